@@ -1,0 +1,253 @@
+import { EventType, type Event as WireEvent, type Interrupt } from '@ag-ui/core';
+import { ChatwireError } from './errors.js';
+import type { ChatMessage, MessagePart, TextPart } from './messages.js';
+import { parseResultContent } from './messages.js';
+import {
+  createToolCallPart,
+  isTerminalToolCallState,
+  transitionToolCall,
+  type ToolCallEffect,
+  type ToolCallEvent,
+  type ToolCallPart,
+  type ToolCallState,
+} from './toolCallLifecycle.js';
+import { CHATWIRE_EVENTS, readResultMetadata } from './protocol.js';
+
+/** Whole-chat status: one union, never a bag of booleans. */
+export type ChatStatus = 'ready' | 'submitted' | 'streaming' | 'error';
+
+/** The one immutable snapshot a `ChatClient` exposes. */
+export interface ChatState {
+  readonly messages: readonly ChatMessage[];
+  readonly status: ChatStatus;
+  readonly error: ChatwireError | undefined;
+}
+
+/** Everything that can change a {@link ChatState}. */
+export type ChatAction =
+  | { readonly type: 'userMessage'; readonly message: ChatMessage }
+  | { readonly type: 'requestStarted' }
+  | { readonly type: 'wireEvent'; readonly event: WireEvent; readonly now: number }
+  | { readonly type: 'toolCall'; readonly toolCallId: string; readonly event: ToolCallEvent }
+  | { readonly type: 'settled' }
+  | { readonly type: 'failed'; readonly error: ChatwireError }
+  | { readonly type: 'stopped' }
+  | { readonly type: 'setMessages'; readonly messages: readonly ChatMessage[] };
+
+/** A tool-call transition that happened (or was refused) while reducing. */
+export interface ToolCallChange {
+  readonly toolCallId: string;
+  readonly toolName: string;
+  readonly from: ToolCallState;
+  readonly to: ToolCallState;
+  readonly event: ToolCallEvent['type'];
+  readonly effects: readonly ToolCallEffect[];
+  readonly refused?: string;
+}
+
+/** The outcome of {@link reduceChat}: the next state plus what happened to tool calls. */
+export interface Reduction {
+  readonly state: ChatState;
+  readonly changes: readonly ToolCallChange[];
+  /** Interrupts announced by a `RUN_FINISHED` in this action. */
+  readonly interrupts: readonly Interrupt[];
+}
+
+const unchanged = (state: ChatState): Reduction => ({ state, changes: [], interrupts: [] });
+
+/**
+ * The chat's pure reducer. Returns the same state object when nothing changed, so the client can
+ * skip notifying. Settled messages, parts and tool calls keep their identity (structural sharing).
+ */
+export function reduceChat(state: ChatState, action: ChatAction): Reduction {
+  switch (action.type) {
+    case 'userMessage':
+      return unchanged({ messages: [...state.messages, action.message], status: 'submitted', error: undefined });
+    case 'requestStarted':
+      return state.status === 'submitted' ? unchanged(state) : unchanged({ ...state, status: 'submitted', error: undefined });
+    case 'wireEvent':
+      return reduceWireEvent(state, action.event, action.now);
+    case 'toolCall':
+      return updateToolCall(state, action.toolCallId, action.event);
+    case 'settled':
+      return unchanged(closeTurn({ ...state, status: 'ready' }, undefined).state);
+    case 'failed': {
+      const closed = closeTurn(state, `The run failed before this call finished: ${action.error.message}`);
+      return { state: { ...closed.state, status: 'error', error: action.error }, changes: closed.changes, interrupts: [] };
+    }
+    case 'stopped': {
+      const closed = closeTurn(state, 'aborted');
+      return { state: { ...closed.state, status: 'ready', error: undefined }, changes: closed.changes, interrupts: [] };
+    }
+    case 'setMessages':
+      return unchanged({ ...state, messages: action.messages });
+  }
+}
+
+function reduceWireEvent(state: ChatState, event: WireEvent, now: number): Reduction {
+  switch (event.type) {
+    case EventType.TEXT_MESSAGE_CONTENT:
+      return appendText(state, event.messageId, event.delta, now);
+    case EventType.TEXT_MESSAGE_CHUNK:
+      return event.delta ? appendText(state, event.messageId ?? 'text', event.delta, now) : unchanged(state);
+    case EventType.TEXT_MESSAGE_END:
+      return unchanged(mapLastAssistant(state, (parts) => finishText(parts, event.messageId)));
+    case EventType.TOOL_CALL_START: {
+      const withTurn = ensureAssistantTurn(state, now);
+      const part = createToolCallPart(event.toolCallId, event.toolCallName, event.parentMessageId ?? event.toolCallId);
+      return unchanged({ ...mapLastAssistant(withTurn, (parts) => [...parts, part]), status: 'streaming' });
+    }
+    case EventType.TOOL_CALL_ARGS:
+      return updateToolCall(state, event.toolCallId, { type: 'inputDelta', delta: event.delta });
+    case EventType.TOOL_CALL_END:
+      return updateToolCall(state, event.toolCallId, { type: 'inputEnd' });
+    case EventType.TOOL_CALL_RESULT: {
+      const content = typeof event.content === 'string' ? event.content : event.content.map((p) => (p.type === 'text' ? p.text : '')).join('');
+      const meta = readResultMetadata(event.metadata);
+      const base = { content, messageId: event.messageId, ...(event.metadata ? { metadata: event.metadata } : {}) };
+      const toolEvent: ToolCallEvent =
+        meta.outcome === 'cancelled'
+          ? { type: 'cancel', reason: meta.reason ?? 'denied', content, messageId: event.messageId }
+          : meta.outcome === 'error'
+            ? { type: 'fail', error: meta.error ?? content, ...base }
+            : { type: 'output', output: parseResultContent(content), ...base };
+      return updateToolCall(state, event.toolCallId, toolEvent);
+    }
+    case EventType.CUSTOM:
+      if (event.name === CHATWIRE_EVENTS.toolExecuting) {
+        const toolCallId = (event.value as { toolCallId?: unknown } | undefined)?.toolCallId;
+        return typeof toolCallId === 'string' ? updateToolCall(state, toolCallId, { type: 'execute' }) : unchanged(state);
+      }
+      return unchanged(state);
+    case EventType.RUN_FINISHED: {
+      const finished = mapLastAssistant(state, (parts) => finishText(parts, undefined));
+      const interrupts = event.outcome?.type === 'interrupt' ? event.outcome.interrupts : [];
+      let reduction: Reduction = { state: finished, changes: [], interrupts };
+      for (const interrupt of interrupts) {
+        if (interrupt.reason !== 'tool_approval' || !interrupt.toolCallId) continue;
+        const next = updateToolCall(reduction.state, interrupt.toolCallId, {
+          type: 'approvalRequest',
+          approvalId: interrupt.id,
+          requestedBy: 'server',
+          ...(interrupt.metadata ? { metadata: interrupt.metadata } : {}),
+        });
+        reduction = { state: next.state, changes: [...reduction.changes, ...next.changes], interrupts };
+      }
+      return reduction;
+    }
+    case EventType.RUN_ERROR: {
+      const error = new ChatwireError('run-error', event.message || 'The server reported an error without a message.');
+      const closed = closeTurn(state, `The run failed: ${error.message}`);
+      return { state: { ...closed.state, status: 'error', error }, changes: closed.changes, interrupts: [] };
+    }
+    default:
+      return unchanged(state);
+  }
+}
+
+function appendText(state: ChatState, messageId: string, delta: string, now: number): Reduction {
+  const withTurn = ensureAssistantTurn(state, now);
+  const next = mapLastAssistant(withTurn, (parts) => {
+    const last = parts[parts.length - 1];
+    if (last?.type === 'text' && last.state === 'streaming' && last.messageId === messageId) {
+      const copy = parts.slice();
+      copy[copy.length - 1] = { ...last, text: last.text + delta };
+      return copy;
+    }
+    const part: TextPart = { type: 'text', text: delta, state: 'streaming', messageId };
+    return [...parts, part];
+  });
+  return unchanged(next.status === 'streaming' ? next : { ...next, status: 'streaming' });
+}
+
+function finishText(parts: readonly MessagePart[], messageId: string | undefined): readonly MessagePart[] {
+  let copy: MessagePart[] | undefined;
+  parts.forEach((part, index) => {
+    if (part.type === 'text' && part.state === 'streaming' && (messageId === undefined || part.messageId === messageId)) {
+      copy ??= parts.slice();
+      copy[index] = { ...part, state: 'done' };
+    }
+  });
+  return copy ?? parts;
+}
+
+/** The last message must be the assistant turn being streamed into; starts one when it is not. */
+function ensureAssistantTurn(state: ChatState, now: number): ChatState {
+  const last = state.messages[state.messages.length - 1];
+  if (last?.role === 'assistant') return state;
+  const turn: ChatMessage = { id: `turn_${now.toString(36)}_${state.messages.length}`, role: 'assistant', parts: [], createdAt: now };
+  return { ...state, messages: [...state.messages, turn] };
+}
+
+function mapLastAssistant(state: ChatState, map: (parts: readonly MessagePart[]) => readonly MessagePart[]): ChatState {
+  const index = state.messages.length - 1;
+  const last = state.messages[index];
+  if (last?.role !== 'assistant') return state;
+  const parts = map(last.parts);
+  if (parts === last.parts) return state;
+  const messages = state.messages.slice();
+  messages[index] = { ...last, parts };
+  return { ...state, messages };
+}
+
+/** Finds a tool call, newest message first. */
+export function findToolCall(
+  messages: readonly ChatMessage[],
+  predicate: (call: ToolCallPart) => boolean,
+): { messageIndex: number; partIndex: number; call: ToolCallPart } | undefined {
+  for (let m = messages.length - 1; m >= 0; m--) {
+    const parts = (messages[m] as ChatMessage).parts;
+    for (let p = parts.length - 1; p >= 0; p--) {
+      const part = parts[p] as MessagePart;
+      if (part.type === 'tool-call' && predicate(part)) return { messageIndex: m, partIndex: p, call: part };
+    }
+  }
+  return undefined;
+}
+
+function updateToolCall(state: ChatState, toolCallId: string, event: ToolCallEvent): Reduction {
+  const found = findToolCall(state.messages, (call) => call.toolCallId === toolCallId);
+  if (!found) {
+    const refused = `no tool call with id '${toolCallId}' for '${event.type}'`;
+    return { state, changes: [{ toolCallId, toolName: '?', from: 'awaiting-input', to: 'awaiting-input', event: event.type, effects: [], refused }], interrupts: [] };
+  }
+  const { call, messageIndex, partIndex } = found;
+  const result = transitionToolCall(call, event);
+  const change: ToolCallChange = {
+    toolCallId,
+    toolName: call.toolName,
+    from: call.state,
+    to: result.call.state,
+    event: event.type,
+    effects: result.effects,
+    ...(result.refused ? { refused: result.refused } : {}),
+  };
+  if (result.call === call) return { state, changes: [change], interrupts: [] };
+  const message = state.messages[messageIndex] as ChatMessage;
+  const parts = message.parts.slice();
+  parts[partIndex] = result.call;
+  const messages = state.messages.slice();
+  messages[messageIndex] = { ...message, parts };
+  return { state: { ...state, messages }, changes: [change], interrupts: [] };
+}
+
+/**
+ * Ends the current turn's unfinished business: streaming text becomes final, and calls that can no
+ * longer complete fail (`failReason`) or are cancelled (`aborted`). Calls waiting on the user or
+ * the app are left alone when there is no reason.
+ */
+function closeTurn(state: ChatState, reason: string | undefined): { state: ChatState; changes: ToolCallChange[] } {
+  let next = mapLastAssistant(state, (parts) => finishText(parts, undefined));
+  const changes: ToolCallChange[] = [];
+  if (reason === undefined) return { state: next, changes };
+  const last = next.messages[next.messages.length - 1];
+  if (last?.role !== 'assistant') return { state: next, changes };
+  for (const part of last.parts) {
+    if (part.type !== 'tool-call' || isTerminalToolCallState(part.state)) continue;
+    const event: ToolCallEvent = reason === 'aborted' ? { type: 'cancel', reason } : { type: 'fail', error: reason };
+    const reduced = updateToolCall(next, part.toolCallId, event);
+    next = reduced.state;
+    changes.push(...reduced.changes);
+  }
+  return { state: next, changes };
+}

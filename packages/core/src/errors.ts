@@ -1,0 +1,62 @@
+/**
+ * Every way a Chatwire operation can fail, as a stable string a program can switch on.
+ *
+ * - `http`: the server answered with a non-2xx status.
+ * - `not-sse`: the response was not `text/event-stream`.
+ * - `network`: the request or the body stream failed (connection dropped).
+ * - `stream-truncated`: the body ended before the run finished.
+ * - `invalid-event`: an event failed AG-UI validation or was not JSON.
+ * - `run-error`: the server reported `RUN_ERROR`.
+ * - `busy`: a command was refused because a turn is in progress.
+ * - `unknown-tool-call`: a command named a tool call that does not exist.
+ * - `tool-call-settled`: a command named a tool call that already has its result.
+ * - `unknown-approval`: an approval response named an approval that is not pending.
+ * - `step-budget`: automatic continuation stopped at its step budget.
+ * - `invalid-argument`: a command was called with arguments it cannot use.
+ */
+export type ChatErrorCode =
+  | 'http'
+  | 'not-sse'
+  | 'network'
+  | 'stream-truncated'
+  | 'invalid-event'
+  | 'run-error'
+  | 'busy'
+  | 'unknown-tool-call'
+  | 'tool-call-settled'
+  | 'unknown-approval'
+  | 'step-budget'
+  | 'invalid-argument';
+
+/**
+ * The one error class Chatwire reports: a readable message plus a {@link ChatErrorCode}.
+ *
+ * @example
+ * ```ts
+ * if (snapshot.error?.code === 'stream-truncated') showRetryButton();
+ * ```
+ */
+export class ChatwireError extends Error {
+  /** Machine-readable reason. */
+  readonly code: ChatErrorCode;
+  /** HTTP status, when the error came from a response. */
+  readonly status: number | undefined;
+
+  constructor(code: ChatErrorCode, message: string, options: { cause?: unknown; status?: number } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'ChatwireError';
+    this.code = code;
+    this.status = options.status;
+  }
+}
+
+/** Turns anything thrown into a message a person can read. */
+export function describeError(error: unknown): string {
+  if (error instanceof Error) return error.message || error.name;
+  if (typeof error === 'string') return error;
+  try {
+    return JSON.stringify(error);
+  } catch {
+    return String(error);
+  }
+}

@@ -1,0 +1,68 @@
+export { ChatClient } from './chatClient.js';
+export type { ApprovalResponseInput, ChatClientOptions, ChatSnapshot, ToolResultInput } from './chatClient.js';
+export { reduceChat, findToolCall } from './chatReducer.js';
+export type { ChatAction, ChatState, ChatStatus, Reduction, ToolCallChange } from './chatReducer.js';
+export { fetchServerSentEvents } from './connection.js';
+export type { ChatConnection, FetchConnectionOptions, Resolvable } from './connection.js';
+export { ChatwireError, describeError } from './errors.js';
+export type { ChatErrorCode } from './errors.js';
+export { createId } from './ids.js';
+export { Inspector, isProductionBuild } from './inspection.js';
+export type { InspectionEvent, InspectionObserver } from './inspection.js';
+export { fromWireMessages, messageText, parseResultContent, toolCallParts, toWireMessages } from './messages.js';
+export type { ChatMessage, ChatRole, MessagePart, TextPart } from './messages.js';
+export {
+  advancePartialJson,
+  initialPartialJsonState,
+  parseJsonStrict,
+  readPartialJson,
+  safeJsonReviver,
+  shouldRefreshPartial,
+} from './partialJson.js';
+export type { PartialJsonState } from './partialJson.js';
+export { CHATWIRE_EVENTS, INTERRUPT_REASONS, readResultMetadata } from './protocol.js';
+export type { ApprovalPayload, ClientToolPayload, ResultMetadata } from './protocol.js';
+export { encodeServerSentEvent, readServerSentEvents } from './sse.js';
+export {
+  createToolCallPart,
+  isTerminalToolCallState,
+  isToolCallEventAllowed,
+  toolCallStates,
+  toolCallTransitions,
+  transitionToolCall,
+} from './toolCallLifecycle.js';
+export type {
+  ToolApproval,
+  ToolCallEffect,
+  ToolCallEvent,
+  ToolCallEventType,
+  ToolCallPart,
+  ToolCallState,
+  ToolCallTransition,
+  ToolResult,
+  ToolResultState,
+} from './toolCallLifecycle.js';
+export {
+  readWireToolMetadata,
+  resolveNeedsApproval,
+  toolDefinition,
+  toWireTool,
+  validateToolInput,
+  validateToolOutput,
+} from './toolDefinition.js';
+export type {
+  AnyTool,
+  ClientTool,
+  JsonSchema,
+  NeedsApproval,
+  ServerTool,
+  ToolCallPartOf,
+  ToolContext,
+  ToolDefinition,
+  ToolDefinitionConfig,
+  ToolExecute,
+  Validation,
+  WireToolMetadata,
+} from './toolDefinition.js';
+export { executeTool } from './toolExecution.js';
+export type { ToolOutcome } from './toolExecution.js';

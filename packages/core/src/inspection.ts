@@ -1,0 +1,57 @@
+import type { Event as WireEvent, RunAgentInput } from '@ag-ui/core';
+import type { ToolCallChange } from './chatReducer.js';
+import type { ChatStatus } from './chatReducer.js';
+import type { ChatwireError } from './errors.js';
+
+/** What a `ChatClient` reports to inspectors (devtools, logging, tests). */
+export type InspectionEvent =
+  | { readonly type: 'request'; readonly at: number; readonly runId: string; readonly input: RunAgentInput }
+  | { readonly type: 'event'; readonly at: number; readonly runId: string; readonly event: WireEvent }
+  | { readonly type: 'toolCall'; readonly at: number; readonly change: ToolCallChange }
+  | { readonly type: 'status'; readonly at: number; readonly from: ChatStatus; readonly to: ChatStatus }
+  | { readonly type: 'error'; readonly at: number; readonly error: ChatwireError }
+  | { readonly type: 'warning'; readonly at: number; readonly message: string };
+
+/** Receives {@link InspectionEvent}s. */
+export type InspectionObserver = (event: InspectionEvent) => void;
+
+/**
+ * A typed event stream that costs nothing without observers: producers check {@link active}
+ * before building an event.
+ */
+export class Inspector {
+  #observers = new Set<InspectionObserver>();
+
+  /** Whether anyone listens; check before building an event. */
+  get active(): boolean {
+    return this.#observers.size > 0;
+  }
+
+  /** Adds an observer; returns the function that removes it. */
+  observe(observer: InspectionObserver): () => void {
+    this.#observers.add(observer);
+    return () => {
+      this.#observers.delete(observer);
+    };
+  }
+
+  /** Delivers an event; a throwing observer is skipped, never breaks the producer. */
+  emit(event: InspectionEvent): void {
+    for (const observer of this.#observers) {
+      try {
+        observer(event);
+      } catch {
+        // An inspector must never break the chat it inspects.
+      }
+    }
+  }
+}
+
+/** Whether this build is a production build (bundlers replace `process.env.NODE_ENV`). */
+export function isProductionBuild(): boolean {
+  try {
+    return process.env.NODE_ENV === 'production';
+  } catch {
+    return false;
+  }
+}

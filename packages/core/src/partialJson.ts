@@ -1,0 +1,207 @@
+/**
+ * Best-effort reading of JSON that is still arriving (streamed tool-call arguments).
+ *
+ * Hand-written on purpose: the partial-JSON libraries we looked at (`partial-json`,
+ * `best-effort-json-parser`) re-parse the whole text on every call, which is quadratic when called
+ * per delta, and build objects with `obj[key] = value`, which lets a `__proto__` key swap an
+ * object's prototype. This scanner looks at each character once and keeps only a small immutable
+ * state, so it can live inside an immutable tool-call part.
+ *
+ * Reading a value still costs the text's length (one `JSON.parse`), so callers should not read it
+ * after every delta: {@link shouldRefreshPartial} spaces the reads out geometrically, which keeps
+ * the total cost of a stream linear in its length.
+ */
+
+type Mode =
+  | 'value' // expecting a value
+  | 'keyOrEnd' // after `{` or `,` inside an object: expecting a key (or `}`)
+  | 'key' // inside a key string
+  | 'colon' // after a key, expecting `:`
+  | 'string' // inside a string value
+  | 'literal' // inside a number, true, false or null
+  | 'afterValue' // after a complete value: expecting `,` or a closer
+  | 'done' // the top-level value is complete
+  | 'invalid'; // the text cannot be JSON; the last good reading is kept
+
+/** The scanner's state after some prefix of the text. Plain and immutable. */
+export interface PartialJsonState {
+  /** Characters scanned so far. */
+  readonly length: number;
+  readonly mode: Mode;
+  /** Closing characters for the open containers, innermost first (e.g. `"]}"`). */
+  readonly closers: string;
+  /** A prefix length whose text plus {@link cutClosers} is valid JSON (0 = nothing usable yet). */
+  readonly cut: number;
+  readonly cutClosers: string;
+  /** Inside a string: index where the pending escape sequence began, or -1. */
+  readonly escapeStart: number;
+  /** Inside a `\u` escape: hex digits still expected. */
+  readonly unicodeLeft: number;
+  /** Inside a literal: index where it began. */
+  readonly literalStart: number;
+}
+
+/** The state before any character was seen. */
+export const initialPartialJsonState: PartialJsonState = {
+  length: 0,
+  mode: 'value',
+  closers: '',
+  cut: 0,
+  cutClosers: '',
+  escapeStart: -1,
+  unicodeLeft: 0,
+  literalStart: -1,
+};
+
+const isWhitespace = (ch: string) => ch === ' ' || ch === '\n' || ch === '\r' || ch === '\t';
+const NUMBER_PREFIX = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+const LITERAL_CHAR = /[0-9a-zA-Z.+-]/;
+
+/** Scans `delta`, the text that follows what `state` has seen, and returns the new state. */
+export function advancePartialJson(state: PartialJsonState, delta: string): PartialJsonState {
+  let { mode, closers, cut, cutClosers, escapeStart, unicodeLeft, literalStart } = state;
+  const offset = state.length;
+
+  const afterValue = (end: number) => {
+    mode = closers === '' ? 'done' : 'afterValue';
+    cut = end;
+    cutClosers = closers;
+  };
+
+  for (let k = 0; k < delta.length && mode !== 'invalid'; k++) {
+    const ch = delta[k] as string;
+    const index = offset + k;
+
+    if (mode === 'string' || mode === 'key') {
+      if (unicodeLeft > 0) {
+        if (/[0-9a-fA-F]/.test(ch)) {
+          unicodeLeft--;
+          if (unicodeLeft === 0) escapeStart = -1;
+        } else mode = 'invalid';
+      } else if (escapeStart >= 0) {
+        if (ch === 'u') unicodeLeft = 4;
+        else if ('"\\/bfnrt'.includes(ch)) escapeStart = -1;
+        else mode = 'invalid';
+      } else if (ch === '\\') {
+        escapeStart = index;
+      } else if (ch === '"') {
+        if (mode === 'key') mode = 'colon';
+        else afterValue(index + 1);
+      }
+      continue;
+    }
+
+    if (mode === 'literal') {
+      if (LITERAL_CHAR.test(ch)) continue;
+      // The literal ended at this character; it is checked by the strict parse at the end.
+      afterValue(index);
+      literalStart = -1;
+      // fall through: the current character is handled in the new mode
+    }
+
+    if (isWhitespace(ch)) continue;
+
+    switch (mode) {
+      case 'value':
+        if (ch === '{') {
+          closers = '}' + closers;
+          mode = 'keyOrEnd';
+          cut = index + 1;
+          cutClosers = closers;
+        } else if (ch === '[') {
+          closers = ']' + closers;
+          mode = 'value';
+          cut = index + 1;
+          cutClosers = closers;
+        } else if (ch === ']' && closers[0] === ']') {
+          closers = closers.slice(1);
+          afterValue(index + 1);
+        } else if (ch === '"') {
+          mode = 'string';
+        } else if (LITERAL_CHAR.test(ch)) {
+          mode = 'literal';
+          literalStart = index;
+        } else mode = 'invalid';
+        break;
+      case 'keyOrEnd':
+        if (ch === '"') mode = 'key';
+        else if (ch === '}' && closers[0] === '}') {
+          closers = closers.slice(1);
+          afterValue(index + 1);
+        } else mode = 'invalid';
+        break;
+      case 'colon':
+        mode = ch === ':' ? 'value' : 'invalid';
+        break;
+      case 'afterValue':
+        if (ch === ',') mode = closers[0] === '}' ? 'keyOrEnd' : 'value';
+        else if (ch === closers[0]) {
+          closers = closers.slice(1);
+          afterValue(index + 1);
+        } else mode = 'invalid';
+        break;
+      case 'done':
+        mode = 'invalid';
+        break;
+      default:
+        break;
+    }
+  }
+
+  return {
+    length: offset + delta.length,
+    mode,
+    closers,
+    cut,
+    cutClosers,
+    escapeStart,
+    unicodeLeft,
+    literalStart,
+  };
+}
+
+/** Drops `__proto__` keys so a parsed value can never carry a replaced prototype. */
+export function safeJsonReviver(key: string, value: unknown): unknown {
+  return key === '__proto__' ? undefined : value;
+}
+
+/**
+ * The best-effort value of `text`, which must be the text `state` scanned. Returns `undefined`
+ * while nothing usable has arrived. Never throws. Costs O(text length).
+ */
+export function readPartialJson(text: string, state: PartialJsonState): unknown {
+  let body: string;
+  if (state.mode === 'string') {
+    const end = state.escapeStart >= 0 ? state.escapeStart : text.length;
+    body = text.slice(0, end) + '"' + state.closers;
+  } else if (state.mode === 'literal' && NUMBER_PREFIX.test(text.slice(state.literalStart))) {
+    body = text + state.closers;
+  } else if (state.mode === 'literal' && state.closers === '') {
+    body = '';
+  } else {
+    body = text.slice(0, state.cut) + state.cutClosers;
+  }
+  if (body.trim() === '') return undefined;
+  try {
+    return JSON.parse(body, safeJsonReviver);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether a partial value should be re-read now that the text is `length` long, given that it
+ * was last read at `lastLength`. Reads happen for every delta while the text is short, then each
+ * time it has grown by an eighth, so the reads of a whole stream cost at most ~9x its length.
+ */
+export function shouldRefreshPartial(length: number, lastLength: number): boolean {
+  return length < 64 || length - lastLength >= lastLength / 8;
+}
+
+/**
+ * Strictly parses complete JSON text (what the final tool input comes from), dropping
+ * `__proto__` keys. Throws a `SyntaxError` on anything that is not complete, valid JSON.
+ */
+export function parseJsonStrict(text: string): unknown {
+  return JSON.parse(text, safeJsonReviver);
+}

@@ -1,0 +1,54 @@
+/**
+ * Chatwire's additions to AG-UI, in one place: CUSTOM event names, interrupt reasons, and the
+ * metadata Chatwire puts on tool results and interrupts. docs/protocol.md documents each with JSON.
+ */
+
+/** Names of Chatwire's CUSTOM events. */
+export const CHATWIRE_EVENTS = {
+  /** A server tool started executing: `{ toolCallId }`. */
+  toolExecuting: 'chatwire.tool_executing',
+  /** Token accounting for one model call (see `ModelCallUsage`). */
+  modelCallUsage: 'chatwire.model_call_usage',
+} as const;
+
+/** `Interrupt.reason` values Chatwire emits. */
+export const INTERRUPT_REASONS = {
+  /** A server-known tool call waits for the user's approval; the interrupt id is the approval id. */
+  toolApproval: 'tool_approval',
+  /** A tool call the browser (or the app) must execute and answer. */
+  clientTool: 'client_tool',
+} as const;
+
+/** How a tool result ended, as carried in `metadata.chatwire` of TOOL_CALL_RESULT and tool messages. */
+export interface ResultMetadata {
+  /** Absent means success. */
+  readonly outcome?: 'error' | 'cancelled';
+  /** The error message (outcome `error`). */
+  readonly error?: string;
+  /** Why it was cancelled (outcome `cancelled`), e.g. `denied`. */
+  readonly reason?: string;
+  /** The server's signature over a server tool's result. */
+  readonly signature?: string;
+}
+
+/** Reads `metadata.chatwire` of a result; unknown shapes read as success. */
+export function readResultMetadata(metadata: Record<string, unknown> | undefined): ResultMetadata {
+  const value = metadata?.['chatwire'];
+  if (!value || typeof value !== 'object') return {};
+  const { outcome, error, reason, signature } = value as Record<string, unknown>;
+  return {
+    ...(outcome === 'error' || outcome === 'cancelled' ? { outcome } : {}),
+    ...(typeof error === 'string' ? { error } : {}),
+    ...(typeof reason === 'string' ? { reason } : {}),
+    ...(typeof signature === 'string' ? { signature } : {}),
+  };
+}
+
+/** What a resume entry answering a `tool_approval` interrupt carries in `payload`. */
+export interface ApprovalPayload {
+  readonly approved: boolean;
+  readonly reason?: string;
+}
+
+/** What a resume entry answering a `client_tool` interrupt carries in `payload`. */
+export type ClientToolPayload = { readonly output: unknown } | { readonly error: string };

@@ -1,0 +1,51 @@
+import { createParser } from 'eventsource-parser';
+import { ChatwireError, describeError } from './errors.js';
+
+/**
+ * Reads a `text/event-stream` body and yields the `data` of each event, decoded per the SSE spec
+ * by eventsource-parser (any chunk split, multi-line `data:`, CRLF, comments). An event whose
+ * terminating blank line never arrived is dropped, as the spec says; callers detect the truncation
+ * from the missing end of the run.
+ */
+export async function* readServerSentEvents(
+  body: ReadableStream<Uint8Array>,
+  signal?: AbortSignal,
+): AsyncGenerator<string, void, undefined> {
+  const pending: string[] = [];
+  const parser = createParser({
+    onEvent: (event) => {
+      pending.push(event.data);
+    },
+  });
+  const decoder = new TextDecoder();
+  const reader = body.getReader();
+  const onAbort = () => {
+    reader.cancel().catch(() => {});
+  };
+  signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    for (;;) {
+      let chunk: ReadableStreamReadResult<Uint8Array>;
+      try {
+        chunk = await reader.read();
+      } catch (error) {
+        if (signal?.aborted) return;
+        throw new ChatwireError('network', `The connection failed while reading the stream: ${describeError(error)}`, { cause: error });
+      }
+      if (chunk.done) break;
+      parser.feed(decoder.decode(chunk.value, { stream: true }));
+      while (pending.length > 0) yield pending.shift() as string;
+      if (signal?.aborted) return;
+    }
+    parser.feed(decoder.decode());
+    while (pending.length > 0) yield pending.shift() as string;
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+    reader.releaseLock();
+  }
+}
+
+/** Encodes one event as an SSE frame: `data: <json>\n\n`. */
+export function encodeServerSentEvent(event: unknown): string {
+  return `data: ${JSON.stringify(event)}\n\n`;
+}

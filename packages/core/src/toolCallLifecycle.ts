@@ -1,0 +1,336 @@
+import {
+  advancePartialJson,
+  initialPartialJsonState,
+  parseJsonStrict,
+  readPartialJson,
+  shouldRefreshPartial,
+  type PartialJsonState,
+} from './partialJson.js';
+import { describeError } from './errors.js';
+
+/**
+ * Where a tool call is in its lifecycle.
+ *
+ * ```
+ * awaiting-input -> input-streaming -> input-complete -> (approval-requested -> approval-responded)
+ *   -> executing -> output-available | output-error | cancelled
+ * ```
+ */
+export type ToolCallState =
+  | 'awaiting-input'
+  | 'input-streaming'
+  | 'input-complete'
+  | 'approval-requested'
+  | 'approval-responded'
+  | 'executing'
+  | 'output-available'
+  | 'output-error'
+  | 'cancelled';
+
+/** Every {@link ToolCallState}, in lifecycle order. */
+export const toolCallStates: readonly ToolCallState[] = [
+  'awaiting-input',
+  'input-streaming',
+  'input-complete',
+  'approval-requested',
+  'approval-responded',
+  'executing',
+  'output-available',
+  'output-error',
+  'cancelled',
+];
+
+/** The states a call never leaves. */
+export function isTerminalToolCallState(state: ToolCallState): boolean {
+  return state === 'output-available' || state === 'output-error' || state === 'cancelled';
+}
+
+/** State of a tool call's result: `streaming` is reserved for results that arrive in pieces. */
+export type ToolResultState = 'streaming' | 'complete' | 'error';
+
+/** An approval request attached to a tool call. */
+export interface ToolApproval {
+  /** The id to answer with `addToolApprovalResponse({ id, approved })`. */
+  readonly id: string;
+  /** Who asked: the server (bound to the call by a signed token) or this client. */
+  readonly requestedBy: 'server' | 'client';
+  /** `undefined` until answered. */
+  readonly approved?: boolean;
+  readonly reason?: string;
+  /** Opaque envelope (the server's binding token); sent back with the answer. */
+  readonly metadata?: Record<string, unknown>;
+}
+
+/** The result of a tool call, once there is one. */
+export interface ToolResult<Output = unknown> {
+  readonly state: ToolResultState;
+  /** Parsed output (when the content was JSON) on success. */
+  readonly output?: Output;
+  /** Error message on failure or cancellation. */
+  readonly error?: string;
+  /** What the model sees: the exact result text. */
+  readonly content: string;
+  /** Wire id of the tool message that carried the result. */
+  readonly messageId?: string;
+  /** Opaque metadata from the server (for example its signature over a server tool's result). */
+  readonly metadata?: Record<string, unknown>;
+}
+
+/**
+ * A tool call as it appears in a message's parts. Immutable: every change produces a new object
+ * through {@link transitionToolCall}.
+ */
+export interface ToolCallPart<Name extends string = string, Input = unknown, Output = unknown> {
+  readonly type: 'tool-call';
+  readonly toolCallId: string;
+  readonly toolName: Name;
+  readonly state: ToolCallState;
+  /** Wire id of the assistant message that made the call. */
+  readonly messageId: string;
+  /** The raw argument text received so far. */
+  readonly argsText: string;
+  /** Best-effort parse of the arguments while they stream; the final value is `input`. */
+  readonly partialInput: unknown;
+  /** The arguments, from a strict parse once they are complete. */
+  readonly input: Input | undefined;
+  readonly approval?: ToolApproval;
+  readonly result?: ToolResult<Output>;
+  /** Why the call was cancelled (`denied`, `aborted`, ...). */
+  readonly cancelReason?: string;
+  /** Scanner state for `partialInput`; internal. */
+  readonly argsScan: PartialJsonState;
+  /** Length of `argsText` when `partialInput` was last read; internal. */
+  readonly partialReadAt: number;
+}
+
+/** What can happen to a tool call. */
+export type ToolCallEvent =
+  | { readonly type: 'inputDelta'; readonly delta: string }
+  | { readonly type: 'inputEnd' }
+  | { readonly type: 'approvalRequest'; readonly approvalId: string; readonly requestedBy: 'server' | 'client'; readonly metadata?: Record<string, unknown> }
+  | { readonly type: 'approvalResponse'; readonly approved: boolean; readonly reason?: string }
+  | { readonly type: 'execute' }
+  | { readonly type: 'output'; readonly content: string; readonly output?: unknown; readonly messageId?: string; readonly metadata?: Record<string, unknown> }
+  | { readonly type: 'fail'; readonly error: string; readonly content?: string; readonly messageId?: string; readonly metadata?: Record<string, unknown> }
+  | { readonly type: 'cancel'; readonly reason: string; readonly content?: string; readonly messageId?: string };
+
+/** The names of {@link ToolCallEvent}s. */
+export type ToolCallEventType = ToolCallEvent['type'];
+
+/** Side effects a transition asks its owner to perform; the transition itself runs nothing. */
+export type ToolCallEffect =
+  /** The input is complete and valid: decide who executes it (or whether to ask for approval). */
+  | { readonly type: 'inputReady' }
+  /** The user answered an approval: tell whoever asked. */
+  | { readonly type: 'approvalAnswered'; readonly approved: boolean }
+  /** The call reached a terminal state. */
+  | { readonly type: 'settled' };
+
+interface TransitionRule {
+  readonly target: ToolCallState;
+  /** Extra condition on the call; a rule whose guard fails refuses the event. */
+  readonly guard?: (call: ToolCallPart, event: ToolCallEvent) => boolean;
+}
+
+const approved = (call: ToolCallPart) => call.approval?.approved === true;
+const denied = (call: ToolCallPart) => call.approval?.approved === false;
+const toError: TransitionRule = { target: 'output-error' };
+const toCancelled: TransitionRule = { target: 'cancelled' };
+
+/**
+ * The lifecycle, as data: `transitions[state][event]` is the state the event leads to.
+ * A pair missing from this table is refused. Nothing else changes a call's state.
+ */
+export const toolCallTransitions: Readonly<
+  Record<ToolCallState, Partial<Readonly<Record<ToolCallEventType, TransitionRule>>>>
+> = {
+  'awaiting-input': {
+    inputDelta: { target: 'input-streaming' },
+    inputEnd: { target: 'input-complete' },
+    fail: toError,
+    cancel: toCancelled,
+  },
+  'input-streaming': {
+    inputDelta: { target: 'input-streaming' },
+    inputEnd: { target: 'input-complete' },
+    fail: toError,
+    cancel: toCancelled,
+  },
+  'input-complete': {
+    approvalRequest: { target: 'approval-requested' },
+    execute: { target: 'executing' },
+    // A plain AG-UI server may send a result without announcing execution.
+    output: { target: 'output-available' },
+    fail: toError,
+    cancel: toCancelled,
+  },
+  'approval-requested': {
+    approvalResponse: { target: 'approval-responded' },
+    fail: toError,
+    cancel: toCancelled,
+  },
+  'approval-responded': {
+    execute: { target: 'executing', guard: approved },
+    output: { target: 'output-available', guard: approved },
+    fail: toError,
+    cancel: toCancelled,
+  },
+  executing: {
+    output: { target: 'output-available' },
+    fail: toError,
+    cancel: toCancelled,
+  },
+  'output-available': {},
+  'output-error': {},
+  cancelled: {},
+};
+
+/** The outcome of {@link transitionToolCall}. */
+export interface ToolCallTransition {
+  /** The new call, or the same object when the event was refused. */
+  readonly call: ToolCallPart;
+  readonly effects: readonly ToolCallEffect[];
+  /** Why the event was refused, when it was. */
+  readonly refused?: string;
+}
+
+/** Creates a call in `awaiting-input`, as when TOOL_CALL_START arrives. */
+export function createToolCallPart(toolCallId: string, toolName: string, messageId: string): ToolCallPart {
+  return {
+    type: 'tool-call',
+    toolCallId,
+    toolName,
+    state: 'awaiting-input',
+    messageId,
+    argsText: '',
+    partialInput: undefined,
+    input: undefined,
+    argsScan: initialPartialJsonState,
+    partialReadAt: 0,
+  };
+}
+
+/**
+ * Applies one event to a call: a pure function of the call and the event. Refused events return
+ * the same call with a `refused` reason; the caller reports them.
+ */
+export function transitionToolCall(call: ToolCallPart, event: ToolCallEvent): ToolCallTransition {
+  const rule = toolCallTransitions[call.state][event.type];
+  if (!rule) {
+    return { call, effects: [], refused: `tool call ${call.toolCallId} (${call.toolName}) cannot take '${event.type}' in state '${call.state}'` };
+  }
+  if (rule.guard && !rule.guard(call, event)) {
+    return { call, effects: [], refused: `tool call ${call.toolCallId} (${call.toolName}): '${event.type}' is not allowed after this approval answer` };
+  }
+  let next: ToolCallPart = call;
+  const effects: ToolCallEffect[] = [];
+
+  switch (event.type) {
+    case 'inputDelta': {
+      const argsText = call.argsText + event.delta;
+      const argsScan = advancePartialJson(call.argsScan, event.delta);
+      const refresh = shouldRefreshPartial(argsText.length, call.partialReadAt);
+      next = {
+        ...call,
+        state: rule.target,
+        argsText,
+        argsScan,
+        ...(refresh ? { partialInput: readPartialJson(argsText, argsScan), partialReadAt: argsText.length } : {}),
+      };
+      break;
+    }
+    case 'inputEnd': {
+      const text = call.argsText.trim() === '' ? '{}' : call.argsText;
+      let input: unknown;
+      try {
+        input = parseJsonStrict(text);
+      } catch (error) {
+        // All arguments arrived but they are not JSON: the call completes its input, then fails.
+        const message = `Invalid JSON in the arguments of '${call.toolName}': ${describeError(error)}`;
+        return transitionToolCall({ ...call, state: rule.target }, { type: 'fail', error: message });
+      }
+      next = { ...call, state: rule.target, input, partialInput: input, partialReadAt: call.argsText.length };
+      effects.push({ type: 'inputReady' });
+      break;
+    }
+    case 'approvalRequest':
+      next = {
+        ...call,
+        state: rule.target,
+        approval: { id: event.approvalId, requestedBy: event.requestedBy, ...(event.metadata ? { metadata: event.metadata } : {}) },
+      };
+      break;
+    case 'approvalResponse': {
+      const approval = call.approval as ToolApproval;
+      next = {
+        ...call,
+        state: rule.target,
+        approval: { ...approval, approved: event.approved, ...(event.reason === undefined ? {} : { reason: event.reason }) },
+      };
+      effects.push({ type: 'approvalAnswered', approved: event.approved });
+      break;
+    }
+    case 'execute':
+      next = { ...call, state: rule.target };
+      break;
+    case 'output':
+      next = {
+        ...call,
+        state: rule.target,
+        result: {
+          state: 'complete',
+          content: event.content,
+          ...(event.output === undefined ? {} : { output: event.output }),
+          ...(event.messageId === undefined ? {} : { messageId: event.messageId }),
+          ...(event.metadata === undefined ? {} : { metadata: event.metadata }),
+        },
+      };
+      effects.push({ type: 'settled' });
+      break;
+    case 'fail':
+      next = {
+        ...call,
+        state: rule.target,
+        result: {
+          state: 'error',
+          error: event.error,
+          content: event.content ?? JSON.stringify({ error: event.error }),
+          ...(event.messageId === undefined ? {} : { messageId: event.messageId }),
+          ...(event.metadata === undefined ? {} : { metadata: event.metadata }),
+        },
+      };
+      effects.push({ type: 'settled' });
+      break;
+    case 'cancel': {
+      const error = cancelMessage(event.reason, call);
+      next = {
+        ...call,
+        state: rule.target,
+        cancelReason: event.reason,
+        result: {
+          state: 'error',
+          error,
+          content: event.content ?? JSON.stringify({ error }),
+          ...(event.messageId === undefined ? {} : { messageId: event.messageId }),
+        },
+      };
+      effects.push({ type: 'settled' });
+      break;
+    }
+  }
+  return { call: next, effects };
+}
+
+function cancelMessage(reason: string, call: ToolCallPart): string {
+  if (reason === 'denied') {
+    const why = call.approval?.reason;
+    return `The user declined to run '${call.toolName}'${why ? `: ${why}` : '.'}`;
+  }
+  if (reason === 'aborted') return `The call to '${call.toolName}' was stopped before it finished.`;
+  return `The call to '${call.toolName}' was cancelled: ${reason}`;
+}
+
+/** Whether a rule in the table allows `event` from `state` (ignoring guards). */
+export function isToolCallEventAllowed(state: ToolCallState, event: ToolCallEventType): boolean {
+  return toolCallTransitions[state][event] !== undefined;
+}
