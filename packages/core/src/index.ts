@@ -20,7 +20,7 @@ export {
   shouldRefreshPartial,
 } from './partialJson.js';
 export type { PartialJsonState } from './partialJson.js';
-export { CHATWIRE_EVENTS, INTERRUPT_REASONS, readResultMetadata } from './protocol.js';
+export { CHATWIRE_EVENTS, DISCOVERY_TOOL_NAME, INTERRUPT_REASONS, readResultMetadata } from './protocol.js';
 export type { ApprovalPayload, ClientToolPayload, ResultMetadata } from './protocol.js';
 export { encodeServerSentEvent, readServerSentEvents } from './sse.js';
 export {

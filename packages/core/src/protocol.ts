@@ -52,3 +52,6 @@ export interface ApprovalPayload {
 
 /** What a resume entry answering a `client_tool` interrupt carries in `payload`. */
 export type ClientToolPayload = { readonly output: unknown } | { readonly error: string };
+
+/** The name of the lazy-discovery tool (server-managed and client-managed catalogs). */
+export const DISCOVERY_TOOL_NAME = '__lazy__tool__discovery__';

@@ -1,0 +1,2 @@
+export { useChat } from './useChat.js';
+export type { UseChatOptions, UseChatResult } from './useChat.js';

@@ -1,0 +1,317 @@
+import type { Message, TokenUsage, ToolMessage } from '@ag-ui/core';
+import { DISCOVERY_TOOL_NAME, createId } from '@chatwire/core';
+import { countTokens } from 'gpt-tokenizer';
+import type { ChatModel, ModelChunk, ModelRequest, ModelTool } from '../../model.js';
+import { argumentsFromText } from './argumentsFromText.js';
+
+/** What the scripted model does for one call: stream text, call tools, or fail. */
+export type ScriptReply =
+  | { readonly text: string; readonly toolCalls?: undefined }
+  | { readonly text?: string; readonly toolCalls: readonly { readonly name: string; readonly args: unknown }[] }
+  | { readonly error: string };
+
+/** What a rule sees: only what the model was sent, plus a few readings of it. */
+export interface ScriptContext {
+  readonly request: ModelRequest;
+  /** Text of the last user message. */
+  readonly userText: string;
+  /** `user` when the last message is the user's, `tools` when tool results came back. */
+  readonly phase: 'user' | 'tools';
+  /** Results received since the model last spoke (phase `tools`). */
+  readonly results: readonly { readonly toolName: string; readonly content: string; readonly isError: boolean }[];
+  /** Names of the tools sent in this call. */
+  readonly sentTools: ReadonlySet<string>;
+  /** Names listed in the discovery tool's catalog (lazy tools not yet sent). */
+  readonly catalog: readonly string[];
+  /** Tools called since the last user message. */
+  readonly calledSinceUser: ReadonlySet<string>;
+}
+
+/** A scenario: when it matches, its reply is what the model does. */
+export interface ScriptRule {
+  /** A label for tests and logs. */
+  readonly name: string;
+  /** Matches the last user message (string: case-insensitive substring), or any condition. */
+  readonly when: RegExp | string | ((context: ScriptContext) => boolean);
+  /** The reply, or a function of the context (returning `undefined` passes to the next rule). */
+  readonly reply: ScriptReply | ((context: ScriptContext) => ScriptReply | undefined);
+}
+
+/** Options of {@link createScriptedModel}. */
+export interface ScriptedModelOptions {
+  /** Scenarios checked before the built-in behaviour. Defaults to none. */
+  readonly rules?: readonly ScriptRule[];
+  /** Pause between streamed deltas, in milliseconds. Defaults to 0. */
+  readonly delayMs?: number;
+  /** Characters per tool-argument delta. Defaults to 12. */
+  readonly argsChunkSize?: number;
+  /** Model name in usage reports. Defaults to `scripted-1`. */
+  readonly model?: string;
+}
+
+/**
+ * The embedded default model: deterministic, keyless, and honest about what it sees. It reads only
+ * the request (messages and the tools actually sent), streams text and tool-call arguments in small
+ * deltas, and reports usage counted with the o200k tokenizer on what it received.
+ *
+ * Built-in behaviour, after your rules: a message that names a sent tool calls it (several names:
+ * parallel calls); a name found only in the discovery catalog is discovered first; a message whose
+ * words match a tool's name or description calls the best match; tool results are summarised;
+ * anything else gets a short answer (a long one when asked for "long", "essay" or "story").
+ *
+ * @example
+ * ```ts
+ * const model = createScriptedModel({
+ *   delayMs: 20,
+ *   rules: [{ name: 'greeting', when: /^hi\b/i, reply: { text: 'Hello there!' } }],
+ * });
+ * ```
+ */
+export function createScriptedModel(options: ScriptedModelOptions = {}): ChatModel {
+  const rules = [...(options.rules ?? []), ...builtInRules];
+  const delayMs = options.delayMs ?? 0;
+  const argsChunkSize = Math.max(1, options.argsChunkSize ?? 12);
+  const modelName = options.model ?? 'scripted-1';
+  return {
+    provider: 'chatwire',
+    model: modelName,
+    async *stream(request): AsyncGenerator<ModelChunk, void, undefined> {
+      const context = readContext(request);
+      const reply = decide(rules, context);
+      if ('error' in reply) throw new Error(reply.error);
+      let output = '';
+      if (reply.text) {
+        for (const piece of reply.text.match(/\S+\s*|\s+/g) ?? []) {
+          await pause(delayMs, request.signal);
+          output += piece;
+          yield { type: 'text-delta', delta: piece };
+        }
+      }
+      for (const call of reply.toolCalls ?? []) {
+        const id = createId('call');
+        const args = JSON.stringify(call.args ?? {});
+        await pause(delayMs, request.signal);
+        yield { type: 'tool-call-start', id, name: call.name };
+        for (let i = 0; i < args.length; i += argsChunkSize) {
+          await pause(delayMs, request.signal);
+          yield { type: 'tool-call-delta', id, delta: args.slice(i, i + argsChunkSize) };
+        }
+        output += call.name + args;
+        yield { type: 'tool-call-end', id };
+      }
+      const usage: TokenUsage = {
+        provider: 'chatwire',
+        model: modelName,
+        inputTokens: countRequestTokens(request),
+        outputTokens: countTokens(output),
+      };
+      yield { type: 'finish', reason: reply.toolCalls?.length ? 'tool-calls' : 'stop', usage: { ...usage, totalTokens: (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0) } };
+    },
+  };
+}
+
+/** Tokens of everything a request carries (system, messages, tools), counted with o200k. */
+export function countRequestTokens(request: Pick<ModelRequest, 'system' | 'messages' | 'tools'>): number {
+  return countTokens(JSON.stringify({ system: request.system ?? '', messages: request.messages, tools: request.tools }));
+}
+
+function decide(rules: readonly ScriptRule[], context: ScriptContext): ScriptReply {
+  for (const rule of rules) {
+    const matches =
+      typeof rule.when === 'function'
+        ? rule.when(context)
+        : typeof rule.when === 'string'
+          ? context.phase === 'user' && context.userText.toLowerCase().includes(rule.when.toLowerCase())
+          : context.phase === 'user' && rule.when.test(context.userText);
+    if (!matches) continue;
+    const reply = typeof rule.reply === 'function' ? rule.reply(context) : rule.reply;
+    if (reply) return reply;
+  }
+  return { text: 'I have nothing to add.' };
+}
+
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.reject(signal.reason ?? new Error('aborted'));
+  if (ms <= 0) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason ?? new Error('aborted'));
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+const textOf = (message: Message): string => {
+  const content = (message as { content?: unknown }).content;
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) return content.map((part: { text?: string }) => part.text ?? '').join('');
+  return '';
+};
+
+/** Reads the discovery tool's catalog: lines `- name` or `- name: summary` of its description. */
+export function readCatalog(tools: readonly ModelTool[]): string[] {
+  const discovery = tools.find((tool) => tool.name === DISCOVERY_TOOL_NAME);
+  if (!discovery) return [];
+  return [...discovery.description.matchAll(/^- ([A-Za-z0-9_-]+)/gm)].map((match) => match[1] as string);
+}
+
+function readContext(request: ModelRequest): ScriptContext {
+  const { messages } = request;
+  let lastUser = -1;
+  for (let i = messages.length - 1; i >= 0; i--) {
+    if (messages[i]?.role === 'user') {
+      lastUser = i;
+      break;
+    }
+  }
+  const names = new Map<string, string>();
+  const calledSinceUser = new Set<string>();
+  for (let i = Math.max(lastUser, 0); i < messages.length; i++) {
+    const message = messages[i] as Message;
+    if (message.role === 'assistant') {
+      for (const call of message.toolCalls ?? []) {
+        names.set(call.id, call.function.name);
+        calledSinceUser.add(call.function.name);
+      }
+    }
+  }
+  const results: ScriptContext['results'][number][] = [];
+  for (let i = messages.length - 1; i >= 0 && messages[i]?.role === 'tool'; i--) {
+    const message = messages[i] as ToolMessage;
+    results.unshift({ toolName: names.get(message.toolCallId) ?? 'a tool', content: textOf(message), isError: message.error !== undefined });
+  }
+  return {
+    request,
+    userText: lastUser >= 0 ? textOf(messages[lastUser] as Message) : '',
+    phase: messages[messages.length - 1]?.role === 'tool' ? 'tools' : 'user',
+    results,
+    sentTools: new Set(request.tools.map((tool) => tool.name)),
+    catalog: readCatalog(request.tools),
+    calledSinceUser,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Built-in behaviour
+
+const STOP_WORDS = new Set(['the', 'and', 'for', 'with', 'that', 'this', 'from', 'please', 'what', 'about', 'into', 'your', 'have', 'some', 'tool', 'tools', 'use', 'call']);
+
+const words = (text: string): string[] => text.toLowerCase().match(/[a-z0-9]+/g) ?? [];
+
+/** Splits `searchProducts`, `search_products` and `shop__search` into `search`, `products`. */
+export function nameParts(name: string): string[] {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((part) => part.toLowerCase());
+}
+
+/** Tool names the text mentions, in order of appearance, among the candidates. */
+function mentionedTools(text: string, candidates: Iterable<string>): string[] {
+  const found: { name: string; at: number }[] = [];
+  for (const name of candidates) {
+    if (name === DISCOVERY_TOOL_NAME) continue;
+    const at = text.search(new RegExp(`\\b${name}\\b`, 'i'));
+    if (at >= 0) found.push({ name, at });
+  }
+  return found.sort((a, b) => a.at - b.at).map((entry) => entry.name);
+}
+
+function callsFor(context: ScriptContext, names: readonly string[]): ScriptReply {
+  const toolCalls = names.map((name) => {
+    const tool = context.request.tools.find((candidate) => candidate.name === name) as ModelTool;
+    return { name, args: argumentsFromText(context.userText, tool.parameters, name) };
+  });
+  return { toolCalls };
+}
+
+/** Plans tool calls for the user's request: call what is sent, discover what is only catalogued. */
+function planCalls(context: ScriptContext, names: readonly string[]): ScriptReply | undefined {
+  if (names.length === 0) return undefined;
+  const missing = names.filter((name) => !context.sentTools.has(name));
+  if (missing.length > 0) {
+    const discoverable = missing.filter((name) => context.catalog.includes(name));
+    if (discoverable.length === 0 || !context.sentTools.has(DISCOVERY_TOOL_NAME)) return undefined;
+    return { toolCalls: [{ name: DISCOVERY_TOOL_NAME, args: { toolNames: discoverable } }] };
+  }
+  return callsFor(context, names);
+}
+
+function bestMatch(context: ScriptContext): string | undefined {
+  const asked = new Set(words(context.userText).filter((word) => word.length > 2 && !STOP_WORDS.has(word)));
+  let best: { name: string; score: number } | undefined;
+  for (const name of [...context.sentTools, ...context.catalog]) {
+    if (name === DISCOVERY_TOOL_NAME) continue;
+    const tool = context.request.tools.find((candidate) => candidate.name === name);
+    let score = 0;
+    for (const part of nameParts(name)) if (asked.has(part) || asked.has(part.replace(/s$/, ''))) score += 3;
+    for (const word of new Set(words(tool?.description ?? ''))) if (word.length > 3 && asked.has(word)) score += 1;
+    if (score >= 4 && (!best || score > best.score)) best = { name, score };
+  }
+  return best?.name;
+}
+
+const LONG_ANSWER = Array.from(
+  { length: 12 },
+  (_, i) =>
+    `Part ${i + 1}: a chat interface streams its answer token by token, so the reader sees progress at once; ` +
+    'every tool call moves through clear states, approvals wait for a person, and lazy tools stay out of the prompt until the model asks for them. ',
+).join('');
+
+const builtInRules: readonly ScriptRule[] = [
+  {
+    name: 'continue after discovery',
+    when: (context) => context.phase === 'tools' && context.calledSinceUser.has(DISCOVERY_TOOL_NAME),
+    reply: (context) => {
+      const wanted = mentionedTools(context.userText, [...context.sentTools, ...context.catalog]).filter(
+        (name) => !context.calledSinceUser.has(name),
+      );
+      const ready = wanted.filter((name) => context.sentTools.has(name));
+      return ready.length > 0 && ready.length === wanted.length ? callsFor(context, ready) : undefined;
+    },
+  },
+  {
+    name: 'summarise tool results',
+    when: (context) => context.phase === 'tools',
+    reply: (context) => ({
+      text: context.results
+        .map((result) =>
+          result.isError ? `${result.toolName} failed: ${shorten(result.content)}` : `${result.toolName} returned ${shorten(result.content)}`,
+        )
+        .join('\n'),
+    }),
+  },
+  {
+    name: 'call the tools the message names',
+    when: (context) => context.phase === 'user',
+    reply: (context) => planCalls(context, mentionedTools(context.userText, [...context.sentTools, ...context.catalog])),
+  },
+  {
+    name: 'call the tool the message describes',
+    when: (context) => context.phase === 'user',
+    reply: (context) => {
+      const name = bestMatch(context);
+      return name ? planCalls(context, [name]) : undefined;
+    },
+  },
+  { name: 'long answer', when: /\b(long|essay|story)\b/i, reply: { text: LONG_ANSWER } },
+  {
+    name: 'plain answer',
+    when: () => true,
+    reply: (context) => {
+      const examples = [...context.sentTools].filter((name) => name !== DISCOVERY_TOOL_NAME).slice(0, 3);
+      const hint = examples.length > 0 ? ` Name a tool (for example ${examples.join(', ')}) and I will call it.` : '';
+      return { text: `You said: "${shorten(context.userText, 120)}". I am Chatwire's scripted model.${hint}` };
+    },
+  },
+];
+
+function shorten(text: string, max = 240): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}

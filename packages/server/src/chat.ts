@@ -1,0 +1,365 @@
+import {
+  EventType,
+  aggregateTokenUsage,
+  type AssistantMessage,
+  type Event,
+  type Interrupt,
+  type Message,
+  type ResumeEntry,
+  type TokenUsage,
+  type Tool as WireTool,
+  type ToolCall,
+  type ToolMessage,
+} from '@ag-ui/core';
+import {
+  CHATWIRE_EVENTS,
+  INTERRUPT_REASONS,
+  createId,
+  describeError,
+  executeTool,
+  parseJsonStrict,
+  resolveNeedsApproval,
+  validateToolInput,
+  type AnyTool,
+  type ResultMetadata,
+} from '@chatwire/core';
+import {
+  ChatRequestError,
+  clientToolInterruptId,
+  createMemoryLedger,
+  insertAfterCall,
+  reviewHistory,
+  withEveryCallAnswered,
+  type ApprovalLedger,
+  type PlannedCall,
+} from './history.js';
+import type { ChatModel, ModelTool } from './model.js';
+import { CallSigner } from './signing.js';
+import { ToolRegistry, toModelTool, type RegisteredTool } from './toolRegistry.js';
+
+/** Options of {@link chat}. */
+export interface ChatOptions {
+  /** The model to call: `createScriptedModel()`, `openaiCompatible(...)`, `anthropic(...)`. */
+  readonly model: ChatModel;
+  /** The conversation so far, as AG-UI messages (a run input's `messages`). */
+  readonly messages: readonly Message[];
+  /** Server tools (`.server(impl)`) and browser tools the server knows (bare or `.client` definitions). */
+  readonly tools?: readonly AnyTool[];
+  /** Tools the browser announced in the run input (`RunAgentInput.tools`); they run in the browser. */
+  readonly frontendTools?: readonly WireTool[];
+  /** The system prompt. Defaults to none. */
+  readonly system?: string;
+  /** Model calls allowed in one run. Defaults to 10. */
+  readonly maxIterations?: number;
+  /** AG-UI thread id. Defaults to a random id. */
+  readonly threadId?: string;
+  /** AG-UI run id. Defaults to a random id. */
+  readonly runId?: string;
+  /** Answers to the interrupts that ended the previous run. */
+  readonly resume?: readonly ResumeEntry[];
+  /** Abort to stop the model and the tools (the SSE helper wires this to the client's disconnect). */
+  readonly signal?: AbortSignal;
+  /** Key that binds approvals and results to this server. Defaults to `CHATWIRE_SECRET` or a per-process key. */
+  readonly secret?: string;
+  /** Where answered approvals are remembered against replay. Defaults to an in-memory ledger. */
+  readonly ledger?: ApprovalLedger;
+}
+
+const defaultLedger = createMemoryLedger();
+
+/**
+ * Checks a run's history and resume entries without running anything. Throws
+ * {@link ChatRequestError} with a clear message; `createChatHandler` turns that into HTTP 400.
+ */
+export function validateChatRequest(options: ChatOptions): void {
+  const registry = new ToolRegistry(options.tools ?? [], options.frontendTools ?? []);
+  reviewHistory({
+    messages: options.messages,
+    resume: options.resume ?? [],
+    registry,
+    signer: new CallSigner(options.secret),
+    // Validation must not consume approvals: check against a copy of the ledger's answers.
+    ledger: { has: (id) => (options.ledger ?? defaultLedger).has(id), add: () => {} },
+    threadId: options.threadId ?? '',
+    isServerSide: () => false,
+  });
+}
+
+/**
+ * Runs the agent loop for one AG-UI run and yields its events: the model streams text and tool
+ * calls, server tools execute (concurrently), and the run ends when the model answers without
+ * tools, or with an interrupt when calls wait for an approval or for the browser.
+ *
+ * @example
+ * ```ts
+ * const events = chat({ model: createScriptedModel(), messages: input.messages, tools: [getWeather] });
+ * return toServerSentEventsResponse(events);
+ * ```
+ */
+export async function* chat(options: ChatOptions): AsyncGenerator<Event, void, undefined> {
+  const threadId = options.threadId ?? createId('thread');
+  const runId = options.runId ?? createId('run');
+  const signal = options.signal ?? new AbortController().signal;
+  const signer = new CallSigner(options.secret);
+  const usage: TokenUsage[] = [];
+  yield { type: EventType.RUN_STARTED, threadId, runId };
+
+  try {
+    const registry = new ToolRegistry(options.tools ?? [], options.frontendTools ?? []);
+    const review = reviewHistory({
+      messages: options.messages,
+      resume: options.resume ?? [],
+      registry,
+      signer,
+      ledger: options.ledger ?? defaultLedger,
+      threadId,
+      isServerSide: () => false,
+    });
+    const history = review.messages;
+    const context: LoopContext = { threadId, signer, signal, registry, history };
+
+    // What the user decided on the previous run's approvals happens first.
+    for (const { call, reason } of review.denied) {
+      const error = `The user declined to run '${call.function.name}'${reason ? `: ${reason}` : '.'}`;
+      yield resultEvent(context, call, JSON.stringify({ error }), { outcome: 'cancelled', reason: 'denied', error });
+    }
+    yield* executeServerCalls(context, review.approved.map(({ call }) => call));
+
+    const maxIterations = options.maxIterations ?? 10;
+    for (let iteration = 0; iteration < maxIterations; iteration++) {
+      if (signal.aborted) return;
+      const stepName = `model-call-${iteration + 1}`;
+      yield { type: EventType.STEP_STARTED, stepName };
+      const step = yield* streamModelCall(options, context, registry.eager().map(toModelTool));
+      yield { type: EventType.STEP_FINISHED, stepName };
+      if (step.usage) usage.push(step.usage);
+      if (step.calls.length === 0) break;
+
+      const { serverCalls, interrupts } = yield* triageCalls(context, step.calls);
+      yield* executeServerCalls(context, serverCalls);
+      if (interrupts.length > 0) {
+        yield finished(threadId, runId, usage, { type: 'interrupt', interrupts });
+        return;
+      }
+    }
+    yield finished(threadId, runId, usage, undefined);
+  } catch (error) {
+    if (signal.aborted) return; // the client went away: there is nobody to tell
+    const code = error instanceof ChatRequestError ? error.code : 'agent-error';
+    yield { type: EventType.RUN_ERROR, message: describeError(error), code, ...(usage.length ? { usage: aggregateTokenUsage(usage) } : {}) };
+  }
+}
+
+interface LoopContext {
+  readonly threadId: string;
+  readonly signer: CallSigner;
+  readonly signal: AbortSignal;
+  readonly registry: ToolRegistry;
+  /** The working history; the loop appends to it. */
+  readonly history: Message[];
+}
+
+function finished(threadId: string, runId: string, usage: TokenUsage[], outcome: { type: 'interrupt'; interrupts: Interrupt[] } | undefined): Event {
+  return {
+    type: EventType.RUN_FINISHED,
+    threadId,
+    runId,
+    ...(outcome ? { outcome } : {}),
+    ...(usage.length ? { usage: aggregateTokenUsage(usage) } : {}),
+  };
+}
+
+interface StepResult {
+  readonly calls: ToolCall[];
+  readonly usage: TokenUsage | undefined;
+}
+
+/** One model call, streamed out as AG-UI events; appends the assistant message to the history. */
+async function* streamModelCall(options: ChatOptions, context: LoopContext, tools: ModelTool[]): AsyncGenerator<Event, StepResult, undefined> {
+  const messageId = createId('msg');
+  const calls = new Map<string, ToolCall>();
+  const open = new Set<string>();
+  let text = '';
+  let textOpen = false;
+  let usage: TokenUsage | undefined;
+  const closeText = function* (): Generator<Event> {
+    if (textOpen) yield { type: EventType.TEXT_MESSAGE_END, messageId };
+    textOpen = false;
+  };
+
+  const stream = options.model.stream({
+    system: options.system,
+    messages: withEveryCallAnswered(context.history),
+    tools,
+    signal: context.signal,
+  });
+  for await (const chunk of stream) {
+    if (context.signal.aborted) break;
+    switch (chunk.type) {
+      case 'text-delta':
+        if (!chunk.delta) break;
+        if (!textOpen) {
+          yield { type: EventType.TEXT_MESSAGE_START, messageId, role: 'assistant' };
+          textOpen = true;
+        }
+        text += chunk.delta;
+        yield { type: EventType.TEXT_MESSAGE_CONTENT, messageId, delta: chunk.delta };
+        break;
+      case 'tool-call-start':
+        yield* closeText();
+        calls.set(chunk.id, { id: chunk.id, type: 'function', function: { name: chunk.name, arguments: '' } });
+        open.add(chunk.id);
+        yield { type: EventType.TOOL_CALL_START, toolCallId: chunk.id, toolCallName: chunk.name, parentMessageId: messageId };
+        break;
+      case 'tool-call-delta': {
+        const call = calls.get(chunk.id);
+        if (!call || !chunk.delta) break;
+        call.function.arguments += chunk.delta;
+        yield { type: EventType.TOOL_CALL_ARGS, toolCallId: chunk.id, delta: chunk.delta };
+        break;
+      }
+      case 'tool-call-end':
+        if (open.delete(chunk.id)) yield { type: EventType.TOOL_CALL_END, toolCallId: chunk.id };
+        break;
+      case 'finish':
+        usage = chunk.usage;
+        break;
+    }
+  }
+  yield* closeText();
+  for (const id of open) yield { type: EventType.TOOL_CALL_END, toolCallId: id };
+
+  const assistant: AssistantMessage = {
+    id: messageId,
+    role: 'assistant',
+    ...(text ? { content: text } : {}),
+    ...(calls.size ? { toolCalls: [...calls.values()] } : {}),
+  };
+  if (text || calls.size) context.history.push(assistant);
+  return { calls: [...calls.values()], usage };
+}
+
+/**
+ * Sorts the calls of one model response: errors are answered at once, server calls run (or wait
+ * for approval), browser calls are handed off. Returns what to execute and what to interrupt for.
+ */
+async function* triageCalls(
+  context: LoopContext,
+  calls: readonly ToolCall[],
+): AsyncGenerator<Event, { serverCalls: ToolCall[]; interrupts: Interrupt[] }, undefined> {
+  const serverCalls: ToolCall[] = [];
+  const interrupts: Interrupt[] = [];
+  for (const call of calls) {
+    const tool = context.registry.get(call.function.name);
+    if (!tool) {
+      const available = context.registry.eager().map((t) => t.name).join(', ') || 'none';
+      yield errorResult(context, call, `Unknown tool '${call.function.name}'. Available tools: ${available}.`);
+      continue;
+    }
+    let input: unknown;
+    try {
+      input = parseJsonStrict(call.function.arguments.trim() === '' ? '{}' : call.function.arguments);
+    } catch (error) {
+      yield errorResult(context, call, `Invalid JSON in the arguments of '${tool.name}': ${describeError(error)}`);
+      continue;
+    }
+    if (tool.runsOn === 'client') {
+      interrupts.push({
+        id: clientToolInterruptId(context.signer, context.threadId, call.id),
+        reason: INTERRUPT_REASONS.clientTool,
+        toolCallId: call.id,
+        message: `Run '${tool.name}' in the browser and send its result.`,
+      });
+      continue;
+    }
+    const server = tool.server as NonNullable<RegisteredTool['server']>;
+    const valid = validateToolInput(server, input);
+    if (!valid.ok) {
+      yield errorResult(context, call, valid.error);
+      continue;
+    }
+    let needsApproval: boolean;
+    try {
+      needsApproval = await resolveNeedsApproval(server, valid.value);
+    } catch (error) {
+      needsApproval = true; // a failing policy asks rather than runs
+      void error;
+    }
+    if (!needsApproval) {
+      serverCalls.push(call);
+      continue;
+    }
+    const id = context.signer.approvalId(context.threadId, call.id);
+    interrupts.push({
+      id,
+      reason: INTERRUPT_REASONS.toolApproval,
+      toolCallId: call.id,
+      message: `Allow '${tool.name}' to run with these arguments?`,
+      responseSchema: {
+        type: 'object',
+        properties: { approved: { type: 'boolean' }, reason: { type: 'string' } },
+        required: ['approved'],
+      },
+      metadata: { chatwire: { toolName: tool.name, token: context.signer.approvalToken(id, tool.name, call.function.arguments) } },
+    });
+  }
+  return { serverCalls, interrupts };
+}
+
+/** Runs server calls concurrently and yields each result as it settles. */
+async function* executeServerCalls(context: LoopContext, calls: readonly ToolCall[]): AsyncGenerator<Event, void, undefined> {
+  if (calls.length === 0) return;
+  for (const call of calls) {
+    yield { type: EventType.CUSTOM, name: CHATWIRE_EVENTS.toolExecuting, value: { toolCallId: call.id } };
+  }
+  const settled: Event[] = [];
+  let wake: (() => void) | undefined;
+  let remaining = calls.length;
+  for (const call of calls) {
+    void runServerCall(context, call).then((event) => {
+      settled.push(event);
+      remaining--;
+      wake?.();
+    });
+  }
+  while (remaining > 0 || settled.length > 0) {
+    if (settled.length === 0) await new Promise<void>((resolve) => (wake = resolve));
+    while (settled.length > 0) yield settled.shift() as Event;
+  }
+}
+
+async function runServerCall(context: LoopContext, call: ToolCall): Promise<Event> {
+  const tool = context.registry.get(call.function.name)?.server;
+  if (!tool) return errorResult(context, call, `Unknown tool '${call.function.name}'.`);
+  let input: unknown;
+  try {
+    input = parseJsonStrict(call.function.arguments.trim() === '' ? '{}' : call.function.arguments);
+  } catch (error) {
+    return errorResult(context, call, `Invalid JSON in the arguments of '${tool.name}': ${describeError(error)}`);
+  }
+  const outcome = await executeTool(tool, input, { toolCallId: call.id, signal: context.signal });
+  return outcome.ok ? resultEvent(context, call, outcome.content, {}) : errorResult(context, call, outcome.error);
+}
+
+function errorResult(context: LoopContext, call: ToolCall, error: string): Event {
+  return resultEvent(context, call, JSON.stringify({ error }), { outcome: 'error', error });
+}
+
+/** A signed TOOL_CALL_RESULT, also appended to the working history. */
+function resultEvent(context: LoopContext, call: ToolCall, content: string, meta: ResultMetadata): Event {
+  const signature = context.signer.resultSignature(context.threadId, call.id, content);
+  const metadata = { chatwire: { ...meta, signature } };
+  const messageId = createId('tool');
+  const message: ToolMessage = {
+    id: messageId,
+    role: 'tool',
+    toolCallId: call.id,
+    content,
+    ...(meta.error ? { error: meta.error } : {}),
+    metadata,
+  };
+  insertAfterCall(context.history, call.id, message);
+  return { type: EventType.TOOL_CALL_RESULT, messageId, toolCallId: call.id, content, role: 'tool', metadata };
+}
+
+export type { PlannedCall };

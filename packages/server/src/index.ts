@@ -1,0 +1,14 @@
+export { chat, validateChatRequest } from './chat.js';
+export type { ChatOptions } from './chat.js';
+export { createChatHandler, createToolsHandler, describeTools, jsonError } from './handler.js';
+export type { CatalogEntry, ChatHandlerOptions } from './handler.js';
+export { ChatRequestError, createMemoryLedger } from './history.js';
+export type { ApprovalLedger } from './history.js';
+export type { ChatModel, ModelChunk, ModelRequest, ModelTool, ToolTokenCounter } from './model.js';
+export { chatwireVitePlugin, toNodeListener } from './node.js';
+export type { FetchHandler, VitePluginLike } from './node.js';
+export { CallSigner } from './signing.js';
+export { EVENT_STREAM_HEADERS, toServerSentEventsResponse } from './sse.js';
+export { countRequestTokens, createScriptedModel, nameParts, readCatalog } from './adapters/scripted/scriptedModel.js';
+export type { ScriptContext, ScriptReply, ScriptRule, ScriptedModelOptions } from './adapters/scripted/scriptedModel.js';
+export { argumentsFromText } from './adapters/scripted/argumentsFromText.js';

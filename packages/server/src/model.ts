@@ -1,0 +1,55 @@
+import type { Message, TokenUsage } from '@ag-ui/core';
+import type { JsonSchema } from '@chatwire/core';
+
+/** A tool as a model receives it: name, description and JSON Schema of the arguments. */
+export interface ModelTool {
+  readonly name: string;
+  readonly description: string;
+  readonly parameters: JsonSchema;
+}
+
+/** One call to a model: what the agent loop sends, and nothing else. */
+export interface ModelRequest {
+  /** The system prompt, if any. */
+  readonly system: string | undefined;
+  /** The conversation as AG-UI messages; every tool call has its result. */
+  readonly messages: readonly Message[];
+  /** The tools sent with this call, in the order sent (eager first, then discovered ones). */
+  readonly tools: readonly ModelTool[];
+  /** Aborted when the client goes away or the run is cancelled. */
+  readonly signal: AbortSignal;
+}
+
+/** What a model streams back, normalised across providers. */
+export type ModelChunk =
+  | { readonly type: 'text-delta'; readonly delta: string }
+  | { readonly type: 'tool-call-start'; readonly id: string; readonly name: string }
+  | { readonly type: 'tool-call-delta'; readonly id: string; readonly delta: string }
+  | { readonly type: 'tool-call-end'; readonly id: string }
+  | { readonly type: 'finish'; readonly reason: 'stop' | 'tool-calls' | 'length' | 'other'; readonly usage?: TokenUsage };
+
+/** How a model adapter counts the tokens of tool definitions, on the serialisation it sends. */
+export interface ToolTokenCounter {
+  /** The method, for reports: e.g. `o200k tokenizer on the OpenAI function serialisation`. */
+  readonly method: string;
+  /** Worst-case relative error of the count (0 for an exact count). */
+  readonly errorBound: number;
+  /** Tokens one tool definition adds to a request. */
+  countTool(tool: ModelTool): number;
+  /** Tokens a list of tools adds beyond its members (framing). Defaults to 0. */
+  countOverhead?(toolCount: number): number;
+}
+
+/**
+ * A model the agent loop can call: the scripted default, or a provider adapter. Implementations
+ * stream {@link ModelChunk}s and end with one `finish` chunk.
+ */
+export interface ChatModel {
+  /** Provider label for usage reports, e.g. `openai`. */
+  readonly provider: string;
+  /** Model name for usage reports. */
+  readonly model: string;
+  stream(request: ModelRequest): AsyncIterable<ModelChunk>;
+  /** How this adapter's tool serialisation is counted; the default counter is used when absent. */
+  readonly toolTokens?: ToolTokenCounter;
+}

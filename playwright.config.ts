@@ -1,0 +1,46 @@
+import { defineConfig } from '@playwright/test';
+
+/**
+ * End-to-end tests in Debian's headless Chromium (browser downloads are impossible here, so
+ * Playwright drives /usr/bin/chromium, or CHROMIUM_PATH). The built demo is served on loopback by
+ * the test run itself and stops with it.
+ */
+const port = Number(process.env['E2E_PORT'] ?? 4317);
+
+export default defineConfig({
+  testDir: 'apps/demo/e2e',
+  outputDir: 'test-results/e2e',
+  fullyParallel: true,
+  workers: 2,
+  retries: 0,
+  forbidOnly: true,
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
+  reporter: [['list']],
+  use: {
+    baseURL: `http://127.0.0.1:${port}`,
+    browserName: 'chromium',
+    headless: true,
+    trace: 'retain-on-failure',
+    launchOptions: {
+      executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-dev-shm-usage',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--disable-quic',
+        '--no-first-run',
+      ],
+    },
+  },
+  webServer: {
+    command: 'npm run --silent -w @chatwire/demo serve',
+    url: `http://127.0.0.1:${port}/api/tools`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    env: { PORT: String(port), HOST: '127.0.0.1', CHATWIRE_DELAY_MS: '12' },
+  },
+});
