@@ -1,0 +1,247 @@
+import { describe, expect, it, vi } from 'vitest';
+import { ChatClient, Inspector, messageText, type ChatConnection, type InspectionEvent } from '@chatwire/core';
+import { bodyOf, clientOver, run, sse, sseResponse, waitFor } from './fixtures.js';
+
+const answer = (text: string) => sse([run.started, ...run.text('m1', ...text.split(/(?<= )/)), run.finished]);
+const lastText = (client: ChatClient) => {
+  const messages = client.getSnapshot().messages;
+  return messageText(messages[messages.length - 1]!);
+};
+
+describe('ChatClient: a normal turn', () => {
+  it('goes submitted -> streaming -> ready, and streaming only once something is visible', async () => {
+    const seen: string[] = [];
+    const { client } = clientOver(() => sseResponse(sse([run.started, { type: 'TEXT_MESSAGE_START', messageId: 'm1', role: 'assistant' }, ...run.text('m1', 'Hi').slice(1), run.finished])));
+    client.subscribe(() => {
+      const { status, messages } = client.getSnapshot();
+      seen.push(`${status}:${messages.length}`);
+    });
+    await client.sendMessage('hello');
+    // The user message arrives with status submitted; status turns streaming with the first text.
+    expect(seen[0]).toBe('submitted:1');
+    expect(seen).toContain('streaming:2');
+    expect(seen.indexOf('streaming:2')).toBeLessThan(seen.indexOf('ready:2'));
+    expect(seen.some((entry) => entry === 'streaming:1')).toBe(false);
+    expect(lastText(client)).toBe('Hi');
+  });
+
+  it('sends the conversation as an AG-UI RunAgentInput', async () => {
+    const { client, requests } = clientOver(() => sseResponse(answer('first answer')));
+    await client.sendMessage('one');
+    await client.sendMessage('two');
+    const input = requests[1]!.body as { threadId: string; messages: { role: string; content?: string }[]; tools: unknown[] };
+    expect(input.threadId).toBe(client.id);
+    expect(input.messages.map((m) => [m.role, m.content])).toEqual([
+      ['user', 'one'],
+      ['assistant', 'first answer'],
+      ['user', 'two'],
+    ]);
+    expect(input.tools).toEqual([]);
+  });
+
+  it('keeps the identity of settled messages while another streams (structural sharing)', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let calls = 0;
+    const { client } = clientOver(() => {
+      calls++;
+      if (calls === 1) return sseResponse(answer('settled answer'));
+      const stream = new ReadableStream<Uint8Array>({
+        async start(controller) {
+          const encoder = new TextEncoder();
+          controller.enqueue(encoder.encode(sse([run.started, { type: 'TEXT_MESSAGE_START', messageId: 'm2', role: 'assistant' }])));
+          for (let i = 0; i < 5; i++) controller.enqueue(encoder.encode(sse([{ type: 'TEXT_MESSAGE_CONTENT', messageId: 'm2', delta: `${i} ` }])));
+          await gate;
+          controller.enqueue(encoder.encode(sse([{ type: 'TEXT_MESSAGE_END', messageId: 'm2' }, run.finished])));
+          controller.close();
+        },
+      });
+      return sseResponse(stream);
+    });
+    await client.sendMessage('one');
+    const [firstUser, firstAnswer] = client.getSnapshot().messages;
+    const snapshots: ReturnType<ChatClient['getSnapshot']>[] = [];
+    client.subscribe(() => snapshots.push(client.getSnapshot()));
+    const done = client.sendMessage('two');
+    await waitFor(client, (s) => messageText(s.messages[3] ?? { id: '', role: 'user', parts: [], createdAt: 0 }) === '0 1 2 3 4 ');
+    release();
+    await done;
+    expect(snapshots.length).toBeGreaterThan(5);
+    for (const snapshot of snapshots) {
+      expect(snapshot.messages[0]).toBe(firstUser);
+      expect(snapshot.messages[1]).toBe(firstAnswer);
+    }
+  });
+
+  it('does not notify when an event changes nothing', async () => {
+    const { client } = clientOver(() => sseResponse(sse([run.started, { type: 'STEP_STARTED', stepName: 's' }, { type: 'STEP_FINISHED', stepName: 's' }, ...run.text('m1', 'x'), run.finished])));
+    const listener = vi.fn();
+    client.subscribe(listener);
+    await client.sendMessage('hi');
+    // user message, first text (streaming), end of text, ready: steps and RUN_STARTED are silent.
+    expect(listener).toHaveBeenCalledTimes(4);
+  });
+});
+
+describe('ChatClient: faults keep what arrived and leave the chat usable', () => {
+  const faults: [string, () => Response, string, RegExp][] = [
+    ['a server error', () => new Response(JSON.stringify({ error: 'database is down' }), { status: 500, headers: { 'content-type': 'application/json' } }), 'http', /500: database is down/],
+    ['a non-SSE response', () => new Response('<html>login</html>', { headers: { 'content-type': 'text/html' } }), 'not-sse', /event stream.*text\/html/],
+    [
+      'a connection dropped mid-stream',
+      () => sseResponse(bodyOf([sse([run.started, ...run.text('m1', 'partial ', 'answer').slice(0, 3)])], { failWith: new TypeError('socket hang up') })),
+      'network',
+      /socket hang up/,
+    ],
+    [
+      'a body that ends before the run finished',
+      () => sseResponse(sse([run.started, ...run.text('m1', 'partial ', 'answer').slice(0, 3)]) + 'data: {"type":"TEXT_MESS'),
+      'stream-truncated',
+      /ended before the run finished/,
+    ],
+    [
+      'an event that fails validation',
+      () => sseResponse(sse([run.started, ...run.text('m1', 'partial ', 'answer').slice(0, 3), { type: 'TEXT_MESSAGE_CONTENT', messageId: 'm1' }])),
+      'invalid-event',
+      /invalid TEXT_MESSAGE_CONTENT event.*delta/s,
+    ],
+    [
+      'an event that is not JSON',
+      () => sseResponse(sse([run.started, ...run.text('m1', 'partial ', 'answer').slice(0, 3)]) + 'data: {oops\n\n'),
+      'invalid-event',
+      /not JSON/,
+    ],
+    [
+      'RUN_ERROR from the server',
+      () => sseResponse(sse([run.started, ...run.text('m1', 'partial ', 'answer').slice(0, 3), { type: 'RUN_ERROR', message: 'model overloaded' }])),
+      'run-error',
+      /model overloaded/,
+    ],
+  ];
+
+  for (const [name, respond, code, message] of faults) {
+    it(`reports ${name} as status error with a readable reason`, async () => {
+      let calls = 0;
+      const onError = vi.fn();
+      const { client } = clientOver(() => (++calls === 1 ? respond() : sseResponse(answer('recovered'))), { onError });
+      await client.sendMessage('first');
+      const snapshot = client.getSnapshot();
+      expect(snapshot.status).toBe('error');
+      expect(snapshot.error?.code).toBe(code);
+      expect(snapshot.error?.message).toMatch(message);
+      expect(onError).toHaveBeenCalledWith(snapshot.error);
+      if (code !== 'http' && code !== 'not-sse') {
+        // Text that arrived before the failure stays, and is no longer marked as streaming.
+        const turn = snapshot.messages[1]!;
+        expect(messageText(turn)).toBe('partial answer');
+        expect(turn.parts.every((part) => part.type !== 'text' || part.state === 'done')).toBe(true);
+      }
+      await client.sendMessage('second');
+      expect(client.getSnapshot().status).toBe('ready');
+      expect(client.getSnapshot().error).toBeUndefined();
+      expect(lastText(client)).toBe('recovered');
+    });
+  }
+});
+
+describe('ChatClient: stop and concurrency', () => {
+  /** A connection that streams one delta per tick until aborted, and records the abort. */
+  const endless = () => {
+    const aborted = vi.fn();
+    const connection: ChatConnection = {
+      async *run(_input, { signal }) {
+        signal.addEventListener('abort', aborted);
+        yield run.started;
+        yield { type: 'TEXT_MESSAGE_START', messageId: 'm1', role: 'assistant' };
+        for (let i = 0; !signal.aborted; i++) {
+          yield { type: 'TEXT_MESSAGE_CONTENT', messageId: 'm1', delta: `w${i} ` };
+          await new Promise((resolve) => setTimeout(resolve, 1));
+        }
+      },
+    };
+    return { connection, aborted };
+  };
+
+  it('stop() mid-stream aborts the request, keeps the partial answer and returns to ready', async () => {
+    const { connection, aborted } = endless();
+    const client = new ChatClient({ connection });
+    const done = client.sendMessage('go');
+    await waitFor(client, (s) => messageText(s.messages[1] ?? { id: '', role: 'user', parts: [], createdAt: 0 }).includes('w3 '));
+    client.stop();
+    await done;
+    const snapshot = client.getSnapshot();
+    expect(snapshot.status).toBe('ready');
+    expect(snapshot.error).toBeUndefined();
+    expect(aborted).toHaveBeenCalledTimes(1);
+    const kept = messageText(snapshot.messages[1]!);
+    expect(kept).toMatch(/^w0 w1 w2 w3 /);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(messageText(client.getSnapshot().messages[1]!)).toBe(kept);
+  });
+
+  it('refuses a second sendMessage while streaming with a clear error, and never interleaves', async () => {
+    const { connection } = endless();
+    const client = new ChatClient({ connection });
+    const first = client.sendMessage('first');
+    await waitFor(client, (s) => s.status === 'streaming');
+    await expect(client.sendMessage('second')).rejects.toMatchObject({ code: 'busy', message: expect.stringMatching(/still in progress/) });
+    expect(client.getSnapshot().messages.map((m) => m.role)).toEqual(['user', 'assistant']);
+    client.stop();
+    await first;
+  });
+
+  it('rejects an empty message', async () => {
+    const client = new ChatClient({ connection: { run: async function* () {} } });
+    await expect(client.sendMessage('  ')).rejects.toMatchObject({ code: 'invalid-argument' });
+    expect(client.getSnapshot().messages).toEqual([]);
+  });
+
+  it('a throwing listener does not break dispatch', async () => {
+    const { client } = clientOver(() => sseResponse(answer('fine')), { onWarning: () => {} });
+    client.subscribe(() => {
+      throw new Error('bad listener');
+    });
+    const good = vi.fn();
+    client.subscribe(good);
+    await client.sendMessage('hi');
+    expect(good).toHaveBeenCalled();
+    expect(lastText(client)).toBe('fine');
+  });
+});
+
+describe('ChatClient: inspect()', () => {
+  it('reports requests, events and status changes to observers, and stops when unsubscribed', async () => {
+    const { client } = clientOver(() => sseResponse(answer('hello')));
+    const seen: InspectionEvent[] = [];
+    const unsubscribe = client.inspect((event) => seen.push(event));
+    await client.sendMessage('hi');
+    expect(seen.map((e) => e.type).slice(0, 2)).toEqual(['status', 'request']);
+    expect(seen.filter((e) => e.type === 'event').map((e) => (e.type === 'event' ? e.event.type : ''))).toEqual([
+      'RUN_STARTED',
+      'TEXT_MESSAGE_START',
+      'TEXT_MESSAGE_CONTENT',
+      'TEXT_MESSAGE_END',
+      'RUN_FINISHED',
+    ]);
+    expect(seen.filter((e) => e.type === 'status').map((e) => (e.type === 'status' ? `${e.from}->${e.to}` : ''))).toEqual([
+      'ready->submitted',
+      'submitted->streaming',
+      'streaming->ready',
+    ]);
+    unsubscribe();
+    const count = seen.length;
+    await client.sendMessage('again');
+    expect(seen.length).toBe(count);
+  });
+
+  it('builds no inspection events without observers', async () => {
+    const { client } = clientOver(() => sseResponse(answer('hello')));
+    const emit = vi.spyOn(Inspector.prototype, 'emit');
+    await client.sendMessage('hi');
+    expect(emit).not.toHaveBeenCalled();
+    client.inspect(() => {});
+    await client.sendMessage('hi again');
+    expect(emit).toHaveBeenCalled();
+    emit.mockRestore();
+  });
+});

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { readServerSentEvents, type ChatMessage } from '@chatwire/core';
+import { bodyOf, clientOver, comparable, fixtureBytes, sseResponse } from './fixtures.js';
+
+const recorded = fixtureBytes('text-and-tool.sse');
+
+async function snapshotFor(chunks: Uint8Array[]) {
+  const { client } = clientOver(() => sseResponse(bodyOf(chunks)));
+  await client.sendMessage('What is the weather in Zürich?');
+  return comparable(client.getSnapshot());
+}
+
+const assistantText = (messages: { role: string; parts: ChatMessage['parts'] }[]) =>
+  messages
+    .filter((m) => m.role === 'assistant')
+    .flatMap((m) => m.parts)
+    .map((part) => (part.type === 'text' ? part.text : `[${part.toolName}]`))
+    .join('|');
+
+describe('SSE decoding', () => {
+  it('reads the recorded stream into the conversation it describes', async () => {
+    const snapshot = await snapshotFor([recorded]);
+    expect(snapshot.status).toBe('ready');
+    // Facts written in the fixture by hand: multi-byte text, a multi-line data field, a tool call.
+    expect(assistantText(snapshot.messages)).toBe('Grüße aus Zürich 🌤️ — let me check.|[getWeather]|It is 21 °C.');
+    const call = snapshot.messages[1]?.parts[1];
+    expect(call).toMatchObject({ type: 'tool-call', state: 'output-available', input: { city: 'Zürich' }, result: { output: { celsius: 21 } } });
+  });
+
+  it('ends in the same snapshot when the stream is split at any byte boundary', async () => {
+    const whole = await snapshotFor([recorded]);
+    for (let cut = 1; cut < recorded.length; cut++) {
+      const split = await snapshotFor([recorded.slice(0, cut), recorded.slice(cut)]);
+      expect(split, `split at byte ${cut}`).toEqual(whole);
+    }
+  });
+
+  it('ends in the same snapshot when every byte arrives on its own', async () => {
+    const whole = await snapshotFor([recorded]);
+    const bytes = Array.from(recorded, (byte) => Uint8Array.of(byte));
+    expect(await snapshotFor(bytes)).toEqual(whole);
+  });
+
+  it('drops an event whose terminating blank line never came, as the SSE spec says', async () => {
+    const datas: string[] = [];
+    for await (const data of readServerSentEvents(bodyOf(['data: one\n\ndata: two\n\ndata: thr']))) datas.push(data);
+    expect(datas).toEqual(['one', 'two']);
+  });
+});

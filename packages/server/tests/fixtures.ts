@@ -1,0 +1,51 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Event } from '@ag-ui/core';
+import { readServerSentEvents } from '@chatwire/core';
+import { toNodeListener, type FetchHandler } from '@chatwire/server';
+
+/** Serves a Fetch handler on loopback with node:http; `close()` stops it. */
+export async function serve(handler: FetchHandler): Promise<{ url: string; close: () => Promise<void>; server: Server }> {
+  const server = createServer(toNodeListener(handler));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    server,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** A minimal valid RunAgentInput. */
+export function runInput(messages: unknown[], extra: Record<string, unknown> = {}) {
+  return { threadId: 'thread_test', runId: `run_${Math.random().toString(36).slice(2)}`, messages, tools: [], context: [], ...extra };
+}
+
+/** Reads every event of an SSE response. */
+export async function readEvents(response: Response): Promise<Event[]> {
+  const events: Event[] = [];
+  for await (const data of readServerSentEvents(response.body as ReadableStream<Uint8Array>)) events.push(JSON.parse(data) as Event);
+  return events;
+}
+
+/** Collects an async iterable. */
+export async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const item of iterable) out.push(item);
+  return out;
+}
+
+/** Polls `check` until it returns true or `ms` pass. */
+export async function eventually(check: () => boolean, ms = 5_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+export const user = (content: string, id = `u_${Math.random().toString(36).slice(2)}`) => ({ id, role: 'user' as const, content });
