@@ -12,7 +12,6 @@ const project = (name: string, environment: 'node' | 'jsdom'): TestProjectInline
     environment,
     include: ['tests/**/*.test.{ts,tsx}'],
     testTimeout: 20_000,
-    passWithNoTests: name === 'devtools',
   },
 });
 
