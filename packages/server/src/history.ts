@@ -105,7 +105,8 @@ export function reviewHistory(options: {
 
   for (const entry of options.resume) {
     const approvalCall = pending.find((call) => signer.approvalId(threadId, call.id) === entry.interruptId);
-    const clientCall = pending.find((call) => clientToolInterruptId(signer, threadId, call.id) === entry.interruptId);
+    // A browser tool's result usually arrives as a tool message too; the resume entry then only acknowledges it.
+    const clientCall = (last?.toolCalls ?? []).find((call) => clientToolInterruptId(signer, threadId, call.id) === entry.interruptId);
     if (clientCall) {
       answerClientTool(messages, clientCall, entry, runsOnServer(clientCall.function.name));
       results.add(clientCall.id);

@@ -49,3 +49,22 @@ export async function eventually(check: () => boolean, ms = 5_000): Promise<void
 }
 
 export const user = (content: string, id = `u_${Math.random().toString(36).slice(2)}`) => ({ id, role: 'user' as const, content });
+
+import { ChatClient, fetchServerSentEvents, type ChatClientOptions } from '@chatwire/core';
+
+/** A ChatClient talking to a Fetch handler in-process (through the real fetch + SSE connection). */
+export function clientFor(handler: (request: Request) => Promise<Response>, options: Partial<ChatClientOptions> = {}) {
+  const bodies: Record<string, unknown>[] = [];
+  const fetch = (async (url: string | URL | Request, init?: RequestInit) => {
+    bodies.push(JSON.parse(String(init?.body)) as Record<string, unknown>);
+    return handler(new Request(url as string, init));
+  }) as typeof globalThis.fetch;
+  const client = new ChatClient({
+    connection: fetchServerSentEvents({ url: 'http://chatwire.test/api/chat', fetch }),
+    onWarning: (message) => {
+      throw new Error(`unexpected warning: ${message}`);
+    },
+    ...options,
+  });
+  return { client, bodies };
+}
