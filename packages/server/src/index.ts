@@ -10,5 +10,5 @@ export type { FetchHandler, VitePluginLike } from './node.js';
 export { CallSigner } from './signing.js';
 export { EVENT_STREAM_HEADERS, toServerSentEventsResponse } from './sse.js';
 export { countRequestTokens, createScriptedModel, nameParts, readCatalog } from './adapters/scripted/scriptedModel.js';
-export type { ScriptContext, ScriptReply, ScriptRule, ScriptedModelOptions } from './adapters/scripted/scriptedModel.js';
+export type { ScriptContext, ScriptReply, ScriptRule, ScriptedModelOptions, ScriptedToolCall } from './adapters/scripted/scriptedModel.js';
 export { argumentsFromText } from './adapters/scripted/argumentsFromText.js';

@@ -68,3 +68,48 @@ export function clientFor(handler: (request: Request) => Promise<Response>, opti
   });
   return { client, bodies };
 }
+
+import type { Message, ToolCall, Interrupt } from '@ag-ui/core';
+
+/** Rebuilds the AG-UI messages a run produced, the way an AG-UI client does (results keep their metadata). */
+export function applyEvents(history: readonly Message[], events: readonly Event[]): Message[] {
+  const messages: Message[] = history.map((message) => structuredClone(message));
+  const assistant = (id: string) => {
+    let message = messages.find((m) => m.id === id);
+    if (!message) {
+      message = { id, role: 'assistant', content: '' };
+      messages.push(message);
+    }
+    return message as Extract<Message, { role: 'assistant' }>;
+  };
+  const callById = new Map<string, ToolCall>();
+  for (const event of events) {
+    if (event.type === 'TEXT_MESSAGE_CONTENT') {
+      const message = assistant(event.messageId);
+      message.content = (message.content ?? '') + event.delta;
+    } else if (event.type === 'TOOL_CALL_START') {
+      const message = assistant(event.parentMessageId ?? event.toolCallId);
+      const call: ToolCall = { id: event.toolCallId, type: 'function', function: { name: event.toolCallName, arguments: '' } };
+      message.toolCalls = [...(message.toolCalls ?? []), call];
+      callById.set(call.id, call);
+    } else if (event.type === 'TOOL_CALL_ARGS') {
+      const call = callById.get(event.toolCallId);
+      if (call) call.function.arguments += event.delta;
+    } else if (event.type === 'TOOL_CALL_RESULT') {
+      messages.push({
+        id: event.messageId,
+        role: 'tool',
+        toolCallId: event.toolCallId,
+        content: event.content as string,
+        ...(event.metadata ? { metadata: event.metadata } : {}),
+      });
+    }
+  }
+  return messages;
+}
+
+/** The interrupts a run ended with. */
+export function interruptsOf(events: readonly Event[]): Interrupt[] {
+  const last = events.at(-1);
+  return last?.type === 'RUN_FINISHED' && last.outcome?.type === 'interrupt' ? last.outcome.interrupts : [];
+}

@@ -7,8 +7,15 @@ import { argumentsFromText } from './argumentsFromText.js';
 /** What the scripted model does for one call: stream text, call tools, or fail. */
 export type ScriptReply =
   | { readonly text: string; readonly toolCalls?: undefined }
-  | { readonly text?: string; readonly toolCalls: readonly { readonly name: string; readonly args: unknown }[] }
+  | { readonly text?: string; readonly toolCalls: readonly ScriptedToolCall[] }
   | { readonly error: string };
+
+/** One tool call the scripted model makes: `args` is serialised as JSON; `argsText` is sent verbatim (e.g. broken JSON). */
+export interface ScriptedToolCall {
+  readonly name: string;
+  readonly args?: unknown;
+  readonly argsText?: string;
+}
 
 /** What a rule sees: only what the model was sent, plus a few readings of it. */
 export interface ScriptContext {
@@ -89,7 +96,7 @@ export function createScriptedModel(options: ScriptedModelOptions = {}): ChatMod
       }
       for (const call of reply.toolCalls ?? []) {
         const id = createId('call');
-        const args = JSON.stringify(call.args ?? {});
+        const args = call.argsText ?? JSON.stringify(call.args ?? {});
         await pause(delayMs, request.signal);
         yield { type: 'tool-call-start', id, name: call.name };
         for (let i = 0; i < args.length; i += argsChunkSize) {
