@@ -13,8 +13,10 @@
  */
 
 type Mode =
-  | 'value' // expecting a value
-  | 'keyOrEnd' // after `{` or `,` inside an object: expecting a key (or `}`)
+  | 'value' // expecting a value (or `]` right after `[`)
+  | 'nextValue' // after `,` in an array: expecting a value
+  | 'keyOrEnd' // after `{`: expecting a key or `}`
+  | 'nextKey' // after `,` in an object: expecting a key
   | 'key' // inside a key string
   | 'colon' // after a key, expecting `:`
   | 'string' // inside a string value
@@ -54,7 +56,8 @@ export const initialPartialJsonState: PartialJsonState = {
 };
 
 const isWhitespace = (ch: string) => ch === ' ' || ch === '\n' || ch === '\r' || ch === '\t';
-const NUMBER_PREFIX = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+/** A literal that reads as itself: a number so far, or a whole `true`, `false` or `null`. */
+const COMPLETE_LITERAL = /^(?:-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null)$/;
 const LITERAL_CHAR = /[0-9a-zA-Z.+-]/;
 
 /** Scans `delta`, the text that follows what `state` has seen, and returns the new state. */
@@ -103,6 +106,7 @@ export function advancePartialJson(state: PartialJsonState, delta: string): Part
 
     switch (mode) {
       case 'value':
+      case 'nextValue':
         if (ch === '{') {
           closers = '}' + closers;
           mode = 'keyOrEnd';
@@ -113,7 +117,7 @@ export function advancePartialJson(state: PartialJsonState, delta: string): Part
           mode = 'value';
           cut = index + 1;
           cutClosers = closers;
-        } else if (ch === ']' && closers[0] === ']') {
+        } else if (ch === ']' && mode === 'value' && closers[0] === ']') {
           closers = closers.slice(1);
           afterValue(index + 1);
         } else if (ch === '"') {
@@ -124,8 +128,9 @@ export function advancePartialJson(state: PartialJsonState, delta: string): Part
         } else mode = 'invalid';
         break;
       case 'keyOrEnd':
+      case 'nextKey':
         if (ch === '"') mode = 'key';
-        else if (ch === '}' && closers[0] === '}') {
+        else if (ch === '}' && mode === 'keyOrEnd' && closers[0] === '}') {
           closers = closers.slice(1);
           afterValue(index + 1);
         } else mode = 'invalid';
@@ -134,7 +139,7 @@ export function advancePartialJson(state: PartialJsonState, delta: string): Part
         mode = ch === ':' ? 'value' : 'invalid';
         break;
       case 'afterValue':
-        if (ch === ',') mode = closers[0] === '}' ? 'keyOrEnd' : 'value';
+        if (ch === ',') mode = closers[0] === '}' ? 'nextKey' : 'nextValue';
         else if (ch === closers[0]) {
           closers = closers.slice(1);
           afterValue(index + 1);
@@ -174,7 +179,7 @@ export function readPartialJson(text: string, state: PartialJsonState): unknown 
   if (state.mode === 'string') {
     const end = state.escapeStart >= 0 ? state.escapeStart : text.length;
     body = text.slice(0, end) + '"' + state.closers;
-  } else if (state.mode === 'literal' && NUMBER_PREFIX.test(text.slice(state.literalStart))) {
+  } else if (state.mode === 'literal' && COMPLETE_LITERAL.test(text.slice(state.literalStart))) {
     body = text + state.closers;
   } else if (state.mode === 'literal' && state.closers === '') {
     body = '';

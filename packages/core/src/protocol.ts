@@ -55,3 +55,52 @@ export type ClientToolPayload = { readonly output: unknown } | { readonly error:
 
 /** The name of the lazy-discovery tool (server-managed and client-managed catalogs). */
 export const DISCOVERY_TOOL_NAME = '__lazy__tool__discovery__';
+
+/**
+ * Token accounting for one model call: the value of a `chatwire.model_call_usage` CUSTOM event.
+ * Token figures count tool definitions on the serialisation the model adapter sends.
+ */
+export interface ModelCallUsage {
+  /** The run this call belongs to, and its 1-based position in the run. */
+  readonly runId: string;
+  readonly step: number;
+  /** Tools sent with this call, in order (eager, the discovery tool, discovered ones). */
+  readonly toolsSent: readonly string[];
+  /** Lazy tools withheld from this call. */
+  readonly toolsDeferred: readonly string[];
+  /** Tools sent for the first time since the previous model response (just discovered). */
+  readonly toolsDiscovered: readonly string[];
+  readonly tokens: {
+    /** Tool-definition tokens sent with this call (the discovery tool included). */
+    readonly sent: number;
+    /** Tool-definition tokens if every tool had been sent eagerly (no discovery tool). */
+    readonly allEager: number;
+    /** `allEager - sent`. */
+    readonly saved: number;
+    /** Tokens of the discovery tool's own definition (part of `sent`). */
+    readonly discoveryTool: number;
+    /** Tokens of the discovery calls and their results in this call's history. */
+    readonly discoveryRoundTrips: number;
+    /** `saved - discoveryRoundTrips`: what discovery saved on this call, all costs counted. */
+    readonly net: number;
+  };
+  readonly counting: {
+    /** How tokens were counted, e.g. `o200k tokenizer on the tool JSON`. */
+    readonly method: string;
+    /** Worst-case relative error of the counts (0 = exact for that serialisation). */
+    readonly errorBound: number;
+    /** True when the figures are estimates rather than tokenizer counts. */
+    readonly estimate: boolean;
+  };
+  /** True when this call would have been cheaper with every tool eager (`net < 0`). */
+  readonly eagerWouldBeCheaper: boolean;
+  /** Auto mode's decision, when auto mode is on. */
+  readonly auto?: { readonly deferring: boolean; readonly lazyTokens: number; readonly threshold: number; readonly contextWindow: number };
+  /** What the provider reported for this call, when it did. */
+  readonly providerUsage?: {
+    readonly inputTokens?: number;
+    readonly outputTokens?: number;
+    readonly totalTokens?: number;
+    readonly cachedInputTokens?: number;
+  };
+}

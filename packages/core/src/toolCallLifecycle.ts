@@ -220,7 +220,11 @@ export function transitionToolCall(call: ToolCallPart, event: ToolCallEvent): To
     return { call, effects: [], refused: `tool call ${call.toolCallId} (${call.toolName}) cannot take '${event.type}' in state '${call.state}'` };
   }
   if (rule.guard && !rule.guard(call, event)) {
-    return { call, effects: [], refused: `tool call ${call.toolCallId} (${call.toolName}): '${event.type}' is not allowed after this approval answer` };
+    return {
+      call,
+      effects: [],
+      refused: `tool call ${call.toolCallId} (${call.toolName}) cannot take '${event.type}' in state '${call.state}' after the approval was denied`,
+    };
   }
   let next: ToolCallPart = call;
   const effects: ToolCallEffect[] = [];

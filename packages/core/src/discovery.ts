@@ -1,0 +1,100 @@
+import type { Message as WireMessage } from '@ag-ui/core';
+import type { ChatMessage } from './messages.js';
+import { parseResultContent } from './messages.js';
+import { DISCOVERY_TOOL_NAME } from './protocol.js';
+
+/**
+ * What a discovery call returns (the tool result's JSON content). Only names: the definitions
+ * travel in the next request's tool list, so a discovered schema reaches the model once.
+ */
+export interface DiscoveryResult {
+  /** Tools now in the tool list (newly loaded, or loaded earlier). */
+  readonly discovered: readonly string[];
+  /** Per-name problems (unknown or blocked names); they do not fail the call. */
+  readonly errors?: Readonly<Record<string, string>>;
+  /** Search mode: the ranked matches of a keyword query. */
+  readonly matches?: readonly { readonly name: string; readonly summary: string; readonly score: number }[];
+  /** A sentence for the model. */
+  readonly note?: string;
+}
+
+/** Reads the names a discovery result loaded; anything else reads as none. */
+export function readDiscoveredNames(content: unknown): string[] {
+  const value = typeof content === 'string' ? parseResultContent(content) : content;
+  if (!value || typeof value !== 'object') return [];
+  const discovered = (value as { discovered?: unknown }).discovered;
+  return Array.isArray(discovered) ? discovered.filter((name): name is string => typeof name === 'string') : [];
+}
+
+/** Reads a compaction marker's carried names (`metadata.chatwire.discoveredTools`). */
+export function readCompactionMarker(metadata: Readonly<Record<string, unknown>> | undefined): string[] {
+  const chatwire = metadata?.['chatwire'];
+  const names = chatwire && typeof chatwire === 'object' ? (chatwire as { discoveredTools?: unknown }).discoveredTools : undefined;
+  return Array.isArray(names) ? names.filter((name): name is string => typeof name === 'string') : [];
+}
+
+/**
+ * The tools a conversation has discovered, in discovery order, derived from the messages alone
+ * (successful discovery results and compaction markers). Restart-safe: nothing else is consulted.
+ */
+export function discoveredToolsInWire(messages: readonly WireMessage[]): string[] {
+  const order = new Set<string>();
+  const discoveryCalls = new Set<string>();
+  for (const message of messages) {
+    for (const name of readCompactionMarker(message.metadata)) order.add(name);
+    if (message.role === 'assistant') {
+      for (const call of message.toolCalls ?? []) if (call.function.name === DISCOVERY_TOOL_NAME) discoveryCalls.add(call.id);
+    } else if (message.role === 'tool' && discoveryCalls.has(message.toolCallId) && message.error === undefined) {
+      for (const name of readDiscoveredNames(message.content)) order.add(name);
+    }
+  }
+  return [...order];
+}
+
+/** {@link discoveredToolsInWire} for UI messages (what `ChatClient` holds). */
+export function discoveredToolsInChat(messages: readonly ChatMessage[]): string[] {
+  const order = new Set<string>();
+  for (const message of messages) {
+    for (const name of readCompactionMarker(message.metadata)) order.add(name);
+    for (const part of message.parts) {
+      if (part.type !== 'tool-call' || part.toolName !== DISCOVERY_TOOL_NAME) continue;
+      if (part.state !== 'output-available' || !part.result) continue;
+      for (const name of readDiscoveredNames(part.result.output ?? part.result.content)) order.add(name);
+    }
+  }
+  return [...order];
+}
+
+/**
+ * A system message that carries the discovered set across a summarised history: put it in place of
+ * the messages you drop, and discovered tools stay discovered.
+ *
+ * @example
+ * ```ts
+ * const compacted = [createCompactionMarker(discoveredToolsInWire(old)), summaryMessage, ...recent];
+ * ```
+ */
+export function createCompactionMarker(discovered: readonly string[], id = `compaction_${discovered.length}`): WireMessage {
+  return {
+    id,
+    role: 'system',
+    content: discovered.length
+      ? `Earlier in this conversation these tools were discovered and remain available: ${discovered.join(', ')}.`
+      : 'Earlier messages were summarised.',
+    metadata: { chatwire: { discoveredTools: [...discovered] } },
+  };
+}
+
+/** The error a lazy tool called before its discovery answers with (the model corrects itself). */
+export function selfCorrectionError(toolName: string): string {
+  return (
+    `Error: Tool '${toolName}' must be discovered first.\n` +
+    `Call ${DISCOVERY_TOOL_NAME} with toolNames: ['${toolName}'] to discover it.`
+  );
+}
+
+/** The first sentence of a description (for catalogs with `includeDescription: 'first-sentence'`). */
+export function firstSentence(description: string): string {
+  const match = /^[\s\S]*?[.!?](?=\s|$)/.exec(description.trim());
+  return (match ? match[0] : description).trim();
+}
