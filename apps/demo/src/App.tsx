@@ -15,7 +15,7 @@ export function App() {
         </span>
       </header>
       <main className="conversation">
-        <MessageList messages={chat.messages} />
+        <MessageList messages={chat.messages} onApproval={(id, approved) => chat.client.addToolApprovalResponse({ id, approved })} />
         {chat.error ? (
           <div role="alert" className="error">
             <strong>Something went wrong.</strong> {chat.error.message}

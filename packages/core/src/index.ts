@@ -21,7 +21,7 @@ export {
 } from './partialJson.js';
 export type { PartialJsonState } from './partialJson.js';
 export { CHATWIRE_EVENTS, DISCOVERY_TOOL_NAME, INTERRUPT_REASONS, readResultMetadata } from './protocol.js';
-export type { ApprovalPayload, ClientToolPayload, ResultMetadata } from './protocol.js';
+export type { ApprovalPayload, ClientToolPayload, ModelCallUsage, ResultMetadata } from './protocol.js';
 export { encodeServerSentEvent, readServerSentEvents } from './sse.js';
 export {
   createToolCallPart,
@@ -66,3 +66,13 @@ export type {
 } from './toolDefinition.js';
 export { executeTool } from './toolExecution.js';
 export type { ToolOutcome } from './toolExecution.js';
+export {
+  createCompactionMarker,
+  discoveredToolsInChat,
+  discoveredToolsInWire,
+  firstSentence,
+  readCompactionMarker,
+  readDiscoveredNames,
+  selfCorrectionError,
+} from './discovery.js';
+export type { DiscoveryResult } from './discovery.js';

@@ -13,8 +13,11 @@ import {
 } from '@ag-ui/core';
 import {
   CHATWIRE_EVENTS,
+  DISCOVERY_TOOL_NAME,
   INTERRUPT_REASONS,
   createId,
+  readWireToolMetadata,
+  selfCorrectionError,
   describeError,
   executeTool,
   parseJsonStrict,
@@ -33,9 +36,11 @@ import {
   type ApprovalLedger,
   type PlannedCall,
 } from './history.js';
+import { LazyDiscovery, type DiscoveryOptions } from './discovery/lazyDiscovery.js';
 import type { ChatModel, ModelTool } from './model.js';
 import { CallSigner } from './signing.js';
-import { ToolRegistry, toModelTool, type RegisteredTool } from './toolRegistry.js';
+import { toolTokensFor } from './tokens.js';
+import { ToolRegistry, type RegisteredTool } from './toolRegistry.js';
 
 /** Options of {@link chat}. */
 export interface ChatOptions {
@@ -63,6 +68,20 @@ export interface ChatOptions {
   readonly secret?: string;
   /** Where answered approvals are remembered against replay. Defaults to an in-memory ledger. */
   readonly ledger?: ApprovalLedger;
+  /** Lazy discovery of tools marked `lazy` (by name by default; see `DiscoveryOptions`). */
+  readonly discovery?: DiscoveryOptions;
+}
+
+/** The tools of one run and the discovery that withholds the lazy ones. */
+function toolsOf(options: ChatOptions): { registry: ToolRegistry; discovery: LazyDiscovery; isServerSide: (name: string) => boolean } {
+  const serverTools = options.tools ?? [];
+  const frontendTools = options.frontendTools ?? [];
+  const hasLazy = serverTools.some((tool) => tool.lazy) || frontendTools.some((tool) => readWireToolMetadata(tool).lazy);
+  // With lazy tools the server answers discovery itself; a browser cannot substitute its own.
+  const registry = new ToolRegistry(serverTools, hasLazy ? frontendTools.filter((tool) => tool.name !== DISCOVERY_TOOL_NAME) : frontendTools);
+  const discovery = new LazyDiscovery(registry, options.discovery ?? {}, toolTokensFor(options.model.toolTokens));
+  const browserDiscovery = registry.get(DISCOVERY_TOOL_NAME)?.runsOn === 'client';
+  return { registry, discovery, isServerSide: (name) => name === DISCOVERY_TOOL_NAME && !browserDiscovery };
 }
 
 const defaultLedger = createMemoryLedger();
@@ -72,7 +91,7 @@ const defaultLedger = createMemoryLedger();
  * {@link ChatRequestError} with a clear message; `createChatHandler` turns that into HTTP 400.
  */
 export function validateChatRequest(options: ChatOptions): void {
-  const registry = new ToolRegistry(options.tools ?? [], options.frontendTools ?? []);
+  const { registry, isServerSide } = toolsOf(options);
   reviewHistory({
     messages: options.messages,
     resume: options.resume ?? [],
@@ -81,7 +100,7 @@ export function validateChatRequest(options: ChatOptions): void {
     // Validation must not consume approvals: check against a copy of the ledger's answers.
     ledger: { has: (id) => (options.ledger ?? defaultLedger).has(id), add: () => {} },
     threadId: options.threadId ?? '',
-    isServerSide: () => false,
+    isServerSide,
   });
 }
 
@@ -105,7 +124,7 @@ export async function* chat(options: ChatOptions): AsyncGenerator<Event, void, u
   yield { type: EventType.RUN_STARTED, threadId, runId };
 
   try {
-    const registry = new ToolRegistry(options.tools ?? [], options.frontendTools ?? []);
+    const { registry, discovery, isServerSide } = toolsOf(options);
     const review = reviewHistory({
       messages: options.messages,
       resume: options.resume ?? [],
@@ -113,10 +132,10 @@ export async function* chat(options: ChatOptions): AsyncGenerator<Event, void, u
       signer,
       ledger: options.ledger ?? defaultLedger,
       threadId,
-      isServerSide: () => false,
+      isServerSide,
     });
     const history = review.messages;
-    const context: LoopContext = { threadId, signer, signal, registry, history };
+    const context: LoopContext = { threadId, signer, signal, registry, discovery, history };
 
     // What the user decided on the previous run's approvals happens first.
     for (const { call, reason } of review.denied) {
@@ -130,9 +149,13 @@ export async function* chat(options: ChatOptions): AsyncGenerator<Event, void, u
       if (signal.aborted) return;
       const stepName = `model-call-${iteration + 1}`;
       yield { type: EventType.STEP_STARTED, stepName };
-      const step = yield* streamModelCall(options, context, registry.eager().map(toModelTool));
-      yield { type: EventType.STEP_FINISHED, stepName };
+      const plan = await discovery.plan(history);
+      const sentMessages = withEveryCallAnswered(history);
+      const step = yield* streamModelCall(options, context, plan.tools, sentMessages);
       if (step.usage) usage.push(step.usage);
+      const accounting = discovery.usage({ runId, step: iteration + 1, plan, messages: sentMessages, providerUsage: providerUsageOf(step.usage) });
+      yield { type: EventType.CUSTOM, name: CHATWIRE_EVENTS.modelCallUsage, value: accounting };
+      yield { type: EventType.STEP_FINISHED, stepName };
       if (step.calls.length === 0) break;
 
       const { serverCalls, interrupts } = yield* triageCalls(context, step.calls);
@@ -155,6 +178,7 @@ interface LoopContext {
   readonly signer: CallSigner;
   readonly signal: AbortSignal;
   readonly registry: ToolRegistry;
+  readonly discovery: LazyDiscovery;
   /** The working history; the loop appends to it. */
   readonly history: Message[];
 }
@@ -175,7 +199,23 @@ interface StepResult {
 }
 
 /** One model call, streamed out as AG-UI events; appends the assistant message to the history. */
-async function* streamModelCall(options: ChatOptions, context: LoopContext, tools: ModelTool[]): AsyncGenerator<Event, StepResult, undefined> {
+function providerUsageOf(usage: TokenUsage | undefined) {
+  if (!usage) return undefined;
+  const { inputTokens, outputTokens, totalTokens, cachedInputTokens } = usage;
+  return {
+    ...(inputTokens === undefined ? {} : { inputTokens }),
+    ...(outputTokens === undefined ? {} : { outputTokens }),
+    ...(totalTokens === undefined ? {} : { totalTokens }),
+    ...(cachedInputTokens === undefined ? {} : { cachedInputTokens }),
+  };
+}
+
+async function* streamModelCall(
+  options: ChatOptions,
+  context: LoopContext,
+  tools: ModelTool[],
+  messages: Message[],
+): AsyncGenerator<Event, StepResult, undefined> {
   const messageId = createId('msg');
   const calls = new Map<string, ToolCall>();
   const open = new Set<string>();
@@ -189,7 +229,7 @@ async function* streamModelCall(options: ChatOptions, context: LoopContext, tool
 
   const stream = options.model.stream({
     system: options.system,
-    messages: withEveryCallAnswered(context.history),
+    messages,
     tools,
     signal: context.signal,
   });
@@ -249,11 +289,29 @@ async function* triageCalls(
 ): AsyncGenerator<Event, { serverCalls: ToolCall[]; interrupts: Interrupt[] }, undefined> {
   const serverCalls: ToolCall[] = [];
   const interrupts: Interrupt[] = [];
+  // Discovery first: a tool loaded by this same response may be called by it too.
+  const loadedNow = new Set<string>();
   for (const call of calls) {
+    if (call.function.name !== DISCOVERY_TOOL_NAME || context.registry.get(DISCOVERY_TOOL_NAME)?.runsOn === 'client') continue;
+    const answer = await context.discovery.answer(call, context.history);
+    for (const name of answer.loaded) loadedNow.add(name);
+    yield answer.ok ? resultEvent(context, call, answer.content, {}) : errorResult(context, call, answer.error ?? 'discovery failed');
+  }
+  for (const call of calls) {
+    if (call.function.name === DISCOVERY_TOOL_NAME && context.registry.get(DISCOVERY_TOOL_NAME)?.runsOn !== 'client') continue;
     const tool = context.registry.get(call.function.name);
     if (!tool) {
       const available = context.registry.eager().map((t) => t.name).join(', ') || 'none';
-      yield errorResult(context, call, `Unknown tool '${call.function.name}'. Available tools: ${available}.`);
+      const more = context.discovery.deferring ? ` More tools can be loaded with ${DISCOVERY_TOOL_NAME}.` : '';
+      yield errorResult(context, call, `Unknown tool '${call.function.name}'. Available tools: ${available}.${more}`);
+      continue;
+    }
+    if (tool.lazy && !context.discovery.isDiscovered(tool.name, context.history, loadedNow)) {
+      yield errorResult(context, call, selfCorrectionError(tool.name));
+      continue;
+    }
+    if (tool.lazy && context.discovery.deferring && !(await context.discovery.isActive(tool.name))) {
+      yield errorResult(context, call, `Tool '${tool.name}' is not available for this request.`);
       continue;
     }
     let input: unknown;

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { toolCallParts, toolDefinition, type ChatClient, type ToolCallPart } from '@chatwire/core';
+import { toolCallParts, toolDefinition, type AnyTool, type ChatClient, type ToolCallPart } from '@chatwire/core';
 import { createChatHandler, createScriptedModel, type ScriptRule } from '@chatwire/server';
 import { clientFor } from './fixtures.js';
 
@@ -22,7 +22,7 @@ const lastCalls = (client: ChatClient): ToolCallPart[] => {
   return toolCallParts(messages[messages.length - 1]!);
 };
 
-function setup(options: { rules?: ScriptRule[]; browser?: Parameters<typeof clientFor>[1]['tools']; maxSteps?: number } = {}) {
+function setup(options: { rules?: ScriptRule[]; browser?: readonly AnyTool[]; maxSteps?: number } = {}) {
   const handler = createChatHandler({
     model: createScriptedModel({ rules: options.rules ?? [] }),
     tools: [showBanner, setTheme, pinNote, fetchPreferences, applyPreferences],

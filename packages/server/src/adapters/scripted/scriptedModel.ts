@@ -160,11 +160,17 @@ const textOf = (message: Message): string => {
   return '';
 };
 
-/** Reads the discovery tool's catalog: lines `- name` or `- name: summary` of its description. */
+/**
+ * Reads the discovery tool's catalog, as a model would: `Tools you can load: a, b, c.` or one
+ * `- name: summary` line per tool.
+ */
 export function readCatalog(tools: readonly ModelTool[]): string[] {
   const discovery = tools.find((tool) => tool.name === DISCOVERY_TOOL_NAME);
   if (!discovery) return [];
-  return [...discovery.description.matchAll(/^- ([A-Za-z0-9_-]+)/gm)].map((match) => match[1] as string);
+  const lines = [...discovery.description.matchAll(/^- ([A-Za-z0-9_-]+)/gm)].map((match) => match[1] as string);
+  if (lines.length > 0) return lines;
+  const list = /Tools you can load: ([^\n]*?)\.?$/m.exec(discovery.description)?.[1] ?? '';
+  return list.split(',').map((name) => name.trim()).filter((name) => /^[A-Za-z0-9_-]+$/.test(name));
 }
 
 function readContext(request: ModelRequest): ScriptContext {
@@ -281,6 +287,14 @@ const builtInRules: readonly ScriptRule[] = [
       );
       const ready = wanted.filter((name) => context.sentTools.has(name));
       return ready.length > 0 && ready.length === wanted.length ? callsFor(context, ready) : undefined;
+    },
+  },
+  {
+    name: 'discover after a self-correction error',
+    when: (context) => context.phase === 'tools' && context.sentTools.has(DISCOVERY_TOOL_NAME),
+    reply: (context) => {
+      const names = context.results.flatMap((result) => [...result.content.matchAll(/Tool '([A-Za-z0-9_-]+)' must be discovered first/g)].map((m) => m[1] as string));
+      return names.length > 0 ? { toolCalls: [{ name: DISCOVERY_TOOL_NAME, args: { toolNames: names } }] } : undefined;
     },
   },
   {
