@@ -1,4 +1,14 @@
-import { createChatHandler, createScriptedModel, createToolsHandler, type ChatModel, type FetchHandler } from '@chatwire/server';
+import {
+  createChatHandler,
+  createScriptedModel,
+  createToolsHandler,
+  type ChatModel,
+  type DiscoveryOptions,
+  type FetchHandler,
+  type ScriptRule,
+} from '@chatwire/server';
+import { browserToolDefinitions } from '../shared/catalog.ts';
+import { createServerTools } from './toolImplementations.ts';
 
 /** Options of {@link createDemoRoutes}. */
 export interface DemoRoutesOptions {
@@ -6,19 +16,38 @@ export interface DemoRoutesOptions {
   readonly model?: ChatModel;
   /** Pause between streamed deltas of the scripted model. Defaults to `CHATWIRE_DELAY_MS` or 25. */
   readonly delayMs?: number;
+  /** Lazy discovery settings. Defaults to discovery by name. */
+  readonly discovery?: DiscoveryOptions;
 }
+
+/** Demo scenarios on top of the scripted model's built-in behaviour. */
+export const demoRules: readonly ScriptRule[] = [
+  {
+    // Hybrid: a server tool's result feeds a browser tool.
+    name: 'apply loaded preferences',
+    when: (context) => context.phase === 'tools' && context.results.some((result) => result.toolName === 'fetchPreferences' && !result.isError),
+    reply: (context) => {
+      if (context.calledSinceUser.has('applyPreferences')) return undefined;
+      const loaded = context.results.find((result) => result.toolName === 'fetchPreferences');
+      const preferences = JSON.parse(loaded?.content ?? '{}') as { theme?: string; banner?: string };
+      return { toolCalls: [{ name: 'applyPreferences', args: { theme: preferences.theme ?? 'dark', banner: preferences.banner ?? '' } }] };
+    },
+  },
+];
 
 /** The demo server's routes: `POST /api/chat` (one AG-UI run) and `GET /api/tools` (the catalog). */
 export function createDemoRoutes(options: DemoRoutesOptions = {}): FetchHandler {
   const delayMs = options.delayMs ?? Number(process.env['CHATWIRE_DELAY_MS'] ?? 25);
-  const model = options.model ?? createScriptedModel({ delayMs });
-  const tools = [] as const;
+  const model = options.model ?? createScriptedModel({ delayMs, rules: demoRules });
+  // Server tools run here; browser tools are defined here too (lazy flags, approvals) and run in the page.
+  const tools = [...createServerTools({ delayMs: delayMs * 4 }), ...browserToolDefinitions];
   const handleChat = createChatHandler({
     model,
     tools,
-    system: 'You are the Chatwire demo assistant. Use tools when they help.',
+    system: 'You are the Chatwire demo assistant for a shop and workspace. Use tools when they help.',
+    ...(options.discovery ? { discovery: options.discovery } : {}),
   });
-  const handleTools = createToolsHandler(tools);
+  const handleTools = createToolsHandler(tools, { counter: model.toolTokens });
   return (request) => {
     const { pathname } = new URL(request.url);
     if (pathname === '/api/chat') return handleChat(request);

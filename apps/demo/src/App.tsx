@@ -1,28 +1,62 @@
 import { useChat } from '@chatwire/react';
+import { useRef, useState } from 'react';
 import { Composer } from './components/Composer.tsx';
 import { MessageList } from './components/MessageList.tsx';
+import { PagePanel } from './components/PagePanel.tsx';
+import { createBrowserTools, type AccentColor, type Banner, type Theme } from './tools/browserTools.ts';
 
-/** The demo page: a conversation with the scripted model (or a real one when keys are set). */
+/** The demo page: a conversation, plus the page state that browser tools change. */
 export function App() {
-  const chat = useChat({ api: '/api/chat' });
+  const [theme, setTheme] = useState<Theme>('light');
+  const [accent, setAccent] = useState<AccentColor>('indigo');
+  const [banner, setBanner] = useState<Banner | undefined>(undefined);
+  const [notes, setNotes] = useState<string[]>([]);
+  const [todos, setTodos] = useState<string[]>([]);
+  const conversation = useRef<HTMLElement>(null);
+  // State setters are stable, so the tools are created once.
+  const [tools] = useState(() =>
+    createBrowserTools({
+      setTheme,
+      showBanner: setBanner,
+      addPinnedNote: (text) => setNotes((current) => [...current, text]),
+      addTodo: (title) => setTodos((current) => [...current, title]),
+      setAccentColor: setAccent,
+      scrollToTop: () => conversation.current?.scrollTo({ top: 0 }),
+    }),
+  );
+  const chat = useChat({ api: '/api/chat', tools });
   const busy = chat.status === 'submitted' || chat.status === 'streaming';
+
   return (
-    <div className="app">
+    <div className="app" data-theme={theme} data-accent={accent} data-testid="app">
+      {banner ? (
+        <div className={`banner banner-${banner.tone}`} role="status" data-testid="banner">
+          {banner.text}
+        </div>
+      ) : null}
       <header className="app-header">
         <h1>Chatwire</h1>
         <span className="status" data-testid="status" data-status={chat.status}>
           {chat.status}
         </span>
       </header>
-      <main className="conversation">
-        <MessageList messages={chat.messages} onApproval={(id, approved) => chat.client.addToolApprovalResponse({ id, approved })} />
-        {chat.error ? (
-          <div role="alert" className="error">
-            <strong>Something went wrong.</strong> {chat.error.message}
-          </div>
-        ) : null}
-      </main>
-      <Composer busy={busy} onSend={(text) => chat.sendMessage(text).catch(() => {})} onStop={chat.stop} />
+      <div className="layout">
+        <div className="chat-column">
+          <main className="conversation" ref={conversation}>
+            <MessageList
+              messages={chat.messages}
+              onApproval={(id, approved) => chat.client.addToolApprovalResponse({ id, approved })}
+            />
+            {chat.error ? (
+              <div role="alert" className="error">
+                <strong>Something went wrong.</strong> {chat.error.message}
+              </div>
+            ) : null}
+          </main>
+          <Composer busy={busy} onSend={(text) => chat.sendMessage(text).catch(() => {})} onStop={chat.stop} />
+        </div>
+        <PagePanel notes={notes} todos={todos} />
+      </div>
     </div>
   );
 }

@@ -202,7 +202,7 @@ export class ChatClient {
       'error' in result
         ? { type: 'fail', error: result.error }
         : { type: 'output', output: result.output, content: JSON.stringify(result.output === undefined ? null : result.output) };
-    this.#answer(result.toolCallId, event);
+    this.#answer(result.toolCallId, event, 'client');
     this.#maybeContinue(this.#generation);
   }
 
@@ -280,8 +280,8 @@ export class ChatClient {
   }
 
   /** Applies a client-produced tool-call event and counts it as news for the next request. */
-  #answer(toolCallId: string, event: ToolCallEvent): void {
-    const reduction = this.#dispatch({ type: 'toolCall', toolCallId, event });
+  #answer(toolCallId: string, event: ToolCallEvent, owner?: 'client'): void {
+    const reduction = this.#dispatch({ type: 'toolCall', toolCallId, event, ...(owner ? { owner } : {}) });
     if (reduction.changes.some((change) => !change.refused)) this.#freshAnswers++;
   }
 
@@ -315,13 +315,20 @@ export class ChatClient {
     resolve?.();
   }
 
-  /** Calls of the last turn still waiting on the user are cancelled when the user moves on. */
+  /**
+   * Calls of the last turn still waiting on the user are settled when the user moves on: a server's
+   * approval request is answered with a denial (the server records it), anything else is cancelled.
+   */
   #supersedePending(): void {
     const last = this.#snapshot.messages[this.#snapshot.messages.length - 1];
     if (last?.role !== 'assistant') return;
+    const reason = 'superseded by a new message';
     for (const part of last.parts) {
-      if (part.type === 'tool-call' && !isTerminalToolCallState(part.state)) {
-        this.#dispatch({ type: 'toolCall', toolCallId: part.toolCallId, event: { type: 'cancel', reason: 'superseded by a new message' } });
+      if (part.type !== 'tool-call' || isTerminalToolCallState(part.state)) continue;
+      if (part.state === 'approval-requested' && part.approval?.requestedBy === 'server') {
+        this.#dispatch({ type: 'toolCall', toolCallId: part.toolCallId, event: { type: 'approvalResponse', approved: false, reason } });
+      } else if (part.state !== 'approval-responded') {
+        this.#dispatch({ type: 'toolCall', toolCallId: part.toolCallId, event: { type: 'cancel', reason } });
       }
     }
   }
@@ -480,7 +487,7 @@ export class ChatClient {
     if (!tool) return; // a server tool, or one the app answers with addToolResult
     const input = validateToolInput(tool, call.input);
     if (!input.ok) {
-      this.#answer(toolCallId, { type: 'fail', error: input.error });
+      this.#answer(toolCallId, { type: 'fail', error: input.error }, 'client');
       return;
     }
     // Register before any await so the end of the run waits for this call.
@@ -496,7 +503,12 @@ export class ChatClient {
       }
       if (generation !== this.#generation || controller.signal.aborted) return;
       if (needsApproval) {
-        this.#dispatch({ type: 'toolCall', toolCallId, event: { type: 'approvalRequest', approvalId: createId('approval'), requestedBy: 'client' } });
+        this.#dispatch({
+          type: 'toolCall',
+          toolCallId,
+          event: { type: 'approvalRequest', approvalId: createId('approval'), requestedBy: 'client' },
+          owner: 'client',
+        });
         return;
       }
       await this.#runTool(toolCallId, tool, input.value, controller);
@@ -520,7 +532,7 @@ export class ChatClient {
   }
 
   async #runTool(toolCallId: string, tool: ClientTool<string, unknown, unknown>, input: unknown, controller: AbortController): Promise<void> {
-    this.#dispatch({ type: 'toolCall', toolCallId, event: { type: 'execute' } });
+    this.#dispatch({ type: 'toolCall', toolCallId, event: { type: 'execute' }, owner: 'client' });
     const outcome = await executeTool(tool, input, { toolCallId, signal: controller.signal });
     if (controller.signal.aborted) return;
     this.#answer(
@@ -528,6 +540,7 @@ export class ChatClient {
       outcome.ok
         ? { type: 'output', output: outcome.output, content: outcome.content }
         : { type: 'fail', error: outcome.error, content: outcome.content },
+      'client',
     );
   }
 }

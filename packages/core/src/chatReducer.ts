@@ -28,7 +28,7 @@ export type ChatAction =
   | { readonly type: 'userMessage'; readonly message: ChatMessage }
   | { readonly type: 'requestStarted' }
   | { readonly type: 'wireEvent'; readonly event: WireEvent; readonly now: number }
-  | { readonly type: 'toolCall'; readonly toolCallId: string; readonly event: ToolCallEvent }
+  | { readonly type: 'toolCall'; readonly toolCallId: string; readonly event: ToolCallEvent; readonly owner?: 'client' | 'server' }
   | { readonly type: 'settled' }
   | { readonly type: 'failed'; readonly error: ChatwireError }
   | { readonly type: 'stopped' }
@@ -68,7 +68,7 @@ export function reduceChat(state: ChatState, action: ChatAction): Reduction {
     case 'wireEvent':
       return reduceWireEvent(state, action.event, action.now);
     case 'toolCall':
-      return updateToolCall(state, action.toolCallId, action.event);
+      return updateToolCall(state, action.toolCallId, action.event, action.owner);
     case 'settled':
       return unchanged(closeTurn({ ...state, status: 'ready' }, undefined).state);
     case 'failed': {
@@ -107,16 +107,16 @@ function reduceWireEvent(state: ChatState, event: WireEvent, now: number): Reduc
       const base = { content, messageId: event.messageId, ...(event.metadata ? { metadata: event.metadata } : {}) };
       const toolEvent: ToolCallEvent =
         meta.outcome === 'cancelled'
-          ? { type: 'cancel', reason: meta.reason ?? 'denied', content, messageId: event.messageId }
+          ? { type: 'cancel', reason: meta.reason ?? 'denied', ...base }
           : meta.outcome === 'error'
             ? { type: 'fail', error: meta.error ?? content, ...base }
             : { type: 'output', output: parseResultContent(content), ...base };
-      return updateToolCall(state, event.toolCallId, toolEvent);
+      return updateToolCall(state, event.toolCallId, toolEvent, 'server');
     }
     case EventType.CUSTOM:
       if (event.name === CHATWIRE_EVENTS.toolExecuting) {
         const toolCallId = (event.value as { toolCallId?: unknown } | undefined)?.toolCallId;
-        return typeof toolCallId === 'string' ? updateToolCall(state, toolCallId, { type: 'execute' }) : unchanged(state);
+        return typeof toolCallId === 'string' ? updateToolCall(state, toolCallId, { type: 'execute' }, 'server') : unchanged(state);
       }
       return unchanged(state);
     case EventType.RUN_FINISHED: {
@@ -125,15 +125,16 @@ function reduceWireEvent(state: ChatState, event: WireEvent, now: number): Reduc
       let reduction: Reduction = { state: finished, changes: [], interrupts };
       for (const interrupt of interrupts) {
         if (interrupt.reason !== 'tool_approval' || !interrupt.toolCallId) continue;
-        const next = updateToolCall(reduction.state, interrupt.toolCallId, {
-          type: 'approvalRequest',
-          approvalId: interrupt.id,
-          requestedBy: 'server',
-          ...(interrupt.metadata ? { metadata: interrupt.metadata } : {}),
-        });
+        const next = updateToolCall(
+          reduction.state,
+          interrupt.toolCallId,
+          { type: 'approvalRequest', approvalId: interrupt.id, requestedBy: 'server', ...(interrupt.metadata ? { metadata: interrupt.metadata } : {}) },
+          'server',
+        );
         reduction = { state: next.state, changes: [...reduction.changes, ...next.changes], interrupts };
       }
-      return reduction;
+      // Whatever the run left unanswered is the client's to answer (AG-UI: pending tool calls).
+      return { ...reduction, state: claimPending(reduction.state) };
     }
     case EventType.RUN_ERROR: {
       const error = new ChatwireError('run-error', event.message || 'The server reported an error without a message.');
@@ -205,7 +206,21 @@ export function findToolCall(
   return undefined;
 }
 
-function updateToolCall(state: ChatState, toolCallId: string, event: ToolCallEvent): Reduction {
+/** Marks the last turn's unanswered, unowned calls as the client's. */
+function claimPending(state: ChatState): ChatState {
+  return mapLastAssistant(state, (parts) => {
+    let copy: MessagePart[] | undefined;
+    parts.forEach((part, index) => {
+      if (part.type === 'tool-call' && part.owner === undefined && !isTerminalToolCallState(part.state)) {
+        copy ??= parts.slice();
+        copy[index] = { ...part, owner: 'client' };
+      }
+    });
+    return copy ?? parts;
+  });
+}
+
+function updateToolCall(state: ChatState, toolCallId: string, event: ToolCallEvent, owner?: 'client' | 'server'): Reduction {
   const found = findToolCall(state.messages, (call) => call.toolCallId === toolCallId);
   if (!found) {
     const refused = `no tool call with id '${toolCallId}' for '${event.type}'`;
@@ -225,7 +240,7 @@ function updateToolCall(state: ChatState, toolCallId: string, event: ToolCallEve
   if (result.call === call) return { state, changes: [change], interrupts: [] };
   const message = state.messages[messageIndex] as ChatMessage;
   const parts = message.parts.slice();
-  parts[partIndex] = result.call;
+  parts[partIndex] = owner && result.call.owner !== owner ? { ...result.call, owner } : result.call;
   const messages = state.messages.slice();
   messages[messageIndex] = { ...message, parts };
   return { state: { ...state, messages }, changes: [change], interrupts: [] };

@@ -7,6 +7,7 @@ import {
   type ToolCallPart,
 } from './toolCallLifecycle.js';
 import { parseJsonStrict } from './partialJson.js';
+import { readResultMetadata } from './protocol.js';
 
 /** A run of text in a message. */
 export interface TextPart {
@@ -77,6 +78,9 @@ export function toWireMessages(messages: readonly ChatMessage[]): WireMessage[] 
       });
       for (const call of group.calls) {
         if (!isTerminalToolCallState(call.state) || !call.result) continue;
+        // A result the client made up for a call the server owns (stopped, failed) is not sent:
+        // only the server speaks for its calls, and it fills in a "no result" answer itself.
+        if (call.owner !== 'client' && call.result.messageId === undefined) continue;
         wire.push({
           id: call.result.messageId ?? `${call.toolCallId}-result`,
           role: 'tool',
@@ -163,9 +167,13 @@ function settleFromContent(
   messageId: string,
   metadata: Record<string, unknown> | undefined,
 ): ToolCallPart {
+  const meta = readResultMetadata(metadata);
+  const base = { content, messageId, ...(metadata ? { metadata } : {}) };
   const event: ToolCallEvent =
-    error !== undefined
-      ? { type: 'fail', error, content, messageId, ...(metadata ? { metadata } : {}) }
-      : { type: 'output', content, output: parseResultContent(content), messageId, ...(metadata ? { metadata } : {}) };
+    meta.outcome === 'cancelled'
+      ? { type: 'cancel', reason: meta.reason ?? 'cancelled', ...base }
+      : error !== undefined || meta.outcome === 'error'
+        ? { type: 'fail', error: error ?? meta.error ?? content, ...base }
+        : { type: 'output', output: parseResultContent(content), ...base };
   return transitionToolCall(call, event).call;
 }

@@ -97,6 +97,11 @@ export interface ToolCallPart<Name extends string = string, Input = unknown, Out
   readonly result?: ToolResult<Output>;
   /** Why the call was cancelled (`denied`, `aborted`, ...). */
   readonly cancelReason?: string;
+  /**
+   * Who answers the call: `server` (it ran or asked for approval there) or `client` (a browser tool,
+   * the app, or a call a run left unanswered). Unknown while the call streams.
+   */
+  readonly owner?: 'client' | 'server';
   /** Scanner state for `partialInput`; internal. */
   readonly argsScan: PartialJsonState;
   /** Length of `argsText` when `partialInput` was last read; internal. */
@@ -112,7 +117,7 @@ export type ToolCallEvent =
   | { readonly type: 'execute' }
   | { readonly type: 'output'; readonly content: string; readonly output?: unknown; readonly messageId?: string; readonly metadata?: Record<string, unknown> }
   | { readonly type: 'fail'; readonly error: string; readonly content?: string; readonly messageId?: string; readonly metadata?: Record<string, unknown> }
-  | { readonly type: 'cancel'; readonly reason: string; readonly content?: string; readonly messageId?: string };
+  | { readonly type: 'cancel'; readonly reason: string; readonly content?: string; readonly messageId?: string; readonly metadata?: Record<string, unknown> };
 
 /** The names of {@link ToolCallEvent}s. */
 export type ToolCallEventType = ToolCallEvent['type'];
@@ -316,6 +321,7 @@ export function transitionToolCall(call: ToolCallPart, event: ToolCallEvent): To
           error,
           content: event.content ?? JSON.stringify({ error }),
           ...(event.messageId === undefined ? {} : { messageId: event.messageId }),
+          ...(event.metadata === undefined ? {} : { metadata: event.metadata }),
         },
       };
       effects.push({ type: 'settled' });

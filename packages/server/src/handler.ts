@@ -4,6 +4,8 @@ import { describeError, type AnyTool } from '@chatwire/core';
 import { z } from 'zod';
 import { chat, validateChatRequest, type ChatOptions } from './chat.js';
 import { ChatRequestError } from './history.js';
+import type { ToolTokenCounter } from './model.js';
+import { toolTokensFor } from './tokens.js';
 import { toServerSentEventsResponse } from './sse.js';
 
 /** Options of {@link createChatHandler}: everything `chat()` takes except the per-request parts. */
@@ -67,22 +69,29 @@ export interface CatalogEntry {
   readonly kind: 'server' | 'client';
   readonly lazy: boolean;
   readonly needsApproval: boolean | 'per-call';
-  readonly parameters: unknown;
+  /** Tokens of the definition as the model adapter sends it. */
+  readonly tokens: number;
 }
 
-/** The tool catalog: each tool's name, description, kind, lazy and approval flags. */
-export function describeTools(tools: readonly AnyTool[]): CatalogEntry[] {
+/** The tool catalog: each tool's name, description, kind, lazy and approval flags, and token count. */
+export function describeTools(tools: readonly AnyTool[], counter?: ToolTokenCounter): CatalogEntry[] {
+  const count = toolTokensFor(counter);
   return tools.map((tool) => ({
     name: tool.name,
     description: tool.description,
     kind: tool.kind === 'server' ? 'server' : 'client',
     lazy: tool.lazy,
     needsApproval: typeof tool.needsApproval === 'function' ? 'per-call' : tool.needsApproval,
-    parameters: tool.parameters,
+    tokens: count.countTool({ name: tool.name, description: tool.description, parameters: tool.parameters }),
   }));
 }
 
-/** A Fetch handler for `GET` requests that answers with the tool catalog as JSON. */
-export function createToolsHandler(tools: readonly AnyTool[], extend?: (entry: CatalogEntry) => Record<string, unknown>): (request: Request) => Response {
-  return () => Response.json({ tools: describeTools(tools).map((entry) => ({ ...entry, ...extend?.(entry) })) });
+/**
+ * A Fetch handler for `GET` that answers with the tool catalog as JSON:
+ * `{ tools: CatalogEntry[], counting: { method, errorBound } }`.
+ */
+export function createToolsHandler(tools: readonly AnyTool[], options: { readonly counter?: ToolTokenCounter | undefined } = {}): (request: Request) => Response {
+  const counter = toolTokensFor(options.counter);
+  const body = { tools: describeTools(tools, options.counter), counting: { method: counter.method, errorBound: counter.errorBound } };
+  return (request) => (request.method === 'GET' ? Response.json(body) : jsonError(405, `Use GET for the tool catalog (got ${request.method}).`, 'method-not-allowed'));
 }
