@@ -76,3 +76,42 @@ describe('browser tools against a plain AG-UI server', () => {
     expect(String(sent[2] && 'content' in sent[2] ? sent[2].content : '')).toMatch(/cancelled/);
   });
 });
+
+describe('the stream never waits on a running browser tool', () => {
+  it('keeps reading events while a tool runs, and the tool sees text that came after its call', async () => {
+    let release!: () => void;
+    const textArrived = new Promise<void>((resolve) => (release = resolve));
+    const connection: ChatConnection = {
+      async *run(input) {
+        const { threadId, runId } = input;
+        yield { type: 'RUN_STARTED', threadId, runId };
+        if (input.messages.some((message) => message.role === 'tool')) {
+          yield { type: 'RUN_FINISHED', threadId, runId };
+          return;
+        }
+        yield { type: 'TOOL_CALL_START', toolCallId: 'c1', toolCallName: 'showBanner', parentMessageId: 'a1' };
+        yield { type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: '{"text":"hi"}' };
+        yield { type: 'TOOL_CALL_END', toolCallId: 'c1' };
+        yield { type: 'TEXT_MESSAGE_START', messageId: 'a1b', role: 'assistant' };
+        yield { type: 'TEXT_MESSAGE_CONTENT', messageId: 'a1b', delta: 'while the tool runs' };
+        yield { type: 'TEXT_MESSAGE_END', messageId: 'a1b' };
+        yield { type: 'RUN_FINISHED', threadId, runId };
+      },
+    };
+    const client = new ChatClient({
+      connection,
+      tools: [
+        showBanner.client(async () => {
+          await textArrived; // deadlocks if the client waited for the tool before reading on
+          return { shown: true };
+        }),
+      ],
+    });
+    client.subscribe(() => {
+      const turn = client.getSnapshot().messages[1];
+      if (turn?.parts.some((part) => part.type === 'text' && part.text === 'while the tool runs')) release();
+    });
+    await client.sendMessage('go');
+    expect(toolCallParts(client.getSnapshot().messages[1]!)[0]?.state).toBe('output-available');
+  });
+});
