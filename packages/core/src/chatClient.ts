@@ -6,8 +6,10 @@ import type { ChatConnection } from './connection.js';
 import { ChatwireError, describeError } from './errors.js';
 import { createId } from './ids.js';
 import { Inspector, isProductionBuild, type InspectionObserver } from './inspection.js';
+import { discoveredToolsInChat, selfCorrectionError, type CatalogDetail } from './discovery.js';
+import { answerDiscovery, estimateClientUsage, managedWireTools } from './clientDiscovery.js';
 import { toWireMessages, type ChatMessage } from './messages.js';
-import { INTERRUPT_REASONS } from './protocol.js';
+import { DISCOVERY_TOOL_NAME, INTERRUPT_REASONS } from './protocol.js';
 import { executeTool } from './toolExecution.js';
 import { isTerminalToolCallState, type ToolCallEvent, type ToolCallPart } from './toolCallLifecycle.js';
 import { resolveNeedsApproval, toWireTool, validateToolInput, type AnyTool, type ClientTool } from './toolDefinition.js';
@@ -37,6 +39,12 @@ export interface ChatClientOptions {
   readonly onToolCall?: (info: { readonly toolCall: ToolCallPart }) => void;
   /** Receives development warnings (refused transitions). Defaults to `console.warn` outside production. */
   readonly onWarning?: (message: string) => void;
+  /**
+   * Client-managed discovery: keep the catalog of lazy `tools` here, send only eager tools plus a
+   * discovery tool, answer discovery calls locally, and send discovered tools' definitions on later
+   * runs. Works with any AG-UI server that forwards frontend tools. Defaults to off (the server manages).
+   */
+  readonly manageDiscovery?: boolean | { readonly includeDescription?: CatalogDetail };
 }
 
 /** The snapshot a {@link ChatClient} exposes: messages, status and error, plus the chat id. */
@@ -90,14 +98,16 @@ export class ChatClient {
   #steps = 0;
   /** Changes whenever a turn is stopped or replaced; async work from an older turn checks it. */
   #generation = 0;
-  #wireToolsCache: { readonly tools: readonly AnyTool[] | undefined; readonly wire: WireTool[] } | undefined;
+  #wireToolsCache: { readonly tools: readonly AnyTool[] | undefined; readonly key: string; readonly wire: WireTool[] } | undefined;
   /** Resolves the promise `sendMessage` returned, once the turn comes to rest. */
   #resolveTurn: (() => void) | undefined;
+  /** Lazy browser calls whose discovery may still arrive before the run ends. */
+  #lazyWaiting = new Set<string>();
 
   constructor(options: ChatClientOptions) {
     this.#options = options;
     this.id = options.id ?? createId('chat');
-    this.#snapshot = { id: this.id, messages: options.initialMessages ?? [], status: 'ready', error: undefined };
+    this.#snapshot = { id: this.id, messages: options.initialMessages ?? [], status: 'ready', error: undefined, turns: [] };
   }
 
   /** Subscribes to snapshot changes; returns the unsubscribe function. */
@@ -338,11 +348,13 @@ export class ChatClient {
     this.#request = controller;
     const runId = createId('run');
     const resume = this.#resumeEntries();
+    const messages = toWireMessages(this.#snapshot.messages);
+    const tools = this.#wireTools();
     const input: RunAgentInput = {
       threadId: this.id,
       runId,
-      messages: toWireMessages(this.#snapshot.messages),
-      tools: this.#wireTools(),
+      messages,
+      tools,
       context: [...(this.#options.context ?? [])],
       state: {},
       forwardedProps: {},
@@ -351,6 +363,9 @@ export class ChatClient {
     this.#interrupts = [];
     this.#freshAnswers = 0;
     this.#dispatch({ type: 'requestStarted' });
+    if (this.#options.manageDiscovery) {
+      this.#dispatch({ type: 'usage', usage: estimateClientUsage(runId, tools, this.#options.tools ?? [], messages), now: Date.now() });
+    }
     if (this.#inspector.active) this.#inspector.emit({ type: 'request', at: Date.now(), runId, input });
 
     let ending: 'finished' | 'error' | undefined;
@@ -378,6 +393,7 @@ export class ChatClient {
       if (this.#request === controller) this.#request = undefined;
     }
 
+    this.#settleLazyWaiting();
     if (ending === 'error') {
       this.#abortRunningTools();
       const error = this.#snapshot.error;
@@ -401,6 +417,7 @@ export class ChatClient {
   #abortRunningTools(): void {
     for (const { controller } of this.#running.values()) controller.abort();
     this.#running.clear();
+    this.#lazyWaiting.clear();
   }
 
   /**
@@ -459,10 +476,13 @@ export class ChatClient {
 
   #wireTools(): WireTool[] {
     const tools = this.#options.tools;
+    const managed = this.#options.manageDiscovery;
+    const discovered = managed ? discoveredToolsInChat(this.#snapshot.messages) : [];
+    const key = discovered.join('\u0000');
     const cached = this.#wireToolsCache;
-    if (cached && cached.tools === tools) return cached.wire;
-    const wire = (tools ?? []).map(toWireTool);
-    this.#wireToolsCache = { tools, wire };
+    if (cached && cached.tools === tools && cached.key === key) return cached.wire;
+    const wire = managed ? managedWireTools(tools ?? [], discovered, managed === true ? 'none' : (managed.includeDescription ?? 'none')) : (tools ?? []).map(toWireTool);
+    this.#wireToolsCache = { tools, key, wire };
     return wire;
   }
 
@@ -474,17 +494,29 @@ export class ChatClient {
     return tool?.kind === 'client' ? (tool as ClientTool<string, unknown, unknown>) : undefined;
   }
 
-  async #onInputReady(toolCallId: string): Promise<void> {
+  async #onInputReady(toolCallId: string, again = false): Promise<void> {
     const found = findToolCall(this.#snapshot.messages, (call) => call.toolCallId === toolCallId);
     if (!found) return;
     const { call } = found;
-    try {
-      this.#options.onToolCall?.({ toolCall: call });
-    } catch (error) {
-      this.#warn(`onToolCall threw: ${describeError(error)}`);
+    if (!again) {
+      try {
+        this.#options.onToolCall?.({ toolCall: call });
+      } catch (error) {
+        this.#warn(`onToolCall threw: ${describeError(error)}`);
+      }
+    }
+    if (call.toolName === DISCOVERY_TOOL_NAME && this.#options.manageDiscovery) {
+      this.#answer(toolCallId, answerDiscovery(call.input, this.#options.tools ?? []), 'client');
+      return;
     }
     const tool = this.#clientTool(call.toolName);
     if (!tool) return; // a server tool, or one the app answers with addToolResult
+    // A lazy tool runs only once a discovery of it is in the conversation; one loaded by the same
+    // response may still arrive, so the decision waits for the end of the run.
+    if (tool.lazy && !discoveredToolsInChat(this.#snapshot.messages).includes(tool.name)) {
+      this.#lazyWaiting.add(toolCallId);
+      return;
+    }
     const input = validateToolInput(tool, call.input);
     if (!input.ok) {
       this.#answer(toolCallId, { type: 'fail', error: input.error }, 'client');
@@ -514,6 +546,19 @@ export class ChatClient {
       await this.#runTool(toolCallId, tool, input.value, controller);
     })();
     this.#track(toolCallId, promise, controller);
+  }
+
+  /** At the end of a run: lazy calls whose discovery arrived run now; the others get the self-correction error. */
+  #settleLazyWaiting(): void {
+    const waiting = [...this.#lazyWaiting];
+    this.#lazyWaiting.clear();
+    const discovered = discoveredToolsInChat(this.#snapshot.messages);
+    for (const toolCallId of waiting) {
+      const found = findToolCall(this.#snapshot.messages, (call) => call.toolCallId === toolCallId);
+      if (!found || isTerminalToolCallState(found.call.state)) continue; // the server answered it
+      if (discovered.includes(found.call.toolName)) void this.#onInputReady(toolCallId, true);
+      else this.#answer(toolCallId, { type: 'fail', error: selfCorrectionError(found.call.toolName) }, 'client');
+    }
   }
 
   #execute(toolCallId: string, tool: ClientTool<string, unknown, unknown>, input: unknown): void {

@@ -11,16 +11,29 @@ import {
   type ToolCallPart,
   type ToolCallState,
 } from './toolCallLifecycle.js';
-import { CHATWIRE_EVENTS, readResultMetadata } from './protocol.js';
+import { CHATWIRE_EVENTS, ModelCallUsageSchema, readResultMetadata, type ModelCallUsage } from './protocol.js';
 
 /** Whole-chat status: one union, never a bag of booleans. */
 export type ChatStatus = 'ready' | 'submitted' | 'streaming' | 'error';
+
+/** Token accounting for one turn: the user message and every model call it caused. */
+export interface TurnRecord {
+  /** The id of the user message that started the turn. */
+  readonly id: string;
+  readonly startedAt: number;
+  readonly modelCalls: readonly ModelCallUsage[];
+}
+
+/** At most this many turns are kept in the snapshot (oldest dropped first). */
+export const MAX_TURN_RECORDS = 100;
 
 /** The one immutable snapshot a `ChatClient` exposes. */
 export interface ChatState {
   readonly messages: readonly ChatMessage[];
   readonly status: ChatStatus;
   readonly error: ChatwireError | undefined;
+  /** Token accounting per turn, newest last. */
+  readonly turns: readonly TurnRecord[];
 }
 
 /** Everything that can change a {@link ChatState}. */
@@ -32,7 +45,8 @@ export type ChatAction =
   | { readonly type: 'settled' }
   | { readonly type: 'failed'; readonly error: ChatwireError }
   | { readonly type: 'stopped' }
-  | { readonly type: 'setMessages'; readonly messages: readonly ChatMessage[] };
+  | { readonly type: 'setMessages'; readonly messages: readonly ChatMessage[] }
+  | { readonly type: 'usage'; readonly usage: ModelCallUsage; readonly now: number };
 
 /** A tool-call transition that happened (or was refused) while reducing. */
 export interface ToolCallChange {
@@ -61,8 +75,10 @@ const unchanged = (state: ChatState): Reduction => ({ state, changes: [], interr
  */
 export function reduceChat(state: ChatState, action: ChatAction): Reduction {
   switch (action.type) {
-    case 'userMessage':
-      return unchanged({ messages: [...state.messages, action.message], status: 'submitted', error: undefined });
+    case 'userMessage': {
+      const turn: TurnRecord = { id: action.message.id, startedAt: action.message.createdAt, modelCalls: [] };
+      return unchanged({ messages: [...state.messages, action.message], status: 'submitted', error: undefined, turns: appendTurn(state.turns, turn) });
+    }
     case 'requestStarted':
       return state.status === 'submitted' ? unchanged(state) : unchanged({ ...state, status: 'submitted', error: undefined });
     case 'wireEvent':
@@ -81,7 +97,23 @@ export function reduceChat(state: ChatState, action: ChatAction): Reduction {
     }
     case 'setMessages':
       return unchanged({ ...state, messages: action.messages });
+    case 'usage':
+      return unchanged(recordUsage(state, action.usage, action.now));
   }
+}
+
+function appendTurn(turns: readonly TurnRecord[], turn: TurnRecord): readonly TurnRecord[] {
+  const next = [...turns, turn];
+  return next.length > MAX_TURN_RECORDS ? next.slice(next.length - MAX_TURN_RECORDS) : next;
+}
+
+/** Adds a model call's accounting to the current turn (starting one if there is none). */
+function recordUsage(state: ChatState, usage: ModelCallUsage, now: number): ChatState {
+  const last = state.turns[state.turns.length - 1];
+  if (!last) return { ...state, turns: [{ id: '', startedAt: now, modelCalls: [usage] }] };
+  const turns = state.turns.slice();
+  turns[turns.length - 1] = { ...last, modelCalls: [...last.modelCalls, usage] };
+  return { ...state, turns };
 }
 
 function reduceWireEvent(state: ChatState, event: WireEvent, now: number): Reduction {
@@ -114,6 +146,10 @@ function reduceWireEvent(state: ChatState, event: WireEvent, now: number): Reduc
       return updateToolCall(state, event.toolCallId, toolEvent, 'server');
     }
     case EventType.CUSTOM:
+      if (event.name === CHATWIRE_EVENTS.modelCallUsage) {
+        const usage = ModelCallUsageSchema.safeParse(event.value);
+        return usage.success ? unchanged(recordUsage(state, usage.data, now)) : unchanged(state);
+      }
       if (event.name === CHATWIRE_EVENTS.toolExecuting) {
         const toolCallId = (event.value as { toolCallId?: unknown } | undefined)?.toolCallId;
         return typeof toolCallId === 'string' ? updateToolCall(state, toolCallId, { type: 'execute' }, 'server') : unchanged(state);

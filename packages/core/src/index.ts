@@ -1,7 +1,7 @@
 export { ChatClient } from './chatClient.js';
 export type { ApprovalResponseInput, ChatClientOptions, ChatSnapshot, ToolResultInput } from './chatClient.js';
-export { reduceChat, findToolCall } from './chatReducer.js';
-export type { ChatAction, ChatState, ChatStatus, Reduction, ToolCallChange } from './chatReducer.js';
+export { MAX_TURN_RECORDS, reduceChat, findToolCall } from './chatReducer.js';
+export type { ChatAction, ChatState, ChatStatus, Reduction, ToolCallChange, TurnRecord } from './chatReducer.js';
 export { fetchServerSentEvents } from './connection.js';
 export type { ChatConnection, FetchConnectionOptions, Resolvable } from './connection.js';
 export { ChatwireError, describeError } from './errors.js';
@@ -20,7 +20,7 @@ export {
   shouldRefreshPartial,
 } from './partialJson.js';
 export type { PartialJsonState } from './partialJson.js';
-export { CHATWIRE_EVENTS, DISCOVERY_TOOL_NAME, INTERRUPT_REASONS, readResultMetadata } from './protocol.js';
+export { CHATWIRE_EVENTS, DISCOVERY_TOOL_NAME, INTERRUPT_REASONS, ModelCallUsageSchema, readResultMetadata } from './protocol.js';
 export type { ApprovalPayload, ClientToolPayload, ModelCallUsage, ResultMetadata } from './protocol.js';
 export { encodeServerSentEvent, readServerSentEvents } from './sse.js';
 export {
@@ -67,7 +67,10 @@ export type {
 export { executeTool } from './toolExecution.js';
 export type { ToolOutcome } from './toolExecution.js';
 export {
+  DISCOVERY_NOTE,
   createCompactionMarker,
+  discoveryCatalog,
+  nameDiscoveryTool,
   discoveredToolsInChat,
   discoveredToolsInWire,
   firstSentence,
@@ -75,4 +78,5 @@ export {
   readDiscoveredNames,
   selfCorrectionError,
 } from './discovery.js';
-export type { DiscoveryResult } from './discovery.js';
+export type { CatalogDetail, DiscoveryResult } from './discovery.js';
+export { answerDiscovery, estimateClientUsage, managedWireTools } from './clientDiscovery.js';

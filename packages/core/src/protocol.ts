@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /**
  * Chatwire's additions to AG-UI, in one place: CUSTOM event names, interrupt reasons, and the
  * metadata Chatwire puts on tool results and interrupts. docs/protocol.md documents each with JSON.
@@ -61,6 +63,8 @@ export const DISCOVERY_TOOL_NAME = '__lazy__tool__discovery__';
  * Token figures count tool definitions on the serialisation the model adapter sends.
  */
 export interface ModelCallUsage {
+  /** Who counted: the server (per model call) or the client (per run, in client-managed discovery). Defaults to `server`. */
+  readonly source?: 'server' | 'client';
   /** The run this call belongs to, and its 1-based position in the run. */
   readonly runId: string;
   readonly step: number;
@@ -104,3 +108,22 @@ export interface ModelCallUsage {
     readonly cachedInputTokens?: number;
   };
 }
+
+const count = z.number().finite();
+
+/** Validates a `chatwire.model_call_usage` value (unknown fields are dropped). */
+export const ModelCallUsageSchema: z.ZodType<ModelCallUsage> = z.object({
+  source: z.enum(['server', 'client']).optional(),
+  runId: z.string(),
+  step: count,
+  toolsSent: z.array(z.string()),
+  toolsDeferred: z.array(z.string()),
+  toolsDiscovered: z.array(z.string()),
+  tokens: z.object({ sent: count, allEager: count, saved: count, discoveryTool: count, discoveryRoundTrips: count, net: count }),
+  counting: z.object({ method: z.string(), errorBound: count, estimate: z.boolean() }),
+  eagerWouldBeCheaper: z.boolean(),
+  auto: z.object({ deferring: z.boolean(), lazyTokens: count, threshold: count, contextWindow: count }).optional(),
+  providerUsage: z
+    .object({ inputTokens: count.optional(), outputTokens: count.optional(), totalTokens: count.optional(), cachedInputTokens: count.optional() })
+    .optional(),
+}) as z.ZodType<ModelCallUsage>;

@@ -1,9 +1,11 @@
 import type { Message, ToolCall } from '@ag-ui/core';
 import {
+  DISCOVERY_NOTE,
   DISCOVERY_TOOL_NAME,
   describeError,
   discoveredToolsInWire,
-  firstSentence,
+  discoveryCatalog,
+  nameDiscoveryTool,
   type DiscoveryResult,
   type ModelCallUsage,
 } from '@chatwire/core';
@@ -56,12 +58,6 @@ export interface DiscoveryAnswer {
   /** Names this call loaded (available from the next model call on). */
   readonly loaded: string[];
 }
-
-const toolNamesSchema = {
-  type: 'object',
-  properties: { toolNames: { type: 'array', items: { type: 'string' }, description: 'Names of the tools to load.' } },
-  required: ['toolNames'],
-} as const;
 
 const querySchema = {
   type: 'object',
@@ -161,25 +157,13 @@ export class LazyDiscovery {
    */
   #discoveryTool(): ModelTool {
     const detail = this.#options.includeDescription ?? 'none';
-    const catalog =
-      detail === 'none'
-        ? `Tools you can load: ${this.#lazy.map((tool) => tool.name).join(', ')}.`
-        : `Tools you can load:\n${this.#lazy
-            .map((tool) => `- ${tool.name}: ${detail === 'full' ? tool.description : firstSentence(tool.description)}`)
-            .join('\n')}`;
-    if (this.#options.mode === 'search') {
-      return {
-        name: DISCOVERY_TOOL_NAME,
-        description:
-          "Finds more tools. Query 'select:NameA,NameB' to load tools by name, or keywords to search their names and descriptions" +
-          `${this.#options.autoLoad ? ' (matches are loaded at once)' : ''}. Loaded tools join your tool list for the next step. ${catalog}`,
-        parameters: querySchema,
-      };
-    }
+    if (this.#options.mode !== 'search') return nameDiscoveryTool(this.#lazy, detail);
     return {
       name: DISCOVERY_TOOL_NAME,
-      description: `Loads more tools by name. Loaded tools join your tool list and can be called directly in your next step. ${catalog}`,
-      parameters: toolNamesSchema,
+      description:
+        "Finds more tools. Query 'select:NameA,NameB' to load tools by name, or keywords to search their names and descriptions" +
+        `${this.#options.autoLoad ? ' (matches are loaded at once)' : ''}. Loaded tools join your tool list for the next step. ${discoveryCatalog(this.#lazy, detail)}`,
+      parameters: querySchema,
     };
   }
 
@@ -225,9 +209,7 @@ export class LazyDiscovery {
       ...extra,
       discovered,
       ...(Object.keys(errors).length ? { errors } : {}),
-      note: discovered.length
-        ? 'These tools are in your tool list now: call them directly with the parameters their definitions describe.'
-        : 'No tools were loaded.',
+      note: discovered.length ? DISCOVERY_NOTE : 'No tools were loaded.',
     };
     return { ok: true, content: JSON.stringify(result), loaded };
   }
