@@ -57,3 +57,15 @@ test('two browser tools called in parallel both run', async ({ page }) => {
   await expect(page.getByTestId('app')).toHaveAttribute('data-theme', 'dark');
   await expect(page.locator('[data-role="assistant"]').last()).toContainText('showBanner returned');
 });
+
+test('a lazy browser tool runs in the page only after the model discovered it', async ({ page }) => {
+  await send(page, 'use addTodo for buy oat milk');
+  await expect(card(page, '__lazy__tool__discovery__')).toHaveAttribute('data-state', 'output-available');
+  await expect(card(page, '__lazy__tool__discovery__').getByTestId('tool-result')).toContainText('addTodo');
+  await expect(card(page, 'addTodo')).toHaveAttribute('data-state', 'output-available');
+  await expect(page.getByTestId('todos')).toContainText('buy oat milk');
+  await expect(page.getByTestId('status')).toHaveText('ready');
+  // The discovery call came first in the conversation, the browser call after it.
+  const order = await page.locator('[data-testid="tool-call"]').evaluateAll((cards) => cards.map((element) => element.getAttribute('data-tool')));
+  expect(order.indexOf('__lazy__tool__discovery__')).toBeLessThan(order.indexOf('addTodo'));
+});

@@ -32,6 +32,8 @@ export interface ScriptContext {
   readonly catalog: readonly string[];
   /** Tools called since the last user message. */
   readonly calledSinceUser: ReadonlySet<string>;
+  /** Tools that returned a result without error since the last user message. */
+  readonly succeededSinceUser: ReadonlySet<string>;
 }
 
 /** A scenario: when it matches, its reply is what the model does. */
@@ -184,6 +186,7 @@ function readContext(request: ModelRequest): ScriptContext {
   }
   const names = new Map<string, string>();
   const calledSinceUser = new Set<string>();
+  const succeededSinceUser = new Set<string>();
   for (let i = Math.max(lastUser, 0); i < messages.length; i++) {
     const message = messages[i] as Message;
     if (message.role === 'assistant') {
@@ -191,6 +194,9 @@ function readContext(request: ModelRequest): ScriptContext {
         names.set(call.id, call.function.name);
         calledSinceUser.add(call.function.name);
       }
+    } else if (message.role === 'tool' && message.error === undefined) {
+      const name = names.get(message.toolCallId);
+      if (name) succeededSinceUser.add(name);
     }
   }
   const results: ScriptContext['results'][number][] = [];
@@ -206,6 +212,7 @@ function readContext(request: ModelRequest): ScriptContext {
     sentTools: new Set(request.tools.map((tool) => tool.name)),
     catalog: readCatalog(request.tools),
     calledSinceUser,
+    succeededSinceUser,
   };
 }
 
@@ -228,7 +235,7 @@ export function nameParts(name: string): string[] {
 /** Tool names the text mentions, in order of appearance, among the candidates. */
 function mentionedTools(text: string, candidates: Iterable<string>): string[] {
   const found: { name: string; at: number }[] = [];
-  for (const name of candidates) {
+  for (const name of new Set(candidates)) {
     if (name === DISCOVERY_TOOL_NAME) continue;
     const at = text.search(new RegExp(`\\b${name}\\b`, 'i'));
     if (at >= 0) found.push({ name, at });
@@ -283,7 +290,7 @@ const builtInRules: readonly ScriptRule[] = [
     when: (context) => context.phase === 'tools' && context.calledSinceUser.has(DISCOVERY_TOOL_NAME),
     reply: (context) => {
       const wanted = mentionedTools(context.userText, [...context.sentTools, ...context.catalog]).filter(
-        (name) => !context.calledSinceUser.has(name),
+        (name) => !context.succeededSinceUser.has(name),
       );
       const ready = wanted.filter((name) => context.sentTools.has(name));
       return ready.length > 0 && ready.length === wanted.length ? callsFor(context, ready) : undefined;
