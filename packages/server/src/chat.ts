@@ -289,12 +289,10 @@ async function* triageCalls(
 ): AsyncGenerator<Event, { serverCalls: ToolCall[]; interrupts: Interrupt[] }, undefined> {
   const serverCalls: ToolCall[] = [];
   const interrupts: Interrupt[] = [];
-  // Discovery first: a tool loaded by this same response may be called by it too.
-  const loadedNow = new Set<string>();
+  // Discovery first: its results join the history, so a tool loaded by this same response may be called by it too.
   for (const call of calls) {
     if (call.function.name !== DISCOVERY_TOOL_NAME || context.registry.get(DISCOVERY_TOOL_NAME)?.runsOn === 'client') continue;
     const answer = await context.discovery.answer(call, context.history);
-    for (const name of answer.loaded) loadedNow.add(name);
     yield answer.ok ? resultEvent(context, call, answer.content, {}) : errorResult(context, call, answer.error ?? 'discovery failed');
   }
   for (const call of calls) {
@@ -306,7 +304,7 @@ async function* triageCalls(
       yield errorResult(context, call, `Unknown tool '${call.function.name}'. Available tools: ${available}.${more}`);
       continue;
     }
-    if (tool.lazy && !context.discovery.isDiscovered(tool.name, context.history, loadedNow)) {
+    if (tool.lazy && !context.discovery.isDiscovered(tool.name, context.history)) {
       yield errorResult(context, call, selfCorrectionError(tool.name));
       continue;
     }

@@ -101,10 +101,9 @@ export class LazyDiscovery {
     return this.#deferring;
   }
 
-  /** Whether a lazy tool may be used: discovered in the history, or loaded by the same model response. */
-  isDiscovered(name: string, history: readonly Message[], loadedNow: ReadonlySet<string>): boolean {
-    if (!this.#deferring) return true;
-    return loadedNow.has(name) || discoveredToolsInWire(history).includes(name);
+  /** Whether a lazy tool may be used: a discovery of it is in the history (including this response's). */
+  isDiscovered(name: string, history: readonly Message[]): boolean {
+    return !this.#deferring || discoveredToolsInWire(history).includes(name);
   }
 
   async #allowed(name: string, phase: DiscoveryPhase): Promise<boolean> {
