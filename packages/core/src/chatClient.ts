@@ -5,6 +5,7 @@ import { findToolCall, reduceChat, type ChatAction, type ChatState, type Reducti
 import type { ChatConnection } from './connection.js';
 import { ChatwireError, describeError } from './errors.js';
 import { createId } from './ids.js';
+import { EventHistory, type EventHistoryOptions, type HistoryTurn } from './eventHistory.js';
 import { Inspector, isProductionBuild, type InspectionObserver } from './inspection.js';
 import { discoveredToolsInChat, selfCorrectionError, type CatalogDetail } from './discovery.js';
 import { answerDiscovery, estimateClientUsage, managedWireTools } from './clientDiscovery.js';
@@ -45,6 +46,8 @@ export interface ChatClientOptions {
    * runs. Works with any AG-UI server that forwards frontend tools. Defaults to off (the server manages).
    */
   readonly manageDiscovery?: boolean | { readonly includeDescription?: CatalogDetail };
+  /** The bounded history of requests and events devtools read (`getHistory()`). `false` turns it off. Defaults to 50 turns. */
+  readonly history?: EventHistoryOptions | false;
 }
 
 /** The snapshot a {@link ChatClient} exposes: messages, status and error, plus the chat id. */
@@ -103,11 +106,13 @@ export class ChatClient {
   #resolveTurn: (() => void) | undefined;
   /** Lazy browser calls whose discovery may still arrive before the run ends. */
   #lazyWaiting = new Set<string>();
+  #history: EventHistory | undefined;
 
   constructor(options: ChatClientOptions) {
     this.#options = options;
     this.id = options.id ?? createId('chat');
     this.#snapshot = { id: this.id, messages: options.initialMessages ?? [], status: 'ready', error: undefined, turns: [] };
+    this.#history = options.history === false ? undefined : new EventHistory(options.history);
   }
 
   /** Subscribes to snapshot changes; returns the unsubscribe function. */
@@ -124,6 +129,11 @@ export class ChatClient {
   /** Observes everything the client does (requests, events, tool-call transitions). Free without observers. */
   inspect(observer: InspectionObserver): () => void {
     return this.#inspector.observe(observer);
+  }
+
+  /** The last turns' requests and events (bounded; see the `history` option), oldest first. */
+  getHistory(): readonly HistoryTurn[] {
+    return this.#history?.turns() ?? [];
   }
 
   /** Replaces some options; later requests and callbacks use the new values. */
@@ -149,10 +159,12 @@ export class ChatClient {
     }
     this.#supersedePending();
     const metadata = typeof message === 'string' ? undefined : message.metadata;
+    const id = createId('msg');
+    this.#history?.startTurn(id, Date.now());
     this.#dispatch({
       type: 'userMessage',
       message: {
-        id: createId('msg'),
+        id,
         role: 'user',
         parts: [{ type: 'text', text, state: 'done' }],
         createdAt: Date.now(),
@@ -183,7 +195,7 @@ export class ChatClient {
     this.#request?.abort();
     this.#request = undefined;
     this.#abortRunningTools();
-    this.#dispatch({ type: 'stopped' });
+    this.#dispatch({ type: 'stopped', now: Date.now() });
     this.#restTurn();
   }
 
@@ -291,7 +303,7 @@ export class ChatClient {
 
   /** Applies a client-produced tool-call event and counts it as news for the next request. */
   #answer(toolCallId: string, event: ToolCallEvent, owner?: 'client'): void {
-    const reduction = this.#dispatch({ type: 'toolCall', toolCallId, event, ...(owner ? { owner } : {}) });
+    const reduction = this.#dispatch({ type: 'toolCall', toolCallId, event, now: Date.now(), ...(owner ? { owner } : {}) });
     if (reduction.changes.some((change) => !change.refused)) this.#freshAnswers++;
   }
 
@@ -336,9 +348,9 @@ export class ChatClient {
     for (const part of last.parts) {
       if (part.type !== 'tool-call' || isTerminalToolCallState(part.state)) continue;
       if (part.state === 'approval-requested' && part.approval?.requestedBy === 'server') {
-        this.#dispatch({ type: 'toolCall', toolCallId: part.toolCallId, event: { type: 'approvalResponse', approved: false, reason } });
+        this.#dispatch({ type: 'toolCall', toolCallId: part.toolCallId, event: { type: 'approvalResponse', approved: false, reason, by: 'auto' }, now: Date.now() });
       } else if (part.state !== 'approval-responded') {
-        this.#dispatch({ type: 'toolCall', toolCallId: part.toolCallId, event: { type: 'cancel', reason } });
+        this.#dispatch({ type: 'toolCall', toolCallId: part.toolCallId, event: { type: 'cancel', reason }, now: Date.now() });
       }
     }
   }
@@ -366,6 +378,7 @@ export class ChatClient {
     if (this.#options.manageDiscovery) {
       this.#dispatch({ type: 'usage', usage: estimateClientUsage(runId, tools, this.#options.tools ?? [], messages), now: Date.now() });
     }
+    this.#history?.request(runId, input, Date.now());
     if (this.#inspector.active) this.#inspector.emit({ type: 'request', at: Date.now(), runId, input });
 
     let ending: 'finished' | 'error' | undefined;
@@ -373,6 +386,7 @@ export class ChatClient {
       for await (const raw of this.#options.connection.run(input, { signal: controller.signal })) {
         if (generation !== this.#generation) return;
         const event = parseWireEvent(raw);
+        this.#history?.event(runId, event, Date.now());
         if (this.#inspector.active) this.#inspector.emit({ type: 'event', at: Date.now(), runId, event });
         if (ending) continue; // nothing may follow the end of a run
         const reduction = this.#dispatch({ type: 'wireEvent', event, now: Date.now() });
@@ -408,7 +422,7 @@ export class ChatClient {
 
   #fail(error: ChatwireError): void {
     this.#abortRunningTools();
-    this.#dispatch({ type: 'failed', error });
+    this.#dispatch({ type: 'failed', error, now: Date.now() });
     if (this.#inspector.active) this.#inspector.emit({ type: 'error', at: Date.now(), error });
     this.#options.onError?.(error);
     this.#restTurn();
@@ -539,6 +553,7 @@ export class ChatClient {
           type: 'toolCall',
           toolCallId,
           event: { type: 'approvalRequest', approvalId: createId('approval'), requestedBy: 'client' },
+          now: Date.now(),
           owner: 'client',
         });
         return;
@@ -577,7 +592,7 @@ export class ChatClient {
   }
 
   async #runTool(toolCallId: string, tool: ClientTool<string, unknown, unknown>, input: unknown, controller: AbortController): Promise<void> {
-    this.#dispatch({ type: 'toolCall', toolCallId, event: { type: 'execute' }, owner: 'client' });
+    this.#dispatch({ type: 'toolCall', toolCallId, event: { type: 'execute' }, now: Date.now(), owner: 'client' });
     const outcome = await executeTool(tool, input, { toolCallId, signal: controller.signal });
     if (controller.signal.aborted) return;
     this.#answer(

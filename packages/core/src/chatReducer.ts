@@ -41,10 +41,10 @@ export type ChatAction =
   | { readonly type: 'userMessage'; readonly message: ChatMessage }
   | { readonly type: 'requestStarted' }
   | { readonly type: 'wireEvent'; readonly event: WireEvent; readonly now: number }
-  | { readonly type: 'toolCall'; readonly toolCallId: string; readonly event: ToolCallEvent; readonly owner?: 'client' | 'server' }
+  | { readonly type: 'toolCall'; readonly toolCallId: string; readonly event: ToolCallEvent; readonly now: number; readonly owner?: 'client' | 'server' }
   | { readonly type: 'settled' }
-  | { readonly type: 'failed'; readonly error: ChatwireError }
-  | { readonly type: 'stopped' }
+  | { readonly type: 'failed'; readonly error: ChatwireError; readonly now: number }
+  | { readonly type: 'stopped'; readonly now: number }
   | { readonly type: 'setMessages'; readonly messages: readonly ChatMessage[] }
   | { readonly type: 'usage'; readonly usage: ModelCallUsage; readonly now: number };
 
@@ -84,15 +84,15 @@ export function reduceChat(state: ChatState, action: ChatAction): Reduction {
     case 'wireEvent':
       return reduceWireEvent(state, action.event, action.now);
     case 'toolCall':
-      return updateToolCall(state, action.toolCallId, action.event, action.owner);
+      return updateToolCall(state, action.toolCallId, action.event, action.now, action.owner);
     case 'settled':
-      return unchanged(closeTurn({ ...state, status: 'ready' }, undefined).state);
+      return unchanged(closeTurn({ ...state, status: 'ready' }, undefined, 0).state);
     case 'failed': {
-      const closed = closeTurn(state, `The run failed before this call finished: ${action.error.message}`);
+      const closed = closeTurn(state, `The run failed before this call finished: ${action.error.message}`, action.now);
       return { state: { ...closed.state, status: 'error', error: action.error }, changes: closed.changes, interrupts: [] };
     }
     case 'stopped': {
-      const closed = closeTurn(state, 'aborted');
+      const closed = closeTurn(state, 'aborted', action.now);
       return { state: { ...closed.state, status: 'ready', error: undefined }, changes: closed.changes, interrupts: [] };
     }
     case 'setMessages':
@@ -126,13 +126,13 @@ function reduceWireEvent(state: ChatState, event: WireEvent, now: number): Reduc
       return unchanged(mapLastAssistant(state, (parts) => finishText(parts, event.messageId)));
     case EventType.TOOL_CALL_START: {
       const withTurn = ensureAssistantTurn(state, now);
-      const part = createToolCallPart(event.toolCallId, event.toolCallName, event.parentMessageId ?? event.toolCallId);
+      const part = createToolCallPart(event.toolCallId, event.toolCallName, event.parentMessageId ?? event.toolCallId, now);
       return unchanged({ ...mapLastAssistant(withTurn, (parts) => [...parts, part]), status: 'streaming' });
     }
     case EventType.TOOL_CALL_ARGS:
-      return updateToolCall(state, event.toolCallId, { type: 'inputDelta', delta: event.delta });
+      return updateToolCall(state, event.toolCallId, { type: 'inputDelta', delta: event.delta }, now);
     case EventType.TOOL_CALL_END:
-      return updateToolCall(state, event.toolCallId, { type: 'inputEnd' });
+      return updateToolCall(state, event.toolCallId, { type: 'inputEnd' }, now);
     case EventType.TOOL_CALL_RESULT: {
       const content = typeof event.content === 'string' ? event.content : event.content.map((p) => (p.type === 'text' ? p.text : '')).join('');
       const meta = readResultMetadata(event.metadata);
@@ -143,7 +143,7 @@ function reduceWireEvent(state: ChatState, event: WireEvent, now: number): Reduc
           : meta.outcome === 'error'
             ? { type: 'fail', error: meta.error ?? content, ...base }
             : { type: 'output', output: parseResultContent(content), ...base };
-      return updateToolCall(state, event.toolCallId, toolEvent, 'server');
+      return updateToolCall(state, event.toolCallId, toolEvent, now, 'server');
     }
     case EventType.CUSTOM:
       if (event.name === CHATWIRE_EVENTS.modelCallUsage) {
@@ -152,7 +152,7 @@ function reduceWireEvent(state: ChatState, event: WireEvent, now: number): Reduc
       }
       if (event.name === CHATWIRE_EVENTS.toolExecuting) {
         const toolCallId = (event.value as { toolCallId?: unknown } | undefined)?.toolCallId;
-        return typeof toolCallId === 'string' ? updateToolCall(state, toolCallId, { type: 'execute' }, 'server') : unchanged(state);
+        return typeof toolCallId === 'string' ? updateToolCall(state, toolCallId, { type: 'execute' }, now, 'server') : unchanged(state);
       }
       return unchanged(state);
     case EventType.RUN_FINISHED: {
@@ -165,6 +165,7 @@ function reduceWireEvent(state: ChatState, event: WireEvent, now: number): Reduc
           reduction.state,
           interrupt.toolCallId,
           { type: 'approvalRequest', approvalId: interrupt.id, requestedBy: 'server', ...(interrupt.metadata ? { metadata: interrupt.metadata } : {}) },
+          now,
           'server',
         );
         reduction = { state: next.state, changes: [...reduction.changes, ...next.changes], interrupts };
@@ -174,7 +175,7 @@ function reduceWireEvent(state: ChatState, event: WireEvent, now: number): Reduc
     }
     case EventType.RUN_ERROR: {
       const error = new ChatwireError('run-error', event.message || 'The server reported an error without a message.');
-      const closed = closeTurn(state, `The run failed: ${error.message}`);
+      const closed = closeTurn(state, `The run failed: ${error.message}`, now);
       return { state: { ...closed.state, status: 'error', error }, changes: closed.changes, interrupts: [] };
     }
     default:
@@ -256,14 +257,14 @@ function claimPending(state: ChatState): ChatState {
   });
 }
 
-function updateToolCall(state: ChatState, toolCallId: string, event: ToolCallEvent, owner?: 'client' | 'server'): Reduction {
+function updateToolCall(state: ChatState, toolCallId: string, event: ToolCallEvent, now: number, owner?: 'client' | 'server'): Reduction {
   const found = findToolCall(state.messages, (call) => call.toolCallId === toolCallId);
   if (!found) {
     const refused = `no tool call with id '${toolCallId}' for '${event.type}'`;
     return { state, changes: [{ toolCallId, toolName: '?', from: 'awaiting-input', to: 'awaiting-input', event: event.type, effects: [], refused }], interrupts: [] };
   }
   const { call, messageIndex, partIndex } = found;
-  const result = transitionToolCall(call, event);
+  const result = transitionToolCall(call, event, now);
   const change: ToolCallChange = {
     toolCallId,
     toolName: call.toolName,
@@ -287,7 +288,7 @@ function updateToolCall(state: ChatState, toolCallId: string, event: ToolCallEve
  * longer complete fail (`failReason`) or are cancelled (`aborted`). Calls waiting on the user or
  * the app are left alone when there is no reason.
  */
-function closeTurn(state: ChatState, reason: string | undefined): { state: ChatState; changes: ToolCallChange[] } {
+function closeTurn(state: ChatState, reason: string | undefined, now: number): { state: ChatState; changes: ToolCallChange[] } {
   let next = mapLastAssistant(state, (parts) => finishText(parts, undefined));
   const changes: ToolCallChange[] = [];
   if (reason === undefined) return { state: next, changes };
@@ -296,7 +297,7 @@ function closeTurn(state: ChatState, reason: string | undefined): { state: ChatS
   for (const part of last.parts) {
     if (part.type !== 'tool-call' || isTerminalToolCallState(part.state)) continue;
     const event: ToolCallEvent = reason === 'aborted' ? { type: 'cancel', reason } : { type: 'fail', error: reason };
-    const reduced = updateToolCall(next, part.toolCallId, event);
+    const reduced = updateToolCall(next, part.toolCallId, event, now);
     next = reduced.state;
     changes.push(...reduced.changes);
   }

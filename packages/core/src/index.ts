@@ -38,6 +38,7 @@ export type {
   ToolCallEventType,
   ToolCallPart,
   ToolCallState,
+  ToolCallTimelineEntry,
   ToolCallTransition,
   ToolResult,
   ToolResultState,
@@ -80,3 +81,5 @@ export {
 } from './discovery.js';
 export type { CatalogDetail, DiscoveryResult } from './discovery.js';
 export { answerDiscovery, estimateClientUsage, managedWireTools } from './clientDiscovery.js';
+export { EventHistory } from './eventHistory.js';
+export type { EventHistoryOptions, HistoryTurn, RecordedEvent, RecordedRun } from './eventHistory.js';

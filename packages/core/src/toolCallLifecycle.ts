@@ -59,6 +59,15 @@ export interface ToolApproval {
   readonly reason?: string;
   /** Opaque envelope (the server's binding token); sent back with the answer. */
   readonly metadata?: Record<string, unknown>;
+  /** When it was answered (ms since epoch), and by whom: the user, or Chatwire when the user moved on. */
+  readonly respondedAt?: number;
+  readonly respondedBy?: 'user' | 'auto';
+}
+
+/** One entry of a call's timeline: the state it entered, and when (ms since epoch). */
+export interface ToolCallTimelineEntry {
+  readonly state: ToolCallState;
+  readonly at: number;
 }
 
 /** The result of a tool call, once there is one. */
@@ -102,6 +111,8 @@ export interface ToolCallPart<Name extends string = string, Input = unknown, Out
    * the app, or a call a run left unanswered). Unknown while the call streams.
    */
   readonly owner?: 'client' | 'server';
+  /** Every state the call entered, with its time: what devtools' timeline shows. */
+  readonly timeline: readonly ToolCallTimelineEntry[];
   /** Scanner state for `partialInput`; internal. */
   readonly argsScan: PartialJsonState;
   /** Length of `argsText` when `partialInput` was last read; internal. */
@@ -113,7 +124,7 @@ export type ToolCallEvent =
   | { readonly type: 'inputDelta'; readonly delta: string }
   | { readonly type: 'inputEnd' }
   | { readonly type: 'approvalRequest'; readonly approvalId: string; readonly requestedBy: 'server' | 'client'; readonly metadata?: Record<string, unknown> }
-  | { readonly type: 'approvalResponse'; readonly approved: boolean; readonly reason?: string }
+  | { readonly type: 'approvalResponse'; readonly approved: boolean; readonly reason?: string; readonly by?: 'user' | 'auto' }
   | { readonly type: 'execute' }
   | { readonly type: 'output'; readonly content: string; readonly output?: unknown; readonly messageId?: string; readonly metadata?: Record<string, unknown> }
   | { readonly type: 'fail'; readonly error: string; readonly content?: string; readonly messageId?: string; readonly metadata?: Record<string, unknown> }
@@ -199,9 +210,10 @@ export interface ToolCallTransition {
   readonly refused?: string;
 }
 
-/** Creates a call in `awaiting-input`, as when TOOL_CALL_START arrives. */
-export function createToolCallPart(toolCallId: string, toolName: string, messageId: string): ToolCallPart {
+/** Creates a call in `awaiting-input`, as when TOOL_CALL_START arrives (at `at`, ms since epoch). */
+export function createToolCallPart(toolCallId: string, toolName: string, messageId: string, at = 0): ToolCallPart {
   return {
+    timeline: [{ state: 'awaiting-input', at }],
     type: 'tool-call',
     toolCallId,
     toolName,
@@ -216,10 +228,19 @@ export function createToolCallPart(toolCallId: string, toolName: string, message
 }
 
 /**
- * Applies one event to a call: a pure function of the call and the event. Refused events return
- * the same call with a `refused` reason; the caller reports them.
+ * Applies one event to a call at time `at`: a pure function of its arguments. Refused events
+ * return the same call with a `refused` reason; the caller reports them. A change of state is
+ * recorded in the call's timeline.
  */
-export function transitionToolCall(call: ToolCallPart, event: ToolCallEvent): ToolCallTransition {
+export function transitionToolCall(call: ToolCallPart, event: ToolCallEvent, at: number = lastAt(call)): ToolCallTransition {
+  const result = applyEvent(call, event, at);
+  if (result.call === call || result.call.state === call.state) return result;
+  return { ...result, call: { ...result.call, timeline: [...result.call.timeline, { state: result.call.state, at }] } };
+}
+
+const lastAt = (call: ToolCallPart) => call.timeline[call.timeline.length - 1]?.at ?? 0;
+
+function applyEvent(call: ToolCallPart, event: ToolCallEvent, at: number): ToolCallTransition {
   const rule = toolCallTransitions[call.state][event.type];
   if (!rule) {
     return { call, effects: [], refused: `tool call ${call.toolCallId} (${call.toolName}) cannot take '${event.type}' in state '${call.state}'` };
@@ -256,7 +277,8 @@ export function transitionToolCall(call: ToolCallPart, event: ToolCallEvent): To
       } catch (error) {
         // All arguments arrived but they are not JSON: the call completes its input, then fails.
         const message = `Invalid JSON in the arguments of '${call.toolName}': ${describeError(error)}`;
-        return transitionToolCall({ ...call, state: rule.target }, { type: 'fail', error: message });
+        const complete = { ...call, state: rule.target, timeline: [...call.timeline, { state: rule.target, at }] };
+        return transitionToolCall(complete, { type: 'fail', error: message }, at);
       }
       next = { ...call, state: rule.target, input, partialInput: input, partialReadAt: call.argsText.length };
       effects.push({ type: 'inputReady' });
@@ -274,7 +296,13 @@ export function transitionToolCall(call: ToolCallPart, event: ToolCallEvent): To
       next = {
         ...call,
         state: rule.target,
-        approval: { ...approval, approved: event.approved, ...(event.reason === undefined ? {} : { reason: event.reason }) },
+        approval: {
+          ...approval,
+          approved: event.approved,
+          respondedAt: at,
+          respondedBy: event.by ?? 'user',
+          ...(event.reason === undefined ? {} : { reason: event.reason }),
+        },
       };
       effects.push({ type: 'approvalAnswered', approved: event.approved });
       break;

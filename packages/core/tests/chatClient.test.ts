@@ -245,3 +245,25 @@ describe('ChatClient: inspect()', () => {
     emit.mockRestore();
   });
 });
+
+describe('ChatClient: the bounded history devtools read', () => {
+  it('keeps requests and events per turn, bounded in turns and in events per turn', async () => {
+    const { client } = clientOver(() => sseResponse(answer('one two three four five')), { history: { turns: 2, eventsPerTurn: 4 } });
+    await client.sendMessage('first');
+    await client.sendMessage('second');
+    await client.sendMessage('third');
+    const turns = client.getHistory();
+    expect(turns.map((turn) => turn.id)).toEqual([client.getSnapshot().messages[2]!.id, client.getSnapshot().messages[4]!.id]);
+    for (const turn of turns) {
+      expect(turn.runs).toHaveLength(1);
+      expect(turn.events.map((recorded) => recorded.event.type)).toEqual(['RUN_STARTED', 'TEXT_MESSAGE_START', 'TEXT_MESSAGE_CONTENT', 'TEXT_MESSAGE_CONTENT']);
+      expect(turn.dropped).toBe(5); // 4 more deltas, TEXT_MESSAGE_END and RUN_FINISHED
+    }
+  });
+
+  it('can be turned off', async () => {
+    const { client } = clientOver(() => sseResponse(answer('x')), { history: false });
+    await client.sendMessage('hi');
+    expect(client.getHistory()).toEqual([]);
+  });
+});

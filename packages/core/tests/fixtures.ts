@@ -72,7 +72,11 @@ export function comparable(snapshot: ReturnType<ChatClient['getSnapshot']>) {
   return {
     status: snapshot.status,
     error: snapshot.error?.message,
-    messages: snapshot.messages.map((message) => ({ role: message.role, parts: message.parts })),
+    messages: snapshot.messages.map((message) => ({
+      role: message.role,
+      // Timelines carry clock times; their states are what must match.
+      parts: message.parts.map((part) => (part.type === 'tool-call' ? { ...part, timeline: part.timeline.map((entry) => entry.state) } : part)),
+    })),
   };
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readServerSentEvents, type ChatMessage } from '@chatwire/core';
+import { readServerSentEvents } from '@chatwire/core';
 import { bodyOf, clientOver, comparable, fixtureBytes, sseResponse } from './fixtures.js';
 
 const recorded = fixtureBytes('text-and-tool.sse');
@@ -10,7 +10,7 @@ async function snapshotFor(chunks: Uint8Array[]) {
   return comparable(client.getSnapshot());
 }
 
-const assistantText = (messages: { role: string; parts: ChatMessage['parts'] }[]) =>
+const assistantText = (messages: { role: string; parts: readonly ({ type: 'text'; text: string } | { type: 'tool-call'; toolName: string })[] }[]) =>
   messages
     .filter((m) => m.role === 'assistant')
     .flatMap((m) => m.parts)

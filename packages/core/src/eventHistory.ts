@@ -1,0 +1,90 @@
+import type { Event as WireEvent, RunAgentInput } from '@ag-ui/core';
+
+/** One recorded AG-UI event. */
+export interface RecordedEvent {
+  readonly at: number;
+  readonly runId: string;
+  readonly event: WireEvent;
+}
+
+/** One recorded request (run input) of a turn. */
+export interface RecordedRun {
+  readonly at: number;
+  readonly runId: string;
+  readonly input: RunAgentInput;
+}
+
+/** What happened during one turn, as the wire saw it. */
+export interface HistoryTurn {
+  /** The id of the user message that started it (or of the first run, for turns without one). */
+  readonly id: string;
+  readonly startedAt: number;
+  readonly runs: readonly RecordedRun[];
+  readonly events: readonly RecordedEvent[];
+  /** Events not kept because the turn exceeded its cap. */
+  readonly dropped: number;
+}
+
+/** Limits of {@link EventHistory}. */
+export interface EventHistoryOptions {
+  /** Turns kept, oldest dropped first. Defaults to 50. */
+  readonly turns?: number;
+  /** Events kept per turn (later ones are counted in `dropped`). Defaults to 2,000. */
+  readonly eventsPerTurn?: number;
+}
+
+interface MutableTurn {
+  id: string;
+  startedAt: number;
+  runs: RecordedRun[];
+  events: RecordedEvent[];
+  dropped: number;
+}
+
+/**
+ * A bounded record of the last turns' requests and events, kept by `ChatClient` so a devtools panel
+ * mounted late still shows earlier turns. Recording keeps references to events already parsed: one
+ * array push per event, no copies and no notifications.
+ */
+export class EventHistory {
+  readonly #maxTurns: number;
+  readonly #maxEvents: number;
+  readonly #turns: MutableTurn[] = [];
+
+  constructor(options: EventHistoryOptions = {}) {
+    this.#maxTurns = Math.max(1, options.turns ?? 50);
+    this.#maxEvents = Math.max(1, options.eventsPerTurn ?? 2_000);
+  }
+
+  /** Starts a turn (a user message was sent). */
+  startTurn(id: string, at: number): void {
+    this.#turns.push({ id, startedAt: at, runs: [], events: [], dropped: 0 });
+    if (this.#turns.length > this.#maxTurns) this.#turns.splice(0, this.#turns.length - this.#maxTurns);
+  }
+
+  #current(runId: string, at: number): MutableTurn {
+    let turn = this.#turns[this.#turns.length - 1];
+    if (!turn) {
+      this.startTurn(runId, at);
+      turn = this.#turns[this.#turns.length - 1] as MutableTurn;
+    }
+    return turn;
+  }
+
+  /** Records a request. */
+  request(runId: string, input: RunAgentInput, at: number): void {
+    this.#current(runId, at).runs.push({ at, runId, input });
+  }
+
+  /** Records an event. */
+  event(runId: string, event: WireEvent, at: number): void {
+    const turn = this.#current(runId, at);
+    if (turn.events.length < this.#maxEvents) turn.events.push({ at, runId, event });
+    else turn.dropped++;
+  }
+
+  /** The recorded turns, oldest first (a copy of the list; the entries are read-only). */
+  turns(): readonly HistoryTurn[] {
+    return this.#turns.map((turn) => ({ ...turn, runs: [...turn.runs], events: [...turn.events] }));
+  }
+}
