@@ -1,2 +1,10 @@
 export { useChat } from './useChat.js';
-export type { UseChatOptions, UseChatResult } from './useChat.js';
+export type { DiscoveryView, UseChatOptions, UseChatResult } from './useChat.js';
+export { useChatSelector } from './useChatSelector.js';
+export { ChatProvider } from './ChatProvider.js';
+export type { ChatDefaults } from './ChatProvider.js';
+export { chatQueryKeys, useChatClient, useChatQueryClient } from './chatRegistry.js';
+export { createBatchedView } from './batchedSnapshot.js';
+export type { BatchedView, RenderBatching } from './batchedSnapshot.js';
+export { useToolCatalog } from './useToolCatalog.js';
+export type { CatalogTool, ToolCatalog } from './useToolCatalog.js';

@@ -1,45 +1,224 @@
-import { useEffect, useState, useSyncExternalStore } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useContext, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import {
-  ChatClient,
+  createId,
+  discoveredToolsInChat,
   fetchServerSentEvents,
+  type AnyTool,
+  type ApprovalResponseInput,
+  type ChatClient,
   type ChatClientOptions,
   type ChatConnection,
-  type ChatSnapshot,
+  type ChatMessage,
+  type ChatStatus,
+  type ChatwireError,
+  type Resolvable,
+  type ToolCallPart,
+  type ToolCallPartOf,
+  type ToolResultInput,
+  type TurnRecord,
 } from '@chatwire/core';
+import { createBatchedView, type RenderBatching } from './batchedSnapshot.js';
+import { ChatDefaultsContext } from './ChatProvider.js';
+import { chatQueryKeys, useChatClient, useChatQueryClient } from './chatRegistry.js';
+import { useToolCatalog, type ToolCatalog } from './useToolCatalog.js';
 
-/** Options of {@link useChat}. */
-export interface UseChatOptions extends Omit<ChatClientOptions, 'connection'> {
-  /** How to reach the agent. Defaults to SSE over `api`. */
-  readonly connection?: ChatConnection;
-  /** The endpoint for the default connection. Defaults to `/api/chat`. */
+/** Options of {@link useChat}. Callbacks, `body`, `headers` and `tools` are read fresh on every use. */
+export interface UseChatOptions<Tools extends readonly AnyTool[] = readonly AnyTool[]> {
+  /** The chat's id (AG-UI `threadId`). Components with the same id share one chat. Defaults to a per-component id. */
+  readonly id?: string;
+  /** The endpoint for the default fetch + SSE connection. Defaults to `/api/chat`. */
   readonly api?: string;
+  /** A connection of your own instead of fetch + SSE to `api`. */
+  readonly connection?: ChatConnection;
+  /** Extra request headers (the latest value is used for each request). */
+  readonly headers?: Resolvable<Record<string, string>>;
+  /** Extra values for the run input's `forwardedProps` (the latest value is used for each request). */
+  readonly body?: Resolvable<Record<string, unknown>>;
+  /**
+   * The conversation to start from: messages, or a loader for a saved conversation (run through
+   * React Query, keyed by id; see `isLoadingMessages` / `loadError`). Ignored once the chat has messages.
+   */
+  readonly initialMessages?: readonly ChatMessage[] | ((id: string) => Promise<readonly ChatMessage[]>);
+  /** Browser tools (`.client(impl)`) and definitions the app answers with `addToolResult`. Typed parts follow from these. */
+  readonly tools?: Tools;
+  /** AG-UI context entries sent with every run. */
+  readonly context?: ChatClientOptions['context'];
+  /** Automatic continuations per user message. Defaults to 10. */
+  readonly maxSteps?: number;
+  /** Keep the lazy-tool catalog in the browser (works with any AG-UI server). Defaults to off. */
+  readonly manageDiscovery?: ChatClientOptions['manageDiscovery'];
+  /** The tool catalog endpoint (`GET`, e.g. `/api/tools`) for the discovery view. Defaults to none. */
+  readonly catalog?: string;
+  /** Called when a turn ends with nothing left to do. */
+  readonly onFinish?: ChatClientOptions['onFinish'];
+  /** Called when a turn ends in an error. */
+  readonly onError?: (error: ChatwireError) => void;
+  /** Called when a tool call's input is complete. */
+  readonly onToolCall?: ChatClientOptions['onToolCall'];
+  /** How renders follow the stream. Defaults to `frame` (one render per animation frame). */
+  readonly batching?: RenderBatching;
+  /** How long an unused chat stays in the QueryClient, in ms. Defaults to 5 minutes. */
+  readonly gcTime?: number;
 }
 
-/** What {@link useChat} returns: the snapshot plus bound commands. */
-export interface UseChatResult extends ChatSnapshot {
-  readonly client: ChatClient;
-  readonly sendMessage: ChatClient['sendMessage'];
-  readonly stop: ChatClient['stop'];
+/** Lazy tools, discovered and not yet. */
+export interface DiscoveryView {
+  /** Discovered tools, in discovery order (derived from the conversation). */
+  readonly discovered: readonly string[];
+  /** Lazy tools not discovered yet (from the catalog, or from the browser's own lazy tools). */
+  readonly undiscovered: readonly string[];
+  /** The catalog, once loaded (when `catalog` is set). */
+  readonly catalog: ToolCatalog | undefined;
+  readonly isLoading: boolean;
+  readonly error: Error | null;
 }
+
+/** What {@link useChat} returns. */
+export interface UseChatResult<Tools extends readonly AnyTool[] = readonly AnyTool[]> {
+  readonly id: string;
+  readonly messages: readonly ChatMessage<ToolCallPartOf<Tools> | ToolCallPart>[];
+  readonly status: ChatStatus;
+  readonly error: ChatwireError | undefined;
+  /** Token accounting per turn (see `TurnRecord`). */
+  readonly turns: readonly TurnRecord[];
+  /** Tool calls waiting for the user's approval. */
+  readonly pendingApprovals: readonly ToolCallPart[];
+  readonly discovery: DiscoveryView;
+  /** A saved conversation is loading (`initialMessages` loader). */
+  readonly isLoadingMessages: boolean;
+  readonly loadError: Error | null;
+  readonly sendMessage: ChatClient['sendMessage'];
+  readonly regenerate: () => Promise<void>;
+  readonly stop: () => void;
+  readonly setMessages: ChatClient['setMessages'];
+  readonly addToolResult: (result: ToolResultInput) => void;
+  readonly addToolApprovalResponse: (response: ApprovalResponseInput) => void;
+  /** The underlying client, for advanced use (inspection, devtools). */
+  readonly client: ChatClient;
+}
+
+const useIsomorphicLayoutEffect = typeof window === 'undefined' ? useEffect : useLayoutEffect;
+
+const resolveLatest = <T>(value: Resolvable<T> | undefined): T | Promise<T> | undefined =>
+  typeof value === 'function' ? (value as () => T | Promise<T>)() : value;
 
 /**
- * A chat in a React component: one `ChatClient`, read through `useSyncExternalStore`.
+ * A chat in a React component: one `ChatClient` per chat id, kept in React Query's cache, read
+ * through `useSyncExternalStore` with renders batched per animation frame.
  *
  * @example
  * ```tsx
- * const { messages, status, sendMessage, stop } = useChat({ api: '/api/chat' });
+ * const chat = useChat({ api: '/api/chat', tools: [setTheme.client(applyTheme)] });
+ * chat.messages.map((message) => <Message key={message.id} message={message} />);
+ * <button onClick={() => chat.sendMessage('Hello')} disabled={chat.status === 'streaming'}>Send</button>
  * ```
  */
-export function useChat(options: UseChatOptions = {}): UseChatResult {
-  const [client] = useState(
-    () => new ChatClient({ ...options, connection: options.connection ?? fetchServerSentEvents(options.api ?? '/api/chat') }),
+export function useChat<const Tools extends readonly AnyTool[] = readonly AnyTool[]>(options: UseChatOptions<Tools> = {}): UseChatResult<Tools> {
+  const defaults = useContext(ChatDefaultsContext);
+  const merged = { ...defaults, ...options } as UseChatOptions<Tools>;
+  const [ownId] = useState(() => createId('chat'));
+  const id = merged.id ?? ownId;
+
+  // The latest options, read by the client's connection and callbacks at the moment they are needed.
+  const latest = useRef(merged);
+  useIsomorphicLayoutEffect(() => {
+    latest.current = merged;
+  });
+
+  const client = useChatClient(
+    id,
+    () => ({
+      connection:
+        latest.current.connection ??
+        fetchServerSentEvents({
+          url: latest.current.api ?? '/api/chat',
+          headers: () => resolveLatest(latest.current.headers) ?? {},
+          body: () => resolveLatest(latest.current.body) ?? {},
+        }),
+      ...(Array.isArray(latest.current.initialMessages) ? { initialMessages: latest.current.initialMessages } : {}),
+      ...clientOptions(latest.current),
+      onFinish: (info) => latest.current.onFinish?.(info),
+      onError: (error) => latest.current.onError?.(error),
+      onToolCall: (info) => latest.current.onToolCall?.(info),
+    }),
+    merged.gcTime === undefined ? {} : { gcTime: merged.gcTime },
   );
-  useEffect(() => () => client.stop(), [client]);
-  const snapshot = useSyncExternalStore(client.subscribe, client.getSnapshot, client.getSnapshot);
+
+  // Props that change reach the same client; it is never re-created for them.
+  const { tools, context, maxSteps, manageDiscovery, connection } = merged;
+  useIsomorphicLayoutEffect(() => {
+    client.updateOptions({ ...clientOptions({ tools, context, maxSteps, manageDiscovery }), ...(connection ? { connection } : {}) });
+  }, [client, tools, context, maxSteps, manageDiscovery, connection]);
+
+  const view = useMemo(() => createBatchedView(client, () => latest.current.batching ?? 'frame'), [client]);
+  const snapshot = useSyncExternalStore(view.subscribe, view.getSnapshot, view.getSnapshot);
+
+  // A saved conversation loads through React Query, once per id.
+  const queryClient = useChatQueryClient();
+  const loader = typeof merged.initialMessages === 'function' ? merged.initialMessages : undefined;
+  const saved = useQuery(
+    {
+      queryKey: chatQueryKeys.messages(id),
+      queryFn: () => (loader as (id: string) => Promise<readonly ChatMessage[]>)(id),
+      enabled: loader !== undefined,
+      staleTime: Infinity,
+      retry: false,
+      refetchOnWindowFocus: false,
+    },
+    queryClient,
+  );
+  useEffect(() => {
+    if (saved.data && client.getSnapshot().messages.length === 0) client.setMessages(saved.data);
+  }, [client, saved.data]);
+
+  const catalog = useToolCatalog(merged.catalog);
+  const discovered = useMemo(() => discoveredToolsInChat(snapshot.messages), [snapshot.messages]);
+  const pendingApprovals = useMemo(
+    () => snapshot.messages.flatMap((message) => message.parts.filter((part): part is ToolCallPart => part.type === 'tool-call' && part.state === 'approval-requested')),
+    [snapshot.messages],
+  );
+  const lazyNames = catalog.data ? catalog.data.tools.filter((tool) => tool.lazy).map((tool) => tool.name) : (tools ?? []).filter((tool) => tool.lazy).map((tool) => tool.name);
+  const discovery: DiscoveryView = {
+    discovered,
+    undiscovered: lazyNames.filter((name) => !discovered.includes(name)),
+    catalog: catalog.data,
+    isLoading: catalog.isLoading,
+    error: catalog.error,
+  };
+
+  const commands = useMemo(
+    () => ({
+      sendMessage: ((message) => client.sendMessage(message)) as ChatClient['sendMessage'],
+      regenerate: () => client.regenerate(),
+      stop: () => client.stop(),
+      setMessages: ((messages) => client.setMessages(messages)) as ChatClient['setMessages'],
+      addToolResult: (result: ToolResultInput) => client.addToolResult(result),
+      addToolApprovalResponse: (response: ApprovalResponseInput) => client.addToolApprovalResponse(response),
+    }),
+    [client],
+  );
+
   return {
-    ...snapshot,
+    id,
+    messages: snapshot.messages as UseChatResult<Tools>['messages'],
+    status: snapshot.status,
+    error: snapshot.error,
+    turns: snapshot.turns,
+    pendingApprovals,
+    discovery,
+    isLoadingMessages: saved.isLoading,
+    loadError: saved.error,
+    ...commands,
     client,
-    sendMessage: (message) => client.sendMessage(message),
-    stop: () => client.stop(),
+  };
+}
+
+function clientOptions(options: Pick<UseChatOptions, 'tools' | 'context' | 'maxSteps' | 'manageDiscovery'>): Partial<ChatClientOptions> {
+  return {
+    ...(options.tools ? { tools: options.tools } : {}),
+    ...(options.context ? { context: options.context } : {}),
+    ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }),
+    ...(options.manageDiscovery === undefined ? {} : { manageDiscovery: options.manageDiscovery }),
   };
 }
