@@ -85,12 +85,13 @@ export function createCompactionMarker(discovered: readonly string[], id = `comp
   };
 }
 
-/** The error a lazy tool called before its discovery answers with (the model corrects itself). */
-export function selfCorrectionError(toolName: string): string {
-  return (
-    `Error: Tool '${toolName}' must be discovered first.\n` +
-    `Call ${DISCOVERY_TOOL_NAME} with toolNames: ['${toolName}'] to discover it.`
-  );
+/**
+ * The error a lazy tool called before its discovery answers with (the model corrects itself). The
+ * hint matches the discovery tool's mode: `toolNames` by name, a `select:` query in search mode.
+ */
+export function selfCorrectionError(toolName: string, mode: 'name' | 'search' = 'name'): string {
+  const how = mode === 'search' ? `query: 'select:${toolName}'` : `toolNames: ['${toolName}']`;
+  return `Error: Tool '${toolName}' must be discovered first.\nCall ${DISCOVERY_TOOL_NAME} with ${how} to discover it.`;
 }
 
 /** The first sentence of a description (for catalogs with `includeDescription: 'first-sentence'`). */

@@ -305,7 +305,7 @@ async function* triageCalls(
       continue;
     }
     if (tool.lazy && !context.discovery.isDiscovered(tool.name, context.history)) {
-      yield errorResult(context, call, selfCorrectionError(tool.name));
+      yield errorResult(context, call, selfCorrectionError(tool.name, context.discovery.mode));
       continue;
     }
     if (tool.lazy && context.discovery.deferring && !(await context.discovery.isActive(tool.name))) {

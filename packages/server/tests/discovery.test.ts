@@ -219,3 +219,19 @@ describe('token accounting per model call', () => {
     expect(record.tokens.saved).toBe(0);
   });
 });
+
+describe('self-correction in search mode', () => {
+  it('hints at a select: query, which the model follows', async () => {
+    orders.mockClear();
+    const eager: ScriptRule = { name: 'jump the gun', when: /^list my orders/, reply: { toolCalls: [{ name: 'listOrders', args: {} }] } };
+    const { run } = recording([eager]);
+    const { events } = await run([user('list my orders (listOrders)')], { discovery: { mode: 'search' } });
+    const [first, discovery, second] = results(events);
+    expect(JSON.parse(first!.content as string).error).toBe(
+      "Error: Tool 'listOrders' must be discovered first.\nCall __lazy__tool__discovery__ with query: 'select:listOrders' to discover it.",
+    );
+    expect(JSON.parse(discovery!.content as string).discovered).toEqual(['listOrders']);
+    expect(JSON.parse(second!.content as string)).toEqual({ orders: ['ORD-1', 'ORD-2'] });
+    expect(orders).toHaveBeenCalledTimes(1);
+  });
+});

@@ -101,6 +101,11 @@ export class LazyDiscovery {
     return this.#deferring;
   }
 
+  /** How the discovery tool is called. */
+  get mode(): 'name' | 'search' {
+    return this.#options.mode ?? 'name';
+  }
+
   /** Whether a lazy tool may be used: a discovery of it is in the history (including this response's). */
   isDiscovered(name: string, history: readonly Message[]): boolean {
     return !this.#deferring || discoveredToolsInWire(history).includes(name);
@@ -133,9 +138,11 @@ export class LazyDiscovery {
       if (await this.#isActive(name)) active.push(this.#registry.get(name) as RegisteredTool);
     }
     const undiscovered = this.#lazy.filter((tool) => !discovered.includes(tool.name));
-    const listed: RegisteredTool[] = [];
-    for (const tool of undiscovered) if (await this.#allowed(tool.name, 'search')) listed.push(tool);
-    const discoveryTool = listed.length > 0 ? this.#discoveryTool() : undefined;
+    // The catalog lists every lazy tool the request may see, discovered or not, so it stays the same
+    // as tools get discovered; the discovery tool is sent while any of them is left to discover.
+    const catalog: RegisteredTool[] = [];
+    for (const tool of this.#lazy) if (await this.#allowed(tool.name, 'search')) catalog.push(tool);
+    const discoveryTool = catalog.some((tool) => !discovered.includes(tool.name)) ? this.#discoveryTool(catalog) : undefined;
     const before = new Set(discoveredToolsInWire(historyBeforeLatestResults(history)));
     return {
       tools: [...eager, ...(discoveryTool ? [discoveryTool] : []), ...active.map(toModelTool)],
@@ -154,14 +161,14 @@ export class LazyDiscovery {
    * The discovery tool. Its catalog lists every lazy tool and never changes within a deployment,
    * so it does not disturb the cached prompt prefix as tools get discovered.
    */
-  #discoveryTool(): ModelTool {
+  #discoveryTool(catalog: readonly RegisteredTool[]): ModelTool {
     const detail = this.#options.includeDescription ?? 'none';
-    if (this.#options.mode !== 'search') return nameDiscoveryTool(this.#lazy, detail);
+    if (this.#options.mode !== 'search') return nameDiscoveryTool(catalog, detail);
     return {
       name: DISCOVERY_TOOL_NAME,
       description:
         "Finds more tools. Query 'select:NameA,NameB' to load tools by name, or keywords to search their names and descriptions" +
-        `${this.#options.autoLoad ? ' (matches are loaded at once)' : ''}. Loaded tools join your tool list for the next step. ${discoveryCatalog(this.#lazy, detail)}`,
+        `${this.#options.autoLoad ? ' (matches are loaded at once)' : ''}. Loaded tools join your tool list for the next step. ${discoveryCatalog(catalog, detail)}`,
       parameters: querySchema,
     };
   }

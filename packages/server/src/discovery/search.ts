@@ -33,7 +33,7 @@ export const SEARCH_WEIGHTS = {
   exactName: 12,
   /** The term is one of the name's words. */
   namePart: 6,
-  /** The term and a name word share a prefix of at least 3 characters (search/searching). */
+  /** One of the term and a name word starts with the other, both at least 3 characters (search/searching). */
   partialNamePart: 5,
   /** The term appears in the description at a word boundary. */
   description: 2,

@@ -251,6 +251,15 @@ function callsFor(context: ScriptContext, names: readonly string[]): ScriptReply
   return { toolCalls };
 }
 
+/** A discovery call in the form the sent discovery tool takes: `{ toolNames }`, or a `select:` query in search mode. */
+function discoveryCall(context: ScriptContext, names: readonly string[]): ScriptedToolCall {
+  const discovery = context.request.tools.find((tool) => tool.name === DISCOVERY_TOOL_NAME);
+  const properties = (discovery?.parameters['properties'] ?? {}) as Record<string, unknown>;
+  return 'query' in properties
+    ? { name: DISCOVERY_TOOL_NAME, args: { query: `select:${names.join(',')}` } }
+    : { name: DISCOVERY_TOOL_NAME, args: { toolNames: names } };
+}
+
 /** Plans tool calls for the user's request: call what is sent, discover what is only catalogued. */
 function planCalls(context: ScriptContext, names: readonly string[]): ScriptReply | undefined {
   if (names.length === 0) return undefined;
@@ -258,7 +267,7 @@ function planCalls(context: ScriptContext, names: readonly string[]): ScriptRepl
   if (missing.length > 0) {
     const discoverable = missing.filter((name) => context.catalog.includes(name));
     if (discoverable.length === 0 || !context.sentTools.has(DISCOVERY_TOOL_NAME)) return undefined;
-    return { toolCalls: [{ name: DISCOVERY_TOOL_NAME, args: { toolNames: discoverable } }] };
+    return { toolCalls: [discoveryCall(context, discoverable)] };
   }
   return callsFor(context, names);
 }
@@ -301,7 +310,7 @@ const builtInRules: readonly ScriptRule[] = [
     when: (context) => context.phase === 'tools' && context.sentTools.has(DISCOVERY_TOOL_NAME),
     reply: (context) => {
       const names = context.results.flatMap((result) => [...result.content.matchAll(/Tool '([A-Za-z0-9_-]+)' must be discovered first/g)].map((m) => m[1] as string));
-      return names.length > 0 ? { toolCalls: [{ name: DISCOVERY_TOOL_NAME, args: { toolNames: names } }] } : undefined;
+      return names.length > 0 ? { toolCalls: [discoveryCall(context, names)] } : undefined;
     },
   },
   {

@@ -1,0 +1,450 @@
+import { describe, expect, it, vi } from 'vitest';
+import type { Event, Message } from '@ag-ui/core';
+import { z } from 'zod';
+import { DISCOVERY_NOTE, DISCOVERY_TOOL_NAME, readResultMetadata, toolDefinition } from '@chatwire/core';
+import {
+  SEARCH_WEIGHTS,
+  chat,
+  createScriptedModel,
+  searchTools,
+  splitToolName,
+  type ChatModel,
+  type DiscoveryOptions,
+  type ModelTool,
+  type ScriptReply,
+  type ScriptRule,
+  type SearchableTool,
+} from '@chatwire/server';
+import { applyEvents, collect, user } from './fixtures.js';
+
+// ---------------------------------------------------------------------------------------------
+// The catalog: 12 lazy server tools in three naming styles, and 2 eager ones.
+
+const refundImpl = vi.fn(async ({ orderId }: { orderId: string }) => ({ orderId, refunded: true }));
+
+const lazy = (name: string, description: string) =>
+  toolDefinition({ name, description, inputSchema: z.object({ id: z.string().optional() }), lazy: true }).server(async () => ({ ok: name }));
+
+const catalog = [
+  toolDefinition({ name: 'getWeather', description: 'Current weather for a city.', inputSchema: z.object({ city: z.string() }) }).server(async ({ city }) => ({
+    city,
+    celsius: 21,
+  })),
+  toolDefinition({ name: 'getTime', description: 'Current time in a time zone.', inputSchema: z.object({ zone: z.string() }) }).server(async ({ zone }) => ({
+    zone,
+    time: '12:00',
+  })),
+  lazy('searchProducts', 'Search the product catalog by keyword. Returns names, prices and stock.'),
+  lazy('getProductDetails', 'Full details of one product, with reviews. Use an id from searchProducts.'),
+  lazy('track_shipment', 'Where a parcel is now. Needs the tracking number from the order.'),
+  lazy('cancel_order', 'Cancel an order that has not shipped yet.'),
+  toolDefinition({
+    name: 'refundOrder',
+    description: 'Refund a delivered order to the original payment method.',
+    inputSchema: z.object({ orderId: z.string() }),
+    lazy: true,
+  }).server(refundImpl),
+  lazy('github__create_issue', 'Open an issue in a GitHub repository. Needs a title and a body.'),
+  lazy('github__search_code', 'Search code across GitHub repositories.'),
+  lazy('slack__send_message', 'Post a message to a Slack channel.'),
+  lazy('slack__list_channels', 'List the Slack channels the bot can read.'),
+  lazy('calendar__create_event', 'Create a calendar event and message every attendee.'),
+  lazy('convertCurrency', "Convert an amount between currencies at today's rate."),
+  lazy('translate_text', 'Translate text into another language.'),
+];
+const lazyNames = catalog.filter((tool) => tool.lazy).map((tool) => tool.name);
+const EAGER = ['getWeather', 'getTime'];
+/** What every model call receives before anything is discovered. */
+const BASE = [...EAGER, DISCOVERY_TOOL_NAME];
+const SEARCH: DiscoveryOptions = { mode: 'search' };
+
+// ---------------------------------------------------------------------------------------------
+// Driving chat() with the scripted model.
+
+/** The number of model responses since the last user message in what the model was sent. */
+function stepOf(messages: readonly Message[]): number {
+  let step = 0;
+  for (let i = messages.length - 1; i >= 0 && messages[i]?.role !== 'user'; i--) if (messages[i]?.role === 'assistant') step++;
+  return step;
+}
+
+/** A rule that gives the n-th model call of a turn the n-th reply. */
+const steps = (...replies: ScriptReply[]): ScriptRule => ({ name: 'steps', when: () => true, reply: (context) => replies[stepOf(context.request.messages)] });
+
+const query = (text: string): ScriptReply => ({ toolCalls: [{ name: DISCOVERY_TOOL_NAME, args: { query: text } }] });
+
+/** A scripted model that records the tools each call receives. */
+function recorder(...replies: ScriptReply[]) {
+  const scripted = createScriptedModel({ rules: [steps(...replies, { text: 'done' })] });
+  const sent: string[][] = [];
+  const received: ModelTool[][] = [];
+  const model: ChatModel = {
+    ...scripted,
+    stream: (request) => {
+      sent.push(request.tools.map((tool) => tool.name));
+      received.push([...request.tools]);
+      return scripted.stream(request);
+    },
+  };
+  return { model, sent, received };
+}
+
+async function run(model: ChatModel, messages: Message[], discovery: DiscoveryOptions) {
+  const events = await collect(chat({ model, messages, tools: catalog, discovery, threadId: 'thread_search', secret: 'discovery-search-test' }));
+  expect(events.at(-1)?.type).toBe('RUN_FINISHED');
+  return { events, history: applyEvents(messages, events) };
+}
+
+/** The tool results of a run, with the name of the tool each answers. */
+function resultsOf(events: readonly Event[]) {
+  const names = new Map<string, string>();
+  const out: { name: string | undefined; content: string; body: Record<string, unknown>; meta: ReturnType<typeof readResultMetadata> }[] = [];
+  for (const event of events) {
+    if (event.type === 'TOOL_CALL_START') names.set(event.toolCallId, event.toolCallName);
+    if (event.type === 'TOOL_CALL_RESULT') {
+      const content = event.content as string;
+      out.push({ name: names.get(event.toolCallId), content, body: JSON.parse(content) as Record<string, unknown>, meta: readResultMetadata(event.metadata) });
+    }
+  }
+  return out;
+}
+
+/** The one discovery result of a run. */
+function discoveryResult(events: readonly Event[]) {
+  const found = resultsOf(events).filter((result) => result.name === DISCOVERY_TOOL_NAME);
+  expect(found).toHaveLength(1);
+  return found[0]!;
+}
+
+const discoveryToolOf = (tools: readonly ModelTool[]) => tools.find((tool) => tool.name === DISCOVERY_TOOL_NAME)!;
+
+// ---------------------------------------------------------------------------------------------
+
+describe('splitToolName', () => {
+  it('splits camelCase names at each capital', () => {
+    expect(splitToolName('searchProducts')).toEqual(['search', 'products']);
+    expect(splitToolName('getProductDetails')).toEqual(['get', 'product', 'details']);
+    expect(splitToolName('getHTTPStatus')).toEqual(['get', 'http', 'status']);
+  });
+
+  it('splits snake_case and kebab-case names at the separators', () => {
+    expect(splitToolName('track_shipment')).toEqual(['track', 'shipment']);
+    expect(splitToolName('translate-text')).toEqual(['translate', 'text']);
+  });
+
+  it('splits server__action names into the server and the action words', () => {
+    expect(splitToolName('github__create_issue')).toEqual(['github', 'create', 'issue']);
+    expect(splitToolName('slack__sendMessage')).toEqual(['slack', 'send', 'message']);
+    expect(splitToolName('shop__search-items')).toEqual(['shop', 'search', 'items']);
+  });
+});
+
+describe('searchTools scoring', () => {
+  /** Ranks the catalog with no limits unless given. */
+  const rank = (text: string, options: { topK?: number; minScore?: number } = {}, tools: readonly SearchableTool[] = catalog) =>
+    searchTools(text, tools, { topK: options.topK ?? 100, minScore: options.minScore ?? 0 }).map(({ name, points, score }) => ({ name, points, score }));
+
+  it('uses the documented weights', () => {
+    expect(SEARCH_WEIGHTS).toEqual({ exactName: 12, namePart: 6, partialNamePart: 5, description: 2 });
+  });
+
+  it('ranks a name-word match above a description-only match', () => {
+    expect(rank('message')).toEqual([
+      { name: 'slack__send_message', points: 8, score: 1 }, // name word 6 + description 2 = 8; 8/6 capped at 1
+      { name: 'calendar__create_event', points: 2, score: 0.33 }, // description only: 2/6
+    ]);
+  });
+
+  it('gives the whole name and the server part of server__action the highest weight', () => {
+    expect(rank('track_shipment')).toEqual([{ name: 'track_shipment', points: 12, score: 1 }]);
+    // "slack" is the server part of both (12) and in both descriptions (2): a tie, broken by name.
+    expect(rank('slack')).toEqual([
+      { name: 'slack__list_channels', points: 14, score: 1 },
+      { name: 'slack__send_message', points: 14, score: 1 },
+    ]);
+    const tools = [
+      { name: 'getWeather', description: 'Reads the sky.' },
+      { name: 'weather__forecast', description: 'Days ahead.' },
+      { name: 'weather', description: 'Right now.' },
+    ];
+    expect(rank('weather', {}, tools)).toEqual([
+      { name: 'weather', points: 12, score: 1 }, // whole name
+      { name: 'weather__forecast', points: 12, score: 1 }, // server part (not 12 + 6: the best name match counts once)
+      { name: 'getWeather', points: 6, score: 1 }, // one name word
+    ]);
+    // Only the part before `__` is the server: a later word is an ordinary name word.
+    expect(rank('forecast', {}, tools)).toEqual([{ name: 'weather__forecast', points: 6, score: 1 }]);
+  });
+
+  it('counts a partial name-word match (search vs searching) at 5, from 3 characters on', () => {
+    expect(rank('searching')).toEqual([
+      { name: 'github__search_code', points: 5, score: 0.83 },
+      { name: 'searchProducts', points: 5, score: 0.83 },
+    ]);
+    expect(rank('search')).toEqual([
+      { name: 'github__search_code', points: 8, score: 1 }, // name word 6 + description 2
+      { name: 'searchProducts', points: 8, score: 1 },
+      { name: 'getProductDetails', points: 2, score: 0.33 }, // "... from searchProducts." in its description
+    ]);
+    const tools = [{ name: 'getWeather', description: 'Reads the sky.' }];
+    expect(rank('wea', {}, tools)).toEqual([{ name: 'getWeather', points: 5, score: 0.83 }]);
+    expect(rank('we', {}, tools)).toEqual([]);
+  });
+
+  it('normalises points by 6 per query term and caps the score at 1', () => {
+    // 3 terms: 18 points make a score of 1.
+    expect(rank('cancel shipped order')).toEqual([
+      { name: 'cancel_order', points: 18, score: 1 }, // cancel 6+2, shipped 2 (description), order 6+2
+      { name: 'refundOrder', points: 8, score: 0.44 }, // order 6+2 → 8/18
+      { name: 'track_shipment', points: 2, score: 0.11 }, // order in the description → 2/18
+    ]);
+    expect(rank('send slack message')).toEqual([
+      { name: 'slack__send_message', points: 28, score: 1 }, // 6 + 14 + 8 = 28/18, capped
+      { name: 'slack__list_channels', points: 14, score: 0.78 }, // slack 12+2 → 14/18
+      { name: 'calendar__create_event', points: 2, score: 0.11 },
+    ]);
+  });
+
+  it('ignores case and punctuation in the query, and returns nothing for an empty or unmatched query', () => {
+    expect(rank('  REFUND!  ')).toEqual([{ name: 'refundOrder', points: 8, score: 1 }]);
+    expect(rank('   ')).toEqual([]);
+    expect(rank('kubernetes')).toEqual([]);
+  });
+
+  it('drops tools that miss a +required term', () => {
+    expect(rank('order refund')).toEqual([
+      { name: 'refundOrder', points: 16, score: 1 },
+      { name: 'cancel_order', points: 8, score: 0.67 },
+      { name: 'track_shipment', points: 2, score: 0.17 },
+    ]);
+    expect(rank('order +refund')).toEqual([{ name: 'refundOrder', points: 16, score: 1 }]);
+    // A description match satisfies a required term.
+    expect(rank('+parcel order')).toEqual([{ name: 'track_shipment', points: 4, score: 0.33 }]);
+  });
+
+  it('limits the results with topK and minScore', () => {
+    expect(rank('order').map((match) => match.name)).toEqual(['cancel_order', 'refundOrder', 'track_shipment']);
+    expect(rank('order', { topK: 2 }).map((match) => match.name)).toEqual(['cancel_order', 'refundOrder']);
+    expect(rank('order', { topK: 1 }).map((match) => match.name)).toEqual(['cancel_order']);
+    // track_shipment scores 2/6 = 0.333...
+    expect(rank('order', { minScore: 0.33 }).map((match) => match.name)).toEqual(['cancel_order', 'refundOrder', 'track_shipment']);
+    expect(rank('order', { minScore: 0.34 }).map((match) => match.name)).toEqual(['cancel_order', 'refundOrder']);
+  });
+});
+
+describe('search mode through chat()', () => {
+  it('sends a discovery tool that takes { query } and lists the lazy tools by name', async () => {
+    const { model, sent, received } = recorder({ text: 'hello' });
+    await run(model, [user('hello')], SEARCH);
+    expect(sent).toEqual([BASE]);
+    const discovery = discoveryToolOf(received[0]!);
+    expect(discovery.parameters).toMatchObject({ type: 'object', properties: { query: { type: 'string' } }, required: ['query'] });
+    expect(discovery.parameters).not.toHaveProperty('properties.toolNames');
+    expect(discovery.description).toContain(`Tools you can load: ${lazyNames.join(', ')}.`);
+    expect(discovery.description).toContain("'select:NameA,NameB'");
+    expect(discovery.description).not.toContain('loaded at once');
+  });
+
+  it('select: loads exactly the named tools, appended after the eager tools and the discovery tool', async () => {
+    const { model, sent } = recorder(query('select:refundOrder, github__create_issue'));
+    const { events } = await run(model, [user('go')], SEARCH);
+    const result = discoveryResult(events);
+    expect(result.meta.outcome).toBeUndefined();
+    expect(result.body).toEqual({ discovered: ['refundOrder', 'github__create_issue'], note: DISCOVERY_NOTE });
+    // Names only: no schema travels in the result.
+    expect(result.content).not.toMatch(/orderId|"properties"/);
+    expect(sent).toEqual([BASE, [...BASE, 'refundOrder', 'github__create_issue']]);
+  });
+
+  it('select: answers unknown names per name, and the call itself succeeds', async () => {
+    const { model, sent } = recorder(query('select:slack__send_message,slack__delete_workspace,getTime'));
+    const { events } = await run(model, [user('go')], SEARCH);
+    const result = discoveryResult(events);
+    expect(result.meta.outcome).toBeUndefined();
+    expect(result.body).toEqual({
+      discovered: ['slack__send_message', 'getTime'], // an eager name is harmless: it is already sent
+      errors: { slack__delete_workspace: "Unknown tool 'slack__delete_workspace'." },
+      note: DISCOVERY_NOTE,
+    });
+    expect(sent[1]).toEqual([...BASE, 'slack__send_message']);
+  });
+
+  it('a keyword query without autoLoad returns ranked matches and loads nothing', async () => {
+    const { model, sent } = recorder(query('order'));
+    const { events } = await run(model, [user('go')], SEARCH);
+    expect(discoveryResult(events).body).toEqual({
+      discovered: [],
+      matches: [
+        { name: 'cancel_order', summary: 'Cancel an order that has not shipped yet.', score: 1 },
+        { name: 'refundOrder', summary: 'Refund a delivered order to the original payment method.', score: 1 },
+        // 0.33 clears the default minScore of 0.3
+        { name: 'track_shipment', summary: 'Where a parcel is now.', score: 0.33 },
+      ],
+      note: "Load the tools you need with query 'select:Name'.",
+    });
+    expect(sent).toEqual([BASE, BASE]);
+  });
+
+  it('applies topK and minScore from the options', async () => {
+    const limited = recorder(query('order'));
+    const names = (events: Event[]) => (discoveryResult(events).body['matches'] as { name: string }[]).map((match) => match.name);
+    expect(names((await run(limited.model, [user('go')], { ...SEARCH, topK: 1 })).events)).toEqual(['cancel_order']);
+    const strict = recorder(query('order'));
+    expect(names((await run(strict.model, [user('go')], { ...SEARCH, minScore: 0.5 })).events)).toEqual(['cancel_order', 'refundOrder']);
+  });
+
+  it('tells the model when nothing matched', async () => {
+    const { model } = recorder(query('kubernetes'));
+    const { events } = await run(model, [user('go')], SEARCH);
+    expect(discoveryResult(events).body).toEqual({ discovered: [], matches: [], note: 'No tools matched; try other words.' });
+  });
+
+  it('with autoLoad, keyword matches are loaded at once and sent with the next call', async () => {
+    const { model, sent, received } = recorder(query('slack'));
+    const { events } = await run(model, [user('go')], { ...SEARCH, autoLoad: true });
+    expect(discoveryToolOf(received[0]!).description).toContain('(matches are loaded at once)');
+    expect(discoveryResult(events).body).toEqual({
+      matches: [
+        { name: 'slack__list_channels', summary: 'List the Slack channels the bot can read.', score: 1 },
+        { name: 'slack__send_message', summary: 'Post a message to a Slack channel.', score: 1 },
+      ],
+      discovered: ['slack__list_channels', 'slack__send_message'],
+      note: DISCOVERY_NOTE,
+    });
+    expect(sent).toEqual([BASE, [...BASE, 'slack__list_channels', 'slack__send_message']]);
+  });
+
+  it('answers arguments without a query string with an error result', async () => {
+    const { model, sent } = recorder({ toolCalls: [{ name: DISCOVERY_TOOL_NAME, args: { toolNames: ['refundOrder'] } }] });
+    const { events } = await run(model, [user('go')], SEARCH);
+    const result = discoveryResult(events);
+    expect(result.meta.outcome).toBe('error');
+    expect(result.meta.error).toBe(`'${DISCOVERY_TOOL_NAME}' needs { query: string }.`);
+    expect(sent).toEqual([BASE, BASE]);
+  });
+
+  it("includeDescription 'first-sentence' and 'full' change only the catalog text", async () => {
+    const runWith = async (includeDescription: DiscoveryOptions['includeDescription']) => {
+      const recording = recorder(query('order'));
+      const { events } = await run(recording.model, [user('go')], { ...SEARCH, includeDescription });
+      const discovery = discoveryToolOf(recording.received[0]!);
+      const [head, catalogText] = discovery.description.split('Tools you can load:');
+      return { head, catalogText, parameters: discovery.parameters, sent: recording.sent, result: discoveryResult(events).content };
+    };
+    const none = await runWith(undefined);
+    const first = await runWith('first-sentence');
+    const full = await runWith('full');
+
+    expect(none.catalogText).toBe(` ${lazyNames.join(', ')}.`);
+    expect(first.catalogText).toContain('\n- searchProducts: Search the product catalog by keyword.\n');
+    expect(first.catalogText).toContain('\n- translate_text: Translate text into another language.');
+    expect(first.catalogText).not.toContain('Returns names');
+    expect(full.catalogText).toContain('\n- searchProducts: Search the product catalog by keyword. Returns names, prices and stock.\n');
+    expect(full.catalogText).toContain('\n- getProductDetails: Full details of one product, with reviews. Use an id from searchProducts.\n');
+    for (const other of [first, full]) {
+      expect(other.catalogText).not.toBe(none.catalogText);
+      expect(other.head).toBe(none.head);
+      expect(other.parameters).toEqual(none.parameters);
+      expect(other.sent).toEqual(none.sent);
+      expect(other.result).toBe(none.result);
+    }
+  });
+});
+
+describe('the per-request filter', () => {
+  const hide = (blocked: string, blockedPhase: string) =>
+    vi.fn((name: string, phase: string) => !(name === blocked && phase === blockedPhase));
+
+  it("phase 'search' hides a tool from keyword results", async () => {
+    const filter = hide('refundOrder', 'search');
+    const { model } = recorder(query('order'));
+    const { events } = await run(model, [user('go')], { ...SEARCH, filter });
+    const matches = discoveryResult(events).body['matches'] as { name: string }[];
+    expect(matches.map((match) => match.name)).toEqual(['cancel_order', 'track_shipment']);
+    expect(filter).toHaveBeenCalledWith('refundOrder', 'search');
+  });
+
+  it("phase 'search' hides a tool from the catalog in the discovery tool's description", async () => {
+    const { model, received } = recorder({ text: 'hello' });
+    await run(model, [user('hello')], { ...SEARCH, filter: hide('refundOrder', 'search') });
+    const description = discoveryToolOf(received[0]!).description;
+    expect(description).not.toContain('refundOrder');
+  });
+
+  it("phase 'load' refuses to load a tool: a per-name error, and the tool is not sent", async () => {
+    const filter = vi.fn(async (name: string, phase: string) => !(name === 'refundOrder' && phase === 'load'));
+    const { model, sent } = recorder(query('select:refundOrder,cancel_order'));
+    const { events } = await run(model, [user('go')], { ...SEARCH, filter });
+    const result = discoveryResult(events);
+    expect(result.meta.outcome).toBeUndefined();
+    expect(result.body).toEqual({
+      discovered: ['cancel_order'],
+      errors: { refundOrder: "Tool 'refundOrder' is not available for this request." },
+      note: DISCOVERY_NOTE,
+    });
+    expect(sent[1]).toEqual([...BASE, 'cancel_order']);
+  });
+
+  it("phase 'load' also applies to autoLoad: the tool is listed as a match but not loaded", async () => {
+    const { model, sent } = recorder(query('order'));
+    const { events } = await run(model, [user('go')], { ...SEARCH, autoLoad: true, filter: hide('refundOrder', 'load') });
+    const body = discoveryResult(events).body;
+    expect((body['matches'] as { name: string }[]).map((match) => match.name)).toEqual(['cancel_order', 'refundOrder', 'track_shipment']);
+    expect(body['discovered']).toEqual(['cancel_order', 'track_shipment']);
+    expect(body['errors']).toEqual({ refundOrder: "Tool 'refundOrder' is not available for this request." });
+    expect(sent[1]).toEqual([...BASE, 'cancel_order', 'track_shipment']);
+  });
+
+  it('a filter that throws blocks the tool', async () => {
+    const filter = (name: string) => {
+      if (name === 'refundOrder') throw new Error('policy service unreachable');
+      return true;
+    };
+    const selecting = recorder(query('select:refundOrder'));
+    const selected = discoveryResult((await run(selecting.model, [user('go')], { ...SEARCH, filter })).events);
+    expect(selected.meta.outcome).toBeUndefined();
+    expect(selected.body).toEqual({
+      discovered: [],
+      errors: { refundOrder: "Tool 'refundOrder' is not available for this request." },
+      note: 'No tools were loaded.',
+    });
+    expect(selecting.sent[1]).toEqual(BASE);
+
+    const searching = recorder(query('refund'));
+    const searched = discoveryResult((await run(searching.model, [user('go')], { ...SEARCH, filter })).events);
+    expect(searched.body['matches']).toEqual([]);
+  });
+
+  it("phase 'active' stops sending a discovered tool and refuses its calls, per request", async () => {
+    // Turn 1, no filter: refundOrder is discovered.
+    const first = recorder(query('select:refundOrder'));
+    const { history } = await run(first.model, [user('go')], SEARCH);
+    expect(first.sent[1]).toEqual([...BASE, 'refundOrder']);
+    const next = [...history, user('refund ORD-7', 'u2')];
+    const callRefund: ScriptReply = { toolCalls: [{ name: 'refundOrder', args: { orderId: 'ORD-7' } }] };
+
+    // Turn 2 with a filter that deactivates it: not sent, and a call to it is refused without running.
+    refundImpl.mockClear();
+    const blocked = recorder(callRefund);
+    const filter = hide('refundOrder', 'active');
+    const blockedRun = await run(blocked.model, next, { ...SEARCH, filter });
+    expect(blocked.sent[0]).toEqual(BASE);
+    const [refused] = resultsOf(blockedRun.events);
+    expect(refused?.name).toBe('refundOrder');
+    expect(refused?.meta.outcome).toBe('error');
+    expect(refused?.meta.error).toBe("Tool 'refundOrder' is not available for this request.");
+    expect(refused?.body).toEqual({ error: "Tool 'refundOrder' is not available for this request." });
+    expect(refundImpl).not.toHaveBeenCalled();
+    expect(filter).toHaveBeenCalledWith('refundOrder', 'active');
+
+    // The same history with another request's filter: sent and run.
+    const allowed = recorder(callRefund);
+    const allowedRun = await run(allowed.model, next, { ...SEARCH, filter: () => true });
+    expect(allowed.sent[0]).toEqual([...BASE, 'refundOrder']);
+    const [ran] = resultsOf(allowedRun.events);
+    expect(ran?.meta.outcome).toBeUndefined();
+    expect(ran?.body).toEqual({ orderId: 'ORD-7', refunded: true });
+    expect(refundImpl).toHaveBeenCalledTimes(1);
+    expect(refundImpl.mock.calls[0]?.[0]).toEqual({ orderId: 'ORD-7' });
+  });
+});
