@@ -1,9 +1,19 @@
+import { ChatwireDevtools } from '@chatwire/devtools';
 import { useChat } from '@chatwire/react';
-import { useRef, useState } from 'react';
+import { lazy, Suspense, useRef, useState } from 'react';
 import { Composer } from './components/Composer.tsx';
 import { MessageList } from './components/MessageList.tsx';
 import { PagePanel } from './components/PagePanel.tsx';
 import { createBrowserTools, type AccentColor, type Banner, type Theme } from './tools/browserTools.ts';
+
+/**
+ * The devtools panel: in development from the main entry (nothing in production builds); a build
+ * made with VITE_CHATWIRE_DEVTOOLS=on opts in through the `/production` subpath (the e2e tests use it).
+ */
+const Devtools =
+  import.meta.env.VITE_CHATWIRE_DEVTOOLS === 'on'
+    ? lazy(() => import('@chatwire/devtools/production').then((module) => ({ default: module.ChatwireDevtools })))
+    : ChatwireDevtools;
 
 /** The demo page: a conversation, plus the page state that browser tools change. */
 export function App() {
@@ -24,7 +34,8 @@ export function App() {
       scrollToTop: () => conversation.current?.scrollTo({ top: 0 }),
     }),
   );
-  const chat = useChat({ api: '/api/chat', tools });
+  const chat = useChat({ id: 'demo', api: '/api/chat', tools, catalog: '/api/tools' });
+  const { discovered, undiscovered } = chat.discovery;
   const busy = chat.status === 'submitted' || chat.status === 'streaming';
 
   return (
@@ -36,6 +47,9 @@ export function App() {
       ) : null}
       <header className="app-header">
         <h1>Chatwire</h1>
+        <span className="status" title="Lazy tools the model has discovered" data-testid="discovery-count">
+          {`${discovered.length}/${discovered.length + undiscovered.length} lazy tools discovered`}
+        </span>
         <span className="status" data-testid="status" data-status={chat.status}>
           {chat.status}
         </span>
@@ -57,6 +71,9 @@ export function App() {
         </div>
         <PagePanel notes={notes} todos={todos} />
       </div>
+      <Suspense fallback={null}>
+        <Devtools client={chat.client} catalogUrl="/api/tools" />
+      </Suspense>
     </div>
   );
 }

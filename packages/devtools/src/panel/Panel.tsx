@@ -1,0 +1,152 @@
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import type { ChatClient, ChatSnapshot, HistoryTurn } from '@chatwire/core';
+import type { CatalogEntry } from '../viewModel/index.js';
+import type { PanelProps } from './mountPanel.js';
+import { EventsView } from './views/EventsView.js';
+import { TimelineView } from './views/TimelineView.js';
+import { TokensView } from './views/TokensView.js';
+import { ToolsView } from './views/ToolsView.js';
+
+const TABS = [
+  { id: 'tools', label: 'Tools' },
+  { id: 'tokens', label: 'Tokens' },
+  { id: 'timeline', label: 'Timeline' },
+  { id: 'events', label: 'Events' },
+] as const;
+type TabId = (typeof TABS)[number]['id'];
+
+/** What the panel reads from the client: the snapshot and the history, refreshed at most 5 times a second. */
+function useChatState(client: ChatClient | undefined): { snapshot: ChatSnapshot | undefined; history: readonly HistoryTurn[] } {
+  const read = () => ({ snapshot: client?.getSnapshot(), history: client?.getHistory() ?? [] });
+  const [state, setState] = useState(read);
+  useEffect(() => {
+    if (!client) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const refresh = () => {
+      timer ??= setTimeout(() => {
+        timer = undefined;
+        setState({ snapshot: client.getSnapshot(), history: client.getHistory() });
+      }, 200);
+    };
+    const unsubscribe = client.subscribe(refresh);
+    const stopInspecting = client.inspect((event) => {
+      if (event.type === 'event' || event.type === 'request') refresh();
+    });
+    setState({ snapshot: client.getSnapshot(), history: client.getHistory() });
+    return () => {
+      unsubscribe();
+      stopInspecting();
+      clearTimeout(timer);
+    };
+  }, [client]);
+  return state;
+}
+
+/** Loads the tool catalog once (the panel keeps working without one). */
+function useCatalog(url: string | undefined): { catalog: CatalogEntry[] | undefined; error: string | undefined } {
+  const [state, setState] = useState<{ catalog: CatalogEntry[] | undefined; error: string | undefined }>({ catalog: undefined, error: undefined });
+  useEffect(() => {
+    if (!url) return;
+    const abort = new AbortController();
+    fetch(url, { signal: abort.signal, headers: { accept: 'application/json' } })
+      .then(async (response) => {
+        if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
+        const body = (await response.json()) as { tools?: CatalogEntry[] };
+        setState({ catalog: body.tools ?? [], error: undefined });
+      })
+      .catch((error: unknown) => {
+        if (!abort.signal.aborted) setState({ catalog: undefined, error: error instanceof Error ? error.message : String(error) });
+      });
+    return () => abort.abort();
+  }, [url]);
+  return state;
+}
+
+/** The devtools panel: a header with the turn selector, four tabs, and the selected view. */
+export function Panel(props: PanelProps) {
+  const [tab, setTab] = useState<TabId>('tools');
+  const { snapshot, history } = useChatState(props.client);
+  const { catalog, error: catalogError } = useCatalog(props.catalogUrl);
+  const turnCount = snapshot?.turns.length ?? 0;
+  const [pickedTurn, setPickedTurn] = useState<number | undefined>(undefined);
+  const turn = pickedTurn !== undefined && pickedTurn <= turnCount ? pickedTurn : turnCount;
+  const tabRefs = useRef<(HTMLButtonElement | null)[]>([]);
+
+  useEffect(() => {
+    if (!props.onClose) return;
+    const onKey = (event: globalThis.KeyboardEvent) => {
+      if (event.key === 'Escape') props.onClose?.();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [props]);
+
+  const onTabKey = (event: KeyboardEvent<HTMLButtonElement>, index: number) => {
+    const delta = event.key === 'ArrowRight' ? 1 : event.key === 'ArrowLeft' ? -1 : 0;
+    if (!delta) return;
+    event.preventDefault();
+    const next = (index + delta + TABS.length) % TABS.length;
+    setTab(TABS[next]!.id);
+    tabRefs.current[next]?.focus();
+  };
+
+  if (!props.client || !snapshot) {
+    return <div className="cw-empty">No chat to inspect: pass a ChatClient or the id of a chat.</div>;
+  }
+
+  return (
+    <section aria-label="Chatwire devtools" data-testid="chatwire-devtools" style={{ display: 'contents' }}>
+      <header className="cw-header">
+        <h2>Chatwire devtools</h2>
+        <label>
+          <span className="cw-muted">Turn </span>
+          <select aria-label="Turn" value={turn} onChange={(event) => setPickedTurn(Number(event.target.value))} disabled={turnCount === 0}>
+            {turnCount === 0 ? <option value={0}>none yet</option> : null}
+            {Array.from({ length: turnCount }, (_, index) => (
+              <option key={index} value={index + 1}>
+                {`${index + 1}${index + 1 === turnCount ? ' (latest)' : ''}`}
+              </option>
+            ))}
+          </select>
+        </label>
+        <span className="cw-chip" data-testid="devtools-status">
+          {snapshot.status}
+        </span>
+        {props.onClose ? (
+          <button type="button" className="cw-button" onClick={props.onClose} aria-label="Close devtools">
+            Close
+          </button>
+        ) : null}
+      </header>
+      <div className="cw-tabs" role="tablist" aria-label="Devtools views">
+        {TABS.map((item, index) => (
+          <button
+            key={item.id}
+            ref={(element) => {
+              tabRefs.current[index] = element;
+            }}
+            type="button"
+            role="tab"
+            id={`cw-tab-${item.id}`}
+            aria-selected={tab === item.id}
+            aria-controls={`cw-panel-${item.id}`}
+            tabIndex={tab === item.id ? 0 : -1}
+            className="cw-tab"
+            onClick={() => setTab(item.id)}
+            onKeyDown={(event) => onTabKey(event, index)}
+          >
+            {item.label}
+          </button>
+        ))}
+      </div>
+      <div className="cw-body" role="tabpanel" id={`cw-panel-${tab}`} aria-labelledby={`cw-tab-${tab}`}>
+        {tab === 'tools' ? (
+          <ToolsView catalog={catalog} catalogError={catalogError} messages={snapshot.messages} turns={snapshot.turns} turn={turn} />
+        ) : null}
+        {tab === 'tokens' ? <TokensView turns={snapshot.turns} selectedTurn={turn} /> : null}
+        {tab === 'timeline' ? <TimelineView messages={snapshot.messages} /> : null}
+        {tab === 'events' ? <EventsView history={history} turnId={snapshot.turns[turn - 1]?.id} /> : null}
+      </div>
+    </section>
+  );
+}

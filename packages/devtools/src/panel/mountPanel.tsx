@@ -1,0 +1,38 @@
+import { createRoot } from 'react-dom/client';
+import type { ChatClient } from '@chatwire/core';
+import { Panel } from './Panel.js';
+import { panelStyles } from './styles.js';
+
+/** What the shell passes to the panel. */
+export interface PanelProps {
+  readonly client: ChatClient | undefined;
+  readonly catalogUrl: string | undefined;
+  readonly onClose: (() => void) | undefined;
+}
+
+/** A mounted panel. */
+export interface PanelHandle {
+  unmount(): void;
+}
+
+/**
+ * Mounts the panel inside `host`'s shadow root, as its own React root: the panel's styles cannot
+ * leak into the app and the app's styles cannot reach the panel.
+ */
+export function mountPanel(host: HTMLElement, props: PanelProps): PanelHandle {
+  const shadow = host.shadowRoot ?? host.attachShadow({ mode: 'open' });
+  shadow.replaceChildren();
+  const style = document.createElement('style');
+  style.textContent = panelStyles;
+  const container = document.createElement('div');
+  container.className = 'cw-root';
+  shadow.append(style, container);
+  const root = createRoot(container);
+  root.render(<Panel {...props} />);
+  return {
+    unmount() {
+      root.unmount();
+      shadow.replaceChildren();
+    },
+  };
+}

@@ -1,0 +1,54 @@
+/** The panel's styles, scoped to its shadow root. Light and dark follow the system setting. */
+export const panelStyles = `
+:host { all: initial; }
+.cw-root {
+  --bg: #ffffff; --fg: #18181b; --muted: #6b7280; --line: #e5e7eb; --soft: #f4f4f5; --accent: #4f46e5;
+  --good: #047857; --bad: #b91c1c; --warn: #b45309; --bar: #c7d2fe; --bar-strong: #4f46e5;
+  font: 12px/1.45 ui-sans-serif, system-ui, sans-serif; color: var(--fg); background: var(--bg);
+  height: 100%; display: flex; flex-direction: column; border: 1px solid var(--line); border-radius: 10px;
+  box-shadow: 0 8px 30px rgba(0,0,0,.18); overflow: hidden; box-sizing: border-box;
+}
+@media (prefers-color-scheme: dark) {
+  .cw-root { --bg: #17171c; --fg: #ececf1; --muted: #9ca3af; --line: #2e2e36; --soft: #22222a; --accent: #818cf8;
+    --good: #34d399; --bad: #f87171; --warn: #fbbf24; --bar: #3730a3; --bar-strong: #818cf8; }
+}
+.cw-root *, .cw-root *::before, .cw-root *::after { box-sizing: border-box; }
+.cw-header { display: flex; align-items: center; gap: 8px; padding: 8px 10px; border-bottom: 1px solid var(--line); }
+.cw-header h2 { font-size: 13px; margin: 0; flex: 1; }
+.cw-tabs { display: flex; gap: 2px; padding: 0 8px; border-bottom: 1px solid var(--line); }
+.cw-tab { font: inherit; border: 0; background: none; color: var(--muted); padding: 8px 10px; cursor: pointer; border-bottom: 2px solid transparent; }
+.cw-tab[aria-selected='true'] { color: var(--fg); border-bottom-color: var(--accent); font-weight: 600; }
+.cw-body { flex: 1; overflow: auto; padding: 10px; }
+button, select, input { font: inherit; color: var(--fg); }
+button.cw-button, select, input { background: var(--soft); border: 1px solid var(--line); border-radius: 6px; padding: 4px 8px; }
+button.cw-button { cursor: pointer; }
+:focus-visible { outline: 2px solid var(--accent); outline-offset: 1px; }
+.cw-toolbar { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; margin-bottom: 8px; }
+.cw-chips { display: flex; flex-wrap: wrap; gap: 6px; margin-bottom: 8px; }
+.cw-chip { background: var(--soft); border: 1px solid var(--line); border-radius: 999px; padding: 2px 8px; }
+table { border-collapse: collapse; width: 100%; }
+th, td { text-align: left; padding: 4px 6px; border-bottom: 1px solid var(--line); vertical-align: top; }
+th { color: var(--muted); font-weight: 600; position: sticky; top: 0; background: var(--bg); }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+.cw-name { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; }
+.cw-status-discovered { color: var(--good); font-weight: 600; }
+.cw-status-undiscovered { color: var(--muted); }
+.cw-status-eager { color: var(--fg); }
+.cw-good { color: var(--good); }
+.cw-bad { color: var(--bad); }
+.cw-warn { color: var(--warn); }
+.cw-muted { color: var(--muted); }
+.cw-cards { display: grid; grid-template-columns: repeat(auto-fit, minmax(140px, 1fr)); gap: 8px; margin-bottom: 10px; }
+.cw-card { background: var(--soft); border: 1px solid var(--line); border-radius: 8px; padding: 8px; }
+.cw-card strong { display: block; font-size: 16px; }
+.cw-note { color: var(--muted); margin: 8px 0; }
+.cw-chart { width: 100%; height: 120px; margin-bottom: 8px; }
+.cw-steps { display: flex; flex-wrap: wrap; gap: 4px; }
+.cw-step { background: var(--soft); border: 1px solid var(--line); border-radius: 4px; padding: 1px 6px; }
+.cw-event { border-bottom: 1px solid var(--line); padding: 4px 0; }
+.cw-event summary { cursor: pointer; }
+pre { margin: 4px 0; padding: 6px; background: var(--soft); border-radius: 6px; white-space: pre-wrap; word-break: break-word; max-height: 280px; overflow: auto;
+  font: 11px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; }
+.cw-empty { color: var(--muted); padding: 20px; text-align: center; }
+textarea.cw-copy { width: 100%; height: 120px; font: 11px ui-monospace, monospace; }
+`;

@@ -1,0 +1,95 @@
+import { useMemo, useState } from 'react';
+import type { HistoryTurn } from '@chatwire/core';
+import { buildEventRows, eventTypes, truncatedJson, turnAsFixture } from '../../viewModel/index.js';
+import { ShowMore, useCappedList } from './ShowMore.js';
+
+/** Copies text; when the clipboard is unavailable, shows it to copy by hand. */
+function useCopy(): { copy: (label: string, text: string) => void; fallback: { label: string; text: string } | undefined; status: string } {
+  const [fallback, setFallback] = useState<{ label: string; text: string } | undefined>(undefined);
+  const [status, setStatus] = useState('');
+  return {
+    fallback,
+    status,
+    copy: (label, text) => {
+      const clipboard = typeof navigator === 'undefined' ? undefined : navigator.clipboard;
+      if (!clipboard) {
+        setFallback({ label, text });
+        return;
+      }
+      clipboard.writeText(text).then(
+        () => setStatus(`Copied ${label}.`),
+        () => setFallback({ label, text }),
+      );
+    },
+  };
+}
+
+/** A JSON payload as text, truncated with an expander. */
+function Payload({ value }: { value: unknown }) {
+  const [full, setFull] = useState(false);
+  const json = truncatedJson(value);
+  return (
+    <>
+      <pre>{full ? JSON.stringify(value, null, 2) : json.text}</pre>
+      {json.truncated && !full ? (
+        <button type="button" className="cw-button" onClick={() => setFull(true)}>
+          {`Show all ${json.length.toLocaleString('en-US')} characters`}
+        </button>
+      ) : null}
+    </>
+  );
+}
+
+/** The raw AG-UI events of the selected turn: filter, copy as JSON, copy the turn as a test fixture. */
+export function EventsView(props: { history: readonly HistoryTurn[]; turnId: string | undefined }) {
+  const [type, setType] = useState('');
+  const [search, setSearch] = useState('');
+  // The history is bounded: an old turn may no longer be in it, then the latest one shows.
+  const turn = props.history.find((entry) => entry.id === props.turnId) ?? props.history[props.history.length - 1];
+  const rows = useMemo(() => buildEventRows(turn, { type, search }), [turn, type, search]);
+  const capped = useCappedList(rows, 300);
+  const { copy, fallback, status } = useCopy();
+  if (!turn) return <p className="cw-empty">No events recorded yet.</p>;
+  return (
+    <div>
+      <div className="cw-toolbar">
+        <select aria-label="Event type" value={type} onChange={(event) => setType(event.target.value)}>
+          <option value="">All types</option>
+          {eventTypes(turn).map((name) => (
+            <option key={name} value={name}>
+              {name}
+            </option>
+          ))}
+        </select>
+        <input type="search" aria-label="Search events" placeholder="Search events" value={search} onChange={(event) => setSearch(event.target.value)} />
+        <button type="button" className="cw-button" onClick={() => copy('the turn as a test fixture', turnAsFixture(turn))}>
+          Copy turn as test fixture
+        </button>
+        <span className="cw-muted" role="status">
+          {status}
+        </span>
+      </div>
+      <p className="cw-muted">
+        {`${turn.events.length} events in ${turn.runs.length} run${turn.runs.length === 1 ? '' : 's'}${turn.dropped ? `; ${turn.dropped} more not kept` : ''}.`}
+      </p>
+      {fallback ? (
+        <label>
+          {`Copy ${fallback.label} by hand:`}
+          <textarea className="cw-copy" readOnly value={fallback.text} />
+        </label>
+      ) : null}
+      {capped.items.map((row) => (
+        <details key={row.index} className="cw-event" data-testid="event-row" data-type={row.type}>
+          <summary>
+            <span className="cw-name">{row.type}</span> <span className="cw-muted">{row.label.slice(0, 80)}</span>
+          </summary>
+          <Payload value={row.recorded.event} />
+          <button type="button" className="cw-button" onClick={() => copy(`${row.type} as JSON`, JSON.stringify(row.recorded.event, null, 2))}>
+            Copy as JSON
+          </button>
+        </details>
+      ))}
+      <ShowMore list={capped} />
+    </div>
+  );
+}

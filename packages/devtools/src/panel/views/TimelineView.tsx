@@ -1,0 +1,65 @@
+import { useEffect, useMemo, useState } from 'react';
+import type { ChatMessage } from '@chatwire/core';
+import { buildTimeline } from '../../viewModel/index.js';
+import { ShowMore, useCappedList } from './ShowMore.js';
+
+const duration = (ms: number) => (ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`);
+const clock = (at: number) => new Date(at).toLocaleTimeString('en-GB', { hour12: false });
+
+/** Every tool call with the states it went through and the time it spent in each. */
+export function TimelineView(props: { messages: readonly ChatMessage[] }) {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, []);
+  const rows = useMemo(() => buildTimeline(props.messages, now), [props.messages, now]);
+  const capped = useCappedList([...rows].reverse(), 100);
+  if (rows.length === 0) return <p className="cw-empty">No tool calls yet.</p>;
+  return (
+    <div>
+      <table aria-label="Tool call timeline">
+        <thead>
+          <tr>
+            <th>Turn</th>
+            <th>Call</th>
+            <th>States</th>
+            <th>Approval</th>
+          </tr>
+        </thead>
+        <tbody>
+          {capped.items.map((row) => (
+            <tr key={row.toolCallId} data-testid="timeline-row" data-tool={row.toolName} data-state={row.state}>
+              <td>{row.turn}</td>
+              <td>
+                <span className="cw-name">{row.toolName}</span>
+                <br />
+                <span className="cw-muted">{row.toolCallId}</span>
+              </td>
+              <td>
+                <div className="cw-steps">
+                  {row.steps.map((step, index) => (
+                    <span key={index} className="cw-step" title={clock(step.at)}>
+                      {step.durationMs > 0 ? `${step.state} ${duration(step.durationMs)}` : step.state}
+                    </span>
+                  ))}
+                </div>
+                {row.error ? <div className="cw-bad">{row.error}</div> : null}
+              </td>
+              <td>
+                {row.approval
+                  ? row.approval.approved === undefined
+                    ? `asked by the ${row.approval.requestedBy}, waiting`
+                    : `${row.approval.approved ? 'approved' : 'denied'} by ${row.approval.respondedBy === 'auto' ? 'Chatwire (the user moved on)' : 'the user'}${
+                        row.approval.respondedAt ? ` at ${clock(row.approval.respondedAt)}` : ''
+                      }${row.approval.reason ? `: ${row.approval.reason}` : ''}`
+                  : ''}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <ShowMore list={capped} />
+    </div>
+  );
+}

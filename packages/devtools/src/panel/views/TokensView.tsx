@@ -1,0 +1,127 @@
+import { useMemo } from 'react';
+import type { TurnRecord } from '@chatwire/core';
+import { buildTokensView, type TurnTokens } from '../../viewModel/index.js';
+
+const format = (value: number | undefined) => (value === undefined ? '–' : value.toLocaleString('en-US'));
+const percent = (share: number) => `${(share * 100).toFixed(1)}%`;
+
+/** Bars per turn: all-eager tool tokens (light) against what was sent (strong). */
+function Chart({ turns }: { turns: readonly TurnTokens[] }) {
+  const max = Math.max(1, ...turns.map((turn) => turn.allEager));
+  const width = 100 / Math.max(turns.length, 1);
+  return (
+    <svg className="cw-chart" viewBox="0 0 100 50" preserveAspectRatio="none" role="img" aria-label="Tool tokens per turn: all-eager against sent">
+      {turns.map((turn, index) => {
+        const eager = (turn.allEager / max) * 46;
+        const sent = (turn.sent / max) * 46;
+        return (
+          <g key={turn.id || index}>
+            <title>{`Turn ${turn.turn}: sent ${turn.sent} of ${turn.allEager} tool tokens`}</title>
+            <rect x={index * width + width * 0.15} y={50 - eager} width={width * 0.7} height={eager} fill="var(--bar)" />
+            <rect x={index * width + width * 0.3} y={50 - sent} width={width * 0.4} height={sent} fill="var(--bar-strong)" />
+          </g>
+        );
+      })}
+    </svg>
+  );
+}
+
+/** Token figures per turn and per model call, with the counting method and what caching changes. */
+export function TokensView(props: { turns: readonly TurnRecord[]; selectedTurn: number }) {
+  const view = useMemo(() => buildTokensView(props.turns), [props.turns]);
+  const selected = view.turns[props.selectedTurn - 1];
+  if (view.turns.length === 0) return <p className="cw-empty">No model calls yet.</p>;
+  return (
+    <div>
+      <div className="cw-cards">
+        <div className="cw-card" data-testid="tokens-net-saved">
+          <span className="cw-muted">Net tool tokens saved</span>
+          <strong className={view.totals.net >= 0 ? 'cw-good' : 'cw-bad'}>{format(view.totals.net)}</strong>
+          <span className="cw-muted">{`${percent(view.totals.netShare)} of all-eager`}</span>
+        </div>
+        <div className="cw-card">
+          <span className="cw-muted">Tool tokens sent</span>
+          <strong>{format(view.totals.sent)}</strong>
+          <span className="cw-muted">{`all-eager: ${format(view.totals.allEager)}`}</span>
+        </div>
+        <div className="cw-card">
+          <span className="cw-muted">Eager would be cheaper</span>
+          <strong className={view.eagerCheaperCalls ? 'cw-warn' : ''}>{`${view.eagerCheaperCalls} call${view.eagerCheaperCalls === 1 ? '' : 's'}`}</strong>
+        </div>
+      </div>
+      <Chart turns={view.turns} />
+      <table aria-label="Tokens per turn">
+        <thead>
+          <tr>
+            <th>Turn</th>
+            <th className="num">Calls</th>
+            <th className="num">Sent</th>
+            <th className="num">All-eager</th>
+            <th className="num">Saved</th>
+            <th className="num">Discovery cost</th>
+            <th className="num">Net</th>
+            <th className="num">Cumulative</th>
+            <th className="num">Provider input</th>
+          </tr>
+        </thead>
+        <tbody>
+          {view.turns.map((turn) => (
+            <tr key={turn.id || turn.turn} data-testid="tokens-turn-row" aria-current={turn.turn === props.selectedTurn ? 'true' : undefined}>
+              <td>{turn.turn}</td>
+              <td className="num">{turn.calls.length}</td>
+              <td className="num">{format(turn.sent)}</td>
+              <td className="num">{format(turn.allEager)}</td>
+              <td className="num">{format(turn.saved)}</td>
+              <td className="num">{format(turn.discoveryRoundTrips)}</td>
+              <td className={`num ${turn.net >= 0 ? 'cw-good' : 'cw-bad'}`}>{format(turn.net)}</td>
+              <td className="num">{format(turn.cumulativeNet)}</td>
+              <td className="num">{format(turn.providerInputTokens)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {selected ? (
+        <>
+          <h3>{`Turn ${selected.turn}, per model call`}</h3>
+          <table aria-label="Tokens per model call">
+            <thead>
+              <tr>
+                <th>Call</th>
+                <th className="num">Tools sent</th>
+                <th className="num">Deferred</th>
+                <th>Newly discovered</th>
+                <th className="num">Sent</th>
+                <th className="num">Saved</th>
+                <th className="num">Net</th>
+                <th className="num">Provider input</th>
+              </tr>
+            </thead>
+            <tbody>
+              {selected.calls.map((call, index) => (
+                <tr key={`${call.runId}-${call.step}-${index}`}>
+                  <td>{`${index + 1}${call.source === 'client' ? ' (browser estimate)' : ''}`}</td>
+                  <td className="num">{call.toolsSent}</td>
+                  <td className="num">{call.toolsDeferred}</td>
+                  <td className="cw-name">{call.toolsDiscovered.join(', ')}</td>
+                  <td className="num">{format(call.sent)}</td>
+                  <td className="num">{format(call.saved)}</td>
+                  <td className={`num ${call.net >= 0 ? 'cw-good' : 'cw-bad'}`}>{format(call.net)}</td>
+                  <td className="num">{format(call.providerInputTokens)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </>
+      ) : null}
+      <p className="cw-note">
+        {view.counting.map((counting) => `Counted with ${counting.method}${counting.estimate ? ` (estimate, ±${Math.round(counting.errorBound * 100)}%)` : ' (exact for that serialisation)'}.`).join(' ')}
+      </p>
+      <p className="cw-note">
+        Saved counts tool-definition tokens not sent; net also subtracts the discovery calls and results carried in the history.
+        {view.cachingReported
+          ? ' The provider reported cached input: cached tokens bill at a discount, so tokens saved is not money saved.'
+          : ' With prompt caching, tokens saved is not money saved: a cached prefix bills at a discount, and each discovery appends to the tool list after it.'}
+      </p>
+    </div>
+  );
+}

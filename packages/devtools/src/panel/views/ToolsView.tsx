@@ -1,0 +1,102 @@
+import { useMemo, useState } from 'react';
+import type { ChatMessage, TurnRecord } from '@chatwire/core';
+import { buildToolRows, type CatalogEntry, type ToolFilter } from '../../viewModel/index.js';
+import { ShowMore, useCappedList } from './ShowMore.js';
+
+const FILTERS: { value: NonNullable<ToolFilter['only']>; label: string }[] = [
+  { value: 'all', label: 'All tools' },
+  { value: 'discovered', label: 'Discovered' },
+  { value: 'undiscovered', label: 'Undiscovered' },
+  { value: 'lazy', label: 'Lazy' },
+  { value: 'eager', label: 'Eager' },
+  { value: 'server', label: 'Server' },
+  { value: 'client', label: 'Browser' },
+  { value: 'approval', label: 'Needs approval' },
+];
+
+/** Every tool with its kind and its discovery status in the selected turn and model call. */
+export function ToolsView(props: {
+  catalog: readonly CatalogEntry[] | undefined;
+  catalogError: string | undefined;
+  messages: readonly ChatMessage[];
+  turns: readonly TurnRecord[];
+  turn: number;
+}) {
+  const [search, setSearch] = useState('');
+  const [only, setOnly] = useState<NonNullable<ToolFilter['only']>>('all');
+  const record = props.turns[props.turn - 1];
+  const callCount = record?.modelCalls.length ?? 0;
+  const [pickedCall, setPickedCall] = useState<number | undefined>(undefined);
+  const call = pickedCall !== undefined && pickedCall < callCount ? pickedCall : Math.max(0, callCount - 1);
+
+  const all = useMemo(
+    () => buildToolRows({ catalog: props.catalog, messages: props.messages, turns: props.turns, turn: props.turn, call }),
+    [props.catalog, props.messages, props.turns, props.turn, call],
+  );
+  const rows = useMemo(() => buildToolRows({ catalog: props.catalog, messages: props.messages, turns: props.turns, turn: props.turn, call, filter: { search, only } }), [
+    props.catalog,
+    props.messages,
+    props.turns,
+    props.turn,
+    call,
+    search,
+    only,
+  ]);
+  const capped = useCappedList(rows, 200);
+  const count = (predicate: (row: (typeof all)[number]) => boolean) => all.filter(predicate).length;
+
+  return (
+    <div>
+      <div className="cw-chips" aria-label="Summary">
+        <span className="cw-chip" data-testid="count-eager">{`${count((row) => !row.lazy)} eager`}</span>
+        <span className="cw-chip" data-testid="count-lazy">{`${count((row) => row.lazy)} lazy`}</span>
+        <span className="cw-chip" data-testid="count-discovered">{`${count((row) => row.status === 'discovered')} discovered`}</span>
+        <span className="cw-chip" data-testid="count-undiscovered">{`${count((row) => row.status === 'undiscovered')} undiscovered`}</span>
+        <span className="cw-chip">{`${count((row) => row.sentInCall)} sent in this model call`}</span>
+      </div>
+      <div className="cw-toolbar">
+        <input type="search" aria-label="Search tools" placeholder="Search tools" value={search} onChange={(event) => setSearch(event.target.value)} />
+        <select aria-label="Show" value={only} onChange={(event) => setOnly(event.target.value as NonNullable<ToolFilter['only']>)}>
+          {FILTERS.map((filter) => (
+            <option key={filter.value} value={filter.value}>
+              {filter.label}
+            </option>
+          ))}
+        </select>
+        <select aria-label="Model call" value={call} onChange={(event) => setPickedCall(Number(event.target.value))} disabled={callCount === 0}>
+          {callCount === 0 ? <option value={0}>no model call yet</option> : null}
+          {Array.from({ length: callCount }, (_, index) => (
+            <option key={index} value={index}>{`Model call ${index + 1}`}</option>
+          ))}
+        </select>
+      </div>
+      {props.catalogError ? <p className="cw-note cw-warn">{`Tool catalog unavailable (${props.catalogError}); showing the tools the token records name.`}</p> : null}
+      <table>
+        <thead>
+          <tr>
+            <th>Tool</th>
+            <th>Kind</th>
+            <th>Status</th>
+            <th>Discovered in</th>
+            <th>Sent</th>
+            <th className="num">Tokens</th>
+          </tr>
+        </thead>
+        <tbody>
+          {capped.items.map((row) => (
+            <tr key={row.name} data-testid="devtools-tool-row" data-tool={row.name} data-status={row.status} data-sent={row.sentInCall}>
+              <td className="cw-name">{row.name}</td>
+              <td>{[row.lazy ? 'lazy' : 'eager', row.kind === 'client' ? 'browser' : row.kind, row.needsApproval ? 'approval' : ''].filter(Boolean).join(' · ')}</td>
+              <td className={`cw-status-${row.status}`}>{row.status}</td>
+              <td>{row.discoveredIn ? `turn ${row.discoveredIn.turn}, ${row.discoveredIn.toolCallId}` : ''}</td>
+              <td>{row.sentInCall ? 'yes' : ''}</td>
+              <td className="num">{row.tokens ?? ''}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {rows.length === 0 ? <p className="cw-empty">No tools match.</p> : null}
+      <ShowMore list={capped} />
+    </div>
+  );
+}

@@ -1,0 +1,66 @@
+import type { ChatMessage, ToolCallPart, ToolCallState } from '@chatwire/core';
+import { isTerminalToolCallState } from '@chatwire/core';
+
+/** One state a call went through, and how long it stayed there. */
+export interface TimelineStep {
+  readonly state: ToolCallState;
+  readonly at: number;
+  /** Time until the next state, or until `now` for the current one; 0 for a terminal state. */
+  readonly durationMs: number;
+}
+
+/** One tool call in the Timeline view. */
+export interface TimelineRow {
+  readonly toolCallId: string;
+  readonly toolName: string;
+  /** 1-based turn the call belongs to. */
+  readonly turn: number;
+  readonly state: ToolCallState;
+  readonly steps: readonly TimelineStep[];
+  readonly approval:
+    | {
+        readonly requestedBy: 'server' | 'client';
+        readonly approved: boolean | undefined;
+        readonly respondedBy: 'user' | 'auto' | undefined;
+        readonly respondedAt: number | undefined;
+        readonly reason: string | undefined;
+      }
+    | undefined;
+  readonly error: string | undefined;
+}
+
+/** The Timeline view: every tool call of the conversation with its states and their durations. */
+export function buildTimeline(messages: readonly ChatMessage[], now: number): TimelineRow[] {
+  const rows: TimelineRow[] = [];
+  let turn = 0;
+  for (const message of messages) {
+    if (message.role === 'user') turn++;
+    for (const part of message.parts) if (part.type === 'tool-call') rows.push(timelineRow(part, turn, now));
+  }
+  return rows;
+}
+
+function timelineRow(part: ToolCallPart, turn: number, now: number): TimelineRow {
+  const steps = part.timeline.map((entry, index) => {
+    const next = part.timeline[index + 1];
+    const durationMs = next ? next.at - entry.at : isTerminalToolCallState(entry.state) ? 0 : Math.max(0, now - entry.at);
+    return { state: entry.state, at: entry.at, durationMs };
+  });
+  return {
+    toolCallId: part.toolCallId,
+    toolName: part.toolName,
+    turn,
+    state: part.state,
+    steps,
+    approval: part.approval
+      ? {
+          requestedBy: part.approval.requestedBy,
+          approved: part.approval.approved,
+          respondedBy: part.approval.respondedBy,
+          respondedAt: part.approval.respondedAt,
+          reason: part.approval.reason,
+        }
+      : undefined,
+    error: part.result?.state === 'error' ? part.result.error : undefined,
+  };
+}

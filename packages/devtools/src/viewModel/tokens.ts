@@ -1,0 +1,112 @@
+import type { ModelCallUsage, TurnRecord } from '@chatwire/core';
+
+/** Token figures of one model call, as the Tokens view shows them. */
+export interface ModelCallRow {
+  readonly step: number;
+  readonly runId: string;
+  readonly source: 'server' | 'client';
+  readonly sent: number;
+  readonly allEager: number;
+  readonly saved: number;
+  readonly discoveryRoundTrips: number;
+  readonly net: number;
+  readonly toolsSent: number;
+  readonly toolsDeferred: number;
+  readonly toolsDiscovered: readonly string[];
+  readonly providerInputTokens: number | undefined;
+  readonly cachedInputTokens: number | undefined;
+  readonly eagerWouldBeCheaper: boolean;
+}
+
+/** Token figures of one turn: its model calls and their sums. */
+export interface TurnTokens {
+  /** 1-based turn number. */
+  readonly turn: number;
+  readonly id: string;
+  readonly calls: readonly ModelCallRow[];
+  readonly sent: number;
+  readonly allEager: number;
+  readonly saved: number;
+  readonly discoveryRoundTrips: number;
+  /** `saved - discoveryRoundTrips`. */
+  readonly net: number;
+  /** Net savings of this and every earlier turn. */
+  readonly cumulativeNet: number;
+  /** Share of the all-eager tool tokens saved (net), 0..1; 0 when nothing would have been sent. */
+  readonly netShare: number;
+  readonly providerInputTokens: number | undefined;
+  readonly cachedInputTokens: number | undefined;
+}
+
+/** Everything the Tokens view needs. */
+export interface TokensView {
+  readonly turns: readonly TurnTokens[];
+  readonly totals: { readonly sent: number; readonly allEager: number; readonly net: number; readonly netShare: number };
+  /** Counting methods seen, with their error bounds and whether they are estimates. */
+  readonly counting: readonly { readonly method: string; readonly errorBound: number; readonly estimate: boolean }[];
+  /** True when the provider reported cached input: "tokens saved" is then not "money saved". */
+  readonly cachingReported: boolean;
+  /** Model calls on which sending everything eagerly would have been cheaper. */
+  readonly eagerCheaperCalls: number;
+}
+
+function row(usage: ModelCallUsage): ModelCallRow {
+  return {
+    step: usage.step,
+    runId: usage.runId,
+    source: usage.source ?? 'server',
+    sent: usage.tokens.sent,
+    allEager: usage.tokens.allEager,
+    saved: usage.tokens.saved,
+    discoveryRoundTrips: usage.tokens.discoveryRoundTrips,
+    net: usage.tokens.net,
+    toolsSent: usage.toolsSent.length,
+    toolsDeferred: usage.toolsDeferred.length,
+    toolsDiscovered: usage.toolsDiscovered,
+    providerInputTokens: usage.providerUsage?.inputTokens,
+    cachedInputTokens: usage.providerUsage?.cachedInputTokens,
+    eagerWouldBeCheaper: usage.eagerWouldBeCheaper,
+  };
+}
+
+const sum = (values: readonly number[]) => values.reduce((total, value) => total + value, 0);
+
+function optionalSum(values: readonly (number | undefined)[]): number | undefined {
+  const present = values.filter((value): value is number => value !== undefined);
+  return present.length ? sum(present) : undefined;
+}
+
+/** Turns token records into the Tokens view: per call, per turn, cumulative and totals. */
+export function buildTokensView(turns: readonly TurnRecord[]): TokensView {
+  let cumulativeNet = 0;
+  const rows: TurnTokens[] = turns.map((record, index) => {
+    const calls = record.modelCalls.map(row);
+    const allEager = sum(calls.map((call) => call.allEager));
+    const net = sum(calls.map((call) => call.net));
+    cumulativeNet += net;
+    return {
+      turn: index + 1,
+      id: record.id,
+      calls,
+      sent: sum(calls.map((call) => call.sent)),
+      allEager,
+      saved: sum(calls.map((call) => call.saved)),
+      discoveryRoundTrips: sum(calls.map((call) => call.discoveryRoundTrips)),
+      net,
+      cumulativeNet,
+      netShare: allEager > 0 ? net / allEager : 0,
+      providerInputTokens: optionalSum(calls.map((call) => call.providerInputTokens)),
+      cachedInputTokens: optionalSum(calls.map((call) => call.cachedInputTokens)),
+    };
+  });
+  const allEager = sum(rows.map((turn) => turn.allEager));
+  const counting = new Map<string, { method: string; errorBound: number; estimate: boolean }>();
+  for (const record of turns) for (const call of record.modelCalls) counting.set(call.counting.method, call.counting);
+  return {
+    turns: rows,
+    totals: { sent: sum(rows.map((turn) => turn.sent)), allEager, net: cumulativeNet, netShare: allEager > 0 ? cumulativeNet / allEager : 0 },
+    counting: [...counting.values()],
+    cachingReported: rows.some((turn) => (turn.cachedInputTokens ?? 0) > 0),
+    eagerCheaperCalls: sum(rows.map((turn) => turn.calls.filter((call) => call.eagerWouldBeCheaper).length)),
+  };
+}

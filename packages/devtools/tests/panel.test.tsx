@@ -1,0 +1,119 @@
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ChatClient, type ChatConnection } from '@chatwire/core';
+import { ChatwireDevtools } from '@chatwire/devtools/production';
+
+/**
+ * A server in miniature: turn 1 discovers `trackShipment` (recorded as a discovery call and its
+ * result), and every run reports a hand-written accounting record.
+ */
+const connection: ChatConnection = {
+  async *run(input) {
+    const { threadId, runId } = input;
+    const turn = input.messages.filter((message) => message.role === 'user').length;
+    yield { type: 'RUN_STARTED', threadId, runId };
+    if (turn === 1) {
+      yield { type: 'TOOL_CALL_START', toolCallId: 'd1', toolCallName: '__lazy__tool__discovery__', parentMessageId: 'a1' };
+      yield { type: 'TOOL_CALL_ARGS', toolCallId: 'd1', delta: '{"toolNames":["trackShipment"]}' };
+      yield { type: 'TOOL_CALL_END', toolCallId: 'd1' };
+      yield { type: 'TOOL_CALL_RESULT', messageId: 't1', toolCallId: 'd1', content: '{"discovered":["trackShipment"]}' };
+    }
+    yield { type: 'TEXT_MESSAGE_START', messageId: `m${turn}`, role: 'assistant' };
+    yield { type: 'TEXT_MESSAGE_CONTENT', messageId: `m${turn}`, delta: `<img src=x onerror="window.hacked=1"> answer ${turn}` };
+    yield { type: 'TEXT_MESSAGE_END', messageId: `m${turn}` };
+    yield {
+      type: 'CUSTOM',
+      name: 'chatwire.model_call_usage',
+      value: {
+        runId,
+        step: 1,
+        toolsSent: turn === 1 ? ['getWeather', '__lazy__tool__discovery__'] : ['getWeather', '__lazy__tool__discovery__', 'trackShipment'],
+        toolsDeferred: turn === 1 ? ['trackShipment', 'sendEmail'] : ['sendEmail'],
+        toolsDiscovered: turn === 1 ? [] : ['trackShipment'],
+        tokens: { sent: 300, allEager: 2_000, saved: 1_700, discoveryTool: 60, discoveryRoundTrips: 30, net: 1_670 },
+        counting: { method: 'o200k tokenizer on the tool JSON', errorBound: 0, estimate: false },
+        eagerWouldBeCheaper: false,
+      },
+    };
+    yield { type: 'RUN_FINISHED', threadId, runId };
+  },
+};
+
+afterEach(cleanup);
+
+const shadow = () => (document.querySelector('[data-chatwire-devtools]') as HTMLElement | null)?.shadowRoot ?? null;
+
+describe('the devtools panel', () => {
+  it('costs nothing while closed, and once opened late still shows the earlier turns', async () => {
+    const client = new ChatClient({ connection });
+    await client.sendMessage('first');
+    await client.sendMessage('second');
+    const subscribe = vi.spyOn(client, 'subscribe');
+    const inspect = vi.spyOn(client, 'inspect');
+
+    render(<ChatwireDevtools client={client} catalogUrl={undefined} />);
+    expect(shadow()).toBeNull();
+    expect(subscribe).not.toHaveBeenCalled();
+    expect(inspect).not.toHaveBeenCalled();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Chatwire devtools' }));
+    await waitFor(() => expect(shadow()?.querySelector('[data-testid="chatwire-devtools"]')).not.toBeNull());
+    // The panel is its own React root: its effects run on its own schedule.
+    await waitFor(() => expect(subscribe).toHaveBeenCalled());
+    expect(inspect).toHaveBeenCalled();
+
+    const root = shadow() as ShadowRoot;
+    // Styles live in the shadow root only.
+    expect(root.querySelector('style')?.textContent).toContain('.cw-root');
+    expect(document.head.innerHTML).not.toContain('cw-root');
+    // Turn 1 discovered trackShipment; sendEmail is still undiscovered.
+    const row = (name: string) => root.querySelector(`[data-testid="devtools-tool-row"][data-tool="${name}"]`);
+    expect(row('trackShipment')?.getAttribute('data-status')).toBe('discovered');
+    expect(row('sendEmail')?.getAttribute('data-status')).toBe('undiscovered');
+
+    // The Events view reads the history the client kept before the panel existed.
+    const select = root.querySelector('select[aria-label="Turn"]') as HTMLSelectElement;
+    await act(async () => {
+      fireEvent.change(select, { target: { value: '1' } });
+    });
+    const eventsTab = [...root.querySelectorAll('[role="tab"]')].find((tab) => tab.textContent === 'Events') as HTMLElement;
+    await act(async () => {
+      fireEvent.click(eventsTab);
+    });
+    const types = [...root.querySelectorAll('[data-testid="event-row"]')].map((element) => element.getAttribute('data-type'));
+    expect(types).toContain('TOOL_CALL_RESULT');
+    expect(types.at(-1)).toBe('RUN_FINISHED');
+    // Payloads are text: the markup in the answer created no element.
+    expect(root.querySelector('img')).toBeNull();
+    expect((window as { hacked?: number }).hacked).toBeUndefined();
+  });
+
+  it('closes with Escape and stops listening to the chat', async () => {
+    const client = new ChatClient({ connection });
+    await client.sendMessage('first');
+    let listeners = 0;
+    const subscribe = client.subscribe;
+    vi.spyOn(client, 'subscribe').mockImplementation((listener) => {
+      listeners++;
+      const unsubscribe = subscribe(listener);
+      return () => {
+        listeners--;
+        unsubscribe();
+      };
+    });
+    render(<ChatwireDevtools client={client} initialOpen />);
+    await waitFor(() => expect(listeners).toBe(1));
+    await act(async () => {
+      fireEvent.keyDown(document, { key: 'Escape' });
+    });
+    expect(shadow()).toBeNull();
+    expect(listeners).toBe(0);
+  });
+
+  it('renders nothing from the main entry outside development builds', async () => {
+    const { ChatwireDevtools: MainEntry } = await import('@chatwire/devtools');
+    const client = new ChatClient({ connection });
+    const { container } = render(<MainEntry client={client} initialOpen />);
+    expect(container.innerHTML).toBe('');
+  });
+});

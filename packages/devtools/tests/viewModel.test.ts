@@ -1,0 +1,207 @@
+import { describe, expect, it } from 'vitest';
+import {
+  createToolCallPart,
+  transitionToolCall,
+  type ChatMessage,
+  type HistoryTurn,
+  type ModelCallUsage,
+  type ToolCallEvent,
+  type ToolCallPart,
+  type TurnRecord,
+} from '@chatwire/core';
+import { buildEventRows, buildTimeline, buildTokensView, buildToolRows, eventTypes, truncatedJson, turnAsFixture } from '@chatwire/devtools/production';
+
+/** A hand-written accounting record (what a server would stream for one model call). */
+const usage = (over: Partial<ModelCallUsage> & { sent: number; allEager: number; roundTrips?: number }): ModelCallUsage => ({
+  runId: 'run_1',
+  step: 1,
+  toolsSent: [],
+  toolsDeferred: [],
+  toolsDiscovered: [],
+  tokens: {
+    sent: over.sent,
+    allEager: over.allEager,
+    saved: over.allEager - over.sent,
+    discoveryTool: 50,
+    discoveryRoundTrips: over.roundTrips ?? 0,
+    net: over.allEager - over.sent - (over.roundTrips ?? 0),
+  },
+  counting: { method: 'o200k tokenizer on the tool JSON', errorBound: 0, estimate: false },
+  eagerWouldBeCheaper: over.allEager - over.sent - (over.roundTrips ?? 0) < 0,
+  ...over,
+});
+
+/** A call driven through the lifecycle at the given times. */
+function call(id: string, name: string, steps: [ToolCallEvent, number][], start = 1_000): ToolCallPart {
+  let part = createToolCallPart(id, name, `msg_${id}`, start);
+  for (const [event, at] of steps) part = transitionToolCall(part, event, at).call;
+  return part;
+}
+
+const discoveryCall = (id: string, names: string[], at: number) =>
+  call(id, '__lazy__tool__discovery__', [
+    [{ type: 'inputDelta', delta: JSON.stringify({ toolNames: names }) }, at],
+    [{ type: 'inputEnd' }, at],
+    [{ type: 'execute' }, at],
+    [{ type: 'output', content: JSON.stringify({ discovered: names }), output: { discovered: names } }, at + 5],
+  ], at);
+
+const userMessage = (id: string): ChatMessage => ({ id, role: 'user', parts: [{ type: 'text', text: id, state: 'done' }], createdAt: 0 });
+const assistant = (id: string, parts: ToolCallPart[]): ChatMessage => ({ id, role: 'assistant', parts, createdAt: 0 });
+
+describe('Tokens view', () => {
+  const turns: TurnRecord[] = [
+    { id: 'u1', startedAt: 0, modelCalls: [usage({ sent: 900, allEager: 5_000 }), usage({ step: 2, sent: 1_100, allEager: 5_000, roundTrips: 60 })] },
+    { id: 'u2', startedAt: 10, modelCalls: [usage({ sent: 4_990, allEager: 5_000, roundTrips: 40, providerUsage: { inputTokens: 6_000, cachedInputTokens: 4_000 } })] },
+  ];
+  const view = buildTokensView(turns);
+
+  it('sums each turn and accumulates the net across turns', () => {
+    expect(view.turns.map((turn) => [turn.turn, turn.sent, turn.allEager, turn.saved, turn.discoveryRoundTrips, turn.net, turn.cumulativeNet])).toEqual([
+      [1, 2_000, 10_000, 8_000, 60, 7_940, 7_940],
+      [2, 4_990, 5_000, 10, 40, -30, 7_910],
+    ]);
+    expect(view.turns[0]!.netShare).toBeCloseTo(0.794);
+    expect(view.totals).toEqual({ sent: 6_990, allEager: 15_000, net: 7_910, netShare: 7_910 / 15_000 });
+  });
+
+  it('reports calls where eager would have been cheaper, the counting method and provider caching', () => {
+    expect(view.eagerCheaperCalls).toBe(1);
+    expect(view.counting).toEqual([{ method: 'o200k tokenizer on the tool JSON', errorBound: 0, estimate: false }]);
+    expect(view.cachingReported).toBe(true);
+    expect(view.turns[1]!.providerInputTokens).toBe(6_000);
+    expect(view.turns[0]!.providerInputTokens).toBeUndefined();
+  });
+
+  it('is empty without records', () => {
+    expect(buildTokensView([])).toMatchObject({ turns: [], totals: { sent: 0, allEager: 0, net: 0, netShare: 0 }, cachingReported: false });
+  });
+});
+
+describe('Tools view', () => {
+  const catalog = [
+    { name: 'getWeather', kind: 'server' as const, lazy: false, needsApproval: false, tokens: 40 },
+    { name: 'trackShipment', kind: 'server' as const, lazy: true, needsApproval: false, tokens: 120 },
+    { name: 'addTodo', kind: 'client' as const, lazy: true, needsApproval: false, tokens: 60 },
+    { name: 'sendEmail', kind: 'server' as const, lazy: true, needsApproval: true, tokens: 200 },
+  ];
+  const messages: ChatMessage[] = [
+    userMessage('u1'),
+    assistant('a1', [discoveryCall('d1', ['trackShipment'], 2_000)]),
+    userMessage('u2'),
+    assistant('a2', [discoveryCall('d2', ['addTodo'], 3_000)]),
+  ];
+  const turns: TurnRecord[] = [
+    { id: 'u1', startedAt: 0, modelCalls: [usage({ sent: 1, allEager: 2, toolsSent: ['getWeather', '__lazy__tool__discovery__'] }), usage({ step: 2, sent: 1, allEager: 2, toolsSent: ['getWeather', '__lazy__tool__discovery__', 'trackShipment'] })] },
+    { id: 'u2', startedAt: 0, modelCalls: [usage({ sent: 1, allEager: 2, toolsSent: ['getWeather', '__lazy__tool__discovery__', 'trackShipment', 'addTodo'] })] },
+  ];
+
+  it('gives each tool its kind and its discovery status as of the selected turn', () => {
+    const latest = buildToolRows({ catalog, messages, turns });
+    expect(latest.map((row) => [row.name, row.status, row.discoveredIn?.turn, row.discoveredIn?.toolCallId])).toEqual([
+      ['getWeather', 'eager', undefined, undefined],
+      ['trackShipment', 'discovered', 1, 'd1'],
+      ['addTodo', 'discovered', 2, 'd2'],
+      ['sendEmail', 'undiscovered', undefined, undefined],
+    ]);
+    const firstTurn = buildToolRows({ catalog, messages, turns, turn: 1 });
+    expect(firstTurn.find((row) => row.name === 'addTodo')?.status).toBe('undiscovered');
+  });
+
+  it('marks what the selected model call was sent', () => {
+    const call1 = buildToolRows({ catalog, messages, turns, turn: 1, call: 0 });
+    const call2 = buildToolRows({ catalog, messages, turns, turn: 1, call: 1 });
+    expect(call1.filter((row) => row.sentInCall).map((row) => row.name)).toEqual(['getWeather']);
+    expect(call2.filter((row) => row.sentInCall).map((row) => row.name)).toEqual(['getWeather', 'trackShipment']);
+  });
+
+  it('filters by search text and by kind or status', () => {
+    const names = (only: Parameters<typeof buildToolRows>[0]['filter']) => buildToolRows({ catalog, messages, turns, filter: only }).map((row) => row.name);
+    expect(names({ search: 'ship' })).toEqual(['trackShipment']);
+    expect(names({ only: 'client' })).toEqual(['addTodo']);
+    expect(names({ only: 'approval' })).toEqual(['sendEmail']);
+    expect(names({ only: 'undiscovered' })).toEqual(['sendEmail']);
+    expect(names({ only: 'eager' })).toEqual(['getWeather']);
+  });
+
+  it('without a catalog, lists the tools the token records name', () => {
+    const recorded: TurnRecord[] = [{ id: 'u1', startedAt: 0, modelCalls: [usage({ sent: 1, allEager: 2, toolsSent: ['getWeather', '__lazy__tool__discovery__'], toolsDeferred: ['trackShipment', 'sendEmail'] })] }];
+    const rows = buildToolRows({ catalog: undefined, messages: [userMessage('u1')], turns: recorded });
+    expect(rows.map((row) => [row.name, row.status, row.kind])).toEqual([
+      ['trackShipment', 'undiscovered', 'unknown'],
+      ['sendEmail', 'undiscovered', 'unknown'],
+      ['getWeather', 'eager', 'unknown'],
+    ]);
+  });
+});
+
+describe('Timeline view', () => {
+  it('lists each call with the time spent in each state and who answered its approval', () => {
+    const approved = call('c1', 'refundOrder', [
+      [{ type: 'inputDelta', delta: '{"orderId":"A"}' }, 1_010],
+      [{ type: 'inputEnd' }, 1_050],
+      [{ type: 'approvalRequest', approvalId: 'apr_1', requestedBy: 'server' }, 1_060],
+      [{ type: 'approvalResponse', approved: true, by: 'user' }, 4_060],
+      [{ type: 'execute' }, 4_100],
+      [{ type: 'output', content: '{}' }, 4_400],
+    ]);
+    const waiting = call('c2', 'showBanner', [[{ type: 'inputEnd' }, 5_000], [{ type: 'execute' }, 5_000]], 5_000);
+    const rows = buildTimeline([userMessage('u1'), assistant('a1', [approved, waiting])], 6_000);
+    expect(rows[0]!.steps.map((step) => [step.state, step.durationMs])).toEqual([
+      ['awaiting-input', 10],
+      ['input-streaming', 40],
+      ['input-complete', 10],
+      ['approval-requested', 3_000],
+      ['approval-responded', 40],
+      ['executing', 300],
+      ['output-available', 0],
+    ]);
+    expect(rows[0]!.approval).toEqual({ requestedBy: 'server', approved: true, respondedBy: 'user', respondedAt: 4_060, reason: undefined });
+    // A call still running counts its current state up to now.
+    expect(rows[1]!.steps.at(-1)).toEqual({ state: 'executing', at: 5_000, durationMs: 1_000 });
+    expect(rows.map((row) => row.turn)).toEqual([1, 1]);
+  });
+});
+
+describe('Events view', () => {
+  const turn: HistoryTurn = {
+    id: 'u1',
+    startedAt: 0,
+    runs: [],
+    dropped: 0,
+    events: [
+      { at: 1, runId: 'r1', event: { type: 'RUN_STARTED', threadId: 't', runId: 'r1' } as never },
+      { at: 2, runId: 'r1', event: { type: 'TEXT_MESSAGE_CONTENT', messageId: 'm', delta: 'Hello <b>' } as never },
+      { at: 3, runId: 'r1', event: { type: 'CUSTOM', name: 'chatwire.model_call_usage', value: { step: 1 } } as never },
+      { at: 4, runId: 'r1', event: { type: 'RUN_FINISHED', threadId: 't', runId: 'r1' } as never },
+    ],
+  };
+
+  it('filters by type and by text, and labels rows', () => {
+    expect(buildEventRows(turn).map((row) => [row.type, row.label])).toEqual([
+      ['RUN_STARTED', ''],
+      ['TEXT_MESSAGE_CONTENT', 'Hello <b>'],
+      ['CUSTOM', 'chatwire.model_call_usage'],
+      ['RUN_FINISHED', ''],
+    ]);
+    expect(buildEventRows(turn, { type: 'CUSTOM' }).map((row) => row.index)).toEqual([2]);
+    expect(buildEventRows(turn, { search: 'hello' }).map((row) => row.index)).toEqual([1]);
+    expect(eventTypes(turn)).toEqual(['CUSTOM', 'RUN_FINISHED', 'RUN_STARTED', 'TEXT_MESSAGE_CONTENT']);
+  });
+
+  it('exports a turn as an SSE fixture that parses back to the same events', () => {
+    const fixture = turnAsFixture(turn);
+    const frames = fixture.split('\n\n').filter(Boolean);
+    expect(frames).toHaveLength(4);
+    expect(frames.map((frame) => JSON.parse(frame.replace(/^data: /, '')))).toEqual(turn.events.map((recorded) => recorded.event));
+  });
+
+  it('truncates large payloads and says how large they are', () => {
+    const big = { text: 'x'.repeat(5_000) };
+    const cut = truncatedJson(big, 100);
+    expect(cut.truncated).toBe(true);
+    expect(cut.text).toHaveLength(101);
+    expect(cut.length).toBe(JSON.stringify(big, null, 2).length);
+    expect(truncatedJson({ a: 1 }).truncated).toBe(false);
+  });
+});
