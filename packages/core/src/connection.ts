@@ -17,8 +17,8 @@ export type Resolvable<T> = T | (() => T | Promise<T>);
 
 /** Options of {@link fetchServerSentEvents}. */
 export interface FetchConnectionOptions {
-  /** The endpoint that takes a `RunAgentInput` POST and answers with SSE. */
-  readonly url: string;
+  /** The endpoint that takes a `RunAgentInput` POST and answers with SSE (a function is read per request). */
+  readonly url: string | (() => string);
   /** Extra request headers; a function is called before every request. Defaults to none. */
   readonly headers?: Resolvable<Record<string, string>>;
   /** Extra values merged into the run input's `forwardedProps`; a function is called per request. */
@@ -49,9 +49,10 @@ export function fetchServerSentEvents(options: string | FetchConnectionOptions):
         ? { ...input, forwardedProps: { ...(input.forwardedProps ?? {}), ...extras } }
         : input;
       const doFetch = config.fetch ?? globalThis.fetch;
+      const url = typeof config.url === 'function' ? config.url() : config.url;
       let response: Response;
       try {
-        response = await doFetch(config.url, {
+        response = await doFetch(url, {
           method: 'POST',
           headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...headers },
           body: JSON.stringify(body),
@@ -60,7 +61,7 @@ export function fetchServerSentEvents(options: string | FetchConnectionOptions):
         });
       } catch (error) {
         if (signal.aborted) return;
-        throw new ChatwireError('network', `Could not reach ${config.url}: ${describeError(error)}`, { cause: error });
+        throw new ChatwireError('network', `Could not reach ${url}: ${describeError(error)}`, { cause: error });
       }
       if (!response.ok) {
         throw new ChatwireError('http', `The server answered ${response.status}: ${await readErrorBody(response)}`, {
@@ -70,7 +71,7 @@ export function fetchServerSentEvents(options: string | FetchConnectionOptions):
       const type = response.headers.get('content-type') ?? '';
       if (!type.includes('text/event-stream') || !response.body) {
         await response.body?.cancel().catch(() => {});
-        throw new ChatwireError('not-sse', `Expected an event stream from ${config.url} but got '${type || 'no content type'}'.`, {
+        throw new ChatwireError('not-sse', `Expected an event stream from ${url} but got '${type || 'no content type'}'.`, {
           status: response.status,
         });
       }

@@ -126,30 +126,47 @@ export function useChat<const Tools extends readonly AnyTool[] = readonly AnyToo
     latest.current = merged;
   });
 
+  // Made once per component, these read the latest options when the client calls them.
+  const [bound] = useState(() => ({
+    connection: fetchServerSentEvents({
+      url: () => latest.current.api ?? '/api/chat',
+      headers: () => resolveLatest(latest.current.headers) ?? {},
+      body: () => resolveLatest(latest.current.body) ?? {},
+    }),
+    onFinish: ((info) => latest.current.onFinish?.(info)) as NonNullable<ChatClientOptions['onFinish']>,
+    onError: (error: ChatwireError) => latest.current.onError?.(error),
+    onToolCall: ((info) => latest.current.onToolCall?.(info)) as NonNullable<ChatClientOptions['onToolCall']>,
+  }));
+
   const client = useChatClient(
     id,
     () => ({
-      connection:
-        latest.current.connection ??
-        fetchServerSentEvents({
-          url: latest.current.api ?? '/api/chat',
-          headers: () => resolveLatest(latest.current.headers) ?? {},
-          body: () => resolveLatest(latest.current.body) ?? {},
-        }),
+      connection: latest.current.connection ?? bound.connection,
       ...(Array.isArray(latest.current.initialMessages) ? { initialMessages: latest.current.initialMessages } : {}),
       ...clientOptions(latest.current),
-      onFinish: (info) => latest.current.onFinish?.(info),
-      onError: (error) => latest.current.onError?.(error),
-      onToolCall: (info) => latest.current.onToolCall?.(info),
+      onFinish: bound.onFinish,
+      onError: bound.onError,
+      onToolCall: bound.onToolCall,
     }),
     merged.gcTime === undefined ? {} : { gcTime: merged.gcTime },
   );
 
-  // Props that change reach the same client; it is never re-created for them.
+  // Props that change reach the same client; it is never re-created for them. This also applies
+  // this hook's options to a chat another hook (useChatSelector) created first.
   const { tools, context, maxSteps, manageDiscovery, connection } = merged;
   useIsomorphicLayoutEffect(() => {
-    client.updateOptions({ ...clientOptions({ tools, context, maxSteps, manageDiscovery }), ...(connection ? { connection } : {}) });
-  }, [client, tools, context, maxSteps, manageDiscovery, connection]);
+    client.updateOptions({
+      ...clientOptions({ tools, context, maxSteps, manageDiscovery }),
+      connection: connection ?? bound.connection,
+      onFinish: bound.onFinish,
+      onError: bound.onError,
+      onToolCall: bound.onToolCall,
+    });
+  }, [client, tools, context, maxSteps, manageDiscovery, connection, bound]);
+  useIsomorphicLayoutEffect(() => {
+    const initial = latest.current.initialMessages;
+    if (Array.isArray(initial) && initial.length > 0 && client.getSnapshot().messages.length === 0) client.setMessages(initial);
+  }, [client]);
 
   const view = useMemo(() => createBatchedView(client, () => latest.current.batching ?? 'frame'), [client]);
   const snapshot = useSyncExternalStore(view.subscribe, view.getSnapshot, view.getSnapshot);
@@ -207,7 +224,8 @@ export function useChat<const Tools extends readonly AnyTool[] = readonly AnyToo
     turns: snapshot.turns,
     pendingApprovals,
     discovery,
-    isLoadingMessages: saved.isLoading,
+    // Until the loaded messages reach the snapshot, the conversation is still loading (no empty flash).
+    isLoadingMessages: saved.isLoading || (saved.data !== undefined && saved.data.length > 0 && snapshot.messages.length === 0),
     loadError: saved.error,
     ...commands,
     client,

@@ -1,0 +1,221 @@
+import { act, cleanup, render, renderHook, screen, waitFor, within } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ChatClient, messageText, type ChatConnection } from '@chatwire/core';
+import { chatQueryKeys, useChat } from '@chatwire/react';
+import { countAnimationFrames, createTestQueryClient, deltas, gatedConnection, joined, lastAnswer, sleep, withQueryClient } from './helpers.tsx';
+
+const queryClients: ReturnType<typeof createTestQueryClient>[] = [];
+function freshQueryClient() {
+  const queryClient = createTestQueryClient();
+  queryClients.push(queryClient);
+  return queryClient;
+}
+
+afterEach(() => {
+  cleanup();
+  for (const queryClient of queryClients.splice(0)) queryClient.clear();
+  vi.restoreAllMocks();
+});
+
+function ChatPane({ name, id, connection }: { readonly name: string; readonly id: string; readonly connection: ChatConnection }) {
+  const chat = useChat({ id, connection });
+  const last = chat.messages[chat.messages.length - 1];
+  return (
+    <section data-testid={name}>
+      <span data-testid="status">{chat.status}</span>
+      <ul>
+        {chat.messages.map((message) => (
+          <li key={message.id} data-role={message.role}>
+            {messageText(message)}
+          </li>
+        ))}
+      </ul>
+      <p data-testid="answer">{last?.role === 'assistant' ? messageText(last) : ''}</p>
+      <button onClick={() => void chat.sendMessage(`hello from ${name}`)}>send from {name}</button>
+    </section>
+  );
+}
+
+const pane = (name: string) => within(screen.getByTestId(name));
+const answerIn = (name: string) => pane(name).getByTestId('answer').textContent;
+
+describe.each([
+  { setup: 'inside one QueryClientProvider', provider: true },
+  { setup: 'without a provider (the default QueryClient)', provider: false },
+])('two components with one chat id, $setup', ({ provider }) => {
+  it('share the chat, and a component remounted mid-stream catches up and keeps following', async () => {
+    const parts = deltas(30);
+    const { connection, gate, runs } = gatedConnection(parts);
+    const id = 'shared';
+    const wrapper = provider ? withQueryClient(freshQueryClient()) : ({ children }: { readonly children?: ReactNode }) => <>{children}</>;
+    function App({ showSecond }: { readonly showSecond: boolean }) {
+      return (
+        <>
+          <ChatPane name="first" id={id} connection={connection} />
+          {showSecond ? <ChatPane name="second" id={id} connection={connection} /> : null}
+        </>
+      );
+    }
+    const view = render(<App showSecond />, { wrapper });
+
+    await act(async () => {
+      pane('first').getByText('send from first').click();
+    });
+    // The message sent from the first component is in the second at once.
+    expect(pane('second').getByText('hello from first')).toBeTruthy();
+    expect(pane('second').getByTestId('status').textContent).toBe('submitted');
+
+    await act(async () => {
+      gate.release(5);
+    });
+    await waitFor(() => expect(answerIn('second')).toBe(joined(parts.slice(0, 5))));
+    expect(answerIn('first')).toBe(joined(parts.slice(0, 5)));
+
+    // Unmount the second component while the stream goes on.
+    view.rerender(<App showSecond={false} />);
+    expect(screen.queryByTestId('second')).toBeNull();
+    await act(async () => {
+      gate.release(7);
+    });
+    await waitFor(() => expect(answerIn('first')).toBe(joined(parts.slice(0, 12))));
+
+    // Mounted again: the text streamed so far shows at once, without waiting for the next chunk.
+    view.rerender(<App showSecond />);
+    expect(answerIn('second')).toBe(joined(parts.slice(0, 12)));
+    expect(pane('second').getByTestId('status').textContent).toBe('streaming');
+
+    // ...and it keeps following the stream to the full answer: no lost chunks, no frozen view.
+    await act(async () => {
+      gate.release(3);
+    });
+    await waitFor(() => expect(answerIn('second')).toBe(joined(parts.slice(0, 15))));
+    await act(async () => {
+      gate.open();
+    });
+    await waitFor(() => expect(pane('second').getByTestId('status').textContent).toBe('ready'));
+    expect(answerIn('second')).toBe(joined(parts));
+    expect(answerIn('first')).toBe(joined(parts));
+    expect(pane('second').getAllByText('hello from first')).toHaveLength(1);
+    expect(runs).toHaveLength(1);
+
+    // Either component can send into the shared chat.
+    gate.open();
+    await act(async () => {
+      pane('second').getByText('send from second').click();
+    });
+    await waitFor(() => expect(pane('first').getByTestId('status').textContent).toBe('ready'));
+    expect(pane('first').getByText('hello from second')).toBeTruthy();
+    expect(runs).toHaveLength(2);
+    expect(runs[1]?.threadId).toBe(id);
+  });
+});
+
+describe('useChat and the QueryClient', () => {
+  it('keeps chats in the app QueryClient: the cached client is result.client', () => {
+    const queryClient = freshQueryClient();
+    const { connection } = gatedConnection([]);
+    const { result } = renderHook(() => useChat({ id: 'x', connection }), { wrapper: withQueryClient(queryClient) });
+    const cached = queryClient.getQueryData(chatQueryKeys.chat('x'));
+    expect(cached).toBeInstanceOf(ChatClient);
+    expect(cached).toBe(result.current.client);
+    expect(result.current.client.id).toBe('x');
+    expect(result.current.id).toBe('x');
+  });
+
+  it('switching id mid-stream shows the other chat untouched; the old stream never writes into it', async () => {
+    const queryClient = freshQueryClient();
+    const parts = deltas(20);
+    const { connection, gate, runs } = gatedConnection(parts);
+    const { result, rerender } = renderHook(({ id }: { id: string }) => useChat({ id, connection }), {
+      initialProps: { id: 'a' },
+      wrapper: withQueryClient(queryClient),
+    });
+    const clientA = result.current.client;
+
+    await act(async () => {
+      void result.current.sendMessage('question for a');
+    });
+    await act(async () => {
+      gate.release(4);
+    });
+    await waitFor(() => expect(lastAnswer(result.current.messages)).toBe(joined(parts.slice(0, 4))));
+
+    rerender({ id: 'b' });
+    expect(result.current.id).toBe('b');
+    expect(result.current.client).not.toBe(clientA);
+    expect(result.current.messages).toEqual([]);
+    expect(result.current.status).toBe('ready');
+    const clientB = result.current.client;
+    const bChanges = vi.fn();
+    const unsubscribe = clientB.subscribe(bChanges);
+
+    // 'a' keeps receiving while 'b' is shown.
+    await act(async () => {
+      gate.release(6);
+    });
+    await waitFor(() => expect(lastAnswer(clientA.getSnapshot().messages)).toBe(joined(parts.slice(0, 10))));
+    expect(result.current.messages).toEqual([]);
+
+    await act(async () => {
+      gate.open();
+    });
+    await waitFor(() => expect(clientA.getSnapshot().status).toBe('ready'));
+    await act(async () => {
+      await sleep(20); // a frame, in case anything were still queued for the view
+    });
+    expect(result.current.messages).toEqual([]);
+    expect(result.current.status).toBe('ready');
+    expect(bChanges).not.toHaveBeenCalled();
+    expect(clientB.getSnapshot().messages).toEqual([]);
+    unsubscribe();
+
+    // Back to 'a': the whole answer is there.
+    rerender({ id: 'a' });
+    expect(result.current.client).toBe(clientA);
+    expect(result.current.status).toBe('ready');
+    expect(result.current.messages.map((message) => message.role)).toEqual(['user', 'assistant']);
+    expect(lastAnswer(result.current.messages)).toBe(joined(parts));
+    expect(queryClient.getQueryData<ChatClient>(chatQueryKeys.chat('b'))?.getSnapshot().messages).toEqual([]);
+    expect(runs.map((run) => run.threadId)).toEqual(['a']);
+  });
+
+  it('unmounting mid-stream neither throws nor leaks, and the stream still completes in the cache', async () => {
+    const queryClient = freshQueryClient();
+    const errors = vi.spyOn(console, 'error');
+    const parts = deltas(25);
+    const { connection, gate } = gatedConnection(parts);
+    const { result, unmount } = renderHook(() => useChat({ id: 'unmount-mid-stream', connection }), { wrapper: withQueryClient(queryClient) });
+
+    await act(async () => {
+      void result.current.sendMessage('go');
+    });
+    await act(async () => {
+      gate.release(5);
+    });
+    await waitFor(() => expect(result.current.status).toBe('streaming'));
+
+    expect(() => unmount()).not.toThrow();
+
+    // No subscription is left behind: the rest of the stream schedules no more frames for a view.
+    const frames = countAnimationFrames();
+    try {
+      await act(async () => {
+        gate.open();
+      });
+      const cached = queryClient.getQueryData<ChatClient>(chatQueryKeys.chat('unmount-mid-stream'));
+      expect(cached).toBeDefined();
+      await waitFor(() => expect(cached?.getSnapshot().status).toBe('ready'));
+      await act(async () => {
+        await sleep(40);
+      });
+      const answer = cached?.getSnapshot().messages[1];
+      expect(answer && messageText(answer)).toBe(joined(parts));
+      expect(frames.requests).toBe(0);
+      expect(frames.callbacks).toBe(0);
+    } finally {
+      frames.stop();
+    }
+    expect(errors).not.toHaveBeenCalled();
+  });
+});
