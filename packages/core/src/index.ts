@@ -44,6 +44,7 @@ export type {
   ToolResultState,
 } from './toolCallLifecycle.js';
 export {
+  isToolCallOf,
   readWireToolMetadata,
   resolveNeedsApproval,
   toolDefinition,

@@ -198,3 +198,18 @@ export type ToolCallPartOf<Tools extends readonly AnyTool[]> = {
     ? import('./toolCallLifecycle.js').ToolCallPart<Name, Input, Output>
     : never;
 }[number];
+
+/**
+ * Narrows a message part to a call of `tool`, with its input and output typed from the tool's schemas.
+ *
+ * @example
+ * ```tsx
+ * if (isToolCallOf(part, setTheme)) return <ThemeCard theme={part.input?.theme} />;
+ * ```
+ */
+export function isToolCallOf<Name extends string, Input, Output>(
+  part: { readonly type: string; readonly toolName?: string },
+  tool: ToolDefinition<Name, Input, Output>,
+): part is import('./toolCallLifecycle.js').ToolCallPart<Name, Input, Output> {
+  return part.type === 'tool-call' && part.toolName === tool.name;
+}
