@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { ToolContext, ToolExecute } from '@chatwire/core';
 import {
   calculateFinancing,
@@ -183,20 +184,6 @@ const CALENDAR_TITLES = ['Stand-up', 'Design review', 'Lunch with Priya', '1:1 w
 // ---------------------------------------------------------------------------------------------
 // Latency
 
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  if (signal.aborted) return Promise.reject(signal.reason ?? new Error('aborted'));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason ?? new Error('aborted'));
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-}
 
 /** Options of {@link createServerTools}. */
 export interface ServerToolsOptions {
@@ -212,7 +199,7 @@ export function createServerTools(options: ServerToolsOptions = {}) {
     delayMs === 0
       ? execute
       : async (input, context) => {
-          await pause(delayMs, context.signal);
+          await sleep(delayMs, undefined, { signal: context.signal });
           return execute(input, context);
         };
 

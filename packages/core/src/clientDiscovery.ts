@@ -1,5 +1,5 @@
 import type { Message as WireMessage, Tool as WireTool } from '@ag-ui/core';
-import { DISCOVERY_NOTE, nameDiscoveryTool, readDiscoveredNames, type CatalogDetail, type DiscoveryResult } from './discovery.js';
+import { DISCOVERY_NOTE, discoveryExchangeTexts, nameDiscoveryTool, newlyDiscoveredTools, type CatalogDetail, type DiscoveryResult } from './discovery.js';
 import { DISCOVERY_TOOL_NAME, type ModelCallUsage } from './protocol.js';
 import type { ToolCallEvent } from './toolCallLifecycle.js';
 import { toWireTool, type AnyTool } from './toolDefinition.js';
@@ -71,22 +71,8 @@ export function estimateClientUsage(runId: string, sent: readonly WireTool[], to
   const sentTokens = count(sent);
   const allEager = count(tools.map(plainWireTool));
   const discoveryTool = sent.find((tool) => tool.name === DISCOVERY_TOOL_NAME);
-  const discoveryCalls = new Set<string>();
-  let roundTrips = 0;
-  let lastResults = new Set<string>();
-  for (const message of messages) {
-    if (message.role === 'assistant') {
-      lastResults = new Set();
-      for (const call of message.toolCalls ?? []) {
-        if (call.function.name !== DISCOVERY_TOOL_NAME) continue;
-        discoveryCalls.add(call.id);
-        roundTrips += estimate(call.function.name + call.function.arguments);
-      }
-    } else if (message.role === 'tool' && discoveryCalls.has(message.toolCallId)) {
-      roundTrips += estimate(typeof message.content === 'string' ? message.content : JSON.stringify(message.content));
-      for (const name of readDiscoveredNames(message.content)) lastResults.add(name);
-    }
-  }
+  const roundTrips = discoveryExchangeTexts(messages).reduce((sum, text) => sum + estimate(text), 0);
+  const fresh = new Set(newlyDiscoveredTools(messages));
   const sentNames = sent.map((tool) => tool.name);
   const saved = allEager - sentTokens;
   return {
@@ -95,7 +81,7 @@ export function estimateClientUsage(runId: string, sent: readonly WireTool[], to
     step: 1,
     toolsSent: sentNames,
     toolsDeferred: tools.filter((tool) => tool.lazy && !sentNames.includes(tool.name)).map((tool) => tool.name),
-    toolsDiscovered: sentNames.filter((name) => lastResults.has(name)),
+    toolsDiscovered: sentNames.filter((name) => fresh.has(name)),
     tokens: {
       sent: sentTokens,
       allEager,

@@ -127,3 +127,32 @@ export function nameDiscoveryTool(tools: readonly { readonly name: string; reado
 
 /** The note a discovery result ends with. */
 export const DISCOVERY_NOTE = 'These tools are in your tool list now: call them directly with the parameters their definitions describe.';
+
+/**
+ * The texts discovery itself put in a history: each discovery call (name and arguments) and each
+ * discovery result. What the model reads of them is what discovery costs beyond its tool definition.
+ */
+export function discoveryExchangeTexts(messages: readonly WireMessage[]): string[] {
+  const calls = new Set<string>();
+  const texts: string[] = [];
+  for (const message of messages) {
+    if (message.role === 'assistant') {
+      for (const call of message.toolCalls ?? []) {
+        if (call.function.name !== DISCOVERY_TOOL_NAME) continue;
+        calls.add(call.id);
+        texts.push(call.function.name + call.function.arguments);
+      }
+    } else if (message.role === 'tool' && calls.has(message.toolCallId)) {
+      texts.push(typeof message.content === 'string' ? message.content : JSON.stringify(message.content));
+    }
+  }
+  return texts;
+}
+
+/** Tools discovered by the results that answered the latest model response (not by anything earlier). */
+export function newlyDiscoveredTools(messages: readonly WireMessage[]): string[] {
+  let end = messages.length;
+  while (end > 0 && messages[end - 1]?.role === 'tool') end--;
+  const before = new Set(discoveredToolsInWire(messages.slice(0, end)));
+  return discoveredToolsInWire(messages).filter((name) => !before.has(name));
+}

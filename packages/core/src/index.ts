@@ -21,7 +21,7 @@ export {
 } from './partialJson.js';
 export type { PartialJsonState } from './partialJson.js';
 export { CHATWIRE_EVENTS, DISCOVERY_TOOL_NAME, INTERRUPT_REASONS, ModelCallUsageSchema, readResultMetadata } from './protocol.js';
-export type { ApprovalPayload, ClientToolPayload, ModelCallUsage, ResultMetadata } from './protocol.js';
+export type { ApprovalPayload, ClientToolPayload, ModelCallUsage, ResultMetadata, ToolCatalog, ToolCatalogEntry } from './protocol.js';
 export { encodeServerSentEvent, readServerSentEvents } from './sse.js';
 export {
   createToolCallPart,
@@ -75,7 +75,9 @@ export {
   nameDiscoveryTool,
   discoveredToolsInChat,
   discoveredToolsInWire,
+  discoveryExchangeTexts,
   firstSentence,
+  newlyDiscoveredTools,
   readCompactionMarker,
   readDiscoveredNames,
   selfCorrectionError,

@@ -127,3 +127,20 @@ export const ModelCallUsageSchema: z.ZodType<ModelCallUsage> = z.object({
     .object({ inputTokens: count.optional(), outputTokens: count.optional(), totalTokens: count.optional(), cachedInputTokens: count.optional() })
     .optional(),
 }) as z.ZodType<ModelCallUsage>;
+
+/** One tool of a server's catalog: what `GET /api/tools` answers for each tool. */
+export interface ToolCatalogEntry {
+  readonly name: string;
+  readonly description: string;
+  readonly kind: 'server' | 'client';
+  readonly lazy: boolean;
+  readonly needsApproval: boolean | 'per-call';
+  /** Tokens of its definition, as the server counts them. */
+  readonly tokens: number;
+}
+
+/** A server's tool catalog (`GET /api/tools`). */
+export interface ToolCatalog {
+  readonly tools: readonly ToolCatalogEntry[];
+  readonly counting?: { readonly method: string; readonly errorBound: number };
+}

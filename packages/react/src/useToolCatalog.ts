@@ -1,22 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
+import type { ToolCatalog, ToolCatalogEntry } from '@chatwire/core';
 import { chatQueryKeys, useChatQueryClient } from './chatRegistry.js';
 
-/** One tool of a server's catalog (`GET /api/tools`). */
-export interface CatalogTool {
-  readonly name: string;
-  readonly description: string;
-  readonly kind: 'server' | 'client';
-  readonly lazy: boolean;
-  readonly needsApproval: boolean | 'per-call';
-  /** Tokens of its definition, as the server counts them. */
-  readonly tokens: number;
-}
+export type { ToolCatalog };
 
-/** A server's tool catalog. */
-export interface ToolCatalog {
-  readonly tools: readonly CatalogTool[];
-  readonly counting?: { readonly method: string; readonly errorBound: number };
-}
+/** One tool of a server's catalog (`GET /api/tools`). */
+export type CatalogTool = ToolCatalogEntry;
 
 /**
  * Loads a tool catalog through React Query (cached per URL, shared by every component). Pass

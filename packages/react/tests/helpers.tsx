@@ -1,3 +1,5 @@
+import { cleanup } from '@testing-library/react';
+import { afterEach, vi } from 'vitest';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { messageText, type ChatConnection, type ChatMessage } from '@chatwire/core';
@@ -212,4 +214,24 @@ export function countAnimationFrames() {
       window.requestAnimationFrame = original;
     },
   };
+}
+
+const liveQueryClients: QueryClient[] = [];
+
+/** A QueryClient for one test; every one made is cleared after the test (see {@link cleanupAfterEach}). */
+export function freshQueryClient(): QueryClient {
+  const queryClient = createTestQueryClient();
+  liveQueryClients.push(queryClient);
+  return queryClient;
+}
+
+/** The shared cleanup of these tests: unmount, clear the test QueryClients, undo stubs. */
+export function cleanupAfterEach(extra?: () => void): void {
+  afterEach(() => {
+    cleanup();
+    for (const queryClient of liveQueryClients.splice(0)) queryClient.clear();
+    vi.unstubAllGlobals();
+    vi.restoreAllMocks();
+    extra?.();
+  });
 }

@@ -1,10 +1,9 @@
-import { act, cleanup, renderHook, waitFor } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { act, renderHook, waitFor } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { DISCOVERY_TOOL_NAME, messageText, toolDefinition, type ChatMessage, type ToolCallPart } from '@chatwire/core';
 import { useChat, type UseChatOptions } from '@chatwire/react';
 import {
-  createTestQueryClient,
   deltas,
   gatedConnection,
   joined,
@@ -16,21 +15,12 @@ import {
   textAnswerEvents,
   withQueryClient,
   type RunInput,
+  cleanupAfterEach,
+  freshQueryClient,
 } from './helpers.tsx';
 
-const queryClients: ReturnType<typeof createTestQueryClient>[] = [];
-function freshQueryClient() {
-  const queryClient = createTestQueryClient();
-  queryClients.push(queryClient);
-  return queryClient;
-}
+cleanupAfterEach();
 
-afterEach(() => {
-  cleanup();
-  for (const queryClient of queryClients.splice(0)) queryClient.clear();
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-});
 
 const tool = (name: string) => toolDefinition({ name, description: `The ${name} tool.`, inputSchema: z.object({ value: z.string() }) });
 

@@ -1,11 +1,10 @@
-import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { memo, Profiler, StrictMode } from 'react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { messageText, type ChatMessage } from '@chatwire/core';
 import { chatQueryKeys, useChat, type RenderBatching } from '@chatwire/react';
 import {
   countAnimationFrames,
-  createTestQueryClient,
   deltas,
   joined,
   outsideAct,
@@ -13,19 +12,12 @@ import {
   textAnswer,
   until,
   withQueryClient,
+  cleanupAfterEach,
+  freshQueryClient,
 } from './helpers.tsx';
 
-const queryClients: ReturnType<typeof createTestQueryClient>[] = [];
-function freshQueryClient() {
-  const queryClient = createTestQueryClient();
-  queryClients.push(queryClient);
-  return queryClient;
-}
+cleanupAfterEach();
 
-afterEach(() => {
-  cleanup();
-  for (const queryClient of queryClients.splice(0)) queryClient.clear();
-});
 
 const STREAM_DELTAS = 2_000;
 

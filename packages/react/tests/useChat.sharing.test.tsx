@@ -1,22 +1,22 @@
-import { act, cleanup, render, renderHook, screen, waitFor, within } from '@testing-library/react';
+import { act, render, renderHook, screen, waitFor, within } from '@testing-library/react';
 import type { ReactNode } from 'react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ChatClient, messageText, type ChatConnection } from '@chatwire/core';
 import { chatQueryKeys, useChat } from '@chatwire/react';
-import { countAnimationFrames, createTestQueryClient, deltas, gatedConnection, joined, lastAnswer, sleep, withQueryClient } from './helpers.tsx';
+import {
+  cleanupAfterEach,
+  countAnimationFrames,
+  deltas,
+  gatedConnection,
+  joined,
+  lastAnswer,
+  sleep,
+  withQueryClient,
+  freshQueryClient,
+} from './helpers.tsx';
 
-const queryClients: ReturnType<typeof createTestQueryClient>[] = [];
-function freshQueryClient() {
-  const queryClient = createTestQueryClient();
-  queryClients.push(queryClient);
-  return queryClient;
-}
+cleanupAfterEach();
 
-afterEach(() => {
-  cleanup();
-  for (const queryClient of queryClients.splice(0)) queryClient.clear();
-  vi.restoreAllMocks();
-});
 
 function ChatPane({ name, id, connection }: { readonly name: string; readonly id: string; readonly connection: ChatConnection }) {
   const chat = useChat({ id, connection });

@@ -1,9 +1,8 @@
-import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { act, render, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
 import type { ChatConnection, ChatStatus } from '@chatwire/core';
 import { useChat, useChatSelector, type UseChatOptions } from '@chatwire/react';
 import {
-  createTestQueryClient,
   deltas,
   joined,
   lastAnswer,
@@ -15,20 +14,12 @@ import {
   until,
   withQueryClient,
   type RunInput,
+  cleanupAfterEach,
+  freshQueryClient,
 } from './helpers.tsx';
 
-const queryClients: ReturnType<typeof createTestQueryClient>[] = [];
-function freshQueryClient() {
-  const queryClient = createTestQueryClient();
-  queryClients.push(queryClient);
-  return queryClient;
-}
+cleanupAfterEach();
 
-afterEach(() => {
-  cleanup();
-  for (const queryClient of queryClients.splice(0)) queryClient.clear();
-  vi.unstubAllGlobals();
-});
 
 /** No two neighbours equal: every render showed a change. */
 function changesOnly<T>(values: readonly T[], equal: (a: T, b: T) => boolean = Object.is): boolean {

@@ -1,6 +1,6 @@
 import type { Tool as WireTool } from '@ag-ui/core';
 import { RunAgentInputSchema } from '@ag-ui/core/schemas';
-import { describeError, type AnyTool } from '@chatwire/core';
+import { describeError, type AnyTool, type ToolCatalog, type ToolCatalogEntry } from '@chatwire/core';
 import { z } from 'zod';
 import { chat, validateChatRequest, type ChatOptions } from './chat.js';
 import { ChatRequestError } from './history.js';
@@ -63,15 +63,7 @@ export function createChatHandler(options: ChatHandlerOptions): (request: Reques
 }
 
 /** One entry of the tool catalog served by {@link createToolsHandler}. */
-export interface CatalogEntry {
-  readonly name: string;
-  readonly description: string;
-  readonly kind: 'server' | 'client';
-  readonly lazy: boolean;
-  readonly needsApproval: boolean | 'per-call';
-  /** Tokens of the definition as the model adapter sends it. */
-  readonly tokens: number;
-}
+export type CatalogEntry = ToolCatalogEntry;
 
 /** The tool catalog: each tool's name, description, kind, lazy and approval flags, and token count. */
 export function describeTools(tools: readonly AnyTool[], counter?: ToolTokenCounter): CatalogEntry[] {
@@ -92,6 +84,6 @@ export function describeTools(tools: readonly AnyTool[], counter?: ToolTokenCoun
  */
 export function createToolsHandler(tools: readonly AnyTool[], options: { readonly counter?: ToolTokenCounter | undefined } = {}): (request: Request) => Response {
   const counter = toolTokensFor(options.counter);
-  const body = { tools: describeTools(tools, options.counter), counting: { method: counter.method, errorBound: counter.errorBound } };
+  const body: ToolCatalog = { tools: describeTools(tools, options.counter), counting: { method: counter.method, errorBound: counter.errorBound } };
   return (request) => (request.method === 'GET' ? Response.json(body) : jsonError(405, `Use GET for the tool catalog (got ${request.method}).`, 'method-not-allowed'));
 }

@@ -145,6 +145,6 @@ describe('the demo server tools', () => {
     const controller = new AbortController();
     const pending = slowWeather.execute({ city: 'Oslo' }, { toolCallId: 'call_abort', signal: controller.signal });
     controller.abort(new Error('stopped'));
-    await expect(pending).rejects.toThrow('stopped');
+    await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
   });
 });

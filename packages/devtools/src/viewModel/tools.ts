@@ -3,18 +3,12 @@ import {
   readCompactionMarker,
   readDiscoveredNames,
   type ChatMessage,
+  type ToolCatalogEntry,
   type TurnRecord,
 } from '@chatwire/core';
 
-/** A tool as the catalog describes it (the shape of `GET /api/tools` entries). */
-export interface CatalogEntry {
-  readonly name: string;
-  readonly kind?: 'server' | 'client';
-  readonly lazy?: boolean;
-  readonly needsApproval?: boolean | 'per-call';
-  readonly tokens?: number;
-  readonly description?: string;
-}
+/** A tool as the catalog describes it (`GET /api/tools`); only the name is required here. */
+export type CatalogEntry = Pick<ToolCatalogEntry, 'name'> & Partial<ToolCatalogEntry>;
 
 /** Where a tool stands in the selected turn. */
 export type DiscoveryStatus = 'eager' | 'undiscovered' | 'discovered';

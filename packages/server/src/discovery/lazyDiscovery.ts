@@ -5,6 +5,8 @@ import {
   describeError,
   discoveredToolsInWire,
   discoveryCatalog,
+  discoveryExchangeTexts,
+  newlyDiscoveredTools,
   nameDiscoveryTool,
   type DiscoveryResult,
   type ModelCallUsage,
@@ -143,12 +145,12 @@ export class LazyDiscovery {
     const catalog: RegisteredTool[] = [];
     for (const tool of this.#lazy) if (await this.#allowed(tool.name, 'search')) catalog.push(tool);
     const discoveryTool = catalog.some((tool) => !discovered.includes(tool.name)) ? this.#discoveryTool(catalog) : undefined;
-    const before = new Set(discoveredToolsInWire(historyBeforeLatestResults(history)));
+    const fresh = new Set(newlyDiscoveredTools(history));
     return {
       tools: [...eager, ...(discoveryTool ? [discoveryTool] : []), ...active.map(toModelTool)],
       discoveryTool,
       deferred: undiscovered.map((tool) => tool.name),
-      newlyDiscovered: active.map((tool) => tool.name).filter((name) => !before.has(name)),
+      newlyDiscovered: active.map((tool) => tool.name).filter((name) => fresh.has(name)),
       auto: this.#auto,
     };
   }
@@ -277,27 +279,7 @@ function failure(error: string): DiscoveryAnswer {
   return { ok: false, content: JSON.stringify({ error }), error, loaded: [] };
 }
 
-/** The history up to the latest assistant message, without the results that answered it. */
-function historyBeforeLatestResults(history: readonly Message[]): readonly Message[] {
-  let end = history.length;
-  while (end > 0 && history[end - 1]?.role === 'tool') end--;
-  return history.slice(0, end);
-}
-
 /** Tokens spent on discovery inside a history: the discovery calls (name + arguments) and their results. */
 export function countDiscoveryRoundTrips(messages: readonly Message[]): number {
-  const calls = new Set<string>();
-  let tokens = 0;
-  for (const message of messages) {
-    if (message.role === 'assistant') {
-      for (const call of message.toolCalls ?? []) {
-        if (call.function.name !== DISCOVERY_TOOL_NAME) continue;
-        calls.add(call.id);
-        tokens += countTextTokens(call.function.name + call.function.arguments);
-      }
-    } else if (message.role === 'tool' && calls.has(message.toolCallId)) {
-      tokens += countTextTokens(typeof message.content === 'string' ? message.content : JSON.stringify(message.content));
-    }
-  }
-  return tokens;
+  return discoveryExchangeTexts(messages).reduce((sum, text) => sum + countTextTokens(text), 0);
 }

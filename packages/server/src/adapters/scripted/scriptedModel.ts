@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Message, TokenUsage, ToolMessage } from '@ag-ui/core';
 import { DISCOVERY_TOOL_NAME, createId } from '@chatwire/core';
 import { countTokens } from 'gpt-tokenizer';
@@ -85,13 +86,18 @@ export function createScriptedModel(options: ScriptedModelOptions = {}): ChatMod
     provider: 'chatwire',
     model: modelName,
     async *stream(request): AsyncGenerator<ModelChunk, void, undefined> {
+      // Between deltas: stop at once when aborted, and keep the configured pace.
+      const wait = async () => {
+        request.signal.throwIfAborted();
+        if (delayMs > 0) await sleep(delayMs, undefined, { signal: request.signal });
+      };
       const context = readContext(request);
       const reply = decide(rules, context);
       if ('error' in reply) throw new Error(reply.error);
       let output = '';
       if (reply.text) {
         for (const piece of reply.text.match(/\S+\s*|\s+/g) ?? []) {
-          await pause(delayMs, request.signal);
+          await wait();
           output += piece;
           yield { type: 'text-delta', delta: piece };
         }
@@ -99,10 +105,10 @@ export function createScriptedModel(options: ScriptedModelOptions = {}): ChatMod
       for (const call of reply.toolCalls ?? []) {
         const id = createId('call');
         const args = call.argsText ?? JSON.stringify(call.args ?? {});
-        await pause(delayMs, request.signal);
+        await wait();
         yield { type: 'tool-call-start', id, name: call.name };
         for (let i = 0; i < args.length; i += argsChunkSize) {
-          await pause(delayMs, request.signal);
+          await wait();
           yield { type: 'tool-call-delta', id, delta: args.slice(i, i + argsChunkSize) };
         }
         output += call.name + args;
@@ -139,21 +145,6 @@ function decide(rules: readonly ScriptRule[], context: ScriptContext): ScriptRep
   return { text: 'I have nothing to add.' };
 }
 
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  if (signal.aborted) return Promise.reject(signal.reason ?? new Error('aborted'));
-  if (ms <= 0) return Promise.resolve();
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason ?? new Error('aborted'));
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-}
 
 const textOf = (message: Message): string => {
   const content = (message as { content?: unknown }).content;
