@@ -1,6 +1,6 @@
 import { ChatwireDevtools } from '@chatwire/devtools';
 import { useChat } from '@chatwire/react';
-import { lazy, Suspense, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Composer } from './components/Composer.tsx';
 import { MessageList } from './components/MessageList.tsx';
 import { PagePanel } from './components/PagePanel.tsx';
@@ -38,6 +38,13 @@ export function App() {
   const { discovered, undiscovered } = chat.discovery;
   const busy = chat.status === 'submitted' || chat.status === 'streaming';
 
+  // Follow the conversation while it grows, unless the reader scrolled up.
+  const pinned = useRef(true);
+  useEffect(() => {
+    const element = conversation.current;
+    if (element && pinned.current) element.scrollTop = element.scrollHeight;
+  }, [chat.messages]);
+
   return (
     <div className="app" data-theme={theme} data-accent={accent} data-testid="app">
       {banner ? (
@@ -56,7 +63,14 @@ export function App() {
       </header>
       <div className="layout">
         <div className="chat-column">
-          <main className="conversation" ref={conversation}>
+          <main
+            className="conversation"
+            ref={conversation}
+            onScroll={(event) => {
+              const element = event.currentTarget;
+              pinned.current = element.scrollHeight - element.scrollTop - element.clientHeight < 48;
+            }}
+          >
             <MessageList
               messages={chat.messages}
               onApproval={(id, approved) => chat.client.addToolApprovalResponse({ id, approved })}
