@@ -41,6 +41,6 @@ export default defineConfig({
     url: `http://127.0.0.1:${port}/api/tools`,
     reuseExistingServer: false,
     timeout: 60_000,
-    env: { PORT: String(port), HOST: '127.0.0.1', CHATWIRE_DELAY_MS: '12' },
+    env: { PORT: String(port), HOST: '127.0.0.1', CHATWIRE_DELAY_MS: '12', CHATWIRE_MODEL: 'scripted' },
   },
 });

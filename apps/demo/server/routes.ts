@@ -1,7 +1,9 @@
 import {
+  anthropic,
   createChatHandler,
   createScriptedModel,
   createToolsHandler,
+  openaiCompatible,
   type ChatModel,
   type DiscoveryOptions,
   type FetchHandler,
@@ -12,12 +14,39 @@ import { createServerTools } from './toolImplementations.ts';
 
 /** Options of {@link createDemoRoutes}. */
 export interface DemoRoutesOptions {
-  /** The model; defaults to the scripted model at the demo's pace. */
+  /** The model; defaults to {@link modelFromEnv}, else the scripted model at the demo's pace. */
   readonly model?: ChatModel;
   /** Pause between streamed deltas of the scripted model. Defaults to `CHATWIRE_DELAY_MS` or 25. */
   readonly delayMs?: number;
   /** Lazy discovery settings. Defaults to discovery by name. */
   readonly discovery?: DiscoveryOptions;
+}
+
+/** Environment variables {@link modelFromEnv} reads. */
+export type ModelEnv = Readonly<Record<string, string | undefined>>;
+
+const setting = (env: ModelEnv, name: string): string | undefined => {
+  const value = env[name]?.trim();
+  return value ? value : undefined;
+};
+
+/**
+ * The real model the environment asks for, or `undefined` for the scripted model:
+ * `OPENAI_API_KEY` (with `OPENAI_BASE_URL`, `OPENAI_MODEL` = `gpt-4o-mini`) selects an
+ * OpenAI-compatible model; otherwise `ANTHROPIC_API_KEY` (with `ANTHROPIC_MODEL` =
+ * `claude-sonnet-4-5`) selects Anthropic.
+ */
+export function modelFromEnv(env: ModelEnv): ChatModel | undefined {
+  // CHATWIRE_MODEL=scripted keeps the scripted model whatever keys are set (the e2e tests use it).
+  if (setting(env, 'CHATWIRE_MODEL') === 'scripted') return undefined;
+  const openaiKey = setting(env, 'OPENAI_API_KEY');
+  if (openaiKey) {
+    const baseURL = setting(env, 'OPENAI_BASE_URL');
+    return openaiCompatible({ apiKey: openaiKey, model: setting(env, 'OPENAI_MODEL') ?? 'gpt-4o-mini', ...(baseURL ? { baseURL } : {}) });
+  }
+  const anthropicKey = setting(env, 'ANTHROPIC_API_KEY');
+  if (anthropicKey) return anthropic({ apiKey: anthropicKey, model: setting(env, 'ANTHROPIC_MODEL') ?? 'claude-sonnet-4-5' });
+  return undefined;
 }
 
 /** Demo scenarios on top of the scripted model's built-in behaviour. */
@@ -38,7 +67,7 @@ export const demoRules: readonly ScriptRule[] = [
 /** The demo server's routes: `POST /api/chat` (one AG-UI run) and `GET /api/tools` (the catalog). */
 export function createDemoRoutes(options: DemoRoutesOptions = {}): FetchHandler {
   const delayMs = options.delayMs ?? Number(process.env['CHATWIRE_DELAY_MS'] ?? 25);
-  const model = options.model ?? createScriptedModel({ delayMs, rules: demoRules });
+  const model = options.model ?? modelFromEnv(process.env) ?? createScriptedModel({ delayMs, rules: demoRules });
   // Server tools run here; browser tools are defined here too (lazy flags, approvals) and run in the page.
   const tools = [...createServerTools({ delayMs: delayMs * 4 }), ...browserToolDefinitions];
   const handleChat = createChatHandler({

@@ -37,7 +37,7 @@ import {
   type PlannedCall,
 } from './history.js';
 import { LazyDiscovery, type DiscoveryOptions } from './discovery/lazyDiscovery.js';
-import type { ChatModel, ModelTool } from './model.js';
+import type { ChatModel, ModelChunk, ModelTool } from './model.js';
 import { CallSigner } from './signing.js';
 import { toolTokensFor } from './tokens.js';
 import { ToolRegistry, type RegisteredTool } from './toolRegistry.js';
@@ -233,8 +233,21 @@ async function* streamModelCall(
     tools,
     signal: context.signal,
   });
-  for await (const chunk of stream) {
-    if (context.signal.aborted) break;
+  try {
+    for await (const chunk of stream) {
+      // A stopped run ends here: the abort propagates, and chat() ends without RUN_FINISHED.
+      context.signal.throwIfAborted();
+      yield* streamChunk(chunk);
+    }
+  } catch (error) {
+    // The model failed mid-response: close what it opened, so RUN_ERROR follows a well-formed stream.
+    if (!context.signal.aborted) {
+      yield* closeText();
+      for (const id of open) yield { type: EventType.TOOL_CALL_END, toolCallId: id };
+    }
+    throw error;
+  }
+  function* streamChunk(chunk: ModelChunk): Generator<Event> {
     switch (chunk.type) {
       case 'text-delta':
         if (!chunk.delta) break;

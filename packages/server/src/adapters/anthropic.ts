@@ -1,0 +1,289 @@
+import { contentToText, type Message, type TokenUsage } from '@ag-ui/core';
+import { countTokens } from 'gpt-tokenizer';
+import type { ChatModel, ModelChunk, ModelRequest, ModelTool, ToolTokenCounter } from '../model.js';
+import { ProviderError, parseEvent, streamEndedEarly } from './providerErrors.js';
+import { postForEvents, providerLabel, untilAborted } from './providerStream.js';
+
+/** Options of {@link anthropic}. */
+export interface AnthropicOptions {
+  /** Sent as `x-api-key`. */
+  readonly apiKey: string;
+  /** The model name, e.g. `claude-sonnet-4-5`. */
+  readonly model: string;
+  /** The API root; requests go to `{baseURL}/v1/messages`. Defaults to `https://api.anthropic.com`. */
+  readonly baseURL?: string;
+  /** `max_tokens` of each request (the Messages API requires it). Defaults to 4096. */
+  readonly maxTokens?: number;
+  /** Extra request headers (e.g. `anthropic-beta`). */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** The fetch to use. Defaults to the global fetch. */
+  readonly fetch?: typeof globalThis.fetch;
+}
+
+/** A content block this adapter sends. */
+export type AnthropicContentBlock =
+  | { readonly type: 'text'; readonly text: string }
+  | { readonly type: 'tool_use'; readonly id: string; readonly name: string; readonly input: Record<string, unknown> }
+  | { readonly type: 'tool_result'; readonly tool_use_id: string; readonly content: string; readonly is_error?: true };
+
+/** One message of the Messages API, as this adapter sends it. */
+export interface AnthropicMessage {
+  readonly role: 'user' | 'assistant';
+  readonly content: AnthropicContentBlock[];
+}
+
+/** A tool as the Messages API receives it. */
+export interface AnthropicTool {
+  readonly name: string;
+  readonly description: string;
+  readonly input_schema: ModelTool['parameters'];
+}
+
+const DEFAULT_BASE_URL = 'https://api.anthropic.com';
+const ANTHROPIC_VERSION = '2023-06-01';
+
+/** The tools of a request in the Messages API format, in the order received. */
+export function toAnthropicTools(tools: readonly ModelTool[]): AnthropicTool[] {
+  return tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.parameters }));
+}
+
+/**
+ * Tool tokens of the JSON this adapter sends per tool (`{ name, description, input_schema }`),
+ * counted with the o200k tokenizer. Anthropic's tokenizer differs and the API wraps tools in its
+ * own tool-use system prompt (not counted here), hence an estimate with a wide error bound.
+ */
+export const anthropicToolTokens: ToolTokenCounter = {
+  method: 'estimate: o200k tokenizer on the Anthropic tool JSON ({ name, description, input_schema }); Anthropic tokenizes differently',
+  errorBound: 0.25,
+  countTool: (tool) => countTokens(JSON.stringify({ name: tool.name, description: tool.description, input_schema: tool.parameters })),
+};
+
+/** Parsed tool-call arguments for a `tool_use` block: an object, `{}` when empty or unusable. */
+function inputOf(args: string): Record<string, unknown> {
+  if (args.trim() === '') return {};
+  try {
+    const value = JSON.parse(args) as unknown;
+    // Broken arguments were answered with an error result the model reads; `input` must be an object.
+    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * AG-UI messages as a Messages API request: system and developer messages join the top-level
+ * `system` (after the system prompt); user text becomes a text block (media parts are dropped:
+ * this adapter sends text); assistant text and tool calls become `text` and `tool_use` blocks; tool
+ * results become `tool_result` blocks of a user message. Consecutive messages of one role are merged
+ * (the API requires alternation), with tool results first in a user message as the API requires.
+ */
+export function toAnthropicRequest(system: string | undefined, messages: readonly Message[]): { system: string | undefined; messages: AnthropicMessage[] } {
+  const systemParts = system ? [system] : [];
+  const out: { role: 'user' | 'assistant'; content: AnthropicContentBlock[] }[] = [];
+  const add = (role: 'user' | 'assistant', blocks: AnthropicContentBlock[]) => {
+    if (blocks.length === 0) return;
+    const last = out.at(-1);
+    if (last?.role === role) last.content.push(...blocks);
+    else out.push({ role, content: blocks });
+  };
+  for (const message of messages) {
+    switch (message.role) {
+      case 'system':
+      case 'developer':
+        if (message.content) systemParts.push(message.content);
+        break;
+      case 'user': {
+        const text = contentToText(message.content);
+        add('user', text ? [{ type: 'text', text }] : []);
+        break;
+      }
+      case 'assistant': {
+        const blocks: AnthropicContentBlock[] = message.content ? [{ type: 'text', text: message.content }] : [];
+        for (const call of message.toolCalls ?? []) {
+          blocks.push({ type: 'tool_use', id: call.id, name: call.function.name, input: inputOf(call.function.arguments) });
+        }
+        add('assistant', blocks);
+        break;
+      }
+      case 'tool':
+        add('user', [
+          {
+            type: 'tool_result',
+            tool_use_id: message.toolCallId,
+            content: contentToText(message.content),
+            ...(message.error !== undefined ? { is_error: true as const } : {}),
+          },
+        ]);
+        break;
+      default:
+        break; // activity, reasoning: not part of the model's conversation
+    }
+  }
+  for (const message of out) {
+    if (message.role !== 'user') continue;
+    const results = message.content.filter((block) => block.type === 'tool_result');
+    if (results.length > 0) message.content = [...results, ...message.content.filter((block) => block.type !== 'tool_result')];
+  }
+  return { system: systemParts.length ? systemParts.join('\n\n') : undefined, messages: out };
+}
+
+interface AnthropicUsage {
+  input_tokens?: number | null;
+  output_tokens?: number | null;
+  cache_read_input_tokens?: number | null;
+  cache_creation_input_tokens?: number | null;
+}
+
+type AnthropicEvent =
+  | { type: 'message_start'; message?: { usage?: AnthropicUsage } }
+  | { type: 'content_block_start'; index: number; content_block?: { type?: string; text?: string; id?: string; name?: string; input?: unknown } }
+  | { type: 'content_block_delta'; index: number; delta?: { type?: string; text?: string; partial_json?: string } }
+  | { type: 'content_block_stop'; index: number }
+  | { type: 'message_delta'; delta?: { stop_reason?: string | null }; usage?: AnthropicUsage }
+  | { type: 'message_stop' }
+  | { type: 'ping' }
+  | { type: 'error'; error?: { type?: string; message?: string } };
+
+const stopReasons: Record<string, Extract<ModelChunk, { type: 'finish' }>['reason']> = {
+  end_turn: 'stop',
+  stop_sequence: 'stop',
+  tool_use: 'tool-calls',
+  max_tokens: 'length',
+};
+
+/**
+ * A Claude model on Anthropic's Messages API, streamed. Text and `tool_use` blocks stream as
+ * chunks (parallel tool calls included); usage comes from `message_start` and `message_delta`.
+ *
+ * Errors become readable messages (`chat()` reports them as `RUN_ERROR`); a request is never
+ * retried. Aborting the run's signal stops the request quietly.
+ *
+ * @example
+ * ```ts
+ * const model = anthropic({ apiKey: process.env.ANTHROPIC_API_KEY!, model: 'claude-sonnet-4-5' });
+ * ```
+ */
+export function anthropic(options: AnthropicOptions): ChatModel {
+  const baseURL = (options.baseURL ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
+  const label = baseURL === DEFAULT_BASE_URL ? 'Anthropic' : providerLabel('Anthropic API', baseURL);
+  const doFetch = options.fetch ?? globalThis.fetch;
+  const modelName = options.model;
+  const maxTokens = options.maxTokens ?? 4096;
+  return {
+    provider: 'anthropic',
+    model: modelName,
+    toolTokens: anthropicToolTokens,
+    stream: (request: ModelRequest) => untilAborted(request.signal, streamChunks(request)),
+  };
+
+  async function* streamChunks(request: ModelRequest): AsyncGenerator<ModelChunk, void, undefined> {
+    const { system, messages } = toAnthropicRequest(request.system, request.messages);
+    const body = {
+      model: modelName,
+      max_tokens: maxTokens,
+      stream: true,
+      ...(system ? { system } : {}),
+      messages,
+      ...(request.tools.length ? { tools: toAnthropicTools(request.tools) } : {}),
+    };
+    const headers: Record<string, string> = {
+      'x-api-key': options.apiKey,
+      'anthropic-version': ANTHROPIC_VERSION,
+      'content-type': 'application/json',
+      accept: 'text/event-stream',
+      ...options.headers,
+    };
+    /** Content blocks by index: the tool_use ones carry the call id. */
+    const toolBlocks = new Map<number, string>();
+    const usage: AnthropicUsage = {};
+    let stopReason: string | undefined;
+    let stopped = false;
+
+    for await (const data of postForEvents({ label, url: `${baseURL}/v1/messages`, headers, body, signal: request.signal, fetch: doFetch })) {
+      const event = parseEvent(label, data) as AnthropicEvent | null;
+      if (!event || typeof event !== 'object') continue;
+      switch (event.type) {
+        case 'message_start':
+          mergeUsage(usage, event.message?.usage);
+          break;
+        case 'content_block_start': {
+          const block = event.content_block ?? {};
+          if (block.type === 'text' && block.text) {
+            yield { type: 'text-delta', delta: block.text };
+          } else if (block.type === 'tool_use' && block.id && block.name) {
+            toolBlocks.set(event.index, block.id);
+            yield { type: 'tool-call-start', id: block.id, name: block.name };
+            // Streaming sends `input: {}` here and the arguments as input_json_delta; a filled one counts.
+            if (block.input && typeof block.input === 'object' && Object.keys(block.input).length > 0) {
+              yield { type: 'tool-call-delta', id: block.id, delta: JSON.stringify(block.input) };
+            }
+          }
+          break; // thinking and server-tool blocks are not part of the normalised stream
+        }
+        case 'content_block_delta': {
+          const delta = event.delta ?? {};
+          if (delta.type === 'text_delta' && delta.text) {
+            yield { type: 'text-delta', delta: delta.text };
+          } else if (delta.type === 'input_json_delta' && delta.partial_json) {
+            const id = toolBlocks.get(event.index);
+            if (id) yield { type: 'tool-call-delta', id, delta: delta.partial_json };
+          }
+          break;
+        }
+        case 'content_block_stop': {
+          const id = toolBlocks.get(event.index);
+          if (id) yield { type: 'tool-call-end', id };
+          break;
+        }
+        case 'message_delta':
+          if (event.delta?.stop_reason) stopReason = event.delta.stop_reason;
+          mergeUsage(usage, event.usage);
+          break;
+        case 'message_stop':
+          stopped = true;
+          break;
+        case 'error': {
+          const kind = event.error?.type ? ` (${event.error.type})` : '';
+          throw new ProviderError('stream-error', `${label}: the provider reported an error mid-stream${kind}: ${event.error?.message ?? 'no message'}`);
+        }
+        default:
+          break; // ping, and event types added later (the API's versioning policy allows new ones)
+      }
+      if (stopped) break;
+    }
+    if (!stopped) throw streamEndedEarly(label);
+    const tokenUsage = usageOf(modelName, usage);
+    yield { type: 'finish', reason: stopReasons[stopReason ?? 'end_turn'] ?? 'other', ...(tokenUsage ? { usage: tokenUsage } : {}) };
+  }
+}
+
+/** Later usage figures replace earlier ones (`message_delta` usage is cumulative). */
+function mergeUsage(into: AnthropicUsage, from: AnthropicUsage | undefined): void {
+  if (!from) return;
+  for (const key of ['input_tokens', 'output_tokens', 'cache_read_input_tokens', 'cache_creation_input_tokens'] as const) {
+    const value = from[key];
+    if (typeof value === 'number') into[key] = value;
+  }
+}
+
+/**
+ * Anthropic's `input_tokens` excludes the tokens read from and written to the cache; AG-UI's
+ * `inputTokens` includes them (cachedInputTokens and cacheWriteInputTokens break it down), so they
+ * are added in.
+ */
+function usageOf(model: string, usage: AnthropicUsage): TokenUsage | undefined {
+  const { input_tokens: uncached, output_tokens: output } = usage;
+  const read = usage.cache_read_input_tokens ?? undefined;
+  const write = usage.cache_creation_input_tokens ?? undefined;
+  if (uncached == null && output == null) return undefined;
+  const input = uncached == null ? undefined : uncached + (read ?? 0) + (write ?? 0);
+  return {
+    provider: 'anthropic',
+    model,
+    ...(input === undefined ? {} : { inputTokens: input }),
+    ...(output == null ? {} : { outputTokens: output }),
+    ...(input !== undefined && output != null ? { totalTokens: input + output } : {}),
+    ...(read === undefined ? {} : { cachedInputTokens: read }),
+    ...(write ? { cacheWriteInputTokens: write } : {}),
+  };
+}

@@ -1,0 +1,268 @@
+import { contentToText, type Message, type TokenUsage } from '@ag-ui/core';
+import { createId } from '@chatwire/core';
+import { countTokens } from 'gpt-tokenizer';
+import { estimateTokensInFunctions, type ChatCompletionFunctionDefinition } from 'gpt-tokenizer/functionCalling';
+import type { ChatModel, ModelChunk, ModelRequest, ModelTool, ToolTokenCounter } from '../model.js';
+import { ProviderError, parseEvent, streamEndedEarly } from './providerErrors.js';
+import { postForEvents, providerLabel, untilAborted } from './providerStream.js';
+
+/** Options of {@link openaiCompatible}. */
+export interface OpenAICompatibleOptions {
+  /** The API root, up to `/chat/completions`. Defaults to `https://api.openai.com/v1`. */
+  readonly baseURL?: string;
+  /** Sent as `Authorization: Bearer <apiKey>`; an empty string sends no Authorization header (local servers). */
+  readonly apiKey: string;
+  /** The model name, e.g. `gpt-4o-mini`. */
+  readonly model: string;
+  /** Extra request headers (e.g. `OpenAI-Organization`, OpenRouter's `HTTP-Referer`). */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** The fetch to use. Defaults to the global fetch. */
+  readonly fetch?: typeof globalThis.fetch;
+}
+
+/** One message of the Chat Completions API, as this adapter sends it. */
+export type OpenAIChatMessage =
+  | { readonly role: 'system'; readonly content: string }
+  | { readonly role: 'user'; readonly content: string }
+  | {
+      readonly role: 'assistant';
+      readonly content: string | null;
+      readonly tool_calls?: readonly { readonly id: string; readonly type: 'function'; readonly function: { readonly name: string; readonly arguments: string } }[];
+    }
+  | { readonly role: 'tool'; readonly tool_call_id: string; readonly content: string };
+
+/** A tool as the Chat Completions API receives it. */
+export interface OpenAIFunctionTool {
+  readonly type: 'function';
+  readonly function: { readonly name: string; readonly description: string; readonly parameters: ModelTool['parameters'] };
+}
+
+const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
+
+const asFunction = (tool: ModelTool): ChatCompletionFunctionDefinition => ({
+  name: tool.name,
+  description: tool.description,
+  parameters: tool.parameters as unknown as ChatCompletionFunctionDefinition['parameters'],
+});
+
+/** Framing of the rendered list (`namespace functions { ... }` and the fixed overhead): the estimate for no function. */
+const LIST_FRAMING = estimateTokensInFunctions([], countTokens);
+
+/**
+ * Tool tokens as OpenAI is understood to render functions into the prompt (a TypeScript-like
+ * `namespace functions { ... }` block), estimated with gpt-tokenizer's `estimateTokensInFunctions`
+ * and the o200k tokenizer. One tool counts as the estimate for `[tool]` minus the estimate for
+ * `[]`, so per-tool counts add up; the list framing is `countOverhead`. OpenAI does not publish the
+ * rendering, hence an estimate with an error bound.
+ */
+export const openAIToolTokens: ToolTokenCounter = {
+  method: "estimate of OpenAI's function rendering (gpt-tokenizer estimateTokensInFunctions, o200k tokenizer)",
+  errorBound: 0.05,
+  countTool: (tool) => estimateTokensInFunctions([asFunction(tool)], countTokens) - LIST_FRAMING,
+  countOverhead: (toolCount) => (toolCount > 0 ? LIST_FRAMING : 0),
+};
+
+/** The tools of a request in the Chat Completions format, in the order received. */
+export function toOpenAITools(tools: readonly ModelTool[]): OpenAIFunctionTool[] {
+  return tools.map((tool) => ({ type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.parameters } }));
+}
+
+/**
+ * AG-UI messages as Chat Completions messages: the system prompt first; system and developer
+ * messages as `system`; user text (media parts are dropped: this adapter sends text); assistant
+ * text with `tool_calls`; tool results as `{ role: 'tool', tool_call_id, content }`. Activity and
+ * reasoning messages are not sent.
+ */
+export function toOpenAIMessages(system: string | undefined, messages: readonly Message[]): OpenAIChatMessage[] {
+  const out: OpenAIChatMessage[] = [];
+  if (system) out.push({ role: 'system', content: system });
+  for (const message of messages) {
+    switch (message.role) {
+      case 'system':
+      case 'developer':
+        out.push({ role: 'system', content: message.content });
+        break;
+      case 'user':
+        out.push({ role: 'user', content: contentToText(message.content) });
+        break;
+      case 'assistant': {
+        const calls = message.toolCalls ?? [];
+        if (!message.content && calls.length === 0) break;
+        out.push({
+          role: 'assistant',
+          content: message.content ? message.content : null,
+          ...(calls.length
+            ? {
+                tool_calls: calls.map((call) => ({
+                  id: call.id,
+                  type: 'function' as const,
+                  // The API rejects empty arguments; a call without arguments sent none.
+                  function: { name: call.function.name, arguments: call.function.arguments.trim() === '' ? '{}' : call.function.arguments },
+                })),
+              }
+            : {}),
+        });
+        break;
+      }
+      case 'tool':
+        out.push({ role: 'tool', tool_call_id: message.toolCallId, content: contentToText(message.content) });
+        break;
+      default:
+        break; // activity, reasoning: not part of the model's conversation
+    }
+  }
+  return out;
+}
+
+interface ChunkToolCallDelta {
+  index?: number;
+  id?: string;
+  function?: { name?: string; arguments?: string };
+}
+
+interface CompletionChunk {
+  choices?: { index?: number; delta?: { content?: string | null; refusal?: string | null; tool_calls?: ChunkToolCallDelta[] }; finish_reason?: string | null }[];
+  usage?: {
+    prompt_tokens?: number;
+    completion_tokens?: number;
+    total_tokens?: number;
+    prompt_tokens_details?: { cached_tokens?: number } | null;
+    completion_tokens_details?: { reasoning_tokens?: number } | null;
+  } | null;
+  error?: { message?: string; type?: string; code?: string } | string;
+}
+
+const finishReasons: Record<string, Extract<ModelChunk, { type: 'finish' }>['reason']> = {
+  stop: 'stop',
+  tool_calls: 'tool-calls',
+  function_call: 'tool-calls',
+  length: 'length',
+};
+
+/**
+ * A model on the OpenAI Chat Completions API, streamed: OpenAI itself, or any compatible server
+ * through `baseURL` (Ollama `http://localhost:11434/v1`, vLLM, LM Studio, OpenRouter
+ * `https://openrouter.ai/api/v1`). Parallel tool calls are streamed by `index`; usage comes from
+ * the final chunk (`stream_options.include_usage`).
+ *
+ * Errors become readable messages (`chat()` reports them as `RUN_ERROR`); a request is never
+ * retried. Aborting the run's signal stops the request quietly.
+ *
+ * @example
+ * ```ts
+ * const model = openaiCompatible({ apiKey: process.env.OPENAI_API_KEY!, model: 'gpt-4o-mini' });
+ * const local = openaiCompatible({ baseURL: 'http://localhost:11434/v1', apiKey: '', model: 'llama3.1' });
+ * ```
+ */
+export function openaiCompatible(options: OpenAICompatibleOptions): ChatModel {
+  const baseURL = (options.baseURL ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
+  const label = baseURL === DEFAULT_BASE_URL ? 'OpenAI' : providerLabel('OpenAI-compatible API', baseURL);
+  const doFetch = options.fetch ?? globalThis.fetch;
+  const modelName = options.model;
+  return {
+    provider: 'openai',
+    model: modelName,
+    toolTokens: openAIToolTokens,
+    stream: (request: ModelRequest) => untilAborted(request.signal, streamChunks(request)),
+  };
+
+  async function* streamChunks(request: ModelRequest): AsyncGenerator<ModelChunk, void, undefined> {
+    const body = {
+      model: modelName,
+      messages: toOpenAIMessages(request.system, request.messages),
+      stream: true,
+      stream_options: { include_usage: true },
+      ...(request.tools.length ? { tools: toOpenAITools(request.tools) } : {}),
+    };
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      accept: 'text/event-stream',
+      ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}),
+      ...options.headers,
+    };
+    /** Tool calls by `index`: `id` and `function.name` arrive on the first delta of each. */
+    const calls = new Map<number, { id: string; name: string | undefined; started: boolean; pending: string; ended: boolean }>();
+    let finishReason: string | undefined;
+    let usage: TokenUsage | undefined;
+    let done = false;
+
+    const endCalls = function* (): Generator<ModelChunk> {
+      for (const call of calls.values()) {
+        if (call.started && !call.ended) {
+          call.ended = true;
+          yield { type: 'tool-call-end', id: call.id };
+        }
+      }
+    };
+
+    for await (const data of postForEvents({ label, url: `${baseURL}/chat/completions`, headers, body, signal: request.signal, fetch: doFetch })) {
+      if (data.trim() === '[DONE]') {
+        done = true;
+        break;
+      }
+      const chunk = parseEvent(label, data) as CompletionChunk;
+      if (!chunk || typeof chunk !== 'object') continue;
+      if (chunk.error) {
+        const detail = typeof chunk.error === 'string' ? chunk.error : (chunk.error.message ?? chunk.error.type ?? 'unknown error');
+        throw new ProviderError('stream-error', `${label}: the provider reported an error mid-stream: ${detail}`);
+      }
+      for (const choice of chunk.choices ?? []) {
+        if ((choice.index ?? 0) !== 0) continue; // n > 1 is never requested
+        const delta = choice.delta ?? {};
+        const text = `${delta.content ?? ''}${delta.refusal ?? ''}`;
+        if (text) yield { type: 'text-delta', delta: text };
+        for (const part of delta.tool_calls ?? []) {
+          const index = part.index ?? 0;
+          let call = calls.get(index);
+          if (!call) {
+            call = { id: part.id || createId('call'), name: undefined, started: false, pending: '', ended: false };
+            calls.set(index, call);
+          }
+          if (!call.name && part.function?.name) call.name = part.function.name;
+          const args = part.function?.arguments ?? '';
+          if (!call.started) {
+            call.pending += args;
+            if (!call.name) continue; // some servers send the name after the id: wait for it
+            call.started = true;
+            yield { type: 'tool-call-start', id: call.id, name: call.name };
+            if (call.pending) yield { type: 'tool-call-delta', id: call.id, delta: call.pending };
+            call.pending = '';
+          } else if (args) {
+            yield { type: 'tool-call-delta', id: call.id, delta: args };
+          }
+        }
+        if (choice.finish_reason) {
+          finishReason = choice.finish_reason;
+          yield* endCalls();
+        }
+      }
+      if (chunk.usage) usage = usageOf(modelName, chunk.usage);
+    }
+    if (!done) throw streamEndedEarly(label);
+    yield* endCalls();
+    const unnamed = [...calls.values()].find((call) => !call.started);
+    if (unnamed) throw new ProviderError('malformed', `${label}: the provider streamed a tool call without a function name`);
+    const mapped = finishReasons[finishReason ?? 'stop'] ?? 'other';
+    // Some compatible servers end a tool-calling turn with `stop`.
+    const reason = mapped === 'stop' && calls.size > 0 ? 'tool-calls' : mapped;
+    yield { type: 'finish', reason, ...(usage ? { usage } : {}) };
+  }
+}
+
+function usageOf(model: string, usage: NonNullable<CompletionChunk['usage']>): TokenUsage {
+  const input = usage.prompt_tokens;
+  const output = usage.completion_tokens;
+  const cached = usage.prompt_tokens_details?.cached_tokens;
+  const reasoning = usage.completion_tokens_details?.reasoning_tokens;
+  const total = usage.total_tokens ?? (input !== undefined && output !== undefined ? input + output : undefined);
+  return {
+    provider: 'openai',
+    model,
+    // OpenAI's prompt_tokens already includes the cached tokens, as AG-UI's inputTokens does.
+    ...(input === undefined ? {} : { inputTokens: input }),
+    ...(output === undefined ? {} : { outputTokens: output }),
+    ...(total === undefined ? {} : { totalTokens: total }),
+    ...(cached === undefined ? {} : { cachedInputTokens: cached }),
+    ...(reasoning ? { reasoningTokens: reasoning } : {}),
+  };
+}

@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { EventSchema } from '@ag-ui/core/schemas';
+import { messageText } from '@chatwire/core';
+import { chat, createChatHandler, type ChatModel, type ModelChunk } from '@chatwire/server';
+import { clientFor, collect, user } from './fixtures.js';
+
+/** A model that streams the given chunks, then fails. */
+const failingAfter = (chunks: ModelChunk[]): ChatModel => ({
+  provider: 'test',
+  model: 'failing',
+  async *stream() {
+    yield* chunks;
+    throw new Error('the provider failed (status 500): upstream overloaded');
+  },
+});
+
+describe('a model that fails mid-response', () => {
+  it('closes the open text and tool call before RUN_ERROR, so the stream stays well-formed', async () => {
+    const events = await collect(
+      chat({
+        model: failingAfter([
+          { type: 'text-delta', delta: 'Partial ' },
+          { type: 'tool-call-start', id: 'c1', name: 'lookup' },
+          { type: 'tool-call-delta', id: 'c1', delta: '{"q":' },
+        ]),
+        messages: [user('go')],
+      }),
+    );
+    expect(events.map((event) => event.type)).toEqual([
+      'RUN_STARTED',
+      'STEP_STARTED',
+      'TEXT_MESSAGE_START',
+      'TEXT_MESSAGE_CONTENT',
+      'TEXT_MESSAGE_END',
+      'TOOL_CALL_START',
+      'TOOL_CALL_ARGS',
+      'TOOL_CALL_END',
+      'RUN_ERROR',
+    ]);
+    expect(events.at(-1)).toMatchObject({ message: 'the provider failed (status 500): upstream overloaded', code: 'agent-error' });
+    for (const event of events) expect(EventSchema.safeParse(event).success).toBe(true);
+  });
+
+  it('reaches the client as a readable error, with the text that arrived kept', async () => {
+    const { client } = clientFor(createChatHandler({ model: failingAfter([{ type: 'text-delta', delta: 'Half an answer' }]) }), { onWarning: () => {} });
+    await client.sendMessage('go');
+    const snapshot = client.getSnapshot();
+    expect(snapshot.status).toBe('error');
+    expect(snapshot.error).toMatchObject({ code: 'run-error', message: 'the provider failed (status 500): upstream overloaded' });
+    expect(messageText(snapshot.messages[1]!)).toBe('Half an answer');
+  });
+
+  it('a run stopped while the model still yields ends without RUN_FINISHED or RUN_ERROR', async () => {
+    const abort = new AbortController();
+    const model: ChatModel = {
+      provider: 'test',
+      model: 'eager',
+      async *stream() {
+        yield { type: 'text-delta', delta: 'one ' };
+        abort.abort();
+        yield { type: 'text-delta', delta: 'two ' };
+        yield { type: 'finish', reason: 'stop' };
+      },
+    };
+    const events = await collect(chat({ model, messages: [user('go')], signal: abort.signal }));
+    expect(events.some((event) => event.type === 'RUN_FINISHED' || event.type === 'RUN_ERROR')).toBe(false);
+    expect(events.filter((event) => event.type === 'TEXT_MESSAGE_CONTENT')).toHaveLength(1);
+  });
+});

@@ -1,0 +1,35 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { chat } from '@chatwire/server';
+import { modelFromEnv } from '../../../../apps/demo/server/routes.ts';
+import { collect, user } from '../fixtures.js';
+import { fixture, startProviderServer, textOf, type ProviderServer } from './providerServer.js';
+
+let provider: ProviderServer;
+beforeEach(async () => {
+  provider = await startProviderServer();
+});
+afterEach(async () => {
+  await provider.close();
+});
+
+describe('the demo picks its model from the environment', () => {
+  it('no keys (or empty ones): the scripted model', () => {
+    expect(modelFromEnv({})).toBeUndefined();
+    expect(modelFromEnv({ OPENAI_API_KEY: '', ANTHROPIC_API_KEY: ' ' })).toBeUndefined();
+  });
+
+  it('OPENAI_API_KEY: an OpenAI-compatible model, gpt-4o-mini by default, at OPENAI_BASE_URL', async () => {
+    expect(modelFromEnv({ OPENAI_API_KEY: 'sk-a' })).toMatchObject({ provider: 'openai', model: 'gpt-4o-mini' });
+    const model = modelFromEnv({ OPENAI_API_KEY: 'sk-env', OPENAI_BASE_URL: `${provider.url}/v1`, OPENAI_MODEL: 'local-model', ANTHROPIC_API_KEY: 'ignored' });
+    expect(model).toMatchObject({ provider: 'openai', model: 'local-model' });
+    provider.respond({ body: fixture('openai', 'text.sse') });
+    const events = await collect(chat({ model: model!, messages: [user('hello', 'u1')] }));
+    expect(textOf(events)).toBe('Hello from the test provider.');
+    expect(provider.requests[0]).toMatchObject({ path: '/v1/chat/completions', headers: { authorization: 'Bearer sk-env' }, body: { model: 'local-model' } });
+  });
+
+  it('ANTHROPIC_API_KEY without an OpenAI key: Anthropic, claude-sonnet-4-5 by default', () => {
+    expect(modelFromEnv({ ANTHROPIC_API_KEY: 'sk-ant' })).toMatchObject({ provider: 'anthropic', model: 'claude-sonnet-4-5' });
+    expect(modelFromEnv({ ANTHROPIC_API_KEY: 'sk-ant', ANTHROPIC_MODEL: 'claude-haiku-4-5' })).toMatchObject({ model: 'claude-haiku-4-5' });
+  });
+});
