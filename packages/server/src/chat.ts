@@ -167,7 +167,11 @@ export async function* chat(options: ChatOptions): AsyncGenerator<Event, void, u
     }
     yield finished(threadId, runId, usage, undefined);
   } catch (error) {
-    if (signal.aborted) return; // the client went away: there is nobody to tell
+    if (signal.aborted) {
+      // Stopped by the user (or the client went away): say so, for whoever still reads the events.
+      yield { type: EventType.RUN_ERROR, message: 'The run was stopped before it finished.', code: 'aborted', ...(usage.length ? { usage: aggregateTokenUsage(usage) } : {}) };
+      return;
+    }
     const code = error instanceof ChatRequestError ? error.code : 'agent-error';
     yield { type: EventType.RUN_ERROR, message: describeError(error), code, ...(usage.length ? { usage: aggregateTokenUsage(usage) } : {}) };
   }

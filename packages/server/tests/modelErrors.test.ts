@@ -50,7 +50,7 @@ describe('a model that fails mid-response', () => {
     expect(messageText(snapshot.messages[1]!)).toBe('Half an answer');
   });
 
-  it('a run stopped while the model still yields ends without RUN_FINISHED or RUN_ERROR', async () => {
+  it('a run stopped while the model still yields ends in RUN_ERROR "aborted", never RUN_FINISHED', async () => {
     const abort = new AbortController();
     const model: ChatModel = {
       provider: 'test',
@@ -63,7 +63,8 @@ describe('a model that fails mid-response', () => {
       },
     };
     const events = await collect(chat({ model, messages: [user('go')], signal: abort.signal }));
-    expect(events.some((event) => event.type === 'RUN_FINISHED' || event.type === 'RUN_ERROR')).toBe(false);
+    expect(events.some((event) => event.type === 'RUN_FINISHED')).toBe(false);
+    expect(events.at(-1)).toMatchObject({ type: 'RUN_ERROR', code: 'aborted' });
     expect(events.filter((event) => event.type === 'TEXT_MESSAGE_CONTENT')).toHaveLength(1);
   });
 });

@@ -286,7 +286,7 @@ describe('anthropic: failures', () => {
     expect(last.message).toContain(`could not reach the provider at ${url}/v1/messages`);
   });
 
-  it('the user aborting through the chat signal stops quietly: streamed text stays, the request is closed, nothing is retried', async () => {
+  it('the user aborting through the chat signal ends in an aborted RUN_ERROR: streamed text stays, the request is closed, nothing is retried', async () => {
     // The provider sends two deltas in one write (one network read) and then holds the stream open.
     provider.respond({ body: sse('text.sse'), cutAfter: '"text_delta","text":" from"}}\n\n', then: 'hold', writes: 'whole' });
     const { tools } = providerTestTools();
@@ -299,7 +299,7 @@ describe('anthropic: failures', () => {
     );
 
     expect(textOf(events)).toBe('Hello');
-    expect(typesOf(events)).not.toContain('RUN_ERROR');
+    expect(events.at(-1)).toMatchObject({ type: 'RUN_ERROR', code: 'aborted', message: 'The run was stopped before it finished.' });
     expect(typesOf(events)).not.toContain('RUN_FINISHED');
     await within(
       (async () => {

@@ -290,7 +290,7 @@ describe('openaiCompatible: failures', () => {
     expect(last.message).toContain(`could not reach the provider at ${url}/v1/chat/completions`);
   });
 
-  it('the user aborting through the chat signal stops quietly: streamed text stays, the request is closed, nothing is retried', async () => {
+  it('the user aborting through the chat signal ends in an aborted RUN_ERROR: streamed text stays, the request is closed, nothing is retried', async () => {
     // The provider sends two deltas in one write (one network read) and then holds the stream open.
     provider.respond({ body: sse('text.sse'), cutAfter: '"delta":{"content":" from"},"logprobs":null,"finish_reason":null}],"usage":null}\n\n', then: 'hold', writes: 'whole' });
     const { tools } = providerTestTools();
@@ -303,8 +303,7 @@ describe('openaiCompatible: failures', () => {
     );
 
     expect(textOf(events)).toBe('Hello');
-    // chat() ends an aborted run quietly: no error to report to a client that went away, and no false finish.
-    expect(typesOf(events)).not.toContain('RUN_ERROR');
+    expect(events.at(-1)).toMatchObject({ type: 'RUN_ERROR', code: 'aborted', message: 'The run was stopped before it finished.' });
     expect(typesOf(events)).not.toContain('RUN_FINISHED');
     await within(
       (async () => {
