@@ -34,7 +34,6 @@ import {
   reviewHistory,
   withEveryCallAnswered,
   type ApprovalLedger,
-  type PlannedCall,
 } from './history.js';
 import { LazyDiscovery, type DiscoveryOptions } from './discovery/lazyDiscovery.js';
 import type { ChatModel, ModelChunk, ModelTool } from './model.js';
@@ -435,4 +434,3 @@ function resultEvent(context: LoopContext, call: ToolCall, content: string, meta
   return { type: EventType.TOOL_CALL_RESULT, messageId, toolCallId: call.id, content, role: 'tool', metadata };
 }
 
-export type { PlannedCall };
