@@ -11,7 +11,14 @@ export async function* readServerSentEvents(
   body: ReadableStream<Uint8Array>,
   signal?: AbortSignal,
 ): AsyncGenerator<string, void, undefined> {
-  const pending: string[] = [];
+  let pending: string[] = [];
+  // Hands over everything parsed so far as one batch (shift() per item would be quadratic when one
+  // network read carries thousands of events).
+  const takePending = () => {
+    const batch = pending;
+    pending = [];
+    return batch;
+  };
   const parser = createParser({
     onEvent: (event) => {
       pending.push(event.data);
@@ -34,11 +41,11 @@ export async function* readServerSentEvents(
       }
       if (chunk.done) break;
       parser.feed(decoder.decode(chunk.value, { stream: true }));
-      while (pending.length > 0) yield pending.shift() as string;
+      yield* takePending();
       if (signal?.aborted) return;
     }
     parser.feed(decoder.decode());
-    while (pending.length > 0) yield pending.shift() as string;
+    yield* takePending();
   } finally {
     signal?.removeEventListener('abort', onAbort);
     reader.releaseLock();
