@@ -8,6 +8,7 @@ import { collect, user } from '../fixtures.js';
 import {
   abortAtFirstText,
   closedPortUrl,
+  expectFailedRun,
   fixture,
   startProviderServer,
   textOf,
@@ -270,14 +271,7 @@ describe('openaiCompatible: failures', () => {
     const { run } = setup();
     const events = await run([user('hello', 'u1')]);
 
-    const last = events.at(-1);
-    expect(last?.type).toBe('RUN_ERROR');
-    const message = (last as { message: string }).message;
-    expect(message.startsWith(`OpenAI-compatible API (${new URL(provider.url).host}): `)).toBe(true);
-    for (const part of reason) expect(message).toContain(part);
-    expect(textOf(events)).toBe(text);
-    expect(typesOf(events)).not.toContain('RUN_FINISHED');
-    expect(provider.requests).toHaveLength(1);
+    expectFailedRun(events, { prefix: `OpenAI-compatible API (${new URL(provider.url).host}): `, reason, text, requests: provider.requests.length });
   });
 
   it('an unreachable provider ends in RUN_ERROR naming the address', async () => {

@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -139,4 +140,20 @@ export async function closedPortUrl(): Promise<string> {
   const { port } = server.address() as AddressInfo;
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return `http://127.0.0.1:${port}`;
+}
+
+/**
+ * The shared check of a provider failure: the run ends in RUN_ERROR whose message names the provider
+ * and contains every part of `reason`, the text that streamed before it stays, nothing reports a
+ * finish, and the provider saw exactly one request (no retry).
+ */
+export function expectFailedRun(events: Event[], options: { prefix: string; reason: readonly string[]; text: string; requests: number }): void {
+  const last = events.at(-1);
+  expect(last?.type).toBe('RUN_ERROR');
+  const message = (last as { message: string }).message;
+  expect(message.startsWith(options.prefix)).toBe(true);
+  for (const part of options.reason) expect(message).toContain(part);
+  expect(textOf(events)).toBe(options.text);
+  expect(typesOf(events)).not.toContain('RUN_FINISHED');
+  expect(options.requests).toBe(1);
 }
