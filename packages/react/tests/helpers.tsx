@@ -235,3 +235,16 @@ export function cleanupAfterEach(extra?: () => void): void {
     extra?.();
   });
 }
+
+/** The conversation as a plain list (role and text per message), for test components. */
+export function MessageItems({ messages }: { readonly messages: readonly ChatMessage[] }) {
+  return (
+    <ul>
+      {messages.map((message) => (
+        <li key={message.id} data-role={message.role}>
+          {messageText(message)}
+        </li>
+      ))}
+    </ul>
+  );
+}

@@ -14,6 +14,7 @@ import {
   withQueryClient,
   cleanupAfterEach,
   freshQueryClient,
+  MessageItems,
 } from './helpers.tsx';
 
 cleanupAfterEach();
@@ -146,13 +147,7 @@ describe('useChat rendering', () => {
       return (
         <div>
           <span data-testid="status">{status}</span>
-          <ul>
-            {messages.map((message) => (
-              <li key={message.id} data-role={message.role}>
-                {messageText(message)}
-              </li>
-            ))}
-          </ul>
+          <MessageItems messages={messages} />
           <button onClick={() => void sendMessage('hello strict')}>send</button>
         </div>
       );

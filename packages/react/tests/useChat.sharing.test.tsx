@@ -13,6 +13,7 @@ import {
   sleep,
   withQueryClient,
   freshQueryClient,
+  MessageItems,
 } from './helpers.tsx';
 
 cleanupAfterEach();
@@ -24,13 +25,7 @@ function ChatPane({ name, id, connection }: { readonly name: string; readonly id
   return (
     <section data-testid={name}>
       <span data-testid="status">{chat.status}</span>
-      <ul>
-        {chat.messages.map((message) => (
-          <li key={message.id} data-role={message.role}>
-            {messageText(message)}
-          </li>
-        ))}
-      </ul>
+      <MessageItems messages={chat.messages} />
       <p data-testid="answer">{last?.role === 'assistant' ? messageText(last) : ''}</p>
       <button onClick={() => void chat.sendMessage(`hello from ${name}`)}>send from {name}</button>
     </section>

@@ -1,7 +1,8 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { messageText, type ChatConnection } from '@chatwire/core';
+import type { ChatConnection } from '@chatwire/core';
 import { useChat } from '@chatwire/react';
+import { MessageItems } from './helpers.tsx';
 
 const scripted: ChatConnection = {
   async *run(input) {
@@ -21,13 +22,7 @@ function Chat() {
   return (
     <div>
       <span data-testid="status">{status}</span>
-      <ul>
-        {messages.map((message) => (
-          <li key={message.id} data-role={message.role}>
-            {messageText(message)}
-          </li>
-        ))}
-      </ul>
+      <MessageItems messages={messages} />
       <button onClick={() => void sendMessage('hello hook')}>send</button>
     </div>
   );
