@@ -113,16 +113,21 @@ export interface ToolCallPart<Name extends string = string, Input = unknown, Out
   readonly owner?: 'client' | 'server';
   /** Every state the call entered, with its time: what devtools' timeline shows. */
   readonly timeline: readonly ToolCallTimelineEntry[];
-  /** Scanner state for `partialInput`; internal. */
-  readonly argsScan: PartialJsonState;
-  /** Length of `argsText` when `partialInput` was last read; internal. */
-  readonly partialReadAt: number;
+  /**
+   * Set while the call's input is complete but its execution waits for something the run may still
+   * bring: `discovery` for a lazy browser tool whose discovery may arrive later in the same response.
+   */
+  readonly waitingFor?: 'discovery';
 }
 
 /** What can happen to a tool call. */
 export type ToolCallEvent =
   | { readonly type: 'inputDelta'; readonly delta: string }
   | { readonly type: 'inputEnd' }
+  /** Hold a complete input until the run ends (a lazy browser tool whose discovery may still arrive). */
+  | { readonly type: 'defer'; readonly waitingFor: 'discovery' }
+  /** The run ended: decide a held input again. */
+  | { readonly type: 'resume' }
   | { readonly type: 'approvalRequest'; readonly approvalId: string; readonly requestedBy: 'server' | 'client'; readonly metadata?: Record<string, unknown> }
   | { readonly type: 'approvalResponse'; readonly approved: boolean; readonly reason?: string; readonly by?: 'user' | 'auto' }
   | { readonly type: 'execute' }
@@ -137,8 +142,11 @@ export type ToolCallEventType = ToolCallEvent['type'];
 export type ToolCallEffect =
   /** The input is complete and valid: decide who executes it (or whether to ask for approval). */
   | { readonly type: 'inputReady' }
-  /** The user answered an approval: tell whoever asked. */
-  | { readonly type: 'approvalAnswered'; readonly approved: boolean }
+  /**
+   * The user answered an approval. Whoever asked acts on it: this client runs or cancels its own
+   * tool; a server's approval travels in the next run's resume entries.
+   */
+  | { readonly type: 'approvalAnswered'; readonly approved: boolean; readonly requestedBy: 'server' | 'client' }
   /** The call reached a terminal state. */
   | { readonly type: 'settled' };
 
@@ -149,6 +157,7 @@ interface TransitionRule {
 }
 
 const approved = (call: ToolCallPart) => call.approval?.approved === true;
+const held = (call: ToolCallPart) => call.waitingFor !== undefined;
 const denied = (call: ToolCallPart) => call.approval?.approved === false;
 const toError: TransitionRule = { target: 'output-error' };
 const toCancelled: TransitionRule = { target: 'cancelled' };
@@ -173,6 +182,8 @@ export const toolCallTransitions: Readonly<
     cancel: toCancelled,
   },
   'input-complete': {
+    defer: { target: 'input-complete' },
+    resume: { target: 'input-complete', guard: held },
     approvalRequest: { target: 'approval-requested' },
     execute: { target: 'executing' },
     // A plain AG-UI server may send a result without announcing execution.
@@ -222,10 +233,22 @@ export function createToolCallPart(toolCallId: string, toolName: string, message
     argsText: '',
     partialInput: undefined,
     input: undefined,
-    argsScan: initialPartialJsonState,
-    partialReadAt: 0,
   };
 }
+
+/**
+ * The partial-JSON scanner's bookkeeping per call object, kept off the public part. A part that
+ * arrives without it (for example one rebuilt from saved messages) is scanned once from its text.
+ */
+interface ArgsScan {
+  readonly scan: PartialJsonState;
+  /** Length of `argsText` when `partialInput` was last read. */
+  readonly readAt: number;
+}
+const argsScans = new WeakMap<ToolCallPart, ArgsScan>();
+
+const scanOf = (call: ToolCallPart): ArgsScan =>
+  argsScans.get(call) ?? { scan: advancePartialJson(initialPartialJsonState, call.argsText), readAt: call.argsText.length };
 
 /**
  * Applies one event to a call at time `at`: a pure function of its arguments. Refused events
@@ -246,11 +269,8 @@ function applyEvent(call: ToolCallPart, event: ToolCallEvent, at: number): ToolC
     return { call, effects: [], refused: `tool call ${call.toolCallId} (${call.toolName}) cannot take '${event.type}' in state '${call.state}'` };
   }
   if (rule.guard && !rule.guard(call, event)) {
-    return {
-      call,
-      effects: [],
-      refused: `tool call ${call.toolCallId} (${call.toolName}) cannot take '${event.type}' in state '${call.state}' after the approval was denied`,
-    };
+    const why = event.type === 'resume' ? 'when nothing is held' : 'after the approval was denied';
+    return { call, effects: [], refused: `tool call ${call.toolCallId} (${call.toolName}) cannot take '${event.type}' in state '${call.state}' ${why}` };
   }
   let next: ToolCallPart = call;
   const effects: ToolCallEffect[] = [];
@@ -258,15 +278,11 @@ function applyEvent(call: ToolCallPart, event: ToolCallEvent, at: number): ToolC
   switch (event.type) {
     case 'inputDelta': {
       const argsText = call.argsText + event.delta;
-      const argsScan = advancePartialJson(call.argsScan, event.delta);
-      const refresh = shouldRefreshPartial(argsText.length, call.partialReadAt);
-      next = {
-        ...call,
-        state: rule.target,
-        argsText,
-        argsScan,
-        ...(refresh ? { partialInput: readPartialJson(argsText, argsScan), partialReadAt: argsText.length } : {}),
-      };
+      const previous = scanOf(call);
+      const scan = advancePartialJson(previous.scan, event.delta);
+      const refresh = shouldRefreshPartial(argsText.length, previous.readAt);
+      next = { ...call, state: rule.target, argsText, ...(refresh ? { partialInput: readPartialJson(argsText, scan) } : {}) };
+      argsScans.set(next, { scan, readAt: refresh ? argsText.length : previous.readAt });
       break;
     }
     case 'inputEnd': {
@@ -280,7 +296,16 @@ function applyEvent(call: ToolCallPart, event: ToolCallEvent, at: number): ToolC
         const complete = { ...call, state: rule.target, timeline: [...call.timeline, { state: rule.target, at }] };
         return transitionToolCall(complete, { type: 'fail', error: message }, at);
       }
-      next = { ...call, state: rule.target, input, partialInput: input, partialReadAt: call.argsText.length };
+      next = { ...call, state: rule.target, input, partialInput: input };
+      effects.push({ type: 'inputReady' });
+      break;
+    }
+    case 'defer':
+      next = { ...call, waitingFor: event.waitingFor };
+      break;
+    case 'resume': {
+      const { waitingFor: _released, ...rest } = call;
+      next = rest;
       effects.push({ type: 'inputReady' });
       break;
     }
@@ -304,7 +329,7 @@ function applyEvent(call: ToolCallPart, event: ToolCallEvent, at: number): ToolC
           ...(event.reason === undefined ? {} : { reason: event.reason }),
         },
       };
-      effects.push({ type: 'approvalAnswered', approved: event.approved });
+      effects.push({ type: 'approvalAnswered', approved: event.approved, requestedBy: approval.requestedBy });
       break;
     }
     case 'execute':
@@ -355,6 +380,11 @@ function applyEvent(call: ToolCallPart, event: ToolCallEvent, at: number): ToolC
       effects.push({ type: 'settled' });
       break;
     }
+  }
+  if (next.waitingFor !== undefined && next.state !== 'input-complete') {
+    // Whatever ended a held call also ends the hold.
+    const { waitingFor: _released, ...rest } = next;
+    next = rest;
   }
   return { call: next, effects };
 }
