@@ -12,6 +12,7 @@ import {
   type ToolCallState,
 } from './toolCallLifecycle.js';
 import { CHATWIRE_EVENTS, ModelCallUsageSchema, readResultMetadata, type ModelCallUsage } from './protocol.js';
+import { discoveredToolsInChat, selfCorrectionError } from './discovery.js';
 
 /** Whole-chat status: one union, never a bag of booleans. */
 export type ChatStatus = 'ready' | 'submitted' | 'streaming' | 'error';
@@ -34,6 +35,16 @@ export interface ChatState {
   readonly error: ChatwireError | undefined;
   /** Token accounting per turn, newest last. */
   readonly turns: readonly TurnRecord[];
+  /**
+   * Tool calls this client answered (a result, or an approval) since the last request: what makes an
+   * automatic continuation worthwhile. Cleared when the next request starts.
+   */
+  readonly answersToSend: readonly string[];
+}
+
+/** The state of a chat with these messages and nothing in progress. */
+export function initialChatState(messages: readonly ChatMessage[] = []): ChatState {
+  return { messages, status: 'ready', error: undefined, turns: [], answersToSend: [] };
 }
 
 /** Everything that can change a {@link ChatState}. */
@@ -41,7 +52,18 @@ export type ChatAction =
   | { readonly type: 'userMessage'; readonly message: ChatMessage }
   | { readonly type: 'requestStarted' }
   | { readonly type: 'wireEvent'; readonly event: WireEvent; readonly now: number }
-  | { readonly type: 'toolCall'; readonly toolCallId: string; readonly event: ToolCallEvent; readonly now: number; readonly owner?: 'client' | 'server' }
+  /**
+   * A tool-call event. `answer` marks one this client produced as an answer to the agent (a result or
+   * an approval), which the next request carries.
+   */
+  | {
+      readonly type: 'toolCall';
+      readonly toolCallId: string;
+      readonly event: ToolCallEvent;
+      readonly now: number;
+      readonly owner?: 'client' | 'server';
+      readonly answer?: boolean;
+    }
   | { readonly type: 'settled' }
   | { readonly type: 'failed'; readonly error: ChatwireError; readonly now: number }
   | { readonly type: 'stopped'; readonly now: number }
@@ -76,30 +98,91 @@ const unchanged = (state: ChatState): Reduction => ({ state, changes: [], interr
 export function reduceChat(state: ChatState, action: ChatAction): Reduction {
   switch (action.type) {
     case 'userMessage': {
+      const superseded = supersedePending(state, action.message.createdAt);
       const turn: TurnRecord = { id: action.message.id, startedAt: action.message.createdAt, modelCalls: [] };
-      return unchanged({ messages: [...state.messages, action.message], status: 'submitted', error: undefined, turns: appendTurn(state.turns, turn) });
+      return {
+        state: { ...superseded.state, messages: [...superseded.state.messages, action.message], status: 'submitted', error: undefined, turns: appendTurn(state.turns, turn) },
+        changes: superseded.changes,
+        interrupts: [],
+      };
     }
-    case 'requestStarted':
-      return state.status === 'submitted' ? unchanged(state) : unchanged({ ...state, status: 'submitted', error: undefined });
+    case 'requestStarted': {
+      if (state.status === 'submitted' && state.error === undefined && state.answersToSend.length === 0) return unchanged(state);
+      return unchanged({ ...state, status: 'submitted', error: undefined, answersToSend: [] });
+    }
     case 'wireEvent':
       return reduceWireEvent(state, action.event, action.now);
-    case 'toolCall':
-      return updateToolCall(state, action.toolCallId, action.event, action.now, action.owner);
-    case 'settled':
-      return unchanged(closeTurn({ ...state, status: 'ready' }, undefined, 0).state);
+    case 'toolCall': {
+      const reduction = updateToolCall(state, action.toolCallId, action.event, action.now, action.owner);
+      if (!action.answer || reduction.state === state || state.answersToSend.includes(action.toolCallId)) return reduction;
+      return { ...reduction, state: { ...reduction.state, answersToSend: [...state.answersToSend, action.toolCallId] } };
+    }
+    case 'settled': {
+      const closed = closeTurn(state, undefined, 0).state;
+      return unchanged(closed.status === 'ready' ? closed : { ...closed, status: 'ready' });
+    }
     case 'failed': {
       const closed = closeTurn(state, `The run failed before this call finished: ${action.error.message}`, action.now);
       return { state: { ...closed.state, status: 'error', error: action.error }, changes: closed.changes, interrupts: [] };
     }
     case 'stopped': {
       const closed = closeTurn(state, 'aborted', action.now);
-      return { state: { ...closed.state, status: 'ready', error: undefined }, changes: closed.changes, interrupts: [] };
+      const next = closed.state.status === 'ready' && closed.state.error === undefined ? closed.state : { ...closed.state, status: 'ready' as const, error: undefined };
+      return { state: next, changes: closed.changes, interrupts: [] };
     }
     case 'setMessages':
-      return unchanged({ ...state, messages: action.messages });
+      return action.messages === state.messages && state.answersToSend.length === 0 ? unchanged(state) : unchanged({ ...state, messages: action.messages, answersToSend: [] });
     case 'usage':
       return unchanged(recordUsage(state, action.usage, action.now));
   }
+}
+
+/**
+ * The user moved on: calls of the last turn still waiting on the user or the app are settled. A
+ * server's approval request is answered with a denial (its resume entry tells the server), anything
+ * else is cancelled.
+ */
+function supersedePending(state: ChatState, now: number): { state: ChatState; changes: ToolCallChange[] } {
+  const last = state.messages[state.messages.length - 1];
+  const changes: ToolCallChange[] = [];
+  if (last?.role !== 'assistant') return { state, changes };
+  const reason = 'superseded by a new message';
+  let next = state;
+  for (const part of last.parts) {
+    if (part.type !== 'tool-call' || isTerminalToolCallState(part.state) || part.state === 'approval-responded') continue;
+    const event: ToolCallEvent =
+      part.state === 'approval-requested' && part.approval?.requestedBy === 'server'
+        ? { type: 'approvalResponse', approved: false, reason, by: 'auto' }
+        : { type: 'cancel', reason };
+    const reduced = updateToolCall(next, part.toolCallId, event, now);
+    next = reduced.state;
+    // Nothing follows from these answers but the new message's run, which carries them.
+    changes.push(...reduced.changes.map((change) => ({ ...change, effects: [] })));
+  }
+  return { state: next, changes };
+}
+
+/** At the end of a run: held lazy calls run if their discovery arrived, else get the self-correction error. */
+function settleHeld(reduction: Reduction, now: number): Reduction {
+  const last = reduction.state.messages[reduction.state.messages.length - 1];
+  if (last?.role !== 'assistant') return reduction;
+  const held = last.parts.filter((part): part is ToolCallPart => part.type === 'tool-call' && part.waitingFor !== undefined);
+  if (held.length === 0) return reduction;
+  const discovered = new Set(discoveredToolsInChat(reduction.state.messages));
+  let { state } = reduction;
+  const changes = [...reduction.changes];
+  const answered: string[] = [];
+  for (const call of held) {
+    const found = discovered.has(call.toolName);
+    const event: ToolCallEvent = found ? { type: 'resume' } : { type: 'fail', error: selfCorrectionError(call.toolName) };
+    const reduced = updateToolCall(state, call.toolCallId, event, now, 'client');
+    state = reduced.state;
+    changes.push(...reduced.changes);
+    // The self-correction error is this client's answer; the model reads it on the next request.
+    if (!found) answered.push(call.toolCallId);
+  }
+  if (answered.length > 0) state = { ...state, answersToSend: [...state.answersToSend, ...answered] };
+  return { ...reduction, state, changes };
 }
 
 function appendTurn(turns: readonly TurnRecord[], turn: TurnRecord): readonly TurnRecord[] {
@@ -170,6 +253,8 @@ function reduceWireEvent(state: ChatState, event: WireEvent, now: number): Reduc
         );
         reduction = { state: next.state, changes: [...reduction.changes, ...next.changes], interrupts };
       }
+      // Lazy browser calls held for a discovery that may have come later in the response are decided now.
+      reduction = settleHeld(reduction, now);
       // Whatever the run left unanswered is the client's to answer (AG-UI: pending tool calls).
       return { ...reduction, state: claimPending(reduction.state) };
     }

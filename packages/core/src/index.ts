@@ -1,6 +1,12 @@
 export { ChatClient } from './chatClient.js';
-export type { ApprovalResponseInput, ChatClientOptions, ChatSnapshot, ToolResultInput } from './chatClient.js';
-export { MAX_TURN_RECORDS, reduceChat, findToolCall } from './chatReducer.js';
+export type { ApprovalResponseInput, ChatClientOptions, ToolResultInput } from './chatClient.js';
+export { ChatStore } from './chatStore.js';
+export type { ChatSnapshot, ChatStoreHooks } from './chatStore.js';
+export { BrowserToolRuntime } from './browserToolRuntime.js';
+export type { BrowserToolHost } from './browserToolRuntime.js';
+export { lastAssistantMessage, nextStep, resumeEntries, waitsOnUser } from './continuation.js';
+export type { NextStep } from './continuation.js';
+export { MAX_TURN_RECORDS, initialChatState, reduceChat, findToolCall } from './chatReducer.js';
 export type { ChatAction, ChatState, ChatStatus, Reduction, ToolCallChange, TurnRecord } from './chatReducer.js';
 export { fetchServerSentEvents } from './connection.js';
 export type { ChatConnection, FetchConnectionOptions, Resolvable } from './connection.js';
@@ -84,5 +90,5 @@ export {
 } from './discovery.js';
 export type { CatalogDetail, DiscoveryResult } from './discovery.js';
 export { answerDiscovery, estimateClientUsage, managedWireTools } from './clientDiscovery.js';
-export { EventHistory } from './eventHistory.js';
-export type { EventHistoryOptions, HistoryTurn, RecordedEvent, RecordedRun } from './eventHistory.js';
+export { EventHistory, recordHistory } from './eventHistory.js';
+export type { EventHistoryOptions, HistoryRecorder, HistoryTurn, RecordedEvent, RecordedRun } from './eventHistory.js';

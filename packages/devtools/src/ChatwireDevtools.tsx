@@ -1,6 +1,6 @@
 import { QueryClientContext } from '@tanstack/react-query';
 import { useContext, useEffect, useRef, useState, type CSSProperties } from 'react';
-import type { ChatClient } from '@chatwire/core';
+import { recordHistory, type ChatClient, type HistoryRecorder } from '@chatwire/core';
 import type { PanelHandle } from './panel/mountPanel.js';
 
 /** Props of {@link ChatwireDevtools}. */
@@ -48,22 +48,32 @@ export function ChatwireDevtools(props: ChatwireDevtoolsProps) {
   const host = useRef<HTMLDivElement>(null);
   const queryClient = useContext(QueryClientContext);
   const { client: given, chatId, catalogUrl } = props;
+  const client = given ?? (chatId ? queryClient?.getQueryData<ChatClient>(['chatwire', 'chat', chatId]) : undefined);
+
+  // The client records nothing itself: devtools keeps the history from the moment it mounts, so a
+  // panel opened later still shows the earlier turns.
+  const [history, setHistory] = useState<HistoryRecorder>();
+  useEffect(() => {
+    if (!client) return;
+    const recorder = recordHistory(client);
+    setHistory(recorder);
+    return () => recorder.stop();
+  }, [client]);
 
   useEffect(() => {
     if (!open || !host.current) return;
-    const client = given ?? (chatId ? queryClient?.getQueryData<ChatClient>(['chatwire', 'chat', chatId]) : undefined);
     const element = host.current;
     let handle: PanelHandle | undefined;
     let cancelled = false;
     void import('./panel/mountPanel.js').then(({ mountPanel }) => {
       if (cancelled) return;
-      handle = mountPanel(element, { client, catalogUrl, onClose: embedded ? undefined : () => setOpen(false) });
+      handle = mountPanel(element, { client, history, catalogUrl, onClose: embedded ? undefined : () => setOpen(false) });
     });
     return () => {
       cancelled = true;
       handle?.unmount();
     };
-  }, [open, given, chatId, catalogUrl, queryClient, embedded]);
+  }, [open, client, history, catalogUrl, embedded]);
 
   if (embedded) return <div ref={host} data-chatwire-devtools="" style={embeddedHost} />;
   return (

@@ -167,6 +167,11 @@ export function useChat<const Tools extends readonly AnyTool[] = readonly AnyToo
     const initial = latest.current.initialMessages;
     if (Array.isArray(initial) && initial.length > 0 && client.getSnapshot().messages.length === 0) client.setMessages(initial);
   }, [client]);
+  // Browser calls a restored conversation handed to this page and that never ran run now (in the
+  // browser only: effects do not run during server rendering).
+  useEffect(() => {
+    client.runPendingTools();
+  }, [client]);
 
   const view = useMemo(() => createBatchedView(client, () => latest.current.batching ?? 'frame'), [client]);
   const snapshot = useSyncExternalStore(view.subscribe, view.getSnapshot, view.getSnapshot);
@@ -186,7 +191,10 @@ export function useChat<const Tools extends readonly AnyTool[] = readonly AnyToo
     queryClient,
   );
   useEffect(() => {
-    if (saved.data && client.getSnapshot().messages.length === 0) client.setMessages(saved.data);
+    if (saved.data && client.getSnapshot().messages.length === 0) {
+      client.setMessages(saved.data);
+      client.runPendingTools();
+    }
   }, [client, saved.data]);
 
   const catalog = useToolCatalog(merged.catalog);
