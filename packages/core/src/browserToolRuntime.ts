@@ -1,7 +1,8 @@
 import { findToolCall, type ToolCallChange } from './chatReducer.js';
 import type { ChatStore } from './chatStore.js';
-import { answerDiscovery } from './clientDiscovery.js';
-import { discoveredToolsInChat, selfCorrectionError, type CatalogDetail } from './discovery.js';
+import { answerDiscoveryCall, selfCorrectionError } from './discovery/answerDiscovery.js';
+import type { CatalogDetail } from './discovery/catalog.js';
+import { discoveredToolsInChat } from './discovery/discoveredTools.js';
 import { describeError } from './errors.js';
 import { createId } from './ids.js';
 import { DISCOVERY_TOOL_NAME } from './protocol.js';
@@ -120,7 +121,7 @@ export class BrowserToolRuntime {
       }
     }
     if (call.toolName === DISCOVERY_TOOL_NAME && this.#host.manageDiscovery()) {
-      this.#answer(toolCallId, answerDiscovery(call.input, this.#host.tools()));
+      this.#answerDiscovery(toolCallId, call.input);
       return;
     }
     const tool = this.#clientTool(call.toolName);
@@ -157,6 +158,21 @@ export class BrowserToolRuntime {
       }
       await this.#runTool(toolCallId, tool, input.value, controller);
     })();
+    this.#track(toolCallId, promise, controller);
+  }
+
+  /** Client-managed discovery: the catalog is this browser's tools; the answer is the shared one. */
+  #answerDiscovery(toolCallId: string, input: unknown): void {
+    const byName = new Map(this.#host.tools().map((tool) => [tool.name, tool]));
+    const already = new Set(discoveredToolsInChat(this.#host.store.getSnapshot().messages));
+    const controller = new AbortController();
+    const promise = answerDiscoveryCall(input, { catalog: { lookup: (name) => byName.get(name) }, already }).then((answer) => {
+      if (controller.signal.aborted) return;
+      this.#answer(
+        toolCallId,
+        answer.ok ? { type: 'output', output: answer.result, content: answer.content } : { type: 'fail', error: answer.error ?? 'Discovery failed.', content: answer.content },
+      );
+    });
     this.#track(toolCallId, promise, controller);
   }
 

@@ -12,7 +12,8 @@ import {
   type ToolCallState,
 } from './toolCallLifecycle.js';
 import { CHATWIRE_EVENTS, ModelCallUsageSchema, readResultMetadata, type ModelCallUsage } from './protocol.js';
-import { discoveredToolsInChat, selfCorrectionError } from './discovery.js';
+import { selfCorrectionError } from './discovery/answerDiscovery.js';
+import { discoveredToolsInChat } from './discovery/discoveredTools.js';
 
 /** Whole-chat status: one union, never a bag of booleans. */
 export type ChatStatus = 'ready' | 'submitted' | 'streaming' | 'error';

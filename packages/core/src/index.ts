@@ -74,21 +74,32 @@ export type {
 } from './toolDefinition.js';
 export { executeTool } from './toolExecution.js';
 export type { ToolOutcome } from './toolExecution.js';
+export { DISCOVERY_NOTE, discoveryCatalog, firstSentence, nameDiscoveryTool, searchDiscoveryTool } from './discovery/catalog.js';
+export type { CatalogDetail, CatalogTool } from './discovery/catalog.js';
 export {
-  DISCOVERY_NOTE,
   createCompactionMarker,
-  discoveryCatalog,
-  nameDiscoveryTool,
   discoveredToolsInChat,
   discoveredToolsInWire,
   discoveryExchangeTexts,
-  firstSentence,
   newlyDiscoveredTools,
   readCompactionMarker,
   readDiscoveredNames,
-  selfCorrectionError,
-} from './discovery.js';
-export type { CatalogDetail, DiscoveryResult } from './discovery.js';
-export { answerDiscovery, estimateClientUsage, managedWireTools } from './clientDiscovery.js';
+} from './discovery/discoveredTools.js';
+export { answerDiscoveryCall, isAllowed, selfCorrectionError, unavailableError } from './discovery/answerDiscovery.js';
+export type {
+  AnswerDiscoveryOptions,
+  DiscoveryAnswer,
+  DiscoveryCatalogAccess,
+  DiscoveryPhase,
+  DiscoveryResult,
+  DiscoverySearch,
+} from './discovery/answerDiscovery.js';
+export { planToolList } from './discovery/planTools.js';
+export type { PlannableTool, ToolListPlan } from './discovery/planTools.js';
+export { countToolList, discoveryUsage } from './discovery/discoveryUsage.js';
+export type { CountableTool, DiscoveryTokenCounter } from './discovery/discoveryUsage.js';
+export { browserTokenEstimate, estimateClientUsage, managedWireTools } from './discovery/clientManaged.js';
+export { SEARCH_WEIGHTS, searchTools, splitToolName } from './discovery/search.js';
+export type { SearchMatch, SearchableTool } from './discovery/search.js';
 export { EventHistory, recordHistory } from './eventHistory.js';
 export type { EventHistoryOptions, HistoryRecorder, HistoryTurn, RecordedEvent, RecordedRun } from './eventHistory.js';

@@ -2,10 +2,11 @@ import { EventType, type Context, type Event as WireEvent, type RunAgentInput, t
 import { EventSchema } from '@ag-ui/core/schemas';
 import { z } from 'zod';
 import type { ChatStore } from './chatStore.js';
-import { managedWireTools } from './clientDiscovery.js';
+import { managedWireTools } from './discovery/clientManaged.js';
 import type { ChatConnection } from './connection.js';
 import { resumeEntries } from './continuation.js';
-import { discoveredToolsInChat, type CatalogDetail } from './discovery.js';
+import type { CatalogDetail } from './discovery/catalog.js';
+import { discoveredToolsInChat } from './discovery/discoveredTools.js';
 import { ChatwireError } from './errors.js';
 import { toWireMessages } from './messages.js';
 import { toWireTool, type AnyTool } from './toolDefinition.js';
