@@ -26,7 +26,7 @@ export interface FetchConnectionOptions {
   /** The fetch to use. Defaults to `globalThis.fetch`. */
   readonly fetch?: typeof fetch;
   /** Fetch credentials mode. Defaults to `same-origin`. */
-  readonly credentials?: RequestCredentials;
+  readonly credentials?: RequestInit['credentials'];
 }
 
 const resolve = async <T>(value: Resolvable<T> | undefined): Promise<T | undefined> =>
