@@ -10,16 +10,18 @@
  *   node scripts/consumerApp.mjs          the whole test (part of `npm test`; expects `npm run build`)
  *   node scripts/consumerApp.mjs --serve  the same install and build, then `npm start` to try it by hand
  *
- * CONSUMER_PORT (default 4418) is the app server's port; KEEP_CONSUMER_APP=1 keeps the folder.
+ * CONSUMER_PORT is the app server's port (default: a free one; 3000 with --serve);
+ * KEEP_CONSUMER_APP=1 keeps the folder.
  */
 import { spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createServer } from 'node:net';
 import { join, relative, sep } from 'node:path';
 import { packPackages, repositoryRoot } from './packPackages.mjs';
 
 const serve = process.argv.includes('--serve');
-const port = Number(process.env['CONSUMER_PORT'] ?? (serve ? 3000 : 4418));
+const port = process.env['CONSUMER_PORT'] ? Number(process.env['CONSUMER_PORT']) : serve ? 3000 : await freePort();
 const keep = serve || process.env['KEEP_CONSUMER_APP'] === '1';
 
 /**
@@ -35,6 +37,18 @@ const cleanEnv = Object.fromEntries(
     return ['npm_config_cache', 'npm_config_registry', 'npm_config_userconfig'].includes(name);
   }),
 );
+
+/** A loopback port nothing listens on right now (the app server takes it a moment later). */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+}
 
 const timings = [];
 async function step(label, run) {

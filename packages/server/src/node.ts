@@ -93,6 +93,15 @@ export interface ChatwireVitePluginOptions {
   readonly path?: string;
 }
 
+/** The path of a request target; `undefined` when it does not parse (then no route matches). */
+const pathnameOf = (target = '/'): string | undefined => {
+  try {
+    return new URL(target, 'http://localhost').pathname;
+  } catch {
+    return undefined;
+  }
+};
+
 const checkedPath = (path: string): string => {
   if (!path.startsWith('/')) throw new TypeError(`chatwireVitePlugin: a mount path must start with '/' (got '${path}').`);
   return path;
@@ -127,7 +136,8 @@ export function chatwireVitePlugin(handler: FetchHandler | FetchRoutes, options:
     // Matched on the raw URL, before any Request is built: requests for the app's pages and assets
     // go straight on to Vite, untouched.
     middleware = (req, res, next) => {
-      const route = routes.get(new URL(req.url ?? '/', 'http://localhost').pathname);
+      const path = pathnameOf(req.url);
+      const route = path === undefined ? undefined : routes.get(path);
       if (route) route(req, res, next);
       else if (next) next();
       else {
