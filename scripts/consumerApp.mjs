@@ -3,7 +3,8 @@
  * The consumer test: Chatwire as a user meets it. Packs every package (`npm pack`), copies
  * examples/chat-app to a temporary folder outside the workspace, installs only the tarballs and
  * public packages (`npm install --prefer-offline`, reusing the npm cache), then runs the app's own
- * `tsc` (strict, `skipLibCheck: false`) and `vite build`, and finally drives the built app in
+ * `tsc` (strict, `skipLibCheck: false`; the packages' README examples are checked with it) and
+ * `vite build`, and finally drives the built app in
  * Chromium (tests/consumer/chatApp.spec.ts) against its server, `npm start`, made from the
  * @chatwire/server tarball.
  *
@@ -14,11 +15,11 @@
  * KEEP_CONSUMER_APP=1 keeps the folder.
  */
 import { spawn } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createServer } from 'node:net';
 import { join, relative, sep } from 'node:path';
-import { packPackages, repositoryRoot } from './packPackages.mjs';
+import { PACKAGES, packPackages, repositoryRoot } from './packPackages.mjs';
 
 const serve = process.argv.includes('--serve');
 const port = process.env['CONSUMER_PORT'] ? Number(process.env['CONSUMER_PORT']) : serve ? 3000 : await freePort();
@@ -94,6 +95,16 @@ try {
     }
     manifest.overrides = { ...manifest.overrides, ...fromTarball };
     writeFileSync(join(app, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+    // The packages' README examples are typechecked with the app: browser ones with its page code,
+    // the server's with its server code.
+    for (const name of PACKAGES) {
+      const readme = readFileSync(join(repositoryRoot, 'packages', name, 'README.md'), 'utf8');
+      const folder = join(app, name === 'server' ? 'server' : 'src', 'readme');
+      mkdirSync(folder, { recursive: true });
+      for (const [index, match] of [...readme.matchAll(/^```(tsx?)\n([\s\S]*?)^```/gm)].entries()) {
+        writeFileSync(join(folder, `${name}${index}.${match[1]}`), match[2]);
+      }
+    }
   });
 
   await step('npm install (tarballs + public packages, --prefer-offline)', () =>
