@@ -27,14 +27,32 @@ test.afterEach(() => {
   expect(problems).toEqual([]);
 });
 
+type Seen = { state: string | null; length: number };
+
 test('a streamed answer', async ({ page }) => {
+  // Records every rendered state of the answer's text, so the stream is seen however fast it is.
+  await page.evaluate(() => {
+    const seen: Seen[] = [];
+    (window as unknown as { seen: Seen[] }).seen = seen;
+    new MutationObserver(() => {
+      const text = [...document.querySelectorAll('[data-role="assistant"] p')].at(-1);
+      if (!text) return;
+      const entry = { state: text.getAttribute('data-state'), length: text.textContent?.length ?? 0 };
+      const last = seen.at(-1);
+      if (last?.state !== entry.state || last.length !== entry.length) seen.push(entry);
+    }).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+  });
   await send(page, 'hello there');
   const text = lastAnswer(page).locator('p');
-  // The text streams in (state "streaming", then "done") and the chat goes back to ready.
-  await expect(text).toHaveAttribute('data-state', 'streaming');
   await expect(text).toHaveAttribute('data-state', 'done');
   await expect(text).toContainText('You said: "hello there"');
   await expect(page.getByTestId('status')).toHaveText('ready');
+  const seen = await page.evaluate(() => (window as unknown as { seen: Seen[] }).seen);
+  // The text arrived in pieces: several growing renders while streaming, then the final one.
+  const streaming = seen.filter((entry) => entry.state === 'streaming');
+  expect(streaming.length, JSON.stringify(seen)).toBeGreaterThan(2);
+  expect(streaming.every((entry, index) => index === 0 || entry.length > (streaming[index - 1]?.length ?? 0))).toBe(true);
+  expect(seen.at(-1)?.state).toBe('done');
 });
 
 test('a browser tool runs in the page', async ({ page }) => {
