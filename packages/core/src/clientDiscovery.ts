@@ -67,7 +67,7 @@ const estimate = (text: string) => Math.ceil(text.length / CHARS_PER_TOKEN);
  * four characters per token (labelled an estimate, ±30%), since the browser has no tokenizer.
  */
 export function estimateClientUsage(runId: string, sent: readonly WireTool[], tools: readonly AnyTool[], messages: readonly WireMessage[]): ModelCallUsage {
-  const count = (list: readonly WireTool[]) => list.reduce((sum, tool) => sum + estimate(JSON.stringify({ name: tool.name, description: tool.description, parameters: tool.parameters })), 0);
+  const count = (list: readonly WireTool[]) => list.reduce((sum, tool) => sum + estimate(JSON.stringify({ name: tool.name, description: tool.description, parameters: tool.parameters as unknown })), 0);
   const sentTokens = count(sent);
   const allEager = count(tools.map(plainWireTool));
   const discoveryTool = sent.find((tool) => tool.name === DISCOVERY_TOOL_NAME);
