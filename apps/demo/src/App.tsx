@@ -81,7 +81,7 @@ export function App() {
               </div>
             ) : null}
           </main>
-          <Composer busy={busy} onSend={(text) => chat.sendMessage(text).catch(() => {})} onStop={chat.stop} />
+          <Composer busy={busy} onSend={(text) => void chat.sendMessage(text).catch(() => {})} onStop={chat.stop} />
         </div>
         <PagePanel notes={notes} todos={todos} />
       </div>

@@ -26,7 +26,7 @@ export interface FetchConnectionOptions {
   /** The fetch to use. Defaults to `globalThis.fetch`. */
   readonly fetch?: typeof fetch;
   /** Fetch credentials mode. Defaults to `same-origin`. */
-  readonly credentials?: RequestCredentials;
+  readonly credentials?: RequestInit['credentials'];
 }
 
 const resolve = async <T>(value: Resolvable<T> | undefined): Promise<T | undefined> =>
@@ -46,7 +46,7 @@ export function fetchServerSentEvents(options: string | FetchConnectionOptions):
     async *run(input, { signal }) {
       const [headers, extras] = await Promise.all([resolve(config.headers), resolve(config.body)]);
       const body: RunAgentInput = extras
-        ? { ...input, forwardedProps: { ...(input.forwardedProps ?? {}), ...extras } }
+        ? { ...input, forwardedProps: { ...((input.forwardedProps ?? {}) as Record<string, unknown>), ...extras } }
         : input;
       const doFetch = config.fetch ?? globalThis.fetch;
       const url = typeof config.url === 'function' ? config.url() : config.url;

@@ -158,7 +158,6 @@ interface TransitionRule {
 
 const approved = (call: ToolCallPart) => call.approval?.approved === true;
 const held = (call: ToolCallPart) => call.waitingFor !== undefined;
-const denied = (call: ToolCallPart) => call.approval?.approved === false;
 const toError: TransitionRule = { target: 'output-error' };
 const toCancelled: TransitionRule = { target: 'cancelled' };
 

@@ -58,7 +58,8 @@ function ChatwireView({ probe, body, batching }: { readonly probe: Probe; readon
   useAfterCommit(probe, chat.status, messages.at(-1)?.role === 'assistant' ? (messages.at(-1)?.text ?? '') : '', chat.error?.message);
   useEffect(() => {
     void chat.sendMessage('hi');
-  }, []); // once, on mount
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, on mount: later renders must not send again
+  }, []);
   return (
     <section data-status={chat.status}>
       <Messages messages={messages} />
@@ -77,7 +78,8 @@ function TanStackView({ probe, body }: { readonly probe: Probe; readonly body: B
   useAfterCommit(probe, chat.status, messages.at(-1)?.role === 'assistant' ? (messages.at(-1)?.text ?? '') : '', chat.error?.message);
   useEffect(() => {
     void chat.sendMessage('hi');
-  }, []); // once, on mount
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, on mount: later renders must not send again
+  }, []);
   return (
     <section data-status={chat.status}>
       <Messages messages={messages} />
@@ -96,7 +98,8 @@ function AiSdkView({ probe, body }: { readonly probe: Probe; readonly body: Body
   useAfterCommit(probe, chat.status, messages.at(-1)?.role === 'assistant' ? (messages.at(-1)?.text ?? '') : '', chat.error?.message);
   useEffect(() => {
     void chat.sendMessage({ text: 'hi' });
-  }, []); // once, on mount
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, on mount: later renders must not send again
+  }, []);
   return (
     <section data-status={chat.status}>
       <Messages messages={messages} />

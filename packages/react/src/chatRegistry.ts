@@ -34,7 +34,7 @@ function disposeOnRemoval(queryClient: QueryClient): void {
   disposing.add(queryClient);
   queryClient.getQueryCache().subscribe((event) => {
     if (event.type !== 'removed') return;
-    const key: QueryKey = event.query.queryKey;
+    const key = event.query.queryKey as QueryKey;
     if (key[0] === 'chatwire' && key[1] === 'chat') (event.query.state.data as ChatClient | undefined)?.dispose();
   });
 }

@@ -6,7 +6,7 @@ export { ChatRequestError, createMemoryLedger } from './history.js';
 export type { ApprovalLedger } from './history.js';
 export type { ChatModel, ModelChunk, ModelRequest, ModelTool, ToolTokenCounter } from './model.js';
 export { chatwireVitePlugin, toNodeListener } from './node.js';
-export type { FetchHandler, VitePluginLike } from './node.js';
+export type { ChatwireVitePluginOptions, FetchHandler, FetchRoutes, VitePluginLike } from './node.js';
 export { CallSigner } from './signing.js';
 export { EVENT_STREAM_HEADERS, toServerSentEventsResponse } from './sse.js';
 export { countRequestTokens, createScriptedModel, nameParts, readCatalog } from './adapters/scripted/scriptedModel.js';

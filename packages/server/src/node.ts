@@ -79,24 +79,81 @@ export interface VitePluginLike {
   configurePreviewServer(server: { middlewares: { use(handler: ReturnType<typeof toNodeListener>): void } }): void;
 }
 
+/** Fetch handlers by exact pathname, e.g. `{ '/api/chat': handleChat, '/api/tools': handleTools }`. */
+export type FetchRoutes = Readonly<Record<string, FetchHandler>>;
+
+/** Options of {@link chatwireVitePlugin}. */
+export interface ChatwireVitePluginOptions {
+  /**
+   * Mount the handler at this pathname (exact match, query ignored); every other request goes on to
+   * Vite. Defaults to none: the handler sees every request and returns `undefined` for those that
+   * are not its own (a router). A handler from `createChatHandler` answers every request, so it
+   * needs a `path`.
+   */
+  readonly path?: string;
+}
+
+/** The path of a request target; `undefined` when it does not parse (then no route matches). */
+const pathnameOf = (target = '/'): string | undefined => {
+  try {
+    return new URL(target, 'http://localhost').pathname;
+  } catch {
+    return undefined;
+  }
+};
+
+const checkedPath = (path: string): string => {
+  if (!path.startsWith('/')) throw new TypeError(`chatwireVitePlugin: a mount path must start with '/' (got '${path}').`);
+  return path;
+};
+
 /**
- * Mounts a Fetch handler on Vite's dev and preview servers, so the UI and the API share one origin.
+ * Mounts Fetch handlers on Vite's dev and preview servers, so the UI and the API share one origin:
+ * a handler at a path, a table of routes, or a router. Requests no handler takes go on to Vite (the
+ * app's pages and assets).
  *
  * @example
  * ```ts
- * export default defineConfig({ plugins: [react(), chatwireVitePlugin(routes)] });
+ * const handleChat = createChatHandler({ model: createScriptedModel(), tools });
+ * export default defineConfig({ plugins: [react(), chatwireVitePlugin(handleChat, { path: '/api/chat' })] });
+ * // or several: chatwireVitePlugin({ '/api/chat': handleChat, '/api/tools': createToolsHandler(tools) })
  * ```
  */
-export function chatwireVitePlugin(handler: FetchHandler): VitePluginLike {
-  const listener = toNodeListener(handler);
+export function chatwireVitePlugin(handler: FetchHandler | FetchRoutes, options: ChatwireVitePluginOptions = {}): VitePluginLike {
+  let middleware: ReturnType<typeof toNodeListener>;
+  if (typeof handler === 'function' && options.path === undefined) {
+    middleware = toNodeListener(handler);
+  } else {
+    if (typeof handler !== 'function' && options.path !== undefined) {
+      throw new TypeError('chatwireVitePlugin: give either a table of routes or one handler with a `path`, not both.');
+    }
+    const routes = new Map(
+      Object.entries(typeof handler === 'function' ? { [options.path as string]: handler } : handler).map(([path, route]) => [
+        checkedPath(path),
+        toNodeListener(route),
+      ]),
+    );
+    // Matched on the raw URL, before any Request is built: requests for the app's pages and assets
+    // go straight on to Vite, untouched.
+    middleware = (req, res, next) => {
+      const path = pathnameOf(req.url);
+      const route = path === undefined ? undefined : routes.get(path);
+      if (route) route(req, res, next);
+      else if (next) next();
+      else {
+        res.statusCode = 404;
+        res.end('Not found');
+      }
+    };
+  }
   return {
     name: 'chatwire',
     // Block bodies on purpose: Vite treats a returned function as a post-middleware hook.
     configureServer: (server) => {
-      server.middlewares.use(listener);
+      server.middlewares.use(middleware);
     },
     configurePreviewServer: (server) => {
-      server.middlewares.use(listener);
+      server.middlewares.use(middleware);
     },
   };
 }

@@ -22,7 +22,7 @@ export function cachedToolTokens(counter: ToolTokenCounter): ToolTokenCounter & 
   return {
     method: counter.method,
     errorBound: counter.errorBound,
-    ...(counter.countOverhead ? { countOverhead: counter.countOverhead } : {}),
+    ...(counter.countOverhead ? { countOverhead: counter.countOverhead.bind(counter) } : {}),
     cacheSize: () => cache.size,
     countTool(tool: ModelTool) {
       const key = `${tool.name}\u0000${tool.description}\u0000${JSON.stringify(tool.parameters)}`;

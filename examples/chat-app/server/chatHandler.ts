@@ -1,0 +1,23 @@
+import { createChatHandler, createScriptedModel } from '@chatwire/server';
+import { getWeather, refundOrder, setTheme } from '../shared/tools.ts';
+
+/**
+ * The chat endpoint (`POST /api/chat`): one AG-UI run per request, streamed as Server-Sent Events.
+ *
+ * The scripted model stands in for a real one, so the app runs without an API key: "use getWeather
+ * for Paris" calls that tool, anything else gets a streamed answer. Swap in
+ * `openaiCompatible({ apiKey, model })` or `anthropic({ apiKey, model })` from `@chatwire/server`.
+ *
+ * `CHATWIRE_SECRET` signs approvals and tool results, so they still verify after a restart or on
+ * another instance: set it in production.
+ */
+export const handleChat = createChatHandler({
+  model: createScriptedModel({ delayMs: 15 }),
+  system: 'You are a helpful assistant. Use tools when they help.',
+  tools: [
+    getWeather.server(({ city }) => ({ city, celsius: 18, sky: 'clear' })),
+    refundOrder.server(({ orderId }) => ({ orderId, refunded: true })),
+    // Runs in the browser: the page announces its implementation with each request.
+    setTheme,
+  ],
+});

@@ -1,0 +1,70 @@
+#!/usr/bin/env node
+/**
+ * `npm run check:packages`: packs every package (`npm pack`, what `npm publish` uploads) and checks
+ * each tarball the way a user's tools will meet it:
+ * - publint (strict: warnings fail too) on the tarball's own files;
+ * - @arethetypeswrong/cli on the tarball, profile `esm-only` (the packages ship ESM only, so the
+ *   `node10` and CommonJS-`require` resolutions it would otherwise report are out of scope);
+ * - the tarball holds its README.md, the repository's LICENSE, compiled JavaScript with source
+ *   maps and declarations with declaration maps for every entry, and no tests or build configs.
+ * Expects `npm run build` first. Exits 1 on any problem.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { publint } from 'publint';
+import { formatMessage } from 'publint/utils';
+import { packPackages, repositoryRoot } from './packPackages.mjs';
+
+const destination = mkdtempSync(join(tmpdir(), 'chatwire-packs-'));
+const problems = [];
+try {
+  const packed = packPackages(destination);
+  const license = readFileSync(join(repositoryRoot, 'LICENSE'), 'utf8');
+  for (const pkg of packed) {
+    const dir = join(repositoryRoot, 'packages', pkg.name.replace('@chatwire/', ''));
+    const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+    const report = (message) => problems.push(`${pkg.name}: ${message}`);
+
+    // publint on the tarball itself, so it judges the published file list, not the folder.
+    const tarball = readFileSync(pkg.tarball);
+    const { messages } = await publint({ pack: { tarball: tarball.buffer.slice(tarball.byteOffset, tarball.byteOffset + tarball.byteLength) }, strict: true });
+    for (const message of messages) {
+      const text = `publint ${message.type}: ${formatMessage(message, manifest, { color: false }) ?? message.code}`;
+      if (message.type === 'suggestion') console.log(`${pkg.name}: ${text}`);
+      else report(text);
+    }
+
+    try {
+      execFileSync(join(repositoryRoot, 'node_modules', '.bin', 'attw'), [pkg.tarball, '--profile', 'esm-only', '--format', 'table-flipped', '--no-emoji', '--no-color'], {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+    } catch (error) {
+      report(`@arethetypeswrong/cli found problems:\n${error.stdout ?? ''}${error.stderr ?? ''}`);
+    }
+
+    const files = new Set(pkg.files);
+    if (!files.has('README.md')) report('README.md is not in the tarball');
+    if (!files.has('LICENSE')) report('LICENSE is not in the tarball');
+    else if (readFileSync(join(dir, 'LICENSE'), 'utf8') !== license) report("LICENSE differs from the repository's LICENSE");
+    for (const [subpath, conditions] of Object.entries(manifest.exports)) {
+      if (typeof conditions === 'string') continue;
+      const js = conditions.default.replace(/^\.\//, '');
+      const types = conditions.types.replace(/^\.\//, '');
+      for (const file of [js, `${js}.map`, types, `${types}.map`]) if (!files.has(file)) report(`exports['${subpath}']: ${file} is not in the tarball`);
+    }
+    const stray = pkg.files.filter((file) => /(^|\/)(tests?|bench|__tests__)\/|\.test\.|tsconfig.*\.json$/.test(file));
+    if (stray.length) report(`files that users do not need are packed: ${stray.join(', ')}`);
+    console.log(`${pkg.name}@${pkg.version}: ${pkg.files.length} files, ${(pkg.size / 1000).toFixed(1)} kB packed, ${(pkg.unpackedSize / 1000).toFixed(1)} kB unpacked`);
+  }
+} finally {
+  rmSync(destination, { recursive: true, force: true });
+}
+
+if (problems.length) {
+  console.error(`\nPackage checks failed:\n${problems.map((problem) => `- ${problem}`).join('\n')}`);
+  process.exit(1);
+}
+console.log('Package checks passed: publint (strict) and @arethetypeswrong/cli (esm-only) on every tarball.');

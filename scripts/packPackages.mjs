@@ -1,0 +1,31 @@
+/**
+ * Packs every publishable package with `npm pack` (exactly what `npm publish` would upload) into
+ * one folder. Shared by the package checks and the consumer test; expects `npm run build` first.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+/** The publishable packages, in dependency order (core first). */
+export const PACKAGES = ['core', 'react', 'devtools', 'server'];
+
+export const repositoryRoot = resolve(import.meta.dirname, '..');
+
+/**
+ * Packs each package into `destination` and returns, per package, its name, the tarball's path and
+ * the list of files it holds (from `npm pack --json`).
+ */
+export function packPackages(destination) {
+  mkdirSync(destination, { recursive: true });
+  const args = ['pack', '--json', '--ignore-scripts', '--pack-destination', destination, ...PACKAGES.flatMap((name) => ['-w', `packages/${name}`])];
+  const output = execFileSync('npm', args, { cwd: repositoryRoot, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const packed = JSON.parse(output);
+  return packed.map((entry) => ({
+    name: entry.name,
+    version: entry.version,
+    tarball: join(destination, entry.filename),
+    size: entry.size,
+    unpackedSize: entry.unpackedSize,
+    files: entry.files.map((file) => file.path),
+  }));
+}
