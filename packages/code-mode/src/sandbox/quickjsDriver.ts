@@ -19,6 +19,21 @@ export interface QuickJsDriverOptions {
   readonly stopGraceMs?: number;
 }
 
+/** Counters of a {@link createQuickJsDriver} pool, for monitoring and tests. */
+export interface QuickJsDriverStats {
+  /** Worker threads started so far. */
+  readonly workersStarted: number;
+  /** Workers terminated because of a trap, a crash or a stop they did not acknowledge in time. */
+  readonly workersReplaced: number;
+  /** Workers alive now (running or idle). */
+  readonly workersAlive: number;
+}
+
+/** The quickjs-wasi driver: a {@link SandboxDriver} with pool counters. */
+export interface QuickJsDriver extends SandboxDriver {
+  stats(): QuickJsDriverStats;
+}
+
 interface ActiveRun {
   readonly seq: number;
   readonly request: SandboxRequest;
@@ -60,11 +75,20 @@ function encodeReply(reply: ToolReply): string {
  * const codeMode = createCodeMode({ tools, driver });
  * ```
  */
-export function createQuickJsDriver(options: QuickJsDriverOptions = {}): SandboxDriver {
-  return new QuickJsDriver(options);
+export function createQuickJsDriver(options: QuickJsDriverOptions = {}): QuickJsDriver {
+  return new QuickJsWorkerPool(options, new URL('./quickjsWorker.js', import.meta.url));
 }
 
-class QuickJsDriver implements SandboxDriver {
+/**
+ * The same pool around another worker script (tests use misbehaving workers to check that hung,
+ * crashed and trapped workers are replaced). Not part of the package's public API.
+ * @internal
+ */
+export function createWorkerPoolDriver(workerUrl: URL, options: QuickJsDriverOptions = {}): QuickJsDriver {
+  return new QuickJsWorkerPool(options, workerUrl);
+}
+
+class QuickJsWorkerPool implements QuickJsDriver {
   readonly name = 'quickjs-wasi (worker thread)';
   readonly #maxWorkers: number;
   readonly #idleWorkers: number;
@@ -76,8 +100,13 @@ class QuickJsDriver implements SandboxDriver {
   readonly #idle: PooledWorker[] = [];
   readonly #waiting: { grant: (worker: PooledWorker) => void; fail: (error: Error) => void }[] = [];
   #disposed = false;
+  #started = 0;
+  #replaced = 0;
 
-  constructor(options: QuickJsDriverOptions) {
+  readonly #workerUrl: URL;
+
+  constructor(options: QuickJsDriverOptions, workerUrl: URL) {
+    this.#workerUrl = workerUrl;
     const count = (value: number | undefined, fallback: number, name: string, min: number) => {
       const result = value ?? fallback;
       if (!Number.isInteger(result) || result < min) throw new CodeModeError('invalid-option', `'${name}' must be an integer of at least ${min} (got ${String(value)}).`);
@@ -88,6 +117,10 @@ class QuickJsDriver implements SandboxDriver {
     this.#heapMb = count(options.workerHeapMb, 128, 'workerHeapMb', 16);
     this.#graceMs = count(options.stopGraceMs, 250, 'stopGraceMs', 1);
     this.#wasm = options.wasm;
+  }
+
+  stats(): QuickJsDriverStats {
+    return { workersStarted: this.#started, workersReplaced: this.#replaced, workersAlive: this.#all.size };
   }
 
   async warmup(): Promise<void> {
@@ -170,11 +203,14 @@ class QuickJsDriver implements SandboxDriver {
 
   #spawn(module: WebAssembly.Module): PooledWorker {
     const cancel = new Int32Array(new SharedArrayBuffer(4));
-    const worker = new Worker(new URL('./quickjsWorker.js', import.meta.url), {
+    const worker = new Worker(this.#workerUrl, {
       workerData: { wasm: module, cancel },
       resourceLimits: { maxOldGenerationSizeMb: this.#heapMb },
+      // The worker is plain JavaScript: it needs none of the parent's flags (and some, like --input-type, break it).
+      execArgv: [],
     });
     const pooled: PooledWorker = { worker, cancel, seq: 0, run: undefined, dead: false };
+    this.#started++;
     this.#all.add(pooled);
     worker.on('message', (message: unknown) => this.#onMessage(pooled, message));
     worker.on('error', (error) => void this.#kill(pooled, `The sandbox worker failed: ${error.message}`));
@@ -229,12 +265,13 @@ class QuickJsDriver implements SandboxDriver {
     if (waiter) return waiter.grant(pooled);
     pooled.worker.unref();
     if (this.#idle.length < this.#idleWorkers && !this.#disposed) this.#idle.push(pooled);
-    else void this.#kill(pooled, 'idle');
+    else void this.#kill(pooled, 'idle', false);
   }
 
-  async #kill(pooled: PooledWorker, reason: string): Promise<void> {
+  async #kill(pooled: PooledWorker, reason: string, failure = true): Promise<void> {
     if (pooled.dead) return;
     pooled.dead = true;
+    if (failure && !this.#disposed) this.#replaced++;
     this.#all.delete(pooled);
     const index = this.#idle.indexOf(pooled);
     if (index >= 0) this.#idle.splice(index, 1);

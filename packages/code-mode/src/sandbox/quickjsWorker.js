@@ -13,7 +13,7 @@
 // `cancel` (an Int32Array over a SharedArrayBuffer) holds the seq of a run to stop, so the interrupt
 // handler sees a cancellation even while guest code spins and no message can be read.
 import { parentPort, workerData } from 'node:worker_threads';
-import { QuickJS } from 'quickjs-wasi';
+import { JSException, QuickJS } from 'quickjs-wasi';
 
 const { wasm, cancel } = workerData;
 const MAX_NAME = 100;
@@ -101,11 +101,19 @@ function report(run) {
 }
 
 function fromException(run, error, parsing = false) {
-  if (error instanceof WebAssembly.RuntimeError) {
+  // executePendingJobs reports a failed job (an interrupt, an out-of-memory) as a plain Error with this prefix.
+  const jobError = error instanceof Error && error.message.startsWith('Job execution error: ');
+  if (!(error instanceof JSException) && !jobError) {
+    // Not a guest exception: the engine itself failed (a WebAssembly trap, or the host's native
+    // stack exhausted inside WASM, e.g. by parsing deeply nested JSON). The VM is dropped either
+    // way; the worker is replaced too, in case the failure left anything behind.
     run.trapped = true;
+    const overflow = error instanceof RangeError && /call stack/i.test(String(error.message));
     return {
       ok: false,
-      error: { code: 'sandbox', name: 'SandboxError', message: `The sandbox engine failed (${cut(String(error.message), MAX_MESSAGE)}); the next execution gets a fresh one.` },
+      error: overflow
+        ? { code: 'stack', name: 'RangeError', message: 'Maximum call stack size exceeded (inside the engine).' }
+        : { code: 'sandbox', name: 'SandboxError', message: `The sandbox engine failed (${cut(String(error?.message ?? error), MAX_MESSAGE)}); the next execution gets a fresh one.` },
       droppedLogLines: run.droppedLogLines,
     };
   }
