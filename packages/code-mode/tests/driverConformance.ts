@@ -217,7 +217,7 @@ export function describeDriverConformance(label: string, createDriver: () => San
 
       it('holds no host handles on the global object', async () => {
         const { codeMode } = setup();
-        const result = ok(await codeMode.execute(`return Object.getOwnPropertyNames(globalThis).filter((name) => /^__|host|chatwire|^ivm|_ref$|reference/i.test(name));`));
+        const result = ok(await codeMode.execute(`return Object.getOwnPropertyNames(globalThis).filter((name) => /^_|_ref$|_impl|host|chatwire|^ivm$/i.test(name));`));
         expect(result.result).toEqual([]);
       });
 
