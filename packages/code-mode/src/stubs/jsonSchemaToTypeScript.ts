@@ -26,7 +26,8 @@ export class TypeNames {
 /** A rendered type and how tightly it binds (for parentheses in unions and arrays). */
 interface Rendered {
   readonly text: string;
-  readonly binding: 'union' | 'intersection' | 'primary';
+  /** `object`: an object literal type (declarable as an interface); `primary`: anything else that needs no parentheses. */
+  readonly binding: 'union' | 'intersection' | 'object' | 'primary';
 }
 
 const primary = (text: string): Rendered => ({ text, binding: 'primary' });
@@ -178,9 +179,9 @@ export class SchemaRenderer {
       const optional = required.has(key) ? '' : '?';
       lines.push(`${inner}${propertyKey(key)}${optional}: ${this.#render(property, depth + 1, inner, key).text};`);
     }
-    const body = `{\n${lines.join('\n')}\n${indent}}`;
+    const body: Rendered = { text: `{\n${lines.join('\n')}\n${indent}}`, binding: 'object' };
     // An index signature must admit every property's type, so the record joins as an intersection.
-    return values ? intersection([primary(body), primary(`Record<string, ${values}>`)]) : primary(body);
+    return values ? intersection([body, primary(`Record<string, ${values}>`)]) : body;
   }
 
   /** The type name for a `$ref`, declaring its target on first use. */
@@ -204,8 +205,7 @@ export class SchemaRenderer {
     this.#declared.set(ref, name);
     const rendered = this.#render(schema, 1, '');
     const doc = isSchema(schema) && typeof schema['description'] === 'string' && ref !== '#' ? jsDoc([schema['description']], '') : '';
-    const isObjectLiteral = rendered.binding === 'primary' && rendered.text.startsWith('{');
-    const declaration = isObjectLiteral ? `interface ${name} ${rendered.text}` : `type ${name} = ${rendered.text};`;
+    const declaration = rendered.binding === 'object' ? `interface ${name} ${rendered.text}` : `type ${name} = ${rendered.text};`;
     this.#declarations.push(doc ? `${doc}\n${declaration}` : declaration);
     return name;
   }
@@ -232,14 +232,14 @@ function union(members: readonly Rendered[]): Rendered {
 }
 
 function intersection(members: readonly Rendered[]): Rendered {
-  const texts = [...new Set(members.filter((member) => member.text !== 'unknown').map((member) => (member.binding === 'primary' ? member.text : `(${member.text})`)))];
+  const texts = [...new Set(members.filter((member) => member.text !== 'unknown').map((member) => (member.binding === 'union' ? `(${member.text})` : member.text)))];
   if (texts.length === 0) return UNKNOWN;
   if (texts.length === 1) return members.find((member) => member.text === texts[0]) ?? primary(texts[0] as string);
   return { text: texts.join(' & '), binding: 'intersection' };
 }
 
 function arrayOf(item: Rendered): string {
-  return item.binding === 'primary' ? `${item.text}[]` : `(${item.text})[]`;
+  return item.binding === 'primary' || item.binding === 'object' ? `${item.text}[]` : `(${item.text})[]`;
 }
 
 /** A JSON value as a TypeScript literal type (JSON is valid literal-type syntax for every JSON value). */
@@ -265,6 +265,8 @@ function propertyDoc(property: unknown, indent: string): string {
   for (const tag of CONSTRAINT_TAGS) {
     if (isTuple && (tag === 'minItems' || tag === 'maxItems')) continue;
     const value = property[tag];
+    // zod writes the safe-integer range on every `.int()`: it tells a model nothing.
+    if (typeof value === 'number' && Math.abs(value) >= Number.MAX_SAFE_INTEGER) continue;
     if (typeof value === 'string' || typeof value === 'number') lines.push(`@${tag} ${value}`);
   }
   if (property['deprecated'] === true) lines.push('@deprecated');
