@@ -84,6 +84,28 @@ describe('createCodeMode', () => {
     expect(log.inputs).toEqual([{ period: 'day' }]);
   });
 
+  it('refuses nested calls that need approval instead of running them unapproved', async () => {
+    const { all, log } = createFixtureTools();
+    const codeMode = createCodeMode({ tools: all, driver });
+    const code = [
+      'const outcomes: string[] = [];',
+      "for (const call of [() => external_deleteCity({ city: 'Oslo' }), () => external_transfer({ amount: 500 }), () => external_transfer({ amount: 5 })]) {",
+      '  try { outcomes.push(JSON.stringify(await call())); } catch (e) { outcomes.push(e.name + ": " + e.message); }',
+      '}',
+      'return outcomes;',
+    ].join('\n');
+    const result = await codeMode.execute(code);
+    expect(result).toEqual({
+      success: true,
+      result: [
+        "ApprovalRequiredError: external_deleteCity needs the user's approval, which cannot be asked for inside execute_typescript, so it was not run.",
+        "ApprovalRequiredError: external_transfer needs the user's approval, which cannot be asked for inside execute_typescript, so it was not run.",
+        '{"moved":5}',
+      ],
+    });
+    expect(log.inputs).toEqual([{ amount: 5 }]);
+  });
+
   it('keeps a failing event listener from breaking the execution', async () => {
     const { all } = createFixtureTools();
     const codeMode = createCodeMode({

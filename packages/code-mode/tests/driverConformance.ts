@@ -354,6 +354,21 @@ export function describeDriverConformance(label: string, createDriver: () => San
         expect(caught.result).toBe(true);
       });
 
+      it('honours maxStackBytes: a smaller stack allows shallower recursion', async () => {
+        const depth = `let depth = 0;\nconst dive = (): void => { depth++; dive(); };\ntry { dive(); } catch {}\nreturn depth;`;
+        const small = ok(await setup({ limits: { maxStackBytes: 64 * 1024 } }).codeMode.execute(depth)).result as number;
+        const large = ok(await setup({ limits: { maxStackBytes: 256 * 1024 } }).codeMode.execute(depth)).result as number;
+        expect(small).toBeGreaterThan(100);
+        expect(large).toBeGreaterThan(small * 2);
+      });
+
+      it('fails cleanly when a tool returns more than the guest can hold', async () => {
+        const { codeMode } = setup({ limits: { memoryLimitMb: 16 } });
+        const error = failed(await codeMode.execute(`const text = await external_huge({ mib: 48 });\nreturn text.length;`)).error;
+        expect(['memory', 'sandbox']).toContain(error.code);
+        expect(ok(await codeMode.execute(`return 'after'`)).result).toBe('after');
+      });
+
       it('survives recursion that overflows inside the engine (deeply nested JSON)', async () => {
         const { codeMode } = setup();
         const error = failed(await codeMode.execute(`return JSON.parse('['.repeat(1000000));`)).error;

@@ -96,7 +96,31 @@ export function createFixtureTools() {
     lazy: true,
   }).server((input, { signal }) => track(input, signal, async () => ({ period: input.period, rows: 3 })));
 
-  return { log, tools: { getWeather, wait, fail, echo, fetchArchive, runReport }, all: [getWeather, wait, fail, echo, fetchArchive, runReport] };
+  const huge = toolDefinition({
+    name: 'huge',
+    description: 'Returns a string of the given size in MiB.',
+    inputSchema: z.object({ mib: z.number() }),
+  }).server((input, { signal }) => track(input, signal, async () => 'x'.repeat(input.mib * 1024 * 1024)));
+
+  const deleteCity = toolDefinition({
+    name: 'deleteCity',
+    description: 'Deletes a city. Needs approval.',
+    inputSchema: z.object({ city: z.string() }),
+    needsApproval: true,
+  }).server((input, { signal }) => track(input, signal, async () => ({ deleted: input.city })));
+
+  const transfer = toolDefinition({
+    name: 'transfer',
+    description: 'Moves money; amounts over 100 need approval.',
+    inputSchema: z.object({ amount: z.number() }),
+    needsApproval: (input) => input.amount > 100,
+  }).server((input, { signal }) => track(input, signal, async () => ({ moved: input.amount })));
+
+  return {
+    log,
+    tools: { getWeather, wait, fail, echo, fetchArchive, runReport, huge, deleteCity, transfer },
+    all: [getWeather, wait, fail, echo, fetchArchive, runReport, huge, deleteCity, transfer],
+  };
 }
 
 /** An assistant message with tool calls (AG-UI wire shape). */

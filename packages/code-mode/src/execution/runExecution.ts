@@ -1,4 +1,4 @@
-import { createId, executeTool, parseJsonStrict, type ServerTool } from '@chatwire/core';
+import { createId, executeTool, parseJsonStrict, resolveNeedsApproval, validateToolInput, type ServerTool } from '@chatwire/core';
 import type { ExecutionError } from '../errors.js';
 import type { CodeModeEvent, CodeModeEventListener } from '../events.js';
 import type { ResolvedLimits } from '../limits.js';
@@ -91,6 +91,22 @@ class LogCapture {
     const logs = [...this.lines];
     if (dropped > 0) logs.push(`[${dropped} more console line${dropped === 1 ? '' : 's'} dropped: limit ${this.#limits.maxLogLines} lines / ${this.#limits.maxLogBytes} bytes]`);
     return { logs, truncated: dropped > 0 || this.#cut };
+  }
+}
+
+/**
+ * Whether a call needs the user's approval (core's rule, evaluated on the validated input). A
+ * policy that throws asks rather than runs, as in the chat loop. Invalid input needs no answer
+ * here: `executeTool` rejects it with the schema's message.
+ */
+async function needsApproval(tool: ServerTool<string, unknown, unknown>, input: unknown): Promise<boolean> {
+  if (tool.needsApproval === false) return false;
+  const valid = validateToolInput(tool, input);
+  if (!valid.ok) return false;
+  try {
+    return await resolveNeedsApproval(tool, valid.value);
+  } catch {
+    return true;
   }
 }
 
@@ -234,6 +250,10 @@ export async function runExecution(setup: ExecutionSetup): Promise<ExecuteTypesc
       return fail('TypeError', `The input of ${binding} is not JSON.`);
     }
     safeEmit(emit, { type: 'external_call', ...base, callId, toolName, input });
+    if (await needsApproval(bound.tool, input)) {
+      // Nobody can answer an approval while the sandbox holds its VM and its deadline, so the call is refused, never run unapproved.
+      return fail('ApprovalRequiredError', `${binding} needs the user's approval, which cannot be asked for inside execute_typescript, so it was not run.`, input, true);
+    }
     if (!(await concurrency.acquire(controller.signal))) return fail('AbortError', 'The execution ended before this call could start.', input, true);
     try {
       const outcome = await executeTool(bound.tool, input, { toolCallId: callId, signal: controller.signal });
