@@ -6,9 +6,9 @@ import { discoveredInConversation } from './discovery/discoveredInConversation.j
 import { CodeModeError } from './errors.js';
 import type { CodeModeEventListener } from './events.js';
 import { runExecution, type BoundTool, type ExecuteTypescriptResult } from './execution/runExecution.js';
-import { stripTypeScript, type TranspileHook } from './execution/transpile.js';
+import { stripTypeScript, type TranspileHook } from './execution/stripTypeScript.js';
 import { resolveLimits, type CodeModeLimits, type ResolvedLimits } from './limits.js';
-import { DISCOVER_TOOLS, EXECUTE_TYPESCRIPT, renderSystemPrompt } from './prompt/systemPrompt.js';
+import { DISCOVER_TOOLS, EXECUTE_TYPESCRIPT, renderSystemPrompt } from './prompt/renderSystemPrompt.js';
 import { createQuickJsDriver } from './sandbox/quickjsDriver.js';
 import type { SandboxDriver } from './sandbox/sandboxDriver.js';
 import { bindingName, createToolStubs, outputJsonSchema, type ToolStub } from './stubs/toolStubs.js';
@@ -47,7 +47,7 @@ export interface CodeModeToolContext extends ToolContext {
 
 /** Options of one {@link CodeMode.execute} call. */
 export interface ExecuteOptions {
-  /** The conversation (for discovery gating). Without it, lazy APIs are not gated for this call. */
+  /** The conversation (for discovery gating). Defaults to none: without it, lazy APIs are not gated for this call. */
   readonly messages?: readonly Message[];
   /** The `execute_typescript` call id (events carry it; `discover_tools` calls before it in the same response count). */
   readonly toolCallId?: string;

@@ -1,7 +1,7 @@
 import type { Message } from '@ag-ui/core';
 import { countTextTokens, countToolList, toModelTool, toolTokensFor, type ToolTokenCounter } from '@chatwire/server';
 import type { CodeMode } from '../createCodeMode.js';
-import { DISCOVER_TOOLS, EXECUTE_TYPESCRIPT } from '../prompt/systemPrompt.js';
+import { DISCOVER_TOOLS, EXECUTE_TYPESCRIPT } from '../prompt/renderSystemPrompt.js';
 
 /** Token figures of Code Mode for one model call (o200k, the server's tokenizer). */
 export interface CodeModeTokens {

@@ -1,6 +1,6 @@
 import type { Message } from '@ag-ui/core';
 import { parseJsonStrict, readCompactionMarker, readDiscoveredNames } from '@chatwire/core';
-import { DISCOVER_TOOLS } from '../prompt/systemPrompt.js';
+import { DISCOVER_TOOLS } from '../prompt/renderSystemPrompt.js';
 import { bareToolName } from '../stubs/toolStubs.js';
 
 /** Options of {@link discoveredInConversation}. */

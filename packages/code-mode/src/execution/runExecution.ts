@@ -3,7 +3,7 @@ import type { ExecutionError } from '../errors.js';
 import type { CodeModeEvent, CodeModeEventListener } from '../events.js';
 import type { ResolvedLimits } from '../limits.js';
 import type { ConsoleLevel, SandboxDriver, SandboxOutcome, ToolReply } from '../sandbox/sandboxDriver.js';
-import type { TranspileHook } from './transpile.js';
+import type { TranspileHook } from './stripTypeScript.js';
 
 /** What `execute_typescript` returns to the model. */
 export type ExecuteTypescriptResult =

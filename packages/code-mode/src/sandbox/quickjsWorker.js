@@ -80,12 +80,13 @@ function lineOf(text) {
   return line >= 1 ? line : undefined;
 }
 
-/** Ends the run once: disposes the VM (dropping the WASM instance and its memory) and reports. */
+/** Records how the run ended (the first outcome wins); `report` then releases the VM and tells the parent. */
 function end(run, outcome) {
   if (run.outcome !== undefined) return;
   run.outcome = outcome;
 }
 
+/** Disposes the VM (dropping its WASM instance and memory) and posts `done`. Never called from inside a VM call. */
 function report(run) {
   if (run.vm) {
     try {
