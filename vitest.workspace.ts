@@ -21,4 +21,5 @@ export default [
   project('server', 'node'),
   project('react', 'jsdom'),
   project('devtools', 'jsdom'),
+  project('code-mode', 'node'),
 ] satisfies TestProjectInlineConfiguration[];
