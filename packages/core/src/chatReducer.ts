@@ -11,7 +11,7 @@ import {
   type ToolCallPart,
   type ToolCallState,
 } from './toolCallLifecycle.js';
-import { CHATWIRE_EVENTS, ModelCallUsageSchema, readResultMetadata, type ModelCallUsage } from './protocol.js';
+import { CHATWIRE_EVENTS, readModelCallUsage, readResultMetadata, type ModelCallUsage } from './protocol.js';
 
 /** Whole-chat status: one union, never a bag of booleans. */
 export type ChatStatus = 'ready' | 'submitted' | 'streaming' | 'error';
@@ -147,8 +147,8 @@ function reduceWireEvent(state: ChatState, event: WireEvent, now: number): Reduc
     }
     case EventType.CUSTOM:
       if (event.name === CHATWIRE_EVENTS.modelCallUsage) {
-        const usage = ModelCallUsageSchema.safeParse(event.value);
-        return usage.success ? unchanged(recordUsage(state, usage.data, now)) : unchanged(state);
+        const usage = readModelCallUsage(event.value);
+        return usage ? unchanged(recordUsage(state, usage, now)) : unchanged(state);
       }
       if (event.name === CHATWIRE_EVENTS.toolExecuting) {
         const toolCallId = (event.value as { toolCallId?: unknown } | undefined)?.toolCallId;

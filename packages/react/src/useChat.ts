@@ -89,7 +89,7 @@ export interface UseChatResult<Tools extends readonly AnyTool[] = readonly AnyTo
   readonly isLoadingMessages: boolean;
   readonly loadError: Error | null;
   readonly sendMessage: ChatClient['sendMessage'];
-  readonly regenerate: () => Promise<void>;
+  readonly regenerate: ChatClient['regenerate'];
   readonly stop: () => void;
   readonly setMessages: ChatClient['setMessages'];
   readonly addToolResult: (result: ToolResultInput) => void;

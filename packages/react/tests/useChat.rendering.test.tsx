@@ -28,7 +28,7 @@ async function measureStream(batching: RenderBatching, id: string) {
   const { connection } = scriptedConnection((input) => textAnswer(input, parts, { macrotaskEvery: 50 }));
   const queryClient = freshQueryClient();
   let commits = 0;
-  let send: () => Promise<void> = async () => {};
+  let send: () => Promise<unknown> = async () => {};
 
   function StreamView() {
     const chat = useChat({ id, connection, batching });

@@ -45,7 +45,7 @@ describe('useChatSelector', () => {
     const statuses: ChatStatus[] = [];
     const summaries: Summary[] = [];
     let summaryWithoutEqualityRenders = 0;
-    let send: () => Promise<void> = async () => {};
+    let send: () => Promise<unknown> = async () => {};
 
     function Streamer() {
       const chat = useChat({ id, connection });
@@ -110,7 +110,7 @@ describe('useChatSelector', () => {
       function Badge() {
         return <span data-testid="badge">{useChatSelector(id, (snapshot) => snapshot.status)}</span>;
       }
-      let send: () => Promise<void> = async () => {};
+      let send: () => Promise<unknown> = async () => {};
       function Chat() {
         const chat = useChat({ id, ...options });
         send = () => chat.sendMessage('hello');

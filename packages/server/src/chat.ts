@@ -345,7 +345,7 @@ async function* triageCalls(
       continue;
     }
     const server = tool.server as NonNullable<RegisteredTool['server']>;
-    const valid = validateToolInput(server, input);
+    const valid = await validateToolInput(server, input);
     if (!valid.ok) {
       yield errorResult(context, call, valid.error);
       continue;
