@@ -1,12 +1,12 @@
-import { EventType, type Context, type Event as WireEvent, type Interrupt, type ResumeEntry, type RunAgentInput, type Tool as WireTool } from '@ag-ui/core';
+import type { Context, EventType, Event as WireEvent, Interrupt, ResumeEntry, RunAgentInput, Tool as WireTool } from '@ag-ui/core';
 import { findToolCall, reduceChat, type ChatAction, type ChatState, type Reduction } from './chatReducer.js';
 import type { ChatConnection } from './connection.js';
 import { ChatwireError, describeError } from './errors.js';
 import { createId } from './ids.js';
 import { EventHistory, type EventHistoryOptions, type HistoryTurn } from './eventHistory.js';
 import { Inspector, isProductionBuild, type InspectionObserver } from './inspection.js';
-import { discoveredToolsInChat, selfCorrectionError, type CatalogDetail } from './discovery.js';
-import { answerDiscovery, estimateClientUsage, managedWireTools } from './clientDiscovery.js';
+import { discoveredToolsInChat, selfCorrectionError } from './discovery.js';
+import type { ClientDiscovery } from './clientDiscovery.js';
 import { toWireMessages, type ChatMessage } from './messages.js';
 import { parseWireEvent } from './parseWireEvent.js';
 import { DISCOVERY_TOOL_NAME, INTERRUPT_REASONS } from './protocol.js';
@@ -42,9 +42,10 @@ export interface ChatClientOptions {
   /**
    * Client-managed discovery: keep the catalog of lazy `tools` here, send only eager tools plus a
    * discovery tool, answer discovery calls locally, and send discovered tools' definitions on later
-   * runs. Works with any AG-UI server that forwards frontend tools. Defaults to off (the server manages).
+   * runs (`clientDiscovery()`, imported only by apps that use it). Works with any AG-UI server that
+   * forwards frontend tools. Defaults to off (the server manages).
    */
-  readonly manageDiscovery?: boolean | { readonly includeDescription?: CatalogDetail };
+  readonly manageDiscovery?: ClientDiscovery;
   /** The bounded history of requests and events devtools read (`getHistory()`). `false` turns it off. Defaults to 50 turns. */
   readonly history?: EventHistoryOptions | false;
 }
@@ -107,7 +108,9 @@ export class ChatClient {
   #steps = 0;
   /** Changes whenever a turn is stopped or replaced; async work from an older turn checks it. */
   #generation = 0;
-  #wireToolsCache: { readonly tools: readonly AnyTool[] | undefined; readonly key: string; readonly wire: WireTool[] } | undefined;
+  #wireToolsCache:
+    | { readonly tools: readonly AnyTool[] | undefined; readonly managed: ClientDiscovery | undefined; readonly key: string; readonly wire: WireTool[] }
+    | undefined;
   /** Resolves the promise `sendMessage` returned, once the turn comes to rest. */
   #resolveTurn: (() => void) | undefined;
   /** Lazy browser calls whose discovery may still arrive before the run ends. */
@@ -393,7 +396,7 @@ export class ChatClient {
     this.#freshAnswers = 0;
     this.#dispatch({ type: 'requestStarted' });
     if (this.#options.manageDiscovery) {
-      this.#dispatch({ type: 'usage', usage: estimateClientUsage(runId, tools, this.#options.tools ?? [], messages), now: Date.now() });
+      this.#dispatch({ type: 'usage', usage: this.#options.manageDiscovery.usage(runId, tools, this.#options.tools ?? [], messages), now: Date.now() });
     }
     this.#history?.request(runId, input, Date.now());
     if (this.#inspector.active) this.#inspector.emit({ type: 'request', at: Date.now(), runId, input });
@@ -412,10 +415,10 @@ export class ChatClient {
         if (this.#inspector.active) this.#inspector.emit({ type: 'event', at: Date.now(), runId, event });
         if (ending) continue; // nothing may follow the end of a run
         const reduction = this.#dispatch({ type: 'wireEvent', event, now: Date.now() });
-        if (event.type === EventType.RUN_FINISHED) {
+        if (event.type === ('RUN_FINISHED' as EventType.RUN_FINISHED)) {
           ending = 'finished';
           this.#interrupts = reduction.interrupts;
-        } else if (event.type === EventType.RUN_ERROR) ending = 'error';
+        } else if (event.type === ('RUN_ERROR' as EventType.RUN_ERROR)) ending = 'error';
       }
       if (generation !== this.#generation || controller.signal.aborted) return;
       if (!ending) {
@@ -524,9 +527,9 @@ export class ChatClient {
     const discovered = managed ? discoveredToolsInChat(this.#snapshot.messages) : [];
     const key = discovered.join('\u0000');
     const cached = this.#wireToolsCache;
-    if (cached && cached.tools === tools && cached.key === key) return cached.wire;
-    const wire = managed ? managedWireTools(tools ?? [], discovered, managed === true ? 'none' : (managed.includeDescription ?? 'none')) : (tools ?? []).map(toWireTool);
-    this.#wireToolsCache = { tools, key, wire };
+    if (cached && cached.tools === tools && cached.managed === managed && cached.key === key) return cached.wire;
+    const wire = managed ? managed.wireTools(tools ?? [], discovered) : (tools ?? []).map(toWireTool);
+    this.#wireToolsCache = { tools, managed, key, wire };
     return wire;
   }
 
@@ -550,7 +553,7 @@ export class ChatClient {
       }
     }
     if (call.toolName === DISCOVERY_TOOL_NAME && this.#options.manageDiscovery) {
-      this.#answer(toolCallId, answerDiscovery(call.input, this.#options.tools ?? []), 'client');
+      this.#answer(toolCallId, this.#options.manageDiscovery.answer(call.input, this.#options.tools ?? []), 'client');
       return;
     }
     const tool = this.#clientTool(call.toolName);

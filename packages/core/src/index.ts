@@ -87,6 +87,7 @@ export {
   selfCorrectionError,
 } from './discovery.js';
 export type { CatalogDetail, DiscoveryResult } from './discovery.js';
-export { answerDiscovery, estimateClientUsage, managedWireTools } from './clientDiscovery.js';
+export { answerDiscovery, clientDiscovery, estimateClientUsage, managedWireTools } from './clientDiscovery.js';
+export type { ClientDiscovery } from './clientDiscovery.js';
 export { EventHistory } from './eventHistory.js';
 export type { EventHistoryOptions, HistoryTurn, RecordedEvent, RecordedRun } from './eventHistory.js';

@@ -1,3 +1,5 @@
+import { checkShape, isRecord, type Shape } from './checkShape.js';
+
 /**
  * Chatwire's additions to AG-UI, in one place: CUSTOM event names, interrupt reasons, and the
  * metadata Chatwire puts on tool results and interrupts. docs/protocol.md documents each with JSON.
@@ -107,70 +109,28 @@ export interface ModelCallUsage {
   };
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-const isCount = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
-const isNames = (value: unknown): value is string[] => Array.isArray(value) && value.every((name) => typeof name === 'string');
-
-/** Picks the named finite numbers of `value`; undefined when a required one is missing. */
-function counts<K extends string>(value: unknown, required: readonly K[], optional: readonly K[] = []): Record<K, number> | undefined {
-  if (!isRecord(value)) return undefined;
-  const out: Partial<Record<K, number>> = {};
-  for (const key of required) {
-    if (!isCount(value[key])) return undefined;
-    out[key] = value[key];
-  }
-  for (const key of optional) if (isCount(value[key])) out[key] = value[key];
-  return out as Record<K, number>;
-}
+const n = 'n' as const;
+const MODEL_CALL_USAGE: Shape = {
+  runId: 's',
+  step: n,
+  toolsSent: 'S',
+  toolsDeferred: 'S',
+  toolsDiscovered: 'S',
+  tokens: { sent: n, allEager: n, saved: n, discoveryTool: n, discoveryRoundTrips: n, net: n },
+  counting: { method: 's', errorBound: n, estimate: 'b' },
+  eagerWouldBeCheaper: 'b',
+  'auto?': { deferring: 'b', lazyTokens: n, threshold: n, contextWindow: n },
+  'providerUsage?': { 'inputTokens?': n, 'outputTokens?': n, 'totalTokens?': n, 'cachedInputTokens?': n },
+};
 
 /**
- * Reads the value of a `chatwire.model_call_usage` event: the record when every required field has
- * the right type, `undefined` otherwise. Unknown fields are dropped.
+ * Reads the value of a `chatwire.model_call_usage` event: the record when every field it has is of
+ * the right type, `undefined` otherwise.
  */
 export function readModelCallUsage(value: unknown): ModelCallUsage | undefined {
-  if (!isRecord(value)) return undefined;
-  const { source, runId, step, toolsSent, toolsDeferred, toolsDiscovered, counting, eagerWouldBeCheaper, auto, providerUsage } = value;
-  const tokens = counts(value['tokens'], ['sent', 'allEager', 'saved', 'discoveryTool', 'discoveryRoundTrips', 'net'] as const);
-  if (
-    (source !== undefined && source !== 'server' && source !== 'client') ||
-    typeof runId !== 'string' ||
-    !isCount(step) ||
-    !isNames(toolsSent) ||
-    !isNames(toolsDeferred) ||
-    !isNames(toolsDiscovered) ||
-    !tokens ||
-    !isRecord(counting) ||
-    typeof counting['method'] !== 'string' ||
-    !isCount(counting['errorBound']) ||
-    typeof counting['estimate'] !== 'boolean' ||
-    typeof eagerWouldBeCheaper !== 'boolean'
-  ) {
-    return undefined;
-  }
-  let autoRecord: ModelCallUsage['auto'];
-  if (auto !== undefined) {
-    const figures = counts(auto, ['lazyTokens', 'threshold', 'contextWindow'] as const);
-    if (!figures || !isRecord(auto) || typeof auto['deferring'] !== 'boolean') return undefined;
-    autoRecord = { deferring: auto['deferring'], ...figures };
-  }
-  let provider: ModelCallUsage['providerUsage'];
-  if (providerUsage !== undefined) {
-    provider = counts(providerUsage, [], ['inputTokens', 'outputTokens', 'totalTokens', 'cachedInputTokens'] as const);
-    if (!provider) return undefined;
-  }
-  return {
-    ...(source === undefined ? {} : { source }),
-    runId,
-    step,
-    toolsSent,
-    toolsDeferred,
-    toolsDiscovered,
-    tokens,
-    counting: { method: counting['method'], errorBound: counting['errorBound'], estimate: counting['estimate'] },
-    eagerWouldBeCheaper,
-    ...(autoRecord ? { auto: autoRecord } : {}),
-    ...(provider ? { providerUsage: provider } : {}),
-  };
+  if (!isRecord(value) || checkShape(value, MODEL_CALL_USAGE)) return undefined;
+  if (value['source'] !== undefined && value['source'] !== 'server' && value['source'] !== 'client') return undefined;
+  return value as unknown as ModelCallUsage;
 }
 
 /** One tool of a server's catalog: what `GET /api/tools` answers for each tool. */

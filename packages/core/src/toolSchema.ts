@@ -86,25 +86,15 @@ export async function validateWithSchema<T>(schema: StandardSchemaV1<unknown, T>
   return { ok: false, error: formatIssues(result.issues) };
 }
 
-/** Standard Schema issues as `path: message` lines joined by `; ` (the message alone at the root). */
+/** Standard Schema issues as `path: message` (path segments joined by dots) joined by `; `; the message alone at the root. */
 export function formatIssues(issues: readonly StandardSchemaV1.Issue[]): string {
   if (issues.length === 0) return 'invalid value';
   return issues
     .map((issue) => {
-      const path = formatPath(issue.path ?? []);
+      const path = (issue.path ?? []).map((segment) => String(typeof segment === 'object' && segment !== null ? segment.key : segment)).join('.');
       return path ? `${path}: ${issue.message}` : issue.message;
     })
     .join('; ');
-}
-
-function formatPath(path: readonly (PropertyKey | StandardSchemaV1.PathSegment)[]): string {
-  let text = '';
-  for (const segment of path) {
-    const key = typeof segment === 'object' && segment !== null ? segment.key : segment;
-    if (typeof key === 'number') text += `[${key}]`;
-    else text += text ? `.${String(key)}` : String(key);
-  }
-  return text;
 }
 
 /** Options of {@link jsonSchema}. */
