@@ -5,6 +5,7 @@ import {
   jsonSchema,
   schemaToJsonSchema,
   validateWithSchema,
+  withoutDialect,
   type InferSchemaOutput,
   type JsonSchema,
   type ToolSchema,
@@ -52,8 +53,8 @@ export interface ToolDefinitionBaseConfig<Name extends string, InputSchema exten
    */
   readonly inputSchema: InputSchema;
   /**
-   * The JSON Schema the model receives. Defaults to the one `inputSchema` converts to (or
-   * `inputSchema` itself when it is JSON Schema).
+   * The JSON Schema the model receives (`$schema` dropped). Defaults to the one `inputSchema`
+   * converts to (or `inputSchema` itself when it is JSON Schema).
    */
   readonly parameters?: JsonSchema;
   /** Schema of the result (any Standard Schema validator or JSON Schema); results that fail it become errors. Defaults to no check. */
@@ -145,7 +146,7 @@ export function toolDefinition<
   type Input = InferSchemaOutput<InputSchema>;
   type Output = OutputOf<OutputSchema>;
   const parameters: JsonSchema =
-    config.parameters === undefined ? schemaToJsonSchema(config.inputSchema, config.name) : Object.freeze({ ...config.parameters });
+    config.parameters === undefined ? schemaToJsonSchema(config.inputSchema, config.name) : withoutDialect(config.parameters);
   const base = {
     name: config.name,
     description: config.description,
@@ -166,13 +167,19 @@ export function toolDefinition<
 }
 
 /** Checks arguments against a tool's input schema; the error names the tool and each failing field. */
-export async function validateToolInput<Input>(tool: ToolDefinition<string, Input, unknown>, input: unknown): Promise<Validation<Input>> {
+export async function validateToolInput<Input>(
+  tool: Pick<ToolDefinition<string, Input, unknown>, 'name' | 'inputSchema'>,
+  input: unknown,
+): Promise<Validation<Input>> {
   const checked = await validateSafely(tool.inputSchema, input);
   return checked.ok ? checked : { ok: false, error: `Invalid arguments for '${tool.name}': ${checked.error}` };
 }
 
 /** Checks a result against a tool's output schema, when it has one. */
-export async function validateToolOutput<Output>(tool: ToolDefinition<string, unknown, Output>, output: unknown): Promise<Validation<Output>> {
+export async function validateToolOutput<Output>(
+  tool: Pick<ToolDefinition<string, unknown, Output>, 'name' | 'outputSchema'>,
+  output: unknown,
+): Promise<Validation<Output>> {
   if (!tool.outputSchema) return { ok: true, value: output as Output };
   const checked = await validateSafely(tool.outputSchema, output);
   return checked.ok ? checked : { ok: false, error: `'${tool.name}' returned a result that does not match its output schema: ${checked.error}` };

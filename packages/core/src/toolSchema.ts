@@ -73,7 +73,8 @@ export function schemaToJsonSchema(schema: ToolSchema, toolName: string): JsonSc
   return withoutDialect(converted);
 }
 
-function withoutDialect(schema: JsonSchema): JsonSchema {
+/** A frozen copy of a JSON Schema without its `$schema` dialect (providers ignore it; it only costs tokens). */
+export function withoutDialect(schema: JsonSchema): JsonSchema {
   const { $schema: _dialect, ...rest } = schema;
   return Object.freeze(rest);
 }
