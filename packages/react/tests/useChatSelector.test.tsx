@@ -12,10 +12,10 @@ import {
   textAnswer,
   textAnswerEvents,
   until,
-  withQueryClient,
+  withRegistry,
   type RunInput,
   cleanupAfterEach,
-  freshQueryClient,
+  freshRegistry,
 } from './helpers.tsx';
 
 cleanupAfterEach();
@@ -75,7 +75,7 @@ describe('useChatSelector', () => {
         <SummaryLine />
         <SummaryLineWithoutEquality />
       </>,
-      { wrapper: withQueryClient(freshQueryClient()) },
+      { wrapper: withRegistry(freshRegistry()) },
     );
     expect(statuses).toEqual(['ready']);
     streamerRenders = 0;
@@ -126,7 +126,7 @@ describe('useChatSelector', () => {
           <Chat />
           <Badge />
         </>
-      ), { wrapper: withQueryClient(freshQueryClient()) });
+      ), { wrapper: withRegistry(freshRegistry()) });
       return { send: () => send() };
     }
 
