@@ -1,4 +1,4 @@
-import type { Context, EventType, Event as WireEvent, Interrupt, ResumeEntry, RunAgentInput, Tool as WireTool } from '@ag-ui/core';
+import type { Context, EventType, Interrupt, ResumeEntry, RunAgentInput, Tool as WireTool } from '@ag-ui/core';
 import { findToolCall, reduceChat, type ChatAction, type ChatState, type Reduction } from './chatReducer.js';
 import type { ChatConnection } from './connection.js';
 import { ChatwireError, describeError } from './errors.js';
