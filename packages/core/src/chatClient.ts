@@ -1,15 +1,14 @@
-import { EventType, type Context, type Event as WireEvent, type Interrupt, type ResumeEntry, type RunAgentInput, type Tool as WireTool } from '@ag-ui/core';
-import { EventSchema } from '@ag-ui/core/schemas';
-import { z } from 'zod';
+import type { Context, EventType, Interrupt, ResumeEntry, RunAgentInput, Tool as WireTool } from '@ag-ui/core';
 import { findToolCall, reduceChat, type ChatAction, type ChatState, type Reduction } from './chatReducer.js';
 import type { ChatConnection } from './connection.js';
 import { ChatwireError, describeError } from './errors.js';
 import { createId } from './ids.js';
 import { EventHistory, type EventHistoryOptions, type HistoryTurn } from './eventHistory.js';
 import { Inspector, isProductionBuild, type InspectionObserver } from './inspection.js';
-import { discoveredToolsInChat, selfCorrectionError, type CatalogDetail } from './discovery.js';
-import { answerDiscovery, estimateClientUsage, managedWireTools } from './clientDiscovery.js';
+import { discoveredToolsInChat, selfCorrectionError } from './discovery.js';
+import type { ClientDiscovery } from './clientDiscovery.js';
 import { toWireMessages, type ChatMessage } from './messages.js';
+import { parseWireEvent } from './parseWireEvent.js';
 import { DISCOVERY_TOOL_NAME, INTERRUPT_REASONS } from './protocol.js';
 import { executeTool } from './toolExecution.js';
 import { isTerminalToolCallState, type ToolCallEvent, type ToolCallPart } from './toolCallLifecycle.js';
@@ -43,9 +42,10 @@ export interface ChatClientOptions {
   /**
    * Client-managed discovery: keep the catalog of lazy `tools` here, send only eager tools plus a
    * discovery tool, answer discovery calls locally, and send discovered tools' definitions on later
-   * runs. Works with any AG-UI server that forwards frontend tools. Defaults to off (the server manages).
+   * runs (`clientDiscovery()`, imported only by apps that use it). Works with any AG-UI server that
+   * forwards frontend tools. Defaults to off (the server manages).
    */
-  readonly manageDiscovery?: boolean | { readonly includeDescription?: CatalogDetail };
+  readonly manageDiscovery?: ClientDiscovery;
   /** The bounded history of requests and events devtools read (`getHistory()`). `false` turns it off. Defaults to 50 turns. */
   readonly history?: EventHistoryOptions | false;
 }
@@ -57,6 +57,13 @@ export interface ChatSnapshot extends ChatState {
 
 /** Arguments of {@link ChatClient.addToolResult}: an output, or an error for the model. */
 export type ToolResultInput = { readonly toolCallId: string; readonly output: unknown } | { readonly toolCallId: string; readonly error: string };
+
+/**
+ * What `sendMessage` and `regenerate` resolve with: `sent` once the turn came to rest (finished,
+ * failed with the error in the snapshot, stopped, or waiting on the user), or a refusal (`busy`
+ * while a response streams, `invalid-argument` for empty text) that changed nothing. Never rejects.
+ */
+export type SendResult = { readonly sent: true } | { readonly sent: false; readonly error: ChatwireError };
 
 /** Arguments of {@link ChatClient.addToolApprovalResponse}. */
 export interface ApprovalResponseInput {
@@ -101,11 +108,15 @@ export class ChatClient {
   #steps = 0;
   /** Changes whenever a turn is stopped or replaced; async work from an older turn checks it. */
   #generation = 0;
-  #wireToolsCache: { readonly tools: readonly AnyTool[] | undefined; readonly key: string; readonly wire: WireTool[] } | undefined;
+  #wireToolsCache:
+    | { readonly tools: readonly AnyTool[] | undefined; readonly managed: ClientDiscovery | undefined; readonly key: string; readonly wire: WireTool[] }
+    | undefined;
   /** Resolves the promise `sendMessage` returned, once the turn comes to rest. */
   #resolveTurn: (() => void) | undefined;
   /** Lazy browser calls whose discovery may still arrive before the run ends. */
   #lazyWaiting = new Set<string>();
+  /** Event types already warned about as unknown (one warning per type). */
+  #unknownTypes: Set<string> | undefined;
   #history: EventHistory | undefined;
 
   constructor(options: ChatClientOptions) {
@@ -147,15 +158,15 @@ export class ChatClient {
   }
 
   /**
-   * Sends a user message and runs the turn to its end (including automatic continuations).
-   * Rejects with a `busy` error while a response is streaming; stream failures do not reject, they
-   * become `status: 'error'`.
+   * Sends a user message and runs the turn to its end (including automatic continuations). Never
+   * rejects: while a response is streaming, or for empty text, it resolves `{ sent: false, error }`
+   * and changes nothing; stream failures become `status: 'error'` and resolve `{ sent: true }`.
    */
-  sendMessage(message: string | { readonly text: string; readonly metadata?: Record<string, unknown> }): Promise<void> {
-    const text = typeof message === 'string' ? message : message.text;
-    if (this.#isBusy()) return Promise.reject(this.#busyError());
+  sendMessage(message: string | { readonly text: string; readonly metadata?: Record<string, unknown> }): Promise<SendResult> {
+    const text = typeof message === 'string' ? message : message?.text;
+    if (this.#isBusy()) return this.#refuse(this.#busyError());
     if (typeof text !== 'string' || text.trim() === '') {
-      return Promise.reject(new ChatwireError('invalid-argument', 'sendMessage needs a non-empty text.'));
+      return this.#refuse(new ChatwireError('invalid-argument', 'sendMessage needs a non-empty text.'));
     }
     this.#supersedePending();
     const metadata = typeof message === 'string' ? undefined : message.metadata;
@@ -174,13 +185,16 @@ export class ChatClient {
     return this.#startTurn();
   }
 
-  /** Drops the last assistant turn and asks again. Rejects with `busy` while streaming. */
-  regenerate(): Promise<void> {
-    if (this.#isBusy()) return Promise.reject(this.#busyError());
+  /**
+   * Drops the last assistant turn and asks again. Like `sendMessage`, never rejects: resolves
+   * `{ sent: false, error }` (`busy`, or `invalid-argument` without a user message) and changes nothing.
+   */
+  regenerate(): Promise<SendResult> {
+    if (this.#isBusy()) return this.#refuse(this.#busyError());
     const messages = this.#snapshot.messages;
     let end = messages.length;
     while (end > 0 && messages[end - 1]?.role !== 'user') end--;
-    if (end === 0) return Promise.reject(new ChatwireError('invalid-argument', 'There is no user message to regenerate from.'));
+    if (end === 0) return this.#refuse(new ChatwireError('invalid-argument', 'There is no user message to regenerate from.'));
     this.stop();
     this.#interrupts = [];
     this.#dispatch({ type: 'setMessages', messages: messages.slice(0, end) });
@@ -319,12 +333,18 @@ export class ChatClient {
     return new ChatwireError('busy', 'A response is still in progress: wait for it to finish or call stop() before sending again.');
   }
 
-  #startTurn(): Promise<void> {
+  /** A command that cannot run changes nothing, says why in development, and resolves (never rejects). */
+  #refuse(error: ChatwireError): Promise<SendResult> {
+    this.#warn(`${error.message} (${error.code}; nothing was sent)`);
+    return Promise.resolve({ sent: false, error });
+  }
+
+  #startTurn(): Promise<SendResult> {
     this.#restTurn();
     this.#steps = 0;
     this.#generation++;
-    const done = new Promise<void>((resolve) => {
-      this.#resolveTurn = resolve;
+    const done = new Promise<SendResult>((resolve) => {
+      this.#resolveTurn = () => resolve({ sent: true });
     });
     void this.#run(this.#generation);
     return done;
@@ -376,7 +396,7 @@ export class ChatClient {
     this.#freshAnswers = 0;
     this.#dispatch({ type: 'requestStarted' });
     if (this.#options.manageDiscovery) {
-      this.#dispatch({ type: 'usage', usage: estimateClientUsage(runId, tools, this.#options.tools ?? [], messages), now: Date.now() });
+      this.#dispatch({ type: 'usage', usage: this.#options.manageDiscovery.usage(runId, tools, this.#options.tools ?? [], messages), now: Date.now() });
     }
     this.#history?.request(runId, input, Date.now());
     if (this.#inspector.active) this.#inspector.emit({ type: 'request', at: Date.now(), runId, input });
@@ -385,15 +405,20 @@ export class ChatClient {
     try {
       for await (const raw of this.#options.connection.run(input, { signal: controller.signal })) {
         if (generation !== this.#generation) return;
-        const event = parseWireEvent(raw);
+        const parsed = parseWireEvent(raw);
+        if (!parsed.known) {
+          this.#ignoreUnknown(parsed.type);
+          continue;
+        }
+        const event = parsed.event;
         this.#history?.event(runId, event, Date.now());
         if (this.#inspector.active) this.#inspector.emit({ type: 'event', at: Date.now(), runId, event });
         if (ending) continue; // nothing may follow the end of a run
         const reduction = this.#dispatch({ type: 'wireEvent', event, now: Date.now() });
-        if (event.type === EventType.RUN_FINISHED) {
+        if (event.type === ('RUN_FINISHED' as EventType.RUN_FINISHED)) {
           ending = 'finished';
           this.#interrupts = reduction.interrupts;
-        } else if (event.type === EventType.RUN_ERROR) ending = 'error';
+        } else if (event.type === ('RUN_ERROR' as EventType.RUN_ERROR)) ending = 'error';
       }
       if (generation !== this.#generation || controller.signal.aborted) return;
       if (!ending) {
@@ -418,6 +443,14 @@ export class ChatClient {
     // Browser tools that started while the stream was read call #maybeContinue as they settle;
     // the last one to settle is the one that gets past its guard.
     this.#maybeContinue(generation);
+  }
+
+  /** AG-UI may grow: an event type 1.0 does not define is skipped, with one development warning per type. */
+  #ignoreUnknown(type: string): void {
+    this.#unknownTypes ??= new Set();
+    if (this.#unknownTypes.has(type)) return;
+    this.#unknownTypes.add(type);
+    this.#warn(`Ignored events of type '${type}': AG-UI 1.0 does not define it (a newer server?).`);
   }
 
   #fail(error: ChatwireError): void {
@@ -494,9 +527,9 @@ export class ChatClient {
     const discovered = managed ? discoveredToolsInChat(this.#snapshot.messages) : [];
     const key = discovered.join('\u0000');
     const cached = this.#wireToolsCache;
-    if (cached && cached.tools === tools && cached.key === key) return cached.wire;
-    const wire = managed ? managedWireTools(tools ?? [], discovered, managed === true ? 'none' : (managed.includeDescription ?? 'none')) : (tools ?? []).map(toWireTool);
-    this.#wireToolsCache = { tools, key, wire };
+    if (cached && cached.tools === tools && cached.managed === managed && cached.key === key) return cached.wire;
+    const wire = managed ? managed.wireTools(tools ?? [], discovered) : (tools ?? []).map(toWireTool);
+    this.#wireToolsCache = { tools, managed, key, wire };
     return wire;
   }
 
@@ -520,7 +553,7 @@ export class ChatClient {
       }
     }
     if (call.toolName === DISCOVERY_TOOL_NAME && this.#options.manageDiscovery) {
-      this.#answer(toolCallId, answerDiscovery(call.input, this.#options.tools ?? []), 'client');
+      this.#answer(toolCallId, this.#options.manageDiscovery.answer(call.input, this.#options.tools ?? []), 'client');
       return;
     }
     const tool = this.#clientTool(call.toolName);
@@ -531,15 +564,16 @@ export class ChatClient {
       this.#lazyWaiting.add(toolCallId);
       return;
     }
-    const input = validateToolInput(tool, call.input);
-    if (!input.ok) {
-      this.#answer(toolCallId, { type: 'fail', error: input.error }, 'client');
-      return;
-    }
     // Register before any await so the end of the run waits for this call.
     const generation = this.#generation;
     const controller = new AbortController();
     const promise = (async () => {
+      const input = await validateToolInput(tool, call.input);
+      if (generation !== this.#generation || controller.signal.aborted) return;
+      if (!input.ok) {
+        this.#answer(toolCallId, { type: 'fail', error: input.error }, 'client');
+        return;
+      }
       let needsApproval: boolean;
       try {
         needsApproval = await resolveNeedsApproval(tool, input.value);
@@ -603,12 +637,4 @@ export class ChatClient {
       'client',
     );
   }
-}
-
-/** Validates one event against AG-UI's schemas; a failure names the event type and the problem. */
-function parseWireEvent(raw: unknown): WireEvent {
-  const parsed = EventSchema.safeParse(raw);
-  if (parsed.success) return parsed.data as WireEvent;
-  const type = raw && typeof raw === 'object' && 'type' in raw ? String((raw as { type: unknown }).type) : 'without a type';
-  throw new ChatwireError('invalid-event', `The server sent an invalid ${type} event: ${z.prettifyError(parsed.error)}`);
 }

@@ -1,4 +1,5 @@
-import { EventType, type Event as WireEvent, type Interrupt } from '@ag-ui/core';
+// EventType is imported as a type only: its members are written as literals, so no enum object ships.
+import type { EventType, Event as WireEvent, Interrupt } from '@ag-ui/core';
 import { ChatwireError } from './errors.js';
 import type { ChatMessage, MessagePart, TextPart } from './messages.js';
 import { parseResultContent } from './messages.js';
@@ -11,7 +12,7 @@ import {
   type ToolCallPart,
   type ToolCallState,
 } from './toolCallLifecycle.js';
-import { CHATWIRE_EVENTS, ModelCallUsageSchema, readResultMetadata, type ModelCallUsage } from './protocol.js';
+import { CHATWIRE_EVENTS, readModelCallUsage, readResultMetadata, type ModelCallUsage } from './protocol.js';
 
 /** Whole-chat status: one union, never a bag of booleans. */
 export type ChatStatus = 'ready' | 'submitted' | 'streaming' | 'error';
@@ -118,22 +119,22 @@ function recordUsage(state: ChatState, usage: ModelCallUsage, now: number): Chat
 
 function reduceWireEvent(state: ChatState, event: WireEvent, now: number): Reduction {
   switch (event.type) {
-    case EventType.TEXT_MESSAGE_CONTENT:
+    case 'TEXT_MESSAGE_CONTENT' as EventType.TEXT_MESSAGE_CONTENT:
       return appendText(state, event.messageId, event.delta, now);
-    case EventType.TEXT_MESSAGE_CHUNK:
+    case 'TEXT_MESSAGE_CHUNK' as EventType.TEXT_MESSAGE_CHUNK:
       return event.delta ? appendText(state, event.messageId ?? 'text', event.delta, now) : unchanged(state);
-    case EventType.TEXT_MESSAGE_END:
+    case 'TEXT_MESSAGE_END' as EventType.TEXT_MESSAGE_END:
       return unchanged(mapLastAssistant(state, (parts) => finishText(parts, event.messageId)));
-    case EventType.TOOL_CALL_START: {
+    case 'TOOL_CALL_START' as EventType.TOOL_CALL_START: {
       const withTurn = ensureAssistantTurn(state, now);
       const part = createToolCallPart(event.toolCallId, event.toolCallName, event.parentMessageId ?? event.toolCallId, now);
       return unchanged({ ...mapLastAssistant(withTurn, (parts) => [...parts, part]), status: 'streaming' });
     }
-    case EventType.TOOL_CALL_ARGS:
+    case 'TOOL_CALL_ARGS' as EventType.TOOL_CALL_ARGS:
       return updateToolCall(state, event.toolCallId, { type: 'inputDelta', delta: event.delta }, now);
-    case EventType.TOOL_CALL_END:
+    case 'TOOL_CALL_END' as EventType.TOOL_CALL_END:
       return updateToolCall(state, event.toolCallId, { type: 'inputEnd' }, now);
-    case EventType.TOOL_CALL_RESULT: {
+    case 'TOOL_CALL_RESULT' as EventType.TOOL_CALL_RESULT: {
       const content = typeof event.content === 'string' ? event.content : event.content.map((p) => (p.type === 'text' ? p.text : '')).join('');
       const meta = readResultMetadata(event.metadata);
       const base = { content, messageId: event.messageId, ...(event.metadata ? { metadata: event.metadata } : {}) };
@@ -145,17 +146,17 @@ function reduceWireEvent(state: ChatState, event: WireEvent, now: number): Reduc
             : { type: 'output', output: parseResultContent(content), ...base };
       return updateToolCall(state, event.toolCallId, toolEvent, now, 'server');
     }
-    case EventType.CUSTOM:
+    case 'CUSTOM' as EventType.CUSTOM:
       if (event.name === CHATWIRE_EVENTS.modelCallUsage) {
-        const usage = ModelCallUsageSchema.safeParse(event.value);
-        return usage.success ? unchanged(recordUsage(state, usage.data, now)) : unchanged(state);
+        const usage = readModelCallUsage(event.value);
+        return usage ? unchanged(recordUsage(state, usage, now)) : unchanged(state);
       }
       if (event.name === CHATWIRE_EVENTS.toolExecuting) {
         const toolCallId = (event.value as { toolCallId?: unknown } | undefined)?.toolCallId;
         return typeof toolCallId === 'string' ? updateToolCall(state, toolCallId, { type: 'execute' }, now, 'server') : unchanged(state);
       }
       return unchanged(state);
-    case EventType.RUN_FINISHED: {
+    case 'RUN_FINISHED' as EventType.RUN_FINISHED: {
       const finished = mapLastAssistant(state, (parts) => finishText(parts, undefined));
       const interrupts = event.outcome?.type === 'interrupt' ? event.outcome.interrupts : [];
       let reduction: Reduction = { state: finished, changes: [], interrupts };
@@ -173,7 +174,7 @@ function reduceWireEvent(state: ChatState, event: WireEvent, now: number): Reduc
       // Whatever the run left unanswered is the client's to answer (AG-UI: pending tool calls).
       return { ...reduction, state: claimPending(reduction.state) };
     }
-    case EventType.RUN_ERROR: {
+    case 'RUN_ERROR' as EventType.RUN_ERROR: {
       const error = new ChatwireError('run-error', event.message || 'The server reported an error without a message.');
       const closed = closeTurn(state, `The run failed: ${error.message}`, now);
       return { state: { ...closed.state, status: 'error', error }, changes: closed.changes, interrupts: [] };

@@ -94,3 +94,33 @@ export function estimateClientUsage(runId: string, sent: readonly WireTool[], to
     eagerWouldBeCheaper: saved - roundTrips < 0,
   };
 }
+
+/** What `ChatClient` needs to keep the lazy-tool catalog itself; made by {@link clientDiscovery}. */
+export interface ClientDiscovery {
+  /** The frontend tools of one run, given the tools discovered so far. */
+  wireTools(tools: readonly AnyTool[], discovered: readonly string[]): WireTool[];
+  /** Answers a discovery call locally. */
+  answer(input: unknown, tools: readonly AnyTool[]): ToolCallEvent;
+  /** The client's estimate of one run's tool-token accounting. */
+  usage(runId: string, sent: readonly WireTool[], tools: readonly AnyTool[], messages: readonly WireMessage[]): ModelCallUsage;
+}
+
+/**
+ * Client-managed discovery for `ChatClient`'s `manageDiscovery` option: the client keeps the catalog
+ * of lazy `tools`, sends only eager tools plus a discovery tool, answers discovery calls locally,
+ * and sends discovered tools' definitions on later runs. Works with any AG-UI server that forwards
+ * frontend tools. Opt in by importing it, so apps that do not use it do not bundle it.
+ *
+ * @example
+ * ```ts
+ * const client = new ChatClient({ connection, tools, manageDiscovery: clientDiscovery({ includeDescription: 'first-sentence' }) });
+ * ```
+ */
+export function clientDiscovery(options: { readonly includeDescription?: CatalogDetail } = {}): ClientDiscovery {
+  const detail = options.includeDescription ?? 'none';
+  return {
+    wireTools: (tools, discovered) => managedWireTools(tools, discovered, detail),
+    answer: answerDiscovery,
+    usage: estimateClientUsage,
+  };
+}

@@ -1,5 +1,5 @@
 export { ChatClient } from './chatClient.js';
-export type { ApprovalResponseInput, ChatClientOptions, ChatSnapshot, ToolResultInput } from './chatClient.js';
+export type { ApprovalResponseInput, ChatClientOptions, ChatSnapshot, SendResult, ToolResultInput } from './chatClient.js';
 export { MAX_TURN_RECORDS, reduceChat, findToolCall } from './chatReducer.js';
 export type { ChatAction, ChatState, ChatStatus, Reduction, ToolCallChange, TurnRecord } from './chatReducer.js';
 export { fetchServerSentEvents } from './connection.js';
@@ -20,7 +20,9 @@ export {
   shouldRefreshPartial,
 } from './partialJson.js';
 export type { PartialJsonState } from './partialJson.js';
-export { CHATWIRE_EVENTS, DISCOVERY_TOOL_NAME, INTERRUPT_REASONS, ModelCallUsageSchema, readResultMetadata } from './protocol.js';
+export { CHATWIRE_EVENTS, DISCOVERY_TOOL_NAME, INTERRUPT_REASONS, readModelCallUsage, readResultMetadata } from './protocol.js';
+export { parseWireEvent } from './parseWireEvent.js';
+export type { ParsedWireEvent } from './parseWireEvent.js';
 export type { ApprovalPayload, ClientToolPayload, ModelCallUsage, ResultMetadata, ToolCatalog, ToolCatalogEntry } from './protocol.js';
 export { encodeServerSentEvent, readServerSentEvents } from './sse.js';
 export {
@@ -55,17 +57,19 @@ export {
 export type {
   AnyTool,
   ClientTool,
-  JsonSchema,
   NeedsApproval,
+  ParametersOption,
   ServerTool,
   ToolCallPartOf,
   ToolContext,
   ToolDefinition,
+  ToolDefinitionBaseConfig,
   ToolDefinitionConfig,
   ToolExecute,
-  Validation,
   WireToolMetadata,
 } from './toolDefinition.js';
+export { formatIssues, isStandardSchema, jsonSchema, schemaToJsonSchema, validateWithSchema } from './toolSchema.js';
+export type { InferSchemaOutput, JsonSchema, JsonSchemaOptions, StandardJsonSchemaValidator, ToolSchema, Validation } from './toolSchema.js';
 export { executeTool } from './toolExecution.js';
 export type { ToolOutcome } from './toolExecution.js';
 export {
@@ -83,6 +87,7 @@ export {
   selfCorrectionError,
 } from './discovery.js';
 export type { CatalogDetail, DiscoveryResult } from './discovery.js';
-export { answerDiscovery, estimateClientUsage, managedWireTools } from './clientDiscovery.js';
+export { answerDiscovery, clientDiscovery, estimateClientUsage, managedWireTools } from './clientDiscovery.js';
+export type { ClientDiscovery } from './clientDiscovery.js';
 export { EventHistory } from './eventHistory.js';
 export type { EventHistoryOptions, HistoryTurn, RecordedEvent, RecordedRun } from './eventHistory.js';

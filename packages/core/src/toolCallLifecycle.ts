@@ -241,15 +241,9 @@ const lastAt = (call: ToolCallPart) => call.timeline[call.timeline.length - 1]?.
 
 function applyEvent(call: ToolCallPart, event: ToolCallEvent, at: number): ToolCallTransition {
   const rule = toolCallTransitions[call.state][event.type];
-  if (!rule) {
-    return { call, effects: [], refused: `tool call ${call.toolCallId} (${call.toolName}) cannot take '${event.type}' in state '${call.state}'` };
-  }
-  if (rule.guard && !rule.guard(call, event)) {
-    return {
-      call,
-      effects: [],
-      refused: `tool call ${call.toolCallId} (${call.toolName}) cannot take '${event.type}' in state '${call.state}' after the approval was denied`,
-    };
+  if (!rule || (rule.guard && !rule.guard(call, event))) {
+    const refused = `tool call ${call.toolCallId} (${call.toolName}) cannot take '${event.type}' in state '${call.state}'`;
+    return { call, effects: [], refused: rule ? `${refused} after the approval was denied` : refused };
   }
   let next: ToolCallPart = call;
   const effects: ToolCallEffect[] = [];

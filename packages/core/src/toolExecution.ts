@@ -18,7 +18,7 @@ export async function executeTool(
   rawInput: unknown,
   context: { readonly toolCallId: string; readonly signal: AbortSignal },
 ): Promise<ToolOutcome> {
-  const input = validateToolInput(tool, rawInput);
+  const input = await validateToolInput(tool, rawInput);
   if (!input.ok) return failure(input.error);
   if (context.signal.aborted) return failure(`The call to '${tool.name}' was stopped before it started.`);
 
@@ -35,7 +35,7 @@ export async function executeTool(
         context.signal.addEventListener('abort', onAbort, { once: true });
       }),
     ]);
-    const checked = validateToolOutput(tool, output);
+    const checked = await validateToolOutput(tool, output);
     if (!checked.ok) return failure(checked.error);
     const content = JSON.stringify(checked.value === undefined ? null : checked.value);
     return { ok: true, output: checked.value, content };

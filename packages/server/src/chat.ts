@@ -336,6 +336,13 @@ async function* triageCalls(
       continue;
     }
     if (tool.runsOn === 'client') {
+      // A tool from the server's list that runs elsewhere needs the browser to have announced it
+      // (a server tool of the same name as a frontend tool records it in `shadowed`); otherwise
+      // nobody would ever answer the hand-off and the call would wait forever.
+      if (tool.source === 'server' && !context.registry.shadowed.includes(tool.name)) {
+        yield errorResult(context, call, unimplementedToolError(tool.name));
+        continue;
+      }
       interrupts.push({
         id: clientToolInterruptId(context.signer, context.threadId, call.id),
         reason: INTERRUPT_REASONS.clientTool,
@@ -345,7 +352,7 @@ async function* triageCalls(
       continue;
     }
     const server = tool.server as NonNullable<RegisteredTool['server']>;
-    const valid = validateToolInput(server, input);
+    const valid = await validateToolInput(server, input);
     if (!valid.ok) {
       yield errorResult(context, call, valid.error);
       continue;
@@ -376,6 +383,15 @@ async function* triageCalls(
     });
   }
   return { serverCalls, interrupts };
+}
+
+/** The error for a call nobody can run: named, with both ways to fix it. */
+function unimplementedToolError(name: string): string {
+  return (
+    `Tool '${name}' has no implementation: the server registers its definition without .server(impl), ` +
+    `and the browser did not announce it in this run's tools. Register ${name}.server(impl) on the server, ` +
+    `or pass ${name}.client(impl) (or the definition, answered with addToolResult) in the browser's tools.`
+  );
 }
 
 /** Runs server calls concurrently and yields each result as it settles. */
