@@ -101,7 +101,7 @@ class LogCapture {
  */
 async function needsApproval(tool: ServerTool<string, unknown, unknown>, input: unknown): Promise<boolean> {
   if (tool.needsApproval === false) return false;
-  const valid = validateToolInput(tool, input);
+  const valid = await validateToolInput(tool, input);
   if (!valid.ok) return false;
   try {
     return await resolveNeedsApproval(tool, valid.value);
