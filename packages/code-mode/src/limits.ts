@@ -48,7 +48,7 @@ export function resolveLimits(limits: CodeModeLimits = {}): ResolvedLimits {
     if (!(key in DEFAULT_LIMITS)) throw new CodeModeError('invalid-limit', `Unknown limit '${String(key)}'. Known limits: ${Object.keys(DEFAULT_LIMITS).join(', ')}.`);
     if (value === undefined) continue;
     if (typeof value !== 'number' || !Number.isFinite(value) || value < 1) {
-      throw new CodeModeError('invalid-limit', `Limit '${key}' must be a finite number of at least 1 (got ${String(value)}).`);
+      throw new CodeModeError('invalid-limit', `Limit '${key}' must be a finite number of at least 1 (got ${JSON.stringify(value) ?? typeof value}).`);
     }
     resolved[key] = Math.floor(value);
   }

@@ -67,7 +67,7 @@ export function schemaToJsonSchema(schema: ToolSchema, toolName: string): JsonSc
     try {
       converted = converter.input({ target: 'draft-07' });
     } catch (error) {
-      throw new TypeError(`Tool '${toolName}': its schema could not be converted to JSON Schema: ${error instanceof Error ? error.message : String(error)}`);
+      throw new TypeError(`Tool '${toolName}': its schema could not be converted to JSON Schema: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     }
   }
   return withoutDialect(converted);

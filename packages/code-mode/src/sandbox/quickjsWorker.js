@@ -119,7 +119,7 @@ function fromException(run, error, parsing = false) {
     };
   }
   let name = 'Error';
-  let message = '';
+  let message;
   let stack = '';
   try {
     name = String(error?.name ?? 'Error');
