@@ -27,7 +27,7 @@ type Ending = { readonly kind: 'done'; readonly output: unknown } | { readonly k
  * failure into an error the model can read and act on. Never throws.
  *
  * The tool receives its own `signal`: aborted when its timeout passes and when `context.signal`
- * aborts (the run stopped or ended). Tools must honour it (pass it to `fetch`, check it in loops):
+ * aborts (the run stopped or ended, also after the tool returned). Tools must honour it (pass it to `fetch`, check it in loops):
  * work that ignores it keeps running after its result was given up on.
  */
 export async function executeTool(
@@ -41,17 +41,21 @@ export async function executeTool(
 
   const own = new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;
-  let onAbort: (() => void) | undefined;
   const ending = await new Promise<Ending>((resolve) => {
     timer = setTimeout(() => {
       own.abort(new Error(`'${tool.name}' timed out after ${tool.timeoutMs} ms`));
       resolve({ kind: 'timeout' });
     }, tool.timeoutMs);
-    onAbort = () => {
-      own.abort(context.signal.reason);
-      resolve({ kind: 'stopped' });
-    };
-    context.signal.addEventListener('abort', onAbort, { once: true });
+    // This listener stays after the tool settles: when the caller's signal aborts later (the run
+    // ended), work the tool left running on its signal stops too.
+    context.signal.addEventListener(
+      'abort',
+      () => {
+        own.abort(context.signal.reason);
+        resolve({ kind: 'stopped' });
+      },
+      { once: true },
+    );
     Promise.resolve()
       .then(() => tool.execute(input.value, { ...context, signal: own.signal }))
       .then(
@@ -60,7 +64,6 @@ export async function executeTool(
       );
   });
   clearTimeout(timer);
-  if (onAbort) context.signal.removeEventListener('abort', onAbort);
 
   switch (ending.kind) {
     case 'timeout':

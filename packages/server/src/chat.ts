@@ -188,7 +188,8 @@ export async function* runChat(options: ChatOptions, reviewed: HistoryReview | u
 
     const maxIterations = options.maxIterations ?? 10;
     for (let iteration = 0; iteration < maxIterations; iteration++) {
-      if (signal.aborted) return;
+      // Stopped while tools ran: end as a stopped run (RUN_ERROR 'aborted'), not silently.
+      signal.throwIfAborted();
       const stepName = `model-call-${iteration + 1}`;
       yield { type: EventType.STEP_STARTED, stepName };
       const plan = await discovery.plan(history);

@@ -22,9 +22,9 @@ export function redactSecrets(text: string): string {
     const start = at + 3;
     if (start < from) continue;
     let end = start;
-    while (end < text.length && !AUTHORITY_END.has(text[end] as string)) end++;
-    const atSign = text.lastIndexOf('@', end - 1);
-    if (atSign >= start) {
+    let atSign = -1;
+    for (; end < text.length && !AUTHORITY_END.has(text[end] as string); end++) if (text[end] === '@') atSign = end;
+    if (atSign >= 0) {
       out += `${text.slice(from, start)}***`;
       from = atSign;
     }
