@@ -115,13 +115,13 @@ export async function validateChatRequest(options: ChatOptions): Promise<void> {
  * they cannot be used again. `createChatHandler` calls it before answering, so a refused request is
  * an HTTP error, then hands the review to {@link runChat}.
  */
-export async function reviewChatRequest(options: ChatOptions, consume = true): Promise<HistoryReview> {
+export async function reviewChatRequest(options: ChatOptions, consume = true, signer = new CallSigner(options.secret)): Promise<HistoryReview> {
   const { registry, isServerSide } = toolsOf(options);
   return reviewHistory({
     messages: options.messages,
     resume: options.resume ?? [],
     registry,
-    signer: new CallSigner(options.secret),
+    signer,
     store: storeOf(options),
     threadId: options.threadId ?? '',
     isServerSide,
@@ -146,9 +146,13 @@ export function chat(options: ChatOptions): AsyncGenerator<Event, void, undefine
 
 /**
  * The agent loop of {@link chat}; `reviewed` is the history review `createChatHandler` already made
- * (and whose approvals it claimed) before answering.
+ * (and whose approvals it claimed) before answering, `signer` the one it resolved at startup.
  */
-export async function* runChat(options: ChatOptions, reviewed: HistoryReview | undefined): AsyncGenerator<Event, void, undefined> {
+export async function* runChat(
+  options: ChatOptions,
+  reviewed: HistoryReview | undefined,
+  signer = new CallSigner(options.secret),
+): AsyncGenerator<Event, void, undefined> {
   const threadId = options.threadId ?? createId('thread');
   const runId = options.runId ?? createId('run');
   // The run's own signal: aborted when the caller's is, and when the run ends, so no tool outlives it.
@@ -158,13 +162,12 @@ export async function* runChat(options: ChatOptions, reviewed: HistoryReview | u
   if (outer?.aborted) forwardAbort();
   else outer?.addEventListener('abort', forwardAbort, { once: true });
   const signal = runAbort.signal;
-  const signer = new CallSigner(options.secret);
   const usage: TokenUsage[] = [];
   yield { type: EventType.RUN_STARTED, threadId, runId };
 
   try {
     const { registry, discovery } = toolsOf(options);
-    const review = reviewed ?? (await reviewChatRequest({ ...options, threadId }));
+    const review = reviewed ?? (await reviewChatRequest({ ...options, threadId }, true, signer));
     const history = review.messages;
     const context: LoopContext = {
       threadId,

@@ -80,8 +80,8 @@ function checkRunInput(input: RunAgentInput, limits: Required<RequestLimits>): R
  * ```
  */
 export function createChatHandler(options: ChatHandlerOptions): (request: Request) => Promise<Response> {
-  // Refuse to start without a secret in production (and warn once in development), not on the first request.
-  new CallSigner(options.secret);
+  // The key is resolved once, at startup: no secret in production refuses to start (development warns once).
+  const signer = new CallSigner(options.secret);
   const { allowedOrigins, trustProxy, limits: limitOptions, ...chatDefaults } = options;
   const policy: OriginPolicyOptions = { ...(allowedOrigins ? { allowedOrigins } : {}), ...(trustProxy ? { trustProxy } : {}) };
   const limits: Required<RequestLimits> = { ...DEFAULT_LIMITS, ...limitOptions };
@@ -118,13 +118,13 @@ export function createChatHandler(options: ChatHandlerOptions): (request: Reques
     };
     let review: HistoryReview;
     try {
-      review = await reviewChatRequest(chatOptions);
+      review = await reviewChatRequest(chatOptions, true, signer);
     } catch (error) {
       if (error instanceof ChatRequestError) return fail(error.status, error.message, error.code);
       const ref = reportError(options.onError, { kind: 'run', error, threadId: input.threadId, runId: input.runId });
       return fail(500, `The request could not be checked (ref ${ref}).`, 'internal-error');
     }
-    return withCors(toServerSentEventsResponse(runChat(chatOptions, review), { abort }), corsOrigin);
+    return withCors(toServerSentEventsResponse(runChat(chatOptions, review, signer), { abort }), corsOrigin);
   };
 }
 
