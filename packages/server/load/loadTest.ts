@@ -5,37 +5,30 @@
  * (or defused) as documented in docs/security.md, and no health request waits 200 ms or more.
  * Everything stays on 127.0.0.1 and stops by itself.
  */
-import { createServer } from 'node:http';
-import { connect, type AddressInfo } from 'node:net';
+import { spawn } from 'node:child_process';
+import { connect } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import type { Event, Message } from '@ag-ui/core';
-import { z } from 'zod';
-import { readServerSentEvents, toolDefinition } from '@chatwire/core';
-import { createChatHandler, createMemoryStore, createScriptedModel, toNodeListener } from '@chatwire/server';
+import { readServerSentEvents } from '@chatwire/core';
 
 const RUNS = Number(process.env['LOAD_RUNS'] ?? 200);
 const HEALTH_BUDGET_MS = 200;
 
-const noteDown = toolDefinition({ name: 'noteDown', description: 'Write a note.', inputSchema: z.object({ text: z.string() }) }).server(async ({ text }) => ({ noted: text }));
-const refundOrder = toolDefinition({ name: 'refundOrder', description: 'Refund an order.', inputSchema: z.object({ orderId: z.string() }), needsApproval: true }).server(
-  async ({ orderId }) => ({ refunded: orderId }),
-);
-const hangs = toolDefinition({ name: 'hangs', description: 'Never answers.', inputSchema: z.object({}), timeoutMs: 300 }).server(
-  (_input, { signal }) => new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(new Error('aborted')))),
-);
-const leaky = toolDefinition({ name: 'leaky', description: 'Fails with a secret.', inputSchema: z.object({}) }).server(async () => {
-  throw new Error('connect failed: postgres://admin:hunter2@10.9.8.7:5432/db');
+// The server runs in its own process; the health probe in its own thread.
+const child = spawn(process.execPath, [...(process.env['LOAD_PROFILE'] ? ['--cpu-prof', '--cpu-prof-dir=/tmp/loadprof'] : []), '--conditions=@chatwire/source', '--import', 'tsx', fileURLToPath(new URL('./loadServer.ts', import.meta.url))], {
+  stdio: ['pipe', 'pipe', 'inherit'],
 });
-
-const handleChat = createChatHandler({
-  model: createScriptedModel({ delayMs: 4 }),
-  tools: [noteDown, refundOrder, hangs, leaky],
-  secret: 'load-test-secret',
-  store: createMemoryStore(),
-  onError: () => {},
+const port = await new Promise<number>((resolve, reject) => {
+  let buffered = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    buffered += chunk.toString();
+    const line = buffered.split('\n')[0];
+    if (buffered.includes('\n') && line) resolve((JSON.parse(line) as { port: number }).port);
+  });
+  child.once('exit', (code) => reject(new Error(`the load-test server exited (${code})`)));
 });
-const server = createServer(toNodeListener((request) => (new URL(request.url).pathname === '/health' ? new Response('ok') : handleChat(request))));
-await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+const base = `http://127.0.0.1:${port}`;
 const api = `${base}/api/chat`;
 
 const failures: string[] = [];
@@ -88,18 +81,26 @@ function raw(text: string): Promise<string> {
 }
 const statusOfRaw = (text: string) => Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0);
 
-// ---- Health: one request every 20 ms for the whole test.
-const latencies: number[] = [];
-let loadDone = false;
-const health = (async () => {
-  while (!loadDone) {
-    const started = performance.now();
-    const response = await fetch(`${base}/health`);
-    await response.text();
-    latencies.push(performance.now() - started);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-})();
+// ---- Health: one request every 20 ms for the whole test, from a thread of its own.
+const probe = new Worker(
+  `const { parentPort, workerData } = require('node:worker_threads');
+  const latencies = [];
+  let done = false;
+  parentPort.on('message', () => (done = true));
+  (async () => {
+    await (await fetch(workerData)).text(); // the probe's own first request (connection, fetch setup) is not the server's latency
+    while (!done) {
+      const started = performance.now();
+      const response = await fetch(workerData);
+      await response.text();
+      latencies.push(Math.round(performance.now() - started));
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    parentPort.postMessage(latencies);
+  })();`,
+  { eval: true, workerData: `${base}/health` },
+);
+const health = new Promise<number[]>((resolve) => probe.once('message', resolve));
 
 // ---- Preparation for the hostile requests that need a real conversation.
 const approvalHistory = [user('use refundOrder for ORD-7', 'u_refund')] as Message[];
@@ -204,7 +205,8 @@ const hostile: Record<string, () => Promise<boolean>> = {
     return response.status === 400 && ((await response.json()) as { code: string }).code === 'approval-mismatch';
   },
 };
-const hostileResults = Object.entries(hostile).map(async ([name, attempt]) => {
+const only = process.env['LOAD_HOSTILE'];
+const hostileResults = Object.entries(hostile).filter(([name]) => only === undefined || name.includes(only)).map(async ([name, attempt]) => {
   let ok = false;
   try {
     ok = await attempt();
@@ -218,16 +220,17 @@ const hostileResults = Object.entries(hostile).map(async ([name, attempt]) => {
 const counts = await Promise.all(good);
 const refused = await Promise.all(hostileResults);
 const elapsed = performance.now() - started;
-loadDone = true;
-await health;
-server.closeAllConnections();
-server.close();
+probe.postMessage('stop');
+const latencies = await health;
+await probe.terminate();
+child.stdin.end();
 
 const slowest = Math.max(...latencies);
 check(slowest < HEALTH_BUDGET_MS, `health: slowest answer ${slowest.toFixed(1)} ms (budget ${HEALTH_BUDGET_MS} ms)`);
 const sorted = [...latencies].sort((a, b) => a - b);
 console.log(`good runs: ${counts.length} concurrent, ${counts.reduce((a, b) => a + b, 0)} events, all in ${elapsed.toFixed(0)} ms`);
 for (const [name, ok] of refused) console.log(`  ${ok ? 'ok  ' : 'FAIL'} ${name}`);
+console.log(process.env['LOAD_DEBUG'] ? latencies.join(' ') : '');
 console.log(`health: ${latencies.length} requests, median ${sorted[Math.floor(sorted.length / 2)]?.toFixed(1)} ms, slowest ${slowest.toFixed(1)} ms (budget ${HEALTH_BUDGET_MS} ms)`);
 if (failures.length > 0) {
   console.error(`\n${failures.length} failed:\n${failures.slice(0, 30).map((line) => `  - ${line}`).join('\n')}`);

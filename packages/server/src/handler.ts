@@ -9,7 +9,7 @@ import { checkOrigin, preflightResponse, withCors, type OriginPolicyOptions } fr
 import { isJsonContentType, readJsonBody } from './http/readJsonBody.js';
 import { CallSigner } from './signing.js';
 import type { ToolTokenCounter } from './model.js';
-import { toolTokensFor } from './tokens.js';
+import { countTextTokens, toolTokensFor } from './tokens.js';
 import { toServerSentEventsResponse } from './sse.js';
 
 /** Limits on what one request may carry; each refusal names the limit. */
@@ -44,15 +44,21 @@ export function jsonError(status: number, error: string, code?: string): Respons
   return Response.json({ error, ...(code ? { code } : {}) }, { status });
 }
 
-/** Refuses what a run input must not carry: too many messages or tools, or tool names no provider accepts. */
-function checkRunInput(input: RunAgentInput, limits: Required<RequestLimits>): Response | undefined {
-  if (input.messages.length > limits.maxMessages) {
-    return jsonError(413, `The run input has ${input.messages.length} messages; this server accepts at most ${limits.maxMessages} (\`limits.maxMessages\`).`, 'too-many-messages');
+/** Refuses a body with more messages or tools than the limits allow (413). */
+function checkCounts(body: unknown, limits: Required<RequestLimits>): Response | undefined {
+  const { messages, tools } = (body ?? {}) as { messages?: unknown; tools?: unknown };
+  if (Array.isArray(messages) && messages.length > limits.maxMessages) {
+    return jsonError(413, `The run input has ${messages.length} messages; this server accepts at most ${limits.maxMessages} (\`limits.maxMessages\`).`, 'too-many-messages');
   }
-  const tools = input.tools ?? [];
-  if (tools.length > limits.maxTools) {
+  if (Array.isArray(tools) && tools.length > limits.maxTools) {
     return jsonError(413, `The run input has ${tools.length} tools; this server accepts at most ${limits.maxTools} (\`limits.maxTools\`).`, 'too-many-tools');
   }
+  return undefined;
+}
+
+/** Refuses tool names no provider accepts, and two tools with one name (400). */
+function checkRunInput(input: RunAgentInput): Response | undefined {
+  const tools = input.tools ?? [];
   const seen = new Set<string>();
   for (const tool of tools) {
     if (!TOOL_NAME_PATTERN.test(tool.name)) {
@@ -82,6 +88,8 @@ function checkRunInput(input: RunAgentInput, limits: Required<RequestLimits>): R
 export function createChatHandler(options: ChatHandlerOptions): (request: Request) => Promise<Response> {
   // The key is resolved once, at startup: no secret in production refuses to start (development warns once).
   const signer = new CallSigner(options.secret);
+  // The tokenizer loads its tables on first use (about 150 ms): at startup, not in the first request.
+  countTextTokens('warm up');
   const { allowedOrigins, trustProxy, limits: limitOptions, ...chatDefaults } = options;
   const policy: OriginPolicyOptions = { ...(allowedOrigins ? { allowedOrigins } : {}), ...(trustProxy ? { trustProxy } : {}) };
   const limits: Required<RequestLimits> = { ...DEFAULT_LIMITS, ...limitOptions };
@@ -98,12 +106,15 @@ export function createChatHandler(options: ChatHandlerOptions): (request: Reques
     }
     const body = await readJsonBody(request, limits.maxBodyBytes);
     if (!body.ok) return fail(body.status, body.error, body.code);
+    // Counts first: a 3,000-message body is refused before the schema walks every message.
+    const counted = checkCounts(body.value, limits);
+    if (counted) return withCors(counted, corsOrigin);
     const parsed = RunAgentInputSchema.safeParse(body.value);
     if (!parsed.success) {
       return fail(400, `The request body is not an AG-UI RunAgentInput: ${z.prettifyError(parsed.error)}`, 'invalid-run-input');
     }
     const input = parsed.data as RunAgentInput;
-    const refused = checkRunInput(input, limits);
+    const refused = checkRunInput(input);
     if (refused) return withCors(refused, corsOrigin);
     const abort = new AbortController();
     request.signal?.addEventListener('abort', () => abort.abort(), { once: true });
