@@ -22,7 +22,7 @@ export interface ScriptedToolCall {
 /** What a rule sees: only what the model was sent, plus a few readings of it. */
 export interface ScriptContext {
   readonly request: ModelRequest;
-  /** Text of the last user message. */
+  /** Text of the last user message (its first 8,000 characters: the rules stay fast on any request). */
   readonly userText: string;
   /** `user` when the last message is the user's, `tools` when tool results came back. */
   readonly phase: 'user' | 'tools';
