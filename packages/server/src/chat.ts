@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import {
   EventType,
   aggregateTokenUsage,
@@ -157,6 +158,8 @@ export async function* runChat(
   const runId = options.runId ?? createId('run');
   // The run's own signal: aborted when the caller's is, and when the run ends, so no tool outlives it.
   const runAbort = new AbortController();
+  // Every tool call of the run listens on it until the run ends (see executeTool): no listener cap.
+  setMaxListeners(0, runAbort.signal);
   const outer = options.signal;
   const forwardAbort = () => runAbort.abort(outer?.reason);
   if (outer?.aborted) forwardAbort();
