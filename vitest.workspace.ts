@@ -24,5 +24,6 @@ export default [
   project('server', 'node'),
   project('react', 'jsdom'),
   project('devtools', 'jsdom'),
+  project('code-mode', 'node'),
   project('demo', 'node', 'apps/demo'),
 ] satisfies TestProjectInlineConfiguration[];

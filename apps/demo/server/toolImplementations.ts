@@ -67,6 +67,9 @@ function hash(text: string): number {
   return h >>> 0;
 }
 
+/** An error whose message the model and the user may read (`expose: true`); others reach them as "failed". */
+const exposed = (message: string): Error => Object.assign(new Error(message), { expose: true });
+
 const pick = <T>(items: readonly T[], seed: string, salt = ''): T => items[hash(seed + salt) % items.length] as T;
 const round2 = (value: number): number => Math.round(value * 100) / 100;
 
@@ -155,7 +158,7 @@ const USD_RATES: Readonly<Record<string, number>> = {
 function rateOf(code: string): number {
   const rate = USD_RATES[code.toUpperCase()];
   if (rate === undefined) {
-    throw new Error(`Unsupported currency '${code}'. Supported: ${Object.keys(USD_RATES).join(', ')}.`);
+    throw exposed(`Unsupported currency '${code}'. Supported: ${Object.keys(USD_RATES).join(', ')}.`);
   }
   return rate;
 }
@@ -400,7 +403,7 @@ export function createServerTools(options: ServerToolsOptions = {}) {
     // ----- Shipping
     trackShipment.server(
       slow(({ trackingNumber }) => {
-        if (/\bBROKEN\b/i.test(trackingNumber)) throw new Error('Carrier API unavailable');
+        if (/\bBROKEN\b/i.test(trackingNumber)) throw exposed('Carrier API unavailable');
         const statuses = ['labelCreated', 'inTransit', 'inTransit', 'outForDelivery', 'delivered'] as const;
         const status = pick(statuses, trackingNumber);
         return {

@@ -1,15 +1,13 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { ChatProvider } from '@chatwire/react';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App.tsx';
 import './styles.css';
 
-const queryClient = new QueryClient();
-
 createRoot(document.getElementById('root') as HTMLElement).render(
   <StrictMode>
-    <QueryClientProvider client={queryClient}>
+    <ChatProvider>
       <App />
-    </QueryClientProvider>
+    </ChatProvider>
   </StrictMode>,
 );

@@ -42,7 +42,7 @@ describe('the demo tool catalog', () => {
     }
   });
 
-  it('keeps the names, flags and schemas the end-to-end tests rely on', () => {
+  it('keeps the names, flags and schemas the end-to-end tests rely on', async () => {
     const byName = new Map<string, AnyTool>(catalog.map((tool) => [tool.name, tool]));
     const tool = (name: string) => {
       const found = byName.get(name);
@@ -74,11 +74,12 @@ describe('the demo tool catalog', () => {
       expect(cancelRule({ orderId: 'ORD-1234' })).toBe(true);
       expect(cancelRule({ orderId: 'TEST-1' })).toBe(false);
     }
-    expect(tool('fetchPreferences').inputSchema.safeParse({}).success).toBe(true);
-    expect(tool('setTheme').inputSchema.safeParse({ theme: 'dark' }).success).toBe(true);
-    expect(tool('setTheme').inputSchema.safeParse({ theme: 'blue' }).success).toBe(false);
-    expect(tool('compareProducts').inputSchema.safeParse({ productIds: ['P-1001'] }).success).toBe(false);
-    expect(tool('sendEmail').inputSchema.safeParse({ to: 'not an address', subject: 's', body: 'b' }).success).toBe(false);
+    const accepts = async (name: string, input: unknown) => (await validateToolInput(tool(name), input)).ok;
+    expect(await accepts('fetchPreferences', {})).toBe(true);
+    expect(await accepts('setTheme', { theme: 'dark' })).toBe(true);
+    expect(await accepts('setTheme', { theme: 'blue' })).toBe(false);
+    expect(await accepts('compareProducts', { productIds: ['P-1001'] })).toBe(false);
+    expect(await accepts('sendEmail', { to: 'not an address', subject: 's', body: 'b' })).toBe(false);
   });
 
   it('gives lazy discovery plenty to save', () => {
@@ -100,11 +101,11 @@ describe('the demo server tools', () => {
     let checked = 0;
     for (const tool of tools) {
       const args = argumentsFromText('', tool.parameters, tool.name);
-      const input = validateToolInput(tool, args);
+      const input = await validateToolInput(tool, args);
       if (!input.ok) continue;
       checked++;
       const output: unknown = await tool.execute(input.value, context());
-      const valid = validateToolOutput(tool, output);
+      const valid = await validateToolOutput(tool, output);
       expect(valid.ok, valid.ok ? tool.name : valid.error).toBe(true);
       expect(JSON.stringify(output).length, tool.name).toBeLessThan(600);
     }
@@ -115,10 +116,10 @@ describe('the demo server tools', () => {
     const run = async (name: string, input: unknown) => {
       const tool = tools.find((candidate) => candidate.name === name);
       if (!tool) throw new Error(`missing ${name}`);
-      const parsed = validateToolInput(tool, input);
+      const parsed = await validateToolInput(tool, input);
       if (!parsed.ok) throw new Error(parsed.error);
       const output: unknown = await tool.execute(parsed.value, context());
-      expect(validateToolOutput(tool, output).ok).toBe(true);
+      expect((await validateToolOutput(tool, output)).ok).toBe(true);
       return output;
     };
     const paris = await run('getWeather', { city: 'Paris' });

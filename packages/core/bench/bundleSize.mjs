@@ -46,24 +46,7 @@ export const chat = new Chat({ transport: new DefaultChatTransport({ api: '/api/
   {
     group: 'React hook',
     name: 'chatwire',
-    packages: ['@chatwire/react', '@tanstack/react-query (required peer)'],
-    code: `import { createElement } from 'react';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { useChat } from '@chatwire/react';
-function Chat() {
-  const chat = useChat({ api: '/api/chat' });
-  return createElement('p', null, chat.messages.length, chat.status);
-}
-const queryClient = new QueryClient();
-export function App() {
-  return createElement(QueryClientProvider, { client: queryClient }, createElement(Chat));
-}`,
-  },
-  {
-    group: 'React hook',
-    name: 'chatwire, app already ships React Query',
     packages: ['@chatwire/react'],
-    external: ['@tanstack/react-query'],
     code: `import { createElement } from 'react';
 import { useChat } from '@chatwire/react';
 export function Chat() {

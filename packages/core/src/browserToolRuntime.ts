@@ -1,7 +1,7 @@
 import { findToolCall, type ToolCallChange } from './chatReducer.js';
 import type { ChatStore } from './chatStore.js';
-import { answerDiscoveryCall, selfCorrectionError } from './discovery/answerDiscovery.js';
-import type { CatalogDetail } from './discovery/catalog.js';
+import { selfCorrectionError } from './discovery/answerDiscovery.js';
+import type { ClientDiscovery } from './discovery/clientManaged.js';
 import { discoveredToolsInChat } from './discovery/discoveredTools.js';
 import { describeError } from './errors.js';
 import { createId } from './ids.js';
@@ -16,7 +16,7 @@ export interface BrowserToolHost {
   /** The tools the browser knows, read at the moment they are needed. */
   tools(): readonly AnyTool[];
   /** Client-managed discovery, when on. */
-  manageDiscovery(): boolean | { readonly includeDescription?: CatalogDetail } | undefined;
+  manageDiscovery(): ClientDiscovery | undefined;
   /** Calls the app's `onToolCall`. */
   onToolCall(call: ToolCallPart): void;
   /** Changes whenever a turn is stopped or replaced; work from an older turn checks it. */
@@ -120,8 +120,9 @@ export class BrowserToolRuntime {
         this.#host.warn(`onToolCall threw: ${describeError(error)}`);
       }
     }
-    if (call.toolName === DISCOVERY_TOOL_NAME && this.#host.manageDiscovery()) {
-      this.#answerDiscovery(toolCallId, call.input);
+    const managed = this.#host.manageDiscovery();
+    if (call.toolName === DISCOVERY_TOOL_NAME && managed) {
+      this.#answerDiscovery(managed, toolCallId, call.input);
       return;
     }
     const tool = this.#clientTool(call.toolName);
@@ -135,14 +136,16 @@ export class BrowserToolRuntime {
       } else this.#answer(toolCallId, { type: 'fail', error: selfCorrectionError(tool.name) });
       return;
     }
-    const input = validateToolInput(tool, call.input);
-    if (!input.ok) {
-      this.#answer(toolCallId, { type: 'fail', error: input.error });
-      return;
-    }
+    // Registered before any await, so the end of the run waits for this call.
     const generation = this.#host.generation();
     const controller = new AbortController();
     const promise = (async () => {
+      const input = await validateToolInput(tool, call.input);
+      if (generation !== this.#host.generation() || controller.signal.aborted) return;
+      if (!input.ok) {
+        this.#answer(toolCallId, { type: 'fail', error: input.error });
+        return;
+      }
       let needsApproval: boolean;
       try {
         needsApproval = await resolveNeedsApproval(tool, input.value);
@@ -162,11 +165,10 @@ export class BrowserToolRuntime {
   }
 
   /** Client-managed discovery: the catalog is this browser's tools; the answer is the shared one. */
-  #answerDiscovery(toolCallId: string, input: unknown): void {
-    const byName = new Map(this.#host.tools().map((tool) => [tool.name, tool]));
+  #answerDiscovery(managed: ClientDiscovery, toolCallId: string, input: unknown): void {
     const already = new Set(discoveredToolsInChat(this.#host.store.getSnapshot().messages));
     const controller = new AbortController();
-    const promise = answerDiscoveryCall(input, { catalog: { lookup: (name) => byName.get(name) }, already }).then((answer) => {
+    const promise = managed.answer(input, this.#host.tools(), already).then((answer) => {
       if (controller.signal.aborted) return;
       this.#answer(
         toolCallId,

@@ -2,11 +2,10 @@ import { findToolCall } from './chatReducer.js';
 import { initialChatState } from './chatReducer.js';
 import { BrowserToolRuntime } from './browserToolRuntime.js';
 import { ChatStore, type ChatSnapshot } from './chatStore.js';
-import { estimateClientUsage } from './discovery/clientManaged.js';
 import type { Context } from '@ag-ui/core';
 import type { ChatConnection } from './connection.js';
 import { nextStep } from './continuation.js';
-import type { CatalogDetail } from './discovery/catalog.js';
+import type { ClientDiscovery } from './discovery/clientManaged.js';
 import { ChatwireError, describeError } from './errors.js';
 import { createId } from './ids.js';
 import { isProductionBuild, type InspectionObserver } from './inspection.js';
@@ -45,13 +44,21 @@ export interface ChatClientOptions {
   /**
    * Client-managed discovery: keep the catalog of lazy `tools` here, send only eager tools plus a
    * discovery tool, answer discovery calls locally, and send discovered tools' definitions on later
-   * runs. Works with any AG-UI server that forwards frontend tools. Defaults to off (the server manages).
+   * runs (`clientDiscovery()`, imported only by apps that use it). Works with any AG-UI server that
+   * forwards frontend tools. Defaults to off (the server manages).
    */
-  readonly manageDiscovery?: boolean | { readonly includeDescription?: CatalogDetail };
+  readonly manageDiscovery?: ClientDiscovery;
 }
 
 /** Arguments of {@link ChatClient.addToolResult}: an output, or an error for the model. */
 export type ToolResultInput = { readonly toolCallId: string; readonly output: unknown } | { readonly toolCallId: string; readonly error: string };
+
+/**
+ * What `sendMessage` and `regenerate` resolve with: `sent` once the turn came to rest (finished,
+ * failed with the error in the snapshot, stopped, or waiting on the user), or a refusal (`busy`
+ * while a response streams, `invalid-argument` for empty text) that changed nothing. Never rejects.
+ */
+export type SendResult = { readonly sent: true } | { readonly sent: false; readonly error: ChatwireError };
 
 /** Arguments of {@link ChatClient.addToolApprovalResponse}. */
 export interface ApprovalResponseInput {
@@ -90,6 +97,8 @@ export class ChatClient {
   #generation = 0;
   /** Resolves the promise `sendMessage` returned, once the turn comes to rest. */
   #resolveTurn: (() => void) | undefined;
+  /** Event types already warned about as unknown (one warning per type). */
+  #unknownTypes: Set<string> | undefined;
 
   constructor(options: ChatClientOptions) {
     this.#options = options;
@@ -137,16 +146,17 @@ export class ChatClient {
   }
 
   /**
-   * Sends a user message and runs the turn to its end (including automatic continuations).
-   * Rejects with a `busy` error while a response is streaming; stream failures do not reject, they
-   * become `status: 'error'`. Calls of the last turn still waiting on the user are settled first
-   * (a server's approval becomes a denial).
+   * Sends a user message and runs the turn to its end (including automatic continuations). Never
+   * rejects: while a response is streaming, or for empty text, it resolves `{ sent: false, error }`
+   * and changes nothing; stream failures become `status: 'error'` and resolve `{ sent: true }`.
+   * Calls of the last turn still waiting on the user are settled first (a server's approval becomes
+   * a denial).
    */
-  sendMessage(message: string | { readonly text: string; readonly metadata?: Record<string, unknown> }): Promise<void> {
-    const text = typeof message === 'string' ? message : message.text;
-    if (this.#isBusy()) return Promise.reject(this.#busyError());
+  sendMessage(message: string | { readonly text: string; readonly metadata?: Record<string, unknown> }): Promise<SendResult> {
+    const text = typeof message === 'string' ? message : message?.text;
+    if (this.#isBusy()) return this.#refuse(this.#busyError());
     if (typeof text !== 'string' || text.trim() === '') {
-      return Promise.reject(new ChatwireError('invalid-argument', 'sendMessage needs a non-empty text.'));
+      return this.#refuse(new ChatwireError('invalid-argument', 'sendMessage needs a non-empty text.'));
     }
     const metadata = typeof message === 'string' ? undefined : message.metadata;
     const id = createId('msg');
@@ -159,13 +169,16 @@ export class ChatClient {
     return this.#startTurn();
   }
 
-  /** Drops the last assistant turn and asks again. Rejects with `busy` while streaming. */
-  regenerate(): Promise<void> {
-    if (this.#isBusy()) return Promise.reject(this.#busyError());
+  /**
+   * Drops the last assistant turn and asks again. Like `sendMessage`, never rejects: resolves
+   * `{ sent: false, error }` (`busy`, or `invalid-argument` without a user message) and changes nothing.
+   */
+  regenerate(): Promise<SendResult> {
+    if (this.#isBusy()) return this.#refuse(this.#busyError());
     const messages = this.getSnapshot().messages;
     let end = messages.length;
     while (end > 0 && messages[end - 1]?.role !== 'user') end--;
-    if (end === 0) return Promise.reject(new ChatwireError('invalid-argument', 'There is no user message to regenerate from.'));
+    if (end === 0) return this.#refuse(new ChatwireError('invalid-argument', 'There is no user message to regenerate from.'));
     this.stop();
     this.#store.dispatch({ type: 'setMessages', messages: messages.slice(0, end) });
     return this.#startTurn();
@@ -266,12 +279,26 @@ export class ChatClient {
     return new ChatwireError('busy', 'A response is still in progress: wait for it to finish or call stop() before sending again.');
   }
 
-  #startTurn(): Promise<void> {
+  /** A command that cannot run changes nothing, says why in development, and resolves (never rejects). */
+  #refuse(error: ChatwireError): Promise<SendResult> {
+    this.#warn(`${error.message} (${error.code}; nothing was sent)`);
+    return Promise.resolve({ sent: false, error });
+  }
+
+  /** AG-UI may grow: an event type 1.0 does not define is skipped, with one development warning per type. */
+  #ignoreUnknown(type: string): void {
+    this.#unknownTypes ??= new Set();
+    if (this.#unknownTypes.has(type)) return;
+    this.#unknownTypes.add(type);
+    this.#warn(`Ignored events of type '${type}': AG-UI 1.0 does not define it (a newer server?).`);
+  }
+
+  #startTurn(): Promise<SendResult> {
     this.#restTurn();
     this.#steps = 0;
     this.#generation++;
-    const done = new Promise<void>((resolve) => {
-      this.#resolveTurn = resolve;
+    const done = new Promise<SendResult>((resolve) => {
+      this.#resolveTurn = () => resolve({ sent: true });
     });
     void this.#run(this.#generation);
     return done;
@@ -292,14 +319,20 @@ export class ChatClient {
     const tools = this.#wireTools.get(this.#options.tools, this.#options.manageDiscovery, this.getSnapshot().messages);
     const input = buildRunInput({ store, runId, tools, context: this.#options.context });
     store.dispatch({ type: 'requestStarted' });
-    if (this.#options.manageDiscovery) {
-      store.dispatch({ type: 'usage', usage: estimateClientUsage(runId, tools, this.#options.tools ?? [], input.messages), now: Date.now() });
-    }
+    const managed = this.#options.manageDiscovery;
+    if (managed) store.dispatch({ type: 'usage', usage: managed.usage(runId, tools, this.#options.tools ?? [], input.messages), now: Date.now() });
     if (store.inspector.active) store.inspector.emit({ type: 'request', at: Date.now(), runId, input });
 
     let ending: Awaited<ReturnType<typeof readRun>>;
     try {
-      ending = await readRun({ store, connection: this.#options.connection, input, signal: controller.signal, isCurrent: () => generation === this.#generation });
+      ending = await readRun({
+        store,
+        connection: this.#options.connection,
+        input,
+        signal: controller.signal,
+        isCurrent: () => generation === this.#generation,
+        onUnknown: (type) => this.#ignoreUnknown(type),
+      });
     } catch (error) {
       if (generation !== this.#generation || controller.signal.aborted) return;
       this.#fail(error instanceof ChatwireError ? error : new ChatwireError('network', describeError(error), { cause: error }));

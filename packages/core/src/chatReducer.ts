@@ -1,4 +1,5 @@
-import { EventType, type Event as WireEvent, type Interrupt } from '@ag-ui/core';
+// EventType is imported as a type only: its members are written as literals, so no enum object ships.
+import type { EventType, Event as WireEvent, Interrupt } from '@ag-ui/core';
 import { ChatwireError } from './errors.js';
 import type { ChatMessage, MessagePart, TextPart } from './messages.js';
 import { parseResultContent } from './messages.js';
@@ -11,7 +12,7 @@ import {
   type ToolCallPart,
   type ToolCallState,
 } from './toolCallLifecycle.js';
-import { CHATWIRE_EVENTS, ModelCallUsageSchema, readResultMetadata, type ModelCallUsage } from './protocol.js';
+import { CHATWIRE_EVENTS, readModelCallUsage, readResultMetadata, type ModelCallUsage } from './protocol.js';
 import { selfCorrectionError } from './discovery/answerDiscovery.js';
 import { discoveredToolsInChat } from './discovery/discoveredTools.js';
 
@@ -115,7 +116,7 @@ export function reduceChat(state: ChatState, action: ChatAction): Reduction {
       return reduceWireEvent(state, action.event, action.now);
     case 'toolCall': {
       const reduction = updateToolCall(state, action.toolCallId, action.event, action.now, action.owner);
-      if (!action.answer || reduction.state === state || state.answersToSend.includes(action.toolCallId)) return reduction;
+      if (action.answer !== true || reduction.state === state || state.answersToSend.includes(action.toolCallId)) return reduction;
       return { ...reduction, state: { ...reduction.state, answersToSend: [...state.answersToSend, action.toolCallId] } };
     }
     case 'settled': {
@@ -139,51 +140,57 @@ export function reduceChat(state: ChatState, action: ChatAction): Reduction {
 }
 
 /**
- * The user moved on: calls of the last turn still waiting on the user or the app are settled. A
- * server's approval request is answered with a denial (its resume entry tells the server), anything
- * else is cancelled.
+ * Applies `decide(call)` to every call of the current (last) assistant turn: the one implementation
+ * behind closing, superseding and settling held calls. Calls it returns nothing for are left alone.
  */
-function supersedePending(state: ChatState, now: number): { state: ChatState; changes: ToolCallChange[] } {
+function forTurnCalls(state: ChatState, now: number, decide: (call: ToolCallPart) => ToolCallEvent | undefined): { state: ChatState; changes: ToolCallChange[] } {
   const last = state.messages[state.messages.length - 1];
   const changes: ToolCallChange[] = [];
-  if (last?.role !== 'assistant') return { state, changes };
-  const reason = 'superseded by a new message';
   let next = state;
+  if (last?.role !== 'assistant') return { state, changes };
   for (const part of last.parts) {
-    if (part.type !== 'tool-call' || isTerminalToolCallState(part.state) || part.state === 'approval-responded') continue;
-    const event: ToolCallEvent =
-      part.state === 'approval-requested' && part.approval?.requestedBy === 'server'
-        ? { type: 'approvalResponse', approved: false, reason, by: 'auto' }
-        : { type: 'cancel', reason };
+    const event = part.type === 'tool-call' ? decide(part) : undefined;
+    if (!event || part.type !== 'tool-call') continue;
     const reduced = updateToolCall(next, part.toolCallId, event, now);
     next = reduced.state;
-    // Nothing follows from these answers but the new message's run, which carries them.
-    changes.push(...reduced.changes.map((change) => ({ ...change, effects: [] })));
+    changes.push(...reduced.changes);
   }
   return { state: next, changes };
 }
 
-/** At the end of a run: held lazy calls run if their discovery arrived, else get the self-correction error. */
+/**
+ * The user moved on: calls of the last turn still waiting on the user or the app are settled. A
+ * server's approval request is answered with a denial (its resume entry tells the server), anything
+ * else is cancelled. Nothing follows from these answers but the new message's run, which carries
+ * them, so their effects are dropped.
+ */
+function supersedePending(state: ChatState, now: number): { state: ChatState; changes: ToolCallChange[] } {
+  const reason = 'superseded by a new message';
+  const settled = forTurnCalls(state, now, (call) => {
+    if (isTerminalToolCallState(call.state) || call.state === 'approval-responded') return undefined;
+    return call.state === 'approval-requested' && call.approval?.requestedBy === 'server'
+      ? { type: 'approvalResponse', approved: false, reason, by: 'auto' }
+      : { type: 'cancel', reason };
+  });
+  return { state: settled.state, changes: settled.changes.map((change) => ({ ...change, effects: [] })) };
+}
+
+/**
+ * At the end of a run: held lazy calls run if their discovery arrived, else get the self-correction
+ * error, which is this client's answer (the model reads it on the next request).
+ */
 function settleHeld(reduction: Reduction, now: number): Reduction {
-  const last = reduction.state.messages[reduction.state.messages.length - 1];
-  if (last?.role !== 'assistant') return reduction;
-  const held = last.parts.filter((part): part is ToolCallPart => part.type === 'tool-call' && part.waitingFor !== undefined);
-  if (held.length === 0) return reduction;
-  const discovered = new Set(discoveredToolsInChat(reduction.state.messages));
-  let { state } = reduction;
-  const changes = [...reduction.changes];
-  const answered: string[] = [];
-  for (const call of held) {
-    const found = discovered.has(call.toolName);
-    const event: ToolCallEvent = found ? { type: 'resume' } : { type: 'fail', error: selfCorrectionError(call.toolName) };
-    const reduced = updateToolCall(state, call.toolCallId, event, now, 'client');
-    state = reduced.state;
-    changes.push(...reduced.changes);
-    // The self-correction error is this client's answer; the model reads it on the next request.
-    if (!found) answered.push(call.toolCallId);
-  }
-  if (answered.length > 0) state = { ...state, answersToSend: [...state.answersToSend, ...answered] };
-  return { ...reduction, state, changes };
+  let discovered: string[] | undefined;
+  const failed: string[] = [];
+  const settled = forTurnCalls(reduction.state, now, (call) => {
+    if (call.waitingFor === undefined) return undefined;
+    discovered ??= discoveredToolsInChat(reduction.state.messages);
+    if (discovered.includes(call.toolName)) return { type: 'resume' };
+    failed.push(call.toolCallId);
+    return { type: 'fail', error: selfCorrectionError(call.toolName) };
+  });
+  const state = failed.length > 0 ? { ...settled.state, answersToSend: [...settled.state.answersToSend, ...failed] } : settled.state;
+  return { ...reduction, state, changes: [...reduction.changes, ...settled.changes] };
 }
 
 function appendTurn(turns: readonly TurnRecord[], turn: TurnRecord): readonly TurnRecord[] {
@@ -202,22 +209,22 @@ function recordUsage(state: ChatState, usage: ModelCallUsage, now: number): Chat
 
 function reduceWireEvent(state: ChatState, event: WireEvent, now: number): Reduction {
   switch (event.type) {
-    case EventType.TEXT_MESSAGE_CONTENT:
+    case 'TEXT_MESSAGE_CONTENT' as EventType.TEXT_MESSAGE_CONTENT:
       return appendText(state, event.messageId, event.delta, now);
-    case EventType.TEXT_MESSAGE_CHUNK:
+    case 'TEXT_MESSAGE_CHUNK' as EventType.TEXT_MESSAGE_CHUNK:
       return event.delta ? appendText(state, event.messageId ?? 'text', event.delta, now) : unchanged(state);
-    case EventType.TEXT_MESSAGE_END:
+    case 'TEXT_MESSAGE_END' as EventType.TEXT_MESSAGE_END:
       return unchanged(mapLastAssistant(state, (parts) => finishText(parts, event.messageId)));
-    case EventType.TOOL_CALL_START: {
+    case 'TOOL_CALL_START' as EventType.TOOL_CALL_START: {
       const withTurn = ensureAssistantTurn(state, now);
       const part = createToolCallPart(event.toolCallId, event.toolCallName, event.parentMessageId ?? event.toolCallId, now);
       return unchanged({ ...mapLastAssistant(withTurn, (parts) => [...parts, part]), status: 'streaming' });
     }
-    case EventType.TOOL_CALL_ARGS:
+    case 'TOOL_CALL_ARGS' as EventType.TOOL_CALL_ARGS:
       return updateToolCall(state, event.toolCallId, { type: 'inputDelta', delta: event.delta }, now);
-    case EventType.TOOL_CALL_END:
+    case 'TOOL_CALL_END' as EventType.TOOL_CALL_END:
       return updateToolCall(state, event.toolCallId, { type: 'inputEnd' }, now);
-    case EventType.TOOL_CALL_RESULT: {
+    case 'TOOL_CALL_RESULT' as EventType.TOOL_CALL_RESULT: {
       const content = typeof event.content === 'string' ? event.content : event.content.map((p) => (p.type === 'text' ? p.text : '')).join('');
       const meta = readResultMetadata(event.metadata);
       const base = { content, messageId: event.messageId, ...(event.metadata ? { metadata: event.metadata } : {}) };
@@ -229,17 +236,17 @@ function reduceWireEvent(state: ChatState, event: WireEvent, now: number): Reduc
             : { type: 'output', output: parseResultContent(content), ...base };
       return updateToolCall(state, event.toolCallId, toolEvent, now, 'server');
     }
-    case EventType.CUSTOM:
+    case 'CUSTOM' as EventType.CUSTOM:
       if (event.name === CHATWIRE_EVENTS.modelCallUsage) {
-        const usage = ModelCallUsageSchema.safeParse(event.value);
-        return usage.success ? unchanged(recordUsage(state, usage.data, now)) : unchanged(state);
+        const usage = readModelCallUsage(event.value);
+        return usage ? unchanged(recordUsage(state, usage, now)) : unchanged(state);
       }
       if (event.name === CHATWIRE_EVENTS.toolExecuting) {
         const toolCallId = (event.value as { toolCallId?: unknown } | undefined)?.toolCallId;
         return typeof toolCallId === 'string' ? updateToolCall(state, toolCallId, { type: 'execute' }, now, 'server') : unchanged(state);
       }
       return unchanged(state);
-    case EventType.RUN_FINISHED: {
+    case 'RUN_FINISHED' as EventType.RUN_FINISHED: {
       const finished = mapLastAssistant(state, (parts) => finishText(parts, undefined));
       const interrupts = event.outcome?.type === 'interrupt' ? event.outcome.interrupts : [];
       let reduction: Reduction = { state: finished, changes: [], interrupts };
@@ -259,7 +266,7 @@ function reduceWireEvent(state: ChatState, event: WireEvent, now: number): Reduc
       // Whatever the run left unanswered is the client's to answer (AG-UI: pending tool calls).
       return { ...reduction, state: claimPending(reduction.state) };
     }
-    case EventType.RUN_ERROR: {
+    case 'RUN_ERROR' as EventType.RUN_ERROR: {
       const error = new ChatwireError('run-error', event.message || 'The server reported an error without a message.');
       const closed = closeTurn(state, `The run failed: ${error.message}`, now);
       return { state: { ...closed.state, status: 'error', error }, changes: closed.changes, interrupts: [] };
@@ -375,17 +382,9 @@ function updateToolCall(state: ChatState, toolCallId: string, event: ToolCallEve
  * the app are left alone when there is no reason.
  */
 function closeTurn(state: ChatState, reason: string | undefined, now: number): { state: ChatState; changes: ToolCallChange[] } {
-  let next = mapLastAssistant(state, (parts) => finishText(parts, undefined));
-  const changes: ToolCallChange[] = [];
-  if (reason === undefined) return { state: next, changes };
-  const last = next.messages[next.messages.length - 1];
-  if (last?.role !== 'assistant') return { state: next, changes };
-  for (const part of last.parts) {
-    if (part.type !== 'tool-call' || isTerminalToolCallState(part.state)) continue;
-    const event: ToolCallEvent = reason === 'aborted' ? { type: 'cancel', reason } : { type: 'fail', error: reason };
-    const reduced = updateToolCall(next, part.toolCallId, event, now);
-    next = reduced.state;
-    changes.push(...reduced.changes);
-  }
-  return { state: next, changes };
+  const finished = mapLastAssistant(state, (parts) => finishText(parts, undefined));
+  if (reason === undefined) return { state: finished, changes: [] };
+  return forTurnCalls(finished, now, (call) =>
+    isTerminalToolCallState(call.state) ? undefined : reason === 'aborted' ? { type: 'cancel', reason } : { type: 'fail', error: reason },
+  );
 }

@@ -1,5 +1,5 @@
 export { ChatClient } from './chatClient.js';
-export type { ApprovalResponseInput, ChatClientOptions, ToolResultInput } from './chatClient.js';
+export type { ApprovalResponseInput, ChatClientOptions, SendResult, ToolResultInput } from './chatClient.js';
 export { ChatStore } from './chatStore.js';
 export type { ChatSnapshot, ChatStoreHooks } from './chatStore.js';
 export { BrowserToolRuntime } from './browserToolRuntime.js';
@@ -26,7 +26,9 @@ export {
   shouldRefreshPartial,
 } from './partialJson.js';
 export type { PartialJsonState } from './partialJson.js';
-export { CHATWIRE_EVENTS, DISCOVERY_TOOL_NAME, INTERRUPT_REASONS, ModelCallUsageSchema, readResultMetadata } from './protocol.js';
+export { CHATWIRE_EVENTS, DISCOVERY_TOOL_NAME, INTERRUPT_REASONS, readModelCallUsage, readResultMetadata } from './protocol.js';
+export { parseWireEvent } from './parseWireEvent.js';
+export type { ParsedWireEvent } from './parseWireEvent.js';
 export type { ApprovalPayload, ClientToolPayload, ModelCallUsage, ResultMetadata, ToolCatalog, ToolCatalogEntry } from './protocol.js';
 export { encodeServerSentEvent, readServerSentEvents } from './sse.js';
 export {
@@ -61,17 +63,19 @@ export {
 export type {
   AnyTool,
   ClientTool,
-  JsonSchema,
   NeedsApproval,
+  ParametersOption,
   ServerTool,
   ToolCallPartOf,
   ToolContext,
   ToolDefinition,
+  ToolDefinitionBaseConfig,
   ToolDefinitionConfig,
   ToolExecute,
-  Validation,
   WireToolMetadata,
 } from './toolDefinition.js';
+export { formatIssues, isStandardSchema, jsonSchema, schemaToJsonSchema, validateWithSchema } from './toolSchema.js';
+export type { InferSchemaOutput, JsonSchema, JsonSchemaOptions, StandardJsonSchemaValidator, ToolSchema, Validation } from './toolSchema.js';
 export { executeTool } from './toolExecution.js';
 export type { ToolOutcome } from './toolExecution.js';
 export { DISCOVERY_NOTE, discoveryCatalog, firstSentence, nameDiscoveryTool, searchDiscoveryTool } from './discovery/catalog.js';
@@ -98,7 +102,8 @@ export { planToolList } from './discovery/planTools.js';
 export type { PlannableTool, ToolListPlan } from './discovery/planTools.js';
 export { countToolList, discoveryUsage } from './discovery/discoveryUsage.js';
 export type { CountableTool, DiscoveryTokenCounter } from './discovery/discoveryUsage.js';
-export { browserTokenEstimate, estimateClientUsage, managedWireTools } from './discovery/clientManaged.js';
+export { browserTokenEstimate, clientDiscovery, estimateClientUsage, managedWireTools } from './discovery/clientManaged.js';
+export type { ClientDiscovery } from './discovery/clientManaged.js';
 export { SEARCH_WEIGHTS, searchTools, splitToolName } from './discovery/search.js';
 export type { SearchMatch, SearchableTool } from './discovery/search.js';
 export { EventHistory, recordHistory } from './eventHistory.js';

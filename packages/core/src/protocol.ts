@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { checkShape, isRecord, type Shape } from './checkShape.js';
 
 /**
  * Chatwire's additions to AG-UI, in one place: CUSTOM event names, interrupt reasons, and the
@@ -109,24 +109,29 @@ export interface ModelCallUsage {
   };
 }
 
-const count = z.number().finite();
+const n = 'n' as const;
+const MODEL_CALL_USAGE: Shape = {
+  runId: 's',
+  step: n,
+  toolsSent: 'S',
+  toolsDeferred: 'S',
+  toolsDiscovered: 'S',
+  tokens: { sent: n, allEager: n, saved: n, discoveryTool: n, discoveryRoundTrips: n, net: n },
+  counting: { method: 's', errorBound: n, estimate: 'b' },
+  eagerWouldBeCheaper: 'b',
+  'auto?': { deferring: 'b', lazyTokens: n, threshold: n, contextWindow: n },
+  'providerUsage?': { 'inputTokens?': n, 'outputTokens?': n, 'totalTokens?': n, 'cachedInputTokens?': n },
+};
 
-/** Validates a `chatwire.model_call_usage` value (unknown fields are dropped). */
-export const ModelCallUsageSchema: z.ZodType<ModelCallUsage> = z.object({
-  source: z.enum(['server', 'client']).optional(),
-  runId: z.string(),
-  step: count,
-  toolsSent: z.array(z.string()),
-  toolsDeferred: z.array(z.string()),
-  toolsDiscovered: z.array(z.string()),
-  tokens: z.object({ sent: count, allEager: count, saved: count, discoveryTool: count, discoveryRoundTrips: count, net: count }),
-  counting: z.object({ method: z.string(), errorBound: count, estimate: z.boolean() }),
-  eagerWouldBeCheaper: z.boolean(),
-  auto: z.object({ deferring: z.boolean(), lazyTokens: count, threshold: count, contextWindow: count }).optional(),
-  providerUsage: z
-    .object({ inputTokens: count.optional(), outputTokens: count.optional(), totalTokens: count.optional(), cachedInputTokens: count.optional() })
-    .optional(),
-}) as z.ZodType<ModelCallUsage>;
+/**
+ * Reads the value of a `chatwire.model_call_usage` event: the record when every field it has is of
+ * the right type, `undefined` otherwise.
+ */
+export function readModelCallUsage(value: unknown): ModelCallUsage | undefined {
+  if (!isRecord(value) || checkShape(value, MODEL_CALL_USAGE)) return undefined;
+  if (value['source'] !== undefined && value['source'] !== 'server' && value['source'] !== 'client') return undefined;
+  return value as unknown as ModelCallUsage;
+}
 
 /** One tool of a server's catalog: what `GET /api/tools` answers for each tool. */
 export interface ToolCatalogEntry {

@@ -1,14 +1,12 @@
-import { EventType, type Context, type Event as WireEvent, type RunAgentInput, type Tool as WireTool } from '@ag-ui/core';
-import { EventSchema } from '@ag-ui/core/schemas';
-import { z } from 'zod';
+import type { Context, EventType, RunAgentInput, Tool as WireTool } from '@ag-ui/core';
 import type { ChatStore } from './chatStore.js';
-import { managedWireTools } from './discovery/clientManaged.js';
+import type { ClientDiscovery } from './discovery/clientManaged.js';
 import type { ChatConnection } from './connection.js';
 import { resumeEntries } from './continuation.js';
-import type { CatalogDetail } from './discovery/catalog.js';
 import { discoveredToolsInChat } from './discovery/discoveredTools.js';
 import { ChatwireError } from './errors.js';
 import { toWireMessages } from './messages.js';
+import { parseWireEvent } from './parseWireEvent.js';
 import { toWireTool, type AnyTool } from './toolDefinition.js';
 
 /** How reading one run ended. */
@@ -19,16 +17,18 @@ export type RunEnding = 'finished' | 'error';
  * the same (a continuation usually sends exactly what the previous request sent).
  */
 export class WireToolList {
-  #cache: { readonly tools: readonly AnyTool[] | undefined; readonly key: string; readonly wire: WireTool[] } | undefined;
+  #cache:
+    | { readonly tools: readonly AnyTool[] | undefined; readonly managed: ClientDiscovery | undefined; readonly key: string; readonly wire: WireTool[] }
+    | undefined;
 
   /** The tools to announce: all of them, or (client-managed discovery) eager + discovery tool + discovered. */
-  get(tools: readonly AnyTool[] | undefined, managed: boolean | { readonly includeDescription?: CatalogDetail } | undefined, messages: Parameters<typeof discoveredToolsInChat>[0]): WireTool[] {
+  get(tools: readonly AnyTool[] | undefined, managed: ClientDiscovery | undefined, messages: Parameters<typeof discoveredToolsInChat>[0]): WireTool[] {
     const discovered = managed ? discoveredToolsInChat(messages) : [];
     const key = discovered.join('\u0000');
-    if (this.#cache && this.#cache.tools === tools && this.#cache.key === key) return this.#cache.wire;
-    const detail = managed === true || !managed ? 'none' : (managed.includeDescription ?? 'none');
-    const wire = managed ? managedWireTools(tools ?? [], discovered, detail) : (tools ?? []).map(toWireTool);
-    this.#cache = { tools, key, wire };
+    const cached = this.#cache;
+    if (cached && cached.tools === tools && cached.managed === managed && cached.key === key) return cached.wire;
+    const wire = managed ? managed.wireTools(tools ?? [], discovered) : (tools ?? []).map(toWireTool);
+    this.#cache = { tools, managed, key, wire };
     return wire;
   }
 }
@@ -65,27 +65,26 @@ export async function readRun(options: {
   readonly input: RunAgentInput;
   readonly signal: AbortSignal;
   readonly isCurrent: () => boolean;
+  /** An event type AG-UI 1.0 does not define arrived (it is skipped). */
+  readonly onUnknown: (type: string) => void;
 }): Promise<RunEnding | undefined> {
   const { store, input, signal } = options;
   let ending: RunEnding | undefined;
   for await (const raw of options.connection.run(input, { signal })) {
     if (!options.isCurrent()) return undefined;
-    const event = parseWireEvent(raw);
+    const parsed = parseWireEvent(raw);
+    if (!parsed.known) {
+      options.onUnknown(parsed.type);
+      continue;
+    }
+    const event = parsed.event;
     if (store.inspector.active) store.inspector.emit({ type: 'event', at: Date.now(), runId: input.runId, event });
     if (ending) continue; // nothing may follow the end of a run
     store.dispatch({ type: 'wireEvent', event, now: Date.now() });
-    if (event.type === EventType.RUN_FINISHED) ending = 'finished';
-    else if (event.type === EventType.RUN_ERROR) ending = 'error';
+    if (event.type === ('RUN_FINISHED' as EventType.RUN_FINISHED)) ending = 'finished';
+    else if (event.type === ('RUN_ERROR' as EventType.RUN_ERROR)) ending = 'error';
   }
   if (!options.isCurrent() || signal.aborted) return undefined;
   if (!ending) throw new ChatwireError('stream-truncated', 'The response ended before the run finished, so the answer may be incomplete. Try again.');
   return ending;
-}
-
-/** Validates one event against AG-UI's schemas; a failure names the event type and the problem. */
-function parseWireEvent(raw: unknown): WireEvent {
-  const parsed = EventSchema.safeParse(raw);
-  if (parsed.success) return parsed.data as WireEvent;
-  const type = raw && typeof raw === 'object' && 'type' in raw ? String((raw as { type: unknown }).type) : 'without a type';
-  throw new ChatwireError('invalid-event', `The server sent an invalid ${type} event: ${z.prettifyError(parsed.error)}`);
 }

@@ -1,8 +1,16 @@
-import { z } from 'zod';
+import type { StandardJSONSchemaV1, StandardSchemaV1 } from '@standard-schema/spec';
 import type { Tool as WireTool } from '@ag-ui/core';
-
-/** A JSON Schema object, as sent to models in a tool's `parameters`. */
-export type JsonSchema = { readonly [key: string]: unknown };
+import {
+  isStandardSchema,
+  jsonSchema,
+  schemaToJsonSchema,
+  validateWithSchema,
+  withoutDialect,
+  type InferSchemaOutput,
+  type JsonSchema,
+  type ToolSchema,
+  type Validation,
+} from './toolSchema.js';
 
 /** What a tool implementation receives besides its input. */
 export interface ToolContext {
@@ -15,29 +23,51 @@ export interface ToolContext {
 /** Decides per call whether the user must approve it. */
 export type NeedsApproval<Input> = boolean | ((input: Input) => boolean | Promise<boolean>);
 
+/** `parameters` is required for a validator that cannot produce JSON Schema itself (zod 3), optional otherwise. */
+export type ParametersOption<InputSchema> = InputSchema extends StandardSchemaV1
+  ? InputSchema extends StandardJSONSchemaV1
+    ? { readonly parameters?: JsonSchema }
+    : {
+        /** The JSON Schema the model receives: required because this validator cannot convert itself (zod 3: `zodToJsonSchema(schema)`). */
+        readonly parameters: JsonSchema;
+      }
+  : { readonly parameters?: JsonSchema };
+
 /** The configuration of {@link toolDefinition}. */
-export interface ToolDefinitionConfig<
+export type ToolDefinitionConfig<
   Name extends string,
-  InputSchema extends z.ZodType,
-  OutputSchema extends z.ZodType | undefined,
-> {
+  InputSchema extends ToolSchema,
+  OutputSchema extends ToolSchema | undefined,
+> = ToolDefinitionBaseConfig<Name, InputSchema, OutputSchema> & ParametersOption<InputSchema>;
+
+/** The fields of {@link ToolDefinitionConfig} every tool has. */
+export interface ToolDefinitionBaseConfig<Name extends string, InputSchema extends ToolSchema, OutputSchema extends ToolSchema | undefined> {
   /** The name the model calls. Letters, digits, `_` and `-`, at most 64 characters. */
   readonly name: Name;
   /** What the tool does, for the model. The first sentence doubles as its summary in catalogs. */
   readonly description: string;
-  /** Zod schema of the arguments; the model receives its JSON Schema. */
+  /**
+   * The arguments: a Standard Schema validator (zod 4, arktype, valibot through `toStandardJsonSchema`,
+   * zod 3 with `parameters`) or a plain JSON Schema object (validated with a JSON Schema validator;
+   * the input is then `unknown`, or typed with {@link jsonSchema}).
+   */
   readonly inputSchema: InputSchema;
-  /** Zod schema of the result; results that fail it become errors. Defaults to no check. */
+  /**
+   * The JSON Schema the model receives (`$schema` dropped). Defaults to the one `inputSchema`
+   * converts to (or `inputSchema` itself when it is JSON Schema).
+   */
+  readonly parameters?: JsonSchema;
+  /** Schema of the result (any Standard Schema validator or JSON Schema); results that fail it become errors. Defaults to no check. */
   readonly outputSchema?: OutputSchema;
   /** Whether the user must approve each call (or a function of the input). Defaults to `false`. */
-  readonly needsApproval?: NeedsApproval<z.output<InputSchema>>;
+  readonly needsApproval?: NeedsApproval<InferSchemaOutput<InputSchema>>;
   /** Withhold the tool from the model until it discovers it. Defaults to `false`. */
   readonly lazy?: boolean;
   /** Milliseconds an implementation may run before its call fails. Defaults to 30 000. */
   readonly timeoutMs?: number;
 }
 
-type OutputOf<OutputSchema> = OutputSchema extends z.ZodType ? z.output<OutputSchema> : unknown;
+type OutputOf<OutputSchema> = OutputSchema extends undefined ? unknown : InferSchemaOutput<OutputSchema>;
 
 /** A tool implementation: receives the validated input, returns the output. */
 export type ToolExecute<Input, Output> = (input: Input, context: ToolContext) => Output | Promise<Output>;
@@ -47,12 +77,14 @@ export interface ToolDefinition<Name extends string = string, Input = unknown, O
   readonly kind: 'definition' | 'server' | 'client';
   readonly name: Name;
   readonly description: string;
-  readonly inputSchema: z.ZodType<Input>;
-  readonly outputSchema: z.ZodType<Output> | undefined;
+  /** The input validator (a plain JSON Schema is wrapped into one, see {@link jsonSchema}). */
+  readonly inputSchema: StandardSchemaV1<unknown, Input>;
+  /** The output validator, when the tool has one. */
+  readonly outputSchema: StandardSchemaV1<unknown, Output> | undefined;
   readonly needsApproval: NeedsApproval<Input>;
   readonly lazy: boolean;
   readonly timeoutMs: number;
-  /** The JSON Schema of the input, as zod 4 converts it (computed once). */
+  /** The JSON Schema of the input, as the model receives it (computed once, without `$schema`). */
   readonly parameters: JsonSchema;
   /** Attaches a server implementation: it runs inside the agent loop. */
   server(execute: ToolExecute<Input, Output>): ServerTool<Name, Input, Output>;
@@ -80,8 +112,15 @@ export type AnyTool = ToolDefinition<string, any, any>;
 
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
+/** A validator for any accepted schema: Standard Schema as is, plain JSON Schema wrapped. */
+function toValidator(schema: ToolSchema): StandardSchemaV1 {
+  return isStandardSchema(schema) ? schema : jsonSchema(schema);
+}
+
 /**
- * Defines a tool once, for both sides. JSON Schema comes from zod 4's own converter.
+ * Defines a tool once, for both sides. The schema can be any Standard Schema validator that
+ * produces JSON Schema (zod 4, arktype, valibot through `toStandardJsonSchema`), zod 3 with
+ * `parameters`, or plain JSON Schema.
  *
  * @example
  * ```ts
@@ -96,23 +135,24 @@ const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
  */
 export function toolDefinition<
   Name extends string,
-  InputSchema extends z.ZodType,
-  OutputSchema extends z.ZodType | undefined = undefined,
+  InputSchema extends ToolSchema,
+  OutputSchema extends ToolSchema | undefined = undefined,
 >(
   config: ToolDefinitionConfig<Name, InputSchema, OutputSchema>,
-): ToolDefinition<Name, z.output<InputSchema>, OutputOf<OutputSchema>> {
-  if (!TOOL_NAME.test(config.name)) {
-    throw new TypeError(`Tool name '${config.name}' must be 1-64 letters, digits, '_' or '-'.`);
+): ToolDefinition<Name, InferSchemaOutput<InputSchema>, OutputOf<OutputSchema>> {
+  if (typeof config.name !== 'string' || !TOOL_NAME.test(config.name)) {
+    throw new TypeError(`Tool name '${String(config.name)}' must be 1-64 letters, digits, '_' or '-'.`);
   }
-  type Input = z.output<InputSchema>;
+  type Input = InferSchemaOutput<InputSchema>;
   type Output = OutputOf<OutputSchema>;
-  const parameters = toParameters(config.inputSchema);
+  const parameters: JsonSchema =
+    config.parameters === undefined ? schemaToJsonSchema(config.inputSchema, config.name) : withoutDialect(config.parameters);
   const base = {
     name: config.name,
     description: config.description,
-    inputSchema: config.inputSchema as unknown as z.ZodType<Input>,
-    outputSchema: config.outputSchema as unknown as z.ZodType<Output> | undefined,
-    needsApproval: config.needsApproval ?? false,
+    inputSchema: toValidator(config.inputSchema) as StandardSchemaV1<unknown, Input>,
+    outputSchema: (config.outputSchema === undefined ? undefined : toValidator(config.outputSchema)) as StandardSchemaV1<unknown, Output> | undefined,
+    needsApproval: (config.needsApproval ?? false) as NeedsApproval<Input>,
     lazy: config.lazy ?? false,
     timeoutMs: config.timeoutMs ?? 30_000,
     parameters,
@@ -126,33 +166,32 @@ export function toolDefinition<
   return Object.freeze(definition);
 }
 
-function toParameters(schema: z.ZodType): JsonSchema {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<
-    string,
-    unknown
-  >;
-  return Object.freeze(rest);
-}
-
-/** Outcome of {@link validateToolInput} and {@link validateToolOutput}. */
-export type Validation<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: string };
-
-/** Checks arguments against a tool's input schema; the error names each failing field. */
-export function validateToolInput<Input>(tool: ToolDefinition<string, Input, unknown>, input: unknown): Validation<Input> {
-  const parsed = tool.inputSchema.safeParse(input);
-  if (parsed.success) return { ok: true, value: parsed.data };
-  return { ok: false, error: `Invalid arguments for '${tool.name}': ${z.prettifyError(parsed.error)}` };
+/** Checks arguments against a tool's input schema; the error names the tool and each failing field. */
+export async function validateToolInput<Input>(
+  tool: Pick<ToolDefinition<string, Input, unknown>, 'name' | 'inputSchema'>,
+  input: unknown,
+): Promise<Validation<Input>> {
+  const checked = await validateSafely(tool.inputSchema, input);
+  return checked.ok ? checked : { ok: false, error: `Invalid arguments for '${tool.name}': ${checked.error}` };
 }
 
 /** Checks a result against a tool's output schema, when it has one. */
-export function validateToolOutput<Output>(
-  tool: ToolDefinition<string, unknown, Output>,
+export async function validateToolOutput<Output>(
+  tool: Pick<ToolDefinition<string, unknown, Output>, 'name' | 'outputSchema'>,
   output: unknown,
-): Validation<Output> {
+): Promise<Validation<Output>> {
   if (!tool.outputSchema) return { ok: true, value: output as Output };
-  const parsed = tool.outputSchema.safeParse(output);
-  if (parsed.success) return { ok: true, value: parsed.data };
-  return { ok: false, error: `'${tool.name}' returned a result that does not match its output schema: ${z.prettifyError(parsed.error)}` };
+  const checked = await validateSafely(tool.outputSchema, output);
+  return checked.ok ? checked : { ok: false, error: `'${tool.name}' returned a result that does not match its output schema: ${checked.error}` };
+}
+
+/** A validator that throws is a failed validation, never an exception for the caller. */
+async function validateSafely<T>(schema: StandardSchemaV1<unknown, T>, value: unknown): Promise<Validation<T>> {
+  try {
+    return await validateWithSchema(schema, value);
+  } catch (error) {
+    return { ok: false, error: `the validator threw: ${error instanceof Error ? error.message : String(error)}` };
+  }
 }
 
 /** Whether this call needs the user's approval, evaluating a function form on the input. */

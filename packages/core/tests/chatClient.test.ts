@@ -179,21 +179,60 @@ describe('ChatClient: stop and concurrency', () => {
     expect(messageText(client.getSnapshot().messages[1]!)).toBe(kept);
   });
 
-  it('refuses a second sendMessage while streaming with a clear error, and never interleaves', async () => {
+  it('refuses a second sendMessage while streaming with a clear result (never a rejection), and never interleaves', async () => {
     const { connection } = endless();
-    const client = new ChatClient({ connection });
+    const onWarning = vi.fn();
+    const client = new ChatClient({ connection, onWarning });
     const first = client.sendMessage('first');
     await waitFor(client, (s) => s.status === 'streaming');
-    await expect(client.sendMessage('second')).rejects.toMatchObject({ code: 'busy', message: expect.stringMatching(/still in progress/) });
+    const before = client.getSnapshot();
+    const refused = await client.sendMessage('second');
+    expect(refused).toMatchObject({ sent: false, error: { code: 'busy', message: expect.stringMatching(/still in progress/) } });
+    // regenerate is refused the same way while streaming.
+    expect(await client.regenerate()).toMatchObject({ sent: false, error: { code: 'busy' } });
     expect(client.getSnapshot().messages.map((m) => m.role)).toEqual(['user', 'assistant']);
+    expect(client.getSnapshot().status).toBe('streaming');
+    expect(client.getSnapshot().messages[0]).toBe(before.messages[0]);
+    // The developer hears about it (in development), the user's turn goes on untouched.
+    expect(onWarning).toHaveBeenCalledWith(expect.stringMatching(/still in progress.*busy/));
     client.stop();
-    await first;
+    expect(await first).toEqual({ sent: true });
   });
 
-  it('rejects an empty message', async () => {
-    const client = new ChatClient({ connection: { run: async function* () {} } });
-    await expect(client.sendMessage('  ')).rejects.toMatchObject({ code: 'invalid-argument' });
+  it('refuses an empty message or a regenerate without a user message: resolved, nothing changes', async () => {
+    const onWarning = vi.fn();
+    const client = new ChatClient({ connection: { run: async function* () {} }, onWarning });
+    const listener = vi.fn();
+    client.subscribe(listener);
+    expect(await client.sendMessage('  ')).toMatchObject({ sent: false, error: { code: 'invalid-argument', message: expect.stringMatching(/non-empty/) } });
+    expect(await client.sendMessage({ text: '' })).toMatchObject({ sent: false, error: { code: 'invalid-argument' } });
+    expect(await client.regenerate()).toMatchObject({ sent: false, error: { code: 'invalid-argument', message: expect.stringMatching(/no user message/) } });
     expect(client.getSnapshot().messages).toEqual([]);
+    expect(client.getSnapshot().status).toBe('ready');
+    expect(client.getSnapshot().error).toBeUndefined();
+    expect(listener).not.toHaveBeenCalled();
+    expect(onWarning).toHaveBeenCalledTimes(3);
+  });
+
+  it('never causes an unhandled rejection for fire-and-forget sends (the onClick pattern)', async () => {
+    const unhandled = vi.fn();
+    process.on('unhandledRejection', unhandled);
+    try {
+      const { connection } = endless();
+      const client = new ChatClient({ connection, onWarning: () => {} });
+      const onClick = (text: string) => void client.sendMessage(text);
+      onClick('first');
+      await waitFor(client, (s) => s.status === 'streaming');
+      onClick('second while busy');
+      onClick('');
+      void client.regenerate();
+      client.stop();
+      onClick('   ');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(unhandled).not.toHaveBeenCalled();
+    } finally {
+      process.off('unhandledRejection', unhandled);
+    }
   });
 
   it('a throwing listener does not break dispatch', async () => {

@@ -1,14 +1,11 @@
-import { QueryClientContext } from '@tanstack/react-query';
-import { useContext, useEffect, useRef, useState, type CSSProperties } from 'react';
+import { useEffect, useRef, useState, type CSSProperties } from 'react';
 import { recordHistory, type ChatClient, type HistoryRecorder } from '@chatwire/core';
 import type { PanelHandle } from './panel/mountPanel.js';
 
 /** Props of {@link ChatwireDevtools}. */
 export interface ChatwireDevtoolsProps {
-  /** The chat to inspect. */
+  /** The chat to inspect (`useChat(...).client`, or `registry.get(id)` of a `@chatwire/react` chat registry). */
   readonly client?: ChatClient;
-  /** Or the id of a chat kept by `@chatwire/react` in the app's QueryClient. */
-  readonly chatId?: string;
   /** The server's tool catalog (`GET`, e.g. `/api/tools`), for kinds and token counts. Defaults to none. */
   readonly catalogUrl?: string;
   /** `floating` (default): a toggle button in a corner. `embedded`: the panel in place, always open. */
@@ -46,9 +43,7 @@ export function ChatwireDevtools(props: ChatwireDevtoolsProps) {
   const embedded = props.mode === 'embedded';
   const [open, setOpen] = useState(embedded || (props.initialOpen ?? false));
   const host = useRef<HTMLDivElement>(null);
-  const queryClient = useContext(QueryClientContext);
-  const { client: given, chatId, catalogUrl } = props;
-  const client = given ?? (chatId ? queryClient?.getQueryData<ChatClient>(['chatwire', 'chat', chatId]) : undefined);
+  const { client, catalogUrl } = props;
 
   // The client records nothing itself: devtools keeps the history from the moment it mounts, so a
   // panel opened later still shows the earlier turns.

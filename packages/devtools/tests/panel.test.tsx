@@ -116,6 +116,27 @@ describe('the devtools panel', () => {
     expect(observers).toBe(0);
   });
 
+  it('closes from its own Close button and reopens without any React error (no synchronous unmount during render)', async () => {
+    const errors = vi.spyOn(console, 'error');
+    const client = new ChatClient({ connection });
+    await client.sendMessage('first');
+    render(<ChatwireDevtools client={client} initialOpen />);
+    for (let round = 0; round < 2; round++) {
+      await waitFor(() => expect(shadow()?.querySelector('[aria-label="Close devtools"]')).toBeTruthy());
+      const close = shadow()?.querySelector('[aria-label="Close devtools"]') as HTMLElement;
+      await act(async () => {
+        fireEvent.click(close);
+      });
+      expect(shadow()).toBeNull();
+      await act(async () => {
+        fireEvent.click(screen.getByRole('button', { name: 'Chatwire devtools' }));
+      });
+    }
+    await waitFor(() => expect(shadow()?.querySelector('[data-testid="chatwire-devtools"]')).toBeTruthy());
+    expect(errors).not.toHaveBeenCalled();
+    errors.mockRestore();
+  });
+
   it('renders nothing from the main entry outside development builds', async () => {
     const { ChatwireDevtools: MainEntry } = await import('@chatwire/devtools');
     const client = new ChatClient({ connection });

@@ -1,4 +1,3 @@
-import { useQuery } from '@tanstack/react-query';
 import { useContext, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import {
   createId,
@@ -20,7 +19,7 @@ import {
 } from '@chatwire/core';
 import { createBatchedView, type RenderBatching } from './batchedSnapshot.js';
 import { ChatDefaultsContext } from './ChatProvider.js';
-import { chatQueryKeys, useChatClient, useChatQueryClient } from './chatRegistry.js';
+import { useChatClient, useChatRegistry } from './chatRegistry.js';
 import { useToolCatalog, type ToolCatalog } from './useToolCatalog.js';
 
 /** Options of {@link useChat}. Callbacks, `body`, `headers` and `tools` are read fresh on every use. */
@@ -36,8 +35,9 @@ export interface UseChatOptions<Tools extends readonly AnyTool[] = readonly AnyT
   /** Extra values for the run input's `forwardedProps` (the latest value is used for each request). */
   readonly body?: Resolvable<Record<string, unknown>>;
   /**
-   * The conversation to start from: messages, or a loader for a saved conversation (run through
-   * React Query, keyed by id; see `isLoadingMessages` / `loadError`). Ignored once the chat has messages.
+   * The conversation to start from: messages, or a loader for a saved conversation (called once per
+   * chat id and registry, shared by every component of the chat; see `isLoadingMessages` /
+   * `loadError`). Ignored once the chat has messages.
    */
   readonly initialMessages?: readonly ChatMessage[] | ((id: string) => Promise<readonly ChatMessage[]>);
   /** Browser tools (`.client(impl)`) and definitions the app answers with `addToolResult`. Typed parts follow from these. */
@@ -58,7 +58,7 @@ export interface UseChatOptions<Tools extends readonly AnyTool[] = readonly AnyT
   readonly onToolCall?: ChatClientOptions['onToolCall'];
   /** How renders follow the stream. Defaults to `frame` (one render per animation frame). */
   readonly batching?: RenderBatching;
-  /** How long an unused chat stays in the QueryClient, in ms. Defaults to 5 minutes. */
+  /** How long a chat no component uses stays alive before it is disposed, in ms. Defaults to 5 minutes. */
   readonly gcTime?: number;
 }
 
@@ -88,8 +88,9 @@ export interface UseChatResult<Tools extends readonly AnyTool[] = readonly AnyTo
   /** A saved conversation is loading (`initialMessages` loader). */
   readonly isLoadingMessages: boolean;
   readonly loadError: Error | null;
+  /** Sends a message; never rejects (resolves `{ sent: false, error }` while busy or for empty text). */
   readonly sendMessage: ChatClient['sendMessage'];
-  readonly regenerate: () => Promise<void>;
+  readonly regenerate: ChatClient['regenerate'];
   readonly stop: () => void;
   readonly setMessages: ChatClient['setMessages'];
   readonly addToolResult: (result: ToolResultInput) => void;
@@ -104,8 +105,9 @@ const resolveLatest = <T>(value: Resolvable<T> | undefined): T | Promise<T> | un
   typeof value === 'function' ? (value as () => T | Promise<T>)() : value;
 
 /**
- * A chat in a React component: one `ChatClient` per chat id, kept in React Query's cache, read
- * through `useSyncExternalStore` with renders batched per animation frame.
+ * A chat in a React component: one `ChatClient` per chat id, kept in the chat registry of the
+ * nearest `ChatProvider` (or the page's), read through `useSyncExternalStore` with renders batched
+ * per animation frame.
  *
  * @example
  * ```tsx
@@ -176,26 +178,40 @@ export function useChat<const Tools extends readonly AnyTool[] = readonly AnyToo
   const view = useMemo(() => createBatchedView(client, () => latest.current.batching ?? 'frame'), [client]);
   const snapshot = useSyncExternalStore(view.subscribe, view.getSnapshot, view.getSnapshot);
 
-  // A saved conversation loads through React Query, once per id.
-  const queryClient = useChatQueryClient();
-  const loader = typeof merged.initialMessages === 'function' ? merged.initialMessages : undefined;
-  const saved = useQuery(
-    {
-      queryKey: chatQueryKeys.messages(id),
-      queryFn: () => (loader as (id: string) => Promise<readonly ChatMessage[]>)(id),
-      enabled: loader !== undefined,
-      staleTime: Infinity,
-      retry: false,
-      refetchOnWindowFocus: false,
-    },
-    queryClient,
-  );
+  // A saved conversation loads once per chat id; every component of the chat shares the load.
+  const registry = useChatRegistry();
+  const hasLoader = typeof merged.initialMessages === 'function';
+  const [load, setLoad] = useState<{ readonly id: string; readonly loaded?: readonly ChatMessage[]; readonly error?: Error }>({ id });
   useEffect(() => {
-    if (saved.data && client.getSnapshot().messages.length === 0) {
-      client.setMessages(saved.data);
-      client.runPendingTools();
-    }
-  }, [client, saved.data]);
+    const loader = latest.current.initialMessages;
+    if (typeof loader !== 'function') return;
+    let live = true;
+    registry.loadMessages(id, loader).then(
+      (messages) => {
+        if (!live) return;
+        if (messages.length > 0 && client.getSnapshot().messages.length === 0) {
+          client.setMessages(messages);
+          // Browser calls the saved conversation handed to this page and that never ran run now.
+          client.runPendingTools();
+        }
+        setLoad({ id, loaded: messages });
+      },
+      (error: unknown) => {
+        if (live) setLoad({ id, error: error instanceof Error ? error : new Error(String(error)) });
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, [registry, client, id, hasLoader]);
+  const loadState = load.id === id ? load : { id };
+  const isLoadingMessages =
+    hasLoader &&
+    snapshot.messages.length === 0 &&
+    (loadState.error === undefined && loadState.loaded === undefined
+      ? true
+      : // Until the loaded messages reach the snapshot, the conversation is still loading (no empty flash).
+        loadState.loaded !== undefined && loadState.loaded.length > 0);
 
   const catalog = useToolCatalog(merged.catalog);
   const discovered = useMemo(() => discoveredToolsInChat(snapshot.messages), [snapshot.messages]);
@@ -232,9 +248,8 @@ export function useChat<const Tools extends readonly AnyTool[] = readonly AnyToo
     turns: snapshot.turns,
     pendingApprovals,
     discovery,
-    // Until the loaded messages reach the snapshot, the conversation is still loading (no empty flash).
-    isLoadingMessages: saved.isLoading || (saved.data !== undefined && saved.data.length > 0 && snapshot.messages.length === 0),
-    loadError: saved.error,
+    isLoadingMessages,
+    loadError: hasLoader ? (loadState.error ?? null) : null,
     ...commands,
     client,
   };

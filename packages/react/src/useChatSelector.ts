@@ -1,7 +1,6 @@
-import { useContext, useMemo } from 'react';
-import { useSyncExternalStoreWithSelector } from 'use-sync-external-store/with-selector';
+import { useContext, useEffect, useMemo, useRef, useSyncExternalStore } from 'react';
 import { fetchServerSentEvents, type ChatSnapshot } from '@chatwire/core';
-import { createBatchedView } from './batchedSnapshot.js';
+import { createBatchedView, type BatchedView } from './batchedSnapshot.js';
 import { ChatDefaultsContext } from './ChatProvider.js';
 import { useChatClient } from './chatRegistry.js';
 
@@ -25,5 +24,32 @@ export function useChatSelector<Selected>(
   const defaults = useContext(ChatDefaultsContext);
   const client = useChatClient(id, () => ({ connection: defaults.connection ?? fetchServerSentEvents(defaults.api ?? '/api/chat') }));
   const view = useMemo(() => createBatchedView(client, () => defaults.batching ?? 'frame'), [client, defaults.batching]);
-  return useSyncExternalStoreWithSelector(view.subscribe, view.getSnapshot, view.getSnapshot, selector, isEqual);
+  return useSelected(view, selector, isEqual);
+}
+
+/**
+ * React's own `useSyncExternalStore` plus a memoised selector: the same algorithm as the
+ * `use-sync-external-store/with-selector` shim, written here because with React 18+ as the peer the
+ * shim's only remaining use would be these lines, and it ships as CommonJS.
+ */
+function useSelected<Selected>(view: BatchedView, selector: (snapshot: ChatSnapshot) => Selected, isEqual?: (a: Selected, b: Selected) => boolean): Selected {
+  // The last selection React committed, so a new selector function can keep an equal value.
+  const committed = useRef<{ value: Selected } | undefined>(undefined);
+  const getSelection = useMemo(() => {
+    let memo: { snapshot: ChatSnapshot; selection: Selected } | undefined;
+    return () => {
+      const snapshot = view.getSnapshot();
+      if (memo && Object.is(memo.snapshot, snapshot)) return memo.selection;
+      const next = selector(snapshot);
+      const previous = memo ? memo.selection : committed.current?.value;
+      const keep = (memo || committed.current) && isEqual?.(previous as Selected, next);
+      memo = { snapshot, selection: keep ? (previous as Selected) : next };
+      return memo.selection;
+    };
+  }, [view, selector, isEqual]);
+  const value = useSyncExternalStore(view.subscribe, getSelection, getSelection);
+  useEffect(() => {
+    committed.current = { value };
+  }, [value]);
+  return value;
 }

@@ -1,35 +1,30 @@
-import { useQuery } from '@tanstack/react-query';
+import { useEffect, useMemo, useSyncExternalStore } from 'react';
 import type { ToolCatalog, ToolCatalogEntry } from '@chatwire/core';
-import { chatQueryKeys, useChatQueryClient } from './chatRegistry.js';
+import { useChatRegistry, type CatalogState } from './chatRegistry.js';
 
 export type { ToolCatalog };
 
 /** One tool of a server's catalog (`GET /api/tools`). */
 export type CatalogTool = ToolCatalogEntry;
 
+const idle: CatalogState = { data: undefined, error: null, isLoading: false };
+const getIdle = () => idle;
+const subscribeNowhere = () => () => {};
+
 /**
- * Loads a tool catalog through React Query (cached per URL, shared by every component). Pass
+ * Loads a tool catalog once per URL and chat registry (shared by every component below one
+ * `ChatProvider`); a failed load is tried again by the next component that mounts. Pass
  * `undefined` to skip loading.
  *
  * @example
  * ```tsx
- * const { data } = useToolCatalog('/api/tools');
+ * const { data, isLoading, error } = useToolCatalog('/api/tools');
  * ```
  */
-export function useToolCatalog(url: string | undefined) {
-  const queryClient = useChatQueryClient();
-  return useQuery(
-    {
-      queryKey: chatQueryKeys.catalog(url ?? ''),
-      queryFn: async ({ signal }): Promise<ToolCatalog> => {
-        const response = await fetch(url as string, { signal, headers: { accept: 'application/json' } });
-        if (!response.ok) throw new Error(`Loading the tool catalog from ${url} failed: ${response.status}`);
-        return (await response.json()) as ToolCatalog;
-      },
-      enabled: url !== undefined,
-      staleTime: 60_000,
-      retry: 1,
-    },
-    queryClient,
-  );
+export function useToolCatalog(url: string | undefined): CatalogState {
+  const registry = useChatRegistry();
+  const store = useMemo(() => (url === undefined ? undefined : registry.catalog(url)), [registry, url]);
+  const state = useSyncExternalStore(store?.subscribe ?? subscribeNowhere, store?.getState ?? getIdle, store?.getState ?? getIdle);
+  useEffect(() => store?.start(), [store]);
+  return state;
 }

@@ -1,8 +1,8 @@
 import { cleanup } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { messageText, type ChatConnection, type ChatMessage } from '@chatwire/core';
+import { ChatProvider, createChatRegistry, type ChatRegistry } from '@chatwire/react';
 
 /** The run input a connection receives. */
 export type RunInput = Parameters<ChatConnection['run']>[0];
@@ -113,15 +113,10 @@ export function gatedConnection(parts: readonly string[], gate = new Gate()) {
   return { ...scripted, gate };
 }
 
-/** A fresh QueryClient for one test (no retries, so failures show at once). */
-export function createTestQueryClient(): QueryClient {
-  return new QueryClient({ defaultOptions: { queries: { retry: false } } });
-}
-
-/** A `wrapper` for render / renderHook that provides `queryClient`. */
-export function withQueryClient(queryClient: QueryClient) {
-  return function QueryWrapper({ children }: { readonly children?: ReactNode }) {
-    return <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>;
+/** A `wrapper` for render / renderHook that puts chats in `registry` (a `ChatProvider`). */
+export function withRegistry(registry: ChatRegistry) {
+  return function RegistryWrapper({ children }: { readonly children?: ReactNode }) {
+    return <ChatProvider registry={registry}>{children}</ChatProvider>;
   };
 }
 
@@ -216,20 +211,20 @@ export function countAnimationFrames() {
   };
 }
 
-const liveQueryClients: QueryClient[] = [];
+const liveRegistries: ChatRegistry[] = [];
 
-/** A QueryClient for one test; every one made is cleared after the test (see {@link cleanupAfterEach}). */
-export function freshQueryClient(): QueryClient {
-  const queryClient = createTestQueryClient();
-  liveQueryClients.push(queryClient);
-  return queryClient;
+/** A chat registry for one test; every one made is disposed after the test (see {@link cleanupAfterEach}). */
+export function freshRegistry(): ChatRegistry {
+  const registry = createChatRegistry();
+  liveRegistries.push(registry);
+  return registry;
 }
 
-/** The shared cleanup of these tests: unmount, clear the test QueryClients, undo stubs. */
+/** The shared cleanup of these tests: unmount, dispose the test registries, undo stubs. */
 export function cleanupAfterEach(extra?: () => void): void {
   afterEach(() => {
     cleanup();
-    for (const queryClient of liveQueryClients.splice(0)) queryClient.clear();
+    for (const registry of liveRegistries.splice(0)) registry.dispose();
     vi.unstubAllGlobals();
     vi.restoreAllMocks();
     extra?.();

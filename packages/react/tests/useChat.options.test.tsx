@@ -13,10 +13,10 @@ import {
   sseResponse,
   textAnswer,
   textAnswerEvents,
-  withQueryClient,
+  withRegistry,
   type RunInput,
   cleanupAfterEach,
-  freshQueryClient,
+  freshRegistry,
 } from './helpers.tsx';
 
 cleanupAfterEach();
@@ -54,7 +54,7 @@ describe('useChat options', () => {
     type Props = Pick<UseChatOptions, 'body' | 'headers' | 'tools'>;
     const { result, rerender } = renderHook((props: Props) => useChat({ id: 'options-change', api: '/api/chat-test', ...props }), {
       initialProps: { body: { plan: 'free' }, headers: { 'x-plan': 'free' }, tools: firstTools } as Props,
-      wrapper: withQueryClient(freshQueryClient()),
+      wrapper: withRegistry(freshRegistry()),
     });
     const client = result.current.client;
 
@@ -93,7 +93,7 @@ describe('useChat options', () => {
     const loader = vi.fn((_id: string) => load.promise);
     const { connection } = scriptedConnection((input) => textAnswer(input, ['unused']));
     const { result } = renderHook(() => useChat({ id: 'saved-ok', connection, initialMessages: loader }), {
-      wrapper: withQueryClient(freshQueryClient()),
+      wrapper: withRegistry(freshRegistry()),
     });
     expect(result.current.isLoadingMessages).toBe(true);
     expect(result.current.messages).toEqual([]);
@@ -120,7 +120,7 @@ describe('useChat options', () => {
         seen.push({ loading: chat.isLoadingMessages, count: chat.messages.length, error: chat.loadError !== null });
         return chat;
       },
-      { wrapper: withQueryClient(freshQueryClient()) },
+      { wrapper: withRegistry(freshRegistry()) },
     );
     await act(async () => {
       load.resolve(savedConversation);
@@ -133,7 +133,7 @@ describe('useChat options', () => {
     const { connection } = scriptedConnection((input) => textAnswer(input, ['unused']));
     const { result } = renderHook(
       () => useChat({ id: 'saved-fails', connection, initialMessages: async () => Promise.reject(new Error('no such conversation')) }),
-      { wrapper: withQueryClient(freshQueryClient()) },
+      { wrapper: withRegistry(freshRegistry()) },
     );
     expect(result.current.isLoadingMessages).toBe(true);
     await waitFor(() => expect(result.current.loadError).toBeInstanceOf(Error));
@@ -165,7 +165,7 @@ describe('useChat options', () => {
       yield { type: 'RUN_FINISHED', threadId: input.threadId, runId: input.runId };
     });
     const { result } = renderHook(() => useChat({ id: 'catalog-chat', connection, catalog: '/api/tools' }), {
-      wrapper: withQueryClient(freshQueryClient()),
+      wrapper: withRegistry(freshRegistry()),
     });
     expect(result.current.discovery.isLoading).toBe(true);
     await waitFor(() => expect(result.current.discovery.catalog).toBeDefined());
@@ -207,7 +207,7 @@ describe('useChat options', () => {
       yield { type: 'TEXT_MESSAGE_END', messageId };
       yield { type: 'RUN_FINISHED', threadId: input.threadId, runId: input.runId };
     });
-    const { result } = renderHook(() => useChat({ id: 'approvals', connection }), { wrapper: withQueryClient(freshQueryClient()) });
+    const { result } = renderHook(() => useChat({ id: 'approvals', connection }), { wrapper: withRegistry(freshRegistry()) });
 
     await act(async () => {
       await result.current.sendMessage('delete /tmp/a.txt');
@@ -240,7 +240,7 @@ describe('useChat options', () => {
       run: (input: RunInput, options: { readonly signal: AbortSignal }) =>
         runs.length === 0 ? gated.run(input, options) : (runs.push(input), textAnswer(input, ['a ', 'better ', 'answer'])),
     };
-    const { result } = renderHook(() => useChat({ id: 'stop-regenerate', connection }), { wrapper: withQueryClient(freshQueryClient()) });
+    const { result } = renderHook(() => useChat({ id: 'stop-regenerate', connection }), { wrapper: withRegistry(freshRegistry()) });
 
     await act(async () => {
       void result.current.sendMessage('question');

@@ -2,7 +2,7 @@ import { act, fireEvent, render, screen, waitFor, within } from '@testing-librar
 import { memo, Profiler, StrictMode } from 'react';
 import { describe, expect, it } from 'vitest';
 import { messageText, type ChatMessage } from '@chatwire/core';
-import { chatQueryKeys, useChat, type RenderBatching } from '@chatwire/react';
+import { useChat, type RenderBatching } from '@chatwire/react';
 import {
   countAnimationFrames,
   deltas,
@@ -11,9 +11,9 @@ import {
   scriptedConnection,
   textAnswer,
   until,
-  withQueryClient,
+  withRegistry,
   cleanupAfterEach,
-  freshQueryClient,
+  freshRegistry,
   MessageItems,
 } from './helpers.tsx';
 
@@ -26,9 +26,9 @@ const STREAM_DELTAS = 2_000;
 async function measureStream(batching: RenderBatching, id: string) {
   const parts = deltas(STREAM_DELTAS, '');
   const { connection } = scriptedConnection((input) => textAnswer(input, parts, { macrotaskEvery: 50 }));
-  const queryClient = freshQueryClient();
+  const registry = freshRegistry();
   let commits = 0;
-  let send: () => Promise<void> = async () => {};
+  let send: () => Promise<unknown> = async () => {};
 
   function StreamView() {
     const chat = useChat({ id, connection, batching });
@@ -46,7 +46,7 @@ async function measureStream(batching: RenderBatching, id: string) {
     <Profiler id="stream" onRender={() => commits++}>
       <StreamView />
     </Profiler>,
-    { wrapper: withQueryClient(queryClient) },
+    { wrapper: withRegistry(registry) },
   );
   const status = () => within(view.container).getByTestId('status').textContent;
   const text = () => within(view.container).getByTestId('text').textContent;
@@ -108,7 +108,7 @@ describe('useChat rendering', () => {
         </Profiler>
       );
     }
-    render(<Conversation />, { wrapper: withQueryClient(freshQueryClient()) });
+    render(<Conversation />, { wrapper: withRegistry(freshRegistry()) });
 
     await act(async () => {
       void latest?.sendMessage('one');
@@ -141,7 +141,7 @@ describe('useChat rendering', () => {
 
   it('runs once per click in React.StrictMode, and shows the answer once', async () => {
     const { connection, runs } = scriptedConnection((input) => textAnswer(input, ['strict ', 'answer']));
-    const queryClient = freshQueryClient();
+    const registry = freshRegistry();
     function StrictChat() {
       const { messages, status, sendMessage } = useChat({ connection });
       return (
@@ -156,7 +156,7 @@ describe('useChat rendering', () => {
       <StrictMode>
         <StrictChat />
       </StrictMode>,
-      { wrapper: withQueryClient(queryClient) },
+      { wrapper: withRegistry(registry) },
     );
 
     await act(async () => {
@@ -171,8 +171,7 @@ describe('useChat rendering', () => {
     expect(screen.getAllByRole('listitem').map((item) => item.getAttribute('data-role'))).toEqual(['user', 'assistant']);
     // The run carried the conversation once: one user message.
     expect(runs[0]?.messages.filter((message) => message.role === 'user')).toHaveLength(1);
-    // Exactly one chat of this component lives in the QueryClient.
-    const chats = queryClient.getQueryCache().findAll({ queryKey: ['chatwire', 'chat'] });
-    expect(chats.map((query) => query.queryKey)).toEqual([chatQueryKeys.chat(runs[0]?.threadId ?? '')]);
+    // Exactly one chat of this component lives in the registry, even though Strict Mode rendered twice.
+    expect(registry.ids()).toEqual([runs[0]?.threadId]);
   });
 });

@@ -2,7 +2,7 @@ import { act, render, renderHook, screen, waitFor, within } from '@testing-libra
 import type { ReactNode } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { ChatClient, messageText, type ChatConnection } from '@chatwire/core';
-import { chatQueryKeys, useChat } from '@chatwire/react';
+import { ChatProvider, useChat } from '@chatwire/react';
 import {
   cleanupAfterEach,
   countAnimationFrames,
@@ -11,8 +11,8 @@ import {
   joined,
   lastAnswer,
   sleep,
-  withQueryClient,
-  freshQueryClient,
+  withRegistry,
+  freshRegistry,
   MessageItems,
 } from './helpers.tsx';
 
@@ -36,14 +36,14 @@ const pane = (name: string) => within(screen.getByTestId(name));
 const answerIn = (name: string) => pane(name).getByTestId('answer').textContent;
 
 describe.each([
-  { setup: 'inside one QueryClientProvider', provider: true },
-  { setup: 'without a provider (the default QueryClient)', provider: false },
+  { setup: 'inside one ChatProvider', provider: true },
+  { setup: "without a provider (the page's registry)", provider: false },
 ])('two components with one chat id, $setup', ({ provider }) => {
   it('share the chat, and a component remounted mid-stream catches up and keeps following', async () => {
     const parts = deltas(30);
     const { connection, gate, runs } = gatedConnection(parts);
     const id = 'shared';
-    const wrapper = provider ? withQueryClient(freshQueryClient()) : ({ children }: { readonly children?: ReactNode }) => <>{children}</>;
+    const wrapper = provider ? withRegistry(freshRegistry()) : ({ children }: { readonly children?: ReactNode }) => <>{children}</>;
     function App({ showSecond }: { readonly showSecond: boolean }) {
       return (
         <>
@@ -106,12 +106,12 @@ describe.each([
   });
 });
 
-describe('useChat and the QueryClient', () => {
-  it('keeps chats in the app QueryClient: the cached client is result.client', () => {
-    const queryClient = freshQueryClient();
+describe('useChat and the chat registry', () => {
+  it("keeps chats in the provider's registry: the registered client is result.client", () => {
+    const registry = freshRegistry();
     const { connection } = gatedConnection([]);
-    const { result } = renderHook(() => useChat({ id: 'x', connection }), { wrapper: withQueryClient(queryClient) });
-    const cached = queryClient.getQueryData(chatQueryKeys.chat('x'));
+    const { result } = renderHook(() => useChat({ id: 'x', connection }), { wrapper: withRegistry(registry) });
+    const cached = registry.get('x');
     expect(cached).toBeInstanceOf(ChatClient);
     expect(cached).toBe(result.current.client);
     expect(result.current.client.id).toBe('x');
@@ -119,12 +119,12 @@ describe('useChat and the QueryClient', () => {
   });
 
   it('switching id mid-stream shows the other chat untouched; the old stream never writes into it', async () => {
-    const queryClient = freshQueryClient();
+    const registry = freshRegistry();
     const parts = deltas(20);
     const { connection, gate, runs } = gatedConnection(parts);
     const { result, rerender } = renderHook(({ id }: { id: string }) => useChat({ id, connection }), {
       initialProps: { id: 'a' },
-      wrapper: withQueryClient(queryClient),
+      wrapper: withRegistry(registry),
     });
     const clientA = result.current.client;
 
@@ -171,16 +171,16 @@ describe('useChat and the QueryClient', () => {
     expect(result.current.status).toBe('ready');
     expect(result.current.messages.map((message) => message.role)).toEqual(['user', 'assistant']);
     expect(lastAnswer(result.current.messages)).toBe(joined(parts));
-    expect(queryClient.getQueryData<ChatClient>(chatQueryKeys.chat('b'))?.getSnapshot().messages).toEqual([]);
+    expect(registry.get('b')?.getSnapshot().messages).toEqual([]);
     expect(runs.map((run) => run.threadId)).toEqual(['a']);
   });
 
-  it('unmounting mid-stream neither throws nor leaks, and the stream still completes in the cache', async () => {
-    const queryClient = freshQueryClient();
+  it('unmounting mid-stream neither throws nor leaks, and the stream still completes in the registry', async () => {
+    const registry = freshRegistry();
     const errors = vi.spyOn(console, 'error');
     const parts = deltas(25);
     const { connection, gate } = gatedConnection(parts);
-    const { result, unmount } = renderHook(() => useChat({ id: 'unmount-mid-stream', connection }), { wrapper: withQueryClient(queryClient) });
+    const { result, unmount } = renderHook(() => useChat({ id: 'unmount-mid-stream', connection }), { wrapper: withRegistry(registry) });
 
     await act(async () => {
       void result.current.sendMessage('go');
@@ -198,7 +198,7 @@ describe('useChat and the QueryClient', () => {
       await act(async () => {
         gate.open();
       });
-      const cached = queryClient.getQueryData<ChatClient>(chatQueryKeys.chat('unmount-mid-stream'));
+      const cached = registry.get('unmount-mid-stream');
       expect(cached).toBeDefined();
       await waitFor(() => expect(cached?.getSnapshot().status).toBe('ready'));
       await act(async () => {
@@ -212,5 +212,69 @@ describe('useChat and the QueryClient', () => {
       frames.stop();
     }
     expect(errors).not.toHaveBeenCalled();
+  });
+});
+
+describe('the chat registry over time', () => {
+  it('keeps an unused chat for gcTime (a remount in time gets the same client), then disposes it', async () => {
+    const registry = freshRegistry();
+    const { connection } = gatedConnection([]);
+    const wrapper = withRegistry(registry);
+    const first = renderHook(() => useChat({ id: 'kept', connection, gcTime: 60 }), { wrapper });
+    const client = first.result.current.client;
+    first.unmount();
+
+    // Remounted within gcTime: the same live client.
+    await act(async () => {
+      await sleep(20);
+    });
+    const second = renderHook(() => useChat({ id: 'kept', connection, gcTime: 60 }), { wrapper });
+    expect(second.result.current.client).toBe(client);
+    // Mounted, it is never collected, however long it stays.
+    await act(async () => {
+      await sleep(100);
+    });
+    expect(registry.get('kept')).toBe(client);
+    second.unmount();
+
+    const dispose = vi.spyOn(client, 'dispose');
+    await act(async () => {
+      await sleep(100);
+    });
+    expect(registry.get('kept')).toBeUndefined();
+    expect(registry.ids()).toEqual([]);
+    expect(dispose).toHaveBeenCalledTimes(1);
+
+    // Asked for again, the chat starts fresh.
+    const third = renderHook(() => useChat({ id: 'kept', connection, gcTime: 60 }), { wrapper });
+    expect(third.result.current.client).not.toBe(client);
+  });
+
+  it('two providers never share a chat of the same id; nested providers do', () => {
+    const { connection } = gatedConnection([]);
+    const left = freshRegistry();
+    const right = freshRegistry();
+    const clients: Record<string, ChatClient> = {};
+    function Probe({ name }: { readonly name: string }) {
+      clients[name] = useChat({ id: 'same', connection }).client;
+      return null;
+    }
+    render(
+      <>
+        <ChatProvider registry={left}>
+          <Probe name="left" />
+          <ChatProvider api="/other">
+            <Probe name="nested" />
+          </ChatProvider>
+        </ChatProvider>
+        <ChatProvider registry={right}>
+          <Probe name="right" />
+        </ChatProvider>
+      </>,
+    );
+    expect(clients['left']).toBe(clients['nested']);
+    expect(clients['left']).not.toBe(clients['right']);
+    expect(left.get('same')).toBe(clients['left']);
+    expect(right.get('same')).toBe(clients['right']);
   });
 });

@@ -12,10 +12,10 @@ import {
   textAnswer,
   textAnswerEvents,
   until,
-  withQueryClient,
+  withRegistry,
   type RunInput,
   cleanupAfterEach,
-  freshQueryClient,
+  freshRegistry,
 } from './helpers.tsx';
 
 cleanupAfterEach();
@@ -45,7 +45,7 @@ describe('useChatSelector', () => {
     const statuses: ChatStatus[] = [];
     const summaries: Summary[] = [];
     let summaryWithoutEqualityRenders = 0;
-    let send: () => Promise<void> = async () => {};
+    let send: () => Promise<unknown> = async () => {};
 
     function Streamer() {
       const chat = useChat({ id, connection });
@@ -75,7 +75,7 @@ describe('useChatSelector', () => {
         <SummaryLine />
         <SummaryLineWithoutEquality />
       </>,
-      { wrapper: withQueryClient(freshQueryClient()) },
+      { wrapper: withRegistry(freshRegistry()) },
     );
     expect(statuses).toEqual(['ready']);
     streamerRenders = 0;
@@ -110,7 +110,7 @@ describe('useChatSelector', () => {
       function Badge() {
         return <span data-testid="badge">{useChatSelector(id, (snapshot) => snapshot.status)}</span>;
       }
-      let send: () => Promise<void> = async () => {};
+      let send: () => Promise<unknown> = async () => {};
       function Chat() {
         const chat = useChat({ id, ...options });
         send = () => chat.sendMessage('hello');
@@ -126,7 +126,7 @@ describe('useChatSelector', () => {
           <Chat />
           <Badge />
         </>
-      ), { wrapper: withQueryClient(freshQueryClient()) });
+      ), { wrapper: withRegistry(freshRegistry()) });
       return { send: () => send() };
     }
 

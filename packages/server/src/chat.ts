@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import {
   EventType,
   aggregateTokenUsage,
@@ -27,18 +28,16 @@ import {
   type AnyTool,
   type ResultMetadata,
 } from '@chatwire/core';
-import {
-  ChatRequestError,
-  clientToolInterruptId,
-  createMemoryLedger,
-  insertAfterCall,
-  reviewHistory,
-  withEveryCallAnswered,
-  type ApprovalLedger,
-} from './history.js';
+import { ChatRequestError, insertAfterCall, reviewHistory, withEveryCallAnswered, type HistoryReview } from './history.js';
+import { isExposed, reportError, safeModelMessage, type ErrorReporter } from './errors/errorReport.js';
+import { redactSecrets } from './errors/redactSecrets.js';
+import type { ChatStore } from './store/chatStore.js';
+import { createMemoryStore } from './store/memoryStore.js';
 import { LazyDiscovery, type DiscoveryOptions } from './discovery/lazyDiscovery.js';
 import type { ChatModel, ModelChunk, ModelTool } from './model.js';
 import { CallSigner } from './signing.js';
+import { canonicalArguments } from './binding/canonicalArguments.js';
+import { ProviderError } from './adapters/providerErrors.js';
 import { toolTokensFor } from './tokens.js';
 import { ToolRegistry, type RegisteredTool } from './toolRegistry.js';
 
@@ -64,10 +63,24 @@ export interface ChatOptions {
   readonly resume?: readonly ResumeEntry[];
   /** Abort to stop the model and the tools (the SSE helper wires this to the client's disconnect). */
   readonly signal?: AbortSignal;
-  /** Key that binds approvals and results to this server. Defaults to `CHATWIRE_SECRET` or a per-process key. */
+  /**
+   * Key that binds approvals and results to this server. Defaults to `CHATWIRE_SECRET`; without
+   * either, production refuses to start and development uses a random per-process key (with a warning).
+   */
   readonly secret?: string;
-  /** Where answered approvals are remembered against replay. Defaults to an in-memory ledger. */
-  readonly ledger?: ApprovalLedger;
+  /**
+   * Where used approvals are remembered against replay. Defaults to one in-memory store per process,
+   * which refuses approvals issued before a restart or by another instance; use `createRedisStore`
+   * to share it between instances and restarts.
+   */
+  readonly store?: ChatStore;
+  /** How long an approval can be answered, in milliseconds. Defaults to 3,600,000 (one hour). */
+  readonly approvalTtlMs?: number;
+  /**
+   * Receives the details of failures the client only sees as a safe message (tool exceptions,
+   * provider errors); credentials in URLs are redacted. Defaults to one `console.error` line.
+   */
+  readonly onError?: ErrorReporter;
   /** Lazy discovery of tools marked `lazy` (by name by default; see `DiscoveryOptions`). */
   readonly discovery?: DiscoveryOptions;
 }
@@ -84,23 +97,37 @@ function toolsOf(options: ChatOptions): { registry: ToolRegistry; discovery: Laz
   return { registry, discovery, isServerSide: (name) => name === DISCOVERY_TOOL_NAME && !browserDiscovery };
 }
 
-const defaultLedger = createMemoryLedger();
+let defaultStore: ChatStore | undefined;
+/** The process's in-memory store, for chats configured without one. */
+const storeOf = (options: ChatOptions): ChatStore => options.store ?? (defaultStore ??= createMemoryStore());
+
+const DEFAULT_APPROVAL_TTL_MS = 60 * 60_000;
 
 /**
- * Checks a run's history and resume entries without running anything. Throws
- * {@link ChatRequestError} with a clear message; `createChatHandler` turns that into HTTP 400.
+ * Checks a run's history and resume entries without running anything and without using up any
+ * approval. Rejects with {@link ChatRequestError} with a clear message; `createChatHandler` turns
+ * that into HTTP 400.
  */
-export function validateChatRequest(options: ChatOptions): void {
+export async function validateChatRequest(options: ChatOptions): Promise<void> {
+  await reviewChatRequest(options, false);
+}
+
+/**
+ * Reviews a run's history and resume entries; with `consume`, claims the approvals in the store so
+ * they cannot be used again. `createChatHandler` calls it before answering, so a refused request is
+ * an HTTP error, then hands the review to {@link runChat}.
+ */
+export async function reviewChatRequest(options: ChatOptions, consume = true, signer = new CallSigner(options.secret)): Promise<HistoryReview> {
   const { registry, isServerSide } = toolsOf(options);
-  reviewHistory({
+  return reviewHistory({
     messages: options.messages,
     resume: options.resume ?? [],
     registry,
-    signer: new CallSigner(options.secret),
-    // Validation must not consume approvals: check against a copy of the ledger's answers.
-    ledger: { has: (id) => (options.ledger ?? defaultLedger).has(id), add: () => {} },
+    signer,
+    store: storeOf(options),
     threadId: options.threadId ?? '',
     isServerSide,
+    consume,
   });
 }
 
@@ -115,27 +142,49 @@ export function validateChatRequest(options: ChatOptions): void {
  * return toServerSentEventsResponse(events);
  * ```
  */
-export async function* chat(options: ChatOptions): AsyncGenerator<Event, void, undefined> {
+export function chat(options: ChatOptions): AsyncGenerator<Event, void, undefined> {
+  return runChat(options, undefined);
+}
+
+/**
+ * The agent loop of {@link chat}; `reviewed` is the history review `createChatHandler` already made
+ * (and whose approvals it claimed) before answering, `signer` the one it resolved at startup.
+ */
+export async function* runChat(
+  options: ChatOptions,
+  reviewed: HistoryReview | undefined,
+  signer = new CallSigner(options.secret),
+): AsyncGenerator<Event, void, undefined> {
   const threadId = options.threadId ?? createId('thread');
   const runId = options.runId ?? createId('run');
-  const signal = options.signal ?? new AbortController().signal;
-  const signer = new CallSigner(options.secret);
+  // The run's own signal: aborted when the caller's is, and when the run ends, so no tool outlives it.
+  const runAbort = new AbortController();
+  // Every tool call of the run listens on it until the run ends (see executeTool): no listener cap.
+  setMaxListeners(0, runAbort.signal);
+  const outer = options.signal;
+  const forwardAbort = () => runAbort.abort(outer?.reason);
+  if (outer?.aborted) forwardAbort();
+  else outer?.addEventListener('abort', forwardAbort, { once: true });
+  const signal = runAbort.signal;
   const usage: TokenUsage[] = [];
   yield { type: EventType.RUN_STARTED, threadId, runId };
 
   try {
-    const { registry, discovery, isServerSide } = toolsOf(options);
-    const review = reviewHistory({
-      messages: options.messages,
-      resume: options.resume ?? [],
-      registry,
-      signer,
-      ledger: options.ledger ?? defaultLedger,
-      threadId,
-      isServerSide,
-    });
+    const { registry, discovery } = toolsOf(options);
+    const review = reviewed ?? (await reviewChatRequest({ ...options, threadId }, true, signer));
     const history = review.messages;
-    const context: LoopContext = { threadId, signer, signal, registry, discovery, history };
+    const context: LoopContext = {
+      threadId,
+      runId,
+      signer,
+      signal,
+      registry,
+      discovery,
+      history,
+      store: storeOf(options),
+      approvalTtlMs: options.approvalTtlMs ?? DEFAULT_APPROVAL_TTL_MS,
+      onError: options.onError,
+    };
 
     // What the user decided on the previous run's approvals happens first.
     for (const { call, reason } of review.denied) {
@@ -146,7 +195,8 @@ export async function* chat(options: ChatOptions): AsyncGenerator<Event, void, u
 
     const maxIterations = options.maxIterations ?? 10;
     for (let iteration = 0; iteration < maxIterations; iteration++) {
-      if (signal.aborted) return;
+      // Stopped while tools ran: end as a stopped run (RUN_ERROR 'aborted'), not silently.
+      signal.throwIfAborted();
       const stepName = `model-call-${iteration + 1}`;
       yield { type: EventType.STEP_STARTED, stepName };
       const plan = await discovery.plan(history);
@@ -172,14 +222,28 @@ export async function* chat(options: ChatOptions): AsyncGenerator<Event, void, u
       yield { type: EventType.RUN_ERROR, message: 'The run was stopped before it finished.', code: 'aborted', ...(usage.length ? { usage: aggregateTokenUsage(usage) } : {}) };
       return;
     }
+    // The client reads a safe message; the details go to the server's onError.
+    let message: string;
+    if (error instanceof ChatRequestError) message = error.message;
+    else {
+      const ref = reportError(options.onError, { kind: error instanceof ProviderError ? 'model' : 'run', error, threadId, runId });
+      message = safeModelMessage(error, ref);
+    }
     const code = error instanceof ChatRequestError ? error.code : 'agent-error';
-    yield { type: EventType.RUN_ERROR, message: describeError(error), code, ...(usage.length ? { usage: aggregateTokenUsage(usage) } : {}) };
+    yield { type: EventType.RUN_ERROR, message, code, ...(usage.length ? { usage: aggregateTokenUsage(usage) } : {}) };
+  } finally {
+    outer?.removeEventListener('abort', forwardAbort);
+    runAbort.abort(new Error('The run ended.'));
   }
 }
 
 interface LoopContext {
   readonly threadId: string;
+  readonly runId: string;
   readonly signer: CallSigner;
+  readonly store: ChatStore;
+  readonly approvalTtlMs: number;
+  readonly onError: ErrorReporter | undefined;
   readonly signal: AbortSignal;
   readonly registry: ToolRegistry;
   readonly discovery: LazyDiscovery;
@@ -342,8 +406,15 @@ async function* triageCalls(
       continue;
     }
     if (tool.runsOn === 'client') {
+      // A tool from the server's list that runs elsewhere needs the browser to have announced it
+      // (a server tool of the same name as a frontend tool records it in `shadowed`); otherwise
+      // nobody would ever answer the hand-off and the call would wait forever.
+      if (tool.source === 'server' && !context.registry.shadowed.includes(tool.name)) {
+        yield errorResult(context, call, unimplementedToolError(tool.name));
+        continue;
+      }
       interrupts.push({
-        id: clientToolInterruptId(context.signer, context.threadId, call.id),
+        id: context.signer.clientToolInterruptId(context.threadId, call.id),
         reason: INTERRUPT_REASONS.clientTool,
         toolCallId: call.id,
         message: `Run '${tool.name}' in the browser and send its result.`,
@@ -351,7 +422,7 @@ async function* triageCalls(
       continue;
     }
     const server = tool.server as NonNullable<RegisteredTool['server']>;
-    const valid = validateToolInput(server, input);
+    const valid = await validateToolInput(server, input);
     if (!valid.ok) {
       yield errorResult(context, call, valid.error);
       continue;
@@ -367,21 +438,37 @@ async function* triageCalls(
       serverCalls.push(call);
       continue;
     }
-    const id = context.signer.approvalId(context.threadId, call.id);
+    const expiresAt = Date.now() + context.approvalTtlMs;
+    const id = context.signer.approvalId(context.threadId, call, expiresAt, context.store.scope);
+    if (id === undefined) {
+      const canonical = canonicalArguments(call.function.arguments);
+      yield errorResult(context, call, `The arguments of '${tool.name}' cannot be approved: ${canonical.ok ? 'they have no canonical form' : canonical.reason}.`);
+      continue;
+    }
     interrupts.push({
       id,
       reason: INTERRUPT_REASONS.toolApproval,
       toolCallId: call.id,
       message: `Allow '${tool.name}' to run with these arguments?`,
+      expiresAt: new Date(expiresAt).toISOString(),
       responseSchema: {
         type: 'object',
         properties: { approved: { type: 'boolean' }, reason: { type: 'string' } },
         required: ['approved'],
       },
-      metadata: { chatwire: { toolName: tool.name, token: context.signer.approvalToken(id, tool.name, call.function.arguments) } },
+      metadata: { chatwire: { toolName: tool.name } },
     });
   }
   return { serverCalls, interrupts };
+}
+
+/** The error for a call nobody can run: named, with both ways to fix it. */
+function unimplementedToolError(name: string): string {
+  return (
+    `Tool '${name}' has no implementation: the server registers its definition without .server(impl), ` +
+    `and the browser did not announce it in this run's tools. Register ${name}.server(impl) on the server, ` +
+    `or pass ${name}.client(impl) (or the definition, answered with addToolResult) in the browser's tools.`
+  );
 }
 
 /** Runs server calls concurrently and yields each result as it settles. */
@@ -416,7 +503,13 @@ async function runServerCall(context: LoopContext, call: ToolCall): Promise<Even
     return errorResult(context, call, `Invalid JSON in the arguments of '${tool.name}': ${describeError(error)}`);
   }
   const outcome = await executeTool(tool, input, { toolCallId: call.id, signal: context.signal });
-  return outcome.ok ? resultEvent(context, call, outcome.content, {}) : errorResult(context, call, outcome.error);
+  if (outcome.ok) return resultEvent(context, call, outcome.content, {});
+  if (!('thrown' in outcome)) return errorResult(context, call, outcome.error);
+  // The tool threw: its text may hold secrets (connection strings, internal hosts). The model and the
+  // client read a safe message unless the tool exposed it; the details go to onError.
+  const ref = reportError(context.onError, { kind: 'tool', error: outcome.thrown, threadId: context.threadId, runId: context.runId, toolName: tool.name, toolCallId: call.id });
+  const shown = isExposed(outcome.thrown) ? `Tool '${tool.name}' failed: ${redactSecrets(outcome.thrown.message)}` : `Tool '${tool.name}' failed (ref ${ref}; details are in the server log).`;
+  return errorResult(context, call, shown);
 }
 
 function errorResult(context: LoopContext, call: ToolCall, error: string): Event {
@@ -425,7 +518,7 @@ function errorResult(context: LoopContext, call: ToolCall, error: string): Event
 
 /** A signed TOOL_CALL_RESULT, also appended to the working history. */
 function resultEvent(context: LoopContext, call: ToolCall, content: string, meta: ResultMetadata): Event {
-  const signature = context.signer.resultSignature(context.threadId, call.id, content);
+  const signature = context.signer.resultSignature(context.threadId, call, content);
   const metadata = { chatwire: { ...meta, signature } };
   const messageId = createId('tool');
   const message: ToolMessage = {

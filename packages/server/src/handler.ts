@@ -1,25 +1,83 @@
-import type { Tool as WireTool } from '@ag-ui/core';
+import type { RunAgentInput, Tool as WireTool } from '@ag-ui/core';
 import { RunAgentInputSchema } from '@ag-ui/core/schemas';
-import { describeError, type AnyTool, type ToolCatalog, type ToolCatalogEntry } from '@chatwire/core';
+import { type AnyTool, type ToolCatalog, type ToolCatalogEntry } from '@chatwire/core';
 import { z } from 'zod';
-import { chat, validateChatRequest, type ChatOptions } from './chat.js';
-import { ChatRequestError } from './history.js';
+import { reviewChatRequest, runChat, type ChatOptions } from './chat.js';
+import { reportError } from './errors/errorReport.js';
+import { ChatRequestError, type HistoryReview } from './history.js';
+import { checkOrigin, preflightResponse, withCors, type OriginPolicyOptions } from './http/originPolicy.js';
+import { isJsonContentType, readJsonBody } from './http/readJsonBody.js';
+import { CallSigner } from './signing.js';
 import type { ToolTokenCounter } from './model.js';
-import { toolTokensFor } from './tokens.js';
+import { countTextTokens, toolTokensFor } from './tokens.js';
 import { toServerSentEventsResponse } from './sse.js';
 
+/** Limits on what one request may carry; each refusal names the limit. */
+export interface RequestLimits {
+  /** The request body's size in bytes, enforced while it streams (413). Defaults to 4 MiB (4,194,304). */
+  readonly maxBodyBytes?: number;
+  /** Messages in one run input (413). Defaults to 2,000. */
+  readonly maxMessages?: number;
+  /** Frontend tools in one run input (413). Defaults to 256. */
+  readonly maxTools?: number;
+}
+
+/** The default {@link RequestLimits}. */
+export const DEFAULT_LIMITS: Required<RequestLimits> = { maxBodyBytes: 4 * 1024 * 1024, maxMessages: 2_000, maxTools: 256 };
+
+/**
+ * Tool names the handler accepts from the browser: AG-UI leaves names open, so this is the rule of
+ * the providers the names are sent to (OpenAI and Anthropic: `^[a-zA-Z0-9_-]{1,64}$`).
+ */
+export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
+
 /** Options of {@link createChatHandler}: everything `chat()` takes except the per-request parts. */
-export interface ChatHandlerOptions extends Omit<ChatOptions, 'messages' | 'frontendTools' | 'threadId' | 'runId' | 'resume' | 'signal'> {}
+export interface ChatHandlerOptions
+  extends Omit<ChatOptions, 'messages' | 'frontendTools' | 'threadId' | 'runId' | 'resume' | 'signal'>,
+    OriginPolicyOptions {
+  /** Size and count limits of one request. Defaults to {@link DEFAULT_LIMITS}. */
+  readonly limits?: RequestLimits;
+}
 
 /** A JSON error response. */
 export function jsonError(status: number, error: string, code?: string): Response {
   return Response.json({ error, ...(code ? { code } : {}) }, { status });
 }
 
+/** Refuses a body with more messages or tools than the limits allow (413). */
+function checkCounts(body: unknown, limits: Required<RequestLimits>): Response | undefined {
+  const { messages, tools } = (body ?? {}) as { messages?: unknown; tools?: unknown };
+  if (Array.isArray(messages) && messages.length > limits.maxMessages) {
+    return jsonError(413, `The run input has ${messages.length} messages; this server accepts at most ${limits.maxMessages} (\`limits.maxMessages\`).`, 'too-many-messages');
+  }
+  if (Array.isArray(tools) && tools.length > limits.maxTools) {
+    return jsonError(413, `The run input has ${tools.length} tools; this server accepts at most ${limits.maxTools} (\`limits.maxTools\`).`, 'too-many-tools');
+  }
+  return undefined;
+}
+
+/** Refuses tool names no provider accepts, and two tools with one name (400). */
+function checkRunInput(input: RunAgentInput): Response | undefined {
+  const tools = input.tools ?? [];
+  const seen = new Set<string>();
+  for (const tool of tools) {
+    if (!TOOL_NAME_PATTERN.test(tool.name)) {
+      const shown = JSON.stringify(tool.name.length > 80 ? `${tool.name.slice(0, 80)}…` : tool.name);
+      return jsonError(400, `Tool name ${shown} is not allowed: tool names are 1 to 64 letters, digits, '_' or '-'.`, 'invalid-tool-name');
+    }
+    if (seen.has(tool.name)) return jsonError(400, `Two tools in the run input are named '${tool.name}'.`, 'duplicate-tool');
+    seen.add(tool.name);
+  }
+  return undefined;
+}
+
 /**
- * A Fetch handler for `POST` AG-UI runs: validates the `RunAgentInput` body (HTTP 400 with a JSON
- * `{ error }` naming the problem), runs `chat()`, and streams the events as SSE. The model stops
- * when the client disconnects.
+ * A Fetch handler for `POST` AG-UI runs. Before anything runs it refuses, with a JSON
+ * `{ error, code }`: pages of other origins (403, see `allowedOrigins`), bodies that are not
+ * `application/json` (415), bodies over the size limit (413, while streaming), inputs that are not
+ * an AG-UI `RunAgentInput` or break the limits (400/413), and histories or approvals that do not
+ * verify (400). Then it runs `chat()` and streams the events as SSE; the run stops when the client
+ * disconnects. Creating it without a secret in production throws ({@link ChatwireConfigError}).
  *
  * @example
  * ```ts
@@ -28,23 +86,40 @@ export function jsonError(status: number, error: string, code?: string): Respons
  * ```
  */
 export function createChatHandler(options: ChatHandlerOptions): (request: Request) => Promise<Response> {
+  // The key is resolved once, at startup: no secret in production refuses to start (development warns once).
+  const signer = new CallSigner(options.secret);
+  // The tokenizer loads its tables on first use (about 150 ms): at startup, not in the first request.
+  countTextTokens('warm up');
+  const { allowedOrigins, trustProxy, limits: limitOptions, ...chatDefaults } = options;
+  const policy: OriginPolicyOptions = { ...(allowedOrigins ? { allowedOrigins } : {}), ...(trustProxy ? { trustProxy } : {}) };
+  const limits: Required<RequestLimits> = { ...DEFAULT_LIMITS, ...limitOptions };
   return async (request) => {
-    if (request.method !== 'POST') return jsonError(405, `Use POST to start a run (got ${request.method}).`, 'method-not-allowed');
-    let body: unknown;
-    try {
-      body = await request.json();
-    } catch (error) {
-      return jsonError(400, `The request body is not valid JSON: ${describeError(error)}`, 'invalid-json');
+    const origin = checkOrigin(request, policy);
+    if (request.method === 'OPTIONS') return preflightResponse(request, origin);
+    const corsOrigin = origin.ok ? origin.corsOrigin : undefined;
+    const fail = (status: number, error: string, code: string) => withCors(jsonError(status, error, code), corsOrigin);
+    if (!origin.ok) return fail(403, origin.message, 'forbidden-origin');
+    if (request.method !== 'POST') return fail(405, `Use POST to start a run (got ${request.method}).`, 'method-not-allowed');
+    if (!isJsonContentType(request.headers.get('content-type'))) {
+      await request.body?.cancel().catch(() => {});
+      return fail(415, `The request body must be JSON, sent with \`Content-Type: application/json\` (got ${JSON.stringify(request.headers.get('content-type') ?? 'none')}).`, 'unsupported-media-type');
     }
-    const parsed = RunAgentInputSchema.safeParse(body);
+    const body = await readJsonBody(request, limits.maxBodyBytes);
+    if (!body.ok) return fail(body.status, body.error, body.code);
+    // Counts first: a 3,000-message body is refused before the schema walks every message.
+    const counted = checkCounts(body.value, limits);
+    if (counted) return withCors(counted, corsOrigin);
+    const parsed = RunAgentInputSchema.safeParse(body.value);
     if (!parsed.success) {
-      return jsonError(400, `The request body is not an AG-UI RunAgentInput: ${z.prettifyError(parsed.error)}`, 'invalid-run-input');
+      return fail(400, `The request body is not an AG-UI RunAgentInput: ${z.prettifyError(parsed.error)}`, 'invalid-run-input');
     }
-    const input = parsed.data;
+    const input = parsed.data as RunAgentInput;
+    const refused = checkRunInput(input);
+    if (refused) return withCors(refused, corsOrigin);
     const abort = new AbortController();
     request.signal?.addEventListener('abort', () => abort.abort(), { once: true });
     const chatOptions: ChatOptions = {
-      ...options,
+      ...chatDefaults,
       messages: input.messages,
       frontendTools: (input.tools ?? []) as WireTool[],
       threadId: input.threadId,
@@ -52,13 +127,15 @@ export function createChatHandler(options: ChatHandlerOptions): (request: Reques
       ...(input.resume ? { resume: input.resume } : {}),
       signal: abort.signal,
     };
+    let review: HistoryReview;
     try {
-      validateChatRequest(chatOptions);
+      review = await reviewChatRequest(chatOptions, true, signer);
     } catch (error) {
-      if (error instanceof ChatRequestError) return jsonError(400, error.message, error.code);
-      return jsonError(400, describeError(error), 'invalid-request');
+      if (error instanceof ChatRequestError) return fail(error.status, error.message, error.code);
+      const ref = reportError(options.onError, { kind: 'run', error, threadId: input.threadId, runId: input.runId });
+      return fail(500, `The request could not be checked (ref ${ref}).`, 'internal-error');
     }
-    return toServerSentEventsResponse(chat(chatOptions), { abort });
+    return withCors(toServerSentEventsResponse(runChat(chatOptions, review, signer), { abort }), corsOrigin);
   };
 }
 

@@ -1,35 +1,21 @@
 import type { AssistantMessage, Message, ResumeEntry, ToolCall, ToolMessage } from '@ag-ui/core';
-import { INTERRUPT_REASONS, readResultMetadata } from '@chatwire/core';
+import { readResultMetadata } from '@chatwire/core';
 import { CallSigner } from './signing.js';
+import type { ChatStore } from './store/chatStore.js';
 import type { ToolRegistry } from './toolRegistry.js';
 
 /** A request the server refuses: bad history, or resume entries that do not bind to pending calls. */
 export class ChatRequestError extends Error {
   /** Stable reason, e.g. `forged-result`, `unknown-approval`. */
   readonly code: string;
-  constructor(code: string, message: string) {
+  /** The HTTP status `createChatHandler` answers with. Defaults to 400. */
+  readonly status: number;
+  constructor(code: string, message: string, options: { readonly status?: number } = {}) {
     super(message);
     this.name = 'ChatRequestError';
     this.code = code;
+    this.status = options.status ?? 400;
   }
-}
-
-/** Remembers answered approvals so one cannot be replayed (bounded; pluggable for several servers). */
-export interface ApprovalLedger {
-  has(approvalId: string): boolean;
-  add(approvalId: string): void;
-}
-
-/** An in-memory {@link ApprovalLedger} that forgets the oldest ids beyond `capacity`. */
-export function createMemoryLedger(capacity = 10_000): ApprovalLedger {
-  const ids = new Set<string>();
-  return {
-    has: (id) => ids.has(id),
-    add: (id) => {
-      ids.add(id);
-      if (ids.size > capacity) ids.delete(ids.values().next().value as string);
-    },
-  };
 }
 
 /** A pending call the resumed run must act on. */
@@ -48,34 +34,56 @@ export interface HistoryReview {
   readonly denied: (PlannedCall & { readonly reason: string | undefined })[];
 }
 
-/** The interrupt id of a client-tool hand-off (stable per call). */
-export function clientToolInterruptId(signer: CallSigner, threadId: string, toolCallId: string): string {
-  return `cli${signer.approvalId(threadId, toolCallId).slice(3)}`;
+/** How long a used approval is kept past its expiry, for clocks that disagree a little. */
+export const CLOCK_MARGIN_MS = 5 * 60_000;
+
+/** The store key that marks an approval as used. */
+export const usedApprovalKey = (approvalId: string): string => `approval:${approvalId}`;
+
+/** What a binding failure most likely means, given how the server's secret is configured. */
+function secretHint(signer: CallSigner): string {
+  return signer.configured
+    ? ' If it came from another deployment, check that every instance has the same CHATWIRE_SECRET.'
+    : ' This server has no CHATWIRE_SECRET, so what it signed before a restart, or what another instance signed, no longer verifies: set CHATWIRE_SECRET to the same value on every instance.';
 }
 
 /**
  * Checks an incoming history and resume entries before anything runs:
- * - every result for a tool the browser does not execute must carry this server's signature;
- * - every approval must name a pending call of this conversation, be unanswered, and carry the
- *   token issued for the exact tool and arguments in the history.
+ * - call ids are unique, and every result answers a call;
+ * - every result for a tool the browser does not execute carries this server's signature over the
+ *   thread, the call id, the tool name, the canonical arguments and the content;
+ * - every approval names a call of this conversation with the same tool and canonical arguments,
+ *   is unexpired, unanswered and still pending, was issued under the store's scope, and (with
+ *   `consume`) is claimed in the store so it can never be used again.
  * Throws {@link ChatRequestError} on the first violation; nothing has run at that point.
  */
-export function reviewHistory(options: {
+export async function reviewHistory(options: {
   readonly messages: readonly Message[];
   readonly resume: readonly ResumeEntry[];
   readonly registry: ToolRegistry;
   readonly signer: CallSigner;
-  readonly ledger: ApprovalLedger;
+  readonly store: ChatStore;
   readonly threadId: string;
   /** Tools that run on the server but are not in the registry (the discovery tool). */
   readonly isServerSide: (toolName: string) => boolean;
-}): HistoryReview {
-  const { registry, signer, threadId, ledger } = options;
+  /** Claim the approvals (a run); `false` only checks that they are unused (validation). */
+  readonly consume: boolean;
+  /** The clock. Defaults to `Date.now()`. */
+  readonly now?: number;
+}): Promise<HistoryReview> {
+  const { registry, signer, threadId, store } = options;
+  const now = options.now ?? Date.now();
   const messages = [...options.messages];
   const calls = new Map<string, ToolCall>();
   const results = new Set<string>();
   for (const message of messages) {
-    if (message.role === 'assistant') for (const call of message.toolCalls ?? []) calls.set(call.id, call);
+    if (message.role !== 'assistant') continue;
+    for (const call of message.toolCalls ?? []) {
+      if (calls.has(call.id)) {
+        throw new ChatRequestError('duplicate-call-id', `The history has two tool calls with the id '${call.id}': every call id must be unique.`);
+      }
+      calls.set(call.id, call);
+    }
   }
   const runsOnServer = (name: string) => options.isServerSide(name) || registry.get(name)?.runsOn !== 'client';
 
@@ -85,69 +93,103 @@ export function reviewHistory(options: {
     if (!call) {
       throw new ChatRequestError('orphan-result', `The history has a result for tool call '${message.toolCallId}', which no assistant message made.`);
     }
+    if (results.has(call.id)) {
+      throw new ChatRequestError('duplicate-result', `The history has two results for tool call '${call.id}' ('${call.function.name}'): a call has one result.`);
+    }
     results.add(call.id);
     if (!runsOnServer(call.function.name)) continue;
     const content = typeof message.content === 'string' ? message.content : JSON.stringify(message.content);
     const signature = readResultMetadata(message.metadata).signature;
-    if (!CallSigner.same(signer.resultSignature(threadId, call.id, content), signature)) {
+    if (signature === undefined) {
+      throw new ChatRequestError(
+        'unsigned-result',
+        `The result of '${call.function.name}' (call ${call.id}) came back without its metadata: this server signs the results of its own tools ` +
+          `in the tool message's \`metadata.chatwire.signature\`, and the client must send tool messages back with their metadata unchanged. ` +
+          `Keep message metadata in the client (Chatwire's ChatClient does), or let the server re-run the conversation from the user's message.`,
+      );
+    }
+    if (!CallSigner.same(signer.resultSignature(threadId, call, content), signature)) {
       throw new ChatRequestError(
         'forged-result',
-        `The result of '${call.function.name}' (call ${call.id}) was not produced by this server: server tool results cannot be supplied by the client.`,
+        `The result of '${call.function.name}' (call ${call.id}) was not produced by this server for this call: server tool results cannot be supplied ` +
+          `or edited by the client, and a signed result stays bound to its thread, tool name and arguments.${secretHint(signer)}`,
       );
     }
   }
 
   // Only the calls of the last assistant message can be waiting for an answer.
   const last = [...messages].reverse().find((message): message is AssistantMessage => message.role === 'assistant');
-  const pending = (last?.toolCalls ?? []).filter((call) => !results.has(call.id));
+  const lastCalls = last?.toolCalls ?? [];
   const approved: PlannedCall[] = [];
   const denied: (PlannedCall & { reason: string | undefined })[] = [];
+  const planned: { id: string; expiresAt: number }[] = [];
 
   for (const entry of options.resume) {
-    const approvalCall = pending.find((call) => signer.approvalId(threadId, call.id) === entry.interruptId);
     // A browser tool's result usually arrives as a tool message too; the resume entry then only acknowledges it.
-    const clientCall = (last?.toolCalls ?? []).find((call) => clientToolInterruptId(signer, threadId, call.id) === entry.interruptId);
+    const clientCall = lastCalls.find((call) => signer.clientToolInterruptId(threadId, call.id) === entry.interruptId);
     if (clientCall) {
       answerClientTool(messages, clientCall, entry, runsOnServer(clientCall.function.name));
       results.add(clientCall.id);
       continue;
     }
-    if (!approvalCall) {
-      const answered = [...calls.values()].some((call) => signer.approvalId(threadId, call.id) === entry.interruptId);
-      if (answered || ledger.has(entry.interruptId)) {
-        throw new ChatRequestError('approval-answered', `Approval '${entry.interruptId}' was already answered; it cannot be used again.`);
-      }
+    const parts = CallSigner.readApprovalId(entry.interruptId);
+    const call = parts && [...calls.values()].find((candidate) => CallSigner.same(signer.approvalCallTag(threadId, candidate.id, parts.expiresAt, parts.scope), parts.callTag));
+    if (!parts || !call) {
       throw new ChatRequestError(
         'unknown-approval',
-        `Approval '${entry.interruptId}' does not belong to a pending tool call of this conversation (unknown, or issued for another conversation).`,
+        `Approval '${entry.interruptId}' does not belong to a tool call of this conversation (unknown, or issued for another conversation).${secretHint(signer)}`,
       );
     }
-    if (ledger.has(entry.interruptId)) {
+    const binding = signer.approvalBinding(threadId, call, parts.expiresAt, parts.scope);
+    if (binding === undefined || !CallSigner.same(binding, parts.binding)) {
+      throw new ChatRequestError(
+        'approval-mismatch',
+        `Approval '${entry.interruptId}' does not match '${call.function.name}' as it was requested: the tool or its arguments changed since the approval was asked for.`,
+      );
+    }
+    if (now >= parts.expiresAt) {
+      throw new ChatRequestError(
+        'approval-expired',
+        `Approval '${entry.interruptId}' for '${call.function.name}' expired at ${new Date(parts.expiresAt).toISOString()}: ask the model again to get a new approval.`,
+      );
+    }
+    if (results.has(call.id) || planned.some((item) => item.id === entry.interruptId)) {
       throw new ChatRequestError('approval-answered', `Approval '${entry.interruptId}' was already answered; it cannot be used again.`);
+    }
+    if (!lastCalls.includes(call)) {
+      throw new ChatRequestError(
+        'approval-not-pending',
+        `Approval '${entry.interruptId}' is for '${call.function.name}' (call ${call.id}), which is no longer waiting: the conversation moved on past it. Answer approvals before sending a new message.`,
+      );
+    }
+    if (parts.scope !== store.scope) {
+      throw new ChatRequestError(
+        'approval-unverifiable',
+        `Approval '${entry.interruptId}' was issued by another server instance or before this server restarted, and this server's in-memory store ` +
+          `cannot tell whether it was already used, so it is refused. To accept approvals across restarts and instances, configure a shared store: ` +
+          `createChatHandler({ store: createRedisStore({ client }) }).`,
+      );
     }
     const payload = (entry.payload ?? {}) as Record<string, unknown>;
     if ('output' in payload || 'error' in payload) {
       throw new ChatRequestError(
         'forged-result',
-        `Approval '${entry.interruptId}' carries a result for '${approvalCall.function.name}', a server tool: only the server produces its results.`,
+        `Approval '${entry.interruptId}' carries a result for '${call.function.name}', a server tool: only the server produces its results.`,
       );
     }
-    const token = (entry.metadata?.['chatwire'] as { token?: unknown } | undefined)?.token;
-    const expected = signer.approvalToken(entry.interruptId, approvalCall.function.name, approvalCall.function.arguments);
-    if (!CallSigner.same(expected, token)) {
-      throw new ChatRequestError(
-        'approval-mismatch',
-        `Approval '${entry.interruptId}' does not match '${approvalCall.function.name}' as it was requested: the arguments changed or the token is missing.`,
-      );
-    }
+    planned.push({ id: entry.interruptId, expiresAt: parts.expiresAt });
     if (entry.status === 'cancelled' || payload['approved'] !== true) {
       const reason = typeof payload['reason'] === 'string' ? payload['reason'] : undefined;
-      denied.push({ call: approvalCall, approvalId: entry.interruptId, reason });
+      denied.push({ call, approvalId: entry.interruptId, reason });
     } else {
-      approved.push({ call: approvalCall, approvalId: entry.interruptId });
+      approved.push({ call, approvalId: entry.interruptId });
     }
-    ledger.add(entry.interruptId);
-    results.add(approvalCall.id);
+  }
+
+  // Last: nothing was refused, so mark every approval as used (atomically, for every instance sharing the store).
+  for (const { id, expiresAt } of planned) {
+    const unused = options.consume ? await store.claim(usedApprovalKey(id), expiresAt + CLOCK_MARGIN_MS) : !(await store.has(usedApprovalKey(id)));
+    if (!unused) throw new ChatRequestError('approval-answered', `Approval '${id}' was already answered; it cannot be used again.`);
   }
   return { messages, approved, denied };
 }
@@ -210,6 +252,3 @@ export function withEveryCallAnswered(messages: readonly Message[]): Message[] {
   }
   return out;
 }
-
-/** The interrupt reasons, re-exported for the loop. */
-export const REASONS = INTERRUPT_REASONS;

@@ -1,13 +1,84 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Readable } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 
 /** A Fetch-style handler; `undefined` means "not mine" (the next middleware or a 404 answers). */
 export type FetchHandler = (request: Request) => Response | undefined | Promise<Response | undefined>;
 
 /**
+ * The request body as a web stream. Through a PassThrough, so a handler that cancels the body (a
+ * 413 before reading it all) stops the reading without destroying the socket its answer goes out on.
+ */
+function bodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
+  const body = new PassThrough();
+  req.pipe(body);
+  return Readable.toWeb(body) as ReadableStream<Uint8Array>;
+}
+
+/** Methods a Fetch `Request` cannot carry (the Fetch spec forbids them). */
+const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
+
+/**
+ * Builds the Fetch `Request` for a node request, or says why it cannot be parsed. Every part the
+ * client controls is checked before `new URL`/`new Request` see it, so a malformed request is a
+ * 400, never an exception that takes the server down.
+ */
+function toFetchRequest(req: IncomingMessage, signal: AbortSignal): Request | string {
+  const method = (req.method ?? 'GET').toUpperCase();
+  if (FORBIDDEN_METHODS.has(method)) return `Method ${method} is not supported.`;
+  const target = req.url ?? '/';
+  // Origin-form (`/path?query`) is the norm; absolute-form (`http://host/path`) is read for its path only.
+  let path: string;
+  // `//host/x` reads as another host to URL parsers (and to `new URL`): refused rather than guessed.
+  if (target.startsWith('//')) return 'The request path must not start with //.';
+  if (target.startsWith('/')) path = target;
+  else if (/^https?:\/\//i.test(target)) {
+    try {
+      const absolute = new URL(target);
+      path = absolute.pathname + absolute.search;
+    } catch {
+      return 'The request target is not a valid URL.';
+    }
+  } else return 'The request target must be a path.';
+  const hostHeader = req.headers.host ?? `${req.socket.localAddress ?? '127.0.0.1'}:${req.socket.localPort ?? 80}`;
+  let base: URL;
+  try {
+    base = new URL(`http://${hostHeader}`);
+  } catch {
+    return 'The Host header is not a valid host.';
+  }
+  // `Host: a/b` or `Host: u@h` would parse as a URL with a path or credentials: not a host.
+  if (base.pathname !== '/' || base.username || base.password || base.search || base.hash || base.host === '') return 'The Host header is not a valid host.';
+  // The path is appended, never resolved against the base.
+  let url: URL;
+  try {
+    url = new URL(`${base.origin}${path}`);
+  } catch {
+    return 'The request path is not valid.';
+  }
+  if (url.origin !== base.origin) return 'The request path is not valid.';
+  try {
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(req.headers)) {
+      if (Array.isArray(value)) for (const item of value) headers.append(name, item);
+      else if (value !== undefined) headers.set(name, value);
+    }
+    const hasBody = method !== 'GET' && method !== 'HEAD';
+    return new Request(url, {
+      method,
+      headers,
+      signal,
+      ...(hasBody ? { body: bodyStream(req), duplex: 'half' } : {}),
+    } as RequestInit);
+  } catch {
+    return 'The request could not be parsed.';
+  }
+}
+
+/**
  * Adapts a Fetch handler to node:http (and Connect-style middleware, as Vite uses): builds a
  * `Request` whose signal aborts when the client disconnects, and streams the `Response` back,
- * flushing every chunk.
+ * flushing every chunk. A request that cannot be parsed (bad target, bad `Host`, a method Fetch
+ * forbids such as `TRACE`) gets a 400 and the server keeps serving.
  */
 export function toNodeListener(
   handler: FetchHandler,
@@ -17,19 +88,14 @@ export function toNodeListener(
     res.on('close', () => {
       if (!res.writableFinished) abort.abort();
     });
-    const url = new URL(req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`);
-    const headers = new Headers();
-    for (const [name, value] of Object.entries(req.headers)) {
-      if (Array.isArray(value)) for (const item of value) headers.append(name, item);
-      else if (value !== undefined) headers.set(name, value);
+    const request = toFetchRequest(req, abort.signal);
+    if (typeof request === 'string') {
+      res.statusCode = 400;
+      res.setHeader('content-type', 'application/json');
+      res.setHeader('connection', 'close');
+      res.end(JSON.stringify({ error: request, code: 'bad-request' }));
+      return;
     }
-    const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
-    const request = new Request(url, {
-      method: req.method ?? 'GET',
-      headers,
-      signal: abort.signal,
-      ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream<Uint8Array>, duplex: 'half' } : {}),
-    } as RequestInit);
 
     Promise.resolve(handler(request))
       .then(async (response) => {
@@ -43,6 +109,9 @@ export function toNodeListener(
         }
         res.statusCode = response.status;
         response.headers.forEach((value, name) => res.setHeader(name, value));
+        // Answered before the whole body was read (413, 415): close the connection after the answer,
+        // so the rest of the upload is never read into this process.
+        if (!req.complete) res.setHeader('connection', 'close');
         res.flushHeaders();
         if (!response.body) {
           res.end();

@@ -1,49 +1,95 @@
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { ToolCall } from '@ag-ui/core';
+import { canonicalArguments, signedArguments } from './binding/canonicalArguments.js';
+import { resolveSigningKey, type SecretEnvironment } from './binding/secret.js';
 
-let warnedAboutSecret = false;
+/** The parts of an approval id, as read back from the id itself. */
+export interface ApprovalIdParts {
+  /** When the approval stops being usable (ms since the epoch). */
+  readonly expiresAt: number;
+  /** The store that issued it and can vouch for its use (`ChatStore.scope`). */
+  readonly scope: string;
+  /** Names the call (thread and call id), so a refusal can say why. */
+  readonly callTag: string;
+  /** Binds the tool name and canonical arguments. */
+  readonly binding: string;
+}
+
+const SCOPE = /^[A-Za-z0-9_-]{1,64}$/;
 
 /**
  * Binds approvals and server results to the conversation they belong to, with HMAC-SHA256 over
- * the facts that must not change. Stateless, so it keeps working across server restarts as long
- * as the secret does.
+ * the facts that must not change. Stateless: it keeps verifying across restarts and instances as
+ * long as the secret is the same.
+ *
+ * - An approval's interrupt id is derived from the thread, the call id, the tool name, the call's
+ *   canonical arguments (RFC 8785), its expiry and the issuing store's scope; the expiry and scope
+ *   are readable from the id. A spec-minimal resume entry (`{ interruptId, status, payload }`) is
+ *   therefore enough: nothing has to be copied from the interrupt's metadata.
+ * - A result's signature covers the thread, the call id, the tool name, the canonical arguments
+ *   and the content the model will read.
  */
 export class CallSigner {
   readonly #key: Buffer;
+  /** `false` when the key is the random per-process one (no `CHATWIRE_SECRET`). */
+  readonly configured: boolean;
 
   /**
-   * @param secret The signing key. Defaults to `CHATWIRE_SECRET`, else a random per-process key
-   * (approvals and results then stop verifying when the process restarts).
+   * @param secret The signing key. Defaults to `CHATWIRE_SECRET`; without one, production refuses
+   * to start and development uses a random per-process key (see `resolveSigningKey`).
    */
-  constructor(secret?: string | Uint8Array) {
-    const configured = secret ?? process.env['CHATWIRE_SECRET'];
-    if (configured === undefined || configured === '') {
-      if (!warnedAboutSecret && process.env['NODE_ENV'] === 'production') {
-        warnedAboutSecret = true;
-        console.warn('[chatwire] No secret configured (CHATWIRE_SECRET): approvals will not verify across restarts.');
-      }
-      this.#key = processKey;
-    } else this.#key = Buffer.from(configured);
+  constructor(secret?: string | Uint8Array, environment?: SecretEnvironment) {
+    const resolved = resolveSigningKey(secret, environment);
+    this.#key = resolved.key;
+    this.configured = resolved.configured;
   }
 
-  #mac(...parts: string[]): string {
-    const hmac = createHmac('sha256', this.#key);
-    for (const part of parts) hmac.update(`${part.length}:${part}|`);
-    return hmac.digest('base64url');
+  // Every part is JSON-encoded: self-delimiting, and lone surrogates stay distinct (UTF-8 would merge them).
+  #mac(domain: string, ...parts: (string | number)[]): string {
+    return createHmac('sha256', this.#key).update(JSON.stringify([domain, ...parts])).digest('base64url');
   }
 
-  /** The interrupt (approval) id for a call: the same call always gets the same id. */
-  approvalId(threadId: string, toolCallId: string): string {
-    return `apr_${this.#mac('approval-id', threadId, toolCallId).slice(0, 24)}`;
+  /**
+   * The interrupt id of an approval for `call`: `apr_<expiry>.<scope>.<call tag>.<binding>`.
+   * Returns `undefined` when the arguments have no canonical form (then no approval can be bound).
+   */
+  approvalId(threadId: string, call: ToolCall, expiresAt: number, scope: string): string | undefined {
+    if (!SCOPE.test(scope)) throw new Error(`A store scope must match ${SCOPE.source} (got '${scope}').`);
+    const binding = this.approvalBinding(threadId, call, expiresAt, scope);
+    if (binding === undefined) return undefined;
+    return `apr_${Math.floor(expiresAt).toString(36)}.${scope}.${this.approvalCallTag(threadId, call.id, expiresAt, scope)}.${binding}`;
   }
 
-  /** A token binding an approval to the tool and the exact arguments it was asked for. */
-  approvalToken(approvalId: string, toolName: string, argsText: string): string {
-    return this.#mac('approval-token', approvalId, toolName, sha256(argsText));
+  /** Reads an approval id back; `undefined` when it is not one this signer could have made. */
+  static readApprovalId(id: string): ApprovalIdParts | undefined {
+    if (!id.startsWith('apr_') || id.length > 200) return undefined;
+    const [expiry, scope, callTag, binding, ...rest] = id.slice(4).split('.');
+    if (rest.length > 0 || !expiry || !scope || !callTag || !binding || !SCOPE.test(scope)) return undefined;
+    const expiresAt = Number.parseInt(expiry, 36);
+    if (!Number.isSafeInteger(expiresAt) || expiresAt.toString(36) !== expiry) return undefined;
+    return { expiresAt, scope, callTag, binding };
   }
 
-  /** The signature over a result this server produced. */
-  resultSignature(threadId: string, toolCallId: string, content: string): string {
-    return this.#mac('result', threadId, toolCallId, sha256(content));
+  /** The part of an approval id that names the call (thread and call id, with the id's expiry and scope). */
+  approvalCallTag(threadId: string, toolCallId: string, expiresAt: number, scope: string): string {
+    return this.#mac('approval-call', threadId, toolCallId, expiresAt, scope).slice(0, 16);
+  }
+
+  /** The part of an approval id that binds the tool and its canonical arguments. */
+  approvalBinding(threadId: string, call: ToolCall, expiresAt: number, scope: string): string | undefined {
+    const args = canonicalArguments(call.function.arguments);
+    if (!args.ok) return undefined;
+    return this.#mac('approval', threadId, call.id, call.function.name, args.text, expiresAt, scope).slice(0, 32);
+  }
+
+  /** The interrupt id of a browser-tool hand-off (stable per call). */
+  clientToolInterruptId(threadId: string, toolCallId: string): string {
+    return `cli_${this.#mac('client-tool', threadId, toolCallId).slice(0, 24)}`;
+  }
+
+  /** The signature over a result this server produced for `call`, covering what the model will read. */
+  resultSignature(threadId: string, call: ToolCall, content: string): string {
+    return this.#mac('result', threadId, call.id, call.function.name, signedArguments(call.function.arguments), content);
   }
 
   /** Constant-time comparison of two tokens. */
@@ -53,10 +99,4 @@ export class CallSigner {
     const b = Buffer.from(actual);
     return a.length === b.length && timingSafeEqual(a, b);
   }
-}
-
-const processKey = randomBytes(32);
-
-function sha256(text: string): string {
-  return createHash('sha256').update(text).digest('base64url');
 }

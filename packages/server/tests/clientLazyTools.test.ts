@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { Message, Tool as WireTool } from '@ag-ui/core';
 import {
   DISCOVERY_TOOL_NAME,
+  clientDiscovery,
   discoveredToolsInWire,
   selfCorrectionError,
   toolCallParts,
@@ -99,7 +100,7 @@ function plainSetup(options: { rules?: ScriptRule[]; manageDiscovery?: boolean }
   const recorded = recordingModel(options.rules ?? []);
   const server = createPlainAgUiServer(recorded.model);
   const browser = page();
-  const { client, bodies } = clientFor(server.handler, { tools: browser.tools, ...(options.manageDiscovery ? { manageDiscovery: true } : {}) });
+  const { client, bodies } = clientFor(server.handler, { tools: browser.tools, ...(options.manageDiscovery ? { manageDiscovery: clientDiscovery() } : {}) });
   return { ...recorded, ...browser, client, bodies, inputs: server.inputs };
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { EventSchema } from '@ag-ui/core/schemas';
 import { messageText } from '@chatwire/core';
-import { chat, createChatHandler, type ChatModel, type ModelChunk } from '@chatwire/server';
+import { chat, createChatHandler, type ChatModel, type ErrorReport, type ModelChunk } from '@chatwire/server';
 import { clientFor, collect, user } from './fixtures.js';
 
 /** A model that streams the given chunks, then fails. */
@@ -37,16 +37,20 @@ describe('a model that fails mid-response', () => {
       'TOOL_CALL_END',
       'RUN_ERROR',
     ]);
-    expect(events.at(-1)).toMatchObject({ message: 'the provider failed (status 500): upstream overloaded', code: 'agent-error' });
+    // A plain Error from a model is not a ProviderError: the client only learns that the run failed.
+    expect(events.at(-1)).toMatchObject({ message: expect.stringMatching(/^The run failed on the server \(ref err_/), code: 'agent-error' });
     for (const event of events) expect(EventSchema.safeParse(event).success).toBe(true);
   });
 
-  it('reaches the client as a readable error, with the text that arrived kept', async () => {
-    const { client } = clientFor(createChatHandler({ model: failingAfter([{ type: 'text-delta', delta: 'Half an answer' }]) }), { onWarning: () => {} });
+  it('reaches the client as a readable error, with the text that arrived kept (the details only reach onError)', async () => {
+    const reports: ErrorReport[] = [];
+    const handler = createChatHandler({ model: failingAfter([{ type: 'text-delta', delta: 'Half an answer' }]), onError: (report) => reports.push(report) });
+    const { client } = clientFor(handler, { onWarning: () => {} });
     await client.sendMessage('go');
     const snapshot = client.getSnapshot();
     expect(snapshot.status).toBe('error');
-    expect(snapshot.error).toMatchObject({ code: 'run-error', message: 'the provider failed (status 500): upstream overloaded' });
+    expect(snapshot.error).toMatchObject({ code: 'run-error', message: expect.stringMatching(/^The run failed on the server \(ref err_/) });
+    expect(reports).toMatchObject([{ kind: 'run', message: 'the provider failed (status 500): upstream overloaded' }]);
     expect(messageText(snapshot.messages[1]!)).toBe('Half an answer');
   });
 

@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { Event } from '@ag-ui/core';
 import { z } from 'zod';
 import { toolDefinition, readResultMetadata } from '@chatwire/core';
-import { chat, createScriptedModel, type ScriptedToolCall } from '@chatwire/server';
+import { chat, createScriptedModel, type ErrorReport, type ScriptedToolCall } from '@chatwire/server';
 import { collect, user } from './fixtures.js';
 
 const calls = (...toolCalls: ScriptedToolCall[]) => createScriptedModel({ rules: [{ name: 'test', when: 'go', reply: { toolCalls } }] });
@@ -49,13 +49,24 @@ describe('tool errors reach the model as results it can act on, and the conversa
     expect(text(events)).toMatch(/getWether failed/);
   });
 
-  it('a tool that throws: error result with its message', async () => {
+  it('a tool that throws: a safe error result for the model and the client, the details for onError; an exposed error keeps its message', async () => {
     const flaky = toolDefinition({ name: 'flaky', description: 'Fails.', inputSchema: z.object({}) }).server(async () => {
       throw new Error('database is down');
     });
-    const events = await collect(chat({ model: calls({ name: 'flaky', args: {} }), messages: [user('go')], tools: [flaky] }));
-    expect(results(events)[0]?.meta.error).toBe("Tool 'flaky' failed: database is down");
+    const reports: ErrorReport[] = [];
+    const events = await collect(chat({ model: calls({ name: 'flaky', args: {} }), messages: [user('go')], tools: [flaky], onError: (report) => reports.push(report) }));
+    const error = results(events)[0]?.meta.error ?? '';
+    expect(error).toMatch(/^Tool 'flaky' failed \(ref err_[A-Za-z0-9_-]+; details are in the server log\)\.$/);
+    expect(error).not.toContain('database is down');
+    expect(reports).toMatchObject([{ kind: 'tool', toolName: 'flaky', message: 'database is down' }]);
+    expect(error).toContain(reports[0]!.ref);
     expect(events.at(-1)?.type).toBe('RUN_FINISHED');
+
+    const exposed = toolDefinition({ name: 'exposed', description: 'Fails for the model to read.', inputSchema: z.object({}) }).server(async () => {
+      throw Object.assign(new Error('Unsupported currency XYZ.'), { expose: true });
+    });
+    const shown = await collect(chat({ model: calls({ name: 'exposed', args: {} }), messages: [user('go')], tools: [exposed], onError: () => {} }));
+    expect(results(shown)[0]?.meta.error).toBe("Tool 'exposed' failed: Unsupported currency XYZ.");
   });
 
   it('a tool that exceeds its timeout: error result, run continues', async () => {

@@ -1,6 +1,7 @@
 import type { Message as WireMessage, Tool as WireTool } from '@ag-ui/core';
 import { DISCOVERY_TOOL_NAME, type ModelCallUsage } from '../protocol.js';
 import { toWireTool, type AnyTool } from '../toolDefinition.js';
+import { answerDiscoveryCall, type DiscoveryAnswer } from './answerDiscovery.js';
 import { nameDiscoveryTool, type CatalogDetail } from './catalog.js';
 import { newlyDiscoveredTools } from './discoveredTools.js';
 import { discoveryUsage, type DiscoveryTokenCounter } from './discoveryUsage.js';
@@ -52,4 +53,37 @@ export function estimateClientUsage(runId: string, sent: readonly WireTool[], to
     messages,
     counter: browserTokenEstimate,
   });
+}
+
+/** What `ChatClient` needs to keep the lazy-tool catalog itself; made by {@link clientDiscovery}. */
+export interface ClientDiscovery {
+  /** The frontend tools of one run, given the tools discovered so far. */
+  wireTools(tools: readonly AnyTool[], discovered: readonly string[]): WireTool[];
+  /** Answers a discovery call locally (the shared `answerDiscoveryCall` over the browser's tools). */
+  answer(input: unknown, tools: readonly AnyTool[], already: ReadonlySet<string>): Promise<DiscoveryAnswer>;
+  /** The client's estimate of one run's tool-token accounting. */
+  usage(runId: string, sent: readonly WireTool[], tools: readonly AnyTool[], messages: readonly WireMessage[]): ModelCallUsage;
+}
+
+/**
+ * Client-managed discovery for `ChatClient`'s `manageDiscovery` option: the client keeps the catalog
+ * of lazy `tools`, sends only eager tools plus a discovery tool, answers discovery calls locally,
+ * and sends discovered tools' definitions on later runs. Works with any AG-UI server that forwards
+ * frontend tools. Opt in by importing it, so apps that do not use it do not bundle it.
+ *
+ * @example
+ * ```ts
+ * const client = new ChatClient({ connection, tools, manageDiscovery: clientDiscovery({ includeDescription: 'first-sentence' }) });
+ * ```
+ */
+export function clientDiscovery(options: { readonly includeDescription?: CatalogDetail } = {}): ClientDiscovery {
+  const detail = options.includeDescription ?? 'none';
+  return {
+    wireTools: (tools, discovered) => managedWireTools(tools, discovered, detail),
+    answer: (input, tools, already) => {
+      const byName = new Map(tools.map((tool) => [tool.name, tool]));
+      return answerDiscoveryCall(input, { catalog: { lookup: (name) => byName.get(name) }, already });
+    },
+    usage: estimateClientUsage,
+  };
 }

@@ -33,8 +33,14 @@ export function mountPanel(host: HTMLElement, props: PanelProps): PanelHandle {
   root.render(<Panel {...props} />);
   return {
     unmount() {
-      root.unmount();
-      shadow.replaceChildren();
+      // The shell unmounts the panel from its own effect cleanup, which can run while the panel's
+      // root is still rendering (closing from the panel's own button): React refuses a synchronous
+      // unmount then ("Attempted to synchronously unmount a root..."), so it happens right after.
+      queueMicrotask(() => {
+        root.unmount();
+        // A panel mounted again in the meantime replaced the shadow root's content: leave it.
+        if (shadow.contains(container)) shadow.replaceChildren();
+      });
     },
   };
 }

@@ -1,5 +1,5 @@
 import { contentToText, type Message, type TokenUsage } from '@ag-ui/core';
-import { countTokens } from 'gpt-tokenizer';
+import { countTextTokens as countTokens } from '../tokens.js';
 import type { ChatModel, ModelChunk, ModelRequest, ModelTool, ToolTokenCounter } from '../model.js';
 import { ProviderError, parseEvent, streamEndedEarly } from './providerErrors.js';
 import { postForEvents, providerLabel, untilAborted } from './providerStream.js';

@@ -1,6 +1,6 @@
 import { contentToText, type Message, type TokenUsage } from '@ag-ui/core';
 import { createId } from '@chatwire/core';
-import { countTokens } from 'gpt-tokenizer';
+import { countTextTokens as countTokens } from '../tokens.js';
 import { estimateTokensInFunctions, type ChatCompletionFunctionDefinition } from 'gpt-tokenizer/functionCalling';
 import type { ChatModel, ModelChunk, ModelRequest, ModelTool, ToolTokenCounter } from '../model.js';
 import { ProviderError, parseEvent, streamEndedEarly } from './providerErrors.js';

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Event, Message } from '@ag-ui/core';
 import { DISCOVERY_TOOL_NAME } from '@chatwire/core';
-import { chat, countToolList, openaiCompatible, openAIToolTokens, toOpenAIMessages, type ChatOptions, type ModelTool } from '@chatwire/server';
+import { chat, countToolList, openaiCompatible, openAIToolTokens, toOpenAIMessages, type ChatOptions, type ErrorReport, type ModelTool } from '@chatwire/server';
 import { countTokens } from 'gpt-tokenizer';
 import { estimateTokensInFunctions } from 'gpt-tokenizer/functionCalling';
 import { collect, user } from '../fixtures.js';
@@ -34,9 +34,10 @@ afterEach(async () => {
 function setup(options: Partial<ChatOptions> = {}) {
   const { tools, spies } = providerTestTools();
   const model = openaiCompatible({ baseURL: `${provider.url}/v1`, apiKey: 'sk-test', model: 'gpt-4o-mini', headers: { 'x-test': 'yes' } });
+  const reports: ErrorReport[] = [];
   const run = (messages: Message[], extra: Partial<ChatOptions> = {}) =>
-    collect(chat({ model, messages, tools, system: SYSTEM, threadId: 't', secret: 's', ...options, ...extra }));
-  return { model, tools, spies, run };
+    collect(chat({ model, messages, tools, system: SYSTEM, threadId: 't', secret: 's', onError: (report) => reports.push(report), ...options, ...extra }));
+  return { model, tools, spies, run, reports };
 }
 
 const bodyOf = (index: number) => provider.requests[index]!.body as { messages: Record<string, unknown>[]; tools?: { type: string; function: ModelTool }[] };
@@ -268,20 +269,23 @@ const failures: { name: string; response: FixtureResponse; reason: string[]; tex
 describe('openaiCompatible: failures', () => {
   it.each(failures)('$name ends in RUN_ERROR with a readable reason, keeps what streamed, and is not retried', async ({ response, reason, text }) => {
     provider.respond(response, { body: sse('text.sse') });
-    const { run } = setup();
+    const { run, reports } = setup();
     const events = await run([user('hello', 'u1')]);
 
-    expectFailedRun(events, { prefix: `OpenAI-compatible API (${new URL(provider.url).host}): `, reason, text, requests: provider.requests.length });
+    expectFailedRun(events, { prefix: `OpenAI-compatible API (${new URL(provider.url).host}): `, reason, text, requests: provider.requests.length, reports, host: new URL(provider.url).host });
   });
 
-  it('an unreachable provider ends in RUN_ERROR naming the address', async () => {
+  it('an unreachable provider ends in RUN_ERROR; the address goes to onError, never to the client', async () => {
     const url = await closedPortUrl();
     const { tools } = providerTestTools();
     const model = openaiCompatible({ baseURL: `${url}/v1`, apiKey: 'sk-test', model: 'gpt-4o-mini' });
-    const events = await collect(chat({ model, messages: [user('hello', 'u1')], tools }));
+    const reports: ErrorReport[] = [];
+    const events = await collect(chat({ model, messages: [user('hello', 'u1')], onError: (report) => reports.push(report), tools }));
     const last = events.at(-1) as { type: string; message: string };
     expect(last.type).toBe('RUN_ERROR');
-    expect(last.message).toContain(`could not reach the provider at ${url}/v1/chat/completions`);
+    expect(last.message).toMatch(/^The model provider could not be reached \(ref err_/);
+    expect(last.message).not.toContain(new URL(url).host);
+    expect(reports[0]?.message).toContain(`could not reach the provider at ${url}/v1/chat/completions`);
   });
 
   it('the user aborting through the chat signal ends in an aborted RUN_ERROR: streamed text stays, the request is closed, nothing is retried', async () => {

@@ -1,3 +1,4 @@
+import type { ErrorReport } from '@chatwire/server';
 import { expect } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
@@ -147,12 +148,24 @@ export async function closedPortUrl(): Promise<string> {
  * and contains every part of `reason`, the text that streamed before it stays, nothing reports a
  * finish, and the provider saw exactly one request (no retry).
  */
-export function expectFailedRun(events: Event[], options: { prefix: string; reason: readonly string[]; text: string; requests: number }): void {
+export function expectFailedRun(
+  events: Event[],
+  options: { prefix: string; reason: readonly string[]; text: string; requests: number; reports: readonly ErrorReport[]; host: string },
+): void {
   const last = events.at(-1);
   expect(last?.type).toBe('RUN_ERROR');
+  // The client reads a safe message: the kind of failure and a reference, never the provider's body or address.
   const message = (last as { message: string }).message;
-  expect(message.startsWith(options.prefix)).toBe(true);
-  for (const part of options.reason) expect(message).toContain(part);
+  expect(message).toMatch(/^The model provider(?: |'s ).*\(ref err_[A-Za-z0-9_-]+\)\.$/);
+  expect(message).not.toContain(options.host);
+  for (const part of options.reason) expect(message).not.toContain(part.split(': ').at(-1));
+  // The details reach the server's onError, under the same reference.
+  expect(options.reports).toHaveLength(1);
+  const report = options.reports[0]!;
+  expect(report.kind).toBe('model');
+  expect(message).toContain(report.ref);
+  expect(report.message.startsWith(options.prefix)).toBe(true);
+  for (const part of options.reason) expect(report.message).toContain(part);
   expect(textOf(events)).toBe(options.text);
   expect(typesOf(events)).not.toContain('RUN_FINISHED');
   expect(options.requests).toBe(1);

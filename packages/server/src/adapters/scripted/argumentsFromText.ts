@@ -1,4 +1,5 @@
 import type { JsonSchema } from '@chatwire/core';
+import { findEmails, removeWord } from './words.js';
 
 type Schema = { readonly [key: string]: unknown };
 
@@ -41,10 +42,10 @@ function explicitJson(text: string): Record<string, unknown> | undefined {
 }
 
 function readClues(text: string, toolName: string): Clues {
-  const withoutTool = text.replace(new RegExp(`\\b${toolName}\\b`, 'gi'), ' ');
+  const withoutTool = removeWord(text, toolName);
   const phraseMatch = /\b(?:for|about|to|named|called|titled|with subject|saying)\s+(.+?)(?:[.!?]|$)/i.exec(withoutTool);
   const ids = [...text.matchAll(/\b[A-Z]{2,}-?\d{2,}\b/g)].map((m) => m[0]);
-  const emails = [...text.matchAll(/[\w.+-]+@[\w-]+\.[\w.]+/g)].map((m) => m[0]);
+  const emails = findEmails(text);
   const idDigits = new Set(ids.map((id) => id.replace(/\D/g, '')));
   const numbers = [...text.matchAll(/(?<![\w-])-?\d+(?:\.\d+)?(?![\w-])/g)]
     .map((m) => m[0])

@@ -1,9 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Message, TokenUsage, ToolMessage } from '@ag-ui/core';
 import { DISCOVERY_TOOL_NAME, createId } from '@chatwire/core';
-import { countTokens } from 'gpt-tokenizer';
+import { countTextTokens as countTokens } from '../../tokens.js';
 import type { ChatModel, ModelChunk, ModelRequest, ModelTool } from '../../model.js';
 import { argumentsFromText } from './argumentsFromText.js';
+import { findWord } from './words.js';
 
 /** What the scripted model does for one call: stream text, call tools, or fail. */
 export type ScriptReply =
@@ -21,7 +22,7 @@ export interface ScriptedToolCall {
 /** What a rule sees: only what the model was sent, plus a few readings of it. */
 export interface ScriptContext {
   readonly request: ModelRequest;
-  /** Text of the last user message. */
+  /** Text of the last user message (its first 8,000 characters: the rules stay fast on any request). */
   readonly userText: string;
   /** `user` when the last message is the user's, `tools` when tool results came back. */
   readonly phase: 'user' | 'tools';
@@ -166,6 +167,9 @@ export function readCatalog(tools: readonly ModelTool[]): string[] {
   return list.split(',').map((name) => name.trim()).filter((name) => /^[A-Za-z0-9_-]+$/.test(name));
 }
 
+/** How much of the last user message the built-in rules read. */
+const MAX_READ_CHARS = 8_000;
+
 function readContext(request: ModelRequest): ScriptContext {
   const { messages } = request;
   let lastUser = -1;
@@ -197,7 +201,8 @@ function readContext(request: ModelRequest): ScriptContext {
   }
   return {
     request,
-    userText: lastUser >= 0 ? textOf(messages[lastUser] as Message) : '',
+    // Only the start of a long message is read: the model's rules stay fast whatever a request carries.
+    userText: lastUser >= 0 ? textOf(messages[lastUser] as Message).slice(0, MAX_READ_CHARS) : '',
     phase: messages[messages.length - 1]?.role === 'tool' ? 'tools' : 'user',
     results,
     sentTools: new Set(request.tools.map((tool) => tool.name)),
@@ -228,7 +233,7 @@ function mentionedTools(text: string, candidates: Iterable<string>): string[] {
   const found: { name: string; at: number }[] = [];
   for (const name of new Set(candidates)) {
     if (name === DISCOVERY_TOOL_NAME) continue;
-    const at = text.search(new RegExp(`\\b${name}\\b`, 'i'));
+    const at = findWord(text, name);
     if (at >= 0) found.push({ name, at });
   }
   return found.sort((a, b) => a.at - b.at).map((entry) => entry.name);

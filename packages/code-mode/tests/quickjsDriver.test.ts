@@ -1,0 +1,86 @@
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { createCodeMode, createQuickJsDriver, type ExecuteTypescriptResult } from '../src/index.js';
+import { createWorkerPoolDriver } from '../src/sandbox/quickjsDriver.js';
+import { describeDriverConformance } from './driverConformance.js';
+import { createFixtureTools } from './fixtures.js';
+
+describeDriverConformance('quickjs-wasi in a worker thread', () => createQuickJsDriver());
+
+const value = (result: ExecuteTypescriptResult) => (result.success ? result.result : result.error);
+
+describe('quickjs-wasi driver', () => {
+  const driver = createQuickJsDriver({ maxWorkers: 2 });
+  afterAll(() => driver.dispose());
+  const codeMode = createCodeMode({ tools: createFixtureTools().all, driver, limits: { timeoutMs: 1_000 } });
+
+  it('keeps the host event loop responsive while guest code spins', async () => {
+    await codeMode.execute('return 1');
+    let last = performance.now();
+    let worstGap = 0;
+    const ticker = setInterval(() => {
+      const now = performance.now();
+      worstGap = Math.max(worstGap, now - last);
+      last = now;
+    }, 10);
+    const result = await codeMode.execute('while (true) {}');
+    clearInterval(ticker);
+    expect(result.success).toBe(false);
+    // A blocking engine would leave a ~1000 ms gap; the bound is generous for two shared, busy cores.
+    expect(worstGap).toBeLessThan(200);
+  });
+
+  it.each([
+    ['hangs without answering a stop', 'hangingWorker.js', 'timeout'],
+    ['crashes', 'crashingWorker.js', 'sandbox'],
+    ['reports an engine trap', 'trappingWorker.js', 'sandbox'],
+  ])('replaces a worker that %s, and keeps serving', async (_case, file, code) => {
+    const pool = createWorkerPoolDriver(new URL(`./workers/${file}`, import.meta.url), { stopGraceMs: 100 });
+    const mode = createCodeMode({ tools: [], driver: pool, limits: { timeoutMs: 300 } });
+    try {
+      for (let round = 1; round <= 2; round++) {
+        const started = performance.now();
+        expect(value(await mode.execute('return 1'))).toMatchObject({ code });
+        expect(performance.now() - started).toBeLessThan(2_000);
+        await vi.waitFor(() => expect(pool.stats().workersReplaced).toBe(round));
+      }
+      expect(pool.stats()).toMatchObject({ workersStarted: 2, workersAlive: 0 });
+    } finally {
+      await pool.dispose();
+    }
+  });
+
+  it('queues executions beyond maxWorkers and runs them all', async () => {
+    const results = await Promise.all([1, 2, 3, 4, 5].map((n) => codeMode.execute(`await external_wait({ ms: 30 });\nreturn ${n};`)));
+    expect(results.map(value)).toEqual([1, 2, 3, 4, 5]);
+    expect(driver.stats().workersAlive).toBeLessThanOrEqual(2);
+  });
+
+  it('ends running executions as sandbox failures when disposed', async () => {
+    const own = createQuickJsDriver();
+    const mode = createCodeMode({ tools: createFixtureTools().all, driver: own });
+    const running = mode.execute('await external_wait({ ms: 2000 }); return 1;');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await own.dispose();
+    expect(value(await running)).toMatchObject({ code: 'sandbox' });
+  });
+
+  it('lets the process exit on its own after executions (idle workers never hold it)', () => {
+    const root = fileURLToPath(new URL('../../..', import.meta.url));
+    const script = [
+      "import { createCodeMode } from '@chatwire/code-mode';",
+      "const mode = createCodeMode({ tools: [] });",
+      "const result = await mode.execute('return 6 * 7');",
+      'console.log(JSON.stringify(result));',
+    ].join('\n');
+    const child = spawnSync(process.execPath, ['--conditions=@chatwire/source', '--import', 'tsx', '--input-type=module', '-e', script], {
+      cwd: root,
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    expect(child.stderr).toBe('');
+    expect(child.status).toBe(0);
+    expect(JSON.parse(child.stdout.trim())).toEqual({ success: true, result: 42 });
+  });
+});

@@ -1,0 +1,79 @@
+// @vitest-environment node
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build, defaultClientConditions, type Rollup } from 'vite';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../../..', import.meta.url));
+// Under node_modules so the entries resolve packages exactly as app code in the repository would.
+const cache = join(root, 'node_modules', '.cache');
+mkdirSync(cache, { recursive: true });
+const dir = mkdtempSync(join(cache, 'chatwire-core-bundle-'));
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Builds `code` for the browser (production, tree-shaken) and returns the modules that made it into the output. */
+async function bundledModules(name: string, code: string): Promise<string[]> {
+  const file = join(dir, `${name}.js`);
+  writeFileSync(file, code);
+  const result = (await build({
+    configFile: false,
+    root,
+    logLevel: 'silent',
+    mode: 'production',
+    resolve: { conditions: ['@chatwire/source', ...defaultClientConditions] },
+    build: { write: false, minify: false, rollupOptions: { input: file, preserveEntrySignatures: 'strict' } },
+  })) as Rollup.RollupOutput | Rollup.RollupOutput[];
+  const outputs = (Array.isArray(result) ? result : [result]).flatMap((output) => output.output);
+  return outputs.flatMap((output) => (output.type === 'chunk' ? Object.keys(output.modules).filter((id) => (output.modules[id]?.renderedLength ?? 0) > 0) : []));
+}
+
+const fromPackage = (modules: readonly string[], name: string) => modules.filter((id) => id.includes(`/node_modules/${name}/`));
+
+describe("ChatClient's browser bundle", () => {
+  it('carries no zod, no AG-UI runtime code, no JSON Schema validator and no client-managed discovery', async () => {
+    const modules = await bundledModules(
+      'client',
+      `import { ChatClient, fetchServerSentEvents } from '@chatwire/core';
+export const client = new ChatClient({ connection: fetchServerSentEvents('/api/chat') });`,
+    );
+    expect(modules.some((id) => id.endsWith('chatClient.ts'))).toBe(true);
+    expect(fromPackage(modules, 'zod')).toEqual([]);
+    expect(fromPackage(modules, '@ag-ui/core')).toEqual([]);
+    expect(fromPackage(modules, '@cfworker/json-schema')).toEqual([]);
+    expect(modules.filter((id) => id.endsWith('discovery/clientManaged.ts'))).toEqual([]);
+    expect(fromPackage(modules, 'eventsource-parser')).toHaveLength(1);
+  }, 60_000);
+
+  it('brings client-managed discovery in only when the app imports clientDiscovery()', async () => {
+    const modules = await bundledModules(
+      'managed',
+      `import { ChatClient, clientDiscovery, fetchServerSentEvents } from '@chatwire/core';
+export const client = new ChatClient({ connection: fetchServerSentEvents('/api/chat'), manageDiscovery: clientDiscovery() });`,
+    );
+    expect(modules.filter((id) => id.endsWith('discovery/clientManaged.ts'))).toHaveLength(1);
+  }, 60_000);
+
+  it('loads the JSON Schema validator lazily, for plain JSON Schema tools only', async () => {
+    const file = join(dir, 'plain.js');
+    writeFileSync(
+      file,
+      `import { toolDefinition } from '@chatwire/core';
+export const tool = toolDefinition({ name: 'plain', description: 'Plain.', inputSchema: { type: 'object' } });`,
+    );
+    const result = (await build({
+      configFile: false,
+      root,
+      logLevel: 'silent',
+      mode: 'production',
+      resolve: { conditions: ['@chatwire/source', ...defaultClientConditions] },
+      build: { write: false, minify: false, rollupOptions: { input: file, preserveEntrySignatures: 'strict' } },
+    })) as Rollup.RollupOutput;
+    const chunks = result.output.filter((output): output is Rollup.OutputChunk => output.type === 'chunk');
+    const entry = chunks.find((chunk) => chunk.isEntry);
+    const lazy = chunks.filter((chunk) => chunk.isDynamicEntry);
+    expect(fromPackage(Object.keys(entry?.modules ?? {}), '@cfworker/json-schema')).toEqual([]);
+    expect(lazy.some((chunk) => fromPackage(Object.keys(chunk.modules), '@cfworker/json-schema').length > 0)).toBe(true);
+  }, 60_000);
+});

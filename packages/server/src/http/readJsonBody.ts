@@ -1,0 +1,64 @@
+import { describeError } from '@chatwire/core';
+
+/** A body that could not be read as JSON: the status and error the handler answers with. */
+export interface BodyFailure {
+  readonly status: 400 | 413 | 415;
+  readonly code: string;
+  readonly error: string;
+}
+
+/** Whether a `Content-Type` header says JSON (`application/json`, any parameters). */
+export function isJsonContentType(header: string | null): boolean {
+  if (header === null) return false;
+  const type = header.split(';', 1)[0]?.trim().toLowerCase();
+  return type === 'application/json';
+}
+
+/**
+ * Reads a request body as JSON with a size limit enforced while it streams: a `Content-Length`
+ * above the limit is refused before reading anything, and a body that grows past it is cancelled
+ * as soon as it does (413 either way), so an oversized body never sits in memory.
+ */
+export async function readJsonBody(request: Request, maxBytes: number): Promise<{ readonly ok: true; readonly value: unknown } | ({ readonly ok: false } & BodyFailure)> {
+  const tooLarge = (size: string): { ok: false } & BodyFailure => ({
+    ok: false,
+    status: 413,
+    code: 'body-too-large',
+    error: `The request body is ${size}; this server accepts at most ${maxBytes} bytes (the handler's \`limits.maxBodyBytes\`).`,
+  });
+  const declared = request.headers.get('content-length');
+  if (declared !== null && Number(declared) > maxBytes) {
+    await request.body?.cancel().catch(() => {});
+    return tooLarge(`${declared} bytes`);
+  }
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (request.body) {
+    const reader = request.body.getReader();
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        size += value.byteLength;
+        if (size > maxBytes) {
+          await reader.cancel().catch(() => {});
+          return tooLarge(`larger than ${maxBytes} bytes`);
+        }
+        chunks.push(value);
+      }
+    } catch (error) {
+      return { ok: false, status: 400, code: 'invalid-body', error: `The request body could not be read: ${describeError(error)}` };
+    }
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  try {
+    return { ok: true, value: JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes)) as unknown };
+  } catch (error) {
+    return { ok: false, status: 400, code: 'invalid-json', error: `The request body is not valid JSON: ${describeError(error)}` };
+  }
+}

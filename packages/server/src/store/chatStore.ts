@@ -1,0 +1,24 @@
+/**
+ * Where the server keeps what cannot be stateless: today the ledger of used approvals (so none can
+ * be replayed), and the home for other shared run state. Every key expires; nothing is kept past
+ * the time it could still matter.
+ *
+ * Two implementations ship: {@link createMemoryStore} (one process; the default) and
+ * {@link createRedisStore} (several instances and restarts, on a real Redis).
+ */
+export interface ChatStore {
+  /**
+   * Names who can vouch for what this store remembers; it is signed into every approval id. A store
+   * refuses approvals issued under another scope (another process's memory, before a restart) rather
+   * than guess whether they were used. `[A-Za-z0-9_-]{1,64}`.
+   */
+  readonly scope: string;
+  /**
+   * Records `key` until `expiresAt` (ms since the epoch). Resolves `true` when the key was not
+   * recorded yet, `false` when it was: atomic for everyone sharing the store, so of two concurrent
+   * claims exactly one wins.
+   */
+  claim(key: string, expiresAt: number): Promise<boolean>;
+  /** Whether `key` is recorded and not expired. */
+  has(key: string): Promise<boolean>;
+}

@@ -1,0 +1,52 @@
+import { randomBytes } from 'node:crypto';
+import type { ChatStore } from './chatStore.js';
+
+/** Options of {@link createMemoryStore}. */
+export interface MemoryStoreOptions {
+  /** How often expired keys are swept, in milliseconds (on the next claim after it). Defaults to 60,000. */
+  readonly sweepIntervalMs?: number;
+  /** The clock. Defaults to `Date.now`. */
+  readonly now?: () => number;
+}
+
+/**
+ * A {@link ChatStore} in this process's memory: every key is kept until it expires (no eviction by
+ * count), so a used approval stays unusable for as long as it could be presented. Its scope is
+ * random per store, so approvals issued before a restart, or by another instance, are refused
+ * (fail closed) instead of trusted. Memory grows with the approvals used within one approval
+ * lifetime (about 150 bytes each).
+ *
+ * @example
+ * ```ts
+ * const handler = createChatHandler({ model, tools, store: createMemoryStore() });
+ * ```
+ */
+export function createMemoryStore(options: MemoryStoreOptions = {}): ChatStore & { readonly size: () => number } {
+  const now = options.now ?? Date.now;
+  const sweepIntervalMs = options.sweepIntervalMs ?? 60_000;
+  const entries = new Map<string, number>();
+  let nextSweep = now() + sweepIntervalMs;
+  const sweep = (time: number) => {
+    if (time < nextSweep) return;
+    nextSweep = time + sweepIntervalMs;
+    for (const [key, expiresAt] of entries) if (expiresAt <= time) entries.delete(key);
+  };
+  const live = (key: string, time: number) => {
+    const expiresAt = entries.get(key);
+    return expiresAt !== undefined && expiresAt > time;
+  };
+  return {
+    scope: `mem-${randomBytes(6).toString('base64url')}`,
+    size: () => entries.size,
+    async claim(key, expiresAt) {
+      const time = now();
+      sweep(time);
+      if (live(key, time)) return false;
+      entries.set(key, expiresAt);
+      return true;
+    },
+    async has(key) {
+      return live(key, now());
+    },
+  };
+}

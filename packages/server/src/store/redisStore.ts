@@ -1,0 +1,52 @@
+import type { ChatStore } from './chatStore.js';
+
+/**
+ * The one method {@link createRedisStore} needs from a Redis client: send a raw command. A
+ * `redis` (node-redis) client has it as is; for ioredis pass
+ * `{ sendCommand: ([command, ...args]) => client.call(command, ...args) }`.
+ */
+export interface RedisCommandClient {
+  sendCommand(args: string[]): Promise<unknown>;
+}
+
+/** Options of {@link createRedisStore}. */
+export interface RedisStoreOptions {
+  /** A connected Redis client (see {@link RedisCommandClient}). */
+  readonly client: RedisCommandClient;
+  /** Prefix of every key. Defaults to `chatwire:`. */
+  readonly prefix?: string;
+  /**
+   * The store's scope, signed into approval ids: every instance sharing this Redis must use the same
+   * one. Defaults to `redis`.
+   */
+  readonly scope?: string;
+}
+
+/**
+ * A {@link ChatStore} on Redis, shared by every server instance that uses the same Redis, prefix and
+ * scope, and surviving restarts. A claim is one `SET key 1 NX PXAT <expiresAt>` (atomic; Redis 6.2
+ * or later), so a used approval is refused on every instance until it expires; Redis forgets it
+ * then. Durability is Redis's: with persistence off, a Redis restart forgets used approvals.
+ *
+ * @example
+ * ```ts
+ * import { createClient } from 'redis';
+ * const client = await createClient({ url: process.env.REDIS_URL }).connect();
+ * const handler = createChatHandler({ model, tools, store: createRedisStore({ client }) });
+ * ```
+ */
+export function createRedisStore(options: RedisStoreOptions): ChatStore {
+  const prefix = options.prefix ?? 'chatwire:';
+  const { client } = options;
+  return {
+    scope: options.scope ?? 'redis',
+    async claim(key, expiresAt) {
+      const reply = await client.sendCommand(['SET', prefix + key, '1', 'NX', 'PXAT', String(Math.ceil(expiresAt))]);
+      return reply === 'OK';
+    },
+    async has(key) {
+      const reply = await client.sendCommand(['EXISTS', prefix + key]);
+      return Number(reply) > 0;
+    },
+  };
+}
