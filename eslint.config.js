@@ -46,7 +46,7 @@ export default defineConfig(
     },
   },
   {
-    files: ['packages/*/tests/**', 'packages/*/bench/**', 'apps/demo/e2e/**', 'apps/demo/tests/**', 'tests/**'],
+    files: ['packages/*/tests/**', 'packages/*/bench/**', 'packages/*/load/**', 'apps/demo/e2e/**', 'apps/demo/tests/**', 'tests/**'],
     rules: {
       '@typescript-eslint/no-unsafe-assignment': 'off',
       '@typescript-eslint/no-unsafe-member-access': 'off',

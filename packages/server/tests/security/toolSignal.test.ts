@@ -26,7 +26,7 @@ describe("a tool's signal stops it", () => {
   it('is aborted for every hung tool when the run is stopped or ends: none stays pending', async () => {
     const signals: AbortSignal[] = [];
     const hang = toolDefinition({ name: 'hang', description: 'Never answers.', inputSchema: z.object({ n: z.number() }), timeoutMs: 60_000 }).server(
-      (_input, { signal }) => new Promise((_resolve, reject) => (signals.push(signal), signal.addEventListener('abort', () => reject(signal.reason)))),
+      (_input, { signal }) => new Promise((_resolve, reject) => (signals.push(signal), signal.addEventListener('abort', () => reject(signal.reason instanceof Error ? signal.reason : new Error(String(signal.reason)))))),
     );
     const toolCalls = Array.from({ length: 50 }, (_, n) => ({ name: 'hang', args: { n } }));
     const model = createScriptedModel({ rules: [{ name: 'go', when: 'go', reply: { toolCalls } }] });
