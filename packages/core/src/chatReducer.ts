@@ -1,5 +1,5 @@
 // EventType is imported as a type only: its members are written as literals, so no enum object ships.
-import type { EventType, Event as WireEvent, Interrupt } from '@ag-ui/core';
+import type { EventType, Event as WireEvent } from '@ag-ui/core';
 import { ChatwireError } from './errors.js';
 import type { ChatMessage, MessagePart, TextPart } from './messages.js';
 import { parseResultContent } from './messages.js';
@@ -87,11 +87,9 @@ export interface ToolCallChange {
 export interface Reduction {
   readonly state: ChatState;
   readonly changes: readonly ToolCallChange[];
-  /** Interrupts announced by a `RUN_FINISHED` in this action. */
-  readonly interrupts: readonly Interrupt[];
 }
 
-const unchanged = (state: ChatState): Reduction => ({ state, changes: [], interrupts: [] });
+const unchanged = (state: ChatState): Reduction => ({ state, changes: [] });
 
 /**
  * The chat's pure reducer. Returns the same state object when nothing changed, so the client can
@@ -105,7 +103,6 @@ export function reduceChat(state: ChatState, action: ChatAction): Reduction {
       return {
         state: { ...superseded.state, messages: [...superseded.state.messages, action.message], status: 'submitted', error: undefined, turns: appendTurn(state.turns, turn) },
         changes: superseded.changes,
-        interrupts: [],
       };
     }
     case 'requestStarted': {
@@ -125,12 +122,12 @@ export function reduceChat(state: ChatState, action: ChatAction): Reduction {
     }
     case 'failed': {
       const closed = closeTurn(state, `The run failed before this call finished: ${action.error.message}`, action.now);
-      return { state: { ...closed.state, status: 'error', error: action.error }, changes: closed.changes, interrupts: [] };
+      return { state: { ...closed.state, status: 'error', error: action.error }, changes: closed.changes };
     }
     case 'stopped': {
       const closed = closeTurn(state, 'aborted', action.now);
       const next = closed.state.status === 'ready' && closed.state.error === undefined ? closed.state : { ...closed.state, status: 'ready' as const, error: undefined };
-      return { state: next, changes: closed.changes, interrupts: [] };
+      return { state: next, changes: closed.changes };
     }
     case 'setMessages':
       return action.messages === state.messages && state.answersToSend.length === 0 ? unchanged(state) : unchanged({ ...state, messages: action.messages, answersToSend: [] });
@@ -249,7 +246,7 @@ function reduceWireEvent(state: ChatState, event: WireEvent, now: number): Reduc
     case 'RUN_FINISHED' as EventType.RUN_FINISHED: {
       const finished = mapLastAssistant(state, (parts) => finishText(parts, undefined));
       const interrupts = event.outcome?.type === 'interrupt' ? event.outcome.interrupts : [];
-      let reduction: Reduction = { state: finished, changes: [], interrupts };
+      let reduction: Reduction = { state: finished, changes: [] };
       for (const interrupt of interrupts) {
         if (interrupt.reason !== 'tool_approval' || !interrupt.toolCallId) continue;
         const next = updateToolCall(
@@ -259,7 +256,7 @@ function reduceWireEvent(state: ChatState, event: WireEvent, now: number): Reduc
           now,
           'server',
         );
-        reduction = { state: next.state, changes: [...reduction.changes, ...next.changes], interrupts };
+        reduction = { state: next.state, changes: [...reduction.changes, ...next.changes] };
       }
       // Lazy browser calls held for a discovery that may have come later in the response are decided now.
       reduction = settleHeld(reduction, now);
@@ -269,7 +266,7 @@ function reduceWireEvent(state: ChatState, event: WireEvent, now: number): Reduc
     case 'RUN_ERROR' as EventType.RUN_ERROR: {
       const error = new ChatwireError('run-error', event.message || 'The server reported an error without a message.');
       const closed = closeTurn(state, `The run failed: ${error.message}`, now);
-      return { state: { ...closed.state, status: 'error', error }, changes: closed.changes, interrupts: [] };
+      return { state: { ...closed.state, status: 'error', error }, changes: closed.changes };
     }
     default:
       return unchanged(state);
@@ -354,7 +351,7 @@ function updateToolCall(state: ChatState, toolCallId: string, event: ToolCallEve
   const found = findToolCall(state.messages, (call) => call.toolCallId === toolCallId);
   if (!found) {
     const refused = `no tool call with id '${toolCallId}' for '${event.type}'`;
-    return { state, changes: [{ toolCallId, toolName: '?', from: 'awaiting-input', to: 'awaiting-input', event: event.type, effects: [], refused }], interrupts: [] };
+    return { state, changes: [{ toolCallId, toolName: '?', from: 'awaiting-input', to: 'awaiting-input', event: event.type, effects: [], refused }] };
   }
   const { call, messageIndex, partIndex } = found;
   const result = transitionToolCall(call, event, now);
@@ -367,13 +364,13 @@ function updateToolCall(state: ChatState, toolCallId: string, event: ToolCallEve
     effects: result.effects,
     ...(result.refused ? { refused: result.refused } : {}),
   };
-  if (result.call === call) return { state, changes: [change], interrupts: [] };
+  if (result.call === call) return { state, changes: [change] };
   const message = state.messages[messageIndex] as ChatMessage;
   const parts = message.parts.slice();
   parts[partIndex] = owner && result.call.owner !== owner ? { ...result.call, owner } : result.call;
   const messages = state.messages.slice();
   messages[messageIndex] = { ...message, parts };
-  return { state: { ...state, messages }, changes: [change], interrupts: [] };
+  return { state: { ...state, messages }, changes: [change] };
 }
 
 /**

@@ -27,10 +27,8 @@ export {
 } from './partialJson.js';
 export type { PartialJsonState } from './partialJson.js';
 export { CHATWIRE_EVENTS, DISCOVERY_TOOL_NAME, INTERRUPT_REASONS, readModelCallUsage, readResultMetadata } from './protocol.js';
-export { parseWireEvent } from './parseWireEvent.js';
-export type { ParsedWireEvent } from './parseWireEvent.js';
 export type { ApprovalPayload, ClientToolPayload, ModelCallUsage, ResultMetadata, ToolCatalog, ToolCatalogEntry } from './protocol.js';
-export { encodeServerSentEvent, readServerSentEvents } from './sse.js';
+export { encodeServerSentEvent } from './encodeServerSentEvent.js';
 export {
   createToolCallPart,
   isTerminalToolCallState,

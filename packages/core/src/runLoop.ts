@@ -6,7 +6,6 @@ import { resumeEntries } from './continuation.js';
 import { discoveredToolsInChat } from './discovery/discoveredTools.js';
 import { ChatwireError } from './errors.js';
 import { toWireMessages } from './messages.js';
-import { parseWireEvent } from './parseWireEvent.js';
 import { toWireTool, type AnyTool } from './toolDefinition.js';
 
 /** How reading one run ended. */
@@ -69,8 +68,11 @@ export async function readRun(options: {
   readonly onUnknown: (type: string) => void;
 }): Promise<RunEnding | undefined> {
   const { store, input, signal } = options;
+  // Event checks load while the request is under way (off the app's initial load, no wait).
+  const checks = import('./parseWireEvent.js');
   let ending: RunEnding | undefined;
   for await (const raw of options.connection.run(input, { signal })) {
+    const { parseWireEvent } = await checks;
     if (!options.isCurrent()) return undefined;
     const parsed = parseWireEvent(raw);
     if (!parsed.known) {

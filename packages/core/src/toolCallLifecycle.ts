@@ -335,46 +335,17 @@ function applyEvent(call: ToolCallPart, event: ToolCallEvent, at: number): ToolC
       next = { ...call, state: rule.target };
       break;
     case 'output':
-      next = {
-        ...call,
-        state: rule.target,
-        result: {
-          state: 'complete',
-          content: event.content,
-          ...(event.output === undefined ? {} : { output: event.output }),
-          ...(event.messageId === undefined ? {} : { messageId: event.messageId }),
-          ...(event.metadata === undefined ? {} : { metadata: event.metadata }),
-        },
-      };
+      next = { ...call, state: rule.target, result: settledResult(event, { state: 'complete', content: event.content, ...(event.output === undefined ? {} : { output: event.output }) }) };
       effects.push({ type: 'settled' });
       break;
     case 'fail':
-      next = {
-        ...call,
-        state: rule.target,
-        result: {
-          state: 'error',
-          error: event.error,
-          content: event.content ?? JSON.stringify({ error: event.error }),
-          ...(event.messageId === undefined ? {} : { messageId: event.messageId }),
-          ...(event.metadata === undefined ? {} : { metadata: event.metadata }),
-        },
-      };
-      effects.push({ type: 'settled' });
-      break;
     case 'cancel': {
-      const error = cancelMessage(event.reason, call);
+      const error = event.type === 'fail' ? event.error : cancelMessage(event.reason, call);
       next = {
         ...call,
         state: rule.target,
-        cancelReason: event.reason,
-        result: {
-          state: 'error',
-          error,
-          content: event.content ?? JSON.stringify({ error }),
-          ...(event.messageId === undefined ? {} : { messageId: event.messageId }),
-          ...(event.metadata === undefined ? {} : { metadata: event.metadata }),
-        },
+        ...(event.type === 'cancel' ? { cancelReason: event.reason } : {}),
+        result: settledResult(event, { state: 'error', error, content: event.content ?? JSON.stringify({ error }) }),
       };
       effects.push({ type: 'settled' });
       break;
@@ -386,6 +357,15 @@ function applyEvent(call: ToolCallPart, event: ToolCallEvent, at: number): ToolC
     next = rest;
   }
   return { call: next, effects };
+}
+
+/** A result with the wire ids and metadata its event carried. */
+function settledResult(event: { readonly messageId?: string; readonly metadata?: Record<string, unknown> }, result: ToolResult): ToolResult {
+  return {
+    ...result,
+    ...(event.messageId === undefined ? {} : { messageId: event.messageId }),
+    ...(event.metadata === undefined ? {} : { metadata: event.metadata }),
+  };
 }
 
 function cancelMessage(reason: string, call: ToolCallPart): string {

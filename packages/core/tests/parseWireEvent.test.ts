@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { ChatClient, ChatwireError, messageText, parseWireEvent, readModelCallUsage, type ChatConnection, recordHistory } from '@chatwire/core';
+import { ChatClient, ChatwireError, messageText, readModelCallUsage, type ChatConnection, recordHistory } from '@chatwire/core';
+import { parseWireEvent } from '@chatwire/core/wire';
 
 const invalid = (raw: unknown): ChatwireError => {
   try {
