@@ -3,23 +3,27 @@ import type { TestProjectInlineConfiguration } from 'vitest/config';
 /** Resolve workspace packages to their TypeScript sources (no build step in tests). */
 const sourceConditions = { conditions: ['@chatwire/source'] };
 
-const project = (name: string, environment: 'node' | 'jsdom'): TestProjectInlineConfiguration => ({
+const project = (name: string, environment: 'node' | 'jsdom', root = `packages/${name}`): TestProjectInlineConfiguration => ({
   resolve: sourceConditions,
   ssr: { resolve: { conditions: ['@chatwire/source'], externalConditions: ['@chatwire/source'] } },
   test: {
     name,
-    root: `packages/${name}`,
+    root,
     environment,
     include: ['tests/**/*.test.{ts,tsx}'],
     testTimeout: 20_000,
   },
 });
 
-/** One Vitest project per package; the root vitest.config.ts runs exactly these. */
+/**
+ * One Vitest project per package, plus the demo's own tests (library tests never import the demo);
+ * the root vitest.config.ts runs exactly these.
+ */
 export default [
   project('core', 'node'),
   project('server', 'node'),
   project('react', 'jsdom'),
   project('devtools', 'jsdom'),
   project('code-mode', 'node'),
+  project('demo', 'node', 'apps/demo'),
 ] satisfies TestProjectInlineConfiguration[];

@@ -1,15 +1,14 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { ChatProvider } from '@chatwire/react';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App.tsx';
 import './styles.css';
 
-const queryClient = new QueryClient();
-
+// One provider per app root: the chats of this page live in it.
 createRoot(document.getElementById('root') as HTMLElement).render(
   <StrictMode>
-    <QueryClientProvider client={queryClient}>
+    <ChatProvider>
       <App />
-    </QueryClientProvider>
+    </ChatProvider>
   </StrictMode>,
 );

@@ -1,5 +1,5 @@
 // EventType is imported as a type only: its members are written as literals, so no enum object ships.
-import type { EventType, Event as WireEvent, Interrupt } from '@ag-ui/core';
+import type { EventType, Event as WireEvent } from '@ag-ui/core';
 import { ChatwireError } from './errors.js';
 import type { ChatMessage, MessagePart, TextPart } from './messages.js';
 import { parseResultContent } from './messages.js';
@@ -13,6 +13,8 @@ import {
   type ToolCallState,
 } from './toolCallLifecycle.js';
 import { CHATWIRE_EVENTS, readModelCallUsage, readResultMetadata, type ModelCallUsage } from './protocol.js';
+import { selfCorrectionError } from './discovery/answerDiscovery.js';
+import { discoveredToolsInChat } from './discovery/discoveredTools.js';
 
 /** Whole-chat status: one union, never a bag of booleans. */
 export type ChatStatus = 'ready' | 'submitted' | 'streaming' | 'error';
@@ -35,6 +37,16 @@ export interface ChatState {
   readonly error: ChatwireError | undefined;
   /** Token accounting per turn, newest last. */
   readonly turns: readonly TurnRecord[];
+  /**
+   * Tool calls this client answered (a result, or an approval) since the last request: what makes an
+   * automatic continuation worthwhile. Cleared when the next request starts.
+   */
+  readonly answersToSend: readonly string[];
+}
+
+/** The state of a chat with these messages and nothing in progress. */
+export function initialChatState(messages: readonly ChatMessage[] = []): ChatState {
+  return { messages, status: 'ready', error: undefined, turns: [], answersToSend: [] };
 }
 
 /** Everything that can change a {@link ChatState}. */
@@ -42,7 +54,18 @@ export type ChatAction =
   | { readonly type: 'userMessage'; readonly message: ChatMessage }
   | { readonly type: 'requestStarted' }
   | { readonly type: 'wireEvent'; readonly event: WireEvent; readonly now: number }
-  | { readonly type: 'toolCall'; readonly toolCallId: string; readonly event: ToolCallEvent; readonly now: number; readonly owner?: 'client' | 'server' }
+  /**
+   * A tool-call event. `answer` marks one this client produced as an answer to the agent (a result or
+   * an approval), which the next request carries.
+   */
+  | {
+      readonly type: 'toolCall';
+      readonly toolCallId: string;
+      readonly event: ToolCallEvent;
+      readonly now: number;
+      readonly owner?: 'client' | 'server';
+      readonly answer?: boolean;
+    }
   | { readonly type: 'settled' }
   | { readonly type: 'failed'; readonly error: ChatwireError; readonly now: number }
   | { readonly type: 'stopped'; readonly now: number }
@@ -64,11 +87,9 @@ export interface ToolCallChange {
 export interface Reduction {
   readonly state: ChatState;
   readonly changes: readonly ToolCallChange[];
-  /** Interrupts announced by a `RUN_FINISHED` in this action. */
-  readonly interrupts: readonly Interrupt[];
 }
 
-const unchanged = (state: ChatState): Reduction => ({ state, changes: [], interrupts: [] });
+const unchanged = (state: ChatState): Reduction => ({ state, changes: [] });
 
 /**
  * The chat's pure reducer. Returns the same state object when nothing changed, so the client can
@@ -77,30 +98,96 @@ const unchanged = (state: ChatState): Reduction => ({ state, changes: [], interr
 export function reduceChat(state: ChatState, action: ChatAction): Reduction {
   switch (action.type) {
     case 'userMessage': {
+      const superseded = supersedePending(state, action.message.createdAt);
       const turn: TurnRecord = { id: action.message.id, startedAt: action.message.createdAt, modelCalls: [] };
-      return unchanged({ messages: [...state.messages, action.message], status: 'submitted', error: undefined, turns: appendTurn(state.turns, turn) });
+      return {
+        state: { ...superseded.state, messages: [...superseded.state.messages, action.message], status: 'submitted', error: undefined, turns: appendTurn(state.turns, turn) },
+        changes: superseded.changes,
+      };
     }
-    case 'requestStarted':
-      return state.status === 'submitted' ? unchanged(state) : unchanged({ ...state, status: 'submitted', error: undefined });
+    case 'requestStarted': {
+      if (state.status === 'submitted' && state.error === undefined && state.answersToSend.length === 0) return unchanged(state);
+      return unchanged({ ...state, status: 'submitted', error: undefined, answersToSend: [] });
+    }
     case 'wireEvent':
       return reduceWireEvent(state, action.event, action.now);
-    case 'toolCall':
-      return updateToolCall(state, action.toolCallId, action.event, action.now, action.owner);
-    case 'settled':
-      return unchanged(closeTurn({ ...state, status: 'ready' }, undefined, 0).state);
+    case 'toolCall': {
+      const reduction = updateToolCall(state, action.toolCallId, action.event, action.now, action.owner);
+      if (action.answer !== true || reduction.state === state || state.answersToSend.includes(action.toolCallId)) return reduction;
+      return { ...reduction, state: { ...reduction.state, answersToSend: [...state.answersToSend, action.toolCallId] } };
+    }
+    case 'settled': {
+      const closed = closeTurn(state, undefined, 0).state;
+      return unchanged(closed.status === 'ready' ? closed : { ...closed, status: 'ready' });
+    }
     case 'failed': {
       const closed = closeTurn(state, `The run failed before this call finished: ${action.error.message}`, action.now);
-      return { state: { ...closed.state, status: 'error', error: action.error }, changes: closed.changes, interrupts: [] };
+      return { state: { ...closed.state, status: 'error', error: action.error }, changes: closed.changes };
     }
     case 'stopped': {
       const closed = closeTurn(state, 'aborted', action.now);
-      return { state: { ...closed.state, status: 'ready', error: undefined }, changes: closed.changes, interrupts: [] };
+      const next = closed.state.status === 'ready' && closed.state.error === undefined ? closed.state : { ...closed.state, status: 'ready' as const, error: undefined };
+      return { state: next, changes: closed.changes };
     }
     case 'setMessages':
-      return unchanged({ ...state, messages: action.messages });
+      return action.messages === state.messages && state.answersToSend.length === 0 ? unchanged(state) : unchanged({ ...state, messages: action.messages, answersToSend: [] });
     case 'usage':
       return unchanged(recordUsage(state, action.usage, action.now));
   }
+}
+
+/**
+ * Applies `decide(call)` to every call of the current (last) assistant turn: the one implementation
+ * behind closing, superseding and settling held calls. Calls it returns nothing for are left alone.
+ */
+function forTurnCalls(state: ChatState, now: number, decide: (call: ToolCallPart) => ToolCallEvent | undefined): { state: ChatState; changes: ToolCallChange[] } {
+  const last = state.messages[state.messages.length - 1];
+  const changes: ToolCallChange[] = [];
+  let next = state;
+  if (last?.role !== 'assistant') return { state, changes };
+  for (const part of last.parts) {
+    const event = part.type === 'tool-call' ? decide(part) : undefined;
+    if (!event || part.type !== 'tool-call') continue;
+    const reduced = updateToolCall(next, part.toolCallId, event, now);
+    next = reduced.state;
+    changes.push(...reduced.changes);
+  }
+  return { state: next, changes };
+}
+
+/**
+ * The user moved on: calls of the last turn still waiting on the user or the app are settled. A
+ * server's approval request is answered with a denial (its resume entry tells the server), anything
+ * else is cancelled. Nothing follows from these answers but the new message's run, which carries
+ * them, so their effects are dropped.
+ */
+function supersedePending(state: ChatState, now: number): { state: ChatState; changes: ToolCallChange[] } {
+  const reason = 'superseded by a new message';
+  const settled = forTurnCalls(state, now, (call) => {
+    if (isTerminalToolCallState(call.state) || call.state === 'approval-responded') return undefined;
+    return call.state === 'approval-requested' && call.approval?.requestedBy === 'server'
+      ? { type: 'approvalResponse', approved: false, reason, by: 'auto' }
+      : { type: 'cancel', reason };
+  });
+  return { state: settled.state, changes: settled.changes.map((change) => ({ ...change, effects: [] })) };
+}
+
+/**
+ * At the end of a run: held lazy calls run if their discovery arrived, else get the self-correction
+ * error, which is this client's answer (the model reads it on the next request).
+ */
+function settleHeld(reduction: Reduction, now: number): Reduction {
+  let discovered: string[] | undefined;
+  const failed: string[] = [];
+  const settled = forTurnCalls(reduction.state, now, (call) => {
+    if (call.waitingFor === undefined) return undefined;
+    discovered ??= discoveredToolsInChat(reduction.state.messages);
+    if (discovered.includes(call.toolName)) return { type: 'resume' };
+    failed.push(call.toolCallId);
+    return { type: 'fail', error: selfCorrectionError(call.toolName) };
+  });
+  const state = failed.length > 0 ? { ...settled.state, answersToSend: [...settled.state.answersToSend, ...failed] } : settled.state;
+  return { ...reduction, state, changes: [...reduction.changes, ...settled.changes] };
 }
 
 function appendTurn(turns: readonly TurnRecord[], turn: TurnRecord): readonly TurnRecord[] {
@@ -159,7 +246,7 @@ function reduceWireEvent(state: ChatState, event: WireEvent, now: number): Reduc
     case 'RUN_FINISHED' as EventType.RUN_FINISHED: {
       const finished = mapLastAssistant(state, (parts) => finishText(parts, undefined));
       const interrupts = event.outcome?.type === 'interrupt' ? event.outcome.interrupts : [];
-      let reduction: Reduction = { state: finished, changes: [], interrupts };
+      let reduction: Reduction = { state: finished, changes: [] };
       for (const interrupt of interrupts) {
         if (interrupt.reason !== 'tool_approval' || !interrupt.toolCallId) continue;
         const next = updateToolCall(
@@ -169,15 +256,17 @@ function reduceWireEvent(state: ChatState, event: WireEvent, now: number): Reduc
           now,
           'server',
         );
-        reduction = { state: next.state, changes: [...reduction.changes, ...next.changes], interrupts };
+        reduction = { state: next.state, changes: [...reduction.changes, ...next.changes] };
       }
+      // Lazy browser calls held for a discovery that may have come later in the response are decided now.
+      reduction = settleHeld(reduction, now);
       // Whatever the run left unanswered is the client's to answer (AG-UI: pending tool calls).
       return { ...reduction, state: claimPending(reduction.state) };
     }
     case 'RUN_ERROR' as EventType.RUN_ERROR: {
       const error = new ChatwireError('run-error', event.message || 'The server reported an error without a message.');
       const closed = closeTurn(state, `The run failed: ${error.message}`, now);
-      return { state: { ...closed.state, status: 'error', error }, changes: closed.changes, interrupts: [] };
+      return { state: { ...closed.state, status: 'error', error }, changes: closed.changes };
     }
     default:
       return unchanged(state);
@@ -262,7 +351,7 @@ function updateToolCall(state: ChatState, toolCallId: string, event: ToolCallEve
   const found = findToolCall(state.messages, (call) => call.toolCallId === toolCallId);
   if (!found) {
     const refused = `no tool call with id '${toolCallId}' for '${event.type}'`;
-    return { state, changes: [{ toolCallId, toolName: '?', from: 'awaiting-input', to: 'awaiting-input', event: event.type, effects: [], refused }], interrupts: [] };
+    return { state, changes: [{ toolCallId, toolName: '?', from: 'awaiting-input', to: 'awaiting-input', event: event.type, effects: [], refused }] };
   }
   const { call, messageIndex, partIndex } = found;
   const result = transitionToolCall(call, event, now);
@@ -275,13 +364,13 @@ function updateToolCall(state: ChatState, toolCallId: string, event: ToolCallEve
     effects: result.effects,
     ...(result.refused ? { refused: result.refused } : {}),
   };
-  if (result.call === call) return { state, changes: [change], interrupts: [] };
+  if (result.call === call) return { state, changes: [change] };
   const message = state.messages[messageIndex] as ChatMessage;
   const parts = message.parts.slice();
   parts[partIndex] = owner && result.call.owner !== owner ? { ...result.call, owner } : result.call;
   const messages = state.messages.slice();
   messages[messageIndex] = { ...message, parts };
-  return { state: { ...state, messages }, changes: [change], interrupts: [] };
+  return { state: { ...state, messages }, changes: [change] };
 }
 
 /**
@@ -290,17 +379,9 @@ function updateToolCall(state: ChatState, toolCallId: string, event: ToolCallEve
  * the app are left alone when there is no reason.
  */
 function closeTurn(state: ChatState, reason: string | undefined, now: number): { state: ChatState; changes: ToolCallChange[] } {
-  let next = mapLastAssistant(state, (parts) => finishText(parts, undefined));
-  const changes: ToolCallChange[] = [];
-  if (reason === undefined) return { state: next, changes };
-  const last = next.messages[next.messages.length - 1];
-  if (last?.role !== 'assistant') return { state: next, changes };
-  for (const part of last.parts) {
-    if (part.type !== 'tool-call' || isTerminalToolCallState(part.state)) continue;
-    const event: ToolCallEvent = reason === 'aborted' ? { type: 'cancel', reason } : { type: 'fail', error: reason };
-    const reduced = updateToolCall(next, part.toolCallId, event, now);
-    next = reduced.state;
-    changes.push(...reduced.changes);
-  }
-  return { state: next, changes };
+  const finished = mapLastAssistant(state, (parts) => finishText(parts, undefined));
+  if (reason === undefined) return { state: finished, changes: [] };
+  return forTurnCalls(finished, now, (call) =>
+    isTerminalToolCallState(call.state) ? undefined : reason === 'aborted' ? { type: 'cancel', reason } : { type: 'fail', error: reason },
+  );
 }

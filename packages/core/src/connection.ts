@@ -1,6 +1,11 @@
 import type { RunAgentInput } from '@ag-ui/core';
 import { ChatwireError, describeError } from './errors.js';
-import { readServerSentEvents } from './sse.js';
+
+/**
+ * The SSE reader (with eventsource-parser) is needed only once a response arrives: it loads while
+ * the request is under way, so it is off the initial load of an app and costs no wait.
+ */
+const loadReader = () => import('./sse.js');
 
 /**
  * How a `ChatClient` reaches an agent: start one AG-UI run and yield its events. Events are
@@ -48,6 +53,7 @@ export function fetchServerSentEvents(options: string | FetchConnectionOptions):
       const body: RunAgentInput = extras
         ? { ...input, forwardedProps: { ...((input.forwardedProps ?? {}) as Record<string, unknown>), ...extras } }
         : input;
+      const reader = loadReader();
       const doFetch = config.fetch ?? globalThis.fetch;
       const url = typeof config.url === 'function' ? config.url() : config.url;
       let response: Response;
@@ -75,6 +81,7 @@ export function fetchServerSentEvents(options: string | FetchConnectionOptions):
           status: response.status,
         });
       }
+      const { readServerSentEvents } = await reader;
       for await (const data of readServerSentEvents(response.body, signal)) {
         try {
           yield JSON.parse(data) as unknown;

@@ -1,4 +1,5 @@
 import type { Event as WireEvent, RunAgentInput } from '@ag-ui/core';
+import type { InspectionEvent } from './inspection.js';
 
 /** One recorded AG-UI event. */
 export interface RecordedEvent {
@@ -42,9 +43,9 @@ interface MutableTurn {
 }
 
 /**
- * A bounded record of the last turns' requests and events, kept by `ChatClient` so a devtools panel
- * mounted late still shows earlier turns. Recording keeps references to events already parsed: one
- * array push per event, no copies and no notifications.
+ * A bounded record of the last turns' requests and events. `ChatClient` keeps none itself: whoever
+ * wants one (devtools, an app's logging) attaches one with {@link recordHistory}. Recording keeps
+ * references to events already parsed: one array push per event, no copies and no notifications.
  */
 export class EventHistory {
   readonly #maxTurns: number;
@@ -87,4 +88,35 @@ export class EventHistory {
   turns(): readonly HistoryTurn[] {
     return this.#turns.map((turn) => ({ ...turn, runs: [...turn.runs], events: [...turn.events] }));
   }
+}
+
+/** A history fed by a client's inspection stream. */
+export interface HistoryRecorder {
+  /** The recorded turns, oldest first. */
+  turns(): readonly HistoryTurn[];
+  /** Stops recording (what was recorded stays readable). */
+  stop(): void;
+}
+
+/**
+ * Records a client's turns, requests and events from now on, bounded by `options`. Devtools attaches
+ * one when it mounts (in development builds only), so production clients record nothing.
+ *
+ * @example
+ * ```ts
+ * const recorder = recordHistory(client, { turns: 20 });
+ * // later: recorder.turns()
+ * ```
+ */
+export function recordHistory(
+  client: { inspect(observer: (event: InspectionEvent) => void): () => void },
+  options: EventHistoryOptions = {},
+): HistoryRecorder {
+  const history = new EventHistory(options);
+  const stop = client.inspect((event) => {
+    if (event.type === 'turn') history.startTurn(event.id, event.at);
+    else if (event.type === 'request') history.request(event.runId, event.input, event.at);
+    else if (event.type === 'event') history.event(event.runId, event.event, event.at);
+  });
+  return { turns: () => history.turns(), stop };
 }

@@ -1,6 +1,12 @@
 export { ChatClient } from './chatClient.js';
-export type { ApprovalResponseInput, ChatClientOptions, ChatSnapshot, SendResult, ToolResultInput } from './chatClient.js';
-export { MAX_TURN_RECORDS, reduceChat, findToolCall } from './chatReducer.js';
+export type { ApprovalResponseInput, ChatClientOptions, SendResult, ToolResultInput } from './chatClient.js';
+export { ChatStore } from './chatStore.js';
+export type { ChatSnapshot, ChatStoreHooks } from './chatStore.js';
+export { BrowserToolRuntime } from './browserToolRuntime.js';
+export type { BrowserToolHost } from './browserToolRuntime.js';
+export { lastAssistantMessage, nextStep, resumeEntries, waitsOnUser } from './continuation.js';
+export type { NextStep } from './continuation.js';
+export { MAX_TURN_RECORDS, initialChatState, reduceChat, findToolCall } from './chatReducer.js';
 export type { ChatAction, ChatState, ChatStatus, Reduction, ToolCallChange, TurnRecord } from './chatReducer.js';
 export { fetchServerSentEvents } from './connection.js';
 export type { ChatConnection, FetchConnectionOptions, Resolvable } from './connection.js';
@@ -21,10 +27,8 @@ export {
 } from './partialJson.js';
 export type { PartialJsonState } from './partialJson.js';
 export { CHATWIRE_EVENTS, DISCOVERY_TOOL_NAME, INTERRUPT_REASONS, readModelCallUsage, readResultMetadata } from './protocol.js';
-export { parseWireEvent } from './parseWireEvent.js';
-export type { ParsedWireEvent } from './parseWireEvent.js';
 export type { ApprovalPayload, ClientToolPayload, ModelCallUsage, ResultMetadata, ToolCatalog, ToolCatalogEntry } from './protocol.js';
-export { encodeServerSentEvent, readServerSentEvents } from './sse.js';
+export { encodeServerSentEvent } from './encodeServerSentEvent.js';
 export {
   createToolCallPart,
   isTerminalToolCallState,
@@ -72,22 +76,33 @@ export { formatIssues, isStandardSchema, jsonSchema, schemaToJsonSchema, validat
 export type { InferSchemaOutput, JsonSchema, JsonSchemaOptions, StandardJsonSchemaValidator, ToolSchema, Validation } from './toolSchema.js';
 export { executeTool } from './toolExecution.js';
 export type { ToolOutcome } from './toolExecution.js';
+export { DISCOVERY_NOTE, discoveryCatalog, firstSentence, nameDiscoveryTool, searchDiscoveryTool } from './discovery/catalog.js';
+export type { CatalogDetail, CatalogTool } from './discovery/catalog.js';
 export {
-  DISCOVERY_NOTE,
   createCompactionMarker,
-  discoveryCatalog,
-  nameDiscoveryTool,
   discoveredToolsInChat,
   discoveredToolsInWire,
   discoveryExchangeTexts,
-  firstSentence,
   newlyDiscoveredTools,
   readCompactionMarker,
   readDiscoveredNames,
-  selfCorrectionError,
-} from './discovery.js';
-export type { CatalogDetail, DiscoveryResult } from './discovery.js';
-export { answerDiscovery, clientDiscovery, estimateClientUsage, managedWireTools } from './clientDiscovery.js';
-export type { ClientDiscovery } from './clientDiscovery.js';
-export { EventHistory } from './eventHistory.js';
-export type { EventHistoryOptions, HistoryTurn, RecordedEvent, RecordedRun } from './eventHistory.js';
+} from './discovery/discoveredTools.js';
+export { answerDiscoveryCall, isAllowed, selfCorrectionError, unavailableError } from './discovery/answerDiscovery.js';
+export type {
+  AnswerDiscoveryOptions,
+  DiscoveryAnswer,
+  DiscoveryCatalogAccess,
+  DiscoveryPhase,
+  DiscoveryResult,
+  DiscoverySearch,
+} from './discovery/answerDiscovery.js';
+export { planToolList } from './discovery/planTools.js';
+export type { PlannableTool, ToolListPlan } from './discovery/planTools.js';
+export { countToolList, discoveryUsage } from './discovery/discoveryUsage.js';
+export type { CountableTool, DiscoveryTokenCounter } from './discovery/discoveryUsage.js';
+export { browserTokenEstimate, clientDiscovery, estimateClientUsage, managedWireTools } from './discovery/clientManaged.js';
+export type { ClientDiscovery } from './discovery/clientManaged.js';
+export { SEARCH_WEIGHTS, searchTools, splitToolName } from './discovery/search.js';
+export type { SearchMatch, SearchableTool } from './discovery/search.js';
+export { EventHistory, recordHistory } from './eventHistory.js';
+export type { EventHistoryOptions, HistoryRecorder, HistoryTurn, RecordedEvent, RecordedRun } from './eventHistory.js';

@@ -1,10 +1,16 @@
 import type { Event as WireEvent, RunAgentInput } from '@ag-ui/core';
-import type { ToolCallChange } from './chatReducer.js';
-import type { ChatStatus } from './chatReducer.js';
+import type { ChatStatus, ToolCallChange } from './chatReducer.js';
+import type { ChatSnapshot } from './chatStore.js';
 import type { ChatwireError } from './errors.js';
 
-/** What a `ChatClient` reports to inspectors (devtools, logging, tests). */
+/**
+ * What a `ChatClient` reports to inspectors (devtools, logging, tests). A panel can be rebuilt from
+ * this stream plus one `getSnapshot()`: `turn` starts a turn (the user message id), `request` and
+ * `event` are the wire, `snapshot` carries every new snapshot.
+ */
 export type InspectionEvent =
+  | { readonly type: 'turn'; readonly at: number; readonly id: string }
+  | { readonly type: 'snapshot'; readonly at: number; readonly snapshot: ChatSnapshot }
   | { readonly type: 'request'; readonly at: number; readonly runId: string; readonly input: RunAgentInput }
   | { readonly type: 'event'; readonly at: number; readonly runId: string; readonly event: WireEvent }
   | { readonly type: 'toolCall'; readonly at: number; readonly change: ToolCallChange }

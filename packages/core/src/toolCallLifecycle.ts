@@ -113,16 +113,21 @@ export interface ToolCallPart<Name extends string = string, Input = unknown, Out
   readonly owner?: 'client' | 'server';
   /** Every state the call entered, with its time: what devtools' timeline shows. */
   readonly timeline: readonly ToolCallTimelineEntry[];
-  /** Scanner state for `partialInput`; internal. */
-  readonly argsScan: PartialJsonState;
-  /** Length of `argsText` when `partialInput` was last read; internal. */
-  readonly partialReadAt: number;
+  /**
+   * Set while the call's input is complete but its execution waits for something the run may still
+   * bring: `discovery` for a lazy browser tool whose discovery may arrive later in the same response.
+   */
+  readonly waitingFor?: 'discovery';
 }
 
 /** What can happen to a tool call. */
 export type ToolCallEvent =
   | { readonly type: 'inputDelta'; readonly delta: string }
   | { readonly type: 'inputEnd' }
+  /** Hold a complete input until the run ends (a lazy browser tool whose discovery may still arrive). */
+  | { readonly type: 'defer'; readonly waitingFor: 'discovery' }
+  /** The run ended: decide a held input again. */
+  | { readonly type: 'resume' }
   | { readonly type: 'approvalRequest'; readonly approvalId: string; readonly requestedBy: 'server' | 'client'; readonly metadata?: Record<string, unknown> }
   | { readonly type: 'approvalResponse'; readonly approved: boolean; readonly reason?: string; readonly by?: 'user' | 'auto' }
   | { readonly type: 'execute' }
@@ -137,8 +142,11 @@ export type ToolCallEventType = ToolCallEvent['type'];
 export type ToolCallEffect =
   /** The input is complete and valid: decide who executes it (or whether to ask for approval). */
   | { readonly type: 'inputReady' }
-  /** The user answered an approval: tell whoever asked. */
-  | { readonly type: 'approvalAnswered'; readonly approved: boolean }
+  /**
+   * The user answered an approval. Whoever asked acts on it: this client runs or cancels its own
+   * tool; a server's approval travels in the next run's resume entries.
+   */
+  | { readonly type: 'approvalAnswered'; readonly approved: boolean; readonly requestedBy: 'server' | 'client' }
   /** The call reached a terminal state. */
   | { readonly type: 'settled' };
 
@@ -149,6 +157,7 @@ interface TransitionRule {
 }
 
 const approved = (call: ToolCallPart) => call.approval?.approved === true;
+const held = (call: ToolCallPart) => call.waitingFor !== undefined;
 const toError: TransitionRule = { target: 'output-error' };
 const toCancelled: TransitionRule = { target: 'cancelled' };
 
@@ -172,6 +181,8 @@ export const toolCallTransitions: Readonly<
     cancel: toCancelled,
   },
   'input-complete': {
+    defer: { target: 'input-complete' },
+    resume: { target: 'input-complete', guard: held },
     approvalRequest: { target: 'approval-requested' },
     execute: { target: 'executing' },
     // A plain AG-UI server may send a result without announcing execution.
@@ -221,10 +232,22 @@ export function createToolCallPart(toolCallId: string, toolName: string, message
     argsText: '',
     partialInput: undefined,
     input: undefined,
-    argsScan: initialPartialJsonState,
-    partialReadAt: 0,
   };
 }
+
+/**
+ * The partial-JSON scanner's bookkeeping per call object, kept off the public part. A part that
+ * arrives without it (for example one rebuilt from saved messages) is scanned once from its text.
+ */
+interface ArgsScan {
+  readonly scan: PartialJsonState;
+  /** Length of `argsText` when `partialInput` was last read. */
+  readonly readAt: number;
+}
+const argsScans = new WeakMap<ToolCallPart, ArgsScan>();
+
+const scanOf = (call: ToolCallPart): ArgsScan =>
+  argsScans.get(call) ?? { scan: advancePartialJson(initialPartialJsonState, call.argsText), readAt: call.argsText.length };
 
 /**
  * Applies one event to a call at time `at`: a pure function of its arguments. Refused events
@@ -241,9 +264,12 @@ const lastAt = (call: ToolCallPart) => call.timeline[call.timeline.length - 1]?.
 
 function applyEvent(call: ToolCallPart, event: ToolCallEvent, at: number): ToolCallTransition {
   const rule = toolCallTransitions[call.state][event.type];
-  if (!rule || (rule.guard && !rule.guard(call, event))) {
-    const refused = `tool call ${call.toolCallId} (${call.toolName}) cannot take '${event.type}' in state '${call.state}'`;
-    return { call, effects: [], refused: rule ? `${refused} after the approval was denied` : refused };
+  if (!rule) {
+    return { call, effects: [], refused: `tool call ${call.toolCallId} (${call.toolName}) cannot take '${event.type}' in state '${call.state}'` };
+  }
+  if (rule.guard && !rule.guard(call, event)) {
+    const why = event.type === 'resume' ? 'when nothing is held' : 'after the approval was denied';
+    return { call, effects: [], refused: `tool call ${call.toolCallId} (${call.toolName}) cannot take '${event.type}' in state '${call.state}' ${why}` };
   }
   let next: ToolCallPart = call;
   const effects: ToolCallEffect[] = [];
@@ -251,15 +277,11 @@ function applyEvent(call: ToolCallPart, event: ToolCallEvent, at: number): ToolC
   switch (event.type) {
     case 'inputDelta': {
       const argsText = call.argsText + event.delta;
-      const argsScan = advancePartialJson(call.argsScan, event.delta);
-      const refresh = shouldRefreshPartial(argsText.length, call.partialReadAt);
-      next = {
-        ...call,
-        state: rule.target,
-        argsText,
-        argsScan,
-        ...(refresh ? { partialInput: readPartialJson(argsText, argsScan), partialReadAt: argsText.length } : {}),
-      };
+      const previous = scanOf(call);
+      const scan = advancePartialJson(previous.scan, event.delta);
+      const refresh = shouldRefreshPartial(argsText.length, previous.readAt);
+      next = { ...call, state: rule.target, argsText, ...(refresh ? { partialInput: readPartialJson(argsText, scan) } : {}) };
+      argsScans.set(next, { scan, readAt: refresh ? argsText.length : previous.readAt });
       break;
     }
     case 'inputEnd': {
@@ -273,7 +295,16 @@ function applyEvent(call: ToolCallPart, event: ToolCallEvent, at: number): ToolC
         const complete = { ...call, state: rule.target, timeline: [...call.timeline, { state: rule.target, at }] };
         return transitionToolCall(complete, { type: 'fail', error: message }, at);
       }
-      next = { ...call, state: rule.target, input, partialInput: input, partialReadAt: call.argsText.length };
+      next = { ...call, state: rule.target, input, partialInput: input };
+      effects.push({ type: 'inputReady' });
+      break;
+    }
+    case 'defer':
+      next = { ...call, waitingFor: event.waitingFor };
+      break;
+    case 'resume': {
+      const { waitingFor: _released, ...rest } = call;
+      next = rest;
       effects.push({ type: 'inputReady' });
       break;
     }
@@ -297,59 +328,44 @@ function applyEvent(call: ToolCallPart, event: ToolCallEvent, at: number): ToolC
           ...(event.reason === undefined ? {} : { reason: event.reason }),
         },
       };
-      effects.push({ type: 'approvalAnswered', approved: event.approved });
+      effects.push({ type: 'approvalAnswered', approved: event.approved, requestedBy: approval.requestedBy });
       break;
     }
     case 'execute':
       next = { ...call, state: rule.target };
       break;
     case 'output':
-      next = {
-        ...call,
-        state: rule.target,
-        result: {
-          state: 'complete',
-          content: event.content,
-          ...(event.output === undefined ? {} : { output: event.output }),
-          ...(event.messageId === undefined ? {} : { messageId: event.messageId }),
-          ...(event.metadata === undefined ? {} : { metadata: event.metadata }),
-        },
-      };
+      next = { ...call, state: rule.target, result: settledResult(event, { state: 'complete', content: event.content, ...(event.output === undefined ? {} : { output: event.output }) }) };
       effects.push({ type: 'settled' });
       break;
     case 'fail':
-      next = {
-        ...call,
-        state: rule.target,
-        result: {
-          state: 'error',
-          error: event.error,
-          content: event.content ?? JSON.stringify({ error: event.error }),
-          ...(event.messageId === undefined ? {} : { messageId: event.messageId }),
-          ...(event.metadata === undefined ? {} : { metadata: event.metadata }),
-        },
-      };
-      effects.push({ type: 'settled' });
-      break;
     case 'cancel': {
-      const error = cancelMessage(event.reason, call);
+      const error = event.type === 'fail' ? event.error : cancelMessage(event.reason, call);
       next = {
         ...call,
         state: rule.target,
-        cancelReason: event.reason,
-        result: {
-          state: 'error',
-          error,
-          content: event.content ?? JSON.stringify({ error }),
-          ...(event.messageId === undefined ? {} : { messageId: event.messageId }),
-          ...(event.metadata === undefined ? {} : { metadata: event.metadata }),
-        },
+        ...(event.type === 'cancel' ? { cancelReason: event.reason } : {}),
+        result: settledResult(event, { state: 'error', error, content: event.content ?? JSON.stringify({ error }) }),
       };
       effects.push({ type: 'settled' });
       break;
     }
   }
+  if (next.waitingFor !== undefined && next.state !== 'input-complete') {
+    // Whatever ended a held call also ends the hold.
+    const { waitingFor: _released, ...rest } = next;
+    next = rest;
+  }
   return { call: next, effects };
+}
+
+/** A result with the wire ids and metadata its event carried. */
+function settledResult(event: { readonly messageId?: string; readonly metadata?: Record<string, unknown> }, result: ToolResult): ToolResult {
+  return {
+    ...result,
+    ...(event.messageId === undefined ? {} : { messageId: event.messageId }),
+    ...(event.metadata === undefined ? {} : { metadata: event.metadata }),
+  };
 }
 
 function cancelMessage(reason: string, call: ToolCallPart): string {

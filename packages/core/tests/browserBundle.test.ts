@@ -42,7 +42,7 @@ export const client = new ChatClient({ connection: fetchServerSentEvents('/api/c
     expect(fromPackage(modules, 'zod')).toEqual([]);
     expect(fromPackage(modules, '@ag-ui/core')).toEqual([]);
     expect(fromPackage(modules, '@cfworker/json-schema')).toEqual([]);
-    expect(modules.filter((id) => id.endsWith('clientDiscovery.ts'))).toEqual([]);
+    expect(modules.filter((id) => id.endsWith('discovery/clientManaged.ts'))).toEqual([]);
     expect(fromPackage(modules, 'eventsource-parser')).toHaveLength(1);
   }, 60_000);
 
@@ -52,7 +52,33 @@ export const client = new ChatClient({ connection: fetchServerSentEvents('/api/c
       `import { ChatClient, clientDiscovery, fetchServerSentEvents } from '@chatwire/core';
 export const client = new ChatClient({ connection: fetchServerSentEvents('/api/chat'), manageDiscovery: clientDiscovery() });`,
     );
-    expect(modules.filter((id) => id.endsWith('clientDiscovery.ts'))).toHaveLength(1);
+    expect(modules.filter((id) => id.endsWith('discovery/clientManaged.ts'))).toHaveLength(1);
+  }, 60_000);
+
+  it('keeps the stream-reading half (SSE parser, event checks) out of the entry: it loads while a request is under way', async () => {
+    const file = join(dir, 'lazyStream.js');
+    writeFileSync(
+      file,
+      `import { ChatClient, fetchServerSentEvents } from '@chatwire/core';
+export const client = new ChatClient({ connection: fetchServerSentEvents('/api/chat') });`,
+    );
+    const result = (await build({
+      configFile: false,
+      root,
+      logLevel: 'silent',
+      mode: 'production',
+      resolve: { conditions: ['@chatwire/source', ...defaultClientConditions] },
+      build: { write: false, minify: false, rollupOptions: { input: file, preserveEntrySignatures: 'strict' } },
+    })) as Rollup.RollupOutput;
+    const chunks = result.output.filter((output): output is Rollup.OutputChunk => output.type === 'chunk');
+    const entry = Object.keys(chunks.find((chunk) => chunk.isEntry)?.modules ?? {});
+    const lazy = chunks.filter((chunk) => chunk.isDynamicEntry).flatMap((chunk) => Object.keys(chunk.modules));
+    for (const reader of ['/sse.ts', '/parseWireEvent.ts']) {
+      expect(entry.filter((id) => id.endsWith(reader)), reader).toEqual([]);
+      expect(lazy.filter((id) => id.endsWith(reader)), reader).toHaveLength(1);
+    }
+    expect(fromPackage(entry, 'eventsource-parser')).toEqual([]);
+    expect(fromPackage(lazy, 'eventsource-parser')).toHaveLength(1);
   }, 60_000);
 
   it('loads the JSON Schema validator lazily, for plain JSON Schema tools only', async () => {

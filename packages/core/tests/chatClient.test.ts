@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { ChatClient, Inspector, messageText, type ChatConnection, type InspectionEvent } from '@chatwire/core';
+import { ChatClient, Inspector, messageText, recordHistory, type ChatConnection, type InspectionEvent } from '@chatwire/core';
 import { bodyOf, clientOver, run, sse, sseResponse, waitFor } from './fixtures.js';
 
 const answer = (text: string) => sse([run.started, ...run.text('m1', ...text.split(/(?<= )/)), run.finished]);
@@ -249,12 +249,18 @@ describe('ChatClient: stop and concurrency', () => {
 });
 
 describe('ChatClient: inspect()', () => {
-  it('reports requests, events and status changes to observers, and stops when unsubscribed', async () => {
+  it('reports turns, requests, events, snapshots and status changes to observers, and stops when unsubscribed', async () => {
     const { client } = clientOver(() => sseResponse(answer('hello')));
     const seen: InspectionEvent[] = [];
     const unsubscribe = client.inspect((event) => seen.push(event));
     await client.sendMessage('hi');
-    expect(seen.map((e) => e.type).slice(0, 2)).toEqual(['status', 'request']);
+    expect(seen.filter((e) => e.type !== 'snapshot').map((e) => e.type).slice(0, 3)).toEqual(['turn', 'status', 'request']);
+    const turn = seen[0];
+    expect(turn?.type === 'turn' && turn.id).toBe(client.getSnapshot().messages[0]?.id);
+    // The stream of snapshots ends at the client's snapshot: a panel can follow the chat from it alone.
+    const snapshots = seen.flatMap((e) => (e.type === 'snapshot' ? [e.snapshot] : []));
+    expect(snapshots.length).toBeGreaterThan(3);
+    expect(snapshots.at(-1)).toBe(client.getSnapshot());
     expect(seen.filter((e) => e.type === 'event').map((e) => (e.type === 'event' ? e.event.type : ''))).toEqual([
       'RUN_STARTED',
       'TEXT_MESSAGE_START',
@@ -285,24 +291,34 @@ describe('ChatClient: inspect()', () => {
   });
 });
 
-describe('ChatClient: the bounded history devtools read', () => {
-  it('keeps requests and events per turn, bounded in turns and in events per turn', async () => {
-    const { client } = clientOver(() => sseResponse(answer('one two three four five')), { history: { turns: 2, eventsPerTurn: 4 } });
+describe('ChatClient: history is opt-in (devtools records it through inspect)', () => {
+  it('a recorder keeps requests and events per turn, bounded in turns and in events per turn', async () => {
+    const { client } = clientOver(() => sseResponse(answer('one two three four five')));
+    const recorder = recordHistory(client, { turns: 2, eventsPerTurn: 4 });
     await client.sendMessage('first');
     await client.sendMessage('second');
     await client.sendMessage('third');
-    const turns = client.getHistory();
+    const turns = recorder.turns();
     expect(turns.map((turn) => turn.id)).toEqual([client.getSnapshot().messages[2]!.id, client.getSnapshot().messages[4]!.id]);
     for (const turn of turns) {
       expect(turn.runs).toHaveLength(1);
       expect(turn.events.map((recorded) => recorded.event.type)).toEqual(['RUN_STARTED', 'TEXT_MESSAGE_START', 'TEXT_MESSAGE_CONTENT', 'TEXT_MESSAGE_CONTENT']);
       expect(turn.dropped).toBe(5); // 4 more deltas, TEXT_MESSAGE_END and RUN_FINISHED
     }
+    recorder.stop();
+    await client.sendMessage('fourth');
+    expect(recorder.turns().map((turn) => turn.id)).toEqual(turns.map((turn) => turn.id));
   });
 
-  it('can be turned off', async () => {
-    const { client } = clientOver(() => sseResponse(answer('x')), { history: false });
+  it('a client nobody inspects records nothing: no inspection event is even built', async () => {
+    const { client } = clientOver(() => sseResponse(answer('x y z')));
+    const emit = vi.spyOn(Inspector.prototype, 'emit');
     await client.sendMessage('hi');
-    expect(client.getHistory()).toEqual([]);
+    await client.sendMessage('again');
+    expect(emit).not.toHaveBeenCalled();
+    // And the client object holds no event log of its own.
+    expect(Object.values(client).some((value) => Array.isArray(value) && value.length > 0)).toBe(false);
+    expect('getHistory' in client).toBe(false);
+    emit.mockRestore();
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { ChatClient, ChatwireError, messageText, parseWireEvent, readModelCallUsage, type ChatConnection } from '@chatwire/core';
+import { ChatClient, ChatwireError, messageText, readModelCallUsage, type ChatConnection, recordHistory } from '@chatwire/core';
+import { parseWireEvent } from '@chatwire/core/wire';
 
 const invalid = (raw: unknown): ChatwireError => {
   try {
@@ -80,6 +81,7 @@ describe('ChatClient and events from a newer server', () => {
     };
     const onWarning = vi.fn();
     const client = new ChatClient({ connection, onWarning });
+    const recorder = recordHistory(client);
     await client.sendMessage('hello');
     const snapshot = client.getSnapshot();
     expect(snapshot.status).toBe('ready');
@@ -90,7 +92,7 @@ describe('ChatClient and events from a newer server', () => {
       "Ignored events of type 'ANOTHER_NEW_THING': AG-UI 1.0 does not define it (a newer server?).",
     ]);
     // Unknown events reach neither the history nor the reducer.
-    expect(client.getHistory()[0]?.events.map((recorded) => recorded.event.type)).not.toContain('FUTURE_PROGRESS');
+    expect(recorder.turns()[0]?.events.map((recorded) => recorded.event.type)).not.toContain('FUTURE_PROGRESS');
   });
 
   it('warns through console.warn outside production when no onWarning is given', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readServerSentEvents } from '@chatwire/core';
+import { readServerSentEvents } from '@chatwire/core/wire';
 import { bodyOf, clientOver, comparable, fixtureBytes, sseResponse } from './fixtures.js';
 
 const recorded = fixtureBytes('text-and-tool.sse');

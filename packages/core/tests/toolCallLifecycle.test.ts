@@ -14,7 +14,7 @@ import {
 } from '@chatwire/core';
 import { clientOver, run, sse, sseResponse } from './fixtures.js';
 
-const eventTypes: readonly ToolCallEventType[] = ['inputDelta', 'inputEnd', 'approvalRequest', 'approvalResponse', 'execute', 'output', 'fail', 'cancel'];
+const eventTypes: readonly ToolCallEventType[] = ['inputDelta', 'inputEnd', 'defer', 'resume', 'approvalRequest', 'approvalResponse', 'execute', 'output', 'fail', 'cancel'];
 
 const states: readonly ToolCallState[] = [
   'awaiting-input',
@@ -30,7 +30,8 @@ const states: readonly ToolCallState[] = [
 
 /**
  * The lifecycle, written out by hand (NOT derived from `toolCallTransitions`): an accidental edit
- * of the table must make these tests fail. `guarded` marks the pairs allowed only after an approval.
+ * of the table must make these tests fail. `guarded` marks the pairs allowed only under a condition
+ * (after an approval; `resume` only while an input is held).
  */
 const expectedTransitions: readonly { from: ToolCallState; event: ToolCallEventType; to: ToolCallState; guarded?: true }[] = [
   { from: 'awaiting-input', event: 'inputDelta', to: 'input-streaming' },
@@ -43,6 +44,8 @@ const expectedTransitions: readonly { from: ToolCallState; event: ToolCallEventT
   { from: 'input-streaming', event: 'fail', to: 'output-error' },
   { from: 'input-streaming', event: 'cancel', to: 'cancelled' },
 
+  { from: 'input-complete', event: 'defer', to: 'input-complete' },
+  { from: 'input-complete', event: 'resume', to: 'input-complete', guarded: true },
   { from: 'input-complete', event: 'approvalRequest', to: 'approval-requested' },
   { from: 'input-complete', event: 'execute', to: 'executing' },
   { from: 'input-complete', event: 'output', to: 'output-available' },
@@ -70,6 +73,8 @@ const expectedRule = (from: ToolCallState, event: ToolCallEventType) => expected
 const sampleEvents: Record<ToolCallEventType, ToolCallEvent> = {
   inputDelta: { type: 'inputDelta', delta: ' ' },
   inputEnd: { type: 'inputEnd' },
+  defer: { type: 'defer', waitingFor: 'discovery' },
+  resume: { type: 'resume' },
   approvalRequest: { type: 'approvalRequest', approvalId: 'approval_1', requestedBy: 'client' },
   approvalResponse: { type: 'approvalResponse', approved: true },
   execute: { type: 'execute' },
@@ -82,8 +87,10 @@ const sampleEvents: Record<ToolCallEventType, ToolCallEvent> = {
 const expectedEffects: Record<ToolCallEventType, readonly ToolCallEffect[]> = {
   inputDelta: [],
   inputEnd: [{ type: 'inputReady' }],
+  defer: [],
+  resume: [{ type: 'inputReady' }],
   approvalRequest: [],
-  approvalResponse: [{ type: 'approvalAnswered', approved: true }],
+  approvalResponse: [{ type: 'approvalAnswered', approved: true, requestedBy: 'server' }],
   execute: [],
   output: [{ type: 'settled' }],
   fail: [{ type: 'settled' }],
@@ -122,6 +129,11 @@ const pathTo: Record<ToolCallState, readonly ToolCallEvent[]> = {
   cancelled: [...complete, { type: 'cancel', reason: 'aborted' }],
 };
 const deniedPath: readonly ToolCallEvent[] = [...requested, { type: 'approvalResponse', approved: false, reason: 'not now' }];
+const heldPath: readonly ToolCallEvent[] = [...complete, { type: 'defer', waitingFor: 'discovery' }];
+
+/** For guarded pairs: a path that meets the guard and one (to the same state) that does not. */
+const guardPaths = (event: ToolCallEventType) =>
+  event === 'resume' ? { met: heldPath, unmet: complete } : { met: undefined, unmet: deniedPath };
 
 describe('toolCallTransitions: the table is exactly the documented lifecycle', () => {
   it('lists every state in lifecycle order', () => {
@@ -160,8 +172,8 @@ describe('transitionToolCall: every (state, event) pair', () => {
       const event = sampleEvents[eventType];
 
       if (rule) {
-        it(`${state} + ${eventType} -> ${rule.to}${rule.guarded ? ' (after an approval)' : ''}`, () => {
-          const call = drive(pathTo[state]);
+        it(`${state} + ${eventType} -> ${rule.to}${rule.guarded ? ' (guard met)' : ''}`, () => {
+          const call = drive((rule.guarded ? guardPaths(eventType).met : undefined) ?? pathTo[state]);
           const result = transitionToolCall(call, event);
           expect(result.refused).toBeUndefined();
           expect(result.call).not.toBe(call);
@@ -186,8 +198,8 @@ describe('transitionToolCall: every (state, event) pair', () => {
       }
 
       if (rule?.guarded) {
-        it(`${state} + ${eventType} is refused after a denied approval (guard)`, () => {
-          const call = drive(deniedPath);
+        it(`${state} + ${eventType} is refused when its guard fails`, () => {
+          const call = drive(guardPaths(eventType).unmet);
           const result = transitionToolCall(call, event);
           expect(result.call).toBe(call);
           expect(result.effects).toEqual([]);
@@ -197,7 +209,7 @@ describe('transitionToolCall: every (state, event) pair', () => {
         });
 
         it(`${state} + ${eventType}: the guard refusal names the state`, () => {
-          const result = transitionToolCall(drive(deniedPath), event);
+          const result = transitionToolCall(drive(guardPaths(eventType).unmet), event);
           expect(result.refused).toContain(`'${state}'`);
         });
       }
@@ -270,11 +282,35 @@ describe('transitionToolCall: effects and results', () => {
   it('approvalResponse reports approvalAnswered with the answer', () => {
     const call = drive(requested);
     const yes = transitionToolCall(call, { type: 'approvalResponse', approved: true });
-    expect(yes.effects).toEqual([{ type: 'approvalAnswered', approved: true }]);
+    expect(yes.effects).toEqual([{ type: 'approvalAnswered', approved: true, requestedBy: 'server' }]);
     expect(yes.call.approval).toMatchObject({ id: 'approval_1', requestedBy: 'server', approved: true });
     const no = transitionToolCall(call, { type: 'approvalResponse', approved: false, reason: 'too costly' });
-    expect(no.effects).toEqual([{ type: 'approvalAnswered', approved: false }]);
+    expect(no.effects).toEqual([{ type: 'approvalAnswered', approved: false, requestedBy: 'server' }]);
     expect(no.call.approval).toMatchObject({ approved: false, reason: 'too costly' });
+  });
+
+  it('a held input is released by resume (inputReady again); anything that ends the call ends the hold', () => {
+    const held = drive(heldPath);
+    expect(held.waitingFor).toBe('discovery');
+    expect(held.timeline.map((entry) => entry.state)).toEqual(['awaiting-input', 'input-streaming', 'input-complete']);
+    const resumed = transitionToolCall(held, { type: 'resume' });
+    expect(resumed.call.waitingFor).toBeUndefined();
+    expect(resumed.effects).toEqual([{ type: 'inputReady' }]);
+    const failed = transitionToolCall(held, { type: 'fail', error: 'must be discovered first' });
+    expect(failed.call.state).toBe('output-error');
+    expect(failed.call.waitingFor).toBeUndefined();
+  });
+
+  it('partial input keeps streaming correctly across a part that lost its scanner bookkeeping (a saved part)', () => {
+    const half = drive([{ type: 'inputDelta', delta: '{"city":"Pa' }]);
+    // A part read back from JSON has no hidden bookkeeping: the next delta must still read right.
+    const revived = JSON.parse(JSON.stringify(half)) as ToolCallPart;
+    expect(Object.keys(half).filter((key) => /scan|readAt/i.test(key))).toEqual([]);
+    const next = transitionToolCall(revived, { type: 'inputDelta', delta: 'ris","days":[1,' }).call;
+    expect(next.argsText).toBe('{"city":"Paris","days":[1,');
+    expect(next.partialInput).toEqual({ city: 'Paris', days: [1] });
+    const done = transitionToolCall(transitionToolCall(next, { type: 'inputDelta', delta: '2]}' }).call, { type: 'inputEnd' }).call;
+    expect(done.input).toEqual({ city: 'Paris', days: [1, 2] });
   });
 
   it("cancel 'denied' after a denied approval tells the model the user's reason", () => {

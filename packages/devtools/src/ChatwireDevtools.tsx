@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type CSSProperties } from 'react';
-import type { ChatClient } from '@chatwire/core';
+import { recordHistory, type ChatClient, type HistoryRecorder } from '@chatwire/core';
 import type { PanelHandle } from './panel/mountPanel.js';
 
 /** Props of {@link ChatwireDevtools}. */
@@ -45,6 +45,16 @@ export function ChatwireDevtools(props: ChatwireDevtoolsProps) {
   const host = useRef<HTMLDivElement>(null);
   const { client, catalogUrl } = props;
 
+  // The client records nothing itself: devtools keeps the history from the moment it mounts, so a
+  // panel opened later still shows the earlier turns.
+  const [history, setHistory] = useState<HistoryRecorder>();
+  useEffect(() => {
+    if (!client) return;
+    const recorder = recordHistory(client);
+    setHistory(recorder);
+    return () => recorder.stop();
+  }, [client]);
+
   useEffect(() => {
     if (!open || !host.current) return;
     const element = host.current;
@@ -52,13 +62,13 @@ export function ChatwireDevtools(props: ChatwireDevtoolsProps) {
     let cancelled = false;
     void import('./panel/mountPanel.js').then(({ mountPanel }) => {
       if (cancelled) return;
-      handle = mountPanel(element, { client, catalogUrl, onClose: embedded ? undefined : () => setOpen(false) });
+      handle = mountPanel(element, { client, history, catalogUrl, onClose: embedded ? undefined : () => setOpen(false) });
     });
     return () => {
       cancelled = true;
       handle?.unmount();
     };
-  }, [open, client, catalogUrl, embedded]);
+  }, [open, client, history, catalogUrl, embedded]);
 
   if (embedded) return <div ref={host} data-chatwire-devtools="" style={embeddedHost} />;
   return (

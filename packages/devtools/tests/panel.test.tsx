@@ -44,23 +44,27 @@ afterEach(cleanup);
 const shadow = () => (document.querySelector('[data-chatwire-devtools]') as HTMLElement | null)?.shadowRoot ?? null;
 
 describe('the devtools panel', () => {
-  it('costs nothing while closed, and once opened late still shows the earlier turns', async () => {
+  it('while closed only records the history; opened late it still shows the turns since it mounted', async () => {
     const client = new ChatClient({ connection });
-    await client.sendMessage('first');
-    await client.sendMessage('second');
     const subscribe = vi.spyOn(client, 'subscribe');
     const inspect = vi.spyOn(client, 'inspect');
 
     render(<ChatwireDevtools client={client} catalogUrl={undefined} />);
+    await act(async () => {
+      await client.sendMessage('first');
+      await client.sendMessage('second');
+    });
     expect(shadow()).toBeNull();
+    // Closed: one inspector records the history; nothing renders with the chat.
     expect(subscribe).not.toHaveBeenCalled();
-    expect(inspect).not.toHaveBeenCalled();
+    expect(inspect).toHaveBeenCalledTimes(1);
 
     fireEvent.click(screen.getByRole('button', { name: 'Chatwire devtools' }));
     await waitFor(() => expect(shadow()?.querySelector('[data-testid="chatwire-devtools"]')).not.toBeNull());
-    // The panel is its own React root: its effects run on its own schedule.
-    await waitFor(() => expect(subscribe).toHaveBeenCalled());
-    expect(inspect).toHaveBeenCalled();
+    // The panel is its own React root: its effects run on its own schedule. It follows the chat
+    // through the inspection stream alone.
+    await waitFor(() => expect(inspect).toHaveBeenCalledTimes(2));
+    expect(subscribe).not.toHaveBeenCalled();
 
     const root = shadow() as ShadowRoot;
     // Styles live in the shadow root only.
@@ -71,7 +75,7 @@ describe('the devtools panel', () => {
     expect(row('trackShipment')?.getAttribute('data-status')).toBe('discovered');
     expect(row('sendEmail')?.getAttribute('data-status')).toBe('undiscovered');
 
-    // The Events view reads the history the client kept before the panel existed.
+    // The Events view reads the history devtools recorded before the panel existed.
     const select = root.querySelector('select[aria-label="Turn"]') as HTMLSelectElement;
     await act(async () => {
       fireEvent.change(select, { target: { value: '1' } });
@@ -88,26 +92,28 @@ describe('the devtools panel', () => {
     expect((window as { hacked?: number }).hacked).toBeUndefined();
   });
 
-  it('closes with Escape and stops listening to the chat', async () => {
+  it('closes with Escape and stops listening to the chat (only the history recorder stays)', async () => {
     const client = new ChatClient({ connection });
     await client.sendMessage('first');
-    let listeners = 0;
-    const subscribe = client.subscribe;
-    vi.spyOn(client, 'subscribe').mockImplementation((listener) => {
-      listeners++;
-      const unsubscribe = subscribe(listener);
+    let observers = 0;
+    const inspect = client.inspect.bind(client);
+    vi.spyOn(client, 'inspect').mockImplementation((observer) => {
+      observers++;
+      const stop = inspect(observer);
       return () => {
-        listeners--;
-        unsubscribe();
+        observers--;
+        stop();
       };
     });
-    render(<ChatwireDevtools client={client} initialOpen />);
-    await waitFor(() => expect(listeners).toBe(1));
+    const { unmount } = render(<ChatwireDevtools client={client} initialOpen />);
+    await waitFor(() => expect(observers).toBe(2));
     await act(async () => {
       fireEvent.keyDown(document, { key: 'Escape' });
     });
     expect(shadow()).toBeNull();
-    expect(listeners).toBe(0);
+    expect(observers).toBe(1);
+    unmount();
+    expect(observers).toBe(0);
   });
 
   it('closes from its own Close button and reopens without any React error (no synchronous unmount during render)', async () => {

@@ -169,6 +169,11 @@ export function useChat<const Tools extends readonly AnyTool[] = readonly AnyToo
     const initial = latest.current.initialMessages;
     if (Array.isArray(initial) && initial.length > 0 && client.getSnapshot().messages.length === 0) client.setMessages(initial);
   }, [client]);
+  // Browser calls a restored conversation handed to this page and that never ran run now (in the
+  // browser only: effects do not run during server rendering).
+  useEffect(() => {
+    client.runPendingTools();
+  }, [client]);
 
   const view = useMemo(() => createBatchedView(client, () => latest.current.batching ?? 'frame'), [client]);
   const snapshot = useSyncExternalStore(view.subscribe, view.getSnapshot, view.getSnapshot);
@@ -184,7 +189,11 @@ export function useChat<const Tools extends readonly AnyTool[] = readonly AnyToo
     registry.loadMessages(id, loader).then(
       (messages) => {
         if (!live) return;
-        if (messages.length > 0 && client.getSnapshot().messages.length === 0) client.setMessages(messages);
+        if (messages.length > 0 && client.getSnapshot().messages.length === 0) {
+          client.setMessages(messages);
+          // Browser calls the saved conversation handed to this page and that never ran run now.
+          client.runPendingTools();
+        }
         setLoad({ id, loaded: messages });
       },
       (error: unknown) => {

@@ -10,7 +10,7 @@ import { connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Event, Message } from '@ag-ui/core';
-import { readServerSentEvents } from '@chatwire/core';
+import { readServerSentEvents } from '@chatwire/core/wire';
 
 const RUNS = Number(process.env['LOAD_RUNS'] ?? 200);
 const HEALTH_BUDGET_MS = 200;

@@ -19,6 +19,7 @@ import {
   createId,
   readWireToolMetadata,
   selfCorrectionError,
+  unavailableError,
   describeError,
   executeTool,
   parseJsonStrict,
@@ -384,12 +385,17 @@ async function* triageCalls(
       yield errorResult(context, call, `Unknown tool '${call.function.name}'. Available tools: ${available}.${more}`);
       continue;
     }
-    if (tool.lazy && !context.discovery.isDiscovered(tool.name, context.history)) {
+    if (tool.lazy && context.discovery.deferring && (await context.discovery.isRefused(tool.name))) {
+      // A final answer: discovering it cannot help, so no self-correction loop.
+      yield errorResult(context, call, unavailableError(tool.name));
+      continue;
+    }
+    if (tool.lazy && !(await context.discovery.isDiscovered(tool.name, context.history))) {
       yield errorResult(context, call, selfCorrectionError(tool.name, context.discovery.mode));
       continue;
     }
     if (tool.lazy && context.discovery.deferring && !(await context.discovery.isActive(tool.name))) {
-      yield errorResult(context, call, `Tool '${tool.name}' is not available for this request.`);
+      yield errorResult(context, call, unavailableError(tool.name));
       continue;
     }
     let input: unknown;

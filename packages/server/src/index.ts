@@ -27,8 +27,8 @@ export type { ScriptContext, ScriptReply, ScriptRule, ScriptedModelOptions, Scri
 export { argumentsFromText } from './adapters/scripted/argumentsFromText.js';
 export { LazyDiscovery, countDiscoveryRoundTrips } from './discovery/lazyDiscovery.js';
 export type { DiscoveryAnswer, DiscoveryOptions, DiscoveryPhase, ToolPlan } from './discovery/lazyDiscovery.js';
-export { SEARCH_WEIGHTS, searchTools, splitToolName } from './discovery/search.js';
-export type { SearchMatch, SearchableTool } from './discovery/search.js';
+export { SEARCH_WEIGHTS, searchTools, splitToolName } from '@chatwire/core';
+export type { SearchMatch, SearchableTool } from '@chatwire/core';
 export { cachedToolTokens, countTextTokens, countToolList, jsonToolTokens, toolTokensFor } from './tokens.js';
 export { ToolRegistry, toModelTool } from './toolRegistry.js';
 export type { RegisteredTool } from './toolRegistry.js';

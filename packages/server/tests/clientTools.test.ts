@@ -43,7 +43,12 @@ describe('browser tools', () => {
     expect(client.getSnapshot().status).toBe('ready');
     // One request for the question, one continuation carrying the result; the model then summarised it.
     expect(bodies).toHaveLength(2);
-    expect(bodies[1]?.['resume']).toEqual([expect.objectContaining({ status: 'resolved', payload: { output: { shown: 'Sale ends today' } } })]);
+    // The result rides the next input's tool messages (AG-UI 1.0), not a resume entry.
+    expect(bodies[1]?.['resume']).toBeUndefined();
+    const sent = bodies[1]?.['messages'] as { role: string; toolCallId?: string; content?: string }[];
+    expect(sent.filter((message) => message.role === 'tool')).toEqual([
+      expect.objectContaining({ toolCallId: call?.toolCallId, content: JSON.stringify({ shown: 'Sale ends today' }) }),
+    ]);
     const messages = client.getSnapshot().messages;
     expect(messages[messages.length - 1]?.parts.at(-1)).toMatchObject({ type: 'text', text: expect.stringContaining('showBanner returned') });
   });
@@ -68,8 +73,10 @@ describe('browser tools', () => {
     expect(maxRunning).toBe(2);
     expect(lastCalls(client).map((call) => call.state)).toEqual(['output-available', 'output-available']);
     expect(bodies).toHaveLength(2);
-    const resume = bodies[1]?.['resume'] as unknown[];
-    expect(resume).toHaveLength(2);
+    const sent = bodies[1]?.['messages'] as { role: string; toolCallId?: string }[];
+    expect(sent.filter((message) => message.role === 'tool').map((message) => message.toolCallId).sort()).toEqual(
+      lastCalls(client).map((call) => call.toolCallId).sort(),
+    );
   });
 
   it('a browser tool that throws becomes an error result and the conversation continues', async () => {

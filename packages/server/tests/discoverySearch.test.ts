@@ -379,7 +379,7 @@ describe('the per-request filter', () => {
     expect(result.meta.outcome).toBeUndefined();
     expect(result.body).toEqual({
       discovered: ['cancel_order'],
-      errors: { refundOrder: "Tool 'refundOrder' is not available for this request." },
+      errors: { refundOrder: "Tool 'refundOrder' is not available for this request; do not try to load or call it again." },
       note: DISCOVERY_NOTE,
     });
     expect(sent[1]).toEqual([...BASE, 'cancel_order']);
@@ -391,7 +391,7 @@ describe('the per-request filter', () => {
     const body = discoveryResult(events).body;
     expect((body['matches'] as { name: string }[]).map((match) => match.name)).toEqual(['cancel_order', 'refundOrder', 'track_shipment']);
     expect(body['discovered']).toEqual(['cancel_order', 'track_shipment']);
-    expect(body['errors']).toEqual({ refundOrder: "Tool 'refundOrder' is not available for this request." });
+    expect(body['errors']).toEqual({ refundOrder: "Tool 'refundOrder' is not available for this request; do not try to load or call it again." });
     expect(sent[1]).toEqual([...BASE, 'cancel_order', 'track_shipment']);
   });
 
@@ -405,7 +405,7 @@ describe('the per-request filter', () => {
     expect(selected.meta.outcome).toBeUndefined();
     expect(selected.body).toEqual({
       discovered: [],
-      errors: { refundOrder: "Tool 'refundOrder' is not available for this request." },
+      errors: { refundOrder: "Tool 'refundOrder' is not available for this request; do not try to load or call it again." },
       note: 'No tools were loaded.',
     });
     expect(selecting.sent[1]).toEqual(BASE);
@@ -432,8 +432,8 @@ describe('the per-request filter', () => {
     const [refused] = resultsOf(blockedRun.events);
     expect(refused?.name).toBe('refundOrder');
     expect(refused?.meta.outcome).toBe('error');
-    expect(refused?.meta.error).toBe("Tool 'refundOrder' is not available for this request.");
-    expect(refused?.body).toEqual({ error: "Tool 'refundOrder' is not available for this request." });
+    expect(refused?.meta.error).toBe("Tool 'refundOrder' is not available for this request; do not try to load or call it again.");
+    expect(refused?.body).toEqual({ error: "Tool 'refundOrder' is not available for this request; do not try to load or call it again." });
     expect(refundImpl).not.toHaveBeenCalled();
     expect(filter).toHaveBeenCalledWith('refundOrder', 'active');
 

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Event } from '@ag-ui/core';
-import { readServerSentEvents } from '@chatwire/core';
+import { readServerSentEvents } from '@chatwire/core/wire';
 import { toNodeListener, type FetchHandler } from '@chatwire/server';
 
 /** Serves a Fetch handler on loopback with node:http; `close()` stops it. */

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
-import type { ChatClient, ChatSnapshot, HistoryTurn } from '@chatwire/core';
+import type { ChatClient, ChatSnapshot, HistoryRecorder, HistoryTurn } from '@chatwire/core';
 import type { CatalogEntry } from '../viewModel/index.js';
 import type { PanelProps } from './mountPanel.js';
 import { EventsView } from './views/EventsView.js';
@@ -15,30 +15,31 @@ const TABS = [
 ] as const;
 type TabId = (typeof TABS)[number]['id'];
 
-/** What the panel reads from the client: the snapshot and the history, refreshed at most 5 times a second. */
-function useChatState(client: ChatClient | undefined): { snapshot: ChatSnapshot | undefined; history: readonly HistoryTurn[] } {
-  const read = () => ({ snapshot: client?.getSnapshot(), history: client?.getHistory() ?? [] });
-  const [state, setState] = useState(read);
+/**
+ * What the panel reads: the latest snapshot (from the inspection stream, starting from one
+ * `getSnapshot()`) and the recorded history, refreshed at most 5 times a second.
+ */
+function useChatState(client: ChatClient | undefined, recorder: HistoryRecorder | undefined): { snapshot: ChatSnapshot | undefined; history: readonly HistoryTurn[] } {
+  const [state, setState] = useState(() => ({ snapshot: client?.getSnapshot(), history: recorder?.turns() ?? [] }));
   useEffect(() => {
     if (!client) return;
+    let latest = client.getSnapshot();
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const refresh = () => {
+    const publish = () => setState({ snapshot: latest, history: recorder?.turns() ?? [] });
+    const stopInspecting = client.inspect((event) => {
+      if (event.type === 'snapshot') latest = event.snapshot;
+      else if (event.type !== 'event' && event.type !== 'request' && event.type !== 'turn') return;
       timer ??= setTimeout(() => {
         timer = undefined;
-        setState({ snapshot: client.getSnapshot(), history: client.getHistory() });
+        publish();
       }, 200);
-    };
-    const unsubscribe = client.subscribe(refresh);
-    const stopInspecting = client.inspect((event) => {
-      if (event.type === 'event' || event.type === 'request') refresh();
     });
-    setState({ snapshot: client.getSnapshot(), history: client.getHistory() });
+    publish();
     return () => {
-      unsubscribe();
       stopInspecting();
       clearTimeout(timer);
     };
-  }, [client]);
+  }, [client, recorder]);
   return state;
 }
 
@@ -65,7 +66,7 @@ function useCatalog(url: string | undefined): { catalog: CatalogEntry[] | undefi
 /** The devtools panel: a header with the turn selector, four tabs, and the selected view. */
 export function Panel(props: PanelProps) {
   const [tab, setTab] = useState<TabId>('tools');
-  const { snapshot, history } = useChatState(props.client);
+  const { snapshot, history } = useChatState(props.client, props.history);
   const { catalog, error: catalogError } = useCatalog(props.catalogUrl);
   const turnCount = snapshot?.turns.length ?? 0;
   const [pickedTurn, setPickedTurn] = useState<number | undefined>(undefined);

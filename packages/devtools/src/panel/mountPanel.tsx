@@ -1,11 +1,13 @@
 import { createRoot } from 'react-dom/client';
-import type { ChatClient } from '@chatwire/core';
+import type { ChatClient, HistoryRecorder } from '@chatwire/core';
 import { Panel } from './Panel.js';
 import { panelStyles } from './styles.js';
 
 /** What the shell passes to the panel. */
 export interface PanelProps {
   readonly client: ChatClient | undefined;
+  /** The turns recorded since the devtools mounted (the client keeps no history of its own). */
+  readonly history: HistoryRecorder | undefined;
   readonly catalogUrl: string | undefined;
   readonly onClose: (() => void) | undefined;
 }

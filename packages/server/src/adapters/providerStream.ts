@@ -1,4 +1,5 @@
-import { ChatwireError, readServerSentEvents } from '@chatwire/core';
+import { ChatwireError } from '@chatwire/core';
+import { readServerSentEvents } from '@chatwire/core/wire';
 import { ProviderError, errorFromResponse, providerMessage, streamEndedEarly, unreachable } from './providerErrors.js';
 
 /** One streaming POST to a provider. */

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { chat } from '@chatwire/server';
-import { modelFromEnv } from '../../../../apps/demo/server/routes.ts';
-import { collect, user } from '../fixtures.js';
-import { fixture, startProviderServer, textOf, type ProviderServer } from './providerServer.js';
+import { modelFromEnv } from '../server/routes.ts';
+import { collect, user } from '../../../packages/server/tests/fixtures.ts';
+import { fixture, startProviderServer, textOf, type ProviderServer } from '../../../packages/server/tests/providers/providerServer.ts';
 
 let provider: ProviderServer;
 beforeEach(async () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { validateToolInput, validateToolOutput, type AnyTool, type ServerTool } from '@chatwire/core';
 import { argumentsFromText } from '@chatwire/server';
-import { browserToolDefinitions, catalog, serverToolDefinitions } from '../../../apps/demo/shared/catalog.ts';
-import { createServerTools, serverTools } from '../../../apps/demo/server/toolImplementations.ts';
+import { browserToolDefinitions, catalog, serverToolDefinitions } from '../shared/catalog.ts';
+import { createServerTools, serverTools } from '../server/toolImplementations.ts';
 
 type AnyServerTool = ServerTool<string, unknown, unknown>;
 const tools = serverTools as readonly AnyServerTool[];

@@ -12,10 +12,10 @@ import {
   type DiscoveryOptions,
   type ModelRequest,
 } from '@chatwire/server';
-import { browserToolDefinitions, catalog } from '../../../apps/demo/shared/catalog.ts';
-import { demoRules } from '../../../apps/demo/server/routes.ts';
-import { createServerTools } from '../../../apps/demo/server/toolImplementations.ts';
-import { applyEvents, collect, user } from './fixtures.js';
+import { browserToolDefinitions, catalog } from '../shared/catalog.ts';
+import { demoRules } from '../server/routes.ts';
+import { createServerTools } from '../server/toolImplementations.ts';
+import { applyEvents, collect, user } from '../../../packages/server/tests/fixtures.ts';
 
 /**
  * The issue's economics check, on the demo catalog: what the scripted model actually received, in a

@@ -1,4 +1,4 @@
-import { firstSentence } from '@chatwire/core';
+import { firstSentence } from './catalog.js';
 
 /** A tool as search sees it. */
 export interface SearchableTool {

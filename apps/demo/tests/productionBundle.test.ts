@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
 import { afterAll, describe, expect, it } from 'vitest';
 
-const demoConfig = fileURLToPath(new URL('../../../apps/demo/vite.config.ts', import.meta.url));
+const demoConfig = fileURLToPath(new URL('../vite.config.ts', import.meta.url));
 const outDirs: string[] = [];
 
 /** Builds the demo for production and returns every JavaScript file of the bundle, concatenated. */

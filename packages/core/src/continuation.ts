@@ -1,0 +1,65 @@
+import type { ResumeEntry } from '@ag-ui/core';
+import type { ChatState } from './chatReducer.js';
+import type { ChatMessage } from './messages.js';
+import type { ToolCallPart } from './toolCallLifecycle.js';
+
+/**
+ * What a chat does once nothing is streaming, read from its snapshot alone (so a chat rebuilt from
+ * saved messages decides the same way):
+ * - `running`: a browser tool is still executing; its result decides later.
+ * - `waiting`: a call waits on the user (an approval) or the app (a result); the turn rests.
+ * - `continue`: this client answered something the agent has not seen yet; send it.
+ * - `finish`: nothing left to do.
+ */
+export type NextStep = 'running' | 'waiting' | 'continue' | 'finish';
+
+/** The most recent assistant message (the current turn, or the one before a new user message). */
+export function lastAssistantMessage(messages: readonly ChatMessage[]): ChatMessage | undefined {
+  for (let index = messages.length - 1; index >= 0; index--) {
+    const message = messages[index] as ChatMessage;
+    if (message.role === 'assistant') return message;
+  }
+  return undefined;
+}
+
+function turnCalls(state: ChatState): ToolCallPart[] {
+  const last = state.messages[state.messages.length - 1];
+  if (last?.role !== 'assistant') return [];
+  return last.parts.filter((part): part is ToolCallPart => part.type === 'tool-call');
+}
+
+/** Whether a call of the current turn waits on the user or the app. */
+export function waitsOnUser(call: ToolCallPart): boolean {
+  if (call.state === 'approval-requested') return true;
+  return call.owner === 'client' && call.state === 'input-complete' && call.waitingFor === undefined;
+}
+
+/** See {@link NextStep}. */
+export function nextStep(state: ChatState): NextStep {
+  const calls = turnCalls(state);
+  if (calls.some((call) => call.owner === 'client' && (call.state === 'executing' || call.waitingFor !== undefined))) return 'running';
+  if (calls.some(waitsOnUser)) return 'waiting';
+  return state.answersToSend.length > 0 ? 'continue' : 'finish';
+}
+
+/**
+ * The resume entries of the next request: one per approval a server asked for in the latest
+ * assistant message and the user has answered. Derived from the messages, so approvals answered
+ * after a reload (a client built from saved messages) still reach the server.
+ */
+export function resumeEntries(state: ChatState): ResumeEntry[] {
+  const turn = lastAssistantMessage(state.messages);
+  const entries: ResumeEntry[] = [];
+  for (const part of turn?.parts ?? []) {
+    if (part.type !== 'tool-call' || part.state !== 'approval-responded') continue;
+    const approval = part.approval;
+    if (approval?.requestedBy !== 'server' || approval.approved === undefined) continue;
+    entries.push({
+      interruptId: approval.id,
+      status: 'resolved',
+      payload: { approved: approval.approved, ...(approval.reason ? { reason: approval.reason } : {}) },
+      ...(approval.metadata ? { metadata: approval.metadata } : {}),
+    });
+  }
+  return entries;
+}

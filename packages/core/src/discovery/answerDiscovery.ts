@@ -1,0 +1,151 @@
+import { DISCOVERY_TOOL_NAME } from '../protocol.js';
+import { DISCOVERY_NOTE, type CatalogTool } from './catalog.js';
+
+/**
+ * What a discovery call returns (the tool result's JSON content). Only names: the definitions
+ * travel in the next request's tool list, so a discovered schema reaches the model once.
+ */
+export interface DiscoveryResult {
+  /** Tools now in the tool list (newly loaded, or loaded earlier). */
+  readonly discovered: readonly string[];
+  /** Per-name problems (unknown or blocked names); they do not fail the call. */
+  readonly errors?: Readonly<Record<string, string>>;
+  /** Search mode: the ranked matches of a keyword query. */
+  readonly matches?: readonly { readonly name: string; readonly summary: string; readonly score: number }[];
+  /** A sentence for the model. */
+  readonly note?: string;
+}
+
+/** The answer to one discovery call. */
+export interface DiscoveryAnswer {
+  /** False when the call itself was malformed (`error` says why); per-name problems keep it true. */
+  readonly ok: boolean;
+  /** The result's JSON text, as the model reads it. */
+  readonly content: string;
+  readonly error?: string;
+  /** The parsed result, when `ok`. */
+  readonly result?: DiscoveryResult;
+  /** Names this call loaded (available from the next model call on). */
+  readonly loaded: readonly string[];
+}
+
+/** Where discovery may happen. A policy that throws refuses. */
+export type DiscoveryPhase = 'search' | 'load' | 'active';
+
+/** What answering needs to know about the catalog, wherever it lives (server or browser). */
+export interface DiscoveryCatalogAccess {
+  /** The tool of this name, or `undefined` when there is none. */
+  lookup(name: string): { readonly lazy: boolean } | undefined;
+  /** The per-request policy (see `DiscoveryOptions.filter`). Defaults to allowing everything. */
+  allowed?(name: string, phase: DiscoveryPhase): boolean | Promise<boolean>;
+  /** The lazy tools a keyword search may rank (search mode). */
+  searchable?(): readonly CatalogTool[] | Promise<readonly CatalogTool[]>;
+}
+
+/** Ranks tools for a keyword query (search mode); `searchTools` with the configured limits. */
+export type DiscoverySearch = (query: string, tools: readonly CatalogTool[]) => readonly { readonly name: string; readonly summary: string; readonly score: number }[];
+
+/** Options of {@link answerDiscoveryCall}. */
+export interface AnswerDiscoveryOptions {
+  readonly catalog: DiscoveryCatalogAccess;
+  /** Tools already discovered in the conversation. */
+  readonly already: ReadonlySet<string>;
+  /** `name` takes `{ toolNames }`; `search` takes `{ query }`. Defaults to `name`. */
+  readonly mode?: 'name' | 'search';
+  /** Search mode: the ranking. */
+  readonly search?: DiscoverySearch;
+  /** Search mode: load keyword matches at once. Defaults to `false`. */
+  readonly autoLoad?: boolean;
+}
+
+/** Whether the policy allows `name` in `phase` (a throwing policy refuses). */
+export async function isAllowed(catalog: DiscoveryCatalogAccess, name: string, phase: DiscoveryPhase): Promise<boolean> {
+  if (!catalog.allowed) return true;
+  try {
+    return (await catalog.allowed(name, phase)) !== false;
+  } catch {
+    return false;
+  }
+}
+
+const failure = (error: string): DiscoveryAnswer => ({ ok: false, content: JSON.stringify({ error }), error, loaded: [] });
+
+const answerWith = (result: DiscoveryResult, loaded: readonly string[]): DiscoveryAnswer => ({ ok: true, content: JSON.stringify(result), result, loaded });
+
+/**
+ * Answers one discovery call: the one implementation behind server-managed and client-managed
+ * discovery. Unknown or refused names are per-name errors, never a failed call; eager names read as
+ * discovered (harmless); a name already discovered is simply discovered again.
+ */
+export async function answerDiscoveryCall(args: unknown, options: AnswerDiscoveryOptions): Promise<DiscoveryAnswer> {
+  const record = args && typeof args === 'object' ? (args as Record<string, unknown>) : {};
+  if (options.mode === 'search') {
+    const query = record['query'];
+    if (typeof query !== 'string') return failure(`'${DISCOVERY_TOOL_NAME}' needs { query: string }.`);
+    return searchOrSelect(query, options);
+  }
+  const names = record['toolNames'];
+  if (!Array.isArray(names) || !names.every((name) => typeof name === 'string')) {
+    return failure(`'${DISCOVERY_TOOL_NAME}' needs { toolNames: string[] }.`);
+  }
+  return load(names as string[], options, undefined);
+}
+
+async function load(names: readonly string[], options: AnswerDiscoveryOptions, extra: Partial<DiscoveryResult> | undefined): Promise<DiscoveryAnswer> {
+  const discovered: string[] = [];
+  const loaded: string[] = [];
+  const errors: Record<string, string> = {};
+  for (const name of new Set(names)) {
+    const tool = options.catalog.lookup(name);
+    if (!tool) errors[name] = `Unknown tool '${name}'.`;
+    else if (!tool.lazy) discovered.push(name);
+    else if (!(await isAllowed(options.catalog, name, 'load'))) errors[name] = unavailableError(name);
+    else {
+      discovered.push(name);
+      if (!options.already.has(name)) loaded.push(name);
+    }
+  }
+  return answerWith(
+    {
+      ...extra,
+      discovered,
+      ...(Object.keys(errors).length ? { errors } : {}),
+      note: discovered.length ? DISCOVERY_NOTE : 'No tools were loaded.',
+    },
+    loaded,
+  );
+}
+
+async function searchOrSelect(query: string, options: AnswerDiscoveryOptions): Promise<DiscoveryAnswer> {
+  const trimmed = query.trim();
+  if (trimmed.slice(0, 7).toLowerCase() === 'select:') {
+    const names = trimmed
+      .slice('select:'.length)
+      .split(',')
+      .map((name) => name.trim())
+      .filter(Boolean);
+    return load(names, options, undefined);
+  }
+  const candidates: CatalogTool[] = [];
+  for (const tool of (await options.catalog.searchable?.()) ?? []) if (await isAllowed(options.catalog, tool.name, 'search')) candidates.push(tool);
+  const matches = (options.search?.(trimmed, candidates) ?? []).map(({ name, summary, score }) => ({ name, summary, score }));
+  if (options.autoLoad) return load(matches.map((match) => match.name), options, { matches });
+  return answerWith(
+    { discovered: [], matches, note: matches.length ? "Load the tools you need with query 'select:Name'." : 'No tools matched; try other words.' },
+    [],
+  );
+}
+
+/** The final answer for a tool the request's policy refuses: neither loading nor calling it can work. */
+export function unavailableError(toolName: string): string {
+  return `Tool '${toolName}' is not available for this request; do not try to load or call it again.`;
+}
+
+/**
+ * The error a lazy tool called before its discovery answers with (the model corrects itself). The
+ * hint matches the discovery tool's mode: `toolNames` by name, a `select:` query in search mode.
+ */
+export function selfCorrectionError(toolName: string, mode: 'name' | 'search' = 'name'): string {
+  const how = mode === 'search' ? `query: 'select:${toolName}'` : `toolNames: ['${toolName}']`;
+  return `Error: Tool '${toolName}' must be discovered first.\nCall ${DISCOVERY_TOOL_NAME} with ${how} to discover it.`;
+}

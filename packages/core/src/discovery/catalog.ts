@@ -1,0 +1,58 @@
+import { DISCOVERY_TOOL_NAME } from '../protocol.js';
+
+/** How much the discovery tool's catalog says about each lazy tool. */
+export type CatalogDetail = 'none' | 'first-sentence' | 'full';
+
+/** A tool as catalogs see it. */
+export interface CatalogTool {
+  readonly name: string;
+  readonly description: string;
+}
+
+/** The first sentence of a description (for catalogs with `includeDescription: 'first-sentence'`). */
+export function firstSentence(description: string): string {
+  const match = /^[\s\S]*?[.!?](?=\s|$)/.exec(description.trim());
+  return (match ? match[0] : description).trim();
+}
+
+/**
+ * The catalog part of the discovery tool's description. It lists every lazy tool (discovered or
+ * not), so it never changes as tools get discovered and the cached prompt prefix stays valid.
+ */
+export function discoveryCatalog(tools: readonly CatalogTool[], detail: CatalogDetail = 'none'): string {
+  if (detail === 'none') return `Tools you can load: ${tools.map((tool) => tool.name).join(', ')}.`;
+  return `Tools you can load:\n${tools.map((tool) => `- ${tool.name}: ${detail === 'full' ? tool.description : firstSentence(tool.description)}`).join('\n')}`;
+}
+
+/** The discovery tool in name mode: its description (with the catalog) and its parameters. */
+export function nameDiscoveryTool(tools: readonly CatalogTool[], detail: CatalogDetail = 'none') {
+  return {
+    name: DISCOVERY_TOOL_NAME,
+    description: `Loads more tools by name. Loaded tools join your tool list and can be called directly in your next step. ${discoveryCatalog(tools, detail)}`,
+    parameters: {
+      type: 'object',
+      properties: { toolNames: { type: 'array', items: { type: 'string' }, description: 'Names of the tools to load.' } },
+      required: ['toolNames'],
+    },
+  } as const;
+}
+
+/** The discovery tool in search mode: `select:` by name, or keywords. */
+export function searchDiscoveryTool(tools: readonly CatalogTool[], detail: CatalogDetail = 'none', options: { readonly autoLoad?: boolean } = {}) {
+  return {
+    name: DISCOVERY_TOOL_NAME,
+    description:
+      "Finds more tools. Query 'select:NameA,NameB' to load tools by name, or keywords to search their names and descriptions" +
+      `${options.autoLoad ? ' (matches are loaded at once)' : ''}. Loaded tools join your tool list for the next step. ${discoveryCatalog(tools, detail)}`,
+    parameters: {
+      type: 'object',
+      properties: {
+        query: { type: 'string', description: "'select:NameA,NameB' loads those tools; otherwise keywords (+word = required)." },
+      },
+      required: ['query'],
+    },
+  } as const;
+}
+
+/** The note a discovery result ends with. */
+export const DISCOVERY_NOTE = 'These tools are in your tool list now: call them directly with the parameters their definitions describe.';

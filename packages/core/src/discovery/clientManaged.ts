@@ -1,0 +1,89 @@
+import type { Message as WireMessage, Tool as WireTool } from '@ag-ui/core';
+import { DISCOVERY_TOOL_NAME, type ModelCallUsage } from '../protocol.js';
+import { toWireTool, type AnyTool } from '../toolDefinition.js';
+import { answerDiscoveryCall, type DiscoveryAnswer } from './answerDiscovery.js';
+import { nameDiscoveryTool, type CatalogDetail } from './catalog.js';
+import { newlyDiscoveredTools } from './discoveredTools.js';
+import { discoveryUsage, type DiscoveryTokenCounter } from './discoveryUsage.js';
+import { planToolList } from './planTools.js';
+
+/**
+ * Client-managed discovery: the `ChatClient` holds the catalog of lazy tools, so it works with AG-UI
+ * servers that know nothing about lazy tools. Planning, answering and accounting are the shared
+ * implementation (`planToolList`, `answerDiscoveryCall`, `discoveryUsage`); these helpers adapt them.
+ */
+
+/** A tool as a plain frontend tool: no lazy flag, so no server withholds it again. */
+function plainWireTool(tool: AnyTool): WireTool {
+  const wire = toWireTool(tool);
+  const chatwire = wire.metadata?.['chatwire'] as Record<string, unknown> | undefined;
+  if (!chatwire?.['lazy']) return wire;
+  const { lazy: _lazy, ...rest } = chatwire;
+  const { metadata: _metadata, ...bare } = wire;
+  return Object.keys(rest).length ? { ...bare, metadata: { chatwire: rest } } : bare;
+}
+
+/** The frontend tools of one run: eager ones, the discovery tool (while any lazy tool is left), discovered ones in order. */
+export function managedWireTools(tools: readonly AnyTool[], discovered: readonly string[], detail: CatalogDetail): WireTool[] {
+  const plan = planToolList({ tools, discovered, discoveryTool: (catalog) => nameDiscoveryTool(catalog, detail) as WireTool });
+  return plan.sent.map((tool) => ('kind' in tool ? plainWireTool(tool) : tool));
+}
+
+/** The browser has no tokenizer: four characters per token, labelled an estimate (±30%). */
+export const browserTokenEstimate: DiscoveryTokenCounter = {
+  method: 'characters ÷ 4 (browser estimate)',
+  errorBound: 0.3,
+  countTool: (tool) => Math.ceil(JSON.stringify({ name: tool.name, description: tool.description, parameters: tool.parameters }).length / 4),
+  countText: (text) => Math.ceil(text.length / 4),
+};
+
+/** The client's own accounting of one run in client-managed mode (see {@link browserTokenEstimate}). */
+export function estimateClientUsage(runId: string, sent: readonly WireTool[], tools: readonly AnyTool[], messages: readonly WireMessage[]): ModelCallUsage {
+  const sentNames = new Set(sent.map((tool) => tool.name));
+  const fresh = new Set(newlyDiscoveredTools(messages));
+  return discoveryUsage({
+    runId,
+    step: 1,
+    source: 'client',
+    sent,
+    all: tools.map(plainWireTool),
+    discoveryTool: sent.find((tool) => tool.name === DISCOVERY_TOOL_NAME),
+    deferred: tools.filter((tool) => tool.lazy && !sentNames.has(tool.name)).map((tool) => tool.name),
+    newlyDiscovered: sent.map((tool) => tool.name).filter((name) => fresh.has(name)),
+    messages,
+    counter: browserTokenEstimate,
+  });
+}
+
+/** What `ChatClient` needs to keep the lazy-tool catalog itself; made by {@link clientDiscovery}. */
+export interface ClientDiscovery {
+  /** The frontend tools of one run, given the tools discovered so far. */
+  wireTools(tools: readonly AnyTool[], discovered: readonly string[]): WireTool[];
+  /** Answers a discovery call locally (the shared `answerDiscoveryCall` over the browser's tools). */
+  answer(input: unknown, tools: readonly AnyTool[], already: ReadonlySet<string>): Promise<DiscoveryAnswer>;
+  /** The client's estimate of one run's tool-token accounting. */
+  usage(runId: string, sent: readonly WireTool[], tools: readonly AnyTool[], messages: readonly WireMessage[]): ModelCallUsage;
+}
+
+/**
+ * Client-managed discovery for `ChatClient`'s `manageDiscovery` option: the client keeps the catalog
+ * of lazy `tools`, sends only eager tools plus a discovery tool, answers discovery calls locally,
+ * and sends discovered tools' definitions on later runs. Works with any AG-UI server that forwards
+ * frontend tools. Opt in by importing it, so apps that do not use it do not bundle it.
+ *
+ * @example
+ * ```ts
+ * const client = new ChatClient({ connection, tools, manageDiscovery: clientDiscovery({ includeDescription: 'first-sentence' }) });
+ * ```
+ */
+export function clientDiscovery(options: { readonly includeDescription?: CatalogDetail } = {}): ClientDiscovery {
+  const detail = options.includeDescription ?? 'none';
+  return {
+    wireTools: (tools, discovered) => managedWireTools(tools, discovered, detail),
+    answer: (input, tools, already) => {
+      const byName = new Map(tools.map((tool) => [tool.name, tool]));
+      return answerDiscoveryCall(input, { catalog: { lookup: (name) => byName.get(name) }, already });
+    },
+    usage: estimateClientUsage,
+  };
+}

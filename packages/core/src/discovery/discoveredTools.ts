@@ -1,0 +1,120 @@
+import type { Message as WireMessage } from '@ag-ui/core';
+import type { ChatMessage } from '../messages.js';
+import { parseResultContent } from '../messages.js';
+import { DISCOVERY_TOOL_NAME } from '../protocol.js';
+
+/** Reads the names a discovery result loaded; anything else reads as none. */
+export function readDiscoveredNames(content: unknown): string[] {
+  const value = typeof content === 'string' ? parseResultContent(content) : content;
+  if (!value || typeof value !== 'object') return [];
+  const discovered = (value as { discovered?: unknown }).discovered;
+  return Array.isArray(discovered) ? discovered.filter((name): name is string => typeof name === 'string') : [];
+}
+
+/** Reads a compaction marker's carried names (`metadata.chatwire.discoveredTools`). */
+export function readCompactionMarker(metadata: Readonly<Record<string, unknown>> | undefined): string[] {
+  const chatwire = metadata?.['chatwire'];
+  const names = chatwire && typeof chatwire === 'object' ? (chatwire as { discoveredTools?: unknown }).discoveredTools : undefined;
+  return Array.isArray(names) ? names.filter((name): name is string => typeof name === 'string') : [];
+}
+
+/** What a conversation says about discovery, in order: compaction markers and successful discovery results. */
+type Evidence = { readonly marker: readonly string[] } | { readonly result: unknown };
+
+function* wireEvidence(messages: readonly WireMessage[]): Generator<Evidence> {
+  const discoveryCalls = new Set<string>();
+  for (const message of messages) {
+    const marker = readCompactionMarker(message.metadata);
+    if (marker.length > 0) yield { marker };
+    if (message.role === 'assistant') {
+      for (const call of message.toolCalls ?? []) if (call.function.name === DISCOVERY_TOOL_NAME) discoveryCalls.add(call.id);
+    } else if (message.role === 'tool' && discoveryCalls.has(message.toolCallId) && message.error === undefined) {
+      yield { result: message.content };
+    }
+  }
+}
+
+function* chatEvidence(messages: readonly ChatMessage[]): Generator<Evidence> {
+  for (const message of messages) {
+    const marker = readCompactionMarker(message.metadata);
+    if (marker.length > 0) yield { marker };
+    for (const part of message.parts) {
+      if (part.type !== 'tool-call' || part.toolName !== DISCOVERY_TOOL_NAME) continue;
+      if (part.state === 'output-available' && part.result) yield { result: part.result.output ?? part.result.content };
+    }
+  }
+}
+
+/** The one derivation of the discovered set, whichever message shape the evidence came from. */
+function discoveredFrom(evidence: Iterable<Evidence>, accept: (name: string) => boolean): string[] {
+  const order = new Set<string>();
+  for (const item of evidence) {
+    for (const name of 'marker' in item ? item.marker : readDiscoveredNames(item.result)) if (accept(name)) order.add(name);
+  }
+  return [...order];
+}
+
+/**
+ * The tools a conversation has discovered, in discovery order, derived from the messages alone
+ * (successful discovery results and compaction markers). Restart-safe: nothing else is consulted.
+ * `accept` vets each name (the server applies its load policy, so a marker a client made up cannot
+ * load a tool the policy refuses). Defaults to accepting every name.
+ */
+export function discoveredToolsInWire(messages: readonly WireMessage[], accept: (name: string) => boolean = () => true): string[] {
+  return discoveredFrom(wireEvidence(messages), accept);
+}
+
+/** {@link discoveredToolsInWire} for UI messages (what `ChatClient` holds). */
+export function discoveredToolsInChat(messages: readonly ChatMessage[]): string[] {
+  return discoveredFrom(chatEvidence(messages), () => true);
+}
+
+/**
+ * A system message that carries the discovered set across a summarised history: put it in place of
+ * the messages you drop, and discovered tools stay discovered (the server still applies its load
+ * policy to every name it carries).
+ *
+ * @example
+ * ```ts
+ * const compacted = [createCompactionMarker(discoveredToolsInWire(old)), summaryMessage, ...recent];
+ * ```
+ */
+export function createCompactionMarker(discovered: readonly string[], id = `compaction_${discovered.length}`): WireMessage {
+  return {
+    id,
+    role: 'system',
+    content: discovered.length
+      ? `Earlier in this conversation these tools were discovered and remain available: ${discovered.join(', ')}.`
+      : 'Earlier messages were summarised.',
+    metadata: { chatwire: { discoveredTools: [...discovered] } },
+  };
+}
+
+/**
+ * The texts discovery itself put in a history: each discovery call (name and arguments) and each
+ * discovery result. What the model reads of them is what discovery costs beyond its tool definition.
+ */
+export function discoveryExchangeTexts(messages: readonly WireMessage[]): string[] {
+  const calls = new Set<string>();
+  const texts: string[] = [];
+  for (const message of messages) {
+    if (message.role === 'assistant') {
+      for (const call of message.toolCalls ?? []) {
+        if (call.function.name !== DISCOVERY_TOOL_NAME) continue;
+        calls.add(call.id);
+        texts.push(call.function.name + call.function.arguments);
+      }
+    } else if (message.role === 'tool' && calls.has(message.toolCallId)) {
+      texts.push(typeof message.content === 'string' ? message.content : JSON.stringify(message.content));
+    }
+  }
+  return texts;
+}
+
+/** Tools discovered by the results that answered the latest model response (not by anything earlier). */
+export function newlyDiscoveredTools(messages: readonly WireMessage[], accept: (name: string) => boolean = () => true): string[] {
+  let end = messages.length;
+  while (end > 0 && messages[end - 1]?.role === 'tool') end--;
+  const before = new Set(discoveredToolsInWire(messages.slice(0, end), accept));
+  return discoveredToolsInWire(messages, accept).filter((name) => !before.has(name));
+}

@@ -1,0 +1,75 @@
+import type { Message as WireMessage } from '@ag-ui/core';
+import type { ModelCallUsage } from '../protocol.js';
+import { discoveryExchangeTexts } from './discoveredTools.js';
+
+/** A tool as token counting sees it: what the model receives. */
+export interface CountableTool {
+  readonly name: string;
+  readonly description: string;
+  readonly parameters?: unknown;
+}
+
+/** How one side counts tokens: the server's tokenizer, or the browser's estimate. */
+export interface DiscoveryTokenCounter {
+  /** The method, for reports. */
+  readonly method: string;
+  /** Worst-case relative error (0 = exact for that serialisation). */
+  readonly errorBound: number;
+  /** Tokens one tool definition adds to a request. */
+  countTool(tool: CountableTool): number;
+  /** Tokens a list of tools adds beyond its members. Defaults to 0. */
+  countOverhead?(toolCount: number): number;
+  /** Tokens of a text the model reads (discovery calls and results). */
+  countText(text: string): number;
+}
+
+/** Tokens of a list of tools: each definition plus the list's framing. */
+export function countToolList(counter: Pick<DiscoveryTokenCounter, 'countTool' | 'countOverhead'>, tools: readonly CountableTool[]): number {
+  let total = counter.countOverhead?.(tools.length) ?? 0;
+  for (const tool of tools) total += counter.countTool(tool);
+  return total;
+}
+
+/**
+ * The accounting of one model call (`ModelCallUsage`), the same way on both sides: tool-definition
+ * tokens sent vs all-eager, the discovery tool's own cost, and the discovery round trips in the
+ * history the model reads.
+ */
+export function discoveryUsage(options: {
+  readonly runId: string;
+  readonly step: number;
+  readonly source?: 'server' | 'client';
+  /** The tools sent with this call, discovery tool included. */
+  readonly sent: readonly CountableTool[];
+  /** Every tool, as if all were eager (no discovery tool). */
+  readonly all: readonly CountableTool[];
+  readonly discoveryTool: CountableTool | undefined;
+  readonly deferred: readonly string[];
+  readonly newlyDiscovered: readonly string[];
+  /** The history this call's model reads. */
+  readonly messages: readonly WireMessage[];
+  readonly counter: DiscoveryTokenCounter;
+  readonly providerUsage?: ModelCallUsage['providerUsage'];
+  readonly auto?: ModelCallUsage['auto'];
+}): ModelCallUsage {
+  const { counter } = options;
+  const sent = countToolList(counter, options.sent);
+  const allEager = countToolList(counter, options.all);
+  const discoveryTool = options.discoveryTool ? counter.countTool(options.discoveryTool) : 0;
+  const discoveryRoundTrips = discoveryExchangeTexts(options.messages).reduce((sum, text) => sum + counter.countText(text), 0);
+  const saved = allEager - sent;
+  const net = saved - discoveryRoundTrips;
+  return {
+    ...(options.source === 'client' ? { source: 'client' as const } : {}),
+    runId: options.runId,
+    step: options.step,
+    toolsSent: options.sent.map((tool) => tool.name),
+    toolsDeferred: [...options.deferred],
+    toolsDiscovered: [...options.newlyDiscovered],
+    tokens: { sent, allEager, saved, discoveryTool, discoveryRoundTrips, net },
+    counting: { method: counter.method, errorBound: counter.errorBound, estimate: counter.errorBound > 0 },
+    eagerWouldBeCheaper: net < 0,
+    ...(options.auto ? { auto: options.auto } : {}),
+    ...(options.providerUsage ? { providerUsage: options.providerUsage } : {}),
+  };
+}
