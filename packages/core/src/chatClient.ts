@@ -60,6 +60,18 @@ export type ToolResultInput = { readonly toolCallId: string; readonly output: un
  */
 export type SendResult = { readonly sent: true } | { readonly sent: false; readonly error: ChatwireError };
 
+/** What {@link ChatClient.sendMessage} takes besides a plain string. */
+export interface SendMessageInput {
+  readonly text: string;
+  /** Kept on the user message (yours to read back; not sent to the agent). */
+  readonly metadata?: Record<string, unknown>;
+  /**
+   * Edit and run again: the user message with this id takes the new text and the conversation runs
+   * again from it; every message after it is dropped.
+   */
+  readonly messageId?: string;
+}
+
 /** Arguments of {@link ChatClient.addToolApprovalResponse}. */
 export interface ApprovalResponseInput {
   /** The approval id, `part.approval.id`. */
@@ -150,23 +162,39 @@ export class ChatClient {
    * rejects: while a response is streaming, or for empty text, it resolves `{ sent: false, error }`
    * and changes nothing; stream failures become `status: 'error'` and resolve `{ sent: true }`.
    * Calls of the last turn still waiting on the user are settled first (a server's approval becomes
-   * a denial).
+   * a denial). With `messageId`, edits that user message and runs again from it (what followed it is
+   * dropped).
+   *
+   * @example
+   * ```ts
+   * await client.sendMessage('Weather in Paris?');
+   * await client.sendMessage({ text: 'Weather in Lyon?', messageId: firstUserMessage.id }); // edit and re-run
+   * ```
    */
-  sendMessage(message: string | { readonly text: string; readonly metadata?: Record<string, unknown> }): Promise<SendResult> {
-    const text = typeof message === 'string' ? message : message?.text;
+  sendMessage(message: string | SendMessageInput): Promise<SendResult> {
+    const input: SendMessageInput = typeof message === 'string' ? { text: message } : (message ?? { text: '' });
+    const { text, metadata, messageId } = input;
     if (this.#isBusy()) return this.#refuse(this.#busyError());
     if (typeof text !== 'string' || text.trim() === '') {
       return this.#refuse(new ChatwireError('invalid-argument', 'sendMessage needs a non-empty text.'));
     }
-    const metadata = typeof message === 'string' ? undefined : message.metadata;
-    const id = createId('msg');
+    if (messageId !== undefined && !this.getSnapshot().messages.some((item) => item.id === messageId && item.role === 'user')) {
+      return this.#refuse(new ChatwireError('invalid-argument', `sendMessage: there is no user message '${messageId}' to edit.`));
+    }
+    const id = messageId ?? createId('msg');
     const now = Date.now();
     if (this.#store.inspector.active) this.#store.inspector.emit({ type: 'turn', at: now, id });
     this.#store.dispatch({
       type: 'userMessage',
       message: { id, role: 'user', parts: [{ type: 'text', text, state: 'done' }], createdAt: now, ...(metadata ? { metadata } : {}) },
+      ...(messageId === undefined ? {} : { replaces: messageId }),
     });
     return this.#startTurn();
+  }
+
+  /** Dismisses the error the last turn ended with: `status` turns `ready`, `error` `undefined`. */
+  clearError(): void {
+    this.#store.dispatch({ type: 'clearError' });
   }
 
   /**

@@ -51,7 +51,10 @@ export function initialChatState(messages: readonly ChatMessage[] = []): ChatSta
 
 /** Everything that can change a {@link ChatState}. */
 export type ChatAction =
-  | { readonly type: 'userMessage'; readonly message: ChatMessage }
+  /** A user message; with `replaces`, it takes the place of that earlier user message and drops what followed it. */
+  | { readonly type: 'userMessage'; readonly message: ChatMessage; readonly replaces?: string }
+  /** The app dismissed the error: the chat is ready again. */
+  | { readonly type: 'clearError' }
   | { readonly type: 'requestStarted' }
   | { readonly type: 'wireEvent'; readonly event: WireEvent; readonly now: number }
   /**
@@ -98,6 +101,7 @@ const unchanged = (state: ChatState): Reduction => ({ state, changes: [] });
 export function reduceChat(state: ChatState, action: ChatAction): Reduction {
   switch (action.type) {
     case 'userMessage': {
+      if (action.replaces !== undefined) state = cutAt(state, action.replaces);
       const superseded = supersedePending(state, action.message.createdAt);
       const turn: TurnRecord = { id: action.message.id, startedAt: action.message.createdAt, modelCalls: [] };
       return {
@@ -131,6 +135,8 @@ export function reduceChat(state: ChatState, action: ChatAction): Reduction {
     }
     case 'setMessages':
       return action.messages === state.messages && state.answersToSend.length === 0 ? unchanged(state) : unchanged({ ...state, messages: action.messages, answersToSend: [] });
+    case 'clearError':
+      return state.error === undefined && state.status !== 'error' ? unchanged(state) : unchanged({ ...state, status: 'ready', error: undefined });
     case 'usage':
       return unchanged(recordUsage(state, action.usage, action.now));
   }
@@ -188,6 +194,14 @@ function settleHeld(reduction: Reduction, now: number): Reduction {
   });
   const state = failed.length > 0 ? { ...settled.state, answersToSend: [...settled.state.answersToSend, ...failed] } : settled.state;
   return { ...reduction, state, changes: [...reduction.changes, ...settled.changes] };
+}
+
+/** The chat as it was before message `id`: that message, everything after it and their turn records go. */
+function cutAt(state: ChatState, id: string): ChatState {
+  const index = state.messages.findIndex((message) => message.id === id);
+  if (index < 0) return state;
+  const turn = state.turns.findIndex((record) => record.id === id);
+  return { ...state, messages: state.messages.slice(0, index), turns: turn < 0 ? state.turns : state.turns.slice(0, turn), answersToSend: [] };
 }
 
 function appendTurn(turns: readonly TurnRecord[], turn: TurnRecord): readonly TurnRecord[] {

@@ -1,5 +1,5 @@
 export { ChatClient } from './chatClient.js';
-export type { ApprovalResponseInput, ChatClientOptions, SendResult, ToolResultInput } from './chatClient.js';
+export type { ApprovalResponseInput, ChatClientOptions, SendMessageInput, SendResult, ToolResultInput } from './chatClient.js';
 export { ChatStore } from './chatStore.js';
 export type { ChatSnapshot, ChatStoreHooks } from './chatStore.js';
 export { BrowserToolRuntime } from './browserToolRuntime.js';

@@ -322,3 +322,51 @@ describe('ChatClient: history is opt-in (devtools records it through inspect)', 
     emit.mockRestore();
   });
 });
+
+describe('ChatClient: edit and re-run, clearError', () => {
+  it('sendMessage({ text, messageId }) replaces that user message, drops what followed and runs from it', async () => {
+    const answers = ['first answer', 'second answer', 'edited answer'];
+    let call = 0;
+    const { client, requests } = clientOver(() => sseResponse(answer(answers[call++]!)));
+    await client.sendMessage('one');
+    await client.sendMessage('two');
+    const [firstUser] = client.getSnapshot().messages;
+    expect(client.getSnapshot().turns).toHaveLength(2);
+
+    const result = await client.sendMessage({ text: 'one, edited', messageId: firstUser!.id });
+    expect(result).toEqual({ sent: true });
+    const { messages, turns } = client.getSnapshot();
+    expect(messages.map((message) => [message.role, messageText(message)])).toEqual([
+      ['user', 'one, edited'],
+      ['assistant', 'edited answer'],
+    ]);
+    expect(messages[0]!.id).toBe(firstUser!.id);
+    expect(turns.map((turn) => turn.id)).toEqual([firstUser!.id]);
+    // The request carried only the edited message: the old answers were dropped.
+    const sent = (requests[2]!.body as { messages: { role: string; content?: string }[] }).messages;
+    expect(sent.map((message) => [message.role, message.content])).toEqual([['user', 'one, edited']]);
+  });
+
+  it('editing a message that does not exist, or is not a user message, changes nothing', async () => {
+    const { client, requests } = clientOver(() => sseResponse(answer('hi')));
+    await client.sendMessage('one');
+    const before = client.getSnapshot();
+    const unknown = await client.sendMessage({ text: 'x', messageId: 'nope' });
+    const assistant = await client.sendMessage({ text: 'x', messageId: before.messages[1]!.id });
+    expect(unknown).toMatchObject({ sent: false, error: { code: 'invalid-argument' } });
+    expect(assistant).toMatchObject({ sent: false, error: { code: 'invalid-argument' } });
+    expect(client.getSnapshot()).toBe(before);
+    expect(requests).toHaveLength(1);
+  });
+
+  it('clearError() makes a failed chat ready again, and does nothing to a chat without an error', async () => {
+    const { client } = clientOver(() => new Response('down', { status: 503 }));
+    await client.sendMessage('hello');
+    expect(client.getSnapshot()).toMatchObject({ status: 'error', error: { code: 'http' } });
+    client.clearError();
+    expect(client.getSnapshot()).toMatchObject({ status: 'ready', error: undefined });
+    const ready = client.getSnapshot();
+    client.clearError();
+    expect(client.getSnapshot()).toBe(ready);
+  });
+});

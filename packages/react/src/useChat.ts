@@ -88,9 +88,14 @@ export interface UseChatResult<Tools extends readonly AnyTool[] = readonly AnyTo
   /** A saved conversation is loading (`initialMessages` loader). */
   readonly isLoadingMessages: boolean;
   readonly loadError: Error | null;
-  /** Sends a message; never rejects (resolves `{ sent: false, error }` while busy or for empty text). */
+  /**
+   * Sends a message; never rejects (resolves `{ sent: false, error }` while busy or for empty text).
+   * `sendMessage({ text, messageId })` edits that user message and runs again from it.
+   */
   readonly sendMessage: ChatClient['sendMessage'];
   readonly regenerate: ChatClient['regenerate'];
+  /** Dismisses the current error (`status` turns `ready`). */
+  readonly clearError: () => void;
   readonly stop: () => void;
   readonly setMessages: ChatClient['setMessages'];
   readonly addToolResult: (result: ToolResultInput) => void;
@@ -232,6 +237,7 @@ export function useChat<const Tools extends readonly AnyTool[] = readonly AnyToo
     () => ({
       sendMessage: ((message) => client.sendMessage(message)) as ChatClient['sendMessage'],
       regenerate: () => client.regenerate(),
+      clearError: () => client.clearError(),
       stop: () => client.stop(),
       setMessages: ((messages) => client.setMessages(messages)) as ChatClient['setMessages'],
       addToolResult: (result: ToolResultInput) => client.addToolResult(result),
