@@ -61,16 +61,29 @@ function Message(props: { message: ChatMessage; onApproval: (id: string, approve
   const { message } = props;
   return (
     <li className={`message ${message.role}`} data-role={message.role}>
-      {message.parts.map((part, index) =>
-        part.type === 'text' ? (
-          // Text is rendered as text, never as HTML.
-          <p key={index} data-state={part.state}>
-            {part.text}
-          </p>
-        ) : (
-          <ToolCall key={part.toolCallId} part={part} onApproval={props.onApproval} />
-        ),
-      )}
+      {message.parts.map((part, index) => {
+        switch (part.type) {
+          case 'text':
+            // Text is rendered as text, never as HTML.
+            return (
+              <p key={index} data-state={part.state}>
+                {part.text}
+              </p>
+            );
+          case 'tool-call':
+            return <ToolCall key={part.toolCallId} part={part} onApproval={props.onApproval} />;
+          case 'reasoning':
+            return (
+              <details key={index}>
+                <summary>Thinking…</summary>
+                <p>{part.text}</p>
+              </details>
+            );
+          default:
+            // Activity, interrupt and subagent parts: this small app shows none of them.
+            return null;
+        }
+      })}
     </li>
   );
 }

@@ -4,7 +4,7 @@ import { BrowserToolRuntime } from './browserToolRuntime.js';
 import { ChatStore, type ChatSnapshot } from './chatStore.js';
 import type { Context } from '@ag-ui/core';
 import type { ChatConnection } from './connection.js';
-import { nextStep } from './continuation.js';
+import { nextStep, pendingInterrupts } from './continuation.js';
 import type { ClientDiscovery } from './discovery/clientManaged.js';
 import { ChatwireError, describeError } from './errors.js';
 import { createId } from './ids.js';
@@ -39,6 +39,11 @@ export interface ChatClientOptions {
   readonly onError?: (error: ChatwireError) => void;
   /** Called when a tool call's input is complete, for every tool; answer app-handled ones with `addToolResult`. */
   readonly onToolCall?: (info: { readonly toolCall: ToolCallPart }) => void;
+  /**
+   * Called with every AG-UI `CUSTOM` event, in stream order, after it was applied (Chatwire's own
+   * `chatwire.*` events included). Defaults to none.
+   */
+  readonly onCustomEvent?: (event: { readonly name: string; readonly value: unknown; readonly runId: string }) => void;
   /** Receives development warnings (refused transitions). Defaults to `console.warn` outside production. */
   readonly onWarning?: (message: string) => void;
   /**
@@ -190,6 +195,37 @@ export class ChatClient {
       ...(messageId === undefined ? {} : { replaces: messageId }),
     });
     return this.#startTurn();
+  }
+
+  /**
+   * Answers an interrupt the agent raised (an `interrupt` part: any reason but a tool approval),
+   * with the payload its `responseSchema` describes. Once nothing else waits, the next run carries
+   * the answer as a resume entry. Throws `unknown-interrupt` when no such interrupt waits.
+   */
+  respondToInterrupt(response: { readonly id: string; readonly payload?: unknown }): void {
+    this.#answerInterrupt(response.id, 'resolved', response.payload);
+  }
+
+  /** Declines an interrupt: the next run carries it as `cancelled`. Throws `unknown-interrupt` when no such interrupt waits. */
+  cancelInterrupt(id: string): void {
+    this.#answerInterrupt(id, 'cancelled', undefined);
+  }
+
+  #answerInterrupt(id: string, status: 'resolved' | 'cancelled', payload: unknown): void {
+    if (!pendingInterrupts(this.getSnapshot().messages).some((part) => part.id === id)) {
+      throw new ChatwireError('unknown-interrupt', `There is no pending interrupt '${id}'.`);
+    }
+    this.#store.dispatch({ type: 'interruptResponse', id, status, payload, now: Date.now() });
+    this.#maybeContinue(this.#generation);
+  }
+
+  /**
+   * Replaces the agent's shared state (what `STATE_SNAPSHOT` / `STATE_DELTA` keep): the next run
+   * sends it as its `state`. Takes the new state or a function of the current one.
+   */
+  setAgentState(next: unknown): void {
+    const current = this.getSnapshot().agentState;
+    this.#store.dispatch({ type: 'setAgentState', agentState: typeof next === 'function' ? (next as (state: unknown) => unknown)(current) : next });
   }
 
   /** Dismisses the error the last turn ended with: `status` turns `ready`, `error` `undefined`. */
@@ -346,7 +382,7 @@ export class ChatClient {
     const store = this.#store;
     const tools = this.#wireTools.get(this.#options.tools, this.#options.manageDiscovery, this.getSnapshot().messages);
     const input = buildRunInput({ store, runId, tools, context: this.#options.context });
-    store.dispatch({ type: 'requestStarted' });
+    store.dispatch({ type: 'requestStarted', runId, resumed: (input.resume ?? []).map((entry) => entry.interruptId) });
     const managed = this.#options.manageDiscovery;
     if (managed) store.dispatch({ type: 'usage', usage: managed.usage(runId, tools, this.#options.tools ?? [], input.messages), now: Date.now() });
     if (store.inspector.active) store.inspector.emit({ type: 'request', at: Date.now(), runId, input });
@@ -360,6 +396,13 @@ export class ChatClient {
         signal: controller.signal,
         isCurrent: () => generation === this.#generation,
         onUnknown: (type) => this.#ignoreUnknown(type),
+        onCustomEvent: (event) => {
+          try {
+            this.#options.onCustomEvent?.(event);
+          } catch (error) {
+            this.#warn(`onCustomEvent threw: ${describeError(error)}`);
+          }
+        },
       });
     } catch (error) {
       if (generation !== this.#generation || controller.signal.aborted) return;

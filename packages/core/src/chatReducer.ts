@@ -1,20 +1,8 @@
-// EventType is imported as a type only: its members are written as literals, so no enum object ships.
-import type { EventType, Event as WireEvent } from '@ag-ui/core';
-import { ChatwireError } from './errors.js';
-import type { ChatMessage, MessagePart, TextPart } from './messages.js';
-import { parseResultContent } from './messages.js';
-import {
-  createToolCallPart,
-  isTerminalToolCallState,
-  transitionToolCall,
-  type ToolCallEffect,
-  type ToolCallEvent,
-  type ToolCallPart,
-  type ToolCallState,
-} from './toolCallLifecycle.js';
-import { CHATWIRE_EVENTS, readModelCallUsage, readResultMetadata, type ModelCallUsage } from './protocol.js';
-import { selfCorrectionError } from './discovery/answerDiscovery.js';
-import { discoveredToolsInChat } from './discovery/discoveredTools.js';
+import type { Event as WireEvent } from '@ag-ui/core';
+import type { ChatwireError } from './errors.js';
+import type { ChatMessage, InterruptPart, MessagePart } from './messages.js';
+import { isTerminalToolCallState, transitionToolCall, type ToolCallEffect, type ToolCallEvent, type ToolCallPart, type ToolCallState } from './toolCallLifecycle.js';
+import type { ModelCallUsage } from './protocol.js';
 
 /** Whole-chat status: one union, never a bag of booleans. */
 export type ChatStatus = 'ready' | 'submitted' | 'streaming' | 'error';
@@ -42,12 +30,25 @@ export interface ChatState {
    * automatic continuation worthwhile. Cleared when the next request starts.
    */
   readonly answersToSend: readonly string[];
+  /**
+   * The agent's shared state (AG-UI `STATE_SNAPSHOT` / `STATE_DELTA`, or the app's `setAgentState`),
+   * sent back as the next run's `state`. `undefined` until either side sets it.
+   */
+  readonly agentState: unknown;
 }
 
 /** The state of a chat with these messages and nothing in progress. */
 export function initialChatState(messages: readonly ChatMessage[] = []): ChatState {
-  return { messages, status: 'ready', error: undefined, turns: [], answersToSend: [] };
+  return { messages, status: 'ready', error: undefined, turns: [], answersToSend: [], agentState: undefined };
 }
+
+/**
+ * Reduces one AG-UI event. The event reducers live apart from the commands' (`reduceWireEvent` in
+ * `@chatwire/core/wire`, and the reducer of the events beyond the core chat path): the client loads
+ * them while its first request is under way and passes one in each `wireEvent` action, so
+ * `reduceChat` stays one pure function and an app's initial load does not carry them.
+ */
+export type WireEventReducer = (state: ChatState, event: WireEvent, now: number) => Reduction;
 
 /** Everything that can change a {@link ChatState}. */
 export type ChatAction =
@@ -55,8 +56,13 @@ export type ChatAction =
   | { readonly type: 'userMessage'; readonly message: ChatMessage; readonly replaces?: string }
   /** The app dismissed the error: the chat is ready again. */
   | { readonly type: 'clearError' }
-  | { readonly type: 'requestStarted' }
-  | { readonly type: 'wireEvent'; readonly event: WireEvent; readonly now: number }
+  /** A request went out; `resumed` names the interrupts (and approvals) its input answered. */
+  | { readonly type: 'requestStarted'; readonly runId: string; readonly resumed: readonly string[] }
+  | { readonly type: 'wireEvent'; readonly event: WireEvent; readonly now: number; readonly reduce: WireEventReducer }
+  /** The app answered (or cancelled) an interrupt. */
+  | { readonly type: 'interruptResponse'; readonly id: string; readonly status: 'resolved' | 'cancelled'; readonly payload?: unknown; readonly now: number }
+  /** The app replaced the shared state. */
+  | { readonly type: 'setAgentState'; readonly agentState: unknown }
   /**
    * A tool-call event. `answer` marks one this client produced as an answer to the agent (a result or
    * an approval), which the next request carries.
@@ -90,9 +96,12 @@ export interface ToolCallChange {
 export interface Reduction {
   readonly state: ChatState;
   readonly changes: readonly ToolCallChange[];
+  /** Something the reducer could not apply and left as it was (reported in development). */
+  readonly warning?: string;
 }
 
-const unchanged = (state: ChatState): Reduction => ({ state, changes: [] });
+/** A reduction that changed no tool call. */
+export const unchanged = (state: ChatState): Reduction => ({ state, changes: [] });
 
 /**
  * The chat's pure reducer. Returns the same state object when nothing changed, so the client can
@@ -110,11 +119,21 @@ export function reduceChat(state: ChatState, action: ChatAction): Reduction {
       };
     }
     case 'requestStarted': {
-      if (state.status === 'submitted' && state.error === undefined && state.answersToSend.length === 0) return unchanged(state);
-      return unchanged({ ...state, status: 'submitted', error: undefined, answersToSend: [] });
+      const sent = action.resumed.length > 0 ? markSent(state, action.resumed, action.runId) : state;
+      if (sent.status === 'submitted' && sent.error === undefined && sent.answersToSend.length === 0) return unchanged(sent);
+      return unchanged({ ...sent, status: 'submitted', error: undefined, answersToSend: [] });
     }
+    case 'interruptResponse': {
+      const next = mapInterrupt(state, action.id, (part) =>
+        part.status !== 'pending' ? part : { ...part, status: action.status, ...(action.payload === undefined ? {} : { payload: action.payload }) },
+      );
+      if (next === state) return { state, changes: [], warning: `There is no pending interrupt '${action.id}'.` };
+      return unchanged({ ...next, answersToSend: [...next.answersToSend, action.id] });
+    }
+    case 'setAgentState':
+      return unchanged(action.agentState === state.agentState ? state : { ...state, agentState: action.agentState });
     case 'wireEvent':
-      return reduceWireEvent(state, action.event, action.now);
+      return action.reduce(state, action.event, action.now);
     case 'toolCall': {
       const reduction = updateToolCall(state, action.toolCallId, action.event, action.now, action.owner);
       if (action.answer !== true || reduction.state === state || state.answersToSend.includes(action.toolCallId)) return reduction;
@@ -146,7 +165,7 @@ export function reduceChat(state: ChatState, action: ChatAction): Reduction {
  * Applies `decide(call)` to every call of the current (last) assistant turn: the one implementation
  * behind closing, superseding and settling held calls. Calls it returns nothing for are left alone.
  */
-function forTurnCalls(state: ChatState, now: number, decide: (call: ToolCallPart) => ToolCallEvent | undefined): { state: ChatState; changes: ToolCallChange[] } {
+export function forTurnCalls(state: ChatState, now: number, decide: (call: ToolCallPart) => ToolCallEvent | undefined): { state: ChatState; changes: ToolCallChange[] } {
   const last = state.messages[state.messages.length - 1];
   const changes: ToolCallChange[] = [];
   let next = state;
@@ -169,6 +188,8 @@ function forTurnCalls(state: ChatState, now: number, decide: (call: ToolCallPart
  */
 function supersedePending(state: ChatState, now: number): { state: ChatState; changes: ToolCallChange[] } {
   const reason = 'superseded by a new message';
+  // Interrupts are cancelled visibly (the part says so), and the new message's run carries it.
+  state = mapLastAssistant(state, (parts) => mapParts(parts, (part) => (part.type === 'interrupt' && part.status === 'pending' ? { ...part, status: 'cancelled' } : part)));
   const settled = forTurnCalls(state, now, (call) => {
     if (isTerminalToolCallState(call.state) || call.state === 'approval-responded') return undefined;
     return call.state === 'approval-requested' && call.approval?.requestedBy === 'server'
@@ -178,22 +199,32 @@ function supersedePending(state: ChatState, now: number): { state: ChatState; ch
   return { state: settled.state, changes: settled.changes.map((change) => ({ ...change, effects: [] })) };
 }
 
-/**
- * At the end of a run: held lazy calls run if their discovery arrived, else get the self-correction
- * error, which is this client's answer (the model reads it on the next request).
- */
-function settleHeld(reduction: Reduction, now: number): Reduction {
-  let discovered: string[] | undefined;
-  const failed: string[] = [];
-  const settled = forTurnCalls(reduction.state, now, (call) => {
-    if (call.waitingFor === undefined) return undefined;
-    discovered ??= discoveredToolsInChat(reduction.state.messages);
-    if (discovered.includes(call.toolName)) return { type: 'resume' };
-    failed.push(call.toolCallId);
-    return { type: 'fail', error: selfCorrectionError(call.toolName) };
+/** Maps parts, keeping the array when nothing changed. */
+export function mapParts(parts: readonly MessagePart[], map: (part: MessagePart) => MessagePart): readonly MessagePart[] {
+  let copy: MessagePart[] | undefined;
+  parts.forEach((part, index) => {
+    const next = map(part);
+    if (next === part) return;
+    copy ??= parts.slice();
+    copy[index] = next;
   });
-  const state = failed.length > 0 ? { ...settled.state, answersToSend: [...settled.state.answersToSend, ...failed] } : settled.state;
-  return { ...reduction, state, changes: [...reduction.changes, ...settled.changes] };
+  return copy ?? parts;
+}
+
+/** Updates the interrupt part `id` of the latest assistant message. */
+function mapInterrupt(state: ChatState, id: string, map: (part: InterruptPart) => InterruptPart): ChatState {
+  return mapLatestAssistant(state, (parts) => mapParts(parts, (part) => (part.type === 'interrupt' && part.id === id ? map(part) : part)));
+}
+
+/** Marks the interrupts and server approvals a request's input answered, so none is sent twice. */
+function markSent(state: ChatState, ids: readonly string[], runId: string): ChatState {
+  return mapLatestAssistant(state, (parts) =>
+    mapParts(parts, (part) => {
+      if (part.type === 'interrupt' && ids.includes(part.id)) return { ...part, sentIn: runId };
+      if (part.type === 'tool-call' && part.approval && ids.includes(part.approval.id)) return { ...part, approval: { ...part.approval, sentIn: runId } };
+      return part;
+    }),
+  );
 }
 
 /** The chat as it was before message `id`: that message, everything after it and their turn records go. */
@@ -210,7 +241,7 @@ function appendTurn(turns: readonly TurnRecord[], turn: TurnRecord): readonly Tu
 }
 
 /** Adds a model call's accounting to the current turn (starting one if there is none). */
-function recordUsage(state: ChatState, usage: ModelCallUsage, now: number): ChatState {
+export function recordUsage(state: ChatState, usage: ModelCallUsage, now: number): ChatState {
   const last = state.turns[state.turns.length - 1];
   if (!last) return { ...state, turns: [{ id: '', startedAt: now, modelCalls: [usage] }] };
   const turns = state.turns.slice();
@@ -218,91 +249,7 @@ function recordUsage(state: ChatState, usage: ModelCallUsage, now: number): Chat
   return { ...state, turns };
 }
 
-function reduceWireEvent(state: ChatState, event: WireEvent, now: number): Reduction {
-  switch (event.type) {
-    case 'TEXT_MESSAGE_CONTENT' as EventType.TEXT_MESSAGE_CONTENT:
-      return appendText(state, event.messageId, event.delta, now);
-    case 'TEXT_MESSAGE_CHUNK' as EventType.TEXT_MESSAGE_CHUNK:
-      return event.delta ? appendText(state, event.messageId ?? 'text', event.delta, now) : unchanged(state);
-    case 'TEXT_MESSAGE_END' as EventType.TEXT_MESSAGE_END:
-      return unchanged(mapLastAssistant(state, (parts) => finishText(parts, event.messageId)));
-    case 'TOOL_CALL_START' as EventType.TOOL_CALL_START: {
-      const withTurn = ensureAssistantTurn(state, now);
-      const part = createToolCallPart(event.toolCallId, event.toolCallName, event.parentMessageId ?? event.toolCallId, now);
-      return unchanged({ ...mapLastAssistant(withTurn, (parts) => [...parts, part]), status: 'streaming' });
-    }
-    case 'TOOL_CALL_ARGS' as EventType.TOOL_CALL_ARGS:
-      return updateToolCall(state, event.toolCallId, { type: 'inputDelta', delta: event.delta }, now);
-    case 'TOOL_CALL_END' as EventType.TOOL_CALL_END:
-      return updateToolCall(state, event.toolCallId, { type: 'inputEnd' }, now);
-    case 'TOOL_CALL_RESULT' as EventType.TOOL_CALL_RESULT: {
-      const content = typeof event.content === 'string' ? event.content : event.content.map((p) => (p.type === 'text' ? p.text : '')).join('');
-      const meta = readResultMetadata(event.metadata);
-      const base = { content, messageId: event.messageId, ...(event.metadata ? { metadata: event.metadata } : {}) };
-      const toolEvent: ToolCallEvent =
-        meta.outcome === 'cancelled'
-          ? { type: 'cancel', reason: meta.reason ?? 'denied', ...base }
-          : meta.outcome === 'error'
-            ? { type: 'fail', error: meta.error ?? content, ...base }
-            : { type: 'output', output: parseResultContent(content), ...base };
-      return updateToolCall(state, event.toolCallId, toolEvent, now, 'server');
-    }
-    case 'CUSTOM' as EventType.CUSTOM:
-      if (event.name === CHATWIRE_EVENTS.modelCallUsage) {
-        const usage = readModelCallUsage(event.value);
-        return usage ? unchanged(recordUsage(state, usage, now)) : unchanged(state);
-      }
-      if (event.name === CHATWIRE_EVENTS.toolExecuting) {
-        const toolCallId = (event.value as { toolCallId?: unknown } | undefined)?.toolCallId;
-        return typeof toolCallId === 'string' ? updateToolCall(state, toolCallId, { type: 'execute' }, now, 'server') : unchanged(state);
-      }
-      return unchanged(state);
-    case 'RUN_FINISHED' as EventType.RUN_FINISHED: {
-      const finished = mapLastAssistant(state, (parts) => finishText(parts, undefined));
-      const interrupts = event.outcome?.type === 'interrupt' ? event.outcome.interrupts : [];
-      let reduction: Reduction = { state: finished, changes: [] };
-      for (const interrupt of interrupts) {
-        if (interrupt.reason !== 'tool_approval' || !interrupt.toolCallId) continue;
-        const next = updateToolCall(
-          reduction.state,
-          interrupt.toolCallId,
-          { type: 'approvalRequest', approvalId: interrupt.id, requestedBy: 'server', ...(interrupt.metadata ? { metadata: interrupt.metadata } : {}) },
-          now,
-          'server',
-        );
-        reduction = { state: next.state, changes: [...reduction.changes, ...next.changes] };
-      }
-      // Lazy browser calls held for a discovery that may have come later in the response are decided now.
-      reduction = settleHeld(reduction, now);
-      // Whatever the run left unanswered is the client's to answer (AG-UI: pending tool calls).
-      return { ...reduction, state: claimPending(reduction.state) };
-    }
-    case 'RUN_ERROR' as EventType.RUN_ERROR: {
-      const error = new ChatwireError('run-error', event.message || 'The server reported an error without a message.');
-      const closed = closeTurn(state, `The run failed: ${error.message}`, now);
-      return { state: { ...closed.state, status: 'error', error }, changes: closed.changes };
-    }
-    default:
-      return unchanged(state);
-  }
-}
-
-function appendText(state: ChatState, messageId: string, delta: string, now: number): Reduction {
-  const withTurn = ensureAssistantTurn(state, now);
-  const next = mapLastAssistant(withTurn, (parts) => {
-    const last = parts[parts.length - 1];
-    if (last?.type === 'text' && last.state === 'streaming' && last.messageId === messageId) {
-      const copy = parts.slice();
-      copy[copy.length - 1] = { ...last, text: last.text + delta };
-      return copy;
-    }
-    const part: TextPart = { type: 'text', text: delta, state: 'streaming', messageId };
-    return [...parts, part];
-  });
-  return unchanged(next.status === 'streaming' ? next : { ...next, status: 'streaming' });
-}
-
-function finishText(parts: readonly MessagePart[], messageId: string | undefined): readonly MessagePart[] {
+export function finishText(parts: readonly MessagePart[], messageId: string | undefined): readonly MessagePart[] {
   let copy: MessagePart[] | undefined;
   parts.forEach((part, index) => {
     if (part.type === 'text' && part.state === 'streaming' && (messageId === undefined || part.messageId === messageId)) {
@@ -314,14 +261,27 @@ function finishText(parts: readonly MessagePart[], messageId: string | undefined
 }
 
 /** The last message must be the assistant turn being streamed into; starts one when it is not. */
-function ensureAssistantTurn(state: ChatState, now: number): ChatState {
+export function ensureAssistantTurn(state: ChatState, now: number): ChatState {
   const last = state.messages[state.messages.length - 1];
   if (last?.role === 'assistant') return state;
   const turn: ChatMessage = { id: `turn_${now.toString(36)}_${state.messages.length}`, role: 'assistant', parts: [], createdAt: now };
   return { ...state, messages: [...state.messages, turn] };
 }
 
-function mapLastAssistant(state: ChatState, map: (parts: readonly MessagePart[]) => readonly MessagePart[]): ChatState {
+/** Like {@link mapLastAssistant}, for the most recent assistant message wherever it is (a user message may follow it). */
+export function mapLatestAssistant(state: ChatState, map: (parts: readonly MessagePart[]) => readonly MessagePart[]): ChatState {
+  let index = state.messages.length - 1;
+  while (index >= 0 && state.messages[index]?.role !== 'assistant') index--;
+  const message = state.messages[index];
+  if (!message) return state;
+  const parts = map(message.parts);
+  if (parts === message.parts) return state;
+  const messages = state.messages.slice();
+  messages[index] = { ...message, parts };
+  return { ...state, messages };
+}
+
+export function mapLastAssistant(state: ChatState, map: (parts: readonly MessagePart[]) => readonly MessagePart[]): ChatState {
   const index = state.messages.length - 1;
   const last = state.messages[index];
   if (last?.role !== 'assistant') return state;
@@ -347,21 +307,7 @@ export function findToolCall(
   return undefined;
 }
 
-/** Marks the last turn's unanswered, unowned calls as the client's. */
-function claimPending(state: ChatState): ChatState {
-  return mapLastAssistant(state, (parts) => {
-    let copy: MessagePart[] | undefined;
-    parts.forEach((part, index) => {
-      if (part.type === 'tool-call' && part.owner === undefined && !isTerminalToolCallState(part.state)) {
-        copy ??= parts.slice();
-        copy[index] = { ...part, owner: 'client' };
-      }
-    });
-    return copy ?? parts;
-  });
-}
-
-function updateToolCall(state: ChatState, toolCallId: string, event: ToolCallEvent, now: number, owner?: 'client' | 'server'): Reduction {
+export function updateToolCall(state: ChatState, toolCallId: string, event: ToolCallEvent, now: number, owner?: 'client' | 'server'): Reduction {
   const found = findToolCall(state.messages, (call) => call.toolCallId === toolCallId);
   if (!found) {
     const refused = `no tool call with id '${toolCallId}' for '${event.type}'`;
@@ -392,7 +338,7 @@ function updateToolCall(state: ChatState, toolCallId: string, event: ToolCallEve
  * longer complete fail (`failReason`) or are cancelled (`aborted`). Calls waiting on the user or
  * the app are left alone when there is no reason.
  */
-function closeTurn(state: ChatState, reason: string | undefined, now: number): { state: ChatState; changes: ToolCallChange[] } {
+export function closeTurn(state: ChatState, reason: string | undefined, now: number): { state: ChatState; changes: ToolCallChange[] } {
   const finished = mapLastAssistant(state, (parts) => finishText(parts, undefined));
   if (reason === undefined) return { state: finished, changes: [] };
   return forTurnCalls(finished, now, (call) =>

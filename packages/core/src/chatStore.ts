@@ -67,6 +67,7 @@ export class ChatStore {
         }
       }
     }
+    if (reduction.warning) this.#hooks.warn(reduction.warning);
     if (reduction.changes.some((change) => change.effects.length > 0)) this.#hooks.perform(reduction.changes);
     return reduction;
   }

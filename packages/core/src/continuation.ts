@@ -1,6 +1,6 @@
 import type { ResumeEntry } from '@ag-ui/core';
 import type { ChatState } from './chatReducer.js';
-import type { ChatMessage } from './messages.js';
+import type { ChatMessage, InterruptPart } from './messages.js';
 import type { ToolCallPart } from './toolCallLifecycle.js';
 
 /**
@@ -38,28 +38,41 @@ export function waitsOnUser(call: ToolCallPart): boolean {
 export function nextStep(state: ChatState): NextStep {
   const calls = turnCalls(state);
   if (calls.some((call) => call.owner === 'client' && (call.state === 'executing' || call.waitingFor !== undefined))) return 'running';
-  if (calls.some(waitsOnUser)) return 'waiting';
+  if (calls.some(waitsOnUser) || pendingInterrupts(state.messages).length > 0) return 'waiting';
   return state.answersToSend.length > 0 ? 'continue' : 'finish';
 }
 
+/** The interrupts of the latest assistant message still waiting for an answer. */
+export function pendingInterrupts(messages: readonly ChatMessage[]): InterruptPart[] {
+  const turn = lastAssistantMessage(messages);
+  return (turn?.parts ?? []).filter((part): part is InterruptPart => part.type === 'interrupt' && part.status === 'pending');
+}
+
 /**
- * The resume entries of the next request: one per approval a server asked for in the latest
- * assistant message and the user has answered. Derived from the messages, so approvals answered
- * after a reload (a client built from saved messages) still reach the server.
+ * What the next request resumes: one entry per interrupt of the latest assistant message the user
+ * has answered (a server's approval, or any other interrupt) and no request has carried yet, and
+ * the run that asked (`parentRunId`). Derived from the messages, so answers given after a reload (a
+ * client built from saved messages) still reach the server.
  */
-export function resumeEntries(state: ChatState): ResumeEntry[] {
+export function resumeOf(state: ChatState): { readonly resume: ResumeEntry[]; readonly parentRunId: string | undefined } {
   const turn = lastAssistantMessage(state.messages);
-  const entries: ResumeEntry[] = [];
+  const resume: ResumeEntry[] = [];
+  let parentRunId: string | undefined;
   for (const part of turn?.parts ?? []) {
-    if (part.type !== 'tool-call' || part.state !== 'approval-responded') continue;
-    const approval = part.approval;
-    if (approval?.requestedBy !== 'server' || approval.approved === undefined) continue;
-    entries.push({
-      interruptId: approval.id,
-      status: 'resolved',
-      payload: { approved: approval.approved, ...(approval.reason ? { reason: approval.reason } : {}) },
-      ...(approval.metadata ? { metadata: approval.metadata } : {}),
-    });
+    if (part.type === 'tool-call') {
+      const approval = part.approval;
+      if (part.state !== 'approval-responded' || approval?.requestedBy !== 'server' || approval.approved === undefined || approval.sentIn) continue;
+      resume.push({
+        interruptId: approval.id,
+        status: 'resolved',
+        payload: { approved: approval.approved, ...(approval.reason ? { reason: approval.reason } : {}) },
+        ...(approval.metadata ? { metadata: approval.metadata } : {}),
+      });
+      parentRunId ??= approval.runId;
+    } else if (part.type === 'interrupt' && part.status !== 'pending' && part.sentIn === undefined) {
+      resume.push({ interruptId: part.id, status: part.status, ...(part.payload === undefined ? {} : { payload: part.payload }) });
+      parentRunId ??= part.runId;
+    }
   }
-  return entries;
+  return { resume, parentRunId };
 }

@@ -11,6 +11,8 @@
  * - `unknown-tool-call`: a command named a tool call that does not exist.
  * - `tool-call-settled`: a command named a tool call that already has its result.
  * - `unknown-approval`: an approval response named an approval that is not pending.
+ * - `unknown-interrupt`: an interrupt answer named an interrupt that is not pending.
+ * - `protocol-error`: the stream broke AG-UI's run lifecycle (an event after the run ended, or before it started).
  * - `step-budget`: automatic continuation stopped at its step budget.
  * - `invalid-argument`: a command was called with arguments it cannot use.
  */
@@ -25,6 +27,8 @@ export type ChatErrorCode =
   | 'unknown-tool-call'
   | 'tool-call-settled'
   | 'unknown-approval'
+  | 'unknown-interrupt'
+  | 'protocol-error'
   | 'step-budget'
   | 'invalid-argument';
 

@@ -4,10 +4,10 @@ export { ChatStore } from './chatStore.js';
 export type { ChatSnapshot, ChatStoreHooks } from './chatStore.js';
 export { BrowserToolRuntime } from './browserToolRuntime.js';
 export type { BrowserToolHost } from './browserToolRuntime.js';
-export { lastAssistantMessage, nextStep, resumeEntries, waitsOnUser } from './continuation.js';
+export { lastAssistantMessage, nextStep, pendingInterrupts, resumeOf, waitsOnUser } from './continuation.js';
 export type { NextStep } from './continuation.js';
 export { MAX_TURN_RECORDS, initialChatState, reduceChat, findToolCall } from './chatReducer.js';
-export type { ChatAction, ChatState, ChatStatus, Reduction, ToolCallChange, TurnRecord } from './chatReducer.js';
+export type { ChatAction, ChatState, ChatStatus, Reduction, ToolCallChange, TurnRecord, WireEventReducer } from './chatReducer.js';
 export { fetchServerSentEvents } from './connection.js';
 export type { ChatConnection, FetchConnectionOptions, Resolvable } from './connection.js';
 export { ChatwireError, describeError } from './errors.js';
@@ -15,18 +15,10 @@ export type { ChatErrorCode } from './errors.js';
 export { createId } from './ids.js';
 export { Inspector, isProductionBuild } from './inspection.js';
 export type { InspectionEvent, InspectionObserver } from './inspection.js';
-export { fromWireMessages, messageText, parseResultContent, toolCallParts, toWireMessages } from './messages.js';
-export type { ChatMessage, ChatRole, MessagePart, TextPart } from './messages.js';
-export {
-  advancePartialJson,
-  initialPartialJsonState,
-  parseJsonStrict,
-  readPartialJson,
-  safeJsonReviver,
-  shouldRefreshPartial,
-} from './partialJson.js';
-export type { PartialJsonState } from './partialJson.js';
-export { CHATWIRE_EVENTS, DISCOVERY_TOOL_NAME, INTERRUPT_REASONS, readModelCallUsage, readResultMetadata } from './protocol.js';
+export { messageText, parseResultContent, toolCallParts, toWireMessages } from './messages.js';
+export type { ActivityPart, ChatMessage, ChatRole, InterruptPart, MessagePart, ReasoningPart, SubagentPart, TextPart } from './messages.js';
+export { parseJsonStrict, safeJsonReviver } from './parseJsonStrict.js';
+export { CHATWIRE_EVENTS, DISCOVERY_TOOL_NAME, INTERRUPT_REASONS } from './protocol.js';
 export type { ApprovalPayload, ClientToolPayload, ModelCallUsage, ResultMetadata, ToolCatalog, ToolCatalogEntry } from './protocol.js';
 export { encodeServerSentEvent } from './encodeServerSentEvent.js';
 export {

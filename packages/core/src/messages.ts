@@ -1,13 +1,6 @@
 import type { Message as WireMessage, ToolCall as WireToolCall } from '@ag-ui/core';
-import {
-  createToolCallPart,
-  isTerminalToolCallState,
-  transitionToolCall,
-  type ToolCallEvent,
-  type ToolCallPart,
-} from './toolCallLifecycle.js';
-import { parseJsonStrict } from './partialJson.js';
-import { readResultMetadata } from './protocol.js';
+import { isTerminalToolCallState, type ToolCallPart } from './toolCallLifecycle.js';
+import { parseJsonStrict } from './parseJsonStrict.js';
 
 /** A run of text in a message. */
 export interface TextPart {
@@ -17,10 +10,76 @@ export interface TextPart {
   readonly state: 'streaming' | 'done';
   /** Wire id of the message the text came from (assistant text only). */
   readonly messageId?: string;
+  /** The subagent invocation that wrote it (absent: the agent itself). */
+  readonly subagentRunId?: string;
 }
 
-/** One piece of a message: text, or a tool call with its lifecycle. */
-export type MessagePart<ToolPart extends ToolCallPart = ToolCallPart> = TextPart | ToolPart;
+/** A span of the model's reasoning (AG-UI `REASONING_*`; legacy `THINKING_*` reads the same way). */
+export interface ReasoningPart {
+  readonly type: 'reasoning';
+  readonly text: string;
+  readonly state: 'streaming' | 'done';
+  /** Wire id of the reasoning message. */
+  readonly messageId: string;
+  /** A provider's opaque reasoning artefact; it travels back with the history. */
+  readonly encryptedValue?: string;
+  readonly subagentRunId?: string;
+}
+
+/** Structured progress an agent reports (`ACTIVITY_SNAPSHOT` / `ACTIVITY_DELTA`): render it by `activityType`. */
+export interface ActivityPart {
+  readonly type: 'activity';
+  /** Wire id of the activity message. */
+  readonly messageId: string;
+  readonly activityType: string;
+  readonly content: Readonly<Record<string, unknown>>;
+  readonly subagentRunId?: string;
+}
+
+/**
+ * Something a run stopped to ask for that is not a tool approval (an AG-UI interrupt of any
+ * reason). Answer it with `respondToInterrupt` or `cancelInterrupt`; the next run carries the answer.
+ */
+export interface InterruptPart {
+  readonly type: 'interrupt';
+  /** The interrupt id the answer names. */
+  readonly id: string;
+  /** Why the run stopped: an open string (e.g. `human_input`, `langgraph:interrupt`). */
+  readonly reason: string;
+  /** A prompt for whoever answers. */
+  readonly message?: string;
+  /** JSON Schema of the expected answer, for building a form. */
+  readonly responseSchema?: Readonly<Record<string, unknown>>;
+  /** When it stops being answerable (ISO 8601, as the server sent it). */
+  readonly expiresAt?: string;
+  readonly toolCallId?: string;
+  readonly metadata?: Readonly<Record<string, unknown>>;
+  readonly subagentRunId?: string;
+  /** The run that asked (the next run names it as `parentRunId`). */
+  readonly runId: string;
+  readonly status: 'pending' | 'resolved' | 'cancelled';
+  /** The answer, once resolved. */
+  readonly payload?: unknown;
+  /** The run whose input carried the answer; unset until one did. */
+  readonly sentIn?: string;
+}
+
+/** A subagent invocation (`SUBAGENT_STARTED` ... `FINISHED` / `ERROR`); parts with its `subagentRunId` are its output. */
+export interface SubagentPart {
+  readonly type: 'subagent';
+  readonly subagentRunId: string;
+  readonly name: string;
+  readonly description?: string;
+  readonly parentSubagentRunId?: string;
+  readonly parentToolCallId?: string;
+  readonly state: 'running' | 'finished' | 'error';
+  /** Its result (finished) or error message (error). */
+  readonly result?: unknown;
+  readonly error?: string;
+}
+
+/** One piece of a message: text, a tool call with its lifecycle, reasoning, activity, an interrupt or a subagent. */
+export type MessagePart<ToolPart extends ToolCallPart = ToolCallPart> = TextPart | ToolPart | ReasoningPart | ActivityPart | InterruptPart | SubagentPart;
 
 /** Who wrote a message. */
 export type ChatRole = 'user' | 'assistant' | 'system';
@@ -38,10 +97,10 @@ export interface ChatMessage<ToolPart extends ToolCallPart = ToolCallPart> {
   readonly metadata?: Readonly<Record<string, unknown>>;
 }
 
-/** The text of a message's text parts, concatenated. */
+/** The text of a message's text parts, concatenated (the agent's own text: subagents' output is theirs). */
 export function messageText(message: ChatMessage): string {
   let text = '';
-  for (const part of message.parts) if (part.type === 'text') text += part.text;
+  for (const part of message.parts) if (part.type === 'text' && part.subagentRunId === undefined) text += part.text;
   return text;
 }
 
@@ -53,13 +112,14 @@ export function toolCallParts<ToolPart extends ToolCallPart>(message: ChatMessag
 /**
  * Converts UI messages to the AG-UI messages a run input carries. Assistant turns are split back
  * into one assistant message per wire id, each followed by the tool messages of its settled calls,
- * which is the order providers require.
+ * which is the order providers require; reasoning and activity parts become reasoning and activity
+ * messages; interrupts and subagent markers are this client's own and are not sent.
  */
 export function toWireMessages(messages: readonly ChatMessage[]): WireMessage[] {
   const wire: WireMessage[] = [];
   for (const message of messages) {
     if (message.role === 'user' || message.role === 'system') {
-      wire.push({ id: message.id, role: message.role, content: messageText(message) });
+      wire.push({ id: message.id, role: message.role, content: messageText(message), ...(message.metadata ? { metadata: { ...message.metadata } } : {}) });
       continue;
     }
     let group: { id: string; content: string; calls: ToolCallPart[] } | undefined;
@@ -69,6 +129,7 @@ export function toWireMessages(messages: readonly ChatMessage[]): WireMessage[] 
         id: call.toolCallId,
         type: 'function',
         function: { name: call.toolName, arguments: call.argsText },
+        ...(call.encryptedValue === undefined ? {} : { encryptedValue: call.encryptedValue }),
       }));
       wire.push({
         id: group.id,
@@ -93,6 +154,16 @@ export function toWireMessages(messages: readonly ChatMessage[]): WireMessage[] 
       group = undefined;
     };
     for (const part of message.parts) {
+      if (part.type === 'reasoning' || part.type === 'activity') {
+        flush();
+        wire.push(
+          part.type === 'reasoning'
+            ? { id: part.messageId, role: 'reasoning', content: part.text, ...(part.encryptedValue === undefined ? {} : { encryptedValue: part.encryptedValue }) }
+            : { id: part.messageId, role: 'activity', activityType: part.activityType, content: { ...part.content } },
+        );
+        continue;
+      }
+      if (part.type !== 'text' && part.type !== 'tool-call') continue;
       const id = part.messageId ?? message.id;
       // A new wire message starts when the id changes, or when text follows tool calls.
       if (group && (group.id !== id || (part.type === 'text' && group.calls.length > 0))) flush();
@@ -105,52 +176,6 @@ export function toWireMessages(messages: readonly ChatMessage[]): WireMessage[] 
   return wire;
 }
 
-/**
- * Converts AG-UI messages (for example a saved conversation) to UI messages: consecutive
- * assistant and tool messages become one assistant turn, and each tool message settles its call.
- */
-export function fromWireMessages(wire: readonly WireMessage[], now: number = Date.now()): ChatMessage[] {
-  const messages: ChatMessage[] = [];
-  let turn: { id: string; parts: ChatMessage['parts'][number][] } | undefined;
-  const closeTurn = () => {
-    if (turn) messages.push({ id: turn.id, role: 'assistant', parts: turn.parts, createdAt: now });
-    turn = undefined;
-  };
-  for (const message of wire) {
-    if (message.role === 'user' || message.role === 'system' || message.role === 'developer') {
-      closeTurn();
-      const content = typeof message.content === 'string' ? message.content : contentText(message.content);
-      messages.push({
-        id: message.id,
-        role: message.role === 'developer' ? 'system' : message.role,
-        parts: [{ type: 'text', text: content, state: 'done' }],
-        createdAt: now,
-      });
-    } else if (message.role === 'assistant') {
-      turn ??= { id: message.id, parts: [] };
-      if (message.content) turn.parts.push({ type: 'text', text: message.content, state: 'done', messageId: message.id });
-      for (const call of message.toolCalls ?? []) {
-        // Replayed through the lifecycle table, like a live stream, so the table stays the only door.
-        let part = createToolCallPart(call.id, call.function.name, message.id);
-        if (call.function.arguments) part = transitionToolCall(part, { type: 'inputDelta', delta: call.function.arguments }).call;
-        turn.parts.push(transitionToolCall(part, { type: 'inputEnd' }).call);
-      }
-    } else if (message.role === 'tool' && turn) {
-      const index = turn.parts.findIndex((part) => part.type === 'tool-call' && part.toolCallId === message.toolCallId);
-      const call = turn.parts[index];
-      if (!call || call.type !== 'tool-call') continue;
-      const content = typeof message.content === 'string' ? message.content : contentText(message.content);
-      turn.parts[index] = settleFromContent(call, content, message.error, message.id, message.metadata);
-    }
-  }
-  closeTurn();
-  return messages;
-}
-
-function contentText(content: readonly { type: string; text?: string }[] | undefined): string {
-  return (content ?? []).map((part) => (part.type === 'text' ? (part.text ?? '') : '')).join('');
-}
-
 /** Parses a result's content as JSON when it is JSON, else keeps the text. */
 export function parseResultContent(content: string): unknown {
   try {
@@ -158,22 +183,4 @@ export function parseResultContent(content: string): unknown {
   } catch {
     return content;
   }
-}
-
-function settleFromContent(
-  call: ToolCallPart,
-  content: string,
-  error: string | undefined,
-  messageId: string,
-  metadata: Record<string, unknown> | undefined,
-): ToolCallPart {
-  const meta = readResultMetadata(metadata);
-  const base = { content, messageId, ...(metadata ? { metadata } : {}) };
-  const event: ToolCallEvent =
-    meta.outcome === 'cancelled'
-      ? { type: 'cancel', reason: meta.reason ?? 'cancelled', ...base }
-      : error !== undefined || meta.outcome === 'error'
-        ? { type: 'fail', error: error ?? meta.error ?? content, ...base }
-        : { type: 'output', output: parseResultContent(content), ...base };
-  return transitionToolCall(call, event).call;
 }

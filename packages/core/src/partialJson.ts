@@ -12,6 +12,8 @@
  * the total cost of a stream linear in its length.
  */
 
+import { safeJsonReviver } from './parseJsonStrict.js';
+
 type Mode =
   | 'value' // expecting a value (or `]` right after `[`)
   | 'nextValue' // after `,` in an array: expecting a value
@@ -165,11 +167,6 @@ export function advancePartialJson(state: PartialJsonState, delta: string): Part
   };
 }
 
-/** Drops `__proto__` keys so a parsed value can never carry a replaced prototype. */
-export function safeJsonReviver(key: string, value: unknown): unknown {
-  return key === '__proto__' ? undefined : value;
-}
-
 /**
  * The best-effort value of `text`, which must be the text `state` scanned. Returns `undefined`
  * while nothing usable has arrived. Never throws. Costs O(text length).
@@ -201,12 +198,4 @@ export function readPartialJson(text: string, state: PartialJsonState): unknown 
  */
 export function shouldRefreshPartial(length: number, lastLength: number): boolean {
   return length < 64 || length - lastLength >= lastLength / 8;
-}
-
-/**
- * Strictly parses complete JSON text (what the final tool input comes from), dropping
- * `__proto__` keys. Throws a `SyntaxError` on anything that is not complete, valid JSON.
- */
-export function parseJsonStrict(text: string): unknown {
-  return JSON.parse(text, safeJsonReviver);
 }

@@ -1,4 +1,3 @@
-import { checkShape, isRecord, type Shape } from './checkShape.js';
 
 /**
  * Chatwire's additions to AG-UI, in one place: CUSTOM event names, interrupt reasons, and the
@@ -31,19 +30,6 @@ export interface ResultMetadata {
   readonly reason?: string;
   /** The server's signature over a server tool's result. */
   readonly signature?: string;
-}
-
-/** Reads `metadata.chatwire` of a result; unknown shapes read as success. */
-export function readResultMetadata(metadata: Record<string, unknown> | undefined): ResultMetadata {
-  const value = metadata?.['chatwire'];
-  if (!value || typeof value !== 'object') return {};
-  const { outcome, error, reason, signature } = value as Record<string, unknown>;
-  return {
-    ...(outcome === 'error' || outcome === 'cancelled' ? { outcome } : {}),
-    ...(typeof error === 'string' ? { error } : {}),
-    ...(typeof reason === 'string' ? { reason } : {}),
-    ...(typeof signature === 'string' ? { signature } : {}),
-  };
 }
 
 /** What a resume entry answering a `tool_approval` interrupt carries in `payload`. */
@@ -107,30 +93,6 @@ export interface ModelCallUsage {
     readonly totalTokens?: number;
     readonly cachedInputTokens?: number;
   };
-}
-
-const n = 'n' as const;
-const MODEL_CALL_USAGE: Shape = {
-  runId: 's',
-  step: n,
-  toolsSent: 'S',
-  toolsDeferred: 'S',
-  toolsDiscovered: 'S',
-  tokens: { sent: n, allEager: n, saved: n, discoveryTool: n, discoveryRoundTrips: n, net: n },
-  counting: { method: 's', errorBound: n, estimate: 'b' },
-  eagerWouldBeCheaper: 'b',
-  'auto?': { deferring: 'b', lazyTokens: n, threshold: n, contextWindow: n },
-  'providerUsage?': { 'inputTokens?': n, 'outputTokens?': n, 'totalTokens?': n, 'cachedInputTokens?': n },
-};
-
-/**
- * Reads the value of a `chatwire.model_call_usage` event: the record when every field it has is of
- * the right type, `undefined` otherwise.
- */
-export function readModelCallUsage(value: unknown): ModelCallUsage | undefined {
-  if (!isRecord(value) || checkShape(value, MODEL_CALL_USAGE)) return undefined;
-  if (value['source'] !== undefined && value['source'] !== 'server' && value['source'] !== 'client') return undefined;
-  return value as unknown as ModelCallUsage;
 }
 
 /** One tool of a server's catalog: what `GET /api/tools` answers for each tool. */

@@ -1,8 +1,9 @@
-import type { Context, EventType, RunAgentInput, Tool as WireTool } from '@ag-ui/core';
+import type { Context, Event as WireEvent, EventType, RunAgentInput, Tool as WireTool } from '@ag-ui/core';
+import type { Phase } from './runLifecycle.js';
 import type { ChatStore } from './chatStore.js';
 import type { ClientDiscovery } from './discovery/clientManaged.js';
 import type { ChatConnection } from './connection.js';
-import { resumeEntries } from './continuation.js';
+import { resumeOf } from './continuation.js';
 import { discoveredToolsInChat } from './discovery/discoveredTools.js';
 import { ChatwireError } from './errors.js';
 import { toWireMessages } from './messages.js';
@@ -40,23 +41,26 @@ export function buildRunInput(options: {
   readonly context: readonly Context[] | undefined;
 }): RunAgentInput {
   const snapshot = options.store.getSnapshot();
-  const resume = resumeEntries(snapshot);
+  const { resume, parentRunId } = resumeOf(snapshot);
   return {
     threadId: snapshot.id,
     runId: options.runId,
+    protocolVersion: '1.0',
+    ...(parentRunId === undefined ? {} : { parentRunId }),
     messages: toWireMessages(snapshot.messages),
     tools: options.tools,
     context: [...(options.context ?? [])],
-    state: {},
+    state: snapshot.agentState ?? {},
     forwardedProps: {},
     ...(resume.length > 0 ? { resume } : {}),
   };
 }
 
 /**
- * Reads one run's events into the store. Resolves how the run ended; throws a `ChatwireError` when
- * the transport or the stream fails (including a stream that ends before the run does). Stops
- * quietly, resolving `undefined`, once `isCurrent()` turns false or the request is aborted.
+ * Reads one request's events into the store. Resolves how its (last) run ended; throws a
+ * `ChatwireError` when the transport or the stream fails, including a stream that ends before its
+ * run does and one that breaks the run lifecycle. Stops quietly, resolving `undefined`, once
+ * `isCurrent()` turns false or the request is aborted.
  */
 export async function readRun(options: {
   readonly store: ChatStore;
@@ -66,27 +70,43 @@ export async function readRun(options: {
   readonly isCurrent: () => boolean;
   /** An event type AG-UI 1.0 does not define arrived (it is skipped). */
   readonly onUnknown: (type: string) => void;
+  /** A CUSTOM event was applied. */
+  readonly onCustomEvent: (event: { readonly name: string; readonly value: unknown; readonly runId: string }) => void;
 }): Promise<RunEnding | undefined> {
   const { store, input, signal } = options;
-  // Event checks load while the request is under way (off the app's initial load, no wait).
-  const checks = import('./parseWireEvent.js');
-  let ending: RunEnding | undefined;
+  // Event checks, chunk expansion and the event reducer load while the request is under way (off the app's initial load, no wait).
+  const wire = import('./wire.js');
+  let expand: ReturnType<Awaited<typeof wire>['createChunkExpander']> | undefined;
+  let phase: Phase = 'before';
+  let runId = input.runId;
+  const apply = async (events: readonly WireEvent[]): Promise<boolean> => {
+    for (const event of events) {
+      const { nextPhase, reducerFor } = await wire;
+      phase = nextPhase(phase, event.type);
+      if (event.type === ('RUN_STARTED' as EventType.RUN_STARTED)) runId = event.runId;
+      const reduce = await reducerFor(event.type);
+      if (!options.isCurrent() || signal.aborted) return false;
+      store.dispatch({ type: 'wireEvent', event, now: Date.now(), reduce });
+      if (event.type === ('CUSTOM' as EventType.CUSTOM)) options.onCustomEvent({ name: event.name, value: event.value as unknown, runId });
+    }
+    return true;
+  };
   for await (const raw of options.connection.run(input, { signal })) {
-    const { parseWireEvent } = await checks;
     if (!options.isCurrent()) return undefined;
+    const { parseWireEvent, createChunkExpander } = await wire;
     const parsed = parseWireEvent(raw);
     if (!parsed.known) {
       options.onUnknown(parsed.type);
       continue;
     }
-    const event = parsed.event;
-    if (store.inspector.active) store.inspector.emit({ type: 'event', at: Date.now(), runId: input.runId, event });
-    if (ending) continue; // nothing may follow the end of a run
-    store.dispatch({ type: 'wireEvent', event, now: Date.now() });
-    if (event.type === ('RUN_FINISHED' as EventType.RUN_FINISHED)) ending = 'finished';
-    else if (event.type === ('RUN_ERROR' as EventType.RUN_ERROR)) ending = 'error';
+    if (store.inspector.active) store.inspector.emit({ type: 'event', at: Date.now(), runId, event: parsed.event });
+    expand ??= createChunkExpander();
+    if (!(await apply(expand(parsed.event)))) return undefined;
   }
   if (!options.isCurrent() || signal.aborted) return undefined;
-  if (!ending) throw new ChatwireError('stream-truncated', 'The response ended before the run finished, so the answer may be incomplete. Try again.');
-  return ending;
+  if (expand && !(await apply(expand(undefined)))) return undefined;
+  const ended = phase as Phase; // set by apply()
+  if (ended === 'finished') return 'finished';
+  if (ended === 'failed') return 'error';
+  throw new ChatwireError('stream-truncated', 'The response ended before the run finished, so the answer may be incomplete. Try again.');
 }

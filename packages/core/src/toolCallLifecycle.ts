@@ -1,12 +1,3 @@
-import {
-  advancePartialJson,
-  initialPartialJsonState,
-  parseJsonStrict,
-  readPartialJson,
-  shouldRefreshPartial,
-  type PartialJsonState,
-} from './partialJson.js';
-import { describeError } from './errors.js';
 
 /**
  * Where a tool call is in its lifecycle.
@@ -57,8 +48,14 @@ export interface ToolApproval {
   /** `undefined` until answered. */
   readonly approved?: boolean;
   readonly reason?: string;
-  /** Opaque envelope (the server's binding token); sent back with the answer. */
+  /** Opaque envelope from the server; sent back with the answer. */
   readonly metadata?: Record<string, unknown>;
+  /** A server's approval: the prompt, the expiry (ISO 8601) and the run that asked (the next run's `parentRunId`). */
+  readonly message?: string;
+  readonly expiresAt?: string;
+  readonly runId?: string;
+  /** The run whose input carried the answer (a server's approval); unset until one did. */
+  readonly sentIn?: string;
   /** When it was answered (ms since epoch), and by whom: the user, or Chatwire when the user moved on. */
   readonly respondedAt?: number;
   readonly respondedBy?: 'user' | 'auto';
@@ -113,6 +110,10 @@ export interface ToolCallPart<Name extends string = string, Input = unknown, Out
   readonly owner?: 'client' | 'server';
   /** Every state the call entered, with its time: what devtools' timeline shows. */
   readonly timeline: readonly ToolCallTimelineEntry[];
+  /** The subagent invocation that made the call (absent: the agent itself). */
+  readonly subagentRunId?: string;
+  /** A provider's opaque reasoning artefact for this call (`REASONING_ENCRYPTED_VALUE`); it travels back with the history. */
+  readonly encryptedValue?: string;
   /**
    * Set while the call's input is complete but its execution waits for something the run may still
    * bring: `discovery` for a lazy browser tool whose discovery may arrive later in the same response.
@@ -122,13 +123,23 @@ export interface ToolCallPart<Name extends string = string, Input = unknown, Out
 
 /** What can happen to a tool call. */
 export type ToolCallEvent =
-  | { readonly type: 'inputDelta'; readonly delta: string }
-  | { readonly type: 'inputEnd' }
+  /** More argument text; `partialInput`, when present, is a fresh best-effort reading of all of it. */
+  | { readonly type: 'inputDelta'; readonly delta: string; readonly partialInput?: unknown }
+  /** The arguments are complete: their strict parse, or (`invalid`) why they are not JSON. */
+  | { readonly type: 'inputEnd'; readonly input?: unknown; readonly invalid?: string }
   /** Hold a complete input until the run ends (a lazy browser tool whose discovery may still arrive). */
   | { readonly type: 'defer'; readonly waitingFor: 'discovery' }
   /** The run ended: decide a held input again. */
   | { readonly type: 'resume' }
-  | { readonly type: 'approvalRequest'; readonly approvalId: string; readonly requestedBy: 'server' | 'client'; readonly metadata?: Record<string, unknown> }
+  | {
+      readonly type: 'approvalRequest';
+      readonly approvalId: string;
+      readonly requestedBy: 'server' | 'client';
+      readonly metadata?: Record<string, unknown>;
+      readonly message?: string;
+      readonly expiresAt?: string;
+      readonly runId?: string;
+    }
   | { readonly type: 'approvalResponse'; readonly approved: boolean; readonly reason?: string; readonly by?: 'user' | 'auto' }
   | { readonly type: 'execute' }
   | { readonly type: 'output'; readonly content: string; readonly output?: unknown; readonly messageId?: string; readonly metadata?: Record<string, unknown> }
@@ -236,20 +247,6 @@ export function createToolCallPart(toolCallId: string, toolName: string, message
 }
 
 /**
- * The partial-JSON scanner's bookkeeping per call object, kept off the public part. A part that
- * arrives without it (for example one rebuilt from saved messages) is scanned once from its text.
- */
-interface ArgsScan {
-  readonly scan: PartialJsonState;
-  /** Length of `argsText` when `partialInput` was last read. */
-  readonly readAt: number;
-}
-const argsScans = new WeakMap<ToolCallPart, ArgsScan>();
-
-const scanOf = (call: ToolCallPart): ArgsScan =>
-  argsScans.get(call) ?? { scan: advancePartialJson(initialPartialJsonState, call.argsText), readAt: call.argsText.length };
-
-/**
  * Applies one event to a call at time `at`: a pure function of its arguments. Refused events
  * return the same call with a `refused` reason; the caller reports them. A change of state is
  * recorded in the call's timeline.
@@ -257,6 +254,8 @@ const scanOf = (call: ToolCallPart): ArgsScan =>
 export function transitionToolCall(call: ToolCallPart, event: ToolCallEvent, at: number = lastAt(call)): ToolCallTransition {
   const result = applyEvent(call, event, at);
   if (result.call === call || result.call.state === call.state) return result;
+  // A transition that passed through states on its way (invalid JSON: complete, then failed) recorded them already.
+  if (result.call.timeline[result.call.timeline.length - 1]?.state === result.call.state) return result;
   return { ...result, call: { ...result.call, timeline: [...result.call.timeline, { state: result.call.state, at }] } };
 }
 
@@ -275,27 +274,17 @@ function applyEvent(call: ToolCallPart, event: ToolCallEvent, at: number): ToolC
   const effects: ToolCallEffect[] = [];
 
   switch (event.type) {
-    case 'inputDelta': {
-      const argsText = call.argsText + event.delta;
-      const previous = scanOf(call);
-      const scan = advancePartialJson(previous.scan, event.delta);
-      const refresh = shouldRefreshPartial(argsText.length, previous.readAt);
-      next = { ...call, state: rule.target, argsText, ...(refresh ? { partialInput: readPartialJson(argsText, scan) } : {}) };
-      argsScans.set(next, { scan, readAt: refresh ? argsText.length : previous.readAt });
+    case 'inputDelta':
+      next = { ...call, state: rule.target, argsText: call.argsText + event.delta, ...('partialInput' in event ? { partialInput: event.partialInput } : {}) };
       break;
-    }
     case 'inputEnd': {
-      const text = call.argsText.trim() === '' ? '{}' : call.argsText;
-      let input: unknown;
-      try {
-        input = parseJsonStrict(text);
-      } catch (error) {
+      if (event.invalid !== undefined) {
         // All arguments arrived but they are not JSON: the call completes its input, then fails.
-        const message = `Invalid JSON in the arguments of '${call.toolName}': ${describeError(error)}`;
+        const message = `Invalid JSON in the arguments of '${call.toolName}': ${event.invalid}`;
         const complete = { ...call, state: rule.target, timeline: [...call.timeline, { state: rule.target, at }] };
         return transitionToolCall(complete, { type: 'fail', error: message }, at);
       }
-      next = { ...call, state: rule.target, input, partialInput: input };
+      next = { ...call, state: rule.target, input: event.input, partialInput: event.input };
       effects.push({ type: 'inputReady' });
       break;
     }
@@ -312,7 +301,14 @@ function applyEvent(call: ToolCallPart, event: ToolCallEvent, at: number): ToolC
       next = {
         ...call,
         state: rule.target,
-        approval: { id: event.approvalId, requestedBy: event.requestedBy, ...(event.metadata ? { metadata: event.metadata } : {}) },
+        approval: {
+          id: event.approvalId,
+          requestedBy: event.requestedBy,
+          ...(event.metadata ? { metadata: event.metadata } : {}),
+          ...(event.message === undefined ? {} : { message: event.message }),
+          ...(event.expiresAt === undefined ? {} : { expiresAt: event.expiresAt }),
+          ...(event.runId === undefined ? {} : { runId: event.runId }),
+        },
       };
       break;
     case 'approvalResponse': {

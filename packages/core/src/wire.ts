@@ -1,7 +1,8 @@
 /**
  * `@chatwire/core/wire`: the stream-reading half of the client, on its own entry. `ChatClient` loads
  * these lazily while a request is under way, so an app's initial load does not carry them; import
- * them from here to read or check AG-UI streams yourself (servers, tests, custom connections).
+ * them from here to read or check AG-UI streams yourself (servers, tests, custom connections), and
+ * `fromWireMessages` to turn saved AG-UI messages into UI messages.
  *
  * @example
  * ```ts
@@ -12,3 +13,12 @@
 export { readServerSentEvents } from './sse.js';
 export { parseWireEvent } from './parseWireEvent.js';
 export type { ParsedWireEvent } from './parseWireEvent.js';
+export { createChunkExpander } from './expandChunks.js';
+export { advancePartialJson, initialPartialJsonState, readPartialJson, shouldRefreshPartial } from './partialJson.js';
+export type { PartialJsonState } from './partialJson.js';
+export { argumentsDelta, argumentsEnd } from './streamedArguments.js';
+export { fromWireMessages } from './fromWireMessages.js';
+export { reduceWireEvent } from './reduceWireEvent.js';
+export { nextPhase, reducerFor } from './runLifecycle.js';
+export type { Phase } from './runLifecycle.js';
+export { readModelCallUsage, readResultMetadata } from './protocolReaders.js';

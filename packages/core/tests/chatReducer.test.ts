@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { initialChatState, reduceChat, type ChatMessage, type ChatState } from '@chatwire/core';
+import { reduceWireEvent } from '@chatwire/core/wire';
 
 const user: ChatMessage = { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'hi', state: 'done' }], createdAt: 1 };
 const answer: ChatMessage = { id: 'a1', role: 'assistant', parts: [{ type: 'text', text: 'hello', state: 'done', messageId: 'm1' }], createdAt: 2 };
@@ -18,13 +19,13 @@ describe('reduceChat: an action that changes nothing returns the same state obje
   });
 
   it('requestStarted while already submitted, with nothing to clear', () => {
-    const submitted = reduceChat(resting, { type: 'requestStarted' }).state;
+    const submitted = reduceChat(resting, { type: 'requestStarted', runId: 'r1', resumed: [] }).state;
     expect(submitted).not.toBe(resting);
-    expect(reduceChat(submitted, { type: 'requestStarted' }).state).toBe(submitted);
+    expect(reduceChat(submitted, { type: 'requestStarted', runId: 'r1', resumed: [] }).state).toBe(submitted);
   });
 
   it('but settled does change a streaming chat (text finishes, status turns ready)', () => {
-    const streaming = reduceChat(resting, { type: 'wireEvent', event: { type: 'TEXT_MESSAGE_CONTENT', messageId: 'm2', delta: 'more' } as never, now: 3 }).state;
+    const streaming = reduceChat(resting, { type: 'wireEvent', event: { type: 'TEXT_MESSAGE_CONTENT', messageId: 'm2', delta: 'more' } as never, now: 3, reduce: reduceWireEvent }).state;
     const settled = reduceChat(streaming, { type: 'settled' }).state;
     expect(settled).not.toBe(streaming);
     expect(settled.status).toBe('ready');

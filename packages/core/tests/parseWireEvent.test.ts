@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { ChatClient, ChatwireError, messageText, readModelCallUsage, type ChatConnection, recordHistory } from '@chatwire/core';
-import { parseWireEvent } from '@chatwire/core/wire';
+import { ChatClient, ChatwireError, messageText, type ChatConnection, recordHistory } from '@chatwire/core';
+import { parseWireEvent, readModelCallUsage } from '@chatwire/core/wire';
 
 const invalid = (raw: unknown): ChatwireError => {
   try {
@@ -26,12 +26,27 @@ describe('parseWireEvent', () => {
       { type: 'CUSTOM', name: 'x', value: null },
       { type: 'RUN_FINISHED', threadId: 't', runId: 'r', outcome: { type: 'interrupt', interrupts: [{ id: 'i', reason: 'tool_approval', toolCallId: 'c' }] } },
       { type: 'RUN_ERROR', message: 'boom', code: 'x' },
-      // Types the reducer does not read pass as they are.
+      // The extended events, with the fields AG-UI 1.0 requires of them.
       { type: 'STATE_SNAPSHOT', snapshot: { anything: 1 } },
       { type: 'REASONING_MESSAGE_CONTENT', messageId: 'm', delta: 'hmm' },
-      { type: 'SUBAGENT_ERROR' },
+      { type: 'SUBAGENT_ERROR', subagentRunId: 's1', message: 'it failed' },
+      { type: 'TEXT_MESSAGE_CONTENT', messageId: 'm2', delta: 'from a subagent', subagentRunId: 's1' },
+      // Types nobody reads the fields of pass as they are (legacy THINKING_* markers included).
+      { type: 'STEP_STARTED', stepName: 'x' },
+      { type: 'THINKING_START' },
     ];
     for (const event of events) expect(parseWireEvent(event)).toEqual({ known: true, event });
+  });
+
+  it('refuses a malformed extended event, and a malformed messages snapshot, naming the field', () => {
+    expect(invalid({ type: 'SUBAGENT_ERROR', subagentRunId: 's1' }).message).toBe('The server sent an invalid SUBAGENT_ERROR event: `message` must be a string (got undefined).');
+    expect(invalid({ type: 'TEXT_MESSAGE_CONTENT', messageId: 'm', delta: 'x', subagentRunId: 5 }).message).toMatch(/`subagentRunId` must be a string when present \(got number\)/);
+    expect(invalid({ type: 'MESSAGES_SNAPSHOT', messages: [null] }).message).toMatch(/`messages\[0\]` must be an object/);
+    expect(invalid({ type: 'MESSAGES_SNAPSHOT', messages: [{ id: 'a', role: 'assistant', toolCalls: [{ id: 'c', function: { name: 'x' } }] }] }).message).toMatch(
+      /`messages\[0\]\.toolCalls\[0\]\.function\.arguments` must be a string/,
+    );
+    expect(invalid({ type: 'ACTIVITY_SNAPSHOT', messageId: 'a', activityType: 'plan', content: [] }).message).toMatch(/`content` must be an object/);
+    expect(parseWireEvent({ type: 'constructor' })).toEqual({ known: false, type: 'constructor' });
   });
 
   it('refuses a field the reducer reads, naming the event type and the field', () => {

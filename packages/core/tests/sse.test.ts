@@ -10,11 +10,11 @@ async function snapshotFor(chunks: Uint8Array[]) {
   return comparable(client.getSnapshot());
 }
 
-const assistantText = (messages: { role: string; parts: readonly ({ type: 'text'; text: string } | { type: 'tool-call'; toolName: string })[] }[]) =>
+const assistantText = (messages: readonly { readonly role: string; readonly parts: readonly ({ readonly type: string; readonly text?: string; readonly toolName?: string })[] }[]) =>
   messages
     .filter((m) => m.role === 'assistant')
     .flatMap((m) => m.parts)
-    .map((part) => (part.type === 'text' ? part.text : `[${part.toolName}]`))
+    .map((part) => (part.type === 'text' ? part.text : part.type === 'tool-call' ? `[${part.toolName ?? ''}]` : `<${part.type}>`))
     .join('|');
 
 describe('SSE decoding', () => {

@@ -12,6 +12,7 @@ import {
   type ToolCallPart,
   type ToolCallState,
 } from '@chatwire/core';
+import { argumentsDelta, argumentsEnd } from '@chatwire/core/wire';
 import { clientOver, run, sse, sseResponse } from './fixtures.js';
 
 const eventTypes: readonly ToolCallEventType[] = ['inputDelta', 'inputEnd', 'defer', 'resume', 'approvalRequest', 'approvalResponse', 'execute', 'output', 'fail', 'cancel'];
@@ -224,11 +225,23 @@ describe('transitionToolCall: every (state, event) pair', () => {
 });
 
 describe('transitionToolCall: effects and results', () => {
+  /** Streams `text` into a fresh call the way the stream reader does: a reading per delta, then the end. */
+  function streamArguments(chunks: readonly string[]) {
+    let call = createToolCallPart('call_1', 'getWeather', 'msg_1');
+    for (const chunk of chunks) {
+      const reading = argumentsDelta(call, chunk);
+      const result = transitionToolCall(call, reading.event);
+      expect(result.refused).toBeUndefined();
+      reading.remember(result.call);
+      call = result.call;
+    }
+    return { streaming: call, ended: transitionToolCall(call, argumentsEnd(call)) };
+  }
+
   it('inputEnd with valid JSON asks for inputReady and sets input from a strict parse', () => {
     const text = '{ "city" : "Z\\u00fcrich", "days": [1, 2e1, -3.5], "metric": true, "note": null }';
-    const streaming = drive([...text].map((ch) => ({ type: 'inputDelta', delta: ch })));
+    const { streaming, ended: result } = streamArguments([...text]);
     expect(streaming.input).toBeUndefined();
-    const result = transitionToolCall(streaming, { type: 'inputEnd' });
     expect(result.refused).toBeUndefined();
     expect(result.call.state).toBe('input-complete');
     expect(result.effects).toEqual([{ type: 'inputReady' }]);
@@ -238,16 +251,16 @@ describe('transitionToolCall: effects and results', () => {
   });
 
   it('inputEnd with no arguments reads as an empty object', () => {
-    const result = transitionToolCall(createToolCallPart('call_1', 'now', 'msg_1'), { type: 'inputEnd' });
+    const part = createToolCallPart('call_1', 'now', 'msg_1');
+    const result = transitionToolCall(part, argumentsEnd(part));
     expect(result.call.state).toBe('input-complete');
     expect(result.call.input).toEqual({});
     expect(result.effects).toEqual([{ type: 'inputReady' }]);
   });
 
   it('inputEnd with invalid JSON completes the input, then fails it (a legal path per the table)', () => {
-    const streaming = drive([{ type: 'inputDelta', delta: '{"a":' }]);
+    const { streaming, ended: result } = streamArguments(['{"a":']);
     expect(streaming.state).toBe('input-streaming');
-    const result = transitionToolCall(streaming, { type: 'inputEnd' });
     expect(result.refused).toBeUndefined();
     expect(result.call.state).toBe('output-error');
     expect(result.call.result?.state).toBe('error');
@@ -255,9 +268,33 @@ describe('transitionToolCall: effects and results', () => {
     expect(result.call.result?.error).toContain('getWeather');
     expect(result.call.input).toBeUndefined();
     expect(result.effects).toEqual([{ type: 'settled' }]);
+    expect(result.call.timeline.map((entry) => entry.state)).toEqual(['awaiting-input', 'input-streaming', 'input-complete', 'output-error']);
     // The path input-streaming -> input-complete -> output-error is made of table entries.
     expect(toolCallTransitions['input-streaming'].inputEnd?.target).toBe('input-complete');
     expect(toolCallTransitions['input-complete'].fail?.target).toBe('output-error');
+  });
+
+  it('the table records readings and parses nothing itself', () => {
+    const reading = transitionToolCall(createToolCallPart('c', 'x', 'm'), { type: 'inputDelta', delta: '{"a":', partialInput: { a: 'given' } });
+    expect(reading.call.partialInput).toEqual({ a: 'given' });
+    const ended = transitionToolCall(reading.call, { type: 'inputEnd', input: { decided: 'by the reader' } });
+    expect(ended.call.input).toEqual({ decided: 'by the reader' });
+  });
+
+  it('partial input keeps streaming correctly across a part that lost its scanner bookkeeping (a saved part)', () => {
+    const { streaming: half } = streamArguments(['{"city":"Pa']);
+    // A part read back from JSON has no hidden bookkeeping: the next delta must still read right.
+    const revived = JSON.parse(JSON.stringify(half)) as ToolCallPart;
+    expect(Object.keys(half).filter((key) => /scan|readAt/i.test(key))).toEqual([]);
+    const reading = argumentsDelta(revived, 'ris","days":[1,');
+    const next = transitionToolCall(revived, reading.event).call;
+    reading.remember(next);
+    expect(next.argsText).toBe('{"city":"Paris","days":[1,');
+    expect(next.partialInput).toEqual({ city: 'Paris', days: [1] });
+    const last = argumentsDelta(next, '2]}');
+    const complete = transitionToolCall(next, last.event).call;
+    const done = transitionToolCall(complete, argumentsEnd(complete)).call;
+    expect(done.input).toEqual({ city: 'Paris', days: [1, 2] });
   });
 
   it('output, fail and cancel settle the call and record the result', () => {
@@ -299,18 +336,6 @@ describe('transitionToolCall: effects and results', () => {
     const failed = transitionToolCall(held, { type: 'fail', error: 'must be discovered first' });
     expect(failed.call.state).toBe('output-error');
     expect(failed.call.waitingFor).toBeUndefined();
-  });
-
-  it('partial input keeps streaming correctly across a part that lost its scanner bookkeeping (a saved part)', () => {
-    const half = drive([{ type: 'inputDelta', delta: '{"city":"Pa' }]);
-    // A part read back from JSON has no hidden bookkeeping: the next delta must still read right.
-    const revived = JSON.parse(JSON.stringify(half)) as ToolCallPart;
-    expect(Object.keys(half).filter((key) => /scan|readAt/i.test(key))).toEqual([]);
-    const next = transitionToolCall(revived, { type: 'inputDelta', delta: 'ris","days":[1,' }).call;
-    expect(next.argsText).toBe('{"city":"Paris","days":[1,');
-    expect(next.partialInput).toEqual({ city: 'Paris', days: [1] });
-    const done = transitionToolCall(transitionToolCall(next, { type: 'inputDelta', delta: '2]}' }).call, { type: 'inputEnd' }).call;
-    expect(done.input).toEqual({ city: 'Paris', days: [1, 2] });
   });
 
   it("cancel 'denied' after a denied approval tells the model the user's reason", () => {

@@ -2,6 +2,7 @@ import { useContext, useEffect, useLayoutEffect, useMemo, useRef, useState, useS
 import {
   createId,
   discoveredToolsInChat,
+  pendingInterrupts,
   fetchServerSentEvents,
   type AnyTool,
   type ApprovalResponseInput,
@@ -11,6 +12,7 @@ import {
   type ChatMessage,
   type ChatStatus,
   type ChatwireError,
+  type InterruptPart,
   type Resolvable,
   type ToolCallPart,
   type ToolCallPartOf,
@@ -56,6 +58,8 @@ export interface UseChatOptions<Tools extends readonly AnyTool[] = readonly AnyT
   readonly onError?: (error: ChatwireError) => void;
   /** Called when a tool call's input is complete. */
   readonly onToolCall?: ChatClientOptions['onToolCall'];
+  /** Called with every AG-UI `CUSTOM` event, in stream order. */
+  readonly onCustomEvent?: ChatClientOptions['onCustomEvent'];
   /** How renders follow the stream. Defaults to `frame` (one render per animation frame). */
   readonly batching?: RenderBatching;
   /** How long a chat no component uses stays alive before it is disposed, in ms. Defaults to 5 minutes. */
@@ -84,6 +88,10 @@ export interface UseChatResult<Tools extends readonly AnyTool[] = readonly AnyTo
   readonly turns: readonly TurnRecord[];
   /** Tool calls waiting for the user's approval. */
   readonly pendingApprovals: readonly ToolCallPart[];
+  /** Interrupts of any other reason waiting for the app's answer (`respondToInterrupt` / `cancelInterrupt`). */
+  readonly pendingInterrupts: readonly InterruptPart[];
+  /** The agent's shared state (AG-UI `STATE_SNAPSHOT` / `STATE_DELTA`); sent back with the next run. */
+  readonly agentState: unknown;
   readonly discovery: DiscoveryView;
   /** A saved conversation is loading (`initialMessages` loader). */
   readonly isLoadingMessages: boolean;
@@ -96,6 +104,12 @@ export interface UseChatResult<Tools extends readonly AnyTool[] = readonly AnyTo
   readonly regenerate: ChatClient['regenerate'];
   /** Dismisses the current error (`status` turns `ready`). */
   readonly clearError: () => void;
+  /** Answers a pending interrupt with the payload its `responseSchema` describes. */
+  readonly respondToInterrupt: ChatClient['respondToInterrupt'];
+  /** Declines a pending interrupt. */
+  readonly cancelInterrupt: ChatClient['cancelInterrupt'];
+  /** Replaces the shared state (a value, or a function of the current one). */
+  readonly setAgentState: ChatClient['setAgentState'];
   readonly stop: () => void;
   readonly setMessages: ChatClient['setMessages'];
   readonly addToolResult: (result: ToolResultInput) => void;
@@ -143,6 +157,7 @@ export function useChat<const Tools extends readonly AnyTool[] = readonly AnyToo
     onFinish: ((info) => latest.current.onFinish?.(info)) as NonNullable<ChatClientOptions['onFinish']>,
     onError: (error: ChatwireError) => latest.current.onError?.(error),
     onToolCall: ((info) => latest.current.onToolCall?.(info)) as NonNullable<ChatClientOptions['onToolCall']>,
+    onCustomEvent: ((event) => latest.current.onCustomEvent?.(event)) as NonNullable<ChatClientOptions['onCustomEvent']>,
   }));
 
   const client = useChatClient(
@@ -154,6 +169,7 @@ export function useChat<const Tools extends readonly AnyTool[] = readonly AnyToo
       onFinish: bound.onFinish,
       onError: bound.onError,
       onToolCall: bound.onToolCall,
+      onCustomEvent: bound.onCustomEvent,
     }),
     merged.gcTime === undefined ? {} : { gcTime: merged.gcTime },
   );
@@ -168,6 +184,7 @@ export function useChat<const Tools extends readonly AnyTool[] = readonly AnyToo
       onFinish: bound.onFinish,
       onError: bound.onError,
       onToolCall: bound.onToolCall,
+      onCustomEvent: bound.onCustomEvent,
     });
   }, [client, tools, context, maxSteps, manageDiscovery, connection, bound]);
   useIsomorphicLayoutEffect(() => {
@@ -224,6 +241,7 @@ export function useChat<const Tools extends readonly AnyTool[] = readonly AnyToo
     () => snapshot.messages.flatMap((message) => message.parts.filter((part): part is ToolCallPart => part.type === 'tool-call' && part.state === 'approval-requested')),
     [snapshot.messages],
   );
+  const interrupts = useMemo(() => pendingInterrupts(snapshot.messages), [snapshot.messages]);
   const lazyNames = catalog.data ? catalog.data.tools.filter((tool) => tool.lazy).map((tool) => tool.name) : (tools ?? []).filter((tool) => tool.lazy).map((tool) => tool.name);
   const discovery: DiscoveryView = {
     discovered,
@@ -238,6 +256,9 @@ export function useChat<const Tools extends readonly AnyTool[] = readonly AnyToo
       sendMessage: ((message) => client.sendMessage(message)) as ChatClient['sendMessage'],
       regenerate: () => client.regenerate(),
       clearError: () => client.clearError(),
+      respondToInterrupt: ((response) => client.respondToInterrupt(response)) as ChatClient['respondToInterrupt'],
+      cancelInterrupt: (interruptId: string) => client.cancelInterrupt(interruptId),
+      setAgentState: (next: unknown) => client.setAgentState(next),
       stop: () => client.stop(),
       setMessages: ((messages) => client.setMessages(messages)) as ChatClient['setMessages'],
       addToolResult: (result: ToolResultInput) => client.addToolResult(result),
@@ -253,6 +274,8 @@ export function useChat<const Tools extends readonly AnyTool[] = readonly AnyToo
     error: snapshot.error,
     turns: snapshot.turns,
     pendingApprovals,
+    pendingInterrupts: interrupts,
+    agentState: snapshot.agentState,
     discovery,
     isLoadingMessages,
     loadError: hasLoader ? (loadState.error ?? null) : null,

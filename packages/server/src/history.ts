@@ -1,5 +1,5 @@
 import type { AssistantMessage, Message, ResumeEntry, ToolCall, ToolMessage } from '@ag-ui/core';
-import { readResultMetadata } from '@chatwire/core';
+import { readResultMetadata } from '@chatwire/core/wire';
 import { CallSigner } from './signing.js';
 import type { ChatStore } from './store/chatStore.js';
 import type { ToolRegistry } from './toolRegistry.js';

@@ -1,7 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { Event, Message, ResumeEntry } from '@ag-ui/core';
 import { z } from 'zod';
-import { readResultMetadata, toolDefinition } from '@chatwire/core';
+import { toolDefinition } from '@chatwire/core';
+import { readResultMetadata } from '@chatwire/core/wire';
 import { createChatHandler, createMemoryStore, createScriptedModel, type ChatModel } from '@chatwire/server';
 import { applyEvents, interruptsOf, readEvents, user } from './fixtures.js';
 

@@ -234,7 +234,7 @@ describe('server-managed discovery of lazy browser tools', () => {
 });
 
 describe('lazy browser tools against a plain AG-UI server (the browser gates)', () => {
-  it('a lazy tool called without any discovery does not run; the client answers with the self-correction error and continues', async () => {
+  it('a lazy tool called where nobody manages discovery does not run; the error names manageDiscovery (no self-correction toward a tool the server lacks) and the chat continues', async () => {
     const { client, inputs, requests, banner, state } = plainSetup();
     await client.sendMessage('use showBanner saying "hi"');
 
@@ -244,16 +244,17 @@ describe('lazy browser tools against a plain AG-UI server (the browser gates)', 
     expect(banner).not.toHaveBeenCalled();
     expect(state.banner).toBeUndefined();
     const [call] = callsTo(client, 'showBanner');
-    expect(call).toMatchObject({ state: 'output-error', owner: 'client', result: { error: selfCorrectionError('showBanner') } });
+    expect(call).toMatchObject({ state: 'output-error', owner: 'client' });
+    const error = call!.result!.error!;
+    expect(error).toContain('manageDiscovery');
+    expect(error).toContain('showBanner');
+    expect(error).not.toContain(DISCOVERY_TOOL_NAME);
+    expect(error).not.toContain(selfCorrectionError('showBanner'));
 
     // The conversation continues: the next request carries the error as the tool message.
     expect(inputs).toHaveLength(2);
     const toolMessage = inputs[1]!.messages.find((message) => message.role === 'tool');
-    expect(toolMessage).toMatchObject({
-      toolCallId: call!.toolCallId,
-      error: selfCorrectionError('showBanner'),
-      content: JSON.stringify({ error: selfCorrectionError('showBanner') }),
-    });
+    expect(toolMessage).toMatchObject({ toolCallId: call!.toolCallId, error, content: JSON.stringify({ error }) });
     expect(lastText(client)).toMatchObject({ text: expect.stringContaining('showBanner failed') });
     expect(client.getSnapshot().status).toBe('ready');
   });

@@ -1,7 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { Event } from '@ag-ui/core';
 import { z } from 'zod';
-import { toolDefinition, readResultMetadata } from '@chatwire/core';
+import { toolDefinition } from '@chatwire/core';
+import { readResultMetadata } from '@chatwire/core/wire';
 import { chat, createScriptedModel, type ErrorReport, type ScriptedToolCall } from '@chatwire/server';
 import { collect, user } from './fixtures.js';
 

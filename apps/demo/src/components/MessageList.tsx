@@ -22,9 +22,9 @@ const MessageRow = memo(function MessageRow(props: { message: ChatMessage; onApp
           <p key={index} className="text" data-state={part.state}>
             {part.text}
           </p>
-        ) : (
+        ) : part.type === 'tool-call' ? (
           <ToolCallCard key={part.toolCallId} part={part} onApproval={props.onApproval} />
-        ),
+        ) : null,
       )}
     </li>
   );

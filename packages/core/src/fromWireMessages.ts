@@ -1,0 +1,79 @@
+import type { Message as WireMessage } from '@ag-ui/core';
+import { parseResultContent, type ChatMessage } from './messages.js';
+import { readResultMetadata } from './protocolReaders.js';
+import { argumentsDelta, argumentsEnd } from './streamedArguments.js';
+import { createToolCallPart, transitionToolCall, type ToolCallEvent, type ToolCallPart } from './toolCallLifecycle.js';
+
+/**
+ * Converts AG-UI messages (for example a saved conversation) to UI messages: consecutive
+ * assistant, tool, reasoning and activity messages become one assistant turn, and each tool
+ * message settles its call.
+ */
+export function fromWireMessages(wire: readonly WireMessage[], now: number = Date.now()): ChatMessage[] {
+  const messages: ChatMessage[] = [];
+  let turn: { id: string; parts: ChatMessage['parts'][number][] } | undefined;
+  const closeTurn = () => {
+    if (turn) messages.push({ id: turn.id, role: 'assistant', parts: turn.parts, createdAt: now });
+    turn = undefined;
+  };
+  for (const message of wire) {
+    const subagent = message.subagentRunId === undefined ? {} : { subagentRunId: message.subagentRunId };
+    if (message.role === 'user' || message.role === 'system' || message.role === 'developer') {
+      closeTurn();
+      const content = typeof message.content === 'string' ? message.content : contentText(message.content);
+      messages.push({
+        id: message.id,
+        role: message.role === 'developer' ? 'system' : message.role,
+        parts: [{ type: 'text', text: content, state: 'done' }],
+        createdAt: now,
+        ...(message.metadata ? { metadata: message.metadata } : {}),
+      });
+    } else if (message.role === 'assistant') {
+      turn ??= { id: message.id, parts: [] };
+      if (message.content) turn.parts.push({ type: 'text', text: message.content, state: 'done', messageId: message.id, ...subagent });
+      for (const call of message.toolCalls ?? []) {
+        // Replayed through the lifecycle table, like a live stream, so the table stays the only door.
+        let part = createToolCallPart(call.id, call.function.name, message.id);
+        if (call.function.arguments) part = transitionToolCall(part, argumentsDelta(part, call.function.arguments).event).call;
+        part = transitionToolCall(part, argumentsEnd(part)).call;
+        turn.parts.push({ ...part, ...subagent, ...(call.encryptedValue === undefined ? {} : { encryptedValue: call.encryptedValue }) });
+      }
+    } else if (message.role === 'reasoning') {
+      turn ??= { id: message.id, parts: [] };
+      turn.parts.push({ type: 'reasoning', text: message.content, state: 'done', messageId: message.id, ...subagent, ...(message.encryptedValue === undefined ? {} : { encryptedValue: message.encryptedValue }) });
+    } else if (message.role === 'activity') {
+      turn ??= { id: message.id, parts: [] };
+      turn.parts.push({ type: 'activity', messageId: message.id, activityType: message.activityType, content: message.content, ...subagent });
+    } else if (message.role === 'tool' && turn) {
+      const index = turn.parts.findIndex((part) => part.type === 'tool-call' && part.toolCallId === message.toolCallId);
+      const call = turn.parts[index];
+      if (!call || call.type !== 'tool-call') continue;
+      const content = typeof message.content === 'string' ? message.content : contentText(message.content);
+      turn.parts[index] = settleFromContent(call, content, message.error, message.id, message.metadata);
+    }
+  }
+  closeTurn();
+  return messages;
+}
+
+function contentText(content: readonly { type: string; text?: string }[] | undefined): string {
+  return (content ?? []).map((part) => (part.type === 'text' ? (part.text ?? '') : '')).join('');
+}
+
+function settleFromContent(
+  call: ToolCallPart,
+  content: string,
+  error: string | undefined,
+  messageId: string,
+  metadata: Record<string, unknown> | undefined,
+): ToolCallPart {
+  const meta = readResultMetadata(metadata);
+  const base = { content, messageId, ...(metadata ? { metadata } : {}) };
+  const event: ToolCallEvent =
+    meta.outcome === 'cancelled'
+      ? { type: 'cancel', reason: meta.reason ?? 'cancelled', ...base }
+      : error !== undefined || meta.outcome === 'error'
+        ? { type: 'fail', error: error ?? meta.error ?? content, ...base }
+        : { type: 'output', output: parseResultContent(content), ...base };
+  return transitionToolCall(call, event).call;
+}

@@ -1,0 +1,46 @@
+import { checkShape, isRecord, type Shape } from './checkShape.js';
+import type { ModelCallUsage, ResultMetadata } from './protocol.js';
+
+/*
+ * Readers of Chatwire's additions as they arrive in a stream (a result's metadata, the accounting
+ * event). Apart from protocol.ts because only the stream-reading half uses them, which the client
+ * loads lazily.
+ */
+
+/** Reads `metadata.chatwire` of a result; unknown shapes read as success. */
+export function readResultMetadata(metadata: Record<string, unknown> | undefined): ResultMetadata {
+  const value = metadata?.['chatwire'];
+  if (!value || typeof value !== 'object') return {};
+  const { outcome, error, reason, signature } = value as Record<string, unknown>;
+  return {
+    ...(outcome === 'error' || outcome === 'cancelled' ? { outcome } : {}),
+    ...(typeof error === 'string' ? { error } : {}),
+    ...(typeof reason === 'string' ? { reason } : {}),
+    ...(typeof signature === 'string' ? { signature } : {}),
+  };
+}
+
+const n = 'n' as const;
+const MODEL_CALL_USAGE: Shape = {
+  runId: 's',
+  step: n,
+  toolsSent: 'S',
+  toolsDeferred: 'S',
+  toolsDiscovered: 'S',
+  tokens: { sent: n, allEager: n, saved: n, discoveryTool: n, discoveryRoundTrips: n, net: n },
+  counting: { method: 's', errorBound: n, estimate: 'b' },
+  eagerWouldBeCheaper: 'b',
+  'auto?': { deferring: 'b', lazyTokens: n, threshold: n, contextWindow: n },
+  'providerUsage?': { 'inputTokens?': n, 'outputTokens?': n, 'totalTokens?': n, 'cachedInputTokens?': n },
+};
+
+/**
+ * Reads the value of a `chatwire.model_call_usage` event: the record when every field it has is of
+ * the right type, `undefined` otherwise.
+ */
+export function readModelCallUsage(value: unknown): ModelCallUsage | undefined {
+  if (!isRecord(value) || checkShape(value, MODEL_CALL_USAGE)) return undefined;
+  if (value['source'] !== undefined && value['source'] !== 'server' && value['source'] !== 'client') return undefined;
+  return value as unknown as ModelCallUsage;
+}
+
