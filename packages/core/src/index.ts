@@ -1,26 +1,26 @@
-export { ChatClient } from './chatClient.js';
-export type { ApprovalResponseInput, ChatClientOptions, SendMessageInput, SendResult, ToolResultInput } from './chatClient.js';
-export { ChatStore } from './chatStore.js';
-export type { ChatSnapshot, ChatStoreHooks } from './chatStore.js';
-export { BrowserToolRuntime } from './browserToolRuntime.js';
-export type { BrowserToolHost } from './browserToolRuntime.js';
-export { lastAssistantMessage, nextStep, pendingInterrupts, resumeOf, waitsOnUser } from './continuation.js';
-export type { NextStep } from './continuation.js';
-export { MAX_TURN_RECORDS, initialChatState, reduceChat, findToolCall } from './chatReducer.js';
-export type { ChatAction, ChatState, ChatStatus, Reduction, ToolCallChange, TurnRecord, WireEventReducer } from './chatReducer.js';
-export { fetchServerSentEvents } from './connection.js';
-export type { ChatConnection, FetchConnectionOptions, Resolvable } from './connection.js';
+export { ChatClient } from './store/chatClient.js';
+export type { ApprovalResponseInput, ChatClientOptions, SendMessageInput, SendResult, ToolResultInput } from './store/chatClient.js';
+export { ChatStore } from './store/chatStore.js';
+export type { ChatSnapshot, ChatStoreHooks } from './store/chatStore.js';
+export { BrowserToolRuntime } from './tools/browserToolRuntime.js';
+export type { BrowserToolHost } from './tools/browserToolRuntime.js';
+export { lastAssistantMessage, nextStep, pendingInterrupts, resumeOf, waitsOnUser } from './store/continuation.js';
+export type { NextStep } from './store/continuation.js';
+export { MAX_TURN_RECORDS, initialChatState, reduceChat, findToolCall } from './store/chatReducer.js';
+export type { ChatAction, ChatState, ChatStatus, Reduction, ToolCallChange, TurnRecord, WireEventReducer } from './store/chatReducer.js';
+export { fetchServerSentEvents } from './wire/connection.js';
+export type { ChatConnection, FetchConnectionOptions, Resolvable } from './wire/connection.js';
 export { ChatwireError, describeError } from './errors.js';
 export type { ChatErrorCode } from './errors.js';
 export { createId } from './ids.js';
-export { Inspector, isProductionBuild } from './inspection.js';
-export type { InspectionEvent, InspectionObserver } from './inspection.js';
-export { messageText, parseResultContent, toolCallParts, toWireMessages } from './messages.js';
-export type { ActivityPart, ChatMessage, ChatRole, InterruptPart, MessagePart, ReasoningPart, SubagentPart, TextPart } from './messages.js';
-export { parseJsonStrict, safeJsonReviver } from './parseJsonStrict.js';
-export { CHATWIRE_EVENTS, DISCOVERY_TOOL_NAME, INTERRUPT_REASONS } from './protocol.js';
-export type { ApprovalPayload, ClientToolPayload, ModelCallUsage, ResultMetadata, ToolCatalog, ToolCatalogEntry } from './protocol.js';
-export { encodeServerSentEvent } from './encodeServerSentEvent.js';
+export { Inspector, isProductionBuild } from './inspection/inspection.js';
+export type { InspectionEvent, InspectionObserver } from './inspection/inspection.js';
+export { messageText, parseResultContent, toolCallParts, toWireMessages } from './store/messages.js';
+export type { ActivityPart, ChatMessage, ChatRole, InterruptPart, MessagePart, ReasoningPart, SubagentPart, TextPart } from './store/messages.js';
+export { parseJsonStrict, safeJsonReviver } from './lifecycle/parseJsonStrict.js';
+export { CHATWIRE_EVENTS, DISCOVERY_TOOL_NAME, INTERRUPT_REASONS } from './wire/protocol.js';
+export type { ApprovalPayload, ClientToolPayload, ModelCallUsage, ResultMetadata, ToolCatalog, ToolCatalogEntry } from './wire/protocol.js';
+export { encodeServerSentEvent } from './wire/encodeServerSentEvent.js';
 export {
   createToolCallPart,
   isTerminalToolCallState,
@@ -28,7 +28,7 @@ export {
   toolCallStates,
   toolCallTransitions,
   transitionToolCall,
-} from './toolCallLifecycle.js';
+} from './lifecycle/toolCallLifecycle.js';
 export type {
   ToolApproval,
   ToolCallEffect,
@@ -40,7 +40,7 @@ export type {
   ToolCallTransition,
   ToolResult,
   ToolResultState,
-} from './toolCallLifecycle.js';
+} from './lifecycle/toolCallLifecycle.js';
 export {
   isToolCallOf,
   readWireToolMetadata,
@@ -49,7 +49,7 @@ export {
   toWireTool,
   validateToolInput,
   validateToolOutput,
-} from './toolDefinition.js';
+} from './tools/toolDefinition.js';
 export type {
   AnyTool,
   ClientTool,
@@ -63,11 +63,11 @@ export type {
   ToolDefinitionConfig,
   ToolExecute,
   WireToolMetadata,
-} from './toolDefinition.js';
-export { formatIssues, isStandardSchema, jsonSchema, schemaToJsonSchema, validateWithSchema } from './toolSchema.js';
-export type { InferSchemaOutput, JsonSchema, JsonSchemaOptions, StandardJsonSchemaValidator, ToolSchema, Validation } from './toolSchema.js';
-export { executeTool } from './toolExecution.js';
-export type { ToolOutcome } from './toolExecution.js';
+} from './tools/toolDefinition.js';
+export { formatIssues, isStandardSchema, jsonSchema, schemaToJsonSchema, validateWithSchema } from './tools/toolSchema.js';
+export type { InferSchemaOutput, JsonSchema, JsonSchemaOptions, StandardJsonSchemaValidator, ToolSchema, Validation } from './tools/toolSchema.js';
+export { executeTool } from './tools/toolExecution.js';
+export type { ToolOutcome } from './tools/toolExecution.js';
 export { DISCOVERY_NOTE, discoveryCatalog, firstSentence, nameDiscoveryTool, searchDiscoveryTool } from './discovery/catalog.js';
 export type { CatalogDetail, CatalogTool } from './discovery/catalog.js';
 export {
@@ -96,5 +96,5 @@ export { browserTokenEstimate, clientDiscovery, estimateClientUsage, managedWire
 export type { ClientDiscovery } from './discovery/clientManaged.js';
 export { SEARCH_WEIGHTS, searchTools, splitToolName } from './discovery/search.js';
 export type { SearchMatch, SearchableTool } from './discovery/search.js';
-export { EventHistory, recordHistory } from './eventHistory.js';
-export type { EventHistoryOptions, HistoryRecorder, HistoryTurn, RecordedEvent, RecordedRun } from './eventHistory.js';
+export { EventHistory, recordHistory } from './inspection/eventHistory.js';
+export type { EventHistoryOptions, HistoryRecorder, HistoryTurn, RecordedEvent, RecordedRun } from './inspection/eventHistory.js';

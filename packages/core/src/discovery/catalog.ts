@@ -1,4 +1,4 @@
-import { DISCOVERY_TOOL_NAME } from '../protocol.js';
+import { DISCOVERY_TOOL_NAME } from '../wire/protocol.js';
 
 /** How much the discovery tool's catalog says about each lazy tool. */
 export type CatalogDetail = 'none' | 'first-sentence' | 'full';

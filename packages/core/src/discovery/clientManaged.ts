@@ -1,6 +1,6 @@
 import type { Message as WireMessage, Tool as WireTool } from '@ag-ui/core';
-import { DISCOVERY_TOOL_NAME, type ModelCallUsage } from '../protocol.js';
-import { toWireTool, type AnyTool } from '../toolDefinition.js';
+import { DISCOVERY_TOOL_NAME, type ModelCallUsage } from '../wire/protocol.js';
+import { toWireTool, type AnyTool } from '../tools/toolDefinition.js';
 import { answerDiscoveryCall, type DiscoveryAnswer } from './answerDiscovery.js';
 import { nameDiscoveryTool, type CatalogDetail } from './catalog.js';
 import { newlyDiscoveredTools } from './discoveredTools.js';

@@ -1,5 +1,5 @@
 import type { Message as WireMessage } from '@ag-ui/core';
-import type { ModelCallUsage } from '../protocol.js';
+import type { ModelCallUsage } from '../wire/protocol.js';
 import { discoveryExchangeTexts } from './discoveredTools.js';
 
 /** A tool as token counting sees it: what the model receives. */

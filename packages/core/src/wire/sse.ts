@@ -1,5 +1,5 @@
 import { createParser } from 'eventsource-parser';
-import { ChatwireError, describeError } from './errors.js';
+import { ChatwireError, describeError } from '../errors.js';
 
 /**
  * Reads a `text/event-stream` body and yields the `data` of each event, decoded per the SSE spec

@@ -1,5 +1,5 @@
 import type { RunAgentInput } from '@ag-ui/core';
-import { ChatwireError, describeError } from './errors.js';
+import { ChatwireError, describeError } from '../errors.js';
 
 /**
  * The SSE reader (with eventsource-parser) is needed only once a response arrives: it loads while

@@ -1,8 +1,8 @@
 import type { Event as WireEvent } from '@ag-ui/core';
-import type { ChatwireError } from './errors.js';
+import type { ChatwireError } from '../errors.js';
 import type { ChatMessage, InterruptPart, MessagePart } from './messages.js';
-import { isTerminalToolCallState, transitionToolCall, type ToolCallEffect, type ToolCallEvent, type ToolCallPart, type ToolCallState } from './toolCallLifecycle.js';
-import type { ModelCallUsage } from './protocol.js';
+import { isTerminalToolCallState, transitionToolCall, type ToolCallEffect, type ToolCallEvent, type ToolCallPart, type ToolCallState } from '../lifecycle/toolCallLifecycle.js';
+import type { ModelCallUsage } from '../wire/protocol.js';
 
 /** Whole-chat status: one union, never a bag of booleans. */
 export type ChatStatus = 'ready' | 'submitted' | 'streaming' | 'error';

@@ -1,13 +1,13 @@
 import type { Context, Event as WireEvent, EventType, RunAgentInput, Tool as WireTool } from '@ag-ui/core';
-import type { Phase } from './runLifecycle.js';
+import type { Phase } from '../wire/runLifecycle.js';
 import type { ChatStore } from './chatStore.js';
-import type { ClientDiscovery } from './discovery/clientManaged.js';
-import type { ChatConnection } from './connection.js';
+import type { ClientDiscovery } from '../discovery/clientManaged.js';
+import type { ChatConnection } from '../wire/connection.js';
 import { resumeOf } from './continuation.js';
-import { discoveredToolsInChat } from './discovery/discoveredTools.js';
-import { ChatwireError } from './errors.js';
+import { discoveredToolsInChat } from '../discovery/discoveredTools.js';
+import { ChatwireError } from '../errors.js';
 import { toWireMessages } from './messages.js';
-import { toWireTool, type AnyTool } from './toolDefinition.js';
+import { toWireTool, type AnyTool } from '../tools/toolDefinition.js';
 
 /** How reading one run ended. */
 export type RunEnding = 'finished' | 'error';
@@ -75,7 +75,7 @@ export async function readRun(options: {
 }): Promise<RunEnding | undefined> {
   const { store, input, signal } = options;
   // Event checks, chunk expansion and the event reducer load while the request is under way (off the app's initial load, no wait).
-  const wire = import('./wire.js');
+  const wire = import('../wire/index.js');
   let expand: ReturnType<Awaited<typeof wire>['createChunkExpander']> | undefined;
   let phase: Phase = 'before';
   let runId = input.runId;

@@ -234,7 +234,7 @@ export function readWireToolMetadata(tool: WireTool): WireToolMetadata {
 /** A type helper: the tool-call part type for each tool of a tool list, by name. */
 export type ToolCallPartOf<Tools extends readonly AnyTool[]> = {
   [K in keyof Tools]: Tools[K] extends ToolDefinition<infer Name, infer Input, infer Output>
-    ? import('./toolCallLifecycle.js').ToolCallPart<Name, Input, Output>
+    ? import('../lifecycle/toolCallLifecycle.js').ToolCallPart<Name, Input, Output>
     : never;
 }[number];
 
@@ -249,6 +249,6 @@ export type ToolCallPartOf<Tools extends readonly AnyTool[]> = {
 export function isToolCallOf<Name extends string, Input, Output>(
   part: { readonly type: string; readonly toolName?: string },
   tool: ToolDefinition<Name, Input, Output>,
-): part is import('./toolCallLifecycle.js').ToolCallPart<Name, Input, Output> {
+): part is import('../lifecycle/toolCallLifecycle.js').ToolCallPart<Name, Input, Output> {
   return part.type === 'tool-call' && part.toolName === tool.name;
 }

@@ -1,5 +1,5 @@
-import type { WireEventReducer } from './chatReducer.js';
-import { ChatwireError } from './errors.js';
+import type { WireEventReducer } from '../store/chatReducer.js';
+import { ChatwireError } from '../errors.js';
 import { reduceWireEvent } from './reduceWireEvent.js';
 
 /** Where the stream is in AG-UI's run lifecycle. */

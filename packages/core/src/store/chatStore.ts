@@ -1,6 +1,6 @@
 import { reduceChat, type ChatAction, type ChatState, type Reduction, type ToolCallChange } from './chatReducer.js';
-import { describeError } from './errors.js';
-import { Inspector } from './inspection.js';
+import { describeError } from '../errors.js';
+import { Inspector } from '../inspection/inspection.js';
 
 /** The snapshot a `ChatClient` exposes: the chat state plus the chat id. */
 export interface ChatSnapshot extends ChatState {

@@ -1,7 +1,7 @@
 import type { ResumeEntry } from '@ag-ui/core';
 import type { ChatState } from './chatReducer.js';
 import type { ChatMessage, InterruptPart } from './messages.js';
-import type { ToolCallPart } from './toolCallLifecycle.js';
+import type { ToolCallPart } from '../lifecycle/toolCallLifecycle.js';
 
 /**
  * What a chat does once nothing is streaming, read from its snapshot alone (so a chat rebuilt from

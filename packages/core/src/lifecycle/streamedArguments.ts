@@ -1,5 +1,5 @@
-import { findToolCall, type ChatState } from './chatReducer.js';
-import { describeError } from './errors.js';
+import { findToolCall, type ChatState } from '../store/chatReducer.js';
+import { describeError } from '../errors.js';
 import { parseJsonStrict } from './parseJsonStrict.js';
 import { advancePartialJson, initialPartialJsonState, readPartialJson, shouldRefreshPartial, type PartialJsonState } from './partialJson.js';
 import type { ToolCallEvent, ToolCallPart } from './toolCallLifecycle.js';

@@ -1,6 +1,6 @@
 import type { Message as WireMessage, ToolCall as WireToolCall } from '@ag-ui/core';
-import { isTerminalToolCallState, type ToolCallPart } from './toolCallLifecycle.js';
-import { parseJsonStrict } from './parseJsonStrict.js';
+import { isTerminalToolCallState, type ToolCallPart } from '../lifecycle/toolCallLifecycle.js';
+import { parseJsonStrict } from '../lifecycle/parseJsonStrict.js';
 
 /** A run of text in a message. */
 export interface TextPart {

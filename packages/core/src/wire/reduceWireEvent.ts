@@ -11,15 +11,15 @@ import {
   updateToolCall,
   type ChatState,
   type Reduction,
-} from './chatReducer.js';
-import { selfCorrectionError } from './discovery/answerDiscovery.js';
-import { discoveredToolsInChat } from './discovery/discoveredTools.js';
-import { ChatwireError } from './errors.js';
-import { parseResultContent, type InterruptPart, type MessagePart, type TextPart } from './messages.js';
+} from '../store/chatReducer.js';
+import { selfCorrectionError } from '../discovery/answerDiscovery.js';
+import { discoveredToolsInChat } from '../discovery/discoveredTools.js';
+import { ChatwireError } from '../errors.js';
+import { parseResultContent, type InterruptPart, type MessagePart, type TextPart } from '../store/messages.js';
 import { CHATWIRE_EVENTS, DISCOVERY_TOOL_NAME } from './protocol.js';
 import { readModelCallUsage, readResultMetadata } from './protocolReaders.js';
-import { argumentsDelta, argumentsEnd, callIn } from './streamedArguments.js';
-import { createToolCallPart, isTerminalToolCallState, type ToolCallEvent } from './toolCallLifecycle.js';
+import { argumentsDelta, argumentsEnd, callIn } from '../lifecycle/streamedArguments.js';
+import { createToolCallPart, isTerminalToolCallState, type ToolCallEvent } from '../lifecycle/toolCallLifecycle.js';
 
 /**
  * Reduces the AG-UI events of the core chat path: text, tool calls and their results, Chatwire's

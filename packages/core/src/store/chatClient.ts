@@ -1,18 +1,18 @@
 import { findToolCall } from './chatReducer.js';
 import { initialChatState } from './chatReducer.js';
-import { BrowserToolRuntime } from './browserToolRuntime.js';
+import { BrowserToolRuntime } from '../tools/browserToolRuntime.js';
 import { ChatStore, type ChatSnapshot } from './chatStore.js';
 import type { Context } from '@ag-ui/core';
-import type { ChatConnection } from './connection.js';
+import type { ChatConnection } from '../wire/connection.js';
 import { nextStep, pendingInterrupts } from './continuation.js';
-import type { ClientDiscovery } from './discovery/clientManaged.js';
-import { ChatwireError, describeError } from './errors.js';
-import { createId } from './ids.js';
-import { isProductionBuild, type InspectionObserver } from './inspection.js';
+import type { ClientDiscovery } from '../discovery/clientManaged.js';
+import { ChatwireError, describeError } from '../errors.js';
+import { createId } from '../ids.js';
+import { isProductionBuild, type InspectionObserver } from '../inspection/inspection.js';
 import { toolCallParts, type ChatMessage } from './messages.js';
 import { WireToolList, buildRunInput, readRun } from './runLoop.js';
-import { isTerminalToolCallState, type ToolCallEvent, type ToolCallPart } from './toolCallLifecycle.js';
-import type { AnyTool } from './toolDefinition.js';
+import { isTerminalToolCallState, type ToolCallEvent, type ToolCallPart } from '../lifecycle/toolCallLifecycle.js';
+import type { AnyTool } from '../tools/toolDefinition.js';
 
 export type { ChatSnapshot } from './chatStore.js';
 

@@ -1,8 +1,8 @@
 import type { Message as WireMessage } from '@ag-ui/core';
-import { parseResultContent, type ChatMessage } from './messages.js';
+import { parseResultContent, type ChatMessage } from '../store/messages.js';
 import { readResultMetadata } from './protocolReaders.js';
-import { argumentsDelta, argumentsEnd } from './streamedArguments.js';
-import { createToolCallPart, transitionToolCall, type ToolCallEvent, type ToolCallPart } from './toolCallLifecycle.js';
+import { argumentsDelta, argumentsEnd } from '../lifecycle/streamedArguments.js';
+import { createToolCallPart, transitionToolCall, type ToolCallEvent, type ToolCallPart } from '../lifecycle/toolCallLifecycle.js';
 
 /**
  * Converts AG-UI messages (for example a saved conversation) to UI messages: consecutive
