@@ -65,9 +65,15 @@ return 1`;
 /** Up to this many events go in one append script (the producer batches whatever piled up). */
 const MAX_BATCH = 500;
 
-function recordOf(flat: readonly string[]): RunRecord {
+/** A hash reply: a flat `[field, value, ...]` array (RESP2, ioredis), or an object (node-redis maps HGETALL). */
+function recordOf(reply: unknown): RunRecord | undefined {
   const fields = new Map<string, string>();
-  for (let i = 0; i + 1 < flat.length; i += 2) fields.set(flat[i] as string, flat[i + 1] as string);
+  if (Array.isArray(reply)) {
+    for (let i = 0; i + 1 < reply.length; i += 2) fields.set(String(reply[i]), String(reply[i + 1]));
+  } else if (reply && typeof reply === 'object') {
+    for (const [field, value] of Object.entries(reply)) fields.set(field, String(value));
+  }
+  if (fields.size === 0) return undefined;
   return {
     threadId: fields.get('threadId') ?? '',
     runId: fields.get('runId') ?? '',
@@ -132,8 +138,7 @@ export function createRedisRunStore(options: RedisRunStoreOptions): RunStreamSto
     },
     async info(run) {
       const { meta } = keysOf(run);
-      const reply = (await client.sendCommand(['HGETALL', meta])) as string[] | null;
-      return reply && reply.length > 0 ? recordOf(reply) : undefined;
+      return recordOf(await client.sendCommand(['HGETALL', meta]));
     },
     async read(run, after, limit) {
       const { meta, events } = keysOf(run);
@@ -142,8 +147,10 @@ export function createRedisRunStore(options: RedisRunStoreOptions): RunStreamSto
         | null;
       if (!reply) return undefined;
       const [flat, entries] = reply;
+      const record = recordOf(flat);
+      if (!record) return undefined;
       return {
-        record: recordOf(flat),
+        record,
         events: entries.map(([id, fields]) => ({ id: Number(id.slice(2)), data: fields[fields.indexOf('d') + 1] ?? 'null' })),
       };
     },
