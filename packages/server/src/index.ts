@@ -40,8 +40,8 @@ export { cachedToolTokens, countTextTokens, countToolList, jsonToolTokens, toolT
 export { ToolRegistry, toModelTool } from './toolRegistry.js';
 export type { RegisteredTool } from './toolRegistry.js';
 export { openaiCompatible, openAIToolTokens, toOpenAIMessages, toOpenAITools } from './adapters/openaiCompatible.js';
-export type { OpenAIChatMessage, OpenAICompatibleOptions, OpenAIFunctionTool } from './adapters/openaiCompatible.js';
+export type { OpenAIChatMessage, OpenAICompatibleOptions, OpenAIFunctionTool, OpenAIUserContentPart } from './adapters/openaiCompatible.js';
 export { anthropic, anthropicToolTokens, toAnthropicRequest, toAnthropicTools } from './adapters/anthropic.js';
-export type { AnthropicContentBlock, AnthropicMessage, AnthropicOptions, AnthropicTool } from './adapters/anthropic.js';
+export type { AnthropicContentBlock, AnthropicMediaSource, AnthropicMessage, AnthropicOptions, AnthropicTool } from './adapters/anthropic.js';
 export { ProviderError } from './adapters/providerErrors.js';
 export type { ProviderErrorKind } from './adapters/providerErrors.js';
