@@ -220,15 +220,18 @@ export class ResumableStreams {
     };
     const body = new ReadableStream<Uint8Array>({
       pull: async (controller) => {
+        let next: IteratorResult<readonly StoredEvent[], unknown>;
         try {
-          const next = await pages.next();
-          if (next.done) controller.close();
-          else controller.enqueue(encoder.encode(next.value.map((event) => encodeEventFrame(withToken(event))).join('')));
+          next = await pages.next();
         } catch (error) {
           // The store failed while reading: the stream ends without a terminal event, and the client resumes.
-          reportError(this.#onError, { kind: 'run', error, threadId: run.threadId, runId: run.runId });
-          controller.close();
+          if (!abort.signal.aborted) reportError(this.#onError, { kind: 'run', error, threadId: run.threadId, runId: run.runId });
+          next = { done: true, value: undefined };
         }
+        // The reader may have left while the store was read.
+        if (abort.signal.aborted) return;
+        if (next.done) controller.close();
+        else controller.enqueue(encoder.encode(next.value.map((event) => encodeEventFrame(withToken(event))).join('')));
       },
       cancel: async () => {
         // The reader left: it only detaches; the run goes on.
