@@ -1,4 +1,4 @@
-import { hashIds, type OwnedRun, type RunAddress, type RunRecord, type RunSignal, type RunStreamStore, type StoredEvent } from './runStreamStore.js';
+import { hashIds, type RunAddress, type RunRecord, type RunSignal, type RunStreamStore, type StoredEvent } from './runStreamStore.js';
 
 interface MemoryRun {
   record: RunRecord;
