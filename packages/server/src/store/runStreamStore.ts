@@ -42,6 +42,11 @@ export type RunSignal = 'data' | 'end' | 'stop' | 'tick';
  *
  * Both built-in stores implement it: `createMemoryStore()` (one process) and
  * `createRedisStore({ client, subscriber })` (several instances).
+ *
+ * Hand-written on Redis's own primitives rather than on `resumable-stream` (vercel): that library
+ * needs Redis even for one process, resumes by character count rather than by event id, keeps a
+ * run's bytes in the producing process (pub/sub asks it to replay), and has no stop, owner or
+ * bound; the store here must also be the same small store the approval ledger lives in (DESIGN.md).
  */
 export interface RunStreamStore {
   /**
