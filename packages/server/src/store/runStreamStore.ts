@@ -44,9 +44,10 @@ export type RunSignal = 'data' | 'end' | 'stop' | 'tick';
  * `createRedisStore({ client, subscriber })` (several instances).
  *
  * Hand-written on Redis's own primitives rather than on `resumable-stream` (vercel): that library
- * needs Redis even for one process, resumes by character count rather than by event id, keeps a
- * run's bytes in the producing process (pub/sub asks it to replay), and has no stop, owner or
- * bound; the store here must also be the same small store the approval ledger lives in (DESIGN.md).
+ * keeps a run's bytes in the producing process's memory (a resumer asks it over pub/sub, so the
+ * bytes die with that process), cannot replay a stream that has ended, resumes by character count
+ * rather than by event id, and has no owner or bound; and the store here must be the same small
+ * store the approval ledger lives in (DESIGN.md), with an in-memory default.
  */
 export interface RunStreamStore {
   /**
