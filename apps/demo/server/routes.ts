@@ -1,10 +1,13 @@
+import { createClient } from 'redis';
 import {
   anthropic,
   createChatHandler,
+  createRedisStore,
   createScriptedModel,
   createToolsHandler,
   openaiCompatible,
   type ChatModel,
+  type ChatStore,
   type DiscoveryOptions,
   type FetchHandler,
   type ScriptRule,
@@ -20,6 +23,8 @@ export interface DemoRoutesOptions {
   readonly delayMs?: number;
   /** Lazy discovery settings. Defaults to discovery by name. */
   readonly discovery?: DiscoveryOptions;
+  /** Where approvals and resumable runs are kept. Defaults to {@link storeFromEnv}, else in memory. */
+  readonly store?: ChatStore;
 }
 
 /** Environment variables {@link modelFromEnv} reads. */
@@ -49,6 +54,24 @@ export function modelFromEnv(env: ModelEnv): ChatModel | undefined {
   return undefined;
 }
 
+/**
+ * A Redis-backed store when `REDIS_URL` is set, so several demo instances share approvals and
+ * resumable runs (start on one, resume or stop on another); `undefined` otherwise (in memory).
+ * The connections open in the background: node-redis queues commands until they are ready.
+ */
+export function storeFromEnv(env: ModelEnv): ChatStore | undefined {
+  const url = setting(env, 'REDIS_URL');
+  if (!url) return undefined;
+  const report = (error: unknown) => console.error(`[demo] Redis (${new URL(url).host}): ${error instanceof Error ? error.message : String(error)}`);
+  const client = createClient({ url });
+  client.on('error', report);
+  const subscriber = client.duplicate();
+  subscriber.on('error', report);
+  void client.connect().catch(report);
+  void subscriber.connect().catch(report);
+  return createRedisStore({ client, subscriber });
+}
+
 /** Demo scenarios on top of the scripted model's built-in behaviour. */
 export const demoRules: readonly ScriptRule[] = [
   {
@@ -64,15 +87,19 @@ export const demoRules: readonly ScriptRule[] = [
   },
 ];
 
-/** The demo server's routes: `POST /api/chat` (one AG-UI run) and `GET /api/tools` (the catalog). */
+/** The demo server's routes: `/api/chat` (`POST` one AG-UI run, `GET` resumes one, `DELETE` stops one) and `GET /api/tools` (the catalog). */
 export function createDemoRoutes(options: DemoRoutesOptions = {}): FetchHandler {
   const delayMs = options.delayMs ?? Number(process.env['CHATWIRE_DELAY_MS'] ?? 25);
   const model = options.model ?? modelFromEnv(process.env) ?? createScriptedModel({ delayMs, rules: demoRules });
   // Server tools run here; browser tools are defined here too (lazy flags, approvals) and run in the page.
   const tools = [...createServerTools({ delayMs: delayMs * 4 }), ...browserToolDefinitions];
+  const store = options.store ?? storeFromEnv(process.env);
   const handleChat = createChatHandler({
     model,
     tools,
+    // A reload or a dropped connection detaches from the run; the page resumes it (docs/protocol.md).
+    resumable: true,
+    ...(store ? { store } : {}),
     system: 'You are the Chatwire demo assistant for a shop and workspace. Use tools when they help.',
     ...(options.discovery ? { discovery: options.discovery } : {}),
   });

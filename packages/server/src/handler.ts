@@ -11,6 +11,11 @@ import { CallSigner } from './signing.js';
 import type { ToolTokenCounter } from './model.js';
 import { countTextTokens, toolTokensFor } from './tokens.js';
 import { toServerSentEventsResponse } from './sse.js';
+import { checkAttachments } from './attachments/checkAttachments.js';
+import { ChatwireConfigError } from './binding/secret.js';
+import { RESUMABLE_RESPONSE_HEADERS, ResumableStreams, type ResumableStreamOptions } from './resumable/resumableStreams.js';
+import { createMemoryRunStore } from './store/memoryRunStore.js';
+import type { RunStreamStore } from './store/runStreamStore.js';
 
 /** Limits on what one request may carry; each refusal names the limit. */
 export interface RequestLimits {
@@ -20,10 +25,20 @@ export interface RequestLimits {
   readonly maxMessages?: number;
   /** Frontend tools in one run input (413). Defaults to 256. */
   readonly maxTools?: number;
+  /** Media parts (image, audio, video, document) in one run input, earlier messages included (413). Defaults to 16. */
+  readonly maxAttachments?: number;
+  /** Decoded bytes of one inline attachment (a `data` source or `data:` URL) (413). Defaults to 3 MiB (3,145,728). */
+  readonly maxAttachmentBytes?: number;
 }
 
 /** The default {@link RequestLimits}. */
-export const DEFAULT_LIMITS: Required<RequestLimits> = { maxBodyBytes: 4 * 1024 * 1024, maxMessages: 2_000, maxTools: 256 };
+export const DEFAULT_LIMITS: Required<RequestLimits> = {
+  maxBodyBytes: 4 * 1024 * 1024,
+  maxMessages: 2_000,
+  maxTools: 256,
+  maxAttachments: 16,
+  maxAttachmentBytes: 3 * 1024 * 1024,
+};
 
 /**
  * Tool names the handler accepts from the browser: AG-UI leaves names open, so this is the rule of
@@ -37,7 +52,17 @@ export interface ChatHandlerOptions
     OriginPolicyOptions {
   /** Size and count limits of one request. Defaults to {@link DEFAULT_LIMITS}. */
   readonly limits?: RequestLimits;
+  /**
+   * Resumable streams: a run's events are buffered in `store.runs` and numbered (SSE `id:`), a
+   * reader that disconnects only detaches (the run goes on), `GET <api>?threadId=&runId=` reads a
+   * run again from `Last-Event-ID`, and `DELETE` with the same parameters stops it; both need the
+   * resume token the run was started with. `true` uses the defaults ({@link ResumableStreamOptions}).
+   * Defaults to `false`: a disconnect stops the run.
+   */
+  readonly resumable?: boolean | ResumableStreamOptions;
 }
+
+let defaultRuns: RunStreamStore | undefined;
 
 /** A JSON error response. */
 export function jsonError(status: number, error: string, code?: string): Response {
@@ -76,8 +101,10 @@ function checkRunInput(input: RunAgentInput): Response | undefined {
  * `{ error, code }`: pages of other origins (403, see `allowedOrigins`), bodies that are not
  * `application/json` (415), bodies over the size limit (413, while streaming), inputs that are not
  * an AG-UI `RunAgentInput` or break the limits (400/413), and histories or approvals that do not
- * verify (400). Then it runs `chat()` and streams the events as SSE; the run stops when the client
- * disconnects. Creating it without a secret in production throws ({@link ChatwireConfigError}).
+ * verify (400), and attachments over the limits (413/400). Then it runs `chat()` and streams the
+ * events as SSE; the run stops when the client disconnects, unless `resumable` is on (then a
+ * disconnect detaches, and `GET`/`DELETE` resume and stop runs). Creating it without a secret in
+ * production throws ({@link ChatwireConfigError}).
  *
  * @example
  * ```ts
@@ -90,15 +117,22 @@ export function createChatHandler(options: ChatHandlerOptions): (request: Reques
   const signer = new CallSigner(options.secret);
   // The tokenizer loads its tables on first use (about 150 ms): at startup, not in the first request.
   countTextTokens('warm up');
-  const { allowedOrigins, trustProxy, limits: limitOptions, ...chatDefaults } = options;
+  const { allowedOrigins, trustProxy, limits: limitOptions, resumable: resumableOption, ...chatDefaults } = options;
   const policy: OriginPolicyOptions = { ...(allowedOrigins ? { allowedOrigins } : {}), ...(trustProxy ? { trustProxy } : {}) };
   const limits: Required<RequestLimits> = { ...DEFAULT_LIMITS, ...limitOptions };
+  const resumable = resumableOption ? resumableStreamsFor(options, signer) : undefined;
   return async (request) => {
     const origin = checkOrigin(request, policy);
-    if (request.method === 'OPTIONS') return preflightResponse(request, origin);
+    if (request.method === 'OPTIONS') return preflightResponse(request, origin, resumable ? 'GET, POST, DELETE' : 'POST');
     const corsOrigin = origin.ok ? origin.corsOrigin : undefined;
+    const cors = (response: Response) => {
+      if (resumable && corsOrigin !== undefined) response.headers.set('access-control-expose-headers', RESUMABLE_RESPONSE_HEADERS.join(', '));
+      return withCors(response, corsOrigin);
+    };
     const fail = (status: number, error: string, code: string) => withCors(jsonError(status, error, code), corsOrigin);
     if (!origin.ok) return fail(403, origin.message, 'forbidden-origin');
+    if (resumable && request.method === 'GET') return cors(await resumable.resume(request));
+    if (resumable && request.method === 'DELETE') return cors(await resumable.stop(request));
     if (request.method !== 'POST') return fail(405, `Use POST to start a run (got ${request.method}).`, 'method-not-allowed');
     if (!isJsonContentType(request.headers.get('content-type'))) {
       await request.body?.cancel().catch(() => {});
@@ -116,8 +150,13 @@ export function createChatHandler(options: ChatHandlerOptions): (request: Reques
     const input = parsed.data as RunAgentInput;
     const refused = checkRunInput(input);
     if (refused) return withCors(refused, corsOrigin);
+    const attachments = checkAttachments(input.messages, limits);
+    if (attachments) return fail(attachments.status, attachments.error, attachments.code);
     const abort = new AbortController();
-    request.signal?.addEventListener('abort', () => abort.abort(), { once: true });
+    // With resumable streams a disconnect only detaches the reader; the run stops on DELETE.
+    if (!resumable) request.signal?.addEventListener('abort', () => abort.abort(), { once: true });
+    const opened = resumable ? await resumable.open(input, request) : undefined;
+    if (opened instanceof Response) return cors(opened);
     const chatOptions: ChatOptions = {
       ...chatDefaults,
       messages: input.messages,
@@ -131,12 +170,26 @@ export function createChatHandler(options: ChatHandlerOptions): (request: Reques
     try {
       review = await reviewChatRequest(chatOptions, true, signer);
     } catch (error) {
+      if (opened) await resumable?.discard(opened);
       if (error instanceof ChatRequestError) return fail(error.status, error.message, error.code);
       const ref = reportError(options.onError, { kind: 'run', error, threadId: input.threadId, runId: input.runId });
       return fail(500, `The request could not be checked (ref ${ref}).`, 'internal-error');
     }
+    if (resumable && opened) return cors(resumable.start(opened, runChat(chatOptions, review, signer), abort));
     return withCors(toServerSentEventsResponse(runChat(chatOptions, review, signer), { abort }), corsOrigin);
   };
+}
+
+/** The resumable streams of a handler: on its store's `runs`, or the process's in-memory buffers when no store is given. */
+function resumableStreamsFor(options: ChatHandlerOptions, signer: CallSigner): ResumableStreams {
+  const runs = options.store ? options.store.runs : (defaultRuns ??= createMemoryRunStore());
+  if (!runs) {
+    throw new ChatwireConfigError(
+      'store-cannot-resume',
+      'Resumable streams need a store with `runs`: createMemoryStore(), or createRedisStore({ client, subscriber }) with a subscriber connection (node-redis: client.duplicate()).',
+    );
+  }
+  return new ResumableStreams(runs, signer, options.resumable === true ? {} : options.resumable || {}, options.onError);
 }
 
 /** One entry of the tool catalog served by {@link createToolsHandler}. */

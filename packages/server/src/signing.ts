@@ -92,6 +92,11 @@ export class CallSigner {
     return this.#mac('result', threadId, call.id, call.function.name, signedArguments(call.function.arguments), content);
   }
 
+  /** The MAC of a resume token: binds an owner id to a thread (see `resumable/resumeToken.ts`). */
+  resumeTag(threadId: string, owner: string): string {
+    return this.#mac('resume', threadId, owner);
+  }
+
   /** Constant-time comparison of two tokens. */
   static same(expected: string, actual: unknown): boolean {
     if (typeof actual !== 'string') return false;

@@ -3,6 +3,7 @@ import { countTextTokens as countTokens } from '../tokens.js';
 import type { ChatModel, ModelChunk, ModelRequest, ModelTool, ToolTokenCounter } from '../model.js';
 import { ProviderError, parseEvent, streamEndedEarly } from './providerErrors.js';
 import { postForEvents, providerLabel, untilAborted } from './providerStream.js';
+import { attachmentNotSent, isMediaPart, readAttachment, type Attachment } from '../attachments/readAttachment.js';
 
 /** Options of {@link anthropic}. */
 export interface AnthropicOptions {
@@ -20,9 +21,18 @@ export interface AnthropicOptions {
   readonly fetch?: typeof globalThis.fetch;
 }
 
+/** Where an image's or a document's bytes come from, in the Messages API. */
+export type AnthropicMediaSource =
+  | { readonly type: 'base64'; readonly media_type: string; readonly data: string }
+  | { readonly type: 'url'; readonly url: string }
+  | { readonly type: 'file'; readonly file_id: string }
+  | { readonly type: 'text'; readonly media_type: 'text/plain'; readonly data: string };
+
 /** A content block this adapter sends. */
 export type AnthropicContentBlock =
   | { readonly type: 'text'; readonly text: string }
+  | { readonly type: 'image'; readonly source: AnthropicMediaSource }
+  | { readonly type: 'document'; readonly source: AnthropicMediaSource; readonly title?: string }
   | { readonly type: 'tool_use'; readonly id: string; readonly name: string; readonly input: Record<string, unknown> }
   | { readonly type: 'tool_result'; readonly tool_use_id: string; readonly content: string; readonly is_error?: true };
 
@@ -70,10 +80,40 @@ function inputOf(args: string): Record<string, unknown> {
   }
 }
 
+const IMAGE_TYPES = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp']);
+
+/**
+ * One attachment as a Messages API block: JPEG, PNG, GIF and WEBP images as `image`; PDFs as
+ * `document` (title: the file name), plain-text documents as a `document` with a `text` source;
+ * inline data as a `base64` source, URLs as a `url` source, Anthropic file ids as a `file` source
+ * (the Files API needs its `anthropic-beta` header: pass it in `headers`). What the API cannot take
+ * (audio, video, other formats, other providers' file ids) becomes a text note, so the model knows
+ * and the conversation stays sendable.
+ */
+function toAnthropicBlock(attachment: Attachment): AnthropicContentBlock {
+  const note = (reason: string): AnthropicContentBlock => ({ type: 'text', text: attachmentNotSent(attachment, reason) });
+  const { kind, mimeType, base64, url, fileId, provider } = attachment;
+  if (kind === 'audio' || kind === 'video') return note(`The Messages API does not take ${kind}.`);
+  if (fileId !== undefined && provider !== undefined && provider !== 'anthropic') return note(`Its file id was issued by ${provider}, not Anthropic.`);
+  const source = (): AnthropicMediaSource =>
+    base64 !== undefined ? { type: 'base64', media_type: mimeType as string, data: base64 } : url !== undefined ? { type: 'url', url } : { type: 'file', file_id: fileId as string };
+  if (kind === 'image') {
+    if (mimeType !== undefined && !IMAGE_TYPES.has(mimeType)) return note('The Messages API takes JPEG, PNG, GIF and WEBP images.');
+    return { type: 'image', source: source() };
+  }
+  const title = attachment.name ? { title: attachment.name } : {};
+  if (mimeType === 'text/plain') {
+    if (base64 === undefined) return note('The Messages API takes plain-text documents inline only.');
+    return { type: 'document', source: { type: 'text', media_type: 'text/plain', data: Buffer.from(base64, 'base64').toString('utf8') }, ...title };
+  }
+  if (mimeType !== undefined && mimeType !== 'application/pdf') return note('The Messages API takes PDF and plain-text documents.');
+  return { type: 'document', source: source(), ...title };
+}
+
 /**
  * AG-UI messages as a Messages API request: system and developer messages join the top-level
- * `system` (after the system prompt); user text becomes a text block (media parts are dropped:
- * this adapter sends text); assistant text and tool calls become `text` and `tool_use` blocks; tool
+ * `system` (after the system prompt); user text becomes a text block, and attachments image or
+ * document blocks in their place (see `toAnthropicBlock`); assistant text and tool calls become `text` and `tool_use` blocks; tool
  * results become `tool_result` blocks of a user message. Consecutive messages of one role are merged
  * (the API requires alternation), with tool results first in a user message as the API requires.
  */
@@ -93,6 +133,15 @@ export function toAnthropicRequest(system: string | undefined, messages: readonl
         if (message.content) systemParts.push(message.content);
         break;
       case 'user': {
+        if (Array.isArray(message.content) && message.content.some(isMediaPart)) {
+          add(
+            'user',
+            message.content.flatMap((part): AnthropicContentBlock[] =>
+              isMediaPart(part) ? [toAnthropicBlock(readAttachment(part))] : part.text ? [{ type: 'text', text: part.text }] : [],
+            ),
+          );
+          break;
+        }
         const text = contentToText(message.content);
         add('user', text ? [{ type: 'text', text }] : []);
         break;

@@ -5,6 +5,7 @@ import { estimateTokensInFunctions, type ChatCompletionFunctionDefinition } from
 import type { ChatModel, ModelChunk, ModelRequest, ModelTool, ToolTokenCounter } from '../model.js';
 import { ProviderError, parseEvent, streamEndedEarly } from './providerErrors.js';
 import { postForEvents, providerLabel, untilAborted } from './providerStream.js';
+import { attachmentNotSent, isMediaPart, readAttachment, type Attachment } from '../attachments/readAttachment.js';
 
 /** Options of {@link openaiCompatible}. */
 export interface OpenAICompatibleOptions {
@@ -20,10 +21,17 @@ export interface OpenAICompatibleOptions {
   readonly fetch?: typeof globalThis.fetch;
 }
 
+/** One part of a user message of the Chat Completions API, as this adapter sends it. */
+export type OpenAIUserContentPart =
+  | { readonly type: 'text'; readonly text: string }
+  | { readonly type: 'image_url'; readonly image_url: { readonly url: string; readonly detail?: 'auto' | 'low' | 'high' } }
+  | { readonly type: 'input_audio'; readonly input_audio: { readonly data: string; readonly format: 'wav' | 'mp3' } }
+  | { readonly type: 'file'; readonly file: { readonly filename?: string; readonly file_data?: string; readonly file_id?: string } };
+
 /** One message of the Chat Completions API, as this adapter sends it. */
 export type OpenAIChatMessage =
   | { readonly role: 'system'; readonly content: string }
-  | { readonly role: 'user'; readonly content: string }
+  | { readonly role: 'user'; readonly content: string | readonly OpenAIUserContentPart[] }
   | {
       readonly role: 'assistant';
       readonly content: string | null;
@@ -67,11 +75,54 @@ export function toOpenAITools(tools: readonly ModelTool[]): OpenAIFunctionTool[]
   return tools.map((tool) => ({ type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.parameters } }));
 }
 
+const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/webp', 'image/gif']);
+const AUDIO_FORMATS: Record<string, 'wav' | 'mp3'> = { 'audio/wav': 'wav', 'audio/x-wav': 'wav', 'audio/wave': 'wav', 'audio/mpeg': 'mp3', 'audio/mp3': 'mp3' };
+const DETAILS = new Set(['auto', 'low', 'high']);
+const dataUrl = (attachment: Attachment) => `data:${attachment.mimeType};base64,${attachment.base64}`;
+
+/**
+ * One attachment in the Chat Completions format: images as `image_url` (inline data as a `data:`
+ * URL, or the URL; `metadata.detail` passed on), WAV and MP3 audio as `input_audio`, PDF documents
+ * as `file` (inline as `file_data`, or an OpenAI `file_id`). What the API cannot take (video, audio
+ * by URL, documents by URL, other providers' file ids, other formats) becomes a text note, so the
+ * model knows and the conversation stays sendable.
+ */
+function toOpenAIPart(attachment: Attachment): OpenAIUserContentPart {
+  const note = (reason: string): OpenAIUserContentPart => ({ type: 'text', text: attachmentNotSent(attachment, reason) });
+  const { kind, mimeType, base64, url, fileId, provider } = attachment;
+  if (fileId !== undefined && provider !== undefined && provider !== 'openai') return note(`Its file id was issued by ${provider}, not OpenAI.`);
+  if (kind === 'image') {
+    if (mimeType !== undefined && !IMAGE_TYPES.has(mimeType)) return note('The Chat Completions API takes PNG, JPEG, WEBP and GIF images.');
+    if (fileId !== undefined) return note('The Chat Completions API takes images as URLs or inline data, not as file ids.');
+    const detail = (attachment.part.metadata as { detail?: unknown } | undefined)?.detail;
+    const withDetail = typeof detail === 'string' && DETAILS.has(detail) ? { detail: detail as 'auto' | 'low' | 'high' } : {};
+    return { type: 'image_url', image_url: { url: base64 !== undefined ? dataUrl(attachment) : (url as string), ...withDetail } };
+  }
+  if (kind === 'audio') {
+    const format = mimeType === undefined ? undefined : AUDIO_FORMATS[mimeType];
+    if (base64 === undefined || format === undefined) return note('The Chat Completions API takes audio only as inline WAV or MP3 data.');
+    return { type: 'input_audio', input_audio: { data: base64, format } };
+  }
+  if (kind === 'document') {
+    if (fileId !== undefined) return { type: 'file', file: { file_id: fileId } };
+    if (base64 === undefined) return note('The Chat Completions API takes documents inline or as an OpenAI file id, not as URLs.');
+    if (mimeType !== 'application/pdf') return note('The Chat Completions API takes PDF documents.');
+    return { type: 'file', file: { filename: attachment.name ?? 'document.pdf', file_data: dataUrl(attachment) } };
+  }
+  return note('The Chat Completions API does not take video.');
+}
+
+/** A user message's content: text as a string (as before), parts when it carries attachments. */
+function toOpenAIUserContent(content: Extract<Message, { role: 'user' }>['content']): string | OpenAIUserContentPart[] {
+  if (typeof content === 'string' || !content.some(isMediaPart)) return contentToText(content);
+  return content.map((part) => (isMediaPart(part) ? toOpenAIPart(readAttachment(part)) : { type: 'text' as const, text: part.text }));
+}
+
 /**
  * AG-UI messages as Chat Completions messages: the system prompt first; system and developer
- * messages as `system`; user text (media parts are dropped: this adapter sends text); assistant
- * text with `tool_calls`; tool results as `{ role: 'tool', tool_call_id, content }`. Activity and
- * reasoning messages are not sent.
+ * messages as `system`; user text, with attachments as content parts (see `toOpenAIPart`);
+ * assistant text with `tool_calls`; tool results as `{ role: 'tool', tool_call_id, content }`.
+ * Activity and reasoning messages are not sent.
  */
 export function toOpenAIMessages(system: string | undefined, messages: readonly Message[]): OpenAIChatMessage[] {
   const out: OpenAIChatMessage[] = [];
@@ -83,7 +134,7 @@ export function toOpenAIMessages(system: string | undefined, messages: readonly 
         out.push({ role: 'system', content: message.content });
         break;
       case 'user':
-        out.push({ role: 'user', content: contentToText(message.content) });
+        out.push({ role: 'user', content: toOpenAIUserContent(message.content) });
         break;
       case 'assistant': {
         const calls = message.toolCalls ?? [];

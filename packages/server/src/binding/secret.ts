@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 
 /** A configuration the server refuses to start with (for example no `CHATWIRE_SECRET` in production). */
 export class ChatwireConfigError extends Error {
-  /** Stable reason: `missing-secret`. */
-  readonly code: 'missing-secret';
-  constructor(code: 'missing-secret', message: string) {
+  /** Stable reason: `missing-secret`, or `store-cannot-resume` (resumable streams on a store without `runs`). */
+  readonly code: 'missing-secret' | 'store-cannot-resume';
+  constructor(code: 'missing-secret' | 'store-cannot-resume', message: string) {
     super(message);
     this.name = 'ChatwireConfigError';
     this.code = code;

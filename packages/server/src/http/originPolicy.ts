@@ -79,7 +79,7 @@ export function withCors(response: Response, corsOrigin: string | undefined): Re
 }
 
 /** The answer to a CORS preflight (`OPTIONS`) from an allowed origin; refused for any other. */
-export function preflightResponse(request: Request, verdict: OriginVerdict): Response {
+export function preflightResponse(request: Request, verdict: OriginVerdict, methods = 'POST'): Response {
   if (!verdict.ok || verdict.corsOrigin === undefined) {
     return Response.json({ error: 'This origin may not call the chat endpoint (no CORS for it).', code: 'forbidden-origin' }, { status: 403 });
   }
@@ -88,7 +88,7 @@ export function preflightResponse(request: Request, verdict: OriginVerdict): Res
     status: 204,
     headers: {
       'access-control-allow-origin': verdict.corsOrigin,
-      'access-control-allow-methods': 'POST',
+      'access-control-allow-methods': methods,
       'access-control-allow-headers': requested && requested.length < 1000 && /^[A-Za-z0-9-]+(\s*,\s*[A-Za-z0-9-]+)*$/.test(requested) ? requested : 'content-type',
       'access-control-max-age': '600',
       vary: 'Origin',

@@ -1,7 +1,9 @@
+import type { RunStreamStore } from './runStreamStore.js';
+
 /**
- * Where the server keeps what cannot be stateless: today the ledger of used approvals (so none can
- * be replayed), and the home for other shared run state. Every key expires; nothing is kept past
- * the time it could still matter.
+ * Where the server keeps what cannot be stateless: the ledger of used approvals (so none can be
+ * replayed) and, for resumable streams, the buffers of in-flight runs (`runs`). Every key expires;
+ * nothing is kept past the time it could still matter.
  *
  * Two implementations ship: {@link createMemoryStore} (one process; the default) and
  * {@link createRedisStore} (several instances and restarts, on a real Redis).
@@ -21,4 +23,9 @@ export interface ChatStore {
   claim(key: string, expiresAt: number): Promise<boolean>;
   /** Whether `key` is recorded and not expired. */
   has(key: string): Promise<boolean>;
+  /**
+   * The buffers of in-flight runs, for `createChatHandler({ resumable })`. A store without it serves
+   * approvals only.
+   */
+  readonly runs?: RunStreamStore;
 }

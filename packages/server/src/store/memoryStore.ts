@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { ChatStore } from './chatStore.js';
+import { createMemoryRunStore } from './memoryRunStore.js';
+import type { RunStreamStore } from './runStreamStore.js';
 
 /** Options of {@link createMemoryStore}. */
 export interface MemoryStoreOptions {
@@ -14,14 +16,14 @@ export interface MemoryStoreOptions {
  * count), so a used approval stays unusable for as long as it could be presented. Its scope is
  * random per store, so approvals issued before a restart, or by another instance, are refused
  * (fail closed) instead of trusted. Memory grows with the approvals used within one approval
- * lifetime (about 150 bytes each).
+ * lifetime (about 150 bytes each). Its `runs` buffer resumable streams for readers of this process.
  *
  * @example
  * ```ts
  * const handler = createChatHandler({ model, tools, store: createMemoryStore() });
  * ```
  */
-export function createMemoryStore(options: MemoryStoreOptions = {}): ChatStore & { readonly size: () => number } {
+export function createMemoryStore(options: MemoryStoreOptions = {}): ChatStore & { readonly size: () => number; readonly runs: RunStreamStore } {
   const now = options.now ?? Date.now;
   const sweepIntervalMs = options.sweepIntervalMs ?? 60_000;
   const entries = new Map<string, number>();
@@ -38,6 +40,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): ChatStore &
   return {
     scope: `mem-${randomBytes(6).toString('base64url')}`,
     size: () => entries.size,
+    runs: createMemoryRunStore({ now }),
     async claim(key, expiresAt) {
       const time = now();
       sweep(time);

@@ -1,4 +1,5 @@
 import type { ChatStore } from './chatStore.js';
+import { createRedisRunStore, type RedisSubscriber } from './redisRunStore.js';
 
 /**
  * The one method {@link createRedisStore} needs from a Redis client: send a raw command. A
@@ -20,6 +21,12 @@ export interface RedisStoreOptions {
    * one. Defaults to `redis`.
    */
   readonly scope?: string;
+  /**
+   * A second connection in subscriber mode (node-redis: `client.duplicate()`, connected), which
+   * resumable streams need to wake their readers. Defaults to none: the store then has no `runs`
+   * and serves approvals only.
+   */
+  readonly subscriber?: RedisSubscriber;
 }
 
 /**
@@ -27,12 +34,15 @@ export interface RedisStoreOptions {
  * scope, and surviving restarts. A claim is one `SET key 1 NX PXAT <expiresAt>` (atomic; Redis 6.2
  * or later), so a used approval is refused on every instance until it expires; Redis forgets it
  * then. Durability is Redis's: with persistence off, a Redis restart forgets used approvals.
+ * With a `subscriber` it also buffers resumable streams (see `createRedisRunStore`): a run started on
+ * one instance can be resumed and stopped on any other.
  *
  * @example
  * ```ts
  * import { createClient } from 'redis';
  * const client = await createClient({ url: process.env.REDIS_URL }).connect();
- * const handler = createChatHandler({ model, tools, store: createRedisStore({ client }) });
+ * const subscriber = await client.duplicate().connect();
+ * const handler = createChatHandler({ model, tools, resumable: true, store: createRedisStore({ client, subscriber }) });
  * ```
  */
 export function createRedisStore(options: RedisStoreOptions): ChatStore {
@@ -40,6 +50,7 @@ export function createRedisStore(options: RedisStoreOptions): ChatStore {
   const { client } = options;
   return {
     scope: options.scope ?? 'redis',
+    ...(options.subscriber ? { runs: createRedisRunStore({ client, subscriber: options.subscriber, prefix }) } : {}),
     async claim(key, expiresAt) {
       const reply = await client.sendCommand(['SET', prefix + key, '1', 'NX', 'PXAT', String(Math.ceil(expiresAt))]);
       return reply === 'OK';

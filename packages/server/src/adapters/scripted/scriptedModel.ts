@@ -5,6 +5,7 @@ import { countTextTokens as countTokens } from '../../tokens.js';
 import type { ChatModel, ModelChunk, ModelRequest, ModelTool } from '../../model.js';
 import { argumentsFromText } from './argumentsFromText.js';
 import { findWord } from './words.js';
+import { describeAttachment, mediaPartsOf, readAttachment, type Attachment } from '../../attachments/readAttachment.js';
 
 /** What the scripted model does for one call: stream text, call tools, or fail. */
 export type ScriptReply =
@@ -36,6 +37,8 @@ export interface ScriptContext {
   readonly calledSinceUser: ReadonlySet<string>;
   /** Tools that returned a result without error since the last user message. */
   readonly succeededSinceUser: ReadonlySet<string>;
+  /** The media parts (images, documents, audio, video) of the last user message. */
+  readonly attachments: readonly Attachment[];
 }
 
 /** A scenario: when it matches, its reply is what the model does. */
@@ -68,6 +71,7 @@ export interface ScriptedModelOptions {
  * Built-in behaviour, after your rules: a message that names a sent tool calls it (several names:
  * parallel calls); a name found only in the discovery catalog is discovered first; a message whose
  * words match a tool's name or description calls the best match; tool results are summarised;
+ * attachments are acknowledged by name, type and size (`I see an image named cat.png (image/png, 12 KB).`);
  * anything else gets a short answer (a long one when asked for "long", "essay" or "story").
  *
  * @example
@@ -126,9 +130,18 @@ export function createScriptedModel(options: ScriptedModelOptions = {}): ChatMod
   };
 }
 
-/** Tokens of everything a request carries (system, messages, tools), counted with o200k. */
+/**
+ * Tokens of everything a request carries (system, messages, tools), counted with o200k. A media part
+ * counts as its description, not its bytes: providers count an image by its pixels, and tokenizing
+ * megabytes of base64 would only hold up the server.
+ */
 export function countRequestTokens(request: Pick<ModelRequest, 'system' | 'messages' | 'tools'>): number {
-  return countTokens(JSON.stringify({ system: request.system ?? '', messages: request.messages, tools: request.tools }));
+  const messages = request.messages.map((message) =>
+    message.role === 'user' && Array.isArray(message.content)
+      ? { ...message, content: message.content.map((part) => (part.type === 'text' ? part : { type: part.type, text: describeAttachment(readAttachment(part)) })) }
+      : message,
+  );
+  return countTokens(JSON.stringify({ system: request.system ?? '', messages, tools: request.tools }));
 }
 
 function decide(rules: readonly ScriptRule[], context: ScriptContext): ScriptReply {
@@ -209,6 +222,7 @@ function readContext(request: ModelRequest): ScriptContext {
     catalog: readCatalog(request.tools),
     calledSinceUser,
     succeededSinceUser,
+    attachments: lastUser >= 0 ? mediaPartsOf(messages[lastUser] as Message).map(readAttachment) : [],
   };
 }
 
@@ -331,6 +345,16 @@ const builtInRules: readonly ScriptRule[] = [
     reply: (context) => {
       const name = bestMatch(context);
       return name ? planCalls(context, [name]) : undefined;
+    },
+  },
+  {
+    name: 'acknowledge attachments',
+    when: (context) => context.phase === 'user' && context.attachments.length > 0,
+    reply: (context) => {
+      const seen = context.attachments.map(describeAttachment);
+      const list = seen.length > 1 ? `${seen.slice(0, -1).join(', ')} and ${seen.at(-1)}` : seen[0];
+      const said = context.userText.trim() ? ` You said: "${shorten(context.userText, 120)}".` : '';
+      return { text: `I see ${list}.${said}` };
     },
   },
   { name: 'long answer', when: /\b(long|essay|story)\b/i, reply: { text: LONG_ANSWER } },

@@ -1,0 +1,89 @@
+import { createHash } from 'node:crypto';
+
+/** Names one run: the AG-UI thread and run ids (both chosen by the client). */
+export interface RunAddress {
+  readonly threadId: string;
+  readonly runId: string;
+}
+
+/** A run as its producer knows it: its address and the owner id its resume token carries. */
+export interface OwnedRun extends RunAddress {
+  /** The owner id of the resume token the run was started with (never the token itself). */
+  readonly owner: string;
+}
+
+/** One buffered event: its number in the run (1, 2, 3, ...) and its JSON. */
+export interface StoredEvent {
+  readonly id: number;
+  readonly data: string;
+}
+
+/** What a store knows about one run. */
+export interface RunRecord extends OwnedRun {
+  /** `running` until the producer ends it. */
+  readonly state: 'running' | 'ended';
+  /** The oldest event id still held (events below it were dropped to keep the buffer bounded). */
+  readonly firstId: number;
+  /** The newest event id (0 before the first event). */
+  readonly lastId: number;
+  /** Whether someone asked the run to stop. */
+  readonly stopRequested: boolean;
+}
+
+/** What {@link RunStreamStore.watch} reports: new events, the run's end, a stop request, or a periodic check. */
+export type RunSignal = 'data' | 'end' | 'stop' | 'tick';
+
+/**
+ * The buffers of in-flight runs, for resumable streams: one run's events, numbered from 1, readable
+ * by any instance that shares the store while the run goes on and for a while after it ended. The
+ * handler keeps each buffer bounded (it tells {@link append} which events to drop) and every run
+ * expires: an ended run `retainMs` after its end, a running one when its producer stops refreshing
+ * it (its instance died).
+ *
+ * Both built-in stores implement it: `createMemoryStore()` (one process) and
+ * `createRedisStore({ client, subscriber })` (several instances).
+ *
+ * Hand-written on Redis's own primitives rather than on `resumable-stream` (vercel): that library
+ * keeps a run's bytes in the producing process's memory (a resumer asks it over pub/sub, so the
+ * bytes die with that process), cannot replay a stream that has ended, resumes by character count
+ * rather than by event id, and has no owner or bound; and the store here must be the same small
+ * store the approval ledger lives in (DESIGN.md), with an in-memory default.
+ */
+export interface RunStreamStore {
+  /**
+   * Registers a new run until `expiresAt` and makes it its owner's latest run in the thread.
+   * Resolves `false` when a run with this thread and run id is still held (running or retained).
+   */
+  create(run: OwnedRun, expiresAt: number): Promise<boolean>;
+  /**
+   * Appends events (ids strictly increasing, continuing the run's numbering), drops events with an id
+   * below `keepFrom`, extends the run's life to `expiresAt` and wakes its readers. Resolves `false`
+   * when the run is no longer held (it expired).
+   */
+  append(run: OwnedRun, events: readonly StoredEvent[], keepFrom: number, expiresAt: number): Promise<boolean>;
+  /** Extends a running run's life to `expiresAt` (the producer's heartbeat). */
+  touch(run: OwnedRun, expiresAt: number): Promise<void>;
+  /** Marks the run ended; it stays readable until `expiresAt`, then is forgotten. */
+  end(run: OwnedRun, expiresAt: number): Promise<void>;
+  /** The run's record, or `undefined` when it is unknown or expired. */
+  info(run: RunAddress): Promise<RunRecord | undefined>;
+  /** The run's record and up to `limit` events with an id above `after`; `undefined` when unknown or expired. */
+  read(run: RunAddress, after: number, limit: number): Promise<{ readonly record: RunRecord; readonly events: readonly StoredEvent[] } | undefined>;
+  /** The run id of the latest run an owner started in a thread, while that run is held. */
+  latest(threadId: string, owner: string): Promise<string | undefined>;
+  /** Asks a running run to stop, wherever it runs; resolves whether it was running. */
+  requestStop(run: RunAddress): Promise<boolean>;
+  /**
+   * Calls `listener` when the run gets events, ends or is asked to stop, and with `tick` now and then
+   * (so a missed notification only delays); resolves once listening, with the function that stops it.
+   */
+  watch(run: RunAddress, listener: (signal: RunSignal) => void): Promise<() => void>;
+}
+
+/**
+ * A short, fixed-length key for client-chosen ids: the SHA-256 of their JSON (self-delimiting, so
+ * `["a:b","c"]` and `["a","b:c"]` never meet), base64url.
+ */
+export function hashIds(...ids: readonly string[]): string {
+  return createHash('sha256').update(JSON.stringify(ids)).digest('base64url');
+}
