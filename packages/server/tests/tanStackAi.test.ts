@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { EventSchema } from '@ag-ui/core/schemas';
 import { toolDefinition as tanStackTool, type StreamChunk } from '@tanstack/ai';
-import { messageText, toolCallParts, toolDefinition, type ChatClient, type ChatwireError } from '@chatwire/core';
+import { messageText, pendingInterrupts, toolCallParts, toolDefinition, type ChatClient, type ChatwireError } from '@chatwire/core';
 import { callOf, startTanStackServer, textOf, toSpecLifecycle } from './tanStackAiServer.js';
 
 /**
@@ -12,16 +12,22 @@ import { callOf, startTanStackServer, textOf, toSpecLifecycle } from './tanStack
  * fails here and docs/protocol.md gets updated) and what Chatwire's client then does.
  */
 
-let stop: (() => Promise<void>) | undefined;
+let current: Awaited<ReturnType<typeof startTanStackServer>> | undefined;
 afterEach(async () => {
-  await stop?.();
-  stop = undefined;
+  const server = current;
+  current = undefined;
+  if (!server) return;
+  try {
+    // Each event TanStack sent is valid on its own: what departs from 1.0 is where it comes in the run.
+    for (const event of server.emitted.flat()) expect(EventSchema.safeParse(event).success, JSON.stringify(event)).toBe(true);
+  } finally {
+    await server.close();
+  }
 });
 
 async function serve(options: Parameters<typeof startTanStackServer>[0]) {
-  const server = await startTanStackServer(options);
-  stop = server.close;
-  return server;
+  current = await startTanStackServer(options);
+  return current;
 }
 
 /** Resolves when the client's next request ends, with the error if it failed. */
@@ -43,7 +49,7 @@ const deleteFile = (run: (input: { path: string }) => unknown) =>
 const showBanner = toolDefinition({ name: 'showBanner', description: 'Show a banner in the page.', inputSchema: z.object({ text: z.string() }) });
 
 describe("TanStack AI's chat() server", () => {
-  it('streamed text, over two turns: read in full, every event valid AG-UI 1.0, the history sent back', async () => {
+  it('streamed text, over two turns: read in full, and the history sent back', async () => {
     const server = await serve({
       script: (_, call) => (call === 0 ? textOf('a1', ['Hel', 'lo', ' there.']) : textOf('a2', 'Still here.')),
     });
@@ -58,7 +64,6 @@ describe("TanStack AI's chat() server", () => {
       ['user', 'again'],
       ['assistant', 'Still here.'],
     ]);
-    for (const event of server.emitted.flat()) expect(EventSchema.safeParse(event).success, JSON.stringify(event)).toBe(true);
     // TanStack parsed our RunAgentInput and handed the model the first answer on the second call.
     expect(server.modelCalls[1]!.messages).toContainEqual(expect.objectContaining({ role: 'assistant', content: 'Hello there.' }));
   });
@@ -176,6 +181,32 @@ describe("TanStack AI's chat() server", () => {
     expect(deleted).not.toHaveBeenCalled();
     expect(server.modelCalls[1]!.messages).toContainEqual(expect.objectContaining({ role: 'tool', toolCallId: 'c1', content: '{"error":"User declined tool execution"}' }));
     expect(typesOf(server.emitted[1])[0]).toBe('TOOL_CALL_RESULT');
+  });
+
+  it('a new message while the approval waits: declined in resume, same stream opening, and the next message meets the same approval again', async () => {
+    const deleted = vi.fn(({ path }: { path: string }) => ({ deleted: path }));
+    const server = await serve({
+      tools: [deleteFile(deleted)],
+      script: (_, call) => (call === 0 ? callOf('c1', 'deleteFile', { path: '/tmp/a' }) : textOf(`a${call}`, 'It is noon.')),
+    });
+    const client = server.client();
+    await client.sendMessage('delete /tmp/a');
+    await client.sendMessage('never mind: what time is it?');
+
+    expect(server.inputs[1]).toMatchObject({ parentRunId: server.inputs[0]!.runId, resume: [{ interruptId: 'approval_c1', status: 'resolved', payload: { approved: false } }] });
+    expect(deleted).not.toHaveBeenCalled();
+    expect(typesOf(server.emitted[1])[0]).toBe('TOOL_CALL_RESULT');
+    expect(client.getSnapshot()).toMatchObject({ status: 'error', error: { code: 'protocol-error' } });
+    expect(server.modelCalls).toHaveLength(2); // the model did answer; the client never read it
+
+    // The decline only lived in that rejected response, so the history still holds the call with no result:
+    // TanStack (stateless) raises the same approval again, without calling the model.
+    client.clearError();
+    await client.sendMessage('hello?');
+    expect(server.modelCalls).toHaveLength(2);
+    expect(typesOf(server.emitted[2])).toEqual(['RUN_STARTED', 'MESSAGES_SNAPSHOT', 'RUN_FINISHED']);
+    expect(pendingInterrupts(client.getSnapshot().messages)).toEqual([expect.objectContaining({ id: 'approval_c1', reason: 'tool_call', toolCallId: 'c1', status: 'pending' })]);
+    expect(messageText(client.getSnapshot().messages.at(-1)!)).toBe('');
   });
 
   it('only the ordering breaks those turns: with the run lifecycle put in 1.0 order on the server, the server tool and the approval complete', async () => {
