@@ -64,6 +64,7 @@ describe("TanStack AI's chat() server", () => {
       ['user', 'again'],
       ['assistant', 'Still here.'],
     ]);
+    expect(server.emitted[0]!.at(-1)).toMatchObject({ type: 'RUN_FINISHED', metadata: { tanstack: { finishReason: 'stop' } } });
     // TanStack parsed our RunAgentInput and handed the model the first answer on the second call.
     expect(server.modelCalls[1]!.messages).toContainEqual(expect.objectContaining({ role: 'assistant', content: 'Hello there.' }));
   });
@@ -121,6 +122,7 @@ describe("TanStack AI's chat() server", () => {
     const call = onlyCall(client);
     expect(call).toMatchObject({ toolName: 'showBanner', state: 'approval-requested', approval: { id: 'client_tool_c1', message: 'Client tool showBanner is ready to run' } });
     expect(call.result).toBeUndefined();
+    expect(server.warnings).toEqual([]); // and nothing says so
     expect(server.inputs).toHaveLength(1); // nothing sent behind the user's back
 
     // Approving sends the spec approval payload, which TanStack hands the model as the tool's output; its

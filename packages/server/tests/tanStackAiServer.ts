@@ -63,6 +63,7 @@ export async function startTanStackServer(options: { tools?: readonly AnyTool[];
   const inputs: RunAgentInput[] = [];
   const emitted: StreamChunk[][] = [];
   const modelCalls: ModelCall[] = [];
+  const warnings: string[] = [];
   const adapter = scriptedAdapter(options.script, modelCalls);
 
   const http = await serve(async (request) => {
@@ -103,8 +104,11 @@ export async function startTanStackServer(options: { tools?: readonly AnyTool[];
     emitted,
     /** What the model saw on each call. */
     modelCalls,
+    /** Development warnings of the clients made by `client()`. */
+    warnings,
     /** A Chatwire client on this server. */
-    client: (clientOptions: Partial<ChatClientOptions> = {}) => new ChatClient({ connection: fetchServerSentEvents(url), onWarning: () => {}, ...clientOptions }),
+    client: (clientOptions: Partial<ChatClientOptions> = {}) =>
+      new ChatClient({ connection: fetchServerSentEvents(url), onWarning: (warning) => void warnings.push(warning), ...clientOptions }),
     close: http.close,
   };
 }
