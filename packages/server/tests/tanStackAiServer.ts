@@ -57,7 +57,9 @@ function scriptedAdapter(script: ModelScript, calls: ModelCall[]): AnyTextAdapte
  * client ("Receiving AG-UI RunAgentInput on the Server" and "Tool Approval: Serve it"):
  * `chatParamsFromRequest`, `chat()` with `threadId`/`runId`/`parentRunId`/`resume` forwarded and
  * `mergeAgentTools(serverTools, params.tools)`, answered with `toServerSentEventsResponse`. The model
- * is `script`. Records every request body and every event `chat()` emitted, per request.
+ * is `script`; `tools` are the server's (none by default); `transform`, if given, rewrites `chat()`'s
+ * stream before it is served (see `toSpecLifecycle`). Records every request body and every event
+ * served, per request.
  */
 export async function startTanStackServer(options: { tools?: readonly AnyTool[]; script: ModelScript; transform?: (stream: AsyncIterable<StreamChunk>) => AsyncIterable<StreamChunk> }) {
   const inputs: RunAgentInput[] = [];
@@ -100,7 +102,7 @@ export async function startTanStackServer(options: { tools?: readonly AnyTool[];
     url,
     /** Every request body, in order. */
     inputs,
-    /** Every event `chat()` emitted (after `transform`), per request. */
+    /** Every event served (`chat()`'s, after `transform`), per request. */
     emitted,
     /** What the model saw on each call. */
     modelCalls,
