@@ -187,6 +187,27 @@ describe('events of AG-UI 1.0 beyond text and tool calls', () => {
     expect(messages[1]).toBe(answerBefore);
   });
 
+  it("a MESSAGES_SNAPSHOT that does not know yet of a browser call's answer keeps the answer (it is sent next)", async () => {
+    const showBanner = toolDefinition({ name: 'showBanner', description: 'Show a banner.', inputSchema: z.object({ text: z.string() }) });
+    const server = await serve((input, request) =>
+      request === 0
+        ? runOf(input, [
+            ...callOf('c1', 'showBanner', { text: 'Sale' }),
+            { type: 'CUSTOM', name: 'pause', value: null },
+            { type: 'MESSAGES_SNAPSHOT', messages: [input.messages[0], { id: 'a1', role: 'assistant', toolCalls: [{ id: 'c1', type: 'function', function: { name: 'showBanner', arguments: '{"text":"Sale"}' } }] }] },
+          ])
+        : runOf(input, textOf('a2', 'Shown.')),
+    );
+    const client = server.client({ tools: [showBanner.client(async ({ text }) => ({ shown: text }))] });
+    const finished = new Promise<void>((resolve) => client.updateOptions({ onFinish: () => resolve() }));
+    await client.sendMessage('banner');
+    await finished;
+    expect(server.inputs[1]!.messages).toContainEqual(expect.objectContaining({ role: 'tool', toolCallId: 'c1', content: '{"shown":"Sale"}' }));
+    const call = client.getSnapshot().messages[1]!.parts.find((part) => part.type === 'tool-call');
+    expect(call).toMatchObject({ state: 'output-available', result: { output: { shown: 'Sale' } } });
+    expect(call && call.type === 'tool-call' && call.timeline.every((entry) => entry.at > 0)).toBe(true);
+  });
+
   it('chunk events (TEXT_MESSAGE_CHUNK, TOOL_CALL_CHUNK) work: text streams and a browser tool runs', async () => {
     const showBanner = toolDefinition({ name: 'showBanner', description: 'Show a banner.', inputSchema: z.object({ text: z.string() }) });
     const shown = vi.fn(async ({ text }: { text: string }) => ({ shown: text }));

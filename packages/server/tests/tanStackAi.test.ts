@@ -96,13 +96,15 @@ describe("TanStack AI's chat() server", () => {
     expect(messageText(client.getSnapshot().messages[1]!)).not.toContain('21');
   });
 
-  it('a browser tool: it runs at TOOL_CALL_END, then TanStack snapshots the call without its result and ends with an interrupt on it, shown as an approval', async () => {
+  it('a browser tool: it runs at TOOL_CALL_END; TanStack snapshots the call without its result and ends with an interrupt on it; the client keeps its answer and sends it', async () => {
     const shown = vi.fn(async ({ text }: { text: string }) => ({ shown: text }));
     const server = await serve({
       script: (_, call) => (call === 0 ? [...textOf('a1', 'Showing it.'), ...callOf('c1', 'showBanner', { text: 'Sale' })] : textOf('a2', 'Shown.')),
     });
     const client = server.client({ tools: [showBanner.client(shown)] });
+    const finished = new Promise<void>((resolve) => client.updateOptions({ onFinish: () => resolve() }));
     await client.sendMessage('banner please');
+    await finished;
 
     // What TanStack sent: no pendingToolCallIds; a MESSAGES_SNAPSHOT, then an interrupt of its own reason naming the call.
     const events = server.emitted[0]!;
@@ -111,29 +113,19 @@ describe("TanStack AI's chat() server", () => {
     expect(snapshot.messages.map((message) => message.role)).toEqual(['user', 'assistant']); // the call, no tool message
     expect((events.at(-1) as Extract<StreamChunk, { type: 'RUN_FINISHED' }>).outcome).toEqual({
       type: 'interrupt',
-      interrupts: [expect.objectContaining({ id: 'client_tool_c1', reason: 'tanstack:client_tool_execution', toolCallId: 'c1', message: 'Client tool showBanner is ready to run', responseSchema: {} })],
+      interrupts: [expect.objectContaining({ id: 'client_tool_c1', reason: 'tanstack:client_tool_execution', toolCallId: 'c1', message: 'Client tool showBanner is ready to run' })],
     });
 
-    // What the client does: the tool ran once, in the stream; the snapshot replaced the message (results are
-    // not among the client-only material a snapshot keeps), so its output is gone; the interrupt names the
-    // call, which AG-UI 1.0 reads as that call's approval.
+    // What the client does: the tool ran once, in the stream; the snapshot, which does not know the answer yet,
+    // does not drop it; the interrupt names a call this browser runs, so it is no approval for the user; the
+    // next request carries the result as a tool message, which TanStack accepts and answers.
     expect(shown).toHaveBeenCalledTimes(1);
+    expect(server.warnings).toEqual([]);
+    expect(server.inputs).toHaveLength(2);
+    expect(server.inputs[1]!.messages).toContainEqual(expect.objectContaining({ role: 'tool', toolCallId: 'c1', content: '{"shown":"Sale"}' }));
+    expect(onlyCall(client)).toMatchObject({ toolName: 'showBanner', state: 'output-available', result: { output: { shown: 'Sale' } } });
     expect(client.getSnapshot()).toMatchObject({ status: 'ready', error: undefined });
-    const call = onlyCall(client);
-    expect(call).toMatchObject({ toolName: 'showBanner', state: 'approval-requested', approval: { id: 'client_tool_c1', message: 'Client tool showBanner is ready to run' } });
-    expect(call.result).toBeUndefined();
-    expect(server.warnings).toEqual([]); // and nothing says so
-    expect(server.inputs).toHaveLength(1); // nothing sent behind the user's back
-
-    // Approving sends the spec approval payload, which TanStack hands the model as the tool's output; its
-    // resumed response then begins with TOOL_CALL_RESULT, which AG-UI 1.0 makes a protocol violation.
-    const ended = nextEnd(client);
-    client.addToolApprovalResponse({ id: 'client_tool_c1', approved: true });
-    expect(await ended).toMatchObject({ code: 'protocol-error', message: expect.stringContaining('began with TOOL_CALL_RESULT') });
-    expect(server.inputs[1]).toMatchObject({ parentRunId: server.inputs[0]!.runId, resume: [{ interruptId: 'client_tool_c1', status: 'resolved', payload: { approved: true } }] });
-    expect(server.modelCalls[1]!.messages).toContainEqual(expect.objectContaining({ role: 'tool', toolCallId: 'c1', content: '{"approved":true}' }));
-    expect(shown).toHaveBeenCalledTimes(1);
-    expect(onlyCall(client).state).toBe('output-error');
+    expect(messageText(client.getSnapshot().messages[1]!)).toContain('Shown.');
   });
 
   it('an approval (needsApproval): shown, approved with a spec resume entry TanStack accepts and runs, but its resumed stream begins with TOOL_CALL_RESULT: a visible protocol error', async () => {

@@ -33,7 +33,7 @@ export function fromWireMessages(wire: readonly WireMessage[], now: number = Dat
       if (message.content) turn.parts.push({ type: 'text', text: message.content, state: 'done', messageId: message.id, ...subagent });
       for (const call of message.toolCalls ?? []) {
         // Replayed through the lifecycle table, like a live stream, so the table stays the only door.
-        let part = createToolCallPart(call.id, call.function.name, message.id);
+        let part = createToolCallPart(call.id, call.function.name, message.id, now);
         if (call.function.arguments) part = transitionToolCall(part, argumentsDelta(part, call.function.arguments).event).call;
         part = transitionToolCall(part, argumentsEnd(part)).call;
         turn.parts.push({ ...part, ...subagent, ...(call.encryptedValue === undefined ? {} : { encryptedValue: call.encryptedValue }) });

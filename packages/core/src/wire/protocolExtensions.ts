@@ -3,6 +3,7 @@ import { applyPatch, type Operation } from 'rfc6902';
 import { ensureAssistantTurn, mapLastAssistant, unchanged, type ChatState, type Reduction } from '../store/chatReducer.js';
 import { fromWireMessages } from './fromWireMessages.js';
 import type { ActivityPart, ChatMessage, MessagePart, ReasoningPart, SubagentPart } from '../store/messages.js';
+import { isTerminalToolCallState, type ToolCallPart } from '../lifecycle/toolCallLifecycle.js';
 
 /**
  * The AG-UI events outside the core chat path, reduced here: reasoning (and legacy `THINKING_*`),
@@ -62,21 +63,37 @@ function patched(document: unknown, patch: unknown): { readonly value: unknown }
 const isActivity = (id: string) => (part: MessagePart): part is ActivityPart => part.type === 'activity' && part.messageId === id;
 const isSubagent = (id: string) => (part: MessagePart): part is SubagentPart => part.type === 'subagent' && part.subagentRunId === id;
 
-/** Keeps the old object of every message and part a snapshot left as it was, so memoised rows do not re-render. */
+/**
+ * Keeps the old object of every message and part a snapshot left as it was, so memoised rows do not
+ * re-render. A browser call this client already answered, which the server's snapshot still shows
+ * unanswered (the answer has not reached it yet), keeps the client's answer: the snapshot must not drop
+ * it (the spec lets a consumer keep what only it knows).
+ */
 function reconcile(previous: readonly ChatMessage[], next: readonly ChatMessage[]): readonly ChatMessage[] {
   // An assistant turn the client streamed has an id of its own: it is found through its parts' wire ids too.
   const byId = new Map<string, ChatMessage>();
+  const calls = new Map<string, ToolCallPart>();
   for (const message of previous) {
     byId.set(message.id, message);
-    for (const part of message.parts) if ('messageId' in part && typeof part.messageId === 'string' && !byId.has(part.messageId)) byId.set(part.messageId, message);
+    for (const part of message.parts) {
+      if ('messageId' in part && typeof part.messageId === 'string' && !byId.has(part.messageId)) byId.set(part.messageId, message);
+      if (part.type === 'tool-call') calls.set(part.toolCallId, part);
+    }
   }
   const same = (a: MessagePart | undefined, b: MessagePart) => a !== undefined && JSON.stringify(comparable(a)) === JSON.stringify(comparable(b));
+  const keep = (part: MessagePart, old: MessagePart | undefined): MessagePart => {
+    if (part.type === 'tool-call') {
+      const mine = calls.get(part.toolCallId);
+      if (mine && mine.owner === 'client' && isTerminalToolCallState(mine.state) && !isTerminalToolCallState(part.state)) return mine;
+      if (mine && same(mine, part)) return mine;
+    }
+    return old !== undefined && same(old, part) ? old : part;
+  };
   return next.map((message) => {
     const old = byId.get(message.id);
-    if (!old || old.role !== message.role) return message;
-    const parts = message.parts.map((part, index) => (same(old.parts[index], part) ? (old.parts[index] as MessagePart) : part));
-    if (parts.length === old.parts.length && parts.every((part, index) => part === old.parts[index])) return old;
-    return { ...message, createdAt: old.createdAt, parts };
+    const parts = message.parts.map((part, index) => keep(part, old?.role === message.role ? old.parts[index] : undefined));
+    if (old && old.role === message.role && parts.length === old.parts.length && parts.every((part, index) => part === old.parts[index])) return old;
+    return parts.every((part, index) => part === message.parts[index]) ? message : { ...message, ...(old ? { createdAt: old.createdAt } : {}), parts };
   });
 }
 

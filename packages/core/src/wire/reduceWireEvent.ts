@@ -114,6 +114,9 @@ export function reduceWireEvent(state: ChatState, event: WireEvent, now: number)
         // An interrupt naming a call of this turn is that call's approval, whatever its reason; any
         // other becomes an interrupt part the app answers.
         const call = interrupt.toolCallId === undefined ? undefined : findToolCall(reduction.state.messages.slice(-1), (part) => part.toolCallId === interrupt.toolCallId);
+        // A call this browser runs (or already answered) is not the user's to approve: the next
+        // request's tool message answers it.
+        if (call?.call.owner === 'client') continue;
         if (call) {
           const approval: ToolCallEvent = {
             type: 'approvalRequest',
