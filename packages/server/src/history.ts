@@ -125,13 +125,6 @@ export async function reviewHistory(options: {
   const planned: { id: string; expiresAt: number }[] = [];
 
   for (const entry of options.resume) {
-    // A browser tool's result usually arrives as a tool message too; the resume entry then only acknowledges it.
-    const clientCall = lastCalls.find((call) => signer.clientToolInterruptId(threadId, call.id) === entry.interruptId);
-    if (clientCall) {
-      answerClientTool(messages, clientCall, entry, runsOnServer(clientCall.function.name));
-      results.add(clientCall.id);
-      continue;
-    }
     const parts = CallSigner.readApprovalId(entry.interruptId);
     const call = parts && [...calls.values()].find((candidate) => CallSigner.same(signer.approvalCallTag(threadId, candidate.id, parts.expiresAt, parts.scope), parts.callTag));
     if (!parts || !call) {
@@ -192,30 +185,6 @@ export async function reviewHistory(options: {
     if (!unused) throw new ChatRequestError('approval-answered', `Approval '${id}' was already answered; it cannot be used again.`);
   }
   return { messages, approved, denied };
-}
-
-/** Adds the result a resume entry carries for a browser tool, unless the history has it already. */
-function answerClientTool(messages: Message[], call: ToolCall, entry: ResumeEntry, runsOnServer: boolean): void {
-  if (runsOnServer) {
-    throw new ChatRequestError('forged-result', `'${call.function.name}' runs on the server: the client cannot answer it.`);
-  }
-  if (messages.some((message) => message.role === 'tool' && message.toolCallId === call.id)) return;
-  const payload = (entry.payload ?? {}) as { output?: unknown; error?: unknown };
-  const error =
-    entry.status === 'cancelled'
-      ? 'The user cancelled this call.'
-      : typeof payload.error === 'string'
-        ? payload.error
-        : undefined;
-  const content = error === undefined ? JSON.stringify(payload.output ?? null) : JSON.stringify({ error });
-  const result: ToolMessage = {
-    id: `${call.id}-result`,
-    role: 'tool',
-    toolCallId: call.id,
-    content,
-    ...(error === undefined ? {} : { error }),
-  };
-  insertAfterCall(messages, call.id, result);
 }
 
 /** Inserts a tool message right after the assistant message that made the call (and its results). */
