@@ -2,7 +2,6 @@ import type { AssistantMessage, Message, ResumeEntry, ToolCall, ToolMessage } fr
 import { readResultMetadata } from '@chatwire/core';
 import { CallSigner } from './signing.js';
 import type { ChatStore } from './store/chatStore.js';
-import type { ToolRegistry } from './toolRegistry.js';
 
 /** A request the server refuses: bad history, or resume entries that do not bind to pending calls. */
 export class ChatRequestError extends Error {
@@ -60,18 +59,17 @@ function secretHint(signer: CallSigner): string {
 export async function reviewHistory(options: {
   readonly messages: readonly Message[];
   readonly resume: readonly ResumeEntry[];
-  readonly registry: ToolRegistry;
   readonly signer: CallSigner;
   readonly store: ChatStore;
   readonly threadId: string;
-  /** Tools that run on the server but are not in the registry (the discovery tool). */
-  readonly isServerSide: (toolName: string) => boolean;
+  /** Whether results of calls to this tool are the server's own (signed, and verified here). */
+  readonly verifiesResultsOf: (toolName: string) => boolean;
   /** Claim the approvals (a run); `false` only checks that they are unused (validation). */
   readonly consume: boolean;
   /** The clock. Defaults to `Date.now()`. */
   readonly now?: number;
 }): Promise<HistoryReview> {
-  const { registry, signer, threadId, store } = options;
+  const { signer, threadId, store } = options;
   const now = options.now ?? Date.now();
   const messages = [...options.messages];
   const calls = new Map<string, ToolCall>();
@@ -85,7 +83,6 @@ export async function reviewHistory(options: {
       calls.set(call.id, call);
     }
   }
-  const runsOnServer = (name: string) => options.isServerSide(name) || registry.get(name)?.runsOn !== 'client';
 
   for (const message of messages) {
     if (message.role !== 'tool') continue;
@@ -97,7 +94,7 @@ export async function reviewHistory(options: {
       throw new ChatRequestError('duplicate-result', `The history has two results for tool call '${call.id}' ('${call.function.name}'): a call has one result.`);
     }
     results.add(call.id);
-    if (!runsOnServer(call.function.name)) continue;
+    if (!options.verifiesResultsOf(call.function.name)) continue;
     const content = typeof message.content === 'string' ? message.content : JSON.stringify(message.content);
     const signature = readResultMetadata(message.metadata).signature;
     if (signature === undefined) {

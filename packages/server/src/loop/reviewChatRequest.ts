@@ -33,11 +33,10 @@ export async function reviewChatRequest(options: ChatOptions, consume = true, si
   const review = await reviewHistory({
     messages: options.messages,
     resume: options.resume ?? [],
-    registry: tools.registry,
     signer,
     store: storeOf(options),
     threadId: options.threadId ?? '',
-    isServerSide: tools.isServerSide,
+    verifiesResultsOf: tools.verifiesResultsOf,
     consume,
   });
   return { ...review, tools };

@@ -11,10 +11,11 @@ export interface RunTools {
   /** Whether the server answers discovery calls itself (the browser did not bring its own discovery tool). */
   readonly answersDiscovery: boolean;
   /**
-   * Tools outside the registry whose results this server signs and verifies: the discovery tool,
-   * when this run has lazy tools the server manages.
+   * Whether results of calls to this tool are the server's own, signed and verified: every tool
+   * that does not run in the browser (unknown ones included: the server answered those), and the
+   * discovery tool when this run has lazy tools the server manages.
    */
-  readonly isServerSide: (name: string) => boolean;
+  readonly verifiesResultsOf: (name: string) => boolean;
 }
 
 /**
@@ -33,6 +34,6 @@ export function runToolsOf(options: Pick<ChatOptions, 'tools' | 'frontendTools' 
     registry,
     discovery,
     answersDiscovery,
-    isServerSide: (name) => name === DISCOVERY_TOOL_NAME && hasLazy && answersDiscovery,
+    verifiesResultsOf: (name) => (name === DISCOVERY_TOOL_NAME ? hasLazy && answersDiscovery : registry.get(name)?.runsOn !== 'client'),
   };
 }
