@@ -2,9 +2,9 @@ import type { RunAgentInput, Tool as WireTool } from '@ag-ui/core';
 import { RunAgentInputSchema } from '@ag-ui/core/schemas';
 import { type AnyTool, type ToolCatalog, type ToolCatalogEntry } from '@chatwire/core';
 import { z } from 'zod';
-import { reviewChatRequest, runChat, type ChatOptions } from './chat.js';
+import { reviewChatRequest, runChat, type ChatOptions, type ReviewedRequest } from './chat.js';
 import { reportError } from './errors/errorReport.js';
-import { ChatRequestError, type HistoryReview } from './history.js';
+import { ChatRequestError } from './history.js';
 import { checkOrigin, preflightResponse, withCors, type OriginPolicyOptions } from './http/originPolicy.js';
 import { isJsonContentType, readJsonBody } from './http/readJsonBody.js';
 import { CallSigner } from './signing.js';
@@ -48,7 +48,7 @@ export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
 
 /** Options of {@link createChatHandler}: everything `chat()` takes except the per-request parts. */
 export interface ChatHandlerOptions
-  extends Omit<ChatOptions, 'messages' | 'frontendTools' | 'threadId' | 'runId' | 'resume' | 'signal'>,
+  extends Omit<ChatOptions, 'messages' | 'frontendTools' | 'threadId' | 'runId' | 'parentRunId' | 'resume' | 'signal'>,
     OriginPolicyOptions {
   /** Size and count limits of one request. Defaults to {@link DEFAULT_LIMITS}. */
   readonly limits?: RequestLimits;
@@ -163,10 +163,11 @@ export function createChatHandler(options: ChatHandlerOptions): (request: Reques
       frontendTools: (input.tools ?? []) as WireTool[],
       threadId: input.threadId,
       runId: input.runId,
+      ...(input.parentRunId === undefined ? {} : { parentRunId: input.parentRunId }),
       ...(input.resume ? { resume: input.resume } : {}),
       signal: abort.signal,
     };
-    let review: HistoryReview;
+    let review: ReviewedRequest;
     try {
       review = await reviewChatRequest(chatOptions, true, signer);
     } catch (error) {

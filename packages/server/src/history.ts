@@ -2,7 +2,6 @@ import type { AssistantMessage, Message, ResumeEntry, ToolCall, ToolMessage } fr
 import { readResultMetadata } from '@chatwire/core/wire';
 import { CallSigner } from './signing.js';
 import type { ChatStore } from './store/chatStore.js';
-import type { ToolRegistry } from './toolRegistry.js';
 
 /** A request the server refuses: bad history, or resume entries that do not bind to pending calls. */
 export class ChatRequestError extends Error {
@@ -60,18 +59,17 @@ function secretHint(signer: CallSigner): string {
 export async function reviewHistory(options: {
   readonly messages: readonly Message[];
   readonly resume: readonly ResumeEntry[];
-  readonly registry: ToolRegistry;
   readonly signer: CallSigner;
   readonly store: ChatStore;
   readonly threadId: string;
-  /** Tools that run on the server but are not in the registry (the discovery tool). */
-  readonly isServerSide: (toolName: string) => boolean;
+  /** Whether results of calls to this tool are the server's own (signed, and verified here). */
+  readonly verifiesResultsOf: (toolName: string) => boolean;
   /** Claim the approvals (a run); `false` only checks that they are unused (validation). */
   readonly consume: boolean;
   /** The clock. Defaults to `Date.now()`. */
   readonly now?: number;
 }): Promise<HistoryReview> {
-  const { registry, signer, threadId, store } = options;
+  const { signer, threadId, store } = options;
   const now = options.now ?? Date.now();
   const messages = [...options.messages];
   const calls = new Map<string, ToolCall>();
@@ -85,7 +83,6 @@ export async function reviewHistory(options: {
       calls.set(call.id, call);
     }
   }
-  const runsOnServer = (name: string) => options.isServerSide(name) || registry.get(name)?.runsOn !== 'client';
 
   for (const message of messages) {
     if (message.role !== 'tool') continue;
@@ -97,7 +94,7 @@ export async function reviewHistory(options: {
       throw new ChatRequestError('duplicate-result', `The history has two results for tool call '${call.id}' ('${call.function.name}'): a call has one result.`);
     }
     results.add(call.id);
-    if (!runsOnServer(call.function.name)) continue;
+    if (!options.verifiesResultsOf(call.function.name)) continue;
     const content = typeof message.content === 'string' ? message.content : JSON.stringify(message.content);
     const signature = readResultMetadata(message.metadata).signature;
     if (signature === undefined) {
@@ -125,13 +122,6 @@ export async function reviewHistory(options: {
   const planned: { id: string; expiresAt: number }[] = [];
 
   for (const entry of options.resume) {
-    // A browser tool's result usually arrives as a tool message too; the resume entry then only acknowledges it.
-    const clientCall = lastCalls.find((call) => signer.clientToolInterruptId(threadId, call.id) === entry.interruptId);
-    if (clientCall) {
-      answerClientTool(messages, clientCall, entry, runsOnServer(clientCall.function.name));
-      results.add(clientCall.id);
-      continue;
-    }
     const parts = CallSigner.readApprovalId(entry.interruptId);
     const call = parts && [...calls.values()].find((candidate) => CallSigner.same(signer.approvalCallTag(threadId, candidate.id, parts.expiresAt, parts.scope), parts.callTag));
     if (!parts || !call) {
@@ -192,30 +182,6 @@ export async function reviewHistory(options: {
     if (!unused) throw new ChatRequestError('approval-answered', `Approval '${id}' was already answered; it cannot be used again.`);
   }
   return { messages, approved, denied };
-}
-
-/** Adds the result a resume entry carries for a browser tool, unless the history has it already. */
-function answerClientTool(messages: Message[], call: ToolCall, entry: ResumeEntry, runsOnServer: boolean): void {
-  if (runsOnServer) {
-    throw new ChatRequestError('forged-result', `'${call.function.name}' runs on the server: the client cannot answer it.`);
-  }
-  if (messages.some((message) => message.role === 'tool' && message.toolCallId === call.id)) return;
-  const payload = (entry.payload ?? {}) as { output?: unknown; error?: unknown };
-  const error =
-    entry.status === 'cancelled'
-      ? 'The user cancelled this call.'
-      : typeof payload.error === 'string'
-        ? payload.error
-        : undefined;
-  const content = error === undefined ? JSON.stringify(payload.output ?? null) : JSON.stringify({ error });
-  const result: ToolMessage = {
-    id: `${call.id}-result`,
-    role: 'tool',
-    toolCallId: call.id,
-    content,
-    ...(error === undefined ? {} : { error }),
-  };
-  insertAfterCall(messages, call.id, result);
 }
 
 /** Inserts a tool message right after the assistant message that made the call (and its results). */

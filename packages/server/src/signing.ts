@@ -82,11 +82,6 @@ export class CallSigner {
     return this.#mac('approval', threadId, call.id, call.function.name, args.text, expiresAt, scope).slice(0, 32);
   }
 
-  /** The interrupt id of a browser-tool hand-off (stable per call). */
-  clientToolInterruptId(threadId: string, toolCallId: string): string {
-    return `cli_${this.#mac('client-tool', threadId, toolCallId).slice(0, 24)}`;
-  }
-
   /** The signature over a result this server produced for `call`, covering what the model will read. */
   resultSignature(threadId: string, call: ToolCall, content: string): string {
     return this.#mac('result', threadId, call.id, call.function.name, signedArguments(call.function.arguments), content);

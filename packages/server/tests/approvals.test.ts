@@ -44,7 +44,7 @@ async function askForRefund(send: ReturnType<typeof setup>['send'], threadId = '
   const history = [user('use refundOrder for ORD-1234', 'u1')];
   const first = await send(threadId, history);
   const [interrupt] = interruptsOf(first.events);
-  expect(interrupt?.reason).toBe('tool_approval');
+  expect(interrupt?.reason).toBe('tool_call');
   const messages = applyEvents(history, first.events);
   const answer = (approved: boolean, extra: Partial<ResumeEntry> = {}): ResumeEntry => ({
     interruptId: interrupt!.id,
@@ -199,7 +199,7 @@ describe('approvals', () => {
     };
     expect(interruptsOf(await run('use cancelOrder {"orderId":"TEST-1"}'))).toHaveLength(0);
     expect(cancel).toHaveBeenCalledTimes(1);
-    expect(interruptsOf(await run('use cancelOrder {"orderId":"ORD-7"}'))[0]?.reason).toBe('tool_approval');
+    expect(interruptsOf(await run('use cancelOrder {"orderId":"ORD-7"}'))[0]?.reason).toBe('tool_call');
     expect(cancel).toHaveBeenCalledTimes(1);
   });
 });

@@ -3,6 +3,9 @@ import type { AddressInfo } from 'node:net';
 import type { Event } from '@ag-ui/core';
 import { readServerSentEvents } from '@chatwire/core/wire';
 import { toNodeListener, type FetchHandler } from '@chatwire/server';
+import { createParser } from 'eventsource-parser';
+import { afterEach } from 'vitest';
+import { assertValidEventStream, isEventList } from './eventStream.js';
 
 /** Serves a Fetch handler on loopback with node:http; `close()` stops it. */
 export async function serve(handler: FetchHandler): Promise<{ url: string; close: () => Promise<void>; server: Server }> {
@@ -25,18 +28,53 @@ export function runInput(messages: unknown[], extra: Record<string, unknown> = {
   return { threadId: 'thread_test', runId: `run_${Math.random().toString(36).slice(2)}`, messages, tools: [], context: [], ...extra };
 }
 
-/** Reads every event of an SSE response. */
+/** Reads every event of an SSE response, and checks the stream against AG-UI 1.0 (see eventStream.ts). */
 export async function readEvents(response: Response): Promise<Event[]> {
   const events: Event[] = [];
   for await (const data of readServerSentEvents(response.body as ReadableStream<Uint8Array>)) events.push(JSON.parse(data) as Event);
+  await assertValidEventStream(events);
   return events;
 }
 
-/** Collects an async iterable. */
+/** Collects an async iterable; a stream of AG-UI events (a `chat()` run) is checked against AG-UI 1.0. */
 export async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];
   for await (const item of iterable) out.push(item);
+  if (isEventList(out)) await assertValidEventStream(out);
   return out;
+}
+
+/** Event streams the server answered a ChatClient with in this test; checked after each test. */
+const watched: { readonly events: Event[]; complete: boolean }[] = [];
+
+afterEach(async () => {
+  const streams = watched.splice(0);
+  for (const stream of streams) await assertValidEventStream(stream.events, { complete: stream.complete });
+});
+
+/**
+ * Passes an SSE response through unchanged while recording its events for the AG-UI 1.0 check
+ * after the test. A client that stops reading cancels the source as before (so the run still stops
+ * on disconnect); such a stream is judged as a prefix.
+ */
+function watchEvents(response: Response): Response {
+  if (!response.body || !response.headers.get('content-type')?.startsWith('text/event-stream')) return response;
+  const stream = { events: [] as Event[], complete: false };
+  watched.push(stream);
+  const decoder = new TextDecoder();
+  const parser = createParser({ onEvent: (message) => void stream.events.push(JSON.parse(message.data) as Event) });
+  const body = response.body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        parser.feed(decoder.decode(chunk, { stream: true }));
+        controller.enqueue(chunk);
+      },
+      flush() {
+        stream.complete = true;
+      },
+    }),
+  );
+  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
 }
 
 /** Polls `check` until it returns true or `ms` pass. */
@@ -57,7 +95,7 @@ export function clientFor(handler: (request: Request) => Promise<Response>, opti
   const bodies: Record<string, unknown>[] = [];
   const fetch = (async (url: string | URL | Request, init?: RequestInit) => {
     bodies.push(JSON.parse(String(init?.body)) as Record<string, unknown>);
-    return handler(new Request(url as string, init));
+    return watchEvents(await handler(new Request(url as string, init)));
   }) as typeof globalThis.fetch;
   const client = new ChatClient({
     connection: fetchServerSentEvents({ url: 'http://chatwire.test/api/chat', fetch }),

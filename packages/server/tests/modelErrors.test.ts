@@ -54,7 +54,7 @@ describe('a model that fails mid-response', () => {
     expect(messageText(snapshot.messages[1]!)).toBe('Half an answer');
   });
 
-  it('a run stopped while the model still yields ends in RUN_ERROR "aborted", never RUN_FINISHED', async () => {
+  it('a run stopped while the model still yields closes what it opened and finishes as cancelled (AG-UI 1.0), never as success or RUN_ERROR', async () => {
     const abort = new AbortController();
     const model: ChatModel = {
       provider: 'test',
@@ -67,8 +67,10 @@ describe('a model that fails mid-response', () => {
       },
     };
     const events = await collect(chat({ model, messages: [user('go')], signal: abort.signal }));
-    expect(events.some((event) => event.type === 'RUN_FINISHED')).toBe(false);
-    expect(events.at(-1)).toMatchObject({ type: 'RUN_ERROR', code: 'aborted' });
+    expect(events.some((event) => event.type === 'RUN_ERROR')).toBe(false);
+    expect(events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'cancelled' } });
     expect(events.filter((event) => event.type === 'TEXT_MESSAGE_CONTENT')).toHaveLength(1);
+    // The message and the step the stop cut short are closed before the run finishes.
+    expect(events.slice(-3).map((event) => event.type)).toEqual(['TEXT_MESSAGE_END', 'STEP_FINISHED', 'RUN_FINISHED']);
   });
 });

@@ -1,5 +1,5 @@
 import type { StandardJSONSchemaV1, StandardSchemaV1 } from '@standard-schema/spec';
-import type { Tool as WireTool } from '@ag-ui/core';
+import type { Message, Tool as WireTool } from '@ag-ui/core';
 import {
   isStandardSchema,
   jsonSchema,
@@ -18,6 +18,17 @@ export interface ToolContext {
   readonly toolCallId: string;
   /** Aborted when the user stops the turn or the run is cancelled. */
   readonly signal: AbortSignal;
+  /**
+   * The run's history up to this call, the assistant message that holds the call included (server
+   * tools; absent in the browser). Defaults to absent.
+   */
+  readonly messages?: readonly Message[];
+  /**
+   * Sends a CUSTOM event named `name` with `value` (JSON) into the run's stream, in order, before
+   * this call's result (server tools; absent in the browser). Names starting with `chatwire.` are
+   * reserved. Defaults to absent.
+   */
+  readonly emit?: (name: string, value: unknown) => void;
 }
 
 /** Decides per call whether the user must approve it. */

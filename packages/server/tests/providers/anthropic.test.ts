@@ -284,7 +284,7 @@ describe('anthropic: failures', () => {
     expect(reports[0]?.message).toContain(`could not reach the provider at ${url}/v1/messages`);
   });
 
-  it('the user aborting through the chat signal ends in an aborted RUN_ERROR: streamed text stays, the request is closed, nothing is retried', async () => {
+  it('the user aborting through the chat signal finishes the run as cancelled: streamed text stays, the request is closed, nothing is retried', async () => {
     // The provider sends two deltas in one write (one network read) and then holds the stream open.
     provider.respond({ body: sse('text.sse'), cutAfter: '"text_delta","text":" from"}}\n\n', then: 'hold', writes: 'whole' });
     const { tools } = providerTestTools();
@@ -297,8 +297,8 @@ describe('anthropic: failures', () => {
     );
 
     expect(textOf(events)).toBe('Hello');
-    expect(events.at(-1)).toMatchObject({ type: 'RUN_ERROR', code: 'aborted', message: 'The run was stopped before it finished.' });
-    expect(typesOf(events)).not.toContain('RUN_FINISHED');
+    expect(events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'cancelled' } });
+    expect(typesOf(events)).not.toContain('RUN_ERROR');
     await within(
       (async () => {
         while (!provider.requests[0]?.closedByClient) await new Promise((resolve) => setTimeout(resolve, 5));

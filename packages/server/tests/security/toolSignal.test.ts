@@ -36,7 +36,7 @@ describe("a tool's signal stops it", () => {
     expect(signals.some((signal) => signal.aborted)).toBe(false);
     stop.abort();
     const events = await run;
-    expect(events.at(-1)).toMatchObject({ type: 'RUN_ERROR', code: 'aborted' });
+    expect(events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'cancelled' } });
     expect(signals.every((signal) => signal.aborted)).toBe(true);
   });
 

@@ -1,0 +1,32 @@
+import { EventType, type Event, type ToolCall, type ToolMessage } from '@ag-ui/core';
+import { createId, type ResultMetadata } from '@chatwire/core';
+import { insertAfterCall } from '../history.js';
+import type { RunContext } from './runContext.js';
+
+/** A signed TOOL_CALL_RESULT; the tool message it becomes joins the working history after its call. */
+export function resultEvent(context: RunContext, call: ToolCall, content: string, meta: ResultMetadata): Event {
+  const signature = context.signer.resultSignature(context.threadId, call, content);
+  const metadata = { chatwire: { ...meta, signature } };
+  const messageId = createId('tool');
+  const message: ToolMessage = {
+    id: messageId,
+    role: 'tool',
+    toolCallId: call.id,
+    content,
+    ...(meta.error ? { error: meta.error } : {}),
+    metadata,
+  };
+  insertAfterCall(context.history, call.id, message);
+  return { type: EventType.TOOL_CALL_RESULT, messageId, toolCallId: call.id, content, role: 'tool', metadata };
+}
+
+/** A failed call's result: the model reads `{ error }` and can act on it. */
+export function errorResult(context: RunContext, call: ToolCall, error: string): Event {
+  return resultEvent(context, call, JSON.stringify({ error }), { outcome: 'error', error });
+}
+
+/** A call the user declined: a `cancelled` result with the user's reason, which is what the model reads. */
+export function deniedResult(context: RunContext, call: ToolCall, reason: string | undefined): Event {
+  const error = `The user declined to run '${call.function.name}'${reason ? `: ${reason}` : '.'}`;
+  return resultEvent(context, call, JSON.stringify({ error }), { outcome: 'cancelled', reason: 'denied', error });
+}

@@ -1,0 +1,156 @@
+import { setMaxListeners } from 'node:events';
+import {
+  EventType,
+  PROTOCOL_VERSION,
+  aggregateTokenUsage,
+  type Event,
+  type RunFinishedOutcome,
+  type TokenUsage,
+} from '@ag-ui/core';
+import { CHATWIRE_EVENTS, createId } from '@chatwire/core';
+import { ProviderError } from '../adapters/providerErrors.js';
+import { reportError, safeModelMessage } from '../errors/errorReport.js';
+import { ChatRequestError, withEveryCallAnswered } from '../history.js';
+import { CallSigner } from '../signing.js';
+import { DEFAULT_APPROVAL_TTL_MS, DEFAULT_MAX_ITERATIONS, storeOf, type ChatOptions } from './chatOptions.js';
+import { streamModelStep } from './modelStep.js';
+import { reviewChatRequest, type ReviewedRequest } from './reviewChatRequest.js';
+import type { RunContext } from './runContext.js';
+import { executeServerCalls } from './serverCalls.js';
+import { errorResult, deniedResult } from './resultEvents.js';
+import { prepareServerCall, triageCalls, type PreparedCall } from './triageCalls.js';
+
+/**
+ * The agent loop of one AG-UI run. `reviewed` is the review `createChatHandler` already made (and
+ * whose approvals it claimed) before answering; without it the run reviews the request itself.
+ * `signer` is the one the handler resolved at startup.
+ *
+ * The run ends with RUN_FINISHED: `success` when the model answered without tools, or left calls
+ * of frontend tools for the application (`pendingToolCallIds`); `interrupt` when calls wait for an
+ * approval; `cancelled` when it was stopped or reached `maxIterations`. RUN_ERROR when it failed.
+ */
+export async function* runChat(
+  options: ChatOptions,
+  reviewed: ReviewedRequest | undefined,
+  signer = new CallSigner(options.secret),
+): AsyncGenerator<Event, void, undefined> {
+  const threadId = options.threadId ?? createId('thread');
+  const runId = options.runId ?? createId('run');
+  // The run's own signal: aborted when the caller's is, and when the run ends, so no tool outlives it.
+  const runAbort = new AbortController();
+  // Every tool call of the run listens on it until the run ends (see executeTool): no listener cap.
+  setMaxListeners(0, runAbort.signal);
+  const outer = options.signal;
+  const forwardAbort = () => runAbort.abort(outer?.reason);
+  if (outer?.aborted) forwardAbort();
+  else outer?.addEventListener('abort', forwardAbort, { once: true });
+  const signal = runAbort.signal;
+  const usage: TokenUsage[] = [];
+  const finished = (outcome: RunFinishedOutcome): Event => ({
+    type: EventType.RUN_FINISHED,
+    threadId,
+    runId,
+    outcome,
+    ...(usage.length ? { usage: aggregateTokenUsage(usage) } : {}),
+  });
+  let openStep: string | undefined;
+  yield {
+    type: EventType.RUN_STARTED,
+    threadId,
+    runId,
+    protocolVersion: PROTOCOL_VERSION,
+    ...(options.parentRunId === undefined ? {} : { parentRunId: options.parentRunId }),
+  };
+
+  try {
+    const review = reviewed ?? (await reviewChatRequest({ ...options, threadId }, true, signer));
+    const context: RunContext = {
+      threadId,
+      runId,
+      signer,
+      signal,
+      tools: review.tools,
+      history: review.messages,
+      store: storeOf(options),
+      approvalTtlMs: options.approvalTtlMs ?? DEFAULT_APPROVAL_TTL_MS,
+      onError: options.onError,
+    };
+
+    // What the user decided on the previous run's approvals happens first.
+    for (const { call, reason } of review.denied) yield deniedResult(context, call, reason);
+    const approved: PreparedCall[] = [];
+    for (const { call } of review.approved) {
+      const tool = context.tools.registry.get(call.function.name)?.server;
+      const prepared = tool ? await prepareServerCall(tool, call) : { ok: false as const, error: `Unknown tool '${call.function.name}'.` };
+      if (prepared.ok) approved.push(prepared.prepared);
+      else yield errorResult(context, call, prepared.error);
+    }
+    yield* executeServerCalls(context, approved);
+
+    const maxIterations = options.maxIterations ?? DEFAULT_MAX_ITERATIONS;
+    for (let iteration = 0; iteration < maxIterations; iteration++) {
+      // Stopped while tools ran: end as a stopped run, not silently.
+      signal.throwIfAborted();
+      openStep = `model-call-${iteration + 1}`;
+      yield { type: EventType.STEP_STARTED, stepName: openStep };
+      const plan = await context.tools.discovery.plan(context.history);
+      const sentMessages = withEveryCallAnswered(context.history);
+      const step = yield* streamModelStep(options.model, options.system, context, plan.tools, sentMessages);
+      if (step.usage) usage.push(step.usage);
+      const accounting = context.tools.discovery.usage({ runId, step: iteration + 1, plan, messages: sentMessages, providerUsage: providerUsageOf(step.usage) });
+      yield { type: EventType.CUSTOM, name: CHATWIRE_EVENTS.modelCallUsage, value: accounting };
+      yield { type: EventType.STEP_FINISHED, stepName: openStep };
+      openStep = undefined;
+      if (step.calls.length === 0) {
+        yield finished({ type: 'success' });
+        return;
+      }
+
+      const triage = yield* triageCalls(context, step.calls);
+      yield* executeServerCalls(context, triage.serverCalls);
+      if (triage.interrupts.length > 0) {
+        // Frontend calls of the same response stay pending too; a consumer derives them from the stream.
+        yield finished({ type: 'interrupt', interrupts: triage.interrupts });
+        return;
+      }
+      if (triage.pending.length > 0) {
+        yield finished({ type: 'success', pendingToolCallIds: triage.pending });
+        return;
+      }
+    }
+    // The model still had results to read: stopped by a limit the server enforces.
+    yield finished({ type: 'cancelled' });
+  } catch (error) {
+    if (signal.aborted) {
+      // Stopped by the user (or the client went away): a stop is not a failure, so the run closes
+      // as cancelled, with what it opened closed first (the model step closed its own message and calls).
+      if (openStep !== undefined) yield { type: EventType.STEP_FINISHED, stepName: openStep };
+      yield finished({ type: 'cancelled' });
+      return;
+    }
+    // The client reads a safe message; the details go to the server's onError.
+    let message: string;
+    if (error instanceof ChatRequestError) message = error.message;
+    else {
+      const ref = reportError(options.onError, { kind: error instanceof ProviderError ? 'model' : 'run', error, threadId, runId });
+      message = safeModelMessage(error, ref);
+    }
+    const code = error instanceof ChatRequestError ? error.code : 'agent-error';
+    yield { type: EventType.RUN_ERROR, message, code, ...(usage.length ? { usage: aggregateTokenUsage(usage) } : {}) };
+  } finally {
+    outer?.removeEventListener('abort', forwardAbort);
+    runAbort.abort(new Error('The run ended.'));
+  }
+}
+
+/** The provider's own figures for one model call, as `chatwire.model_call_usage` carries them. */
+function providerUsageOf(usage: TokenUsage | undefined) {
+  if (!usage) return undefined;
+  const { inputTokens, outputTokens, totalTokens, cachedInputTokens } = usage;
+  return {
+    ...(inputTokens === undefined ? {} : { inputTokens }),
+    ...(outputTokens === undefined ? {} : { outputTokens }),
+    ...(totalTokens === undefined ? {} : { totalTokens }),
+    ...(cachedInputTokens === undefined ? {} : { cachedInputTokens }),
+  };
+}

@@ -1,0 +1,168 @@
+import type { Event, Interrupt, ToolCall } from '@ag-ui/core';
+import {
+  DISCOVERY_TOOL_NAME,
+  describeError,
+  parseJsonStrict,
+  resolveNeedsApproval,
+  selfCorrectionError,
+  unavailableError,
+  validateToolInput,
+  type ServerTool,
+} from '@chatwire/core';
+import { canonicalArguments } from '../binding/canonicalArguments.js';
+import { errorResult, resultEvent } from './resultEvents.js';
+import type { RunContext } from './runContext.js';
+
+/** `Interrupt.reason` of a tool approval: the AG-UI core value for an interrupt bound to a tool call. */
+export const APPROVAL_REASON = 'tool_call';
+
+/** A server call ready to run: its tool, and its input parsed and validated exactly once. */
+export interface PreparedCall {
+  readonly call: ToolCall;
+  readonly tool: ServerTool<string, unknown, unknown>;
+  /** The input as the schema returned it (transforms and defaults applied). */
+  readonly input: unknown;
+}
+
+/** What a model response's calls need, once the ones answered at once are answered. */
+export interface Triage {
+  /** Server calls to run now. */
+  readonly serverCalls: PreparedCall[];
+  /** Server calls waiting for the user's approval. */
+  readonly interrupts: Interrupt[];
+  /** Browser (frontend) calls left for the application to answer, in the order the model made them. */
+  readonly pending: string[];
+}
+
+/** Parses and validates a server call's arguments, once; the error is what the model reads. */
+export async function prepareServerCall(
+  tool: ServerTool<string, unknown, unknown>,
+  call: ToolCall,
+): Promise<{ readonly ok: true; readonly prepared: PreparedCall } | { readonly ok: false; readonly error: string }> {
+  let raw: unknown;
+  try {
+    raw = parseJsonStrict(call.function.arguments.trim() === '' ? '{}' : call.function.arguments);
+  } catch (error) {
+    return { ok: false, error: `Invalid JSON in the arguments of '${tool.name}': ${describeError(error)}` };
+  }
+  const valid = await validateToolInput(tool, raw);
+  return valid.ok ? { ok: true, prepared: { call, tool, input: valid.value } } : { ok: false, error: valid.error };
+}
+
+/**
+ * Sorts the calls of one model response. Discovery calls and calls nobody can run are answered at
+ * once (yielded as results); server calls are prepared and either run or wait for approval; calls
+ * of frontend tools are left unanswered for the application (AG-UI: the run then finishes as
+ * success naming them in `pendingToolCallIds`).
+ */
+export async function* triageCalls(context: RunContext, calls: readonly ToolCall[]): AsyncGenerator<Event, Triage, undefined> {
+  const { registry, discovery, answersDiscovery } = context.tools;
+  const serverCalls: PreparedCall[] = [];
+  const interrupts: Interrupt[] = [];
+  const pending: string[] = [];
+  const isServerDiscovery = (call: ToolCall) => call.function.name === DISCOVERY_TOOL_NAME && answersDiscovery;
+
+  // Discovery first: its results join the history, so a tool loaded by this same response may be called by it too.
+  for (const call of calls) {
+    if (!isServerDiscovery(call)) continue;
+    const answer = await discovery.answer(call, context.history);
+    yield answer.ok ? resultEvent(context, call, answer.content, {}) : errorResult(context, call, answer.error ?? 'discovery failed');
+  }
+  for (const call of calls) {
+    if (isServerDiscovery(call)) continue;
+    const tool = registry.get(call.function.name);
+    if (!tool) {
+      const available = registry.eager().map((t) => t.name).join(', ') || 'none';
+      const more = discovery.deferring ? ` More tools can be loaded with ${DISCOVERY_TOOL_NAME}.` : '';
+      yield errorResult(context, call, `Unknown tool '${call.function.name}'. Available tools: ${available}.${more}`);
+      continue;
+    }
+    // A lazy tool was withheld from the model until discovered: a call before that is the model's
+    // mistake, answered here (also for browser tools) so the model can correct itself.
+    if (tool.lazy && discovery.deferring && (await discovery.isRefused(tool.name))) {
+      // A final answer: discovering it cannot help, so no self-correction loop.
+      yield errorResult(context, call, unavailableError(tool.name));
+      continue;
+    }
+    if (tool.lazy && !(await discovery.isDiscovered(tool.name, context.history))) {
+      yield errorResult(context, call, selfCorrectionError(tool.name, discovery.mode));
+      continue;
+    }
+    if (tool.lazy && discovery.deferring && !(await discovery.isActive(tool.name))) {
+      yield errorResult(context, call, unavailableError(tool.name));
+      continue;
+    }
+    if (tool.runsOn === 'client') {
+      // A tool from the server's list that runs elsewhere needs the browser to have announced it
+      // (a server tool of the same name as a frontend tool records it in `shadowed`); otherwise
+      // nobody would ever answer the call and it would wait forever.
+      if (tool.source === 'server' && !registry.shadowed.includes(tool.name)) {
+        yield errorResult(context, call, unimplementedToolError(tool.name));
+        continue;
+      }
+      // The application's to answer, arguments and all (AG-UI: what to do with arguments that do
+      // not parse is the application's decision, and a producer never answers a frontend call).
+      pending.push(call.id);
+      continue;
+    }
+    const server = tool.server as ServerTool<string, unknown, unknown>;
+    const prepared = await prepareServerCall(server, call);
+    if (!prepared.ok) {
+      yield errorResult(context, call, prepared.error);
+      continue;
+    }
+    let needsApproval: boolean;
+    try {
+      needsApproval = await resolveNeedsApproval(server, prepared.prepared.input);
+    } catch {
+      needsApproval = true; // a failing policy asks rather than runs
+    }
+    if (!needsApproval) {
+      serverCalls.push(prepared.prepared);
+      continue;
+    }
+    const interrupt = approvalInterrupt(context, call, tool.name);
+    if (typeof interrupt === 'string') yield errorResult(context, call, interrupt);
+    else interrupts.push(interrupt);
+  }
+  return { serverCalls, interrupts, pending };
+}
+
+/** How much of the arguments an approval's prompt quotes. */
+const PROMPT_ARGUMENTS_CHARS = 200;
+
+/** The approval interrupt for a call, bound through its id; or why the call cannot be approved. */
+function approvalInterrupt(context: RunContext, call: ToolCall, toolName: string): Interrupt | string {
+  const expiresAt = Date.now() + context.approvalTtlMs;
+  const id = context.signer.approvalId(context.threadId, call, expiresAt, context.store.scope);
+  const canonical = canonicalArguments(call.function.arguments);
+  if (id === undefined || !canonical.ok) {
+    return `The arguments of '${toolName}' cannot be approved: ${canonical.ok ? 'they have no canonical form' : canonical.reason}.`;
+  }
+  const shown = canonical.text.length > PROMPT_ARGUMENTS_CHARS ? `${canonical.text.slice(0, PROMPT_ARGUMENTS_CHARS)}…` : canonical.text;
+  return {
+    id,
+    reason: APPROVAL_REASON,
+    toolCallId: call.id,
+    message: `Allow '${toolName}' to run with ${shown}?`,
+    expiresAt: new Date(expiresAt).toISOString(),
+    responseSchema: {
+      type: 'object',
+      properties: {
+        approved: { type: 'boolean', description: 'true runs the call; false declines it.' },
+        reason: { type: 'string', description: 'Why it was declined; the model reads it.' },
+      },
+      required: ['approved'],
+    },
+    metadata: { chatwire: { toolName } },
+  };
+}
+
+/** The error for a call nobody can run: named, with both ways to fix it. */
+function unimplementedToolError(name: string): string {
+  return (
+    `Tool '${name}' has no implementation: the server registers its definition without .server(impl), ` +
+    `and the browser did not announce it in this run's tools. Register ${name}.server(impl) on the server, ` +
+    `or pass ${name}.client(impl) (or the definition, answered with addToolResult) in the browser's tools.`
+  );
+}
