@@ -19,7 +19,7 @@ export { messageText, parseResultContent, toolCallParts, toWireMessages } from '
 export type { ActivityPart, ChatMessage, ChatRole, InterruptPart, MessagePart, ReasoningPart, SubagentPart, TextPart } from './store/messages.js';
 export { parseJsonStrict, safeJsonReviver } from './lifecycle/parseJsonStrict.js';
 export { CHATWIRE_EVENTS, DISCOVERY_TOOL_NAME, INTERRUPT_REASONS } from './wire/protocol.js';
-export type { ApprovalPayload, ClientToolPayload, ModelCallUsage, ResultMetadata, ToolCatalog, ToolCatalogEntry } from './wire/protocol.js';
+export type { ApprovalPayload, ModelCallUsage, ResultMetadata, ToolCatalog, ToolCatalogEntry } from './wire/protocol.js';
 export { encodeServerSentEvent } from './wire/encodeServerSentEvent.js';
 export {
   createToolCallPart,

@@ -284,6 +284,16 @@ describe('the run lifecycle', () => {
     expect(messageText(client.getSnapshot().messages[1]!)).toBe('First run. Second run.');
   });
 
+  it('a run that finishes cancelled asks for nothing: its unfinished calls are cancelled and nothing continues', async () => {
+    const server = await serve((input) => runOf(input, [...textOf('a1', 'Let me '), ...callOf('c1', 'appHandled', {})], { type: 'cancelled' }));
+    const onToolCall = vi.fn();
+    const client = server.client({ onToolCall });
+    await client.sendMessage('go');
+    expect(client.getSnapshot()).toMatchObject({ status: 'ready', error: undefined });
+    expect(turn(client).find((part) => part.type === 'tool-call')).toMatchObject({ state: 'cancelled', cancelReason: 'aborted' });
+    expect(server.inputs).toHaveLength(1);
+  });
+
   it('any other event after RUN_FINISHED is a visible protocol error, never a silent hang', async () => {
     const server = await serve((input) => [...runOf(input, textOf('a1', 'Done.')), ...callOf('late', 'runLater', {})]);
     const onError = vi.fn();

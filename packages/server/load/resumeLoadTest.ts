@@ -4,7 +4,7 @@
  * (some on another instance), a few "reloads" that read a run again from the start, and a few runs
  * stopped with DELETE. Passes when every run's events, stitched from all its readers, are numbered
  * 1..N with none missing or repeated, carry its own thread and run ids, and end as they must
- * (RUN_FINISHED with the whole story, or RUN_ERROR `aborted` for a stopped run).
+ * (RUN_FINISHED with the whole story, with the cancelled outcome for a stopped run).
  *
  * `LOAD_RUNS` (default 100) runs; `LOAD_REDIS=1` starts a real redis-server on loopback and two
  * server instances sharing it (readers resume on either); otherwise one instance in memory.
@@ -132,7 +132,7 @@ async function oneRun(i: number): Promise<number> {
   check(mine, `run ${i}: an event names another thread or run`);
   const text = frames.map(({ event }) => (event.type === 'TEXT_MESSAGE_CONTENT' ? event.delta : '')).join('');
   const end = frames.at(-1)?.event;
-  if (stopIt) check(end?.type === 'RUN_ERROR' && (end as { code?: string }).code === 'aborted', `run ${i}: a stopped run ends with ${end?.type}`);
+  if (stopIt) check(end?.type === 'RUN_FINISHED' && (end as { outcome?: { type?: string } }).outcome?.type === 'cancelled', `run ${i}: a stopped run ends with ${end?.type}`);
   else {
     check(end?.type === 'RUN_FINISHED', `run ${i}: ends with ${end?.type}`);
     const parts = [...text.matchAll(/Part (\d+):/g)].map((match) => Number(match[1]));

@@ -12,12 +12,13 @@ export const CHATWIRE_EVENTS = {
   modelCallUsage: 'chatwire.model_call_usage',
 } as const;
 
-/** `Interrupt.reason` values Chatwire emits. */
+/**
+ * `Interrupt.reason` values Chatwire emits. A tool call waiting for the user's approval uses AG-UI's own
+ * reason, `tool_call` (the interrupt id is the approval id). Browser tools are no interrupt: a run that
+ * stops on them finishes as success, naming them in `pendingToolCallIds`.
+ */
 export const INTERRUPT_REASONS = {
-  /** A server-known tool call waits for the user's approval; the interrupt id is the approval id. */
-  toolApproval: 'tool_approval',
-  /** A tool call the browser (or the app) must execute and answer. */
-  clientTool: 'client_tool',
+  toolApproval: 'tool_call',
 } as const;
 
 /** How a tool result ended, as carried in `metadata.chatwire` of TOOL_CALL_RESULT and tool messages. */
@@ -32,14 +33,11 @@ export interface ResultMetadata {
   readonly signature?: string;
 }
 
-/** What a resume entry answering a `tool_approval` interrupt carries in `payload`. */
+/** What a resume entry answering a tool approval carries in `payload`. */
 export interface ApprovalPayload {
   readonly approved: boolean;
   readonly reason?: string;
 }
-
-/** What a resume entry answering a `client_tool` interrupt carries in `payload`. */
-export type ClientToolPayload = { readonly output: unknown } | { readonly error: string };
 
 /** The name of the lazy-discovery tool (server-managed and client-managed catalogs). */
 export const DISCOVERY_TOOL_NAME = '__lazy__tool__discovery__';

@@ -105,12 +105,14 @@ export function reduceWireEvent(state: ChatState, event: WireEvent, now: number)
       }
       return unchanged(state);
     case 'RUN_FINISHED' as EventType.RUN_FINISHED: {
+      if (event.outcome?.type === 'cancelled') {
+        // Stopped by whoever ran it: nothing is waited for, so unfinished calls are cancelled (like a stop here).
+        return closeTurn(state, 'aborted', now);
+      }
       const finished = mapLastAssistant(state, (parts) => finishText(parts, undefined));
       const interrupts = event.outcome?.type === 'interrupt' ? event.outcome.interrupts : [];
       let reduction: Reduction = { state: finished, changes: [] };
       for (const interrupt of interrupts) {
-        // TEMPORARY until the server's spec run ending lands: its browser hand-off interrupt is answered by the tool message.
-        if (interrupt.reason === 'client_tool') continue;
         // An interrupt naming a call of this turn is that call's approval, whatever its reason; any
         // other becomes an interrupt part the app answers.
         const call = interrupt.toolCallId === undefined ? undefined : findToolCall(reduction.state.messages.slice(-1), (part) => part.toolCallId === interrupt.toolCallId);

@@ -8,13 +8,15 @@ import {
   unavailableError,
   validateToolInput,
   type ServerTool,
+  INTERRUPT_REASONS,
 } from '@chatwire/core';
 import { canonicalArguments } from '../binding/canonicalArguments.js';
 import { errorResult, resultEvent } from './resultEvents.js';
 import type { RunContext } from './runContext.js';
 
 /** `Interrupt.reason` of a tool approval: the AG-UI core value for an interrupt bound to a tool call. */
-export const APPROVAL_REASON = 'tool_call';
+/** AG-UI's own interrupt reason for a tool call awaiting approval. */
+export const APPROVAL_REASON = INTERRUPT_REASONS.toolApproval;
 
 /** A server call ready to run: its tool, and its input parsed and validated exactly once. */
 export interface PreparedCall {

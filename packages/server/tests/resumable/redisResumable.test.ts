@@ -71,7 +71,7 @@ describe('resumable streams on a real Redis, shared by two instances', () => {
     expect(expectLongStory(textOf(frames))).toBe(true);
   });
 
-  it('a stop sent to the other instance stops the model where it runs; readers on both instances end with RUN_ERROR aborted', async () => {
+  it('a stop sent to the other instance stops the model where it runs; readers on both instances end with the cancelled outcome', async () => {
     const a = await instance();
     const b = await instance();
     const response = await postRun(a.url, storyInput('t_two_stop', 'r1'));
@@ -86,7 +86,7 @@ describe('resumable streams on a real Redis, shared by two instances', () => {
     expect(a.model.stats.stopped).toBe(true);
     expect(a.model.stats.finished).toBe(false);
     for (const reader of [await onA, await onB]) {
-      expect(reader.frames.at(-1)?.event).toMatchObject({ type: 'RUN_ERROR', code: 'aborted' });
+      expect(reader.frames.at(-1)?.event).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'cancelled' } });
       expect(idsOf(reader.frames)).toEqual(ascending(reader.frames[0]!.id, reader.frames.at(-1)!.id));
     }
     expect((await onA).frames.at(-1)?.id).toBe((await onB).frames.at(-1)?.id);

@@ -95,7 +95,7 @@ describe('resumable streams (in memory)', () => {
     expect(expectLongStory(textOf(all))).toBe(true);
   });
 
-  it('DELETE stops the run wherever it is read (also a resumed stream: vercel/ai#6502), and every reader sees RUN_ERROR aborted', async () => {
+  it('DELETE stops the run wherever it is read (also a resumed stream: vercel/ai#6502), and every reader sees the run end with the cancelled outcome', async () => {
     const { url, model } = await start();
     const response = await postRun(url, storyInput('t_stop', 'r1'));
     const token = tokenOf(response);
@@ -107,7 +107,7 @@ describe('resumable streams (in memory)', () => {
     expect(stopped.status).toBe(200);
     expect(await stopped.json()).toEqual({ runId: 'r1', status: 'stopped' });
     const { frames } = await reading;
-    expect(frames.at(-1)?.event).toMatchObject({ type: 'RUN_ERROR', code: 'aborted' });
+    expect(frames.at(-1)?.event).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'cancelled' } });
     expect(model.stats.stopped).toBe(true);
     expect(model.stats.finished).toBe(false);
     const at = model.stats.chunks;
