@@ -34,16 +34,16 @@ export function DockControls(props: { dock: PanelDock; onLayout: OnLayout }) {
 function useDrag(move: (dx: number, dy: number) => void) {
   const start = useRef<{ x: number; y: number } | undefined>(undefined);
   return {
-    onPointerDown(event: PointerEvent<HTMLElement>) {
+    onPointerDown: (event: PointerEvent<HTMLElement>) => {
       if (event.button !== 0) return;
       event.preventDefault();
       event.currentTarget.setPointerCapture(event.pointerId);
       start.current = { x: event.clientX, y: event.clientY };
     },
-    onPointerMove(event: PointerEvent<HTMLElement>) {
+    onPointerMove: (event: PointerEvent<HTMLElement>) => {
       if (start.current) move(event.clientX - start.current.x, event.clientY - start.current.y);
     },
-    onPointerUp(event: PointerEvent<HTMLElement>) {
+    onPointerUp: (event: PointerEvent<HTMLElement>) => {
       start.current = undefined;
       if (event.currentTarget.hasPointerCapture(event.pointerId)) event.currentTarget.releasePointerCapture(event.pointerId);
     },
