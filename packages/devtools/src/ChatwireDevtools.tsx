@@ -133,7 +133,8 @@ export function ChatwireDevtools(props: ChatwireDevtoolsProps) {
   }, [layout]);
 
   const space = open ? reservedSpace(layout) : { bottom: 0, right: 0 };
-  useEffect(() => (space.bottom || space.right ? reserve(space) : undefined), [space.bottom, space.right]);
+  const { bottom: reservedBottom, right: reservedRight } = space;
+  useEffect(() => (reservedBottom || reservedRight ? reserve({ bottom: reservedBottom, right: reservedRight }) : undefined), [reservedBottom, reservedRight]);
 
   // While the edge tab shows, pages can keep their content clear of it with this variable.
   const edgeTab = !embedded && !open && position === 'right-edge';
