@@ -63,7 +63,7 @@ test('a page on another local port cannot drive the API of the built demo (previ
     await expect(page.locator('body')).toContainText(/forbidden-origin|unsupported-media-type/);
     // The demo's own page still works.
     await page.goto('/');
-    await page.getByLabel('Message').fill('hello there');
+    await page.getByLabel('Message', { exact: true }).fill('hello there');
     await page.getByRole('button', { name: 'Send' }).click();
     await expect(page.locator('[data-role="assistant"]').last()).toContainText('You said: "hello there"');
   } finally {

@@ -4,7 +4,8 @@ import { expect, isMobile, isUncovered, screenshot, send, sendAndWait, test } fr
 const panelOf = (page: Page) => page.getByTestId('chatwire-devtools');
 const host = (page: Page) => page.locator('[data-chatwire-devtools]');
 const row = (panel: Locator, tool: string) => panel.locator(`[data-testid="devtools-tool-row"][data-tool="${tool}"]`);
-const number = (text: string | null) => Number((text ?? '').replace(/[^\d-]/g, ''));
+/** The first number in a text ("9 sent in model call 1" -> 9, "1,234" -> 1234). */
+const number = (text: string | null) => Number(/-?[\d,]+/.exec(text ?? '')?.[0]?.replace(/,/g, '') ?? Number.NaN);
 
 async function openDevtools(page: Page) {
   await page.getByRole('button', { name: 'Chatwire devtools' }).click();
@@ -44,7 +45,7 @@ test('the devtools shows lazy tools being discovered, and its counts agree acros
   await expect(page.getByTestId('discovery-count')).toHaveText(/^2\//);
 
   // "Discovered in" names the model call the selector uses: the first call that was sent the tool.
-  await panel.getByLabel('Turn').selectOption('1');
+  await panel.getByLabel('Turn', { exact: true }).selectOption('1');
   await expect(row(panel, 'getLoyaltyPoints')).toHaveAttribute('data-status', 'undiscovered');
   await expect(row(panel, 'trackShipment').getByTestId('discovered-in')).toHaveText('turn 1, model call 2');
   await panel.getByLabel('Model call').selectOption('Model call 1');
@@ -65,8 +66,8 @@ test('the devtools shows lazy tools being discovered, and its counts agree acros
   const tokensTab = await panel.getByTestId('tokens-call-row').evaluateAll((rows) => rows.map((element) => Number(element.getAttribute('data-tools-sent'))));
   expect(tokensTab).toEqual(toolsTab);
   expect(toolsTab[1]).toBe(toolsTab[0]! + 1);
-  await expect(panel.locator('th', { hasText: 'Sent / turn' })).toBeVisible();
-  await expect(panel.locator('th', { hasText: 'Sent / call' })).toBeVisible();
+  await expect(panel.getByRole('columnheader', { name: 'Sent / turn', exact: true })).toBeVisible();
+  await expect(panel.getByRole('columnheader', { name: 'Sent / call', exact: true })).toBeVisible();
   await expect(panel).toContainText('o200k tokenizer');
   await screenshot(page, 'devtools-tokens');
 
@@ -99,13 +100,26 @@ test('the header shows the savings of the selected turn and of the conversation,
   await expect(turn).toHaveText(/^Turn 2: saved [\d,]+ tokens \(\d+%\)$/);
   await expect(conversation).toHaveText(/^Conversation: saved [\d,]+ tokens \(\d+%\)$/);
   await panel.getByRole('tab', { name: 'Tokens' }).click();
-  const perTurn = await panel.getByTestId('tokens-turn-row').evaluateAll((rows) => rows.map((element) => element.children[6]?.textContent ?? ''));
-  expect(perTurn).toHaveLength(2);
-  expect(Number(await turn.getAttribute('data-net'))).toBe(number(perTurn[1] ?? ''));
-  expect(Number(await conversation.getAttribute('data-net'))).toBe(number(await panel.getByTestId('tokens-net-saved').locator('strong').textContent()));
-  expect(Number(await conversation.getAttribute('data-net'))).toBe(number(perTurn[0] ?? '') + number(perTurn[1] ?? ''));
-  await panel.getByLabel('Turn').selectOption('1');
-  expect(Number(await turn.getAttribute('data-net'))).toBe(number(perTurn[0] ?? ''));
+  // The panel refreshes a few times a second: read the header and the table until both settled.
+  const read = async () => {
+    const perTurn = (await panel.getByTestId('tokens-turn-row').evaluateAll((rows) => rows.map((element) => element.children[6]?.textContent ?? ''))).map(number);
+    return {
+      perTurn,
+      turn: Number(await turn.getAttribute('data-net')),
+      conversation: Number(await conversation.getAttribute('data-net')),
+      card: number(await panel.getByTestId('tokens-net-saved').locator('strong').textContent()),
+    };
+  };
+  await expect
+    .poll(async () => {
+      const figures = await read();
+      return figures.perTurn.length === 2 && figures.turn === figures.perTurn[1] && figures.conversation === figures.card && figures.card === figures.perTurn[0]! + figures.perTurn[1]!;
+    })
+    .toBe(true);
+  const { perTurn } = await read();
+  expect(perTurn[0]).toBeGreaterThan(1000);
+  await panel.getByLabel('Turn', { exact: true }).selectOption('1');
+  await expect(turn).toHaveAttribute('data-net', String(perTurn[0]));
   await expect(turn).toHaveText(/^Turn 1: saved/);
   await screenshot(page, 'devtools-header');
 });
@@ -158,7 +172,7 @@ test('neither the devtools toggle nor the docked panel covers the app\'s control
   await sendAndWait(page, 'use refundOrder for ORD-1234');
   await appControlsUncovered(page);
   expect(await isUncovered(page.getByRole('button', { name: 'Chatwire devtools' }))).toBe(true);
-  await page.getByLabel('Message').fill('hello');
+  await page.getByLabel('Message', { exact: true }).fill('hello');
   expect(await isUncovered(page.getByRole('button', { name: 'Send' }))).toBe(true);
   await screenshot(page, 'demo');
 

@@ -56,7 +56,7 @@ export async function screenshot(page: Page, name: string, target?: Locator): Pr
 
 /** Types a message and sends it with the Send button. */
 export async function send(page: Page, text: string): Promise<void> {
-  await page.getByLabel('Message').fill(text);
+  await page.getByLabel('Message', { exact: true }).fill(text);
   await page.getByRole('button', { name: 'Send' }).click();
 }
 

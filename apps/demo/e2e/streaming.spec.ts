@@ -28,7 +28,7 @@ test('answers render as Markdown while they stream: finished blocks stay put, no
   const first = await heading.elementHandle();
   await expect(page.getByTestId('status')).toHaveText('ready');
   expect(await first?.evaluate((element) => element.isConnected)).toBe(true);
-  await expect(answer.locator('strong', { hasText: 'out of the prompt' })).toBeVisible();
+  await expect(answer.locator('[data-streamdown="strong"]', { hasText: 'out of the prompt' })).toBeVisible();
   await expect(answer.locator('ol > li')).toHaveCount(3);
   await expect(answer.locator('code', { hasText: '__lazy__tool__discovery__' })).toBeVisible();
   await expect(answer.locator('table')).toContainText('sent up front');

@@ -67,7 +67,7 @@ test('sending while an approval waits says it declines it, and it does', async (
   await sendAndWait(page, 'use refundOrder for ORD-1234');
   const note = page.getByTestId('pending-approval-note');
   await expect(note).toHaveText('Waiting for your approval of refundOrder. Sending a new message declines it.');
-  await expect(page.getByLabel('Message')).toHaveAttribute('aria-describedby', 'pending-note');
+  await expect(page.getByLabel('Message', { exact: true })).toHaveAttribute('aria-describedby', 'pending-note');
   await screenshot(page, 'demo-pending-approval');
   await sendAndWait(page, 'hello');
   await expect(note).toHaveCount(0);

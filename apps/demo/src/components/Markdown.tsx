@@ -34,7 +34,7 @@ export const Markdown = memo(function Markdown(props: { text: string; streaming:
   return (
     <Streamdown
       className="markdown"
-      mode={props.streaming ? 'streaming' : 'static'}
+      mode="streaming"
       isAnimating={props.streaming}
       rehypePlugins={rehypePlugins}
       skipHtml
