@@ -1,8 +1,15 @@
-import { memo, useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { lazy, memo, Suspense, useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { DISCOVERY_TOOL_NAME, messageText, type ChatMessage } from '@chatwire/core';
 import { DiscoveryStep } from './DiscoveryStep.tsx';
-import { Markdown } from './Markdown.tsx';
 import { ToolCallCard } from './ToolCallCard.tsx';
+
+/**
+ * The Markdown renderer (streamdown and its parsers, about 160 kB gzipped) loads in its own chunk
+ * as soon as the page has started, off the initial load; until it arrives an answer shows as text.
+ */
+const loadMarkdown = () => import('./Markdown.tsx').then((module) => ({ default: module.Markdown }));
+const Markdown = lazy(loadMarkdown);
+if (typeof window !== 'undefined') setTimeout(() => void loadMarkdown(), 0);
 
 /** What the conversation can ask of the chat. Pass stable functions: rows are memoised on them. */
 export interface MessageActions {
@@ -66,7 +73,9 @@ function AssistantMessage(props: { message: ChatMessage; isLast: boolean; busy: 
       {message.parts.map((part, index) =>
         part.type === 'text' ? (
           <div key={index} className="text" data-state={part.state}>
-            <Markdown text={part.text} streaming={part.state === 'streaming'} />
+            <Suspense fallback={<p className="user-text">{part.text}</p>}>
+              <Markdown text={part.text} streaming={part.state === 'streaming'} />
+            </Suspense>
           </div>
         ) : part.toolName === DISCOVERY_TOOL_NAME ? (
           <DiscoveryStep key={part.toolCallId} part={part} />
