@@ -179,8 +179,13 @@ describe('the devtools panel', () => {
     render(<ChatwireDevtools client={client} />);
     await waitFor(() => expect(host()?.dataset['dock']).toBe('right'));
     expect(Number.parseInt(host().style.width, 10)).toBe(width + 16);
+    const float = await waitFor(() => {
+      const button = shadow()?.querySelector('[aria-label="Float over the page"]');
+      if (!button) throw new Error('the panel has not loaded yet');
+      return button as HTMLElement;
+    });
     await act(async () => {
-      fireEvent.click((await waitFor(() => shadow()?.querySelector('[aria-label="Float over the page"]') as HTMLElement)));
+      fireEvent.click(float);
     });
     expect(host().dataset['dock']).toBe('floating');
     expect(document.body.style.paddingRight).toBe('');
