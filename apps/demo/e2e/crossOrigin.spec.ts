@@ -1,7 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import type { APIRequestContext } from '@playwright/test';
+import { expect, expectConsole, test } from './fixtures.ts';
 
 /** A page on another local port: an attacker's page the user happens to have open. */
 async function attackerSite(): Promise<{ origin: string; server: Server }> {
@@ -36,6 +37,8 @@ async function expectClosedTo(request: APIRequestContext, api: string, origin: s
 }
 
 test('a page on another local port cannot drive the API of the built demo (preview server)', async ({ page, request, baseURL }) => {
+  // The attacker's page is refused on purpose: the browser reports the blocked fetch and the 403.
+  expectConsole(/CORS policy|Failed to load resource/);
   const attacker = await attackerSite();
   try {
     await expectClosedTo(request, `${baseURL}/api/chat`, attacker.origin);
@@ -60,7 +63,7 @@ test('a page on another local port cannot drive the API of the built demo (previ
     await expect(page.locator('body')).toContainText(/forbidden-origin|unsupported-media-type/);
     // The demo's own page still works.
     await page.goto('/');
-    await page.getByLabel('Message').fill('hello there');
+    await page.getByLabel('Message', { exact: true }).fill('hello there');
     await page.getByRole('button', { name: 'Send' }).click();
     await expect(page.locator('[data-role="assistant"]').last()).toContainText('You said: "hello there"');
   } finally {

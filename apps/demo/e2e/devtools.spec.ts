@@ -1,56 +1,95 @@
-import { expect, test, type Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
+import { expect, isMobile, isUncovered, screenshot, send, sendAndWait, test } from './fixtures.ts';
 
-async function send(page: Page, text: string) {
-  await page.getByLabel('Message').fill(text);
-  await page.getByRole('button', { name: 'Send' }).click();
-  await expect(page.getByTestId('status')).toHaveText('ready');
+const panelOf = (page: Page) => page.getByTestId('chatwire-devtools');
+const host = (page: Page) => page.locator('[data-chatwire-devtools]');
+const row = (panel: Locator, tool: string) => panel.locator(`[data-testid="devtools-tool-row"][data-tool="${tool}"]`);
+/** The first number in a text ("9 sent in model call 1" -> 9, "1,234" -> 1234). */
+const number = (text: string | null) => Number(/-?[\d,]+/.exec(text ?? '')?.[0]?.replace(/,/g, '') ?? Number.NaN);
+
+async function openDevtools(page: Page) {
+  await page.getByRole('button', { name: 'Chatwire devtools' }).click();
+  await expect(panelOf(page)).toBeVisible();
+  return panelOf(page);
 }
 
-test('the devtools panel shows lazy tools being discovered and what discovery saved', async ({ page }) => {
+/** Every control of the app (outside the devtools) that a person uses: none may be covered. */
+async function appControlsUncovered(page: Page) {
+  const report = await page.evaluate(() => {
+    const controls = [...document.querySelectorAll('.app button, .app textarea, .app summary')].filter((element) => {
+      const box = element.getBoundingClientRect();
+      return box.width > 0 && box.height > 0 && box.bottom > 0 && box.top < window.innerHeight;
+    });
+    const covered = controls.filter((element) => {
+      const box = element.getBoundingClientRect();
+      const x = box.left + box.width / 2;
+      const y = box.top + box.height / 2;
+      let hit = document.elementFromPoint(x, y);
+      while (hit?.shadowRoot) {
+        const inner = hit.shadowRoot.elementFromPoint(x, y);
+        if (!inner || inner === hit) break;
+        hit = inner;
+      }
+      return !(hit && (hit === element || element.contains(hit)));
+    });
+    return { checked: controls.length, covered: covered.map((element) => element.getAttribute('aria-label') ?? element.textContent ?? '?') };
+  });
+  expect(report.checked).toBeGreaterThanOrEqual(2);
+  expect(report.covered, 'app controls under the devtools').toEqual([]);
+}
+
+test('the devtools shows lazy tools being discovered, and its counts agree across tabs', async ({ page }) => {
   await page.goto('/');
-  await page.getByRole('button', { name: 'Chatwire devtools' }).click();
-  const panel = page.getByTestId('chatwire-devtools');
-  await expect(panel).toBeVisible();
+  const panel = await openDevtools(page);
+  await expect(row(panel, 'trackShipment')).toHaveAttribute('data-status', 'undiscovered');
+  await expect(row(panel, 'getWeather')).toHaveAttribute('data-status', 'eager');
 
-  const row = (tool: string) => panel.locator(`[data-testid="devtools-tool-row"][data-tool="${tool}"]`);
-  await expect(row('trackShipment')).toHaveAttribute('data-status', 'undiscovered');
-  await expect(row('getLoyaltyPoints')).toHaveAttribute('data-status', 'undiscovered');
-  await expect(row('getWeather')).toHaveAttribute('data-status', 'eager');
-
-  await send(page, 'use trackShipment for TRK-123456');
-  await expect(row('trackShipment')).toHaveAttribute('data-status', 'discovered');
-  await expect(row('trackShipment')).toHaveAttribute('data-sent', 'true');
-  await expect(row('getLoyaltyPoints')).toHaveAttribute('data-status', 'undiscovered');
-
-  await send(page, 'use getLoyaltyPoints');
-  await expect(row('getLoyaltyPoints')).toHaveAttribute('data-status', 'discovered');
+  await sendAndWait(page, 'use trackShipment for TRK-123456');
+  await expect(row(panel, 'trackShipment')).toHaveAttribute('data-status', 'discovered');
+  await expect(row(panel, 'trackShipment')).toHaveAttribute('data-sent', 'true');
+  await sendAndWait(page, 'use getLoyaltyPoints');
+  await expect(row(panel, 'getLoyaltyPoints')).toHaveAttribute('data-status', 'discovered');
   await expect(panel.getByTestId('count-discovered')).toHaveText('2 discovered');
-  // The page's own counter agrees with the panel.
-  await expect(page.getByTestId('discovery-count')).toContainText('2/');
+  await expect(page.getByTestId('discovery-count')).toHaveText(/^2\//);
 
-  // Looking back at turn 1: the second tool was not discovered yet then.
-  await panel.getByLabel('Turn').selectOption('1');
-  await expect(row('getLoyaltyPoints')).toHaveAttribute('data-status', 'undiscovered');
-  await panel.getByLabel('Turn').selectOption('2');
+  // "Discovered in" names the model call the selector uses: the first call that was sent the tool.
+  await panel.getByLabel('Turn', { exact: true }).selectOption('1');
+  await expect(row(panel, 'getLoyaltyPoints')).toHaveAttribute('data-status', 'undiscovered');
+  await expect(row(panel, 'trackShipment').getByTestId('discovered-in')).toHaveText('turn 1, model call 2');
+  await panel.getByLabel('Model call').selectOption('Model call 1');
+  await expect(row(panel, 'trackShipment')).toHaveAttribute('data-sent', 'false');
+  await panel.getByLabel('Model call').selectOption('Model call 2');
+  await expect(row(panel, 'trackShipment')).toHaveAttribute('data-sent', 'true');
+  await expect(panel.locator('th', { hasText: 'Sent in call 2' })).toBeVisible();
 
+  // The tools sent in each model call of turn 1, as the Tools tab counts them...
+  const toolsTab: number[] = [];
+  for (const call of ['Model call 1', 'Model call 2', 'Model call 3']) {
+    await panel.getByLabel('Model call').selectOption(call);
+    toolsTab.push(number(await panel.getByTestId('count-sent').textContent()));
+  }
+  await screenshot(page, 'devtools-tools');
+  // ...and as the Tokens tab counts them, per call.
   await panel.getByRole('tab', { name: 'Tokens' }).click();
-  await expect(panel.getByTestId('tokens-turn-row')).toHaveCount(2);
-  const saved = panel.getByTestId('tokens-net-saved');
-  await expect(saved).toContainText('Net tool tokens saved');
-  const figure = Number((await saved.locator('strong').textContent())?.replace(/,/g, ''));
-  expect(figure).toBeGreaterThan(1000);
+  const tokensTab = await panel.getByTestId('tokens-call-row').evaluateAll((rows) => rows.map((element) => Number(element.getAttribute('data-tools-sent'))));
+  expect(tokensTab).toEqual(toolsTab);
+  expect(toolsTab[1]).toBe(toolsTab[0]! + 1);
+  await expect(panel.getByRole('columnheader', { name: 'Sent / turn', exact: true })).toBeVisible();
+  await expect(panel.getByRole('columnheader', { name: 'Sent / call', exact: true })).toBeVisible();
   await expect(panel).toContainText('o200k tokenizer');
-  await page.screenshot({ path: 'test-results/devtools-panel.png' });
+  await screenshot(page, 'devtools-tokens');
 
   await panel.getByRole('tab', { name: 'Timeline' }).click();
   await expect(panel.locator('[data-testid="timeline-row"][data-tool="trackShipment"]')).toHaveAttribute('data-state', 'output-available');
+  await screenshot(page, 'devtools-timeline');
 
   await panel.getByRole('tab', { name: 'Events' }).click();
   await expect(panel.locator('[data-testid="event-row"][data-type="RUN_FINISHED"]')).toHaveCount(1);
   await panel.getByLabel('Event type').selectOption('CUSTOM');
   await expect(panel.locator('[data-testid="event-row"]').first()).toHaveAttribute('data-type', 'CUSTOM');
+  await screenshot(page, 'devtools-events');
 
-  // Keyboard: arrows move between tabs, Escape closes the panel.
+  // Keyboard: arrows move between tabs, Escape inside the panel closes it.
   await panel.getByRole('tab', { name: 'Events' }).focus();
   await page.keyboard.press('ArrowLeft');
   await expect(panel.getByRole('tab', { name: 'Timeline' })).toHaveAttribute('aria-selected', 'true');
@@ -58,15 +97,111 @@ test('the devtools panel shows lazy tools being discovered and what discovery sa
   await expect(panel).toHaveCount(0);
 });
 
-test('names and payloads from the model are shown as text, never as HTML', async ({ page }) => {
+test('the header shows the savings of the selected turn and of the conversation, as the Tokens tab does', async ({ page }) => {
   await page.goto('/');
-  await page.getByRole('button', { name: 'Chatwire devtools' }).click();
+  const panel = await openDevtools(page);
+  await expect(panel.getByTestId('devtools-savings')).toContainText('No model call yet');
+  await sendAndWait(page, 'use trackShipment for TRK-123456');
+  await sendAndWait(page, 'use getWeather for Paris');
+  const turn = panel.getByTestId('savings-turn');
+  const conversation = panel.getByTestId('savings-conversation');
+  await expect(turn).toHaveText(/^Turn 2: saved [\d,]+ tokens \(\d+%\)$/);
+  await expect(conversation).toHaveText(/^Conversation: saved [\d,]+ tokens \(\d+%\)$/);
+  await panel.getByRole('tab', { name: 'Tokens' }).click();
+  // The panel refreshes a few times a second: read the header and the table until both settled.
+  const read = async () => {
+    const perTurn = (await panel.getByTestId('tokens-turn-row').evaluateAll((rows) => rows.map((element) => element.children[6]?.textContent ?? ''))).map(number);
+    return {
+      perTurn,
+      turn: Number(await turn.getAttribute('data-net')),
+      conversation: Number(await conversation.getAttribute('data-net')),
+      card: number(await panel.getByTestId('tokens-net-saved').locator('strong').textContent()),
+    };
+  };
+  await expect
+    .poll(async () => {
+      const figures = await read();
+      return figures.perTurn.length === 2 && figures.turn === figures.perTurn[1] && figures.conversation === figures.card && figures.card === figures.perTurn[0]! + figures.perTurn[1]!;
+    })
+    .toBe(true);
+  const { perTurn } = await read();
+  expect(perTurn[0]).toBeGreaterThan(1000);
+  await panel.getByLabel('Turn', { exact: true }).selectOption('1');
+  await expect(turn).toHaveAttribute('data-net', String(perTurn[0]));
+  await expect(turn).toHaveText(/^Turn 1: saved/);
+  await screenshot(page, 'devtools-header');
+});
+
+test('docks at the bottom, on the right or floating, resizes, and remembers all of it across a reload', async ({ page }) => {
+  await page.goto('/');
+  const panel = await openDevtools(page);
+  // The first place depends on the width: on the right of a desktop window, at the bottom of a phone.
+  await expect(host(page)).toHaveAttribute('data-dock', isMobile(page) ? 'bottom' : 'right');
+  await panel.getByRole('button', { name: 'Dock at the bottom' }).click();
+  await expect(host(page)).toHaveAttribute('data-dock', 'bottom');
+  const before = (await host(page).boundingBox())!.height;
+  const handle = panel.getByTestId('devtools-resize');
+  const box = (await handle.boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2 - 80, { steps: 4 });
+  await page.mouse.up();
+  await expect.poll(async () => Math.round((await host(page).boundingBox())!.height)).toBe(Math.round(before + 80));
+  await appControlsUncovered(page);
+
+  await page.reload();
+  await expect(panelOf(page)).toBeVisible();
+  await expect(host(page)).toHaveAttribute('data-dock', 'bottom');
+  expect(Math.round((await host(page).boundingBox())!.height)).toBe(Math.round(before + 80));
+
+  await panelOf(page).getByRole('button', { name: 'Float over the page' }).click();
+  await expect(host(page)).toHaveAttribute('data-dock', 'floating');
+  const grip = panelOf(page).getByTestId('devtools-move');
+  const start = (await host(page).boundingBox())!;
+  const gripBox = (await grip.boundingBox())!;
+  await page.mouse.move(gripBox.x + 4, gripBox.y + 4);
+  await page.mouse.down();
+  await page.mouse.move(gripBox.x - 16, gripBox.y + 34, { steps: 4 });
+  await page.mouse.up();
+  await expect.poll(async () => Math.round((await host(page).boundingBox())!.y)).toBe(Math.round(start.y + 30));
+  await page.reload();
+  await expect(host(page)).toHaveAttribute('data-dock', 'floating');
+  expect(Math.round((await host(page).boundingBox())!.y)).toBe(Math.round(start.y + 30));
+
+  // Closed, it stays closed after a reload.
+  await panelOf(page).getByRole('button', { name: 'Close devtools' }).click();
+  await page.reload();
+  await expect(page.getByRole('button', { name: 'Chatwire devtools' })).toBeVisible();
+  await expect(panelOf(page)).toHaveCount(0);
+});
+
+test('neither the devtools toggle nor the docked panel covers the app\'s controls (tapping Send sends)', async ({ page }) => {
+  await page.goto('/');
+  await sendAndWait(page, 'use refundOrder for ORD-1234');
+  await appControlsUncovered(page);
+  expect(await isUncovered(page.getByRole('button', { name: 'Chatwire devtools' }))).toBe(true);
+  await page.getByLabel('Message', { exact: true }).fill('hello');
+  expect(await isUncovered(page.getByRole('button', { name: 'Send' }))).toBe(true);
+  await screenshot(page, 'demo');
+
+  // Open in its default dock: the page gives it room, so Send and the approval buttons stay usable.
+  await openDevtools(page);
+  await appControlsUncovered(page);
+  await page.getByRole('button', { name: 'Send' }).click();
+  await expect(page.getByTestId('status')).toHaveText('ready');
+  await expect(page.locator('[data-role="assistant"]').last()).toContainText('You said: "hello"');
+  await expect(panelOf(page)).toBeVisible();
+  await screenshot(page, 'demo-with-devtools');
+});
+
+test('names and payloads from the model are shown as text in the panel, never as HTML', async ({ page }) => {
+  await page.goto('/');
+  const panel = await openDevtools(page);
   await send(page, 'use showBanner saying "<img src=x onerror=alert(1)><b>bold</b>"');
   await expect(page.getByTestId('banner')).toHaveText('<img src=x onerror=alert(1)><b>bold</b>');
-  const panel = page.getByTestId('chatwire-devtools');
+  await expect(page.getByTestId('status')).toHaveText('ready');
   await panel.getByRole('tab', { name: 'Events' }).click();
   await expect(panel).toContainText('TOOL_CALL_ARGS');
-  // No element was created from the payload, in the page or in the panel.
   await expect(page.locator('img')).toHaveCount(0);
   await expect(page.locator('b', { hasText: 'bold' })).toHaveCount(0);
 });

@@ -1,8 +1,9 @@
 import { ChatwireDevtools } from '@chatwire/devtools';
 import { useChat } from '@chatwire/react';
-import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Composer } from './components/Composer.tsx';
-import { MessageList } from './components/MessageList.tsx';
+import { ErrorBanner } from './components/ErrorBanner.tsx';
+import { MessageList, type MessageActions } from './components/MessageList.tsx';
 import { PagePanel } from './components/PagePanel.tsx';
 import { createBrowserTools, type AccentColor, type Banner, type Theme } from './tools/browserTools.ts';
 
@@ -22,6 +23,7 @@ export function App() {
   const [banner, setBanner] = useState<Banner | undefined>(undefined);
   const [notes, setNotes] = useState<string[]>([]);
   const [todos, setTodos] = useState<string[]>([]);
+  const [panelOpen, setPanelOpen] = useState(false);
   const conversation = useRef<HTMLElement>(null);
   // State setters are stable, so the tools are created once.
   const [tools] = useState(() =>
@@ -35,8 +37,39 @@ export function App() {
     }),
   );
   const chat = useChat({ id: 'demo', api: '/api/chat', tools, catalog: '/api/tools' });
+  const { client } = chat;
   const { discovered, undiscovered } = chat.discovery;
   const busy = chat.status === 'submitted' || chat.status === 'streaming';
+
+  // Answers the user cut off, marked as stopped (the chat keeps what arrived).
+  const [stopped, setStopped] = useState<ReadonlySet<string>>(() => new Set());
+  const stop = useCallback(() => {
+    const { status, messages } = client.getSnapshot();
+    if (status !== 'submitted' && status !== 'streaming') return;
+    const last = messages[messages.length - 1];
+    if (last) setStopped((current) => new Set(current).add(last.id));
+    client.stop();
+  }, [client]);
+
+  // Escape stops a response from anywhere on the page (an open editor or the devtools panel keep it for themselves).
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape' && !event.defaultPrevented) stop();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [stop]);
+
+  const actions = useMemo<MessageActions>(
+    () => ({
+      onApproval: (id, approved) => client.addToolApprovalResponse({ id, approved }),
+      onRegenerate: () => void client.regenerate(),
+      onEdit: (messageId, text) => void client.sendMessage({ text, messageId }),
+      onShowPanel: () => setPanelOpen(true),
+    }),
+    [client],
+  );
+  const pendingApprovals = useMemo(() => chat.pendingApprovals.map((part) => part.toolName), [chat.pendingApprovals]);
 
   // Follow the conversation while it grows, unless the reader scrolled up.
   const pinned = useRef(true);
@@ -45,6 +78,7 @@ export function App() {
     if (element && pinned.current) element.scrollTop = element.scrollHeight;
   }, [chat.messages]);
 
+  const panelCount = notes.length + todos.length;
   return (
     <div className="app" data-theme={theme} data-accent={accent} data-testid="app">
       {banner ? (
@@ -60,6 +94,17 @@ export function App() {
         <span className="status" data-testid="status" data-status={chat.status}>
           {chat.status}
         </span>
+        <button
+          type="button"
+          className="panel-toggle"
+          aria-controls="page-panel"
+          aria-expanded={panelOpen}
+          data-testid="panel-toggle"
+          onClick={() => setPanelOpen((open) => !open)}
+        >
+          Notes & to-do
+          {panelCount > 0 ? <span className="badge" data-testid="panel-count">{panelCount}</span> : null}
+        </button>
       </header>
       <div className="layout">
         <div className="chat-column">
@@ -71,22 +116,20 @@ export function App() {
               pinned.current = element.scrollHeight - element.scrollTop - element.clientHeight < 48;
             }}
           >
-            <MessageList
-              messages={chat.messages}
-              onApproval={(id, approved) => chat.client.addToolApprovalResponse({ id, approved })}
-            />
+            {chat.messages.length === 0 ? (
+              <p className="empty-chat">Try “use getWeather for Paris”, “use addTodo for buy oat milk”, “show me some markdown” or “use refundOrder for ORD-1234”.</p>
+            ) : null}
+            <MessageList messages={chat.messages} busy={busy} stopped={stopped} actions={actions} />
             {chat.error ? (
-              <div role="alert" className="error">
-                <strong>Something went wrong.</strong> {chat.error.message}
-              </div>
+              <ErrorBanner error={chat.error} onRetry={() => void client.regenerate()} onDismiss={chat.clearError} />
             ) : null}
           </main>
-          <Composer busy={busy} onSend={(text) => void chat.sendMessage(text).catch(() => {})} onStop={chat.stop} />
+          <Composer busy={busy} pendingApprovals={pendingApprovals} onSend={(text) => void chat.sendMessage(text)} onStop={stop} />
         </div>
-        <PagePanel notes={notes} todos={todos} />
+        <PagePanel notes={notes} todos={todos} open={panelOpen} onClose={() => setPanelOpen(false)} />
       </div>
       <Suspense fallback={null}>
-        <Devtools client={chat.client} catalogUrl="/api/tools" />
+        <Devtools client={client} catalogUrl="/api/tools" />
       </Suspense>
     </div>
   );

@@ -1,6 +1,7 @@
-import { useEffect, useRef, useState, type CSSProperties } from 'react';
+import { useCallback, useEffect, useRef, useState, type CSSProperties } from 'react';
 import { recordHistory, type ChatClient, type HistoryRecorder } from '@chatwire/core';
-import type { PanelHandle } from './panel/mountPanel.js';
+import type { PanelHandle, PanelProps } from './panel/mountPanel.js';
+import { defaultLayout, fitLayout, hostStyle, readLayout, reservedSpace, type PanelDock, type PanelLayout } from './panelLayout.js';
 
 /** Props of {@link ChatwireDevtools}. */
 export interface ChatwireDevtoolsProps {
@@ -8,44 +9,144 @@ export interface ChatwireDevtoolsProps {
   readonly client?: ChatClient;
   /** The server's tool catalog (`GET`, e.g. `/api/tools`), for kinds and token counts. Defaults to none. */
   readonly catalogUrl?: string;
-  /** `floating` (default): a toggle button in a corner. `embedded`: the panel in place, always open. */
+  /**
+   * `floating` (default): a toggle button opens the panel, which docks at the bottom or on the right,
+   * or floats, as the user chooses. `embedded`: the panel in place, always open.
+   */
   readonly mode?: 'floating' | 'embedded';
-  /** Open at first render (floating mode). Defaults to `false`. */
+  /** Open at first render (floating mode). Defaults to the state the user left it in, else `false`. */
   readonly initialOpen?: boolean;
-  /** Corner of the toggle button. Defaults to `bottom-right`. */
-  readonly position?: 'bottom-right' | 'bottom-left';
+  /**
+   * Where the toggle button sits. Defaults to `right-edge`: a slim tab halfway up the right edge,
+   * away from the headers and composers where apps keep their primary controls.
+   */
+  readonly position?: 'right-edge' | 'bottom-right' | 'bottom-left';
+  /**
+   * Where the panel opens the first time; the user's later choice is remembered. Defaults to `right`
+   * on windows 1000 px wide or more, `bottom` on narrower ones.
+   */
+  readonly initialDock?: PanelDock;
+  /** The localStorage key the layout (dock, sizes, open) is kept under. Defaults to `chatwire-devtools`. */
+  readonly storageKey?: string;
 }
 
-const buttonStyle = (position: 'bottom-right' | 'bottom-left'): CSSProperties => ({
-  position: 'fixed',
-  bottom: 16,
-  [position === 'bottom-right' ? 'right' : 'left']: 16,
-  zIndex: 2147483000,
-  font: '600 12px/1 system-ui, sans-serif',
-  padding: '8px 12px',
-  borderRadius: 999,
-  border: '1px solid #6366f1',
-  background: '#4f46e5',
-  color: '#fff',
-  cursor: 'pointer',
-  boxShadow: '0 2px 8px rgba(0,0,0,.25)',
-});
+const TOGGLE_EDGE_WIDTH = 22;
 
-const floatingHost: CSSProperties = { position: 'fixed', right: 16, bottom: 60, width: 'min(720px, calc(100vw - 32px))', height: 'min(560px, calc(100vh - 96px))', zIndex: 2147483000 };
+const toggleStyle = (position: NonNullable<ChatwireDevtoolsProps['position']>): CSSProperties => {
+  const base: CSSProperties = {
+    position: 'fixed',
+    zIndex: 2147483000,
+    font: '600 12px/1 system-ui, sans-serif',
+    border: '1px solid #6366f1',
+    background: '#4f46e5',
+    color: '#fff',
+    cursor: 'pointer',
+    boxShadow: '0 2px 8px rgba(0,0,0,.25)',
+  };
+  if (position === 'right-edge') {
+    return {
+      ...base,
+      right: 0,
+      top: '50%',
+      transform: 'translateY(-50%)',
+      width: TOGGLE_EDGE_WIDTH,
+      padding: '10px 0',
+      writingMode: 'vertical-rl',
+      borderRight: 0,
+      borderRadius: '8px 0 0 8px',
+    };
+  }
+  return { ...base, bottom: 16, [position === 'bottom-right' ? 'right' : 'left']: 16, padding: '8px 12px', borderRadius: 999 };
+};
+
 const embeddedHost: CSSProperties = { width: '100%', height: '100%', minHeight: 360 };
+
+const viewport = () => ({ width: window.innerWidth, height: window.innerHeight });
+
+function loadLayout(storageKey: string, initialDock: PanelDock | undefined): PanelLayout {
+  const fallback = defaultLayout(viewport(), initialDock);
+  let saved: string | null = null;
+  try {
+    saved = window.localStorage.getItem(storageKey);
+  } catch {
+    // Storage can be blocked (privacy settings): the panel then starts from its defaults each time.
+  }
+  return fitLayout(readLayout(saved, fallback), viewport());
+}
+
+/** Gives a docked panel's room back to the page (body padding and CSS variables), until undone. */
+function reserve(space: { bottom: number; right: number }): () => void {
+  const { body, documentElement: root } = document;
+  const before = { bottom: body.style.paddingBottom, right: body.style.paddingRight };
+  body.style.paddingBottom = space.bottom ? `${space.bottom}px` : before.bottom;
+  body.style.paddingRight = space.right ? `${space.right}px` : before.right;
+  root.style.setProperty('--chatwire-devtools-bottom', `${space.bottom}px`);
+  root.style.setProperty('--chatwire-devtools-right', `${space.right}px`);
+  return () => {
+    body.style.paddingBottom = before.bottom;
+    body.style.paddingRight = before.right;
+    root.style.removeProperty('--chatwire-devtools-bottom');
+    root.style.removeProperty('--chatwire-devtools-right');
+  };
+}
 
 /**
  * The devtools panel for a chat: tools (sent, discovered, undiscovered), token savings per turn,
  * the timeline of every tool call, and the raw events. The panel's code loads on first open, lives
- * in its own shadow root (its styles never touch the app), and costs nothing while closed.
+ * in its own shadow root (its styles never touch the app), and costs nothing while closed. It docks
+ * at the bottom or on the right (giving the page its room back, so it never covers the app), or
+ * floats; it is resizable, and its place and size are remembered across reloads.
  */
 export function ChatwireDevtools(props: ChatwireDevtoolsProps) {
   const embedded = props.mode === 'embedded';
+  const storageKey = props.storageKey ?? 'chatwire-devtools';
+  const [layout, setLayout] = useState<PanelLayout | undefined>(undefined);
   const [open, setOpen] = useState(embedded || (props.initialOpen ?? false));
   const host = useRef<HTMLDivElement>(null);
+  const panel = useRef<PanelHandle | undefined>(undefined);
   const { client, catalogUrl } = props;
+  const position = props.position ?? 'right-edge';
 
-  // The client records nothing itself: devtools keeps the history from the moment it mounts, so a
+  // The saved layout is read after mounting (never during a server render), with its open state.
+  const { initialOpen, initialDock } = props;
+  useEffect(() => {
+    if (embedded) return;
+    const loaded = loadLayout(storageKey, initialDock);
+    setLayout(loaded);
+    if (initialOpen === undefined && loaded.open) setOpen(true);
+  }, [embedded, storageKey, initialOpen, initialDock]);
+
+  useEffect(() => {
+    if (!layout) return;
+    try {
+      window.localStorage.setItem(storageKey, JSON.stringify({ ...layout, open }));
+    } catch {
+      // Not remembered when storage is blocked; the panel works the same.
+    }
+  }, [layout, open, storageKey]);
+
+  useEffect(() => {
+    if (!layout) return;
+    const onResize = () => setLayout((current) => (current ? fitLayout(current, viewport()) : current));
+    window.addEventListener('resize', onResize);
+    return () => window.removeEventListener('resize', onResize);
+  }, [layout]);
+
+  const space = open ? reservedSpace(layout) : { bottom: 0, right: 0 };
+  const { bottom: reservedBottom, right: reservedRight } = space;
+  useEffect(() => (reservedBottom || reservedRight ? reserve({ bottom: reservedBottom, right: reservedRight }) : undefined), [reservedBottom, reservedRight]);
+
+  // While the edge tab shows, pages can keep their content clear of it with this variable.
+  const edgeTab = !embedded && !open && position === 'right-edge';
+  useEffect(() => {
+    if (!edgeTab) return;
+    document.documentElement.style.setProperty('--chatwire-devtools-toggle-right', `${TOGGLE_EDGE_WIDTH}px`);
+    return () => {
+      document.documentElement.style.removeProperty('--chatwire-devtools-toggle-right');
+    };
+  }, [edgeTab]);
+
+  // The devtools records the history from the moment it mounts (the client keeps none), so a
   // panel opened later still shows the earlier turns.
   const [history, setHistory] = useState<HistoryRecorder>();
   useEffect(() => {
@@ -55,28 +156,43 @@ export function ChatwireDevtools(props: ChatwireDevtoolsProps) {
     return () => recorder.stop();
   }, [client]);
 
+  const onLayout = useCallback((change: Partial<PanelLayout>) => {
+    setLayout((current) => (current ? fitLayout({ ...current, ...change }, viewport()) : current));
+  }, []);
+  const close = useCallback(() => setOpen(false), []);
+  const panelProps: PanelProps = { client, history, catalogUrl, onClose: embedded ? undefined : close, layout: embedded ? undefined : layout, onLayout };
+  const latestProps = useRef(panelProps);
+  latestProps.current = panelProps;
+
+  const ready = open && (embedded || layout !== undefined);
   useEffect(() => {
-    if (!open || !host.current) return;
+    if (!ready || !host.current) return;
     const element = host.current;
-    let handle: PanelHandle | undefined;
     let cancelled = false;
     void import('./panel/mountPanel.js').then(({ mountPanel }) => {
-      if (cancelled) return;
-      handle = mountPanel(element, { client, history, catalogUrl, onClose: embedded ? undefined : () => setOpen(false) });
+      if (!cancelled) panel.current = mountPanel(element, latestProps.current);
     });
     return () => {
       cancelled = true;
-      handle?.unmount();
+      panel.current?.unmount();
+      panel.current = undefined;
     };
-  }, [open, client, history, catalogUrl, embedded]);
+  }, [ready]);
+
+  // New props reach the mounted panel without remounting it (its tab and filters stay).
+  useEffect(() => {
+    panel.current?.update(panelProps);
+  });
 
   if (embedded) return <div ref={host} data-chatwire-devtools="" style={embeddedHost} />;
   return (
     <>
-      <button type="button" aria-label="Chatwire devtools" aria-expanded={open} onClick={() => setOpen((value) => !value)} style={buttonStyle(props.position ?? 'bottom-right')}>
-        Chatwire
-      </button>
-      {open ? <div ref={host} data-chatwire-devtools="" style={floatingHost} /> : null}
+      {open ? null : (
+        <button type="button" aria-label="Chatwire devtools" aria-expanded={false} onClick={() => setOpen(true)} style={toggleStyle(position)}>
+          Chatwire
+        </button>
+      )}
+      {ready && layout ? <div ref={host} data-chatwire-devtools="" data-dock={layout.dock} style={hostStyle(layout)} /> : null}
     </>
   );
 }

@@ -39,7 +39,10 @@ const connection: ChatConnection = {
   },
 };
 
-afterEach(cleanup);
+afterEach(() => {
+  cleanup();
+  window.localStorage.clear();
+});
 
 const shadow = () => (document.querySelector('[data-chatwire-devtools]') as HTMLElement | null)?.shadowRoot ?? null;
 
@@ -107,8 +110,14 @@ describe('the devtools panel', () => {
     });
     const { unmount } = render(<ChatwireDevtools client={client} initialOpen />);
     await waitFor(() => expect(observers).toBe(2));
+    // Escape pressed in the page is the page's own (e.g. stopping a response): the panel stays.
     await act(async () => {
-      fireEvent.keyDown(document, { key: 'Escape' });
+      fireEvent.keyDown(document.body, { key: 'Escape' });
+    });
+    expect(shadow()?.querySelector('[data-testid="chatwire-devtools"]')).toBeTruthy();
+    const tab = shadow()?.querySelector('[role="tab"]') as HTMLElement;
+    await act(async () => {
+      fireEvent.keyDown(tab, { key: 'Escape' });
     });
     expect(shadow()).toBeNull();
     expect(observers).toBe(1);
@@ -135,6 +144,58 @@ describe('the devtools panel', () => {
     await waitFor(() => expect(shadow()?.querySelector('[data-testid="chatwire-devtools"]')).toBeTruthy());
     expect(errors).not.toHaveBeenCalled();
     errors.mockRestore();
+  });
+
+  it('docks where the user puts it, gives a docked panel\'s room back to the page, and remembers it across reloads', async () => {
+    const client = new ChatClient({ connection });
+    const host = () => document.querySelector('[data-chatwire-devtools]') as HTMLElement;
+    const first = render(<ChatwireDevtools client={client} initialOpen initialDock="bottom" />);
+    await waitFor(() => expect(shadow()?.querySelector('[aria-label="Dock on the right"]')).toBeTruthy());
+    expect(host().dataset['dock']).toBe('bottom');
+    const height = Number.parseInt(host().style.height, 10);
+    expect(height).toBeGreaterThan(0);
+    // Docked at the bottom: the page gets the panel's height back, so the panel covers nothing.
+    expect(document.body.style.paddingBottom).toBe(`${height}px`);
+    expect(document.documentElement.style.getPropertyValue('--chatwire-devtools-bottom')).toBe(`${height}px`);
+
+    await act(async () => {
+      fireEvent.click(shadow()?.querySelector('[aria-label="Dock on the right"]') as HTMLElement);
+    });
+    expect(host().dataset['dock']).toBe('right');
+    expect(document.body.style.paddingBottom).toBe('');
+    // Resized from the keyboard on its edge: 16 px wider per arrow press.
+    const width = Number.parseInt(host().style.width, 10);
+    const handle = shadow()?.querySelector('[role="separator"]') as HTMLElement;
+    await act(async () => {
+      fireEvent.keyDown(handle, { key: 'ArrowLeft' });
+    });
+    expect(Number.parseInt(host().style.width, 10)).toBe(width + 16);
+    expect(document.body.style.paddingRight).toBe(`${width + 16}px`);
+    first.unmount();
+    // Unmounted: the page's own styles are back.
+    expect(document.body.style.paddingRight).toBe('');
+
+    // A reload: the dock, the size and the open state come back from localStorage.
+    render(<ChatwireDevtools client={client} />);
+    await waitFor(() => expect(host()?.dataset['dock']).toBe('right'));
+    expect(Number.parseInt(host().style.width, 10)).toBe(width + 16);
+    const float = await waitFor(() => {
+      const button = shadow()?.querySelector('[aria-label="Float over the page"]');
+      if (!button) throw new Error('the panel has not loaded yet');
+      return button as HTMLElement;
+    });
+    await act(async () => {
+      fireEvent.click(float);
+    });
+    expect(host().dataset['dock']).toBe('floating');
+    expect(document.body.style.paddingRight).toBe('');
+  });
+
+  it('starts from its defaults when the saved layout is not valid', async () => {
+    window.localStorage.setItem('chatwire-devtools', '{"dock":"sideways","rightWidth":"wide"');
+    const client = new ChatClient({ connection });
+    render(<ChatwireDevtools client={client} initialOpen initialDock="bottom" />);
+    await waitFor(() => expect((document.querySelector('[data-chatwire-devtools]') as HTMLElement | null)?.dataset['dock']).toBe('bottom'));
   });
 
   it('renders nothing from the main entry outside development builds', async () => {

@@ -9,7 +9,7 @@ import {
   type ToolCallPart,
   type TurnRecord,
 } from '@chatwire/core';
-import { buildEventRows, buildTimeline, buildTokensView, buildToolRows, eventTypes, truncatedJson, turnAsFixture } from '@chatwire/devtools/production';
+import { buildEventRows, buildTimeline, buildTokensView, buildToolRows, eventTypes, savingsAtAGlance, truncatedJson, turnAsFixture } from '@chatwire/devtools/production';
 
 /** A hand-written accounting record (what a server would stream for one model call). */
 const usage = (over: Partial<ModelCallUsage> & { sent: number; allEager: number; roundTrips?: number }): ModelCallUsage => ({
@@ -73,6 +73,16 @@ describe('Tokens view', () => {
     expect(view.turns[0]!.providerInputTokens).toBeUndefined();
   });
 
+  it('gives the header the selected turn and the conversation, with the same figures as the tables', () => {
+    expect(savingsAtAGlance(view, 1)).toEqual({
+      turn: { number: 1, net: 7_940, share: 7_940 / 10_000, allEager: 10_000, calls: 2 },
+      conversation: { net: 7_910, share: 7_910 / 15_000, allEager: 15_000, calls: 3 },
+    });
+    // Turn 2 cost more than it saved: the figure stays negative rather than hidden.
+    expect(savingsAtAGlance(view, 2).turn).toMatchObject({ net: -30, share: -30 / 5_000 });
+    expect(savingsAtAGlance(buildTokensView([]), 0)).toEqual({ turn: undefined, conversation: { net: 0, share: 0, allEager: 0, calls: 0 } });
+  });
+
   it('is empty without records', () => {
     expect(buildTokensView([])).toMatchObject({ turns: [], totals: { sent: 0, allEager: 0, net: 0, netShare: 0 }, cachingReported: false });
   });
@@ -92,27 +102,55 @@ describe('Tools view', () => {
     assistant('a2', [discoveryCall('d2', ['addTodo'], 3_000)]),
   ];
   const turns: TurnRecord[] = [
-    { id: 'u1', startedAt: 0, modelCalls: [usage({ sent: 1, allEager: 2, toolsSent: ['getWeather', '__lazy__tool__discovery__'] }), usage({ step: 2, sent: 1, allEager: 2, toolsSent: ['getWeather', '__lazy__tool__discovery__', 'trackShipment'] })] },
-    { id: 'u2', startedAt: 0, modelCalls: [usage({ sent: 1, allEager: 2, toolsSent: ['getWeather', '__lazy__tool__discovery__', 'trackShipment', 'addTodo'] })] },
+    {
+      id: 'u1',
+      startedAt: 0,
+      modelCalls: [
+        usage({ sent: 1, allEager: 2, toolsSent: ['getWeather', '__lazy__tool__discovery__'] }),
+        usage({ step: 2, sent: 1, allEager: 2, toolsSent: ['getWeather', '__lazy__tool__discovery__', 'trackShipment'], toolsDiscovered: ['trackShipment'] }),
+      ],
+    },
+    {
+      id: 'u2',
+      startedAt: 0,
+      modelCalls: [
+        usage({ sent: 1, allEager: 2, toolsSent: ['getWeather', '__lazy__tool__discovery__', 'trackShipment'] }),
+        usage({ step: 2, sent: 1, allEager: 2, toolsSent: ['getWeather', '__lazy__tool__discovery__', 'trackShipment', 'addTodo'], toolsDiscovered: ['addTodo'] }),
+      ],
+    },
   ];
 
-  it('gives each tool its kind and its discovery status as of the selected turn', () => {
+  it('gives each tool its kind and its discovery status as of the selected turn, naming the model call first sent it', () => {
     const latest = buildToolRows({ catalog, messages, turns });
-    expect(latest.map((row) => [row.name, row.status, row.discoveredIn?.turn, row.discoveredIn?.toolCallId])).toEqual([
-      ['getWeather', 'eager', undefined, undefined],
-      ['trackShipment', 'discovered', 1, 'd1'],
-      ['addTodo', 'discovered', 2, 'd2'],
-      ['sendEmail', 'undiscovered', undefined, undefined],
+    expect(latest.map((row) => [row.name, row.status, row.discoveredIn?.turn, row.discoveredIn?.modelCall, row.discoveredIn?.toolCallId])).toEqual([
+      ['getWeather', 'eager', undefined, undefined, undefined],
+      ['__lazy__tool__discovery__', 'eager', undefined, undefined, undefined],
+      ['trackShipment', 'discovered', 1, 2, 'd1'],
+      ['addTodo', 'discovered', 2, 2, 'd2'],
+      ['sendEmail', 'undiscovered', undefined, undefined, undefined],
     ]);
     const firstTurn = buildToolRows({ catalog, messages, turns, turn: 1 });
     expect(firstTurn.find((row) => row.name === 'addTodo')?.status).toBe('undiscovered');
   });
 
-  it('marks what the selected model call was sent', () => {
-    const call1 = buildToolRows({ catalog, messages, turns, turn: 1, call: 0 });
-    const call2 = buildToolRows({ catalog, messages, turns, turn: 1, call: 1 });
-    expect(call1.filter((row) => row.sentInCall).map((row) => row.name)).toEqual(['getWeather']);
-    expect(call2.filter((row) => row.sentInCall).map((row) => row.name)).toEqual(['getWeather', 'trackShipment']);
+  it('marks what the selected model call was sent: the model call "Discovered in" names is the first one sent the tool', () => {
+    const sentIn = (turn: number, call: number) => buildToolRows({ catalog, messages, turns, turn, call }).filter((row) => row.sentInCall).map((row) => row.name);
+    expect(sentIn(1, 0)).toEqual(['getWeather', '__lazy__tool__discovery__']);
+    expect(sentIn(1, 1)).toEqual(['getWeather', '__lazy__tool__discovery__', 'trackShipment']);
+    expect(sentIn(2, 0)).not.toContain('addTodo');
+    expect(sentIn(2, 1)).toContain('addTodo');
+  });
+
+  it('counts the tools sent in a model call as the Tokens view does (the discovery tool included)', () => {
+    const tokens = buildTokensView(turns);
+    for (const [turnIndex, turn] of tokens.turns.entries()) {
+      for (const [callIndex, call] of turn.calls.entries()) {
+        const rows = buildToolRows({ catalog, messages, turns, turn: turnIndex + 1, call: callIndex });
+        expect(rows.filter((row) => row.sentInCall)).toHaveLength(call.toolsSent);
+      }
+    }
+    // The discovery tool's row carries the tokens of its definition in the selected call.
+    expect(buildToolRows({ catalog, messages, turns }).find((row) => row.kind === 'discovery')?.tokens).toBe(50);
   });
 
   it('filters by search text and by kind or status', () => {
@@ -121,13 +159,14 @@ describe('Tools view', () => {
     expect(names({ only: 'client' })).toEqual(['addTodo']);
     expect(names({ only: 'approval' })).toEqual(['sendEmail']);
     expect(names({ only: 'undiscovered' })).toEqual(['sendEmail']);
-    expect(names({ only: 'eager' })).toEqual(['getWeather']);
+    expect(names({ only: 'eager' })).toEqual(['getWeather', '__lazy__tool__discovery__']);
   });
 
   it('without a catalog, lists the tools the token records name', () => {
     const recorded: TurnRecord[] = [{ id: 'u1', startedAt: 0, modelCalls: [usage({ sent: 1, allEager: 2, toolsSent: ['getWeather', '__lazy__tool__discovery__'], toolsDeferred: ['trackShipment', 'sendEmail'] })] }];
     const rows = buildToolRows({ catalog: undefined, messages: [userMessage('u1')], turns: recorded });
     expect(rows.map((row) => [row.name, row.status, row.kind])).toEqual([
+      ['__lazy__tool__discovery__', 'eager', 'discovery'],
       ['trackShipment', 'undiscovered', 'unknown'],
       ['sendEmail', 'undiscovered', 'unknown'],
       ['getWeather', 'eager', 'unknown'],

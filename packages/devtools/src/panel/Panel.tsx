@@ -1,7 +1,9 @@
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { ChatClient, ChatSnapshot, HistoryRecorder, HistoryTurn } from '@chatwire/core';
-import type { CatalogEntry } from '../viewModel/index.js';
+import { buildTokensView, savingsAtAGlance, type CatalogEntry } from '../viewModel/index.js';
 import type { PanelProps } from './mountPanel.js';
+import { DockControls, MoveHandle, ResizeHandle } from './PanelFrame.js';
+import { SavingsSummary } from './SavingsSummary.js';
 import { EventsView } from './views/EventsView.js';
 import { TimelineView } from './views/TimelineView.js';
 import { TokensView } from './views/TokensView.js';
@@ -63,7 +65,7 @@ function useCatalog(url: string | undefined): { catalog: CatalogEntry[] | undefi
   return state;
 }
 
-/** The devtools panel: a header with the turn selector, four tabs, and the selected view. */
+/** The devtools panel: a header with the turn selector and the savings, four tabs, and the selected view. */
 export function Panel(props: PanelProps) {
   const [tab, setTab] = useState<TabId>('tools');
   const { snapshot, history } = useChatState(props.client, props.history);
@@ -72,15 +74,15 @@ export function Panel(props: PanelProps) {
   const [pickedTurn, setPickedTurn] = useState<number | undefined>(undefined);
   const turn = pickedTurn !== undefined && pickedTurn <= turnCount ? pickedTurn : turnCount;
   const tabRefs = useRef<(HTMLButtonElement | null)[]>([]);
+  const tokens = useMemo(() => buildTokensView(snapshot?.turns ?? []), [snapshot?.turns]);
 
-  useEffect(() => {
-    if (!props.onClose) return;
-    const onKey = (event: globalThis.KeyboardEvent) => {
-      if (event.key === 'Escape') props.onClose?.();
-    };
-    document.addEventListener('keydown', onKey);
-    return () => document.removeEventListener('keydown', onKey);
-  }, [props]);
+  // Escape closes the panel when the key is pressed inside it; the page keeps its own Escape (for
+  // example, stopping a response) everywhere else.
+  const onPanelKey = (event: KeyboardEvent<HTMLElement>) => {
+    if (event.key !== 'Escape' || !props.onClose) return;
+    event.stopPropagation();
+    props.onClose();
+  };
 
   const onTabKey = (event: KeyboardEvent<HTMLButtonElement>, index: number) => {
     const delta = event.key === 'ArrowRight' ? 1 : event.key === 'ArrowLeft' ? -1 : 0;
@@ -95,9 +97,12 @@ export function Panel(props: PanelProps) {
     return <div className="cw-empty">No chat to inspect: pass a ChatClient or the id of a chat.</div>;
   }
 
+  const { layout, onLayout } = props;
   return (
-    <section aria-label="Chatwire devtools" data-testid="chatwire-devtools" style={{ display: 'contents' }}>
+    <section aria-label="Chatwire devtools" data-testid="chatwire-devtools" data-dock={layout?.dock ?? 'embedded'} className="cw-frame" onKeyDown={onPanelKey}>
+      {layout ? <ResizeHandle layout={layout} onLayout={onLayout} /> : null}
       <header className="cw-header">
+        {layout?.dock === 'floating' ? <MoveHandle layout={layout} onLayout={onLayout} /> : null}
         <h2>Chatwire devtools</h2>
         <label>
           <span className="cw-muted">Turn </span>
@@ -113,11 +118,13 @@ export function Panel(props: PanelProps) {
         <span className="cw-chip" data-testid="devtools-status">
           {snapshot.status}
         </span>
+        {layout ? <DockControls dock={layout.dock} onLayout={onLayout} /> : null}
         {props.onClose ? (
           <button type="button" className="cw-button" onClick={props.onClose} aria-label="Close devtools">
             Close
           </button>
         ) : null}
+        <SavingsSummary savings={savingsAtAGlance(tokens, turn)} />
       </header>
       <div className="cw-tabs" role="tablist" aria-label="Devtools views">
         {TABS.map((item, index) => (
@@ -144,7 +151,7 @@ export function Panel(props: PanelProps) {
         {tab === 'tools' ? (
           <ToolsView catalog={catalog} catalogError={catalogError} messages={snapshot.messages} turns={snapshot.turns} turn={turn} />
         ) : null}
-        {tab === 'tokens' ? <TokensView turns={snapshot.turns} selectedTurn={turn} /> : null}
+        {tab === 'tokens' ? <TokensView view={tokens} selectedTurn={turn} /> : null}
         {tab === 'timeline' ? <TimelineView messages={snapshot.messages} /> : null}
         {tab === 'events' ? <EventsView history={history} turnId={snapshot.turns[turn - 1]?.id} /> : null}
       </div>

@@ -1,5 +1,6 @@
 import { createRoot } from 'react-dom/client';
 import type { ChatClient, HistoryRecorder } from '@chatwire/core';
+import type { PanelLayout } from '../panelLayout.js';
 import { Panel } from './Panel.js';
 import { panelStyles } from './styles.js';
 
@@ -10,10 +11,16 @@ export interface PanelProps {
   readonly history: HistoryRecorder | undefined;
   readonly catalogUrl: string | undefined;
   readonly onClose: (() => void) | undefined;
+  /** Where the panel sits (undefined when embedded in the page). */
+  readonly layout: PanelLayout | undefined;
+  /** Moves, docks or resizes the panel (the shell fits it to the viewport and remembers it). */
+  readonly onLayout: (change: Partial<PanelLayout>) => void;
 }
 
 /** A mounted panel. */
 export interface PanelHandle {
+  /** Renders the panel again with new props (it keeps its own state: tab, filters). */
+  update(props: PanelProps): void;
   unmount(): void;
 }
 
@@ -32,6 +39,9 @@ export function mountPanel(host: HTMLElement, props: PanelProps): PanelHandle {
   const root = createRoot(container);
   root.render(<Panel {...props} />);
   return {
+    update(next) {
+      root.render(<Panel {...next} />);
+    },
     unmount() {
       // The shell unmounts the panel from its own effect cleanup, which can run while the panel's
       // root is still rendering (closing from the panel's own button): React refuses a synchronous

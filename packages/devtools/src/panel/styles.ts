@@ -13,12 +13,27 @@ export const panelStyles = `
     --good: #34d399; --bad: #f87171; --warn: #fbbf24; --bar: #3730a3; --bar-strong: #818cf8; }
 }
 .cw-root *, .cw-root *::before, .cw-root *::after { box-sizing: border-box; }
-.cw-header { display: flex; align-items: center; gap: 8px; padding: 8px 10px; border-bottom: 1px solid var(--line); }
-.cw-header h2 { font-size: 13px; margin: 0; flex: 1; }
+.cw-frame { display: flex; flex-direction: column; height: 100%; min-height: 0; position: relative; }
+.cw-root:has(.cw-frame[data-dock='bottom']) { border-radius: 0; border-width: 1px 0 0; }
+.cw-root:has(.cw-frame[data-dock='right']) { border-radius: 0; border-width: 0 0 0 1px; }
+.cw-header { display: flex; flex-wrap: wrap; align-items: center; gap: 6px 8px; padding: 8px 10px; border-bottom: 1px solid var(--line); }
+.cw-header h2 { font-size: 13px; margin: 0; flex: 1 1 auto; white-space: nowrap; }
+.cw-savings { flex: 1 0 100%; margin: 0; font-weight: 600; font-variant-numeric: tabular-nums; }
+.cw-dock { display: inline-flex; gap: 2px; }
+button.cw-icon { padding: 2px 7px; line-height: 1.2; }
+button.cw-icon[aria-pressed='true'] { background: var(--accent); color: #fff; border-color: var(--accent); }
+.cw-grip { cursor: move; user-select: none; touch-action: none; color: var(--muted); font-size: 14px; padding: 0 2px; }
+.cw-resize { position: absolute; z-index: 2; touch-action: none; background: transparent; }
+.cw-resize:hover, .cw-resize:focus-visible { background: var(--accent); opacity: .5; }
+.cw-resize-bottom { top: -3px; left: 0; right: 0; height: 7px; cursor: ns-resize; }
+.cw-resize-right { left: -3px; top: 0; bottom: 0; width: 7px; cursor: ew-resize; }
+.cw-resize-floating { right: 0; bottom: 0; width: 14px; height: 14px; cursor: nwse-resize;
+  background: linear-gradient(135deg, transparent 50%, var(--line) 50%); }
+h3 { font-size: 12px; margin: 14px 0 4px; }
 .cw-tabs { display: flex; gap: 2px; padding: 0 8px; border-bottom: 1px solid var(--line); }
 .cw-tab { font: inherit; border: 0; background: none; color: var(--muted); padding: 8px 10px; cursor: pointer; border-bottom: 2px solid transparent; }
 .cw-tab[aria-selected='true'] { color: var(--fg); border-bottom-color: var(--accent); font-weight: 600; }
-.cw-body { flex: 1; overflow: auto; padding: 10px; }
+.cw-body { flex: 1; overflow: auto; padding: 10px; min-height: 0; }
 button, select, input { font: inherit; color: var(--fg); }
 button.cw-button, select, input { background: var(--soft); border: 1px solid var(--line); border-radius: 6px; padding: 4px 8px; }
 button.cw-button { cursor: pointer; }

@@ -1,7 +1,7 @@
-export { buildTokensView } from './tokens.js';
-export type { ModelCallRow, TokensView, TurnTokens } from './tokens.js';
+export { buildTokensView, savingsAtAGlance } from './tokens.js';
+export type { ModelCallRow, SavingsAtAGlance, SavingsFigure, TokensView, TurnTokens } from './tokens.js';
 export { buildToolRows, discoveryOrigins } from './tools.js';
-export type { CatalogEntry, DiscoveryStatus, ToolFilter, ToolRow } from './tools.js';
+export type { CatalogEntry, DiscoveryOrigin, DiscoveryStatus, ToolFilter, ToolRow } from './tools.js';
 export { buildTimeline } from './timeline.js';
 export type { TimelineRow, TimelineStep } from './timeline.js';
 export { buildEventRows, eventTypes, truncatedJson, turnAsFixture } from './events.js';

@@ -110,3 +110,38 @@ export function buildTokensView(turns: readonly TurnRecord[]): TokensView {
     eagerCheaperCalls: sum(rows.map((turn) => turn.calls.filter((call) => call.eagerWouldBeCheaper).length)),
   };
 }
+
+/** Net tool tokens saved and their share of all-eager, for one scope (a turn, or the conversation). */
+export interface SavingsFigure {
+  /** Net tokens saved (`saved - discoveryRoundTrips`); negative when discovery cost more than it saved. */
+  readonly net: number;
+  /** `net / allEager`, 0..1 (negative when discovery cost more); 0 when nothing would have been sent. */
+  readonly share: number;
+  readonly allEager: number;
+  /** Model calls counted. */
+  readonly calls: number;
+}
+
+/** What the panel header shows at a glance: the selected turn's savings and the conversation's. */
+export interface SavingsAtAGlance {
+  /** 1-based selected turn, with its figure; undefined before the first model call. */
+  readonly turn: (SavingsFigure & { readonly number: number }) | undefined;
+  readonly conversation: SavingsFigure;
+}
+
+/**
+ * The header's savings summary, from the same view the Tokens tab shows (so the figures agree):
+ * the selected turn (1-based) and the whole conversation. Both sum per-model-call records.
+ */
+export function savingsAtAGlance(view: TokensView, selectedTurn: number): SavingsAtAGlance {
+  const turn = view.turns[selectedTurn - 1];
+  return {
+    turn: turn ? { number: turn.turn, net: turn.net, share: turn.netShare, allEager: turn.allEager, calls: turn.calls.length } : undefined,
+    conversation: {
+      net: view.totals.net,
+      share: view.totals.netShare,
+      allEager: view.totals.allEager,
+      calls: view.turns.reduce((total, entry) => total + entry.calls.length, 0),
+    },
+  };
+}

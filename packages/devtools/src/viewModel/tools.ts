@@ -13,16 +13,30 @@ export type CatalogEntry = Pick<ToolCatalogEntry, 'name'> & Partial<ToolCatalogE
 /** Where a tool stands in the selected turn. */
 export type DiscoveryStatus = 'eager' | 'undiscovered' | 'discovered';
 
+/** Where a tool was discovered: the turn, the discovery call, and the model call first sent it. */
+export interface DiscoveryOrigin {
+  /** 1-based turn. */
+  readonly turn: number;
+  /** The discovery tool call that loaded it (or `compaction marker`). */
+  readonly toolCallId: string;
+  /**
+   * 1-based model call of that turn that was first sent the tool: the number the Tools view's
+   * "Model call" selector and the Tokens view's per-call table use. Undefined without token records.
+   */
+  readonly modelCall: number | undefined;
+}
+
 /** One row of the Tools view. */
 export interface ToolRow {
   readonly name: string;
-  readonly kind: 'server' | 'client' | 'unknown';
+  /** `discovery` is the discovery tool itself, sent with the eager tools while lazy ones wait. */
+  readonly kind: 'server' | 'client' | 'discovery' | 'unknown';
   readonly lazy: boolean;
   readonly needsApproval: boolean | 'per-call';
   readonly tokens: number | undefined;
   readonly status: DiscoveryStatus;
-  /** The turn (1-based) and call that discovered it, when it is discovered. */
-  readonly discoveredIn: { readonly turn: number; readonly toolCallId: string } | undefined;
+  /** Where it was discovered, when it is discovered (as of the selected turn). */
+  readonly discoveredIn: DiscoveryOrigin | undefined;
   /** Whether the selected model call was sent this tool. */
   readonly sentInCall: boolean;
 }
@@ -34,8 +48,8 @@ export interface ToolFilter {
 }
 
 /** For every discovered tool: the first turn and call that discovered it (compaction markers count as discoveries). */
-export function discoveryOrigins(messages: readonly ChatMessage[]): Map<string, { turn: number; toolCallId: string }> {
-  const origins = new Map<string, { turn: number; toolCallId: string }>();
+export function discoveryOrigins(messages: readonly ChatMessage[]): Map<string, Omit<DiscoveryOrigin, 'modelCall'>> {
+  const origins = new Map<string, Omit<DiscoveryOrigin, 'modelCall'>>();
   let turn = 0;
   for (const message of messages) {
     if (message.role === 'user') turn++;
@@ -68,6 +82,7 @@ export function buildToolRows(options: {
   const modelCall = record?.modelCalls[options.call ?? record.modelCalls.length - 1];
   const sent = new Set(modelCall?.toolsSent ?? []);
   const origins = discoveryOrigins(options.messages);
+  const firstSent = firstSentIn(options.turns);
 
   const entries = new Map<string, CatalogEntry>();
   for (const entry of options.catalog ?? []) entries.set(entry.name, entry);
@@ -85,6 +100,7 @@ export function buildToolRows(options: {
     const lazy = entry.lazy ?? false;
     const origin = origins.get(entry.name);
     const discovered = lazy && origin !== undefined && origin.turn <= turnNumber;
+    const sentFirst = firstSent.get(entry.name);
     return {
       name: entry.name,
       kind: entry.kind ?? 'unknown',
@@ -92,11 +108,39 @@ export function buildToolRows(options: {
       needsApproval: entry.needsApproval ?? false,
       tokens: entry.tokens,
       status: !lazy ? 'eager' : discovered ? 'discovered' : 'undiscovered',
-      discoveredIn: discovered ? origin : undefined,
+      discoveredIn: discovered ? { ...origin, modelCall: sentFirst?.turn === origin.turn ? sentFirst.modelCall : undefined } : undefined,
       sentInCall: sent.has(entry.name),
     };
   });
+  // The discovery tool is sent with every call while lazy tools wait: it is a row too, so the count
+  // of tools sent here is the count the Tokens view shows for the same model call.
+  if (options.turns.some((turn) => turn.modelCalls.some((call) => call.toolsSent.includes(DISCOVERY_TOOL_NAME)))) {
+    const discoveryRow: ToolRow = {
+      name: DISCOVERY_TOOL_NAME,
+      kind: 'discovery',
+      lazy: false,
+      needsApproval: false,
+      tokens: modelCall?.toolsSent.includes(DISCOVERY_TOOL_NAME) ? modelCall.tokens.discoveryTool : undefined,
+      status: 'eager',
+      discoveredIn: undefined,
+      sentInCall: sent.has(DISCOVERY_TOOL_NAME),
+    };
+    // Where it is sent: after the eager tools, before the discovered ones.
+    const at = rows.findIndex((row) => row.lazy);
+    rows.splice(at < 0 ? rows.length : at, 0, discoveryRow);
+  }
   return rows.filter((row) => matches(row, options.filter ?? {}));
+}
+
+/** For every tool a record names as newly discovered: the turn and model call (1-based) first sent it. */
+function firstSentIn(turns: readonly TurnRecord[]): Map<string, { turn: number; modelCall: number }> {
+  const first = new Map<string, { turn: number; modelCall: number }>();
+  turns.forEach((record, turnIndex) => {
+    record.modelCalls.forEach((call, callIndex) => {
+      for (const name of call.toolsDiscovered) if (!first.has(name)) first.set(name, { turn: turnIndex + 1, modelCall: callIndex + 1 });
+    });
+  });
+  return first;
 }
 
 function matches(row: ToolRow, filter: ToolFilter): boolean {

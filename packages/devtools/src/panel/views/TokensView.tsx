@@ -1,6 +1,4 @@
-import { useMemo } from 'react';
-import type { TurnRecord } from '@chatwire/core';
-import { buildTokensView, type TurnTokens } from '../../viewModel/index.js';
+import type { TokensView as TokensViewModel, TurnTokens } from '../../viewModel/index.js';
 
 const format = (value: number | undefined) => (value === undefined ? '–' : value.toLocaleString('en-US'));
 const percent = (share: number) => `${(share * 100).toFixed(1)}%`;
@@ -27,41 +25,43 @@ function Chart({ turns }: { turns: readonly TurnTokens[] }) {
 }
 
 /** Token figures per turn and per model call, with the counting method and what caching changes. */
-export function TokensView(props: { turns: readonly TurnRecord[]; selectedTurn: number }) {
-  const view = useMemo(() => buildTokensView(props.turns), [props.turns]);
+export function TokensView(props: { view: TokensViewModel; selectedTurn: number }) {
+  const { view } = props;
   const selected = view.turns[props.selectedTurn - 1];
   if (view.turns.length === 0) return <p className="cw-empty">No model calls yet.</p>;
   return (
     <div>
       <div className="cw-cards">
         <div className="cw-card" data-testid="tokens-net-saved">
-          <span className="cw-muted">Net tool tokens saved</span>
+          <span className="cw-muted">Net tool tokens saved (conversation)</span>
           <strong className={view.totals.net >= 0 ? 'cw-good' : 'cw-bad'}>{format(view.totals.net)}</strong>
           <span className="cw-muted">{`${percent(view.totals.netShare)} of all-eager`}</span>
         </div>
         <div className="cw-card">
-          <span className="cw-muted">Tool tokens sent</span>
+          <span className="cw-muted">Tool tokens sent (conversation)</span>
           <strong>{format(view.totals.sent)}</strong>
           <span className="cw-muted">{`all-eager: ${format(view.totals.allEager)}`}</span>
         </div>
         <div className="cw-card">
-          <span className="cw-muted">Eager would be cheaper</span>
+          <span className="cw-muted">Model calls where eager was cheaper</span>
           <strong className={view.eagerCheaperCalls ? 'cw-warn' : ''}>{`${view.eagerCheaperCalls} call${view.eagerCheaperCalls === 1 ? '' : 's'}`}</strong>
         </div>
       </div>
       <Chart turns={view.turns} />
+      <h3>Per turn</h3>
+      <p className="cw-note">Each figure sums the turn's model calls; cumulative adds the earlier turns.</p>
       <table aria-label="Tokens per turn">
         <thead>
           <tr>
             <th>Turn</th>
-            <th className="num">Calls</th>
-            <th className="num">Sent</th>
-            <th className="num">All-eager</th>
-            <th className="num">Saved</th>
-            <th className="num">Discovery cost</th>
-            <th className="num">Net</th>
-            <th className="num">Cumulative</th>
-            <th className="num">Provider input</th>
+            <th className="num">Model calls</th>
+            <th className="num">Sent / turn</th>
+            <th className="num">All-eager / turn</th>
+            <th className="num">Saved / turn</th>
+            <th className="num">Discovery cost / turn</th>
+            <th className="num">Net / turn</th>
+            <th className="num">Net, cumulative</th>
+            <th className="num">Provider input / turn</th>
           </tr>
         </thead>
         <tbody>
@@ -83,22 +83,23 @@ export function TokensView(props: { turns: readonly TurnRecord[]; selectedTurn: 
       {selected ? (
         <>
           <h3>{`Turn ${selected.turn}, per model call`}</h3>
+          <p className="cw-note">One row per request to the model; the Tools tab's model call selector uses the same numbers.</p>
           <table aria-label="Tokens per model call">
             <thead>
               <tr>
-                <th>Call</th>
-                <th className="num">Tools sent</th>
-                <th className="num">Deferred</th>
-                <th>Newly discovered</th>
-                <th className="num">Sent</th>
-                <th className="num">Saved</th>
-                <th className="num">Net</th>
-                <th className="num">Provider input</th>
+                <th>Model call</th>
+                <th className="num">Tools sent / call</th>
+                <th className="num">Deferred / call</th>
+                <th>First sent in this call</th>
+                <th className="num">Sent / call</th>
+                <th className="num">Saved / call</th>
+                <th className="num">Net / call</th>
+                <th className="num">Provider input / call</th>
               </tr>
             </thead>
             <tbody>
               {selected.calls.map((call, index) => (
-                <tr key={`${call.runId}-${call.step}-${index}`}>
+                <tr key={`${call.runId}-${call.step}-${index}`} data-testid="tokens-call-row" data-tools-sent={call.toolsSent}>
                   <td>{`${index + 1}${call.source === 'client' ? ' (browser estimate)' : ''}`}</td>
                   <td className="num">{call.toolsSent}</td>
                   <td className="num">{call.toolsDeferred}</td>

@@ -44,15 +44,21 @@ export function ToolsView(props: {
   ]);
   const capped = useCappedList(rows, 200);
   const count = (predicate: (row: (typeof all)[number]) => boolean) => all.filter(predicate).length;
+  const selectedCall = record?.modelCalls[call];
 
   return (
     <div>
       <div className="cw-chips" aria-label="Summary">
-        <span className="cw-chip" data-testid="count-eager">{`${count((row) => !row.lazy)} eager`}</span>
+        <span className="cw-chip" data-testid="count-eager">{`${count((row) => !row.lazy && row.kind !== 'discovery')} eager`}</span>
         <span className="cw-chip" data-testid="count-lazy">{`${count((row) => row.lazy)} lazy`}</span>
         <span className="cw-chip" data-testid="count-discovered">{`${count((row) => row.status === 'discovered')} discovered`}</span>
         <span className="cw-chip" data-testid="count-undiscovered">{`${count((row) => row.status === 'undiscovered')} undiscovered`}</span>
-        <span className="cw-chip">{`${count((row) => row.sentInCall)} sent in this model call`}</span>
+        <span className="cw-chip" data-testid="count-sent" title="Tools sent with the selected model call, the discovery tool included (the Tokens tab counts the same)">
+          {`${count((row) => row.sentInCall)} sent in model call ${callCount === 0 ? '–' : call + 1}`}
+        </span>
+        {selectedCall ? (
+          <span className="cw-chip" data-testid="tokens-sent-call">{`${selectedCall.tokens.sent.toLocaleString('en-US')} tool tokens sent in this call`}</span>
+        ) : null}
       </div>
       <div className="cw-toolbar">
         <input type="search" aria-label="Search tools" placeholder="Search tools" value={search} onChange={(event) => setSearch(event.target.value)} />
@@ -76,19 +82,27 @@ export function ToolsView(props: {
           <tr>
             <th>Tool</th>
             <th>Kind</th>
-            <th>Status</th>
-            <th>Discovered in</th>
-            <th>Sent</th>
-            <th className="num">Tokens</th>
+            <th title="As of the selected turn">{`Status (turn ${props.turn || '–'})`}</th>
+            <th title="The turn, and the model call first sent the tool (the numbers of the model call selector)">Discovered in</th>
+            <th title="Whether the selected model call was sent the tool">{`Sent in call ${callCount === 0 ? '–' : call + 1}`}</th>
+            <th className="num" title="Tokens of the tool's definition, counted once (per model call it is sent with)">Tokens / definition</th>
           </tr>
         </thead>
         <tbody>
           {capped.items.map((row) => (
             <tr key={row.name} data-testid="devtools-tool-row" data-tool={row.name} data-status={row.status} data-sent={row.sentInCall}>
               <td className="cw-name">{row.name}</td>
-              <td>{[row.lazy ? 'lazy' : 'eager', row.kind === 'client' ? 'browser' : row.kind, row.needsApproval ? 'approval' : ''].filter(Boolean).join(' · ')}</td>
-              <td className={`cw-status-${row.status}`}>{row.status}</td>
-              <td>{row.discoveredIn ? `turn ${row.discoveredIn.turn}, ${row.discoveredIn.toolCallId}` : ''}</td>
+              <td>
+                {row.kind === 'discovery'
+                  ? 'discovery tool'
+                  : [row.lazy ? 'lazy' : 'eager', row.kind === 'client' ? 'browser' : row.kind, row.needsApproval ? 'approval' : ''].filter(Boolean).join(' · ')}
+              </td>
+              <td className={`cw-status-${row.status}`}>{row.kind === 'discovery' ? 'sent while lazy tools wait' : row.status}</td>
+              <td data-testid="discovered-in" title={row.discoveredIn ? `Discovered by ${row.discoveredIn.toolCallId}` : undefined}>
+                {row.discoveredIn
+                  ? `turn ${row.discoveredIn.turn}${row.discoveredIn.modelCall === undefined ? '' : `, model call ${row.discoveredIn.modelCall}`}`
+                  : ''}
+              </td>
               <td>{row.sentInCall ? 'yes' : ''}</td>
               <td className="num">{row.tokens ?? ''}</td>
             </tr>

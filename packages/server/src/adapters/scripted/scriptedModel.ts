@@ -4,6 +4,7 @@ import { DISCOVERY_TOOL_NAME, createId } from '@chatwire/core';
 import { countTextTokens as countTokens } from '../../tokens.js';
 import type { ChatModel, ModelChunk, ModelRequest, ModelTool } from '../../model.js';
 import { argumentsFromText } from './argumentsFromText.js';
+import { describeResult } from './describeResult.js';
 import { findWord } from './words.js';
 import { describeAttachment, mediaPartsOf, readAttachment, type Attachment } from '../../attachments/readAttachment.js';
 
@@ -70,8 +71,9 @@ export interface ScriptedModelOptions {
  *
  * Built-in behaviour, after your rules: a message that names a sent tool calls it (several names:
  * parallel calls); a name found only in the discovery catalog is discovered first; a message whose
- * words match a tool's name or description calls the best match; tool results are summarised;
- * attachments are acknowledged by name, type and size (`I see an image named cat.png (image/png, 12 KB).`);
+ * words match a tool's name or description calls the best match; tool results are summarised in
+ * a sentence each; attachments are acknowledged by name, type and size (`I see an image named cat.png
+ * (image/png, 12 KB).`); "markdown" gets an answer in Markdown;
  * anything else gets a short answer (a long one when asked for "long", "essay" or "story").
  *
  * @example
@@ -303,13 +305,50 @@ const LONG_ANSWER = Array.from(
     'every tool call moves through clear states, approvals wait for a person, and lazy tools stay out of the prompt until the model asks for them. ',
 ).join('');
 
+/** An answer in Markdown, the way real models write: what a chat UI's renderer must handle. */
+const MARKDOWN_ANSWER = [
+  '## What discovery does',
+  '',
+  'Lazy tools stay **out of the prompt** until the model asks for them:',
+  '',
+  '1. The model sees a *catalog* of names.',
+  '2. It calls `__lazy__tool__discovery__` with the names it needs.',
+  '3. From the next call on, those tools are sent like eager ones.',
+  '',
+  '| tools | sent up front |',
+  '|---|---:|',
+  '| eager | 8 |',
+  '| lazy | 0 |',
+  '',
+  '```ts',
+  "const chat = useChat({ api: '/api/chat' });",
+  '```',
+  '',
+  '> Tokens saved are not money saved when a prompt cache is warm.',
+].join('\n');
+
+/** Names of the tools called in assistant messages after the last discovery call. */
+function calledAfterLastDiscovery(messages: readonly Message[]): Set<string> {
+  const names = new Set<string>();
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const message = messages[i] as Message;
+    if (message.role !== 'assistant') continue;
+    const calls = message.toolCalls ?? [];
+    if (calls.some((call) => call.function.name === DISCOVERY_TOOL_NAME)) break;
+    for (const call of calls) names.add(call.function.name);
+  }
+  return names;
+}
+
 const builtInRules: readonly ScriptRule[] = [
   {
     name: 'continue after discovery',
     when: (context) => context.phase === 'tools' && context.calledSinceUser.has(DISCOVERY_TOOL_NAME),
     reply: (context) => {
+      // A tool already called after the latest discovery is not called again (its failure is summarised instead).
+      const calledAfter = calledAfterLastDiscovery(context.request.messages);
       const wanted = mentionedTools(context.userText, [...context.sentTools, ...context.catalog]).filter(
-        (name) => !context.succeededSinceUser.has(name),
+        (name) => !context.succeededSinceUser.has(name) && !calledAfter.has(name),
       );
       const ready = wanted.filter((name) => context.sentTools.has(name));
       return ready.length > 0 && ready.length === wanted.length ? callsFor(context, ready) : undefined;
@@ -326,13 +365,8 @@ const builtInRules: readonly ScriptRule[] = [
   {
     name: 'summarise tool results',
     when: (context) => context.phase === 'tools',
-    reply: (context) => ({
-      text: context.results
-        .map((result) =>
-          result.isError ? `${result.toolName} failed: ${shorten(result.content)}` : `${result.toolName} returned ${shorten(result.content)}`,
-        )
-        .join('\n'),
-    }),
+    // One sentence per result, about what came back (never the raw JSON).
+    reply: (context) => ({ text: context.results.map(describeResult).join(' ') }),
   },
   {
     name: 'call the tools the message names',
@@ -358,6 +392,7 @@ const builtInRules: readonly ScriptRule[] = [
     },
   },
   { name: 'long answer', when: /\b(long|essay|story)\b/i, reply: { text: LONG_ANSWER } },
+  { name: 'markdown sample', when: /\bmarkdown\b/i, reply: { text: MARKDOWN_ANSWER } },
   {
     name: 'plain answer',
     when: () => true,

@@ -1,0 +1,50 @@
+import { memo } from 'react';
+import { defaultRehypePlugins, Streamdown, type StreamdownProps } from 'streamdown';
+
+/**
+ * Raw HTML is never parsed as HTML: streamdown's `raw` plugin is left out (markup the model writes
+ * shows as text), sanitisation stays on, and links and images are hardened: only http(s) and
+ * mailto links, no images at all (a model's image URL could track the reader).
+ */
+const rehypePlugins: StreamdownProps['rehypePlugins'] = [
+  defaultRehypePlugins['sanitize']!,
+  [
+    (defaultRehypePlugins['harden'] as [unknown, unknown])[0] as never,
+    {
+      allowedLinkPrefixes: ['https://', 'http://', 'mailto:'],
+      allowedProtocols: ['https', 'http', 'mailto'],
+      allowedImagePrefixes: [],
+      allowDataImages: false,
+      defaultOrigin: typeof window === 'undefined' ? 'http://localhost' : window.location.origin,
+    },
+  ],
+];
+
+const components: StreamdownProps['components'] = {
+  // Links leave the chat in a new tab and pass nothing back to it.
+  a: ({ node: _node, ...props }) => <a {...props} target="_blank" rel="noopener noreferrer nofollow" />,
+};
+
+/**
+ * An assistant's text as Markdown, rendered with streamdown (made for streaming: it completes
+ * unterminated Markdown such as an open `**` or code fence while tokens arrive, and renders each
+ * finished block once, so settled paragraphs do not flicker or re-render per token).
+ */
+export const Markdown = memo(function Markdown(props: { text: string; streaming: boolean }) {
+  return (
+    <Streamdown
+      className="markdown"
+      mode="streaming"
+      isAnimating={props.streaming}
+      rehypePlugins={rehypePlugins}
+      skipHtml
+      disallowedElements={['img']}
+      components={components}
+      controls={{ code: true, table: false, mermaid: false }}
+      lineNumbers={false}
+      linkSafety={{ enabled: false }}
+    >
+      {props.text}
+    </Streamdown>
+  );
+});

@@ -1,0 +1,99 @@
+import type { CSSProperties } from 'react';
+
+/** Where the open panel sits: docked along the bottom or the right edge, or floating over the page. */
+export type PanelDock = 'bottom' | 'right' | 'floating';
+
+/** The panel's place and size, remembered across reloads (localStorage). */
+export interface PanelLayout {
+  readonly dock: PanelDock;
+  /** Height of the bottom dock, in px. */
+  readonly bottomHeight: number;
+  /** Width of the right dock, in px. */
+  readonly rightWidth: number;
+  /** The floating window's box, in px from the viewport's top-left corner. */
+  readonly floating: { readonly x: number; readonly y: number; readonly width: number; readonly height: number };
+  /** Whether the panel was open when the page was left. */
+  readonly open: boolean;
+}
+
+/** The smallest a docked or floating panel may get, in px. */
+export const MIN_PANEL_SIZE = { width: 300, height: 180 } as const;
+
+/** The first layout: docked at the bottom on narrow windows, on the right on wide ones. */
+export function defaultLayout(viewport: { width: number; height: number }, dock?: PanelDock): PanelLayout {
+  return {
+    dock: dock ?? (viewport.width >= 1000 ? 'right' : 'bottom'),
+    bottomHeight: Math.round(Math.max(MIN_PANEL_SIZE.height, viewport.height * 0.4)),
+    rightWidth: Math.round(Math.min(520, Math.max(MIN_PANEL_SIZE.width, viewport.width * 0.38))),
+    floating: { x: Math.max(8, viewport.width - 16 - 720), y: 64, width: Math.min(720, viewport.width - 32), height: Math.min(520, viewport.height - 96) },
+    open: false,
+  };
+}
+
+const isNumber = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
+
+/**
+ * The saved layout, checked field by field (a stale or hand-edited entry never breaks the panel),
+ * over `fallback` for anything missing or invalid.
+ */
+export function readLayout(saved: string | null, fallback: PanelLayout): PanelLayout {
+  if (!saved) return fallback;
+  let value: unknown;
+  try {
+    value = JSON.parse(saved);
+  } catch {
+    return fallback;
+  }
+  if (!value || typeof value !== 'object') return fallback;
+  const record = value as Record<string, unknown>;
+  const box = (record['floating'] ?? {}) as Record<string, unknown>;
+  return {
+    dock: record['dock'] === 'bottom' || record['dock'] === 'right' || record['dock'] === 'floating' ? record['dock'] : fallback.dock,
+    bottomHeight: isNumber(record['bottomHeight']) ? record['bottomHeight'] : fallback.bottomHeight,
+    rightWidth: isNumber(record['rightWidth']) ? record['rightWidth'] : fallback.rightWidth,
+    floating: {
+      x: isNumber(box['x']) ? box['x'] : fallback.floating.x,
+      y: isNumber(box['y']) ? box['y'] : fallback.floating.y,
+      width: isNumber(box['width']) ? box['width'] : fallback.floating.width,
+      height: isNumber(box['height']) ? box['height'] : fallback.floating.height,
+    },
+    open: typeof record['open'] === 'boolean' ? record['open'] : fallback.open,
+  };
+}
+
+const clampTo = (value: number, min: number, max: number): number => Math.round(Math.min(Math.max(value, min), Math.max(min, max)));
+
+/** The layout fitted into the viewport: a panel never grows past 90% of it, nor floats off screen. */
+export function fitLayout(layout: PanelLayout, viewport: { width: number; height: number }): PanelLayout {
+  const width = clampTo(layout.floating.width, MIN_PANEL_SIZE.width, viewport.width - 16);
+  const height = clampTo(layout.floating.height, MIN_PANEL_SIZE.height, viewport.height - 16);
+  return {
+    ...layout,
+    bottomHeight: clampTo(layout.bottomHeight, MIN_PANEL_SIZE.height, viewport.height * 0.9),
+    rightWidth: clampTo(layout.rightWidth, Math.min(MIN_PANEL_SIZE.width, viewport.width), viewport.width * 0.9),
+    floating: { width, height, x: clampTo(layout.floating.x, 0, viewport.width - width), y: clampTo(layout.floating.y, 0, viewport.height - height) },
+  };
+}
+
+/** The host element's box for a layout (fixed to the viewport). */
+export function hostStyle(layout: PanelLayout): CSSProperties {
+  const base: CSSProperties = { position: 'fixed', zIndex: 2147483000 };
+  switch (layout.dock) {
+    case 'bottom':
+      return { ...base, left: 0, right: 0, bottom: 0, height: layout.bottomHeight };
+    case 'right':
+      return { ...base, top: 0, right: 0, bottom: 0, width: layout.rightWidth };
+    case 'floating':
+      return { ...base, left: layout.floating.x, top: layout.floating.y, width: layout.floating.width, height: layout.floating.height };
+  }
+}
+
+/**
+ * The room a docked panel takes from the page: the page gets it back as body padding and as CSS
+ * variables (`--chatwire-devtools-bottom`, `--chatwire-devtools-right`) that full-height layouts
+ * subtract, so a docked panel never covers the app's controls. A floating panel takes none.
+ */
+export function reservedSpace(layout: PanelLayout | undefined): { bottom: number; right: number } {
+  if (!layout) return { bottom: 0, right: 0 };
+  return { bottom: layout.dock === 'bottom' ? layout.bottomHeight : 0, right: layout.dock === 'right' ? layout.rightWidth : 0 };
+}
