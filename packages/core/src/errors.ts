@@ -15,6 +15,10 @@
  * - `protocol-error`: the stream broke AG-UI's run lifecycle (an event after the run ended, or before it started).
  * - `step-budget`: automatic continuation stopped at its step budget.
  * - `invalid-argument`: a command was called with arguments it cannot use.
+ * - `file-too-large`: an attached file, or the files of one message, exceed the attachment limits.
+ * - `invalid-file`: an attachment is neither a `File`/`Blob` nor `{ url }`, or could not be read.
+ * - `upload-failed`: the app's `uploadFile` failed (or returned no URL).
+ * - `cancelled`: a queued message was cancelled, or `stop()` came before a message was sent.
  */
 export type ChatErrorCode =
   | 'http'
@@ -30,7 +34,11 @@ export type ChatErrorCode =
   | 'unknown-interrupt'
   | 'protocol-error'
   | 'step-budget'
-  | 'invalid-argument';
+  | 'invalid-argument'
+  | 'file-too-large'
+  | 'invalid-file'
+  | 'upload-failed'
+  | 'cancelled';
 
 /**
  * The one error class Chatwire reports: a readable message plus a {@link ChatErrorCode}.

@@ -304,6 +304,16 @@ describe('the run lifecycle', () => {
     expect(onError).toHaveBeenCalledTimes(1);
   });
 
+  it('a late RUN_ERROR after RUN_FINISHED is read: the answer stays and the error is shown', async () => {
+    const server = await serve((input) => [...runOf(input, textOf('a1', 'Done.')), { type: 'RUN_ERROR', message: 'quota exceeded after the answer', code: 'quota' }]);
+    const client = server.client();
+    await client.sendMessage('go');
+    expect(client.getSnapshot()).toMatchObject({ status: 'error' });
+    expect(client.getSnapshot().error?.message).toContain('quota exceeded after the answer');
+    expect(client.getSnapshot().error?.code).not.toBe('protocol-error');
+    expect(messageText(client.getSnapshot().messages.at(-1) as ChatMessage)).toBe('Done.');
+  });
+
   it('a stream that does not begin with RUN_STARTED is a protocol error', async () => {
     const server = await serve(() => textOf('a1', 'hello'));
     const client = server.client();

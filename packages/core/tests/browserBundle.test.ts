@@ -81,6 +81,40 @@ export const client = new ChatClient({ connection: fetchServerSentEvents('/api/c
     expect(fromPackage(lazy, 'eventsource-parser')).toHaveLength(1);
   }, 60_000);
 
+  it('keeps attachments, the send queue and data parts off the initial load: each loads on first use', async () => {
+    const file = join(dir, 'lazyFeatures.js');
+    writeFileSync(
+      file,
+      `import { ChatClient, fetchServerSentEvents } from '@chatwire/core';
+export const client = new ChatClient({ connection: fetchServerSentEvents('/api/chat'), queue: true, dataParts: { weather: true } });
+export const send = (files) => client.sendMessage({ text: 'x', files });`,
+    );
+    const result = (await build({
+      configFile: false,
+      root,
+      logLevel: 'silent',
+      mode: 'production',
+      resolve: { conditions: ['@chatwire/source', ...defaultClientConditions] },
+      build: { write: false, minify: false, rollupOptions: { input: file, preserveEntrySignatures: 'strict' } },
+    })) as Rollup.RollupOutput;
+    const chunks = result.output.filter((output): output is Rollup.OutputChunk => output.type === 'chunk');
+    // The initial load: the entry chunk and every chunk it imports statically.
+    const byName = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
+    const initial = new Set<string>();
+    const visit = (name: string) => {
+      if (initial.has(name) || !byName.has(name)) return;
+      initial.add(name);
+      for (const imported of byName.get(name)!.imports) visit(imported);
+    };
+    for (const chunk of chunks) if (chunk.isEntry) visit(chunk.fileName);
+    const initialModules = [...initial].flatMap((name) => Object.keys(byName.get(name)!.modules));
+    const lazyModules = chunks.filter((chunk) => !initial.has(chunk.fileName)).flatMap((chunk) => Object.keys(chunk.modules));
+    for (const lazy of ['/store/attachments.ts', '/store/sendQueue.ts', '/wire/dataParts.ts']) {
+      expect(initialModules.filter((id) => id.endsWith(lazy)), lazy).toEqual([]);
+      expect(lazyModules.filter((id) => id.endsWith(lazy)), lazy).toHaveLength(1);
+    }
+  }, 60_000);
+
   it('loads the JSON Schema validator lazily, for plain JSON Schema tools only', async () => {
     const file = join(dir, 'plain.js');
     writeFileSync(

@@ -95,6 +95,38 @@ describe('the devtools panel', () => {
     expect((window as { hacked?: number }).hacked).toBeUndefined();
   });
 
+  it('marks the events that became data parts in the Events view', async () => {
+    const client = new ChatClient({
+      dataParts: { weather: true },
+      connection: {
+        async *run({ threadId, runId }) {
+          yield { type: 'RUN_STARTED', threadId, runId };
+          yield { type: 'CUSTOM', name: 'weather', value: { id: 'w1', data: { celsius: 21 } } };
+          yield { type: 'CUSTOM', name: 'other', value: { id: 'x' } };
+          yield { type: 'RUN_FINISHED', threadId, runId };
+        },
+      },
+    });
+    render(<ChatwireDevtools client={client} catalogUrl={undefined} />);
+    await act(async () => {
+      await client.sendMessage('weather?');
+    });
+    expect(client.getSnapshot().messages[1]?.parts).toEqual([{ type: 'data', name: 'weather', id: 'w1', data: { celsius: 21 } }]);
+    fireEvent.click(screen.getByRole('button', { name: 'Chatwire devtools' }));
+    await waitFor(() => expect(shadow()?.querySelector('[role="tab"]')).toBeTruthy());
+    const root = shadow() as ShadowRoot;
+    const eventsTab = [...root.querySelectorAll('[role="tab"]')].find((tab) => tab.textContent === 'Events') as HTMLElement;
+    await act(async () => {
+      fireEvent.click(eventsTab);
+    });
+    await waitFor(() => expect(root.querySelectorAll('[data-testid="event-row"]').length).toBe(4));
+    const marked = [...root.querySelectorAll('[data-testid="data-part-row"]')].map((chip) => chip.textContent);
+    expect(marked).toEqual(['data part #w1']);
+    await act(async () => {
+      fireEvent.keyDown(document, { key: 'Escape' });
+    });
+  });
+
   it('closes with Escape and stops listening to the chat (only the history recorder stays)', async () => {
     const client = new ChatClient({ connection });
     await client.sendMessage('first');

@@ -228,6 +228,28 @@ describe('Events view', () => {
     expect(eventTypes(turn)).toEqual(['CUSTOM', 'RUN_FINISHED', 'RUN_STARTED', 'TEXT_MESSAGE_CONTENT']);
   });
 
+  it('marks the CUSTOM events the chat declared as data parts, with their id', () => {
+    const withData: HistoryTurn = {
+      ...turn,
+      events: [
+        ...turn.events.slice(0, 3),
+        { at: 5, runId: 'r1', event: { type: 'CUSTOM', name: 'weather', value: { id: 'w1', data: { celsius: 21 } } } as never },
+        { at: 6, runId: 'r1', event: { type: 'CUSTOM', name: 'progress', value: { data: 1 } } as never },
+        { at: 7, runId: 'r1', event: { type: 'CUSTOM', name: 'other', value: { id: 'x' } } as never },
+      ],
+    };
+    const rows = buildEventRows(withData, { dataParts: ['weather', 'progress'] });
+    expect(rows.map((row) => [row.label, row.dataPart])).toEqual([
+      ['', undefined],
+      ['Hello <b>', undefined],
+      ['chatwire.model_call_usage', undefined],
+      ['weather', { name: 'weather', id: 'w1' }],
+      ['progress', { name: 'progress' }],
+      ['other', undefined],
+    ]);
+    expect(buildEventRows(withData).some((row) => row.dataPart)).toBe(false);
+  });
+
   it('exports a turn as an SSE fixture that parses back to the same events', () => {
     const fixture = turnAsFixture(turn);
     const frames = fixture.split('\n\n').filter(Boolean);

@@ -1,4 +1,4 @@
-import { useContext, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { startTransition, useContext, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import {
   createId,
   discoveredToolsInChat,
@@ -6,13 +6,19 @@ import {
   fetchServerSentEvents,
   type AnyTool,
   type ApprovalResponseInput,
+  type AttachmentOptions,
   type ChatClient,
   type ChatClientOptions,
   type ChatConnection,
   type ChatMessage,
   type ChatStatus,
+  type ChatSnapshot,
   type ChatwireError,
+  type DataPart,
+  type DataPartSchemas,
+  type DataPartsOf,
   type InterruptPart,
+  type QueuedMessage,
   type Resolvable,
   type ToolCallPart,
   type ToolCallPartOf,
@@ -24,8 +30,8 @@ import { ChatDefaultsContext } from './ChatProvider.js';
 import { useChatClient, useChatRegistry } from './chatRegistry.js';
 import { useToolCatalog, type ToolCatalog } from './useToolCatalog.js';
 
-/** Options of {@link useChat}. Callbacks, `body`, `headers` and `tools` are read fresh on every use. */
-export interface UseChatOptions<Tools extends readonly AnyTool[] = readonly AnyTool[]> {
+/** Options of {@link useChat}. Callbacks, `body`, `headers`, `credentials`, `fetch` and `tools` are read fresh on every use. */
+export interface UseChatOptions<Tools extends readonly AnyTool[] = readonly AnyTool[], DataParts extends DataPartSchemas = DataPartSchemas> {
   /** The chat's id (AG-UI `threadId`). Components with the same id share one chat. Defaults to a per-component id. */
   readonly id?: string;
   /** The endpoint for the default fetch + SSE connection. Defaults to `/api/chat`. */
@@ -36,6 +42,10 @@ export interface UseChatOptions<Tools extends readonly AnyTool[] = readonly AnyT
   readonly headers?: Resolvable<Record<string, string>>;
   /** Extra values for the run input's `forwardedProps` (the latest value is used for each request). */
   readonly body?: Resolvable<Record<string, unknown>>;
+  /** Fetch credentials mode of the default connection (e.g. `include` for a chat API on another origin with cookies). Defaults to `same-origin`. */
+  readonly credentials?: RequestInit['credentials'];
+  /** The `fetch` the default connection uses (the latest one for each request). Defaults to `globalThis.fetch`. */
+  readonly fetch?: typeof globalThis.fetch;
   /**
    * The conversation to start from: messages, or a loader for a saved conversation (called once per
    * chat id and registry, shared by every component of the chat; see `isLoadingMessages` /
@@ -50,6 +60,15 @@ export interface UseChatOptions<Tools extends readonly AnyTool[] = readonly AnyT
   readonly maxSteps?: number;
   /** Keep the lazy-tool catalog in the browser (works with any AG-UI server). Defaults to off. */
   readonly manageDiscovery?: ChatClientOptions['manageDiscovery'];
+  /** Limits of `sendMessage({ files })` and the upload hook. Defaults to inline files of at most 2 MiB, 3 MiB per message. */
+  readonly attachments?: AttachmentOptions;
+  /**
+   * `CUSTOM` events that become typed `data` parts of the assistant message, by name: a Standard
+   * Schema the value's `data` must pass, or `true`. Defaults to none.
+   */
+  readonly dataParts?: DataParts;
+  /** Queue messages sent while a response is in progress (see `queued`, `cancelQueued`). Defaults to `false` (refused as `busy`). */
+  readonly queue?: boolean;
   /** The tool catalog endpoint (`GET`, e.g. `/api/tools`) for the discovery view. Defaults to none. */
   readonly catalog?: string;
   /** Called when a turn ends with nothing left to do. */
@@ -60,7 +79,11 @@ export interface UseChatOptions<Tools extends readonly AnyTool[] = readonly AnyT
   readonly onToolCall?: ChatClientOptions['onToolCall'];
   /** Called with every AG-UI `CUSTOM` event, in stream order. */
   readonly onCustomEvent?: ChatClientOptions['onCustomEvent'];
-  /** How renders follow the stream. Defaults to `frame` (one render per animation frame). */
+  /**
+   * How renders follow the stream. Defaults to `frame`: streamed content renders at most once per
+   * animation frame, as a transition (so it never starves your navigation transitions), while
+   * status and error changes render at once. `none` renders every change at once, synchronously.
+   */
   readonly batching?: RenderBatching;
   /** How long a chat no component uses stays alive before it is disposed, in ms. Defaults to 5 minutes. */
   readonly gcTime?: number;
@@ -78,10 +101,13 @@ export interface DiscoveryView {
   readonly error: Error | null;
 }
 
+/** The data parts `dataParts` declares, typed by their schemas (any data part when none are declared). */
+type DataPartsIn<DataParts extends DataPartSchemas> = string extends keyof DataParts ? DataPart : keyof DataParts extends never ? DataPart : DataPartsOf<DataParts>;
+
 /** What {@link useChat} returns. */
-export interface UseChatResult<Tools extends readonly AnyTool[] = readonly AnyTool[]> {
+export interface UseChatResult<Tools extends readonly AnyTool[] = readonly AnyTool[], DataParts extends DataPartSchemas = DataPartSchemas> {
   readonly id: string;
-  readonly messages: readonly ChatMessage<ToolCallPartOf<Tools> | ToolCallPart>[];
+  readonly messages: readonly ChatMessage<ToolCallPartOf<Tools> | ToolCallPart, DataPartsIn<DataParts>>[];
   readonly status: ChatStatus;
   readonly error: ChatwireError | undefined;
   /** Token accounting per turn (see `TurnRecord`). */
@@ -92,16 +118,24 @@ export interface UseChatResult<Tools extends readonly AnyTool[] = readonly AnyTo
   readonly pendingInterrupts: readonly InterruptPart[];
   /** The agent's shared state (AG-UI `STATE_SNAPSHOT` / `STATE_DELTA`); sent back with the next run. */
   readonly agentState: unknown;
+  /** Messages waiting in the send queue (`queue: true`), in the order they will be sent. */
+  readonly queued: readonly QueuedMessage[];
   readonly discovery: DiscoveryView;
   /** A saved conversation is loading (`initialMessages` loader). */
   readonly isLoadingMessages: boolean;
   readonly loadError: Error | null;
   /**
-   * Sends a message; never rejects (resolves `{ sent: false, error }` while busy or for empty text).
-   * `sendMessage({ text, messageId })` edits that user message and runs again from it.
+   * Sends a message; never rejects (resolves `{ sent: false, error }` while busy, for an empty
+   * message or refused files). `sendMessage({ text, files })` attaches files;
+   * `sendMessage({ text, messageId })` edits that user message and runs again from it;
+   * `sendMessage(message, { body, headers, context })` adds to this turn's requests only.
    */
   readonly sendMessage: ChatClient['sendMessage'];
   readonly regenerate: ChatClient['regenerate'];
+  /** Takes a message out of the send queue (`false` when it was sent already). */
+  readonly cancelQueued: ChatClient['cancelQueued'];
+  /** Cancels every queued message. */
+  readonly clearQueue: () => void;
   /** Dismisses the current error (`status` turns `ready`). */
   readonly clearError: () => void;
   /** Answers a pending interrupt with the payload its `responseSchema` describes. */
@@ -135,9 +169,11 @@ const resolveLatest = <T>(value: Resolvable<T> | undefined): T | Promise<T> | un
  * <button onClick={() => chat.sendMessage('Hello')} disabled={chat.status === 'streaming'}>Send</button>
  * ```
  */
-export function useChat<const Tools extends readonly AnyTool[] = readonly AnyTool[]>(options: UseChatOptions<Tools> = {}): UseChatResult<Tools> {
+export function useChat<const Tools extends readonly AnyTool[] = readonly AnyTool[], const DataParts extends DataPartSchemas = DataPartSchemas>(
+  options: UseChatOptions<Tools, DataParts> = {},
+): UseChatResult<Tools, DataParts> {
   const defaults = useContext(ChatDefaultsContext);
-  const merged = { ...defaults, ...options } as UseChatOptions<Tools>;
+  const merged = { ...defaults, ...options } as UseChatOptions<Tools, DataParts>;
   const [ownId] = useState(() => createId('chat'));
   const id = merged.id ?? ownId;
 
@@ -153,6 +189,11 @@ export function useChat<const Tools extends readonly AnyTool[] = readonly AnyToo
       url: () => latest.current.api ?? '/api/chat',
       headers: () => resolveLatest(latest.current.headers) ?? {},
       body: () => resolveLatest(latest.current.body) ?? {},
+      // Read for each request, like headers and body.
+      fetch: (input, init) => {
+        const { fetch = globalThis.fetch, credentials } = latest.current;
+        return fetch(input, credentials ? { ...init, credentials } : init);
+      },
     }),
     onFinish: ((info) => latest.current.onFinish?.(info)) as NonNullable<ChatClientOptions['onFinish']>,
     onError: (error: ChatwireError) => latest.current.onError?.(error),
@@ -176,17 +217,17 @@ export function useChat<const Tools extends readonly AnyTool[] = readonly AnyToo
 
   // Props that change reach the same client; it is never re-created for them. This also applies
   // this hook's options to a chat another hook (useChatSelector) created first.
-  const { tools, context, maxSteps, manageDiscovery, connection } = merged;
+  const { tools, context, maxSteps, manageDiscovery, connection, attachments, dataParts, queue } = merged;
   useIsomorphicLayoutEffect(() => {
     client.updateOptions({
-      ...clientOptions({ tools, context, maxSteps, manageDiscovery }),
+      ...clientOptions({ tools, context, maxSteps, manageDiscovery, attachments, dataParts, queue }),
       connection: connection ?? bound.connection,
       onFinish: bound.onFinish,
       onError: bound.onError,
       onToolCall: bound.onToolCall,
       onCustomEvent: bound.onCustomEvent,
     });
-  }, [client, tools, context, maxSteps, manageDiscovery, connection, bound]);
+  }, [client, tools, context, maxSteps, manageDiscovery, connection, attachments, dataParts, queue, bound]);
   useIsomorphicLayoutEffect(() => {
     const initial = latest.current.initialMessages;
     if (Array.isArray(initial) && initial.length > 0 && client.getSnapshot().messages.length === 0) client.setMessages(initial);
@@ -197,8 +238,15 @@ export function useChat<const Tools extends readonly AnyTool[] = readonly AnyToo
     client.runPendingTools();
   }, [client]);
 
-  const view = useMemo(() => createBatchedView(client, () => latest.current.batching ?? 'frame'), [client]);
-  const snapshot = useSyncExternalStore(view.subscribe, view.getSnapshot, view.getSnapshot);
+  // Streamed content arrives as a transition: useSyncExternalStore updates are always synchronous,
+  // and a navigation transition whose render takes longer than a frame would restart on every one
+  // of them, forever while a response streams. Status and error changes stay urgent.
+  const [streamed, setStreamed] = useState<ChatSnapshot | undefined>(undefined);
+  const view = useMemo(
+    () => createBatchedView(client, () => latest.current.batching ?? 'frame', (next) => startTransition(() => setStreamed(next))),
+    [client],
+  );
+  const snapshot = view.newest(useSyncExternalStore(view.subscribe, view.getSnapshot, view.getSnapshot), streamed);
 
   // A saved conversation loads once per chat id; every component of the chat shares the load.
   const registry = useChatRegistry();
@@ -253,8 +301,10 @@ export function useChat<const Tools extends readonly AnyTool[] = readonly AnyToo
 
   const commands = useMemo(
     () => ({
-      sendMessage: ((message) => client.sendMessage(message)) as ChatClient['sendMessage'],
-      regenerate: () => client.regenerate(),
+      sendMessage: ((message, options) => client.sendMessage(message, options)) as ChatClient['sendMessage'],
+      regenerate: ((options) => client.regenerate(options)) as ChatClient['regenerate'],
+      cancelQueued: (queuedId: string) => client.cancelQueued(queuedId),
+      clearQueue: () => client.clearQueue(),
       clearError: () => client.clearError(),
       respondToInterrupt: ((response) => client.respondToInterrupt(response)) as ChatClient['respondToInterrupt'],
       cancelInterrupt: (interruptId: string) => client.cancelInterrupt(interruptId),
@@ -269,13 +319,14 @@ export function useChat<const Tools extends readonly AnyTool[] = readonly AnyToo
 
   return {
     id,
-    messages: snapshot.messages as UseChatResult<Tools>['messages'],
+    messages: snapshot.messages as UseChatResult<Tools, DataParts>['messages'],
     status: snapshot.status,
     error: snapshot.error,
     turns: snapshot.turns,
     pendingApprovals,
     pendingInterrupts: interrupts,
     agentState: snapshot.agentState,
+    queued: snapshot.queued,
     discovery,
     isLoadingMessages,
     loadError: hasLoader ? (loadState.error ?? null) : null,
@@ -284,11 +335,14 @@ export function useChat<const Tools extends readonly AnyTool[] = readonly AnyToo
   };
 }
 
-function clientOptions(options: Pick<UseChatOptions, 'tools' | 'context' | 'maxSteps' | 'manageDiscovery'>): Partial<ChatClientOptions> {
+function clientOptions(options: Pick<UseChatOptions, 'tools' | 'context' | 'maxSteps' | 'manageDiscovery' | 'attachments' | 'dataParts' | 'queue'>): Partial<ChatClientOptions> {
   return {
     ...(options.tools ? { tools: options.tools } : {}),
     ...(options.context ? { context: options.context } : {}),
     ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }),
     ...(options.manageDiscovery === undefined ? {} : { manageDiscovery: options.manageDiscovery }),
+    ...(options.attachments === undefined ? {} : { attachments: options.attachments }),
+    ...(options.dataParts === undefined ? {} : { dataParts: options.dataParts }),
+    ...(options.queue === undefined ? {} : { queue: options.queue }),
   };
 }

@@ -9,7 +9,10 @@ import type { ClientDiscovery } from '../discovery/clientManaged.js';
 import { ChatwireError, describeError } from '../errors.js';
 import { createId } from '../ids.js';
 import { isProductionBuild, type InspectionObserver } from '../inspection/inspection.js';
-import { toolCallParts, type ChatMessage } from './messages.js';
+import { toolCallParts, type ChatMessage, type MessagePart } from './messages.js';
+import type { AttachmentOptions, FileInput } from './attachments.js';
+import type { DataPartSchemas } from '../wire/dataParts.js';
+import type { SendQueue } from './sendQueue.js';
 import { WireToolList, buildRunInput, readRun } from './runLoop.js';
 import { isTerminalToolCallState, type ToolCallEvent, type ToolCallPart } from '../lifecycle/toolCallLifecycle.js';
 import type { AnyTool } from '../tools/toolDefinition.js';
@@ -53,6 +56,20 @@ export interface ChatClientOptions {
    * forwards frontend tools. Defaults to off (the server manages).
    */
   readonly manageDiscovery?: ClientDiscovery;
+  /** Limits of `sendMessage({ files })` and the upload hook (see `AttachmentOptions`). Defaults to inline files of at most 2 MiB, 3 MiB per message. */
+  readonly attachments?: AttachmentOptions;
+  /**
+   * `CUSTOM` events that become `data` parts of the assistant message, by name: a Standard Schema
+   * the value's `data` must pass, or `true`. An event with the `id` of an earlier part replaces it;
+   * an invalid one is dropped with a development warning. Defaults to none.
+   */
+  readonly dataParts?: DataPartSchemas;
+  /**
+   * Queue messages sent while a response is in progress and send them in order once the chat is
+   * free (`snapshot.queued`; `cancelQueued(id)`, `clearQueue()`). A stopped or failed turn pauses
+   * the queue until the next send. Defaults to `false`: such a send is refused with `busy`.
+   */
+  readonly queue?: boolean;
 }
 
 /** Arguments of {@link ChatClient.addToolResult}: an output, or an error for the model. */
@@ -67,7 +84,16 @@ export type SendResult = { readonly sent: true } | { readonly sent: false; reado
 
 /** What {@link ChatClient.sendMessage} takes besides a plain string. */
 export interface SendMessageInput {
-  readonly text: string;
+  /** The message text; may be empty when `files` are attached. */
+  readonly text?: string;
+  /**
+   * Files to attach (a `FileList` from an `<input type="file">`, `File`s, `Blob`s, or `{ url }`):
+   * they become `file` parts and travel as AG-UI image, audio, video or document parts. Checked
+   * against `attachments` limits first; a refused send changes nothing. An edit replaces the files
+   * too: pass the message's `file` parts (valid `{ url }` inputs) to keep them. (Typed as `ArrayLike`,
+   * which a `FileList` is, so the types need no DOM library.)
+   */
+  readonly files?: ArrayLike<FileInput>;
   /** Kept on the user message (yours to read back; not sent to the agent). */
   readonly metadata?: Record<string, unknown>;
   /**
@@ -75,6 +101,19 @@ export interface SendMessageInput {
    * again from it; every message after it is dropped.
    */
   readonly messageId?: string;
+}
+
+/**
+ * Options of one send (`sendMessage(message, options)`, `regenerate(options)`): they apply to the
+ * requests of that turn (its automatic continuations included), never to later messages.
+ */
+export interface SendOptions {
+  /** Merged into the run input's `forwardedProps` (over the connection's own `body`). */
+  readonly body?: Record<string, unknown>;
+  /** Request headers (over the connection's own `headers`). */
+  readonly headers?: Record<string, string>;
+  /** AG-UI context entries sent after the client's `context`. */
+  readonly context?: readonly Context[];
 }
 
 /** Arguments of {@link ChatClient.addToolApprovalResponse}. */
@@ -116,6 +155,12 @@ export class ChatClient {
   #resolveTurn: (() => void) | undefined;
   /** Event types already warned about as unknown (one warning per type). */
   #unknownTypes: Set<string> | undefined;
+  /** The options of the send that started the current turn. */
+  #turnOptions: SendOptions | undefined;
+  /** Aborts the reading or uploading of a message's files before it is sent. */
+  #preparing: AbortController | undefined;
+  /** The send queue (`queue: true`), loaded with the first queued message. */
+  #queue: SendQueue | undefined;
 
   constructor(options: ChatClientOptions) {
     this.#options = options;
@@ -164,37 +209,51 @@ export class ChatClient {
 
   /**
    * Sends a user message and runs the turn to its end (including automatic continuations). Never
-   * rejects: while a response is streaming, or for empty text, it resolves `{ sent: false, error }`
-   * and changes nothing; stream failures become `status: 'error'` and resolve `{ sent: true }`.
-   * Calls of the last turn still waiting on the user are settled first (a server's approval becomes
-   * a denial). With `messageId`, edits that user message and runs again from it (what followed it is
-   * dropped).
+   * rejects: while a response is streaming (unless `queue` is on), for an empty message, or for
+   * files the limits refuse, it resolves `{ sent: false, error }` and changes nothing; stream
+   * failures become `status: 'error'` and resolve `{ sent: true }`. Calls of the last turn still
+   * waiting on the user are settled first (a server's approval becomes a denial). With `messageId`,
+   * edits that user message and runs again from it (what followed it is dropped). `options` apply
+   * to this turn's requests only.
    *
    * @example
    * ```ts
    * await client.sendMessage('Weather in Paris?');
+   * await client.sendMessage({ text: 'What is this?', files: input.files }); // attachments
+   * await client.sendMessage('Summarise', { body: { model: 'large' }, headers: { 'x-trace': id } }); // this turn only
    * await client.sendMessage({ text: 'Weather in Lyon?', messageId: firstUserMessage.id }); // edit and re-run
    * ```
    */
-  sendMessage(message: string | SendMessageInput): Promise<SendResult> {
-    const input: SendMessageInput = typeof message === 'string' ? { text: message } : (message ?? { text: '' });
-    const { text, metadata, messageId } = input;
-    if (this.#isBusy()) return this.#refuse(this.#busyError());
-    if (typeof text !== 'string' || text.trim() === '') {
-      return this.#refuse(new ChatwireError('invalid-argument', 'sendMessage needs a non-empty text.'));
+  sendMessage(message: string | SendMessageInput, options?: SendOptions): Promise<SendResult> {
+    const input: SendMessageInput = typeof message === 'string' ? { text: message } : (message ?? {});
+    const { text = '', files, messageId } = input;
+    if (typeof text !== 'string' || (text.trim() === '' && !files?.length)) {
+      return this.#refuse(new ChatwireError('invalid-argument', 'sendMessage needs non-empty text or files.'));
     }
     if (messageId !== undefined && !this.getSnapshot().messages.some((item) => item.id === messageId && item.role === 'user')) {
       return this.#refuse(new ChatwireError('invalid-argument', `sendMessage: there is no user message '${messageId}' to edit.`));
     }
-    const id = messageId ?? createId('msg');
-    const now = Date.now();
-    if (this.#store.inspector.active) this.#store.inspector.emit({ type: 'turn', at: now, id });
-    this.#store.dispatch({
-      type: 'userMessage',
-      message: { id, role: 'user', parts: [{ type: 'text', text, state: 'done' }], createdAt: now, ...(metadata ? { metadata } : {}) },
-      ...(messageId === undefined ? {} : { replaces: messageId }),
-    });
-    return this.#startTurn();
+    // Queued messages go in order: a send waits behind them even when the chat is free.
+    if (this.#options.queue && messageId === undefined && (this.#isBusy() || this.getSnapshot().queued.length > 0)) {
+      return import('./sendQueue.js').then((module) =>
+        (this.#queue ??= new module.SendQueue(this.#store, () => this.#isBusy(), (...args) => this.#send(...args))).add(input, options, createId('msg')),
+      );
+    }
+    if (this.#isBusy()) return this.#refuse(this.#busyError());
+    return this.#send(input, options, messageId ?? createId('msg'));
+  }
+
+  /**
+   * Takes a message out of the send queue before it is sent; its `sendMessage` resolves
+   * `{ sent: false }` with a `cancelled` error. Returns `false` when it is no longer queued (sent already).
+   */
+  cancelQueued(id: string): boolean {
+    return this.#queue?.cancel(id) ?? false;
+  }
+
+  /** Cancels every queued message (see {@link cancelQueued}). */
+  clearQueue(): void {
+    this.#queue?.clear();
   }
 
   /**
@@ -237,7 +296,7 @@ export class ChatClient {
    * Drops the last assistant turn and asks again. Like `sendMessage`, never rejects: resolves
    * `{ sent: false, error }` (`busy`, or `invalid-argument` without a user message) and changes nothing.
    */
-  regenerate(): Promise<SendResult> {
+  regenerate(options?: SendOptions): Promise<SendResult> {
     if (this.#isBusy()) return this.#refuse(this.#busyError());
     const messages = this.getSnapshot().messages;
     let end = messages.length;
@@ -245,11 +304,17 @@ export class ChatClient {
     if (end === 0) return this.#refuse(new ChatwireError('invalid-argument', 'There is no user message to regenerate from.'));
     this.stop();
     this.#store.dispatch({ type: 'setMessages', messages: messages.slice(0, end) });
-    return this.#startTurn();
+    return this.#startTurn(options);
   }
 
-  /** Stops the current response: aborts the request and running tools, keeps what arrived. */
+  /**
+   * Stops the current response: aborts the request and running tools, keeps what arrived. A
+   * message whose files are still being read or uploaded is not sent. Queued messages stay queued
+   * (paused until the next send).
+   */
   stop(): void {
+    this.#preparing?.abort();
+    this.#preparing = undefined;
     const active = this.#request !== undefined || this.#tools.busy || this.#isBusy();
     if (!active) return;
     this.#generation++;
@@ -318,8 +383,9 @@ export class ChatClient {
     return this.#tools.runPending(calls);
   }
 
-  /** Stops everything and drops all listeners. */
+  /** Stops everything, cancels queued messages and drops all listeners. */
   dispose(): void {
+    this.clearQueue();
     this.stop();
     this.#store.clear();
   }
@@ -336,7 +402,35 @@ export class ChatClient {
 
   #isBusy(): boolean {
     const { status } = this.getSnapshot();
-    return status === 'submitted' || status === 'streaming';
+    return status === 'submitted' || status === 'streaming' || this.#preparing !== undefined;
+  }
+
+  /** Reads the files (when there are some), appends the user message and starts its turn. */
+  async #send(input: SendMessageInput, options: SendOptions | undefined, id: string): Promise<SendResult> {
+    const { text = '', files, metadata, messageId } = input;
+    const parts: MessagePart[] = text ? [{ type: 'text', text, state: 'done' }] : [];
+    if (files?.length) {
+      const preparing = (this.#preparing = new AbortController());
+      try {
+        // Reading and uploading files is loaded the first time a message has some; it throws only ChatwireErrors.
+        const attachments = await import('./attachments.js');
+        parts.push(...(await attachments.readAttachments(files, this.#options.attachments, preparing.signal)));
+      } catch (error) {
+        return this.#refuse(error as ChatwireError);
+      } finally {
+        if (this.#preparing === preparing) this.#preparing = undefined;
+      }
+      // An answer given meanwhile (an approval) may have started a continuation.
+      if (this.#isBusy()) return this.#refuse(this.#busyError());
+    }
+    const now = Date.now();
+    if (this.#store.inspector.active) this.#store.inspector.emit({ type: 'turn', at: now, id });
+    this.#store.dispatch({
+      type: 'userMessage',
+      message: { id, role: 'user', parts, createdAt: now, ...(metadata ? { metadata } : {}) },
+      ...(messageId === undefined ? {} : { replaces: messageId }),
+    });
+    return this.#startTurn(options);
   }
 
   #busyError(): ChatwireError {
@@ -357,8 +451,9 @@ export class ChatClient {
     this.#warn(`Ignored events of type '${type}': AG-UI 1.0 does not define it (a newer server?).`);
   }
 
-  #startTurn(): Promise<SendResult> {
+  #startTurn(options?: SendOptions): Promise<SendResult> {
     this.#restTurn();
+    this.#turnOptions = options;
     this.#steps = 0;
     this.#generation++;
     const done = new Promise<SendResult>((resolve) => {
@@ -381,7 +476,8 @@ export class ChatClient {
     const runId = createId('run');
     const store = this.#store;
     const tools = this.#wireTools.get(this.#options.tools, this.#options.manageDiscovery, this.getSnapshot().messages);
-    const input = buildRunInput({ store, runId, tools, context: this.#options.context });
+    const send = this.#turnOptions;
+    const input = buildRunInput({ store, runId, tools, context: this.#options.context, send });
     store.dispatch({ type: 'requestStarted', runId, resumed: (input.resume ?? []).map((entry) => entry.interruptId) });
     const managed = this.#options.manageDiscovery;
     if (managed) store.dispatch({ type: 'usage', usage: managed.usage(runId, tools, this.#options.tools ?? [], input.messages), now: Date.now() });
@@ -391,9 +487,11 @@ export class ChatClient {
     try {
       ending = await readRun({
         store,
-        connection: this.#options.connection,
+        client: this.#options,
         input,
         signal: controller.signal,
+        send,
+        warn: (message) => this.#warn(message),
         isCurrent: () => generation === this.#generation,
         onUnknown: (type) => this.#ignoreUnknown(type),
         onCustomEvent: (event) => {
@@ -447,6 +545,7 @@ export class ChatClient {
       if (step === 'finish') {
         const last = snapshot.messages[snapshot.messages.length - 1];
         this.#options.onFinish?.({ message: last?.role === 'assistant' ? last : undefined, messages: this.getSnapshot().messages });
+        this.#queue?.drain();
       }
       return;
     }

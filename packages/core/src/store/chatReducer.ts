@@ -3,6 +3,7 @@ import type { ChatwireError } from '../errors.js';
 import type { ChatMessage, InterruptPart, MessagePart } from './messages.js';
 import { isTerminalToolCallState, transitionToolCall, type ToolCallEffect, type ToolCallEvent, type ToolCallPart, type ToolCallState } from '../lifecycle/toolCallLifecycle.js';
 import type { ModelCallUsage } from '../wire/protocol.js';
+import type { FileInput } from './attachments.js';
 
 /** Whole-chat status: one union, never a bag of booleans. */
 export type ChatStatus = 'ready' | 'submitted' | 'streaming' | 'error';
@@ -13,6 +14,15 @@ export interface TurnRecord {
   readonly id: string;
   readonly startedAt: number;
   readonly modelCalls: readonly ModelCallUsage[];
+}
+
+/** A message waiting in the send queue (`queue: true`) until the chat is free. */
+export interface QueuedMessage {
+  /** The id the user message will have once sent; `cancelQueued(id)` takes it. */
+  readonly id: string;
+  readonly text: string;
+  readonly files?: readonly FileInput[];
+  readonly createdAt: number;
 }
 
 /** At most this many turns are kept in the snapshot (oldest dropped first). */
@@ -35,11 +45,13 @@ export interface ChatState {
    * sent back as the next run's `state`. `undefined` until either side sets it.
    */
   readonly agentState: unknown;
+  /** Messages sent while a response streamed, in the order they will be sent (`queue: true`). */
+  readonly queued: readonly QueuedMessage[];
 }
 
 /** The state of a chat with these messages and nothing in progress. */
 export function initialChatState(messages: readonly ChatMessage[] = []): ChatState {
-  return { messages, status: 'ready', error: undefined, turns: [], answersToSend: [], agentState: undefined };
+  return { messages, status: 'ready', error: undefined, turns: [], answersToSend: [], agentState: undefined, queued: [] };
 }
 
 /**
@@ -63,6 +75,8 @@ export type ChatAction =
   | { readonly type: 'interruptResponse'; readonly id: string; readonly status: 'resolved' | 'cancelled'; readonly payload?: unknown; readonly now: number }
   /** The app replaced the shared state. */
   | { readonly type: 'setAgentState'; readonly agentState: unknown }
+  /** The send queue changed (a message queued, sent or cancelled). */
+  | { readonly type: 'queue'; readonly queued: readonly QueuedMessage[] }
   /**
    * A tool-call event. `answer` marks one this client produced as an answer to the agent (a result or
    * an approval), which the next request carries.
@@ -132,6 +146,8 @@ export function reduceChat(state: ChatState, action: ChatAction): Reduction {
     }
     case 'setAgentState':
       return unchanged(action.agentState === state.agentState ? state : { ...state, agentState: action.agentState });
+    case 'queue':
+      return unchanged({ ...state, queued: action.queued });
     case 'wireEvent':
       return action.reduce(state, action.event, action.now);
     case 'toolCall': {

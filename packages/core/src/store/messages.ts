@@ -1,4 +1,4 @@
-import type { Message as WireMessage, ToolCall as WireToolCall } from '@ag-ui/core';
+import type { ContentPart, Message as WireMessage, ToolCall as WireToolCall } from '@ag-ui/core';
 import { isTerminalToolCallState, type ToolCallPart } from '../lifecycle/toolCallLifecycle.js';
 import { parseJsonStrict } from '../lifecycle/parseJsonStrict.js';
 
@@ -78,8 +78,49 @@ export interface SubagentPart {
   readonly error?: string;
 }
 
-/** One piece of a message: text, a tool call with its lifecycle, reasoning, activity, an interrupt or a subagent. */
-export type MessagePart<ToolPart extends ToolCallPart = ToolCallPart> = TextPart | ToolPart | ReasoningPart | ActivityPart | InterruptPart | SubagentPart;
+/**
+ * A file attached to a user message (`sendMessage({ files })`). It travels as an AG-UI 1.0 image,
+ * audio, video or document part, chosen by `mimeType`.
+ */
+export interface FilePart {
+  readonly type: 'file';
+  /** The file's MIME type, e.g. `image/png` (`application/octet-stream` when unknown). */
+  readonly mimeType: string;
+  /**
+   * Where the file is: a `data:` URL (base64) for a file sent inline, or the URL the app gave or its
+   * `uploadFile` returned. Use it to preview the file (`<img src={part.url}>`).
+   */
+  readonly url: string;
+  /** The file's name, when known (a `File`'s `name`, or the one given). */
+  readonly filename?: string;
+  /** The file's size in bytes, when known (a `File` or `Blob`). */
+  readonly size?: number;
+}
+
+/**
+ * Data the agent streamed for the UI (a `CUSTOM` event whose name the app declared in `dataParts`),
+ * on the assistant message. A later event with the same `name` and `id` replaces it in place.
+ */
+export interface DataPart<Name extends string = string, Data = unknown> {
+  readonly type: 'data';
+  /** The declared name (the `CUSTOM` event's `name`). */
+  readonly name: Name;
+  /** Identifies the part for replacement; absent, every event adds a part. */
+  readonly id?: string;
+  /** The value, validated by the declared schema when there is one. */
+  readonly data: Data;
+}
+
+/** One piece of a message: text, a file, a tool call with its lifecycle, reasoning, activity, data, an interrupt or a subagent. */
+export type MessagePart<ToolPart extends ToolCallPart = ToolCallPart, Data extends DataPart = DataPart> =
+  | TextPart
+  | FilePart
+  | ToolPart
+  | ReasoningPart
+  | ActivityPart
+  | Data
+  | InterruptPart
+  | SubagentPart;
 
 /** Who wrote a message. */
 export type ChatRole = 'user' | 'assistant' | 'system';
@@ -88,10 +129,10 @@ export type ChatRole = 'user' | 'assistant' | 'system';
  * A message as the UI shows it. An assistant message holds a whole turn: text and tool calls of
  * every model step, each part remembering the wire message it came from.
  */
-export interface ChatMessage<ToolPart extends ToolCallPart = ToolCallPart> {
+export interface ChatMessage<ToolPart extends ToolCallPart = ToolCallPart, Data extends DataPart = DataPart> {
   readonly id: string;
   readonly role: ChatRole;
-  readonly parts: readonly MessagePart<ToolPart>[];
+  readonly parts: readonly MessagePart<ToolPart, Data>[];
   /** Milliseconds since the epoch. */
   readonly createdAt: number;
   readonly metadata?: Readonly<Record<string, unknown>>;
@@ -110,16 +151,35 @@ export function toolCallParts<ToolPart extends ToolCallPart>(message: ChatMessag
 }
 
 /**
+ * A file part as AG-UI 1.0 carries it: a media part by MIME type, with the bytes inline (from a
+ * base64 `data:` URL) or by URL, and the file name in `metadata.filename`.
+ */
+function toContentPart({ url, mimeType, filename }: FilePart): ContentPart {
+  const kind = mimeType.split('/')[0];
+  return {
+    type: kind === 'image' || kind === 'audio' || kind === 'video' ? kind : 'document',
+    // A base64 data URL (`data:<type>;base64,<bytes>`) is sent inline: its bytes are the text after the comma.
+    source: /^data:[^,]*;base64,/.test(url) ? { type: 'data', value: url.slice(url.indexOf(',') + 1), mimeType } : { type: 'url', value: url, mimeType },
+    ...(filename && { metadata: { filename } }),
+  };
+}
+
+/**
  * Converts UI messages to the AG-UI messages a run input carries. Assistant turns are split back
  * into one assistant message per wire id, each followed by the tool messages of its settled calls,
  * which is the order providers require; reasoning and activity parts become reasoning and activity
- * messages; interrupts and subagent markers are this client's own and are not sent.
+ * messages; a user message's files become image, audio, video or document parts of its content;
+ * interrupts, data parts and subagent markers are this client's own and are not sent.
  */
 export function toWireMessages(messages: readonly ChatMessage[]): WireMessage[] {
   const wire: WireMessage[] = [];
   for (const message of messages) {
     if (message.role === 'user' || message.role === 'system') {
-      wire.push({ id: message.id, role: message.role, content: messageText(message), ...(message.metadata ? { metadata: { ...message.metadata } } : {}) });
+      const text = messageText(message);
+      const files = message.parts.flatMap((part) => (part.type === 'file' ? [toContentPart(part)] : []));
+      // With files, the content is AG-UI's list of parts: the text (when there is some), then each file.
+      const content = files.length > 0 ? (text ? [{ type: 'text', text }, ...files] : files) : text;
+      wire.push({ id: message.id, role: message.role, content, ...(message.metadata ? { metadata: { ...message.metadata } } : {}) } as WireMessage);
       continue;
     }
     let group: { id: string; content: string; calls: ToolCallPart[] } | undefined;

@@ -3,6 +3,7 @@ import type { Phase } from '../wire/runLifecycle.js';
 import type { ChatStore } from './chatStore.js';
 import type { ClientDiscovery } from '../discovery/clientManaged.js';
 import type { ChatConnection } from '../wire/connection.js';
+import type { DataPartSchemas } from '../wire/dataParts.js';
 import { resumeOf } from './continuation.js';
 import { discoveredToolsInChat } from '../discovery/discoveredTools.js';
 import { ChatwireError } from '../errors.js';
@@ -33,12 +34,14 @@ export class WireToolList {
   }
 }
 
-/** The run input of the next request, built from the snapshot alone (messages, resume entries). */
+/** The run input of the next request, built from the snapshot (messages, resume entries) and the send's own `body`. */
 export function buildRunInput(options: {
   readonly store: ChatStore;
   readonly runId: string;
   readonly tools: WireTool[];
   readonly context: readonly Context[] | undefined;
+  /** The options of the send that started the turn. */
+  readonly send: { readonly body?: Record<string, unknown>; readonly context?: readonly Context[] } | undefined;
 }): RunAgentInput {
   const snapshot = options.store.getSnapshot();
   const { resume, parentRunId } = resumeOf(snapshot);
@@ -49,9 +52,9 @@ export function buildRunInput(options: {
     ...(parentRunId === undefined ? {} : { parentRunId }),
     messages: toWireMessages(snapshot.messages),
     tools: options.tools,
-    context: [...(options.context ?? [])],
+    context: [...(options.context ?? []), ...(options.send?.context ?? [])],
     state: snapshot.agentState ?? {},
-    forwardedProps: {},
+    forwardedProps: { ...options.send?.body },
     ...(resume.length > 0 ? { resume } : {}),
   };
 }
@@ -64,9 +67,13 @@ export function buildRunInput(options: {
  */
 export async function readRun(options: {
   readonly store: ChatStore;
-  readonly connection: ChatConnection;
+  /** The client's options: its `connection`, and its `dataParts` (declared CUSTOM events become `data` parts). */
+  readonly client: { readonly connection: ChatConnection; readonly dataParts?: DataPartSchemas | undefined };
   readonly input: RunAgentInput;
   readonly signal: AbortSignal;
+  /** The options of the send that started the turn: its own headers go to the connection. */
+  readonly send: { readonly headers?: Record<string, string> } | undefined;
+  readonly warn: (message: string) => void;
   readonly isCurrent: () => boolean;
   /** An event type AG-UI 1.0 does not define arrived (it is skipped). */
   readonly onUnknown: (type: string) => void;
@@ -84,14 +91,14 @@ export async function readRun(options: {
       const { nextPhase, reducerFor } = await wire;
       phase = nextPhase(phase, event.type);
       if (event.type === ('RUN_STARTED' as EventType.RUN_STARTED)) runId = event.runId;
-      const reduce = await reducerFor(event.type);
+      const reduce = await reducerFor(event, options.client.dataParts, options.warn);
       if (!options.isCurrent() || signal.aborted) return false;
       store.dispatch({ type: 'wireEvent', event, now: Date.now(), reduce });
       if (event.type === ('CUSTOM' as EventType.CUSTOM)) options.onCustomEvent({ name: event.name, value: event.value as unknown, runId });
     }
     return true;
   };
-  for await (const raw of options.connection.run(input, { signal })) {
+  for await (const raw of options.client.connection.run(input, { signal, headers: options.send?.headers })) {
     if (!options.isCurrent()) return undefined;
     const { parseWireEvent, createChunkExpander } = await wire;
     const parsed = parseWireEvent(raw);

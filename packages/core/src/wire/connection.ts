@@ -9,12 +9,13 @@ const loadReader = () => import('./sse.js');
 
 /**
  * How a `ChatClient` reaches an agent: start one AG-UI run and yield its events. Events are
- * yielded as parsed JSON; the client validates each against AG-UI's schemas.
+ * yielded as parsed JSON; the client validates each against AG-UI's schemas. `headers` are the
+ * per-send headers of `sendMessage(message, { headers })`, for transports that have headers.
  *
  * Implement this to plug in another transport (WebSocket, an in-process agent, a test double).
  */
 export interface ChatConnection {
-  run(input: RunAgentInput, options: { readonly signal: AbortSignal }): AsyncIterable<unknown>;
+  run(input: RunAgentInput, options: { readonly signal: AbortSignal; readonly headers?: Record<string, string> | undefined }): AsyncIterable<unknown>;
 }
 
 /** A value, or a function that returns the latest value each time it is needed. */
@@ -24,9 +25,9 @@ export type Resolvable<T> = T | (() => T | Promise<T>);
 export interface FetchConnectionOptions {
   /** The endpoint that takes a `RunAgentInput` POST and answers with SSE (a function is read per request). */
   readonly url: string | (() => string);
-  /** Extra request headers; a function is called before every request. Defaults to none. */
+  /** Extra request headers (a send's own `headers` win); a function is called before every request. Defaults to none. */
   readonly headers?: Resolvable<Record<string, string>>;
-  /** Extra values merged into the run input's `forwardedProps`; a function is called per request. */
+  /** Extra values merged into the run input's `forwardedProps` (a send's own `body` wins); a function is called per request. */
   readonly body?: Resolvable<Record<string, unknown>>;
   /** The fetch to use. Defaults to `globalThis.fetch`. */
   readonly fetch?: typeof fetch;
@@ -48,10 +49,10 @@ const resolve = async <T>(value: Resolvable<T> | undefined): Promise<T | undefin
 export function fetchServerSentEvents(options: string | FetchConnectionOptions): ChatConnection {
   const config: FetchConnectionOptions = typeof options === 'string' ? { url: options } : options;
   return {
-    async *run(input, { signal }) {
+    async *run(input, { signal, headers: sendHeaders }) {
       const [headers, extras] = await Promise.all([resolve(config.headers), resolve(config.body)]);
       const body: RunAgentInput = extras
-        ? { ...input, forwardedProps: { ...((input.forwardedProps ?? {}) as Record<string, unknown>), ...extras } }
+        ? { ...input, forwardedProps: { ...extras, ...((input.forwardedProps ?? {}) as Record<string, unknown>) } }
         : input;
       const reader = loadReader();
       const doFetch = config.fetch ?? globalThis.fetch;
@@ -60,7 +61,7 @@ export function fetchServerSentEvents(options: string | FetchConnectionOptions):
       try {
         response = await doFetch(url, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...headers },
+          headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...headers, ...sendHeaders },
           body: JSON.stringify(body),
           signal,
           credentials: config.credentials ?? 'same-origin',

@@ -1,5 +1,5 @@
-import type { Message as WireMessage } from '@ag-ui/core';
-import { parseResultContent, type ChatMessage } from '../store/messages.js';
+import type { ContentPart, Message as WireMessage } from '@ag-ui/core';
+import { parseResultContent, type ChatMessage, type FilePart, type MessagePart } from '../store/messages.js';
 import { readResultMetadata } from './protocolReaders.js';
 import { argumentsDelta, argumentsEnd } from '../lifecycle/streamedArguments.js';
 import { createToolCallPart, transitionToolCall, type ToolCallEvent, type ToolCallPart } from '../lifecycle/toolCallLifecycle.js';
@@ -21,10 +21,12 @@ export function fromWireMessages(wire: readonly WireMessage[], now: number = Dat
     if (message.role === 'user' || message.role === 'system' || message.role === 'developer') {
       closeTurn();
       const content = typeof message.content === 'string' ? message.content : contentText(message.content);
+      const files = typeof message.content === 'string' ? [] : filesOf(message.content);
       messages.push({
         id: message.id,
         role: message.role === 'developer' ? 'system' : message.role,
-        parts: [{ type: 'text', text: content, state: 'done' }],
+        // A message of files alone has no text part (as `sendMessage({ files })` makes it).
+        parts: [...(content || files.length === 0 ? [{ type: 'text', text: content, state: 'done' } as const] : []), ...files],
         createdAt: now,
         ...(message.metadata ? { metadata: message.metadata } : {}),
       });
@@ -58,6 +60,30 @@ export function fromWireMessages(wire: readonly WireMessage[], now: number = Dat
 
 function contentText(content: readonly { type: string; text?: string }[] | undefined): string {
   return (content ?? []).map((part) => (part.type === 'text' ? (part.text ?? '') : '')).join('');
+}
+
+/** URL schemes a file part may carry; anything else (`javascript:`, ...) is not kept, as the UI may render it as a link or source. */
+const SAFE_SCHEME = /^(?:https?|data|blob):/i;
+const HAS_SCHEME = /^[a-z][a-z\d+.-]*:/i;
+
+/**
+ * The media parts of a message's content as file parts: inline bytes as a `data:` URL, URLs as they
+ * are (relative ones included). Provider file handles are skipped: nothing can preview or fetch them.
+ */
+function filesOf(content: readonly ContentPart[] | undefined): MessagePart[] {
+  const files: FilePart[] = [];
+  for (const part of content ?? []) {
+    if (part.type === 'text') continue;
+    const { source } = part;
+    const mimeType = source.mimeType ?? 'application/octet-stream';
+    let url: string;
+    if (source.type === 'data') url = `data:${mimeType};base64,${source.value}`;
+    else if (source.type === 'url' && (SAFE_SCHEME.test(source.value) || !HAS_SCHEME.test(source.value))) url = source.value;
+    else continue;
+    const filename = (part.metadata as { filename?: unknown } | undefined)?.filename;
+    files.push({ type: 'file', mimeType, url, ...(typeof filename === 'string' ? { filename } : {}) });
+  }
+  return files;
 }
 
 function settleFromContent(

@@ -22,3 +22,5 @@ export { reduceWireEvent } from './reduceWireEvent.js';
 export { nextPhase, reducerFor } from './runLifecycle.js';
 export type { Phase } from './runLifecycle.js';
 export { readModelCallUsage, readResultMetadata } from './protocolReaders.js';
+export { readDataPart } from './dataParts.js';
+export type { DataPartSchemas, DataPartsOf } from './dataParts.js';

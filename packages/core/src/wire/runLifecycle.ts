@@ -1,6 +1,7 @@
 import type { WireEventReducer } from '../store/chatReducer.js';
 import { ChatwireError } from '../errors.js';
 import { reduceWireEvent } from './reduceWireEvent.js';
+import { readDataPart, type DataPartSchemas } from './dataParts.js';
 
 /** Where the stream is in AG-UI's run lifecycle. */
 export type Phase = 'before' | 'running' | 'finished' | 'failed';
@@ -28,8 +29,22 @@ export function nextPhase(phase: Phase, type: string): Phase {
 const EXTENDED = /^(?:REASONING_|THINKING_|STATE_|ACTIVITY_|MESSAGES_SNAPSHOT$|SUBAGENT_)/;
 let extensions: Promise<typeof import('./protocolExtensions.js')> | undefined;
 
-/** The reducer for one event: the core one, or the extended one (loading it the first time). */
-export async function reducerFor(type: string): Promise<WireEventReducer> {
+/**
+ * The reducer for one event: the core one, the extended one (loading it the first time), or for a
+ * `CUSTOM` event whose name `dataParts` declares, the one that adds its data part (when the value is
+ * valid; else `warn` says why it was dropped, and the core reducer takes the event).
+ */
+export async function reducerFor(
+  event: { readonly type: string; readonly name?: string; readonly value?: unknown },
+  dataParts?: DataPartSchemas,
+  warn?: (message: string) => void,
+): Promise<WireEventReducer> {
+  const { type, name } = event;
+  if (type === 'CUSTOM' && dataParts && name !== undefined && Object.hasOwn(dataParts, name)) {
+    const read = await readDataPart(name, event.value, dataParts[name] as true);
+    if ('reduce' in read) return read.reduce;
+    warn?.(read.warning);
+  }
   if (!EXTENDED.test(type)) return reduceWireEvent;
   return (await (extensions ??= import('./protocolExtensions.js'))).reduceExtendedEvent;
 }

@@ -45,6 +45,11 @@ function useChatState(client: ChatClient | undefined, recorder: HistoryRecorder 
   return state;
 }
 
+/** The names of the data parts the chat declares (its CUSTOM events of these names become parts). */
+function dataPartNames(client: ChatClient): readonly string[] {
+  return Object.keys(client.options.dataParts ?? {});
+}
+
 /** Loads the tool catalog once (the panel keeps working without one). */
 function useCatalog(url: string | undefined): { catalog: CatalogEntry[] | undefined; error: string | undefined } {
   const [state, setState] = useState<{ catalog: CatalogEntry[] | undefined; error: string | undefined }>({ catalog: undefined, error: undefined });
@@ -153,7 +158,7 @@ export function Panel(props: PanelProps) {
         ) : null}
         {tab === 'tokens' ? <TokensView view={tokens} selectedTurn={turn} /> : null}
         {tab === 'timeline' ? <TimelineView messages={snapshot.messages} /> : null}
-        {tab === 'events' ? <EventsView history={history} turnId={snapshot.turns[turn - 1]?.id} /> : null}
+        {tab === 'events' ? <EventsView history={history} turnId={snapshot.turns[turn - 1]?.id} dataParts={dataPartNames(props.client)} /> : null}
       </div>
     </section>
   );

@@ -8,6 +8,8 @@ export interface EventRow {
   readonly type: string;
   /** The CUSTOM event's name, the tool name or message id: what tells rows apart. */
   readonly label: string;
+  /** Set when the event is a CUSTOM event the chat declared as a data part (`dataParts`): its name and id. */
+  readonly dataPart?: { readonly name: string; readonly id?: string };
   readonly recorded: RecordedEvent;
 }
 
@@ -20,15 +22,30 @@ function label(recorded: RecordedEvent): string {
   return event.toolCallId ?? event.messageId ?? '';
 }
 
-/** The Events view of one turn: its events, filtered by type (exact) and text (anywhere in the JSON). */
-export function buildEventRows(turn: HistoryTurn | undefined, filter: { readonly type?: string; readonly search?: string } = {}): EventRow[] {
+/** A CUSTOM event the chat declared as a data part (its value's `id` when it has one). */
+function dataPartOf(recorded: RecordedEvent, declared: readonly string[] | undefined): EventRow['dataPart'] {
+  const event = recorded.event as { type: string; name?: unknown; value?: { id?: unknown } };
+  if (event.type !== 'CUSTOM' || typeof event.name !== 'string' || !declared?.includes(event.name)) return undefined;
+  const id = event.value?.id;
+  return typeof id === 'string' ? { name: event.name, id } : { name: event.name };
+}
+
+/**
+ * The Events view of one turn: its events, filtered by type (exact) and text (anywhere in the JSON).
+ * `dataParts` names the chat's declared data parts, whose CUSTOM events are marked as such.
+ */
+export function buildEventRows(
+  turn: HistoryTurn | undefined,
+  filter: { readonly type?: string; readonly search?: string; readonly dataParts?: readonly string[] } = {},
+): EventRow[] {
   if (!turn) return [];
   const search = filter.search?.trim().toLowerCase();
   const rows: EventRow[] = [];
   turn.events.forEach((recorded, index) => {
     if (filter.type && recorded.event.type !== filter.type) return;
     if (search && !JSON.stringify(recorded.event).toLowerCase().includes(search)) return;
-    rows.push({ index, at: recorded.at, runId: recorded.runId, type: recorded.event.type, label: label(recorded), recorded });
+    const dataPart = dataPartOf(recorded, filter.dataParts);
+    rows.push({ index, at: recorded.at, runId: recorded.runId, type: recorded.event.type, label: label(recorded), recorded, ...(dataPart ? { dataPart } : {}) });
   });
   return rows;
 }

@@ -41,12 +41,14 @@ function Payload({ value }: { value: unknown }) {
 }
 
 /** The raw AG-UI events of the selected turn: filter, copy as JSON, copy the turn as a test fixture. */
-export function EventsView(props: { history: readonly HistoryTurn[]; turnId: string | undefined }) {
+export function EventsView(props: { history: readonly HistoryTurn[]; turnId: string | undefined; dataParts?: readonly string[] }) {
   const [type, setType] = useState('');
   const [search, setSearch] = useState('');
   // The history is bounded: an old turn may no longer be in it, then the latest one shows.
   const turn = props.history.find((entry) => entry.id === props.turnId) ?? props.history[props.history.length - 1];
-  const rows = useMemo(() => buildEventRows(turn, { type, search }), [turn, type, search]);
+  // Compared by content: the panel passes a new list on every refresh.
+  const declared = props.dataParts?.join('\n') ?? '';
+  const rows = useMemo(() => buildEventRows(turn, { type, search, dataParts: declared ? declared.split('\n') : [] }), [turn, type, search, declared]);
   const capped = useCappedList(rows, 300);
   const { copy, fallback, status } = useCopy();
   if (!turn) return <p className="cw-empty">No events recorded yet.</p>;
@@ -82,6 +84,7 @@ export function EventsView(props: { history: readonly HistoryTurn[]; turnId: str
         <details key={row.index} className="cw-event" data-testid="event-row" data-type={row.type}>
           <summary>
             <span className="cw-name">{row.type}</span> <span className="cw-muted">{row.label.slice(0, 80)}</span>
+            {row.dataPart ? <span className="cw-chip" data-testid="data-part-row">{`data part${row.dataPart.id ? ` #${row.dataPart.id}` : ''}`}</span> : null}
           </summary>
           <Payload value={row.recorded.event} />
           <button type="button" className="cw-button" onClick={() => copy(`${row.type} as JSON`, JSON.stringify(row.recorded.event, null, 2))}>
