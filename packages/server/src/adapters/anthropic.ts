@@ -1,6 +1,7 @@
 import { contentToText, type Message, type TokenUsage } from '@ag-ui/core';
 import { countTextTokens as countTokens } from '../tokens.js';
-import type { ChatModel, ModelChunk, ModelRequest, ModelTool, ToolTokenCounter } from '../model.js';
+import type { ChatModel, ModelChunk, ModelRequest, ModelTool, ProviderToolSearch, ToolTokenCounter } from '../model.js';
+import { providerSearchExchanges, type ProviderSearchExchange } from '../discovery/providerToolSearch.js';
 import { ProviderError, parseEvent, streamEndedEarly } from './providerErrors.js';
 import { postForEvents, providerLabel, untilAborted } from './providerStream.js';
 import { attachmentNotSent, isMediaPart, readAttachment, type Attachment } from '../attachments/readAttachment.js';
@@ -19,6 +20,14 @@ export interface AnthropicOptions {
   readonly headers?: Readonly<Record<string, string>>;
   /** The fetch to use. Defaults to the global fetch. */
   readonly fetch?: typeof globalThis.fetch;
+  /**
+   * Provider-native deferred loading: lazy tools are sent with `defer_loading: true` and Anthropic's
+   * tool search tool (`bm25`: natural-language queries, `tool_search_tool_bm25_20251119`; `regex`:
+   * regular expressions, `tool_search_tool_regex_20251119`) replaces Chatwire's discovery tool; its
+   * searches show up as discovery calls (see docs/discovery.md). Set it only for models Anthropic
+   * lists as supporting tool search: nothing checks the model. Defaults to none (Chatwire's discovery).
+   */
+  readonly toolSearch?: 'bm25' | 'regex';
 }
 
 /** Where an image's or a document's bytes come from, in the Messages API. */
@@ -34,7 +43,14 @@ export type AnthropicContentBlock =
   | { readonly type: 'image'; readonly source: AnthropicMediaSource }
   | { readonly type: 'document'; readonly source: AnthropicMediaSource; readonly title?: string }
   | { readonly type: 'tool_use'; readonly id: string; readonly name: string; readonly input: Record<string, unknown> }
-  | { readonly type: 'tool_result'; readonly tool_use_id: string; readonly content: string; readonly is_error?: true };
+  | { readonly type: 'tool_result'; readonly tool_use_id: string; readonly content: string; readonly is_error?: true }
+  | { readonly type: 'server_tool_use'; readonly id: string; readonly name: string; readonly input: Record<string, unknown> }
+  | { readonly type: 'tool_search_tool_result'; readonly tool_use_id: string; readonly content: AnthropicToolSearchContent };
+
+/** The content of a `tool_search_tool_result` block: the tools the search loaded, or its error. */
+export type AnthropicToolSearchContent =
+  | { readonly type: 'tool_search_tool_search_result'; readonly tool_references: readonly { readonly type: 'tool_reference'; readonly tool_name: string }[] }
+  | { readonly type: 'tool_search_tool_result_error'; readonly error_code: string };
 
 /** One message of the Messages API, as this adapter sends it. */
 export interface AnthropicMessage {
@@ -47,14 +63,58 @@ export interface AnthropicTool {
   readonly name: string;
   readonly description: string;
   readonly input_schema: ModelTool['parameters'];
+  /** Provider-native deferred loading: kept out of the prompt until the tool search loads it. */
+  readonly defer_loading?: true;
 }
 
 const DEFAULT_BASE_URL = 'https://api.anthropic.com';
 const ANTHROPIC_VERSION = '2023-06-01';
 
+/** Anthropic's tool search tools, as sent in `tools` (Anthropic's tool search tool documentation). */
+const TOOL_SEARCH_TOOLS = {
+  bm25: { type: 'tool_search_tool_bm25_20251119', name: 'tool_search_tool_bm25' },
+  regex: { type: 'tool_search_tool_regex_20251119', name: 'tool_search_tool_regex' },
+} as const;
+
+const SEARCH_TOOL_NAMES: ReadonlySet<string> = new Set(Object.values(TOOL_SEARCH_TOOLS).map((tool) => tool.name));
+
+/** How Anthropic bills deferred tools, for the accounting event. */
+const DEFERRED_BILLING =
+  'Anthropic leaves a tool with defer_loading out of the prompt until a tool_reference from its search loads it. ' +
+  'Counted: tools not deferred, the search tool as sent (Anthropic does not publish its rendering), and each loaded ' +
+  'definition once, where its search result sits in the history; deferred definitions not loaded are not counted.';
+
+/** What `toAnthropicRequest` needs to send provider-native searches back as Anthropic's own blocks. */
+export interface AnthropicToolSearchContext {
+  /** The search tool's name in this request (e.g. `tool_search_tool_bm25`). */
+  readonly searchTool: string;
+  /** The tools this request sends deferred: a reference to any other tool is dropped (the API refuses it). */
+  readonly deferred: ReadonlySet<string>;
+}
+
 /** The tools of a request in the Messages API format, in the order received. */
 export function toAnthropicTools(tools: readonly ModelTool[]): AnthropicTool[] {
   return tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.parameters }));
+}
+
+/**
+ * A provider search of the history as Anthropic's own blocks: the `server_tool_use` and its
+ * `tool_search_tool_result` (the loaded tools as `tool_reference`s, or the error code). A search the
+ * provider never answered has no blocks: it is left out of the history.
+ */
+function toolSearchBlocks(exchange: ProviderSearchExchange, context: AnthropicToolSearchContext): AnthropicContentBlock[] {
+  const { call, marker, failed, loaded } = exchange;
+  if (failed && marker.errorCode === undefined) return [];
+  const content: AnthropicToolSearchContent = failed
+    ? { type: 'tool_search_tool_result_error', error_code: marker.errorCode as string }
+    : {
+        type: 'tool_search_tool_search_result',
+        tool_references: loaded.filter((name) => context.deferred.has(name)).map((name) => ({ type: 'tool_reference' as const, tool_name: name })),
+      };
+  return [
+    { type: 'server_tool_use', id: call.id, name: context.searchTool, input: inputOf(call.function.arguments) },
+    { type: 'tool_search_tool_result', tool_use_id: call.id, content },
+  ];
 }
 
 /**
@@ -116,8 +176,17 @@ function toAnthropicBlock(attachment: Attachment): AnthropicContentBlock {
  * document blocks in their place (see `toAnthropicBlock`); assistant text and tool calls become `text` and `tool_use` blocks; tool
  * results become `tool_result` blocks of a user message. Consecutive messages of one role are merged
  * (the API requires alternation), with tool results first in a user message as the API requires.
+ * With `toolSearch` (provider-native deferred loading), the provider's own searches, kept in the
+ * history as discovery calls and results, go back as `server_tool_use` and `tool_search_tool_result`
+ * blocks of the assistant turn, so the tools they loaded stay loaded. Defaults to none.
  */
-export function toAnthropicRequest(system: string | undefined, messages: readonly Message[]): { system: string | undefined; messages: AnthropicMessage[] } {
+export function toAnthropicRequest(
+  system: string | undefined,
+  messages: readonly Message[],
+  toolSearch?: AnthropicToolSearchContext,
+): { system: string | undefined; messages: AnthropicMessage[] } {
+  // Provider-native deferred loading: the provider's own searches go back as its own blocks, in the assistant turn.
+  const searches = toolSearch ? providerSearchExchanges(messages, 'anthropic') : new Map<string, ProviderSearchExchange>();
   const systemParts = system ? [system] : [];
   const out: { role: 'user' | 'assistant'; content: AnthropicContentBlock[] }[] = [];
   const add = (role: 'user' | 'assistant', blocks: AnthropicContentBlock[]) => {
@@ -149,12 +218,15 @@ export function toAnthropicRequest(system: string | undefined, messages: readonl
       case 'assistant': {
         const blocks: AnthropicContentBlock[] = message.content ? [{ type: 'text', text: message.content }] : [];
         for (const call of message.toolCalls ?? []) {
-          blocks.push({ type: 'tool_use', id: call.id, name: call.function.name, input: inputOf(call.function.arguments) });
+          const search = searches.get(call.id);
+          if (search && toolSearch) blocks.push(...toolSearchBlocks(search, toolSearch));
+          else blocks.push({ type: 'tool_use', id: call.id, name: call.function.name, input: inputOf(call.function.arguments) });
         }
         add('assistant', blocks);
         break;
       }
       case 'tool':
+        if (searches.has(message.toolCallId)) break; // its result is a block of the assistant turn
         add('user', [
           {
             type: 'tool_result',
@@ -185,7 +257,11 @@ interface AnthropicUsage {
 
 type AnthropicEvent =
   | { type: 'message_start'; message?: { usage?: AnthropicUsage } }
-  | { type: 'content_block_start'; index: number; content_block?: { type?: string; text?: string; id?: string; name?: string; input?: unknown } }
+  | {
+      type: 'content_block_start';
+      index: number;
+      content_block?: { type?: string; text?: string; id?: string; name?: string; input?: unknown; tool_use_id?: string; content?: unknown };
+    }
   | { type: 'content_block_delta'; index: number; delta?: { type?: string; text?: string; partial_json?: string } }
   | { type: 'content_block_stop'; index: number }
   | { type: 'message_delta'; delta?: { stop_reason?: string | null }; usage?: AnthropicUsage }
@@ -218,22 +294,30 @@ export function anthropic(options: AnthropicOptions): ChatModel {
   const doFetch = options.fetch ?? globalThis.fetch;
   const modelName = options.model;
   const maxTokens = options.maxTokens ?? 4096;
+  const searchTool = options.toolSearch ? TOOL_SEARCH_TOOLS[options.toolSearch] : undefined;
   return {
     provider: 'anthropic',
     model: modelName,
     toolTokens: anthropicToolTokens,
+    ...(searchTool ? { toolSearch: anthropicToolSearch(searchTool) } : {}),
     stream: (request: ModelRequest) => untilAborted(request.signal, streamChunks(request)),
   };
 
   async function* streamChunks(request: ModelRequest): AsyncGenerator<ModelChunk, void, undefined> {
-    const { system, messages } = toAnthropicRequest(request.system, request.messages);
+    const deferred = searchTool ? (request.deferredTools ?? []) : [];
+    const nativeSearch = searchTool && deferred.length ? { searchTool: searchTool.name, deferred: new Set(deferred.map((tool) => tool.name)) } : undefined;
+    const { system, messages } = toAnthropicRequest(request.system, request.messages, nativeSearch);
+    // Provider-native deferred loading: the search tool and the deferred tools follow the others, so the tool list never changes.
+    const tools = nativeSearch
+      ? [...toAnthropicTools(request.tools), searchTool, ...toAnthropicTools(deferred).map((tool) => ({ ...tool, defer_loading: true as const }))]
+      : toAnthropicTools(request.tools);
     const body = {
       model: modelName,
       max_tokens: maxTokens,
       stream: true,
       ...(system ? { system } : {}),
       messages,
-      ...(request.tools.length ? { tools: toAnthropicTools(request.tools) } : {}),
+      ...(tools.length ? { tools } : {}),
     };
     const headers: Record<string, string> = {
       'x-api-key': options.apiKey,
@@ -259,15 +343,17 @@ export function anthropic(options: AnthropicOptions): ChatModel {
           const block = event.content_block ?? {};
           if (block.type === 'text' && block.text) {
             yield { type: 'text-delta', delta: block.text };
-          } else if (block.type === 'tool_use' && block.id && block.name) {
+          } else if ((block.type === 'tool_use' || (nativeSearch && block.type === 'server_tool_use' && SEARCH_TOOL_NAMES.has(block.name ?? ''))) && block.id && block.name) {
             toolBlocks.set(event.index, block.id);
-            yield { type: 'tool-call-start', id: block.id, name: block.name };
+            yield block.type === 'tool_use' ? { type: 'tool-call-start', id: block.id, name: block.name } : { type: 'tool-search-start', id: block.id };
             // Streaming sends `input: {}` here and the arguments as input_json_delta; a filled one counts.
             if (block.input && typeof block.input === 'object' && Object.keys(block.input).length > 0) {
               yield { type: 'tool-call-delta', id: block.id, delta: JSON.stringify(block.input) };
             }
+          } else if (nativeSearch && block.type === 'tool_search_tool_result' && block.tool_use_id) {
+            yield toolSearchResult(block.tool_use_id, block.content);
           }
-          break; // thinking and server-tool blocks are not part of the normalised stream
+          break; // thinking and other server-tool blocks are not part of the normalised stream
         }
         case 'content_block_delta': {
           const delta = event.delta ?? {};
@@ -304,6 +390,34 @@ export function anthropic(options: AnthropicOptions): ChatModel {
     const tokenUsage = usageOf(modelName, usage);
     yield { type: 'finish', reason: stopReasons[stopReason ?? 'end_turn'] ?? 'other', ...(tokenUsage ? { usage: tokenUsage } : {}) };
   }
+}
+
+/** Anthropic's tool search for provider-native deferred loading (see `AnthropicOptions.toolSearch`). */
+function anthropicToolSearch(tool: (typeof TOOL_SEARCH_TOOLS)[keyof typeof TOOL_SEARCH_TOOLS]): ProviderToolSearch {
+  return {
+    name: tool.name,
+    definition: tool,
+    billing: DEFERRED_BILLING,
+    exchangeTexts: (messages, deferred) => {
+      const context = { searchTool: tool.name, deferred: new Set(deferred) };
+      return [...providerSearchExchanges(messages, 'anthropic').values()].flatMap((exchange) => toolSearchBlocks(exchange, context).map((block) => JSON.stringify(block)));
+    },
+  };
+}
+
+/** A `tool_search_tool_result` block as a chunk: the referenced tool names, or the error. */
+function toolSearchResult(id: string, content: unknown): ModelChunk {
+  const value = content && typeof content === 'object' ? (content as Record<string, unknown>) : {};
+  if (value['type'] === 'tool_search_tool_search_result' && Array.isArray(value['tool_references'])) {
+    const toolNames = value['tool_references'].flatMap((reference: unknown) => {
+      const name = reference && typeof reference === 'object' ? (reference as { tool_name?: unknown }).tool_name : undefined;
+      return typeof name === 'string' ? [name] : [];
+    });
+    return { type: 'tool-search-result', id, toolNames };
+  }
+  const code = typeof value['error_code'] === 'string' ? value['error_code'] : undefined;
+  const message = code ? `The provider's tool search failed (${code}).` : "The provider's tool search returned a result this adapter does not know.";
+  return { type: 'tool-search-result', id, toolNames: [], error: { ...(code ? { code } : {}), message } };
 }
 
 /** Later usage figures replace earlier ones (`message_delta` usage is cumulative). */

@@ -4,7 +4,6 @@ import {
   describeError,
   parseJsonStrict,
   resolveNeedsApproval,
-  selfCorrectionError,
   unavailableError,
   validateToolInput,
   type ServerTool,
@@ -87,7 +86,7 @@ export async function* triageCalls(context: RunContext, calls: readonly ToolCall
       continue;
     }
     if (tool.lazy && !(await discovery.isDiscovered(tool.name, context.history))) {
-      yield errorResult(context, call, selfCorrectionError(tool.name, discovery.mode));
+      yield errorResult(context, call, discovery.selfCorrectionError(tool.name));
       continue;
     }
     if (tool.lazy && discovery.deferring && !(await discovery.isActive(tool.name))) {
