@@ -96,7 +96,7 @@ async function converse(way: Way) {
     history = applyEvents(history, run);
   }
   const usage = events.flatMap((event) => (event.type === 'CUSTOM' && event.name === 'chatwire.model_call_usage' ? [event.value as ModelCallUsage] : []));
-  return { bodies: provider.requests.slice(first).map((request) => request.body as AnthropicBody), usage };
+  return { bodies: provider.requests.slice(first).map((request) => request.body as unknown as AnthropicBody), usage };
 }
 
 interface AnthropicBody {
