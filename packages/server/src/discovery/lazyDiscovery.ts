@@ -119,6 +119,11 @@ export class LazyDiscovery {
     return this.#options.mode ?? 'name';
   }
 
+  /** The tool the model loads more tools with: the discovery tool, or the provider's own search tool. */
+  get loadingTool(): string {
+    return this.#toolSearch?.name ?? DISCOVERY_TOOL_NAME;
+  }
+
   /** The error a call to a lazy tool not yet discovered answers with: how to discover it with the tool the model has. */
   selfCorrectionError(toolName: string): string {
     return this.#toolSearch ? providerSelfCorrectionError(toolName, this.#toolSearch.name) : selfCorrectionError(toolName, this.mode);

@@ -74,7 +74,7 @@ export async function* triageCalls(context: RunContext, calls: readonly ToolCall
     const tool = registry.get(call.function.name);
     if (!tool) {
       const available = registry.eager().map((t) => t.name).join(', ') || 'none';
-      const more = discovery.deferring ? ` More tools can be loaded with ${DISCOVERY_TOOL_NAME}.` : '';
+      const more = discovery.deferring ? ` More tools can be loaded with ${discovery.loadingTool}.` : '';
       yield errorResult(context, call, `Unknown tool '${call.function.name}'. Available tools: ${available}.${more}`);
       continue;
     }

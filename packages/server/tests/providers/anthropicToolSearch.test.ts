@@ -232,6 +232,15 @@ describe('anthropic toolSearch: trust nothing', () => {
     );
   });
 
+  it("a call to a tool nobody registered names the provider's search tool as the way to more tools", async () => {
+    provider.respond({ body: sse('tool-search-unknown-call.sse') }, { body: sse('text.sse') });
+    const events = await setup().run([user('delete my account', 'u1')]);
+    const [unknown] = resultsOf(events);
+    expect((unknown?.metadata as { chatwire: { error: string } }).chatwire.error).toBe(
+      "Unknown tool 'deleteAccount'. Available tools: getWeather, searchProducts. More tools can be loaded with tool_search_tool_bm25.",
+    );
+  });
+
   it('references to tools not sent deferred (refused by the policy, unknown) load nothing, and a call to them is refused', async () => {
     provider.respond({ body: sse('tool-search-forged-reference.sse') }, { body: sse('text.sse') });
     const { run, spies } = setup();
