@@ -1,7 +1,19 @@
 import { contentToText, type Message, type TokenUsage } from '@ag-ui/core';
 import { countTextTokens as countTokens } from '../tokens.js';
-import type { ChatModel, ModelChunk, ModelRequest, ModelTool, ProviderToolSearch, ToolTokenCounter } from '../model.js';
+import type { ChatModel, ModelChunk, ModelRequest, ModelTool, ToolTokenCounter } from '../model.js';
 import { providerSearchExchanges, type ProviderSearchExchange } from '../discovery/providerToolSearch.js';
+import {
+  SEARCH_TOOL_NAMES,
+  TOOL_SEARCH_TOOLS,
+  anthropicToolSearch,
+  toolSearchBlocks,
+  toolSearchResult,
+  type AnthropicToolSearchContent,
+  type AnthropicToolSearchContext,
+} from './anthropicToolSearch.js';
+
+export type { AnthropicToolSearchContent, AnthropicToolSearchContext } from './anthropicToolSearch.js';
+import { toolInputOf } from './toolInputOf.js';
 import { ProviderError, parseEvent, streamEndedEarly } from './providerErrors.js';
 import { postForEvents, providerLabel, untilAborted } from './providerStream.js';
 import { attachmentNotSent, isMediaPart, readAttachment, type Attachment } from '../attachments/readAttachment.js';
@@ -47,11 +59,6 @@ export type AnthropicContentBlock =
   | { readonly type: 'server_tool_use'; readonly id: string; readonly name: string; readonly input: Record<string, unknown> }
   | { readonly type: 'tool_search_tool_result'; readonly tool_use_id: string; readonly content: AnthropicToolSearchContent };
 
-/** The content of a `tool_search_tool_result` block: the tools the search loaded, or its error. */
-export type AnthropicToolSearchContent =
-  | { readonly type: 'tool_search_tool_search_result'; readonly tool_references: readonly { readonly type: 'tool_reference'; readonly tool_name: string }[] }
-  | { readonly type: 'tool_search_tool_result_error'; readonly error_code: string };
-
 /** One message of the Messages API, as this adapter sends it. */
 export interface AnthropicMessage {
   readonly role: 'user' | 'assistant';
@@ -70,51 +77,9 @@ export interface AnthropicTool {
 const DEFAULT_BASE_URL = 'https://api.anthropic.com';
 const ANTHROPIC_VERSION = '2023-06-01';
 
-/** Anthropic's tool search tools, as sent in `tools` (Anthropic's tool search tool documentation). */
-const TOOL_SEARCH_TOOLS = {
-  bm25: { type: 'tool_search_tool_bm25_20251119', name: 'tool_search_tool_bm25' },
-  regex: { type: 'tool_search_tool_regex_20251119', name: 'tool_search_tool_regex' },
-} as const;
-
-const SEARCH_TOOL_NAMES: ReadonlySet<string> = new Set(Object.values(TOOL_SEARCH_TOOLS).map((tool) => tool.name));
-
-/** How Anthropic bills deferred tools, for the accounting event. */
-const DEFERRED_BILLING =
-  'Anthropic leaves a tool with defer_loading out of the prompt until a tool_reference from its search loads it. ' +
-  'Counted: tools not deferred, the search tool as sent (Anthropic does not publish its rendering), and each loaded ' +
-  'definition once, where its search result sits in the history; deferred definitions not loaded are not counted.';
-
-/** What `toAnthropicRequest` needs to send provider-native searches back as Anthropic's own blocks. */
-export interface AnthropicToolSearchContext {
-  /** The search tool's name in this request (e.g. `tool_search_tool_bm25`). */
-  readonly searchTool: string;
-  /** The tools this request sends deferred: a reference to any other tool is dropped (the API refuses it). */
-  readonly deferred: ReadonlySet<string>;
-}
-
 /** The tools of a request in the Messages API format, in the order received. */
 export function toAnthropicTools(tools: readonly ModelTool[]): AnthropicTool[] {
   return tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.parameters }));
-}
-
-/**
- * A provider search of the history as Anthropic's own blocks: the `server_tool_use` and its
- * `tool_search_tool_result` (the loaded tools as `tool_reference`s, or the error code). A search the
- * provider never answered has no blocks: it is left out of the history.
- */
-function toolSearchBlocks(exchange: ProviderSearchExchange, context: AnthropicToolSearchContext): AnthropicContentBlock[] {
-  const { call, marker, failed, loaded } = exchange;
-  if (failed && marker.errorCode === undefined) return [];
-  const content: AnthropicToolSearchContent = failed
-    ? { type: 'tool_search_tool_result_error', error_code: marker.errorCode as string }
-    : {
-        type: 'tool_search_tool_search_result',
-        tool_references: loaded.filter((name) => context.deferred.has(name)).map((name) => ({ type: 'tool_reference' as const, tool_name: name })),
-      };
-  return [
-    { type: 'server_tool_use', id: call.id, name: context.searchTool, input: inputOf(call.function.arguments) },
-    { type: 'tool_search_tool_result', tool_use_id: call.id, content },
-  ];
 }
 
 /**
@@ -127,18 +92,6 @@ export const anthropicToolTokens: ToolTokenCounter = {
   errorBound: 0.25,
   countTool: (tool) => countTokens(JSON.stringify({ name: tool.name, description: tool.description, input_schema: tool.parameters })),
 };
-
-/** Parsed tool-call arguments for a `tool_use` block: an object, `{}` when empty or unusable. */
-function inputOf(args: string): Record<string, unknown> {
-  if (args.trim() === '') return {};
-  try {
-    const value = JSON.parse(args) as unknown;
-    // Broken arguments were answered with an error result the model reads; `input` must be an object.
-    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
-}
 
 const IMAGE_TYPES = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp']);
 
@@ -220,7 +173,7 @@ export function toAnthropicRequest(
         for (const call of message.toolCalls ?? []) {
           const search = searches.get(call.id);
           if (search && toolSearch) blocks.push(...toolSearchBlocks(search, toolSearch));
-          else blocks.push({ type: 'tool_use', id: call.id, name: call.function.name, input: inputOf(call.function.arguments) });
+          else blocks.push({ type: 'tool_use', id: call.id, name: call.function.name, input: toolInputOf(call.function.arguments) });
         }
         add('assistant', blocks);
         break;
@@ -390,34 +343,6 @@ export function anthropic(options: AnthropicOptions): ChatModel {
     const tokenUsage = usageOf(modelName, usage);
     yield { type: 'finish', reason: stopReasons[stopReason ?? 'end_turn'] ?? 'other', ...(tokenUsage ? { usage: tokenUsage } : {}) };
   }
-}
-
-/** Anthropic's tool search for provider-native deferred loading (see `AnthropicOptions.toolSearch`). */
-function anthropicToolSearch(tool: (typeof TOOL_SEARCH_TOOLS)[keyof typeof TOOL_SEARCH_TOOLS]): ProviderToolSearch {
-  return {
-    name: tool.name,
-    definition: tool,
-    billing: DEFERRED_BILLING,
-    exchangeTexts: (messages, deferred) => {
-      const context = { searchTool: tool.name, deferred: new Set(deferred) };
-      return [...providerSearchExchanges(messages, 'anthropic').values()].flatMap((exchange) => toolSearchBlocks(exchange, context).map((block) => JSON.stringify(block)));
-    },
-  };
-}
-
-/** A `tool_search_tool_result` block as a chunk: the referenced tool names, or the error. */
-function toolSearchResult(id: string, content: unknown): ModelChunk {
-  const value = content && typeof content === 'object' ? (content as Record<string, unknown>) : {};
-  if (value['type'] === 'tool_search_tool_search_result' && Array.isArray(value['tool_references'])) {
-    const toolNames = value['tool_references'].flatMap((reference: unknown) => {
-      const name = reference && typeof reference === 'object' ? (reference as { tool_name?: unknown }).tool_name : undefined;
-      return typeof name === 'string' ? [name] : [];
-    });
-    return { type: 'tool-search-result', id, toolNames };
-  }
-  const code = typeof value['error_code'] === 'string' ? value['error_code'] : undefined;
-  const message = code ? `The provider's tool search failed (${code}).` : "The provider's tool search returned a result this adapter does not know.";
-  return { type: 'tool-search-result', id, toolNames: [], error: { ...(code ? { code } : {}), message } };
 }
 
 /** Later usage figures replace earlier ones (`message_delta` usage is cumulative). */
