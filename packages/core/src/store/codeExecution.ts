@@ -44,7 +44,9 @@ export interface NestedToolCall {
   readonly callId: string;
   readonly toolName: string;
   readonly state: 'executing' | 'output-available' | 'output-error' | 'cancelled';
+  /** The input the code sent; a cut string when `inputTruncated`. */
   readonly input: unknown;
+  readonly inputTruncated?: boolean;
   /** The output (`output-available`); a cut string when `outputTruncated`. */
   readonly output?: unknown;
   readonly outputTruncated?: boolean;

@@ -51,7 +51,7 @@ export interface CodeModeEventBase {
 export interface CodeModeEventValues {
   /** The execution began (after its code was accepted and transpiled, or rejected). */
   readonly execution_started: CodeModeEventBase & {
-    /** The TypeScript as the model wrote it. */
+    /** The TypeScript as the model wrote it (code refused as too large is cut, with a marker). */
     readonly code: string;
     /** The `external_*` functions the code can call. */
     readonly bindings: readonly string[];
@@ -68,8 +68,10 @@ export interface CodeModeEventValues {
     readonly callId: string;
     /** The tool's name (without `external_`). */
     readonly toolName: string;
-    /** The input as the code sent it (absent when it was not JSON). */
+    /** The input as the code sent it (absent when it was not JSON); a cut string when it was large (`inputTruncated`). */
     readonly input?: unknown;
+    /** Present when `input` is a cut preview (a string) of a larger input; the tool itself received all of it. */
+    readonly inputTruncated?: true;
   };
   /** A nested call returned. */
   readonly external_result: CodeModeEventBase & {

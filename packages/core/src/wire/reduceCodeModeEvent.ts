@@ -63,7 +63,11 @@ function nextExecution<T extends CodeModeEventType>(type: T, value: CodeModeEven
     }
     case 'external_call': {
       const call = value as CodeModeEventValues['external_call'];
-      return withCall(current, call.callId, (known) => known ?? { callId: call.callId, toolName: call.toolName, state: 'executing', input: call.input });
+      return withCall(
+        current,
+        call.callId,
+        (known) => known ?? { callId: call.callId, toolName: call.toolName, state: 'executing', input: call.input, ...(call.inputTruncated === true ? { inputTruncated: true } : {}) },
+      );
     }
     case 'external_result': {
       const result = value as CodeModeEventValues['external_result'];
@@ -71,6 +75,7 @@ function nextExecution<T extends CodeModeEventType>(type: T, value: CodeModeEven
         callId: result.callId,
         toolName: result.toolName,
         input: known?.input,
+        ...(known?.inputTruncated ? { inputTruncated: true } : {}),
         state: 'output-available',
         output: result.output,
         ...(result.outputTruncated === true ? { outputTruncated: true } : {}),
@@ -83,6 +88,7 @@ function nextExecution<T extends CodeModeEventType>(type: T, value: CodeModeEven
         callId: failure.callId,
         toolName: failure.toolName,
         input: known?.input,
+        ...(known?.inputTruncated ? { inputTruncated: true } : {}),
         state: 'output-error',
         error: { name: failure.error.name, message: failure.error.message },
         durationMs: failure.durationMs,
