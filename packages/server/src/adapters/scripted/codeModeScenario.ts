@@ -198,7 +198,11 @@ function describeExecution(content: string): string {
     return `The code returned: ${content.slice(0, 200)}`;
   }
   const outcome = value as { success?: unknown; result?: unknown; error?: { name?: unknown; message?: unknown } };
-  if (outcome.success === false) return `The code failed (${String(outcome.error?.name ?? 'Error')}): ${String(outcome.error?.message ?? 'no message')}`;
+  if (outcome.success === false) {
+    const name = typeof outcome.error?.name === 'string' ? outcome.error.name : 'Error';
+    const message = typeof outcome.error?.message === 'string' ? outcome.error.message : 'no message';
+    return `The code failed (${name}): ${message}`;
+  }
   const result = outcome.result;
   if (result && typeof result === 'object' && !Array.isArray(result)) {
     const entries = Object.entries(result as Record<string, unknown>);
