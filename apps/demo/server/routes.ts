@@ -94,8 +94,9 @@ export function createDemoRoutes(options: DemoRoutesOptions = {}): FetchHandler 
   const model = options.model ?? modelFromEnv(process.env) ?? createScriptedModel({ delayMs, rules: demoRules });
   // Server tools run here; browser tools are defined here too (lazy flags, approvals) and run in the page.
   const serverTools = createServerTools({ delayMs: delayMs * 4 });
-  // Code Mode: execute_typescript (and discover_tools) run TypeScript that calls read-only server tools in a sandbox.
-  const codeMode = createDemoCodeMode(serverTools);
+  // Code Mode: execute_typescript (and discover_tools) run TypeScript that calls read-only server tools in a
+  // sandbox. Its calls take longer (20 times the pace, 500 ms by default) so a person sees them run in parallel.
+  const codeMode = createDemoCodeMode(delayMs === 0 ? serverTools : createServerTools({ delayMs: delayMs * 20 }));
   const tools = [...serverTools, ...browserToolDefinitions, ...codeMode.tools];
   const store = options.store ?? storeFromEnv(process.env);
   const handleChat = createChatHandler({
