@@ -33,7 +33,7 @@ export type { BoundTool, ExecuteTypescriptResult } from './execution/runExecutio
 export { stripTypeScript, TypeScriptError } from './execution/stripTypeScript.js';
 export type { TranspileHook } from './execution/stripTypeScript.js';
 export { createQuickJsDriver } from './sandbox/quickjsDriver.js';
-export type { QuickJsDriver, QuickJsDriverOptions, QuickJsDriverStats } from './sandbox/quickjsDriver.js';
+export type { CompiledWasm, QuickJsDriver, QuickJsDriverOptions, QuickJsDriverStats } from './sandbox/quickjsDriver.js';
 export type { ConsoleLevel, SandboxDriver, SandboxOutcome, SandboxRequest, ToolReply } from './sandbox/sandboxDriver.js';
 export { GUEST_PRELUDE, wrapGuestCode } from './sandbox/guestPrelude.js';
 export { RESERVED_WORDS, isIdentifier } from './stubs/identifiers.js';
