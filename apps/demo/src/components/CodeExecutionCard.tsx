@@ -1,5 +1,5 @@
 import { memo } from 'react';
-import type { NestedToolCall, ToolCallPart } from '@chatwire/core';
+import { isTerminalToolCallState, type NestedToolCall, type ToolCallPart } from '@chatwire/core';
 import { outcomeOf, stateLabel } from './ToolCallCard.tsx';
 
 /** What `execute_typescript` returned to the model (the call's result). */
@@ -23,8 +23,9 @@ function brief(value: unknown, max = 120): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
-/** One call the code made, moving through its states. */
-function NestedCall({ call }: { call: NestedToolCall }) {
+/** One call the code made, moving through its states (one still running when its execute_typescript call ended was cut off). */
+function NestedCall({ call: given, ended }: { call: NestedToolCall; ended: boolean }) {
+  const call: NestedToolCall = ended && given.state === 'executing' ? { ...given, state: 'cancelled' } : given;
   return (
     <li className={`nested-call nested-${call.state}`} data-testid="nested-call" data-tool={call.toolName} data-state={call.state}>
       <span className="nested-head">
@@ -70,7 +71,7 @@ export const CodeExecutionCard = memo(function CodeExecutionCard(props: { part: 
       {execution && execution.calls.length > 0 ? (
         <ol className="nested-calls" aria-label="Calls the code made">
           {execution.calls.map((call) => (
-            <NestedCall key={call.callId} call={call} />
+            <NestedCall key={call.callId} call={call} ended={isTerminalToolCallState(part.state)} />
           ))}
         </ol>
       ) : null}
