@@ -4,7 +4,9 @@
  * examples/chat-app to a temporary folder outside the workspace, installs only the tarballs and
  * public packages (`npm install --prefer-offline`, reusing the npm cache), then runs the app's own
  * `tsc` (strict, `skipLibCheck: false`; the packages' README examples are checked with it) and
- * `vite build`, and finally drives the built app in
+ * `vite build`, runs one Code Mode execution through the installed @chatwire/code-mode (server-only:
+ * the app does not use it, but it must install from its tarball and find its sandbox worker), and
+ * finally drives the built app in
  * Chromium (tests/consumer/chatApp.spec.ts) against its server, `npm start`, made from the
  * @chatwire/server tarball.
  *
@@ -20,6 +22,9 @@ import { tmpdir } from 'node:os';
 import { createServer } from 'node:net';
 import { join, relative, sep } from 'node:path';
 import { PACKAGES, packPackages, repositoryRoot } from './packPackages.mjs';
+
+/** Packages whose README examples are server code (typechecked with the app's server). */
+const SERVER_ONLY = new Set(['server', 'code-mode']);
 
 const serve = process.argv.includes('--serve');
 const port = process.env['CONSUMER_PORT'] ? Number(process.env['CONSUMER_PORT']) : serve ? 3000 : await freePort();
@@ -50,6 +55,17 @@ function freePort() {
     });
   });
 }
+
+/** Runs one execution through the installed @chatwire/code-mode, printing its result and where the package resolved. */
+const CODE_MODE_SMOKE = `
+import { createCodeMode } from '@chatwire/code-mode';
+import { toolDefinition } from '@chatwire/core';
+const add = toolDefinition({ name: 'add', description: 'Adds.', inputSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] } })
+  .server(({ a, b }) => ({ sum: a + b }));
+const result = await createCodeMode({ tools: [add] }).execute('return (await external_add({ a: 40, b: 2 })).sum;');
+console.log(JSON.stringify(result));
+console.log(import.meta.resolve('@chatwire/code-mode'));
+`;
 
 const timings = [];
 async function step(label, run) {
@@ -93,13 +109,16 @@ try {
     for (const field of ['dependencies', 'devDependencies']) {
       for (const name of Object.keys(manifest[field] ?? {})) if (fromTarball[name]) manifest[field][name] = fromTarball[name];
     }
+    // @chatwire/code-mode is server-only and the example does not use it; it is installed here from its
+    // tarball so its README example typechecks with the server code and its published sandbox runs (below).
+    manifest.dependencies['@chatwire/code-mode'] ??= fromTarball['@chatwire/code-mode'];
     manifest.overrides = { ...manifest.overrides, ...fromTarball };
     writeFileSync(join(app, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
     // The packages' README examples are typechecked with the app: browser ones with its page code,
     // the server's with its server code.
     for (const name of PACKAGES) {
       const readme = readFileSync(join(repositoryRoot, 'packages', name, 'README.md'), 'utf8');
-      const folder = join(app, name === 'server' ? 'server' : 'src', 'readme');
+      const folder = join(app, SERVER_ONLY.has(name) ? 'server' : 'src', 'readme');
       mkdirSync(folder, { recursive: true });
       for (const [index, match] of [...readme.matchAll(/^```(tsx?)\n([\s\S]*?)^```/gm)].entries()) {
         writeFileSync(join(folder, `${name}${index}.${match[1]}`), match[2]);
@@ -112,6 +131,13 @@ try {
   );
   await step('tsc (strict, skipLibCheck: false): npm run typecheck', () => run('npm', ['run', '--silent', 'typecheck'], { cwd: app }));
   await step('vite build', () => run(join(app, 'node_modules', '.bin', 'vite'), ['build', '--logLevel', 'warn'], { cwd: app }));
+  await step('Code Mode from its tarball: TypeScript through the published sandbox', async () => {
+    // The worker thread (dist/sandbox/quickjsWorker.js) and quickjs-wasi's engine must be found from the installed package.
+    const output = await run('node', ['--input-type=module', '-e', CODE_MODE_SMOKE], { cwd: app });
+    const [result, entry] = output.trim().split('\n').slice(-2);
+    if (result !== '{"success":true,"result":42}') throw new Error(`Code Mode from its tarball answered ${result}`);
+    if (!entry?.includes('/node_modules/@chatwire/code-mode/dist/')) throw new Error(`@chatwire/code-mode resolved to ${entry}, not to the installed tarball`);
+  });
 
   if (serve) {
     console.log(`\nThe app is installed from the tarballs in ${app}\nStarting it with \`npm start\` (Ctrl+C to stop):\n`);

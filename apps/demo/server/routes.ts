@@ -13,6 +13,7 @@ import {
   type ScriptRule,
 } from '@chatwire/server';
 import { browserToolDefinitions } from '../shared/catalog.ts';
+import { createDemoCodeMode } from './codeMode.ts';
 import { createServerTools } from './toolImplementations.ts';
 
 /** Options of {@link createDemoRoutes}. */
@@ -98,7 +99,11 @@ export function createDemoRoutes(options: DemoRoutesOptions = {}): FetchHandler 
   const delayMs = options.delayMs ?? Number(process.env['CHATWIRE_DELAY_MS'] ?? 25);
   const model = options.model ?? modelFromEnv(process.env) ?? createScriptedModel({ delayMs, rules: demoRules });
   // Server tools run here; browser tools are defined here too (lazy flags, approvals) and run in the page.
-  const tools = [...createServerTools({ delayMs: delayMs * 4 }), ...browserToolDefinitions];
+  const serverTools = createServerTools({ delayMs: delayMs * 4 });
+  // Code Mode: execute_typescript (and discover_tools) run TypeScript that calls read-only server tools in a
+  // sandbox. Its calls take longer (20 times the pace, 500 ms by default) so a person sees them run in parallel.
+  const codeMode = createDemoCodeMode(delayMs === 0 ? serverTools : createServerTools({ delayMs: delayMs * 20 }));
+  const tools = [...serverTools, ...browserToolDefinitions, ...codeMode.tools];
   const store = options.store ?? storeFromEnv(process.env);
   const handleChat = createChatHandler({
     model,
@@ -106,7 +111,7 @@ export function createDemoRoutes(options: DemoRoutesOptions = {}): FetchHandler 
     // A reload or a dropped connection detaches from the run; the page resumes it (docs/protocol.md).
     resumable: true,
     ...(store ? { store } : {}),
-    system: 'You are the Chatwire demo assistant for a shop and workspace. Use tools when they help.',
+    system: `You are the Chatwire demo assistant for a shop and workspace. Use tools when they help.\n\n${codeMode.systemPrompt}`,
     ...(options.discovery ? { discovery: options.discovery } : {}),
   });
   const handleTools = createToolsHandler(tools, { counter: model.toolTokens });

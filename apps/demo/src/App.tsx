@@ -122,7 +122,7 @@ export function App() {
             }}
           >
             {chat.messages.length === 0 ? (
-              <p className="empty-chat">Try “use getWeather for Paris”, “use addTodo for buy oat milk”, “show me some markdown” or “use refundOrder for ORD-1234”.</p>
+              <p className="empty-chat">Try “use getWeather for Paris”, “use addTodo for buy oat milk”, “show me some markdown”, “use refundOrder for ORD-1234” or “use code to compare the weather in Paris and Tokyo”.</p>
             ) : null}
             <MessageList messages={chat.messages} busy={busy} stopped={stopped} actions={actions} />
             {chat.error ? (

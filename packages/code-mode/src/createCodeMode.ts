@@ -1,10 +1,12 @@
 import type { Message } from '@ag-ui/core';
-import { toolDefinition, type AnyTool, type CatalogDetail, type ServerTool, type ToolContext } from '@chatwire/core';
+import { toolDefinition, type AnyTool, type CatalogDetail, type ServerTool } from '@chatwire/core';
+import { extendTools } from '@chatwire/server';
 import { z } from 'zod';
 import { answerDiscovery, type DiscoverToolsOutput } from './discovery/answerDiscovery.js';
 import { discoveredInConversation } from './discovery/discoveredInConversation.js';
 import { CodeModeError } from './errors.js';
-import type { CodeModeEventListener } from './events.js';
+import { toWireEvent, type CodeModeEvent, type CodeModeEventListener } from './events.js';
+import { codeModeUsage } from './accounting/codeModeUsage.js';
 import { runExecution, type BoundTool, type ExecuteTypescriptResult } from './execution/runExecution.js';
 import { stripTypeScript, type TranspileHook } from './execution/stripTypeScript.js';
 import { resolveLimits, type CodeModeLimits, type ResolvedLimits } from './limits.js';
@@ -33,16 +35,6 @@ export interface CodeModeOptions {
   readonly gateUndiscovered?: boolean | ((toolName: string) => string);
   /** Receives every execution's events (started, console, external calls, finished). Defaults to none. */
   readonly onEvent?: CodeModeEventListener;
-}
-
-/**
- * What a tool implementation may receive beyond core's `ToolContext`: the conversation so far,
- * so Code Mode can tell which lazy APIs were discovered. Until the server passes it, call
- * {@link CodeMode.execute} / {@link CodeMode.discover} with `messages` yourself.
- */
-export interface CodeModeToolContext extends ToolContext {
-  /** The messages of the run so far, the assistant message holding this call included. */
-  readonly messages?: readonly Message[];
 }
 
 /** Options of one {@link CodeMode.execute} call. */
@@ -195,8 +187,13 @@ export function createCodeMode(options: CodeModeOptions): CodeMode {
     // Code Mode's own deadline ends the execution first; this only catches a driver that never answers.
     timeoutMs: limits.timeoutMs + 5_000,
   }).server((input, context) => {
-    const messages = (context as CodeModeToolContext).messages;
-    return execute(input.typescriptCode, { toolCallId: context.toolCallId, signal: context.signal, ...(messages ? { messages } : {}) });
+    const { messages, emit, toolCallId } = context;
+    // Inside chat() the execution streams as chatwire.code_mode.* events (extendTools below grants the namespace).
+    const onEvent = emit ? (event: CodeModeEvent) => {
+      const wire = toWireEvent(event, toolCallId, limits.maxResultBytes);
+      emit(wire.name, wire.value);
+    } : undefined;
+    return execute(input.typescriptCode, { toolCallId, signal: context.signal, ...(messages ? { messages } : {}), ...(onEvent ? { onEvent } : {}) });
   }) as CodeMode['tool'];
 
   const discoveryTool =
@@ -209,11 +206,11 @@ export function createCodeMode(options: CodeModeOptions): CodeMode {
             toolNames: z.array(z.string()).describe('Names of the APIs, as listed (the external_ prefix is optional).'),
           }),
         }).server((input, context) => {
-          const messages = (context as CodeModeToolContext).messages;
+          const { messages } = context;
           return discover(input.toolNames, { toolCallId: context.toolCallId, ...(messages ? { messages } : {}) });
         }) as CodeMode['discoveryTool']);
 
-  return Object.freeze({
+  const codeMode: CodeMode = Object.freeze({
     tool,
     discoveryTool,
     tools: Object.freeze(discoveryTool ? [tool, discoveryTool] : [tool]) as CodeMode['tools'],
@@ -226,4 +223,7 @@ export function createCodeMode(options: CodeModeOptions): CodeMode {
     discover,
     discovered,
   });
+  // The server lets these two tools emit in Code Mode's namespace and adds Code Mode's share to each model call's accounting.
+  extendTools({ namespace: 'codeMode', usage: (call) => codeModeUsage(codeMode, { messages: call.messages, counter: call.counter }) }, codeMode.tools);
+  return codeMode;
 }

@@ -2,14 +2,13 @@ export { createCodeMode } from './createCodeMode.js';
 export type {
   CodeMode,
   CodeModeOptions,
-  CodeModeToolContext,
   DiscoverToolsInput,
   ExecuteOptions,
   ExecuteTypescriptInput,
 } from './createCodeMode.js';
 export { CodeModeError } from './errors.js';
 export type { CodeModeErrorCode, ExecutionError, ExecutionErrorCode } from './errors.js';
-export { CODE_MODE_EVENTS } from './events.js';
+export { CODE_MODE_EVENTS, toWireEvent } from './events.js';
 export type {
   CodeModeEvent,
   CodeModeEventListener,
@@ -19,6 +18,7 @@ export type {
   ExternalCallEvent,
   ExternalErrorEvent,
   ExternalResultEvent,
+  WireCodeModeEvent,
 } from './events.js';
 export { DEFAULT_LIMITS, MAX_STACK_BYTES, resolveLimits } from './limits.js';
 export type { CodeModeLimits, ResolvedLimits } from './limits.js';
@@ -33,7 +33,7 @@ export type { BoundTool, ExecuteTypescriptResult } from './execution/runExecutio
 export { stripTypeScript, TypeScriptError } from './execution/stripTypeScript.js';
 export type { TranspileHook } from './execution/stripTypeScript.js';
 export { createQuickJsDriver } from './sandbox/quickjsDriver.js';
-export type { QuickJsDriver, QuickJsDriverOptions, QuickJsDriverStats } from './sandbox/quickjsDriver.js';
+export type { CompiledWasm, QuickJsDriver, QuickJsDriverOptions, QuickJsDriverStats } from './sandbox/quickjsDriver.js';
 export type { ConsoleLevel, SandboxDriver, SandboxOutcome, SandboxRequest, ToolReply } from './sandbox/sandboxDriver.js';
 export { GUEST_PRELUDE, wrapGuestCode } from './sandbox/guestPrelude.js';
 export { RESERVED_WORDS, isIdentifier } from './stubs/identifiers.js';
@@ -48,4 +48,5 @@ export {
 } from './stubs/toolStubs.js';
 export type { StubSource, ToolStub } from './stubs/toolStubs.js';
 export { codeModeTokens } from './accounting/codeModeTokens.js';
+export { codeModeUsage } from './accounting/codeModeUsage.js';
 export type { CodeModeTokens } from './accounting/codeModeTokens.js';

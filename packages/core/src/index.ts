@@ -22,6 +22,16 @@ export type { ActivityPart, ChatMessage, ChatRole, DataPart, FilePart, Interrupt
 export { parseJsonStrict, safeJsonReviver } from './lifecycle/parseJsonStrict.js';
 export { CHATWIRE_EVENTS, DISCOVERY_TOOL_NAME, INTERRUPT_REASONS } from './wire/protocol.js';
 export type { ApprovalPayload, ModelCallUsage, ResultMetadata, ToolCatalog, ToolCatalogEntry } from './wire/protocol.js';
+export { CODE_MODE_EVENT_PREFIX, CODE_MODE_EVENTS } from './wire/codeModeProtocol.js';
+export type {
+  CodeModeConsoleLevel,
+  CodeModeEventBase,
+  CodeModeEventType,
+  CodeModeEventValues,
+  CodeModeExecutionError,
+  CodeModeUsage,
+} from './wire/codeModeProtocol.js';
+export type { CodeExecution, CodeExecutionLog, NestedToolCall } from './store/codeExecution.js';
 export { encodeServerSentEvent } from './wire/encodeServerSentEvent.js';
 export {
   createToolCallPart,

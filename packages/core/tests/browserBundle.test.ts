@@ -79,6 +79,11 @@ export const client = new ChatClient({ connection: fetchServerSentEvents('/api/c
     }
     expect(fromPackage(entry, 'eventsource-parser')).toEqual([]);
     expect(fromPackage(lazy, 'eventsource-parser')).toHaveLength(1);
+    // Code Mode's reducer comes with the protocol extensions (the first such event), not with the first request.
+    const chunkOf = (suffix: string) => chunks.filter((chunk) => Object.keys(chunk.modules).some((id) => id.endsWith(suffix)));
+    expect(chunkOf('/wire/reduceCodeModeEvent.ts')).toHaveLength(1);
+    expect(chunkOf('/wire/reduceCodeModeEvent.ts')[0]).toBe(chunkOf('/wire/protocolExtensions.ts')[0]);
+    expect(chunkOf('/wire/reduceCodeModeEvent.ts')[0]).not.toBe(chunkOf('/wire/sse.ts')[0]);
   }, 60_000);
 
   it('keeps attachments, the send queue and data parts off the initial load: each loads on first use', async () => {

@@ -127,6 +127,80 @@ describe('the devtools panel', () => {
     });
   });
 
+  it('shows a Code Mode tab only once a model call was sent Code Mode: APIs by status, executions and savings', async () => {
+    const share = (discovered: string[]) => ({
+      apis: { eager: ['getTime'], discovered, undiscovered: ['getWeather'].filter((name) => !discovered.includes(name)), newlyDiscovered: discovered },
+      tokens: { prompt: 400, toolDefinitions: 100, sent: 500, allEager: 1_500, saved: 1_000, discoveryRoundTrips: discovered.length * 120, net: 1_000 - discovered.length * 120, code: 0, results: 0 },
+      counting: { method: 'o200k', errorBound: 0 },
+    });
+    const usageEvent = (runId: string, step: number, codeMode: unknown) => ({
+      type: 'CUSTOM',
+      name: 'chatwire.model_call_usage',
+      value: {
+        runId,
+        step,
+        toolsSent: ['execute_typescript', 'discover_tools'],
+        toolsDeferred: [],
+        toolsDiscovered: [],
+        tokens: { sent: 200, allEager: 200, saved: 0, discoveryTool: 0, discoveryRoundTrips: 0, net: 0 },
+        counting: { method: 'o200k tokenizer on the tool JSON', errorBound: 0, estimate: false },
+        eagerWouldBeCheaper: false,
+        ...(codeMode ? { codeMode } : {}),
+      },
+    });
+    const code = (type: string, value: Record<string, unknown>) => ({ type: 'CUSTOM', name: `chatwire.code_mode.${type}`, value: { executionId: 'e1', toolCallId: 'x1', ...value } });
+    const client = new ChatClient({
+      connection: {
+        async *run({ threadId, runId, messages }) {
+          yield { type: 'RUN_STARTED', threadId, runId };
+          if (messages.filter((message) => message.role === 'user').length === 1) {
+            yield usageEvent(runId, 1, undefined);
+          } else {
+            yield usageEvent(runId, 1, share([]));
+            yield { type: 'TOOL_CALL_START', toolCallId: 'x1', toolCallName: 'execute_typescript', parentMessageId: 'a1' };
+            yield { type: 'TOOL_CALL_ARGS', toolCallId: 'x1', delta: '{"typescriptCode":"return 1"}' };
+            yield { type: 'TOOL_CALL_END', toolCallId: 'x1' };
+            yield code('execution_started', { code: 'return 1', bindings: ['external_getTime', 'external_getWeather'], undiscovered: [], discoveryKnown: true });
+            yield code('external_call', { callId: 'x1.1', toolName: 'getWeather', input: { city: 'Paris' } });
+            yield code('external_result', { callId: 'x1.1', toolName: 'getWeather', output: { celsius: 18 }, durationMs: 5 });
+            yield code('execution_finished', { success: true, durationMs: 9, toolCalls: 1, logLines: 0, truncated: false });
+            yield { type: 'TOOL_CALL_RESULT', messageId: 't1', toolCallId: 'x1', content: '{"success":true,"result":1}' };
+            yield usageEvent(runId, 2, share(['getWeather']));
+          }
+          yield { type: 'RUN_FINISHED', threadId, runId };
+        },
+      },
+    });
+    render(<ChatwireDevtools client={client} catalogUrl={undefined} />);
+    await act(async () => {
+      await client.sendMessage('no code yet');
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Chatwire devtools' }));
+    await waitFor(() => expect(shadow()?.querySelector('[role="tab"]')).toBeTruthy());
+    const root = shadow() as ShadowRoot;
+    const tabNames = () => [...root.querySelectorAll('[role="tab"]')].map((tab) => tab.textContent);
+    expect(tabNames()).toEqual(['Tools', 'Tokens', 'Timeline', 'Events']);
+
+    await act(async () => {
+      await client.sendMessage('use code');
+    });
+    await waitFor(() => expect(tabNames()).toEqual(['Tools', 'Tokens', 'Timeline', 'Events', 'Code Mode']));
+    await act(async () => {
+      fireEvent.click([...root.querySelectorAll('[role="tab"]')].find((tab) => tab.textContent === 'Code Mode') as HTMLElement);
+    });
+    const api = (name: string) => root.querySelector(`[data-testid="code-api-row"][data-api="${name}"]`);
+    await waitFor(() => expect(api('getWeather')?.getAttribute('data-status')).toBe('discovered'));
+    expect(api('getTime')?.getAttribute('data-status')).toBe('eager');
+    expect(api('getWeather')?.textContent).toContain('turn 2, model call 2');
+    expect(root.querySelector('[data-testid="code-savings-turn"]')?.getAttribute('data-net')).toBe(String(1_000 + 880));
+    expect(root.querySelector('[data-testid="code-execution-row"]')?.getAttribute('data-state')).toBe('succeeded');
+    // The first model call of the turn had not discovered it yet.
+    await act(async () => {
+      fireEvent.change(root.querySelector('select[aria-label="Code Mode model call"]') as HTMLSelectElement, { target: { value: '0' } });
+    });
+    expect(api('getWeather')?.getAttribute('data-status')).toBe('undiscovered');
+  });
+
   it('closes with Escape and stops listening to the chat (only the history recorder stays)', async () => {
     const client = new ChatClient({ connection });
     await client.sendMessage('first');

@@ -23,6 +23,8 @@ export { canonicalArguments } from './binding/canonicalArguments.js';
 export type { CanonicalArguments } from './binding/canonicalArguments.js';
 export { redactSecrets } from './errors/redactSecrets.js';
 export type { ErrorReport, ErrorReporter } from './errors/errorReport.js';
+export { extendTools, extensionOf } from './extensions/chatwireExtension.js';
+export type { ChatwireExtension, ChatwireNamespace, ExtensionUsageInput } from './extensions/chatwireExtension.js';
 export type { ChatModel, ModelChunk, ModelRequest, ModelTool, ProviderSearchError, ProviderToolSearch, ToolTokenCounter } from './model.js';
 export { chatwireVitePlugin, toNodeListener } from './node.js';
 export type { ChatwireVitePluginOptions, FetchHandler, FetchRoutes, VitePluginLike } from './node.js';

@@ -10,11 +10,13 @@ function askedFor(part: ToolCallPart): string[] {
 }
 
 /**
- * The model looking up lazy tools (the internal `__lazy__tool__discovery__` call), shown as a
- * compact step: "Looked up addTodo". Expanding it says what was loaded and why, with the raw call.
+ * The model looking up lazy tools (the internal `__lazy__tool__discovery__` call), or Code Mode's
+ * lazy APIs (`discover_tools`), shown as a compact step: "Looked up addTodo". Expanding it says what
+ * was loaded and why, with the raw call.
  */
 export const DiscoveryStep = memo(function DiscoveryStep(props: { part: ToolCallPart }) {
   const { part } = props;
+  const apis = part.toolName === 'discover_tools';
   const loaded = part.state === 'output-available' && part.result ? readDiscoveredNames(part.result.output ?? part.result.content) : [];
   const names = loaded.length > 0 ? loaded : askedFor(part);
   const list = names.join(', ') || 'tools';
@@ -25,7 +27,7 @@ export const DiscoveryStep = memo(function DiscoveryStep(props: { part: ToolCall
         ? `Could not look up ${list}`
         : `Looking up ${list}…`;
   return (
-    <details className="step" data-testid="discovery-step" data-state={part.state} data-tools={names.join(',')}>
+    <details className="step" data-testid="discovery-step" data-kind={apis ? 'code-mode' : 'tools'} data-state={part.state} data-tools={names.join(',')}>
       <summary>
         <span className="step-icon" aria-hidden="true">
           ⌕
@@ -35,7 +37,9 @@ export const DiscoveryStep = memo(function DiscoveryStep(props: { part: ToolCall
       <div className="step-body">
         <p>
           {loaded.length > 0
-            ? `These tools were kept out of the prompt until now. From the next step on, the model is sent ${loaded.length === 1 ? 'its definition' : 'their definitions'}: `
+            ? apis
+              ? `Code Mode listed ${loaded.length === 1 ? 'this API' : 'these APIs'} by name only. The model now has ${loaded.length === 1 ? 'its TypeScript signature' : 'their TypeScript signatures'}, so its code can call: `
+              : `These tools were kept out of the prompt until now. From the next step on, the model is sent ${loaded.length === 1 ? 'its definition' : 'their definitions'}: `
             : 'The model asked to load: '}
           {names.map((name, index) => (
             <span key={name}>

@@ -1,5 +1,6 @@
 import { lazy, memo, Suspense, useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { DISCOVERY_TOOL_NAME, messageText, type ChatMessage, type FilePart } from '@chatwire/core';
+import { CodeExecutionCard } from './CodeExecutionCard.tsx';
 import { formatSize } from './Composer.tsx';
 import { DiscoveryStep } from './DiscoveryStep.tsx';
 import { ToolCallCard } from './ToolCallCard.tsx';
@@ -90,11 +91,10 @@ function AssistantMessage(props: { message: ChatMessage; isLast: boolean; busy: 
               </details>
             );
           case 'tool-call':
-            return part.toolName === DISCOVERY_TOOL_NAME ? (
-              <DiscoveryStep key={part.toolCallId} part={part} />
-            ) : (
-              <ToolCallCard key={part.toolCallId} part={part} onApproval={actions.onApproval} onShowPanel={actions.onShowPanel} />
-            );
+            // Code Mode's two tools have their own parts: the lookup of APIs, and the code with what it did.
+            if (part.toolName === DISCOVERY_TOOL_NAME || part.toolName === 'discover_tools') return <DiscoveryStep key={part.toolCallId} part={part} />;
+            if (part.toolName === 'execute_typescript') return <CodeExecutionCard key={part.toolCallId} part={part} />;
+            return <ToolCallCard key={part.toolCallId} part={part} onApproval={actions.onApproval} onShowPanel={actions.onShowPanel} />;
           default:
             return null;
         }

@@ -42,12 +42,28 @@ export function codeModeTokens(
   options: { readonly messages?: readonly Message[]; readonly counter?: ToolTokenCounter | undefined } = {},
 ): CodeModeTokens {
   const counter = toolTokensFor(options.counter);
-  const prompt = countTextTokens(codeMode.systemPrompt);
-  const toolDefinitions = countToolList(counter, codeMode.tools.map(toModelTool));
-  const allEager = countTextTokens(codeMode.allEagerSystemPrompt) + countToolList(counter, [toModelTool(codeMode.tool)]);
+  const { prompt, toolDefinitions, allEager } = fixedTokens(codeMode, counter);
   const sent = prompt + toolDefinitions;
   const conversation = conversationTokens(options.messages ?? []);
   return { method: counter.method, errorBound: counter.errorBound, prompt, toolDefinitions, sent, allEager, saved: allEager - sent, ...conversation };
+}
+
+/** What one instance's prompt and definitions cost per counter: they never change, so they are counted once. */
+const fixed = new WeakMap<CodeMode, WeakMap<ToolTokenCounter, { prompt: number; toolDefinitions: number; allEager: number }>>();
+
+function fixedTokens(codeMode: CodeMode, counter: ToolTokenCounter): { prompt: number; toolDefinitions: number; allEager: number } {
+  let byCounter = fixed.get(codeMode);
+  if (!byCounter) fixed.set(codeMode, (byCounter = new WeakMap()));
+  let tokens = byCounter.get(counter);
+  if (!tokens) {
+    tokens = {
+      prompt: countTextTokens(codeMode.systemPrompt),
+      toolDefinitions: countToolList(counter, codeMode.tools.map(toModelTool)),
+      allEager: countTextTokens(codeMode.allEagerSystemPrompt) + countToolList(counter, [toModelTool(codeMode.tool)]),
+    };
+    byCounter.set(counter, tokens);
+  }
+  return tokens;
 }
 
 function conversationTokens(messages: readonly Message[]): Pick<CodeModeTokens, 'discovery' | 'code' | 'results'> {

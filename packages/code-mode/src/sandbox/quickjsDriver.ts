@@ -5,14 +5,24 @@ import { CodeModeError } from '../errors.js';
 import { GUEST_PRELUDE, wrapGuestCode } from './guestPrelude.js';
 import type { ConsoleLevel, SandboxDriver, SandboxOutcome, SandboxRequest, ToolReply } from './sandboxDriver.js';
 
+/**
+ * A compiled `WebAssembly.Module`. Typed opaquely so the package's types need only Node's own
+ * (`@types/node` for Node 20 declares no `WebAssembly`, and the DOM library is not a server's).
+ */
+export type CompiledWasm = object;
+
+/** The global `WebAssembly`, as far as the driver uses it. */
+const wasmApi = (globalThis as unknown as { readonly WebAssembly: { readonly Module: abstract new (...args: never[]) => object; compile(bytes: ArrayBuffer | ArrayBufferView): Promise<CompiledWasm> } })
+  .WebAssembly;
+
 /** Options of {@link createQuickJsDriver}. */
 export interface QuickJsDriverOptions {
   /** Executions running at once, one worker thread each; more wait for a free worker. Defaults to 4. */
   readonly maxWorkers?: number;
   /** Idle workers kept warm between executions (they never keep the process alive). Defaults to 1. */
   readonly idleWorkers?: number;
-  /** The engine, compiled or as bytes. Defaults to the `quickjs.wasm` that quickjs-wasi ships. */
-  readonly wasm?: WebAssembly.Module | BufferSource;
+  /** The engine: a compiled `WebAssembly.Module`, or its bytes. Defaults to the `quickjs.wasm` that quickjs-wasi ships. */
+  readonly wasm?: CompiledWasm | ArrayBuffer | ArrayBufferView;
   /** V8 heap cap of each worker's own JavaScript (the guest's memory is `memoryLimitMb`). Defaults to 128 MB. */
   readonly workerHeapMb?: number;
   /** How long a stopped execution may take to let go of its worker before the worker is terminated. Defaults to 250 ms. */
@@ -94,8 +104,8 @@ class QuickJsWorkerPool implements QuickJsDriver {
   readonly #idleWorkers: number;
   readonly #heapMb: number;
   readonly #graceMs: number;
-  readonly #wasm: WebAssembly.Module | BufferSource | undefined;
-  #module: Promise<WebAssembly.Module> | undefined;
+  readonly #wasm: CompiledWasm | ArrayBuffer | ArrayBufferView | undefined;
+  #module: Promise<CompiledWasm> | undefined;
   readonly #all = new Set<PooledWorker>();
   readonly #idle: PooledWorker[] = [];
   readonly #waiting: { grant: (worker: PooledWorker) => void; fail: (error: Error) => void }[] = [];
@@ -167,11 +177,13 @@ class QuickJsWorkerPool implements QuickJsDriver {
     await Promise.all([...this.#all].map((pooled) => this.#kill(pooled, 'The sandbox driver was disposed.')));
   }
 
-  #compiled(): Promise<WebAssembly.Module> {
+  #compiled(): Promise<CompiledWasm> {
     this.#module ??= (async () => {
-      if (this.#wasm instanceof WebAssembly.Module) return this.#wasm;
-      const bytes = this.#wasm ?? (await readFile(createRequire(import.meta.url).resolve('quickjs-wasi/quickjs.wasm')));
-      return WebAssembly.compile(bytes);
+      const given = this.#wasm;
+      if (given instanceof wasmApi.Module) return given;
+      // Anything else given is handed to compile, which rejects what is not a module's bytes.
+      const bytes = given === undefined ? await readFile(createRequire(import.meta.url).resolve('quickjs-wasi/quickjs.wasm')) : (given as ArrayBuffer | ArrayBufferView);
+      return wasmApi.compile(bytes);
     })();
     // A failed compile is retried by the next execution rather than remembered forever.
     this.#module.catch(() => (this.#module = undefined));
@@ -201,7 +213,7 @@ class QuickJsWorkerPool implements QuickJsDriver {
     });
   }
 
-  #spawn(module: WebAssembly.Module): PooledWorker {
+  #spawn(module: CompiledWasm): PooledWorker {
     const cancel = new Int32Array(new SharedArrayBuffer(4));
     const worker = new Worker(this.#workerUrl, {
       workerData: { wasm: module, cancel },

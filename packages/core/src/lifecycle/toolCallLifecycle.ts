@@ -1,3 +1,4 @@
+import type { CodeExecution } from '../store/codeExecution.js';
 
 /**
  * Where a tool call is in its lifecycle.
@@ -119,6 +120,13 @@ export interface ToolCallPart<Name extends string = string, Input = unknown, Out
    * bring: `discovery` for a lazy browser tool whose discovery may arrive later in the same response.
    */
   readonly waitingFor?: 'discovery';
+  /**
+   * What Code Mode ran for this call (an `execute_typescript` call whose server streams
+   * `chatwire.code_mode.*` events): the code, its logs, its nested calls. Absent otherwise, and in
+   * conversations rebuilt from saved messages (the call's input and result still hold the code and
+   * what it returned).
+   */
+  readonly codeExecution?: CodeExecution;
 }
 
 /** What can happen to a tool call. */

@@ -1,10 +1,15 @@
+import type { CodeModeUsage } from './codeModeProtocol.js';
 
 /**
  * Chatwire's additions to AG-UI, in one place: CUSTOM event names, interrupt reasons, and the
  * metadata Chatwire puts on tool results and interrupts. docs/protocol.md documents each with JSON.
  */
 
-/** Names of Chatwire's CUSTOM events. */
+/**
+ * Names of Chatwire's own CUSTOM events: only the agent loop emits them (a tool's `emit` cannot).
+ * Server packages emit theirs under a namespace of their own, such as Code Mode's
+ * `chatwire.code_mode.*` (`CODE_MODE_EVENTS`).
+ */
 export const CHATWIRE_EVENTS = {
   /** A server tool started executing: `{ toolCallId }`. */
   toolExecuting: 'chatwire.tool_executing',
@@ -84,6 +89,8 @@ export interface ModelCallUsage {
   readonly eagerWouldBeCheaper: boolean;
   /** Auto mode's decision, when auto mode is on. */
   readonly auto?: { readonly deferring: boolean; readonly lazyTokens: number; readonly threshold: number; readonly contextWindow: number };
+  /** Code Mode's share, when the call was sent `execute_typescript` (see `CodeModeUsage`). */
+  readonly codeMode?: CodeModeUsage;
   /** What the provider reported for this call, when it did. */
   readonly providerUsage?: {
     readonly inputTokens?: number;

@@ -4,10 +4,12 @@ import { ensureAssistantTurn, mapLastAssistant, unchanged, type ChatState, type 
 import { fromWireMessages } from './fromWireMessages.js';
 import type { ActivityPart, ChatMessage, MessagePart, ReasoningPart, SubagentPart } from '../store/messages.js';
 import { isTerminalToolCallState, type ToolCallPart } from '../lifecycle/toolCallLifecycle.js';
+import { isCodeModeEvent, reduceCodeModeEvent } from './reduceCodeModeEvent.js';
 
 /**
  * The AG-UI events outside the core chat path, reduced here: reasoning (and legacy `THINKING_*`),
- * shared state, activity, messages snapshots and subagents. The run loop loads this module the
+ * shared state, activity, messages snapshots, subagents, and Code Mode's `chatwire.code_mode.*`
+ * CUSTOM events (reduceCodeModeEvent.ts). The run loop loads this module the
  * first time such an event arrives (so chats that never see one do not ship it, JSON Patch
  * included) and passes {@link reduceExtendedEvent} in the action; it is as pure as the reducer.
  */
@@ -81,9 +83,12 @@ function reconcile(previous: readonly ChatMessage[], next: readonly ChatMessage[
     }
   }
   const same = (a: MessagePart | undefined, b: MessagePart) => a !== undefined && JSON.stringify(comparable(a)) === JSON.stringify(comparable(b));
-  const keep = (part: MessagePart, old: MessagePart | undefined): MessagePart => {
+  const keep = (next: MessagePart, old: MessagePart | undefined): MessagePart => {
+    let part = next;
     if (part.type === 'tool-call') {
       const mine = calls.get(part.toolCallId);
+      // A snapshot carries no Code Mode execution (only this client's events built it): it stays.
+      if (mine?.codeExecution && !part.codeExecution) part = { ...part, codeExecution: mine.codeExecution };
       if (mine && mine.owner === 'client' && isTerminalToolCallState(mine.state) && !isTerminalToolCallState(part.state)) return mine;
       if (mine && same(mine, part)) return mine;
     }
@@ -179,6 +184,9 @@ export function reduceExtendedEvent(state: ChatState, wireEvent: WireEvent, now:
         })),
       );
     }
+    case 'CUSTOM':
+      // Only Code Mode's events are routed here (see runLifecycle's reducerFor).
+      return isCodeModeEvent(event['name']) ? reduceCodeModeEvent(state, event['name'], event['value']) : unchanged(state);
     default:
       // REASONING_START / REASONING_END / THINKING_START / THINKING_END mark spans with no content of their own.
       return unchanged(state);

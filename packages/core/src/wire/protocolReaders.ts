@@ -33,6 +33,11 @@ const MODEL_CALL_USAGE: Shape = {
   'auto?': { deferring: 'b', lazyTokens: n, threshold: n, contextWindow: n },
   'providerUsage?': { 'inputTokens?': n, 'outputTokens?': n, 'totalTokens?': n, 'cachedInputTokens?': n },
   'providerToolSearch?': { tool: 's', deferredSent: 'S', loaded: 'S', billing: 's' },
+  'codeMode?': {
+    apis: { eager: 'S', discovered: 'S', undiscovered: 'S', newlyDiscovered: 'S' },
+    tokens: { prompt: n, toolDefinitions: n, sent: n, allEager: n, saved: n, discoveryRoundTrips: n, net: n, code: n, results: n },
+    counting: { method: 's', errorBound: n },
+  },
 };
 
 /**

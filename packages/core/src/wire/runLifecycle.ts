@@ -2,6 +2,7 @@ import type { WireEventReducer } from '../store/chatReducer.js';
 import { ChatwireError } from '../errors.js';
 import { reduceWireEvent } from './reduceWireEvent.js';
 import { readDataPart, type DataPartSchemas } from './dataParts.js';
+import { CODE_MODE_EVENT_PREFIX } from './codeModeProtocol.js';
 
 /** Where the stream is in AG-UI's run lifecycle. */
 export type Phase = 'before' | 'running' | 'finished' | 'failed';
@@ -25,7 +26,10 @@ export function nextPhase(phase: Phase, type: string): Phase {
   );
 }
 
-/** Events outside the core chat path, reduced by the `protocolExtensions` module (loaded on first use). */
+/**
+ * Events outside the core chat path, reduced by the `protocolExtensions` module (loaded on first
+ * use); Code Mode's CUSTOM events (`chatwire.code_mode.*`) go there too.
+ */
 const EXTENDED = /^(?:REASONING_|THINKING_|STATE_|ACTIVITY_|MESSAGES_SNAPSHOT$|SUBAGENT_)/;
 let extensions: Promise<typeof import('./protocolExtensions.js')> | undefined;
 
@@ -45,7 +49,7 @@ export async function reducerFor(
     if ('reduce' in read) return read.reduce;
     warn?.(read.warning);
   }
-  if (!EXTENDED.test(type)) return reduceWireEvent;
+  if (!EXTENDED.test(type) && !(type === 'CUSTOM' && name?.startsWith(CODE_MODE_EVENT_PREFIX))) return reduceWireEvent;
   return (await (extensions ??= import('./protocolExtensions.js'))).reduceExtendedEvent;
 }
 

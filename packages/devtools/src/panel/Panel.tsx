@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import type { ChatClient, ChatSnapshot, HistoryRecorder, HistoryTurn } from '@chatwire/core';
+import type { ChatClient, ChatSnapshot, HistoryRecorder, HistoryTurn, TurnRecord } from '@chatwire/core';
 import { buildTokensView, savingsAtAGlance, type CatalogEntry } from '../viewModel/index.js';
 import type { PanelProps } from './mountPanel.js';
 import { DockControls, MoveHandle, ResizeHandle } from './PanelFrame.js';
@@ -7,6 +7,7 @@ import { SavingsSummary } from './SavingsSummary.js';
 import { EventsView } from './views/EventsView.js';
 import { TimelineView } from './views/TimelineView.js';
 import { TokensView } from './views/TokensView.js';
+import { CodeModeView } from './views/CodeModeView.js';
 import { ToolsView } from './views/ToolsView.js';
 
 const TABS = [
@@ -14,8 +15,12 @@ const TABS = [
   { id: 'tokens', label: 'Tokens' },
   { id: 'timeline', label: 'Timeline' },
   { id: 'events', label: 'Events' },
+  { id: 'code', label: 'Code Mode' },
 ] as const;
 type TabId = (typeof TABS)[number]['id'];
+
+/** Whether any model call of the chat was sent Code Mode (its tab shows only then). */
+const hasCodeMode = (turns: readonly TurnRecord[]) => turns.some((turn) => turn.modelCalls.some((call) => call.codeMode !== undefined));
 
 /**
  * What the panel reads: the latest snapshot (from the inspection stream, starting from one
@@ -70,7 +75,7 @@ function useCatalog(url: string | undefined): { catalog: CatalogEntry[] | undefi
   return state;
 }
 
-/** The devtools panel: a header with the turn selector and the savings, four tabs, and the selected view. */
+/** The devtools panel: a header with the turn selector and the savings, four tabs (five with Code Mode), and the selected view. */
 export function Panel(props: PanelProps) {
   const [tab, setTab] = useState<TabId>('tools');
   const { snapshot, history } = useChatState(props.client, props.history);
@@ -80,6 +85,8 @@ export function Panel(props: PanelProps) {
   const turn = pickedTurn !== undefined && pickedTurn <= turnCount ? pickedTurn : turnCount;
   const tabRefs = useRef<(HTMLButtonElement | null)[]>([]);
   const tokens = useMemo(() => buildTokensView(snapshot?.turns ?? []), [snapshot?.turns]);
+  // The Code Mode tab appears once a model call was sent Code Mode.
+  const tabs = useMemo(() => TABS.filter((item) => item.id !== 'code' || hasCodeMode(snapshot?.turns ?? [])), [snapshot?.turns]);
 
   // Escape closes the panel when the key is pressed inside it; the page keeps its own Escape (for
   // example, stopping a response) everywhere else.
@@ -93,8 +100,8 @@ export function Panel(props: PanelProps) {
     const delta = event.key === 'ArrowRight' ? 1 : event.key === 'ArrowLeft' ? -1 : 0;
     if (!delta) return;
     event.preventDefault();
-    const next = (index + delta + TABS.length) % TABS.length;
-    setTab(TABS[next]!.id);
+    const next = (index + delta + tabs.length) % tabs.length;
+    setTab(tabs[next]!.id);
     tabRefs.current[next]?.focus();
   };
 
@@ -132,7 +139,7 @@ export function Panel(props: PanelProps) {
         <SavingsSummary savings={savingsAtAGlance(tokens, turn)} />
       </header>
       <div className="cw-tabs" role="tablist" aria-label="Devtools views">
-        {TABS.map((item, index) => (
+        {tabs.map((item, index) => (
           <button
             key={item.id}
             ref={(element) => {
@@ -159,6 +166,7 @@ export function Panel(props: PanelProps) {
         {tab === 'tokens' ? <TokensView view={tokens} selectedTurn={turn} /> : null}
         {tab === 'timeline' ? <TimelineView messages={snapshot.messages} /> : null}
         {tab === 'events' ? <EventsView history={history} turnId={snapshot.turns[turn - 1]?.id} dataParts={dataPartNames(props.client)} /> : null}
+        {tab === 'code' ? <CodeModeView messages={snapshot.messages} turns={snapshot.turns} turn={turn} /> : null}
       </div>
     </section>
   );

@@ -6,3 +6,5 @@ export { buildTimeline } from './timeline.js';
 export type { TimelineRow, TimelineStep } from './timeline.js';
 export { buildEventRows, eventTypes, truncatedJson, turnAsFixture } from './events.js';
 export type { EventRow } from './events.js';
+export { buildCodeModeView } from './codeMode.js';
+export type { CodeModeApiRow, CodeModeApiStatus, CodeModeSavings, CodeModeView, ExecutionRow } from './codeMode.js';

@@ -10,6 +10,7 @@ import {
 import { CHATWIRE_EVENTS, createId } from '@chatwire/core';
 import { ProviderError } from '../adapters/providerErrors.js';
 import { reportError, safeModelMessage } from '../errors/errorReport.js';
+import { extensionUsage } from '../extensions/chatwireExtension.js';
 import { ChatRequestError, withEveryCallAnswered } from '../history.js';
 import { CallSigner } from '../signing.js';
 import { DEFAULT_APPROVAL_TTL_MS, DEFAULT_MAX_ITERATIONS, storeOf, type ChatOptions } from './chatOptions.js';
@@ -99,7 +100,13 @@ export async function* runChat(
       const step = yield* streamModelStep(options.model, options.system, context, plan.tools, sentMessages, plan.deferredTools);
       if (step.usage) usage.push(step.usage);
       const accounting = context.tools.discovery.usage({ runId, step: iteration + 1, plan, messages: sentMessages, providerUsage: providerUsageOf(step.usage) });
-      yield { type: EventType.CUSTOM, name: CHATWIRE_EVENTS.modelCallUsage, value: accounting };
+      // Server packages' shares (Code Mode's), for the tools of theirs this call was sent.
+      const shares = extensionUsage(
+        plan.tools.map((tool) => context.tools.registry.get(tool.name)?.server),
+        { messages: sentMessages, system: options.system, toolsSent: accounting.toolsSent, counter: context.tools.counter },
+        (error) => reportError(options.onError, { kind: 'run', error, threadId, runId }),
+      );
+      yield { type: EventType.CUSTOM, name: CHATWIRE_EVENTS.modelCallUsage, value: { ...accounting, ...shares } };
       yield { type: EventType.STEP_FINISHED, stepName: openStep };
       openStep = undefined;
       // Provider-native deferred loading: the provider ran these searches itself; they are answered with what they loaded, vetted.

@@ -1,5 +1,6 @@
 import { DISCOVERY_TOOL_NAME, readWireToolMetadata } from '@chatwire/core';
 import { LazyDiscovery } from '../discovery/lazyDiscovery.js';
+import type { ToolTokenCounter } from '../model.js';
 import { toolTokensFor } from '../tokens.js';
 import { ToolRegistry } from '../toolRegistry.js';
 import type { ChatOptions } from './chatOptions.js';
@@ -8,6 +9,8 @@ import type { ChatOptions } from './chatOptions.js';
 export interface RunTools {
   readonly registry: ToolRegistry;
   readonly discovery: LazyDiscovery;
+  /** The model adapter's tool-definition counter (cached): the one every figure of the run's accounting uses. */
+  readonly counter: ToolTokenCounter;
   /** Whether the server answers discovery calls itself (the browser did not bring its own discovery tool). */
   readonly answersDiscovery: boolean;
   /**
@@ -28,11 +31,13 @@ export function runToolsOf(options: Pick<ChatOptions, 'tools' | 'frontendTools' 
   const frontendTools = options.frontendTools ?? [];
   const hasLazy = serverTools.some((tool) => tool.lazy) || frontendTools.some((tool) => readWireToolMetadata(tool).lazy);
   const registry = new ToolRegistry(serverTools, hasLazy ? frontendTools.filter((tool) => tool.name !== DISCOVERY_TOOL_NAME) : frontendTools);
-  const discovery = new LazyDiscovery(registry, options.discovery ?? {}, toolTokensFor(options.model.toolTokens), options.model);
+  const counter = toolTokensFor(options.model.toolTokens);
+  const discovery = new LazyDiscovery(registry, options.discovery ?? {}, counter, options.model);
   const answersDiscovery = registry.get(DISCOVERY_TOOL_NAME)?.runsOn !== 'client';
   return {
     registry,
     discovery,
+    counter,
     answersDiscovery,
     verifiesResultsOf: (name) => (name === DISCOVERY_TOOL_NAME ? hasLazy && answersDiscovery : registry.get(name)?.runsOn !== 'client'),
   };

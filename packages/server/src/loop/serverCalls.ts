@@ -1,12 +1,16 @@
 import { EventType, type Event, type Message } from '@ag-ui/core';
 import { CHATWIRE_EVENTS, executeTool, type AnyTool, type ToolContext } from '@chatwire/core';
 import { isExposed, reportError } from '../errors/errorReport.js';
+import { eventPrefixOf } from '../extensions/chatwireExtension.js';
 import { redactSecrets } from '../errors/redactSecrets.js';
 import { errorResult, resultEvent } from './resultEvents.js';
 import type { RunContext } from './runContext.js';
 import type { PreparedCall } from './triageCalls.js';
 
-/** Names a tool may not use for its CUSTOM events: the client reads these as Chatwire's own. */
+/**
+ * Names a tool may not use for its CUSTOM events: the client reads these as Chatwire's own. A tool a
+ * server package extended may use its namespace within it (`extendTools`).
+ */
 const RESERVED_PREFIX = 'chatwire.';
 
 /**
@@ -39,9 +43,15 @@ export async function* executeServerCalls(context: RunContext, calls: readonly P
   };
   for (const prepared of calls) {
     let settled = false;
+    // A tool a server package extended (extendTools) may emit in its own Chatwire namespace, and only there.
+    const granted = eventPrefixOf(prepared.tool);
     const emit = (name: string, value: unknown): void => {
       if (typeof name !== 'string' || name.length === 0) throw new TypeError('emit(name, value): the event name must be a non-empty string.');
-      if (name.startsWith(RESERVED_PREFIX)) throw new TypeError(`emit('${name}'): event names starting with '${RESERVED_PREFIX}' are reserved for Chatwire.`);
+      if (name.startsWith(RESERVED_PREFIX) && !(granted !== undefined && name.startsWith(granted) && name.length > granted.length)) {
+        throw new TypeError(
+          `emit('${name}'): event names starting with '${RESERVED_PREFIX}' are reserved for Chatwire${granted ? ` (this tool may emit '${granted}*')` : ''}.`,
+        );
+      }
       let json: string | undefined;
       try {
         json = JSON.stringify(value);

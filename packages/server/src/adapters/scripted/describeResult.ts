@@ -72,6 +72,17 @@ function facts(record: Readonly<Record<string, unknown>>): string[] {
   return out;
 }
 
+/**
+ * A value in words, as {@link describeResult} says a result: the facts of an object ("city Paris,
+ * celsius 18 and conditions sunny"), a list's count and labels, or a scalar.
+ */
+export function describeValue(value: unknown): string {
+  if (Array.isArray(value)) return value.length === 0 ? 'nothing' : describeArray(value, 'items');
+  if (value === null || typeof value !== 'object') return scalar(value) ?? 'nothing';
+  const found = facts(value as Record<string, unknown>);
+  return found.length === 0 ? 'an empty object' : list(found);
+}
+
 function errorText(content: string): string {
   const value = parse(content);
   if (value && typeof value === 'object' && typeof (value as { error?: unknown }).error === 'string') return (value as { error: string }).error;

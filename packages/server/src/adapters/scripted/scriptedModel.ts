@@ -4,6 +4,7 @@ import { DISCOVERY_TOOL_NAME, createId } from '@chatwire/core';
 import { countTextTokens as countTokens } from '../../tokens.js';
 import type { ChatModel, ModelChunk, ModelRequest, ModelTool } from '../../model.js';
 import { argumentsFromText } from './argumentsFromText.js';
+import { codeModeRules } from './codeModeScenario.js';
 import { describeResult } from './describeResult.js';
 import { findWord } from './words.js';
 import { describeAttachment, mediaPartsOf, readAttachment, type Attachment } from '../../attachments/readAttachment.js';
@@ -72,7 +73,9 @@ export interface ScriptedModelOptions {
  * Built-in behaviour, after your rules: a message that names a sent tool calls it (several names:
  * parallel calls); a name found only in the discovery catalog is discovered first; a message whose
  * words match a tool's name or description calls the best match; tool results are summarised in
- * a sentence each; attachments are acknowledged by name, type and size (`I see an image named cat.png
+ * a sentence each; with Code Mode's `execute_typescript`, a message asking for code ("use code to
+ * compare the weather in Paris and Tokyo") discovers the lazy APIs it needs with `discover_tools`,
+ * then runs TypeScript calling them in parallel (`Promise.all`), then says what it returned; attachments are acknowledged by name, type and size (`I see an image named cat.png
  * (image/png, 12 KB).`); "markdown" gets an answer in Markdown;
  * anything else gets a short answer (a long one when asked for "long", "essay" or "story").
  *
@@ -341,6 +344,8 @@ function calledAfterLastDiscovery(messages: readonly Message[]): Set<string> {
 }
 
 const builtInRules: readonly ScriptRule[] = [
+  // Code Mode first: "use code to ..." is about execute_typescript, whatever tools the words also match.
+  ...codeModeRules,
   {
     name: 'continue after discovery',
     when: (context) => context.phase === 'tools' && context.calledSinceUser.has(DISCOVERY_TOOL_NAME),
