@@ -76,14 +76,17 @@ export {
   createCompactionMarker,
   discoveredToolsInChat,
   discoveredToolsInWire,
-  discoveryExchangeTexts,
+  discoveryExchange,
+  isDiscoveryStep,
   newlyDiscoveredTools,
   readCompactionMarker,
   readDiscoveredNames,
 } from './discovery/discoveredTools.js';
-export { answerDiscoveryCall, isAllowed, selfCorrectionError, unavailableError } from './discovery/answerDiscovery.js';
+export type { DiscoveryExchange } from './discovery/discoveredTools.js';
+export { AUTO_LOAD_DEFAULTS, answerDiscoveryCall, isAllowed, loadingFailure, selfCorrectionError, unavailableError } from './discovery/answerDiscovery.js';
 export type {
   AnswerDiscoveryOptions,
+  AutoLoad,
   DiscoveryAnswer,
   DiscoveryCatalogAccess,
   DiscoveryPhase,
@@ -92,7 +95,9 @@ export type {
 } from './discovery/answerDiscovery.js';
 export { planToolList } from './discovery/planTools.js';
 export type { PlannableTool, ToolListPlan } from './discovery/planTools.js';
-export { countToolList, discoveryUsage } from './discovery/discoveryUsage.js';
+export { countDiscoveryExchange, countMessages, countToolList, discoveryUsage } from './discovery/discoveryUsage.js';
+export { CACHED_INPUT_PRICE, EMPTY_CONVERSATION_USAGE, WARM_CACHE_MODEL, addModelCall, cacheSplit } from './discovery/conversationUsage.js';
+export type { CacheSplit, ConversationUsage, LazyAgainstEager, ModelledCall } from './discovery/conversationUsage.js';
 export type { CountableTool, DiscoveryTokenCounter } from './discovery/discoveryUsage.js';
 export { browserTokenEstimate, clientDiscovery, estimateClientUsage, managedWireTools } from './discovery/clientManaged.js';
 export type { ClientDiscovery } from './discovery/clientManaged.js';

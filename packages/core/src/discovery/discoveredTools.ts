@@ -11,14 +11,17 @@ export function readDiscoveredNames(content: unknown): string[] {
   return Array.isArray(discovered) ? discovered.filter((name): name is string => typeof name === 'string') : [];
 }
 
-/** Reads a compaction marker's carried names (`metadata.chatwire.discoveredTools`). */
+/**
+ * Reads `metadata.chatwire.discoveredTools`: the names a compaction marker carries, or the tool a
+ * call-to-load result loaded (a call that named a lazy tool before its discovery discovers it).
+ */
 export function readCompactionMarker(metadata: Readonly<Record<string, unknown>> | undefined): string[] {
   const chatwire = metadata?.['chatwire'];
   const names = chatwire && typeof chatwire === 'object' ? (chatwire as { discoveredTools?: unknown }).discoveredTools : undefined;
   return Array.isArray(names) ? names.filter((name): name is string => typeof name === 'string') : [];
 }
 
-/** What a conversation says about discovery, in order: compaction markers and successful discovery results. */
+/** What a conversation says about discovery, in order: compaction markers, call-to-load results and successful discovery results. */
 type Evidence = { readonly marker: readonly string[] } | { readonly result: unknown };
 
 function* wireEvidence(messages: readonly WireMessage[]): Generator<Evidence> {
@@ -39,8 +42,10 @@ function* chatEvidence(messages: readonly ChatMessage[]): Generator<Evidence> {
     const marker = readCompactionMarker(message.metadata);
     if (marker.length > 0) yield { marker };
     for (const part of message.parts) {
-      if (part.type !== 'tool-call' || part.toolName !== DISCOVERY_TOOL_NAME) continue;
-      if (part.state === 'output-available' && part.result) yield { result: part.result.output ?? part.result.content };
+      if (part.type !== 'tool-call' || !part.result) continue;
+      const loaded = readCompactionMarker(part.result.metadata);
+      if (loaded.length > 0) yield { marker: loaded };
+      if (part.toolName === DISCOVERY_TOOL_NAME && part.state === 'output-available') yield { result: part.result.output ?? part.result.content };
     }
   }
 }
@@ -56,7 +61,8 @@ function discoveredFrom(evidence: Iterable<Evidence>, accept: (name: string) => 
 
 /**
  * The tools a conversation has discovered, in discovery order, derived from the messages alone
- * (successful discovery results and compaction markers). Restart-safe: nothing else is consulted.
+ * (successful discovery results, call-to-load results and compaction markers, all read from
+ * `metadata.chatwire.discoveredTools` where they carry it). Restart-safe: nothing else is consulted.
  * `accept` vets each name (the server applies its load policy, so a marker a client made up cannot
  * load a tool the policy refuses). Defaults to accepting every name.
  */
@@ -90,25 +96,62 @@ export function createCompactionMarker(discovered: readonly string[], id = `comp
   };
 }
 
+/** A result of a call that did not run because its lazy tool was undiscovered (`metadata.chatwire.undiscovered`). */
+function isUndiscoveredResult(message: WireMessage): message is Extract<WireMessage, { role: 'tool' }> {
+  const chatwire = message.role === 'tool' ? message.metadata?.['chatwire'] : undefined;
+  return !!chatwire && typeof chatwire === 'object' && (chatwire as { undiscovered?: unknown }).undiscovered === true;
+}
+
+/** What discovery put in a history, and the same messages as all-eager would have had them. */
+export interface DiscoveryExchange {
+  /** The messages discovery touched, as they are: each holds a discovery call, its result, or an undiscovered call or its result. */
+  readonly before: readonly WireMessage[];
+  /** The same messages without discovery: assistant messages keep their other calls and text; results and empty messages go. */
+  readonly after: readonly WireMessage[];
+}
+
 /**
- * The texts discovery itself put in a history: each discovery call (name and arguments) and each
- * discovery result. What the model reads of them is what discovery costs beyond its tool definition.
+ * The discovery exchanges of a history: discovery calls and their results, and calls of undiscovered
+ * lazy tools that did not run (results marked `undiscovered`) with their results. Counting `before`
+ * minus `after` on the adapter's serialisation is what discovery added to the request.
  */
-export function discoveryExchangeTexts(messages: readonly WireMessage[]): string[] {
-  const calls = new Set<string>();
-  const texts: string[] = [];
+export function discoveryExchange(messages: readonly WireMessage[]): DiscoveryExchange {
+  const dropped = new Set<string>();
   for (const message of messages) {
     if (message.role === 'assistant') {
-      for (const call of message.toolCalls ?? []) {
-        if (call.function.name !== DISCOVERY_TOOL_NAME) continue;
-        calls.add(call.id);
-        texts.push(call.function.name + call.function.arguments);
-      }
-    } else if (message.role === 'tool' && calls.has(message.toolCallId)) {
-      texts.push(typeof message.content === 'string' ? message.content : JSON.stringify(message.content));
+      for (const call of message.toolCalls ?? []) if (call.function.name === DISCOVERY_TOOL_NAME) dropped.add(call.id);
+    } else if (isUndiscoveredResult(message)) dropped.add(message.toolCallId);
+  }
+  const before: WireMessage[] = [];
+  const after: WireMessage[] = [];
+  for (const message of messages) {
+    if (message.role === 'tool' && dropped.has(message.toolCallId)) before.push(message);
+    else if (message.role === 'assistant' && message.toolCalls?.some((call) => dropped.has(call.id))) {
+      before.push(message);
+      const { toolCalls, ...rest } = message;
+      const kept = toolCalls.filter((call) => !dropped.has(call.id));
+      if (kept.length > 0) after.push({ ...rest, toolCalls: kept });
+      else if (rest.content) after.push(rest);
     }
   }
-  return texts;
+  return { before, after };
+}
+
+/**
+ * Whether a model call with this history exists only because of discovery: the history ends with the
+ * results of a model response whose every call was a discovery call or a call of an undiscovered lazy
+ * tool that did not run. All-eager would have had the tools at once and not needed it.
+ */
+export function isDiscoveryStep(messages: readonly WireMessage[]): boolean {
+  let end = messages.length;
+  const undiscovered = new Set<string>();
+  while (end > 0 && messages[end - 1]?.role === 'tool') {
+    const message = messages[--end] as Extract<WireMessage, { role: 'tool' }>;
+    if (isUndiscoveredResult(message)) undiscovered.add(message.toolCallId);
+  }
+  const response = messages[end - 1];
+  if (end === messages.length || response?.role !== 'assistant' || !response.toolCalls?.length) return false;
+  return response.toolCalls.every((call) => call.function.name === DISCOVERY_TOOL_NAME || undiscovered.has(call.id));
 }
 
 /** Tools discovered by the results that answered the latest model response (not by anything earlier). */

@@ -20,9 +20,9 @@ export function resultEvent(context: RunContext, call: ToolCall, content: string
   return { type: EventType.TOOL_CALL_RESULT, messageId, toolCallId: call.id, content, role: 'tool', metadata };
 }
 
-/** A failed call's result: the model reads `{ error }` and can act on it. */
-export function errorResult(context: RunContext, call: ToolCall, error: string): Event {
-  return resultEvent(context, call, JSON.stringify({ error }), { outcome: 'error', error });
+/** A failed call's result: the model reads `{ error }` and can act on it. `meta` adds to the metadata (discovery markers). */
+export function errorResult(context: RunContext, call: ToolCall, error: string, meta: Omit<ResultMetadata, 'outcome' | 'error'> = {}): Event {
+  return resultEvent(context, call, JSON.stringify({ error }), { ...meta, outcome: 'error', error });
 }
 
 /** A call the user declined: a `cancelled` result with the user's reason, which is what the model reads. */
