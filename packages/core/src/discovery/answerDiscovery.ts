@@ -147,7 +147,9 @@ async function searchOrSelect(query: string, options: AnswerDiscoveryOptions): P
     const chosen = matches.filter((match) => match.score >= minScore).slice(0, Math.max(0, max));
     const answer = await load(chosen.map((match) => match.name), options, { matches });
     if (chosen.length === matches.length || !answer.result) return answer;
-    const note = `${chosen.length ? `Loaded the ${chosen.length === 1 ? 'best match' : `${chosen.length} best matches`}; load` : 'Load'} others you need with query 'select:Name'.`;
+    const note = chosen.length
+      ? `Loaded the ${chosen.length === 1 ? 'best match' : `${chosen.length} best matches`}; load others you need with query 'select:Name'.`
+      : "Load the tools you need with query 'select:Name'.";
     return answerWith({ ...answer.result, note }, answer.loaded);
   }
   return answerWith(

@@ -79,7 +79,7 @@ export function Panel(props: PanelProps) {
   const [pickedTurn, setPickedTurn] = useState<number | undefined>(undefined);
   const turn = pickedTurn !== undefined && pickedTurn <= turnCount ? pickedTurn : turnCount;
   const tabRefs = useRef<(HTMLButtonElement | null)[]>([]);
-  const tokens = useMemo(() => buildTokensView(snapshot?.turns ?? []), [snapshot?.turns]);
+  const tokens = useMemo(() => buildTokensView(snapshot?.turns ?? [], snapshot?.conversationUsage), [snapshot?.turns, snapshot?.conversationUsage]);
 
   // Escape closes the panel when the key is pressed inside it; the page keeps its own Escape (for
   // example, stopping a response) everywhere else.
