@@ -98,7 +98,7 @@ export function createCompactionMarker(discovered: readonly string[], id = `comp
 
 /** A result of a call that did not run because its lazy tool was undiscovered (`metadata.chatwire.undiscovered`). */
 function isUndiscoveredResult(message: WireMessage): message is Extract<WireMessage, { role: 'tool' }> {
-  const chatwire = message.role === 'tool' ? message.metadata?.['chatwire'] : undefined;
+  const chatwire: unknown = message.role === 'tool' ? message.metadata?.['chatwire'] : undefined;
   return !!chatwire && typeof chatwire === 'object' && (chatwire as { undiscovered?: unknown }).undiscovered === true;
 }
 
