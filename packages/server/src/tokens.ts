@@ -70,10 +70,11 @@ export function countableMessage(message: Message): Message {
 
 /**
  * Tokens messages add to a request serialised as JSON (what the scripted model receives): o200k on
- * each message's JSON plus the comma that separates it from the next.
+ * each message's JSON. The comma between two messages costs nothing of its own: the tokenizer merges
+ * it with the braces around it (`"},{"` is one token, as `"}` and `{"` are at the ends of one message).
  */
 export function jsonMessageTokens(messages: readonly Message[]): number {
-  return messages.reduce((sum, message) => sum + countTextTokens(JSON.stringify(countableMessage(message))) + 1, 0);
+  return messages.reduce((sum, message) => sum + countTextTokens(JSON.stringify(countableMessage(message))), 0);
 }
 
 /**

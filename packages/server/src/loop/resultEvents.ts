@@ -8,11 +8,13 @@ export function resultEvent(context: RunContext, call: ToolCall, content: string
   const signature = context.signer.resultSignature(context.threadId, call, content);
   const metadata = { chatwire: { ...meta, signature } };
   const messageId = createId('tool');
+  // Keys in the order AG-UI's schema gives a reviewed history, so this message serialises the same
+  // when the client sends it back (a provider's prompt cache matches on the bytes).
   const message: ToolMessage = {
     id: messageId,
     role: 'tool',
-    toolCallId: call.id,
     content,
+    toolCallId: call.id,
     ...(meta.error ? { error: meta.error } : {}),
     metadata,
   };
