@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Message } from '@ag-ui/core';
-import { CACHED_INPUT_PRICE, DISCOVERY_TOOL_NAME, addModelCall, type AnyTool, type ConversationUsage, type ModelCallUsage } from '@chatwire/core';
+import { DISCOVERY_TOOL_NAME, type AnyTool, type ConversationUsage, type ModelCallUsage } from '@chatwire/core';
+import { CACHED_INPUT_PRICE, addModelCall } from '@chatwire/core/wire';
 import {
   countRequestTokens,
   createChatHandler,

@@ -76,13 +76,12 @@ export {
   createCompactionMarker,
   discoveredToolsInChat,
   discoveredToolsInWire,
-  discoveryExchange,
-  isDiscoveryStep,
   newlyDiscoveredTools,
   readCompactionMarker,
   readDiscoveredNames,
 } from './discovery/discoveredTools.js';
-export type { DiscoveryExchange } from './discovery/discoveredTools.js';
+export { discoveryExchange, isDiscoveryStep } from './discovery/discoveryExchange.js';
+export type { DiscoveryExchange } from './discovery/discoveryExchange.js';
 export { AUTO_LOAD_DEFAULTS, answerDiscoveryCall, isAllowed, loadingFailure, selfCorrectionError, unavailableError } from './discovery/answerDiscovery.js';
 export type {
   AnswerDiscoveryOptions,
@@ -96,7 +95,7 @@ export type {
 export { planToolList } from './discovery/planTools.js';
 export type { PlannableTool, ToolListPlan } from './discovery/planTools.js';
 export { countDiscoveryExchange, countMessages, countToolList, discoveryUsage } from './discovery/discoveryUsage.js';
-export { CACHED_INPUT_PRICE, EMPTY_CONVERSATION_USAGE, WARM_CACHE_MODEL, addModelCall, cacheSplit } from './discovery/conversationUsage.js';
+// The conversation record's functions are in the /wire entry (the client reduces it there, lazily).
 export type { CacheSplit, ConversationUsage, LazyAgainstEager, ModelledCall } from './discovery/conversationUsage.js';
 export type { CountableTool, DiscoveryTokenCounter } from './discovery/discoveryUsage.js';
 export { browserTokenEstimate, clientDiscovery, estimateClientUsage, managedWireTools } from './discovery/clientManaged.js';

@@ -1,11 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Message } from '@ag-ui/core';
+import { WARM_CACHE_MODEL, addModelCall, cacheSplit } from '@chatwire/core/wire';
 import {
   ChatClient,
   DISCOVERY_TOOL_NAME,
-  WARM_CACHE_MODEL,
-  addModelCall,
-  cacheSplit,
   discoveredToolsInChat,
   discoveredToolsInWire,
   discoveryExchange,

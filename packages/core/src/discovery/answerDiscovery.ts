@@ -165,20 +165,20 @@ export function unavailableError(toolName: string): string {
 
 /**
  * The answer to a call of a lazy tool that did not run because the tool was not discovered yet,
- * when the call itself loads the tool (call-to-load): an error that says so and, when the arguments
- * were the problem, carries the tool's input schema, plus the result metadata that records the
- * discovery. The next model call has the tool, so the retry needs no discovery request.
+ * when the call itself loads the tool (call-to-load): an error that says so (`error` replaces the
+ * sentence that explains why it did not run, e.g. a validation error) and the result metadata that
+ * records the discovery. The next model call has the tool, so the retry needs no discovery request.
  *
  * @example
  * ```ts
  * const { error, metadata } = loadingFailure('showBanner'); // a browser tool held by the discovery rule
  * ```
  */
-export function loadingFailure(toolName: string, invalid?: { readonly error: string; readonly schema: unknown }): { readonly error: string; readonly metadata: { readonly chatwire: { readonly discoveredTools: readonly string[]; readonly undiscovered: true } } } {
-  const error = invalid
-    ? `${invalid.error}\nTool '${toolName}' is loaded now: call it again with arguments that match its input schema ${JSON.stringify(invalid.schema)}`
-    : `Tool '${toolName}' was not loaded, so this call did not run. Tool '${toolName}' is loaded now: call it again with the parameters its definition describes.`;
-  return { error, metadata: { chatwire: { discoveredTools: [toolName], undiscovered: true } } };
+export function loadingFailure(toolName: string, why = 'This call did not run: the tool was not loaded yet.') {
+  return {
+    error: `${why}\nTool '${toolName}' is loaded now: call it again.`,
+    metadata: { chatwire: { discoveredTools: [toolName], undiscovered: true as const } },
+  };
 }
 
 /**

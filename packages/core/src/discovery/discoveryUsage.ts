@@ -1,6 +1,6 @@
 import type { Message as WireMessage } from '@ag-ui/core';
 import type { ModelCallUsage } from '../wire/protocol.js';
-import { discoveryExchange, isDiscoveryStep } from './discoveredTools.js';
+import { discoveryExchange, isDiscoveryStep } from './discoveryExchange.js';
 
 /** A tool as token counting sees it: what the model receives. */
 export interface CountableTool {

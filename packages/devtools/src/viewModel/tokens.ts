@@ -1,4 +1,5 @@
-import { addModelCall, cacheSplit, type CacheSplit, type ConversationUsage, type ModelCallUsage, type TurnRecord } from '@chatwire/core';
+import type { ConversationUsage, ModelCallUsage, TurnRecord } from '@chatwire/core';
+import { addModelCall, cacheSplit, type CacheSplit } from '@chatwire/core/wire';
 
 /** Token figures of one model call, as the Tokens view shows them. */
 export interface ModelCallRow {

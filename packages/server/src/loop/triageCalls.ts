@@ -126,7 +126,7 @@ export async function* triageCalls(context: RunContext, calls: readonly ToolCall
       if (!undiscovered) yield errorResult(context, call, prepared.error);
       else {
         // Call-to-load with arguments that do not validate: the error carries the schema and loads the tool.
-        const { error, metadata } = loadingFailure(tool.name, { error: prepared.error, schema: tool.parameters });
+        const { error, metadata } = loadingFailure(tool.name, `${prepared.error}\nIts input schema: ${JSON.stringify(tool.parameters)}`);
         yield errorResult(context, call, error, metadata.chatwire);
       }
       continue;
