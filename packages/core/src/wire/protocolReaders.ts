@@ -33,6 +33,7 @@ const MODEL_CALL_USAGE: Shape = {
   'discoveryStep?': 'b',
   'auto?': { deferring: 'b', lazyTokens: n, threshold: n, contextWindow: n },
   'providerUsage?': { 'inputTokens?': n, 'outputTokens?': n, 'totalTokens?': n, 'cachedInputTokens?': n },
+  'providerToolSearch?': { tool: 's', deferredSent: 'S', loaded: 'S', billing: 's' },
 };
 
 /**

@@ -5,7 +5,6 @@ import {
   parseJsonStrict,
   loadingFailure,
   resolveNeedsApproval,
-  selfCorrectionError,
   unavailableError,
   validateToolInput,
   type ServerTool,
@@ -79,7 +78,7 @@ export async function* triageCalls(context: RunContext, calls: readonly ToolCall
     const tool = registry.get(call.function.name);
     if (!tool) {
       const available = registry.eager().map((t) => t.name).join(', ') || 'none';
-      const more = discovery.deferring ? ` More tools can be loaded with ${DISCOVERY_TOOL_NAME}.` : '';
+      const more = discovery.deferring ? ` More tools can be loaded with ${discovery.loadingTool}.` : '';
       yield errorResult(context, call, `Unknown tool '${call.function.name}'. Available tools: ${available}.${more}`);
       continue;
     }
@@ -90,10 +89,11 @@ export async function* triageCalls(context: RunContext, calls: readonly ToolCall
       continue;
     }
     // Otherwise a call before its discovery is the discovery (call-to-load), or, in `self-correct`
-    // mode, the model's mistake, answered here (also for browser tools) so it can correct itself.
+    // mode, the model's mistake, answered here (also for browser tools) so it can correct itself
+    // with the tool it loads tools with (the discovery tool, or the provider's own search).
     const undiscovered = tool.lazy && !(await discovery.isDiscovered(tool.name, context.history));
     if (undiscovered && discovery.undiscoveredCalls === 'self-correct') {
-      yield errorResult(context, call, selfCorrectionError(tool.name, discovery.mode), { undiscovered: true });
+      yield errorResult(context, call, discovery.selfCorrectionError(tool.name), { undiscovered: true });
       continue;
     }
     if (tool.lazy && discovery.deferring && !(await discovery.isActive(tool.name))) {
