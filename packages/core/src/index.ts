@@ -86,14 +86,16 @@ export {
   createCompactionMarker,
   discoveredToolsInChat,
   discoveredToolsInWire,
-  discoveryExchangeTexts,
   newlyDiscoveredTools,
   readCompactionMarker,
   readDiscoveredNames,
 } from './discovery/discoveredTools.js';
-export { answerDiscoveryCall, isAllowed, selfCorrectionError, unavailableError } from './discovery/answerDiscovery.js';
+export { discoveryExchange, isDiscoveryStep } from './discovery/discoveryExchange.js';
+export type { DiscoveryExchange } from './discovery/discoveryExchange.js';
+export { AUTO_LOAD_DEFAULTS, answerDiscoveryCall, isAllowed, loadingFailure, selfCorrectionError, unavailableError } from './discovery/answerDiscovery.js';
 export type {
   AnswerDiscoveryOptions,
+  AutoLoad,
   DiscoveryAnswer,
   DiscoveryCatalogAccess,
   DiscoveryPhase,
@@ -102,7 +104,9 @@ export type {
 } from './discovery/answerDiscovery.js';
 export { planToolList } from './discovery/planTools.js';
 export type { PlannableTool, ToolListPlan } from './discovery/planTools.js';
-export { countToolList, discoveryUsage } from './discovery/discoveryUsage.js';
+export { countDiscoveryExchange, countMessages, countToolList, discoveryUsage } from './discovery/discoveryUsage.js';
+// The conversation record's functions are in the /wire entry (the client reduces it there, lazily).
+export type { CacheSplit, ConversationUsage, LazyAgainstEager, ModelledCall } from './discovery/conversationUsage.js';
 export type { CountableTool, DiscoveryTokenCounter } from './discovery/discoveryUsage.js';
 export { browserTokenEstimate, clientDiscovery, estimateClientUsage, managedWireTools } from './discovery/clientManaged.js';
 export type { ClientDiscovery } from './discovery/clientManaged.js';

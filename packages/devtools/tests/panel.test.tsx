@@ -95,6 +95,68 @@ describe('the devtools panel', () => {
     expect((window as { hacked?: number }).hacked).toBeUndefined();
   });
 
+  it('shows the whole-request record next to the per-turn figures, a cost labelled as one, with cached and uncached input per request', async () => {
+    // One request that loaded a tool by calling it (call-to-load) on a catalog too small to save anything.
+    const client = new ChatClient({
+      connection: {
+        async *run({ threadId, runId }) {
+          yield { type: 'RUN_STARTED', threadId, runId };
+          yield { type: 'TOOL_CALL_START', toolCallId: 'c1', toolCallName: 'trackShipment', parentMessageId: 'a1' };
+          yield { type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: '{}' };
+          yield { type: 'TOOL_CALL_END', toolCallId: 'c1' };
+          yield { type: 'TOOL_CALL_RESULT', messageId: 't1', toolCallId: 'c1', content: '{"error":"bad"}', metadata: { chatwire: { outcome: 'error', error: 'bad', discoveredTools: ['trackShipment'], undiscovered: true } } };
+          yield {
+            type: 'CUSTOM',
+            name: 'chatwire.model_call_usage',
+            value: {
+              runId,
+              step: 1,
+              toolsSent: ['getWeather', '__lazy__tool__discovery__'],
+              toolsDeferred: ['trackShipment'],
+              toolsDiscovered: [],
+              tokens: { sent: 600, allEager: 500, saved: -100, discoveryTool: 200, discoveryRoundTrips: 0, net: -100, input: 1_000, system: 40 },
+              inputSource: 'provider',
+              counting: { method: 'o200k tokenizer on the tool JSON', errorBound: 0, estimate: false },
+              eagerWouldBeCheaper: true,
+              discoveryStep: false,
+              providerUsage: { inputTokens: 1_000 },
+            },
+          };
+          yield { type: 'RUN_FINISHED', threadId, runId, outcome: { type: 'success' } };
+        },
+      },
+    });
+    render(<ChatwireDevtools client={client} catalogUrl={undefined} />);
+    await act(async () => {
+      await client.sendMessage('track it');
+    });
+    expect(client.getSnapshot().conversationUsage).toMatchObject({ requests: { lazy: 1, allEager: 1 }, input: { lazy: 1_000, allEager: 900 }, net: -100 });
+    fireEvent.click(screen.getByRole('button', { name: 'Chatwire devtools' }));
+    await waitFor(() => expect(shadow()?.querySelector('[data-testid="savings-requests"]')).toBeTruthy());
+    const root = shadow() as ShadowRoot;
+    const requests = root.querySelector('[data-testid="savings-requests"]') as HTMLElement;
+    expect(requests.textContent).toBe('Whole requests: input 11% more than all-eager, 1 request (all-eager 1), warm cache 102% of all-eager (modelled)');
+    expect(requests.className).toContain('cw-bad');
+    // The loaded tool was never used: the refused call does not count as a use.
+    expect(root.querySelector('[data-testid="count-unused"]')?.textContent).toBe('1 loaded, never used');
+
+    const tokensTab = [...root.querySelectorAll('[role="tab"]')].find((tab) => tab.textContent === 'Tokens') as HTMLElement;
+    await act(async () => {
+      fireEvent.click(tokensTab);
+    });
+    const input = root.querySelector('[data-testid="conversation-input"]') as HTMLElement;
+    expect(input.textContent).toContain('cost more 100 (11.1%)');
+    expect(input.querySelector('.cw-bad')).not.toBeNull();
+    expect(root.querySelector('[data-testid="conversation-requests"]')?.textContent).toContain('same');
+    // Warm start: tools and system prompt cached (640), the rest not; modelled, since the provider reported no cache.
+    const cache = root.querySelector('[data-testid="call-cache"]') as HTMLElement;
+    expect(cache.textContent).toBe('640 / 360 (modelled)');
+    expect(cache.getAttribute('data-source')).toBe('modelled');
+    await act(async () => {
+      fireEvent.keyDown(document, { key: 'Escape' });
+    });
+  });
+
   it('marks the events that became data parts in the Events view', async () => {
     const client = new ChatClient({
       dataParts: { weather: true },

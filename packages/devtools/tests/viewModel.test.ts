@@ -86,7 +86,50 @@ describe('Tokens view', () => {
   });
 
   it('is empty without records', () => {
-    expect(buildTokensView([])).toMatchObject({ turns: [], totals: { sent: 0, allEager: 0, net: 0, netShare: 0 }, cachingReported: false });
+    expect(buildTokensView([])).toMatchObject({ turns: [], totals: { sent: 0, allEager: 0, net: 0, netShare: 0 }, cachingReported: false, conversation: undefined });
+  });
+});
+
+describe('Tokens view: whole requests', () => {
+  // Records with whole-request figures: a call-to-load call whose arguments failed (the request after
+  // it is a discovery step), then the summary; the second turn's provider reported its cache.
+  const withInput = (over: Partial<ModelCallUsage> & { sent: number; allEager: number; input: number; roundTrips?: number }) =>
+    usage({ ...over, tokens: { ...usage(over).tokens, input: over.input, system: 20 } });
+  const turns: TurnRecord[] = [
+    {
+      id: 'u1',
+      startedAt: 0,
+      modelCalls: [
+        withInput({ sent: 100, allEager: 1_000, input: 400, toolsSent: ['a', '__lazy__tool__discovery__'] }),
+        withInput({ step: 2, sent: 200, allEager: 1_000, input: 700, roundTrips: 150, discoveryStep: true, toolsSent: ['a', '__lazy__tool__discovery__', 'b'] }),
+        withInput({ step: 3, sent: 200, allEager: 1_000, input: 800, roundTrips: 150, toolsSent: ['a', '__lazy__tool__discovery__', 'b'] }),
+      ],
+    },
+    {
+      id: 'u2',
+      startedAt: 0,
+      modelCalls: [withInput({ sent: 200, allEager: 1_000, input: 900, roundTrips: 150, toolsSent: ['a', '__lazy__tool__discovery__', 'b'], providerUsage: { inputTokens: 900, cachedInputTokens: 750 } })],
+    },
+  ];
+  const view = buildTokensView(turns);
+
+  it('splits each request into cached and uncached input: reported by the provider, else modelled, labelled which', () => {
+    const [first, second, third] = view.turns[0]!.calls;
+    expect(first!.cache).toEqual({ cached: 120, uncached: 280, source: 'modelled' }); // warm tools + system
+    expect(second!.cache).toEqual({ cached: 100, uncached: 600, source: 'modelled' }); // a tool appended: only the old tools
+    expect(third!.cache).toEqual({ cached: 700, uncached: 100, source: 'modelled' }); // same tools: the whole previous request
+    expect(view.turns[1]!.calls[0]!.cache).toEqual({ cached: 750, uncached: 150, source: 'reported' });
+    expect(view.turns[0]!.cache).toEqual({ cached: 920, uncached: 980, source: 'modelled' });
+    expect(view.turns[0]!.input).toBe(1_900);
+    expect(second!.discoveryStep).toBe(true);
+  });
+
+  it("derives the conversation's record from the records (or takes the snapshot's), and the header shows it", () => {
+    // Requests: 4 made, 3 needed all-eager. Input: 2,800 lazy; all-eager (400-100+1,000) + (800-200+1,000-150) + (900-200+1,000-150).
+    expect(view.conversation).toMatchObject({ requests: { lazy: 4, allEager: 3 }, input: { lazy: 2_800, allEager: 4_300 }, net: 1_500 });
+    expect(savingsAtAGlance(view, 2).requests).toBe(view.conversation);
+    const fromSnapshot = { ...view.conversation!, net: -5 };
+    expect(buildTokensView(turns, fromSnapshot).conversation).toBe(fromSnapshot);
   });
 });
 
@@ -153,6 +196,30 @@ describe('Tools view', () => {
     }
     // The discovery tool's row carries the tokens of its definition in the selected call.
     expect(buildToolRows({ catalog, messages, turns }).find((row) => row.kind === 'discovery')?.tokens).toBe(50);
+  });
+
+  it('a call-to-load result discovers its tool; loaded tools the conversation never called are marked and filtered', () => {
+    const loadCall = (id: string, name: string, undiscovered: boolean) =>
+      call(id, name, [
+        [{ type: 'inputDelta', delta: '{}' }, 4_000],
+        [{ type: 'inputEnd' }, 4_000],
+        undiscovered
+          ? [{ type: 'fail', error: 'not loaded', metadata: { chatwire: { outcome: 'error', discoveredTools: [name], undiscovered: true } } }, 4_001]
+          : [{ type: 'output', content: '{}', output: {}, metadata: { chatwire: { discoveredTools: [name] } } }, 4_001],
+      ], 4_000);
+    const history: ChatMessage[] = [
+      ...messages,
+      // Still turn 2. sendEmail: loaded by a refused call, never called again. trackShipment (discovered in turn 1) was never called either.
+      assistant('a3', [loadCall('s1', 'sendEmail', true)]),
+    ];
+    const rows = buildToolRows({ catalog, messages: history, turns });
+    const byName = (name: string) => rows.find((row) => row.name === name)!;
+    expect(byName('sendEmail')).toMatchObject({ status: 'discovered', discoveredIn: { turn: 2, toolCallId: 's1' }, used: false });
+    expect(byName('trackShipment').used).toBe(false);
+    expect(byName('getWeather').used).toBeUndefined();
+    const used = [...history, assistant('a4', [loadCall('t9', 'trackShipment', false)])];
+    expect(buildToolRows({ catalog, messages: used, turns }).find((row) => row.name === 'trackShipment')?.used).toBe(true);
+    expect(buildToolRows({ catalog, messages: history, turns, filter: { only: 'unused' } }).map((row) => row.name)).toEqual(['trackShipment', 'addTodo', 'sendEmail']);
   });
 
   it('filters by search text and by kind or status', () => {

@@ -213,7 +213,7 @@ export function withEveryCallAnswered(messages: readonly Message[]): Message[] {
     for (const call of message.toolCalls) {
       if (answered.has(call.id)) continue;
       const error = `The call to '${call.function.name}' got no result (it was not answered or did not finish).`;
-      out.push({ id: `${call.id}-missing`, role: 'tool', toolCallId: call.id, content: JSON.stringify({ error }), error });
+      out.push({ id: `${call.id}-missing`, role: 'tool', content: JSON.stringify({ error }), toolCallId: call.id, error });
     }
   }
   return out;

@@ -31,14 +31,14 @@ export type { ChatwireVitePluginOptions, FetchHandler, FetchRoutes, VitePluginLi
 export { CallSigner } from './signing.js';
 export type { ApprovalIdParts } from './signing.js';
 export { EVENT_STREAM_HEADERS, toServerSentEventsResponse } from './sse.js';
-export { countRequestTokens, createScriptedModel, nameParts, readCatalog } from './adapters/scripted/scriptedModel.js';
+export { createScriptedModel, nameParts, readCatalog } from './adapters/scripted/scriptedModel.js';
 export type { ScriptContext, ScriptReply, ScriptRule, ScriptedModelOptions, ScriptedToolCall } from './adapters/scripted/scriptedModel.js';
 export { argumentsFromText } from './adapters/scripted/argumentsFromText.js';
 export { LazyDiscovery, countDiscoveryRoundTrips } from './discovery/lazyDiscovery.js';
 export type { DiscoveryAnswer, DiscoveryOptions, DiscoveryPhase, ToolPlan } from './discovery/lazyDiscovery.js';
 export { SEARCH_WEIGHTS, searchTools, splitToolName } from '@chatwire/core';
 export type { SearchMatch, SearchableTool } from '@chatwire/core';
-export { cachedToolTokens, countTextTokens, countToolList, jsonToolTokens, toolTokensFor } from './tokens.js';
+export { cachedToolTokens, countRequestTokens, countTextTokens, countToolList, countableMessage, jsonMessageTokens, jsonSystemTokens, jsonToolTokens, toolTokensFor } from './tokens.js';
 export { ToolRegistry, toModelTool } from './toolRegistry.js';
 export type { RegisteredTool } from './toolRegistry.js';
 export { openaiCompatible, openAIToolTokens, toOpenAIMessages, toOpenAITools } from './adapters/openaiCompatible.js';

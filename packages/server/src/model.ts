@@ -75,6 +75,19 @@ export interface ToolTokenCounter {
   countTool(tool: ModelTool): number;
   /** Tokens a list of tools adds beyond its members (framing). Defaults to 0. */
   countOverhead?(toolCount: number): number;
+  /**
+   * Tokens these messages add to a request on this adapter's serialisation (the discovery round
+   * trips are counted with it).
+   * Defaults to `jsonMessageTokens`: o200k on each AG-UI message's JSON, what the scripted model receives.
+   */
+  countMessages?(messages: readonly Message[]): number;
+  /** Tokens of the system prompt as sent. Defaults to o200k on its JSON string. */
+  countSystem?(system: string): number;
+  /**
+   * Tokens of a whole request as sent, for the accounting when the provider reports no input usage.
+   * Defaults to `countRequestTokens`: o200k on the request's JSON, what the scripted model receives.
+   */
+  countRequest?(request: Pick<ModelRequest, 'system' | 'messages' | 'tools'>): number;
 }
 
 /**

@@ -1,5 +1,7 @@
+import type { Message } from '@ag-ui/core';
 import { countTokens } from 'gpt-tokenizer';
-import type { ModelTool, ToolTokenCounter } from './model.js';
+import { describeAttachment, readAttachment } from './attachments/readAttachment.js';
+import type { ModelRequest, ModelTool, ToolTokenCounter } from './model.js';
 
 /** The longest run of one kind of character (letters, punctuation, whitespace) counted in one piece. */
 export const MAX_COUNTED_RUN = 64;
@@ -51,7 +53,42 @@ export const jsonToolTokens: ToolTokenCounter = {
   method: 'o200k tokenizer on the tool JSON ({ name, description, parameters })',
   errorBound: 0,
   countTool: (tool) => countTextTokens(JSON.stringify({ name: tool.name, description: tool.description, parameters: tool.parameters })),
+  countMessages: jsonMessageTokens,
+  countSystem: jsonSystemTokens,
+  countRequest: countRequestTokens,
 };
+
+/**
+ * A message as token counting reads it: a media part counts as its description, not its bytes
+ * (providers count an image by its pixels, and tokenizing megabytes of base64 would only hold up the server).
+ */
+export function countableMessage(message: Message): Message {
+  return message.role === 'user' && Array.isArray(message.content)
+    ? ({ ...message, content: message.content.map((part) => (part.type === 'text' ? part : { type: part.type, text: describeAttachment(readAttachment(part)) })) } as Message)
+    : message;
+}
+
+/**
+ * Tokens messages add to a request serialised as JSON (what the scripted model receives): o200k on
+ * each message's JSON. The comma between two messages costs nothing of its own: the tokenizer merges
+ * it with the braces around it (`"},{"` is one token, as `"}` and `{"` are at the ends of one message).
+ */
+export function jsonMessageTokens(messages: readonly Message[]): number {
+  return messages.reduce((sum, message) => sum + countTextTokens(JSON.stringify(countableMessage(message))), 0);
+}
+
+/**
+ * Tokens of everything a request carries (system, messages, tools), counted with o200k on the JSON
+ * the scripted model receives. A media part counts as its description, not its bytes.
+ */
+export function countRequestTokens(request: Pick<ModelRequest, 'system' | 'messages' | 'tools'>): number {
+  return countTextTokens(JSON.stringify({ system: request.system ?? '', messages: request.messages.map(countableMessage), tools: request.tools }));
+}
+
+/** Tokens of a system prompt serialised as a JSON string. */
+export function jsonSystemTokens(system: string): number {
+  return countTextTokens(JSON.stringify(system));
+}
 
 const CACHE_LIMIT = 5_000;
 
@@ -65,6 +102,9 @@ export function cachedToolTokens(counter: ToolTokenCounter): ToolTokenCounter & 
     method: counter.method,
     errorBound: counter.errorBound,
     ...(counter.countOverhead ? { countOverhead: counter.countOverhead.bind(counter) } : {}),
+    ...(counter.countMessages ? { countMessages: counter.countMessages.bind(counter) } : {}),
+    ...(counter.countSystem ? { countSystem: counter.countSystem.bind(counter) } : {}),
+    ...(counter.countRequest ? { countRequest: counter.countRequest.bind(counter) } : {}),
     cacheSize: () => cache.size,
     countTool(tool: ModelTool) {
       const key = `${tool.name}\u0000${tool.description}\u0000${JSON.stringify(tool.parameters)}`;

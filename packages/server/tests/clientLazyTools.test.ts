@@ -5,6 +5,7 @@ import {
   DISCOVERY_TOOL_NAME,
   clientDiscovery,
   discoveredToolsInWire,
+  loadingFailure,
   selfCorrectionError,
   toolCallParts,
   toolDefinition,
@@ -13,7 +14,7 @@ import {
   type ToolCallPart,
   type ToolContext,
 } from '@chatwire/core';
-import { createChatHandler, createScriptedModel, jsonToolTokens, type ChatModel, type ModelTool, type ScriptRule } from '@chatwire/server';
+import { createChatHandler, createScriptedModel, jsonToolTokens, type ChatModel, type DiscoveryOptions, type ModelTool, type ScriptRule } from '@chatwire/server';
 import { clientFor } from './fixtures.js';
 import { createPlainAgUiServer } from './plainAgUiServer.js';
 
@@ -87,9 +88,9 @@ function page() {
 }
 
 /** A ChatClient against the Chatwire handler, which manages discovery on the server. */
-function chatwireSetup(rules: ScriptRule[] = []) {
+function chatwireSetup(rules: ScriptRule[] = [], discovery: DiscoveryOptions = {}) {
   const recorded = recordingModel(rules);
-  const handler = createChatHandler({ model: recorded.model, tools: [getTime, convertCurrency], secret: 'test' });
+  const handler = createChatHandler({ model: recorded.model, tools: [getTime, convertCurrency], secret: 'test', discovery });
   const browser = page();
   const { client, bodies } = clientFor(handler, { tools: browser.tools });
   return { ...recorded, ...browser, client, bodies };
@@ -180,7 +181,7 @@ describe('server-managed discovery of lazy browser tools', () => {
     expect(lastText(client)).toMatchObject({ text: expect.stringContaining('showBanner returned') });
   });
 
-  it('a call before discovery gets the server\'s self-correction error and does not run; the model discovers and calls it again', async () => {
+  it('a call before discovery does not run, but the server\'s answer loads the tool: the model calls it again in the next request and the browser runs it', async () => {
     const jumpTheGun: ScriptRule = {
       name: 'call before discovering',
       when: (context) => context.phase === 'user' && context.userText.startsWith('sneak'),
@@ -191,14 +192,36 @@ describe('server-managed discovery of lazy browser tools', () => {
 
     const [refused, retried] = callsTo(client, 'showBanner');
     expect(callsTo(client, 'showBanner')).toHaveLength(2);
-    expect(refused).toMatchObject({ state: 'output-error', owner: 'server', result: { error: selfCorrectionError('showBanner') } });
+    expect(refused).toMatchObject({ state: 'output-error', owner: 'server', result: { error: loadingFailure('showBanner').error } });
+    expect(refused?.result?.metadata).toMatchObject({ chatwire: { discoveredTools: ['showBanner'], undiscovered: true } });
     expect(retried).toMatchObject({ state: 'output-available', owner: 'client', result: { output: { shown: 'early' } } });
     expect(banner).toHaveBeenCalledTimes(1);
     expect(banner.mock.calls[0]?.[1]?.toolCallId).toBe(retried?.toolCallId);
     expect(state.banner).toBe('early');
-    // Order of the turn: refused call, discovery, the call again.
-    expect(allCalls(client).map((call) => call.toolName)).toEqual(['showBanner', DISCOVERY_TOOL_NAME, 'showBanner']);
+    // No discovery call: the refused call, then the call again.
+    expect(allCalls(client).map((call) => call.toolName)).toEqual(['showBanner', 'showBanner']);
     expect(names(requests[0]!.tools)).not.toContain('showBanner');
+    expect(names(requests[1]!.tools)).toContain('showBanner');
+    // Call, retry, summary: the retry is one request.
+    expect(requests).toHaveLength(3);
+    expect(client.getSnapshot().status).toBe('ready');
+  });
+
+  it("with undiscoveredCalls: 'self-correct', a call before discovery gets the self-correction error; the model discovers and calls it again", async () => {
+    const jumpTheGun: ScriptRule = {
+      name: 'call before discovering',
+      when: (context) => context.phase === 'user' && context.userText.startsWith('sneak'),
+      reply: { toolCalls: [{ name: 'showBanner', args: { text: 'early' } }] },
+    };
+    const { client, requests, banner } = chatwireSetup([jumpTheGun], { undiscoveredCalls: 'self-correct' });
+    await client.sendMessage('sneak showBanner saying "early"');
+
+    const [refused, retried] = callsTo(client, 'showBanner');
+    expect(refused).toMatchObject({ state: 'output-error', owner: 'server', result: { error: selfCorrectionError('showBanner') } });
+    expect(retried).toMatchObject({ state: 'output-available', owner: 'client', result: { output: { shown: 'early' } } });
+    expect(banner).toHaveBeenCalledTimes(1);
+    expect(allCalls(client).map((call) => call.toolName)).toEqual(['showBanner', DISCOVERY_TOOL_NAME, 'showBanner']);
+    expect(requests).toHaveLength(4);
     expect(client.getSnapshot().status).toBe('ready');
   });
 
@@ -359,7 +382,7 @@ describe('client-managed discovery (manageDiscovery) against a plain AG-UI serve
     expect(client.getSnapshot().status).toBe('ready');
   });
 
-  it('a lazy tool called before its discovery is refused in the browser; the model discovers it and the retry runs once', async () => {
+  it('a lazy tool called before its discovery is refused in the browser, and the refusal loads it: the retry runs once, with no discovery call', async () => {
     const rush: ScriptRule = {
       name: 'call before discovering',
       when: (context) => context.phase === 'user' && context.userText.startsWith('rush'),
@@ -370,16 +393,20 @@ describe('client-managed discovery (manageDiscovery) against a plain AG-UI serve
 
     expect(allCalls(client).map((call) => [call.toolName, call.state])).toEqual([
       ['fillAddress', 'output-error'],
-      [DISCOVERY_TOOL_NAME, 'output-available'],
       ['fillAddress', 'output-available'],
     ]);
     const [refused, retried] = callsTo(client, 'fillAddress');
-    expect(refused?.result?.error).toBe(selfCorrectionError('fillAddress'));
+    expect(refused?.result?.error).toBe(loadingFailure('fillAddress').error);
     expect(address).toHaveBeenCalledTimes(1);
     expect(address.mock.calls[0]?.[0]).toEqual({ street: '1 Main St', city: 'Lyon', postcode: '69001', country: 'FR' });
     expect(retried?.result?.output).toEqual({ filled: 'Lyon' });
+    // The refusal travels back with its metadata, so the very next run carries the definition.
+    const refusal = inputs[1]!.messages.find((message) => message.role === 'tool');
+    expect(refusal).toMatchObject({ toolCallId: refused?.toolCallId, metadata: { chatwire: { discoveredTools: ['fillAddress'], undiscovered: true } } });
     expect(toolNamesOf(inputs[0])).toEqual(['setTheme', DISCOVERY_TOOL_NAME]);
-    expect(toolNamesOf(inputs[2])).toEqual(['setTheme', DISCOVERY_TOOL_NAME, 'fillAddress']);
+    expect(toolNamesOf(inputs[1])).toEqual(['setTheme', DISCOVERY_TOOL_NAME, 'fillAddress']);
+    // Call, retry, summary.
+    expect(inputs).toHaveLength(3);
     expect(client.getSnapshot().status).toBe('ready');
   });
 

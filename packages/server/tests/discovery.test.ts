@@ -99,19 +99,27 @@ describe('server-managed discovery by name', () => {
     expect(names(calls.at(-1)!).filter((name) => name === 'trackShipment')).toHaveLength(1);
   });
 
-  it('a lazy tool called before discovery gets the self-correction error and does not run; the model then corrects itself', async () => {
+  it("with undiscoveredCalls: 'self-correct', a lazy tool called before discovery gets the self-correction error and does not run; the model then corrects itself", async () => {
     orders.mockClear();
     const eager: ScriptRule = { name: 'jump the gun', when: /^list my orders/, reply: { toolCalls: [{ name: 'listOrders', args: {} }] } };
-    const { run } = recording([eager]);
-    const { events } = await run([user('list my orders (listOrders)')]);
+    const { calls, run } = recording([eager]);
+    const { events } = await run([user('list my orders (listOrders)')], { discovery: { undiscoveredCalls: 'self-correct' } });
     const [first, discovery, second] = results(events);
     expect(first?.content).toBe(JSON.stringify({ error: selfCorrectionError('listOrders') }));
     expect(selfCorrectionError('listOrders')).toBe(
       "Error: Tool 'listOrders' must be discovered first.\nCall __lazy__tool__discovery__ with toolNames: ['listOrders'] to discover it.",
     );
+    // The refused call loads nothing; its result is marked as discovery's cost.
+    expect(readResultMetadata(first!.metadata)).toMatchObject({ outcome: 'error' });
+    expect((first!.metadata as { chatwire: Record<string, unknown> }).chatwire).toMatchObject({ undiscovered: true });
+    expect((first!.metadata as { chatwire: Record<string, unknown> }).chatwire).not.toHaveProperty('discoveredTools');
+    expect(names(calls[1]!)).not.toContain('listOrders');
     expect(JSON.parse(discovery!.content as string).discovered).toEqual(['listOrders']);
     expect(JSON.parse(second!.content as string)).toEqual({ orders: ['ORD-1', 'ORD-2'] });
     expect(orders).toHaveBeenCalledTimes(1);
+    // Call, discovery, call again, summary: two requests more than all-eager, both marked as discovery steps.
+    expect(calls).toHaveLength(4);
+    expect(usages(events).map((record) => record.discoveryStep)).toEqual([false, true, true, false]);
   });
 
   it('accepts a call to a tool the same response discovered, when its arguments validate', async () => {
@@ -221,12 +229,12 @@ describe('token accounting per model call', () => {
   });
 });
 
-describe('self-correction in search mode', () => {
+describe("self-correction in search mode (undiscoveredCalls: 'self-correct')", () => {
   it('hints at a select: query, which the model follows', async () => {
     orders.mockClear();
     const eager: ScriptRule = { name: 'jump the gun', when: /^list my orders/, reply: { toolCalls: [{ name: 'listOrders', args: {} }] } };
     const { run } = recording([eager]);
-    const { events } = await run([user('list my orders (listOrders)')], { discovery: { mode: 'search' } });
+    const { events } = await run([user('list my orders (listOrders)')], { discovery: { mode: 'search', undiscoveredCalls: 'self-correct' } });
     const [first, discovery, second] = results(events);
     expect(JSON.parse(first!.content as string).error).toBe(
       "Error: Tool 'listOrders' must be discovered first.\nCall __lazy__tool__discovery__ with query: 'select:listOrders' to discover it.",

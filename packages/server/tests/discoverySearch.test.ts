@@ -315,6 +315,30 @@ describe('search mode through chat()', () => {
     expect(sent).toEqual([BASE, [...BASE, 'slack__list_channels', 'slack__send_message']]);
   });
 
+  it('autoLoad with a cap loads at most max matches scoring at least minScore, and lists the rest for a select: follow-up', async () => {
+    // 'order' ranks cancel_order (1), refundOrder (1), track_shipment (0.33).
+    const capped = recorder(query('order'));
+    const { events } = await run(capped.model, [user('go')], { ...SEARCH, autoLoad: { max: 1 } });
+    expect(discoveryToolOf(capped.received[0]!).description).toContain('(the best matches are loaded at once)');
+    const body = discoveryResult(events).body;
+    expect((body['matches'] as { name: string }[]).map((match) => match.name)).toEqual(['cancel_order', 'refundOrder', 'track_shipment']);
+    expect(body['discovered']).toEqual(['cancel_order']);
+    expect(body['note']).toBe("Loaded the best match; load others you need with query 'select:Name'.");
+    expect(capped.sent[1]).toEqual([...BASE, 'cancel_order']);
+
+    // The default threshold (0.5) keeps the weak match out; the default cap (3) is not reached.
+    const thresholded = recorder(query('order'));
+    const second = await run(thresholded.model, [user('go')], { ...SEARCH, autoLoad: {} });
+    expect(discoveryResult(second.events).body['discovered']).toEqual(['cancel_order', 'refundOrder']);
+    expect(thresholded.sent[1]).toEqual([...BASE, 'cancel_order', 'refundOrder']);
+
+    // Nothing scores high enough: nothing is loaded, every match is listed.
+    const strict = recorder(query('order'));
+    const third = await run(strict.model, [user('go')], { ...SEARCH, autoLoad: { minScore: 1.01 } });
+    expect(discoveryResult(third.events).body).toMatchObject({ discovered: [], note: "Load the tools you need with query 'select:Name'." });
+    expect(strict.sent[1]).toEqual(BASE);
+  });
+
   it('answers arguments without a query string with an error result', async () => {
     const { model, sent } = recorder({ toolCalls: [{ name: DISCOVERY_TOOL_NAME, args: { toolNames: ['refundOrder'] } }] });
     const { events } = await run(model, [user('go')], SEARCH);

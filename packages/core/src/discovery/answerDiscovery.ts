@@ -54,9 +54,19 @@ export interface AnswerDiscoveryOptions {
   readonly mode?: 'name' | 'search';
   /** Search mode: the ranking. */
   readonly search?: DiscoverySearch;
-  /** Search mode: load keyword matches at once. Defaults to `false`. */
-  readonly autoLoad?: boolean;
+  /** Search mode: load keyword matches at once (all of them, or those the cap allows). Defaults to `false`. */
+  readonly autoLoad?: AutoLoad;
 }
+
+/**
+ * Search mode's `autoLoad`: `true` loads every match a keyword query returns; an object loads at most
+ * `max` of them (best first), only those scoring at least `minScore` (the rounded score the result
+ * shows); the other matches are listed for a `select:` follow-up.
+ */
+export type AutoLoad = boolean | { readonly max?: number; readonly minScore?: number };
+
+/** The cap `autoLoad: { }` applies when a field is left out. */
+export const AUTO_LOAD_DEFAULTS = { max: 3, minScore: 0.5 } as const;
 
 /** Whether the policy allows `name` in `phase` (a throwing policy refuses). */
 export async function isAllowed(catalog: DiscoveryCatalogAccess, name: string, phase: DiscoveryPhase): Promise<boolean> {
@@ -129,7 +139,19 @@ async function searchOrSelect(query: string, options: AnswerDiscoveryOptions): P
   const candidates: CatalogTool[] = [];
   for (const tool of (await options.catalog.searchable?.()) ?? []) if (await isAllowed(options.catalog, tool.name, 'search')) candidates.push(tool);
   const matches = (options.search?.(trimmed, candidates) ?? []).map(({ name, summary, score }) => ({ name, summary, score }));
-  if (options.autoLoad) return load(matches.map((match) => match.name), options, { matches });
+  const { autoLoad } = options;
+  if (autoLoad === true) return load(matches.map((match) => match.name), options, { matches });
+  if (autoLoad) {
+    const max = autoLoad.max ?? AUTO_LOAD_DEFAULTS.max;
+    const minScore = autoLoad.minScore ?? AUTO_LOAD_DEFAULTS.minScore;
+    const chosen = matches.filter((match) => match.score >= minScore).slice(0, Math.max(0, max));
+    const answer = await load(chosen.map((match) => match.name), options, { matches });
+    if (chosen.length === matches.length || !answer.result) return answer;
+    const note = chosen.length
+      ? `Loaded the ${chosen.length === 1 ? 'best match' : `${chosen.length} best matches`}; load others you need with query 'select:Name'.`
+      : "Load the tools you need with query 'select:Name'.";
+    return answerWith({ ...answer.result, note }, answer.loaded);
+  }
   return answerWith(
     { discovered: [], matches, note: matches.length ? "Load the tools you need with query 'select:Name'." : 'No tools matched; try other words.' },
     [],
@@ -139,6 +161,24 @@ async function searchOrSelect(query: string, options: AnswerDiscoveryOptions): P
 /** The final answer for a tool the request's policy refuses: neither loading nor calling it can work. */
 export function unavailableError(toolName: string): string {
   return `Tool '${toolName}' is not available for this request; do not try to load or call it again.`;
+}
+
+/**
+ * The answer to a call of a lazy tool that did not run because the tool was not discovered yet,
+ * when the call itself loads the tool (call-to-load): an error that says so (`error` replaces the
+ * sentence that explains why it did not run, e.g. a validation error) and the result metadata that
+ * records the discovery. The next model call has the tool, so the retry needs no discovery request.
+ *
+ * @example
+ * ```ts
+ * const { error, metadata } = loadingFailure('showBanner'); // a browser tool held by the discovery rule
+ * ```
+ */
+export function loadingFailure(toolName: string, why = 'This call did not run: the tool was not loaded yet.') {
+  return {
+    error: `${why}\nTool '${toolName}' is loaded now: call it again.`,
+    metadata: { chatwire: { discoveredTools: [toolName], undiscovered: true as const } },
+  };
 }
 
 /**

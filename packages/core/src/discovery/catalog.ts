@@ -38,12 +38,14 @@ export function nameDiscoveryTool(tools: readonly CatalogTool[], detail: Catalog
 }
 
 /** The discovery tool in search mode: `select:` by name, or keywords. */
-export function searchDiscoveryTool(tools: readonly CatalogTool[], detail: CatalogDetail = 'none', options: { readonly autoLoad?: boolean } = {}) {
+export function searchDiscoveryTool(tools: readonly CatalogTool[], detail: CatalogDetail = 'none', options: { readonly autoLoad?: boolean | { readonly max?: number } } = {}) {
+  const { autoLoad } = options;
+  const auto = autoLoad === true ? ' (matches are loaded at once)' : autoLoad ? ' (the best matches are loaded at once)' : '';
   return {
     name: DISCOVERY_TOOL_NAME,
     description:
       "Finds more tools. Query 'select:NameA,NameB' to load tools by name, or keywords to search their names and descriptions" +
-      `${options.autoLoad ? ' (matches are loaded at once)' : ''}. Loaded tools join your tool list for the next step. ${discoveryCatalog(tools, detail)}`,
+      `${auto}. Loaded tools join your tool list for the next step. ${discoveryCatalog(tools, detail)}`,
     parameters: {
       type: 'object',
       properties: {

@@ -11,14 +11,17 @@ export function readDiscoveredNames(content: unknown): string[] {
   return Array.isArray(discovered) ? discovered.filter((name): name is string => typeof name === 'string') : [];
 }
 
-/** Reads a compaction marker's carried names (`metadata.chatwire.discoveredTools`). */
+/**
+ * Reads `metadata.chatwire.discoveredTools`: the names a compaction marker carries, or the tool a
+ * call-to-load result loaded (a call that named a lazy tool before its discovery discovers it).
+ */
 export function readCompactionMarker(metadata: Readonly<Record<string, unknown>> | undefined): string[] {
   const chatwire = metadata?.['chatwire'];
   const names = chatwire && typeof chatwire === 'object' ? (chatwire as { discoveredTools?: unknown }).discoveredTools : undefined;
   return Array.isArray(names) ? names.filter((name): name is string => typeof name === 'string') : [];
 }
 
-/** What a conversation says about discovery, in order: compaction markers and successful discovery results. */
+/** What a conversation says about discovery, in order: compaction markers, call-to-load results and successful discovery results. */
 type Evidence = { readonly marker: readonly string[] } | { readonly result: unknown };
 
 function* wireEvidence(messages: readonly WireMessage[]): Generator<Evidence> {
@@ -39,8 +42,10 @@ function* chatEvidence(messages: readonly ChatMessage[]): Generator<Evidence> {
     const marker = readCompactionMarker(message.metadata);
     if (marker.length > 0) yield { marker };
     for (const part of message.parts) {
-      if (part.type !== 'tool-call' || part.toolName !== DISCOVERY_TOOL_NAME) continue;
-      if (part.state === 'output-available' && part.result) yield { result: part.result.output ?? part.result.content };
+      if (part.type !== 'tool-call' || !part.result) continue;
+      const loaded = readCompactionMarker(part.result.metadata);
+      if (loaded.length > 0) yield { marker: loaded };
+      if (part.toolName === DISCOVERY_TOOL_NAME && part.state === 'output-available') yield { result: part.result.output ?? part.result.content };
     }
   }
 }
@@ -56,7 +61,8 @@ function discoveredFrom(evidence: Iterable<Evidence>, accept: (name: string) => 
 
 /**
  * The tools a conversation has discovered, in discovery order, derived from the messages alone
- * (successful discovery results and compaction markers). Restart-safe: nothing else is consulted.
+ * (successful discovery results, call-to-load results and compaction markers, all read from
+ * `metadata.chatwire.discoveredTools` where they carry it). Restart-safe: nothing else is consulted.
  * `accept` vets each name (the server applies its load policy, so a marker a client made up cannot
  * load a tool the policy refuses). Defaults to accepting every name.
  */
@@ -88,27 +94,6 @@ export function createCompactionMarker(discovered: readonly string[], id = `comp
       : 'Earlier messages were summarised.',
     metadata: { chatwire: { discoveredTools: [...discovered] } },
   };
-}
-
-/**
- * The texts discovery itself put in a history: each discovery call (name and arguments) and each
- * discovery result. What the model reads of them is what discovery costs beyond its tool definition.
- */
-export function discoveryExchangeTexts(messages: readonly WireMessage[]): string[] {
-  const calls = new Set<string>();
-  const texts: string[] = [];
-  for (const message of messages) {
-    if (message.role === 'assistant') {
-      for (const call of message.toolCalls ?? []) {
-        if (call.function.name !== DISCOVERY_TOOL_NAME) continue;
-        calls.add(call.id);
-        texts.push(call.function.name + call.function.arguments);
-      }
-    } else if (message.role === 'tool' && calls.has(message.toolCallId)) {
-      texts.push(typeof message.content === 'string' ? message.content : JSON.stringify(message.content));
-    }
-  }
-  return texts;
 }
 
 /** Tools discovered by the results that answered the latest model response (not by anything earlier). */

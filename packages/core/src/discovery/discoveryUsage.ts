@@ -1,6 +1,6 @@
 import type { Message as WireMessage } from '@ag-ui/core';
 import type { ModelCallUsage } from '../wire/protocol.js';
-import { discoveryExchangeTexts } from './discoveredTools.js';
+import { discoveryExchange, isDiscoveryStep } from './discoveryExchange.js';
 
 /** A tool as token counting sees it: what the model receives. */
 export interface CountableTool {
@@ -19,8 +19,13 @@ export interface DiscoveryTokenCounter {
   countTool(tool: CountableTool): number;
   /** Tokens a list of tools adds beyond its members. Defaults to 0. */
   countOverhead?(toolCount: number): number;
-  /** Tokens of a text the model reads (discovery calls and results). */
+  /** Tokens of a text the model reads. */
   countText(text: string): number;
+  /**
+   * Tokens these messages add to a request, as the model adapter serialises them. Defaults to
+   * `countText` of each message's JSON (what the scripted model receives).
+   */
+  countMessages?(messages: readonly WireMessage[]): number;
 }
 
 /** Tokens of a list of tools: each definition plus the list's framing. */
@@ -30,10 +35,27 @@ export function countToolList(counter: Pick<DiscoveryTokenCounter, 'countTool' |
   return total;
 }
 
+/** Tokens of messages on the counter's serialisation (its own, else the JSON of each message). */
+export function countMessages(counter: Pick<DiscoveryTokenCounter, 'countText' | 'countMessages'>, messages: readonly WireMessage[]): number {
+  if (counter.countMessages) return counter.countMessages(messages);
+  return messages.reduce((sum, message) => sum + counter.countText(JSON.stringify(message)), 0);
+}
+
+/**
+ * What discovery added to a history, counted on the messages as serialised: the messages it touched
+ * minus the same messages without it (see `discoveryExchange`).
+ */
+export function countDiscoveryExchange(counter: Pick<DiscoveryTokenCounter, 'countText' | 'countMessages'>, messages: readonly WireMessage[]): number {
+  const { before, after } = discoveryExchange(messages);
+  if (before.length === 0) return 0;
+  return Math.max(0, countMessages(counter, before) - countMessages(counter, after));
+}
+
 /**
  * The accounting of one model call (`ModelCallUsage`), the same way on both sides: tool-definition
- * tokens sent vs all-eager, the discovery tool's own cost, and the discovery round trips in the
- * history the model reads.
+ * tokens sent vs all-eager, the discovery tool's own cost, the discovery round trips in the history
+ * the model reads (on the messages as serialised), the whole request's input, and whether the call
+ * exists only because of discovery.
  */
 export function discoveryUsage(options: {
   readonly runId: string;
@@ -49,6 +71,10 @@ export function discoveryUsage(options: {
   /** The history this call's model reads. */
   readonly messages: readonly WireMessage[];
   readonly counter: DiscoveryTokenCounter;
+  /** The whole request's input tokens and where the figure comes from. Defaults to none. */
+  readonly input?: { readonly tokens: number; readonly source: 'provider' | 'counted' };
+  /** Tokens of the system prompt as sent. Defaults to none. */
+  readonly system?: number;
   readonly providerUsage?: ModelCallUsage['providerUsage'];
   readonly auto?: ModelCallUsage['auto'];
 }): ModelCallUsage {
@@ -56,7 +82,7 @@ export function discoveryUsage(options: {
   const sent = countToolList(counter, options.sent);
   const allEager = countToolList(counter, options.all);
   const discoveryTool = options.discoveryTool ? counter.countTool(options.discoveryTool) : 0;
-  const discoveryRoundTrips = discoveryExchangeTexts(options.messages).reduce((sum, text) => sum + counter.countText(text), 0);
+  const discoveryRoundTrips = countDiscoveryExchange(counter, options.messages);
   const saved = allEager - sent;
   const net = saved - discoveryRoundTrips;
   return {
@@ -66,9 +92,20 @@ export function discoveryUsage(options: {
     toolsSent: options.sent.map((tool) => tool.name),
     toolsDeferred: [...options.deferred],
     toolsDiscovered: [...options.newlyDiscovered],
-    tokens: { sent, allEager, saved, discoveryTool, discoveryRoundTrips, net },
+    tokens: {
+      sent,
+      allEager,
+      saved,
+      discoveryTool,
+      discoveryRoundTrips,
+      net,
+      ...(options.input ? { input: options.input.tokens } : {}),
+      ...(options.system === undefined ? {} : { system: options.system }),
+    },
+    ...(options.input ? { inputSource: options.input.source } : {}),
     counting: { method: counter.method, errorBound: counter.errorBound, estimate: counter.errorBound > 0 },
     eagerWouldBeCheaper: net < 0,
+    discoveryStep: isDiscoveryStep(options.messages),
     ...(options.auto ? { auto: options.auto } : {}),
     ...(options.providerUsage ? { providerUsage: options.providerUsage } : {}),
   };

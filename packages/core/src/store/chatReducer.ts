@@ -3,6 +3,7 @@ import type { ChatwireError } from '../errors.js';
 import type { ChatMessage, InterruptPart, MessagePart } from './messages.js';
 import { isTerminalToolCallState, transitionToolCall, type ToolCallEffect, type ToolCallEvent, type ToolCallPart, type ToolCallState } from '../lifecycle/toolCallLifecycle.js';
 import type { ModelCallUsage } from '../wire/protocol.js';
+import type { ConversationUsage } from '../discovery/conversationUsage.js';
 import type { FileInput } from './attachments.js';
 
 /** Whole-chat status: one union, never a bag of booleans. */
@@ -35,6 +36,12 @@ export interface ChatState {
   readonly error: ChatwireError | undefined;
   /** Token accounting per turn, newest last. */
   readonly turns: readonly TurnRecord[];
+  /**
+   * The conversation's discovery economics, summed from the server's per-call records as they arrive
+   * (requests, input tokens and warm-cache cost against all-eager); absent before the first record.
+   * Unlike `turns` it is never trimmed, so it covers every request this client saw.
+   */
+  readonly conversationUsage?: ConversationUsage;
   /**
    * Tool calls this client answered (a result, or an approval) since the last request: what makes an
    * automatic continuation worthwhile. Cleared when the next request starts.

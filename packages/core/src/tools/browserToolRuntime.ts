@@ -1,6 +1,6 @@
 import { findToolCall, type ToolCallChange } from '../store/chatReducer.js';
 import type { ChatStore } from '../store/chatStore.js';
-import { selfCorrectionError } from '../discovery/answerDiscovery.js';
+import { loadingFailure } from '../discovery/answerDiscovery.js';
 import type { ClientDiscovery } from '../discovery/clientManaged.js';
 import { discoveredToolsInChat } from '../discovery/discoveredTools.js';
 import { describeError } from '../errors.js';
@@ -133,7 +133,7 @@ export class BrowserToolRuntime {
     if (tool.lazy && !discoveredToolsInChat(this.#host.store.getSnapshot().messages).includes(tool.name)) {
       if (this.#host.streaming()) {
         this.#host.store.dispatch({ type: 'toolCall', toolCallId, event: { type: 'defer', waitingFor: 'discovery' }, now: Date.now(), owner: 'client' });
-      } else this.#answer(toolCallId, { type: 'fail', error: selfCorrectionError(tool.name) });
+      } else this.#answer(toolCallId, { type: 'fail', ...loadingFailure(tool.name) });
       return;
     }
     // Registered before any await, so the end of the run waits for this call.

@@ -22,5 +22,7 @@ export { reduceWireEvent } from './reduceWireEvent.js';
 export { nextPhase, reducerFor } from './runLifecycle.js';
 export type { Phase } from './runLifecycle.js';
 export { readModelCallUsage, readResultMetadata } from './protocolReaders.js';
+export { CACHED_INPUT_PRICE, EMPTY_CONVERSATION_USAGE, WARM_CACHE_MODEL, addModelCall, cacheSplit } from '../discovery/conversationUsage.js';
+export type { CacheSplit, ConversationUsage, LazyAgainstEager, ModelledCall } from '../discovery/conversationUsage.js';
 export { readDataPart } from './dataParts.js';
 export type { DataPartSchemas, DataPartsOf } from './dataParts.js';

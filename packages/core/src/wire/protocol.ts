@@ -36,6 +36,16 @@ export interface ResultMetadata {
   readonly reason?: string;
   /** The server's signature over a server tool's result. */
   readonly signature?: string;
+  /**
+   * Call-to-load: the lazy tools this result made available from the next model call on, because the
+   * call itself named a tool it had not discovered (it ran, or its error carries the tool's schema).
+   */
+  readonly discoveredTools?: readonly string[];
+  /**
+   * The call did not run because its lazy tool was not discovered yet (a loading or self-correction
+   * error): the call, its result and the model call after them are what discovery cost.
+   */
+  readonly undiscovered?: true;
 }
 
 /** What a resume entry answering a tool approval carries in `payload`. */
@@ -76,7 +86,21 @@ export interface ModelCallUsage {
     readonly discoveryRoundTrips: number;
     /** `saved - discoveryRoundTrips`: what discovery saved on this call, all costs counted. */
     readonly net: number;
+    /**
+     * Input tokens of the whole request (tools, system prompt, messages): the provider's figure when it
+     * reported one, else counted on the adapter's serialisation (`inputSource` says which).
+     */
+    readonly input?: number;
+    /** Tokens of the system prompt as sent (part of `input`). */
+    readonly system?: number;
   };
+  /** Where `tokens.input` comes from: the provider's usage report, or the server's own count. */
+  readonly inputSource?: 'provider' | 'counted';
+  /**
+   * True when this model call exists only because the previous model response was all discovery
+   * (discovery calls, or calls of undiscovered lazy tools that did not run): all-eager would not have made it.
+   */
+  readonly discoveryStep?: boolean;
   readonly counting: {
     /** How tokens were counted, e.g. `o200k tokenizer on the tool JSON`. */
     readonly method: string;

@@ -27,9 +27,10 @@ const MODEL_CALL_USAGE: Shape = {
   toolsSent: 'S',
   toolsDeferred: 'S',
   toolsDiscovered: 'S',
-  tokens: { sent: n, allEager: n, saved: n, discoveryTool: n, discoveryRoundTrips: n, net: n },
+  tokens: { sent: n, allEager: n, saved: n, discoveryTool: n, discoveryRoundTrips: n, net: n, 'input?': n, 'system?': n },
   counting: { method: 's', errorBound: n, estimate: 'b' },
   eagerWouldBeCheaper: 'b',
+  'discoveryStep?': 'b',
   'auto?': { deferring: 'b', lazyTokens: n, threshold: n, contextWindow: n },
   'providerUsage?': { 'inputTokens?': n, 'outputTokens?': n, 'totalTokens?': n, 'cachedInputTokens?': n },
   'providerToolSearch?': { tool: 's', deferredSent: 'S', loaded: 'S', billing: 's' },
@@ -47,6 +48,7 @@ const MODEL_CALL_USAGE: Shape = {
 export function readModelCallUsage(value: unknown): ModelCallUsage | undefined {
   if (!isRecord(value) || checkShape(value, MODEL_CALL_USAGE)) return undefined;
   if (value['source'] !== undefined && value['source'] !== 'server' && value['source'] !== 'client') return undefined;
+  if (value['inputSource'] !== undefined && value['inputSource'] !== 'provider' && value['inputSource'] !== 'counted') return undefined;
   return value as unknown as ModelCallUsage;
 }
 

@@ -12,8 +12,9 @@ import {
   type ChatState,
   type Reduction,
 } from '../store/chatReducer.js';
-import { selfCorrectionError } from '../discovery/answerDiscovery.js';
+import { loadingFailure } from '../discovery/answerDiscovery.js';
 import { discoveredToolsInChat } from '../discovery/discoveredTools.js';
+import { addModelCall } from '../discovery/conversationUsage.js';
 import { ChatwireError } from '../errors.js';
 import { parseResultContent, type InterruptPart, type MessagePart, type TextPart } from '../store/messages.js';
 import { CHATWIRE_EVENTS, DISCOVERY_TOOL_NAME } from './protocol.js';
@@ -28,8 +29,9 @@ import { createToolCallPart, isTerminalToolCallState, type ToolCallEvent } from 
  * The events beyond this path go to the lazily loaded extended reducer instead.
  */
 /**
- * At the end of a run: held lazy calls run if their discovery arrived, else get the self-correction
- * error, which is this client's answer (the model reads it on the next request).
+ * At the end of a run: held lazy calls run if their discovery arrived, else get an error that loads
+ * the tool (call-to-load), which is this client's answer: the model reads it on the next request,
+ * which has the tool, so the retry is one request.
  */
 function settleHeld(reduction: Reduction, now: number): Reduction {
   let discovered: string[] | undefined;
@@ -39,7 +41,7 @@ function settleHeld(reduction: Reduction, now: number): Reduction {
     discovered ??= discoveredToolsInChat(reduction.state.messages);
     if (discovered.includes(call.toolName)) return { type: 'resume' };
     failed.push(call.toolCallId);
-    return { type: 'fail', error: offersDiscovery(reduction.state) ? selfCorrectionError(call.toolName) : noDiscoveryError(call.toolName) };
+    return offersDiscovery(reduction.state) ? { type: 'fail', ...loadingFailure(call.toolName) } : { type: 'fail', error: noDiscoveryError(call.toolName) };
   });
   const state = failed.length > 0 ? { ...settled.state, answersToSend: [...settled.state.answersToSend, ...failed] } : settled.state;
   return { ...reduction, state, changes: [...reduction.changes, ...settled.changes] };
@@ -97,7 +99,7 @@ export function reduceWireEvent(state: ChatState, event: WireEvent, now: number)
     case 'CUSTOM' as EventType.CUSTOM:
       if (event.name === CHATWIRE_EVENTS.modelCallUsage) {
         const usage = readModelCallUsage(event.value);
-        return usage ? unchanged(recordUsage(state, usage, now)) : unchanged(state);
+        return usage ? unchanged({ ...recordUsage(state, usage, now), conversationUsage: addModelCall(state.conversationUsage, usage) }) : unchanged(state);
       }
       if (event.name === CHATWIRE_EVENTS.toolExecuting) {
         const toolCallId = (event.value as { toolCallId?: unknown } | undefined)?.toolCallId;

@@ -84,7 +84,7 @@ export function Panel(props: PanelProps) {
   const [pickedTurn, setPickedTurn] = useState<number | undefined>(undefined);
   const turn = pickedTurn !== undefined && pickedTurn <= turnCount ? pickedTurn : turnCount;
   const tabRefs = useRef<(HTMLButtonElement | null)[]>([]);
-  const tokens = useMemo(() => buildTokensView(snapshot?.turns ?? []), [snapshot?.turns]);
+  const tokens = useMemo(() => buildTokensView(snapshot?.turns ?? [], snapshot?.conversationUsage), [snapshot?.turns, snapshot?.conversationUsage]);
   // The Code Mode tab appears once a model call was sent Code Mode.
   const tabs = useMemo(() => TABS.filter((item) => item.id !== 'code' || hasCodeMode(snapshot?.turns ?? [])), [snapshot?.turns]);
 

@@ -1,4 +1,5 @@
-import type { ModelCallUsage, TurnRecord } from '@chatwire/core';
+import type { ConversationUsage, ModelCallUsage, TurnRecord } from '@chatwire/core';
+import { addModelCall, cacheSplit, type CacheSplit } from '@chatwire/core/wire';
 
 /** Token figures of one model call, as the Tokens view shows them. */
 export interface ModelCallRow {
@@ -16,6 +17,12 @@ export interface ModelCallRow {
   readonly providerInputTokens: number | undefined;
   readonly cachedInputTokens: number | undefined;
   readonly eagerWouldBeCheaper: boolean;
+  /** Input tokens of the whole request (the record's `tokens.input`), when the record has it. */
+  readonly input: number | undefined;
+  /** Cached and uncached input: the provider's report when it gave one, else the warm-cache model. */
+  readonly cache: CacheSplit | undefined;
+  /** The call existed only because the previous response was all discovery (all-eager would not have made it). */
+  readonly discoveryStep: boolean;
 }
 
 /** Token figures of one turn: its model calls and their sums. */
@@ -36,6 +43,10 @@ export interface TurnTokens {
   readonly netShare: number;
   readonly providerInputTokens: number | undefined;
   readonly cachedInputTokens: number | undefined;
+  /** Input tokens of the turn's requests, summed over the calls whose records have it. */
+  readonly input: number | undefined;
+  /** Cached and uncached input summed over the turn's calls; `source` is `mixed` when the calls differ. */
+  readonly cache: { readonly cached: number; readonly uncached: number; readonly source: CacheSplit['source'] | 'mixed' } | undefined;
 }
 
 /** Everything the Tokens view needs. */
@@ -48,9 +59,11 @@ export interface TokensView {
   readonly cachingReported: boolean;
   /** Model calls on which sending everything eagerly would have been cheaper. */
   readonly eagerCheaperCalls: number;
+  /** The conversation's whole-request record (requests, input, warm cache against all-eager); undefined before any server record. */
+  readonly conversation: ConversationUsage | undefined;
 }
 
-function row(usage: ModelCallUsage): ModelCallRow {
+function row(usage: ModelCallUsage, previous: ModelCallUsage | undefined): ModelCallRow {
   return {
     step: usage.step,
     runId: usage.runId,
@@ -66,6 +79,20 @@ function row(usage: ModelCallUsage): ModelCallRow {
     providerInputTokens: usage.providerUsage?.inputTokens,
     cachedInputTokens: usage.providerUsage?.cachedInputTokens,
     eagerWouldBeCheaper: usage.eagerWouldBeCheaper,
+    input: usage.tokens.input,
+    cache: usage.source === 'client' ? undefined : cacheSplit(previous, usage),
+    discoveryStep: usage.discoveryStep === true,
+  };
+}
+
+function turnCache(calls: readonly ModelCallRow[]): TurnTokens['cache'] {
+  const splits = calls.flatMap((call) => (call.cache ? [call.cache] : []));
+  if (splits.length === 0) return undefined;
+  const sources = new Set(splits.map((split) => split.source));
+  return {
+    cached: sum(splits.map((split) => split.cached)),
+    uncached: sum(splits.map((split) => split.uncached)),
+    source: sources.size === 1 ? (splits[0]!.source) : 'mixed',
   };
 }
 
@@ -76,11 +103,20 @@ function optionalSum(values: readonly (number | undefined)[]): number | undefine
   return present.length ? sum(present) : undefined;
 }
 
-/** Turns token records into the Tokens view: per call, per turn, cumulative and totals. */
-export function buildTokensView(turns: readonly TurnRecord[]): TokensView {
+/**
+ * Turns token records into the Tokens view: per call, per turn, cumulative and totals, plus the
+ * conversation's whole-request record (the snapshot's `conversationUsage`; derived from these records
+ * with core's `addModelCall` when the snapshot has none).
+ */
+export function buildTokensView(turns: readonly TurnRecord[], conversationUsage?: ConversationUsage): TokensView {
   let cumulativeNet = 0;
+  let previous: ModelCallUsage | undefined;
   const rows: TurnTokens[] = turns.map((record, index) => {
-    const calls = record.modelCalls.map(row);
+    const calls = record.modelCalls.map((usage) => {
+      const built = row(usage, previous);
+      if (usage.source !== 'client') previous = usage;
+      return built;
+    });
     const allEager = sum(calls.map((call) => call.allEager));
     const net = sum(calls.map((call) => call.net));
     cumulativeNet += net;
@@ -97,8 +133,12 @@ export function buildTokensView(turns: readonly TurnRecord[]): TokensView {
       netShare: allEager > 0 ? net / allEager : 0,
       providerInputTokens: optionalSum(calls.map((call) => call.providerInputTokens)),
       cachedInputTokens: optionalSum(calls.map((call) => call.cachedInputTokens)),
+      input: optionalSum(calls.map((call) => call.input)),
+      cache: turnCache(calls),
     };
   });
+  const records = turns.flatMap((record) => record.modelCalls);
+  const conversation = conversationUsage ?? (records.length > 0 ? records.reduce<ConversationUsage | undefined>(addModelCall, undefined) : undefined);
   const allEager = sum(rows.map((turn) => turn.allEager));
   const counting = new Map<string, { method: string; errorBound: number; estimate: boolean }>();
   for (const record of turns) for (const call of record.modelCalls) counting.set(call.counting.method, call.counting);
@@ -108,6 +148,7 @@ export function buildTokensView(turns: readonly TurnRecord[]): TokensView {
     counting: [...counting.values()],
     cachingReported: rows.some((turn) => (turn.cachedInputTokens ?? 0) > 0),
     eagerCheaperCalls: sum(rows.map((turn) => turn.calls.filter((call) => call.eagerWouldBeCheaper).length)),
+    conversation: conversation && conversation.requests.lazy > 0 ? conversation : undefined,
   };
 }
 
@@ -127,6 +168,8 @@ export interface SavingsAtAGlance {
   /** 1-based selected turn, with its figure; undefined before the first model call. */
   readonly turn: (SavingsFigure & { readonly number: number }) | undefined;
   readonly conversation: SavingsFigure;
+  /** Whole requests over the conversation (input, requests, warm cache) against all-eager; undefined without server records. */
+  readonly requests: ConversationUsage | undefined;
 }
 
 /**
@@ -143,5 +186,6 @@ export function savingsAtAGlance(view: TokensView, selectedTurn: number): Saving
       allEager: view.totals.allEager,
       calls: view.turns.reduce((total, entry) => total + entry.calls.length, 0),
     },
+    requests: view.conversation,
   };
 }

@@ -17,7 +17,7 @@ export type DiscoveryStatus = 'eager' | 'undiscovered' | 'discovered';
 export interface DiscoveryOrigin {
   /** 1-based turn. */
   readonly turn: number;
-  /** The discovery tool call that loaded it (or `compaction marker`). */
+  /** The discovery tool call that loaded it, the call of the tool itself that loaded it (call-to-load), or `compaction marker`. */
   readonly toolCallId: string;
   /**
    * 1-based model call of that turn that was first sent the tool: the number the Tools view's
@@ -39,15 +39,24 @@ export interface ToolRow {
   readonly discoveredIn: DiscoveryOrigin | undefined;
   /** Whether the selected model call was sent this tool. */
   readonly sentInCall: boolean;
+  /**
+   * For a discovered lazy tool: whether the conversation ever called it (a call that ran, or that the
+   * app answered; a call refused because the tool was not loaded yet does not count). False means it
+   * was loaded and is sent with every request, but never used. Undefined for other rows.
+   */
+  readonly used: boolean | undefined;
 }
 
 /** Filters of the Tools view. */
 export interface ToolFilter {
   readonly search?: string;
-  readonly only?: 'all' | 'eager' | 'lazy' | 'client' | 'server' | 'approval' | 'discovered' | 'undiscovered';
+  readonly only?: 'all' | 'eager' | 'lazy' | 'client' | 'server' | 'approval' | 'discovered' | 'undiscovered' | 'unused';
 }
 
-/** For every discovered tool: the first turn and call that discovered it (compaction markers count as discoveries). */
+/**
+ * For every discovered tool: the first turn and call that discovered it (compaction markers and
+ * call-to-load results count as discoveries, as in core's `discoveredToolsInChat`).
+ */
 export function discoveryOrigins(messages: readonly ChatMessage[]): Map<string, Omit<DiscoveryOrigin, 'modelCall'>> {
   const origins = new Map<string, Omit<DiscoveryOrigin, 'modelCall'>>();
   let turn = 0;
@@ -55,13 +64,29 @@ export function discoveryOrigins(messages: readonly ChatMessage[]): Map<string, 
     if (message.role === 'user') turn++;
     for (const name of readCompactionMarker(message.metadata)) if (!origins.has(name)) origins.set(name, { turn, toolCallId: 'compaction marker' });
     for (const part of message.parts) {
-      if (part.type !== 'tool-call' || part.toolName !== DISCOVERY_TOOL_NAME || part.state !== 'output-available' || !part.result) continue;
+      if (part.type !== 'tool-call' || !part.result) continue;
+      for (const name of readCompactionMarker(part.result.metadata)) if (!origins.has(name)) origins.set(name, { turn, toolCallId: part.toolCallId });
+      if (part.toolName !== DISCOVERY_TOOL_NAME || part.state !== 'output-available') continue;
       for (const name of readDiscoveredNames(part.result.output ?? part.result.content)) {
         if (!origins.has(name)) origins.set(name, { turn, toolCallId: part.toolCallId });
       }
     }
   }
   return origins;
+}
+
+/** Tools the conversation called, leaving out calls refused because the tool was not loaded yet. */
+export function usedTools(messages: readonly ChatMessage[]): Set<string> {
+  const used = new Set<string>();
+  for (const message of messages) {
+    for (const part of message.parts) {
+      if (part.type !== 'tool-call' || part.toolName === DISCOVERY_TOOL_NAME) continue;
+      const chatwire = part.result?.metadata?.['chatwire'] as { undiscovered?: unknown } | undefined;
+      if (chatwire?.undiscovered === true) continue;
+      used.add(part.toolName);
+    }
+  }
+  return used;
 }
 
 /**
@@ -82,6 +107,7 @@ export function buildToolRows(options: {
   const modelCall = record?.modelCalls[options.call ?? record.modelCalls.length - 1];
   const sent = new Set(modelCall?.toolsSent ?? []);
   const origins = discoveryOrigins(options.messages);
+  const used = usedTools(options.messages);
   const firstSent = firstSentIn(options.turns);
 
   // The tools that discover others: Chatwire's discovery tool, and a provider's own search tool (provider-native deferred loading).
@@ -119,6 +145,7 @@ export function buildToolRows(options: {
       status: !lazy ? 'eager' : discovered ? 'discovered' : 'undiscovered',
       discoveredIn: discovered ? { ...origin, modelCall: sentFirst?.turn === origin.turn ? sentFirst.modelCall : undefined } : undefined,
       sentInCall: sent.has(entry.name),
+      used: discovered ? used.has(entry.name) : undefined,
     };
   });
   // The discovery tool is sent with every call while lazy tools wait: it is a row too, so the count
@@ -133,6 +160,7 @@ export function buildToolRows(options: {
       status: 'eager',
       discoveredIn: undefined,
       sentInCall: sent.has(name),
+      used: undefined,
     };
     // Where it is sent: after the eager tools, before the discovered ones.
     const at = rows.findIndex((row) => row.lazy);
@@ -170,6 +198,8 @@ function matches(row: ToolRow, filter: ToolFilter): boolean {
       return row.status === 'discovered';
     case 'undiscovered':
       return row.status === 'undiscovered';
+    case 'unused':
+      return row.used === false;
     default:
       return true;
   }

@@ -2,6 +2,7 @@ import type { Message, ToolCall } from '@ag-ui/core';
 import {
   DISCOVERY_TOOL_NAME,
   answerDiscoveryCall,
+  countDiscoveryExchange,
   describeError,
   discoveredToolsInWire,
   discoveryUsage,
@@ -14,12 +15,13 @@ import {
   searchTools,
   type DiscoveryAnswer,
   type DiscoveryCatalogAccess,
+  type AutoLoad,
   type DiscoveryPhase,
   type DiscoveryTokenCounter,
   type ModelCallUsage,
 } from '@chatwire/core';
 import type { ModelTool, ProviderToolSearch, ToolTokenCounter } from '../model.js';
-import { countTextTokens, countToolList } from '../tokens.js';
+import { countRequestTokens, countTextTokens, countToolList, jsonMessageTokens, jsonSystemTokens } from '../tokens.js';
 import { toModelTool, type RegisteredTool, type ToolRegistry } from '../toolRegistry.js';
 import { providerLoadedTools, providerSearchExchanges, providerSelfCorrectionError } from './providerToolSearch.js';
 
@@ -35,8 +37,23 @@ export interface DiscoveryOptions {
   readonly topK?: number;
   /** Search mode: lowest normalised score (0..1) returned. Defaults to 0.3. */
   readonly minScore?: number;
-  /** Search mode: load keyword matches at once (one model turn instead of two). Defaults to `false`. */
-  readonly autoLoad?: boolean;
+  /**
+   * Search mode: load keyword matches at once (one model turn instead of two). `true` loads every
+   * match; `{ max, minScore }` loads at most `max` (default 3) matches scoring at least `minScore`
+   * (default 0.5) and lists the rest. Defaults to `false`.
+   */
+  readonly autoLoad?: AutoLoad;
+  /**
+   * What a call of a lazy tool that was not discovered yet gets. `load` (call-to-load): the call is
+   * the discovery; a server tool's call whose arguments validate runs, one whose arguments do not gets
+   * an error carrying the tool's input schema, and a browser tool's call (which runs only after
+   * discovery) gets an error; each loads the tool, so the retry needs no discovery request.
+   * `self-correct`: the call does not run and the error asks the model to discover the tool first.
+   * A tool the `load` filter refuses gets a final refusal either way. Defaults to `load`, and to
+   * `self-correct` with a provider's own tool search (`anthropic({ toolSearch })`), where the model sees no
+   * catalog and tools load through the provider's search.
+   */
+  readonly undiscoveredCalls?: 'load' | 'self-correct';
   /**
    * Per-request policy: return `false` to hide a tool from the catalog and search (`search`), refuse to
    * load it (`load`), or stop sending an already discovered tool (`active`). A throwing filter blocks.
@@ -71,7 +88,9 @@ export interface ToolPlan {
 export class LazyDiscovery {
   readonly #registry: ToolRegistry;
   readonly #options: DiscoveryOptions;
-  readonly #counter: DiscoveryTokenCounter;
+  readonly #counter: DiscoveryTokenCounter & { countMessages(messages: readonly Message[]): number };
+  readonly #countSystem: (system: string) => number;
+  readonly #countRequest: (request: { system: string | undefined; messages: readonly Message[]; tools: readonly ModelTool[] }) => number;
   readonly #lazy: RegisteredTool[];
   readonly #deferring: boolean;
   readonly #auto: ModelCallUsage['auto'];
@@ -91,7 +110,16 @@ export class LazyDiscovery {
     this.#options = options;
     this.#toolSearch = model.toolSearch;
     this.#provider = model.provider;
-    this.#counter = { ...counter, countText: countTextTokens };
+    this.#counter = {
+      method: counter.method,
+      errorBound: counter.errorBound,
+      countTool: (tool) => counter.countTool(tool as ModelTool),
+      ...(counter.countOverhead ? { countOverhead: (count: number) => counter.countOverhead?.(count) ?? 0 } : {}),
+      countText: countTextTokens,
+      countMessages: (messages) => (counter.countMessages ?? jsonMessageTokens)(messages),
+    };
+    this.#countSystem = (system) => (counter.countSystem ?? jsonSystemTokens)(system);
+    this.#countRequest = (request) => (counter.countRequest ?? countRequestTokens)(request);
     this.#lazy = registry.lazy();
     this.#catalog = {
       lookup: (name) => registry.get(name),
@@ -117,6 +145,15 @@ export class LazyDiscovery {
   /** How the discovery tool is called. */
   get mode(): 'name' | 'search' {
     return this.#options.mode ?? 'name';
+  }
+
+  /**
+   * What a call of an undiscovered lazy tool gets (see {@link DiscoveryOptions.undiscoveredCalls}).
+   * With the provider's own tool search the model sees no catalog, so a call of a tool no search
+   * loaded is refused with the way to load it unless `load` is asked for.
+   */
+  get undiscoveredCalls(): 'load' | 'self-correct' {
+    return this.#options.undiscoveredCalls ?? (this.#toolSearch ? 'self-correct' : 'load');
   }
 
   /** The tool the model loads more tools with: the discovery tool, or the provider's own search tool. */
@@ -175,7 +212,7 @@ export class LazyDiscovery {
     }
     const detail = this.#options.includeDescription ?? 'none';
     const plan = planToolListFor(this.#registry.all(), discovered, (catalog) =>
-      this.mode === 'search' ? searchDiscoveryTool(catalog, detail, { autoLoad: this.#options.autoLoad === true }) : nameDiscoveryTool(catalog, detail),
+      this.mode === 'search' ? searchDiscoveryTool(catalog, detail, { autoLoad: this.#options.autoLoad ?? false }) : nameDiscoveryTool(catalog, detail),
     { inCatalog: (name) => inCatalog.has(name), isActive: (name) => active.has(name) });
     const fresh = new Set(newlyDiscoveredTools(history, this.#accept));
     return {
@@ -240,20 +277,30 @@ export class LazyDiscovery {
       already: new Set(await this.discovered(history)),
       mode: this.mode,
       search: (query, tools) => searchTools(query, tools, { topK, minScore }),
-      autoLoad: this.#options.autoLoad === true,
+      autoLoad: this.#options.autoLoad ?? false,
     });
   }
 
-  /** The accounting of one model call (see `ModelCallUsage`). */
+  /**
+   * The accounting of one model call (see `ModelCallUsage`). The request's input is the provider's
+   * figure when it reported one, else counted here on the adapter's serialisation.
+   */
   usage(options: {
     readonly runId: string;
     readonly step: number;
     readonly plan: ToolPlan;
+    readonly system: string | undefined;
     readonly messages: readonly Message[];
     readonly providerUsage: ModelCallUsage['providerUsage'];
   }): ModelCallUsage {
     const { plan } = options;
-    if (plan.providerSearch) return this.#providerSearchUsage(options, plan.providerSearch);
+    const system = options.system === undefined ? 0 : this.#countSystem(options.system);
+    const reported = options.providerUsage?.inputTokens;
+    const input =
+      reported === undefined
+        ? { tokens: this.#countRequest({ system: options.system, messages: options.messages, tools: plan.tools }), source: 'counted' as const }
+        : { tokens: reported, source: 'provider' as const };
+    if (plan.providerSearch) return this.#providerSearchUsage(options, plan.providerSearch, { input, system });
     return discoveryUsage({
       runId: options.runId,
       step: options.step,
@@ -264,6 +311,8 @@ export class LazyDiscovery {
       newlyDiscovered: plan.newlyDiscovered,
       messages: options.messages,
       counter: this.#counter,
+      input,
+      system,
       ...(plan.auto ? { auto: plan.auto } : {}),
       ...(options.providerUsage ? { providerUsage: options.providerUsage } : {}),
     });
@@ -276,7 +325,11 @@ export class LazyDiscovery {
    * deferred definitions not loaded are sent but not in the prompt, so they are listed in `toolsSent`
    * and not counted. The searches themselves are counted as the adapter serialises them.
    */
-  #providerSearchUsage(options: Parameters<LazyDiscovery['usage']>[0], search: ProviderToolSearch): ModelCallUsage {
+  #providerSearchUsage(
+    options: Parameters<LazyDiscovery['usage']>[0],
+    search: ProviderToolSearch,
+    request: { readonly input: { readonly tokens: number; readonly source: 'provider' | 'counted' }; readonly system: number },
+  ): ModelCallUsage {
     const { plan } = options;
     const deferredTools = plan.deferredTools ?? [];
     const exchanges = providerSearchExchanges(options.messages, this.#provider);
@@ -297,6 +350,8 @@ export class LazyDiscovery {
       newlyDiscovered: plan.newlyDiscovered,
       messages: withoutExchanges(options.messages, new Set(exchanges.keys())),
       counter,
+      input: request.input,
+      system: request.system,
       ...(plan.auto ? { auto: plan.auto } : {}),
       ...(options.providerUsage ? { providerUsage: options.providerUsage } : {}),
     });
@@ -340,7 +395,11 @@ function planToolListFor(
   };
 }
 
-/** Tokens spent on discovery inside a history: the discovery calls (name + arguments) and their results. */
-export function countDiscoveryRoundTrips(messages: readonly Message[]): number {
-  return discoveryUsage({ runId: '', step: 0, sent: [], all: [], discoveryTool: undefined, deferred: [], newlyDiscovered: [], messages, counter: { method: '', errorBound: 0, countTool: () => 0, countText: countTextTokens } }).tokens.discoveryRoundTrips;
+/**
+ * Tokens discovery added to a history, counted on the messages as serialised (by default their JSON,
+ * what the scripted model receives): the discovery calls and results, and calls of undiscovered lazy
+ * tools that did not run with their results, minus the same messages without them.
+ */
+export function countDiscoveryRoundTrips(messages: readonly Message[], countMessages: (messages: readonly Message[]) => number = jsonMessageTokens): number {
+  return countDiscoveryExchange({ countText: countTextTokens, countMessages }, messages);
 }

@@ -8,11 +8,13 @@ export function resultEvent(context: RunContext, call: ToolCall, content: string
   const signature = context.signer.resultSignature(context.threadId, call, content);
   const metadata = { chatwire: { ...meta, signature } };
   const messageId = createId('tool');
+  // Keys in the order AG-UI's schema gives a reviewed history, so this message serialises the same
+  // when the client sends it back (a provider's prompt cache matches on the bytes).
   const message: ToolMessage = {
     id: messageId,
     role: 'tool',
-    toolCallId: call.id,
     content,
+    toolCallId: call.id,
     ...(meta.error ? { error: meta.error } : {}),
     metadata,
   };
@@ -20,9 +22,9 @@ export function resultEvent(context: RunContext, call: ToolCall, content: string
   return { type: EventType.TOOL_CALL_RESULT, messageId, toolCallId: call.id, content, role: 'tool', metadata };
 }
 
-/** A failed call's result: the model reads `{ error }` and can act on it. */
-export function errorResult(context: RunContext, call: ToolCall, error: string): Event {
-  return resultEvent(context, call, JSON.stringify({ error }), { outcome: 'error', error });
+/** A failed call's result: the model reads `{ error }` and can act on it. `meta` adds to the metadata (discovery markers). */
+export function errorResult(context: RunContext, call: ToolCall, error: string, meta: Omit<ResultMetadata, 'outcome' | 'error'> = {}): Event {
+  return resultEvent(context, call, JSON.stringify({ error }), { ...meta, outcome: 'error', error });
 }
 
 /** A call the user declined: a `cancelled` result with the user's reason, which is what the model reads. */

@@ -82,8 +82,11 @@ export async function* runChat(
     for (const { call, reason } of review.denied) yield deniedResult(context, call, reason);
     const approved: PreparedCall[] = [];
     for (const { call } of review.approved) {
-      const tool = context.tools.registry.get(call.function.name)?.server;
-      const prepared = tool ? await prepareServerCall(tool, call) : { ok: false as const, error: `Unknown tool '${call.function.name}'.` };
+      const registered = context.tools.registry.get(call.function.name);
+      const tool = registered?.server;
+      // An approved call of a lazy tool nobody discovered is its discovery (call-to-load): its result says so.
+      const discovers = registered?.lazy === true && !(await context.tools.discovery.isDiscovered(registered.name, context.history));
+      const prepared = tool ? await prepareServerCall(tool, call, discovers) : { ok: false as const, error: `Unknown tool '${call.function.name}'.` };
       if (prepared.ok) approved.push(prepared.prepared);
       else yield errorResult(context, call, prepared.error);
     }
@@ -99,7 +102,7 @@ export async function* runChat(
       const sentMessages = withEveryCallAnswered(context.history);
       const step = yield* streamModelStep(options.model, options.system, context, plan.tools, sentMessages, plan.deferredTools);
       if (step.usage) usage.push(step.usage);
-      const accounting = context.tools.discovery.usage({ runId, step: iteration + 1, plan, messages: sentMessages, providerUsage: providerUsageOf(step.usage) });
+      const accounting = context.tools.discovery.usage({ runId, step: iteration + 1, plan, system: options.system, messages: sentMessages, providerUsage: providerUsageOf(step.usage) });
       // Server packages' shares (Code Mode's), for the tools of theirs this call was sent.
       const shares = extensionUsage(
         plan.tools.map((tool) => context.tools.registry.get(tool.name)?.server),

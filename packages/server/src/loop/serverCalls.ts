@@ -81,13 +81,15 @@ export async function* executeServerCalls(context: RunContext, calls: readonly P
 }
 
 /** Runs one prepared call; never rejects: every failure becomes an error result the model reads. */
-async function runServerCall(context: RunContext, { call, tool, input }: PreparedCall, toolContext: ToolContext): Promise<Event> {
+async function runServerCall(context: RunContext, { call, tool, input, discovers }: PreparedCall, toolContext: ToolContext): Promise<Event> {
   const outcome = await executeTool({ ...tool, inputSchema: alreadyValidated }, input, toolContext);
-  if (outcome.ok) return resultEvent(context, call, outcome.content, {});
-  if (!('thrown' in outcome)) return errorResult(context, call, outcome.error);
+  // Call-to-load: the call discovered its tool, whatever its outcome, so later requests send it.
+  const marker = discovers ? { discoveredTools: [tool.name] } : {};
+  if (outcome.ok) return resultEvent(context, call, outcome.content, marker);
+  if (!('thrown' in outcome)) return errorResult(context, call, outcome.error, marker);
   // The tool threw: its text may hold secrets (connection strings, internal hosts). The model and the
   // client read a safe message unless the tool exposed it; the details go to onError.
   const ref = reportError(context.onError, { kind: 'tool', error: outcome.thrown, threadId: context.threadId, runId: context.runId, toolName: tool.name, toolCallId: call.id });
   const shown = isExposed(outcome.thrown) ? `Tool '${tool.name}' failed: ${redactSecrets(outcome.thrown.message)}` : `Tool '${tool.name}' failed (ref ${ref}; details are in the server log).`;
-  return errorResult(context, call, shown);
+  return errorResult(context, call, shown, marker);
 }

@@ -3,6 +3,7 @@ import {
   DISCOVERY_TOOL_NAME,
   describeError,
   parseJsonStrict,
+  loadingFailure,
   resolveNeedsApproval,
   unavailableError,
   validateToolInput,
@@ -23,6 +24,8 @@ export interface PreparedCall {
   readonly tool: ServerTool<string, unknown, unknown>;
   /** The input as the schema returned it (transforms and defaults applied). */
   readonly input: unknown;
+  /** Call-to-load: the call names a lazy tool nobody discovered, so its result records the discovery. */
+  readonly discovers?: boolean;
 }
 
 /** What a model response's calls need, once the ones answered at once are answered. */
@@ -39,6 +42,7 @@ export interface Triage {
 export async function prepareServerCall(
   tool: ServerTool<string, unknown, unknown>,
   call: ToolCall,
+  discovers = false,
 ): Promise<{ readonly ok: true; readonly prepared: PreparedCall } | { readonly ok: false; readonly error: string }> {
   let raw: unknown;
   try {
@@ -47,7 +51,7 @@ export async function prepareServerCall(
     return { ok: false, error: `Invalid JSON in the arguments of '${tool.name}': ${describeError(error)}` };
   }
   const valid = await validateToolInput(tool, raw);
-  return valid.ok ? { ok: true, prepared: { call, tool, input: valid.value } } : { ok: false, error: valid.error };
+  return valid.ok ? { ok: true, prepared: { call, tool, input: valid.value, ...(discovers ? { discovers } : {}) } } : { ok: false, error: valid.error };
 }
 
 /**
@@ -78,15 +82,18 @@ export async function* triageCalls(context: RunContext, calls: readonly ToolCall
       yield errorResult(context, call, `Unknown tool '${call.function.name}'. Available tools: ${available}.${more}`);
       continue;
     }
-    // A lazy tool was withheld from the model until discovered: a call before that is the model's
-    // mistake, answered here (also for browser tools) so the model can correct itself.
+    // A lazy tool was withheld from the model until discovered. A call of one the `load` policy
+    // refuses gets a final answer: discovering it cannot help, so no discover-and-call loop.
     if (tool.lazy && discovery.deferring && (await discovery.isRefused(tool.name))) {
-      // A final answer: discovering it cannot help, so no self-correction loop.
       yield errorResult(context, call, unavailableError(tool.name));
       continue;
     }
-    if (tool.lazy && !(await discovery.isDiscovered(tool.name, context.history))) {
-      yield errorResult(context, call, discovery.selfCorrectionError(tool.name));
+    // Otherwise a call before its discovery is the discovery (call-to-load), or, in `self-correct`
+    // mode, the model's mistake, answered here (also for browser tools) so it can correct itself
+    // with the tool it loads tools with (the discovery tool, or the provider's own search).
+    const undiscovered = tool.lazy && !(await discovery.isDiscovered(tool.name, context.history));
+    if (undiscovered && discovery.undiscoveredCalls === 'self-correct') {
+      yield errorResult(context, call, discovery.selfCorrectionError(tool.name), { undiscovered: true });
       continue;
     }
     if (tool.lazy && discovery.deferring && !(await discovery.isActive(tool.name))) {
@@ -101,15 +108,27 @@ export async function* triageCalls(context: RunContext, calls: readonly ToolCall
         yield errorResult(context, call, unimplementedToolError(tool.name));
         continue;
       }
+      // A lazy browser tool runs only after its discovery: this call does not run, but it loads the
+      // tool, so the model's retry (in the next model call of this run) goes to the browser.
+      if (undiscovered) {
+        const { error, metadata } = loadingFailure(tool.name);
+        yield errorResult(context, call, error, metadata.chatwire);
+        continue;
+      }
       // The application's to answer, arguments and all (AG-UI: what to do with arguments that do
       // not parse is the application's decision, and a producer never answers a frontend call).
       pending.push(call.id);
       continue;
     }
     const server = tool.server as ServerTool<string, unknown, unknown>;
-    const prepared = await prepareServerCall(server, call);
+    const prepared = await prepareServerCall(server, call, undiscovered);
     if (!prepared.ok) {
-      yield errorResult(context, call, prepared.error);
+      if (!undiscovered) yield errorResult(context, call, prepared.error);
+      else {
+        // Call-to-load with arguments that do not validate: the error carries the schema and loads the tool.
+        const { error, metadata } = loadingFailure(tool.name, `${prepared.error}\nIts input schema: ${JSON.stringify(tool.parameters)}`);
+        yield errorResult(context, call, error, metadata.chatwire);
+      }
       continue;
     }
     let needsApproval: boolean;

@@ -1,7 +1,58 @@
-import type { TokensView as TokensViewModel, TurnTokens } from '../../viewModel/index.js';
+import type { ConversationUsage } from '@chatwire/core';
+import type { ModelCallRow, TokensView as TokensViewModel, TurnTokens } from '../../viewModel/index.js';
 
-const format = (value: number | undefined) => (value === undefined ? '–' : value.toLocaleString('en-US'));
+const format = (value: number | undefined) => (value === undefined ? '–' : Math.round(value).toLocaleString('en-US'));
 const percent = (share: number) => `${(share * 100).toFixed(1)}%`;
+
+/** "1,180 / 214 (modelled)": cached and uncached input of a call or a turn, labelled by where it comes from. */
+const cacheCell = (cache: ModelCallRow['cache'] | TurnTokens['cache']) => (cache ? `${format(cache.cached)} / ${format(cache.uncached)} (${cache.source})` : '–');
+
+/** The conversation's whole requests against all-eager: requests, input, net (a cost shown as such) and the warm-cache model. */
+function ConversationRecord({ record }: { record: ConversationUsage }) {
+  const saved = record.net >= 0;
+  return (
+    <>
+      <h3>Conversation, whole requests</h3>
+      <table aria-label="Conversation against all-eager" data-testid="tokens-conversation">
+        <thead>
+          <tr>
+            <th />
+            <th className="num">Lazy</th>
+            <th className="num">All-eager</th>
+            <th className="num">Difference</th>
+          </tr>
+        </thead>
+        <tbody>
+          <tr data-testid="conversation-requests">
+            <td>Model requests</td>
+            <td className="num">{record.requests.lazy}</td>
+            <td className="num">{record.requests.allEager}</td>
+            <td className={`num ${record.requests.lazy > record.requests.allEager ? 'cw-bad' : ''}`}>
+              {record.requests.lazy === record.requests.allEager ? 'same' : `${Math.abs(record.requests.lazy - record.requests.allEager)} ${record.requests.lazy > record.requests.allEager ? 'more' : 'fewer'}`}
+            </td>
+          </tr>
+          <tr data-testid="conversation-input" data-net={record.net}>
+            <td>Input tokens</td>
+            <td className="num">{format(record.input.lazy)}</td>
+            <td className="num">{format(record.input.allEager)}</td>
+            <td className={`num ${saved ? 'cw-good' : 'cw-bad'}`}>{`${saved ? 'saved' : 'cost more'} ${format(Math.abs(record.net))} (${percent(Math.abs(record.netShare))})`}</td>
+          </tr>
+          <tr data-testid="conversation-warm-cache">
+            <td>Warm-cache cost (modelled)</td>
+            <td className="num">{format(record.warmCache.lazy)}</td>
+            <td className="num">{format(record.warmCache.allEager)}</td>
+            <td className={`num ${record.warmCache.ratio > 1 ? 'cw-bad' : 'cw-good'}`}>{`${percent(record.warmCache.ratio)} of all-eager`}</td>
+          </tr>
+        </tbody>
+      </table>
+      <p className="cw-note">
+        {`All-eager is modelled from the same records: each request with every tool sent and no discovery exchange, without the ${record.requests.lazy - record.requests.allEager} request(s) that existed only for discovery. Warm-cache model: ${record.warmCache.model}.`}
+        {record.skipped > 0 ? ` ${record.skipped} record(s) without a whole-request figure (browser estimates, older servers) are left out.` : ''}
+        {record.estimate ? ' Some figures are estimates.' : ''}
+      </p>
+    </>
+  );
+}
 
 /** Bars per turn: all-eager tool tokens (light) against what was sent (strong). */
 function Chart({ turns }: { turns: readonly TurnTokens[] }) {
@@ -47,6 +98,7 @@ export function TokensView(props: { view: TokensViewModel; selectedTurn: number 
           <strong className={view.eagerCheaperCalls ? 'cw-warn' : ''}>{`${view.eagerCheaperCalls} call${view.eagerCheaperCalls === 1 ? '' : 's'}`}</strong>
         </div>
       </div>
+      {view.conversation ? <ConversationRecord record={view.conversation} /> : null}
       <Chart turns={view.turns} />
       <h3>Per turn</h3>
       <p className="cw-note">Each figure sums the turn's model calls; cumulative adds the earlier turns.</p>
@@ -62,6 +114,7 @@ export function TokensView(props: { view: TokensViewModel; selectedTurn: number 
             <th className="num">Net / turn</th>
             <th className="num">Net, cumulative</th>
             <th className="num">Provider input / turn</th>
+            <th className="num" title="Cached / uncached input tokens: the provider's report (reported) or the warm-cache model (modelled)">Cached / uncached / turn</th>
           </tr>
         </thead>
         <tbody>
@@ -76,6 +129,7 @@ export function TokensView(props: { view: TokensViewModel; selectedTurn: number 
               <td className={`num ${turn.net >= 0 ? 'cw-good' : 'cw-bad'}`}>{format(turn.net)}</td>
               <td className="num">{format(turn.cumulativeNet)}</td>
               <td className="num">{format(turn.providerInputTokens)}</td>
+              <td className="num" data-testid="turn-cache">{cacheCell(turn.cache)}</td>
             </tr>
           ))}
         </tbody>
@@ -95,12 +149,15 @@ export function TokensView(props: { view: TokensViewModel; selectedTurn: number 
                 <th className="num">Saved / call</th>
                 <th className="num">Net / call</th>
                 <th className="num">Provider input / call</th>
+                <th className="num" title="Cached / uncached input tokens: the provider's report (reported) or the warm-cache model (modelled)">Cached / uncached / call</th>
               </tr>
             </thead>
             <tbody>
               {selected.calls.map((call, index) => (
                 <tr key={`${call.runId}-${call.step}-${index}`} data-testid="tokens-call-row" data-tools-sent={call.toolsSent}>
-                  <td>{`${index + 1}${call.source === 'client' ? ' (browser estimate)' : ''}`}</td>
+                  <td title={call.discoveryStep ? 'This request existed only because the previous response was all discovery' : undefined}>
+                    {`${index + 1}${call.source === 'client' ? ' (browser estimate)' : ''}${call.discoveryStep ? ' (discovery step)' : ''}`}
+                  </td>
                   <td className="num">{call.toolsSent}</td>
                   <td className="num">{call.toolsDeferred}</td>
                   <td className="cw-name">{call.toolsDiscovered.join(', ')}</td>
@@ -108,6 +165,9 @@ export function TokensView(props: { view: TokensViewModel; selectedTurn: number 
                   <td className="num">{format(call.saved)}</td>
                   <td className={`num ${call.net >= 0 ? 'cw-good' : 'cw-bad'}`}>{format(call.net)}</td>
                   <td className="num">{format(call.providerInputTokens)}</td>
+                  <td className="num" data-testid="call-cache" data-source={call.cache?.source}>
+                    {cacheCell(call.cache)}
+                  </td>
                 </tr>
               ))}
             </tbody>

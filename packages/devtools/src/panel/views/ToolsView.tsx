@@ -7,6 +7,7 @@ const FILTERS: { value: NonNullable<ToolFilter['only']>; label: string }[] = [
   { value: 'all', label: 'All tools' },
   { value: 'discovered', label: 'Discovered' },
   { value: 'undiscovered', label: 'Undiscovered' },
+  { value: 'unused', label: 'Loaded, never used' },
   { value: 'lazy', label: 'Lazy' },
   { value: 'eager', label: 'Eager' },
   { value: 'server', label: 'Server' },
@@ -45,6 +46,7 @@ export function ToolsView(props: {
   const capped = useCappedList(rows, 200);
   const count = (predicate: (row: (typeof all)[number]) => boolean) => all.filter(predicate).length;
   const selectedCall = record?.modelCalls[call];
+  const unused = all.filter((row) => row.used === false).map((row) => row.name);
 
   return (
     <div>
@@ -53,6 +55,13 @@ export function ToolsView(props: {
         <span className="cw-chip" data-testid="count-lazy">{`${count((row) => row.lazy)} lazy`}</span>
         <span className="cw-chip" data-testid="count-discovered">{`${count((row) => row.status === 'discovered')} discovered`}</span>
         <span className="cw-chip" data-testid="count-undiscovered">{`${count((row) => row.status === 'undiscovered')} undiscovered`}</span>
+        <span
+          className={`cw-chip${unused.length ? ' cw-warn' : ''}`}
+          data-testid="count-unused"
+          title={unused.length ? `Loaded and sent with every request, never called: ${unused.join(', ')}` : 'Every loaded tool was called'}
+        >
+          {`${unused.length} loaded, never used`}
+        </span>
         <span className="cw-chip" data-testid="count-sent" title="Tools sent with the selected model call, the discovery tool included (the Tokens tab counts the same)">
           {`${count((row) => row.sentInCall)} sent in model call ${callCount === 0 ? '–' : call + 1}`}
         </span>
@@ -97,7 +106,9 @@ export function ToolsView(props: {
                   ? 'discovery tool'
                   : [row.lazy ? 'lazy' : 'eager', row.kind === 'client' ? 'browser' : row.kind, row.needsApproval ? 'approval' : ''].filter(Boolean).join(' · ')}
               </td>
-              <td className={`cw-status-${row.status}`}>{row.kind === 'discovery' ? 'sent while lazy tools wait' : row.status}</td>
+              <td className={`cw-status-${row.status}`} data-used={row.used === undefined ? undefined : String(row.used)}>
+                {row.kind === 'discovery' ? 'sent while lazy tools wait' : `${row.status}${row.used === false ? ' · never used' : ''}`}
+              </td>
               <td data-testid="discovered-in" title={row.discoveredIn ? `Discovered by ${row.discoveredIn.toolCallId}` : undefined}>
                 {row.discoveredIn
                   ? `turn ${row.discoveredIn.turn}${row.discoveredIn.modelCall === undefined ? '' : `, model call ${row.discoveredIn.modelCall}`}`

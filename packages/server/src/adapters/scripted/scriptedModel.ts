@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Message, TokenUsage, ToolMessage } from '@ag-ui/core';
 import { DISCOVERY_TOOL_NAME, createId } from '@chatwire/core';
-import { countTextTokens as countTokens } from '../../tokens.js';
+import { countRequestTokens, countTextTokens as countTokens } from '../../tokens.js';
 import type { ChatModel, ModelChunk, ModelRequest, ModelTool } from '../../model.js';
 import { argumentsFromText } from './argumentsFromText.js';
 import { codeModeRules } from './codeModeScenario.js';
@@ -41,6 +41,8 @@ export interface ScriptContext {
   readonly succeededSinceUser: ReadonlySet<string>;
   /** The media parts (images, documents, audio, video) of the last user message. */
   readonly attachments: readonly Attachment[];
+  /** How the built-in rules call a tool found only in the catalog (see {@link ScriptedModelOptions.catalogCalls}). */
+  readonly catalogCalls: 'discover-first' | 'direct';
 }
 
 /** A scenario: when it matches, its reply is what the model does. */
@@ -63,6 +65,14 @@ export interface ScriptedModelOptions {
   readonly argsChunkSize?: number;
   /** Model name in usage reports. Defaults to `scripted-1`. */
   readonly model?: string;
+  /**
+   * How a tool the message names that is only in the discovery tool's catalog is called:
+   * `discover-first` calls the discovery tool, then the tool; `direct` calls it by its catalog name at
+   * once (the server's call-to-load discovers it), with the arguments the text spells out as JSON (its
+   * schema is unknown until it is loaded), and calls again once an error says the tool is loaded.
+   * Defaults to `discover-first`.
+   */
+  readonly catalogCalls?: 'discover-first' | 'direct';
 }
 
 /**
@@ -71,7 +81,8 @@ export interface ScriptedModelOptions {
  * deltas, and reports usage counted with the o200k tokenizer on what it received.
  *
  * Built-in behaviour, after your rules: a message that names a sent tool calls it (several names:
- * parallel calls); a name found only in the discovery catalog is discovered first; a message whose
+ * parallel calls); a name found only in the discovery catalog is discovered first (or, with
+ * `catalogCalls: 'direct'`, called by that name at once, and again once an error says it is loaded); a message whose
  * words match a tool's name or description calls the best match; tool results are summarised in
  * a sentence each; with Code Mode's `execute_typescript`, a message asking for code ("use code to
  * compare the weather in Paris and Tokyo") discovers the lazy APIs it needs with `discover_tools`,
@@ -101,7 +112,7 @@ export function createScriptedModel(options: ScriptedModelOptions = {}): ChatMod
         request.signal.throwIfAborted();
         if (delayMs > 0) await sleep(delayMs, undefined, { signal: request.signal });
       };
-      const context = readContext(request);
+      const context = readContext(request, options.catalogCalls ?? 'discover-first');
       const reply = decide(rules, context);
       if ('error' in reply) throw new Error(reply.error);
       let output = '';
@@ -133,20 +144,6 @@ export function createScriptedModel(options: ScriptedModelOptions = {}): ChatMod
       yield { type: 'finish', reason: reply.toolCalls?.length ? 'tool-calls' : 'stop', usage: { ...usage, totalTokens: (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0) } };
     },
   };
-}
-
-/**
- * Tokens of everything a request carries (system, messages, tools), counted with o200k. A media part
- * counts as its description, not its bytes: providers count an image by its pixels, and tokenizing
- * megabytes of base64 would only hold up the server.
- */
-export function countRequestTokens(request: Pick<ModelRequest, 'system' | 'messages' | 'tools'>): number {
-  const messages = request.messages.map((message) =>
-    message.role === 'user' && Array.isArray(message.content)
-      ? { ...message, content: message.content.map((part) => (part.type === 'text' ? part : { type: part.type, text: describeAttachment(readAttachment(part)) })) }
-      : message,
-  );
-  return countTokens(JSON.stringify({ system: request.system ?? '', messages, tools: request.tools }));
 }
 
 function decide(rules: readonly ScriptRule[], context: ScriptContext): ScriptReply {
@@ -188,7 +185,7 @@ export function readCatalog(tools: readonly ModelTool[]): string[] {
 /** How much of the last user message the built-in rules read. */
 const MAX_READ_CHARS = 8_000;
 
-function readContext(request: ModelRequest): ScriptContext {
+function readContext(request: ModelRequest, catalogCalls: ScriptContext['catalogCalls']): ScriptContext {
   const { messages } = request;
   let lastUser = -1;
   for (let i = messages.length - 1; i >= 0; i--) {
@@ -228,6 +225,7 @@ function readContext(request: ModelRequest): ScriptContext {
     calledSinceUser,
     succeededSinceUser,
     attachments: lastUser >= 0 ? mediaPartsOf(messages[lastUser] as Message).map(readAttachment) : [],
+    catalogCalls,
   };
 }
 
@@ -258,10 +256,13 @@ function mentionedTools(text: string, candidates: Iterable<string>): string[] {
   return found.sort((a, b) => a.at - b.at).map((entry) => entry.name);
 }
 
+/** A schema that says nothing: what the model knows of a tool it has only seen in the catalog. */
+const UNKNOWN_SCHEMA = { type: 'object', properties: {} } as const;
+
 function callsFor(context: ScriptContext, names: readonly string[]): ScriptReply {
   const toolCalls = names.map((name) => {
-    const tool = context.request.tools.find((candidate) => candidate.name === name) as ModelTool;
-    return { name, args: argumentsFromText(context.userText, tool.parameters, name) };
+    const tool = context.request.tools.find((candidate) => candidate.name === name);
+    return { name, args: argumentsFromText(context.userText, tool?.parameters ?? UNKNOWN_SCHEMA, name) };
   });
   return { toolCalls };
 }
@@ -282,6 +283,8 @@ function planCalls(context: ScriptContext, names: readonly string[]): ScriptRepl
   if (missing.length > 0) {
     const discoverable = missing.filter((name) => context.catalog.includes(name));
     if (discoverable.length === 0 || !context.sentTools.has(DISCOVERY_TOOL_NAME)) return undefined;
+    // Calling by the catalog's name needs every missing tool to be in the catalog.
+    if (context.catalogCalls === 'direct' && discoverable.length === missing.length) return callsFor(context, names);
     return { toolCalls: [discoveryCall(context, discoverable)] };
   }
   return callsFor(context, names);
@@ -357,6 +360,17 @@ const builtInRules: readonly ScriptRule[] = [
       );
       const ready = wanted.filter((name) => context.sentTools.has(name));
       return ready.length > 0 && ready.length === wanted.length ? callsFor(context, ready) : undefined;
+    },
+  },
+  {
+    name: 'call again once a tool is loaded',
+    when: (context) => context.phase === 'tools',
+    reply: (context) => {
+      // Call-to-load answered with an error that loaded the tool (a browser tool's discovery rule, or
+      // arguments that did not validate): the tool is sent now, with its schema, so call it again.
+      const loaded = context.results.flatMap((result) => (result.isError ? [...result.content.matchAll(/Tool '([A-Za-z0-9_-]+)' is loaded now/g)].map((m) => m[1] as string) : []));
+      const ready = [...new Set(loaded)].filter((name) => context.sentTools.has(name));
+      return ready.length > 0 ? callsFor(context, ready) : undefined;
     },
   },
   {
