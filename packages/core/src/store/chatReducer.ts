@@ -182,7 +182,10 @@ export function reduceChat(state: ChatState, action: ChatAction): Reduction {
     }
     case 'failed': {
       const closed = closeTurn(state, `The run failed before this call finished: ${action.error.message}`, action.now);
-      return { state: { ...closed.state, status: 'error', error: action.error }, changes: closed.changes };
+      const { code } = action.error;
+      // A run whose connection could not be restored may still be read later (`resumeStream()`); any other failure ends it here.
+      const activeRun = code === 'network' || code === 'stream-truncated' ? state.activeRun : undefined;
+      return { state: { ...closed.state, status: 'error', error: action.error, activeRun }, changes: closed.changes };
     }
     case 'stopped': {
       const closed = closeTurn(state, 'aborted', action.now);
