@@ -249,12 +249,12 @@ describe('two server instances sharing a real Redis', () => {
     await redis?.stop();
   });
 
-  async function instance() {
+  async function instance(delayMs = 3) {
     const connection = await redisClient(redis.url);
     const subscriber = connection.duplicate();
     subscriber.on('error', () => {});
     await subscriber.connect();
-    const started = await server({ secret: 'shared-secret', store: createRedisStore({ client: connection, subscriber }), delayMs: 8 });
+    const started = await server({ secret: 'shared-secret', store: createRedisStore({ client: connection, subscriber }), delayMs });
     closers.push(
       () => connection.quit(),
       () => subscriber.quit(),
@@ -263,8 +263,8 @@ describe('two server instances sharing a real Redis', () => {
   }
 
   it('starts on one instance, resumes on the other after a reload, and a stop sent to the second stops the model on the first', async () => {
-    const a = await instance();
-    const b = await instance();
+    const a = await instance(8);
+    const b = await instance(8);
     const before = client(a.url, { id: 'chat_two' });
     void storyUntilPart(before.chat, 2);
     await until(() => textSoFar(before.chat).includes('Part 2:'));
