@@ -110,6 +110,8 @@ export function App() {
           <button
             type="button"
             className="header-button"
+            aria-label="New chat"
+            title="New chat"
             onClick={() => {
               // Stops a response on the server too, and starts over (the chat is saved empty).
               client.setMessages([]);
@@ -117,7 +119,8 @@ export function App() {
               setStopped(new Set());
             }}
           >
-            New chat
+            <span aria-hidden="true">+</span>
+            <span className="header-button-label"> New chat</span>
           </button>
         ) : null}
         <button

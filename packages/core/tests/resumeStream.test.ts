@@ -350,6 +350,16 @@ describe('fetchServerSentEvents with resumable streams', () => {
     ]);
   });
 
+  it('a stop that finds no run yet (it may overtake the POST) is tried again; after 4 tries there is nothing to stop', async () => {
+    const answers = [json(404, { code: 'unknown-run' }), json(404, { code: 'unknown-run' }), json(200, { runId: 'r', status: 'stopped' })];
+    const once = recording(() => answers.shift() as Response);
+    await fetchServerSentEvents({ url: '/api/chat', fetch: once.fetch }).stop!({ threadId: 't', runId: 'r', token: TOKEN });
+    expect(once.requests.map((request) => request.method)).toEqual(['DELETE', 'DELETE', 'DELETE']);
+    const never = recording(() => json(404, { code: 'unknown-run' }));
+    await expect(fetchServerSentEvents({ url: '/api/chat', fetch: never.fetch }).stop!({ threadId: 't', runId: 'r', token: TOKEN })).resolves.toBeUndefined();
+    expect(never.requests).toHaveLength(4);
+  });
+
   it('a stop the server refuses rejects with its reason', async () => {
     const { fetch } = recording(() => json(403, { error: 'The resume token was not issued by this server', code: 'invalid-resume-token' }));
     await expect(fetchServerSentEvents({ url: '/api/chat', fetch }).stop!({ threadId: 't', runId: 'r', token: 'x' })).rejects.toMatchObject({ code: 'http', status: 403 });

@@ -61,14 +61,31 @@ export async function resumeRun(request: EndpointRequest, run: RunLocation & { r
   return readEventStream(response, url, signal);
 }
 
-/** `DELETE <endpoint>?threadId=&runId=` with the resume token: the server stops the run wherever it runs. */
+/** A stop that finds no run is tried again this often, this far apart: the run's `POST` may not have reached the server yet. */
+const STOP_TRIES = 4;
+const STOP_RETRY_MS = 250;
+
+/**
+ * `DELETE <endpoint>?threadId=&runId=` with the resume token: the server stops the run wherever it
+ * runs. A `404` is tried again (up to 4 tries, 250 ms apart): a stop sent right after the request
+ * that started the run may overtake it; after that, the run is not there to stop (it never started,
+ * or ended long ago), which is no failure.
+ */
 export async function stopRun(request: EndpointRequest, run: RunLocation): Promise<void> {
-  const sent = await request({ method: 'DELETE', headers: {} }, { [RESUME_TOKEN_HEADER]: run.token }, query(run));
-  const response = sent?.response;
-  if (response && !response.ok) {
-    throw new ChatwireError('http', `The server did not stop run '${run.runId}' (${response.status}): ${await readErrorBody(response)}`, { status: response.status });
+  for (let tries = 1; ; tries++) {
+    const sent = await request({ method: 'DELETE', headers: {} }, { [RESUME_TOKEN_HEADER]: run.token }, query(run));
+    const response = sent?.response;
+    if (response?.status === 404 && tries < STOP_TRIES) {
+      await response.body?.cancel().catch(() => {});
+      await new Promise((resolve) => setTimeout(resolve, STOP_RETRY_MS));
+      continue;
+    }
+    if (response && !response.ok && response.status !== 404) {
+      throw new ChatwireError('http', `The server did not stop run '${run.runId}' (${response.status}): ${await readErrorBody(response)}`, { status: response.status });
+    }
+    await response?.body?.cancel().catch(() => {});
+    return;
   }
-  await response?.body?.cancel().catch(() => {});
 }
 
 async function readErrorBody(response: Response): Promise<string> {

@@ -34,8 +34,12 @@ function client(url: string, options: Partial<ChatClientOptions> = {}) {
     },
     ...options,
   });
-  closers.push(async () => chat.dispose());
-  return { chat, requests: recorder.requests };
+  closers.push(async () => {
+    chat.dispose();
+    // A stop goes out in the background (and is tried again on 404): let it finish before the servers close.
+    await new Promise((resolve) => setTimeout(resolve, 1_000)).then(() => recorder.idle());
+  });
+  return { chat, requests: recorder.requests, idle: recorder.idle };
 }
 
 const textSoFar = (chat: ChatClient) => answerOf(chat.getSnapshot().messages);
@@ -128,16 +132,53 @@ describe('ChatClient resumes a resumable run', () => {
     expect(recorded.text.startsWith(textSoFar(after.chat))).toBe(true);
   });
 
-  it('a stop right after sending, on a chat that has its token, stops the new run on the server too', async () => {
+  it('a stop before the response arrived, on a chat that has its token, stops the new run on the server too', async () => {
     const { url, model } = await server({ delayMs: 8 });
-    const { chat, requests } = client(url);
+    // The second POST reaches the server, which starts the run; its response is held back until the page stopped.
+    let posts = 0;
+    let answered = false;
+    let stopped = false;
+    const fetch = (async (input: string | URL | Request, init?: RequestInit) => {
+      if (init?.method !== 'POST' || ++posts === 1) return globalThis.fetch(input, init);
+      const response = await globalThis.fetch(input, { ...init, signal: null });
+      answered = true;
+      await until(() => stopped);
+      await response.body?.cancel();
+      throw new DOMException('The operation was aborted.', 'AbortError');
+    }) as typeof globalThis.fetch;
+    const recorder = recordingFetch();
+    const { chat } = client(url, { connection: fetchServerSentEvents({ url: `${url}/api/chat`, fetch: (input, init) => (init?.method === 'DELETE' ? recorder.fetch(input, init) : fetch(input, init)) }) });
     await chat.sendMessage('hello');
     void chat.sendMessage('write a long story');
-    await until(() => model.calls.length === 2 && model.calls[1]!.chunks > 0);
+    await until(() => answered);
+    expect(chat.getSnapshot().activeRun?.lastEventId).toBe(0);
     chat.stop();
-    await until(() => requests.some((request) => request.method === 'DELETE'));
+    stopped = true;
+    await until(() => recorder.requests.length === 1);
+    await recorder.idle();
+    const runId = new URL(recorder.requests[0]!.url).searchParams.get('runId')!;
     await until(() => model.calls[1]?.signal.aborted === true);
     expect(model.calls[1]?.finished).toBe(false);
+    const recorded = await recordedRun(url, { threadId: 'chat_resume', runId, token: chat.getSnapshot().resumeToken! });
+    expect(recorded.frames.at(-1)?.event).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'cancelled' } });
+  });
+
+  it('a stop before the request went out finds nothing to stop, quietly', async () => {
+    const { url, model } = await server();
+    const { chat, requests, idle } = client(url);
+    await chat.sendMessage('hello');
+    void chat.sendMessage('write a long story');
+    chat.stop();
+    // Tried four times, 250 ms apart (the run could have been on its way), then nothing to stop: no warning, no error.
+    await until(() => requests.filter((request) => request.method === 'DELETE').length >= 4);
+    await idle();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const stops = requests.filter((request) => request.method === 'DELETE');
+    expect(stops).toHaveLength(4);
+    const runId = new URL(stops[0]!.url).searchParams.get('runId')!;
+    expect((await getRun(url, { threadId: 'chat_resume', runId }, { [RESUME_TOKEN_HEADER]: chat.getSnapshot().resumeToken! })).status).toBe(404);
+    expect(model.calls).toHaveLength(1);
+    expect(chat.getSnapshot()).toMatchObject({ status: 'ready', error: undefined });
   });
 
   it('a server without resumable streams: a cut connection fails the turn as before, and nothing is read again', async () => {

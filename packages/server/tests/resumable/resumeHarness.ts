@@ -110,14 +110,29 @@ export async function cuttingProxy(target: string, options: { marker: string; oc
   };
 }
 
-/** A fetch that records each request's method, URL and headers before passing it on. */
+/** A fetch that records each request's method, URL and headers before passing it on; `idle()` waits for the requests in flight. */
 export function recordingFetch() {
   const requests: { method: string; url: string; headers: Record<string, string> }[] = [];
+  const inFlight = new Set<Promise<unknown>>();
   const fetch = (async (url: string | URL | Request, init?: RequestInit) => {
     requests.push({ method: init?.method ?? 'GET', url: String(url), headers: { ...(init?.headers as Record<string, string>) } });
-    return globalThis.fetch(url, init);
+    const sent = globalThis.fetch(url, init);
+    const settled = sent.then(
+      (response) => (init?.method === 'DELETE' ? response.clone().text() : undefined),
+      () => {},
+    );
+    inFlight.add(settled);
+    void settled.finally(() => inFlight.delete(settled));
+    return sent;
   }) as typeof globalThis.fetch;
-  return { fetch, requests };
+  return {
+    fetch,
+    requests,
+    /** Waits until no request is in flight (a stop goes out in the background, and may be tried again). */
+    idle: async () => {
+      while (inFlight.size > 0) await Promise.all([...inFlight]);
+    },
+  };
 }
 
 /** What an app persists of a chat, through JSON as localStorage would keep it: the messages and the run's place, from one snapshot. */
