@@ -5,7 +5,7 @@ import type { ActiveRun, ChatMessage } from '@chatwire/core';
 import { useChat, type UseChatOptions } from '@chatwire/react';
 import { redisClient, startRedis } from '../../server/tests/security/redisServer.js';
 import { expectLongStory, getRun, readFrames, textOf } from '../../server/tests/resumable/resumableFixtures.js';
-import { answerOf, cuttingProxy, recordedRun, recordingFetch, resumableServer, until } from '../../server/tests/resumable/resumeHarness.js';
+import { answerOf, cuttingProxy, LONG, recordedRun, recordingFetch, resumableServer, until } from '../../server/tests/resumable/resumeHarness.js';
 import { cleanupAfterEach, freshRegistry, outsideAct, withRegistry } from './helpers.tsx';
 
 /**
@@ -61,14 +61,14 @@ describe('useChat({ resume: true })', () => {
       const { url, model } = await server();
       const before = page({ id: 'story', api: `${url}/api/chat` });
       void before.result.current.sendMessage('write a long story');
-      await until(() => text(before).includes('Part 3:'), 10_000);
+      await until(() => text(before).includes('Part 3:'), 20_000);
       const saved = leave(before);
       expect(saved.activeRun.lastEventId).toBeGreaterThan(0);
 
       const after = reload(url, 'story', saved);
       // The first render already holds the saved answer.
       expect(text(after)).toBe(answerOf(saved.messages));
-      await until(() => after.result.current.status === 'ready', 10_000);
+      await until(() => after.result.current.status === 'ready', 20_000);
       const resumed = after.requests.find((request) => request.method === 'GET');
       expect(resumed?.headers['last-event-id']).toBe(String(saved.activeRun.lastEventId));
       const recorded = await recordedRun(url, { threadId: 'story', runId: saved.activeRun.runId, token: saved.resumeToken });
@@ -78,7 +78,7 @@ describe('useChat({ resume: true })', () => {
       expect(after.result.current).toMatchObject({ error: undefined, activeRun: undefined, resumeToken: saved.resumeToken });
       expect(model.calls).toHaveLength(1);
     });
-  });
+  }, LONG);
 
   it('a connection cut in the middle of an SSE frame: useChat reconnects and ends with exactly the run', async () => {
     await outsideAct(async () => {
@@ -87,8 +87,8 @@ describe('useChat({ resume: true })', () => {
       closers.push(proxy.close);
       const view = page({ id: 'cut', api: `${proxy.url}/api/chat` });
       void view.result.current.sendMessage('write a long story');
-      await until(() => proxy.cut.done, 10_000);
-      await until(() => view.result.current.status === 'ready' || view.result.current.status === 'error', 15_000);
+      await until(() => proxy.cut.done, 20_000);
+      await until(() => view.result.current.status === 'ready' || view.result.current.status === 'error', 30_000);
       expect(view.result.current.error).toBeUndefined();
       const get = view.requests.find((request) => request.method === 'GET');
       expect(get?.headers['last-event-id']).toBe(String(proxy.lastWholeFrameId()));
@@ -96,17 +96,17 @@ describe('useChat({ resume: true })', () => {
       expect(text(view)).toBe(recorded.text);
       expect(expectLongStory(recorded.text)).toBe(true);
     });
-  });
+  }, LONG);
 
   it('stop after resume: the resumed run stops on the server (its events end cancelled, the model signal aborted)', async () => {
     await outsideAct(async () => {
       const { url, model } = await server({ delayMs: 8 });
       const before = page({ id: 'stop', api: `${url}/api/chat` });
       void before.result.current.sendMessage('write a long story');
-      await until(() => text(before).includes('Part 2:'), 10_000);
+      await until(() => text(before).includes('Part 2:'), 20_000);
       const saved = leave(before);
       const after = reload(url, 'stop', saved);
-      await until(() => text(after).includes('Part 4:'), 10_000);
+      await until(() => text(after).includes('Part 4:'), 20_000);
       after.result.current.stop();
       await until(() => after.result.current.status === 'ready');
       await until(() => after.requests.some((request) => request.method === 'DELETE'));
@@ -117,22 +117,22 @@ describe('useChat({ resume: true })', () => {
       expect(recorded.frames.at(-1)?.event).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'cancelled' } });
       expect(recorded.text.startsWith(text(after))).toBe(true);
     });
-  });
+  }, LONG);
 
   it('a saved token the server did not issue for this chat: the page shows a resume-failed error', async () => {
     await outsideAct(async () => {
       const { url } = await server();
       const before = page({ id: 'forged', api: `${url}/api/chat` });
       void before.result.current.sendMessage('write a long story');
-      await until(() => text(before).includes('Part 1:'), 10_000);
+      await until(() => text(before).includes('Part 1:'), 20_000);
       const saved = leave(before);
       const forged = { ...saved, resumeToken: `${saved.resumeToken.slice(0, -4)}AAAA` };
       const after = reload(url, 'forged', forged);
-      await until(() => after.result.current.status === 'error', 10_000);
+      await until(() => after.result.current.status === 'error', 20_000);
       expect(after.result.current.error).toMatchObject({ code: 'resume-failed', status: 403 });
       expect(text(after)).toBe(answerOf(saved.messages));
     });
-  });
+  }, LONG);
 });
 
 describe('useChat on two server instances sharing a real Redis', () => {
@@ -162,10 +162,10 @@ describe('useChat on two server instances sharing a real Redis', () => {
       const b = await instance();
       const before = page({ id: 'two', api: `${a.url}/api/chat` });
       void before.result.current.sendMessage('write a long story');
-      await until(() => text(before).includes('Part 2:'), 10_000);
+      await until(() => text(before).includes('Part 2:'), 20_000);
       const saved = leave(before);
       const after = reload(b.url, 'two', saved);
-      await until(() => text(after).includes('Part 4:'), 10_000);
+      await until(() => text(after).includes('Part 4:'), 20_000);
       // What arrived through the other instance continues the saved answer exactly.
       const recordedSoFar = await recordedRunPrefix(b.url, saved, text(after).length);
       expect(text(after)).toBe(recordedSoFar);
@@ -178,7 +178,7 @@ describe('useChat on two server instances sharing a real Redis', () => {
       expect(recorded.frames.at(-1)?.event).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'cancelled' } });
       expect(after.result.current).toMatchObject({ status: 'ready', activeRun: undefined });
     });
-  });
+  }, LONG);
 });
 
 /** The first `length` characters of the run's text as the server recorded it (read from its start while it still goes on). */

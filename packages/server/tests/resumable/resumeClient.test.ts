@@ -3,7 +3,7 @@ import { ChatClient, fetchServerSentEvents, type ChatClientOptions } from '@chat
 import { createRedisStore, RESUME_TOKEN_HEADER } from '@chatwire/server';
 import { redisClient, startRedis } from '../security/redisServer.js';
 import { expectLongStory, getRun } from './resumableFixtures.js';
-import { answerOf, cuttingProxy, recordedRun, recordingFetch, resumableServer, savedChat, until } from './resumeHarness.js';
+import { answerOf, cuttingProxy, LONG, recordedRun, recordingFetch, resumableServer, savedChat, until } from './resumeHarness.js';
 
 /**
  * ChatClient against the real `createChatHandler({ resumable: true })` on loopback: a reload
@@ -80,7 +80,7 @@ describe('ChatClient resumes a resumable run', () => {
     // One run, read by two clients: the model ran once, to its end.
     expect(model.calls).toHaveLength(1);
     expect(model.calls[0]).toMatchObject({ finished: true });
-  });
+  }, LONG);
 
   it('a connection cut in the middle of an SSE frame: the client reconnects after the last whole frame and ends with exactly the run', async () => {
     const { url, model } = await server();
@@ -101,7 +101,7 @@ describe('ChatClient resumes a resumable run', () => {
     expect(expectLongStory(recorded.text)).toBe(true);
     expect(chat.getSnapshot()).toMatchObject({ status: 'ready', error: undefined, activeRun: undefined });
     expect(model.calls).toHaveLength(1);
-  });
+  }, LONG);
 
   it('stop after resume: DELETE with the token stops the run on the server; its events end cancelled and the model signal is aborted', async () => {
     const { url, model } = await server({ delayMs: 8 });
@@ -130,7 +130,7 @@ describe('ChatClient resumes a resumable run', () => {
     expect(expectLongStory(recorded.text)).toBe(false);
     // What the client shows is a prefix of what the server recorded.
     expect(recorded.text.startsWith(textSoFar(after.chat))).toBe(true);
-  });
+  }, LONG);
 
   it('a stop before the response arrived, on a chat that has its token, stops the new run on the server too', async () => {
     const { url, model } = await server({ delayMs: 8 });
@@ -161,7 +161,7 @@ describe('ChatClient resumes a resumable run', () => {
     expect(model.calls[1]?.finished).toBe(false);
     const recorded = await recordedRun(url, { threadId: 'chat_resume', runId, token: chat.getSnapshot().resumeToken! });
     expect(recorded.frames.at(-1)?.event).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'cancelled' } });
-  });
+  }, LONG);
 
   it('a stop before the request went out finds nothing to stop, quietly', async () => {
     const { url, model } = await server();
@@ -179,7 +179,7 @@ describe('ChatClient resumes a resumable run', () => {
     expect((await getRun(url, { threadId: 'chat_resume', runId }, { [RESUME_TOKEN_HEADER]: chat.getSnapshot().resumeToken! })).status).toBe(404);
     expect(model.calls).toHaveLength(1);
     expect(chat.getSnapshot()).toMatchObject({ status: 'ready', error: undefined });
-  });
+  }, LONG);
 
   it('a server without resumable streams: a cut connection fails the turn as before, and nothing is read again', async () => {
     const { url, model } = await server({ resumable: false });
@@ -190,7 +190,7 @@ describe('ChatClient resumes a resumable run', () => {
     expect(chat.getSnapshot()).toMatchObject({ status: 'error', error: { code: 'network' }, activeRun: undefined, resumeToken: undefined });
     expect(requests.map((request) => request.method)).toEqual(['POST']);
     await until(() => model.calls[0]?.signal.aborted === true);
-  });
+  }, LONG);
 });
 
 describe('resuming fails clearly, or quietly when there is nothing left', () => {
@@ -215,7 +215,7 @@ describe('resuming fails clearly, or quietly when there is nothing left', () => 
     expect(activeRun).toBeUndefined();
     // What was saved stays.
     expect(answerOf(after.chat.getSnapshot().messages)).toBe(answerOf(saved.messages));
-  });
+  }, LONG);
 
   it('events no longer held (410 resume-gap): resume-failed, naming the buffer limits', async () => {
     const { url, model } = await server({ resumable: { maxEvents: 30 } });
@@ -233,7 +233,7 @@ describe('resuming fails clearly, or quietly when there is nothing left', () => 
       error: { code: 'resume-failed', status: 410, message: expect.stringContaining('maxEvents') },
       activeRun: undefined,
     });
-  });
+  }, LONG);
 
   it('a run expired from the store (its retention passed): resumeStream resolves quietly, the saved answer stays as it was', async () => {
     const { url, model } = await server({ resumable: { retainMs: 50 } });
@@ -257,7 +257,7 @@ describe('resuming fails clearly, or quietly when there is nothing left', () => 
     expect(snapshot).toMatchObject({ status: 'ready', error: undefined, activeRun: undefined });
     expect(answerOf(snapshot.messages)).toBe(answerOf(saved.messages));
     expect(snapshot.messages.at(-1)?.parts.every((part) => part.type !== 'text' || part.state === 'done')).toBe(true);
-  });
+  }, LONG);
 
   it('the run is gone while reconnecting after a drop (404): resume-failed, the answer kept as far as it got', async () => {
     const { url, model } = await server({ resumable: { retainMs: 50 } });
@@ -278,7 +278,7 @@ describe('resuming fails clearly, or quietly when there is nothing left', () => 
     await turn;
     expect(chat.getSnapshot()).toMatchObject({ status: 'error', error: { code: 'resume-failed', message: expect.stringContaining('no longer has run') }, activeRun: undefined });
     expect(parts(textSoFar(chat)).length).toBeLessThan(12);
-  });
+  }, LONG);
 });
 
 describe('two server instances sharing a real Redis', () => {
@@ -327,7 +327,7 @@ describe('two server instances sharing a real Redis', () => {
     expect(recorded.frames.at(-1)?.event).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'cancelled' } });
     expect(recorded.text.startsWith(textSoFar(after.chat))).toBe(true);
     expect(after.chat.getSnapshot()).toMatchObject({ status: 'ready', activeRun: undefined });
-  });
+  }, LONG);
 
   it('a reload that lands on the other instance reads the rest to the end: nothing lost, nothing twice', async () => {
     const a = await instance();
@@ -344,5 +344,5 @@ describe('two server instances sharing a real Redis', () => {
     expect(expectLongStory(recorded.text)).toBe(true);
     expect(a.model.calls[0]).toMatchObject({ finished: true });
     expect(b.model.calls).toHaveLength(0);
-  });
+  }, LONG);
 });

@@ -159,8 +159,11 @@ export async function recordedRun(url: string, run: { threadId: string; runId: s
   return { frames, text: textOf(frames) };
 }
 
+/** A test's bound: each streams a whole story over loopback, on a machine that may be busy. */
+export const LONG = 60_000;
+
 /** Polls until `check` holds (a generous bound: the machine is shared). */
-export async function until(check: () => boolean, ms = 10_000): Promise<void> {
+export async function until(check: () => boolean, ms = 20_000): Promise<void> {
   const deadline = Date.now() + ms;
   while (!check()) {
     if (Date.now() > deadline) throw new Error('condition not met in time');
