@@ -115,37 +115,44 @@ export async function readRunEvents(
       return 'gone';
     }
   }
+  let current: AsyncIterator<unknown> = events;
   let next = first;
-  for (;;) {
-    try {
-      for (let item = await (next ?? events.next()); !item.done; item = await events.next()) {
+  try {
+    for (;;) {
+      try {
+        for (let item = await (next ?? current.next()); !item.done; item = await current.next()) {
+          next = undefined;
+          if (stale()) return undefined;
+          const { raw, id } = unwrap(item.value);
+          // Already applied (a server that repeats itself): nothing to do, not even the lifecycle check.
+          if (isApplied(store.getSnapshot(), id)) continue;
+          const parsed = parseWireEvent(raw);
+          if (!parsed.known) {
+            options.onUnknown(parsed.type);
+            continue;
+          }
+          if (store.inspector.active) store.inspector.emit({ type: 'event', at: Date.now(), runId, event: parsed.event });
+          if (!(await apply(expand(parsed.event), id))) return undefined;
+          tries = 0;
+        }
+        if (stale()) return undefined;
+        const ended = phase as Phase; // set by apply()
+        if (ended === 'finished') return 'finished';
+        if (ended === 'failed') return 'error';
+        throw new ChatwireError('stream-truncated', 'The response ended before the run finished, so the answer may be incomplete. Try again.');
+      } catch (error) {
         next = undefined;
         if (stale()) return undefined;
-        const { raw, id } = unwrap(item.value);
-        // Already applied (a server that repeats itself): nothing to do, not even the lifecycle check.
-        if (isApplied(store.getSnapshot(), id)) continue;
-        const parsed = parseWireEvent(raw);
-        if (!parsed.known) {
-          options.onUnknown(parsed.type);
-          continue;
-        }
-        if (store.inspector.active) store.inspector.emit({ type: 'event', at: Date.now(), runId, event: parsed.event });
-        if (!(await apply(expand(parsed.event), id))) return undefined;
-        tries = 0;
+        // A dropped connection (not an HTTP error answering the request) of a resumable run is read again.
+        if (!isRetryable(error) || error.code === 'http') throw error;
+        const reopened = await reopen(error);
+        if (stale()) return undefined;
+        if (!reopened) throw error;
+        current = reopened;
       }
-      if (stale()) return undefined;
-      const ended = phase as Phase; // set by apply()
-      if (ended === 'finished') return 'finished';
-      if (ended === 'failed') return 'error';
-      throw new ChatwireError('stream-truncated', 'The response ended before the run finished, so the answer may be incomplete. Try again.');
-    } catch (error) {
-      next = undefined;
-      if (stale()) return undefined;
-      if (!isRetryable(error) || error.code === 'http') throw error;
-      const reopened = await reopen(error);
-      if (stale()) return undefined;
-      if (!reopened) throw error;
-      events = reopened;
     }
+  } finally {
+    // A reading that stops early releases its stream (the SSE reader's lock and abort listener).
+    void current.return?.(undefined)?.catch(() => {});
   }
 }
