@@ -56,7 +56,7 @@ export async function readRunEvents(
   // A run read again from a later event has started already.
   let phase: Phase = events === undefined && (store.getSnapshot().activeRun?.lastEventId ?? 0) > 0 ? 'running' : 'before';
   let runId = options.input.runId;
-  // Tries left since the last event that arrived.
+  // Reconnection tries made since the last event that arrived.
   let tries = 0;
 
   const apply = async (wireEvents: readonly WireEvent[], id: number | undefined): Promise<boolean> => {
