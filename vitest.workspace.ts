@@ -12,6 +12,8 @@ const project = (name: string, environment: 'node' | 'jsdom', root = `packages/$
     environment,
     include: ['tests/**/*.test.{ts,tsx}'],
     testTimeout: 20_000,
+    // React tests fail on React's own warnings and wait longer for lazily imported modules.
+    ...(environment === 'jsdom' ? { setupFiles: ['../../tests/reactTestSetup.ts'] } : {}),
   },
 });
 

@@ -19,7 +19,10 @@ test('a server tool: its result is a readable card, its JSON one click away', as
   await expect(lastAnswer(page).locator('.markdown').last()).not.toContainText('{');
 });
 
-test('the scripted model reads "for Paris for 3 days" as the city and the days', async ({ page }) => {
+test('the scripted model reads "for Paris" as the city, and "for Paris for 3 days" as the city and the days', async ({ page }) => {
+  await sendAndWait(page, 'use getForecast for Paris');
+  await expect(card(page, 'getForecast').locator('.tool-input')).toContainText('City: Paris');
+  await expect(card(page, 'getForecast').locator('.tool-input')).not.toContainText('use getForecast');
   await sendAndWait(page, 'use getForecast for Paris for 3 days');
   const forecast = card(page, 'getForecast');
   await expect(forecast.getByTestId('tool-result')).toContainText('Forecast for Paris');

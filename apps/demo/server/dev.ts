@@ -6,7 +6,7 @@ import { createDemoRoutes, modelFromEnv } from './routes.ts';
 const port = Number(process.env['PORT'] ?? 5173);
 // OPENAI_API_KEY or ANTHROPIC_API_KEY selects a real model; otherwise the scripted one.
 const model = modelFromEnv(process.env);
-const modelLabel = model ? `${model.provider} model ${model.model}` : 'scripted model';
+const modelLabel = model ? `${model.provider} model ${model.model}${model.toolSearch ? ` with ${model.toolSearch.name}` : ''}` : 'scripted model';
 const server = await createServer({
   configFile: new URL('../vite.config.ts', import.meta.url).pathname,
   plugins: [chatwireVitePlugin(createDemoRoutes(model ? { model } : {}))],

@@ -39,7 +39,8 @@ const setting = (env: ModelEnv, name: string): string | undefined => {
  * The real model the environment asks for, or `undefined` for the scripted model:
  * `OPENAI_API_KEY` (with `OPENAI_BASE_URL`, `OPENAI_MODEL` = `gpt-4o-mini`) selects an
  * OpenAI-compatible model; otherwise `ANTHROPIC_API_KEY` (with `ANTHROPIC_MODEL` =
- * `claude-sonnet-4-5`) selects Anthropic.
+ * `claude-sonnet-4-5`, and `ANTHROPIC_TOOL_SEARCH` = `bm25` or `regex` for Anthropic's own tool
+ * search) selects Anthropic. An `ANTHROPIC_TOOL_SEARCH` of any other value throws.
  */
 export function modelFromEnv(env: ModelEnv): ChatModel | undefined {
   // CHATWIRE_MODEL=scripted keeps the scripted model whatever keys are set (the e2e tests use it).
@@ -50,8 +51,13 @@ export function modelFromEnv(env: ModelEnv): ChatModel | undefined {
     return openaiCompatible({ apiKey: openaiKey, model: setting(env, 'OPENAI_MODEL') ?? 'gpt-4o-mini', ...(baseURL ? { baseURL } : {}) });
   }
   const anthropicKey = setting(env, 'ANTHROPIC_API_KEY');
-  if (anthropicKey) return anthropic({ apiKey: anthropicKey, model: setting(env, 'ANTHROPIC_MODEL') ?? 'claude-sonnet-4-5' });
-  return undefined;
+  if (!anthropicKey) return undefined;
+  // ANTHROPIC_TOOL_SEARCH=bm25|regex: provider-native deferred loading (Anthropic's tool search instead of Chatwire's discovery).
+  const toolSearch = setting(env, 'ANTHROPIC_TOOL_SEARCH');
+  if (toolSearch !== undefined && toolSearch !== 'bm25' && toolSearch !== 'regex') {
+    throw new Error(`ANTHROPIC_TOOL_SEARCH must be 'bm25' or 'regex' (got '${toolSearch}'); leave it unset for Chatwire's discovery.`);
+  }
+  return anthropic({ apiKey: anthropicKey, model: setting(env, 'ANTHROPIC_MODEL') ?? 'claude-sonnet-4-5', ...(toolSearch ? { toolSearch } : {}) });
 }
 
 /**

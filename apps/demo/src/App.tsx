@@ -76,7 +76,12 @@ export function App() {
     () => ({
       onApproval: (id, approved) => client.addToolApprovalResponse({ id, approved }),
       onRegenerate: () => void client.regenerate(),
-      onEdit: (messageId, text) => void client.sendMessage({ text, messageId }),
+      // An edit keeps the message's attachments (an edit replaces them otherwise).
+      onEdit: (messageId, text) => {
+        const edited = client.getSnapshot().messages.find((message) => message.id === messageId);
+        const files = edited?.parts.filter((part) => part.type === 'file') ?? [];
+        void client.sendMessage(files.length > 0 ? { text, messageId, files } : { text, messageId });
+      },
       onShowPanel: () => setPanelOpen(true),
     }),
     [client],
@@ -153,7 +158,7 @@ export function App() {
               <ErrorBanner error={chat.error} onRetry={() => void client.regenerate()} onDismiss={chat.clearError} />
             ) : null}
           </main>
-          <Composer busy={busy} pendingApprovals={pendingApprovals} onSend={(text) => void chat.sendMessage(text)} onStop={stop} />
+          <Composer busy={busy} pendingApprovals={pendingApprovals} onSend={(text, files) => chat.sendMessage(files.length > 0 ? { text, files } : text)} onStop={stop} />
         </div>
         <PagePanel notes={notes} todos={todos} open={panelOpen} onClose={() => setPanelOpen(false)} />
       </div>

@@ -31,5 +31,12 @@ describe('the demo picks its model from the environment', () => {
   it('ANTHROPIC_API_KEY without an OpenAI key: Anthropic, claude-sonnet-4-5 by default', () => {
     expect(modelFromEnv({ ANTHROPIC_API_KEY: 'sk-ant' })).toMatchObject({ provider: 'anthropic', model: 'claude-sonnet-4-5' });
     expect(modelFromEnv({ ANTHROPIC_API_KEY: 'sk-ant', ANTHROPIC_MODEL: 'claude-haiku-4-5' })).toMatchObject({ model: 'claude-haiku-4-5' });
+    expect(modelFromEnv({ ANTHROPIC_API_KEY: 'sk-ant' })?.toolSearch).toBeUndefined();
+  });
+
+  it("ANTHROPIC_TOOL_SEARCH: Anthropic's own tool search (provider-native deferred loading); another value is refused", () => {
+    expect(modelFromEnv({ ANTHROPIC_API_KEY: 'sk-ant', ANTHROPIC_TOOL_SEARCH: 'bm25' })?.toolSearch?.name).toBe('tool_search_tool_bm25');
+    expect(modelFromEnv({ ANTHROPIC_API_KEY: 'sk-ant', ANTHROPIC_TOOL_SEARCH: 'regex' })?.toolSearch?.name).toBe('tool_search_tool_regex');
+    expect(() => modelFromEnv({ ANTHROPIC_API_KEY: 'sk-ant', ANTHROPIC_TOOL_SEARCH: 'yes' })).toThrow("ANTHROPIC_TOOL_SEARCH must be 'bm25' or 'regex' (got 'yes')");
   });
 });

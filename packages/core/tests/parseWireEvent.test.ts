@@ -157,4 +157,12 @@ describe('readModelCallUsage', () => {
     expect(readModelCallUsage({ ...usage, providerUsage: { inputTokens: 'many' } })).toBeUndefined();
     expect(readModelCallUsage(null)).toBeUndefined();
   });
+
+  it('reads the provider-native deferred loading part, and drops a record whose part is malformed', () => {
+    const providerToolSearch = { tool: 'tool_search_tool_bm25', deferredSent: ['b', 'c'], loaded: ['b'], billing: 'loaded definitions count once' };
+    const native = { ...usage, toolsSent: ['a', 'tool_search_tool_bm25', 'b', 'c'], providerToolSearch };
+    expect(readModelCallUsage(native)).toEqual(native);
+    expect(readModelCallUsage({ ...native, providerToolSearch: { ...providerToolSearch, loaded: 'b' } })).toBeUndefined();
+    expect(readModelCallUsage({ ...native, providerToolSearch: { ...providerToolSearch, billing: undefined } })).toBeUndefined();
+  });
 });

@@ -172,6 +172,38 @@ describe('Tools view', () => {
       ['getWeather', 'eager', 'unknown'],
     ]);
   });
+
+  it("with provider-native deferred loading, the provider's search tool is the discovery row, and its searches discover tools", () => {
+    const search = (id: string, names: string[], at: number) =>
+      call(id, '__lazy__tool__discovery__', [
+        [{ type: 'inputDelta', delta: JSON.stringify({ query: 'track a parcel' }) }, at],
+        [{ type: 'inputEnd' }, at],
+        [{ type: 'execute' }, at],
+        [{ type: 'output', content: JSON.stringify({ discovered: names, providerSearch: { provider: 'anthropic' } }), output: { discovered: names } }, at + 5],
+      ], at);
+    const providerToolSearch = (loaded: string[]) => ({ tool: 'tool_search_tool_bm25', deferredSent: ['trackShipment', 'sendEmail'], loaded, billing: 'b' });
+    const toolsSent = ['getWeather', 'tool_search_tool_bm25', 'trackShipment', 'sendEmail'];
+    const recorded: TurnRecord[] = [
+      {
+        id: 'u1',
+        startedAt: 0,
+        modelCalls: [
+          usage({ sent: 10, allEager: 40, toolsSent, toolsDeferred: ['trackShipment', 'sendEmail'], providerToolSearch: providerToolSearch([]) }),
+          usage({ sent: 20, allEager: 40, toolsSent, toolsDeferred: ['sendEmail'], toolsDiscovered: ['trackShipment'], providerToolSearch: providerToolSearch(['trackShipment']) }),
+        ],
+      },
+    ];
+    const rows = buildToolRows({ catalog: undefined, messages: [userMessage('u1'), assistant('a1', [search('srvtoolu_1', ['trackShipment'], 1_000)])], turns: recorded });
+    // Without a catalog, rows come in the records' order (withheld tools first), the discovery row before the lazy ones.
+    expect(rows.map((row) => [row.name, row.kind, row.status, row.discoveredIn?.toolCallId])).toEqual([
+      ['tool_search_tool_bm25', 'discovery', 'eager', undefined],
+      ['trackShipment', 'unknown', 'discovered', 'srvtoolu_1'],
+      ['sendEmail', 'unknown', 'undiscovered', undefined],
+      ['getWeather', 'unknown', 'eager', undefined],
+    ]);
+    expect(rows.find((row) => row.kind === 'discovery')?.tokens).toBe(50);
+    expect(rows.filter((row) => row.sentInCall)).toHaveLength(toolsSent.length);
+  });
 });
 
 describe('Timeline view', () => {

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { reviewChatRequest, runChat, type ChatOptions, type ReviewedRequest } from './chat.js';
 import { reportError } from './errors/errorReport.js';
 import { ChatRequestError } from './history.js';
+import { withDefaultMount } from './http/defaultMount.js';
 import { checkOrigin, preflightResponse, withCors, type OriginPolicyOptions } from './http/originPolicy.js';
 import { isJsonContentType, readJsonBody } from './http/readJsonBody.js';
 import { CallSigner } from './signing.js';
@@ -121,7 +122,7 @@ export function createChatHandler(options: ChatHandlerOptions): (request: Reques
   const policy: OriginPolicyOptions = { ...(allowedOrigins ? { allowedOrigins } : {}), ...(trustProxy ? { trustProxy } : {}) };
   const limits: Required<RequestLimits> = { ...DEFAULT_LIMITS, ...limitOptions };
   const resumable = resumableOption ? resumableStreamsFor(options, signer) : undefined;
-  return async (request) => {
+  return withDefaultMount(async (request: Request): Promise<Response> => {
     const origin = checkOrigin(request, policy);
     if (request.method === 'OPTIONS') return preflightResponse(request, origin, resumable ? 'GET, POST, DELETE' : 'POST');
     const corsOrigin = origin.ok ? origin.corsOrigin : undefined;
@@ -178,7 +179,7 @@ export function createChatHandler(options: ChatHandlerOptions): (request: Reques
     }
     if (resumable && opened) return cors(resumable.start(opened, runChat(chatOptions, review, signer), abort));
     return withCors(toServerSentEventsResponse(runChat(chatOptions, review, signer), { abort }), corsOrigin);
-  };
+  }, '/api/chat');
 }
 
 /** The resumable streams of a handler: on its store's `runs`, or the process's in-memory buffers when no store is given. */
@@ -216,5 +217,8 @@ export function describeTools(tools: readonly AnyTool[], counter?: ToolTokenCoun
 export function createToolsHandler(tools: readonly AnyTool[], options: { readonly counter?: ToolTokenCounter | undefined } = {}): (request: Request) => Response {
   const counter = toolTokensFor(options.counter);
   const body: ToolCatalog = { tools: describeTools(tools, options.counter), counting: { method: counter.method, errorBound: counter.errorBound } };
-  return (request) => (request.method === 'GET' ? Response.json(body) : jsonError(405, `Use GET for the tool catalog (got ${request.method}).`, 'method-not-allowed'));
+  return withDefaultMount(
+    (request: Request) => (request.method === 'GET' ? Response.json(body) : jsonError(405, `Use GET for the tool catalog (got ${request.method}).`, 'method-not-allowed')),
+    '/api/tools',
+  );
 }

@@ -23,7 +23,7 @@ export { canonicalArguments } from './binding/canonicalArguments.js';
 export type { CanonicalArguments } from './binding/canonicalArguments.js';
 export { redactSecrets } from './errors/redactSecrets.js';
 export type { ErrorReport, ErrorReporter } from './errors/errorReport.js';
-export type { ChatModel, ModelChunk, ModelRequest, ModelTool, ToolTokenCounter } from './model.js';
+export type { ChatModel, ModelChunk, ModelRequest, ModelTool, ProviderSearchError, ProviderToolSearch, ToolTokenCounter } from './model.js';
 export { chatwireVitePlugin, toNodeListener } from './node.js';
 export type { ChatwireVitePluginOptions, FetchHandler, FetchRoutes, VitePluginLike } from './node.js';
 export { CallSigner } from './signing.js';
@@ -42,6 +42,14 @@ export type { RegisteredTool } from './toolRegistry.js';
 export { openaiCompatible, openAIToolTokens, toOpenAIMessages, toOpenAITools } from './adapters/openaiCompatible.js';
 export type { OpenAIChatMessage, OpenAICompatibleOptions, OpenAIFunctionTool, OpenAIUserContentPart } from './adapters/openaiCompatible.js';
 export { anthropic, anthropicToolTokens, toAnthropicRequest, toAnthropicTools } from './adapters/anthropic.js';
-export type { AnthropicContentBlock, AnthropicMediaSource, AnthropicMessage, AnthropicOptions, AnthropicTool } from './adapters/anthropic.js';
+export type {
+  AnthropicContentBlock,
+  AnthropicMediaSource,
+  AnthropicMessage,
+  AnthropicOptions,
+  AnthropicTool,
+  AnthropicToolSearchContent,
+  AnthropicToolSearchContext,
+} from './adapters/anthropic.js';
 export { ProviderError } from './adapters/providerErrors.js';
 export type { ProviderErrorKind } from './adapters/providerErrors.js';

@@ -16,6 +16,12 @@ export interface ModelRequest {
   readonly messages: readonly Message[];
   /** The tools sent with this call, in the order sent (eager first, then discovered ones). */
   readonly tools: readonly ModelTool[];
+  /**
+   * Provider-native deferred loading (only for a model with {@link ChatModel.toolSearch}): lazy tools
+   * sent after `tools` and the provider's search tool, marked deferred, for the provider's own tool
+   * search to load. Defaults to none.
+   */
+  readonly deferredTools?: readonly ModelTool[];
   /** Aborted when the client goes away or the run is cancelled. */
   readonly signal: AbortSignal;
 }
@@ -26,7 +32,38 @@ export type ModelChunk =
   | { readonly type: 'tool-call-start'; readonly id: string; readonly name: string }
   | { readonly type: 'tool-call-delta'; readonly id: string; readonly delta: string }
   | { readonly type: 'tool-call-end'; readonly id: string }
-  | { readonly type: 'finish'; readonly reason: 'stop' | 'tool-calls' | 'length' | 'other'; readonly usage?: TokenUsage };
+  | { readonly type: 'finish'; readonly reason: 'stop' | 'tool-calls' | 'length' | 'other'; readonly usage?: TokenUsage }
+  /** The provider began its own tool search (its arguments follow as `tool-call-delta`s, then `tool-call-end`). */
+  | { readonly type: 'tool-search-start'; readonly id: string }
+  /** What the provider's tool search loaded (tool names, as the provider reported them), or why it failed. */
+  | { readonly type: 'tool-search-result'; readonly id: string; readonly toolNames: readonly string[]; readonly error?: ProviderSearchError };
+
+/** Why a provider's tool search failed: the provider's error code (kept for the history sent back) and a sentence. */
+export interface ProviderSearchError {
+  /** The provider's code, e.g. `invalid_tool_input`; absent when the provider sent no result at all. */
+  readonly code?: string;
+  readonly message: string;
+}
+
+/**
+ * A provider's own tool search, offered by an adapter that supports provider-native deferred
+ * loading (e.g. `anthropic({ toolSearch: 'bm25' })`). With it, lazy tools are sent deferred and the
+ * provider's search tool replaces Chatwire's discovery tool.
+ */
+export interface ProviderToolSearch {
+  /** The search tool's name as it appears in the request's tools (e.g. `tool_search_tool_bm25`). */
+  readonly name: string;
+  /** The search tool's definition exactly as the adapter sends it (counted as the search tool's cost). */
+  readonly definition: Readonly<Record<string, unknown>>;
+  /** How the provider bills deferred tools, for reports: which definitions count, and where. */
+  readonly billing: string;
+  /**
+   * The texts the model reads of the provider's searches in a history (the search call and its
+   * result), serialised as the adapter sends them with `deferred` the request's deferred tool names;
+   * the tool definitions a search loads are not part of them (they count as tools sent).
+   */
+  exchangeTexts(messages: readonly Message[], deferred: readonly string[]): string[];
+}
 
 /** How a model adapter counts the tokens of tool definitions, on the serialisation it sends. */
 export interface ToolTokenCounter {
@@ -52,4 +89,6 @@ export interface ChatModel {
   stream(request: ModelRequest): AsyncIterable<ModelChunk>;
   /** How this adapter's tool serialisation is counted; the default counter is used when absent. */
   readonly toolTokens?: ToolTokenCounter;
+  /** The provider's own tool search, when the adapter was configured for provider-native deferred loading. Defaults to none (Chatwire's discovery). */
+  readonly toolSearch?: ProviderToolSearch;
 }

@@ -1,3 +1,4 @@
+import { defaultMountOf } from './http/defaultMount.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PassThrough, Readable } from 'node:stream';
 
@@ -155,9 +156,9 @@ export type FetchRoutes = Readonly<Record<string, FetchHandler>>;
 export interface ChatwireVitePluginOptions {
   /**
    * Mount the handler at this pathname (exact match, query ignored); every other request goes on to
-   * Vite. Defaults to none: the handler sees every request and returns `undefined` for those that
-   * are not its own (a router). A handler from `createChatHandler` answers every request, so it
-   * needs a `path`.
+   * Vite. Defaults to `/api/chat` for a handler from `createChatHandler` and `/api/tools` for one from
+   * `createToolsHandler` (they answer every request they get); any other handler is a router: it
+   * sees every request and returns `undefined` for those that are not its own.
    */
   readonly path?: string;
 }
@@ -188,7 +189,9 @@ const checkedPath = (path: string): string => {
  * // or several: chatwireVitePlugin({ '/api/chat': handleChat, '/api/tools': createToolsHandler(tools) })
  * ```
  */
-export function chatwireVitePlugin(handler: FetchHandler | FetchRoutes, options: ChatwireVitePluginOptions = {}): VitePluginLike {
+export function chatwireVitePlugin(handler: FetchHandler | FetchRoutes, given: ChatwireVitePluginOptions = {}): VitePluginLike {
+  const defaultPath = typeof handler === 'function' ? defaultMountOf(handler) : undefined;
+  const options: ChatwireVitePluginOptions = given.path === undefined && defaultPath !== undefined ? { ...given, path: defaultPath } : given;
   let middleware: ReturnType<typeof toNodeListener>;
   if (typeof handler === 'function' && options.path === undefined) {
     middleware = toNodeListener(handler);

@@ -419,6 +419,44 @@ describe('client-managed discovery (manageDiscovery) against a plain AG-UI serve
   });
 });
 
+describe('client-managed discovery (manageDiscovery) against the Chatwire server', () => {
+  it('works with nothing, some and every lazy browser tool discovered: each runs once, nothing is refused as forged, a server tool still runs after', async () => {
+    const banner = vi.fn(async ({ text }: { text: string }) => ({ shown: text }));
+    const address = vi.fn(async ({ city }: { city: string }) => ({ filled: city }));
+    const handler = createChatHandler({ model: createScriptedModel(), tools: [getTime], secret: 'test' });
+    const { client, bodies } = clientFor(handler, {
+      tools: [setTheme.client(async ({ theme }) => ({ theme })), showBanner.client(banner), fillAddress.client(address)],
+      manageDiscovery: clientDiscovery(),
+    });
+    const toolNames = (body: Record<string, unknown> | undefined) => ((body?.['tools'] ?? []) as WireTool[]).map((tool) => tool.name);
+    const turn = async (text: string) => {
+      const from = bodies.length;
+      await client.sendMessage(text);
+      expect(client.getSnapshot().error, text).toBeUndefined();
+      expect(client.getSnapshot().status, text).toBe('ready');
+      return bodies.slice(from);
+    };
+
+    // Nothing discovered: the browser offers its discovery tool, never a lazy definition.
+    const first = await turn('use showBanner saying "one"');
+    expect(toolNames(first[0])).toEqual(['setTheme', DISCOVERY_TOOL_NAME]);
+    expect(banner).toHaveBeenCalledTimes(1);
+    // Some discovered: showBanner is sent, fillAddress still only in the catalog.
+    const second = await turn('use fillAddress for {"street":"1 Main St","city":"Lyon","postcode":"69001","country":"FR"}');
+    expect(toolNames(second[0])).toEqual(['setTheme', DISCOVERY_TOOL_NAME, 'showBanner']);
+    expect(address).toHaveBeenCalledTimes(1);
+    expect(address.mock.calls[0]?.[0]).toMatchObject({ city: 'Lyon' });
+    // Every lazy tool discovered: no discovery tool any more, and the earlier browser-answered
+    // discovery results in the history are still accepted by the server.
+    const third = await turn('use showBanner saying "two"');
+    expect(toolNames(third[0])).toEqual(['setTheme', 'showBanner', 'fillAddress']);
+    expect(banner).toHaveBeenCalledTimes(2);
+    await turn('use getTime');
+    const times = client.getSnapshot().messages.flatMap((message) => toolCallParts(message)).filter((part) => part.toolName === 'getTime');
+    expect(times.map((part) => part.state)).toEqual(['output-available']);
+  });
+});
+
 describe('server-managed token records reach the client', () => {
   it('one turn record per user message, one entry per model call, matching what the model received', async () => {
     const recorded = recordingModel();

@@ -113,6 +113,24 @@ describe('chatwireVitePlugin(createChatHandler(...), { path })', () => {
     }
   });
 
+  it('mounts a bare createChatHandler at /api/chat and createToolsHandler at /api/tools (the docs composition, as written)', async () => {
+    for (const start of [devServer, previewServer]) {
+      const chat = await start(chatwireVitePlugin(createChatHandler({ model: createScriptedModel({ delayMs: 0 }) })));
+      const tools = await start(chatwireVitePlugin(createToolsHandler([])));
+      try {
+        await expectAppPage(chat.url);
+        await expectAppPage(chat.url, '/some/client/route');
+        await expectStreamedAnswer(chat.url, 'hello without a path');
+        await expectAppPage(tools.url, '/api/chat');
+        expect(await (await fetch(`${tools.url}/api/tools`)).json()).toMatchObject({ tools: [] });
+        await expectAppPage(tools.url);
+      } finally {
+        await chat.close();
+        await tools.close();
+      }
+    }
+  });
+
   it('still takes a router that returns undefined for what is not its own', async () => {
     const router: FetchHandler = (request) => (new URL(request.url).pathname === '/api/chat' ? handleChat(request) : undefined);
     const server = await devServer(chatwireVitePlugin(router));

@@ -1,5 +1,6 @@
 import { lazy, memo, Suspense, useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
-import { DISCOVERY_TOOL_NAME, messageText, type ChatMessage } from '@chatwire/core';
+import { DISCOVERY_TOOL_NAME, messageText, type ChatMessage, type FilePart } from '@chatwire/core';
+import { formatSize } from './Composer.tsx';
 import { DiscoveryStep } from './DiscoveryStep.tsx';
 import { ToolCallCard } from './ToolCallCard.tsx';
 
@@ -145,9 +146,11 @@ function UserMessage(props: { message: ChatMessage; busy: boolean; onEdit: (mess
     if (draft !== undefined) field.current?.focus();
   }, [draft !== undefined]); // eslint-disable-line react-hooks/exhaustive-deps -- focus once, when editing starts
   if (draft === undefined) {
+    const files = props.message.parts.filter((part): part is FilePart => part.type === 'file');
     return (
       <>
-        <p className="text user-text">{text}</p>
+        {files.length > 0 ? <Attachments files={files} /> : null}
+        {text ? <p className="text user-text">{text}</p> : null}
         <div className="message-actions" role="group" aria-label="Message actions">
           <button type="button" className="action" onClick={() => setDraft(text)} disabled={props.busy}>
             Edit
@@ -182,5 +185,28 @@ function UserMessage(props: { message: ChatMessage; busy: boolean; onEdit: (mess
         </button>
       </div>
     </form>
+  );
+}
+
+/**
+ * The files of a user message: images as thumbnails, others by name and size. The URL is the user's own
+ * file (a data: URL) or what the app's upload hook returned; it is only ever an image source or a link.
+ */
+function Attachments(props: { files: readonly FilePart[] }) {
+  return (
+    <ul className="message-files" aria-label="Attachments" data-testid="message-files">
+      {props.files.map((file, index) => (
+        <li key={index} className="message-file" data-mime={file.mimeType}>
+          {file.mimeType.startsWith('image/') ? (
+            <img src={file.url} alt={file.filename ?? 'attached image'} className="message-image" />
+          ) : (
+            <span className="attachment-chip">
+              <span className="attachment-name">{file.filename ?? file.mimeType}</span>
+              {file.size === undefined ? null : <span className="attachment-size">{formatSize(file.size)}</span>}
+            </span>
+          )}
+        </li>
+      ))}
+    </ul>
   );
 }

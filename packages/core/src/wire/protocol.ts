@@ -98,6 +98,22 @@ export interface ModelCallUsage {
     readonly totalTokens?: number;
     readonly cachedInputTokens?: number;
   };
+  /**
+   * Provider-native deferred loading, when the model adapter's own tool search replaced the discovery
+   * tool. Then `toolsSent` lists every tool in the request (deferred ones included) and `tokens.sent`
+   * counts what the provider bills: the tools not deferred, the search tool, and the definitions its
+   * searches loaded; deferred definitions not loaded are sent but not counted.
+   */
+  readonly providerToolSearch?: {
+    /** The provider's search tool, sent in place of the discovery tool (counted in `tokens.discoveryTool`). */
+    readonly tool: string;
+    /** Lazy tools sent marked deferred: the provider keeps them out of the prompt until its search loads them. */
+    readonly deferredSent: readonly string[];
+    /** Of those, the ones the provider's searches in this history loaded (counted in `tokens.sent`). */
+    readonly loaded: readonly string[];
+    /** How the provider bills deferred tools, as the adapter states it. */
+    readonly billing: string;
+  };
 }
 
 /** One tool of a server's catalog: what `GET /api/tools` answers for each tool. */

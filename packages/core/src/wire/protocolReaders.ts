@@ -32,6 +32,7 @@ const MODEL_CALL_USAGE: Shape = {
   eagerWouldBeCheaper: 'b',
   'auto?': { deferring: 'b', lazyTokens: n, threshold: n, contextWindow: n },
   'providerUsage?': { 'inputTokens?': n, 'outputTokens?': n, 'totalTokens?': n, 'cachedInputTokens?': n },
+  'providerToolSearch?': { tool: 's', deferredSent: 'S', loaded: 'S', billing: 's' },
 };
 
 /**

@@ -29,7 +29,7 @@ export interface DiscoveryOrigin {
 /** One row of the Tools view. */
 export interface ToolRow {
   readonly name: string;
-  /** `discovery` is the discovery tool itself, sent with the eager tools while lazy ones wait. */
+  /** `discovery` is the discovery tool itself (or a provider's own search tool), sent with the eager tools while lazy ones wait. */
   readonly kind: 'server' | 'client' | 'discovery' | 'unknown';
   readonly lazy: boolean;
   readonly needsApproval: boolean | 'per-call';
@@ -84,6 +84,15 @@ export function buildToolRows(options: {
   const origins = discoveryOrigins(options.messages);
   const firstSent = firstSentIn(options.turns);
 
+  // The tools that discover others: Chatwire's discovery tool, and a provider's own search tool (provider-native deferred loading).
+  const discoveryTools = new Set<string>();
+  for (const turn of options.turns) {
+    for (const call of turn.modelCalls) {
+      if (call.toolsSent.includes(DISCOVERY_TOOL_NAME)) discoveryTools.add(DISCOVERY_TOOL_NAME);
+      if (call.providerToolSearch) discoveryTools.add(call.providerToolSearch.tool);
+    }
+  }
+
   const entries = new Map<string, CatalogEntry>();
   for (const entry of options.catalog ?? []) entries.set(entry.name, entry);
   if (!options.catalog) {
@@ -91,7 +100,7 @@ export function buildToolRows(options: {
     for (const turn of options.turns) {
       for (const call of turn.modelCalls) {
         for (const name of call.toolsDeferred) if (!entries.has(name)) entries.set(name, { name, lazy: true });
-        for (const name of call.toolsSent) if (!entries.has(name) && name !== DISCOVERY_TOOL_NAME) entries.set(name, { name, lazy: origins.has(name) });
+        for (const name of call.toolsSent) if (!entries.has(name) && !discoveryTools.has(name)) entries.set(name, { name, lazy: origins.has(name) });
       }
     }
   }
@@ -114,16 +123,16 @@ export function buildToolRows(options: {
   });
   // The discovery tool is sent with every call while lazy tools wait: it is a row too, so the count
   // of tools sent here is the count the Tokens view shows for the same model call.
-  if (options.turns.some((turn) => turn.modelCalls.some((call) => call.toolsSent.includes(DISCOVERY_TOOL_NAME)))) {
+  for (const name of discoveryTools) {
     const discoveryRow: ToolRow = {
-      name: DISCOVERY_TOOL_NAME,
+      name,
       kind: 'discovery',
       lazy: false,
       needsApproval: false,
-      tokens: modelCall?.toolsSent.includes(DISCOVERY_TOOL_NAME) ? modelCall.tokens.discoveryTool : undefined,
+      tokens: modelCall?.toolsSent.includes(name) ? modelCall.tokens.discoveryTool : undefined,
       status: 'eager',
       discoveredIn: undefined,
-      sentInCall: sent.has(DISCOVERY_TOOL_NAME),
+      sentInCall: sent.has(name),
     };
     // Where it is sent: after the eager tools, before the discovered ones.
     const at = rows.findIndex((row) => row.lazy);

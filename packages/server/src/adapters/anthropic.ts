@@ -1,6 +1,19 @@
 import { contentToText, type Message, type TokenUsage } from '@ag-ui/core';
 import { countTextTokens as countTokens } from '../tokens.js';
 import type { ChatModel, ModelChunk, ModelRequest, ModelTool, ToolTokenCounter } from '../model.js';
+import { providerSearchExchanges, type ProviderSearchExchange } from '../discovery/providerToolSearch.js';
+import {
+  SEARCH_TOOL_NAMES,
+  TOOL_SEARCH_TOOLS,
+  anthropicToolSearch,
+  toolSearchBlocks,
+  toolSearchResult,
+  type AnthropicToolSearchContent,
+  type AnthropicToolSearchContext,
+} from './anthropicToolSearch.js';
+
+export type { AnthropicToolSearchContent, AnthropicToolSearchContext } from './anthropicToolSearch.js';
+import { toolInputOf } from './toolInputOf.js';
 import { ProviderError, parseEvent, streamEndedEarly } from './providerErrors.js';
 import { postForEvents, providerLabel, untilAborted } from './providerStream.js';
 import { attachmentNotSent, isMediaPart, readAttachment, type Attachment } from '../attachments/readAttachment.js';
@@ -19,6 +32,14 @@ export interface AnthropicOptions {
   readonly headers?: Readonly<Record<string, string>>;
   /** The fetch to use. Defaults to the global fetch. */
   readonly fetch?: typeof globalThis.fetch;
+  /**
+   * Provider-native deferred loading: lazy tools are sent with `defer_loading: true` and Anthropic's
+   * tool search tool (`bm25`: natural-language queries, `tool_search_tool_bm25_20251119`; `regex`:
+   * regular expressions, `tool_search_tool_regex_20251119`) replaces Chatwire's discovery tool; its
+   * searches show up as discovery calls (see docs/discovery.md). Set it only for models Anthropic
+   * lists as supporting tool search: nothing checks the model. Defaults to none (Chatwire's discovery).
+   */
+  readonly toolSearch?: 'bm25' | 'regex';
 }
 
 /** Where an image's or a document's bytes come from, in the Messages API. */
@@ -34,7 +55,9 @@ export type AnthropicContentBlock =
   | { readonly type: 'image'; readonly source: AnthropicMediaSource }
   | { readonly type: 'document'; readonly source: AnthropicMediaSource; readonly title?: string }
   | { readonly type: 'tool_use'; readonly id: string; readonly name: string; readonly input: Record<string, unknown> }
-  | { readonly type: 'tool_result'; readonly tool_use_id: string; readonly content: string; readonly is_error?: true };
+  | { readonly type: 'tool_result'; readonly tool_use_id: string; readonly content: string; readonly is_error?: true }
+  | { readonly type: 'server_tool_use'; readonly id: string; readonly name: string; readonly input: Record<string, unknown> }
+  | { readonly type: 'tool_search_tool_result'; readonly tool_use_id: string; readonly content: AnthropicToolSearchContent };
 
 /** One message of the Messages API, as this adapter sends it. */
 export interface AnthropicMessage {
@@ -47,6 +70,8 @@ export interface AnthropicTool {
   readonly name: string;
   readonly description: string;
   readonly input_schema: ModelTool['parameters'];
+  /** Provider-native deferred loading: kept out of the prompt until the tool search loads it. */
+  readonly defer_loading?: true;
 }
 
 const DEFAULT_BASE_URL = 'https://api.anthropic.com';
@@ -67,18 +92,6 @@ export const anthropicToolTokens: ToolTokenCounter = {
   errorBound: 0.25,
   countTool: (tool) => countTokens(JSON.stringify({ name: tool.name, description: tool.description, input_schema: tool.parameters })),
 };
-
-/** Parsed tool-call arguments for a `tool_use` block: an object, `{}` when empty or unusable. */
-function inputOf(args: string): Record<string, unknown> {
-  if (args.trim() === '') return {};
-  try {
-    const value = JSON.parse(args) as unknown;
-    // Broken arguments were answered with an error result the model reads; `input` must be an object.
-    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
-}
 
 const IMAGE_TYPES = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp']);
 
@@ -116,8 +129,17 @@ function toAnthropicBlock(attachment: Attachment): AnthropicContentBlock {
  * document blocks in their place (see `toAnthropicBlock`); assistant text and tool calls become `text` and `tool_use` blocks; tool
  * results become `tool_result` blocks of a user message. Consecutive messages of one role are merged
  * (the API requires alternation), with tool results first in a user message as the API requires.
+ * With `toolSearch` (provider-native deferred loading), the provider's own searches, kept in the
+ * history as discovery calls and results, go back as `server_tool_use` and `tool_search_tool_result`
+ * blocks of the assistant turn, so the tools they loaded stay loaded. Defaults to none.
  */
-export function toAnthropicRequest(system: string | undefined, messages: readonly Message[]): { system: string | undefined; messages: AnthropicMessage[] } {
+export function toAnthropicRequest(
+  system: string | undefined,
+  messages: readonly Message[],
+  toolSearch?: AnthropicToolSearchContext,
+): { system: string | undefined; messages: AnthropicMessage[] } {
+  // Provider-native deferred loading: the provider's own searches go back as its own blocks, in the assistant turn.
+  const searches = toolSearch ? providerSearchExchanges(messages, 'anthropic') : new Map<string, ProviderSearchExchange>();
   const systemParts = system ? [system] : [];
   const out: { role: 'user' | 'assistant'; content: AnthropicContentBlock[] }[] = [];
   const add = (role: 'user' | 'assistant', blocks: AnthropicContentBlock[]) => {
@@ -149,12 +171,15 @@ export function toAnthropicRequest(system: string | undefined, messages: readonl
       case 'assistant': {
         const blocks: AnthropicContentBlock[] = message.content ? [{ type: 'text', text: message.content }] : [];
         for (const call of message.toolCalls ?? []) {
-          blocks.push({ type: 'tool_use', id: call.id, name: call.function.name, input: inputOf(call.function.arguments) });
+          const search = searches.get(call.id);
+          if (search && toolSearch) blocks.push(...toolSearchBlocks(search, toolSearch));
+          else blocks.push({ type: 'tool_use', id: call.id, name: call.function.name, input: toolInputOf(call.function.arguments) });
         }
         add('assistant', blocks);
         break;
       }
       case 'tool':
+        if (searches.has(message.toolCallId)) break; // its result is a block of the assistant turn
         add('user', [
           {
             type: 'tool_result',
@@ -185,7 +210,11 @@ interface AnthropicUsage {
 
 type AnthropicEvent =
   | { type: 'message_start'; message?: { usage?: AnthropicUsage } }
-  | { type: 'content_block_start'; index: number; content_block?: { type?: string; text?: string; id?: string; name?: string; input?: unknown } }
+  | {
+      type: 'content_block_start';
+      index: number;
+      content_block?: { type?: string; text?: string; id?: string; name?: string; input?: unknown; tool_use_id?: string; content?: unknown };
+    }
   | { type: 'content_block_delta'; index: number; delta?: { type?: string; text?: string; partial_json?: string } }
   | { type: 'content_block_stop'; index: number }
   | { type: 'message_delta'; delta?: { stop_reason?: string | null }; usage?: AnthropicUsage }
@@ -218,22 +247,30 @@ export function anthropic(options: AnthropicOptions): ChatModel {
   const doFetch = options.fetch ?? globalThis.fetch;
   const modelName = options.model;
   const maxTokens = options.maxTokens ?? 4096;
+  const searchTool = options.toolSearch ? TOOL_SEARCH_TOOLS[options.toolSearch] : undefined;
   return {
     provider: 'anthropic',
     model: modelName,
     toolTokens: anthropicToolTokens,
+    ...(searchTool ? { toolSearch: anthropicToolSearch(searchTool) } : {}),
     stream: (request: ModelRequest) => untilAborted(request.signal, streamChunks(request)),
   };
 
   async function* streamChunks(request: ModelRequest): AsyncGenerator<ModelChunk, void, undefined> {
-    const { system, messages } = toAnthropicRequest(request.system, request.messages);
+    const deferred = searchTool ? (request.deferredTools ?? []) : [];
+    const nativeSearch = searchTool && deferred.length ? { searchTool: searchTool.name, deferred: new Set(deferred.map((tool) => tool.name)) } : undefined;
+    const { system, messages } = toAnthropicRequest(request.system, request.messages, nativeSearch);
+    // Provider-native deferred loading: the search tool and the deferred tools follow the others, so the tool list never changes.
+    const tools = nativeSearch
+      ? [...toAnthropicTools(request.tools), searchTool, ...toAnthropicTools(deferred).map((tool) => ({ ...tool, defer_loading: true as const }))]
+      : toAnthropicTools(request.tools);
     const body = {
       model: modelName,
       max_tokens: maxTokens,
       stream: true,
       ...(system ? { system } : {}),
       messages,
-      ...(request.tools.length ? { tools: toAnthropicTools(request.tools) } : {}),
+      ...(tools.length ? { tools } : {}),
     };
     const headers: Record<string, string> = {
       'x-api-key': options.apiKey,
@@ -259,15 +296,17 @@ export function anthropic(options: AnthropicOptions): ChatModel {
           const block = event.content_block ?? {};
           if (block.type === 'text' && block.text) {
             yield { type: 'text-delta', delta: block.text };
-          } else if (block.type === 'tool_use' && block.id && block.name) {
+          } else if ((block.type === 'tool_use' || (nativeSearch && block.type === 'server_tool_use' && SEARCH_TOOL_NAMES.has(block.name ?? ''))) && block.id && block.name) {
             toolBlocks.set(event.index, block.id);
-            yield { type: 'tool-call-start', id: block.id, name: block.name };
+            yield block.type === 'tool_use' ? { type: 'tool-call-start', id: block.id, name: block.name } : { type: 'tool-search-start', id: block.id };
             // Streaming sends `input: {}` here and the arguments as input_json_delta; a filled one counts.
             if (block.input && typeof block.input === 'object' && Object.keys(block.input).length > 0) {
               yield { type: 'tool-call-delta', id: block.id, delta: JSON.stringify(block.input) };
             }
+          } else if (nativeSearch && block.type === 'tool_search_tool_result' && block.tool_use_id) {
+            yield toolSearchResult(block.tool_use_id, block.content);
           }
-          break; // thinking and server-tool blocks are not part of the normalised stream
+          break; // thinking and other server-tool blocks are not part of the normalised stream
         }
         case 'content_block_delta': {
           const delta = event.delta ?? {};

@@ -10,6 +10,7 @@ import {
   newlyDiscoveredTools,
   planToolList,
   searchDiscoveryTool,
+  selfCorrectionError,
   searchTools,
   type DiscoveryAnswer,
   type DiscoveryCatalogAccess,
@@ -17,9 +18,10 @@ import {
   type DiscoveryTokenCounter,
   type ModelCallUsage,
 } from '@chatwire/core';
-import type { ModelTool, ToolTokenCounter } from '../model.js';
+import type { ModelTool, ProviderToolSearch, ToolTokenCounter } from '../model.js';
 import { countTextTokens, countToolList } from '../tokens.js';
 import { toModelTool, type RegisteredTool, type ToolRegistry } from '../toolRegistry.js';
+import { providerLoadedTools, providerSearchExchanges, providerSelfCorrectionError } from './providerToolSearch.js';
 
 export type { DiscoveryAnswer, DiscoveryPhase } from '@chatwire/core';
 
@@ -54,6 +56,10 @@ export interface ToolPlan {
   readonly deferred: string[];
   readonly newlyDiscovered: string[];
   readonly auto: ModelCallUsage['auto'];
+  /** Provider-native deferred loading: lazy tools sent deferred for the provider's search (after `tools` and its search tool). */
+  readonly deferredTools?: ModelTool[];
+  /** Provider-native deferred loading: the provider's search tool sent in place of the discovery tool. */
+  readonly providerSearch?: ProviderToolSearch;
 }
 
 /**
@@ -72,10 +78,19 @@ export class LazyDiscovery {
   readonly #catalog: DiscoveryCatalogAccess;
   /** Answers of the `load` policy for this request, so derivations stay synchronous. */
   readonly #loadable = new Map<string, boolean>();
+  /** Provider-native deferred loading: the model's own tool search, when its adapter offers one. */
+  readonly #toolSearch: ProviderToolSearch | undefined;
+  readonly #provider: string;
 
-  constructor(registry: ToolRegistry, options: DiscoveryOptions, counter: ToolTokenCounter) {
+  /**
+   * `model` names the provider and, with provider-native deferred loading configured on its adapter,
+   * brings the provider's own tool search (then lazy tools are sent deferred instead of withheld).
+   */
+  constructor(registry: ToolRegistry, options: DiscoveryOptions, counter: ToolTokenCounter, model: { readonly provider: string; readonly toolSearch?: ProviderToolSearch } = { provider: '' }) {
     this.#registry = registry;
     this.#options = options;
+    this.#toolSearch = model.toolSearch;
+    this.#provider = model.provider;
     this.#counter = { ...counter, countText: countTextTokens };
     this.#lazy = registry.lazy();
     this.#catalog = {
@@ -102,6 +117,16 @@ export class LazyDiscovery {
   /** How the discovery tool is called. */
   get mode(): 'name' | 'search' {
     return this.#options.mode ?? 'name';
+  }
+
+  /** The tool the model loads more tools with: the discovery tool, or the provider's own search tool. */
+  get loadingTool(): string {
+    return this.#toolSearch?.name ?? DISCOVERY_TOOL_NAME;
+  }
+
+  /** The error a call to a lazy tool not yet discovered answers with: how to discover it with the tool the model has. */
+  selfCorrectionError(toolName: string): string {
+    return this.#toolSearch ? providerSelfCorrectionError(toolName, this.#toolSearch.name) : selfCorrectionError(toolName, this.mode);
   }
 
   /** Resolves the `load` policy for every lazy tool once per request (filters may be async). */
@@ -140,6 +165,7 @@ export class LazyDiscovery {
       const tools = this.#registry.all().map(toModelTool);
       return { tools, discoveryTool: undefined, deferred: [], newlyDiscovered: [], auto: this.#auto };
     }
+    if (this.#toolSearch) return this.#planProviderSearch(history, this.#toolSearch);
     const discovered = await this.discovered(history);
     const inCatalog = new Set<string>();
     const active = new Set<string>();
@@ -158,6 +184,43 @@ export class LazyDiscovery {
       deferred: [...plan.deferred],
       newlyDiscovered: plan.active.map((tool) => tool.name).filter((name) => fresh.has(name)),
       auto: this.#auto,
+    };
+  }
+
+  /**
+   * Provider-native deferred loading: eager tools, then tools discovered some other way (Chatwire's
+   * discovery earlier in the conversation, a compaction marker: the provider has no reference to
+   * them, so they are sent like discovered tools), and for the adapter to send after its search
+   * tool, every lazy tool the policy lets the provider find and load, marked deferred. A tool the
+   * provider's search loaded stays deferred: its reference in the history is what loads it again.
+   */
+  async #planProviderSearch(history: readonly Message[], toolSearch: ProviderToolSearch): Promise<ToolPlan> {
+    const discovered = await this.discovered(history);
+    const byProvider = new Set(providerLoadedTools(history, this.#provider));
+    const otherwise: string[] = [];
+    const deferredTools: ModelTool[] = [];
+    for (const tool of this.#lazy) {
+      if (discovered.includes(tool.name)) {
+        if (!(await this.isActive(tool.name))) continue;
+        if (byProvider.has(tool.name)) deferredTools.push(toModelTool(tool));
+        continue;
+      }
+      if ((await isAllowed(this.#catalog, tool.name, 'search')) && !(await this.isRefused(tool.name))) deferredTools.push(toModelTool(tool));
+    }
+    for (const name of discovered) {
+      const tool = this.#registry.get(name);
+      if (tool?.lazy && !byProvider.has(name) && (await this.isActive(name))) otherwise.push(name);
+    }
+    const fresh = new Set(newlyDiscoveredTools(history, this.#accept));
+    const loaded = new Set([...discovered].filter((name) => byProvider.has(name) || otherwise.includes(name)));
+    return {
+      tools: [...this.#registry.eager().map(toModelTool), ...otherwise.map((name) => toModelTool(this.#registry.get(name) as RegisteredTool))],
+      discoveryTool: undefined,
+      deferred: this.#lazy.map((tool) => tool.name).filter((name) => !loaded.has(name)),
+      newlyDiscovered: [...loaded].filter((name) => fresh.has(name)),
+      auto: this.#auto,
+      deferredTools,
+      ...(deferredTools.length ? { providerSearch: toolSearch } : {}),
     };
   }
 
@@ -190,6 +253,7 @@ export class LazyDiscovery {
     readonly providerUsage: ModelCallUsage['providerUsage'];
   }): ModelCallUsage {
     const { plan } = options;
+    if (plan.providerSearch) return this.#providerSearchUsage(options, plan.providerSearch);
     return discoveryUsage({
       runId: options.runId,
       step: options.step,
@@ -204,6 +268,60 @@ export class LazyDiscovery {
       ...(options.providerUsage ? { providerUsage: options.providerUsage } : {}),
     });
   }
+
+  /**
+   * The accounting of one model call with provider-native deferred loading, counted as the provider
+   * bills it: the tools sent undeferred, the search tool's definition as sent, and the definitions
+   * its searches loaded (the provider expands them where each search result sits in the history);
+   * deferred definitions not loaded are sent but not in the prompt, so they are listed in `toolsSent`
+   * and not counted. The searches themselves are counted as the adapter serialises them.
+   */
+  #providerSearchUsage(options: Parameters<LazyDiscovery['usage']>[0], search: ProviderToolSearch): ModelCallUsage {
+    const { plan } = options;
+    const deferredTools = plan.deferredTools ?? [];
+    const exchanges = providerSearchExchanges(options.messages, this.#provider);
+    const loadedNames = new Set([...exchanges.values()].flatMap((exchange) => exchange.loaded));
+    const loaded = deferredTools.filter((tool) => loadedNames.has(tool.name));
+    const searchTool = { name: search.name, description: '', parameters: search.definition };
+    const counter: DiscoveryTokenCounter = {
+      ...this.#counter,
+      countTool: (tool) => (tool === searchTool ? countTextTokens(JSON.stringify(search.definition)) : this.#counter.countTool(tool)),
+    };
+    const base = discoveryUsage({
+      runId: options.runId,
+      step: options.step,
+      sent: [...plan.tools, searchTool, ...loaded],
+      all: this.#registry.all().map(toModelTool),
+      discoveryTool: searchTool,
+      deferred: plan.deferred,
+      newlyDiscovered: plan.newlyDiscovered,
+      messages: withoutExchanges(options.messages, new Set(exchanges.keys())),
+      counter,
+      ...(plan.auto ? { auto: plan.auto } : {}),
+      ...(options.providerUsage ? { providerUsage: options.providerUsage } : {}),
+    });
+    const deferredNames = deferredTools.map((tool) => tool.name);
+    const searches = search.exchangeTexts(options.messages, deferredNames).reduce((sum, text) => sum + countTextTokens(text), 0);
+    const discoveryRoundTrips = base.tokens.discoveryRoundTrips + searches;
+    const net = base.tokens.saved - discoveryRoundTrips;
+    return {
+      ...base,
+      toolsSent: [...plan.tools.map((tool) => tool.name), search.name, ...deferredNames],
+      tokens: { ...base.tokens, discoveryRoundTrips, net },
+      eagerWouldBeCheaper: net < 0,
+      providerToolSearch: { tool: search.name, deferredSent: deferredNames, loaded: loaded.map((tool) => tool.name), billing: search.billing },
+    };
+  }
+}
+
+/** A history without the provider's search exchanges (they are counted as the adapter serialises them). */
+function withoutExchanges(messages: readonly Message[], ids: ReadonlySet<string>): Message[] {
+  if (ids.size === 0) return [...messages];
+  return messages.flatMap((message): Message[] => {
+    if (message.role === 'tool') return ids.has(message.toolCallId) ? [] : [message];
+    if (message.role !== 'assistant' || !message.toolCalls?.some((call) => ids.has(call.id))) return [message];
+    return [{ ...message, toolCalls: message.toolCalls.filter((call) => !ids.has(call.id)) }];
+  });
 }
 
 /** `planToolList` over registered tools, producing the model's view of each. */

@@ -1,11 +1,22 @@
 import { EventType, type AssistantMessage, type Event, type Message, type TokenUsage, type ToolCall } from '@ag-ui/core';
-import { createId } from '@chatwire/core';
-import type { ChatModel, ModelChunk, ModelTool } from '../model.js';
+import { DISCOVERY_TOOL_NAME, createId } from '@chatwire/core';
+import type { ChatModel, ModelChunk, ModelTool, ProviderSearchError } from '../model.js';
 import type { RunContext } from './runContext.js';
+
+/** A provider's own tool search in one model call: the discovery call the stream showed, and what the provider said. */
+export interface ProviderSearch {
+  readonly call: ToolCall;
+  /** Tool names the provider reported loading (not yet vetted). */
+  readonly toolNames: readonly string[];
+  readonly error?: ProviderSearchError;
+}
 
 /** What one model call produced: its tool calls (in the order made) and the usage it reported. */
 export interface ModelStepResult {
+  /** Calls the loop answers (the provider's own searches are in `searches`). */
   readonly calls: ToolCall[];
+  /** The provider's own tool searches (provider-native deferred loading), already run by the provider. */
+  readonly searches: ProviderSearch[];
   readonly usage: TokenUsage | undefined;
 }
 
@@ -20,10 +31,13 @@ export async function* streamModelStep(
   context: RunContext,
   tools: ModelTool[],
   messages: Message[],
+  deferredTools: readonly ModelTool[] = [],
 ): AsyncGenerator<Event, ModelStepResult, undefined> {
   const messageId = createId('msg');
   const calls = new Map<string, ToolCall>();
   const open = new Set<string>();
+  /** The provider's own searches, by call id: shown as discovery calls, answered by the provider. */
+  const searches = new Map<string, { toolNames: readonly string[]; error?: ProviderSearchError } | undefined>();
   let text = '';
   let textOpen = false;
   let usage: TokenUsage | undefined;
@@ -49,12 +63,23 @@ export async function* streamModelStep(
         yield { type: EventType.TEXT_MESSAGE_CONTENT, messageId, delta: chunk.delta };
         break;
       case 'tool-call-start':
+      case 'tool-search-start': {
         // A repeated start would reopen a call the stream already has: the first one stands.
         if (calls.has(chunk.id)) break;
         yield* closeText();
-        calls.set(chunk.id, { id: chunk.id, type: 'function', function: { name: chunk.name, arguments: '' } });
+        // The provider's search looks like Chatwire's discovery, so everything downstream reads it as one.
+        const name = chunk.type === 'tool-search-start' ? DISCOVERY_TOOL_NAME : chunk.name;
+        if (chunk.type === 'tool-search-start') searches.set(chunk.id, undefined);
+        calls.set(chunk.id, { id: chunk.id, type: 'function', function: { name, arguments: '' } });
         open.add(chunk.id);
-        yield { type: EventType.TOOL_CALL_START, toolCallId: chunk.id, toolCallName: chunk.name, parentMessageId: messageId };
+        yield { type: EventType.TOOL_CALL_START, toolCallId: chunk.id, toolCallName: name, parentMessageId: messageId };
+        break;
+      }
+      case 'tool-search-result':
+        // Only for a search this stream started, and only its first result.
+        if (searches.has(chunk.id) && searches.get(chunk.id) === undefined) {
+          searches.set(chunk.id, { toolNames: chunk.toolNames, ...(chunk.error ? { error: chunk.error } : {}) });
+        }
         break;
       case 'tool-call-delta': {
         const call = calls.get(chunk.id);
@@ -73,7 +98,8 @@ export async function* streamModelStep(
   }
 
   try {
-    for await (const chunk of model.stream({ system, messages, tools, signal: context.signal })) {
+    const request = { system, messages, tools, ...(deferredTools.length ? { deferredTools } : {}), signal: context.signal };
+    for await (const chunk of model.stream(request)) {
       // A stopped run ends here: the abort propagates and the run closes as cancelled.
       context.signal.throwIfAborted();
       yield* streamChunk(chunk);
@@ -91,5 +117,14 @@ export async function* streamModelStep(
     ...(calls.size ? { toolCalls: [...calls.values()] } : {}),
   };
   if (text || calls.size) context.history.push(assistant);
-  return { calls: [...calls.values()], usage };
+  const providerSearches: ProviderSearch[] = [];
+  for (const [id, result] of searches) {
+    const call = calls.get(id) as ToolCall;
+    // A search the provider started but never answered (it stopped for other calls) loaded nothing.
+    if (!result) providerSearches.push({ call, toolNames: [], error: { message: UNANSWERED_SEARCH } });
+    else providerSearches.push({ call, toolNames: result.toolNames, ...(result.error ? { error: result.error } : {}) });
+  }
+  return { calls: [...calls.values()].filter((call) => !searches.has(call.id)), searches: providerSearches, usage };
 }
+
+const UNANSWERED_SEARCH = "The provider's search got no result in this response; search again if the tool is still needed.";

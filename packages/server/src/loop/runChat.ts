@@ -14,6 +14,7 @@ import { ChatRequestError, withEveryCallAnswered } from '../history.js';
 import { CallSigner } from '../signing.js';
 import { DEFAULT_APPROVAL_TTL_MS, DEFAULT_MAX_ITERATIONS, storeOf, type ChatOptions } from './chatOptions.js';
 import { streamModelStep } from './modelStep.js';
+import { providerSearchResult } from './providerSearchResult.js';
 import { reviewChatRequest, type ReviewedRequest } from './reviewChatRequest.js';
 import type { RunContext } from './runContext.js';
 import { executeServerCalls } from './serverCalls.js';
@@ -95,12 +96,14 @@ export async function* runChat(
       yield { type: EventType.STEP_STARTED, stepName: openStep };
       const plan = await context.tools.discovery.plan(context.history);
       const sentMessages = withEveryCallAnswered(context.history);
-      const step = yield* streamModelStep(options.model, options.system, context, plan.tools, sentMessages);
+      const step = yield* streamModelStep(options.model, options.system, context, plan.tools, sentMessages, plan.deferredTools);
       if (step.usage) usage.push(step.usage);
       const accounting = context.tools.discovery.usage({ runId, step: iteration + 1, plan, messages: sentMessages, providerUsage: providerUsageOf(step.usage) });
       yield { type: EventType.CUSTOM, name: CHATWIRE_EVENTS.modelCallUsage, value: accounting };
       yield { type: EventType.STEP_FINISHED, stepName: openStep };
       openStep = undefined;
+      // Provider-native deferred loading: the provider ran these searches itself; they are answered with what they loaded, vetted.
+      for (const search of step.searches) yield providerSearchResult(context, search, plan.deferredTools ?? [], options.model.provider);
       if (step.calls.length === 0) {
         yield finished({ type: 'success' });
         return;

@@ -4,7 +4,6 @@ import {
   describeError,
   parseJsonStrict,
   resolveNeedsApproval,
-  selfCorrectionError,
   unavailableError,
   validateToolInput,
   type ServerTool,
@@ -75,7 +74,7 @@ export async function* triageCalls(context: RunContext, calls: readonly ToolCall
     const tool = registry.get(call.function.name);
     if (!tool) {
       const available = registry.eager().map((t) => t.name).join(', ') || 'none';
-      const more = discovery.deferring ? ` More tools can be loaded with ${DISCOVERY_TOOL_NAME}.` : '';
+      const more = discovery.deferring ? ` More tools can be loaded with ${discovery.loadingTool}.` : '';
       yield errorResult(context, call, `Unknown tool '${call.function.name}'. Available tools: ${available}.${more}`);
       continue;
     }
@@ -87,7 +86,7 @@ export async function* triageCalls(context: RunContext, calls: readonly ToolCall
       continue;
     }
     if (tool.lazy && !(await discovery.isDiscovered(tool.name, context.history))) {
-      yield errorResult(context, call, selfCorrectionError(tool.name, discovery.mode));
+      yield errorResult(context, call, discovery.selfCorrectionError(tool.name));
       continue;
     }
     if (tool.lazy && discovery.deferring && !(await discovery.isActive(tool.name))) {

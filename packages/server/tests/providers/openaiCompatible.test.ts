@@ -170,6 +170,18 @@ describe('openaiCompatible: requests and streaming', () => {
     expect(textOf(events)).toBe('Shipment TRK-42 is in transit.');
     expect(events.at(-1)?.type).toBe('RUN_FINISHED');
   });
+
+  it('offers no provider tool search (Chat Completions has none), so lazy tools always use Chatwire discovery', async () => {
+    provider.respond({ body: sse('lazy-1-discover.sse') }, { body: sse('lazy-2-track.sse') }, { body: sse('lazy-3-answer.sse') });
+    const { run, model } = setup();
+    const events = await run([user('where is TRK-42?', 'u1')]);
+    expect(model.toolSearch).toBeUndefined();
+    for (const request of provider.requests) {
+      expect(JSON.stringify(request.body)).not.toContain('defer_loading');
+      expect(JSON.stringify(request.body)).not.toContain('tool_search');
+    }
+    expect(usagesOf(events).every((record) => record.providerToolSearch === undefined && record.toolsSent.includes(DISCOVERY_TOOL_NAME))).toBe(true);
+  });
 });
 
 describe('openaiCompatible: usage and accounting', () => {
