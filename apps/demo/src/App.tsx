@@ -116,7 +116,6 @@ export function App() {
             type="button"
             className="header-button"
             aria-label="New chat"
-            title="New chat"
             onClick={() => {
               // Stops a response on the server too, and starts over (the chat is saved empty).
               client.setMessages([]);
@@ -124,8 +123,7 @@ export function App() {
               setStopped(new Set());
             }}
           >
-            <span aria-hidden="true">+</span>
-            <span className="header-button-label"> New chat</span>
+            New<span className="header-button-more"> chat</span>
           </button>
         ) : null}
         <button
