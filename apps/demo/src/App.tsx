@@ -5,6 +5,7 @@ import { Composer } from './components/Composer.tsx';
 import { ErrorBanner } from './components/ErrorBanner.tsx';
 import { MessageList, type MessageActions } from './components/MessageList.tsx';
 import { PagePanel } from './components/PagePanel.tsx';
+import { clearSavedChat, loadSavedChat, useSavedChat } from './savedChat.ts';
 import { createBrowserTools, type AccentColor, type Banner, type Theme } from './tools/browserTools.ts';
 
 /**
@@ -36,8 +37,19 @@ export function App() {
       scrollToTop: () => conversation.current?.scrollTo({ top: 0 }),
     }),
   );
-  const chat = useChat({ id: 'demo', api: '/api/chat', tools, catalog: '/api/tools' });
+  // The chat survives a reload: it is saved in localStorage, and a run that was streaming when the
+  // page went away is read to its end (resumable streams; the server keeps the run going).
+  const [saved] = useState(loadSavedChat);
+  const chat = useChat({
+    id: 'demo',
+    api: '/api/chat',
+    tools,
+    catalog: '/api/tools',
+    resume: true,
+    ...(saved ? { initialMessages: saved.messages, initialActiveRun: saved.activeRun, initialResumeToken: saved.resumeToken } : {}),
+  });
   const { client } = chat;
+  useSavedChat(client);
   const { discovered, undiscovered } = chat.discovery;
   const busy = chat.status === 'submitted' || chat.status === 'streaming';
 
@@ -99,6 +111,21 @@ export function App() {
         <span className="status" data-testid="status" data-status={chat.status}>
           {chat.status}
         </span>
+        {chat.messages.length > 0 ? (
+          <button
+            type="button"
+            className="header-button"
+            aria-label="New chat"
+            onClick={() => {
+              // Stops a response on the server too, and starts over (the chat is saved empty).
+              client.setMessages([]);
+              clearSavedChat();
+              setStopped(new Set());
+            }}
+          >
+            New<span className="header-button-more"> chat</span>
+          </button>
+        ) : null}
         <button
           type="button"
           className="panel-toggle"

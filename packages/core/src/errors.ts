@@ -19,6 +19,8 @@
  * - `invalid-file`: an attachment is neither a `File`/`Blob` nor `{ url }`, or could not be read.
  * - `upload-failed`: the app's `uploadFile` failed (or returned no URL).
  * - `cancelled`: a queued message was cancelled, or `stop()` came before a message was sent.
+ * - `resume-failed`: a resumable stream could not be read again (the server refused: a token it did not
+ *   issue for this chat, events no longer held, or the run is gone while a reconnect needed it).
  */
 export type ChatErrorCode =
   | 'http'
@@ -38,7 +40,8 @@ export type ChatErrorCode =
   | 'file-too-large'
   | 'invalid-file'
   | 'upload-failed'
-  | 'cancelled';
+  | 'cancelled'
+  | 'resume-failed';
 
 /**
  * The one error class Chatwire reports: a readable message plus a {@link ChatErrorCode}.

@@ -1,5 +1,6 @@
 export { ChatClient } from './store/chatClient.js';
 export type { ApprovalResponseInput, ChatClientOptions, SendMessageInput, SendOptions, SendResult, ToolResultInput } from './store/chatClient.js';
+export type { ReconnectOptions } from './store/runLoop.js';
 export type { AttachmentOptions, FileInput } from './store/attachments.js';
 export type { DataPartSchemas, DataPartsOf } from './wire/dataParts.js';
 export { ChatStore } from './store/chatStore.js';
@@ -9,9 +10,9 @@ export type { BrowserToolHost } from './tools/browserToolRuntime.js';
 export { lastAssistantMessage, nextStep, pendingInterrupts, resumeOf, waitsOnUser } from './store/continuation.js';
 export type { NextStep } from './store/continuation.js';
 export { MAX_TURN_RECORDS, initialChatState, reduceChat, findToolCall } from './store/chatReducer.js';
-export type { ChatAction, ChatState, ChatStatus, QueuedMessage, Reduction, ToolCallChange, TurnRecord, WireEventReducer } from './store/chatReducer.js';
+export type { ActiveRun, ChatAction, ChatState, ChatStatus, QueuedMessage, Reduction, ToolCallChange, TurnRecord, WireEventReducer } from './store/chatReducer.js';
 export { fetchServerSentEvents } from './wire/connection.js';
-export type { ChatConnection, FetchConnectionOptions, Resolvable } from './wire/connection.js';
+export type { ChatConnection, EndpointRequest, FetchConnectionOptions, IdentifiedEvent, Resolvable, RunLocation } from './wire/connection.js';
 export { ChatwireError, describeError } from './errors.js';
 export type { ChatErrorCode } from './errors.js';
 export { createId } from './ids.js';
@@ -20,7 +21,7 @@ export type { InspectionEvent, InspectionObserver } from './inspection/inspectio
 export { messageText, parseResultContent, toolCallParts, toWireMessages } from './store/messages.js';
 export type { ActivityPart, ChatMessage, ChatRole, DataPart, FilePart, InterruptPart, MessagePart, ReasoningPart, SubagentPart, TextPart } from './store/messages.js';
 export { parseJsonStrict, safeJsonReviver } from './lifecycle/parseJsonStrict.js';
-export { CHATWIRE_EVENTS, DISCOVERY_TOOL_NAME, INTERRUPT_REASONS } from './wire/protocol.js';
+export { CHATWIRE_EVENTS, DISCOVERY_TOOL_NAME, INTERRUPT_REASONS, RESUME_TOKEN_HEADER } from './wire/protocol.js';
 export type { ApprovalPayload, ModelCallUsage, ResultMetadata, ToolCatalog, ToolCatalogEntry } from './wire/protocol.js';
 export { CODE_MODE_EVENT_PREFIX, CODE_MODE_EVENTS } from './wire/codeModeProtocol.js';
 export type {

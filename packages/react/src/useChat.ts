@@ -4,6 +4,7 @@ import {
   discoveredToolsInChat,
   pendingInterrupts,
   fetchServerSentEvents,
+  type ActiveRun,
   type AnyTool,
   type ApprovalResponseInput,
   type AttachmentOptions,
@@ -19,6 +20,7 @@ import {
   type DataPartsOf,
   type InterruptPart,
   type QueuedMessage,
+  type ReconnectOptions,
   type Resolvable,
   type ToolCallPart,
   type ToolCallPartOf,
@@ -52,6 +54,18 @@ export interface UseChatOptions<Tools extends readonly AnyTool[] = readonly AnyT
    * `loadError`). Ignored once the chat has messages.
    */
   readonly initialMessages?: readonly ChatMessage[] | ((id: string) => Promise<readonly ChatMessage[]>);
+  /**
+   * Resumable streams: on mount (after a `initialMessages` loader, once it loaded), read the rest of
+   * the chat's run in flight with `resumeStream()`, e.g. after a reload. Needs the saved
+   * `initialActiveRun` and `initialResumeToken` (or a chat that has them). Defaults to `false`.
+   */
+  readonly resume?: boolean;
+  /** Resumable streams: the saved `activeRun` (see `ChatClientOptions.initialActiveRun`). Defaults to none. */
+  readonly initialActiveRun?: ActiveRun;
+  /** Resumable streams: the saved `resumeToken`. Defaults to none. */
+  readonly initialResumeToken?: string;
+  /** Resumable streams: reconnection after a dropped connection (`ReconnectOptions`), or `false`. Defaults to 5 tries with backoff from 0.5 s to 5 s. */
+  readonly reconnect?: ReconnectOptions | false;
   /** Browser tools (`.client(impl)`) and definitions the app answers with `addToolResult`. Typed parts follow from these. */
   readonly tools?: Tools;
   /** AG-UI context entries sent with every run. */
@@ -120,6 +134,10 @@ export interface UseChatResult<Tools extends readonly AnyTool[] = readonly AnyTo
   readonly agentState: unknown;
   /** Messages waiting in the send queue (`queue: true`), in the order they will be sent. */
   readonly queued: readonly QueuedMessage[];
+  /** Resumable streams: the run in flight and the last event applied; save it with the messages to resume after a reload. */
+  readonly activeRun: ActiveRun | undefined;
+  /** Resumable streams: the chat's resume token; save it with the messages. */
+  readonly resumeToken: string | undefined;
   readonly discovery: DiscoveryView;
   /** A saved conversation is loading (`initialMessages` loader). */
   readonly isLoadingMessages: boolean;
@@ -132,6 +150,8 @@ export interface UseChatResult<Tools extends readonly AnyTool[] = readonly AnyTo
    */
   readonly sendMessage: ChatClient['sendMessage'];
   readonly regenerate: ChatClient['regenerate'];
+  /** Reads the rest of the chat's run in flight (resumable streams); see `ChatClient.resumeStream`. */
+  readonly resumeStream: () => Promise<void>;
   /** Takes a message out of the send queue (`false` when it was sent already). */
   readonly cancelQueued: ChatClient['cancelQueued'];
   /** Cancels every queued message. */
@@ -206,6 +226,8 @@ export function useChat<const Tools extends readonly AnyTool[] = readonly AnyToo
     () => ({
       connection: latest.current.connection ?? bound.connection,
       ...(Array.isArray(latest.current.initialMessages) ? { initialMessages: latest.current.initialMessages } : {}),
+      ...(latest.current.initialActiveRun ? { initialActiveRun: latest.current.initialActiveRun } : {}),
+      ...(latest.current.initialResumeToken ? { initialResumeToken: latest.current.initialResumeToken } : {}),
       ...clientOptions(latest.current),
       onFinish: bound.onFinish,
       onError: bound.onError,
@@ -217,25 +239,27 @@ export function useChat<const Tools extends readonly AnyTool[] = readonly AnyToo
 
   // Props that change reach the same client; it is never re-created for them. This also applies
   // this hook's options to a chat another hook (useChatSelector) created first.
-  const { tools, context, maxSteps, manageDiscovery, connection, attachments, dataParts, queue } = merged;
+  const { tools, context, maxSteps, manageDiscovery, connection, attachments, dataParts, queue, reconnect } = merged;
   useIsomorphicLayoutEffect(() => {
     client.updateOptions({
-      ...clientOptions({ tools, context, maxSteps, manageDiscovery, attachments, dataParts, queue }),
+      ...clientOptions({ tools, context, maxSteps, manageDiscovery, attachments, dataParts, queue, reconnect }),
       connection: connection ?? bound.connection,
       onFinish: bound.onFinish,
       onError: bound.onError,
       onToolCall: bound.onToolCall,
       onCustomEvent: bound.onCustomEvent,
     });
-  }, [client, tools, context, maxSteps, manageDiscovery, connection, attachments, dataParts, queue, bound]);
+  }, [client, tools, context, maxSteps, manageDiscovery, connection, attachments, dataParts, queue, reconnect, bound]);
   useIsomorphicLayoutEffect(() => {
     const initial = latest.current.initialMessages;
     if (Array.isArray(initial) && initial.length > 0 && client.getSnapshot().messages.length === 0) client.setMessages(initial);
   }, [client]);
   // Browser calls a restored conversation handed to this page and that never ran run now (in the
-  // browser only: effects do not run during server rendering).
+  // browser only: effects do not run during server rendering); with `resume`, once the run in
+  // flight was read to its end. A loader resumes once it loaded (below).
   useEffect(() => {
-    client.runPendingTools();
+    if (latest.current.resume && typeof latest.current.initialMessages !== 'function') void resumeThenRunPending(client);
+    else client.runPendingTools();
   }, [client]);
 
   // Streamed content arrives as a transition: useSyncExternalStore updates are always synchronous,
@@ -261,8 +285,9 @@ export function useChat<const Tools extends readonly AnyTool[] = readonly AnyToo
         if (!live) return;
         if (messages.length > 0 && client.getSnapshot().messages.length === 0) {
           client.setMessages(messages);
-          // Browser calls the saved conversation handed to this page and that never ran run now.
-          client.runPendingTools();
+          // The run in flight is read to its end, then browser calls the saved conversation handed to this page and that never ran run now.
+          if (latest.current.resume) void resumeThenRunPending(client);
+          else client.runPendingTools();
         }
         setLoad({ id, loaded: messages });
       },
@@ -303,6 +328,7 @@ export function useChat<const Tools extends readonly AnyTool[] = readonly AnyToo
     () => ({
       sendMessage: ((message, options) => client.sendMessage(message, options)) as ChatClient['sendMessage'],
       regenerate: ((options) => client.regenerate(options)) as ChatClient['regenerate'],
+      resumeStream: () => client.resumeStream(),
       cancelQueued: (queuedId: string) => client.cancelQueued(queuedId),
       clearQueue: () => client.clearQueue(),
       clearError: () => client.clearError(),
@@ -327,6 +353,8 @@ export function useChat<const Tools extends readonly AnyTool[] = readonly AnyToo
     pendingInterrupts: interrupts,
     agentState: snapshot.agentState,
     queued: snapshot.queued,
+    activeRun: snapshot.activeRun,
+    resumeToken: snapshot.resumeToken,
     discovery,
     isLoadingMessages,
     loadError: hasLoader ? (loadState.error ?? null) : null,
@@ -335,7 +363,15 @@ export function useChat<const Tools extends readonly AnyTool[] = readonly AnyToo
   };
 }
 
-function clientOptions(options: Pick<UseChatOptions, 'tools' | 'context' | 'maxSteps' | 'manageDiscovery' | 'attachments' | 'dataParts' | 'queue'>): Partial<ChatClientOptions> {
+/** Reads the run in flight to its end, then runs the browser calls the saved conversation left. */
+async function resumeThenRunPending(client: ChatClient): Promise<void> {
+  await client.resumeStream();
+  client.runPendingTools();
+}
+
+function clientOptions(
+  options: Pick<UseChatOptions, 'tools' | 'context' | 'maxSteps' | 'manageDiscovery' | 'attachments' | 'dataParts' | 'queue' | 'reconnect'>,
+): Partial<ChatClientOptions> {
   return {
     ...(options.tools ? { tools: options.tools } : {}),
     ...(options.context ? { context: options.context } : {}),
@@ -344,5 +380,6 @@ function clientOptions(options: Pick<UseChatOptions, 'tools' | 'context' | 'maxS
     ...(options.attachments === undefined ? {} : { attachments: options.attachments }),
     ...(options.dataParts === undefined ? {} : { dataParts: options.dataParts }),
     ...(options.queue === undefined ? {} : { queue: options.queue }),
+    ...(options.reconnect === undefined ? {} : { reconnect: options.reconnect }),
   };
 }

@@ -1,5 +1,4 @@
-import { findToolCall } from './chatReducer.js';
-import { initialChatState } from './chatReducer.js';
+import { findToolCall, initialChatState, type ActiveRun } from './chatReducer.js';
 import { BrowserToolRuntime } from '../tools/browserToolRuntime.js';
 import { ChatStore, type ChatSnapshot } from './chatStore.js';
 import type { Context } from '@ag-ui/core';
@@ -13,7 +12,7 @@ import { toolCallParts, type ChatMessage, type MessagePart } from './messages.js
 import type { AttachmentOptions, FileInput } from './attachments.js';
 import type { DataPartSchemas } from '../wire/dataParts.js';
 import type { SendQueue } from './sendQueue.js';
-import { WireToolList, buildRunInput, readRun } from './runLoop.js';
+import { WireToolList, buildRunInput, readRun, type ReconnectOptions } from './runLoop.js';
 import { isTerminalToolCallState, type ToolCallEvent, type ToolCallPart } from '../lifecycle/toolCallLifecycle.js';
 import type { AnyTool } from '../tools/toolDefinition.js';
 
@@ -27,6 +26,19 @@ export interface ChatClientOptions {
   readonly id?: string;
   /** Messages to start from (a saved conversation). Defaults to none. */
   readonly initialMessages?: readonly ChatMessage[];
+  /**
+   * Resumable streams: the saved `snapshot.activeRun` to start from (the run that was in flight
+   * when the page went away), which `resumeStream()` reads again. Defaults to none.
+   */
+  readonly initialActiveRun?: ActiveRun;
+  /** Resumable streams: the saved `snapshot.resumeToken` to start from. Defaults to none (the server issues one with the first run). */
+  readonly initialResumeToken?: string;
+  /**
+   * Resumable streams: reconnect to a run whose connection dropped before it ended, when the server
+   * announced resumable streams (see `ReconnectOptions`), or `false` to fail at once as before.
+   * Defaults to 5 tries, waiting 0.5 s, 1 s, 2 s, 4 s and 5 s.
+   */
+  readonly reconnect?: ReconnectOptions | false;
   /**
    * Tools the browser knows: `.client(impl)` tools run here; bare definitions are announced to the
    * agent and answered with `addToolResult`. Defaults to none.
@@ -165,7 +177,7 @@ export class ChatClient {
   constructor(options: ChatClientOptions) {
     this.#options = options;
     this.id = options.id ?? createId('chat');
-    this.#store = new ChatStore(this.id, initialChatState(options.initialMessages ?? []), {
+    this.#store = new ChatStore(this.id, { ...initialChatState(options.initialMessages), activeRun: options.initialActiveRun, resumeToken: options.initialResumeToken }, {
       perform: (changes) => this.#tools.perform(changes),
       warn: (message) => this.#warn(message),
     });
@@ -198,7 +210,7 @@ export class ChatClient {
   }
 
   /** Replaces some options; later requests and callbacks use the new values. */
-  updateOptions(options: Partial<Omit<ChatClientOptions, 'id' | 'initialMessages'>>): void {
+  updateOptions(options: Partial<Omit<ChatClientOptions, 'id' | 'initialMessages' | 'initialActiveRun' | 'initialResumeToken'>>): void {
     this.#options = { ...this.#options, ...options };
   }
 
@@ -308,15 +320,46 @@ export class ChatClient {
   }
 
   /**
-   * Stops the current response: aborts the request and running tools, keeps what arrived. A
+   * Reconnects to this chat's run in flight (`snapshot.activeRun`, on a server with resumable
+   * streams, e.g. after a reload from saved state): reads the events after `lastEventId`, then the
+   * rest, and goes on with the turn as usual. Resolves once the turn comes to rest; at once, changing
+   * nothing, when there is no run to resume or a response is in progress. When the server no longer
+   * has the run (204, 404), what was saved of it is all there is: its turn is closed, and the chat is
+   * `ready`. A refusal (a token the server did not issue for this chat, events it no longer holds)
+   * ends in `status: 'error'` with a `resume-failed` error. Never rejects.
+   *
+   * @example
+   * ```ts
+   * const client = new ChatClient({ connection, id: saved.id, initialMessages: saved.messages, initialActiveRun: saved.activeRun, initialResumeToken: saved.resumeToken });
+   * await client.resumeStream();
+   * ```
+   */
+  resumeStream(): Promise<void> {
+    const { activeRun, resumeToken } = this.getSnapshot();
+    if (!activeRun || !resumeToken || this.#isBusy()) return Promise.resolve();
+    return this.#startTurn(undefined, activeRun).then(() => {});
+  }
+
+  /**
+   * Stops the current response: aborts the request and running tools, keeps what arrived. On a
+   * server with resumable streams, asks it to stop the run too (`DELETE`), also a resumed one. A
    * message whose files are still being read or uploaded is not sent. Queued messages stay queued
    * (paused until the next send).
    */
   stop(): void {
+    this.#stop(true);
+  }
+
+  /** Stops the current response; `remote`: a resumable run is stopped on the server too (else the reader only detaches). */
+  #stop(remote: boolean): void {
     this.#preparing?.abort();
     this.#preparing = undefined;
     const active = this.#request !== undefined || this.#tools.busy || this.#isBusy();
     if (!active) return;
+    const { activeRun, resumeToken } = this.getSnapshot();
+    if (remote && activeRun && resumeToken) {
+      this.#options.connection.stop?.({ threadId: this.id, runId: activeRun.runId, token: resumeToken }).catch((error: unknown) => this.#warn(`Could not stop the run on the server: ${describeError(error)}`));
+    }
     this.#generation++;
     this.#request?.abort();
     this.#request = undefined;
@@ -383,10 +426,13 @@ export class ChatClient {
     return this.#tools.runPending(calls);
   }
 
-  /** Stops everything, cancels queued messages and drops all listeners. */
+  /**
+   * Stops everything here, cancels queued messages and drops all listeners. A resumable run goes on
+   * on the server (like after a reload): `stop()` first to stop it there too.
+   */
   dispose(): void {
     this.clearQueue();
-    this.stop();
+    this.#stop(false);
     this.#store.clear();
   }
 
@@ -451,7 +497,8 @@ export class ChatClient {
     this.#warn(`Ignored events of type '${type}': AG-UI 1.0 does not define it (a newer server?).`);
   }
 
-  #startTurn(options?: SendOptions): Promise<SendResult> {
+  /** Starts a turn: a new run, or (`resuming`) the active run read again. */
+  #startTurn(options?: SendOptions, resuming?: ActiveRun): Promise<SendResult> {
     this.#restTurn();
     this.#turnOptions = options;
     this.#steps = 0;
@@ -459,7 +506,7 @@ export class ChatClient {
     const done = new Promise<SendResult>((resolve) => {
       this.#resolveTurn = () => resolve({ sent: true });
     });
-    void this.#run(this.#generation);
+    void this.#run(this.#generation, resuming);
     return done;
   }
 
@@ -470,17 +517,18 @@ export class ChatClient {
     resolve?.();
   }
 
-  async #run(generation: number): Promise<void> {
+  async #run(generation: number, resuming?: ActiveRun): Promise<void> {
     const controller = new AbortController();
     this.#request = controller;
-    const runId = createId('run');
+    const runId = resuming?.runId ?? createId('run');
     const store = this.#store;
     const tools = this.#wireTools.get(this.#options.tools, this.#options.manageDiscovery, this.getSnapshot().messages);
     const send = this.#turnOptions;
     const input = buildRunInput({ store, runId, tools, context: this.#options.context, send });
-    store.dispatch({ type: 'requestStarted', runId, resumed: (input.resume ?? []).map((entry) => entry.interruptId) });
+    // A run read again was sent before: its resume entries went with it.
+    store.dispatch({ type: 'requestStarted', runId, resumed: resuming ? [] : (input.resume ?? []).map((entry) => entry.interruptId) });
     const managed = this.#options.manageDiscovery;
-    if (managed) store.dispatch({ type: 'usage', usage: managed.usage(runId, tools, this.#options.tools ?? [], input.messages), now: Date.now() });
+    if (managed && !resuming) store.dispatch({ type: 'usage', usage: managed.usage(runId, tools, this.#options.tools ?? [], input.messages), now: Date.now() });
     if (store.inspector.active) store.inspector.emit({ type: 'request', at: Date.now(), runId, input });
 
     let ending: Awaited<ReturnType<typeof readRun>>;
@@ -491,6 +539,7 @@ export class ChatClient {
         input,
         signal: controller.signal,
         send,
+        resuming: resuming !== undefined,
         warn: (message) => this.#warn(message),
         isCurrent: () => generation === this.#generation,
         onUnknown: (type) => this.#ignoreUnknown(type),
@@ -510,7 +559,7 @@ export class ChatClient {
       if (this.#request === controller) this.#request = undefined;
     }
     if (ending === undefined) return;
-    if (ending === 'error') {
+    if (ending !== 'finished') {
       this.#tools.abortAll();
       const error = this.getSnapshot().error;
       if (error) this.#options.onError?.(error);

@@ -26,6 +26,17 @@ export interface QueuedMessage {
   readonly createdAt: number;
 }
 
+/**
+ * The run a chat is reading on a server with resumable streams: its id and the id of the last event
+ * applied (0 before the first). Set when a request starts (once the chat has a resume token) or
+ * when a run announces itself with one; gone once the run's end is applied or the chat stops it.
+ * Saved with the messages, it lets a reloaded page read the rest (`resumeStream()`).
+ */
+export interface ActiveRun {
+  readonly runId: string;
+  readonly lastEventId: number;
+}
+
 /** At most this many turns are kept in the snapshot (oldest dropped first). */
 export const MAX_TURN_RECORDS = 100;
 
@@ -54,6 +65,13 @@ export interface ChatState {
   readonly agentState: unknown;
   /** Messages sent while a response streamed, in the order they will be sent (`queue: true`). */
   readonly queued: readonly QueuedMessage[];
+  /** Resumable streams: the run in flight and the last event applied (see {@link ActiveRun}). */
+  readonly activeRun?: ActiveRun | undefined;
+  /**
+   * Resumable streams: the chat's resume token, from the server's `RUN_STARTED`; sent with every
+   * later request, it proves this chat may read (resume) and stop its runs.
+   */
+  readonly resumeToken?: string | undefined;
 }
 
 /** The state of a chat with these messages and nothing in progress. */
@@ -141,8 +159,11 @@ export function reduceChat(state: ChatState, action: ChatAction): Reduction {
     }
     case 'requestStarted': {
       const sent = action.resumed.length > 0 ? markSent(state, action.resumed, action.runId) : state;
-      if (sent.status === 'submitted' && sent.error === undefined && sent.answersToSend.length === 0) return unchanged(sent);
-      return unchanged({ ...sent, status: 'submitted', error: undefined, answersToSend: [] });
+      // A chat with a resume token reads resumable runs: it follows this one from its start (or, read again, from where it was).
+      const run = sent.activeRun;
+      const activeRun = sent.resumeToken ? (run?.runId === action.runId ? run : { runId: action.runId, lastEventId: 0 }) : undefined;
+      if (sent.status === 'submitted' && sent.error === undefined && sent.answersToSend.length === 0 && activeRun === run) return unchanged(sent);
+      return unchanged({ ...sent, status: 'submitted', error: undefined, answersToSend: [], activeRun });
     }
     case 'interruptResponse': {
       const next = mapInterrupt(state, action.id, (part) =>
@@ -168,12 +189,18 @@ export function reduceChat(state: ChatState, action: ChatAction): Reduction {
     }
     case 'failed': {
       const closed = closeTurn(state, `The run failed before this call finished: ${action.error.message}`, action.now);
-      return { state: { ...closed.state, status: 'error', error: action.error }, changes: closed.changes };
+      const { code } = action.error;
+      // A run whose connection could not be restored may still be read later (`resumeStream()`); any other failure ends it here.
+      const activeRun = code === 'network' || code === 'stream-truncated' ? state.activeRun : undefined;
+      return { state: { ...closed.state, status: 'error', error: action.error, activeRun }, changes: closed.changes };
     }
     case 'stopped': {
       const closed = closeTurn(state, 'aborted', action.now);
-      const next = closed.state.status === 'ready' && closed.state.error === undefined ? closed.state : { ...closed.state, status: 'ready' as const, error: undefined };
-      return { state: next, changes: closed.changes };
+      const { state: next } = closed;
+      return {
+        state: next.status === 'ready' && next.error === undefined && !next.activeRun ? next : { ...next, status: 'ready', error: undefined, activeRun: undefined },
+        changes: closed.changes,
+      };
     }
     case 'setMessages':
       return action.messages === state.messages && state.answersToSend.length === 0 ? unchanged(state) : unchanged({ ...state, messages: action.messages, answersToSend: [] });

@@ -1,17 +1,29 @@
-import type { Context, Event as WireEvent, EventType, RunAgentInput, Tool as WireTool } from '@ag-ui/core';
-import type { Phase } from '../wire/runLifecycle.js';
+import type { Context, RunAgentInput, Tool as WireTool } from '@ag-ui/core';
 import type { ChatStore } from './chatStore.js';
 import type { ClientDiscovery } from '../discovery/clientManaged.js';
 import type { ChatConnection } from '../wire/connection.js';
 import type { DataPartSchemas } from '../wire/dataParts.js';
 import { resumeOf } from './continuation.js';
 import { discoveredToolsInChat } from '../discovery/discoveredTools.js';
-import { ChatwireError } from '../errors.js';
 import { toWireMessages } from './messages.js';
 import { toWireTool, type AnyTool } from '../tools/toolDefinition.js';
 
 /** How reading one run ended. */
-export type RunEnding = 'finished' | 'error';
+export type RunEnding = 'finished' | 'error' | 'gone';
+
+/**
+ * Automatic reconnection to a resumable run whose connection dropped (only on a server that
+ * announced resumable streams): up to `attempts` tries, the first after `delayMs`, each later one
+ * after twice the previous wait, at most `maxDelayMs`. Reading events again restores the budget.
+ */
+export interface ReconnectOptions {
+  /** Tries after one drop. Defaults to 5. */
+  readonly attempts?: number;
+  /** The wait before the first try, in milliseconds. Defaults to 500. */
+  readonly delayMs?: number;
+  /** The longest wait between tries, in milliseconds. Defaults to 5,000. */
+  readonly maxDelayMs?: number;
+}
 
 /**
  * The frontend tools of the next request, cached while the tool list and the discovered set stay
@@ -59,61 +71,39 @@ export function buildRunInput(options: {
   };
 }
 
-/**
- * Reads one request's events into the store. Resolves how its (last) run ended; throws a
- * `ChatwireError` when the transport or the stream fails, including a stream that ends before its
- * run does and one that breaks the run lifecycle. Stops quietly, resolving `undefined`, once
- * `isCurrent()` turns false or the request is aborted.
- */
-export async function readRun(options: {
+/** The options of one reading of a run (see {@link readRun}). */
+export interface RunReading {
   readonly store: ChatStore;
-  /** The client's options: its `connection`, and its `dataParts` (declared CUSTOM events become `data` parts). */
-  readonly client: { readonly connection: ChatConnection; readonly dataParts?: DataPartSchemas | undefined };
+  /** The client's options: its `connection`, its `dataParts` (declared CUSTOM events become `data` parts) and `reconnect`. */
+  readonly client: { readonly connection: ChatConnection; readonly dataParts?: DataPartSchemas | undefined; readonly reconnect?: ReconnectOptions | false | undefined };
   readonly input: RunAgentInput;
   readonly signal: AbortSignal;
   /** The options of the send that started the turn: its own headers go to the connection. */
   readonly send: { readonly headers?: Record<string, string> } | undefined;
+  /** Read the snapshot's active run again (`resumeStream()`) instead of starting `input`. */
+  readonly resuming?: boolean;
   readonly warn: (message: string) => void;
   readonly isCurrent: () => boolean;
   /** An event type AG-UI 1.0 does not define arrived (it is skipped). */
   readonly onUnknown: (type: string) => void;
   /** A CUSTOM event was applied. */
   readonly onCustomEvent: (event: { readonly name: string; readonly value: unknown; readonly runId: string }) => void;
-}): Promise<RunEnding | undefined> {
+}
+
+/**
+ * Reads one request's events into the store. Resolves how its (last) run ended (`gone`: a run to
+ * resume that the server no longer has); throws a `ChatwireError` when the transport or the stream
+ * fails, including a stream that ends before its run does and one that breaks the run lifecycle.
+ * Stops quietly, resolving `undefined`, once `isCurrent()` turns false or the request is aborted.
+ * The request starts at once; the reader (event checks, reducers, reconnection) loads meanwhile.
+ */
+export async function readRun(options: RunReading): Promise<RunEnding | undefined> {
   const { store, input, signal } = options;
-  // Event checks, chunk expansion and the event reducer load while the request is under way (off the app's initial load, no wait).
-  const wire = import('../wire/index.js');
-  let expand: ReturnType<Awaited<typeof wire>['createChunkExpander']> | undefined;
-  let phase: Phase = 'before';
-  let runId = input.runId;
-  const apply = async (events: readonly WireEvent[]): Promise<boolean> => {
-    for (const event of events) {
-      const { nextPhase, reducerFor } = await wire;
-      phase = nextPhase(phase, event.type);
-      if (event.type === ('RUN_STARTED' as EventType.RUN_STARTED)) runId = event.runId;
-      const reduce = await reducerFor(event, options.client.dataParts, options.warn);
-      if (!options.isCurrent() || signal.aborted) return false;
-      store.dispatch({ type: 'wireEvent', event, now: Date.now(), reduce });
-      if (event.type === ('CUSTOM' as EventType.CUSTOM)) options.onCustomEvent({ name: event.name, value: event.value as unknown, runId });
-    }
-    return true;
-  };
-  for await (const raw of options.client.connection.run(input, { signal, headers: options.send?.headers })) {
-    if (!options.isCurrent()) return undefined;
-    const { parseWireEvent, createChunkExpander } = await wire;
-    const parsed = parseWireEvent(raw);
-    if (!parsed.known) {
-      options.onUnknown(parsed.type);
-      continue;
-    }
-    if (store.inspector.active) store.inspector.emit({ type: 'event', at: Date.now(), runId, event: parsed.event });
-    expand ??= createChunkExpander();
-    if (!(await apply(expand(parsed.event)))) return undefined;
-  }
-  if (!options.isCurrent() || signal.aborted) return undefined;
-  if (expand && !(await apply(expand(undefined)))) return undefined;
-  const ended = phase as Phase; // set by apply()
-  if (ended === 'finished') return 'finished';
-  if (ended === 'failed') return 'error';
-  throw new ChatwireError('stream-truncated', 'The response ended before the run finished, so the answer may be incomplete. Try again.');
+  const events = options.resuming
+    ? undefined
+    : options.client.connection.run(input, { signal, headers: options.send?.headers, resumeToken: store.getSnapshot().resumeToken })[Symbol.asyncIterator]();
+  const first = events?.next();
+  // Read (and its failure handled) by the reader once it has loaded.
+  first?.catch(() => {});
+  return (await import('./readRunEvents.js')).readRunEvents(options, events, first);
 }

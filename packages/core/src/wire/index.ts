@@ -10,7 +10,8 @@
  * for await (const data of readServerSentEvents(response.body)) handle(parseWireEvent(JSON.parse(data)));
  * ```
  */
-export { readServerSentEvents } from './sse.js';
+export { readServerSentEventMessages, readServerSentEvents } from './sse.js';
+export type { ServerSentEventMessage } from './sse.js';
 export { parseWireEvent } from './parseWireEvent.js';
 export type { ParsedWireEvent } from './parseWireEvent.js';
 export { createChunkExpander } from './expandChunks.js';

@@ -18,6 +18,13 @@ export const CHATWIRE_EVENTS = {
 } as const;
 
 /**
+ * Resumable streams: the header that carries a chat's resume token, in both directions (the server
+ * hands it out with a run, also as `RUN_STARTED`'s `metadata.chatwire.resume.token`; the client
+ * sends it back with the chat's next requests, and to read (`GET`) or stop (`DELETE`) its runs).
+ */
+export const RESUME_TOKEN_HEADER = 'chatwire-resume-token';
+
+/**
  * `Interrupt.reason` values Chatwire emits. A tool call waiting for the user's approval uses AG-UI's own
  * reason, `tool_call` (the interrupt id is the approval id). Browser tools are no interrupt: a run that
  * stops on them finishes as success, naming them in `pendingToolCallIds`.

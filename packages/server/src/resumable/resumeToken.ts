@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import { RESUME_TOKEN_HEADER } from '@chatwire/core';
 import { CallSigner } from '../signing.js';
 
-/** The header that carries a resume token, in both directions. */
-export const RESUME_TOKEN_HEADER = 'chatwire-resume-token';
+// One name for both sides, defined with Chatwire's other protocol constants in core.
+export { RESUME_TOKEN_HEADER };
 
 const TOKEN = /^rt1\.([A-Za-z0-9_-]{22})\.([A-Za-z0-9_-]{43})$/;
 
