@@ -20,7 +20,7 @@ const leaky = toolDefinition({ name: 'leaky', description: 'Fails with a secret.
 });
 
 const handleChat = createChatHandler({
-  model: createScriptedModel({ delayMs: 4 }),
+  model: createScriptedModel({ delayMs: 25 }), // the demo's pace: a delta every 25 ms
   tools: [noteDown, refundOrder, hangs, leaky],
   secret: 'load-test-secret',
   store: createMemoryStore(),

@@ -15,6 +15,33 @@ function bodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
   return Readable.toWeb(body) as ReadableStream<Uint8Array>;
 }
 
+/** The most of a refused upload read and thrown away after the answer, in bytes and in time. */
+const DISCARD_MAX_BYTES = 32 * 1024 * 1024;
+const DISCARD_MAX_MS = 10_000;
+
+/** Whether the rest of a refused upload may be read and thrown away: not when it declares more than that. */
+const discardable = (req: IncomingMessage): boolean => !(Number(req.headers['content-length'] ?? 0) > DISCARD_MAX_BYTES);
+
+/**
+ * Reads the rest of a refused upload into nothing, so the client can finish sending and read the
+ * answer, and the connection can serve its next request; past the byte or time bound it is closed.
+ */
+function discardRest(req: IncomingMessage): void {
+  if (req.complete) return;
+  let bytes = 0;
+  const close = () => req.socket.destroy();
+  const timer = setTimeout(close, DISCARD_MAX_MS);
+  timer.unref();
+  req.unpipe();
+  req.on('data', (chunk: Buffer) => {
+    bytes += chunk.byteLength;
+    if (bytes > DISCARD_MAX_BYTES) close();
+  });
+  req.once('end', () => clearTimeout(timer));
+  req.once('close', () => clearTimeout(timer));
+  req.resume();
+}
+
 /** Methods a Fetch `Request` cannot carry (the Fetch spec forbids them). */
 const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
 
@@ -110,10 +137,13 @@ export function toNodeListener(
         }
         res.statusCode = response.status;
         response.headers.forEach((value, name) => res.setHeader(name, value));
-        // Answered before the whole body was read (413, 415): close the connection after the answer,
-        // so the rest of the upload is never read into this process.
-        if (!req.complete) res.setHeader('connection', 'close');
+        // Answered before the whole body was read (413, 415). Closing at once would reset a client
+        // that is still sending, and it would lose the answer (EPIPE instead of the 413): the rest
+        // of a bounded upload is read and thrown away, and only a larger one closes the connection.
+        const unread = !req.complete;
+        if (unread && !discardable(req)) res.setHeader('connection', 'close');
         res.flushHeaders();
+        if (unread && discardable(req)) res.once('finish', () => discardRest(req));
         if (!response.body) {
           res.end();
           return;

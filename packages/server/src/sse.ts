@@ -1,11 +1,13 @@
 import type { Event } from '@ag-ui/core';
 import { encodeServerSentEvent } from '@chatwire/core';
 
-/** Headers every Chatwire event stream carries. */
+/**
+ * Headers every Chatwire event stream carries. No `Connection` header: HTTP/1.1 keeps connections
+ * open by default, a client's `Connection: close` must win, and HTTP/2 forbids the header.
+ */
 export const EVENT_STREAM_HEADERS: Readonly<Record<string, string>> = {
   'content-type': 'text/event-stream; charset=utf-8',
   'cache-control': 'no-cache, no-transform',
-  connection: 'keep-alive',
   'x-accel-buffering': 'no',
 };
 

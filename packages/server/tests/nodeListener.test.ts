@@ -72,12 +72,20 @@ describe('toNodeListener with malformed HTTP', () => {
       expect(statusOf(declared)).toBe(413);
       expect(declared).toMatch(/body-too-large/);
 
-      // Chunked, no length: refused as soon as it passes the limit (the client keeps sending 1 MiB).
+      // Chunked, no length: refused as soon as it passes the limit while the client goes on sending
+      // (1 MiB). The client can finish its upload and read the 413 (closing at once would reset it
+      // mid-write: EPIPE, no answer), and the same connection then serves its next request.
       const chunk = 'x'.repeat(16 * 1024);
       let chunked = 'POST /api/chat HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n';
       for (let i = 0; i < 64; i++) chunked += `${chunk.length.toString(16)}\r\n${chunk}\r\n`;
+      const next = JSON.stringify(runInput([user('after the refused upload')]));
+      chunked += `0\r\n\r\nPOST /api/chat HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${next.length}\r\nConnection: close\r\n\r\n${next}`;
       const streamed = await rawRequest(server.url, chunked);
       expect(statusOf(streamed)).toBe(413);
+      expect(streamed).toMatch(/body-too-large/);
+      const second = streamed.slice(streamed.indexOf('HTTP/1.1', 12));
+      expect(statusOf(second)).toBe(200);
+      expect(second).toContain('RUN_FINISHED');
 
       const ok = await fetch(`${server.url}/api/chat`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(runInput([user('hello')])) });
       expect(ok.status).toBe(200);
