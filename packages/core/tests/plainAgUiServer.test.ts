@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import type { RunAgentInput } from '@ag-ui/core';
-import { ChatClient, toolCallParts, toolDefinition, type ChatConnection } from '@chatwire/core';
+import { ChatClient, discoveredToolsInChat, toolCallParts, toolDefinition, type ChatConnection } from '@chatwire/core';
 
 const showBanner = toolDefinition({ name: 'showBanner', description: 'Show a banner.', inputSchema: z.object({ text: z.string() }) });
 
@@ -113,5 +113,45 @@ describe('the stream never waits on a running browser tool', () => {
     });
     await client.sendMessage('go');
     expect(toolCallParts(client.getSnapshot().messages[1]!)[0]?.state).toBe('output-available');
+  });
+});
+
+describe('a lazy browser call restored from saved messages (runPendingTools), where nobody manages discovery', () => {
+  it('does not run, does not load the tool, and answers with an error naming manageDiscovery', async () => {
+    const run = vi.fn(() => ({ shown: true }));
+    const showBanner = toolDefinition({ name: 'showBanner', description: 'Show a banner.', inputSchema: z.object({}), lazy: true }).client(run);
+    // A conversation saved while the call waited: the call is complete, owned by the browser, unanswered.
+    const saved = new ChatClient({
+      connection: {
+        async *run(input) {
+          yield { type: 'RUN_STARTED', threadId: input.threadId, runId: input.runId };
+          yield { type: 'TOOL_CALL_START', toolCallId: 'c1', toolCallName: 'showBanner', parentMessageId: 'a1' };
+          yield { type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: '{}' };
+          yield { type: 'TOOL_CALL_END', toolCallId: 'c1' };
+          yield { type: 'RUN_FINISHED', threadId: input.threadId, runId: input.runId, outcome: { type: 'success', pendingToolCallIds: ['c1'] } };
+        },
+      },
+    });
+    await saved.sendMessage('a banner please');
+    const messages = saved.getSnapshot().messages;
+    expect(toolCallParts(messages[1]!).map((part) => part.state)).toEqual(['input-complete']);
+
+    const requests: RunAgentInput[] = [];
+    const connection: ChatConnection = {
+      async *run(input) {
+        requests.push(input);
+        yield { type: 'RUN_STARTED', threadId: input.threadId, runId: input.runId };
+        yield { type: 'RUN_FINISHED', threadId: input.threadId, runId: input.runId };
+      },
+    };
+    const client = new ChatClient({ connection, tools: [showBanner], initialMessages: messages, maxSteps: 0 });
+    client.runPendingTools();
+    await vi.waitFor(() => expect(toolCallParts(client.getSnapshot().messages[1]!)[0]?.state).toBe('output-error'));
+    const part = toolCallParts(client.getSnapshot().messages[1]!)[0]!;
+    expect(part.result?.error).toContain('manageDiscovery');
+    expect(part.result?.metadata).toBeUndefined();
+    expect(run).not.toHaveBeenCalled();
+    // Nothing marks the tool discovered: a second attempt would still not run it.
+    expect(discoveredToolsInChat(client.getSnapshot().messages)).toEqual([]);
   });
 });

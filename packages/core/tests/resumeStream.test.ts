@@ -380,3 +380,74 @@ describe('readServerSentEventMessages', () => {
     }
   });
 });
+
+describe('a resumable run the reconnections could not restore', () => {
+  const TOKEN = 'rt1.kept';
+  const numbered = (runId: string, cut?: number): IdentifiedEvent[] =>
+    [
+      { type: 'RUN_STARTED', threadId: 'c', runId, metadata: { chatwire: { resume: { token: TOKEN } } } },
+      { type: 'TEXT_MESSAGE_START', messageId: `m_${runId}`, role: 'assistant' },
+      { type: 'TEXT_MESSAGE_CONTENT', messageId: `m_${runId}`, delta: 'a' },
+      { type: 'TEXT_MESSAGE_END', messageId: `m_${runId}` },
+      { type: 'RUN_FINISHED', threadId: 'c', runId, outcome: { type: 'success' } },
+    ]
+      .slice(0, cut)
+      .map((event, i) => ({ id: String(i + 1), event }));
+
+  it('stays resumable when the server answered every reconnection with 503 after the run had started', async () => {
+    const connection: ChatConnection = {
+      async *run(input) {
+        yield* numbered(input.runId, 3);
+        throw new ChatwireError('network', 'dropped');
+      },
+      async resume() {
+        throw new ChatwireError('http', 'The server could not resume just now (503).', { status: 503 });
+      },
+      async stop() {},
+    };
+    const client = new ChatClient({ id: 'c', connection, reconnect: { attempts: 2, delayMs: 1, maxDelayMs: 1 } });
+    await client.sendMessage('hi');
+    const snapshot = client.getSnapshot();
+    expect(snapshot.status).toBe('error');
+    expect(snapshot.activeRun).toMatchObject({ lastEventId: 3 });
+  });
+
+  it('is stopped on the server by stop(), and before a new turn replaces it', async () => {
+    const stops: RunLocation[] = [];
+    let runs = 0;
+    const connection: ChatConnection = {
+      async *run(input) {
+        runs++;
+        if (runs === 1) {
+          yield* numbered(input.runId, 3);
+          throw new ChatwireError('network', 'dropped');
+        }
+        yield* numbered(input.runId);
+      },
+      async resume() {
+        throw new ChatwireError('network', 'still down');
+      },
+      async stop(location) {
+        stops.push(location);
+      },
+    };
+    const client = new ChatClient({ id: 'c', connection, reconnect: { attempts: 1, delayMs: 1, maxDelayMs: 1 } });
+    await client.sendMessage('one');
+    const kept = client.getSnapshot().activeRun;
+    expect(kept).toBeDefined();
+    client.stop();
+    expect(stops).toEqual([{ threadId: 'c', runId: kept?.runId, token: TOKEN }]);
+    // Without stop(): the next turn stops the kept run before it starts its own.
+    await client.sendMessage('two');
+    expect(client.getSnapshot().status).toBe('ready');
+
+    const second = new ChatClient({ id: 'c', connection, reconnect: { attempts: 1, delayMs: 1, maxDelayMs: 1 } });
+    runs = 0;
+    stops.length = 0;
+    await second.sendMessage('one');
+    const keptAgain = second.getSnapshot().activeRun;
+    await second.sendMessage('two');
+    expect(stops).toEqual([{ threadId: 'c', runId: keptAgain?.runId, token: TOKEN }]);
+    expect(second.getSnapshot().activeRun?.runId).not.toBe(keptAgain?.runId);
+  });
+});

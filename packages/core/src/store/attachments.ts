@@ -1,4 +1,5 @@
 import { ChatwireError, describeError } from '../errors.js';
+import { isSafeFileUrl } from './fileUrl.js';
 import type { FilePart } from './messages.js';
 
 /**
@@ -53,8 +54,6 @@ const EXTENSION_TYPES: Readonly<Record<string, string>> = {
   csv: 'text/csv',
   md: 'text/markdown',
 };
-const SAFE_SCHEME = /^(?:https?|data|blob):/i;
-const HAS_SCHEME = /^[a-z][a-z\d+.-]*:/i;
 
 const isBlob = (value: unknown): value is Blob => typeof Blob !== 'undefined' && value instanceof Blob;
 const nameOf = (file: Blob, index: number) => (typeof (file as File).name === 'string' && (file as File).name ? `'${(file as File).name}'` : `file ${index + 1}`);
@@ -101,7 +100,7 @@ export async function readAttachments(inputs: ArrayLike<FileInput>, options: Att
     if (typeof url !== 'string' || url === '') {
       throw new ChatwireError('invalid-file', `Attachment ${index + 1} is neither a File or Blob nor { url }: nothing was sent.`);
     }
-    if (HAS_SCHEME.test(url) && !SAFE_SCHEME.test(url)) {
+    if (!isSafeFileUrl(url)) {
       throw new ChatwireError('invalid-file', `Attachment ${index + 1} has a URL the agent cannot fetch (${url.slice(0, url.indexOf(':') + 1)}): use https:, http:, data: or blob:.`);
     }
     total += url.length;

@@ -354,18 +354,24 @@ export class ChatClient {
   #stop(remote: boolean): void {
     this.#preparing?.abort();
     this.#preparing = undefined;
+    // Also a run kept after a failed turn: it may still be going on the server.
+    if (remote) this.#stopRemote();
     const active = this.#request !== undefined || this.#tools.busy || this.#isBusy();
     if (!active) return;
-    const { activeRun, resumeToken } = this.getSnapshot();
-    if (remote && activeRun && resumeToken) {
-      this.#options.connection.stop?.({ threadId: this.id, runId: activeRun.runId, token: resumeToken }).catch((error: unknown) => this.#warn(`Could not stop the run on the server: ${describeError(error)}`));
-    }
     this.#generation++;
     this.#request?.abort();
     this.#request = undefined;
     this.#tools.abortAll();
     this.#store.dispatch({ type: 'stopped', now: Date.now() });
     this.#restTurn();
+  }
+
+  /** Asks the server to stop the snapshot's resumable run, if there is one (`DELETE`). */
+  #stopRemote(): void {
+    const { activeRun, resumeToken } = this.getSnapshot();
+    if (activeRun && resumeToken) {
+      this.#options.connection.stop?.({ threadId: this.id, runId: activeRun.runId, token: resumeToken }).catch((error: unknown) => this.#warn(`Could not stop the run on the server: ${describeError(error)}`));
+    }
   }
 
   /** Replaces the messages (stopping any response first). */
@@ -499,6 +505,9 @@ export class ChatClient {
 
   /** Starts a turn: a new run, or (`resuming`) the active run read again. */
   #startTurn(options?: SendOptions, resuming?: ActiveRun): Promise<SendResult> {
+    // A run still active here is one a failed turn kept (to read it again later; a run's end clears
+    // it): the new turn replaces it, so it stops first.
+    if (!resuming) this.#stopRemote();
     this.#restTurn();
     this.#turnOptions = options;
     this.#steps = 0;

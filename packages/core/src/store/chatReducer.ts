@@ -190,8 +190,10 @@ export function reduceChat(state: ChatState, action: ChatAction): Reduction {
     case 'failed': {
       const closed = closeTurn(state, `The run failed before this call finished: ${action.error.message}`, action.now);
       const { code } = action.error;
-      // A run whose connection could not be restored may still be read later (`resumeStream()`); any other failure ends it here.
-      const activeRun = code === 'network' || code === 'stream-truncated' ? state.activeRun : undefined;
+      // A run whose connection could not be restored may still be read later (`resumeStream()`), also
+      // when the server answered the reconnections with errors (5xx) after the run had started; any
+      // other failure ends it here.
+      const activeRun = code === 'network' || code === 'stream-truncated' || (code === 'http' && (state.activeRun?.lastEventId ?? 0) > 0) ? state.activeRun : undefined;
       return { state: { ...closed.state, status: 'error', error: action.error, activeRun }, changes: closed.changes };
     }
     case 'stopped': {

@@ -1,6 +1,5 @@
 import { findToolCall, type ToolCallChange } from '../store/chatReducer.js';
 import type { ChatStore } from '../store/chatStore.js';
-import { loadingFailure } from '../discovery/answerDiscovery.js';
 import type { ClientDiscovery } from '../discovery/clientManaged.js';
 import { discoveredToolsInChat } from '../discovery/discoveredTools.js';
 import { describeError } from '../errors.js';
@@ -133,7 +132,15 @@ export class BrowserToolRuntime {
     if (tool.lazy && !discoveredToolsInChat(this.#host.store.getSnapshot().messages).includes(tool.name)) {
       if (this.#host.streaming()) {
         this.#host.store.dispatch({ type: 'toolCall', toolCallId, event: { type: 'defer', waitingFor: 'discovery' }, now: Date.now(), owner: 'client' });
-      } else this.#answer(toolCallId, { type: 'fail', ...loadingFailure(tool.name) });
+      } else {
+        // Outside a stream (a call restored from saved messages, run by runPendingTools): rare, so
+        // the answer's module loads on demand, as the stream's reducer that holds such calls does.
+        const generation = this.#host.generation();
+        void import('../discovery/undiscoveredCall.js').then(({ discoveryOffered, undiscoveredBrowserCall }) => {
+          if (generation !== this.#host.generation()) return;
+          this.#answer(toolCallId, { type: 'fail', ...undiscoveredBrowserCall(tool.name, discoveryOffered(this.#host.store.getSnapshot().turns)) });
+        });
+      }
       return;
     }
     // Registered before any await, so the end of the run waits for this call.

@@ -1,4 +1,5 @@
 import type { ContentPart, Message as WireMessage } from '@ag-ui/core';
+import { isSafeFileUrl } from '../store/fileUrl.js';
 import { parseResultContent, type ChatMessage, type FilePart, type MessagePart } from '../store/messages.js';
 import { readResultMetadata } from './protocolReaders.js';
 import { argumentsDelta, argumentsEnd } from '../lifecycle/streamedArguments.js';
@@ -62,9 +63,6 @@ function contentText(content: readonly { type: string; text?: string }[] | undef
   return (content ?? []).map((part) => (part.type === 'text' ? (part.text ?? '') : '')).join('');
 }
 
-/** URL schemes a file part may carry; anything else (`javascript:`, ...) is not kept, as the UI may render it as a link or source. */
-const SAFE_SCHEME = /^(?:https?|data|blob):/i;
-const HAS_SCHEME = /^[a-z][a-z\d+.-]*:/i;
 
 /**
  * The media parts of a message's content as file parts: inline bytes as a `data:` URL, URLs as they
@@ -78,7 +76,7 @@ function filesOf(content: readonly ContentPart[] | undefined): MessagePart[] {
     const mimeType = source.mimeType ?? 'application/octet-stream';
     let url: string;
     if (source.type === 'data') url = `data:${mimeType};base64,${source.value}`;
-    else if (source.type === 'url' && (SAFE_SCHEME.test(source.value) || !HAS_SCHEME.test(source.value))) url = source.value;
+    else if (source.type === 'url' && isSafeFileUrl(source.value)) url = source.value;
     else continue;
     const filename = (part.metadata as { filename?: unknown } | undefined)?.filename;
     files.push({ type: 'file', mimeType, url, ...(typeof filename === 'string' ? { filename } : {}) });

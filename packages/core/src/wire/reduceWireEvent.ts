@@ -12,12 +12,12 @@ import {
   type ChatState,
   type Reduction,
 } from '../store/chatReducer.js';
-import { loadingFailure } from '../discovery/answerDiscovery.js';
+import { discoveryOffered, undiscoveredBrowserCall } from '../discovery/undiscoveredCall.js';
 import { discoveredToolsInChat } from '../discovery/discoveredTools.js';
 import { addModelCall } from '../discovery/conversationUsage.js';
 import { ChatwireError } from '../errors.js';
 import { parseResultContent, type InterruptPart, type MessagePart, type TextPart } from '../store/messages.js';
-import { CHATWIRE_EVENTS, DISCOVERY_TOOL_NAME } from './protocol.js';
+import { CHATWIRE_EVENTS } from './protocol.js';
 import { readModelCallUsage, readResultMetadata } from './protocolReaders.js';
 import { argumentsDelta, argumentsEnd, callIn } from '../lifecycle/streamedArguments.js';
 import { createToolCallPart, isTerminalToolCallState, type ToolCallEvent } from '../lifecycle/toolCallLifecycle.js';
@@ -41,20 +41,10 @@ function settleHeld(reduction: Reduction, now: number): Reduction {
     discovered ??= discoveredToolsInChat(reduction.state.messages);
     if (discovered.includes(call.toolName)) return { type: 'resume' };
     failed.push(call.toolCallId);
-    return offersDiscovery(reduction.state) ? { type: 'fail', ...loadingFailure(call.toolName) } : { type: 'fail', error: noDiscoveryError(call.toolName) };
+    return { type: 'fail', ...undiscoveredBrowserCall(call.toolName, discoveryOffered(reduction.state.turns)) };
   });
   const state = failed.length > 0 ? { ...settled.state, answersToSend: [...settled.state.answersToSend, ...failed] } : settled.state;
   return { ...reduction, state, changes: [...reduction.changes, ...settled.changes] };
-}
-
-/** Whether the current turn's requests offered the discovery tool (server- or client-managed discovery). */
-function offersDiscovery(state: ChatState): boolean {
-  return state.turns[state.turns.length - 1]?.modelCalls.some((call) => call.toolsSent.includes(DISCOVERY_TOOL_NAME)) === true;
-}
-
-/** A lazy browser tool called where nobody manages discovery: pointing at a discovery tool the server lacks would mislead. */
-function noDiscoveryError(toolName: string): string {
-  return `Tool '${toolName}' is lazy, but this server does not manage discovery: it may run only after discovery. The app should pass manageDiscovery: clientDiscovery() so the browser keeps the catalog.`;
 }
 
 export function reduceWireEvent(state: ChatState, event: WireEvent, now: number): Reduction {
