@@ -79,7 +79,7 @@ export type {
 } from './tools/toolDefinition.js';
 export { formatIssues, isStandardSchema, jsonSchema, schemaToJsonSchema, validateWithSchema } from './tools/toolSchema.js';
 export type { InferSchemaOutput, JsonSchema, JsonSchemaOptions, StandardJsonSchemaValidator, ToolSchema, Validation } from './tools/toolSchema.js';
-export { executeTool } from './tools/toolExecution.js';
+export { executeTool, executeValidatedTool } from './tools/toolExecution.js';
 export type { ToolOutcome } from './tools/toolExecution.js';
 export { DISCOVERY_NOTE, discoveryCatalog, firstSentence, nameDiscoveryTool, searchDiscoveryTool } from './discovery/catalog.js';
 export type { CatalogDetail, CatalogTool } from './discovery/catalog.js';

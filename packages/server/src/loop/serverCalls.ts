@@ -1,5 +1,5 @@
 import { EventType, type Event, type Message } from '@ag-ui/core';
-import { CHATWIRE_EVENTS, executeTool, type AnyTool, type ToolContext } from '@chatwire/core';
+import { CHATWIRE_EVENTS, executeValidatedTool, type ToolContext } from '@chatwire/core';
 import { isExposed, reportError } from '../errors/errorReport.js';
 import { eventPrefixOf } from '../extensions/chatwireExtension.js';
 import { redactSecrets } from '../errors/redactSecrets.js';
@@ -12,15 +12,6 @@ import type { PreparedCall } from './triageCalls.js';
  * server package extended may use its namespace within it (`extendTools`).
  */
 const RESERVED_PREFIX = 'chatwire.';
-
-/**
- * Stands in for the input schema when `executeTool` runs a prepared call: the loop validated the
- * input once already (triage needs the validated value for `needsApproval`), and validating the
- * schema's output a second time would run transforms twice or reject what they produced.
- */
-const alreadyValidated: AnyTool['inputSchema'] = {
-  '~standard': { version: 1, vendor: 'chatwire', validate: (value: unknown) => ({ value }) },
-};
 
 /**
  * Runs prepared server calls concurrently and yields, in the order they happen, each call's CUSTOM
@@ -82,7 +73,8 @@ export async function* executeServerCalls(context: RunContext, calls: readonly P
 
 /** Runs one prepared call; never rejects: every failure becomes an error result the model reads. */
 async function runServerCall(context: RunContext, { call, tool, input, discovers }: PreparedCall, toolContext: ToolContext): Promise<Event> {
-  const outcome = await executeTool({ ...tool, inputSchema: alreadyValidated }, input, toolContext);
+  // `input` is the validator's output (triage validated it for `needsApproval`): not validated again.
+  const outcome = await executeValidatedTool(tool, input, toolContext);
   // Call-to-load: the call discovered its tool, whatever its outcome, so later requests send it.
   const marker = discovers ? { discoveredTools: [tool.name] } : {};
   if (outcome.ok) return resultEvent(context, call, outcome.content, marker);
