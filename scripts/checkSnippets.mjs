@@ -10,6 +10,9 @@
  * - A block that is a fragment on purpose (a signature, a line out of context) is skipped when the line
  *   just above its fence is `<!-- snippet: fragment -->`. Use it sparingly: the list of skipped blocks is
  *   printed.
+ * - A block that uses names the prose has introduced (a `model`, the app's `tools`) may be preceded by a hidden
+ *   context, an HTML comment right above the fence whose first line is `<!-- snippet: context` and whose
+ *   lines up to `-->` are TypeScript (imports, `declare const model: ...`) compiled before the block.
  * - The packages resolve to their sources (the `@chatwire/source` condition), so no build is needed.
  *
  *   node scripts/checkSnippets.mjs           check every document
@@ -49,9 +52,17 @@ export function extractBlocks(markdown) {
     const start = index;
     const body = [];
     for (index++; index < lines.length && !/^```\s*$/.test(lines[index] ?? ''); index++) body.push(lines[index]);
+    // A hidden context: `<!-- snippet: context` ... `-->` ending on the line above the fence.
+    let context = '';
+    if ((lines[start - 1] ?? '').trim() === '-->') {
+      let first = start - 2;
+      while (first >= 0 && (lines[first] ?? '').trim() !== '<!-- snippet: context' && !(lines[first] ?? '').includes('-->')) first--;
+      if (first >= 0 && (lines[first] ?? '').trim() === '<!-- snippet: context') context = lines.slice(first + 1, start - 1).join('\n');
+    }
     blocks.push({
       language: open[1] === 'tsx' ? 'tsx' : 'ts',
       code: body.join('\n'),
+      context,
       line: start + 1,
       fragment: (lines[start - 1] ?? '').trim() === FRAGMENT_MARKER,
     });
@@ -85,10 +96,10 @@ function main() {
       taken.add(name);
       const file = join(folder, name);
       // A block with no import or export is still a module, so its names do not clash with another's.
-      const module = /^\s*(import|export)\s/m.test(block.code) ? '' : '\nexport {};\n';
-      // Where the block came from, for tsc's errors.
+      const module = /^\s*(import|export)\s/m.test(`${block.context}\n${block.code}`) ? '' : '\nexport {};\n';
+      // Where the block came from, for tsc's errors; the hidden context first.
       mkdirSync(folder, { recursive: true });
-      writeFileSync(file, `// ${where}\n${block.code}\n${module}`);
+      writeFileSync(file, `// ${where}\n${block.context ? `${block.context}\n// ---\n` : ''}${block.code}\n${module}`);
       checked.push({ where, file });
     }
   }
