@@ -5,8 +5,8 @@
  * the packages, so an example in the docs cannot stop compiling unnoticed.
  *
  * - Each block is its own module; the blocks of one document share a folder, so one block can import
- *   another: a block whose first line is a comment naming a file (`// tools.ts: shared by both`) is
- *   written under that name (`./tools` then resolves to it), any other as `snippet<N>.ts(x)`.
+ *   another: a block whose first line is a comment naming a file (`// src/tools.ts: shared by both`) is
+ *   written at that path (`./src/tools` then resolves to it), any other as `snippet<N>.ts(x)`.
  * - A block that is a fragment on purpose (a signature, a line out of context) is skipped when the line
  *   just above its fence is `<!-- snippet: fragment -->`. Use it sparingly: the list of skipped blocks is
  *   printed.
@@ -21,7 +21,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 
 const root = resolve(import.meta.dirname, '..');
 /** The fragment marker: the line right above a fence. */
@@ -72,8 +72,8 @@ export function extractBlocks(markdown) {
 
 /** The file name a block asks for with its first line (`// tools.ts` or `// server.ts: ...`), if any. */
 export function namedFile(code) {
-  const match = /^\/\/\s*([\w.-]+\.tsx?)\b(?::|\s|$)/.exec(code.split('\n', 1)[0] ?? '');
-  return match?.[1];
+  const match = /^\/\/\s*((?:[\w-]+\/)*[\w.-]+\.tsx?)(?::|\s|$)/.exec(code.split('\n', 1)[0] ?? '');
+  return match?.[1]?.split('/').includes('..') ? undefined : match?.[1];
 }
 
 function main() {
@@ -95,6 +95,7 @@ function main() {
       if (taken.has(name)) name = `snippet${index}.${block.language}`;
       taken.add(name);
       const file = join(folder, name);
+      mkdirSync(dirname(file), { recursive: true });
       // A block with no import or export is still a module, so its names do not clash with another's.
       const module = /^\s*(import|export)\s/m.test(`${block.context}\n${block.code}`) ? '' : '\nexport {};\n';
       // Where the block came from, for tsc's errors; the hidden context first.
