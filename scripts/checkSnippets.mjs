@@ -17,6 +17,7 @@
  *
  *   node scripts/checkSnippets.mjs           check every document
  *   node scripts/checkSnippets.mjs --list    print what would be checked and skipped
+ *   node scripts/checkSnippets.mjs a.md b.md only these documents
  *   KEEP_SNIPPETS=1 node ...                 keep the extracted files (printed path) to read tsc's errors in place
  */
 import { execFileSync } from 'node:child_process';
@@ -78,15 +79,18 @@ export function namedFile(code) {
 
 function main() {
   const list = process.argv.includes('--list');
+  // Documents named on the command line (for example by the script's own test) replace the default set.
+  const named = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
+  const documents_ = named.length > 0 ? named.map((file) => resolve(file)) : documents();
   const out = join(root, 'node_modules', '.cache', 'chatwire-snippets');
   rmSync(out, { recursive: true, force: true });
   const checked = [];
   const skipped = [];
-  for (const document of documents()) {
-    const folder = join(out, document.replace(/[/\\.]/g, '_'));
+  for (const document of documents_) {
+    const folder = join(out, relative(root, resolve(root, document)).replace(/[/\\.]/g, '_'));
     const taken = new Set();
-    for (const [index, block] of extractBlocks(readFileSync(join(root, document), 'utf8')).entries()) {
-      const where = `${document}:${block.line}`;
+    for (const [index, block] of extractBlocks(readFileSync(resolve(root, document), 'utf8')).entries()) {
+      const where = `${relative(root, resolve(root, document))}:${block.line}`;
       if (block.fragment) {
         skipped.push(where);
         continue;
@@ -100,8 +104,10 @@ function main() {
       const module = /^\s*(import|export)\s/m.test(`${block.context}\n${block.code}`) ? '' : '\nexport {};\n';
       // Where the block came from, for tsc's errors; the hidden context first.
       mkdirSync(folder, { recursive: true });
-      writeFileSync(file, `// ${where}\n${block.context ? `${block.context}\n// ---\n` : ''}${block.code}\n${module}`);
-      checked.push({ where, file });
+      const header = `// ${where}\n${block.context ? `${block.context}\n// ---\n` : ''}`;
+      writeFileSync(file, `${header}${block.code}\n${module}`);
+      // The document's line of the block's first line is the fence's line + 1; the header comes before it.
+      checked.push({ where, file, document: relative(root, resolve(root, document)), firstLine: block.line + 1, headerLines: header.split('\n').length - 1 });
     }
   }
   if (list) {
@@ -137,14 +143,21 @@ function main() {
     execFileSync(join(root, 'node_modules', '.bin', 'tsc'), ['-p', join(out, 'tsconfig.json')], { cwd: out, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
   } catch (error) {
     const output = `${error.stdout ?? ''}${error.stderr ?? ''}`;
-    // Each error names the extracted file; its first line names the document and the fence's line.
-    console.error(output.replaceAll(`${out}/`, '').trim());
+    // tsc names the extracted file and its line: told as the document's line instead.
+    const byFile = new Map(checked.map((entry) => [relative(out, entry.file), entry]));
+    const told = output.replace(/^(\S+?)\((\d+),(\d+)\)/gm, (whole, file, line, column) => {
+      const entry = byFile.get(relative(out, resolve(out, file)));
+      if (!entry) return whole;
+      const inBlock = Number(line) - entry.headerLines;
+      return inBlock >= 1 ? `${entry.document}:${entry.firstLine + inBlock - 1}:${column}` : `${entry.where} (hidden context, line ${line})`;
+    });
+    console.error(told.trim());
     console.error(`\nsnippets: the code blocks above do not compile (extracted to ${relative(root, out)}; each file's first line is where it came from).`);
     process.exit(1);
   } finally {
     if (process.env['KEEP_SNIPPETS'] !== '1') rmSync(out, { recursive: true, force: true });
   }
-  console.log(`snippets: ${checked.length} code blocks from ${documents().length} documents compile${skipped.length ? `; skipped as fragments: ${skipped.join(', ')}` : ''}`);
+  console.log(`snippets: ${checked.length} code blocks from ${documents_.length} documents compile${skipped.length ? `; skipped as fragments: ${skipped.join(', ')}` : ''}`);
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) main();
