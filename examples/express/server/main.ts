@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { toNodeListener } from '@chatwire/server';
+import { resolveSigningKey, toNodeListener } from '@chatwire/server';
 import express from 'express';
 import { handleChat } from './chat.ts';
 
@@ -10,6 +10,9 @@ import { handleChat } from './chat.ts';
  * body it parsed (`req.body`). Its default limit is 100 kB; raise it for attachments, as here. The
  * recipes test runs this server both ways (`EXPRESS_JSON=off` leaves the parser out).
  */
+// In production without CHATWIRE_SECRET, refuse to start (the handler alone would answer each chat with a 500).
+resolveSigningKey(undefined);
+
 const app = express();
 if (process.env['EXPRESS_JSON'] !== 'off') app.use(express.json({ limit: '4mb' }));
 app.all('/api/chat', toNodeListener(handleChat));

@@ -1,5 +1,6 @@
 import { serve } from '@hono/node-server';
 import { serveStatic } from '@hono/node-server/serve-static';
+import { resolveSigningKey } from '@chatwire/server';
 import { Hono } from 'hono';
 import { handleChat } from './chat.ts';
 
@@ -8,6 +9,9 @@ import { handleChat } from './chat.ts';
  * Node. The handler takes the Fetch `Request` Hono already has (`c.req.raw`) and returns the streamed
  * `Response` as is. On Bun, Deno or Cloudflare Workers the route is the same; only `serve` changes.
  */
+// In production without CHATWIRE_SECRET, refuse to start (the handler alone would answer each chat with a 500).
+resolveSigningKey(undefined);
+
 const app = new Hono();
 app.post('/api/chat', (c) => handleChat(c.req.raw));
 app.use('/*', serveStatic({ root: './dist' }));
