@@ -9,7 +9,8 @@
  * - vite: `vite build` with the handler imported by vite.config.ts and no CHATWIRE_SECRET; then
  *   `vite` (dev) in Chromium; then `vite preview` in production: without a secret the API refuses
  *   (500 missing-secret), with one it serves the chat in Chromium.
- * - express: the production server with `express.json()` in front of the handler, and without it.
+ * - express: the production server refuses to start without a secret; with one, it runs with
+ *   `express.json()` in front of the handler, and without it.
  * - hono: the production server (@hono/node-server).
  * - nextjs: `next build`, then `next start` (the App Router route handler).
  *
@@ -57,9 +58,21 @@ function freePort() {
 }
 
 /** Runs a command to its end; its output is shown only when it fails (or always with `inherit`). */
-function run(command, args, { cwd, env = {}, inherit = false }) {
+function run(command, args, { cwd, env = {}, inherit = false, timeoutMs }) {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env: { ...cleanEnv, ...env }, stdio: inherit ? 'inherit' : ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { cwd, env: { ...cleanEnv, ...env }, stdio: inherit ? 'inherit' : ['ignore', 'pipe', 'pipe'], detached: timeoutMs !== undefined });
+    // With a time limit the command runs in its own process group, stopped whole when the time is up.
+    const timer =
+      timeoutMs === undefined
+        ? undefined
+        : setTimeout(() => {
+            try {
+              process.kill(-child.pid, 'SIGKILL');
+            } catch {
+              // gone already
+            }
+          }, timeoutMs);
+    child.on('close', () => clearTimeout(timer));
     let output = '';
     child.stdout?.on('data', (chunk) => (output += chunk));
     child.stderr?.on('data', (chunk) => (output += chunk));
@@ -186,6 +199,13 @@ const CHECKS = {
   },
   async express(app) {
     await step('express: typecheck and vite build', () => run('npm', ['run', '--silent', 'build'], { cwd: app }));
+    await step('express: in production without CHATWIRE_SECRET the server refuses to start', async () => {
+      const refused = await run('npm', ['start'], { cwd: app, env: { NODE_ENV: 'production', PORT: String(await freePort()) }, timeoutMs: 30_000 }).then(
+        () => undefined,
+        (error) => error,
+      );
+      if (!refused || !/CHATWIRE_SECRET is not set/.test(refused.message)) throw new Error(`expected the server to refuse to start, naming CHATWIRE_SECRET; got ${refused?.message ?? 'a clean exit'}`);
+    });
     await step('express: with express.json() in front, in Chromium', () =>
       serveAndDrive('express + express.json()', 'npm', () => ['start'], { cwd: app, env: production }),
     );
