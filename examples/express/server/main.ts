@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { resolveSigningKey, toNodeListener } from '@chatwire/server';
 import express from 'express';
-import { handleChat } from './chat.ts';
+import { POST as handleChat } from '../src/server.ts';
 
 /**
  * `npm start` (after `npm run build`): the built page and the chat API on one origin, with Express.

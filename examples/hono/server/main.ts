@@ -2,7 +2,7 @@ import { serve } from '@hono/node-server';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { resolveSigningKey } from '@chatwire/server';
 import { Hono } from 'hono';
-import { handleChat } from './chat.ts';
+import { POST as handleChat } from '../src/server.ts';
 
 /**
  * `npm start` (after `npm run build`): the built page and the chat API on one origin, with Hono on

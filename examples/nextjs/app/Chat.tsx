@@ -2,7 +2,7 @@
 
 import { useChat } from '@chatwire/react';
 import { useState } from 'react';
-import { setTheme } from './tools';
+import { setTheme } from '../src/tools';
 
 // Browser tools run in the page: made once, at module level.
 const tools = [
