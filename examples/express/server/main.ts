@@ -11,7 +11,7 @@ import { POST as handleChat } from '../src/server.ts';
  * recipes test runs this server both ways (`EXPRESS_JSON=off` leaves the parser out).
  */
 // In production without CHATWIRE_SECRET, refuse to start (the handler alone would answer each chat with a 500).
-resolveSigningKey(undefined);
+resolveSigningKey();
 
 const app = express();
 if (process.env['EXPRESS_JSON'] !== 'off') app.use(express.json({ limit: '4mb' }));

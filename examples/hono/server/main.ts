@@ -10,7 +10,7 @@ import { POST as handleChat } from '../src/server.ts';
  * `Response` as is. On Bun, Deno or Cloudflare Workers the route is the same; only `serve` changes.
  */
 // In production without CHATWIRE_SECRET, refuse to start (the handler alone would answer each chat with a 500).
-resolveSigningKey(undefined);
+resolveSigningKey();
 
 const app = new Hono();
 app.post('/api/chat', (c) => handleChat(c.req.raw));
