@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { ToolCall } from '@ag-ui/core';
 import { canonicalArguments, signedArguments } from './binding/canonicalArguments.js';
-import { resolveSigningKey, type SecretEnvironment } from './binding/secret.js';
+import { resolveSigningKey, type SecretEnvironment, type SigningKey } from './binding/secret.js';
 
 /** The parts of an approval id, as read back from the id itself. */
 export interface ApprovalIdParts {
@@ -30,23 +30,39 @@ const SCOPE = /^[A-Za-z0-9_-]{1,64}$/;
  *   and the content the model will read.
  */
 export class CallSigner {
-  readonly #key: Buffer;
-  /** `false` when the key is the random per-process one (no `CHATWIRE_SECRET`). */
-  readonly configured: boolean;
+  readonly #secret: string | Uint8Array | undefined;
+  readonly #environment: SecretEnvironment | undefined;
+  #resolved: SigningKey | undefined;
 
   /**
-   * @param secret The signing key. Defaults to `CHATWIRE_SECRET`; without one, production refuses
-   * to start and development uses a random per-process key (see `resolveSigningKey`).
+   * @param secret The signing key. Defaults to `CHATWIRE_SECRET`, read when the key is first needed
+   * (the first request), not here: creating a signer (and so a handler) never needs the secret, so a
+   * handler imported by a build tool's config builds without one. Without a secret, production
+   * refuses to sign or verify (`ChatwireConfigError`, `missing-secret`) and development uses a random
+   * per-process key (see `resolveSigningKey`).
    */
   constructor(secret?: string | Uint8Array, environment?: SecretEnvironment) {
-    const resolved = resolveSigningKey(secret, environment);
-    this.#key = resolved.key;
-    this.configured = resolved.configured;
+    this.#secret = secret;
+    this.#environment = environment;
+  }
+
+  /**
+   * Resolves the key now (it is cached once found). Throws {@link ChatwireConfigError}
+   * (`missing-secret`) in production without a secret; a handler calls it before it reads a request.
+   */
+  ready(): SigningKey {
+    this.#resolved ??= resolveSigningKey(this.#secret, this.#environment);
+    return this.#resolved;
+  }
+
+  /** `false` when the key is the random per-process one (no `CHATWIRE_SECRET`). */
+  get configured(): boolean {
+    return this.ready().configured;
   }
 
   // Every part is JSON-encoded: self-delimiting, and lone surrogates stay distinct (UTF-8 would merge them).
   #mac(domain: string, ...parts: (string | number)[]): string {
-    return createHmac('sha256', this.#key).update(JSON.stringify([domain, ...parts])).digest('base64url');
+    return createHmac('sha256', this.ready().key).update(JSON.stringify([domain, ...parts])).digest('base64url');
   }
 
   /**

@@ -25,7 +25,7 @@ import { prepareServerCall, triageCalls, type PreparedCall } from './triageCalls
 /**
  * The agent loop of one AG-UI run. `reviewed` is the review `createChatHandler` already made (and
  * whose approvals it claimed) before answering; without it the run reviews the request itself.
- * `signer` is the one the handler resolved at startup.
+ * `signer` is the handler's (its key resolved at the handler's first request).
  *
  * The run ends with RUN_FINISHED: `success` when the model answered without tools, or left calls
  * of frontend tools for the application (`pendingToolCallIds`); `interrupt` when calls wait for an
@@ -36,6 +36,8 @@ export async function* runChat(
   reviewed: ReviewedRequest | undefined,
   signer = new CallSigner(options.secret),
 ): AsyncGenerator<Event, void, undefined> {
+  // Without a secret in production, `chat()` refuses before any event (ChatwireConfigError), as it always did.
+  signer.ready();
   const threadId = options.threadId ?? createId('thread');
   const runId = options.runId ?? createId('run');
   // The run's own signal: aborted when the caller's is, and when the run ends, so no tool outlives it.
