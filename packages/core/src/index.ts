@@ -22,6 +22,9 @@ export { messageText, parseResultContent, toolCallParts, toWireMessages } from '
 export type { ActivityPart, ChatMessage, ChatRole, DataPart, FilePart, InterruptPart, MessagePart, ReasoningPart, SubagentPart, TextPart } from './store/messages.js';
 export { parseJsonStrict, safeJsonReviver } from './lifecycle/parseJsonStrict.js';
 export { hasProtoKey } from './tools/inputRequest.js';
+export { pendingInputRequests, readInputRequest } from './store/inputRequests.js';
+export type { InputRequestView } from './store/inputRequests.js';
+export type { InputAnswerInput } from './store/inputAnswer.js';
 export type { InputAction, InputRequest, InputRequestPayload, InputResponse } from './tools/inputRequest.js';
 export { CHATWIRE_EVENTS, DISCOVERY_TOOL_NAME, INTERRUPT_REASONS, RESUME_TOKEN_HEADER } from './wire/protocol.js';
 export type { ApprovalPayload, InputRequestMetadata, ModelCallUsage, ResultMetadata, ToolCatalog, ToolCatalogEntry } from './wire/protocol.js';

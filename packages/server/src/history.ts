@@ -136,6 +136,7 @@ export async function reviewHistory(options: {
     threadId,
     store,
     now,
+    movedOn: messages.at(-1)?.role === 'user',
   });
 
   for (const entry of options.resume) {

@@ -204,6 +204,26 @@ describe('a server tool asking the user for input (requestInput)', () => {
     expect(answers).toEqual([{ action: 'accept', content: { party: 2, time: '18:00' } }]);
   });
 
+  it("the tool's own timeout does not run while it waits for the user", async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    try {
+      const quick = toolDefinition({ name: 'bookTable', description: 'Book a table at the restaurant.', inputSchema: z.object({}), timeoutMs: 1_000 }).server(async (_input, context) => {
+        const answer = await context.requestInput!({ message: 'How many?', schema: bookingForm, timeoutMs: 120_000 });
+        answers.push(answer);
+        return { booked: answer.action === 'accept' };
+      });
+      const { send } = setup({ tools: [quick] });
+      const { interrupt, messages } = await askToBook(send);
+      expect(Date.parse(interrupt.expiresAt!) - Date.now()).toBe(120_000);
+      await vi.advanceTimersByTimeAsync(30_000);
+      const resumed = await send('thread_book', messages, [accept(interrupt, { party: 2, time: '18:00' })]);
+      const result = resultOf(resumed.events);
+      expect(result && JSON.parse(result.content as string)).toEqual({ booked: true });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('refuses a malformed request from the tool with a clear error the model reads', async () => {
     const broken = toolDefinition({ name: 'brokenAsk', description: 'Asks badly.', inputSchema: z.object({}) }).server(async (_input, context) => {
       await context.requestInput!({ message: 'Pick', schema: { type: 'string' } });

@@ -12,6 +12,11 @@ import { inputExpiredError } from './inputExpiredError.js';
 export interface ReviewedInputAnswer {
   readonly pending: PendingInput<CallExecution>;
   readonly answer: InputResponse;
+  /**
+   * The user sent a new message instead of answering (the client cancels the request with it): the
+   * tool reads the cancel, but its result no longer belongs in the conversation and is dropped.
+   */
+  readonly superseded: boolean;
 }
 
 /** An answer whose request no longer waits here: its call gets this error result, and the run goes on. */
@@ -57,6 +62,8 @@ export async function reviewInputAnswers(options: {
   readonly threadId: string;
   readonly store: ChatStore;
   readonly now: number;
+  /** The history ends with a user message: the conversation moved on past the calls. */
+  readonly movedOn: boolean;
 }): Promise<InputAnswersReview> {
   const { signer, threadId, now } = options;
   const answers: ReviewedInputAnswer[] = [];
@@ -98,7 +105,7 @@ export async function reviewInputAnswers(options: {
       const problem = await checkInputContent(pending.schema, answer.content);
       if (problem) throw new ChatRequestError('invalid-input', `The answer to input request '${id}' of '${call.function.name}' is refused: ${problem}. The call still waits for a valid answer.`);
     }
-    answers.push({ pending, answer });
+    answers.push({ pending, answer, superseded: options.movedOn });
   }
   return {
     answers,

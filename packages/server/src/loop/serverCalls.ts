@@ -11,6 +11,7 @@ import type { PreparedCall } from './triageCalls.js';
 export interface InputAnswer {
   readonly pending: PendingInput<CallExecution>;
   readonly answer: InputResponse;
+  readonly superseded?: boolean;
 }
 
 /**
@@ -50,7 +51,12 @@ export async function* executeServerCalls(context: RunContext, calls: readonly P
       wake?.();
     },
   });
-  for (const { pending, answer } of answers) {
+  for (const { pending, answer, superseded } of answers) {
+    // Superseded by a new message: the tool hears the cancel, and finishes with no run to report to.
+    if (superseded) {
+      pending.deliver(answer);
+      continue;
+    }
     const execution = pending.call;
     running.add(execution);
     execution.attach(context, sinkFor(execution));
