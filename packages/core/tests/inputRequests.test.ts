@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { pendingInputRequests, pendingInterrupts, readInputRequest, type ChatClient, type MessagePart } from '@chatwire/core';
+import { answerInputRequest, pendingInputRequests, pendingInterrupts, readInputRequest, type ChatClient, type MessagePart } from '@chatwire/core';
 import { callOf, runOf, startAgUiServer, textOf, type Script } from './agUiServer.js';
 
 /**
@@ -60,22 +60,22 @@ describe('input requests in the client', () => {
     const server = await serve(script);
     const client = server.client();
     await client.sendMessage('book a table');
-    await expect(client.answerInputRequest({ id: 'inp_1', action: 'accept', content: { party: 'four' } })).rejects.toMatchObject({ code: 'invalid-argument' });
-    await expect(client.answerInputRequest({ id: 'inp_1', action: 'accept' })).rejects.toMatchObject({ code: 'invalid-argument' });
-    await expect(client.answerInputRequest({ id: 'inp_1', action: 'accept', content: JSON.parse('{"party":2,"__proto__":{"x":1}}') as Record<string, unknown> })).rejects.toThrow(/__proto__/);
-    await expect(client.answerInputRequest({ id: 'inp_1', action: 'maybe' as 'accept' })).rejects.toMatchObject({ code: 'invalid-argument' });
-    await expect(client.answerInputRequest({ id: 'inp_2', action: 'decline' })).rejects.toMatchObject({ code: 'unknown-interrupt' });
+    await expect(answerInputRequest(client, { id: 'inp_1', action: 'accept', content: { party: 'four' } })).rejects.toMatchObject({ code: 'invalid-argument' });
+    await expect(answerInputRequest(client, { id: 'inp_1', action: 'accept' })).rejects.toMatchObject({ code: 'invalid-argument' });
+    await expect(answerInputRequest(client, { id: 'inp_1', action: 'accept', content: JSON.parse('{"party":2,"__proto__":{"x":1}}') as Record<string, unknown> })).rejects.toThrow(/__proto__/);
+    await expect(answerInputRequest(client, { id: 'inp_1', action: 'maybe' as 'accept' })).rejects.toMatchObject({ code: 'invalid-argument' });
+    await expect(answerInputRequest(client, { id: 'inp_2', action: 'decline' })).rejects.toMatchObject({ code: 'unknown-interrupt' });
     expect(pendingInputRequests(client.getSnapshot().messages)).toHaveLength(1);
     expect(server.inputs).toHaveLength(1);
 
     const finished = new Promise<void>((resolve) => client.updateOptions({ onFinish: () => resolve() }));
-    await client.answerInputRequest({ id: 'inp_1', action: 'accept', content: { party: 4, note: 'window' } });
+    await answerInputRequest(client, { id: 'inp_1', action: 'accept', content: { party: 4, note: 'window' } });
     await finished;
     expect(server.inputs[1]).toMatchObject({ parentRunId: server.inputs[0]!.runId, resume: [{ interruptId: 'inp_1', status: 'resolved', payload: { action: 'accept', content: { party: 4, note: 'window' } } }] });
     const interrupt = turn(client).find((part) => part.type === 'interrupt');
     expect(interrupt?.type === 'interrupt' && readInputRequest(interrupt)).toMatchObject({ status: 'accepted', content: { party: 4, note: 'window' } });
     expect(turn(client).find((part) => part.type === 'tool-call')).toMatchObject({ state: 'output-available', result: { output: { booked: true } } });
-    await expect(client.answerInputRequest({ id: 'inp_1', action: 'decline' })).rejects.toMatchObject({ code: 'unknown-interrupt' });
+    await expect(answerInputRequest(client, { id: 'inp_1', action: 'decline' })).rejects.toMatchObject({ code: 'unknown-interrupt' });
     await client.sendMessage('thanks');
     expect(server.inputs[2]?.resume).toBeUndefined();
   });
@@ -86,7 +86,7 @@ describe('input requests in the client', () => {
       const client = server.client();
       await client.sendMessage('book a table');
       const finished = new Promise<void>((resolve) => client.updateOptions({ onFinish: () => resolve() }));
-      await client.answerInputRequest({ id: 'inp_1', action });
+      await answerInputRequest(client, { id: 'inp_1', action });
       await finished;
       expect(server.inputs[1]?.resume).toEqual(action === 'decline' ? [{ interruptId: 'inp_1', status: 'resolved', payload: { action: 'decline' } }] : [{ interruptId: 'inp_1', status: 'cancelled' }]);
       const interrupt = turn(client).find((part) => part.type === 'interrupt');

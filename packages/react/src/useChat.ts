@@ -4,6 +4,7 @@ import {
   discoveredToolsInChat,
   pendingInterrupts,
   pendingInputRequests,
+  answerInputRequest,
   fetchServerSentEvents,
   type ActiveRun,
   type AnyTool,
@@ -21,6 +22,7 @@ import {
   type DataPartsOf,
   type InterruptPart,
   type InputRequestView,
+  type InputAnswerInput,
   type QueuedMessage,
   type ReconnectOptions,
   type Resolvable,
@@ -174,7 +176,7 @@ export interface UseChatResult<Tools extends readonly AnyTool[] = readonly AnyTo
    * Answers an input request: `{ id, action: 'accept', content }`, `'decline'` or `'cancel'`. Rejects
    * (recording nothing) when the content does not match the request's schema.
    */
-  readonly answerInputRequest: ChatClient['answerInputRequest'];
+  readonly answerInputRequest: (answer: InputAnswerInput) => Promise<void>;
   /** Replaces the shared state (a value, or a function of the current one). */
   readonly setAgentState: ChatClient['setAgentState'];
   readonly stop: () => void;
@@ -348,7 +350,7 @@ export function useChat<const Tools extends readonly AnyTool[] = readonly AnyToo
       clearError: () => client.clearError(),
       respondToInterrupt: ((response) => client.respondToInterrupt(response)) as ChatClient['respondToInterrupt'],
       cancelInterrupt: (interruptId: string) => client.cancelInterrupt(interruptId),
-      answerInputRequest: ((answer) => client.answerInputRequest(answer)) as ChatClient['answerInputRequest'],
+      answerInputRequest: (answer: InputAnswerInput) => answerInputRequest(client, answer),
       setAgentState: (next: unknown) => client.setAgentState(next),
       stop: () => client.stop(),
       setMessages: ((messages) => client.setMessages(messages)) as ChatClient['setMessages'],

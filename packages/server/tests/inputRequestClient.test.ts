@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { pendingInputRequests, readInputRequest, toolDefinition, type ChatMessage, type InputResponse, type MessagePart } from '@chatwire/core';
+import { answerInputRequest, pendingInputRequests, readInputRequest, toolDefinition, type ChatMessage, type InputResponse, type MessagePart } from '@chatwire/core';
 import { createChatHandler, createMemoryStore, createScriptedModel } from '@chatwire/server';
 import { clientFor } from './fixtures.js';
 
@@ -38,12 +38,12 @@ describe('ChatClient with a server tool asking for input', () => {
     expect(call && 'owner' in call ? call.owner : undefined).not.toBe('client');
 
     // Content the schema refuses is refused here, and nothing is sent.
-    await expect(client.answerInputRequest({ id: request!.id, action: 'accept', content: { party: 0, time: '18:00' } })).rejects.toMatchObject({ code: 'invalid-argument' });
-    await expect(client.answerInputRequest({ id: 'inp_nope', action: 'decline' })).rejects.toMatchObject({ code: 'unknown-interrupt' });
+    await expect(answerInputRequest(client, { id: request!.id, action: 'accept', content: { party: 0, time: '18:00' } })).rejects.toMatchObject({ code: 'invalid-argument' });
+    await expect(answerInputRequest(client, { id: 'inp_nope', action: 'decline' })).rejects.toMatchObject({ code: 'unknown-interrupt' });
     expect(bodies).toHaveLength(1);
 
     const finished = new Promise<void>((resolve) => client.updateOptions({ onFinish: () => resolve() }));
-    await client.answerInputRequest({ id: request!.id, action: 'accept', content: { party: 4, time: '21:00' } });
+    await answerInputRequest(client, { id: request!.id, action: 'accept', content: { party: 4, time: '21:00' } });
     await finished;
     expect(bodies[1]).toMatchObject({ resume: [{ interruptId: request!.id, status: 'resolved', payload: { action: 'accept', content: { party: 4, time: '21:00' } } }] });
     expect(answers).toEqual([{ action: 'accept', content: { party: 4, time: '21:00' } }]);
@@ -61,7 +61,7 @@ describe('ChatClient with a server tool asking for input', () => {
       await client.sendMessage('use bookTable');
       const [request] = pendingInputRequests(client.getSnapshot().messages);
       const finished = new Promise<void>((resolve) => client.updateOptions({ onFinish: () => resolve() }));
-      await client.answerInputRequest({ id: request!.id, action });
+      await answerInputRequest(client, { id: request!.id, action });
       await finished;
       expect(bodies[1]?.['resume']).toEqual([action === 'cancel' ? { interruptId: request!.id, status: 'cancelled' } : { interruptId: request!.id, status: 'resolved', payload: { action } }]);
       expect(answers).toEqual([{ action }]);

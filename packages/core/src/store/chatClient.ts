@@ -4,8 +4,6 @@ import { ChatStore, type ChatSnapshot } from './chatStore.js';
 import type { Context } from '@ag-ui/core';
 import type { ChatConnection } from '../wire/connection.js';
 import { nextStep, pendingInterrupts } from './continuation.js';
-import { pendingInputRequests } from './inputRequests.js';
-import type { InputAnswerInput } from './inputAnswer.js';
 import type { ClientDiscovery } from '../discovery/clientManaged.js';
 import { ChatwireError, describeError } from '../errors.js';
 import { createId } from '../ids.js';
@@ -282,27 +280,6 @@ export class ChatClient {
   /** Declines an interrupt: the next run carries it as `cancelled`. Throws `unknown-interrupt` when no such interrupt waits. */
   cancelInterrupt(id: string): void {
     this.#answerInterrupt(id, 'cancelled', undefined);
-  }
-
-  /**
-   * Answers a server tool's input request (`pendingInputRequests`): `accept` with `content`, which
-   * must match the request's schema (checked here first, and again by the server), `decline`, or
-   * `cancel`. Once nothing else waits, the next run carries the answer and the waiting tool goes
-   * on. Rejects with `unknown-interrupt` when no such request waits, and `invalid-argument` for an
-   * unknown action or content the schema refuses; nothing is recorded then.
-   *
-   * @example
-   * ```ts
-   * await client.answerInputRequest({ id: request.id, action: 'accept', content: { party: 4 } });
-   * ```
-   */
-  async answerInputRequest(answer: InputAnswerInput): Promise<void> {
-    const request = pendingInputRequests(this.getSnapshot().messages).find((pending) => pending.id === answer.id);
-    if (!request) throw new ChatwireError('unknown-interrupt', `There is no pending input request '${answer.id}'.`);
-    const { checkInputAnswer } = await import('./inputAnswer.js');
-    await checkInputAnswer(request, answer);
-    if (answer.action === 'cancel') this.cancelInterrupt(answer.id);
-    else this.respondToInterrupt({ id: answer.id, payload: answer.action === 'accept' ? { action: 'accept', content: answer.content } : { action: 'decline' } });
   }
 
   #answerInterrupt(id: string, status: 'resolved' | 'cancelled', payload: unknown): void {

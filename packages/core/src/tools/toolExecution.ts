@@ -1,5 +1,5 @@
 import { describeError } from '../errors.js';
-import { validateToolInput, validateToolOutput, type AnyTool, type ToolContext, type ToolExecute } from './toolDefinition.js';
+import { validateToolInput, validateToolOutput, type AnyTool, type ToolExecute } from './toolDefinition.js';
 
 /** How one execution of a tool ended: the output and its JSON text, or an error for the model. */
 export type ToolOutcome =
@@ -33,7 +33,7 @@ type Ending = { readonly kind: 'done'; readonly output: unknown } | { readonly k
 export async function executeTool(
   tool: AnyTool & { readonly execute: ToolExecute<unknown, unknown> },
   rawInput: unknown,
-  context: ToolContext,
+  context: { readonly toolCallId: string; readonly signal: AbortSignal },
 ): Promise<ToolOutcome> {
   const input = await validateToolInput(tool, rawInput);
   if (!input.ok) return failure(input.error);
@@ -41,29 +41,11 @@ export async function executeTool(
 
   const own = new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;
-  let settled = false;
   const ending = await new Promise<Ending>((resolve) => {
-    // The tool's clock stops while it waits for the user's input (requestInput has its own time limit).
-    let remaining = tool.timeoutMs;
-    let armedAt = 0;
-    const arm = () => {
-      armedAt = Date.now();
-      timer = setTimeout(() => {
-        own.abort(new Error(`'${tool.name}' timed out after ${tool.timeoutMs} ms`));
-        resolve({ kind: 'timeout' });
-      }, remaining);
-    };
-    arm();
-    const ask = context.requestInput;
-    const requestInput: ToolContext['requestInput'] = ask && (async (request) => {
-      clearTimeout(timer);
-      remaining = Math.max(0, remaining - (Date.now() - armedAt));
-      try {
-        return await ask(request);
-      } finally {
-        if (!settled) arm();
-      }
-    });
+    timer = setTimeout(() => {
+      own.abort(new Error(`'${tool.name}' timed out after ${tool.timeoutMs} ms`));
+      resolve({ kind: 'timeout' });
+    }, tool.timeoutMs);
     // This listener stays after the tool settles: when the caller's signal aborts later (the run
     // ended), work the tool left running on its signal stops too.
     context.signal.addEventListener(
@@ -75,13 +57,12 @@ export async function executeTool(
       { once: true },
     );
     Promise.resolve()
-      .then(() => tool.execute(input.value, { ...context, signal: own.signal, ...(requestInput ? { requestInput } : {}) }))
+      .then(() => tool.execute(input.value, { ...context, signal: own.signal }))
       .then(
         (output) => resolve({ kind: 'done', output }),
         (error: unknown) => resolve({ kind: 'threw', error }),
       );
   });
-  settled = true;
   clearTimeout(timer);
 
   switch (ending.kind) {

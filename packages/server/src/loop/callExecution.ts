@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { EventType, type Event, type Interrupt, type Message } from '@ag-ui/core';
-import { executeTool, INTERRUPT_REASONS, type AnyTool, type InputRequest, type InputRequestMetadata, type InputResponse, type JsonSchema } from '@chatwire/core';
+import { executeTool, INTERRUPT_REASONS, type AnyTool, type InputRequest, type InputRequestMetadata, type InputResponse, type JsonSchema, type ToolContext } from '@chatwire/core';
 import { isExposed, reportError } from '../errors/errorReport.js';
 import { eventPrefixOf } from '../extensions/chatwireExtension.js';
 import { redactSecrets } from '../errors/redactSecrets.js';
@@ -19,6 +19,9 @@ export interface CallSink {
   /** The call asked for input: the run ends with this interrupt once its other calls settle. */
   readonly park: (interrupt: Interrupt) => void;
 }
+
+/** What executeTool is given as the tool's time limit: the longest a timer takes (the call keeps the real one). */
+const NO_TIMEOUT = 2 ** 31 - 1;
 
 /**
  * Stands in for the input schema when `executeTool` runs a prepared call: the loop validated the
@@ -45,11 +48,16 @@ export class CallExecution {
   #waiting: string | undefined;
   /** The call ended without a run to report to (no answer in time): whatever it returns is dropped. */
   #ended = false;
+  #clock: ReturnType<typeof setTimeout> | undefined;
+  #clockStartedAt = 0;
+  #timeLeft: number;
+  #timedOut = false;
 
   constructor(context: RunContext, prepared: PreparedCall, messages: readonly Message[]) {
     this.prepared = prepared;
     this.#context = context;
     this.#messages = messages;
+    this.#timeLeft = prepared.tool.timeoutMs;
   }
 
   /** Streams into `context`'s run from now on; stopping that run stops the call. */
@@ -93,7 +101,11 @@ export class CallExecution {
       this.#sink?.push({ type: EventType.CUSTOM, name, value: json === undefined ? null : (JSON.parse(json) as unknown) });
     };
     const requestInput = (request: InputRequest) => this.#requestInput(request);
-    executeTool({ ...tool, inputSchema: alreadyValidated }, input, { toolCallId: call.id, signal: this.#abort.signal, messages: this.#messages, emit, requestInput })
+    const toolContext: ToolContext = { toolCallId: call.id, signal: this.#abort.signal, messages: this.#messages, emit, requestInput };
+    this.#startClock();
+    // The tool's own time limit is kept here, not by executeTool, because its clock stops while the
+    // tool waits for the user (requestInput has its own limit); only server tools can ask.
+    executeTool({ ...tool, inputSchema: alreadyValidated, timeoutMs: NO_TIMEOUT }, input, toolContext)
       .then(
         (outcome) => this.#outcomeEvent(outcome),
         (error: unknown) => {
@@ -103,6 +115,7 @@ export class CallExecution {
         },
       )
       .then((event) => {
+        clearTimeout(this.#clock);
         if (this.#ended) return;
         this.#ended = true;
         const sink = this.#sink;
@@ -111,11 +124,27 @@ export class CallExecution {
       });
   }
 
+  /** Starts (or resumes) the tool's own clock with the time it has left. */
+  #startClock(): void {
+    this.#clockStartedAt = Date.now();
+    this.#clock = setTimeout(() => {
+      this.#timedOut = true;
+      this.#abort.abort(new Error(`'${this.prepared.tool.name}' timed out after ${this.prepared.tool.timeoutMs} ms`));
+    }, this.#timeLeft);
+  }
+
+  /** Stops the tool's clock while it waits for the user. */
+  #pauseClock(): void {
+    clearTimeout(this.#clock);
+    this.#timeLeft = Math.max(0, this.#timeLeft - (Date.now() - this.#clockStartedAt));
+  }
+
   #outcomeEvent(outcome: Awaited<ReturnType<typeof executeTool>>): Event {
     const context = this.#context;
     const { call, tool, discovers } = this.prepared;
     // Call-to-load: the call discovered its tool, whatever its outcome, so later requests send it.
     const marker = discovers ? { discoveredTools: [tool.name] } : {};
+    if (this.#timedOut) return errorResult(context, call, `Tool '${tool.name}' failed: timed out after ${tool.timeoutMs} ms`, marker);
     if (outcome.ok) return resultEvent(context, call, outcome.content, marker);
     if (!('thrown' in outcome)) return errorResult(context, call, outcome.error, marker);
     // The tool threw: its text may hold secrets (connection strings, internal hosts). The model and the
@@ -144,6 +173,7 @@ export class CallExecution {
       const finish = (answer: InputResponse) => {
         signal.removeEventListener('abort', onAbort);
         this.#waiting = undefined;
+        if (!this.#ended) this.#startClock();
         resolve(answer);
       };
       const onAbort = () => {
@@ -175,6 +205,7 @@ export class CallExecution {
         },
       );
       this.#waiting = id;
+      this.#pauseClock();
       const metadata: InputRequestMetadata = { toolCallId: this.prepared.call.id, toolName: name, schema };
       sink.park({
         id,
