@@ -65,3 +65,23 @@ test('decline and cancel reach the tool, and the chat goes on', async ({ page })
   await expect(card(page, 'bookTable').last()).toHaveAttribute('data-state', 'output-available');
   await expect(page.getByTestId('status')).toHaveText('ready');
 });
+
+test('devtools: the pending request and its answer in the Timeline', async ({ page }) => {
+  const openTimeline = async () => {
+    await page.getByRole('button', { name: 'Chatwire devtools' }).click();
+    const panel = page.getByTestId('chatwire-devtools');
+    await panel.getByRole('tab', { name: 'Timeline' }).click();
+    return panel.locator('[data-testid="timeline-row"][data-tool="bookTable"]').getByTestId('timeline-input-request');
+  };
+  await sendAndWait(page, 'book a table');
+  let asked = await openTimeline();
+  await expect(asked).toHaveAttribute('data-status', 'pending');
+  await expect(asked).toContainText('asked “Booking a table at Chez Chatwire: how many people, and when?”: waiting for the user');
+  await page.getByTestId('chatwire-devtools').getByRole('button', { name: 'Close devtools' }).click();
+
+  await form(page).getByRole('button', { name: 'Decline' }).click();
+  await expect(form(page)).toHaveAttribute('data-status', 'declined');
+  asked = await openTimeline();
+  await expect(asked).toHaveAttribute('data-status', 'declined');
+  await expect(asked).toContainText(': declined');
+});
