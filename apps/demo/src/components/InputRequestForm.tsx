@@ -174,7 +174,7 @@ export const InputRequestForm = memo(function InputRequestForm(props: { request:
             break;
           case 'choice':
             control = (
-              <select {...common} defaultValue={field.defaultValue === undefined ? '' : String(field.defaultValue)}>
+              <select {...common} defaultValue={typeof field.defaultValue === 'string' || typeof field.defaultValue === 'number' ? String(field.defaultValue) : ''}>
                 <option value="" disabled={field.required}>
                   {field.required ? 'Choose…' : 'None'}
                 </option>

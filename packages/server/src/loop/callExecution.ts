@@ -105,15 +105,13 @@ export class CallExecution {
     this.#startClock();
     // The tool's own time limit is kept here, not by executeTool, because its clock stops while the
     // tool waits for the user (requestInput has its own limit); only server tools can ask.
-    executeTool({ ...tool, inputSchema: alreadyValidated, timeoutMs: NO_TIMEOUT }, input, toolContext)
-      .then(
-        (outcome) => this.#outcomeEvent(outcome),
-        (error: unknown) => {
-          // Not expected (executeTool turns failures into outcomes), but a lost call would hang the run.
-          const ref = reportError(this.#context.onError, { kind: 'run', error, threadId: this.#context.threadId, runId: this.#context.runId, toolName: tool.name, toolCallId: call.id });
-          return errorResult(this.#context, call, `Tool '${tool.name}' failed (ref ${ref}; details are in the server log).`);
-        },
-      )
+    void executeTool({ ...tool, inputSchema: alreadyValidated, timeoutMs: NO_TIMEOUT }, input, toolContext)
+      .then((outcome) => this.#outcomeEvent(outcome))
+      .catch((error: unknown) => {
+        // Not expected (executeTool turns failures into outcomes), but a lost call would hang the run.
+        const ref = reportError(this.#context.onError, { kind: 'run', error, threadId: this.#context.threadId, runId: this.#context.runId, toolName: tool.name, toolCallId: call.id });
+        return errorResult(this.#context, call, `Tool '${tool.name}' failed (ref ${ref}; details are in the server log).`);
+      })
       .then((event) => {
         clearTimeout(this.#clock);
         if (this.#ended) return;
