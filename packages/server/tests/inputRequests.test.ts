@@ -204,6 +204,42 @@ describe('a server tool asking the user for input (requestInput)', () => {
     expect(answers).toEqual([{ action: 'accept', content: { party: 2, time: '18:00' } }]);
   });
 
+  it('a call may ask twice: each answer comes in its own run, and the third run streams the result', async () => {
+    const twice = toolDefinition({ name: 'bookTable', description: 'Book a table at the restaurant.', inputSchema: z.object({}) }).server(async (_input, context) => {
+      const first = await context.requestInput!({ message: 'How many?', schema: bookingForm });
+      answers.push(first);
+      context.emit?.('booking.progress', { step: 2 });
+      const second = await context.requestInput!({ message: 'Confirm?', schema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] } });
+      answers.push(second);
+      return { first: first.content, second: second.content };
+    });
+    const { send } = setup({ tools: [twice] });
+    const { interrupt, messages } = await askToBook(send);
+    const run2 = await send('thread_book', messages, [accept(interrupt, { party: 2, time: '18:00' })]);
+    const [again] = interruptsOf(run2.events);
+    expect(again).toMatchObject({ reason: 'input_request', message: 'Confirm?' });
+    expect(again!.id).not.toBe(interrupt.id);
+    expect(run2.events.some((event) => event.type === 'CUSTOM' && event.name === 'booking.progress')).toBe(true);
+    expect(resultOf(run2.events)).toBeUndefined();
+    const run3 = await send('thread_book', applyEvents(messages, run2.events), [accept(again!, { ok: true })]);
+    const result = resultOf(run3.events);
+    expect(result && JSON.parse(result.content as string)).toEqual({ first: { party: 2, time: '18:00' }, second: { ok: true } });
+    expect(run3.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
+  });
+
+  it('a sibling call of the same response finishes in the first run; the asking one in the next', async () => {
+    const getTime = toolDefinition({ name: 'getTime', description: 'The time.', inputSchema: z.object({}) }).server(async () => ({ time: '12:00' }));
+    const { send } = setup({ tools: [bookTable, getTime] });
+    const history = [user('use bookTable and getTime', 'u1')];
+    const first = await send('thread_two', history);
+    const results = first.events.filter((event) => event.type === 'TOOL_CALL_RESULT');
+    expect(results).toHaveLength(1);
+    expect(JSON.parse(results[0]!.content as string)).toEqual({ time: '12:00' });
+    const [interrupt] = interruptsOf(first.events);
+    const resumed = await send('thread_two', applyEvents(history, first.events), [accept(interrupt!, { party: 3, time: '21:00' })]);
+    expect(resultOf(resumed.events) && JSON.parse(resultOf(resumed.events)!.content as string)).toMatchObject({ booked: true, party: 3 });
+  });
+
   it("the tool's own timeout does not run while it waits for the user", async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
     try {

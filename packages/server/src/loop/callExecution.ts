@@ -73,7 +73,10 @@ export class CallExecution {
     }
   }
 
-  /** The run ended while the call waits for input: it waits on, attached to nothing. */
+  /**
+   * The run ended while the call waits for input: it waits on, attached to nothing, and the end of that
+   * run does not stop it. (A call that settled stays linked: ending its run stops whatever work it left.)
+   */
   detach(): void {
     this.#unlink?.();
     this.#unlink = undefined;
@@ -117,7 +120,7 @@ export class CallExecution {
         if (this.#ended) return;
         this.#ended = true;
         const sink = this.#sink;
-        this.detach();
+        this.#sink = undefined;
         sink?.settle(event);
       });
   }
