@@ -103,6 +103,29 @@ export class CallSigner {
     return this.#mac('result', threadId, call.id, call.function.name, signedArguments(call.function.arguments), content);
   }
 
+  /**
+   * The interrupt id of a tool's input request: `inp_<expiry>.<nonce>.<tag>`, the tag binding the
+   * thread, the call id, the nonce (one call may ask more than once) and the expiry.
+   */
+  inputRequestId(threadId: string, toolCallId: string, nonce: string, expiresAt: number): string {
+    return `inp_${Math.floor(expiresAt).toString(36)}.${nonce}.${this.inputRequestTag(threadId, toolCallId, nonce, Math.floor(expiresAt))}`;
+  }
+
+  /** The tag of an input request id (see {@link inputRequestId}). */
+  inputRequestTag(threadId: string, toolCallId: string, nonce: string, expiresAt: number): string {
+    return this.#mac('input-request', threadId, toolCallId, nonce, expiresAt).slice(0, 32);
+  }
+
+  /** Reads an input request id back; `undefined` when it is not one this signer could have made. */
+  static readInputRequestId(id: string): { readonly expiresAt: number; readonly nonce: string; readonly tag: string } | undefined {
+    if (!id.startsWith('inp_') || id.length > 120) return undefined;
+    const [expiry, nonce, tag, ...rest] = id.slice(4).split('.');
+    if (rest.length > 0 || !expiry || !nonce || !tag || !SCOPE.test(nonce)) return undefined;
+    const expiresAt = Number.parseInt(expiry, 36);
+    if (!Number.isSafeInteger(expiresAt) || expiresAt.toString(36) !== expiry) return undefined;
+    return { expiresAt, nonce, tag };
+  }
+
   /** The MAC of a resume token: binds an owner id to a thread (see `resumable/resumeToken.ts`). */
   resumeTag(threadId: string, owner: string): string {
     return this.#mac('resume', threadId, owner);
