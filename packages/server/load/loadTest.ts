@@ -227,12 +227,12 @@ const hostile: Record<string, () => Promise<boolean>> = {
   },
   'oversized-id flood: 60 POSTs with 1.9 MB run ids (400 invalid-id each, no id echoed in a header)': async () => {
     // One body, encoded once, sent 60 times: the load generator shares the CPU with the server.
-    const body = new TextEncoder().encode(JSON.stringify({ threadId: 't_id', runId: 'i'.repeat(1_900_000), messages: [user('hi')], tools: [], context: [] }));
+    const upload = new TextEncoder().encode(JSON.stringify({ threadId: 't_id', runId: 'i'.repeat(1_900_000), messages: [user('hi')], tools: [], context: [] }));
     const answers = await Promise.all(
       Array.from({ length: 60 }, async () => {
-        const response = await fetch(resumableApi, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
-        const body = (await response.json()) as { code?: string };
-        return response.status === 400 && body.code === 'invalid-id' && response.headers.get('chatwire-run-id') === null;
+        const response = await fetch(resumableApi, { method: 'POST', headers: { 'content-type': 'application/json' }, body: upload });
+        const answer = (await response.json()) as { code?: string };
+        return response.status === 400 && answer.code === 'invalid-id' && response.headers.get('chatwire-run-id') === null;
       }),
     );
     return answers.every(Boolean);
