@@ -30,11 +30,11 @@ const handleChat = createChatHandler({
 // The resumable endpoint the floods aim at: runs go on when nobody reads them, and are retained after
 // they end. Its budget is what the test checks the memory against (the test reads it from /stats).
 const BUDGET = { maxRuns: Number(process.env['LOAD_BUDGET_RUNS'] ?? 100), maxBytes: Number(process.env['LOAD_BUDGET_BYTES'] ?? 16 * 1024 * 1024) };
-/** 256 KB of answer per run, in 32 deltas of 8 KB, one every 10 ms: a bulky run that is over in about a third of a second. */
+/** 128 KB of answer per run, in 16 deltas of 8 KB, one every 10 ms: a bulky run that is over in about a sixth of a second. */
 const bulky: ChatModel = {
   ...createScriptedModel(),
   async *stream(request): AsyncIterable<ModelChunk> {
-    for (let i = 0; i < 32 && !request.signal.aborted; i++) {
+    for (let i = 0; i < 16 && !request.signal.aborted; i++) {
       await new Promise((resolve) => setTimeout(resolve, 10));
       yield { type: 'text-delta', delta: `${i} ${'z'.repeat(8 * 1024)} ` };
     }

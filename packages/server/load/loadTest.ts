@@ -3,7 +3,7 @@
  * demo's pace of a delta every 25 ms, all 200 in flight at once) while one hostile request
  * of each kind issues 11 and 21 list arrives, and a health request every 20 ms. Among them the floods of
  * issue 21, on a resumable endpoint with a run budget (100 runs, 16 MiB by default): 60 POSTs with
- * 1.9 MB ids, 400 bulky runs (256 KB each) whose clients never read them, and one owner starting 30
+ * 1.9 MB ids, 200 bulky runs (128 KB each, 25 MB in all) whose clients never read them, and one owner starting 30
  * runs at once. Passes when every good run completes with exactly its own events (none lost, none
  * crossed), every hostile request is refused (or defused) as documented in docs/security.md, the run
  * store holds no more than its budget after the floods (and the heap, after a full GC, grew by no more
@@ -109,18 +109,24 @@ const probe = new Worker(
   parentPort.on('message', () => (done = true));
   (async () => {
     await (await fetch(workerData)).text(); // the probe's own first request (connection, fetch setup) is not the server's latency
+    const errors = [];
     while (!done) {
       const started = performance.now();
-      const response = await fetch(workerData);
-      await response.text();
-      latencies.push(Math.round(performance.now() - started));
+      try {
+        const response = await fetch(workerData);
+        await response.text();
+        latencies.push(Math.round(performance.now() - started));
+      } catch (error) {
+        // A reset keep-alive connection (the server closed it as the probe reused it): counted, and the probe goes on.
+        errors.push(String(error.cause?.code ?? error));
+      }
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
-    parentPort.postMessage(latencies);
+    parentPort.postMessage({ latencies, errors });
   })();`,
   { eval: true, workerData: `${base}/health` },
 );
-const health = new Promise<number[]>((resolve) => probe.once('message', resolve));
+const health = new Promise<{ latencies: number[]; errors: string[] }>((resolve) => probe.once('message', resolve));
 
 // ---- Preparation for the hostile requests that need a real conversation.
 const approvalHistory = [user('use refundOrder for ORD-7', 'u_refund')] as Message[];
@@ -237,9 +243,9 @@ const hostile: Record<string, () => Promise<boolean>> = {
     );
     return answers.every(Boolean);
   },
-  'never-read-run flood: 400 bulky resumable runs from 400 owners, each abandoned at once (held within the budget)': async () => {
+  'never-read-run flood: 200 bulky resumable runs (128 KB each) from 200 owners, each abandoned at once (held within the budget)': async () => {
     const statuses = await Promise.all(
-      Array.from({ length: 400 }, async (_, i) => {
+      Array.from({ length: 200 }, async (_, i) => {
         await new Promise((resolve) => setTimeout(resolve, i * 5));
         const response = await fetch(resumableApi, { method: 'POST', headers: { 'content-type': 'application/json', 'x-owner': `flood_${i}` }, body: input(`t_flood_${i}`, [user('hi')]) });
         // The client never reads: the run goes on without it, and is retained after it ends.
@@ -249,7 +255,7 @@ const hostile: Record<string, () => Promise<boolean>> = {
     );
     floodStatuses.push(...statuses);
     // Admitted, or refused while running runs filled the budget (503 with Retry-After): nothing else.
-    return statuses.every((status) => status === 200 || status === 503) && statuses.filter((status) => status === 200).length >= 200;
+    return statuses.every((status) => status === 200 || status === 503) && statuses.filter((status) => status === 200).length >= 100;
   },
   'one owner starting 30 runs at once (4 in flight, the rest 429 with Retry-After)': async () => {
     const answers = await Promise.all(
@@ -288,9 +294,10 @@ const counts = await Promise.all(good);
 const refused = await Promise.all(hostileResults);
 const elapsed = performance.now() - started;
 probe.postMessage('stop');
-const latencies = await health;
+const { latencies, errors: healthErrors } = await health;
+check(healthErrors.length === 0, `health: ${healthErrors.length} requests failed (${[...new Set(healthErrors)].join(', ')})`);
 await probe.terminate();
-// Memory after the floods, once the abandoned runs have ended (each is over in about a third of a second).
+// Memory after the floods, once the abandoned runs have ended (each is over in about a sixth of a second).
 await new Promise((resolve) => setTimeout(resolve, 1_000));
 const after = await stats();
 child.stdin.end();
