@@ -57,11 +57,16 @@ export interface ToolSearch {
  */
 export const TOOL_SEARCH_TUNING = {
   boost: { name: 3, description: 1, parameters: 0.5, group: 0.5 },
-  bm25: { k: 1.2, b: 0.75, d: 0.5 },
+  bm25: { k: 1.2, b: 0.75, d: 0 },
   /** Weight of a prefix match (a query word that begins a longer indexed word) against an exact one. */
   prefixWeight: 0.3,
   /** Words at least this long also match as prefixes. */
   prefixMinLength: 4,
+  /**
+   * Coordination: a tool's BM25 score is multiplied by (distinct query words it matched) to this
+   * power, so a tool matching several words of a long request outranks one matching a single word.
+   */
+  coordination: 0.5,
 } as const;
 
 const STOP_WORDS = new Set(eng);
@@ -230,14 +235,18 @@ export function createToolSearch(tools: readonly ToolSearchInput[], options: Too
       const policy = searchOptions.filter;
       const filter: SearchOptions['filter'] | undefined =
         allowed || policy ? (result) => (!allowed || allowed.has(result.id as string)) && (!policy || policy(result.id as string) === true) : undefined;
-      const results = miniSearch.search(rankingText, filter ? { filter } : {});
+      const coordination = tuning.coordination;
+      const results = miniSearch
+        .search(rankingText, filter ? { filter } : {})
+        .map((result) => ({ id: result.id as string, score: result.score * result.queryTerms.length ** coordination }))
+        .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
       const best = results[0]?.score ?? 0;
       if (best <= 0) return [];
       const matches: ToolSearchMatch[] = [];
       for (const result of results) {
         const score = Math.round((result.score / best) * 1000) / 1000;
         if (score < minScore) break;
-        matches.push({ name: result.id as string, score });
+        matches.push({ name: result.id, score });
         if (matches.length >= topK) break;
       }
       return matches;
