@@ -4,17 +4,13 @@ import { z } from 'zod';
 import { DISCOVERY_NOTE, DISCOVERY_TOOL_NAME, toolDefinition } from '@chatwire/core';
 import { readResultMetadata } from '@chatwire/core/wire';
 import {
-  SEARCH_WEIGHTS,
   chat,
   createScriptedModel,
-  searchTools,
-  splitToolName,
   type ChatModel,
   type DiscoveryOptions,
   type ModelTool,
   type ScriptReply,
   type ScriptRule,
-  type SearchableTool,
 } from '@chatwire/server';
 import { applyEvents, collect, user } from './fixtures.js';
 
@@ -120,118 +116,6 @@ function discoveryResult(events: readonly Event[]) {
 const discoveryToolOf = (tools: readonly ModelTool[]) => tools.find((tool) => tool.name === DISCOVERY_TOOL_NAME)!;
 
 // ---------------------------------------------------------------------------------------------
-
-describe('splitToolName', () => {
-  it('splits camelCase names at each capital', () => {
-    expect(splitToolName('searchProducts')).toEqual(['search', 'products']);
-    expect(splitToolName('getProductDetails')).toEqual(['get', 'product', 'details']);
-    expect(splitToolName('getHTTPStatus')).toEqual(['get', 'http', 'status']);
-  });
-
-  it('splits snake_case and kebab-case names at the separators', () => {
-    expect(splitToolName('track_shipment')).toEqual(['track', 'shipment']);
-    expect(splitToolName('translate-text')).toEqual(['translate', 'text']);
-  });
-
-  it('splits server__action names into the server and the action words', () => {
-    expect(splitToolName('github__create_issue')).toEqual(['github', 'create', 'issue']);
-    expect(splitToolName('slack__sendMessage')).toEqual(['slack', 'send', 'message']);
-    expect(splitToolName('shop__search-items')).toEqual(['shop', 'search', 'items']);
-  });
-});
-
-describe('searchTools scoring', () => {
-  /** Ranks the catalog with no limits unless given. */
-  const rank = (text: string, options: { topK?: number; minScore?: number } = {}, tools: readonly SearchableTool[] = catalog) =>
-    searchTools(text, tools, { topK: options.topK ?? 100, minScore: options.minScore ?? 0 }).map(({ name, points, score }) => ({ name, points, score }));
-
-  it('uses the documented weights', () => {
-    expect(SEARCH_WEIGHTS).toEqual({ exactName: 12, namePart: 6, partialNamePart: 5, description: 2 });
-  });
-
-  it('ranks a name-word match above a description-only match', () => {
-    expect(rank('message')).toEqual([
-      { name: 'slack__send_message', points: 8, score: 1 }, // name word 6 + description 2 = 8; 8/6 capped at 1
-      { name: 'calendar__create_event', points: 2, score: 0.33 }, // description only: 2/6
-    ]);
-  });
-
-  it('gives the whole name and the server part of server__action the highest weight', () => {
-    expect(rank('track_shipment')).toEqual([{ name: 'track_shipment', points: 12, score: 1 }]);
-    // "slack" is the server part of both (12) and in both descriptions (2): a tie, broken by name.
-    expect(rank('slack')).toEqual([
-      { name: 'slack__list_channels', points: 14, score: 1 },
-      { name: 'slack__send_message', points: 14, score: 1 },
-    ]);
-    const tools = [
-      { name: 'getWeather', description: 'Reads the sky.' },
-      { name: 'weather__forecast', description: 'Days ahead.' },
-      { name: 'weather', description: 'Right now.' },
-    ];
-    expect(rank('weather', {}, tools)).toEqual([
-      { name: 'weather', points: 12, score: 1 }, // whole name
-      { name: 'weather__forecast', points: 12, score: 1 }, // server part (not 12 + 6: the best name match counts once)
-      { name: 'getWeather', points: 6, score: 1 }, // one name word
-    ]);
-    // Only the part before `__` is the server: a later word is an ordinary name word.
-    expect(rank('forecast', {}, tools)).toEqual([{ name: 'weather__forecast', points: 6, score: 1 }]);
-  });
-
-  it('counts a partial name-word match (search vs searching) at 5, from 3 characters on', () => {
-    expect(rank('searching')).toEqual([
-      { name: 'github__search_code', points: 5, score: 0.83 },
-      { name: 'searchProducts', points: 5, score: 0.83 },
-    ]);
-    expect(rank('search')).toEqual([
-      { name: 'github__search_code', points: 8, score: 1 }, // name word 6 + description 2
-      { name: 'searchProducts', points: 8, score: 1 },
-      { name: 'getProductDetails', points: 2, score: 0.33 }, // "... from searchProducts." in its description
-    ]);
-    const tools = [{ name: 'getWeather', description: 'Reads the sky.' }];
-    expect(rank('wea', {}, tools)).toEqual([{ name: 'getWeather', points: 5, score: 0.83 }]);
-    expect(rank('we', {}, tools)).toEqual([]);
-  });
-
-  it('normalises points by 6 per query term and caps the score at 1', () => {
-    // 3 terms: 18 points make a score of 1.
-    expect(rank('cancel shipped order')).toEqual([
-      { name: 'cancel_order', points: 18, score: 1 }, // cancel 6+2, shipped 2 (description), order 6+2
-      { name: 'refundOrder', points: 8, score: 0.44 }, // order 6+2 → 8/18
-      { name: 'track_shipment', points: 2, score: 0.11 }, // order in the description → 2/18
-    ]);
-    expect(rank('send slack message')).toEqual([
-      { name: 'slack__send_message', points: 28, score: 1 }, // 6 + 14 + 8 = 28/18, capped
-      { name: 'slack__list_channels', points: 14, score: 0.78 }, // slack 12+2 → 14/18
-      { name: 'calendar__create_event', points: 2, score: 0.11 },
-    ]);
-  });
-
-  it('ignores case and punctuation in the query, and returns nothing for an empty or unmatched query', () => {
-    expect(rank('  REFUND!  ')).toEqual([{ name: 'refundOrder', points: 8, score: 1 }]);
-    expect(rank('   ')).toEqual([]);
-    expect(rank('kubernetes')).toEqual([]);
-  });
-
-  it('drops tools that miss a +required term', () => {
-    expect(rank('order refund')).toEqual([
-      { name: 'refundOrder', points: 16, score: 1 },
-      { name: 'cancel_order', points: 8, score: 0.67 },
-      { name: 'track_shipment', points: 2, score: 0.17 },
-    ]);
-    expect(rank('order +refund')).toEqual([{ name: 'refundOrder', points: 16, score: 1 }]);
-    // A description match satisfies a required term.
-    expect(rank('+parcel order')).toEqual([{ name: 'track_shipment', points: 4, score: 0.33 }]);
-  });
-
-  it('limits the results with topK and minScore', () => {
-    expect(rank('order').map((match) => match.name)).toEqual(['cancel_order', 'refundOrder', 'track_shipment']);
-    expect(rank('order', { topK: 2 }).map((match) => match.name)).toEqual(['cancel_order', 'refundOrder']);
-    expect(rank('order', { topK: 1 }).map((match) => match.name)).toEqual(['cancel_order']);
-    // track_shipment scores 2/6 = 0.333...
-    expect(rank('order', { minScore: 0.33 }).map((match) => match.name)).toEqual(['cancel_order', 'refundOrder', 'track_shipment']);
-    expect(rank('order', { minScore: 0.34 }).map((match) => match.name)).toEqual(['cancel_order', 'refundOrder']);
-  });
-});
 
 describe('search mode through chat()', () => {
   it('sends a discovery tool that takes { query } and lists the lazy tools by name', async () => {

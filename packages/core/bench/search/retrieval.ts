@@ -87,7 +87,7 @@ export const aiSdk: Method = {
     const bound = new Map<number, (query: string) => Promise<{ tools: { name: string }[] }>>();
     const bind = (topK: number) => {
       const all = { ...set, search: toolSearch({ maxResults: topK }) } as never;
-      const prepare = createToolSearchState({ tools: all });
+      const prepare = createToolSearchState({ tools: all, toolCallers: undefined });
       const active = prepare(all) as unknown as Record<string, { execute: (input: { query: string }, options: unknown) => Promise<{ tools: { name: string }[] }> }>;
       const search = active['search'];
       if (!search) throw new Error('The AI SDK did not bind its search tool.');

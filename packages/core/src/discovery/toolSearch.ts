@@ -143,14 +143,19 @@ interface IndexedTool {
 
 const fingerprint = (tool: IndexedTool) => `${tool.description}\u0000${tool.parameters}\u0000${tool.group}`;
 
-function toIndexed(tool: ToolSearchInput, groups: ToolSearchOptions['groups']): IndexedTool {
-  const groupDescription = tool.group && groups && Object.hasOwn(groups, tool.group) ? (groups[tool.group]?.description ?? '') : '';
+function groupLine(group: string | undefined, groups: ToolSearchOptions['groups']): string {
+  if (!group) return '';
+  const description = groups && Object.hasOwn(groups, group) ? (groups[group]?.description ?? '') : '';
+  return `${group} ${description}`;
+}
+
+function toIndexed(tool: ToolSearchInput, group: string): IndexedTool {
   return {
     id: tool.name,
     name: tool.name,
     description: typeof tool.description === 'string' ? tool.description : '',
     parameters: schemaText(tool.inputSchema).join(' '),
-    group: tool.group ? `${tool.group} ${groupDescription}` : '',
+    group,
   };
 }
 
@@ -186,7 +191,8 @@ export function createToolSearch(tools: readonly ToolSearchInput[], options: Too
       combineWith: 'OR',
     },
   });
-  const indexed = new Map<string, string>();
+  /** What each indexed tool was indexed from: unchanged inputs (same strings, same schema object) are not read again. */
+  const indexed = new Map<string, { description: string; inputSchema: unknown; group: string | undefined; groupText: string; print: string }>();
 
   function update(next: readonly ToolSearchInput[], nextOptions: ToolSearchOptions = options): void {
     const seen = new Set<string>();
@@ -194,12 +200,18 @@ export function createToolSearch(tools: readonly ToolSearchInput[], options: Too
     for (const tool of next) {
       if (typeof tool?.name !== 'string' || seen.has(tool.name)) continue;
       seen.add(tool.name);
-      const doc = toIndexed(tool, nextOptions.groups);
+      const before = indexed.get(tool.name);
+      const groupText = groupLine(tool.group, nextOptions.groups);
+      if (before && before.description === tool.description && before.inputSchema === tool.inputSchema && before.group === tool.group && before.groupText === groupText) continue;
+      const doc = toIndexed(tool, groupText);
       const print = fingerprint(doc);
-      const before = indexed.get(doc.id);
-      if (before === print) continue;
+      const entry = { description: tool.description, inputSchema: tool.inputSchema, group: tool.group, groupText, print };
+      if (before?.print === print) {
+        indexed.set(tool.name, entry);
+        continue;
+      }
       if (before !== undefined) miniSearch.discard(doc.id);
-      indexed.set(doc.id, print);
+      indexed.set(tool.name, entry);
       added.push(doc);
     }
     for (const name of [...indexed.keys()]) {
