@@ -157,25 +157,35 @@ describe('search mode through chat()', () => {
   it('a keyword query without autoLoad returns ranked matches and loads nothing', async () => {
     const { model, sent } = recorder(query('order'));
     const { events } = await run(model, [user('go')], SEARCH);
-    expect(discoveryResult(events).body).toEqual({
-      discovered: [],
-      matches: [
-        { name: 'cancel_order', summary: 'Cancel an order that has not shipped yet.', score: 1 },
-        { name: 'refundOrder', summary: 'Refund a delivered order to the original payment method.', score: 1 },
-        // 0.33 clears the default minScore of 0.3
-        { name: 'track_shipment', summary: 'Where a parcel is now.', score: 0.33 },
-      ],
-      note: "Load the tools you need with query 'select:Name'.",
-    });
+    const body = discoveryResult(events).body as { discovered: string[]; matches: { name: string; summary: string; score: number }[]; note: string };
+    expect(body.discovered).toEqual([]);
+    expect(body.note).toBe("Load the tools you need with query 'select:Name'.");
+    // The two tools named for orders, with first sentences as summaries; the best scores 1 (scores are relative to it).
+    expect(body.matches.map((match) => match.name).sort()).toEqual(['cancel_order', 'refundOrder']);
+    expect(body.matches[0]?.score).toBe(1);
+    expect(body.matches.find((match) => match.name === 'cancel_order')?.summary).toBe('Cancel an order that has not shipped yet.');
+    // track_shipment mentions an order only in its description: under the default minScore (0.3 of the best).
+    expect(body.matches.some((match) => match.name === 'track_shipment')).toBe(false);
     expect(sent).toEqual([BASE, BASE]);
   });
 
   it('applies topK and minScore from the options', async () => {
-    const limited = recorder(query('order'));
     const names = (events: Event[]) => (discoveryResult(events).body['matches'] as { name: string }[]).map((match) => match.name);
-    expect(names((await run(limited.model, [user('go')], { ...SEARCH, topK: 1 })).events)).toEqual(['cancel_order']);
-    const strict = recorder(query('order'));
-    expect(names((await run(strict.model, [user('go')], { ...SEARCH, minScore: 0.5 })).events)).toEqual(['cancel_order', 'refundOrder']);
+    const limited = recorder(query('order'));
+    const one = names((await run(limited.model, [user('go')], { ...SEARCH, topK: 1 })).events);
+    expect(one).toHaveLength(1);
+    expect(['cancel_order', 'refundOrder']).toContain(one[0]);
+    const loose = recorder(query('order'));
+    const all = names((await run(loose.model, [user('go')], { ...SEARCH, minScore: 0 })).events);
+    expect(all.slice(0, 2).sort()).toEqual(['cancel_order', 'refundOrder']);
+    expect(all[2]).toBe('track_shipment');
+  });
+
+  it('a long request in users\' words still finds its tool at the default threshold', async () => {
+    const { model } = recorder(query('Hi! I ordered a lamp yesterday and changed my mind, could you please cancel that order before it ships?'));
+    const { events } = await run(model, [user('go')], SEARCH);
+    const matches = discoveryResult(events).body['matches'] as { name: string; score: number }[];
+    expect(matches[0]).toMatchObject({ name: 'cancel_order', score: 1 });
   });
 
   it('tells the model when nothing matched', async () => {
@@ -188,37 +198,37 @@ describe('search mode through chat()', () => {
     const { model, sent, received } = recorder(query('slack'));
     const { events } = await run(model, [user('go')], { ...SEARCH, autoLoad: true });
     expect(discoveryToolOf(received[0]!).description).toContain('(matches are loaded at once)');
-    expect(discoveryResult(events).body).toEqual({
-      matches: [
-        { name: 'slack__list_channels', summary: 'List the Slack channels the bot can read.', score: 1 },
-        { name: 'slack__send_message', summary: 'Post a message to a Slack channel.', score: 1 },
-      ],
-      discovered: ['slack__list_channels', 'slack__send_message'],
-      note: DISCOVERY_NOTE,
-    });
-    expect(sent).toEqual([BASE, [...BASE, 'slack__list_channels', 'slack__send_message']]);
+    const body = discoveryResult(events).body as { matches: { name: string }[]; discovered: string[]; note: string };
+    const ranked = body.matches.map((match) => match.name);
+    expect([...ranked].sort()).toEqual(['slack__list_channels', 'slack__send_message']);
+    expect(body.discovered).toEqual(ranked);
+    expect(body.note).toBe(DISCOVERY_NOTE);
+    expect(sent).toEqual([BASE, [...BASE, ...ranked]]);
   });
 
   it('autoLoad with a cap loads at most max matches scoring at least minScore, and lists the rest for a select: follow-up', async () => {
-    // 'order' ranks cancel_order (1), refundOrder (1), track_shipment (0.33).
+    // 'order' ranks the two order tools (names) far above track_shipment (description only); minScore 0 lists all three.
+    const listAll = { ...SEARCH, minScore: 0 };
     const capped = recorder(query('order'));
-    const { events } = await run(capped.model, [user('go')], { ...SEARCH, autoLoad: { max: 1 } });
+    const { events } = await run(capped.model, [user('go')], { ...listAll, autoLoad: { max: 1 } });
     expect(discoveryToolOf(capped.received[0]!).description).toContain('(the best matches are loaded at once)');
     const body = discoveryResult(events).body;
-    expect((body['matches'] as { name: string }[]).map((match) => match.name)).toEqual(['cancel_order', 'refundOrder', 'track_shipment']);
-    expect(body['discovered']).toEqual(['cancel_order']);
+    const ranked = (body['matches'] as { name: string }[]).map((match) => match.name);
+    expect(ranked).toHaveLength(3);
+    expect(ranked[2]).toBe('track_shipment');
+    expect(body['discovered']).toEqual([ranked[0]]);
     expect(body['note']).toBe("Loaded the best match; load others you need with query 'select:Name'.");
-    expect(capped.sent[1]).toEqual([...BASE, 'cancel_order']);
+    expect(capped.sent[1]).toEqual([...BASE, ranked[0]]);
 
     // The default threshold (0.5) keeps the weak match out; the default cap (3) is not reached.
     const thresholded = recorder(query('order'));
-    const second = await run(thresholded.model, [user('go')], { ...SEARCH, autoLoad: {} });
-    expect(discoveryResult(second.events).body['discovered']).toEqual(['cancel_order', 'refundOrder']);
-    expect(thresholded.sent[1]).toEqual([...BASE, 'cancel_order', 'refundOrder']);
+    const second = await run(thresholded.model, [user('go')], { ...listAll, autoLoad: {} });
+    expect(discoveryResult(second.events).body['discovered']).toEqual(ranked.slice(0, 2));
+    expect(thresholded.sent[1]).toEqual([...BASE, ...ranked.slice(0, 2)]);
 
     // Nothing scores high enough: nothing is loaded, every match is listed.
     const strict = recorder(query('order'));
-    const third = await run(strict.model, [user('go')], { ...SEARCH, autoLoad: { minScore: 1.01 } });
+    const third = await run(strict.model, [user('go')], { ...listAll, autoLoad: { minScore: 1.01 } });
     expect(discoveryResult(third.events).body).toMatchObject({ discovered: [], note: "Load the tools you need with query 'select:Name'." });
     expect(strict.sent[1]).toEqual(BASE);
   });
@@ -267,7 +277,7 @@ describe('the per-request filter', () => {
   it("phase 'search' hides a tool from keyword results", async () => {
     const filter = hide('refundOrder', 'search');
     const { model } = recorder(query('order'));
-    const { events } = await run(model, [user('go')], { ...SEARCH, filter });
+    const { events } = await run(model, [user('go')], { ...SEARCH, minScore: 0, filter });
     const matches = discoveryResult(events).body['matches'] as { name: string }[];
     expect(matches.map((match) => match.name)).toEqual(['cancel_order', 'track_shipment']);
     expect(filter).toHaveBeenCalledWith('refundOrder', 'search');
@@ -296,9 +306,11 @@ describe('the per-request filter', () => {
 
   it("phase 'load' also applies to autoLoad: the tool is listed as a match but not loaded", async () => {
     const { model, sent } = recorder(query('order'));
-    const { events } = await run(model, [user('go')], { ...SEARCH, autoLoad: true, filter: hide('refundOrder', 'load') });
+    const { events } = await run(model, [user('go')], { ...SEARCH, minScore: 0, autoLoad: true, filter: hide('refundOrder', 'load') });
     const body = discoveryResult(events).body;
-    expect((body['matches'] as { name: string }[]).map((match) => match.name)).toEqual(['cancel_order', 'refundOrder', 'track_shipment']);
+    const ranked = (body['matches'] as { name: string }[]).map((match) => match.name);
+    expect(ranked.slice(0, 2).sort()).toEqual(['cancel_order', 'refundOrder']);
+    expect(ranked[2]).toBe('track_shipment');
     expect(body['discovered']).toEqual(['cancel_order', 'track_shipment']);
     expect(body['errors']).toEqual({ refundOrder: "Tool 'refundOrder' is not available for this request; do not try to load or call it again." });
     expect(sent[1]).toEqual([...BASE, 'cancel_order', 'track_shipment']);
