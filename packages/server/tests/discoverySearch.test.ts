@@ -369,3 +369,88 @@ describe('the per-request filter', () => {
     expect(refundImpl.mock.calls[0]?.[0]).toEqual({ orderId: 'ORD-7' });
   });
 });
+
+describe('prefetch', () => {
+  /** Calls refundOrder when it has it, asks discovery for it otherwise, and answers once a refund result is in. */
+  function refunder() {
+    const sent: string[][] = [];
+    const scripted = createScriptedModel({
+      rules: [
+        {
+          name: 'refund',
+          when: () => true,
+          reply: ({ request }) => {
+            const last = request.messages.at(-1);
+            if (last?.role === 'tool' && JSON.stringify(last.content).includes('refunded')) return { text: 'Refunded.' };
+            if (request.tools.some((tool) => tool.name === 'refundOrder')) return { toolCalls: [{ name: 'refundOrder', args: { orderId: 'A1' } }] };
+            return query('select:refundOrder');
+          },
+        },
+      ],
+    });
+    const model: ChatModel = {
+      ...scripted,
+      stream: (request) => {
+        sent.push(request.tools.map((tool) => tool.name));
+        return scripted.stream(request);
+      },
+    };
+    return { model, sent };
+  }
+  const usageEvents = (events: readonly Event[]) =>
+    events.filter((event) => event.type === 'CUSTOM' && event.name === 'chatwire.model_call_usage').map((event) => (event as { value: Record<string, unknown> }).value);
+
+  it('is off by default: the first model call has only the eager tools and the discovery tool', async () => {
+    const { model, sent } = refunder();
+    await run(model, [user('Please refund my order A1, it arrived broken.')], SEARCH);
+    expect(sent[0]).toEqual(BASE);
+    // Without prefetch: discover, call, answer.
+    expect(sent).toHaveLength(3);
+  });
+
+  it("loads the best matches of the user's message before the first model call, saving the discovery request", async () => {
+    const { model, sent } = refunder();
+    const { events, history } = await run(model, [user('Please refund my order A1, it arrived broken.')], { ...SEARCH, prefetch: true });
+    expect(sent[0]).toEqual([...BASE, 'refundOrder']);
+    expect(sent).toHaveLength(2);
+    // The load is an ordinary discovery exchange in the history, so later requests keep the tool.
+    const prefetchCall = history.find((message) => message.role === 'assistant' && message.toolCalls?.[0]?.function.name === DISCOVERY_TOOL_NAME);
+    expect(JSON.parse(prefetchCall?.role === 'assistant' ? (prefetchCall.toolCalls?.[0]?.function.arguments ?? '{}') : '{}')).toEqual({ query: 'select:refundOrder' });
+    expect(usageEvents(events)[0]?.['discoverySearches']).toMatchObject([{ by: 'built-in', query: 'Please refund my order A1, it arrived broken.' }]);
+  });
+
+  it('caps the count and the score, and loads nothing when nothing matches', async () => {
+    const loaded = async (prefetch: DiscoveryOptions['prefetch'], text: string) => {
+      const { model, sent } = refunder();
+      await run(model, [user(text)], { ...SEARCH, prefetch });
+      return sent[0]!.slice(BASE.length);
+    };
+    // 'order' matches cancel_order and refundOrder about equally (both named for orders) and track_shipment weakly.
+    expect(await loaded({ max: 1, minScore: 0 }, 'order')).toHaveLength(1);
+    expect((await loaded({ max: 3, minScore: 0 }, 'order')).sort()).toEqual(['cancel_order', 'refundOrder', 'track_shipment']);
+    expect((await loaded({ max: 3 }, 'order')).sort()).toEqual(['cancel_order', 'refundOrder']);
+    expect(await loaded({ max: 0 }, 'order')).toEqual([]);
+    expect(await loaded(true, 'kubernetes cluster autoscaling')).toEqual([]);
+  });
+
+  it("respects the load policy, and uses the app's search hook (reported in the usage event)", async () => {
+    const { model, sent } = refunder();
+    const filter = (name: string, phase: string) => !(name === 'refundOrder' && phase === 'load');
+    await run(model, [user('refund order A1')], { ...SEARCH, prefetch: { max: 1, minScore: 0 }, filter });
+    expect(sent[0]).not.toContain('refundOrder');
+
+    const hooked = refunder();
+    const search = vi.fn(async () => [{ name: 'refundOrder', score: 0.95 }]);
+    const { events } = await run(hooked.model, [user('money back please')], { ...SEARCH, prefetch: true, search });
+    expect(search).toHaveBeenCalledTimes(1);
+    expect(hooked.sent[0]).toEqual([...BASE, 'refundOrder']);
+    expect(usageEvents(events)[0]?.['discoverySearches']).toMatchObject([{ by: 'app', matches: 1 }]);
+  });
+
+  it('falls back to the built-in search when the hook hangs, and the usage event says so', async () => {
+    const { model, sent } = refunder();
+    const { events } = await run(model, [user('refund my order')], { ...SEARCH, prefetch: true, search: () => new Promise(() => {}), searchTimeoutMs: 30 });
+    expect(sent[0]).toEqual([...BASE, 'refundOrder']);
+    expect(usageEvents(events)[0]?.['discoverySearches']).toMatchObject([{ by: 'built-in', fallback: 'timeout' }]);
+  });
+});
