@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
   answerDiscoveryCall,
+  clientDiscovery,
+  DISCOVERY_TOOL_NAME,
   createToolSearch,
   groupedCatalog,
   isGrouped,
@@ -192,5 +194,29 @@ describe('the search hook', () => {
     const invalid = await runDiscoverySearch({ query: 'forecast', tools: candidates, index, topK: 1, minScore: 0, hook: (() => ({ nope: true })) as never });
     expect(invalid.report).toMatchObject({ by: 'built-in', fallback: 'invalid' });
     expect(names(invalid.matches)).toEqual(['weather__get_forecast']);
+  });
+});
+
+describe('clientDiscovery() in search mode', () => {
+  const browserTools = tools.map((tool) =>
+    toolDefinition({ name: tool.name.replace('.', '_'), description: tool.description, inputSchema: (tool.inputSchema ?? { type: 'object' }) as never, lazy: true }).client(() => ({ ok: true })),
+  );
+
+  it('sends a discovery tool taking { query } and answers keyword queries with the same search as the server', async () => {
+    const managed = clientDiscovery({ mode: 'search' });
+    const discovery = managed.wireTools(browserTools, []).find((tool) => tool.name === DISCOVERY_TOOL_NAME);
+    expect(discovery?.parameters).toMatchObject({ required: ['query'] });
+    const answer = await managed.answer({ query: 'what is the forecast for Lyon' }, browserTools, new Set());
+    expect(answer.result?.matches?.[0]).toMatchObject({ name: 'weather__get_forecast', score: 1 });
+    expect(answer.search).toMatchObject({ by: 'built-in' });
+    expect(answer.loaded).toEqual([]);
+    const selected = await managed.answer({ query: 'select:send-email' }, browserTools, new Set());
+    expect(selected.loaded).toEqual(['send-email']);
+  });
+
+  it('keeps name mode unchanged by default', async () => {
+    const managed = clientDiscovery();
+    expect(managed.wireTools(browserTools, []).find((tool) => tool.name === DISCOVERY_TOOL_NAME)?.parameters).toMatchObject({ required: ['toolNames'] });
+    expect((await managed.answer({ toolNames: ['send-email'] }, browserTools, new Set())).loaded).toEqual(['send-email']);
   });
 });

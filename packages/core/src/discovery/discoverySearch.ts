@@ -55,7 +55,8 @@ export const SEARCH_HOOK_TIMEOUT_MS = 2_000;
 export async function runDiscoverySearch(options: {
   readonly query: string;
   readonly tools: readonly DiscoverySearchTool[];
-  readonly index: () => ToolSearch;
+  /** The built-in index, up to date with `tools`' catalog (may load it lazily: the browser imports it on first use). */
+  readonly index: () => ToolSearch | Promise<ToolSearch>;
   readonly topK: number;
   readonly minScore: number;
   readonly hook?: ToolSearchHook;
@@ -88,8 +89,7 @@ export async function runDiscoverySearch(options: {
     }
     fallback = outcome.why;
   }
-  const matches = options
-    .index()
+  const matches = (await options.index())
     .search(options.query, { topK: options.topK, minScore: options.minScore, filter: (name) => byName.has(name) })
     .map((match) => ({ name: match.name, summary: summary(match.name), score: Math.round(match.score * 100) / 100 }));
   return done(matches, 'built-in', fallback);
