@@ -117,7 +117,7 @@ export type { CacheSplit, ConversationUsage, LazyAgainstEager, ModelledCall } fr
 export type { CountableTool, DiscoveryTokenCounter } from './discovery/discoveryUsage.js';
 export { browserTokenEstimate, clientDiscovery, estimateClientUsage, managedWireTools } from './discovery/clientManaged.js';
 export type { ClientDiscovery, ClientDiscoveryOptions } from './discovery/clientManaged.js';
-export { createToolSearch, splitWords, TOOL_SEARCH_TUNING } from './discovery/toolSearch.js';
+export { createToolSearch } from './discovery/toolSearch.js';
 export type { ToolSearch, ToolSearchInput, ToolSearchMatch, ToolSearchOptions, ToolSearchQueryOptions } from './discovery/toolSearch.js';
 export { runDiscoverySearch, SEARCH_HOOK_TIMEOUT_MS } from './discovery/discoverySearch.js';
 export type { DiscoveryMatch, DiscoverySearchReport, DiscoverySearchTool, ToolSearchHook } from './discovery/discoverySearch.js';

@@ -8,10 +8,11 @@ import {
   isGrouped,
   runDiscoverySearch,
   searchDiscoveryTool,
-  splitWords,
   toolDefinition,
   GROUPED_CATALOG_ABOVE,
+  type AnyTool,
 } from '@chatwire/core';
+import { splitWords } from '../src/discovery/toolSearchEngine.js';
 
 /** A small catalog written for these tests: several naming conventions, one schema-only clue. */
 const tools = [
@@ -41,67 +42,65 @@ describe('splitWords', () => {
   });
 });
 
-describe('createToolSearch', () => {
+describe('createToolSearch', async () => {
   const index = createToolSearch(tools);
 
-  it('ranks by name words in any convention, stems and drops stop words', () => {
-    expect(names(index.search('forecast', { topK: 1 }))).toEqual(['weather__get_forecast']);
+  it('ranks by name words in any convention, stems and drops stop words', async () => {
+    expect(names(await index.search('forecast', { topK: 1 }))).toEqual(['weather__get_forecast']);
     // "emailing" stems to the "email" of send-email; "the", "to", "an" are stop words.
-    expect(names(index.search('emailing the boss', { topK: 1 }))).toEqual(['send-email']);
-    expect(names(index.search('post a message', { topK: 1 }))).toEqual(['slack.postMessage']);
-    expect(names(index.search('translate', { topK: 1 }))).toEqual(['TranslateText']);
+    expect(names(await index.search('emailing the boss', { topK: 1 }))).toEqual(['send-email']);
+    expect(names(await index.search('post a message', { topK: 1 }))).toEqual(['slack.postMessage']);
+    expect(names(await index.search('translate', { topK: 1 }))).toEqual(['TranslateText']);
   });
 
-  it('finds a tool by its parameters’ names and descriptions', () => {
-    expect(names(index.search('invite people to a meeting', { topK: 1 }))).toEqual(['calendar_create_event']);
+  it('finds a tool by its parameters’ names and descriptions', async () => {
+    expect(names(await index.search('invite people to a meeting', { topK: 1 }))).toEqual(['calendar_create_event']);
   });
 
-  it('scores relative to the best match: the best scores 1, however long the request', () => {
+  it('scores relative to the best match: the best scores 1, however long the request', async () => {
     const long = 'Hello there, I was wondering whether you could possibly tell me what the forecast says for the next few days in the city where I live';
-    const matches = index.search(long, { topK: 3, minScore: 0.3 });
+    const matches = await index.search(long, { topK: 3, minScore: 0.3 });
     expect(matches[0]).toEqual({ name: 'weather__get_forecast', score: 1 });
     for (const match of matches) expect(match.score).toBeLessThanOrEqual(1);
   });
 
-  it('keeps tools having every +required word, ranked by all words', () => {
-    expect(names(index.search('weather', { topK: 5 })).sort()).toEqual(['getCurrentWeather', 'weather__get_forecast']);
-    expect(names(index.search('weather +days', { topK: 5 }))).toEqual(['weather__get_forecast']);
-    expect(index.search('+kubernetes weather', { topK: 5 })).toEqual([]);
+  it('keeps tools having every +required word, ranked by all words', async () => {
+    expect(names(await index.search('weather', { topK: 5 })).sort()).toEqual(['getCurrentWeather', 'weather__get_forecast']);
+    expect(names(await index.search('weather +days', { topK: 5 }))).toEqual(['weather__get_forecast']);
+    expect(await index.search('+kubernetes weather', { topK: 5 })).toEqual([]);
   });
 
-  it('returns nothing for empty, stop-word-only or unmatched queries, and honours topK and filter', () => {
-    expect(index.search('   ')).toEqual([]);
-    expect(index.search('the and of')).toEqual([]);
-    expect(index.search('kubernetes')).toEqual([]);
-    expect(index.search('weather', { topK: 0 })).toEqual([]);
-    expect(index.search('weather', { topK: 1 })).toHaveLength(1);
-    expect(names(index.search('weather', { filter: (name) => name !== 'getCurrentWeather' }))).toEqual(['weather__get_forecast']);
+  it('returns nothing for empty, stop-word-only or unmatched queries, and honours topK and filter', async () => {
+    expect(await index.search('   ')).toEqual([]);
+    expect(await index.search('the and of')).toEqual([]);
+    expect(await index.search('kubernetes')).toEqual([]);
+    expect(await index.search('weather', { topK: 0 })).toEqual([]);
+    expect(await index.search('weather', { topK: 1 })).toHaveLength(1);
+    expect(names(await index.search('weather', { filter: (name) => name !== 'getCurrentWeather' }))).toEqual(['weather__get_forecast']);
   });
 
-  it('treats hostile query text as words, never as a pattern', () => {
-    expect(() => index.search('(a+)+$ [ \\ .* weather')).not.toThrow();
-    expect(names(index.search('(a+)+$ [ \\ .* weather', { topK: 5 })).sort()).toEqual(['getCurrentWeather', 'weather__get_forecast']);
-    expect(index.search('x'.repeat(100_000))).toEqual([]);
+  it('treats hostile query text as words, never as a pattern', async () => {
+    await expect(index.search('(a+)+$ [ \\ .* weather')).resolves.toBeInstanceOf(Array);
+    expect(names(await index.search('(a+)+$ [ \\ .* weather', { topK: 5 })).sort()).toEqual(['getCurrentWeather', 'weather__get_forecast']);
+    expect(await index.search('x'.repeat(100_000))).toEqual([]);
   });
 
-  it('updates the index when the catalog changes, without rebuilding unchanged tools', () => {
+  it('updates the index when the catalog changes, without rebuilding unchanged tools', async () => {
     const live = createToolSearch(tools);
-    expect(live.size).toBe(6);
     live.update([...tools.filter((tool) => tool.name !== 'send-email'), { name: 'github__create_issue', description: 'Opens an issue.' }]);
-    expect(live.size).toBe(6);
-    expect(live.search('email')).toEqual([]);
-    expect(names(live.search('open an issue', { topK: 1 }))).toEqual(['github__create_issue']);
+    expect(await live.search('email')).toEqual([]);
+    expect(names(await live.search('open an issue', { topK: 1 }))).toEqual(['github__create_issue']);
     live.update(tools.map((tool) => (tool.name === 'TranslateText' ? { ...tool, description: 'Converts units.' } : tool)));
-    expect(live.search('languages')).toEqual([]);
-    expect(names(live.search('convert units', { topK: 1 }))).toEqual(['TranslateText']);
+    expect(await live.search('languages')).toEqual([]);
+    expect(names(await live.search('convert units', { topK: 1 }))).toEqual(['TranslateText']);
   });
 
-  it('indexes a group name and its description with each of its tools', () => {
+  it('indexes a group name and its description with each of its tools', async () => {
     const grouped = createToolSearch([{ name: 'list_items', description: 'Lists items.', group: 'jira' }, { name: 'list_rows', description: 'Lists rows.', group: 'sheets' }], {
       groups: { sheets: { description: 'Spreadsheets in the cloud.' } },
     });
-    expect(names(grouped.search('jira', { topK: 1 }))).toEqual(['list_items']);
-    expect(names(grouped.search('spreadsheet', { topK: 1 }))).toEqual(['list_rows']);
+    expect(names(await grouped.search('jira', { topK: 1 }))).toEqual(['list_items']);
+    expect(names(await grouped.search('spreadsheet', { topK: 1 }))).toEqual(['list_rows']);
   });
 });
 
@@ -198,8 +197,8 @@ describe('the search hook', () => {
 });
 
 describe('clientDiscovery() in search mode', () => {
-  const browserTools = tools.map((tool) =>
-    toolDefinition({ name: tool.name.replace('.', '_'), description: tool.description, inputSchema: (tool.inputSchema ?? { type: 'object' }) as never, lazy: true }).client(() => ({ ok: true })),
+  const browserTools: AnyTool[] = tools.map((tool) =>
+    toolDefinition({ name: tool.name.replace('.', '_'), description: tool.description, inputSchema: (tool.inputSchema ?? { type: 'object' }) as Record<string, unknown>, lazy: true }).client(() => ({ ok: true })),
   );
 
   it('sends a discovery tool taking { query } and answers keyword queries with the same search as the server', async () => {

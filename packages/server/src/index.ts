@@ -44,7 +44,7 @@ export type { ScriptContext, ScriptReply, ScriptRule, ScriptedModelOptions, Scri
 export { argumentsFromText } from './adapters/scripted/argumentsFromText.js';
 export { LazyDiscovery, countDiscoveryRoundTrips } from './discovery/lazyDiscovery.js';
 export type { DiscoveryAnswer, DiscoveryOptions, DiscoveryPhase, ToolPlan } from './discovery/lazyDiscovery.js';
-export { createToolSearch, splitWords } from '@chatwire/core';
+export { createToolSearch } from '@chatwire/core';
 export type { ToolSearch, ToolSearchHook, ToolSearchMatch, ToolSearchInput } from '@chatwire/core';
 export { cachedToolTokens, countRequestTokens, countTextTokens, countToolList, countableMessage, jsonMessageTokens, jsonSystemTokens, jsonToolTokens, toolTokensFor } from './tokens.js';
 export { ToolRegistry, toModelTool } from './toolRegistry.js';

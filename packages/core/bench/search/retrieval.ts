@@ -11,7 +11,7 @@ import MiniSearch from 'minisearch';
 import { jsonSchema, toolSearch } from 'ai-v7';
 import { createToolSearchState } from 'ai-v7/internal';
 import { ToolSearchProcessor } from '@mastra/core/processors';
-import { createToolSearch } from '../../src/discovery/toolSearch.js';
+import { createToolSearchEngine } from '../../src/discovery/toolSearchEngine.js';
 
 export interface CatalogTool {
   readonly name: string;
@@ -51,7 +51,7 @@ export const chatwire = (groups?: (tool: CatalogTool) => string | undefined): Me
   id: 'chatwire',
   label: 'Chatwire createToolSearch',
   build(tools) {
-    const index = createToolSearch(
+    const index = createToolSearchEngine(
       tools.map((tool) => {
         const group = groups?.(tool);
         return { name: tool.name, description: tool.description, inputSchema: tool.parameters, ...(group ? { group } : {}) };

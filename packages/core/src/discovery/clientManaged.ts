@@ -5,7 +5,7 @@ import { answerDiscoveryCall, type DiscoveryAnswer } from './answerDiscovery.js'
 import { isGrouped, nameDiscoveryTool, searchDiscoveryTool, type CatalogDetail } from './catalog.js';
 import type { CatalogGroups } from './catalogGroups.js';
 import { runDiscoverySearch, type ToolSearchHook } from './discoverySearch.js';
-import type { ToolSearch } from './toolSearch.js';
+import { createToolSearch, type ToolSearch } from './toolSearch.js';
 import { newlyDiscoveredTools } from './discoveredTools.js';
 import { discoveryUsage, type DiscoveryTokenCounter } from './discoveryUsage.js';
 import { planToolList } from './planTools.js';
@@ -115,8 +115,7 @@ export function clientDiscovery(options: ClientDiscoveryOptions = {}): ClientDis
   const lazyCount = (tools: readonly AnyTool[]) => tools.filter((tool) => tool.lazy).length;
   const searching = (tools: readonly AnyTool[]) => options.mode === 'search' || isGrouped(lazyCount(tools), options.groupAbove);
   let index: ToolSearch | undefined;
-  const indexOf = async (tools: readonly AnyTool[]): Promise<ToolSearch> => {
-    const { createToolSearch } = await import('./toolSearch.js');
+  const indexOf = (tools: readonly AnyTool[]): ToolSearch => {
     const inputs = tools.filter((tool) => tool.lazy).map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.parameters, ...(tool.group ? { group: tool.group } : {}) }));
     const groups = options.groups ? { groups: options.groups } : {};
     if (index) index.update(inputs, groups);

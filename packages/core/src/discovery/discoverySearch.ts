@@ -89,9 +89,7 @@ export async function runDiscoverySearch(options: {
     }
     fallback = outcome.why;
   }
-  const matches = (await options.index())
-    .search(options.query, { topK: options.topK, minScore: options.minScore, filter: (name) => byName.has(name) })
-    .map((match) => ({ name: match.name, summary: summary(match.name), score: Math.round(match.score * 100) / 100 }));
+  const matches = (await (await options.index()).search(options.query, { topK: options.topK, minScore: options.minScore, filter: (name) => byName.has(name) })).map((match) => ({ name: match.name, summary: summary(match.name), score: Math.round(match.score * 100) / 100 }));
   return done(matches, 'built-in', fallback);
 }
 
