@@ -68,12 +68,17 @@ export function splitWords(text: string): string[] {
   return words;
 }
 
+/** Terms already processed (catalogs and requests repeat words): bounded, cleared when full. */
+const termCache = new Map<string, string | null>();
+
 /** A word as indexed and searched: stop words and single letters dropped, English words stemmed. */
 function indexTerm(word: string): string | null {
-  if (STOP_WORDS.has(word)) return null;
-  if (CJK.test(word)) return word;
-  if (word.length < 2) return null;
-  return /^[a-z]+$/.test(word) ? stemmer(word) : word;
+  const cached = termCache.get(word);
+  if (cached !== undefined) return cached;
+  const term = STOP_WORDS.has(word) ? null : CJK.test(word) ? word : word.length < 2 ? null : /^[a-z]+$/.test(word) ? stemmer(word) : word;
+  if (termCache.size >= 50_000) termCache.clear();
+  termCache.set(word, term);
+  return term;
 }
 
 /** The parameter names and descriptions of a JSON Schema, nested objects and array items included (bounded). */
