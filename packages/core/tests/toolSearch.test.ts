@@ -36,6 +36,11 @@ describe('splitWords', () => {
     expect(splitWords('github__create_issue')).toEqual(['github', 'create', 'issue']);
   });
 
+  it('splits non-English Latin names the same way', () => {
+    expect(splitWords('größeÄndern')).toEqual(['größe', 'ändern']);
+    expect(splitWords('café_menü')).toEqual(['café', 'menü']);
+  });
+
   it('splits text written without spaces into character pairs', () => {
     expect(splitWords('必应搜索')).toEqual(['必应', '应搜', '搜索']);
     expect(splitWords('bing搜索')).toEqual(['bing', '搜索']);

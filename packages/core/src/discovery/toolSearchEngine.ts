@@ -45,6 +45,15 @@ const CJK_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=
  * ```
  */
 export function splitWords(text: string): string[] {
+  // Fast path: printable ASCII and whitespace (most names and descriptions) need no Unicode classes.
+  if (!/[^ -~\s]/.test(text)) {
+    return text
+      .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+      .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+      .split(/[^A-Za-z0-9]+/)
+      .filter((word) => word !== '')
+      .map((word) => word.toLowerCase());
+  }
   const words: string[] = [];
   const spaced = text.replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, '$1 $2').replace(/(\p{Lu}+)(\p{Lu}\p{Ll})/gu, '$1 $2');
   for (const raw of spaced.split(/[^\p{L}\p{N}]+/u)) {
