@@ -87,7 +87,7 @@ export { formatIssues, isStandardSchema, jsonSchema, schemaToJsonSchema, validat
 export type { InferSchemaOutput, JsonSchema, JsonSchemaOptions, StandardJsonSchemaValidator, ToolSchema, Validation } from './tools/toolSchema.js';
 export { executeTool, executeValidatedTool } from './tools/toolExecution.js';
 export type { ToolOutcome } from './tools/toolExecution.js';
-export { DISCOVERY_NOTE, discoveryCatalog, firstSentence, nameDiscoveryTool, searchDiscoveryTool } from './discovery/catalog.js';
+export { DISCOVERY_NOTE, discoveryCatalog, firstSentence, isGrouped, nameDiscoveryTool, searchDiscoveryTool } from './discovery/catalog.js';
 export type { CatalogDetail, CatalogTool } from './discovery/catalog.js';
 export {
   createCompactionMarker,
@@ -116,8 +116,12 @@ export { countDiscoveryExchange, countMessages, countToolList, discoveryUsage } 
 export type { CacheSplit, ConversationUsage, LazyAgainstEager, ModelledCall } from './discovery/conversationUsage.js';
 export type { CountableTool, DiscoveryTokenCounter } from './discovery/discoveryUsage.js';
 export { browserTokenEstimate, clientDiscovery, estimateClientUsage, managedWireTools } from './discovery/clientManaged.js';
-export type { ClientDiscovery } from './discovery/clientManaged.js';
-export { SEARCH_WEIGHTS, searchTools, splitToolName } from './discovery/search.js';
-export type { SearchMatch, SearchableTool } from './discovery/search.js';
+export type { ClientDiscovery, ClientDiscoveryOptions } from './discovery/clientManaged.js';
+export { createToolSearch } from './discovery/toolSearch.js';
+export type { ToolSearch, ToolSearchInput, ToolSearchMatch, ToolSearchOptions, ToolSearchQueryOptions } from './discovery/toolSearch.js';
+export { runDiscoverySearch, SEARCH_HOOK_TIMEOUT_MS } from './discovery/discoverySearch.js';
+export type { DiscoveryMatch, DiscoverySearchReport, DiscoverySearchTool, ToolSearchHook } from './discovery/discoverySearch.js';
+export { GROUP_LISTING_MAX, GROUPED_CATALOG_ABOVE, groupedCatalog, groupTools, listGroup, listGroups } from './discovery/catalogGroups.js';
+export type { CatalogGroups, GroupedCatalogTool } from './discovery/catalogGroups.js';
 export { EventHistory, recordHistory } from './inspection/eventHistory.js';
 export type { EventHistoryOptions, HistoryRecorder, HistoryTurn, RecordedEvent, RecordedRun } from './inspection/eventHistory.js';

@@ -55,6 +55,34 @@ export const client = new ChatClient({ connection: fetchServerSentEvents('/api/c
     expect(modules.filter((id) => id.endsWith('discovery/clientManaged.ts'))).toHaveLength(1);
   }, 60_000);
 
+  it("loads clientDiscovery()'s search index (minisearch, the stemmer, stop words) as its own chunk, on the first query", async () => {
+    const file = join(dir, 'lazySearch.js');
+    writeFileSync(
+      file,
+      `import { ChatClient, clientDiscovery, fetchServerSentEvents } from '@chatwire/core';
+export const client = new ChatClient({ connection: fetchServerSentEvents('/api/chat'), manageDiscovery: clientDiscovery({ mode: 'search' }) });`,
+    );
+    const result = (await build({
+      configFile: false,
+      root,
+      logLevel: 'silent',
+      mode: 'production',
+      resolve: { conditions: ['@chatwire/source', ...defaultClientConditions] },
+      build: { write: false, minify: false, rollupOptions: { input: file, preserveEntrySignatures: 'strict' } },
+    })) as Rollup.RollupOutput;
+    const chunks = result.output.filter((output): output is Rollup.OutputChunk => output.type === 'chunk');
+    const entry = Object.keys(chunks.find((chunk) => chunk.isEntry)?.modules ?? {});
+    const lazy = chunks.filter((chunk) => chunk.isDynamicEntry).flatMap((chunk) => Object.keys(chunk.modules));
+    expect(entry.filter((id) => id.endsWith('discovery/clientManaged.ts'))).toHaveLength(1);
+    // The index (and its libraries) load on the first search: toolSearch.ts is the small front that imports it.
+    expect(entry.filter((id) => id.endsWith('discovery/toolSearchEngine.ts'))).toEqual([]);
+    expect(lazy.filter((id) => id.endsWith('discovery/toolSearchEngine.ts'))).toHaveLength(1);
+    for (const name of ['minisearch', 'stemmer', 'stopword']) {
+      expect(fromPackage(entry, name), name).toEqual([]);
+      expect(fromPackage(lazy, name).length, name).toBeGreaterThan(0);
+    }
+  }, 60_000);
+
   it('keeps the stream-reading half (SSE parser, event checks) out of the entry: it loads while a request is under way', async () => {
     const file = join(dir, 'lazyStream.js');
     writeFileSync(

@@ -10,6 +10,8 @@ export interface RegisteredTool {
   /** `server`: runs in the loop. `client`: handed to the browser (or the app). */
   readonly runsOn: 'server' | 'client';
   readonly lazy: boolean;
+  /** The group it is listed under in large catalogs (the definition's `group`; an MCP server's name). */
+  readonly group?: string;
   /** Where the tool came from: the server's list, or the run input's frontend tools. */
   readonly source: 'server' | 'frontend';
   /** The definition, for tools from the server's list. */
@@ -33,6 +35,7 @@ export class ToolRegistry {
         parameters: tool.parameters,
         runsOn: tool.kind === 'server' ? 'server' : 'client',
         lazy: tool.lazy,
+        ...(typeof tool.group === 'string' && tool.group !== '' ? { group: tool.group } : {}),
         source: 'server',
         definition: tool,
         ...(tool.kind === 'server' ? { server: tool as ServerTool<string, unknown, unknown> } : {}),

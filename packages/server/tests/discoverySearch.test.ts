@@ -4,17 +4,13 @@ import { z } from 'zod';
 import { DISCOVERY_NOTE, DISCOVERY_TOOL_NAME, toolDefinition } from '@chatwire/core';
 import { readResultMetadata } from '@chatwire/core/wire';
 import {
-  SEARCH_WEIGHTS,
   chat,
   createScriptedModel,
-  searchTools,
-  splitToolName,
   type ChatModel,
   type DiscoveryOptions,
   type ModelTool,
   type ScriptReply,
   type ScriptRule,
-  type SearchableTool,
 } from '@chatwire/server';
 import { applyEvents, collect, user } from './fixtures.js';
 
@@ -121,118 +117,6 @@ const discoveryToolOf = (tools: readonly ModelTool[]) => tools.find((tool) => to
 
 // ---------------------------------------------------------------------------------------------
 
-describe('splitToolName', () => {
-  it('splits camelCase names at each capital', () => {
-    expect(splitToolName('searchProducts')).toEqual(['search', 'products']);
-    expect(splitToolName('getProductDetails')).toEqual(['get', 'product', 'details']);
-    expect(splitToolName('getHTTPStatus')).toEqual(['get', 'http', 'status']);
-  });
-
-  it('splits snake_case and kebab-case names at the separators', () => {
-    expect(splitToolName('track_shipment')).toEqual(['track', 'shipment']);
-    expect(splitToolName('translate-text')).toEqual(['translate', 'text']);
-  });
-
-  it('splits server__action names into the server and the action words', () => {
-    expect(splitToolName('github__create_issue')).toEqual(['github', 'create', 'issue']);
-    expect(splitToolName('slack__sendMessage')).toEqual(['slack', 'send', 'message']);
-    expect(splitToolName('shop__search-items')).toEqual(['shop', 'search', 'items']);
-  });
-});
-
-describe('searchTools scoring', () => {
-  /** Ranks the catalog with no limits unless given. */
-  const rank = (text: string, options: { topK?: number; minScore?: number } = {}, tools: readonly SearchableTool[] = catalog) =>
-    searchTools(text, tools, { topK: options.topK ?? 100, minScore: options.minScore ?? 0 }).map(({ name, points, score }) => ({ name, points, score }));
-
-  it('uses the documented weights', () => {
-    expect(SEARCH_WEIGHTS).toEqual({ exactName: 12, namePart: 6, partialNamePart: 5, description: 2 });
-  });
-
-  it('ranks a name-word match above a description-only match', () => {
-    expect(rank('message')).toEqual([
-      { name: 'slack__send_message', points: 8, score: 1 }, // name word 6 + description 2 = 8; 8/6 capped at 1
-      { name: 'calendar__create_event', points: 2, score: 0.33 }, // description only: 2/6
-    ]);
-  });
-
-  it('gives the whole name and the server part of server__action the highest weight', () => {
-    expect(rank('track_shipment')).toEqual([{ name: 'track_shipment', points: 12, score: 1 }]);
-    // "slack" is the server part of both (12) and in both descriptions (2): a tie, broken by name.
-    expect(rank('slack')).toEqual([
-      { name: 'slack__list_channels', points: 14, score: 1 },
-      { name: 'slack__send_message', points: 14, score: 1 },
-    ]);
-    const tools = [
-      { name: 'getWeather', description: 'Reads the sky.' },
-      { name: 'weather__forecast', description: 'Days ahead.' },
-      { name: 'weather', description: 'Right now.' },
-    ];
-    expect(rank('weather', {}, tools)).toEqual([
-      { name: 'weather', points: 12, score: 1 }, // whole name
-      { name: 'weather__forecast', points: 12, score: 1 }, // server part (not 12 + 6: the best name match counts once)
-      { name: 'getWeather', points: 6, score: 1 }, // one name word
-    ]);
-    // Only the part before `__` is the server: a later word is an ordinary name word.
-    expect(rank('forecast', {}, tools)).toEqual([{ name: 'weather__forecast', points: 6, score: 1 }]);
-  });
-
-  it('counts a partial name-word match (search vs searching) at 5, from 3 characters on', () => {
-    expect(rank('searching')).toEqual([
-      { name: 'github__search_code', points: 5, score: 0.83 },
-      { name: 'searchProducts', points: 5, score: 0.83 },
-    ]);
-    expect(rank('search')).toEqual([
-      { name: 'github__search_code', points: 8, score: 1 }, // name word 6 + description 2
-      { name: 'searchProducts', points: 8, score: 1 },
-      { name: 'getProductDetails', points: 2, score: 0.33 }, // "... from searchProducts." in its description
-    ]);
-    const tools = [{ name: 'getWeather', description: 'Reads the sky.' }];
-    expect(rank('wea', {}, tools)).toEqual([{ name: 'getWeather', points: 5, score: 0.83 }]);
-    expect(rank('we', {}, tools)).toEqual([]);
-  });
-
-  it('normalises points by 6 per query term and caps the score at 1', () => {
-    // 3 terms: 18 points make a score of 1.
-    expect(rank('cancel shipped order')).toEqual([
-      { name: 'cancel_order', points: 18, score: 1 }, // cancel 6+2, shipped 2 (description), order 6+2
-      { name: 'refundOrder', points: 8, score: 0.44 }, // order 6+2 → 8/18
-      { name: 'track_shipment', points: 2, score: 0.11 }, // order in the description → 2/18
-    ]);
-    expect(rank('send slack message')).toEqual([
-      { name: 'slack__send_message', points: 28, score: 1 }, // 6 + 14 + 8 = 28/18, capped
-      { name: 'slack__list_channels', points: 14, score: 0.78 }, // slack 12+2 → 14/18
-      { name: 'calendar__create_event', points: 2, score: 0.11 },
-    ]);
-  });
-
-  it('ignores case and punctuation in the query, and returns nothing for an empty or unmatched query', () => {
-    expect(rank('  REFUND!  ')).toEqual([{ name: 'refundOrder', points: 8, score: 1 }]);
-    expect(rank('   ')).toEqual([]);
-    expect(rank('kubernetes')).toEqual([]);
-  });
-
-  it('drops tools that miss a +required term', () => {
-    expect(rank('order refund')).toEqual([
-      { name: 'refundOrder', points: 16, score: 1 },
-      { name: 'cancel_order', points: 8, score: 0.67 },
-      { name: 'track_shipment', points: 2, score: 0.17 },
-    ]);
-    expect(rank('order +refund')).toEqual([{ name: 'refundOrder', points: 16, score: 1 }]);
-    // A description match satisfies a required term.
-    expect(rank('+parcel order')).toEqual([{ name: 'track_shipment', points: 4, score: 0.33 }]);
-  });
-
-  it('limits the results with topK and minScore', () => {
-    expect(rank('order').map((match) => match.name)).toEqual(['cancel_order', 'refundOrder', 'track_shipment']);
-    expect(rank('order', { topK: 2 }).map((match) => match.name)).toEqual(['cancel_order', 'refundOrder']);
-    expect(rank('order', { topK: 1 }).map((match) => match.name)).toEqual(['cancel_order']);
-    // track_shipment scores 2/6 = 0.333...
-    expect(rank('order', { minScore: 0.33 }).map((match) => match.name)).toEqual(['cancel_order', 'refundOrder', 'track_shipment']);
-    expect(rank('order', { minScore: 0.34 }).map((match) => match.name)).toEqual(['cancel_order', 'refundOrder']);
-  });
-});
-
 describe('search mode through chat()', () => {
   it('sends a discovery tool that takes { query } and lists the lazy tools by name', async () => {
     const { model, sent, received } = recorder({ text: 'hello' });
@@ -273,25 +157,35 @@ describe('search mode through chat()', () => {
   it('a keyword query without autoLoad returns ranked matches and loads nothing', async () => {
     const { model, sent } = recorder(query('order'));
     const { events } = await run(model, [user('go')], SEARCH);
-    expect(discoveryResult(events).body).toEqual({
-      discovered: [],
-      matches: [
-        { name: 'cancel_order', summary: 'Cancel an order that has not shipped yet.', score: 1 },
-        { name: 'refundOrder', summary: 'Refund a delivered order to the original payment method.', score: 1 },
-        // 0.33 clears the default minScore of 0.3
-        { name: 'track_shipment', summary: 'Where a parcel is now.', score: 0.33 },
-      ],
-      note: "Load the tools you need with query 'select:Name'.",
-    });
+    const body = discoveryResult(events).body as { discovered: string[]; matches: { name: string; summary: string; score: number }[]; note: string };
+    expect(body.discovered).toEqual([]);
+    expect(body.note).toBe("Load the tools you need with query 'select:Name'.");
+    // The two tools named for orders, with first sentences as summaries; the best scores 1 (scores are relative to it).
+    expect(body.matches.map((match) => match.name).sort()).toEqual(['cancel_order', 'refundOrder']);
+    expect(body.matches[0]?.score).toBe(1);
+    expect(body.matches.find((match) => match.name === 'cancel_order')?.summary).toBe('Cancel an order that has not shipped yet.');
+    // track_shipment mentions an order only in its description: under the default minScore (0.3 of the best).
+    expect(body.matches.some((match) => match.name === 'track_shipment')).toBe(false);
     expect(sent).toEqual([BASE, BASE]);
   });
 
   it('applies topK and minScore from the options', async () => {
-    const limited = recorder(query('order'));
     const names = (events: Event[]) => (discoveryResult(events).body['matches'] as { name: string }[]).map((match) => match.name);
-    expect(names((await run(limited.model, [user('go')], { ...SEARCH, topK: 1 })).events)).toEqual(['cancel_order']);
-    const strict = recorder(query('order'));
-    expect(names((await run(strict.model, [user('go')], { ...SEARCH, minScore: 0.5 })).events)).toEqual(['cancel_order', 'refundOrder']);
+    const limited = recorder(query('order'));
+    const one = names((await run(limited.model, [user('go')], { ...SEARCH, topK: 1 })).events);
+    expect(one).toHaveLength(1);
+    expect(['cancel_order', 'refundOrder']).toContain(one[0]);
+    const loose = recorder(query('order'));
+    const all = names((await run(loose.model, [user('go')], { ...SEARCH, minScore: 0 })).events);
+    expect(all.slice(0, 2).sort()).toEqual(['cancel_order', 'refundOrder']);
+    expect(all[2]).toBe('track_shipment');
+  });
+
+  it('a long request in users\' words still finds its tool at the default threshold', async () => {
+    const { model } = recorder(query('Hi! I ordered a lamp yesterday and changed my mind, could you please cancel that order before it ships?'));
+    const { events } = await run(model, [user('go')], SEARCH);
+    const matches = discoveryResult(events).body['matches'] as { name: string; score: number }[];
+    expect(matches[0]).toMatchObject({ name: 'cancel_order', score: 1 });
   });
 
   it('tells the model when nothing matched', async () => {
@@ -304,37 +198,37 @@ describe('search mode through chat()', () => {
     const { model, sent, received } = recorder(query('slack'));
     const { events } = await run(model, [user('go')], { ...SEARCH, autoLoad: true });
     expect(discoveryToolOf(received[0]!).description).toContain('(matches are loaded at once)');
-    expect(discoveryResult(events).body).toEqual({
-      matches: [
-        { name: 'slack__list_channels', summary: 'List the Slack channels the bot can read.', score: 1 },
-        { name: 'slack__send_message', summary: 'Post a message to a Slack channel.', score: 1 },
-      ],
-      discovered: ['slack__list_channels', 'slack__send_message'],
-      note: DISCOVERY_NOTE,
-    });
-    expect(sent).toEqual([BASE, [...BASE, 'slack__list_channels', 'slack__send_message']]);
+    const body = discoveryResult(events).body as { matches: { name: string }[]; discovered: string[]; note: string };
+    const ranked = body.matches.map((match) => match.name);
+    expect([...ranked].sort()).toEqual(['slack__list_channels', 'slack__send_message']);
+    expect(body.discovered).toEqual(ranked);
+    expect(body.note).toBe(DISCOVERY_NOTE);
+    expect(sent).toEqual([BASE, [...BASE, ...ranked]]);
   });
 
   it('autoLoad with a cap loads at most max matches scoring at least minScore, and lists the rest for a select: follow-up', async () => {
-    // 'order' ranks cancel_order (1), refundOrder (1), track_shipment (0.33).
+    // 'order' ranks the two order tools (names) far above track_shipment (description only); minScore 0 lists all three.
+    const listAll = { ...SEARCH, minScore: 0 };
     const capped = recorder(query('order'));
-    const { events } = await run(capped.model, [user('go')], { ...SEARCH, autoLoad: { max: 1 } });
+    const { events } = await run(capped.model, [user('go')], { ...listAll, autoLoad: { max: 1 } });
     expect(discoveryToolOf(capped.received[0]!).description).toContain('(the best matches are loaded at once)');
     const body = discoveryResult(events).body;
-    expect((body['matches'] as { name: string }[]).map((match) => match.name)).toEqual(['cancel_order', 'refundOrder', 'track_shipment']);
-    expect(body['discovered']).toEqual(['cancel_order']);
+    const ranked = (body['matches'] as { name: string }[]).map((match) => match.name);
+    expect(ranked).toHaveLength(3);
+    expect(ranked[2]).toBe('track_shipment');
+    expect(body['discovered']).toEqual([ranked[0]]);
     expect(body['note']).toBe("Loaded the best match; load others you need with query 'select:Name'.");
-    expect(capped.sent[1]).toEqual([...BASE, 'cancel_order']);
+    expect(capped.sent[1]).toEqual([...BASE, ranked[0]]);
 
     // The default threshold (0.5) keeps the weak match out; the default cap (3) is not reached.
     const thresholded = recorder(query('order'));
-    const second = await run(thresholded.model, [user('go')], { ...SEARCH, autoLoad: {} });
-    expect(discoveryResult(second.events).body['discovered']).toEqual(['cancel_order', 'refundOrder']);
-    expect(thresholded.sent[1]).toEqual([...BASE, 'cancel_order', 'refundOrder']);
+    const second = await run(thresholded.model, [user('go')], { ...listAll, autoLoad: {} });
+    expect(discoveryResult(second.events).body['discovered']).toEqual(ranked.slice(0, 2));
+    expect(thresholded.sent[1]).toEqual([...BASE, ...ranked.slice(0, 2)]);
 
     // Nothing scores high enough: nothing is loaded, every match is listed.
     const strict = recorder(query('order'));
-    const third = await run(strict.model, [user('go')], { ...SEARCH, autoLoad: { minScore: 1.01 } });
+    const third = await run(strict.model, [user('go')], { ...listAll, autoLoad: { minScore: 1.01 } });
     expect(discoveryResult(third.events).body).toMatchObject({ discovered: [], note: "Load the tools you need with query 'select:Name'." });
     expect(strict.sent[1]).toEqual(BASE);
   });
@@ -383,7 +277,7 @@ describe('the per-request filter', () => {
   it("phase 'search' hides a tool from keyword results", async () => {
     const filter = hide('refundOrder', 'search');
     const { model } = recorder(query('order'));
-    const { events } = await run(model, [user('go')], { ...SEARCH, filter });
+    const { events } = await run(model, [user('go')], { ...SEARCH, minScore: 0, filter });
     const matches = discoveryResult(events).body['matches'] as { name: string }[];
     expect(matches.map((match) => match.name)).toEqual(['cancel_order', 'track_shipment']);
     expect(filter).toHaveBeenCalledWith('refundOrder', 'search');
@@ -412,9 +306,11 @@ describe('the per-request filter', () => {
 
   it("phase 'load' also applies to autoLoad: the tool is listed as a match but not loaded", async () => {
     const { model, sent } = recorder(query('order'));
-    const { events } = await run(model, [user('go')], { ...SEARCH, autoLoad: true, filter: hide('refundOrder', 'load') });
+    const { events } = await run(model, [user('go')], { ...SEARCH, minScore: 0, autoLoad: true, filter: hide('refundOrder', 'load') });
     const body = discoveryResult(events).body;
-    expect((body['matches'] as { name: string }[]).map((match) => match.name)).toEqual(['cancel_order', 'refundOrder', 'track_shipment']);
+    const ranked = (body['matches'] as { name: string }[]).map((match) => match.name);
+    expect(ranked.slice(0, 2).sort()).toEqual(['cancel_order', 'refundOrder']);
+    expect(ranked[2]).toBe('track_shipment');
     expect(body['discovered']).toEqual(['cancel_order', 'track_shipment']);
     expect(body['errors']).toEqual({ refundOrder: "Tool 'refundOrder' is not available for this request; do not try to load or call it again." });
     expect(sent[1]).toEqual([...BASE, 'cancel_order', 'track_shipment']);
@@ -471,5 +367,90 @@ describe('the per-request filter', () => {
     expect(ran?.body).toEqual({ orderId: 'ORD-7', refunded: true });
     expect(refundImpl).toHaveBeenCalledTimes(1);
     expect(refundImpl.mock.calls[0]?.[0]).toEqual({ orderId: 'ORD-7' });
+  });
+});
+
+describe('prefetch', () => {
+  /** Calls refundOrder when it has it, asks discovery for it otherwise, and answers once a refund result is in. */
+  function refunder() {
+    const sent: string[][] = [];
+    const scripted = createScriptedModel({
+      rules: [
+        {
+          name: 'refund',
+          when: () => true,
+          reply: ({ request }) => {
+            const last = request.messages.at(-1);
+            if (last?.role === 'tool' && JSON.stringify(last.content).includes('refunded')) return { text: 'Refunded.' };
+            if (request.tools.some((tool) => tool.name === 'refundOrder')) return { toolCalls: [{ name: 'refundOrder', args: { orderId: 'A1' } }] };
+            return query('select:refundOrder');
+          },
+        },
+      ],
+    });
+    const model: ChatModel = {
+      ...scripted,
+      stream: (request) => {
+        sent.push(request.tools.map((tool) => tool.name));
+        return scripted.stream(request);
+      },
+    };
+    return { model, sent };
+  }
+  const usageEvents = (events: readonly Event[]) =>
+    events.filter((event) => event.type === 'CUSTOM' && event.name === 'chatwire.model_call_usage').map((event) => (event as { value: Record<string, unknown> }).value);
+
+  it('is off by default: the first model call has only the eager tools and the discovery tool', async () => {
+    const { model, sent } = refunder();
+    await run(model, [user('Please refund my order A1, it arrived broken.')], SEARCH);
+    expect(sent[0]).toEqual(BASE);
+    // Without prefetch: discover, call, answer.
+    expect(sent).toHaveLength(3);
+  });
+
+  it("loads the best matches of the user's message before the first model call, saving the discovery request", async () => {
+    const { model, sent } = refunder();
+    const { events, history } = await run(model, [user('Please refund my order A1, it arrived broken.')], { ...SEARCH, prefetch: true });
+    expect(sent[0]).toEqual([...BASE, 'refundOrder']);
+    expect(sent).toHaveLength(2);
+    // The load is an ordinary discovery exchange in the history, so later requests keep the tool.
+    const prefetchCall = history.find((message) => message.role === 'assistant' && message.toolCalls?.[0]?.function.name === DISCOVERY_TOOL_NAME);
+    expect(JSON.parse(prefetchCall?.role === 'assistant' ? (prefetchCall.toolCalls?.[0]?.function.arguments ?? '{}') : '{}')).toEqual({ query: 'select:refundOrder' });
+    expect(usageEvents(events)[0]?.['discoverySearches']).toMatchObject([{ by: 'built-in', query: 'Please refund my order A1, it arrived broken.' }]);
+  });
+
+  it('caps the count and the score, and loads nothing when nothing matches', async () => {
+    const loaded = async (prefetch: DiscoveryOptions['prefetch'], text: string) => {
+      const { model, sent } = refunder();
+      await run(model, [user(text)], { ...SEARCH, prefetch });
+      return sent[0]!.slice(BASE.length);
+    };
+    // 'order' matches cancel_order and refundOrder about equally (both named for orders) and track_shipment weakly.
+    expect(await loaded({ max: 1, minScore: 0 }, 'order')).toHaveLength(1);
+    expect((await loaded({ max: 3, minScore: 0 }, 'order')).sort()).toEqual(['cancel_order', 'refundOrder', 'track_shipment']);
+    expect((await loaded({ max: 3 }, 'order')).sort()).toEqual(['cancel_order', 'refundOrder']);
+    expect(await loaded({ max: 0 }, 'order')).toEqual([]);
+    expect(await loaded(true, 'kubernetes cluster autoscaling')).toEqual([]);
+  });
+
+  it("respects the load policy, and uses the app's search hook (reported in the usage event)", async () => {
+    const { model, sent } = refunder();
+    const filter = (name: string, phase: string) => !(name === 'refundOrder' && phase === 'load');
+    await run(model, [user('refund order A1')], { ...SEARCH, prefetch: { max: 1, minScore: 0 }, filter });
+    expect(sent[0]).not.toContain('refundOrder');
+
+    const hooked = refunder();
+    const search = vi.fn(async () => [{ name: 'refundOrder', score: 0.95 }]);
+    const { events } = await run(hooked.model, [user('money back please')], { ...SEARCH, prefetch: true, search });
+    expect(search).toHaveBeenCalledTimes(1);
+    expect(hooked.sent[0]).toEqual([...BASE, 'refundOrder']);
+    expect(usageEvents(events)[0]?.['discoverySearches']).toMatchObject([{ by: 'app', matches: 1 }]);
+  });
+
+  it('falls back to the built-in search when the hook hangs, and the usage event says so', async () => {
+    const { model, sent } = refunder();
+    const { events } = await run(model, [user('refund my order')], { ...SEARCH, prefetch: true, search: () => new Promise(() => {}), searchTimeoutMs: 30 });
+    expect(sent[0]).toEqual([...BASE, 'refundOrder']);
+    expect(usageEvents(events)[0]?.['discoverySearches']).toMatchObject([{ by: 'built-in', fallback: 'timeout' }]);
   });
 });

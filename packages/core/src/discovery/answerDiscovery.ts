@@ -1,5 +1,7 @@
 import { DISCOVERY_TOOL_NAME } from '../wire/protocol.js';
 import { DISCOVERY_NOTE, type CatalogTool } from './catalog.js';
+import { listGroup, listGroups } from './catalogGroups.js';
+import type { DiscoveryMatch, DiscoverySearchReport } from './discoverySearch.js';
 
 /**
  * What a discovery call returns (the tool result's JSON content). Only names: the definitions
@@ -10,8 +12,12 @@ export interface DiscoveryResult {
   readonly discovered: readonly string[];
   /** Per-name problems (unknown or blocked names); they do not fail the call. */
   readonly errors?: Readonly<Record<string, string>>;
-  /** Search mode: the ranked matches of a keyword query. */
+  /** Search mode: the ranked matches of a keyword query (score relative to the best match). */
   readonly matches?: readonly { readonly name: string; readonly summary: string; readonly score: number }[];
+  /** `group:Name`: the group's tools (a page of them when `total` is larger). */
+  readonly group?: { readonly name: string; readonly total: number; readonly tools: readonly { readonly name: string; readonly summary: string }[] };
+  /** `groups:`: every group with its tool count. */
+  readonly groups?: readonly { readonly group: string; readonly tools: number }[];
   /** A sentence for the model. */
   readonly note?: string;
 }
@@ -27,6 +33,8 @@ export interface DiscoveryAnswer {
   readonly result?: DiscoveryResult;
   /** Names this call loaded (available from the next model call on). */
   readonly loaded: readonly string[];
+  /** Search mode: which search answered a keyword query (not shown to the model). */
+  readonly search?: DiscoverySearchReport;
 }
 
 /** Where discovery may happen. A policy that throws refuses. */
@@ -42,8 +50,14 @@ export interface DiscoveryCatalogAccess {
   searchable?(): readonly CatalogTool[] | Promise<readonly CatalogTool[]>;
 }
 
-/** Ranks tools for a keyword query (search mode); `searchTools` with the configured limits. */
-export type DiscoverySearch = (query: string, tools: readonly CatalogTool[]) => readonly { readonly name: string; readonly summary: string; readonly score: number }[];
+/**
+ * Ranks tools for a keyword query (search mode), best first: `runDiscoverySearch` with the configured
+ * index, hook and limits, or any function returning matches.
+ */
+export type DiscoverySearch = (
+  query: string,
+  tools: readonly CatalogTool[],
+) => readonly DiscoveryMatch[] | Promise<{ readonly matches: readonly DiscoveryMatch[]; readonly report?: DiscoverySearchReport }>;
 
 /** Options of {@link answerDiscoveryCall}. */
 export interface AnswerDiscoveryOptions {
@@ -138,7 +152,25 @@ async function searchOrSelect(query: string, options: AnswerDiscoveryOptions): P
   }
   const candidates: CatalogTool[] = [];
   for (const tool of (await options.catalog.searchable?.()) ?? []) if (await isAllowed(options.catalog, tool.name, 'search')) candidates.push(tool);
-  const matches = (options.search?.(trimmed, candidates) ?? []).map(({ name, summary, score }) => ({ name, summary, score }));
+  const lower = trimmed.slice(0, 7).toLowerCase();
+  if (lower === 'groups:') {
+    return answerWith({ discovered: [], groups: listGroups(candidates), note: "List a group's tools with query 'group:Name'." }, []);
+  }
+  if (lower.startsWith('group:')) {
+    const name = trimmed.slice('group:'.length).trim();
+    const listed = listGroup(candidates, name);
+    if (!listed) return answerWith({ discovered: [], note: `No group '${name.slice(0, 80)}'; query 'groups:' lists them.` }, []);
+    const more = listed.total > listed.tools.length ? ` ${listed.total - listed.tools.length} more: search with words (+word = required) to find them.` : '';
+    return answerWith({ discovered: [], group: { name, total: listed.total, tools: listed.tools }, note: `Load the tools you need with query 'select:Name'.${more}` }, []);
+  }
+  const searched = options.search?.(trimmed, candidates);
+  const outcome = searched === undefined ? { matches: [] } : Array.isArray(searched) ? { matches: searched as readonly DiscoveryMatch[] } : await (searched as Promise<{ matches: readonly DiscoveryMatch[]; report?: DiscoverySearchReport }>);
+  const report = 'report' in outcome ? outcome.report : undefined;
+  const answered = await searchAnswer(outcome.matches.map(({ name, summary, score }) => ({ name, summary, score })), options);
+  return report ? { ...answered, search: report } : answered;
+}
+
+async function searchAnswer(matches: DiscoveryMatch[], options: AnswerDiscoveryOptions): Promise<DiscoveryAnswer> {
   const { autoLoad } = options;
   if (autoLoad === true) return load(matches.map((match) => match.name), options, { matches });
   if (autoLoad) {

@@ -1,4 +1,5 @@
 import { DISCOVERY_TOOL_NAME } from '../wire/protocol.js';
+import { GROUPED_CATALOG_ABOVE, groupedCatalog, type CatalogGroups } from './catalogGroups.js';
 
 /** How much the discovery tool's catalog says about each lazy tool. */
 export type CatalogDetail = 'none' | 'first-sentence' | 'full';
@@ -7,6 +8,8 @@ export type CatalogDetail = 'none' | 'first-sentence' | 'full';
 export interface CatalogTool {
   readonly name: string;
   readonly description: string;
+  /** The tool's group (an MCP server, or the app's own), listed instead of its name in large catalogs. */
+  readonly group?: string;
 }
 
 /** The first sentence of a description (for catalogs with `includeDescription: 'first-sentence'`). */
@@ -37,15 +40,20 @@ export function nameDiscoveryTool(tools: readonly CatalogTool[], detail: Catalog
   } as const;
 }
 
-/** The discovery tool in search mode: `select:` by name, or keywords. */
-export function searchDiscoveryTool(tools: readonly CatalogTool[], detail: CatalogDetail = 'none', options: { readonly autoLoad?: boolean | { readonly max?: number } } = {}) {
+/** The discovery tool in search mode: `select:` by name, or keywords; above the scale rule, groups instead of names. */
+export function searchDiscoveryTool(
+  tools: readonly CatalogTool[],
+  detail: CatalogDetail = 'none',
+  options: { readonly autoLoad?: boolean | { readonly max?: number }; readonly groups?: CatalogGroups; readonly groupAbove?: number } = {},
+) {
   const { autoLoad } = options;
   const auto = autoLoad === true ? ' (matches are loaded at once)' : autoLoad ? ' (the best matches are loaded at once)' : '';
+  const catalog = isGrouped(tools.length, options.groupAbove) ? groupedCatalog(tools, options.groups) : discoveryCatalog(tools, detail);
   return {
     name: DISCOVERY_TOOL_NAME,
     description:
       "Finds more tools. Query 'select:NameA,NameB' to load tools by name, or keywords to search their names and descriptions" +
-      `${auto}. Loaded tools join your tool list for the next step. ${discoveryCatalog(tools, detail)}`,
+      `${auto}. Loaded tools join your tool list for the next step. ${catalog}`,
     parameters: {
       type: 'object',
       properties: {
@@ -54,6 +62,15 @@ export function searchDiscoveryTool(tools: readonly CatalogTool[], detail: Catal
       required: ['query'],
     },
   } as const;
+}
+
+/**
+ * The scale rule: whether a catalog of `count` lazy tools lists groups rather than names (more than
+ * `groupAbove` tools, default {@link GROUPED_CATALOG_ABOVE}). A grouped catalog needs search, so the
+ * discovery tool then takes `{ query }` in either mode.
+ */
+export function isGrouped(count: number, groupAbove: number = GROUPED_CATALOG_ABOVE): boolean {
+  return count > groupAbove;
 }
 
 /** The note a discovery result ends with. */

@@ -2,7 +2,10 @@ import type { Message as WireMessage, Tool as WireTool } from '@ag-ui/core';
 import { DISCOVERY_TOOL_NAME, type ModelCallUsage } from '../wire/protocol.js';
 import { toWireTool, type AnyTool } from '../tools/toolDefinition.js';
 import { answerDiscoveryCall, type DiscoveryAnswer } from './answerDiscovery.js';
-import { nameDiscoveryTool, type CatalogDetail } from './catalog.js';
+import { isGrouped, nameDiscoveryTool, searchDiscoveryTool, type CatalogDetail } from './catalog.js';
+import type { CatalogGroups } from './catalogGroups.js';
+import { runDiscoverySearch, type ToolSearchHook } from './discoverySearch.js';
+import { createToolSearch, type ToolSearch } from './toolSearch.js';
 import { newlyDiscoveredTools } from './discoveredTools.js';
 import { discoveryUsage, type DiscoveryTokenCounter } from './discoveryUsage.js';
 import { planToolList } from './planTools.js';
@@ -24,8 +27,17 @@ function plainWireTool(tool: AnyTool): WireTool {
 }
 
 /** The frontend tools of one run: eager ones, the discovery tool (while any lazy tool is left), discovered ones in order. */
-export function managedWireTools(tools: readonly AnyTool[], discovered: readonly string[], detail: CatalogDetail): WireTool[] {
-  const plan = planToolList({ tools, discovered, discoveryTool: (catalog) => nameDiscoveryTool(catalog, detail) as WireTool });
+export function managedWireTools(
+  tools: readonly AnyTool[],
+  discovered: readonly string[],
+  detail: CatalogDetail,
+  search?: { readonly autoLoad?: boolean | { readonly max?: number }; readonly groups?: CatalogGroups; readonly groupAbove?: number } | false,
+): WireTool[] {
+  const plan = planToolList({
+    tools,
+    discovered,
+    discoveryTool: (catalog) => (search ? searchDiscoveryTool(catalog, detail, search) : nameDiscoveryTool(catalog, detail)) as WireTool,
+  });
   return plan.sent.map((tool) => ('kind' in tool ? plainWireTool(tool) : tool));
 }
 
@@ -65,24 +77,73 @@ export interface ClientDiscovery {
   usage(runId: string, sent: readonly WireTool[], tools: readonly AnyTool[], messages: readonly WireMessage[]): ModelCallUsage;
 }
 
+/** Options of {@link clientDiscovery}. */
+export interface ClientDiscoveryOptions {
+  /** What the catalog says per lazy tool (below the scale rule). Defaults to `none` (names only). */
+  readonly includeDescription?: CatalogDetail;
+  /** `name` (default): the discovery tool takes `{ toolNames }`. `search`: it takes `{ query }` (keywords, `select:`). */
+  readonly mode?: 'name' | 'search';
+  /** Search mode: most matches returned. Defaults to 5. */
+  readonly topK?: number;
+  /** Search mode: lowest score returned, relative to the best match. Defaults to 0.3. */
+  readonly minScore?: number;
+  /** Group descriptions for the grouped catalog (keys are tools' `group`). */
+  readonly groups?: CatalogGroups;
+  /** The scale rule: above this many lazy tools the catalog lists groups and the tool searches. Defaults to 100. */
+  readonly groupAbove?: number;
+  /** The app's own retrieval (see `ToolSearchHook`); the built-in search answers when it fails or times out. */
+  readonly search?: ToolSearchHook;
+  /** Milliseconds the hook may take. Defaults to 2,000. */
+  readonly searchTimeoutMs?: number;
+}
+
 /**
  * Client-managed discovery for `ChatClient`'s `manageDiscovery` option: the client keeps the catalog
  * of lazy `tools`, sends only eager tools plus a discovery tool, answers discovery calls locally,
  * and sends discovered tools' definitions on later runs. Works with any AG-UI server that forwards
- * frontend tools. Opt in by importing it, so apps that do not use it do not bundle it.
+ * frontend tools. Opt in by importing it, so apps that do not use it do not bundle it. In search
+ * mode (or above the scale rule) keyword queries run the same search as the server
+ * (`createToolSearch`), loaded on the first query as its own chunk.
  *
  * @example
  * ```ts
- * const client = new ChatClient({ connection, tools, manageDiscovery: clientDiscovery({ includeDescription: 'first-sentence' }) });
+ * const client = new ChatClient({ connection, tools, manageDiscovery: clientDiscovery({ mode: 'search' }) });
  * ```
  */
-export function clientDiscovery(options: { readonly includeDescription?: CatalogDetail } = {}): ClientDiscovery {
+export function clientDiscovery(options: ClientDiscoveryOptions = {}): ClientDiscovery {
   const detail = options.includeDescription ?? 'none';
+  const lazyCount = (tools: readonly AnyTool[]) => tools.filter((tool) => tool.lazy).length;
+  const searching = (tools: readonly AnyTool[]) => options.mode === 'search' || isGrouped(lazyCount(tools), options.groupAbove);
+  let index: ToolSearch | undefined;
+  const indexOf = (tools: readonly AnyTool[]): ToolSearch => {
+    const inputs = tools.filter((tool) => tool.lazy).map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.parameters, ...(tool.group ? { group: tool.group } : {}) }));
+    const groups = options.groups ? { groups: options.groups } : {};
+    if (index) index.update(inputs, groups);
+    else index = createToolSearch(inputs, groups);
+    return index;
+  };
+  const searchOptions = { ...(options.groups ? { groups: options.groups } : {}), ...(options.groupAbove === undefined ? {} : { groupAbove: options.groupAbove }) };
   return {
-    wireTools: (tools, discovered) => managedWireTools(tools, discovered, detail),
+    wireTools: (tools, discovered) => managedWireTools(tools, discovered, detail, searching(tools) && searchOptions),
     answer: (input, tools, already) => {
       const byName = new Map(tools.map((tool) => [tool.name, tool]));
-      return answerDiscoveryCall(input, { catalog: { lookup: (name) => byName.get(name) }, already });
+      if (!searching(tools)) return answerDiscoveryCall(input, { catalog: { lookup: (name) => byName.get(name) }, already });
+      const lazy = tools.filter((tool) => tool.lazy);
+      return answerDiscoveryCall(input, {
+        catalog: { lookup: (name) => byName.get(name), searchable: () => lazy },
+        already,
+        mode: 'search',
+        search: (query, candidates) =>
+          runDiscoverySearch({
+            query,
+            tools: candidates,
+            index: () => indexOf(tools),
+            topK: options.topK ?? 5,
+            minScore: options.minScore ?? 0.3,
+            ...(options.search ? { hook: options.search } : {}),
+            ...(options.searchTimeoutMs === undefined ? {} : { timeoutMs: options.searchTimeoutMs }),
+          }),
+      });
     },
     usage: estimateClientUsage,
   };

@@ -137,6 +137,17 @@ export interface ModelCallUsage {
   readonly auto?: { readonly deferring: boolean; readonly lazyTokens: number; readonly threshold: number; readonly contextWindow: number };
   /** Code Mode's share, when the call was sent `execute_typescript` (see `CodeModeUsage`). */
   readonly codeMode?: CodeModeUsage;
+  /**
+   * Discovery searches answered since the previous model call (search mode, and prefetch): which
+   * search answered each (the app's `search` hook or the built-in one, and why it fell back).
+   */
+  readonly discoverySearches?: readonly {
+    readonly by: 'app' | 'built-in';
+    readonly fallback?: 'timeout' | 'error' | 'invalid';
+    readonly ms: number;
+    readonly query: string;
+    readonly matches: number;
+  }[];
   /** What the provider reported for this call, when it did. */
   readonly providerUsage?: {
     readonly inputTokens?: number;

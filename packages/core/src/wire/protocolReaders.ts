@@ -49,6 +49,18 @@ export function readModelCallUsage(value: unknown): ModelCallUsage | undefined {
   if (!isRecord(value) || checkShape(value, MODEL_CALL_USAGE)) return undefined;
   if (value['source'] !== undefined && value['source'] !== 'server' && value['source'] !== 'client') return undefined;
   if (value['inputSource'] !== undefined && value['inputSource'] !== 'provider' && value['inputSource'] !== 'counted') return undefined;
+  // Which search answered each discovery query: kept only when every entry reads right.
+  const searches = value['discoverySearches'];
+  if (searches !== undefined && !(Array.isArray(searches) && searches.every(isSearchReport))) {
+    const { discoverySearches: _dropped, ...rest } = value;
+    return rest as unknown as ModelCallUsage;
+  }
   return value as unknown as ModelCallUsage;
 }
 
+
+const SEARCH_REPORT: Shape = { by: 's', ms: n, query: 's', matches: n, 'fallback?': 's' };
+
+function isSearchReport(value: unknown): boolean {
+  return isRecord(value) && !checkShape(value, SEARCH_REPORT) && (value['by'] === 'app' || value['by'] === 'built-in');
+}

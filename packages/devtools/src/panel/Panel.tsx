@@ -8,6 +8,7 @@ import { EventsView } from './views/EventsView.js';
 import { TimelineView } from './views/TimelineView.js';
 import { TokensView } from './views/TokensView.js';
 import { CodeModeView } from './views/CodeModeView.js';
+import { DiscoverySearchesView } from './views/DiscoverySearchesView.js';
 import { ToolsView } from './views/ToolsView.js';
 
 const TABS = [
@@ -163,7 +164,12 @@ export function Panel(props: PanelProps) {
         {tab === 'tools' ? (
           <ToolsView catalog={catalog} catalogError={catalogError} messages={snapshot.messages} turns={snapshot.turns} turn={turn} />
         ) : null}
-        {tab === 'tokens' ? <TokensView view={tokens} selectedTurn={turn} /> : null}
+        {tab === 'tokens' ? (
+          <>
+            <TokensView view={tokens} selectedTurn={turn} />
+            <DiscoverySearchesView turns={snapshot.turns} turn={turn} />
+          </>
+        ) : null}
         {tab === 'timeline' ? <TimelineView messages={snapshot.messages} /> : null}
         {tab === 'events' ? <EventsView history={history} turnId={snapshot.turns[turn - 1]?.id} dataParts={dataPartNames(props.client)} /> : null}
         {tab === 'code' ? <CodeModeView messages={snapshot.messages} turns={snapshot.turns} turn={turn} /> : null}

@@ -12,7 +12,13 @@ import {
   planToolList,
   searchDiscoveryTool,
   selfCorrectionError,
-  searchTools,
+  createToolSearch,
+  isGrouped,
+  runDiscoverySearch,
+  type CatalogGroups,
+  type DiscoverySearchReport,
+  type ToolSearch,
+  type ToolSearchHook,
   type DiscoveryAnswer,
   type DiscoveryCatalogAccess,
   type AutoLoad,
@@ -35,8 +41,37 @@ export interface DiscoveryOptions {
   readonly includeDescription?: 'none' | 'first-sentence' | 'full';
   /** Search mode: most matches returned. Defaults to 5. */
   readonly topK?: number;
-  /** Search mode: lowest normalised score (0..1) returned. Defaults to 0.3. */
+  /**
+   * Search mode: lowest score returned, relative to the best match of the query (the best scores 1,
+   * so a query that matches anything returns at least one tool). Defaults to 0.3.
+   */
   readonly minScore?: number;
+  /**
+   * Group descriptions (one line each) for the grouped catalog: keys are tool `group`s (an MCP
+   * server's name, or the app's own). Also indexed by the search with each group's tools.
+   */
+  readonly groups?: CatalogGroups;
+  /**
+   * The scale rule: above this many lazy tools the discovery tool lists groups with tool counts
+   * instead of every name, and takes `{ query }` (search, `group:Name`, `select:`) in either mode.
+   * Defaults to 100.
+   */
+  readonly groupAbove?: number;
+  /**
+   * The app's own retrieval for keyword queries (async); the built-in search answers when it throws,
+   * returns no list, or takes longer than `searchTimeoutMs`. Which one answered is in the model-call
+   * usage event (`discoverySearches`).
+   */
+  readonly search?: ToolSearchHook;
+  /** Milliseconds the `search` hook may take before the built-in search answers. Defaults to 2,000. */
+  readonly searchTimeoutMs?: number;
+  /**
+   * Prefetch (off by default): before a turn's first model call, search the user's message and load
+   * the best matches, at most `max` (default 2) scoring at least `minScore` relative to the best
+   * (default 0.8), so a model that needs one calls it at once. The load is a discovery exchange in
+   * the history like any other (streamed, counted in `discoveryRoundTrips`).
+   */
+  readonly prefetch?: boolean | { readonly max?: number; readonly minScore?: number };
   /**
    * Search mode: load keyword matches at once (one model turn instead of two). `true` loads every
    * match; `{ max, minScore }` loads at most `max` (default 3) matches scoring at least `minScore`
@@ -65,6 +100,12 @@ export interface DiscoveryOptions {
    */
   readonly auto?: { readonly contextWindow: number; readonly threshold?: number };
 }
+
+/** Search indexes, one per `discovery` options object (one per `chat()` setup): built once, updated when the catalog changes. */
+const indexes = new WeakMap<DiscoveryOptions, ToolSearch>();
+
+/** The prefetch cap when `prefetch: true` or a field is left out. */
+export const PREFETCH_DEFAULTS = { max: 2, minScore: 0.8 } as const;
 
 /** The tools one model call receives, and why. */
 export interface ToolPlan {
@@ -144,7 +185,66 @@ export class LazyDiscovery {
 
   /** How the discovery tool is called. */
   get mode(): 'name' | 'search' {
-    return this.#options.mode ?? 'name';
+    return this.#grouped ? 'search' : (this.#options.mode ?? 'name');
+  }
+
+  /** Whether the scale rule applies: the catalog lists groups, and the discovery tool searches. */
+  get #grouped(): boolean {
+    return isGrouped(this.#lazy.length, this.#options.groupAbove);
+  }
+
+  /** The search index over this setup's lazy tools, brought up to date with this request's catalog. */
+  #index(): ToolSearch {
+    const tools = this.#lazy.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.parameters, ...(tool.group ? { group: tool.group } : {}) }));
+    const groups = this.#options.groups ? { groups: this.#options.groups } : {};
+    let index = indexes.get(this.#options);
+    if (!index) indexes.set(this.#options, (index = createToolSearch(tools, groups)));
+    else index.update(tools, groups);
+    return index;
+  }
+
+  /** Searches since the last usage report (which search answered each), for the next model-call usage event. */
+  #searches: DiscoverySearchReport[] = [];
+
+  async #search(query: string, tools: readonly { name: string; description: string; group?: string }[], topK: number, minScore: number) {
+    const outcome = await runDiscoverySearch({
+      query,
+      tools,
+      index: () => this.#index(),
+      topK,
+      minScore,
+      ...(this.#options.search ? { hook: this.#options.search } : {}),
+      ...(this.#options.searchTimeoutMs === undefined ? {} : { timeoutMs: this.#options.searchTimeoutMs }),
+    });
+    this.#searches.push(outcome.report);
+    return outcome;
+  }
+
+  /**
+   * Prefetch: the discovery call that loads the best matches of the user's message, before the
+   * turn's first model call; `undefined` when prefetch is off, nothing is deferred, the history
+   * does not end with a user message, or nothing matches well enough.
+   */
+  async prefetch(history: readonly Message[]): Promise<{ call: ToolCall; answer: DiscoveryAnswer } | undefined> {
+    const option = this.#options.prefetch;
+    if (!option || !this.#deferring || this.#toolSearch) return undefined;
+    const last = history.at(-1);
+    if (!last || last.role !== 'user') return undefined;
+    const text = typeof last.content === 'string' ? last.content : last.content.map((part) => (part.type === 'text' ? part.text : '')).join(' ');
+    if (!text.trim()) return undefined;
+    const max = Math.max(0, Math.floor((option === true ? undefined : option.max) ?? PREFETCH_DEFAULTS.max));
+    const minScore = (option === true ? undefined : option.minScore) ?? PREFETCH_DEFAULTS.minScore;
+    if (max === 0) return undefined;
+    const already = new Set(await this.discovered(history));
+    const candidates: RegisteredTool[] = [];
+    for (const tool of this.#lazy) if (!already.has(tool.name) && (await isAllowed(this.#catalog, tool.name, 'search')) && (await isAllowed(this.#catalog, tool.name, 'load'))) candidates.push(tool);
+    if (candidates.length === 0) return undefined;
+    const { matches } = await this.#search(text, candidates, max, minScore);
+    if (matches.length === 0) return undefined;
+    const names = matches.map((match) => match.name);
+    const args = this.mode === 'search' ? { query: `select:${names.join(',')}` } : { toolNames: names };
+    const call: ToolCall = { id: `prefetch-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`, type: 'function', function: { name: DISCOVERY_TOOL_NAME, arguments: JSON.stringify(args) } };
+    return { call, answer: await this.answer(call, history) };
   }
 
   /**
@@ -211,8 +311,9 @@ export class LazyDiscovery {
       if (discovered.includes(tool.name) && (await this.isActive(tool.name))) active.add(tool.name);
     }
     const detail = this.#options.includeDescription ?? 'none';
+    const searchOptions = { autoLoad: this.#options.autoLoad ?? false, ...(this.#options.groups ? { groups: this.#options.groups } : {}), ...(this.#options.groupAbove === undefined ? {} : { groupAbove: this.#options.groupAbove }) };
     const plan = planToolListFor(this.#registry.all(), discovered, (catalog) =>
-      this.mode === 'search' ? searchDiscoveryTool(catalog, detail, { autoLoad: this.#options.autoLoad ?? false }) : nameDiscoveryTool(catalog, detail),
+      this.mode === 'search' ? searchDiscoveryTool(catalog, detail, searchOptions) : nameDiscoveryTool(catalog, detail),
     { inCatalog: (name) => inCatalog.has(name), isActive: (name) => active.has(name) });
     const fresh = new Set(newlyDiscoveredTools(history, this.#accept));
     return {
@@ -276,7 +377,7 @@ export class LazyDiscovery {
       catalog: this.#catalog,
       already: new Set(await this.discovered(history)),
       mode: this.mode,
-      search: (query, tools) => searchTools(query, tools, { topK, minScore }),
+      search: (query, tools) => this.#search(query, tools, topK, minScore),
       autoLoad: this.#options.autoLoad ?? false,
     });
   }
@@ -293,6 +394,13 @@ export class LazyDiscovery {
     readonly messages: readonly Message[];
     readonly providerUsage: ModelCallUsage['providerUsage'];
   }): ModelCallUsage {
+    const searches = this.#searches;
+    this.#searches = [];
+    const accounting = this.#usage(options);
+    return searches.length ? { ...accounting, discoverySearches: searches } : accounting;
+  }
+
+  #usage(options: Parameters<LazyDiscovery['usage']>[0]): ModelCallUsage {
     const { plan } = options;
     const system = options.system === undefined ? 0 : this.#countSystem(options.system);
     const reported = options.providerUsage?.inputTokens;

@@ -6,6 +6,7 @@ import {
   type Event,
   type RunFinishedOutcome,
   type TokenUsage,
+  type ToolCall,
 } from '@ag-ui/core';
 import { CHATWIRE_EVENTS, createId } from '@chatwire/core';
 import { ProviderError } from '../adapters/providerErrors.js';
@@ -19,7 +20,8 @@ import { providerSearchResult } from './providerSearchResult.js';
 import { reviewChatRequest, type ReviewedRequest } from './reviewChatRequest.js';
 import type { RunContext } from './runContext.js';
 import { executeServerCalls } from './serverCalls.js';
-import { errorResult, deniedResult } from './resultEvents.js';
+import { errorResult, deniedResult, resultEvent } from './resultEvents.js';
+import type { DiscoveryAnswer } from '../discovery/lazyDiscovery.js';
 import { prepareServerCall, triageCalls, type PreparedCall } from './triageCalls.js';
 
 /**
@@ -102,6 +104,10 @@ export async function* runChat(
       return;
     }
 
+    // Prefetch (opt-in): the best matches of the user's message are loaded before the first model call.
+    const prefetched = await context.tools.discovery.prefetch(context.history);
+    if (prefetched) yield* prefetchExchange(context, prefetched.call, prefetched.answer);
+
     const maxIterations = options.maxIterations ?? DEFAULT_MAX_ITERATIONS;
     for (let iteration = 0; iteration < maxIterations; iteration++) {
       // Stopped while tools ran: end as a stopped run, not silently.
@@ -177,4 +183,14 @@ function providerUsageOf(usage: TokenUsage | undefined) {
     ...(totalTokens === undefined ? {} : { totalTokens }),
     ...(cachedInputTokens === undefined ? {} : { cachedInputTokens }),
   };
+}
+
+/** The prefetch's discovery exchange, streamed like a model's discovery call and answered at once. */
+function* prefetchExchange(context: RunContext, call: ToolCall, answer: DiscoveryAnswer): Generator<Event> {
+  const messageId = createId('msg');
+  yield { type: EventType.TOOL_CALL_START, toolCallId: call.id, toolCallName: call.function.name, parentMessageId: messageId };
+  yield { type: EventType.TOOL_CALL_ARGS, toolCallId: call.id, delta: call.function.arguments };
+  yield { type: EventType.TOOL_CALL_END, toolCallId: call.id };
+  context.history.push({ id: messageId, role: 'assistant', toolCalls: [call] });
+  yield answer.ok ? resultEvent(context, call, answer.content, {}) : errorResult(context, call, answer.error ?? 'discovery failed');
 }
