@@ -47,6 +47,7 @@ export default defineConfig({
     url: `http://127.0.0.1:${port}/api/tools`,
     reuseExistingServer: false,
     timeout: 60_000,
-    env: { PORT: String(port), HOST: '127.0.0.1', CHATWIRE_DELAY_MS: '12', CHATWIRE_MODEL: 'scripted' },
+    // `vite preview` runs in production mode, where the handler serves only with a secret.
+    env: { PORT: String(port), HOST: '127.0.0.1', CHATWIRE_DELAY_MS: '12', CHATWIRE_MODEL: 'scripted', CHATWIRE_SECRET: 'e2e-only-secret-not-for-production' },
   },
 });
