@@ -76,6 +76,8 @@ export interface ToolDefinitionBaseConfig<Name extends string, InputSchema exten
   readonly lazy?: boolean;
   /** Milliseconds an implementation may run before its call fails. Defaults to 30 000. */
   readonly timeoutMs?: number;
+  /** The group (an MCP server, or the app's own) the tool is listed under in large catalogs. Defaults to none. */
+  readonly group?: string;
 }
 
 type OutputOf<OutputSchema> = OutputSchema extends undefined ? unknown : InferSchemaOutput<OutputSchema>;
@@ -95,6 +97,8 @@ export interface ToolDefinition<Name extends string = string, Input = unknown, O
   readonly needsApproval: NeedsApproval<Input>;
   readonly lazy: boolean;
   readonly timeoutMs: number;
+  /** The group (an MCP server, or the app's own) the tool is listed under in large catalogs. Defaults to none. */
+  readonly group?: string;
   /** The JSON Schema of the input, as the model receives it (computed once, without `$schema`). */
   readonly parameters: JsonSchema;
   /** Attaches a server implementation: it runs inside the agent loop. */
@@ -166,6 +170,7 @@ export function toolDefinition<
     needsApproval: (config.needsApproval ?? false) as NeedsApproval<Input>,
     lazy: config.lazy ?? false,
     timeoutMs: config.timeoutMs ?? 30_000,
+    ...(config.group === undefined ? {} : { group: config.group }),
     parameters,
   };
   const definition: ToolDefinition<Name, Input, Output> = {
