@@ -221,7 +221,12 @@ export class McpConnection {
         this.#attempt = 0;
         this.#serverInfo = client.getServerVersion();
         this.#instructions = client.getInstructions();
-        client.onclose = () => this.#dropped(client, 'the connection closed');
+        let transportError: string | undefined;
+        // The last transport error says why a connection closes (for example a message over the stdio limit).
+        client.onerror = (error) => {
+          transportError = message(error).slice(0, 300);
+        };
+        client.onclose = () => this.#dropped(client, `the connection closed${transportError ? ` (${transportError})` : ''}`);
         await this.#list(client);
         this.#setState('connected');
         return;
@@ -239,7 +244,7 @@ export class McpConnection {
   #dropped(client: Client, why: string): void {
     if (this.#client !== client) return;
     this.#client = undefined;
-    for (const call of this.#inFlight) call.fail(new McpServerError(this.name, `MCP server '${this.name}' ${why} during the call.`));
+    for (const call of this.#inFlight) call.fail(new McpServerError(this.name, `MCP server '${this.name}': ${why} during the call.`));
     if (this.#closing) return;
     const stderr = this.#stderr.trim().split('\n').slice(-2).join(' | ');
     this.#scheduleRetry(`${why}${stderr ? ` (stderr: ${stderr.slice(-300)})` : ''}`);
