@@ -74,6 +74,8 @@ export interface McpToolGroup {
 }
 
 const LOOPBACK = ['localhost', '127.0.0.1', '[::1]'];
+/** Hex characters of the fingerprint discovery records (64 bits: no server can find a changed definition with the same one). */
+const DRIFT_FINGERPRINT_CHARS = 16;
 
 /** Whether `host` is one of `allowed` (exact, or `*.domain` for subdomains). Plain string comparison, no patterns. */
 export function isAllowedHost(host: string, allowed: readonly string[]): boolean {
@@ -182,6 +184,9 @@ export class McpServers {
     }
     this.#names = assignToolNames(requests, new Set(this.#options.reservedNames ?? []));
     const tools: AnyTool[] = [];
+    const versions = new Map<string, string>();
+    // Drift: discovery records each tool's version; a changed definition must be discovered again.
+    const extension = { namespace: 'mcp' as const, fingerprint: (tool: AnyTool) => versions.get(tool.name) };
     for (const connection of this.#connections.values()) {
       const selected = this.#selected(connection);
       const exposed = selected.map((tool) => ({ tool, name: this.#names.get(`${connection.name}\u0000${tool.name}`) ?? tool.name }));
@@ -192,12 +197,13 @@ export class McpServers {
       for (const { tool, name } of exposed) {
         try {
           made.push(this.#toServerTool(connection, tool, name, decision.lazy));
+          versions.set(name, tool.fingerprint.slice(0, DRIFT_FINGERPRINT_CHARS));
         } catch (error) {
           // A schema the validator refuses to load: this tool is left out, the rest stay.
           this.#options.onEvent?.({ type: 'tools', server: connection.name, count: connection.tools.length, changed: [], skipped: [{ name: tool.name, reason: error instanceof Error ? error.message : String(error) }] });
         }
       }
-      tools.push(...extendTools({ namespace: 'mcp' }, made));
+      tools.push(...extendTools(extension, made));
     }
     this.#tools = Object.freeze(tools);
   }

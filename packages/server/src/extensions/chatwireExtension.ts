@@ -36,6 +36,13 @@ export interface ChatwireExtension<Namespace extends ChatwireNamespace = Chatwir
    * after the namespace; called when one of its tools is sent with the call. Defaults to none.
    */
   readonly usage?: (call: ExtensionUsageInput) => (Namespace extends keyof ModelCallUsage ? NonNullable<ModelCallUsage[Namespace]> : never) | undefined;
+  /**
+   * Drift tracking: a short fingerprint of a lazy tool's definition as it is now. Discovery records
+   * it (in the discovery result, or the marker of a call that loaded the tool); a tool whose
+   * fingerprint changed since the conversation last discovered it counts as undiscovered, so the
+   * model must discover it again. Defaults to none (no drift tracking).
+   */
+  readonly fingerprint?: (tool: AnyTool) => string | undefined;
 }
 
 const granted = new WeakMap<object, ChatwireExtension>();
@@ -70,6 +77,16 @@ export function extendTools<Tools extends readonly AnyTool[], Namespace extends 
 /** The extension granted to this tool object, if any. */
 export function extensionOf(tool: object): ChatwireExtension | undefined {
   return granted.get(tool);
+}
+
+/** The drift fingerprint of a tool whose extension tracks drift (see {@link ChatwireExtension.fingerprint}). */
+export function fingerprintOf(tool: AnyTool | undefined): string | undefined {
+  if (!tool) return undefined;
+  try {
+    return granted.get(tool)?.fingerprint?.(tool);
+  } catch {
+    return undefined;
+  }
 }
 
 /** The event-name prefix a tool may emit under besides its app names (`undefined`: none). */

@@ -84,7 +84,8 @@ export async function* executeServerCalls(context: RunContext, calls: readonly P
 async function runServerCall(context: RunContext, { call, tool, input, discovers }: PreparedCall, toolContext: ToolContext): Promise<Event> {
   const outcome = await executeTool({ ...tool, inputSchema: alreadyValidated }, input, toolContext);
   // Call-to-load: the call discovered its tool, whatever its outcome, so later requests send it.
-  const marker = discovers ? { discoveredTools: [tool.name] } : {};
+  const versions = discovers ? context.tools.discovery.versionsOf([tool.name]) : undefined;
+  const marker = discovers ? { discoveredTools: [tool.name], ...(versions ? { toolVersions: versions } : {}) } : {};
   if (outcome.ok) return resultEvent(context, call, outcome.content, marker);
   if (!('thrown' in outcome)) return errorResult(context, call, outcome.error, marker);
   // The tool threw: its text may hold secrets (connection strings, internal hosts). The model and the
