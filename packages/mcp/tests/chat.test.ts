@@ -71,7 +71,7 @@ describe('MCP tools in the agent loop', () => {
     const { events } = await run([user('use odd__delete_all')]);
     const finished = events.at(-1);
     expect(finished).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'interrupt' } });
-    expect(results(events).some((result) => result.content.includes('deleted'))).toBe(false);
+    expect(results(events).some((result) => JSON.stringify(result.content).includes('deleted'))).toBe(false);
   });
 
   it('an isError result with a secret in it reaches the client redacted', async () => {
@@ -87,7 +87,7 @@ describe('MCP tools in the agent loop', () => {
     const first = await run([user('use odd__target with text hello')]);
     expect(callsOf(first.events)).toEqual([DISCOVERY_TOOL_NAME, 'odd__target']);
     const discovery = results(first.events)[0];
-    expect(JSON.parse(discovery?.content ?? '{}')).toHaveProperty(['versions', 'odd__target']);
+    expect(JSON.parse(String(discovery?.content ?? '{}'))).toHaveProperty(['versions', 'odd__target']);
     // Still discovered on the next turn: sent from the first model call on.
     const before = calls.length;
     const second = await run([...first.history, user('hello again')]);
