@@ -343,7 +343,7 @@ export class McpConnection {
         call.fail(new McpServerError(this.name, `MCP server '${this.name}' asked the user for input and nobody answered within ${elicitationTimeoutMs} ms.`));
         return { action: 'cancel' };
       }
-      if (answer.action === 'accept') return { action: 'accept', content: (answer.content ?? {}) as ElicitResult['content'] };
+      if (answer.action === 'accept') return { action: 'accept', content: { ...defaultsOf(schema), ...(answer.content ?? {}) } as ElicitResult['content'] };
       return { action: answer.action === 'decline' ? 'decline' : 'cancel' };
     } catch (error) {
       call.fail(new McpServerError(this.name, `MCP server '${this.name}' asked the user for input and the request failed: ${message(error)}`));
@@ -368,6 +368,17 @@ export class McpConnection {
     }
     this.#setState('closed');
   }
+}
+
+/** The `default` of each property of a requested schema: what an accepted form holds for fields left alone (SEP-1034). */
+function defaultsOf(schema: Record<string, unknown>): Record<string, unknown> {
+  const properties = schema['properties'];
+  if (!properties || typeof properties !== 'object') return {};
+  const defaults: Record<string, unknown> = {};
+  for (const [name, property] of Object.entries(properties as Record<string, unknown>)) {
+    if (property && typeof property === 'object' && 'default' in property) defaults[name] = (property as { default: unknown }).default;
+  }
+  return defaults;
 }
 
 /** `tools/list` read leniently: each tool is checked on its own, so one bad tool does not hide the rest. */
