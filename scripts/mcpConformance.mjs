@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * `npm run test:mcp-conformance`: the MCP conformance suite (@modelcontextprotocol/conformance) runs
- * its client scenarios against Chatwire's MCP client (packages/mcp/conformance/conformanceClient.ts).
+ * its client scenarios against Chatwire's MCP client (packages/mcp/tests/conformance/conformanceClient.ts).
  * Each scenario starts the suite's own test server on loopback, runs the client against it and
  * checks what went over the wire (the suite's servers take a random port on every interface for the
  * seconds a scenario lasts: they read their port synchronously, so a loopback-only bind, which
@@ -19,11 +19,11 @@ const root = resolve(import.meta.dirname, '..');
 /** The client scenarios that apply to a client without OAuth. */
 export const SCENARIOS = ['initialize', 'tools_call', 'elicitation-sep1034-client-defaults', 'sse-retry'];
 const cli = join(root, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
-const hooks = join(root, 'packages', 'mcp', 'conformance', 'node20Hooks.mjs');
+const hooks = join(root, 'packages', 'mcp', 'tests', 'conformance', 'node20Hooks.mjs');
 
 // Absolute paths: the suite runs the command from its results folder, outside the repository.
 const tsx = pathToFileURL(join(root, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
-const client = `${process.execPath} --conditions=@chatwire/source --import ${tsx} ${join(root, 'packages', 'mcp', 'conformance', 'conformanceClient.ts')}`;
+const client = `${process.execPath} --conditions=@chatwire/source --import ${tsx} ${join(root, 'packages', 'mcp', 'tests', 'conformance', 'conformanceClient.ts')}`;
 // The suite writes results/ where it runs: a temporary folder, not the repository.
 const cwd = mkdtempSync(join(tmpdir(), 'chatwire-mcp-conformance-'));
 const failed = [];

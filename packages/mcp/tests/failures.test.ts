@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -178,7 +178,6 @@ function alive(pid: number): boolean {
 
 /** Child processes of this test process (Linux /proc). */
 function listChildren(): number[] {
-  const { readdirSync, readFileSync } = require('node:fs') as typeof import('node:fs');
   const out: number[] = [];
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;

@@ -22,7 +22,7 @@ export function checkJsonSchema(schema: unknown): string | undefined {
     const value = node as Record<string, unknown>;
     const type = value['type'];
     if (type !== undefined) {
-      const types = Array.isArray(type) ? type : [type];
+      const types: unknown[] = Array.isArray(type) ? (type as unknown[]) : [type];
       const bad = types.find((entry) => typeof entry !== 'string' || !TYPES.has(entry));
       if (bad !== undefined || types.length === 0) return `${path || 'the schema'}: type ${JSON.stringify(bad ?? type).slice(0, 40)} is not a JSON Schema type`;
     }
@@ -75,7 +75,7 @@ export function withoutRegexKeywords(schema: unknown): unknown {
     if (key === 'format' && value === 'regex') continue;
     if (SCHEMA_MAPS.includes(key) && value && typeof value === 'object' && !Array.isArray(value)) {
       // Keys here are property names, not keywords: a property called `pattern` stays.
-      copy[key] = Object.fromEntries(Object.entries(value).map(([name, child]) => [name, withoutRegexKeywords(child)]));
+      copy[key] = Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([name, child]) => [name, withoutRegexKeywords(child)]));
     } else if ((SCHEMA_LISTS.includes(key) || key === 'items') && Array.isArray(value)) {
       copy[key] = value.map(withoutRegexKeywords);
     } else if (SCHEMA_VALUES.includes(key)) {

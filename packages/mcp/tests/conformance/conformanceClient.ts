@@ -2,7 +2,7 @@
 // way a chat drives it. The suite passes the server URL as the last argument and the scenario in
 // MCP_CONFORMANCE_SCENARIO. Run through `npm run test:mcp-conformance` (scripts/mcpConformance.mjs).
 import { executeTool, type ServerTool } from '@chatwire/core';
-import { connectMcpServers } from '../src/index.js';
+import { connectMcpServers } from '../../src/index.js';
 
 const url = process.argv.at(-1) ?? '';
 const scenario = process.env['MCP_CONFORMANCE_SCENARIO'] ?? '';
