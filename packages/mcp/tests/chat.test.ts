@@ -1,6 +1,6 @@
 import type { Event, Message } from '@ag-ui/core';
 import { DISCOVERY_TOOL_NAME, type ModelCallUsage } from '@chatwire/core';
-import { chat, createChatHandler, createScriptedModel, createToolsHandler, type ChatModel, type ChatOptions, type ModelTool } from '@chatwire/server';
+import { chat, createChatHandler, createScriptedModel, createToolsHandler, validateChatRequest, type ChatModel, type ChatOptions, type ModelTool } from '@chatwire/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyEvents, collect, readEvents, runInput, user } from '../../server/tests/fixtures.js';
 import { connectMcpServers, type McpServers } from '../src/index.js';
@@ -99,6 +99,22 @@ describe('MCP tools in the agent loop', () => {
     const after = calls.length;
     await run([...second.history, user('hello once more')]);
     expect(calls[after]?.map((tool) => tool.name)).not.toContain('odd__target');
+  });
+
+  it('drift: an approval asked before the tool changed no longer matches it (the request is refused, saying so)', async () => {
+    const { run } = recording(() => mcp.tools());
+    const asked = await run([user('use odd__delete_all')]);
+    const finished = asked.events.at(-1) as { outcome?: { interrupts?: { id: string }[] } };
+    const interruptId = finished.outcome?.interrupts?.[0]?.id ?? '';
+    const options = { model: createScriptedModel(), tools: mcp.tools(), threadId: 't', secret: 'test-secret', messages: asked.history };
+    // Before the change, the approval matches.
+    await expect(validateChatRequest({ ...options, resume: [{ interruptId, status: 'resolved', payload: { approved: true } }] })).resolves.toBeUndefined();
+    const print = mcp.status()[0]?.fingerprints['odd__delete_all'];
+    await recording(() => mcp.tools()).run([user('use odd__change_target')]);
+    await until(() => mcp.status()[0]?.fingerprints['odd__delete_all'] !== print);
+    await expect(validateChatRequest({ ...options, tools: mcp.tools(), resume: [{ interruptId, status: 'resolved', payload: { approved: true } }] })).rejects.toThrow(
+      /does not match 'odd__delete_all' as it was requested: the tool or its arguments changed/,
+    );
   });
 
   it('a server that never connected has no tools; the chat goes on with the others', async () => {

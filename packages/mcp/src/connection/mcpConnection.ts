@@ -10,6 +10,7 @@ import { isStdioConfig, type McpServerConfig } from '../config/mcpConfig.js';
 import { readToolList, type McpToolInfo, type SkippedTool } from './toolList.js';
 
 /** The connection state of one server. */
+/** `failed`: never connected so far (retrying with backoff); `reconnecting`: was connected, dropped, retrying. */
 export type McpConnectionState = 'connecting' | 'connected' | 'reconnecting' | 'failed' | 'closed';
 
 /** What a tool call may ask the user through (the `ToolContext.requestInput` of `@chatwire/server`). */
@@ -94,6 +95,7 @@ export class McpConnection {
   #retry: ReturnType<typeof setTimeout> | undefined;
   #closing = false;
   #stderr = '';
+  #everConnected = false;
   readonly #inFlight = new Set<InFlight>();
   readonly #listener: ConnectionListener;
   #httpKind: 'streamable-http' | 'sse' | undefined;
@@ -228,6 +230,7 @@ export class McpConnection {
         };
         client.onclose = () => this.#dropped(client, `the connection closed${transportError ? ` (${transportError})` : ''}`);
         await this.#list(client);
+        this.#everConnected = true;
         this.#setState('connected');
         return;
       } catch (error) {
@@ -254,7 +257,8 @@ export class McpConnection {
     if (this.#closing) return;
     const delay = Math.min(BACKOFF_MS.max, BACKOFF_MS.first * 2 ** this.#attempt);
     this.#attempt++;
-    this.#setState(this.#attempt === 1 && this.#tools.length === 0 ? 'failed' : 'reconnecting', error);
+    // `failed`: never connected yet (still retrying); `reconnecting`: it was connected and dropped.
+    this.#setState(this.#everConnected ? 'reconnecting' : 'failed', error);
     clearTimeout(this.#retry);
     this.#retry = setTimeout(() => void this.#connect(), delay);
     this.#retry.unref?.();
