@@ -119,6 +119,15 @@ describe('misbehaving MCP servers: each fails alone, the others keep working', (
     await stillWorks(mcp);
   });
 
+  it("a schema's pattern is sent to the model but never compiled: a catastrophic one does not block the event loop", async () => {
+    const mcp = await connect({ mcpServers: { odd: stdio(FAULTY) } });
+    const tool = byName(mcp.tools(), 'odd__redos');
+    expect(JSON.stringify(tool?.parameters)).toContain('^(a+)+$');
+    // Compiled, ^(a+)+$ against 40 a's and a '!' backtracks 2^40 times: the call would never come back.
+    const result = await run(tool, { s: `${'a'.repeat(40)}!` });
+    expect(JSON.stringify(result)).toContain('echo');
+  });
+
   it('an isError result is a tool error naming the server', async () => {
     const mcp = await connect({ mcpServers: { odd: stdio(FAULTY) } });
     await expect(run(byName(mcp.tools(), 'odd__fails'), {})).rejects.toThrow(/MCP tool 'fails' on server 'odd' reported an error/);
