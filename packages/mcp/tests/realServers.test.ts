@@ -62,7 +62,6 @@ describe('the real npm servers over stdio', () => {
     await run(byName(mcp.tools(), 'memory__create_entities'), { entities: [{ name: 'Ada', entityType: 'person', observations: ['wrote the first program'] }] });
     const graph = (await run(byName(mcp.tools(), 'memory__read_graph'), {})) as { content: { text: string }[]; structuredContent?: unknown };
     expect(JSON.stringify(graph)).toContain('wrote the first program');
-    await until(() => true);
     expect(await readFile(join(folder, 'memory.jsonl'), 'utf8')).toContain('Ada');
   });
 
@@ -103,21 +102,27 @@ describe('the real npm servers over stdio', () => {
   });
 });
 
+/** Starts server-everything's Streamable HTTP mode on 127.0.0.1:HTTP_PORT; resolves once it listens. */
+async function startHttpEverything(): Promise<ChildProcess> {
+  const loopback = fileURLToPath(new URL('./fixtures/loopbackOnly.mjs', import.meta.url));
+  const child = spawn(process.execPath, ['--import', loopback, SERVERS.everything, 'streamableHttp'], { env: { PATH: process.env.PATH ?? '', PORT: String(HTTP_PORT) }, stdio: ['ignore', 'ignore', 'pipe'] });
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('server-everything did not start')), 20_000);
+    child.stderr?.on('data', (chunk: Buffer) => {
+      if (chunk.toString().includes('listening')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+  });
+  return child;
+}
+
 describe('server-everything over Streamable HTTP on loopback', () => {
   let child: ChildProcess;
   let mcp: McpServers;
   beforeAll(async () => {
-    const loopback = fileURLToPath(new URL('./fixtures/loopbackOnly.mjs', import.meta.url));
-    child = spawn(process.execPath, ['--import', loopback, SERVERS.everything, 'streamableHttp'], { env: { PATH: process.env.PATH ?? '', PORT: String(HTTP_PORT) }, stdio: ['ignore', 'ignore', 'pipe'] });
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('server-everything did not start')), 20_000);
-      child.stderr?.on('data', (chunk: Buffer) => {
-        if (chunk.toString().includes('listening')) {
-          clearTimeout(timer);
-          resolve();
-        }
-      });
-    });
+    child = await startHttpEverything();
     mcp = await connectMcpServers({ mcpServers: { web: { url: `http://127.0.0.1:${HTTP_PORT}/mcp` } } });
   }, 40_000);
   afterAll(async () => {
@@ -130,6 +135,16 @@ describe('server-everything over Streamable HTTP on loopback', () => {
     const result = (await run(byName(mcp.tools(), 'web__echo'), { message: 'over http' })) as { content: { text: string }[] };
     expect(result.content[0]?.text).toBe('Echo: over http');
   });
+
+  it('a restarted HTTP server: the call in between fails naming the server, then the client reconnects', async () => {
+    child.kill('SIGTERM');
+    await new Promise((resolve) => child.once('exit', resolve));
+    await expect(run(byName(mcp.tools(), 'web__echo'), { message: 'gone' })).rejects.toThrow(/MCP server 'web'/);
+    child = await startHttpEverything();
+    await until(() => mcp.status()[0]?.state === 'connected', 20_000);
+    const result = (await run(byName(mcp.tools(), 'web__echo'), { message: 'back' })) as { content: { text: string }[] };
+    expect(result.content[0]?.text).toBe('Echo: back');
+  }, 40_000);
 
   it('refuses a host that is not allowed, before connecting', async () => {
     await expect(connectMcpServers({ mcpServers: { far: { url: 'https://mcp.example.com/mcp' } } })).rejects.toThrow(/host 'mcp.example.com' is not in allowedHosts/);

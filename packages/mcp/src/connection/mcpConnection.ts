@@ -3,7 +3,7 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ElicitRequestSchema, ToolListChangedNotificationSchema, type CallToolResult, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import { ElicitRequestSchema, McpError, ToolListChangedNotificationSchema, type CallToolResult, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/cfworker-provider.js';
 import { z } from 'zod';
 import { isStdioConfig, type McpServerConfig } from '../config/mcpConfig.js';
@@ -314,6 +314,11 @@ export class McpConnection {
       return (await Promise.race([request, failed])) as CallToolResult;
     } catch (error) {
       if (error instanceof McpServerError) throw error;
+      // An HTTP server that went away (refused, unknown session) never closes the transport: reconnect here.
+      if (this.transport !== 'stdio' && !abort.signal.aborted && !(error instanceof McpError)) {
+        this.#dropped(client, `the connection failed (${message(error).slice(0, 200)})`);
+        void client.close().catch(() => {});
+      }
       throw new McpServerError(this.name, `MCP server '${this.name}' failed the call to '${tool}': ${message(error)}`, { cause: error });
     } finally {
       this.#inFlight.delete(call);
