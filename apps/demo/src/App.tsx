@@ -1,5 +1,6 @@
 import { ChatwireDevtools } from '@chatwire/devtools';
 import { useChat } from '@chatwire/react';
+import { answerInputRequest } from '@chatwire/core';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Composer } from './components/Composer.tsx';
 import { ErrorBanner } from './components/ErrorBanner.tsx';
@@ -75,6 +76,7 @@ export function App() {
   const actions = useMemo<MessageActions>(
     () => ({
       onApproval: (id, approved) => client.addToolApprovalResponse({ id, approved }),
+      onInputAnswer: (answer) => answerInputRequest(client, answer),
       onRegenerate: () => void client.regenerate(),
       // An edit keeps the message's attachments (an edit replaces them otherwise).
       onEdit: (messageId, text) => {
@@ -149,7 +151,7 @@ export function App() {
             }}
           >
             {chat.messages.length === 0 ? (
-              <p className="empty-chat">Try “use getWeather for Paris”, “use addTodo for buy oat milk”, “show me some markdown”, “use refundOrder for ORD-1234” or “use code to compare the weather in Paris and Tokyo”.</p>
+              <p className="empty-chat">Try “use getWeather for Paris”, “use addTodo for buy oat milk”, “show me some markdown”, “use refundOrder for ORD-1234”, “book a table” or “use code to compare the weather in Paris and Tokyo”.</p>
             ) : null}
             <MessageList messages={chat.messages} busy={busy} stopped={stopped} actions={actions} />
             {chat.error ? (

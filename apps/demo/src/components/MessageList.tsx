@@ -1,8 +1,9 @@
 import { lazy, memo, Suspense, useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
-import { DISCOVERY_TOOL_NAME, messageText, type ChatMessage, type FilePart } from '@chatwire/core';
+import { DISCOVERY_TOOL_NAME, messageText, readInputRequest, type ChatMessage, type FilePart, type InputAnswerInput } from '@chatwire/core';
 import { CodeExecutionCard } from './CodeExecutionCard.tsx';
 import { formatSize } from './Composer.tsx';
 import { DiscoveryStep } from './DiscoveryStep.tsx';
+import { InputRequestForm } from './InputRequestForm.tsx';
 import { ToolCallCard } from './ToolCallCard.tsx';
 
 /**
@@ -16,6 +17,8 @@ if (typeof window !== 'undefined') setTimeout(() => void loadMarkdown(), 0);
 /** What the conversation can ask of the chat. Pass stable functions: rows are memoised on them. */
 export interface MessageActions {
   onApproval: (id: string, approved: boolean) => void;
+  /** Answers a server tool's request for input (accept with content, decline, cancel); rejects when refused. */
+  onInputAnswer: (answer: InputAnswerInput) => Promise<void>;
   onRegenerate: () => void;
   /** Replaces a user message's text and runs the conversation again from it. */
   onEdit: (messageId: string, text: string) => void;
@@ -95,6 +98,11 @@ function AssistantMessage(props: { message: ChatMessage; isLast: boolean; busy: 
             if (part.toolName === DISCOVERY_TOOL_NAME || part.toolName === 'discover_tools') return <DiscoveryStep key={part.toolCallId} part={part} />;
             if (part.toolName === 'execute_typescript') return <CodeExecutionCard key={part.toolCallId} part={part} />;
             return <ToolCallCard key={part.toolCallId} part={part} onApproval={actions.onApproval} onShowPanel={actions.onShowPanel} />;
+          case 'interrupt': {
+            // A server tool asking for input (the demo's bookTable, an MCP server's elicitation): a form from its schema.
+            const request = readInputRequest(part);
+            return request ? <InputRequestForm key={part.id} request={request} onAnswer={actions.onInputAnswer} /> : null;
+          }
           default:
             return null;
         }
