@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { EventType, type Event, type Interrupt, type Message } from '@ag-ui/core';
-import { executeValidatedTool, INTERRUPT_REASONS, type AnyTool, type InputRequest, type InputRequestMetadata, type InputResponse, type JsonSchema, type ToolContext } from '@chatwire/core';
+import { executeValidatedTool, INTERRUPT_REASONS, type InputRequest, type InputRequestMetadata, type InputResponse, type JsonSchema, type ToolContext } from '@chatwire/core';
 import { isExposed, reportError } from '../errors/errorReport.js';
 import { eventPrefixOf } from '../extensions/chatwireExtension.js';
 import { redactSecrets } from '../errors/redactSecrets.js';
