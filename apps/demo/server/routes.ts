@@ -116,7 +116,7 @@ export const demoRules: readonly ScriptRule[] = [
 
 /** The names of the demo's own tools (MCP tools never take one). */
 export function demoToolNames(): string[] {
-  return [...createServerTools().map((tool) => tool.name), ...browserToolDefinitions.map((tool) => tool.name), EXECUTE_TYPESCRIPT, DISCOVER_TOOLS];
+  return [...createServerTools().map((tool) => tool.name), bookTable.name, ...browserToolDefinitions.map((tool) => tool.name), EXECUTE_TYPESCRIPT, DISCOVER_TOOLS];
 }
 
 /** The demo server's routes: `/api/chat` (`POST` one AG-UI run, `GET` resumes one, `DELETE` stops one) and `GET /api/tools` (the catalog). */
