@@ -6,7 +6,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
 import { toolDefinition } from '@chatwire/core';
-import { createChatHandler, createMemoryStore, createScriptedModel, toNodeListener } from '@chatwire/server';
+import { createChatHandler, createMemoryStore, createScriptedModel, toNodeListener, type ChatModel, type ModelChunk } from '@chatwire/server';
 
 const noteDown = toolDefinition({ name: 'noteDown', description: 'Write a note.', inputSchema: z.object({ text: z.string() }) }).server(async ({ text }) => ({ noted: text }));
 const refundOrder = toolDefinition({ name: 'refundOrder', description: 'Refund an order.', inputSchema: z.object({ orderId: z.string() }), needsApproval: true }).server(
@@ -26,7 +26,46 @@ const handleChat = createChatHandler({
   store: createMemoryStore(),
   onError: () => {},
 });
-const server = createServer(toNodeListener((request) => (new URL(request.url).pathname === '/health' ? new Response('ok') : handleChat(request))));
+
+// The resumable endpoint the floods aim at: runs go on when nobody reads them, and are retained after
+// they end. Its budget is what the test checks the memory against (the test reads it from /stats).
+const BUDGET = { maxRuns: Number(process.env['LOAD_BUDGET_RUNS'] ?? 100), maxBytes: Number(process.env['LOAD_BUDGET_BYTES'] ?? 16 * 1024 * 1024) };
+/** 128 KB of answer per run, in 16 deltas of 8 KB, one every 10 ms: a bulky run that is over in about a sixth of a second. */
+const bulky: ChatModel = {
+  ...createScriptedModel(),
+  async *stream(request): AsyncIterable<ModelChunk> {
+    for (let i = 0; i < 16 && !request.signal.aborted; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      yield { type: 'text-delta', delta: `${i} ${'z'.repeat(8 * 1024)} ` };
+    }
+    yield { type: 'finish', reason: 'stop' };
+  },
+};
+const runStore = createMemoryStore();
+const handleResumable = createChatHandler({
+  model: bulky,
+  secret: 'load-test-secret',
+  store: runStore,
+  resumable: { budget: BUDGET },
+  runsPerOwner: { ownerOf: (request) => request.headers.get('x-owner') ?? undefined, maxRunsInFlight: 4 },
+  onError: () => {},
+});
+const gc = (globalThis as { gc?: () => void }).gc;
+const stats = () => {
+  gc?.();
+  const memory = process.memoryUsage();
+  return Response.json({ budget: BUDGET, runs: runStore.runs.size(), bytesHeld: runStore.runs.bytesHeld(), heapUsed: memory.heapUsed, rss: memory.rss, gc: gc !== undefined });
+};
+
+const server = createServer(
+  toNodeListener((request) => {
+    const { pathname } = new URL(request.url);
+    if (pathname === '/health') return new Response('ok');
+    if (pathname === '/stats') return stats();
+    if (pathname === '/api/resumable') return handleResumable(request);
+    return handleChat(request);
+  }),
+);
 await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 
 process.stdout.write(`${JSON.stringify({ port: (server.address() as AddressInfo).port })}\n`);

@@ -1,9 +1,13 @@
 /**
  * Load test (`npm run test:load`): 200 concurrent streaming runs on loopback (arriving over 250 ms, at the
  * demo's pace of a delta every 25 ms, all 200 in flight at once) while one hostile request
- * of each kind issue 11 lists arrives, and a health request every 20 ms. Passes when every good run
- * completes with exactly its own events (none lost, none crossed), every hostile request is refused
- * (or defused) as documented in docs/security.md, and no health request waits 200 ms or more.
+ * of each kind issues 11 and 21 list arrives, and a health request every 20 ms. Among them the floods of
+ * issue 21, on a resumable endpoint with a run budget (100 runs, 16 MiB by default): 60 POSTs with
+ * 1.9 MB ids, 200 bulky runs (128 KB each, 25 MB in all) whose clients never read them, and one owner starting 30
+ * runs at once. Passes when every good run completes with exactly its own events (none lost, none
+ * crossed), every hostile request is refused (or defused) as documented in docs/security.md, the run
+ * store holds no more than its budget after the floods (and the heap, after a full GC, grew by no more
+ * than the budget plus 64 MB), and no health request waits 200 ms or more.
  * Everything stays on 127.0.0.1 and stops by itself.
  */
 import { spawn } from 'node:child_process';
@@ -21,7 +25,7 @@ const SPREAD_MS = Number(process.env['LOAD_SPREAD_MS'] ?? 250);
 const HEALTH_BUDGET_MS = 200;
 
 // The server runs in its own process; the health probe in its own thread.
-const child = spawn(process.execPath, [...(process.env['LOAD_PROFILE'] ? ['--cpu-prof', '--cpu-prof-dir=/tmp/loadprof'] : []), '--conditions=@chatwire/source', '--import', 'tsx', fileURLToPath(new URL('./loadServer.ts', import.meta.url))], {
+const child = spawn(process.execPath, ['--expose-gc', ...(process.env['LOAD_PROFILE'] ? ['--cpu-prof', '--cpu-prof-dir=/tmp/loadprof'] : []), '--conditions=@chatwire/source', '--import', 'tsx', fileURLToPath(new URL('./loadServer.ts', import.meta.url))], {
   stdio: ['pipe', 'pipe', 'inherit'],
 });
 const port = await new Promise<number>((resolve, reject) => {
@@ -35,6 +39,17 @@ const port = await new Promise<number>((resolve, reject) => {
 });
 const base = `http://127.0.0.1:${port}`;
 const api = `${base}/api/chat`;
+const resumableApi = `${base}/api/resumable`;
+interface Stats {
+  readonly budget: { readonly maxRuns: number; readonly maxBytes: number };
+  readonly runs: number;
+  readonly bytesHeld: number;
+  readonly heapUsed: number;
+  readonly rss: number;
+}
+const stats = async () => (await (await fetch(`${base}/stats`)).json()) as Stats;
+const baseline = await stats();
+const MB = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 const failures: string[] = [];
 const check = (ok: boolean, what: string) => {
@@ -94,18 +109,24 @@ const probe = new Worker(
   parentPort.on('message', () => (done = true));
   (async () => {
     await (await fetch(workerData)).text(); // the probe's own first request (connection, fetch setup) is not the server's latency
+    const errors = [];
     while (!done) {
       const started = performance.now();
-      const response = await fetch(workerData);
-      await response.text();
-      latencies.push(Math.round(performance.now() - started));
+      try {
+        const response = await fetch(workerData);
+        await response.text();
+        latencies.push(Math.round(performance.now() - started));
+      } catch (error) {
+        // A reset keep-alive connection (the server closed it as the probe reused it): counted, and the probe goes on.
+        errors.push(String(error.cause?.code ?? error));
+      }
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
-    parentPort.postMessage(latencies);
+    parentPort.postMessage({ latencies, errors });
   })();`,
   { eval: true, workerData: `${base}/health` },
 );
-const health = new Promise<number[]>((resolve) => probe.once('message', resolve));
+const health = new Promise<{ latencies: number[]; errors: string[] }>((resolve) => probe.once('message', resolve));
 
 // ---- Preparation for the hostile requests that need a real conversation.
 const approvalHistory = [user('use refundOrder for ORD-7', 'u_refund')] as Message[];
@@ -146,6 +167,7 @@ const good = Array.from({ length: RUNS }, async (_, i) => {
   return list.length;
 });
 
+const floodStatuses: number[] = [];
 const tool = (name: string, description = 'x') => ({ name, description, parameters: { type: 'object', properties: {} } });
 const hostile: Record<string, () => Promise<boolean>> = {
   'cross-site text/plain form (415)': async () => (await fetch(api, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: input('t_x', [user('use refundOrder for ORD-1')]) })).status === 415,
@@ -163,7 +185,7 @@ const hostile: Record<string, () => Promise<boolean>> = {
   },
   'malformed HTTP: GET //, Host: a b, Host: x:99999, TRACE / (400 each)': async () => {
     const answers = await Promise.all(
-      ['GET // HTTP/1.1\r\nHost: h\r\n\r\n', 'GET / HTTP/1.1\r\nHost: a b\r\n\r\n', 'GET / HTTP/1.1\r\nHost: x:99999\r\n\r\n', 'TRACE / HTTP/1.1\r\nHost: h\r\n\r\n'].map((text) =>
+      ['GET // HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n', 'GET / HTTP/1.1\r\nHost: a b\r\n\r\n', 'GET / HTTP/1.1\r\nHost: x:99999\r\n\r\n', 'TRACE / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n'].map((text) =>
         raw(text.replace('\r\n\r\n', '\r\nConnection: close\r\n\r\n')),
       ),
     );
@@ -174,8 +196,10 @@ const hostile: Record<string, () => Promise<boolean>> = {
     return response.status === 200 && (await events(response)).at(-1)?.type === 'RUN_FINISHED';
   },
   'ReDoS tool name (a+)+c (400 invalid-tool-name)': async () => (await postJson(input('t_re', [user(`${'a'.repeat(40)}!`)], { tools: [tool('(a+)+c')] }))).status === 400,
+  'a DNS-rebound page: Host attacker.example on the loopback server (403 forbidden-host)': async () =>
+    statusOfRaw(await raw('POST /api/chat HTTP/1.1\r\nHost: attacker.example\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}')) === 403,
   'declared 200 MB body (413 before reading)': async () =>
-    statusOfRaw(await raw('POST /api/chat HTTP/1.1\r\nHost: h\r\nContent-Type: application/json\r\nContent-Length: 209715200\r\n\r\n{"threadId":')) === 413,
+    statusOfRaw(await raw('POST /api/chat HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 209715200\r\n\r\n{"threadId":')) === 413,
   'streamed 8 MB body without a length (413 while streaming)': async () => {
     const chunk = new TextEncoder().encode('x'.repeat(64 * 1024));
     let sent = 0;
@@ -207,6 +231,43 @@ const hostile: Record<string, () => Promise<boolean>> = {
     const text = await (await postJson(input('t_leak', [user('use leaky')]))).text();
     return text.includes('TOOL_CALL_RESULT') && !/hunter2|admin|10\.9\.8\.7/.test(text);
   },
+  'oversized-id flood: 60 POSTs with 1.9 MB run ids (400 invalid-id each, no id echoed in a header)': async () => {
+    // One body, encoded once, sent 60 times: the load generator shares the CPU with the server.
+    const upload = new TextEncoder().encode(JSON.stringify({ threadId: 't_id', runId: 'i'.repeat(1_900_000), messages: [user('hi')], tools: [], context: [] }));
+    const answers = await Promise.all(
+      Array.from({ length: 60 }, async () => {
+        const response = await fetch(resumableApi, { method: 'POST', headers: { 'content-type': 'application/json' }, body: upload });
+        const answer = (await response.json()) as { code?: string };
+        return response.status === 400 && answer.code === 'invalid-id' && response.headers.get('chatwire-run-id') === null;
+      }),
+    );
+    return answers.every(Boolean);
+  },
+  'never-read-run flood: 200 bulky resumable runs (128 KB each) from 200 owners, each abandoned at once (held within the budget)': async () => {
+    const statuses = await Promise.all(
+      Array.from({ length: 200 }, async (_, i) => {
+        await new Promise((resolve) => setTimeout(resolve, i * 5));
+        const response = await fetch(resumableApi, { method: 'POST', headers: { 'content-type': 'application/json', 'x-owner': `flood_${i}` }, body: input(`t_flood_${i}`, [user('hi')]) });
+        // The client never reads: the run goes on without it, and is retained after it ends.
+        await response.body?.cancel();
+        return response.status;
+      }),
+    );
+    floodStatuses.push(...statuses);
+    // Admitted, or refused while running runs filled the budget (503 with Retry-After): nothing else.
+    return statuses.every((status) => status === 200 || status === 503) && statuses.filter((status) => status === 200).length >= 100;
+  },
+  'one owner starting 30 runs at once (4 in flight, the rest 429 with Retry-After)': async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, async (_, i) => {
+        const response = await fetch(resumableApi, { method: 'POST', headers: { 'content-type': 'application/json', 'x-owner': 'mallory' }, body: input(`t_mallory_${i}`, [user('hi')]) });
+        await response.body?.cancel();
+        return { status: response.status, retryAfter: response.headers.get('retry-after') };
+      }),
+    );
+    const refusedCount = answers.filter((answer) => answer.status === 429 && answer.retryAfter !== null).length;
+    return answers.filter((answer) => answer.status === 200).length <= 4 && refusedCount + answers.filter((answer) => answer.status === 200).length === 30;
+  },
   'approval with a lone surrogate swapped in (400 approval-mismatch)': async () => {
     const history = [user('use refundOrder {"orderId":"\ufffd"}', 'u_s')] as Message[];
     const first = await events(await postJson(input('t_sur', history)));
@@ -233,9 +294,18 @@ const counts = await Promise.all(good);
 const refused = await Promise.all(hostileResults);
 const elapsed = performance.now() - started;
 probe.postMessage('stop');
-const latencies = await health;
+const { latencies, errors: healthErrors } = await health;
+check(healthErrors.length === 0, `health: ${healthErrors.length} requests failed (${[...new Set(healthErrors)].join(', ')})`);
 await probe.terminate();
+// Memory after the floods, once the abandoned runs have ended (each is over in about a sixth of a second).
+await new Promise((resolve) => setTimeout(resolve, 1_000));
+const after = await stats();
 child.stdin.end();
+check(after.bytesHeld <= after.budget.maxBytes, `memory: the run store holds ${after.bytesHeld} bytes after the floods, over its budget of ${after.budget.maxBytes}`);
+check(after.runs <= after.budget.maxRuns, `memory: the run store holds ${after.runs} runs after the floods, over its budget of ${after.budget.maxRuns}`);
+// The heap, after a full GC, grew by no more than the budget and a margin for the server's own state.
+const heapGrowth = after.heapUsed - baseline.heapUsed;
+check(heapGrowth <= after.budget.maxBytes + 64 * 1024 * 1024, `memory: the heap grew by ${MB(heapGrowth)} after the floods (budget ${MB(after.budget.maxBytes)} + 64 MB)`);
 
 check(peakInFlight === RUNS, `only ${peakInFlight} of ${RUNS} runs were in flight at once (lower LOAD_SPREAD_MS)`);
 const slowest = Math.max(...latencies);
@@ -245,6 +315,11 @@ console.log(
   `good runs: ${counts.length}, arriving over ${SPREAD_MS} ms, ${peakInFlight} in flight at once, ${counts.reduce((a, b) => a + b, 0)} events, all in ${elapsed.toFixed(0)} ms`,
 );
 for (const [name, ok] of refused) console.log(`  ${ok ? 'ok  ' : 'FAIL'} ${name}`);
+const admitted = floodStatuses.filter((status) => status === 200).length;
+console.log(
+  `never-read flood: ${admitted} admitted, ${floodStatuses.length - admitted} refused (503); after it the run store holds ${after.runs} runs and ${MB(after.bytesHeld)} ` +
+    `(budget ${after.budget.maxRuns} runs, ${MB(after.budget.maxBytes)}); heap after GC ${MB(baseline.heapUsed)} before, ${MB(after.heapUsed)} after; rss ${MB(baseline.rss)} before, ${MB(after.rss)} after`,
+);
 console.log(process.env['LOAD_DEBUG'] ? latencies.join(' ') : '');
 console.log(`health: ${latencies.length} requests, median ${sorted[Math.floor(sorted.length / 2)]?.toFixed(1)} ms, slowest ${slowest.toFixed(1)} ms (budget ${HEALTH_BUDGET_MS} ms)`);
 if (failures.length > 0) {

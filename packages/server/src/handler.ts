@@ -7,6 +7,9 @@ import { reportError } from './errors/errorReport.js';
 import { ChatRequestError } from './history.js';
 import { withDefaultMount } from './http/defaultMount.js';
 import { checkOrigin, preflightResponse, withCors, type OriginPolicyOptions } from './http/originPolicy.js';
+import { checkHost, type HostPolicyOptions } from './http/hostPolicy.js';
+import { checkRunInputIds } from './http/checkIds.js';
+import { RunsPerOwner, releasing, type RunsPerOwnerOptions } from './http/runsPerOwner.js';
 import { isJsonContentType, readJsonBody } from './http/readJsonBody.js';
 import { CallSigner } from './signing.js';
 import type { ToolTokenCounter } from './model.js';
@@ -50,7 +53,8 @@ export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
 /** Options of {@link createChatHandler}: everything `chat()` takes except the per-request parts. */
 export interface ChatHandlerOptions
   extends Omit<ChatOptions, 'messages' | 'frontendTools' | 'threadId' | 'runId' | 'parentRunId' | 'resume' | 'signal' | 'tools'>,
-    OriginPolicyOptions {
+    OriginPolicyOptions,
+    HostPolicyOptions {
   /**
    * Server tools and browser tools the server knows: a list, or a function called once per request
    * for the list that request uses (tools that come and go, such as an MCP server's). Defaults to none.
@@ -66,6 +70,12 @@ export interface ChatHandlerOptions
    * Defaults to `false`: a disconnect stops the run.
    */
   readonly resumable?: boolean | ResumableStreamOptions;
+  /**
+   * Caps the runs each owner (a user, a session, an IP: `ownerOf(request)` says) has in flight; past
+   * it a `POST` gets 429 with `Retry-After`. Runs count until their events end, read or not.
+   * Defaults to no cap ({@link RunsPerOwnerOptions} for the defaults once given).
+   */
+  readonly runsPerOwner?: RunsPerOwnerOptions;
 }
 
 /** Gives the tools of one request (see {@link ChatHandlerOptions.tools}); a throw fails the request with a 500. */
@@ -133,11 +143,17 @@ export function createChatHandler(options: ChatHandlerOptions): (request: Reques
   let secretReported = false;
   // The tokenizer loads its tables on first use (about 150 ms): at startup, not in the first request.
   countTextTokens('warm up');
-  const { allowedOrigins, trustProxy, limits: limitOptions, resumable: resumableOption, tools: toolsOption, ...chatDefaults } = options;
+  const { allowedOrigins, trustProxy, allowedHosts, runsPerOwner: ownerOptions, limits: limitOptions, resumable: resumableOption, tools: toolsOption, ...chatDefaults } = options;
+  const runsPerOwner = ownerOptions ? new RunsPerOwner(ownerOptions) : undefined;
   const policy: OriginPolicyOptions = { ...(allowedOrigins ? { allowedOrigins } : {}), ...(trustProxy ? { trustProxy } : {}) };
   const limits: Required<RequestLimits> = { ...DEFAULT_LIMITS, ...limitOptions };
   const resumable = resumableOption ? resumableStreamsFor(options, signer) : undefined;
   return withDefaultMount(async (request: Request): Promise<Response> => {
+    const foreignHost = allowedHosts === undefined ? undefined : checkHost(request.headers.get('host') ?? new URL(request.url).host, allowedHosts);
+    if (foreignHost !== undefined) {
+      await request.body?.cancel().catch(() => {});
+      return jsonError(403, foreignHost, 'forbidden-host');
+    }
     try {
       signer.ready();
     } catch (error) {
@@ -175,10 +191,15 @@ export function createChatHandler(options: ChatHandlerOptions): (request: Reques
       return fail(400, `The request body is not an AG-UI RunAgentInput: ${z.prettifyError(parsed.error)}`, 'invalid-run-input');
     }
     const input = parsed.data as RunAgentInput;
+    // Ids before anything stores or echoes them: short and printable, or a 400 naming the field.
+    const badId = checkRunInputIds(input);
+    if (badId) return fail(400, badId.error, 'invalid-id');
     const refused = checkRunInput(input);
     if (refused) return withCors(refused, corsOrigin);
     const attachments = checkAttachments(input.messages, limits);
     if (attachments) return fail(attachments.status, attachments.error, attachments.code);
+    const slot = runsPerOwner ? await runsPerOwner.acquire(request) : () => {};
+    if (slot instanceof Response) return cors(slot);
     const abort = new AbortController();
     // With resumable streams a disconnect only detaches the reader; the run stops on DELETE.
     if (!resumable) request.signal?.addEventListener('abort', () => abort.abort(), { once: true });
@@ -186,11 +207,15 @@ export function createChatHandler(options: ChatHandlerOptions): (request: Reques
     try {
       tools = await toolsFor(toolsOption, request);
     } catch (error) {
+      slot();
       const ref = reportError(options.onError, { kind: 'run', error, threadId: input.threadId, runId: input.runId });
       return fail(500, `The server's tools could not be listed (ref ${ref}).`, 'internal-error');
     }
     const opened = resumable ? await resumable.open(input, request) : undefined;
-    if (opened instanceof Response) return cors(opened);
+    if (opened instanceof Response) {
+      slot();
+      return cors(opened);
+    }
     const chatOptions: ChatOptions = {
       ...chatDefaults,
       tools,
@@ -207,12 +232,14 @@ export function createChatHandler(options: ChatHandlerOptions): (request: Reques
       review = await reviewChatRequest(chatOptions, true, signer);
     } catch (error) {
       if (opened) await resumable?.discard(opened);
+      slot();
       if (error instanceof ChatRequestError) return fail(error.status, error.message, error.code);
       const ref = reportError(options.onError, { kind: 'run', error, threadId: input.threadId, runId: input.runId });
       return fail(500, `The request could not be checked (ref ${ref}).`, 'internal-error');
     }
-    if (resumable && opened) return cors(resumable.start(opened, runChat(chatOptions, review, signer), abort));
-    return withCors(toServerSentEventsResponse(runChat(chatOptions, review, signer), { abort }), corsOrigin);
+    const events = releasing(runChat(chatOptions, review, signer), slot);
+    if (resumable && opened) return cors(resumable.start(opened, events, abort));
+    return withCors(toServerSentEventsResponse(events, { abort }), corsOrigin);
   }, '/api/chat');
 }
 

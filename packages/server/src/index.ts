@@ -4,10 +4,18 @@ export { DEFAULT_LIMITS, TOOL_NAME_PATTERN, createChatHandler, createToolsHandle
 export type { CatalogEntry, ChatHandlerOptions, RequestLimits, ToolsProvider } from './handler.js';
 export { checkOrigin } from './http/originPolicy.js';
 export type { OriginPolicyOptions, OriginVerdict } from './http/originPolicy.js';
+export { checkHost } from './http/hostPolicy.js';
+export type { AllowedHosts, HostPolicyOptions } from './http/hostPolicy.js';
+export { MAX_ID_LENGTH } from './http/checkIds.js';
+export { DEFAULT_RUNS_PER_OWNER } from './http/runsPerOwner.js';
+export type { RunsPerOwnerOptions } from './http/runsPerOwner.js';
+export { DEFAULT_RUN_BUDGET } from './resumable/runBudget.js';
+export type { RunBudgetOptions } from './resumable/runBudget.js';
 export { ChatRequestError } from './history.js';
 export type { ChatStore } from './store/chatStore.js';
 export { createMemoryStore } from './store/memoryStore.js';
 export type { MemoryStoreOptions } from './store/memoryStore.js';
+export type { MemoryRunStore } from './store/memoryRunStore.js';
 export { createRedisStore } from './store/redisStore.js';
 export type { RedisCommandClient, RedisStoreOptions } from './store/redisStore.js';
 export type { OwnedRun, RunAddress, RunRecord, RunSignal, RunStreamStore, StoredEvent } from './store/runStreamStore.js';

@@ -1,4 +1,5 @@
 import { defaultMountOf } from './http/defaultMount.js';
+import { checkHost, isLoopbackAddress, type HostPolicyOptions } from './http/hostPolicy.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PassThrough, Readable } from 'node:stream';
 
@@ -138,7 +139,9 @@ function toFetchRequest(req: IncomingMessage, signal: AbortSignal): Request | st
  * Adapts a Fetch handler to node:http (and Connect-style middleware, as Vite uses): builds a
  * `Request` whose signal aborts when the client disconnects, and streams the `Response` back,
  * flushing every chunk. A request that cannot be parsed (bad target, bad `Host`, a method Fetch
- * forbids such as `TRACE`) gets a 400 and the server keeps serving.
+ * forbids such as `TRACE`) gets a 400 and the server keeps serving. A `Host` the server does not
+ * serve gets 403 `forbidden-host` (`allowedHosts`; by default only local names on a loopback
+ * connection, see {@link HostPolicyOptions}).
  *
  * Behind a body parser (Express with `express.json()`, `express.text()` or `express.raw()`) the
  * stream is already used up: the handler then reads the body the parser left on `req.body`, so
@@ -148,6 +151,7 @@ function toFetchRequest(req: IncomingMessage, signal: AbortSignal): Request | st
  */
 export function toNodeListener(
   handler: FetchHandler,
+  options: HostPolicyOptions = {},
 ): (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => void {
   return (req, res, next) => {
     const abort = new AbortController();
@@ -160,6 +164,16 @@ export function toNodeListener(
       res.setHeader('content-type', 'application/json');
       res.setHeader('connection', 'close');
       res.end(JSON.stringify({ error: request, code: request === BODY_ALREADY_READ ? 'body-already-read' : 'bad-request' }));
+      return;
+    }
+    // A request without Host is not from a browser (HTTP/1.1 browsers always send it): nothing to rebind.
+    const allowedHosts = options.allowedHosts ?? (isLoopbackAddress(req.socket.localAddress) ? 'local' : 'any');
+    const foreignHost = req.headers.host === undefined ? undefined : checkHost(req.headers.host, allowedHosts);
+    if (foreignHost !== undefined) {
+      res.statusCode = 403;
+      res.setHeader('content-type', 'application/json');
+      res.setHeader('connection', 'close');
+      res.end(JSON.stringify({ error: foreignHost, code: 'forbidden-host' }));
       return;
     }
 
@@ -262,7 +276,8 @@ export function chatwireVitePlugin(handler: FetchHandler | FetchRoutes, given: C
   const options: ChatwireVitePluginOptions = given.path === undefined && defaultPath !== undefined ? { ...given, path: defaultPath } : given;
   let middleware: ReturnType<typeof toNodeListener>;
   if (typeof handler === 'function' && options.path === undefined) {
-    middleware = toNodeListener(handler);
+    // Vite checks Host itself (its `server.allowedHosts`), so the app's own setting governs.
+    middleware = toNodeListener(handler, { allowedHosts: 'any' });
   } else {
     if (typeof handler !== 'function' && options.path !== undefined) {
       throw new TypeError('chatwireVitePlugin: give either a table of routes or one handler with a `path`, not both.');
@@ -270,7 +285,7 @@ export function chatwireVitePlugin(handler: FetchHandler | FetchRoutes, given: C
     const routes = new Map(
       Object.entries(typeof handler === 'function' ? { [options.path as string]: handler } : handler).map(([path, route]) => [
         checkedPath(path),
-        toNodeListener(route),
+        toNodeListener(route, { allowedHosts: 'any' }),
       ]),
     );
     // Matched on the raw URL, before any Request is built: requests for the app's pages and assets

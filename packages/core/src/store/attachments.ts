@@ -1,5 +1,6 @@
 import { ChatwireError, describeError } from '../errors.js';
-import { isSafeFileUrl } from './fileUrl.js';
+import { checkFileUrl } from './fileUrl.js';
+import { neutralizeBidi } from '../text/bidiControls.js';
 import type { FilePart } from './messages.js';
 
 /**
@@ -56,7 +57,7 @@ const EXTENSION_TYPES: Readonly<Record<string, string>> = {
 };
 
 const isBlob = (value: unknown): value is Blob => typeof Blob !== 'undefined' && value instanceof Blob;
-const nameOf = (file: Blob, index: number) => (typeof (file as File).name === 'string' && (file as File).name ? `'${(file as File).name}'` : `file ${index + 1}`);
+const nameOf = (file: Blob, index: number) => (typeof (file as File).name === 'string' && (file as File).name ? `'${neutralizeBidi((file as File).name)}'` : `file ${index + 1}`);
 
 /** Bytes in the unit a person reads: bytes, KiB or MiB. */
 export function formatBytes(bytes: number): string {
@@ -100,8 +101,9 @@ export async function readAttachments(inputs: ArrayLike<FileInput>, options: Att
     if (typeof url !== 'string' || url === '') {
       throw new ChatwireError('invalid-file', `Attachment ${index + 1} is neither a File or Blob nor { url }: nothing was sent.`);
     }
-    if (!isSafeFileUrl(url)) {
-      throw new ChatwireError('invalid-file', `Attachment ${index + 1} has a URL the agent cannot fetch (${url.slice(0, url.indexOf(':') + 1)}): use https:, http:, data: or blob:.`);
+    const verdict = checkFileUrl(url, { blob: true, relative: true });
+    if (!verdict.ok) {
+      throw new ChatwireError('invalid-file', `Attachment ${index + 1} has a URL the agent cannot fetch (${verdict.scheme || 'not a URL'}): ${verdict.reason}; use https:, http:, data: or blob:.`);
     }
     total += url.length;
   });
@@ -114,10 +116,10 @@ export async function readAttachments(inputs: ArrayLike<FileInput>, options: Att
       if (!isBlob(file)) {
         // A `FilePart` is such an input too (an edit keeps a message's files by passing them again).
         const { url, mimeType, filename, size } = file as { url: string; mimeType?: string; filename?: string; size?: unknown };
-        return { type: 'file', url, mimeType: mimeType || mimeTypeOfUrl(url), ...(filename ? { filename } : {}), ...(typeof size === 'number' ? { size } : {}) };
+        return { type: 'file', url, mimeType: mimeType || mimeTypeOfUrl(url), ...(filename ? { filename: neutralizeBidi(filename) } : {}), ...(typeof size === 'number' ? { size } : {}) };
       }
       const mimeType = file.type || 'application/octet-stream';
-      const described = { mimeType, size: file.size, ...((file as File).name ? { filename: (file as File).name } : {}) };
+      const described = { mimeType, size: file.size, ...((file as File).name ? { filename: neutralizeBidi((file as File).name) } : {}) };
       if (!upload) {
         let data: string;
         try {

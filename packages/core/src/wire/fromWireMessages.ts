@@ -1,5 +1,6 @@
 import type { ContentPart, Message as WireMessage } from '@ag-ui/core';
 import { isSafeFileUrl } from '../store/fileUrl.js';
+import { neutralizeBidi } from '../text/bidiControls.js';
 import { parseResultContent, type ChatMessage, type FilePart, type MessagePart } from '../store/messages.js';
 import { readResultMetadata } from './protocolReaders.js';
 import { argumentsDelta, argumentsEnd } from '../lifecycle/streamedArguments.js';
@@ -76,10 +77,12 @@ function filesOf(content: readonly ContentPart[] | undefined): MessagePart[] {
     const mimeType = source.mimeType ?? 'application/octet-stream';
     let url: string;
     if (source.type === 'data') url = `data:${mimeType};base64,${source.value}`;
-    else if (source.type === 'url' && isSafeFileUrl(source.value)) url = source.value;
+    else if (source.type === 'url') url = source.value;
     else continue;
+    // Read as a browser reads it: `" javascript:"` is `javascript:`; `data:` only of media and text types.
+    if (!isSafeFileUrl(url)) continue;
     const filename = (part.metadata as { filename?: unknown } | undefined)?.filename;
-    files.push({ type: 'file', mimeType, url, ...(typeof filename === 'string' ? { filename } : {}) });
+    files.push({ type: 'file', mimeType, url, ...(typeof filename === 'string' ? { filename: neutralizeBidi(filename) } : {}) });
   }
   return files;
 }

@@ -19,6 +19,10 @@ export { advancePartialJson, initialPartialJsonState, readPartialJson, shouldRef
 export type { PartialJsonState } from '../lifecycle/partialJson.js';
 export { argumentsDelta, argumentsEnd } from '../lifecycle/streamedArguments.js';
 export { fromWireMessages } from './fromWireMessages.js';
+// On this entry, not the main one: re-exported from there, they would join every app's initial load.
+export { DEFAULT_DATA_URL_TYPES, checkFileUrl, isSafeFileUrl } from '../store/fileUrl.js';
+export type { FileUrlPolicy, FileUrlVerdict } from '../store/fileUrl.js';
+export { neutralizeBidi } from '../text/bidiControls.js';
 export { reduceWireEvent } from './reduceWireEvent.js';
 export { nextPhase, reducerFor } from './runLifecycle.js';
 export type { Phase } from './runLifecycle.js';

@@ -1,4 +1,5 @@
 import type { Message } from '@ag-ui/core';
+import { checkFileUrl } from '@chatwire/core/wire';
 import { describeAttachment, formatBytes, mediaPartsOf, readAttachment } from './readAttachment.js';
 
 /** Why a run input's attachments are refused: the status, code and message the handler answers with. */
@@ -50,13 +51,10 @@ export function checkAttachments(messages: readonly Message[], limits: { readonl
           };
         }
       } else if (attachment.url !== undefined) {
-        let protocol: string | undefined;
-        try {
-          protocol = new URL(attachment.url).protocol;
-        } catch {
-          protocol = undefined;
-        }
-        if (protocol !== 'https:' && protocol !== 'http:') return invalid('its URL must be https:, http: or a base64 data: URL.');
+        // The client's check (one implementation): read as a browser reads it. A data: URL that got
+        // here is not the plain `data:<type>;base64,` form read as inline bytes above: refused too.
+        const verdict = checkFileUrl(attachment.url, { dataTypes: [] });
+        if (!verdict.ok) return invalid(`its URL must be https:, http: or a base64 data: URL (${verdict.reason}).`);
       } else if (attachment.fileId === undefined || attachment.fileId === '') {
         return invalid('its file source names no file.');
       }

@@ -1,4 +1,5 @@
 import type { AudioPart, ContentPart, DocumentPart, ImagePart, Message, VideoPart } from '@ag-ui/core';
+import { neutralizeBidi } from '@chatwire/core/wire';
 
 /** A media part of a user message (AG-UI 1.0): image, audio, video or document. */
 export type MediaPart = ImagePart | AudioPart | VideoPart | DocumentPart;
@@ -72,7 +73,7 @@ export function parseDataUrl(url: string): { readonly mimeType: string | undefin
 const lastPathSegment = (url: string): string | undefined => {
   try {
     const segment = new URL(url).pathname.split('/').filter(Boolean).at(-1);
-    return segment ? decodeURIComponent(segment) : undefined;
+    return segment ? neutralizeBidi(decodeURIComponent(segment)).slice(0, 255) : undefined;
   } catch {
     return undefined;
   }
@@ -82,7 +83,9 @@ const lastPathSegment = (url: string): string | undefined => {
 export function readAttachment(part: MediaPart): Attachment {
   const { source } = part;
   const metadata = (part.metadata ?? {}) as { filename?: unknown };
-  const filename = typeof metadata.filename === 'string' && metadata.filename.trim() !== '' ? metadata.filename.trim().slice(0, 255) : undefined;
+  // Shown to the model (and echoed in its reply) and in errors: bidi controls would reorder it there.
+  const given = typeof metadata.filename === 'string' ? neutralizeBidi(metadata.filename).trim().slice(0, 255) : '';
+  const filename = given === '' ? undefined : given;
   const base = { part, kind: part.type, fileId: undefined, provider: undefined, url: undefined, base64: undefined, bytes: undefined };
   if (source.type === 'data') {
     return { ...base, name: filename, mimeType: mimeEssence(source.mimeType), base64: source.value, bytes: base64Size(source.value) };
@@ -113,9 +116,9 @@ export function describeAttachment(attachment: Attachment): string {
   const where = attachment.name
     ? ` named ${attachment.name}`
     : attachment.url
-      ? ` at ${attachment.url.length > 120 ? `${attachment.url.slice(0, 119)}…` : attachment.url}`
+      ? ` at ${neutralizeBidi(attachment.url.length > 120 ? `${attachment.url.slice(0, 119)}…` : attachment.url)}`
       : attachment.fileId
-        ? ` with file id ${attachment.fileId.slice(0, 120)}`
+        ? ` with file id ${neutralizeBidi(attachment.fileId.slice(0, 120))}`
         : '';
   return `${ARTICLE[attachment.kind]}${where}${details.length ? ` (${details.join(', ')})` : ''}`;
 }

@@ -1,4 +1,5 @@
 import { describeError } from '@chatwire/core';
+import { LARGE_BODY_BYTES, largeBodyTurn } from './largeBodyTurns.js';
 
 /** A body that could not be read as JSON: the status and error the handler answers with. */
 export interface BodyFailure {
@@ -50,6 +51,8 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
       return { ok: false, status: 400, code: 'invalid-body', error: `The request body could not be read: ${describeError(error)}` };
     }
   }
+  // Megabytes of JSON are parsed one body per event-loop turn, so a burst of them never holds the loop at once.
+  if (size >= LARGE_BODY_BYTES) await largeBodyTurn();
   const bytes = new Uint8Array(size);
   let offset = 0;
   for (const chunk of chunks) {

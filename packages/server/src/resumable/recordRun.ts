@@ -1,11 +1,12 @@
 import { EventType, type Event } from '@ag-ui/core';
-import type { OwnedRun, RunStreamStore, StoredEvent } from '../store/runStreamStore.js';
+import { idBytes, type OwnedRun, type RunStreamStore, type StoredEvent } from '../store/runStreamStore.js';
+import type { RunAccount } from './runBudget.js';
 
 /** The bounds and lifetimes {@link recordRun} applies to one run's buffer. */
 export interface RecordLimits {
   /** Events held per run; older ones are dropped. */
   readonly maxEvents: number;
-  /** Bytes (UTF-8 JSON) held per run; older events are dropped (the newest is always held). */
+  /** Bytes (UTF-8 JSON, plus the run's ids) held per run; older events are dropped (the newest is always held). */
   readonly maxBytes: number;
   /** How long the ended run stays readable. */
   readonly retainMs: number;
@@ -27,14 +28,22 @@ export async function recordRun(
   store: RunStreamStore,
   run: OwnedRun,
   events: AsyncIterable<Event>,
-  options: { readonly abort: AbortController; readonly limits: RecordLimits; readonly onFailure: (error: unknown) => void; readonly now?: () => number },
+  options: {
+    readonly abort: AbortController;
+    readonly limits: RecordLimits;
+    readonly onFailure: (error: unknown) => void;
+    readonly now?: () => number;
+    /** The run's line in the process's budget: told what the run holds, and held to its share. */
+    readonly account?: RunAccount;
+  },
 ): Promise<void> {
-  const { abort, limits, onFailure } = options;
+  const { abort, limits, onFailure, account } = options;
   const now = options.now ?? Date.now;
   // The ids and sizes of the held events, oldest first (a queue with a moving head).
   const held: { id: number; bytes: number }[] = [];
   let heldHead = 0;
-  let heldBytes = 0;
+  // The ids count: a run's bytes are what it holds, and the ids are held as long as it is.
+  let heldBytes = idBytes(run);
   let nextId = 1;
   let pending: StoredEvent[] = [];
   let busy = false;
@@ -48,7 +57,8 @@ export async function recordRun(
     abort.abort(new Error('The run could not be recorded.'));
   };
   const keepFrom = (): number => {
-    while (held.length - heldHead > 1 && (held.length - heldHead > limits.maxEvents || heldBytes > limits.maxBytes)) {
+    const maxBytes = account ? Math.min(limits.maxBytes, account.share()) : limits.maxBytes;
+    while (held.length - heldHead > 1 && (held.length - heldHead > limits.maxEvents || heldBytes > maxBytes)) {
       heldBytes -= (held[heldHead] as { bytes: number }).bytes;
       heldHead++;
     }
@@ -56,6 +66,7 @@ export async function recordRun(
       held.splice(0, heldHead);
       heldHead = 0;
     }
+    account?.held(heldBytes);
     return held[heldHead]?.id ?? nextId;
   };
   const flush = () => {
@@ -129,5 +140,6 @@ export async function recordRun(
     } catch (error) {
       if (!failed) onFailure(error);
     }
+    account?.ended(limits.retainMs);
   }
 }

@@ -2,9 +2,11 @@ import type { Event, RunAgentInput } from '@ag-ui/core';
 import { reportError, type ErrorReporter } from '../errors/errorReport.js';
 import { EVENT_STREAM_HEADERS } from '../sse.js';
 import type { CallSigner } from '../signing.js';
-import type { OwnedRun, RunAddress, RunRecord, RunStreamStore, StoredEvent } from '../store/runStreamStore.js';
+import { idBytes, type OwnedRun, type RunAddress, type RunRecord, type RunStreamStore, type StoredEvent } from '../store/runStreamStore.js';
+import { MAX_ID_LENGTH, idProblem } from '../http/checkIds.js';
 import { encodeEventFrame, followRun } from './followRun.js';
 import { recordRun } from './recordRun.js';
+import { DEFAULT_RUN_BUDGET, budgetOf, type RunAccount, type RunBudget, type RunBudgetOptions } from './runBudget.js';
 import { RESUME_TOKEN_HEADER, mintResumeToken, readResumeToken } from './resumeToken.js';
 
 /** Options of resumable streams (`createChatHandler({ resumable })`). */
@@ -22,6 +24,13 @@ export interface ResumableStreamOptions {
    * this many milliseconds, so readers of a run whose server died are not left waiting. Defaults to 60,000.
    */
   readonly staleAfterMs?: number;
+  /**
+   * What all runs of the store may hold together, in this process: {@link RunBudgetOptions}
+   * (defaults: 1,000 runs, 256 MiB). Past it the oldest retained runs are evicted first; when only
+   * running runs are left a new run is refused with 503 and `Retry-After`. One budget per store:
+   * the first handler on a store sets it.
+   */
+  readonly budget?: RunBudgetOptions;
 }
 
 /** The default {@link ResumableStreamOptions}. */
@@ -31,7 +40,11 @@ export const DEFAULT_RESUMABLE: Required<ResumableStreamOptions> = {
   maxBytes: 4 * 1024 * 1024,
   stopWaitMs: 5_000,
   staleAfterMs: 60_000,
+  budget: DEFAULT_RUN_BUDGET,
 };
+
+/** Seconds a client is asked to wait (`Retry-After`) when the run budget is full of running runs. */
+const BUSY_RETRY_AFTER_S = 5;
 
 /** Response headers of resumable streams, listed for CORS (`Access-Control-Expose-Headers`). */
 export const RESUMABLE_RESPONSE_HEADERS = [RESUME_TOKEN_HEADER, 'chatwire-run-id'] as const;
@@ -40,6 +53,8 @@ export const RESUMABLE_RESPONSE_HEADERS = [RESUME_TOKEN_HEADER, 'chatwire-run-id
 export interface OpenedRun {
   readonly run: OwnedRun;
   readonly token: string;
+  /** Its line in the process's run budget. */
+  readonly account: RunAccount;
 }
 
 const json = (status: number, body: Record<string, unknown>) => Response.json(body, { status, headers: { 'cache-control': 'no-store' } });
@@ -68,12 +83,19 @@ export class ResumableStreams {
   readonly #signer: CallSigner;
   readonly #options: Required<ResumableStreamOptions>;
   readonly #onError: ErrorReporter | undefined;
+  readonly #budget: RunBudget;
 
   constructor(store: RunStreamStore, signer: CallSigner, options: ResumableStreamOptions, onError: ErrorReporter | undefined) {
     this.#store = store;
     this.#signer = signer;
     this.#options = { ...DEFAULT_RESUMABLE, ...options };
     this.#onError = onError;
+    this.#budget = budgetOf(store, this.#options.budget);
+  }
+
+  /** The process's budget of runs on this store (shared by every handler on it). */
+  get budget(): RunBudget {
+    return this.#budget;
   }
 
   /**
@@ -86,20 +108,34 @@ export class ResumableStreams {
     const owner = presented ?? (minted as { owner: string }).owner;
     const token = minted?.token ?? (request.headers.get(RESUME_TOKEN_HEADER) as string).trim();
     const run: OwnedRun = { threadId: input.threadId, runId: input.runId, owner };
+    const account = await this.#budget.admit(run, idBytes(run));
+    if (!account) {
+      const { maxRuns, maxBytes } = this.#budget.limits;
+      return Response.json(
+        {
+          error: `This server holds as many running runs as its budget allows (resumable \`budget\`: ${maxRuns} runs, ${maxBytes} bytes); try again shortly.`,
+          code: 'server-busy',
+        },
+        { status: 503, headers: { 'cache-control': 'no-store', 'retry-after': String(BUSY_RETRY_AFTER_S) } },
+      );
+    }
     let created: boolean;
     try {
       created = await this.#store.create(run, Date.now() + this.#options.staleAfterMs);
     } catch (error) {
+      this.#budget.release(run);
       return this.#unavailable(error, run);
     }
     if (!created) {
+      this.#budget.release(run);
       return refuse(409, `A run with runId '${input.runId}' already exists in this thread (running, or ended less than retainMs ago): start a new run with a new runId, or read this one with GET.`, 'run-exists');
     }
-    return { run, token };
+    return { run, token, account };
   }
 
   /** Forgets a run that was opened but refused before it started (its history did not verify). */
   async discard(opened: OpenedRun): Promise<void> {
+    this.#budget.release(opened.run);
     await this.#store.end(opened.run, Date.now()).catch(() => {});
   }
 
@@ -109,6 +145,7 @@ export class ResumableStreams {
     void recordRun(this.#store, run, events, {
       abort,
       limits: this.#options,
+      account: opened.account,
       onFailure: (error) => void reportError(this.#onError, { kind: 'run', error, threadId: run.threadId, runId: run.runId }),
     });
     return this.#stream(run, 0, opened.token);
@@ -155,6 +192,8 @@ export class ResumableStreams {
   async #find(request: Request, url: URL, purpose: 'read' | 'stop'): Promise<Response | { record: RunRecord; token: string; named: boolean }> {
     const threadId = url.searchParams.get('threadId');
     if (!threadId) return refuse(400, `Name the thread: ${purpose === 'read' ? 'GET' : 'DELETE'} <api>?threadId=<id>[&runId=<id>].`, 'missing-thread-id');
+    const badId = idProblem(threadId, 'threadId') ?? (url.searchParams.get('runId') ? idProblem(url.searchParams.get('runId'), 'runId') : undefined);
+    if (badId) return refuse(400, badId, 'invalid-id');
     const token = request.headers.get(RESUME_TOKEN_HEADER);
     if (!token) {
       return refuse(401, `Send the resume token of the run in the \`${RESUME_TOKEN_HEADER}\` header (it came with the run: the response header of that name, and RUN_STARTED's metadata.chatwire.resume.token).`, 'missing-resume-token');
@@ -242,7 +281,8 @@ export class ResumableStreams {
     return new Response(body, {
       status: 200,
       // Ids are the client's strings: URI-encoded, so any id is a valid header value.
-      headers: { ...EVENT_STREAM_HEADERS, [RESUME_TOKEN_HEADER]: token, 'chatwire-run-id': encodeURIComponent(run.runId) },
+      // Ids are at most MAX_ID_LENGTH characters (checked at the door), so the header stays small.
+      headers: { ...EVENT_STREAM_HEADERS, [RESUME_TOKEN_HEADER]: token, ...(run.runId.length <= MAX_ID_LENGTH ? { 'chatwire-run-id': encodeURIComponent(run.runId) } : {}) },
     });
   }
 

@@ -1,10 +1,15 @@
-import { hashIds, type RunAddress, type RunRecord, type RunSignal, type RunStreamStore, type StoredEvent } from './runStreamStore.js';
+import { hashIds, idBytes, utf8Length, type RunAddress, type RunRecord, type RunSignal, type RunStreamStore, type StoredEvent } from './runStreamStore.js';
 
 interface MemoryRun {
   record: RunRecord;
-  /** Held events; the first live one is at `head` (dropped ones are cleared lazily, see `trim`). */
-  events: StoredEvent[];
+  /**
+   * Held events; the first live one is at `head`. A dropped event's slot is emptied at once (its
+   * JSON is free for the collector then); only the empty slots are compacted away now and then.
+   */
+  events: (StoredEvent | undefined)[];
   head: number;
+  /** UTF-8 bytes of the held events' JSON plus the run's ids: what this run holds (see {@link bytesHeld}). */
+  bytes: number;
   expiresAt: number;
   readonly listeners: Set<(signal: RunSignal) => void>;
   timer: ReturnType<typeof setTimeout> | undefined;
@@ -16,12 +21,25 @@ export interface MemoryRunStoreOptions {
   readonly now?: () => number;
 }
 
+/** A {@link RunStreamStore} in memory, with its own accounting. */
+export interface MemoryRunStore extends RunStreamStore {
+  /** Runs held (running or retained). */
+  readonly size: () => number;
+  /**
+   * Bytes held: of one run (the UTF-8 JSON of its held events plus its thread, run and owner ids),
+   * or of every run when none is named. Dropped events stop counting the moment they are dropped.
+   */
+  readonly bytesHeld: (run?: RunAddress) => number;
+}
+
 /**
  * A {@link RunStreamStore} in this process's memory: readers on this process only. An ended run is
  * deleted by a timer at its expiry; a running one lives as long as its producer (same process).
+ * Dropped events are released when they are dropped, so a run holds at most its limits.
  */
-export function createMemoryRunStore(options: MemoryRunStoreOptions = {}): RunStreamStore & { readonly size: () => number } {
+export function createMemoryRunStore(options: MemoryRunStoreOptions = {}): MemoryRunStore {
   const now = options.now ?? Date.now;
+  let total = 0;
   const runs = new Map<string, MemoryRun>();
   const latestRuns = new Map<string, { runId: string; key: string }>();
   const keyOf = (run: RunAddress) => hashIds(run.threadId, run.runId);
@@ -37,6 +55,9 @@ export function createMemoryRunStore(options: MemoryRunStoreOptions = {}): RunSt
   const forget = (key: string, run: MemoryRun) => {
     if (run.timer) clearTimeout(run.timer);
     runs.delete(key);
+    total -= run.bytes;
+    run.bytes = 0;
+    run.events = [];
     const latestKey = hashIds(run.record.threadId, run.record.owner);
     if (latestRuns.get(latestKey)?.key === key) latestRuns.delete(latestKey);
     notify(run, 'end');
@@ -61,9 +82,15 @@ export function createMemoryRunStore(options: MemoryRunStoreOptions = {}): RunSt
     }
   };
   const trim = (run: MemoryRun, keepFrom: number) => {
-    while (run.head < run.events.length && (run.events[run.head] as StoredEvent).id < keepFrom) run.head++;
-    // Compact now and then, so dropping from the front stays linear overall.
-    if (run.head > 1024 && run.head * 2 > run.events.length) {
+    for (let event = run.events[run.head]; event !== undefined && event.id < keepFrom; event = run.events[run.head]) {
+      const bytes = utf8Length(event.data);
+      run.bytes -= bytes;
+      total -= bytes;
+      run.events[run.head] = undefined;
+      run.head++;
+    }
+    // Empty slots are compacted away once they are half the array: dropping stays linear overall.
+    if (run.head >= 64 && run.head * 2 >= run.events.length) {
       run.events = run.events.slice(run.head);
       run.head = 0;
     }
@@ -71,18 +98,25 @@ export function createMemoryRunStore(options: MemoryRunStoreOptions = {}): RunSt
 
   return {
     size: () => runs.size,
+    bytesHeld: (run) => {
+      if (!run) return total;
+      return runs.get(keyOf(run))?.bytes ?? 0;
+    },
     async create(run, expiresAt) {
       const key = keyOf(run);
       if (live(key)) return false;
+      const ids = idBytes(run);
       const entry: MemoryRun = {
         record: { threadId: run.threadId, runId: run.runId, owner: run.owner, state: 'running', firstId: 1, lastId: 0, stopRequested: false },
         events: [],
         head: 0,
+        bytes: ids,
         expiresAt,
         listeners: new Set(),
         timer: undefined,
       };
       runs.set(key, entry);
+      total += ids;
       latestRuns.set(hashIds(run.threadId, run.owner), { runId: run.runId, key });
       return true;
     },
@@ -90,7 +124,12 @@ export function createMemoryRunStore(options: MemoryRunStoreOptions = {}): RunSt
       const key = keyOf(run);
       const entry = live(key);
       if (!entry) return false;
-      for (const event of events) entry.events.push(event);
+      for (const event of events) {
+        entry.events.push(event);
+        const bytes = utf8Length(event.data);
+        entry.bytes += bytes;
+        total += bytes;
+      }
       trim(entry, keepFrom);
       const first = entry.events[entry.head];
       entry.record = { ...entry.record, firstId: first?.id ?? keepFrom, lastId: events.at(-1)?.id ?? entry.record.lastId };
@@ -121,7 +160,7 @@ export function createMemoryRunStore(options: MemoryRunStoreOptions = {}): RunSt
       const { record } = entry;
       // Ids are contiguous from firstId, so the first event after `after` is found by arithmetic.
       const from = entry.head + Math.max(0, after + 1 - record.firstId);
-      return { record, events: entry.events.slice(from, from + Math.max(0, limit)) };
+      return { record, events: entry.events.slice(from, from + Math.max(0, limit)) as StoredEvent[] };
     },
     async latest(threadId, owner) {
       const pointer = latestRuns.get(hashIds(threadId, owner));

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { ChatStore } from './chatStore.js';
-import { createMemoryRunStore } from './memoryRunStore.js';
-import type { RunStreamStore } from './runStreamStore.js';
+import { createMemoryRunStore, type MemoryRunStore } from './memoryRunStore.js';
 
 /** Options of {@link createMemoryStore}. */
 export interface MemoryStoreOptions {
@@ -23,7 +22,7 @@ export interface MemoryStoreOptions {
  * const handler = createChatHandler({ model, tools, store: createMemoryStore() });
  * ```
  */
-export function createMemoryStore(options: MemoryStoreOptions = {}): ChatStore & { readonly size: () => number; readonly runs: RunStreamStore } {
+export function createMemoryStore(options: MemoryStoreOptions = {}): ChatStore & { readonly size: () => number; readonly runs: MemoryRunStore } {
   const now = options.now ?? Date.now;
   const sweepIntervalMs = options.sweepIntervalMs ?? 60_000;
   const entries = new Map<string, number>();

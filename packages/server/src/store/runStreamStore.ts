@@ -87,3 +87,9 @@ export interface RunStreamStore {
 export function hashIds(...ids: readonly string[]): string {
   return createHash('sha256').update(JSON.stringify(ids)).digest('base64url');
 }
+
+/** UTF-8 length of a string: how run buffers count the bytes of event JSON and ids. */
+export const utf8Length = (text: string): number => Buffer.byteLength(text);
+
+/** Bytes a run's ids take (thread, run and owner id): part of what a run holds, counted in its `maxBytes`. */
+export const idBytes = (run: OwnedRun): number => utf8Length(run.threadId) + utf8Length(run.runId) + utf8Length(run.owner);
