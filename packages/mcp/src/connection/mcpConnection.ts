@@ -63,6 +63,17 @@ function trackChild(pid: number | null): void {
   });
 }
 
+/** Stops a stdio child at once (SIGTERM): for a server that never finished starting, or one being abandoned. */
+function stopChild(transport: Transport | undefined): void {
+  const pid = transport instanceof StdioClientTransport ? transport.pid : null;
+  if (pid === null) return;
+  try {
+    process.kill(pid, 'SIGTERM');
+  } catch {
+    // already gone
+  }
+}
+
 /** A call in flight, for routing the server's elicitations to the user who made it. */
 interface InFlight {
   readonly requestInput: RequestInput | undefined;
@@ -96,6 +107,10 @@ export class McpConnection {
   #closing = false;
   #stderr = '';
   #everConnected = false;
+  /** The transport of a connection attempt in progress (closed with the connection). */
+  #starting: Transport | undefined;
+  /** The stdio child of the current connection, tracked for the exit hook. */
+  #pid: number | null = null;
   readonly #inFlight = new Set<InFlight>();
   readonly #listener: ConnectionListener;
   #httpKind: 'streamable-http' | 'sse' | undefined;
@@ -206,6 +221,7 @@ export class McpConnection {
         continue;
       }
       let timer: ReturnType<typeof setTimeout> | undefined;
+      this.#starting = transport;
       try {
         await Promise.race([
           client.connect(transport, { timeout: connectTimeoutMs }),
@@ -214,7 +230,11 @@ export class McpConnection {
           }),
         ]);
         clearTimeout(timer);
-        if (transport instanceof StdioClientTransport) trackChild(transport.pid);
+        this.#starting = undefined;
+        if (transport instanceof StdioClientTransport) {
+          this.#pid = transport.pid;
+          trackChild(transport.pid);
+        }
         if (this.#closing) {
           await client.close().catch(() => {});
           return;
@@ -235,7 +255,10 @@ export class McpConnection {
         return;
       } catch (error) {
         clearTimeout(timer);
+        this.#starting = undefined;
         lastFailure = message(error);
+        // A child that did not start properly is stopped now, not after the SDK's 2 s grace period.
+        stopChild(transport);
         await client.close().catch(() => {});
         await transport.close().catch(() => {});
       }
@@ -247,6 +270,8 @@ export class McpConnection {
   #dropped(client: Client, why: string): void {
     if (this.#client !== client) return;
     this.#client = undefined;
+    if (this.#pid !== null) children.delete(this.#pid);
+    this.#pid = null;
     for (const call of this.#inFlight) call.fail(new McpServerError(this.name, `MCP server '${this.name}': ${why} during the call.`));
     if (this.#closing) return;
     const stderr = this.#stderr.trim().split('\n').slice(-2).join(' | ');
@@ -366,6 +391,10 @@ export class McpConnection {
   async close(): Promise<void> {
     this.#closing = true;
     clearTimeout(this.#retry);
+    if (this.#starting) {
+      stopChild(this.#starting);
+      void this.#starting.close().catch(() => {});
+    }
     const client = this.#client;
     this.#client = undefined;
     for (const call of this.#inFlight) call.fail(new McpServerError(this.name, `MCP server '${this.name}' was shut down during the call.`));
