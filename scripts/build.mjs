@@ -3,8 +3,8 @@
  * `npm run build`: builds every package to its `dist/` with TypeScript's own compiler (ESM
  * JavaScript, `.d.ts`, declaration maps, source maps), from a clean `dist/` each time so a renamed
  * source never leaves a stale file to be packed. @chatwire/core first: the others import its
- * published types (`dist/index.d.ts`), exactly as an app does; @chatwire/code-mode last, after
- * the server whose types it imports.
+ * published types (`dist/index.d.ts`), exactly as an app does; @chatwire/code-mode and @chatwire/mcp
+ * last, after the server whose types they import.
  */
 import { spawn } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
@@ -31,13 +31,13 @@ const started = performance.now();
 try {
   await build('core');
   await Promise.all(['react', 'devtools', 'server'].map(build));
-  // Code Mode compiles against the server's published types too.
-  await build('code-mode');
+  // Code Mode and MCP compile against the server's published types too.
+  await Promise.all(['code-mode', 'mcp'].map(build));
 } catch (error) {
   console.error(error instanceof Error ? error.message : error);
   process.exit(1);
 }
-console.log(`Built core, react, devtools, server, code-mode to packages/*/dist in ${((performance.now() - started) / 1000).toFixed(1)} s (tsc ${tscVersion()}).`);
+console.log(`Built core, react, devtools, server, code-mode, mcp to packages/*/dist in ${((performance.now() - started) / 1000).toFixed(1)} s (tsc ${tscVersion()}).`);
 
 function tscVersion() {
   return JSON.parse(readFileSync(join(root, 'node_modules', '@typescript', 'native', 'package.json'), 'utf8')).version;

@@ -5,8 +5,8 @@
  * public packages (`npm install --prefer-offline`, reusing the npm cache), then runs the app's own
  * `tsc` (strict, `skipLibCheck: false`; the packages' README examples are checked with it) and
  * `vite build`, runs one Code Mode execution through the installed @chatwire/code-mode (server-only:
- * the app does not use it, but it must install from its tarball and find its sandbox worker), and
- * finally drives the built app in
+ * the app does not use it, but it must install from its tarball and find its sandbox worker), connects
+ * @modelcontextprotocol/server-memory over stdio through the installed @chatwire/mcp, and finally drives the built app in
  * Chromium (tests/consumer/chatApp.spec.ts) against its server, `npm start`, made from the
  * @chatwire/server tarball.
  *
@@ -24,7 +24,7 @@ import { join, relative, sep } from 'node:path';
 import { PACKAGES, packPackages, repositoryRoot } from './packPackages.mjs';
 
 /** Packages whose README examples are server code (typechecked with the app's server). */
-const SERVER_ONLY = new Set(['server', 'code-mode']);
+const SERVER_ONLY = new Set(['server', 'code-mode', 'mcp']);
 
 const serve = process.argv.includes('--serve');
 const port = process.env['CONSUMER_PORT'] ? Number(process.env['CONSUMER_PORT']) : serve ? 3000 : await freePort();
@@ -65,6 +65,26 @@ const add = toolDefinition({ name: 'add', description: 'Adds.', inputSchema: { t
 const result = await createCodeMode({ tools: [add] }).execute('return (await external_add({ a: 40, b: 2 })).sum;');
 console.log(JSON.stringify(result));
 console.log(import.meta.resolve('@chatwire/code-mode'));
+`;
+
+/** Connects the npm server-memory over stdio through the installed @chatwire/mcp, calls two of its tools, and stops it. */
+const MCP_SMOKE = `
+import { createRequire } from 'node:module';
+import { connectMcpServers } from '@chatwire/mcp';
+import { executeTool } from '@chatwire/core';
+const require = createRequire(import.meta.url);
+const mcp = await connectMcpServers({ mcpServers: { memory: {
+  command: process.execPath,
+  args: [require.resolve('@modelcontextprotocol/server-memory/dist/index.js')],
+  env: { MEMORY_FILE_PATH: process.cwd() + '/memory.jsonl' },
+} } });
+const tool = (name) => mcp.tools().find((candidate) => candidate.name === name);
+const context = { toolCallId: 'smoke', signal: new AbortController().signal };
+await executeTool(tool('memory__create_entities'), { entities: [{ name: 'Ada', entityType: 'person', observations: ['first program'] }] }, context);
+const graph = await executeTool(tool('memory__read_graph'), {}, context);
+await mcp.close();
+console.log(JSON.stringify({ state: mcp.status()[0].state, found: graph.ok && graph.content.includes('first program') }));
+console.log(import.meta.resolve('@chatwire/mcp'));
 `;
 
 const timings = [];
@@ -112,6 +132,10 @@ try {
     // @chatwire/code-mode is server-only and the example does not use it; it is installed here from its
     // tarball so its README example typechecks with the server code and its published sandbox runs (below).
     manifest.dependencies['@chatwire/code-mode'] ??= fromTarball['@chatwire/code-mode'];
+    // Likewise @chatwire/mcp, with one real MCP server from npm to connect over stdio (below).
+    manifest.dependencies['@chatwire/mcp'] ??= fromTarball['@chatwire/mcp'];
+    const mcpManifest = JSON.parse(readFileSync(join(repositoryRoot, 'packages', 'mcp', 'package.json'), 'utf8'));
+    manifest.dependencies['@modelcontextprotocol/server-memory'] ??= mcpManifest.devDependencies['@modelcontextprotocol/server-memory'];
     manifest.overrides = { ...manifest.overrides, ...fromTarball };
     writeFileSync(join(app, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
     // The packages' README examples are typechecked with the app: browser ones with its page code,
@@ -137,6 +161,13 @@ try {
     const [result, entry] = output.trim().split('\n').slice(-2);
     if (result !== '{"success":true,"result":42}') throw new Error(`Code Mode from its tarball answered ${result}`);
     if (!entry?.includes('/node_modules/@chatwire/code-mode/dist/')) throw new Error(`@chatwire/code-mode resolved to ${entry}, not to the installed tarball`);
+  });
+
+  await step('MCP from its tarball: server-memory over stdio', async () => {
+    const output = await run('node', ['--input-type=module', '-e', MCP_SMOKE], { cwd: app });
+    const [result, entry] = output.trim().split('\n').slice(-2);
+    if (result !== '{"state":"closed","found":true}') throw new Error(`MCP from its tarball answered ${result}`);
+    if (!entry?.includes('/node_modules/@chatwire/mcp/dist/')) throw new Error(`@chatwire/mcp resolved to ${entry}, not to the installed tarball`);
   });
 
   if (serve) {

@@ -1,15 +1,28 @@
 import { chatwireVitePlugin } from '@chatwire/server';
 import { createServer } from 'vite';
-import { createDemoRoutes, modelFromEnv } from './routes.ts';
+import { McpConfigError } from '@chatwire/mcp';
+import { startDemoMcp } from './mcp.ts';
+import { createDemoRoutes, demoToolNames, modelFromEnv } from './routes.ts';
 
 /** `npm start`: the Vite dev server with the API mounted on the same origin. */
 const port = Number(process.env['PORT'] ?? 5173);
 // OPENAI_API_KEY or ANTHROPIC_API_KEY selects a real model; otherwise the scripted one.
 const model = modelFromEnv(process.env);
 const modelLabel = model ? `${model.provider} model ${model.model}${model.toolSearch ? ` with ${model.toolSearch.name}` : ''}` : 'scripted model';
+// MCP servers (filesystem, memory, everything, and CHATWIRE_MCP_CONFIG's): lazy tools. CHATWIRE_MCP=off skips them.
+let mcp: Awaited<ReturnType<typeof startDemoMcp>> | undefined;
+try {
+  mcp = process.env['CHATWIRE_MCP'] === 'off' ? undefined : await startDemoMcp(process.env, demoToolNames());
+} catch (error) {
+  if (!(error instanceof McpConfigError)) throw error;
+  console.error(`\n  The demo cannot start: ${error.message}\n`);
+  process.exit(1);
+}
+process.once('SIGINT', () => void mcp?.close().finally(() => process.exit(130)));
+process.once('SIGTERM', () => void mcp?.close().finally(() => process.exit(143)));
 const server = await createServer({
   configFile: new URL('../vite.config.ts', import.meta.url).pathname,
-  plugins: [chatwireVitePlugin(createDemoRoutes(model ? { model } : {}))],
+  plugins: [chatwireVitePlugin(createDemoRoutes({ ...(model ? { model } : {}), ...(mcp ? { mcp } : {}) }))],
   server: { port, host: process.env['HOST'] ?? '127.0.0.1', strictPort: false },
 });
 await server.listen();

@@ -13,6 +13,8 @@ import {
   type FetchHandler,
   type ScriptRule,
 } from '@chatwire/server';
+import type { AnyTool } from '@chatwire/core';
+import { DISCOVER_TOOLS, EXECUTE_TYPESCRIPT } from '@chatwire/code-mode';
 import { browserToolDefinitions } from '../shared/catalog.ts';
 import { createDemoCodeMode } from './codeMode.ts';
 import { bookTable } from './bookTable.ts';
@@ -28,6 +30,8 @@ export interface DemoRoutesOptions {
   readonly discovery?: DiscoveryOptions;
   /** Where approvals and resumable runs are kept. Defaults to {@link storeFromEnv}, else in memory. */
   readonly store?: ChatStore;
+  /** Connected MCP servers whose tools join the demo's (read per request). Defaults to none. */
+  readonly mcp?: { tools(): readonly AnyTool[] };
 }
 
 /** Environment variables {@link modelFromEnv} reads. */
@@ -110,6 +114,11 @@ export const demoRules: readonly ScriptRule[] = [
   },
 ];
 
+/** The names of the demo's own tools (MCP tools never take one). */
+export function demoToolNames(): string[] {
+  return [...createServerTools().map((tool) => tool.name), bookTable.name, ...browserToolDefinitions.map((tool) => tool.name), EXECUTE_TYPESCRIPT, DISCOVER_TOOLS];
+}
+
 /** The demo server's routes: `/api/chat` (`POST` one AG-UI run, `GET` resumes one, `DELETE` stops one) and `GET /api/tools` (the catalog). */
 export function createDemoRoutes(options: DemoRoutesOptions = {}): FetchHandler {
   const delayMs = options.delayMs ?? Number(process.env['CHATWIRE_DELAY_MS'] ?? 25);
@@ -121,16 +130,19 @@ export function createDemoRoutes(options: DemoRoutesOptions = {}): FetchHandler 
   const codeMode = createDemoCodeMode(delayMs === 0 ? serverTools : createServerTools({ delayMs: delayMs * 20 }));
   const tools = [...serverTools, bookTable, ...browserToolDefinitions, ...codeMode.tools];
   const store = options.store ?? storeFromEnv(process.env);
+  const mcp = options.mcp;
+  // MCP servers come and go (reconnects, list changes): each request reads their current tools.
+  const currentTools = mcp ? () => [...tools, ...mcp.tools()] : tools;
   const handleChat = createChatHandler({
     model,
-    tools,
+    tools: currentTools,
     // A reload or a dropped connection detaches from the run; the page resumes it (docs/protocol.md).
     resumable: true,
     ...(store ? { store } : {}),
     system: `You are the Chatwire demo assistant for a shop and workspace. Use tools when they help.\n\n${codeMode.systemPrompt}`,
     ...(options.discovery ? { discovery: options.discovery } : {}),
   });
-  const handleTools = createToolsHandler(tools, { counter: model.toolTokens });
+  const handleTools = createToolsHandler(currentTools, { counter: model.toolTokens });
   return (request) => {
     const { pathname } = new URL(request.url);
     if (pathname === '/api/chat') return handleChat(request);

@@ -52,9 +52,14 @@ export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
 
 /** Options of {@link createChatHandler}: everything `chat()` takes except the per-request parts. */
 export interface ChatHandlerOptions
-  extends Omit<ChatOptions, 'messages' | 'frontendTools' | 'threadId' | 'runId' | 'parentRunId' | 'resume' | 'signal'>,
+  extends Omit<ChatOptions, 'messages' | 'frontendTools' | 'threadId' | 'runId' | 'parentRunId' | 'resume' | 'signal' | 'tools'>,
     OriginPolicyOptions,
     HostPolicyOptions {
+  /**
+   * Server tools and browser tools the server knows: a list, or a function called once per request
+   * for the list that request uses (tools that come and go, such as an MCP server's). Defaults to none.
+   */
+  readonly tools?: readonly AnyTool[] | ToolsProvider;
   /** Size and count limits of one request. Defaults to {@link DEFAULT_LIMITS}. */
   readonly limits?: RequestLimits;
   /**
@@ -72,6 +77,13 @@ export interface ChatHandlerOptions
    */
   readonly runsPerOwner?: RunsPerOwnerOptions;
 }
+
+/** Gives the tools of one request (see {@link ChatHandlerOptions.tools}); a throw fails the request with a 500. */
+export type ToolsProvider = (request: Request) => readonly AnyTool[] | Promise<readonly AnyTool[]>;
+
+/** The tools of this request, from a list or a provider. */
+const toolsFor = async (tools: readonly AnyTool[] | ToolsProvider | undefined, request: Request): Promise<readonly AnyTool[]> =>
+  typeof tools === 'function' ? await tools(request) : (tools ?? []);
 
 let defaultRuns: RunStreamStore | undefined;
 
@@ -131,7 +143,7 @@ export function createChatHandler(options: ChatHandlerOptions): (request: Reques
   let secretReported = false;
   // The tokenizer loads its tables on first use (about 150 ms): at startup, not in the first request.
   countTextTokens('warm up');
-  const { allowedOrigins, trustProxy, allowedHosts, runsPerOwner: ownerOptions, limits: limitOptions, resumable: resumableOption, ...chatDefaults } = options;
+  const { allowedOrigins, trustProxy, allowedHosts, runsPerOwner: ownerOptions, limits: limitOptions, resumable: resumableOption, tools: toolsOption, ...chatDefaults } = options;
   const runsPerOwner = ownerOptions ? new RunsPerOwner(ownerOptions) : undefined;
   const policy: OriginPolicyOptions = { ...(allowedOrigins ? { allowedOrigins } : {}), ...(trustProxy ? { trustProxy } : {}) };
   const limits: Required<RequestLimits> = { ...DEFAULT_LIMITS, ...limitOptions };
@@ -191,6 +203,14 @@ export function createChatHandler(options: ChatHandlerOptions): (request: Reques
     const abort = new AbortController();
     // With resumable streams a disconnect only detaches the reader; the run stops on DELETE.
     if (!resumable) request.signal?.addEventListener('abort', () => abort.abort(), { once: true });
+    let tools: readonly AnyTool[];
+    try {
+      tools = await toolsFor(toolsOption, request);
+    } catch (error) {
+      slot();
+      const ref = reportError(options.onError, { kind: 'run', error, threadId: input.threadId, runId: input.runId });
+      return fail(500, `The server's tools could not be listed (ref ${ref}).`, 'internal-error');
+    }
     const opened = resumable ? await resumable.open(input, request) : undefined;
     if (opened instanceof Response) {
       slot();
@@ -198,6 +218,7 @@ export function createChatHandler(options: ChatHandlerOptions): (request: Reques
     }
     const chatOptions: ChatOptions = {
       ...chatDefaults,
+      tools,
       messages: input.messages,
       frontendTools: (input.tools ?? []) as WireTool[],
       threadId: input.threadId,
@@ -252,13 +273,20 @@ export function describeTools(tools: readonly AnyTool[], counter?: ToolTokenCoun
 
 /**
  * A Fetch handler for `GET` that answers with the tool catalog as JSON:
- * `{ tools: CatalogEntry[], counting: { method, errorBound } }`.
+ * `{ tools: CatalogEntry[], counting: { method, errorBound } }`. With a tools provider the catalog
+ * is read per request (and the handler returns a promise).
  */
-export function createToolsHandler(tools: readonly AnyTool[], options: { readonly counter?: ToolTokenCounter | undefined } = {}): (request: Request) => Response {
+export function createToolsHandler(tools: readonly AnyTool[], options?: { readonly counter?: ToolTokenCounter | undefined }): (request: Request) => Response;
+export function createToolsHandler(tools: readonly AnyTool[] | ToolsProvider, options?: { readonly counter?: ToolTokenCounter | undefined }): (request: Request) => Response | Promise<Response>;
+export function createToolsHandler(tools: readonly AnyTool[] | ToolsProvider, options: { readonly counter?: ToolTokenCounter | undefined } = {}): (request: Request) => Response | Promise<Response> {
   const counter = toolTokensFor(options.counter);
-  const body: ToolCatalog = { tools: describeTools(tools, options.counter), counting: { method: counter.method, errorBound: counter.errorBound } };
-  return withDefaultMount(
-    (request: Request) => (request.method === 'GET' ? Response.json(body) : jsonError(405, `Use GET for the tool catalog (got ${request.method}).`, 'method-not-allowed')),
-    '/api/tools',
-  );
+  const counting = { method: counter.method, errorBound: counter.errorBound };
+  const fixed: ToolCatalog | undefined = typeof tools === 'function' ? undefined : { tools: describeTools(tools, options.counter), counting };
+  const refuse = (request: Request) => jsonError(405, `Use GET for the tool catalog (got ${request.method}).`, 'method-not-allowed');
+  if (fixed) return withDefaultMount((request: Request) => (request.method === 'GET' ? Response.json(fixed) : refuse(request)), '/api/tools');
+  return withDefaultMount(async (request: Request) => {
+    if (request.method !== 'GET') return refuse(request);
+    const body: ToolCatalog = { tools: describeTools(await toolsFor(tools, request), options.counter), counting };
+    return Response.json(body);
+  }, '/api/tools');
 }

@@ -71,6 +71,8 @@ export async function reviewHistory(options: {
   readonly verifiesResultsOf: (toolName: string) => boolean;
   /** Claim the approvals (a run); `false` only checks that they are unused (validation). */
   readonly consume: boolean;
+  /** The definition version of a tool that tracks drift (bound into its approvals). Defaults to none. */
+  readonly versionOf?: (toolName: string) => string | undefined;
   /** The clock. Defaults to `Date.now()`. */
   readonly now?: number;
 }): Promise<HistoryReview> {
@@ -149,7 +151,7 @@ export async function reviewHistory(options: {
         `Approval '${entry.interruptId}' does not belong to a tool call of this conversation (unknown, or issued for another conversation).${secretHint(signer)}`,
       );
     }
-    const binding = signer.approvalBinding(threadId, call, parts.expiresAt, parts.scope);
+    const binding = signer.approvalBinding(threadId, call, parts.expiresAt, parts.scope, options.versionOf?.(call.function.name));
     if (binding === undefined || !CallSigner.same(binding, parts.binding)) {
       throw new ChatRequestError(
         'approval-mismatch',

@@ -69,9 +69,9 @@ export class CallSigner {
    * The interrupt id of an approval for `call`: `apr_<expiry>.<scope>.<call tag>.<binding>`.
    * Returns `undefined` when the arguments have no canonical form (then no approval can be bound).
    */
-  approvalId(threadId: string, call: ToolCall, expiresAt: number, scope: string): string | undefined {
+  approvalId(threadId: string, call: ToolCall, expiresAt: number, scope: string, version?: string): string | undefined {
     if (!SCOPE.test(scope)) throw new Error(`A store scope must match ${SCOPE.source} (got '${scope}').`);
-    const binding = this.approvalBinding(threadId, call, expiresAt, scope);
+    const binding = this.approvalBinding(threadId, call, expiresAt, scope, version);
     if (binding === undefined) return undefined;
     return `apr_${Math.floor(expiresAt).toString(36)}.${scope}.${this.approvalCallTag(threadId, call.id, expiresAt, scope)}.${binding}`;
   }
@@ -91,11 +91,15 @@ export class CallSigner {
     return this.#mac('approval-call', threadId, toolCallId, expiresAt, scope).slice(0, 16);
   }
 
-  /** The part of an approval id that binds the tool and its canonical arguments. */
-  approvalBinding(threadId: string, call: ToolCall, expiresAt: number, scope: string): string | undefined {
+  /**
+   * The part of an approval id that binds the tool and its canonical arguments, and the tool's
+   * definition version when it tracks drift (an approval of a tool that changed since no longer matches).
+   */
+  approvalBinding(threadId: string, call: ToolCall, expiresAt: number, scope: string, version?: string): string | undefined {
     const args = canonicalArguments(call.function.arguments);
     if (!args.ok) return undefined;
-    return this.#mac('approval', threadId, call.id, call.function.name, args.text, expiresAt, scope).slice(0, 32);
+    const parts = version === undefined ? [] : [version];
+    return this.#mac('approval', threadId, call.id, call.function.name, args.text, expiresAt, scope, ...parts).slice(0, 32);
   }
 
   /** The signature over a result this server produced for `call`, covering what the model will read. */

@@ -66,7 +66,7 @@ describe('extendTools: a namespace of Chatwire events for a server package', () 
 
   it('refuses unknown namespaces, tools that do not run on the server, and and returns the tools it granted', () => {
     const definition = toolDefinition({ name: 'plain', description: 'No implementation.', inputSchema: z.object({}) });
-    expect(() => extendTools({ namespace: 'model_call_usage' as ChatwireNamespace }, [])).toThrow("extendTools: unknown namespace 'model_call_usage' (known: codeMode).");
+    expect(() => extendTools({ namespace: 'model_call_usage' as ChatwireNamespace }, [])).toThrow("extendTools: unknown namespace 'model_call_usage' (known: codeMode, mcp).");
     expect(() => extendTools({ namespace: 'codeMode' }, [definition])).toThrow("extendTools: 'plain' is not a server tool; only tools that run in the agent loop emit events.");
     const { tool } = emitter('once', []);
     expect(extendTools({ namespace: 'codeMode' }, [tool])).toEqual([tool]);

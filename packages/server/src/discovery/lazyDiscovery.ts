@@ -30,6 +30,8 @@ import type { ModelTool, ProviderToolSearch, ToolTokenCounter } from '../model.j
 import { countRequestTokens, countTextTokens, countToolList, jsonMessageTokens, jsonSystemTokens } from '../tokens.js';
 import { toModelTool, type RegisteredTool, type ToolRegistry } from '../toolRegistry.js';
 import { providerLoadedTools, providerSearchExchanges, providerSelfCorrectionError } from './providerToolSearch.js';
+import { fingerprintOf } from '../extensions/chatwireExtension.js';
+import { recordedVersions } from './toolVersions.js';
 
 export type { DiscoveryAnswer, DiscoveryPhase } from '@chatwire/core';
 
@@ -274,10 +276,35 @@ export class LazyDiscovery {
 
   #accept = (name: string): boolean => this.#loadable.get(name) ?? true;
 
-  /** The discovered lazy tools of a history, in discovery order, each allowed by the `load` policy. */
+  /**
+   * The discovered lazy tools of a history, in discovery order, each allowed by the `load` policy.
+   * A tool whose definition drifted (its fingerprint differs from the one recorded when the
+   * conversation last discovered it) is left out: it must be discovered again.
+   */
   async discovered(history: readonly Message[]): Promise<string[]> {
     await this.#prepare();
-    return discoveredToolsInWire(history, this.#accept);
+    const names = discoveredToolsInWire(history, this.#accept);
+    const recorded = recordedVersions(history);
+    if (recorded.size === 0) return names;
+    return names.filter((name) => {
+      const then = recorded.get(name);
+      return then === undefined || then === this.fingerprint(name);
+    });
+  }
+
+  /** The drift fingerprint of a tool, when its extension tracks drift. */
+  fingerprint(name: string): string | undefined {
+    return fingerprintOf(this.#registry.get(name)?.definition);
+  }
+
+  /** `{ name: fingerprint }` of the tools among `names` that track drift, or `undefined` when none does. */
+  versionsOf(names: readonly string[]): Record<string, string> | undefined {
+    const versions: Record<string, string> = {};
+    for (const name of names) {
+      const version = this.fingerprint(name);
+      if (version !== undefined) versions[name] = version;
+    }
+    return Object.keys(versions).length > 0 ? versions : undefined;
   }
 
   /** Whether a lazy tool may be used: a discovery of it is in the history (including this response's). */
@@ -373,13 +400,18 @@ export class LazyDiscovery {
     }
     const topK = this.#options.topK ?? 5;
     const minScore = this.#options.minScore ?? 0.3;
-    return answerDiscoveryCall(args, {
+    const answer = await answerDiscoveryCall(args, {
       catalog: this.#catalog,
       already: new Set(await this.discovered(history)),
       mode: this.mode,
       search: (query, tools) => this.#search(query, tools, topK, minScore),
       autoLoad: this.#options.autoLoad ?? false,
     });
+    // Drift: the result records the version of each loaded tool that tracks it.
+    const versions = answer.ok ? this.versionsOf(answer.loaded) : undefined;
+    if (!versions) return answer;
+    const content = JSON.stringify({ ...(JSON.parse(answer.content) as Record<string, unknown>), versions });
+    return { ...answer, content };
   }
 
   /**

@@ -9,9 +9,10 @@ import type { ToolTokenCounter } from '../model.js';
  */
 const NAMESPACES = {
   codeMode: CODE_MODE_EVENT_PREFIX,
+  mcp: 'chatwire.mcp.',
 } as const;
 
-/** A namespace {@link extendTools} can grant: `codeMode` (`chatwire.code_mode.*`). */
+/** A namespace {@link extendTools} can grant: `codeMode` (`chatwire.code_mode.*`), `mcp` (`chatwire.mcp.*`). */
 export type ChatwireNamespace = keyof typeof NAMESPACES;
 
 /** What an extension's accounting hook receives for one model call. */
@@ -34,7 +35,14 @@ export interface ChatwireExtension<Namespace extends ChatwireNamespace = Chatwir
    * Its share of each model call's accounting, under the `chatwire.model_call_usage` field named
    * after the namespace; called when one of its tools is sent with the call. Defaults to none.
    */
-  readonly usage?: (call: ExtensionUsageInput) => NonNullable<ModelCallUsage[Namespace]> | undefined;
+  readonly usage?: (call: ExtensionUsageInput) => (Namespace extends keyof ModelCallUsage ? NonNullable<ModelCallUsage[Namespace]> : never) | undefined;
+  /**
+   * Drift tracking: a short fingerprint of a lazy tool's definition as it is now. Discovery records
+   * it (in the discovery result, or the marker of a call that loaded the tool); a tool whose
+   * fingerprint changed since the conversation last discovered it counts as undiscovered, so the
+   * model must discover it again. Defaults to none (no drift tracking).
+   */
+  readonly fingerprint?: (tool: AnyTool) => string | undefined;
 }
 
 const granted = new WeakMap<object, ChatwireExtension>();
@@ -71,6 +79,16 @@ export function extensionOf(tool: object): ChatwireExtension | undefined {
   return granted.get(tool);
 }
 
+/** The drift fingerprint of a tool whose extension tracks drift (see {@link ChatwireExtension.fingerprint}). */
+export function fingerprintOf(tool: AnyTool | undefined): string | undefined {
+  if (!tool) return undefined;
+  try {
+    return granted.get(tool)?.fingerprint?.(tool);
+  } catch {
+    return undefined;
+  }
+}
+
 /** The event-name prefix a tool may emit under besides its app names (`undefined`: none). */
 export function eventPrefixOf(tool: object): string | undefined {
   const extension = granted.get(tool);
@@ -86,7 +104,7 @@ export function extensionUsage(
   sentTools: readonly (AnyTool | undefined)[],
   input: ExtensionUsageInput,
   report: (error: unknown) => void,
-): Partial<Pick<ModelCallUsage, ChatwireNamespace>> {
+): Partial<Pick<ModelCallUsage, Extract<ChatwireNamespace, keyof ModelCallUsage>>> {
   const shares: Record<string, unknown> = {};
   const seen = new Set<ChatwireExtension>();
   for (const tool of sentTools) {
@@ -100,5 +118,5 @@ export function extensionUsage(
       report(error);
     }
   }
-  return shares as Partial<Pick<ModelCallUsage, ChatwireNamespace>>;
+  return shares as Partial<Pick<ModelCallUsage, Extract<ChatwireNamespace, keyof ModelCallUsage>>>;
 }

@@ -136,7 +136,8 @@ export class CallExecution {
     const context = this.#context;
     const { call, tool, discovers } = this.prepared;
     // Call-to-load: the call discovered its tool, whatever its outcome, so later requests send it.
-    const marker = discovers ? { discoveredTools: [tool.name] } : {};
+    const versions = discovers ? context.tools.discovery.versionsOf([tool.name]) : undefined;
+    const marker = discovers ? { discoveredTools: [tool.name], ...(versions ? { toolVersions: versions } : {}) } : {};
     if (this.#timedOut) return errorResult(context, call, `Tool '${tool.name}' failed: timed out after ${tool.timeoutMs} ms`, marker);
     if (outcome.ok) return resultEvent(context, call, outcome.content, marker);
     if (!('thrown' in outcome)) return errorResult(context, call, outcome.error, marker);

@@ -37,6 +37,7 @@ export async function reviewChatRequest(options: ChatOptions, consume = true, si
     store: storeOf(options),
     threadId: options.threadId ?? '',
     verifiesResultsOf: tools.verifiesResultsOf,
+    versionOf: (name) => tools.discovery.fingerprint(name),
     consume,
   });
   return { ...review, tools };

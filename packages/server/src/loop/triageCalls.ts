@@ -154,7 +154,8 @@ const PROMPT_ARGUMENTS_CHARS = 200;
 /** The approval interrupt for a call, bound through its id; or why the call cannot be approved. */
 function approvalInterrupt(context: RunContext, call: ToolCall, toolName: string): Interrupt | string {
   const expiresAt = Date.now() + context.approvalTtlMs;
-  const id = context.signer.approvalId(context.threadId, call, expiresAt, context.store.scope);
+  // A tool that tracks drift binds its definition version too: an approval of a tool that changed no longer matches.
+  const id = context.signer.approvalId(context.threadId, call, expiresAt, context.store.scope, context.tools.discovery.fingerprint(call.function.name));
   const canonical = canonicalArguments(call.function.arguments);
   if (id === undefined || !canonical.ok) {
     return `The arguments of '${toolName}' cannot be approved: ${canonical.ok ? 'they have no canonical form' : canonical.reason}.`;

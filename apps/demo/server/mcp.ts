@@ -1,0 +1,73 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { McpConfigError, connectMcpServers, parseMcpConfig, type McpServerConfig, type McpServers } from '@chatwire/mcp';
+
+const require = createRequire(import.meta.url);
+
+/** The npm servers the demo starts, run with this Node from node_modules (installed by `npm ci`, never downloaded at run time). */
+const entry = (name: string) => require.resolve(`@modelcontextprotocol/${name}/dist/index.js`);
+
+/** Creates the folder the filesystem server may read and write, with two files to find. */
+function demoFolder(): string {
+  const folder = join(tmpdir(), 'chatwire-demo-mcp');
+  mkdirSync(folder, { recursive: true });
+  writeFileSync(join(folder, 'welcome.txt'), 'This folder belongs to the Chatwire demo. The filesystem MCP server can read and write here, nowhere else.\n');
+  writeFileSync(join(folder, 'shopping-list.md'), '# Shopping list\n\n- red shoes\n- a rain jacket\n');
+  return folder;
+}
+
+/** The demo's own servers: filesystem (on a folder it creates), memory (its file in that folder) and everything; all lazy. */
+export function demoMcpServers(): Record<string, McpServerConfig> {
+  const folder = demoFolder();
+  return {
+    files: { command: process.execPath, args: [entry('server-filesystem'), folder], lazy: true },
+    memory: { command: process.execPath, args: [entry('server-memory')], env: { MEMORY_FILE_PATH: join(folder, 'memory.jsonl') }, lazy: true },
+    everything: { command: process.execPath, args: [entry('server-everything'), 'stdio'], lazy: true },
+  };
+}
+
+/**
+ * The user's servers from `CHATWIRE_MCP_CONFIG` (a file in the `mcpServers` shape), or none.
+ * A missing or malformed file throws an {@link McpConfigError} naming the file and the problem.
+ */
+export function userMcpServers(path: string | undefined): Record<string, McpServerConfig> {
+  if (!path) return {};
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new McpConfigError(`CHATWIRE_MCP_CONFIG=${path} cannot be read: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return { ...parseMcpConfig(text, `CHATWIRE_MCP_CONFIG (${path})`).mcpServers };
+}
+
+/**
+ * Connects the demo's servers and the user's (`CHATWIRE_MCP_CONFIG`), printing what each start
+ * cost in time. `reservedNames` are the demo's own tools, which MCP tools never shadow.
+ */
+export async function startDemoMcp(env: Readonly<Record<string, string | undefined>>, reservedNames: readonly string[]): Promise<McpServers> {
+  const user = userMcpServers(env['CHATWIRE_MCP_CONFIG']);
+  const started = performance.now();
+  const connectedAt = new Map<string, number>();
+  const servers = await connectMcpServers(
+    { mcpServers: { ...demoMcpServers(), ...user } },
+    {
+      reservedNames,
+      // The user's HTTP servers are allowed at the hosts their own file names (it is server-side configuration).
+      allowedHosts: ['localhost', '127.0.0.1', '[::1]', ...Object.values(user).flatMap((config) => ('url' in config ? [new URL(config.url).hostname] : []))],
+      onEvent: (event) => {
+        if (event.type === 'state' && event.state === 'connected' && !connectedAt.has(event.server)) connectedAt.set(event.server, performance.now() - started);
+        if (event.type === 'state' && event.state !== 'connected' && event.error) console.warn(`[demo] MCP server '${event.server}': ${event.state} (${event.error})`);
+      },
+    },
+  );
+  for (const status of servers.status()) {
+    const took = connectedAt.get(status.name);
+    console.log(
+      `[demo] MCP ${status.name} (${status.transport}): ${status.state}${took === undefined ? '' : ` in ${Math.round(took)} ms`}, ${status.toolCount} tools, ${status.lazy.tokens} tokens, ${status.lazy.lazy ? 'lazy' : 'eager'} (${status.lazy.reason})`,
+    );
+  }
+  return servers;
+}

@@ -1,0 +1,17 @@
+export { McpConfigError, isStdioConfig, parseMcpConfig, parseMcpServerConfig } from './config/mcpConfig.js';
+export type { LazyMode, McpHttpServerConfig, McpServerConfig, McpServerOptions, McpServersConfig, McpStdioServerConfig } from './config/mcpConfig.js';
+export { McpServerError } from './connection/mcpConnection.js';
+export type { McpConnectionState, RequestInput } from './connection/mcpConnection.js';
+export { fingerprintTool } from './connection/toolList.js';
+export type { McpToolInfo, SkippedTool } from './connection/toolList.js';
+export { MCP_PROGRESS_EVENT, McpServers, connectMcpServers, isAllowedHost } from './mcpServers.js';
+export type { McpProgressValue, McpServerStatus, McpServersEvent, McpServersOptions, McpToolGroup } from './mcpServers.js';
+export { approvalFromAnnotations, decideApproval } from './tools/approvalRule.js';
+export type { McpApprovalPolicy, McpApprovalQuestion, McpToolAnnotations } from './tools/approvalRule.js';
+export { checkJsonSchema } from './tools/checkJsonSchema.js';
+export { DEFAULT_LAZY_RULE, decideLazy } from './tools/lazyRule.js';
+export type { LazyDecision, LazyRule } from './tools/lazyRule.js';
+export { toToolOutput } from './tools/mcpResult.js';
+export type { McpResultItem, McpToolOutput } from './tools/mcpResult.js';
+export { PROVIDER_TOOL_NAME, assignToolNames, exposedToolName, sanitizeNamePart } from './tools/toolNames.js';
+export type { NamingRequest } from './tools/toolNames.js';

@@ -1,0 +1,288 @@
+import { jsonSchema, toolDefinition, validateWithSchema, type AnyTool, type JsonSchema, type ServerTool, type ToolContext } from '@chatwire/core';
+import { extendTools, toolTokensFor, type ToolTokenCounter } from '@chatwire/server';
+import { McpConfigError, parseMcpConfig, parseMcpServerConfig, isStdioConfig, type McpServerConfig, type McpServersConfig } from './config/mcpConfig.js';
+import { McpConnection, McpServerError, type McpConnectionState, type RequestInput } from './connection/mcpConnection.js';
+import type { McpToolInfo, SkippedTool } from './connection/toolList.js';
+import { decideApproval, type McpApprovalPolicy } from './tools/approvalRule.js';
+import { withoutRegexKeywords } from './tools/checkJsonSchema.js';
+import { decideLazy, type LazyDecision, type LazyRule } from './tools/lazyRule.js';
+import { errorTextOf, toToolOutput, type McpToolOutput } from './tools/mcpResult.js';
+import { assignToolNames } from './tools/toolNames.js';
+
+/** The CUSTOM event an MCP tool emits for each progress notification of its call. */
+export const MCP_PROGRESS_EVENT = 'chatwire.mcp.tool_progress';
+
+/** The value of {@link MCP_PROGRESS_EVENT}. */
+export interface McpProgressValue {
+  readonly toolCallId: string;
+  readonly server: string;
+  readonly progress: number;
+  readonly total?: number;
+  readonly message?: string;
+}
+
+/** Options of {@link connectMcpServers}. */
+export interface McpServersOptions {
+  /** The rule `lazy: 'auto'` applies. Defaults to {@link DEFAULT_LAZY_RULE}. */
+  readonly lazyRule?: LazyRule;
+  /** Decides approvals instead of the annotation rule where it returns a boolean. Defaults to the annotation rule alone. */
+  readonly approval?: McpApprovalPolicy;
+  /**
+   * Hosts HTTP servers may be at: exact host names, or `*.example.com` for its subdomains. Defaults to
+   * loopback only (`localhost`, `127.0.0.1`, `[::1]`); a configuration naming another host is refused.
+   */
+  readonly allowedHosts?: readonly string[];
+  /** Counts tool-definition tokens for the lazy rule and the status, as the model adapter does (`model.toolTokens`). Defaults to the o200k tokenizer on the JSON. */
+  readonly counter?: ToolTokenCounter;
+  /** Longest tool result the model reads, in characters of JSON; longer ones are cut and say so. Defaults to 100,000. */
+  readonly maxResultChars?: number;
+  /** Told about connection states, tool-list changes and skipped tools. Defaults to none. */
+  readonly onEvent?: (event: McpServersEvent) => void;
+  /** Names the model may not get (your own tools' names): an MCP tool that would take one is renamed. Defaults to none. */
+  readonly reservedNames?: readonly string[];
+}
+
+/** What {@link McpServersOptions.onEvent} receives. */
+export type McpServersEvent =
+  | { readonly type: 'state'; readonly server: string; readonly state: McpConnectionState; readonly error?: string }
+  | { readonly type: 'tools'; readonly server: string; readonly count: number; readonly changed: readonly string[]; readonly skipped: readonly SkippedTool[] };
+
+/** One server's state, for status pages and devtools. */
+export interface McpServerStatus {
+  readonly name: string;
+  readonly transport: 'stdio' | 'streamable-http' | 'sse';
+  readonly state: McpConnectionState;
+  readonly lastError?: string;
+  /** One line for catalogs: the configured description, the server's instructions (first line), or its name and version. */
+  readonly description: string;
+  readonly serverInfo?: { readonly name: string; readonly version: string };
+  readonly trusted: boolean;
+  /** Tools exposed to the model. */
+  readonly toolCount: number;
+  /** Tools the server listed that cannot be used, with the reason. */
+  readonly skipped: readonly SkippedTool[];
+  /** Whether the tools are deferred and why. */
+  readonly lazy: LazyDecision;
+  /** Exposed name -> fingerprint (SHA-256 of the definition) of each tool. */
+  readonly fingerprints: Readonly<Record<string, string>>;
+}
+
+/** A group of tools for catalogs: an MCP server and its one-line description. */
+export interface McpToolGroup {
+  readonly name: string;
+  readonly description: string;
+}
+
+const LOOPBACK = ['localhost', '127.0.0.1', '[::1]'];
+/** Hex characters of the fingerprint discovery records (64 bits: no server can find a changed definition with the same one). */
+const DRIFT_FINGERPRINT_CHARS = 16;
+
+/** Whether `host` is one of `allowed` (exact, or `*.domain` for subdomains). Plain string comparison, no patterns. */
+export function isAllowedHost(host: string, allowed: readonly string[]): boolean {
+  const name = host.toLowerCase();
+  return allowed.some((entry) => {
+    const rule = entry.toLowerCase();
+    return rule.startsWith('*.') ? name.endsWith(rule.slice(1)) && name.length > rule.length - 1 : name === rule;
+  });
+}
+
+const firstLine = (text: string | undefined): string | undefined => text?.split('\n').map((line) => line.trim()).find((line) => line.length > 0)?.slice(0, 200);
+
+/**
+ * Connected MCP servers as Chatwire server tools. Every server has one connection shared by all
+ * requests; {@link McpServers.tools} is the current list (pass it, or `() => servers.tools()`, as
+ * the chat handler's `tools`). A server that is down makes only its own tools fail, with an error
+ * naming it.
+ */
+export class McpServers {
+  readonly #connections = new Map<string, McpConnection>();
+  readonly #options: McpServersOptions;
+  readonly #counter: ToolTokenCounter;
+  #tools: readonly AnyTool[] = [];
+  #decisions = new Map<string, LazyDecision>();
+  #names = new Map<string, string>();
+  readonly #previous = new Map<string, Map<string, string>>();
+
+  /** @internal Use {@link connectMcpServers}. */
+  constructor(servers: Readonly<Record<string, McpServerConfig>>, options: McpServersOptions) {
+    this.#options = options;
+    this.#counter = toolTokensFor(options.counter);
+    const listener = { onState: (connection: McpConnection) => this.#onState(connection), onTools: (connection: McpConnection) => this.#onTools(connection) };
+    for (const [name, config] of Object.entries(servers)) this.#connections.set(name, new McpConnection(name, config, listener));
+  }
+
+  /** @internal */
+  async start(): Promise<void> {
+    await Promise.all([...this.#connections.values()].map((connection) => connection.start()));
+    this.#rebuild();
+  }
+
+  /** The tools of every connected server, as server tools (deferred or not by each server's `lazy`). */
+  tools(): readonly AnyTool[] {
+    return this.#tools;
+  }
+
+  /** The groups for catalogs: each server's name and one-line description. */
+  groups(): McpToolGroup[] {
+    return this.status().map((status) => ({ name: status.name, description: status.description }));
+  }
+
+  /** Each server's state. */
+  status(): McpServerStatus[] {
+    return [...this.#connections.values()].map((connection) => {
+      const trusted = connection.config.trusted === true;
+      const info = connection.serverInfo;
+      const description =
+        connection.config.description ?? firstLine(connection.instructions) ?? (info ? `${info.name}${info.version ? ` ${info.version}` : ''}` : connection.name);
+      const fingerprints: Record<string, string> = {};
+      for (const tool of connection.tools) {
+        const exposed = this.#names.get(`${connection.name}\u0000${tool.name}`);
+        if (exposed) fingerprints[exposed] = tool.fingerprint;
+      }
+      return {
+        name: connection.name,
+        transport: connection.transport,
+        state: connection.state,
+        ...(connection.lastError ? { lastError: connection.lastError } : {}),
+        description,
+        ...(info ? { serverInfo: { name: info.name, version: info.version } } : {}),
+        trusted,
+        toolCount: Object.keys(fingerprints).length,
+        skipped: connection.skipped,
+        lazy: this.#decisions.get(connection.name) ?? decideLazy(connection.config.lazy ?? 'auto', 0, 0, this.#options.lazyRule),
+        fingerprints,
+      };
+    });
+  }
+
+  /** Closes every connection and stops every stdio child. */
+  async close(): Promise<void> {
+    await Promise.all([...this.#connections.values()].map((connection) => connection.close()));
+    this.#tools = [];
+  }
+
+  #onState(connection: McpConnection): void {
+    this.#options.onEvent?.({ type: 'state', server: connection.name, state: connection.state, ...(connection.lastError ? { error: connection.lastError } : {}) });
+  }
+
+  #onTools(connection: McpConnection): void {
+    const before = this.#previous.get(connection.name);
+    const now = new Map(connection.tools.map((tool) => [tool.name, tool.fingerprint]));
+    const changed = [...now].filter(([name, print]) => before?.get(name) !== print).map(([name]) => name);
+    if (before) for (const name of before.keys()) if (!now.has(name)) changed.push(name);
+    this.#previous.set(connection.name, now);
+    this.#rebuild();
+    this.#options.onEvent?.({ type: 'tools', server: connection.name, count: connection.tools.length, changed, skipped: connection.skipped });
+  }
+
+  /** Rebuilds the tool list from every server's last list: names, lazy decisions, approvals. */
+  #rebuild(): void {
+    const requests = [];
+    for (const connection of this.#connections.values()) {
+      const prefix = connection.config.prefix ?? connection.name;
+      for (const tool of this.#selected(connection)) requests.push({ server: connection.name, prefix, tool: tool.name });
+    }
+    this.#names = assignToolNames(requests, new Set(this.#options.reservedNames ?? []));
+    const tools: AnyTool[] = [];
+    const versions = new Map<string, string>();
+    // Drift: discovery records each tool's version; a changed definition must be discovered again.
+    const extension = { namespace: 'mcp' as const, fingerprint: (tool: AnyTool) => versions.get(tool.name) };
+    for (const connection of this.#connections.values()) {
+      const selected = this.#selected(connection);
+      const exposed = selected.map((tool) => ({ tool, name: this.#names.get(`${connection.name}\u0000${tool.name}`) ?? tool.name }));
+      const tokens = exposed.reduce((sum, { tool, name }) => sum + this.#counter.countTool({ name, description: tool.description, parameters: tool.inputSchema }), 0);
+      const decision = decideLazy(connection.config.lazy ?? 'auto', exposed.length, tokens, this.#options.lazyRule);
+      this.#decisions.set(connection.name, decision);
+      const made: AnyTool[] = [];
+      for (const { tool, name } of exposed) {
+        try {
+          made.push(this.#toServerTool(connection, tool, name, decision.lazy));
+          versions.set(name, tool.fingerprint.slice(0, DRIFT_FINGERPRINT_CHARS));
+        } catch (error) {
+          // A schema the validator refuses to load: this tool is left out, the rest stay.
+          this.#options.onEvent?.({ type: 'tools', server: connection.name, count: connection.tools.length, changed: [], skipped: [{ name: tool.name, reason: error instanceof Error ? error.message : String(error) }] });
+        }
+      }
+      tools.push(...extendTools(extension, made));
+    }
+    this.#tools = Object.freeze(tools);
+  }
+
+  #selected(connection: McpConnection): readonly McpToolInfo[] {
+    const { include, exclude } = connection.config;
+    return connection.tools.filter((tool) => (!include || include.includes(tool.name)) && !exclude?.includes(tool.name));
+  }
+
+  #toServerTool(connection: McpConnection, tool: McpToolInfo, exposedName: string, lazy: boolean): ServerTool<string, unknown, McpToolOutput> {
+    const server = connection.name;
+    const trusted = connection.config.trusted === true;
+    const needsApproval = decideApproval({ server, trusted, tool: tool.name, exposedName, annotations: tool.annotations }, this.#options.approval);
+    const timeoutMs = connection.config.toolTimeoutMs ?? 60_000;
+    const maxChars = this.#options.maxResultChars ?? 100_000;
+    const output = tool.outputSchema ? jsonSchema(withoutRegexKeywords(tool.outputSchema) as JsonSchema) : undefined;
+    const definition = toolDefinition({
+      name: exposedName,
+      description: tool.description,
+      inputSchema: jsonSchema(withoutRegexKeywords(tool.inputSchema) as JsonSchema),
+      parameters: tool.inputSchema,
+      needsApproval,
+      lazy,
+      timeoutMs,
+      group: server,
+    });
+    return definition.server(async (input, context: ToolContext & { readonly requestInput?: RequestInput }) => {
+      const result = await connection.callTool(tool.name, (input ?? {}) as Record<string, unknown>, {
+        signal: context.signal,
+        requestInput: context.requestInput,
+        onProgress: (progress) => {
+          const value: McpProgressValue = {
+            toolCallId: context.toolCallId,
+            server,
+            progress: progress.progress,
+            ...(progress.total === undefined ? {} : { total: progress.total }),
+            ...(typeof progress.message === 'string' ? { message: progress.message.slice(0, 500) } : {}),
+          };
+          context.emit?.(MCP_PROGRESS_EVENT, value);
+        },
+      });
+      if (result.isError) throw new McpServerError(server, `MCP tool '${tool.name}' on server '${server}' reported an error: ${errorTextOf(result)}`);
+      if (output) {
+        if (!result.structuredContent) throw new McpServerError(server, `MCP tool '${tool.name}' on server '${server}' declares an outputSchema but returned no structuredContent.`);
+        const checked = await validateWithSchema(output, result.structuredContent);
+        if (!checked.ok) throw new McpServerError(server, `MCP tool '${tool.name}' on server '${server}' returned structuredContent that does not match its outputSchema: ${checked.error.slice(0, 500)}`);
+      }
+      return toToolOutput(result, maxChars);
+    }) as ServerTool<string, unknown, McpToolOutput>;
+  }
+}
+
+/**
+ * Connects MCP servers from a configuration in the `mcpServers` shape (or its JSON text) and
+ * resolves once each has connected or failed its first attempt (servers that failed keep retrying
+ * with backoff). Configuration problems throw {@link McpConfigError}; a server that cannot be
+ * reached never does.
+ *
+ * @example
+ * ```ts
+ * const mcp = await connectMcpServers({
+ *   mcpServers: { files: { command: 'npx', args: ['@modelcontextprotocol/server-filesystem', './data'] } },
+ * });
+ * const handleChat = createChatHandler({ model, tools: () => [...myTools, ...mcp.tools()] });
+ * process.on('SIGTERM', () => void mcp.close());
+ * ```
+ */
+export async function connectMcpServers(config: McpServersConfig | string, options: McpServersOptions = {}): Promise<McpServers> {
+  const parsed = typeof config === 'string' ? parseMcpConfig(config) : parseMcpConfig(config);
+  const allowed = options.allowedHosts ?? LOOPBACK;
+  for (const [name, entry] of Object.entries(parsed.mcpServers)) {
+    parseMcpServerConfig(name, entry);
+    if (isStdioConfig(entry)) continue;
+    const host = new URL(entry.url).hostname;
+    if (!isAllowedHost(host, allowed)) {
+      throw new McpConfigError(`MCP server '${name}': host '${host}' is not in allowedHosts (${allowed.join(', ')}); add it to connect.`);
+    }
+  }
+  const servers = new McpServers(parsed.mcpServers, options);
+  await servers.start();
+  return servers;
+}
