@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { EventType, type Event, type Interrupt, type Message } from '@ag-ui/core';
-import { executeValidatedTool, INTERRUPT_REASONS, type AnyTool, type InputRequest, type InputRequestMetadata, type InputResponse, type JsonSchema, type ToolContext } from '@chatwire/core';
+import { executeValidatedTool, INTERRUPT_REASONS, type InputRequest, type InputRequestMetadata, type InputResponse, type JsonSchema, type ToolContext } from '@chatwire/core';
 import { isExposed, reportError } from '../errors/errorReport.js';
 import { eventPrefixOf } from '../extensions/chatwireExtension.js';
 import { redactSecrets } from '../errors/redactSecrets.js';
-import { MAX_INPUT_TIMEOUT_MS, pendingInputs } from '../input/pendingInputs.js';
+import { MAX_INPUT_TIMEOUT_MS, MAX_PENDING_INPUTS, pendingInputs } from '../input/pendingInputs.js';
 import { checkRequestedSchema, MAX_INPUT_MESSAGE_CHARS } from '../input/requestedSchema.js';
 import { errorResult, resultEvent } from './resultEvents.js';
 import type { RunContext } from './runContext.js';
@@ -155,6 +155,9 @@ export class CallExecution {
     const sink = this.#sink;
     // Stopped, or nobody to ask: the answer is a cancel, at once.
     if (this.#ended || !sink || this.#abort.signal.aborted) return Promise.resolve({ action: 'cancel' });
+    if (pendingInputs.size >= MAX_PENDING_INPUTS) {
+      return Promise.reject(new Error(`requestInput (tool '${name}'): ${MAX_PENDING_INPUTS} input requests wait in this server process already, the most it holds; try again once some are answered.`));
+    }
     const context = this.#context;
     const timeoutMs = request.timeoutMs ?? context.inputRequestTimeoutMs;
     const expiresAt = Math.floor(Date.now() + timeoutMs);
