@@ -31,6 +31,9 @@ function costlyKeyword(schema: unknown, depth: number): string | undefined {
     return undefined;
   }
   const record = schema as Record<string, unknown>;
+  for (const reference of ['$ref', '$dynamicRef', '$recursiveRef']) {
+    if (reference in record) return `\`${reference}\` is not supported (a requested schema is self-contained; a reference can loop, and the validator then overflows its stack)`;
+  }
   if ('pattern' in record) return '`pattern` is not supported (it would compile a regular expression from the schema); use `enum` or check the value in the tool';
   if ('patternProperties' in record) return '`patternProperties` is not supported (it would compile regular expressions from the schema)';
   if (record['format'] === 'regex') return "`format: 'regex'` is not supported (it would compile the user's answer as a regular expression)";
@@ -62,7 +65,7 @@ function nestsDeeperThan(value: unknown, limit: number, depth = 0): boolean {
  * Checks the schema a tool asks with: a JSON object schema (`type: 'object'` with `properties`),
  * serialisable, at most {@link MAX_REQUESTED_SCHEMA_CHARS}, nested at most {@link MAX_INPUT_DEPTH}
  * levels, and without keywords whose cost the answer controls (`pattern`, `patternProperties`,
- * `format: 'regex'`, `uniqueItems`). Returns why not, or `undefined`.
+ * `format: 'regex'`, `uniqueItems`) or references (`$ref`: one can loop). Returns why not, or `undefined`.
  */
 export function checkRequestedSchema(schema: unknown): string | undefined {
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return 'the schema must be a JSON Schema object';

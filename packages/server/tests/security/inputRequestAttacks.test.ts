@@ -39,13 +39,15 @@ function setup(schema: JsonSchema, seen: InputResponse[] = []) {
 const resultOf = (events: readonly Event[]) => events.find((event) => event.type === 'TOOL_CALL_RESULT');
 
 describe('input requests under attack', () => {
-  it('refuses a requested schema that would compile a regular expression or compare every pair of items (pattern, patternProperties, uniqueItems)', async () => {
+  it('refuses a requested schema that would compile a regular expression, compare every pair of items, or loop (pattern, patternProperties, uniqueItems, $ref)', async () => {
     const hostile: JsonSchema[] = [
       { type: 'object', properties: { name: { type: 'string', pattern: '^(a+)+$' } } },
       { type: 'object', properties: { tags: { type: 'object', patternProperties: { '^(a|a)+$': { type: 'string' } } } } },
       { type: 'object', properties: { list: { type: 'array', items: { type: 'number' }, uniqueItems: true } } },
       { type: 'object', properties: { re: { type: 'string', format: 'regex' } } },
       { type: 'object', properties: {}, anyOf: [{ properties: { a: { pattern: '(x+x+)+y' } } }] },
+      // A reference to itself: every validation overflowed the stack, so no answer could ever be accepted (500).
+      { type: 'object', properties: { a: { $ref: '#/properties/a' } } },
     ];
     for (const schema of hostile) {
       const { send, reports } = setup(schema);
@@ -54,7 +56,7 @@ describe('input requests under attack', () => {
       // No question reaches the user; the tool's request fails (the model reads "failed", the log why).
       expect(interruptsOf(first.events)).toEqual([]);
       expect(resultOf(first.events)).toBeDefined();
-      expect(reports.join('\n')).toMatch(/`(pattern|patternProperties|uniqueItems)`|format: 'regex'/);
+      expect(reports.join('\n')).toMatch(/`(pattern|patternProperties|uniqueItems|\$ref)`|format: 'regex'/);
     }
   });
 
