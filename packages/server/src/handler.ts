@@ -198,7 +198,14 @@ export function createChatHandler(options: ChatHandlerOptions): (request: Reques
     if (refused) return withCors(refused, corsOrigin);
     const attachments = checkAttachments(input.messages, limits);
     if (attachments) return fail(attachments.status, attachments.error, attachments.code);
-    const slot = runsPerOwner ? await runsPerOwner.acquire(request) : () => {};
+    let slot: (() => void) | Response;
+    try {
+      slot = runsPerOwner ? await runsPerOwner.acquire(request) : () => {};
+    } catch (error) {
+      // The app's ownerOf failed (often on a token the client sent): reported, never shown, and the handler keeps serving.
+      const ref = reportError(options.onError, { kind: 'run', error, threadId: input.threadId, runId: input.runId });
+      return fail(500, `The request's owner could not be determined (ref ${ref}; details are in the server log).`, 'internal-error');
+    }
     if (slot instanceof Response) return cors(slot);
     const abort = new AbortController();
     // With resumable streams a disconnect only detaches the reader; the run stops on DELETE.

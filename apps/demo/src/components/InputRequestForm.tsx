@@ -5,7 +5,7 @@ import type { InputAnswerInput, InputRequestView } from '@chatwire/core';
  * One field of a requested form, read from its JSON Schema property: what to render, and how to
  * turn what was typed into the value the schema expects. Everything shown comes from the schema
  * as text (labels, descriptions, option titles): nothing is rendered as HTML, and no pattern from
- * it is compiled (`pattern` is left to the server's validation).
+ * it is compiled (the server refuses schemas with `pattern`).
  */
 interface Field {
   readonly key: string;

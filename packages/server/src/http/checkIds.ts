@@ -26,7 +26,8 @@ export interface IdRefusal {
 
 /**
  * Checks every id of a run input before anything is stored or run: `threadId`, `runId`,
- * `parentRunId`, each message's `id`, each tool call's `id`, and each tool message's `toolCallId`.
+ * `parentRunId`, each message's `id`, each tool call's `id`, each tool message's `toolCallId`, and
+ * each resume entry's `interruptId`.
  */
 export function checkRunInputIds(input: RunAgentInput): IdRefusal | undefined {
   const check = (value: unknown, field: string): IdRefusal | undefined => {
@@ -48,6 +49,11 @@ export function checkRunInputIds(input: RunAgentInput): IdRefusal | undefined {
       const bad = check(message.toolCallId, `messages[${index}].toolCallId`);
       if (bad) return bad;
     }
+  }
+  // Interrupt ids are echoed in refusals (an unknown approval or input request): checked the same way.
+  for (const [index, entry] of (input.resume ?? []).entries()) {
+    const bad = check(entry.interruptId, `resume[${index}].interruptId`);
+    if (bad) return bad;
   }
   return undefined;
 }

@@ -3,6 +3,7 @@ export interface RunsPerOwnerOptions {
   /**
    * Who a request is for: your user id, session id, or the client's IP as your proxy reports it.
    * `undefined` leaves the request uncapped. Called once per `POST`, after the request was checked.
+   * If it throws (or rejects), the request gets a 500 `internal-error` with a ref and the error goes to `onError`.
    */
   readonly ownerOf: (request: Request) => string | undefined | Promise<string | undefined>;
   /** Runs one owner may have in flight at once (started and not yet ended, read or not). Defaults to 4. */

@@ -6,6 +6,13 @@ export const DEFAULT_INPUT_TIMEOUT_MS = 5 * 60_000;
 /** The longest a tool may ask to wait for input: 24 hours. */
 export const MAX_INPUT_TIMEOUT_MS = 24 * 60 * 60_000;
 
+/**
+ * The most input requests that wait in one process at once. Each holds its call (and the history
+ * it ran with) until answered or timed out, and a run's end frees its per-owner slot while the
+ * call waits on: past this bound a tool's `requestInput` fails at once instead of adding one more.
+ */
+export const MAX_PENDING_INPUTS = 1_000;
+
 /** A tool call waiting for the user's answer to its input request; `Call` is the running call itself. */
 export interface PendingInput<Call = unknown> {
   /** The interrupt id (`inp_...`). */

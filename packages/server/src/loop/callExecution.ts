@@ -4,7 +4,7 @@ import { executeValidatedTool, INTERRUPT_REASONS, type InputRequest, type InputR
 import { isExposed, reportError } from '../errors/errorReport.js';
 import { eventPrefixOf } from '../extensions/chatwireExtension.js';
 import { redactSecrets } from '../errors/redactSecrets.js';
-import { MAX_INPUT_TIMEOUT_MS, pendingInputs } from '../input/pendingInputs.js';
+import { MAX_INPUT_TIMEOUT_MS, MAX_PENDING_INPUTS, pendingInputs } from '../input/pendingInputs.js';
 import { checkRequestedSchema, MAX_INPUT_MESSAGE_CHARS } from '../input/requestedSchema.js';
 import { errorResult, resultEvent } from './resultEvents.js';
 import type { RunContext } from './runContext.js';
@@ -156,6 +156,9 @@ export class CallExecution {
     const sink = this.#sink;
     // Stopped, or nobody to ask: the answer is a cancel, at once.
     if (this.#ended || !sink || this.#abort.signal.aborted) return Promise.resolve({ action: 'cancel' });
+    if (pendingInputs.size >= MAX_PENDING_INPUTS) {
+      return Promise.reject(new Error(`requestInput (tool '${name}'): ${MAX_PENDING_INPUTS} input requests wait in this server process already, the most it holds; try again once some are answered.`));
+    }
     const context = this.#context;
     const timeoutMs = request.timeoutMs ?? context.inputRequestTimeoutMs;
     const expiresAt = Math.floor(Date.now() + timeoutMs);
