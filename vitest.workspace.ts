@@ -27,5 +27,6 @@ export default [
   project('react', 'jsdom'),
   project('devtools', 'jsdom'),
   project('code-mode', 'node'),
+  project('ui', 'jsdom'),
   project('demo', 'node', 'apps/demo'),
 ] satisfies TestProjectInlineConfiguration[];

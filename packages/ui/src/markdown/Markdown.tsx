@@ -25,15 +25,23 @@ const components: StreamdownProps['components'] = {
   a: ({ node: _node, ...props }) => <a {...props} target="_blank" rel="noopener noreferrer nofollow" />,
 };
 
+/** Props of {@link Markdown}. */
+export interface MarkdownProps {
+  /** The Markdown source (the model's text). */
+  text: string;
+  /** True while the text still grows: unterminated Markdown is completed for display. */
+  streaming: boolean;
+}
+
 /**
  * An assistant's text as Markdown, rendered with streamdown (made for streaming: it completes
  * unterminated Markdown such as an open `**` or code fence while tokens arrive, and renders each
  * finished block once, so settled paragraphs do not flicker or re-render per token).
  */
-export const Markdown = memo(function Markdown(props: { text: string; streaming: boolean }) {
+export const Markdown = memo(function Markdown(props: MarkdownProps) {
   return (
     <Streamdown
-      className="markdown"
+      className="cw-markdown"
       mode="streaming"
       isAnimating={props.streaming}
       rehypePlugins={rehypePlugins}
