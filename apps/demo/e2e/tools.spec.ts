@@ -10,24 +10,24 @@ test('a server tool: its result is a readable card, its JSON one click away', as
   await expect(weather).toHaveAttribute('data-state', 'output-available');
   await expect(weather.getByTestId('tool-result')).toContainText('°C');
   await expect(weather.getByTestId('tool-result')).toContainText('Paris');
-  const json = weather.locator('pre.json');
+  const json = weather.locator('pre.cw-json');
   await expect(json).toBeHidden();
   await weather.getByText('JSON', { exact: true }).click();
   await expect(json).toContainText('"city": "Paris"');
   // The closing text is a sentence about the result, not the raw JSON.
   await expect(lastAnswer(page)).toContainText('getWeather returned city Paris');
-  await expect(lastAnswer(page).locator('.markdown').last()).not.toContainText('{');
+  await expect(lastAnswer(page).locator('.cw-markdown').last()).not.toContainText('{');
 });
 
 test('the scripted model reads "for Paris" as the city, and "for Paris for 3 days" as the city and the days', async ({ page }) => {
   await sendAndWait(page, 'use getForecast for Paris');
-  await expect(card(page, 'getForecast').locator('.tool-input')).toContainText('City: Paris');
-  await expect(card(page, 'getForecast').locator('.tool-input')).not.toContainText('use getForecast');
+  await expect(card(page, 'getForecast').locator('.cw-tool-input')).toContainText('City: Paris');
+  await expect(card(page, 'getForecast').locator('.cw-tool-input')).not.toContainText('use getForecast');
   await sendAndWait(page, 'use getForecast for Paris for 3 days');
   const forecast = card(page, 'getForecast');
   await expect(forecast.getByTestId('tool-result')).toContainText('Forecast for Paris');
   await expect(forecast.locator('.result-days li')).toHaveCount(3);
-  await expect(forecast.locator('.tool-input')).toContainText('City: Paris');
+  await expect(forecast.locator('.cw-tool-input')).toContainText('City: Paris');
   await expect(lastAnswer(page)).toContainText('getForecast returned city Paris, units metric and 3 days');
   await screenshot(page, 'demo-result-cards');
 });
@@ -45,7 +45,7 @@ test('approve: the sensitive call waits, then runs after Approve', async ({ page
   const refund = card(page, 'refundOrder');
   await expect(refund).toHaveAttribute('data-state', 'approval-requested');
   await expect(refund).toContainText('Waiting for your approval');
-  await expect(refund.locator('.tool-input')).toContainText('Order id: ORD-1234');
+  await expect(refund.locator('.cw-tool-input')).toContainText('Order id: ORD-1234');
   await screenshot(page, 'demo-approval');
   await refund.getByRole('button', { name: 'Approve' }).click();
   await expect(refund).toHaveAttribute('data-state', 'output-available');
@@ -87,17 +87,17 @@ test('two browser tools called in parallel both run', async ({ page }) => {
   await expect(lastAnswer(page)).toContainText('showBanner returned');
 });
 
-test('discovery shows as a compact step ("Looked up addTodo"), and the to-do list is reachable at every width', async ({ page }) => {
+test('discovery shows as a compact step ("Discovered addTodo"), and the to-do list is reachable at every width', async ({ page }) => {
   await send(page, 'use addTodo for buy oat milk');
   await expect(card(page, 'addTodo')).toHaveAttribute('data-state', 'output-available');
   await expect(page.getByTestId('status')).toHaveText('ready');
   // No raw card for the internal discovery call: a one-line step that expands.
   await expect(page.locator('[data-testid="tool-call"][data-tool="__lazy__tool__discovery__"]')).toHaveCount(0);
   const step = page.getByTestId('discovery-step');
-  await expect(step.locator('summary').first()).toHaveText(/Looked up addTodo$/);
-  await expect(step.locator('.step-body')).toBeHidden();
+  await expect(step.locator('summary').first()).toHaveText(/Discovered addTodo$/);
+  await expect(step.locator('.cw-step-body')).toBeHidden();
   await step.locator('summary').first().click();
-  await expect(step.locator('.step-body')).toContainText('addTodo');
+  await expect(step.locator('.cw-step-body')).toContainText('addTodo');
   // The step comes before the call it made possible.
   const order = await page.locator('[data-testid="discovery-step"], [data-testid="tool-call"]').evaluateAll((elements) =>
     elements.map((element) => element.getAttribute('data-tool') ?? 'step'),
@@ -130,7 +130,7 @@ test('long content never overflows its bubble or the page', async ({ page }) => 
   await sendAndWait(page, `say ${long}`);
   await sendAndWait(page, 'show me some markdown');
   const width = page.viewportSize()!.width;
-  const bubbles = await page.locator('.message').evaluateAll((elements) =>
+  const bubbles = await page.locator('.cw-message').evaluateAll((elements) =>
     elements.map((element) => ({ scroll: element.scrollWidth, client: element.clientWidth, right: element.getBoundingClientRect().right })),
   );
   expect(bubbles.length).toBe(6);
