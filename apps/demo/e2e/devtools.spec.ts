@@ -105,7 +105,7 @@ test('the header shows one figure, the conversation\'s savings, with the turn an
   await sendAndWait(page, 'use getWeather for Paris');
   const turn = panel.getByTestId('savings-turn');
   const conversation = panel.getByTestId('savings-conversation');
-  // One figure in plain words; the share, the turn and the whole requests are in its tooltip and behind ⓘ.
+  // One figure in plain words; the share, the turn and the whole requests are in its tooltip and behind the details toggle.
   await expect(conversation).toHaveText(/^Discovery saved [\d,]+ tokens$/);
   await expect(conversation).toHaveAttribute('title', /Turn 2: saved [\d,]+ tokens \(\d+%\)/);
   await expect(turn).toBeHidden();

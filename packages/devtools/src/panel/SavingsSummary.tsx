@@ -57,7 +57,7 @@ export function SavingsSummary(props: { savings: SavingsAtAGlance }) {
       {hasCalls ? (
         <details className="cw-savings-more">
           <summary aria-label="Savings details" title="Savings details">
-            ⓘ
+            i
           </summary>
           <div className="cw-savings-popover">
             <p className="cw-muted">{EXPLAINED}</p>

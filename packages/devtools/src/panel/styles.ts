@@ -21,7 +21,8 @@ export const panelStyles = `
 .cw-header label { white-space: nowrap; }
 .cw-savings { flex: 1 0 100%; display: flex; align-items: center; gap: 6px; margin: 0; font-variant-numeric: tabular-nums; position: relative; }
 .cw-savings-figure { font-size: 13px; font-weight: 650; cursor: help; }
-.cw-savings-more summary { list-style: none; cursor: pointer; color: var(--muted); padding: 0 4px; border-radius: 4px; }
+.cw-savings-more summary { list-style: none; cursor: pointer; color: var(--muted); width: 16px; height: 16px; line-height: 14px; text-align: center;
+  border: 1px solid currentColor; border-radius: 50%; font: italic 600 11px/14px Georgia, serif; }
 .cw-savings-more summary::-webkit-details-marker { display: none; }
 .cw-savings-more[open] summary { color: var(--accent); }
 .cw-savings-popover { position: absolute; z-index: 3; left: 0; right: 0; top: calc(100% + 4px); background: var(--bg); border: 1px solid var(--line);
