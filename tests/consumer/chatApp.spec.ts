@@ -122,7 +122,7 @@ test("a lazy tool: the discovery step, then the tool's card", async ({ page }) =
   await expect(forecast.getByTestId('tool-state')).toHaveText('Done');
   await expect(page.getByTestId('status')).toHaveText('ready');
   const step = page.getByTestId('discovery-step');
-  await expect(step.locator('summary')).toHaveText(/Discovered getForecast$/);
+  await expect(step.locator('summary').first()).toHaveText(/Discovered getForecast$/);
   await expect(forecast.locator('.forecast li')).toHaveCount(3);
   // The step comes before the call it made possible, and shows no raw discovery call.
   const order = await page.locator('[data-testid="discovery-step"], [data-testid="tool-call"]').evaluateAll((elements) =>
