@@ -11,8 +11,11 @@ const rehypePlugins: StreamdownProps['rehypePlugins'] = [
   [
     (defaultRehypePlugins['harden'] as [unknown, unknown])[0] as never,
     {
-      allowedLinkPrefixes: ['https://', 'http://', 'mailto:'],
-      allowedProtocols: ['https', 'http', 'mailto'],
+      // '*' lets http(s) links through (rehype-harden parses each prefix as a URL, so 'https://' alone
+      // matched nothing and every link showed as blocked); mailto: is one of its safe protocols, and
+      // javascript:, data:, file: and vbscript: links are always blocked.
+      allowedLinkPrefixes: ['*'],
+      allowedProtocols: [],
       allowedImagePrefixes: [],
       allowDataImages: false,
       defaultOrigin: typeof window === 'undefined' ? 'http://localhost' : window.location.origin,
