@@ -37,7 +37,10 @@ try {
     }
 
     try {
-      execFileSync(join(repositoryRoot, 'node_modules', '.bin', 'attw'), [pkg.tarball, '--profile', 'esm-only', '--format', 'table-flipped', '--no-emoji', '--no-color'], {
+      // Stylesheets (`@chatwire/ui/styles.css`) are entry points for bundlers, not modules with types.
+      const stylesheets = Object.keys(manifest.exports).filter((subpath) => subpath.endsWith('.css'));
+      const exclude = stylesheets.length ? ['--exclude-entrypoints', ...stylesheets] : [];
+      execFileSync(join(repositoryRoot, 'node_modules', '.bin', 'attw'), [pkg.tarball, '--profile', 'esm-only', '--format', 'table-flipped', '--no-emoji', '--no-color', ...exclude], {
         encoding: 'utf8',
         stdio: ['ignore', 'pipe', 'pipe'],
       });
