@@ -98,6 +98,13 @@ describe('approvals', () => {
     ]);
   });
 
+  it("asks the server's question when the approval carries one, as text", () => {
+    const message = 'Refund <b>$507</b> to the card ending 4242?';
+    render(<ToolCallCard part={{ ...refundWaiting, approval: { ...refundWaiting.approval!, message } }} onApproval={() => {}} />);
+    const group = screen.getByRole('group', { name: message });
+    expect(group.querySelector('b')).toBeNull();
+  });
+
   it('shows no buttons once answered, or when the approval has no id', () => {
     render(<ToolCallCard part={refundDeclined} onApproval={() => {}} />);
     expect(screen.queryByRole('button', { name: 'Approve' })).toBeNull();
