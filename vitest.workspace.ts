@@ -29,4 +29,6 @@ export default [
   project('code-mode', 'node'),
   project('ui', 'jsdom'),
   project('demo', 'node', 'apps/demo'),
+  // The repository's own scripts (the snippet check).
+  { test: { name: 'scripts', root: 'scripts', environment: 'node', include: ['tests/**/*.test.mjs'], testTimeout: 60_000 } },
 ] satisfies TestProjectInlineConfiguration[];

@@ -1,13 +1,11 @@
 import { chatwireVitePlugin } from '@chatwire/server';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { handleChat } from './server/chatHandler.ts';
 
 // `npm run dev`: the app and its chat API on one origin. The plugin answers `/api/chat` only and
-// leaves every other URL (the app's pages and assets) to Vite. `vite build` only builds the page,
-// so the chat handler (and the production secret it requires) is loaded for the dev server alone.
-export default defineConfig(async ({ command }) => ({
-  plugins: [
-    react(),
-    ...(command === 'serve' ? [chatwireVitePlugin((await import('./server/chatHandler.ts')).handleChat, { path: '/api/chat' })] : []),
-  ],
-}));
+// leaves every other URL (the app's pages and assets) to Vite. Importing the handler here is safe for
+// `vite build`: it reads CHATWIRE_SECRET at its first request, so building needs no secret.
+export default defineConfig({
+  plugins: [react(), chatwireVitePlugin(handleChat, { path: '/api/chat' })],
+});

@@ -1,4 +1,5 @@
 import { createClient } from 'redis';
+import { DISCOVERY_TOOL_NAME } from '@chatwire/core';
 import {
   anthropic,
   createChatHandler,
@@ -14,6 +15,7 @@ import {
 } from '@chatwire/server';
 import { browserToolDefinitions } from '../shared/catalog.ts';
 import { createDemoCodeMode } from './codeMode.ts';
+import { bookTable } from './bookTable.ts';
 import { createServerTools } from './toolImplementations.ts';
 
 /** Options of {@link createDemoRoutes}. */
@@ -82,6 +84,20 @@ export function storeFromEnv(env: ModelEnv): ChatStore | undefined {
 /** Demo scenarios on top of the scripted model's built-in behaviour. */
 export const demoRules: readonly ScriptRule[] = [
   {
+    // "Book a table": a server tool that asks the user for input (a form) while it runs.
+    name: 'book a table',
+    when: (context) => /\bbook (?:a )?table\b/i.test(context.userText) && !context.calledSinceUser.has('bookTable'),
+    reply: (context) => {
+      const restaurant = /\bat ([A-Z][\w' -]{1,40}?)(?:[.!?]|$)/.exec(context.userText)?.[1];
+      if (context.sentTools.has('bookTable')) return { toolCalls: [{ name: 'bookTable', args: restaurant ? { restaurant } : {} }] };
+      // Lazy: discover it first (by name), then this rule calls it.
+      if (!context.sentTools.has(DISCOVERY_TOOL_NAME) || context.calledSinceUser.has(DISCOVERY_TOOL_NAME)) return undefined;
+      const discovery = context.request.tools.find((tool) => tool.name === DISCOVERY_TOOL_NAME);
+      const properties = (discovery?.parameters['properties'] ?? {}) as Record<string, unknown>;
+      return { toolCalls: [{ name: DISCOVERY_TOOL_NAME, args: 'query' in properties ? { query: 'select:bookTable' } : { toolNames: ['bookTable'] } }] };
+    },
+  },
+  {
     // Hybrid: a server tool's result feeds a browser tool.
     name: 'apply loaded preferences',
     when: (context) => context.phase === 'tools' && context.results.some((result) => result.toolName === 'fetchPreferences' && !result.isError),
@@ -103,7 +119,7 @@ export function createDemoRoutes(options: DemoRoutesOptions = {}): FetchHandler 
   // Code Mode: execute_typescript (and discover_tools) run TypeScript that calls read-only server tools in a
   // sandbox. Its calls take longer (20 times the pace, 500 ms by default) so a person sees them run in parallel.
   const codeMode = createDemoCodeMode(delayMs === 0 ? serverTools : createServerTools({ delayMs: delayMs * 20 }));
-  const tools = [...serverTools, ...browserToolDefinitions, ...codeMode.tools];
+  const tools = [...serverTools, bookTable, ...browserToolDefinitions, ...codeMode.tools];
   const store = options.store ?? storeFromEnv(process.env);
   const handleChat = createChatHandler({
     model,

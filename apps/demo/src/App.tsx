@@ -1,7 +1,9 @@
+import { answerInputRequest, readInputRequest, type ChatMessage, type InputAnswerInput, type MessagePart } from '@chatwire/core';
 import { ChatwireDevtools } from '@chatwire/devtools';
 import { useChat } from '@chatwire/react';
 import { ChatError, Composer, MessageList } from '@chatwire/ui';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { InputRequestForm } from './components/InputRequestForm.tsx';
 import { PagePanel } from './components/PagePanel.tsx';
 import { pageStateOf } from './pageState.ts';
 import { clearSavedChat, loadSavedChat, useSavedChat } from './savedChat.ts';
@@ -71,6 +73,16 @@ export function App() {
       void client.sendMessage(files.length > 0 ? { text, messageId, files } : { text, messageId });
     },
     [client],
+  );
+  // A server tool asking for input (the demo's bookTable, an MCP server's elicitation): a form from its schema.
+  const onInputAnswer = useCallback((answer: InputAnswerInput) => answerInputRequest(client, answer), [client]);
+  const renderPart = useCallback(
+    (part: MessagePart, _message: ChatMessage) => {
+      if (part.type !== 'interrupt') return null;
+      const request = readInputRequest(part);
+      return request ? <InputRequestForm request={request} onAnswer={onInputAnswer} /> : null;
+    },
+    [onInputAnswer],
   );
   const pendingApprovals = useMemo(() => chat.pendingApprovals.map((part) => part.toolName), [chat.pendingApprovals]);
 
@@ -142,7 +154,7 @@ export function App() {
             {chat.messages.length === 0 ? (
               <p className="empty-chat">
                 Try “use getWeather for Paris”, “use addTodo for buy oat milk” (a lazy tool: watch the discovery step), “show me some markdown”, “use refundOrder for
-                ORD-1234” or “use code to compare the weather in Paris and Tokyo”.
+                ORD-1234”, “book a table” or “use code to compare the weather in Paris and Tokyo”.
               </p>
             ) : null}
             <MessageList
@@ -153,6 +165,7 @@ export function App() {
               onApproval={onApproval}
               onRegenerate={onRegenerate}
               onEdit={onEdit}
+              renderPart={renderPart}
             />
             {chat.error ? <ChatError error={chat.error} onRetry={onRegenerate} onDismiss={chat.clearError} /> : null}
           </main>

@@ -21,8 +21,14 @@ export type { InspectionEvent, InspectionObserver } from './inspection/inspectio
 export { messageText, parseResultContent, toolCallParts, toWireMessages } from './store/messages.js';
 export type { ActivityPart, ChatMessage, ChatRole, DataPart, FilePart, InterruptPart, MessagePart, ReasoningPart, SubagentPart, TextPart } from './store/messages.js';
 export { parseJsonStrict, safeJsonReviver } from './lifecycle/parseJsonStrict.js';
+export { hasProtoKey } from './tools/hasProtoKey.js';
+export { pendingInputRequests, readInputRequest } from './store/inputRequests.js';
+export { answerInputRequest } from './store/answerInputRequest.js';
+export type { InputRequestView } from './store/inputRequests.js';
+export type { InputAnswerInput } from './store/answerInputRequest.js';
+export type { InputAction, InputRequest, InputRequestPayload, InputResponse } from './tools/inputRequest.js';
 export { CHATWIRE_EVENTS, DISCOVERY_TOOL_NAME, INTERRUPT_REASONS, RESUME_TOKEN_HEADER } from './wire/protocol.js';
-export type { ApprovalPayload, ModelCallUsage, ResultMetadata, ToolCatalog, ToolCatalogEntry } from './wire/protocol.js';
+export type { ApprovalPayload, InputRequestMetadata, ModelCallUsage, ResultMetadata, ToolCatalog, ToolCatalogEntry } from './wire/protocol.js';
 export { CODE_MODE_EVENT_PREFIX, CODE_MODE_EVENTS } from './wire/codeModeProtocol.js';
 export type {
   CodeModeConsoleLevel,
@@ -79,7 +85,7 @@ export type {
 } from './tools/toolDefinition.js';
 export { formatIssues, isStandardSchema, jsonSchema, schemaToJsonSchema, validateWithSchema } from './tools/toolSchema.js';
 export type { InferSchemaOutput, JsonSchema, JsonSchemaOptions, StandardJsonSchemaValidator, ToolSchema, Validation } from './tools/toolSchema.js';
-export { executeTool } from './tools/toolExecution.js';
+export { executeTool, executeValidatedTool } from './tools/toolExecution.js';
 export type { ToolOutcome } from './tools/toolExecution.js';
 export { DISCOVERY_NOTE, discoveryCatalog, firstSentence, nameDiscoveryTool, searchDiscoveryTool } from './discovery/catalog.js';
 export type { CatalogDetail, CatalogTool } from './discovery/catalog.js';

@@ -312,6 +312,28 @@ describe('Timeline view', () => {
   });
 });
 
+describe('Timeline view: input requests', () => {
+  it("shows what a call asked the user while it ran, and the answer", () => {
+    const asking = call('c3', 'bookTable', [[{ type: 'inputEnd' }, 1_000], [{ type: 'execute' }, 1_010]]);
+    const request = (status: 'pending' | 'resolved', payload?: unknown) => ({
+      type: 'interrupt' as const,
+      id: 'inp_1',
+      reason: 'input_request',
+      message: 'How many people?',
+      runId: 'r1',
+      status,
+      ...(payload === undefined ? {} : { payload }),
+      metadata: { chatwire: { inputRequest: { toolCallId: 'c3', toolName: 'bookTable', schema: { type: 'object', properties: {} } } } },
+    });
+    const other = { type: 'interrupt' as const, id: 'x', reason: 'choose', runId: 'r1', status: 'pending' as const };
+    const pending = buildTimeline([userMessage('u1'), { ...assistant('a1', [asking]), parts: [asking, request('pending'), other] }], 2_000);
+    expect(pending[0]!.inputRequests).toEqual([{ id: 'inp_1', message: 'How many people?', status: 'pending', content: undefined, expiresAt: undefined }]);
+    const answered = buildTimeline([userMessage('u1'), { ...assistant('a1', [asking]), parts: [asking, request('resolved', { action: 'accept', content: { party: 4 } })] }], 2_000);
+    expect(answered[0]!.inputRequests).toEqual([{ id: 'inp_1', message: 'How many people?', status: 'accepted', content: { party: 4 }, expiresAt: undefined }]);
+    expect(buildTimeline([userMessage('u1'), assistant('a1', [call('c9', 'getWeather', [])])], 2_000)[0]!.inputRequests).toEqual([]);
+  });
+});
+
 describe('Events view', () => {
   const turn: HistoryTurn = {
     id: 'u1',

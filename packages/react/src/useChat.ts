@@ -3,6 +3,8 @@ import {
   createId,
   discoveredToolsInChat,
   pendingInterrupts,
+  pendingInputRequests,
+  answerInputRequest,
   fetchServerSentEvents,
   type ActiveRun,
   type AnyTool,
@@ -19,6 +21,8 @@ import {
   type DataPartSchemas,
   type DataPartsOf,
   type InterruptPart,
+  type InputRequestView,
+  type InputAnswerInput,
   type QueuedMessage,
   type ReconnectOptions,
   type Resolvable,
@@ -130,6 +134,12 @@ export interface UseChatResult<Tools extends readonly AnyTool[] = readonly AnyTo
   readonly pendingApprovals: readonly ToolCallPart[];
   /** Interrupts of any other reason waiting for the app's answer (`respondToInterrupt` / `cancelInterrupt`). */
   readonly pendingInterrupts: readonly InterruptPart[];
+  /**
+   * Server tools' requests for the user's input (MCP elicitation among them) waiting for an answer:
+   * each with its message, the JSON Schema of the form, and the call that asked. Answer with
+   * `answerInputRequest`. They are also among `pendingInterrupts` (reason `input_request`).
+   */
+  readonly pendingInputRequests: readonly InputRequestView[];
   /** The agent's shared state (AG-UI `STATE_SNAPSHOT` / `STATE_DELTA`); sent back with the next run. */
   readonly agentState: unknown;
   /** Messages waiting in the send queue (`queue: true`), in the order they will be sent. */
@@ -162,6 +172,11 @@ export interface UseChatResult<Tools extends readonly AnyTool[] = readonly AnyTo
   readonly respondToInterrupt: ChatClient['respondToInterrupt'];
   /** Declines a pending interrupt. */
   readonly cancelInterrupt: ChatClient['cancelInterrupt'];
+  /**
+   * Answers an input request: `{ id, action: 'accept', content }`, `'decline'` or `'cancel'`. Rejects
+   * (recording nothing) when the content does not match the request's schema.
+   */
+  readonly answerInputRequest: (answer: InputAnswerInput) => Promise<void>;
   /** Replaces the shared state (a value, or a function of the current one). */
   readonly setAgentState: ChatClient['setAgentState'];
   readonly stop: () => void;
@@ -315,6 +330,7 @@ export function useChat<const Tools extends readonly AnyTool[] = readonly AnyToo
     [snapshot.messages],
   );
   const interrupts = useMemo(() => pendingInterrupts(snapshot.messages), [snapshot.messages]);
+  const inputRequests = useMemo(() => pendingInputRequests(snapshot.messages), [snapshot.messages]);
   const lazyNames = catalog.data ? catalog.data.tools.filter((tool) => tool.lazy).map((tool) => tool.name) : (tools ?? []).filter((tool) => tool.lazy).map((tool) => tool.name);
   const discovery: DiscoveryView = {
     discovered,
@@ -334,6 +350,7 @@ export function useChat<const Tools extends readonly AnyTool[] = readonly AnyToo
       clearError: () => client.clearError(),
       respondToInterrupt: ((response) => client.respondToInterrupt(response)) as ChatClient['respondToInterrupt'],
       cancelInterrupt: (interruptId: string) => client.cancelInterrupt(interruptId),
+      answerInputRequest: (answer: InputAnswerInput) => answerInputRequest(client, answer),
       setAgentState: (next: unknown) => client.setAgentState(next),
       stop: () => client.stop(),
       setMessages: ((messages) => client.setMessages(messages)) as ChatClient['setMessages'],
@@ -351,6 +368,7 @@ export function useChat<const Tools extends readonly AnyTool[] = readonly AnyToo
     turns: snapshot.turns,
     pendingApprovals,
     pendingInterrupts: interrupts,
+    pendingInputRequests: inputRequests,
     agentState: snapshot.agentState,
     queued: snapshot.queued,
     activeRun: snapshot.activeRun,

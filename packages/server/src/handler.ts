@@ -114,8 +114,11 @@ function checkRunInput(input: RunAgentInput): Response | undefined {
  * ```
  */
 export function createChatHandler(options: ChatHandlerOptions): (request: Request) => Promise<Response> {
-  // The key is resolved once, at startup: no secret in production refuses to start (development warns once).
+  // The key is resolved at the first request, not here: importing or creating the handler (a build
+  // tool's config does both) needs no secret. Without one, production answers every request with a
+  // 500 `missing-secret` and logs why once; development warns once and uses a per-process key.
   const signer = new CallSigner(options.secret);
+  let secretReported = false;
   // The tokenizer loads its tables on first use (about 150 ms): at startup, not in the first request.
   countTextTokens('warm up');
   const { allowedOrigins, trustProxy, limits: limitOptions, resumable: resumableOption, ...chatDefaults } = options;
@@ -123,6 +126,17 @@ export function createChatHandler(options: ChatHandlerOptions): (request: Reques
   const limits: Required<RequestLimits> = { ...DEFAULT_LIMITS, ...limitOptions };
   const resumable = resumableOption ? resumableStreamsFor(options, signer) : undefined;
   return withDefaultMount(async (request: Request): Promise<Response> => {
+    try {
+      signer.ready();
+    } catch (error) {
+      if (!(error instanceof ChatwireConfigError)) throw error;
+      if (!secretReported) {
+        secretReported = true;
+        console.error(`[chatwire] ${error.message}`);
+      }
+      await request.body?.cancel().catch(() => {});
+      return jsonError(500, 'This server is not configured to serve chats: it has no CHATWIRE_SECRET (see its log).', error.code);
+    }
     const origin = checkOrigin(request, policy);
     if (request.method === 'OPTIONS') return preflightResponse(request, origin, resumable ? 'GET, POST, DELETE' : 'POST');
     const corsOrigin = origin.ok ? origin.corsOrigin : undefined;

@@ -2,6 +2,7 @@ import type { AssistantMessage, Message, ResumeEntry, ToolCall, ToolMessage } fr
 import { readResultMetadata } from '@chatwire/core/wire';
 import { CallSigner } from './signing.js';
 import type { ChatStore } from './store/chatStore.js';
+import { isInputRequestEntry, reviewInputAnswers, type LateInputAnswer, type ReviewedInputAnswer } from './input/reviewInputAnswers.js';
 
 /** A request the server refuses: bad history, or resume entries that do not bind to pending calls. */
 export class ChatRequestError extends Error {
@@ -31,6 +32,10 @@ export interface HistoryReview {
   readonly approved: PlannedCall[];
   /** Server calls the user denied: report them as cancelled. */
   readonly denied: (PlannedCall & { readonly reason: string | undefined })[];
+  /** Answers to input requests of calls waiting in this process: deliver them, then stream those calls. */
+  readonly inputAnswers: ReviewedInputAnswer[];
+  /** Answers to input requests that no longer wait here: those calls get an error result. */
+  readonly lateInputs: LateInputAnswer[];
 }
 
 /** How long a used approval is kept past its expiry, for clocks that disagree a little. */
@@ -121,7 +126,21 @@ export async function reviewHistory(options: {
   const denied: (PlannedCall & { reason: string | undefined })[] = [];
   const planned: { id: string; expiresAt: number }[] = [];
 
+  // Answers to tools' input requests (`requestInput`) have their own ids and rules.
+  const inputs = await reviewInputAnswers({
+    entries: options.resume.filter(isInputRequestEntry),
+    calls,
+    answered: results,
+    lastCalls,
+    signer,
+    threadId,
+    store,
+    now,
+    movedOn: messages.at(-1)?.role === 'user',
+  });
+
   for (const entry of options.resume) {
+    if (isInputRequestEntry(entry)) continue;
     const parts = CallSigner.readApprovalId(entry.interruptId);
     const call = parts && [...calls.values()].find((candidate) => CallSigner.same(signer.approvalCallTag(threadId, candidate.id, parts.expiresAt, parts.scope), parts.callTag));
     if (!parts || !call) {
@@ -181,7 +200,12 @@ export async function reviewHistory(options: {
     const unused = options.consume ? await store.claim(usedApprovalKey(id), expiresAt + CLOCK_MARGIN_MS) : !(await store.has(usedApprovalKey(id)));
     if (!unused) throw new ChatRequestError('approval-answered', `Approval '${id}' was already answered; it cannot be used again.`);
   }
-  return { messages, approved, denied };
+  for (const { key, expiresAt } of inputs.claims) {
+    const unused = options.consume ? await store.claim(key, expiresAt) : !(await store.has(key));
+    if (!unused) throw new ChatRequestError('input-request-answered', `Input request '${key.slice('input:'.length)}' was already answered; it cannot be answered again.`);
+  }
+  if (options.consume) inputs.take();
+  return { messages, approved, denied, inputAnswers: options.consume ? inputs.answers : [], lateInputs: inputs.late };
 }
 
 /** Inserts a tool message right after the assistant message that made the call (and its results). */

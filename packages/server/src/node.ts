@@ -42,6 +42,30 @@ function discardRest(req: IncomingMessage): void {
   req.resume();
 }
 
+/**
+ * A body a framework's middleware already read and parsed (`express.json()`, `express.text()`,
+ * `express.raw()`, `bodyParser`): the stream is used up, and what it held is on `req.body`.
+ * `undefined` when the stream is still unread (the usual case).
+ */
+function consumedBody(req: IncomingMessage): { readonly body: string | Uint8Array | undefined } | undefined {
+  const parsed = (req as IncomingMessage & { body?: unknown; _body?: unknown }).body;
+  const consumed = req.readableEnded || (req as { _body?: unknown })._body === true;
+  if (!consumed) return undefined;
+  if (parsed === undefined) return { body: undefined };
+  if (typeof parsed === 'string' || parsed instanceof Uint8Array) return { body: parsed };
+  // Express 4's body-parser sets `{}` for a body it did not parse, so only a stream it read counts.
+  try {
+    return { body: JSON.stringify(parsed) };
+  } catch {
+    return { body: undefined };
+  }
+}
+
+/** The answer when a middleware read the body and left nothing usable on `req.body` (code `body-already-read`). */
+const BODY_ALREADY_READ =
+  'The request body was already read by a middleware mounted before this handler, which left no parsed body on `req.body`. ' +
+  'Mount the chat handler before body parsers (for example before `app.use(express.json())`), or use `express.json()` so `req.body` holds the parsed JSON.';
+
 /** Methods a Fetch `Request` cannot carry (the Fetch spec forbids them). */
 const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
 
@@ -91,11 +115,19 @@ function toFetchRequest(req: IncomingMessage, signal: AbortSignal): Request | st
       else if (value !== undefined) headers.set(name, value);
     }
     const hasBody = method !== 'GET' && method !== 'HEAD';
+    const consumed = hasBody ? consumedBody(req) : undefined;
+    if (consumed && consumed.body === undefined) return BODY_ALREADY_READ;
+    if (consumed) {
+      // Re-encoded from what the middleware parsed: the byte count is no longer the client's.
+      headers.delete('content-length');
+      headers.delete('content-encoding');
+      headers.delete('transfer-encoding');
+    }
     return new Request(url, {
       method,
       headers,
       signal,
-      ...(hasBody ? { body: bodyStream(req), duplex: 'half' } : {}),
+      ...(consumed ? { body: consumed.body } : hasBody ? { body: bodyStream(req), duplex: 'half' } : {}),
     } as RequestInit);
   } catch {
     return 'The request could not be parsed.';
@@ -107,6 +139,12 @@ function toFetchRequest(req: IncomingMessage, signal: AbortSignal): Request | st
  * `Request` whose signal aborts when the client disconnects, and streams the `Response` back,
  * flushing every chunk. A request that cannot be parsed (bad target, bad `Host`, a method Fetch
  * forbids such as `TRACE`) gets a 400 and the server keeps serving.
+ *
+ * Behind a body parser (Express with `express.json()`, `express.text()` or `express.raw()`) the
+ * stream is already used up: the handler then reads the body the parser left on `req.body`, so
+ * mounting order does not matter (the parser's own size limit applies first: `express.json()`
+ * refuses bodies over 100 kB unless given `{ limit }`). A body read by a middleware that left
+ * nothing on `req.body` is a 400 `body-already-read` that says so, not a JSON error.
  */
 export function toNodeListener(
   handler: FetchHandler,
@@ -121,7 +159,7 @@ export function toNodeListener(
       res.statusCode = 400;
       res.setHeader('content-type', 'application/json');
       res.setHeader('connection', 'close');
-      res.end(JSON.stringify({ error: request, code: 'bad-request' }));
+      res.end(JSON.stringify({ error: request, code: request === BODY_ALREADY_READ ? 'body-already-read' : 'bad-request' }));
       return;
     }
 

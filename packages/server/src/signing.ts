@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { ToolCall } from '@ag-ui/core';
 import { canonicalArguments, signedArguments } from './binding/canonicalArguments.js';
-import { resolveSigningKey, type SecretEnvironment } from './binding/secret.js';
+import { resolveSigningKey, type SecretEnvironment, type SigningKey } from './binding/secret.js';
 
 /** The parts of an approval id, as read back from the id itself. */
 export interface ApprovalIdParts {
@@ -30,23 +30,39 @@ const SCOPE = /^[A-Za-z0-9_-]{1,64}$/;
  *   and the content the model will read.
  */
 export class CallSigner {
-  readonly #key: Buffer;
-  /** `false` when the key is the random per-process one (no `CHATWIRE_SECRET`). */
-  readonly configured: boolean;
+  readonly #secret: string | Uint8Array | undefined;
+  readonly #environment: SecretEnvironment | undefined;
+  #resolved: SigningKey | undefined;
 
   /**
-   * @param secret The signing key. Defaults to `CHATWIRE_SECRET`; without one, production refuses
-   * to start and development uses a random per-process key (see `resolveSigningKey`).
+   * @param secret The signing key. Defaults to `CHATWIRE_SECRET`, read when the key is first needed
+   * (the first request), not here: creating a signer (and so a handler) never needs the secret, so a
+   * handler imported by a build tool's config builds without one. Without a secret, production
+   * refuses to sign or verify (`ChatwireConfigError`, `missing-secret`) and development uses a random
+   * per-process key (see `resolveSigningKey`).
    */
   constructor(secret?: string | Uint8Array, environment?: SecretEnvironment) {
-    const resolved = resolveSigningKey(secret, environment);
-    this.#key = resolved.key;
-    this.configured = resolved.configured;
+    this.#secret = secret;
+    this.#environment = environment;
+  }
+
+  /**
+   * Resolves the key now (it is cached once found). Throws {@link ChatwireConfigError}
+   * (`missing-secret`) in production without a secret; a handler calls it before it reads a request.
+   */
+  ready(): SigningKey {
+    this.#resolved ??= resolveSigningKey(this.#secret, this.#environment);
+    return this.#resolved;
+  }
+
+  /** `false` when the key is the random per-process one (no `CHATWIRE_SECRET`). */
+  get configured(): boolean {
+    return this.ready().configured;
   }
 
   // Every part is JSON-encoded: self-delimiting, and lone surrogates stay distinct (UTF-8 would merge them).
   #mac(domain: string, ...parts: (string | number)[]): string {
-    return createHmac('sha256', this.#key).update(JSON.stringify([domain, ...parts])).digest('base64url');
+    return createHmac('sha256', this.ready().key).update(JSON.stringify([domain, ...parts])).digest('base64url');
   }
 
   /**
@@ -85,6 +101,29 @@ export class CallSigner {
   /** The signature over a result this server produced for `call`, covering what the model will read. */
   resultSignature(threadId: string, call: ToolCall, content: string): string {
     return this.#mac('result', threadId, call.id, call.function.name, signedArguments(call.function.arguments), content);
+  }
+
+  /**
+   * The interrupt id of a tool's input request: `inp_<expiry>.<nonce>.<tag>`, the tag binding the
+   * thread, the call id, the nonce (one call may ask more than once) and the expiry.
+   */
+  inputRequestId(threadId: string, toolCallId: string, nonce: string, expiresAt: number): string {
+    return `inp_${Math.floor(expiresAt).toString(36)}.${nonce}.${this.inputRequestTag(threadId, toolCallId, nonce, Math.floor(expiresAt))}`;
+  }
+
+  /** The tag of an input request id (see {@link inputRequestId}). */
+  inputRequestTag(threadId: string, toolCallId: string, nonce: string, expiresAt: number): string {
+    return this.#mac('input-request', threadId, toolCallId, nonce, expiresAt).slice(0, 32);
+  }
+
+  /** Reads an input request id back; `undefined` when it is not one this signer could have made. */
+  static readInputRequestId(id: string): { readonly expiresAt: number; readonly nonce: string; readonly tag: string } | undefined {
+    if (!id.startsWith('inp_') || id.length > 120) return undefined;
+    const [expiry, nonce, tag, ...rest] = id.slice(4).split('.');
+    if (rest.length > 0 || !expiry || !nonce || !tag || !SCOPE.test(nonce)) return undefined;
+    const expiresAt = Number.parseInt(expiry, 36);
+    if (!Number.isSafeInteger(expiresAt) || expiresAt.toString(36) !== expiry) return undefined;
+    return { expiresAt, nonce, tag };
   }
 
   /** The MAC of a resume token: binds an owner id to a thread (see `resumable/resumeToken.ts`). */

@@ -5,7 +5,7 @@ import { discoveredToolsInChat } from '../discovery/discoveredTools.js';
 import { describeError } from '../errors.js';
 import { createId } from '../ids.js';
 import { DISCOVERY_TOOL_NAME } from '../wire/protocol.js';
-import { executeTool } from './toolExecution.js';
+import { executeTool, executeValidatedTool } from './toolExecution.js';
 import type { ToolCallEvent, ToolCallPart } from '../lifecycle/toolCallLifecycle.js';
 import { resolveNeedsApproval, validateToolInput, type AnyTool, type ClientTool } from './toolDefinition.js';
 
@@ -166,7 +166,7 @@ export class BrowserToolRuntime {
         this.#host.store.dispatch({ type: 'toolCall', toolCallId, event, now: Date.now(), owner: 'client' });
         return;
       }
-      await this.#runTool(toolCallId, tool, input.value, controller);
+      await this.#runTool(toolCallId, tool, input.value, controller, true);
     })();
     this.#track(toolCallId, promise, controller);
   }
@@ -197,7 +197,7 @@ export class BrowserToolRuntime {
       return;
     }
     const controller = new AbortController();
-    this.#track(toolCallId, this.#runTool(toolCallId, tool, call.input, controller), controller);
+    this.#track(toolCallId, this.#runTool(toolCallId, tool, call.input, controller, false), controller);
   }
 
   #track(toolCallId: string, promise: Promise<void>, controller: AbortController): void {
@@ -210,9 +210,11 @@ export class BrowserToolRuntime {
     this.#running.set(toolCallId, { promise: tracked, controller });
   }
 
-  async #runTool(toolCallId: string, tool: ClientTool<string, unknown, unknown>, input: unknown, controller: AbortController): Promise<void> {
+  /** Runs a call; `validated` says `input` is already the schema's output (never validated twice: transforms). */
+  async #runTool(toolCallId: string, tool: ClientTool<string, unknown, unknown>, input: unknown, controller: AbortController, validated: boolean): Promise<void> {
     this.#host.store.dispatch({ type: 'toolCall', toolCallId, event: { type: 'execute' }, now: Date.now(), owner: 'client' });
-    const outcome = await executeTool(tool, input, { toolCallId, signal: controller.signal });
+    const context = { toolCallId, signal: controller.signal };
+    const outcome = validated ? await executeValidatedTool(tool, input, context) : await executeTool(tool, input, context);
     if (controller.signal.aborted) return;
     this.#answer(
       toolCallId,

@@ -11,6 +11,7 @@ import {
   type ToolSchema,
   type Validation,
 } from './toolSchema.js';
+import type { InputRequest, InputResponse } from './inputRequest.js';
 
 /** What a tool implementation receives besides its input. */
 export interface ToolContext {
@@ -29,6 +30,27 @@ export interface ToolContext {
    * reserved. Defaults to absent.
    */
   readonly emit?: (name: string, value: unknown) => void;
+  /**
+   * Asks the user for structured input while the call runs, and waits for the answer (server tools
+   * run by Chatwire's agent loop; absent in the browser and wherever nobody can answer). The run
+   * ends with an AG-UI interrupt (reason `input_request`) carrying `message` and `schema`; the call
+   * keeps running on the server, and the next run's resume entry answers it: `accept` with `content`
+   * validated against `schema`, `decline`, or `cancel`. With no answer within `timeoutMs` (the
+   * server's `inputRequestTimeoutMs`, 5 minutes by default) it resolves as `cancel` and the call
+   * ends with an error. It also resolves as `cancel` when the call is stopped. Rejects with a
+   * `TypeError` for a request that is not a message and an object schema, or while another request
+   * of the same call waits. The waiting call lives in the server process that started it.
+   *
+   * @example
+   * ```ts
+   * const answer = await context.requestInput?.({
+   *   message: 'How many people, and when?',
+   *   schema: { type: 'object', properties: { party: { type: 'integer', minimum: 1 } }, required: ['party'] },
+   * });
+   * if (answer?.action !== 'accept') return { booked: false };
+   * ```
+   */
+  readonly requestInput?: (request: InputRequest) => Promise<InputResponse>;
 }
 
 /** Decides per call whether the user must approve it. */

@@ -37,6 +37,19 @@ export async function executeTool(
 ): Promise<ToolOutcome> {
   const input = await validateToolInput(tool, rawInput);
   if (!input.ok) return failure(input.error);
+  return executeValidatedTool(tool, input.value, context);
+}
+
+/**
+ * {@link executeTool} for input the caller already validated with the tool's input schema (the
+ * validator's output, transforms applied): the schema is not applied again, so a schema that
+ * transforms its input never receives its own output. Never throws.
+ */
+export async function executeValidatedTool(
+  tool: AnyTool & { readonly execute: ToolExecute<unknown, unknown> },
+  input: unknown,
+  context: { readonly toolCallId: string; readonly signal: AbortSignal },
+): Promise<ToolOutcome> {
   if (context.signal.aborted) return failure(`The call to '${tool.name}' was stopped before it started.`);
 
   const own = new AbortController();
@@ -57,7 +70,7 @@ export async function executeTool(
       { once: true },
     );
     Promise.resolve()
-      .then(() => tool.execute(input.value, { ...context, signal: own.signal }))
+      .then(() => tool.execute(input, { ...context, signal: own.signal }))
       .then(
         (output) => resolve({ kind: 'done', output }),
         (error: unknown) => resolve({ kind: 'threw', error }),

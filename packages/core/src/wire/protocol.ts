@@ -31,7 +31,22 @@ export const RESUME_TOKEN_HEADER = 'chatwire-resume-token';
  */
 export const INTERRUPT_REASONS = {
   toolApproval: 'tool_call',
+  /**
+   * A running server tool asked the user for input (`context.requestInput`, MCP elicitation). The
+   * interrupt's `responseSchema` describes the answer `{ action, content }`, its
+   * `metadata.chatwire.inputRequest` holds the tool call, the tool's name and the requested schema.
+   */
+  inputRequest: 'input_request',
 } as const;
+
+/** What an `input_request` interrupt carries in `metadata.chatwire.inputRequest`. */
+export interface InputRequestMetadata {
+  /** The call that asked (it keeps running on the server, waiting). */
+  readonly toolCallId: string;
+  readonly toolName: string;
+  /** The JSON Schema the tool asked with: the form to fill. */
+  readonly schema: { readonly [key: string]: unknown };
+}
 
 /** How a tool result ended, as carried in `metadata.chatwire` of TOOL_CALL_RESULT and tool messages. */
 export interface ResultMetadata {

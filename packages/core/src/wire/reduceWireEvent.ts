@@ -17,7 +17,7 @@ import { discoveredToolsInChat } from '../discovery/discoveredTools.js';
 import { addModelCall } from '../discovery/conversationUsage.js';
 import { ChatwireError } from '../errors.js';
 import { parseResultContent, type InterruptPart, type MessagePart, type TextPart } from '../store/messages.js';
-import { CHATWIRE_EVENTS } from './protocol.js';
+import { CHATWIRE_EVENTS, INTERRUPT_REASONS } from './protocol.js';
 import { readModelCallUsage, readResultMetadata } from './protocolReaders.js';
 import { argumentsDelta, argumentsEnd, callIn } from '../lifecycle/streamedArguments.js';
 import { createToolCallPart, isTerminalToolCallState, type ToolCallEvent } from '../lifecycle/toolCallLifecycle.js';
@@ -105,9 +105,10 @@ export function reduceWireEvent(state: ChatState, event: WireEvent, now: number)
       const interrupts = event.outcome?.type === 'interrupt' ? event.outcome.interrupts : [];
       let reduction: Reduction = { state: finished, changes: [] };
       for (const interrupt of interrupts) {
-        // An interrupt naming a call of this turn is that call's approval, whatever its reason; any
-        // other becomes an interrupt part the app answers.
-        const call = interrupt.toolCallId === undefined ? undefined : findToolCall(reduction.state.messages.slice(-1), (part) => part.toolCallId === interrupt.toolCallId);
+        // An interrupt naming a call of this turn is that call's approval, whatever its reason (but a
+        // tool's request for input, which asks for a form, not a yes or no); any other becomes an
+        // interrupt part the app answers.
+        const call = interrupt.toolCallId === undefined || interrupt.reason === INTERRUPT_REASONS.inputRequest ? undefined : findToolCall(reduction.state.messages.slice(-1), (part) => part.toolCallId === interrupt.toolCallId);
         // A call this browser runs (or already answered) is not the user's to approve: the next
         // request's tool message answers it.
         if (call?.call.owner === 'client') continue;

@@ -1,5 +1,5 @@
-import type { ChatMessage, ToolCallPart, ToolCallState } from '@chatwire/core';
-import { isTerminalToolCallState } from '@chatwire/core';
+import type { ChatMessage, InputRequestView, ToolCallPart, ToolCallState } from '@chatwire/core';
+import { isTerminalToolCallState, readInputRequest } from '@chatwire/core';
 
 /** One state a call went through, and how long it stayed there. */
 export interface TimelineStep {
@@ -26,21 +26,43 @@ export interface TimelineRow {
         readonly reason: string | undefined;
       }
     | undefined;
+  /** What the call asked the user while it ran (`requestInput`), in order, and how each was answered. */
+  readonly inputRequests: readonly TimelineInputRequest[];
   readonly error: string | undefined;
+}
+
+/** A tool's request for input, as the Timeline shows it. */
+export interface TimelineInputRequest {
+  readonly id: string;
+  readonly message: string;
+  readonly status: InputRequestView['status'];
+  /** The answer's content (`accepted`). */
+  readonly content: Readonly<Record<string, unknown>> | undefined;
+  readonly expiresAt: string | undefined;
 }
 
 /** The Timeline view: every tool call of the conversation with its states and their durations. */
 export function buildTimeline(messages: readonly ChatMessage[], now: number): TimelineRow[] {
   const rows: TimelineRow[] = [];
   let turn = 0;
+  const asked = new Map<string, TimelineInputRequest[]>();
+  for (const message of messages) {
+    for (const part of message.parts) {
+      const request = part.type === 'interrupt' ? readInputRequest(part) : undefined;
+      if (!request) continue;
+      const list = asked.get(request.toolCallId) ?? [];
+      list.push({ id: request.id, message: request.message, status: request.status, content: request.content, expiresAt: request.expiresAt });
+      asked.set(request.toolCallId, list);
+    }
+  }
   for (const message of messages) {
     if (message.role === 'user') turn++;
-    for (const part of message.parts) if (part.type === 'tool-call') rows.push(timelineRow(part, turn, now));
+    for (const part of message.parts) if (part.type === 'tool-call') rows.push(timelineRow(part, turn, now, asked.get(part.toolCallId) ?? []));
   }
   return rows;
 }
 
-function timelineRow(part: ToolCallPart, turn: number, now: number): TimelineRow {
+function timelineRow(part: ToolCallPart, turn: number, now: number, inputRequests: readonly TimelineInputRequest[]): TimelineRow {
   const steps = part.timeline.map((entry, index) => {
     const next = part.timeline[index + 1];
     const durationMs = next ? next.at - entry.at : isTerminalToolCallState(entry.state) ? 0 : Math.max(0, now - entry.at);
@@ -61,6 +83,7 @@ function timelineRow(part: ToolCallPart, turn: number, now: number): TimelineRow
           reason: part.approval.reason,
         }
       : undefined,
+    inputRequests,
     error: part.result?.state === 'error' ? part.result.error : undefined,
   };
 }

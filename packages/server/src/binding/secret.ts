@@ -33,8 +33,16 @@ export interface SecretEnvironment {
  * elsewhere a random per-process key is used and a warning is printed once (not under
  * `NODE_ENV=test`), because approvals and signed results then stop verifying after a restart
  * and on any other instance.
+ *
+ * Handlers call it at their first request. Call it yourself when a server starts to refuse to
+ * start in production without a secret:
+ *
+ * @example
+ * ```ts
+ * resolveSigningKey(); // throws ChatwireConfigError (missing-secret) in production without CHATWIRE_SECRET
+ * ```
  */
-export function resolveSigningKey(secret: string | Uint8Array | undefined, environment: SecretEnvironment = {}): SigningKey {
+export function resolveSigningKey(secret?: string | Uint8Array, environment: SecretEnvironment = {}): SigningKey {
   const env = environment.env ?? process.env;
   const configured = secret ?? env['CHATWIRE_SECRET'];
   if (configured !== undefined && configured.length > 0) return { key: Buffer.from(configured), configured: true };

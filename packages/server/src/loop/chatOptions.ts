@@ -44,6 +44,12 @@ export interface ChatOptions {
   /** How long an approval can be answered, in milliseconds. Defaults to 3,600,000 (one hour). */
   readonly approvalTtlMs?: number;
   /**
+   * How long a server tool's input request (`context.requestInput`) waits for the user's answer, in
+   * milliseconds, unless the request names its own `timeoutMs`. Then it resolves as `cancel` and the
+   * call ends with an error. Defaults to 300,000 (5 minutes).
+   */
+  readonly inputRequestTimeoutMs?: number;
+  /**
    * Receives the details of failures the client only sees as a safe message (tool exceptions,
    * provider errors); credentials in URLs are redacted. Defaults to one `console.error` line.
    */
@@ -54,6 +60,8 @@ export interface ChatOptions {
 
 /** The default of {@link ChatOptions.approvalTtlMs}: one hour. */
 export const DEFAULT_APPROVAL_TTL_MS = 60 * 60_000;
+
+export { DEFAULT_INPUT_TIMEOUT_MS } from '../input/pendingInputs.js';
 
 /** The default of {@link ChatOptions.maxIterations}. */
 export const DEFAULT_MAX_ITERATIONS = 10;

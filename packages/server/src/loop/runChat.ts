@@ -13,7 +13,7 @@ import { reportError, safeModelMessage } from '../errors/errorReport.js';
 import { extensionUsage } from '../extensions/chatwireExtension.js';
 import { ChatRequestError, withEveryCallAnswered } from '../history.js';
 import { CallSigner } from '../signing.js';
-import { DEFAULT_APPROVAL_TTL_MS, DEFAULT_MAX_ITERATIONS, storeOf, type ChatOptions } from './chatOptions.js';
+import { DEFAULT_APPROVAL_TTL_MS, DEFAULT_INPUT_TIMEOUT_MS, DEFAULT_MAX_ITERATIONS, storeOf, type ChatOptions } from './chatOptions.js';
 import { streamModelStep } from './modelStep.js';
 import { providerSearchResult } from './providerSearchResult.js';
 import { reviewChatRequest, type ReviewedRequest } from './reviewChatRequest.js';
@@ -25,17 +25,20 @@ import { prepareServerCall, triageCalls, type PreparedCall } from './triageCalls
 /**
  * The agent loop of one AG-UI run. `reviewed` is the review `createChatHandler` already made (and
  * whose approvals it claimed) before answering; without it the run reviews the request itself.
- * `signer` is the one the handler resolved at startup.
+ * `signer` is the handler's (its key resolved at the handler's first request).
  *
  * The run ends with RUN_FINISHED: `success` when the model answered without tools, or left calls
  * of frontend tools for the application (`pendingToolCallIds`); `interrupt` when calls wait for an
- * approval; `cancelled` when it was stopped or reached `maxIterations`. RUN_ERROR when it failed.
+ * approval, or a running server tool waits for the user's input (`requestInput`: the call keeps
+ * running, and the next run's resume entry hands it the answer); `cancelled` when it was stopped or reached `maxIterations`. RUN_ERROR when it failed.
  */
 export async function* runChat(
   options: ChatOptions,
   reviewed: ReviewedRequest | undefined,
   signer = new CallSigner(options.secret),
 ): AsyncGenerator<Event, void, undefined> {
+  // Without a secret in production, `chat()` refuses before any event (ChatwireConfigError), as it always did.
+  signer.ready();
   const threadId = options.threadId ?? createId('thread');
   const runId = options.runId ?? createId('run');
   // The run's own signal: aborted when the caller's is, and when the run ends, so no tool outlives it.
@@ -75,11 +78,13 @@ export async function* runChat(
       history: review.messages,
       store: storeOf(options),
       approvalTtlMs: options.approvalTtlMs ?? DEFAULT_APPROVAL_TTL_MS,
+      inputRequestTimeoutMs: options.inputRequestTimeoutMs ?? DEFAULT_INPUT_TIMEOUT_MS,
       onError: options.onError,
     };
 
-    // What the user decided on the previous run's approvals happens first.
+    // What the user decided on the previous run's approvals and input requests happens first.
     for (const { call, reason } of review.denied) yield deniedResult(context, call, reason);
+    for (const { call, error } of review.lateInputs) yield errorResult(context, call, error);
     const approved: PreparedCall[] = [];
     for (const { call } of review.approved) {
       const registered = context.tools.registry.get(call.function.name);
@@ -90,7 +95,12 @@ export async function* runChat(
       if (prepared.ok) approved.push(prepared.prepared);
       else yield errorResult(context, call, prepared.error);
     }
-    yield* executeServerCalls(context, approved);
+    // Calls waiting for input get their answers and stream the rest of their work here.
+    const stillWaiting = yield* executeServerCalls(context, approved, review.inputAnswers);
+    if (stillWaiting.length > 0) {
+      yield finished({ type: 'interrupt', interrupts: stillWaiting });
+      return;
+    }
 
     const maxIterations = options.maxIterations ?? DEFAULT_MAX_ITERATIONS;
     for (let iteration = 0; iteration < maxIterations; iteration++) {
@@ -120,10 +130,11 @@ export async function* runChat(
       }
 
       const triage = yield* triageCalls(context, step.calls);
-      yield* executeServerCalls(context, triage.serverCalls);
-      if (triage.interrupts.length > 0) {
+      // Calls that asked the user for input keep running, waiting; the run ends asking with their interrupts.
+      const waiting = yield* executeServerCalls(context, triage.serverCalls);
+      if (triage.interrupts.length > 0 || waiting.length > 0) {
         // Frontend calls of the same response stay pending too; a consumer derives them from the stream.
-        yield finished({ type: 'interrupt', interrupts: triage.interrupts });
+        yield finished({ type: 'interrupt', interrupts: [...triage.interrupts, ...waiting] });
         return;
       }
       if (triage.pending.length > 0) {

@@ -11,6 +11,8 @@ export interface RunContext {
   readonly signer: CallSigner;
   readonly store: ChatStore;
   readonly approvalTtlMs: number;
+  /** How long an input request waits for its answer, unless it names its own time. */
+  readonly inputRequestTimeoutMs: number;
   readonly onError: ErrorReporter | undefined;
   /** The run's own signal: aborted when the caller's is, and when the run ends. */
   readonly signal: AbortSignal;

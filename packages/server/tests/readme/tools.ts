@@ -1,4 +1,4 @@
-// tools.ts: shared by the server and the browser
+// src/tools.ts: shared by the server and the browser
 import { toolDefinition } from '@chatwire/core';
 import { z } from 'zod';
 

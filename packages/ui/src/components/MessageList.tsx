@@ -1,5 +1,5 @@
-import { memo, useEffect, useMemo, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
-import { messageText, type ChatMessage, type FilePart } from '@chatwire/core';
+import { Fragment, memo, useEffect, useMemo, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
+import { messageText, type ChatMessage, type FilePart, type MessagePart } from '@chatwire/core';
 import { createToolUIRegistry, type ToolUI, type ToolUIRegistry } from '../registry/toolUI.js';
 import { Attachments } from './Attachments.js';
 import { MessageText, preloadMarkdown } from './MessageText.js';
@@ -25,6 +25,11 @@ export interface MessageListProps {
   stopped?: ReadonlySet<string>;
   /** Shown when there are no messages. */
   empty?: ReactNode;
+  /**
+   * Draws the parts the list does not draw itself (interrupts such as a server tool's request for input,
+   * data parts, activity); return nothing to leave one out. Defaults to leaving them out.
+   */
+  renderPart?: (part: MessagePart, message: ChatMessage) => ReactNode;
 }
 
 interface RowOptions {
@@ -33,6 +38,7 @@ interface RowOptions {
   onApproval: ((approvalId: string, approved: boolean) => void) | undefined;
   onRegenerate: (() => void) | undefined;
   onEdit: ((messageId: string, text: string) => void) | undefined;
+  renderPart: ((part: MessagePart, message: ChatMessage) => ReactNode) | undefined;
 }
 
 /**
@@ -46,8 +52,15 @@ export function MessageList(props: MessageListProps) {
   const { tools } = props;
   const registry = useMemo(() => (tools === undefined ? undefined : tools instanceof Map ? tools : createToolUIRegistry(tools as readonly ToolUI[])), [tools]);
   const options = useMemo<RowOptions>(
-    () => ({ tools: registry, discovery: props.discovery, onApproval: props.onApproval, onRegenerate: props.onRegenerate, onEdit: props.onEdit }),
-    [registry, props.discovery, props.onApproval, props.onRegenerate, props.onEdit],
+    () => ({
+      tools: registry,
+      discovery: props.discovery,
+      onApproval: props.onApproval,
+      onRegenerate: props.onRegenerate,
+      onEdit: props.onEdit,
+      renderPart: props.renderPart,
+    }),
+    [registry, props.discovery, props.onApproval, props.onRegenerate, props.onEdit, props.renderPart],
   );
   const last = props.messages[props.messages.length - 1];
   if (props.messages.length === 0 && props.empty !== undefined) return <>{props.empty}</>;
@@ -104,7 +117,7 @@ function AssistantMessage(props: { message: ChatMessage; isLast: boolean; busy: 
           case 'file':
             return <Attachments key={index} files={[part]} />;
           default:
-            return null;
+            return options.renderPart ? <Fragment key={index}>{options.renderPart(part, message)}</Fragment> : null;
         }
       })}
       {streaming ? null : (

@@ -4,6 +4,9 @@ import { buildTimeline } from '../../viewModel/index.js';
 import { ShowMore, useCappedList } from './ShowMore.js';
 
 const duration = (ms: number) => (ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`);
+const truncated = (text: string) => (text.length > 200 ? `${text.slice(0, 200)}…` : text);
+/** How the user answered a tool's request for input. */
+const INPUT_STATUS = { pending: 'waiting for the user', accepted: 'answered', declined: 'declined', cancelled: 'cancelled' } as const;
 const clock = (at: number) => new Date(at).toLocaleTimeString('en-GB', { hour12: false });
 
 /** Every tool call with the states it went through and the time it spent in each. */
@@ -24,7 +27,7 @@ export function TimelineView(props: { messages: readonly ChatMessage[] }) {
             <th>Turn</th>
             <th>Call</th>
             <th>States</th>
-            <th>Approval</th>
+            <th>Approval / input</th>
           </tr>
         </thead>
         <tbody>
@@ -54,6 +57,12 @@ export function TimelineView(props: { messages: readonly ChatMessage[] }) {
                         row.approval.respondedAt ? ` at ${clock(row.approval.respondedAt)}` : ''
                       }${row.approval.reason ? `: ${row.approval.reason}` : ''}`
                   : ''}
+                {row.inputRequests.map((request) => (
+                  <div key={request.id} className="cw-input-request" data-testid="timeline-input-request" data-status={request.status}>
+                    {`asked “${request.message}”: ${INPUT_STATUS[request.status]}`}
+                    {request.content ? <span className="cw-muted">{` ${truncated(JSON.stringify(request.content))}`}</span> : null}
+                  </div>
+                ))}
               </td>
             </tr>
           ))}

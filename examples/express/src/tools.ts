@@ -1,0 +1,18 @@
+// Shared by the server and the browser.
+import { toolDefinition } from '@chatwire/core';
+import { z } from 'zod';
+
+/** A server tool. */
+export const getWeather = toolDefinition({
+  name: 'getWeather',
+  description: 'Current weather for a city.',
+  inputSchema: z.object({ city: z.string() }),
+  outputSchema: z.object({ city: z.string(), celsius: z.number() }),
+});
+
+/** A browser tool: it changes the page. */
+export const setTheme = toolDefinition({
+  name: 'setTheme',
+  description: 'Switches the page between light and dark.',
+  inputSchema: z.object({ theme: z.enum(['light', 'dark']) }),
+});
