@@ -54,6 +54,11 @@ try {
     else if (readFileSync(join(dir, 'LICENSE'), 'utf8') !== license) report("LICENSE differs from the repository's LICENSE");
     for (const [subpath, conditions] of Object.entries(manifest.exports)) {
       if (typeof conditions === 'string') continue;
+      if (subpath.endsWith('.css')) {
+        // A stylesheet ships as it is written, with a declaration for its side-effect import.
+        for (const file of [conditions.default, conditions.types].map((path) => path.replace(/^\.\//, ''))) if (!files.has(file)) report(`exports['${subpath}']: ${file} is not in the tarball`);
+        continue;
+      }
       const js = conditions.default.replace(/^\.\//, '');
       const types = conditions.types.replace(/^\.\//, '');
       for (const file of [js, `${js}.map`, types, `${types}.map`]) if (!files.has(file)) report(`exports['${subpath}']: ${file} is not in the tarball`);
