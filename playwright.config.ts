@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { defineConfig } from '@playwright/test';
 
 /**
@@ -47,6 +48,8 @@ export default defineConfig({
     url: `http://127.0.0.1:${port}/api/tools`,
     reuseExistingServer: false,
     timeout: 60_000,
-    env: { PORT: String(port), HOST: '127.0.0.1', CHATWIRE_DELAY_MS: '12', CHATWIRE_MODEL: 'scripted' },
+    // `vite preview` sets NODE_ENV=production in the server process, and the handler reads its signing
+    // secret at the first request (since the missing-secret fix), so the served demo needs one, as deployed.
+    env: { PORT: String(port), HOST: '127.0.0.1', CHATWIRE_DELAY_MS: '12', CHATWIRE_MODEL: 'scripted', CHATWIRE_SECRET: randomBytes(32).toString('hex') },
   },
 });
