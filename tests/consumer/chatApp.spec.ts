@@ -21,7 +21,7 @@ const visibleText = (page: Page) => page.getByRole('log', { name: 'Conversation'
 async function readable(page: Page, locator: Locator = page.getByRole('log', { name: 'Conversation' })) {
   const text = await visibleText(page);
   expect(text).not.toMatch(RAW_STATES);
-  expect(text).not.toMatch(/[{[]\s*"/);
+  expect(text).not.toMatch(/\{\s*"[^"]+"\s*:/); // a JSON object
   const width = page.viewportSize()!.width;
   const box = await locator.evaluate((element) => ({ scroll: element.scrollWidth, client: element.clientWidth, right: element.getBoundingClientRect().right }));
   expect(box.scroll).toBeLessThanOrEqual(box.client + 1);

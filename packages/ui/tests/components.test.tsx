@@ -98,11 +98,11 @@ describe('approvals', () => {
     ]);
   });
 
-  it("asks the server's question when the approval carries one, as text", () => {
-    const message = 'Refund <b>$507</b> to the card ending 4242?';
+  it("asks in words, not with the server's default prompt (which holds the arguments as JSON)", () => {
+    const message = 'Allow \'refundOrder\' to run with {"orderId":"ORD-1234"}?';
     render(<ToolCallCard part={{ ...refundWaiting, approval: { ...refundWaiting.approval!, message } }} onApproval={() => {}} />);
-    const group = screen.getByRole('group', { name: message });
-    expect(group.querySelector('b')).toBeNull();
+    expect(screen.getByRole('group', { name: 'Allow refundOrder to run?' })).toBeTruthy();
+    expect(screen.queryByText(message)).toBeNull();
   });
 
   it('shows no buttons once answered, or when the approval has no id', () => {

@@ -8,8 +8,9 @@ export interface ApprovalPromptProps {
   /** Called with the approval's id (bound to this call by the server) and the user's answer. */
   onRespond: (approvalId: string, approved: boolean) => void;
   /**
-   * What is asked, read by screen readers with the buttons. Defaults to the server's prompt for this
-   * approval (`part.approval.message`, shown as text), else "Allow {toolName} to run?".
+   * What is asked, read by screen readers with the buttons. Defaults to "Allow {toolName} to run?" (the
+   * arguments show as fields on the card; the server's own `approval.message` can hold raw JSON, so pass
+   * it here only when your server writes it for people).
    */
   question?: ReactNode;
   /** The button labels. Default to "Approve" and "Deny". */
@@ -34,7 +35,7 @@ export function ApprovalPrompt(props: ApprovalPromptProps) {
   return (
     <div className={props.className ?? 'cw-approval'} role="group" aria-labelledby={questionId} data-testid="approval-prompt">
       <p id={questionId} className="cw-approval-question">
-        {props.question ?? (approval.message?.trim() || `Allow ${part.toolName} to run?`)}
+        {props.question ?? `Allow ${part.toolName} to run?`}
       </p>
       <div className="cw-approval-buttons">
         <button type="button" className="cw-approve" autoFocus={props.autoFocus} onClick={() => onRespond(id, true)}>
