@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { defineConfig } from '@playwright/test';
 
 /**
@@ -47,7 +48,8 @@ export default defineConfig({
     url: `http://127.0.0.1:${port}/api/tools`,
     reuseExistingServer: false,
     timeout: 60_000,
-    // `vite preview` runs in production mode, where the handler serves only with a secret.
-    env: { PORT: String(port), HOST: '127.0.0.1', CHATWIRE_DELAY_MS: '12', CHATWIRE_MODEL: 'scripted', CHATWIRE_SECRET: 'e2e-only-secret-not-for-production' },
+    // `vite preview` sets NODE_ENV=production in the server process, and the handler reads its signing
+    // secret at the first request (since the missing-secret fix), so the served demo needs one, as deployed.
+    env: { PORT: String(port), HOST: '127.0.0.1', CHATWIRE_DELAY_MS: '12', CHATWIRE_MODEL: 'scripted', CHATWIRE_SECRET: randomBytes(32).toString('hex') },
   },
 });

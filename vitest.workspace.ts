@@ -28,6 +28,7 @@ export default [
   project('devtools', 'jsdom'),
   project('code-mode', 'node'),
   project('mcp', 'node'),
+  project('ui', 'jsdom'),
   project('demo', 'node', 'apps/demo'),
   // The repository's own scripts (the snippet check).
   { test: { name: 'scripts', root: 'scripts', environment: 'node', include: ['tests/**/*.test.mjs'], testTimeout: 60_000 } },

@@ -30,14 +30,14 @@ function build(name) {
 const started = performance.now();
 try {
   await build('core');
-  await Promise.all(['react', 'devtools', 'server'].map(build));
+  await Promise.all(['react', 'devtools', 'server', 'ui'].map(build));
   // Code Mode and MCP compile against the server's published types too.
   await Promise.all(['code-mode', 'mcp'].map(build));
 } catch (error) {
   console.error(error instanceof Error ? error.message : error);
   process.exit(1);
 }
-console.log(`Built core, react, devtools, server, code-mode, mcp to packages/*/dist in ${((performance.now() - started) / 1000).toFixed(1)} s (tsc ${tscVersion()}).`);
+console.log(`Built core, react, devtools, server, ui, code-mode, mcp to packages/*/dist in ${((performance.now() - started) / 1000).toFixed(1)} s (tsc ${tscVersion()}).`);
 
 function tscVersion() {
   return JSON.parse(readFileSync(join(root, 'node_modules', '@typescript', 'native', 'package.json'), 'utf8')).version;

@@ -37,7 +37,10 @@ try {
     }
 
     try {
-      execFileSync(join(repositoryRoot, 'node_modules', '.bin', 'attw'), [pkg.tarball, '--profile', 'esm-only', '--format', 'table-flipped', '--no-emoji', '--no-color'], {
+      // Stylesheets (`@chatwire/ui/styles.css`) are entry points for bundlers, not modules with types.
+      const stylesheets = Object.keys(manifest.exports).filter((subpath) => subpath.endsWith('.css'));
+      const exclude = stylesheets.length ? ['--exclude-entrypoints', ...stylesheets] : [];
+      execFileSync(join(repositoryRoot, 'node_modules', '.bin', 'attw'), [pkg.tarball, '--profile', 'esm-only', '--format', 'table-flipped', '--no-emoji', '--no-color', ...exclude], {
         encoding: 'utf8',
         stdio: ['ignore', 'pipe', 'pipe'],
       });
@@ -51,6 +54,11 @@ try {
     else if (readFileSync(join(dir, 'LICENSE'), 'utf8') !== license) report("LICENSE differs from the repository's LICENSE");
     for (const [subpath, conditions] of Object.entries(manifest.exports)) {
       if (typeof conditions === 'string') continue;
+      if (subpath.endsWith('.css')) {
+        // A stylesheet ships as it is written, with a declaration for its side-effect import.
+        for (const file of [conditions.default, conditions.types].map((path) => path.replace(/^\.\//, ''))) if (!files.has(file)) report(`exports['${subpath}']: ${file} is not in the tarball`);
+        continue;
+      }
       const js = conditions.default.replace(/^\.\//, '');
       const types = conditions.types.replace(/^\.\//, '');
       for (const file of [js, `${js}.map`, types, `${types}.map`]) if (!files.has(file)) report(`exports['${subpath}']: ${file} is not in the tarball`);

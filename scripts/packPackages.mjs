@@ -7,7 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 /** The publishable packages, in dependency order (core first). */
-export const PACKAGES = ['core', 'react', 'devtools', 'server', 'code-mode', 'mcp'];
+export const PACKAGES = ['core', 'react', 'devtools', 'server', 'ui', 'code-mode', 'mcp'];
 
 export const repositoryRoot = resolve(import.meta.dirname, '..');
 

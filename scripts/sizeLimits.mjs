@@ -50,6 +50,17 @@ export function Devtools() {
   return createElement(ChatwireDevtools, { catalogUrl: '/api/tools' });
 }`,
   },
+  {
+    name: 'components (@chatwire/ui)',
+    limit: 12_000,
+    // The message list and composer, with the few @chatwire/core readers they import (an app that has
+    // useChat already ships them); the Markdown renderer (streamdown) loads lazily and is reported beside it.
+    code: `import { createElement } from 'react';
+import { Composer, MessageList } from '@chatwire/ui';
+export function Chat(props) {
+  return createElement('div', null, createElement(MessageList, { messages: props.messages, onApproval: props.onApproval }), createElement(Composer, { busy: false, onSend: props.onSend }));
+}`,
+  },
 ];
 
 const gzip = (code) => gzipSync(code, { level: 9 }).length;
@@ -121,7 +132,7 @@ function sizes(chunks) {
 }
 
 const versionOf = (name) => JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')).version;
-for (const name of ['core', 'react', 'devtools']) {
+for (const name of ['core', 'react', 'devtools', 'ui']) {
   try {
     readFileSync(join(root, 'packages', name, 'dist', 'index.js'));
   } catch {

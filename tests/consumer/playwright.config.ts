@@ -19,6 +19,11 @@ export default defineConfig({
   timeout: 30_000,
   expect: { timeout: 10_000 },
   reporter: [['list']],
+  // The copied example at desktop width and at 390 px (a phone), as the demo is tested.
+  projects: [
+    { name: 'desktop', use: { viewport: { width: 1280, height: 800 } } },
+    { name: 'mobile', use: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 } },
+  ],
   use: {
     baseURL: `http://127.0.0.1:${port}`,
     browserName: 'chromium',

@@ -21,7 +21,7 @@ test('attach an image: it is listed before sending, shown in the message, and th
   await expect(image).toBeVisible();
   // The image really decoded (not a broken-image box).
   expect(await image.evaluate((element: HTMLImageElement) => [element.complete, element.naturalWidth])).toEqual([true, 8]);
-  await expect(sent.locator('.user-text')).toHaveText('what is in this picture?');
+  await expect(sent.locator('.cw-user-text')).toHaveText('what is in this picture?');
   await expect(page.getByTestId('status')).toHaveText('ready');
   await expect(lastAnswer(page)).toContainText('an image named orange.png (image/png');
   await screenshot(page, 'demo-attachment');

@@ -36,7 +36,7 @@ test('a Code Mode turn: the API is discovered, the code part shows its calls run
   // First the lookup of the lazy API...
   const step = page.locator('[data-testid="discovery-step"][data-kind="code-mode"]').last();
   await expect(step).toHaveAttribute('data-tools', 'getWeather');
-  await expect(step).toContainText('Looked up getWeather');
+  await expect(step).toContainText('Discovered getWeather');
 
   // ...then the code, each call it made, its console and what it returned.
   const part = page.getByTestId('code-part').last();

@@ -97,7 +97,7 @@ test('the devtools shows lazy tools being discovered, and its counts agree acros
   await expect(panel).toHaveCount(0);
 });
 
-test('the header shows the savings of the selected turn and of the conversation, as the Tokens tab does', async ({ page }) => {
+test('the header shows one figure, the conversation\'s savings, with the turn and the rest behind it, as the Tokens tab does', async ({ page }) => {
   await page.goto('/');
   const panel = await openDevtools(page);
   await expect(panel.getByTestId('devtools-savings')).toContainText('No model call yet');
@@ -105,8 +105,14 @@ test('the header shows the savings of the selected turn and of the conversation,
   await sendAndWait(page, 'use getWeather for Paris');
   const turn = panel.getByTestId('savings-turn');
   const conversation = panel.getByTestId('savings-conversation');
+  // One figure in plain words; the share, the turn and the whole requests are in its tooltip and behind the details toggle.
+  await expect(conversation).toHaveText(/^Discovery saved [\d,]+ tokens$/);
+  await expect(conversation).toHaveAttribute('title', /Turn 2: saved [\d,]+ tokens \(\d+%\)/);
+  await expect(turn).toBeHidden();
+  await panel.getByLabel('Savings details').click();
+  await expect(turn).toBeVisible();
   await expect(turn).toHaveText(/^Turn 2: saved [\d,]+ tokens \(\d+%\)$/);
-  await expect(conversation).toHaveText(/^Conversation: saved [\d,]+ tokens \(\d+%\)$/);
+  await panel.getByLabel('Savings details').click();
   await panel.getByRole('tab', { name: 'Tokens' }).click();
   // The panel refreshes a few times a second: read the header and the table until both settled.
   const read = async () => {

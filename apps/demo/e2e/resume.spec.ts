@@ -15,7 +15,7 @@ test('a reload during "write a long story": the story continues from where it wa
   await expect(page.getByTestId('status')).toHaveText('streaming');
 
   await page.reload();
-  const answer = lastAnswer(page).locator('.markdown');
+  const answer = lastAnswer(page).locator('.cw-markdown');
   // The saved story is on the page at once (from localStorage), and the run goes on where it was.
   await expect(answer).toContainText('Part 2:');
   const resumedFrom = (await answer.textContent()) ?? '';
@@ -39,7 +39,7 @@ test('a reload during "write a long story": the story continues from where it wa
   // Reloaded again once the story finished: it is all there, nothing is resumed.
   await page.reload();
   await expect(page.getByTestId('status')).toHaveText('ready');
-  expect(partsOf((await lastAnswer(page).locator('.markdown').textContent()) ?? '')).toEqual(allParts);
+  expect(partsOf((await lastAnswer(page).locator('.cw-markdown').textContent()) ?? '')).toEqual(allParts);
   expect(requests.filter((request) => request.method === 'GET')).toHaveLength(1);
 });
 
@@ -62,7 +62,7 @@ test('Stop after a reload asks the server to stop the resumed run; New chat star
   await page.reload();
   await expect.poll(() => held !== undefined).toBe(true);
   await expect(page.getByTestId('status')).toHaveText(/submitted|streaming/);
-  const kept = (await lastAnswer(page).locator('.markdown').textContent()) ?? '';
+  const kept = (await lastAnswer(page).locator('.cw-markdown').textContent()) ?? '';
   await page.getByRole('button', { name: 'Stop' }).click();
   await expect(page.getByTestId('status')).toHaveText('ready');
   await expect.poll(() => stops.length).toBe(1);
@@ -71,12 +71,12 @@ test('Stop after a reload asks the server to stop the resumed run; New chat star
   await held?.();
   await page.unroute(/\/api\/chat\?/);
   expect(kept).not.toContain('Part 12:');
-  await expect(lastAnswer(page).locator('.markdown')).toHaveText(kept);
+  await expect(lastAnswer(page).locator('.cw-markdown')).toHaveText(kept);
 
   // The run was stopped: a reload finds nothing to resume, and the answer stays as it was stopped.
   await page.reload();
   await expect(page.getByTestId('status')).toHaveText('ready');
-  await expect(lastAnswer(page).locator('.markdown')).toHaveText(kept);
+  await expect(lastAnswer(page).locator('.cw-markdown')).toHaveText(kept);
 
   await page.getByRole('button', { name: 'New chat' }).click();
   await expect(page.locator('[data-role]')).toHaveCount(0);

@@ -3,7 +3,7 @@ import { expect, expectConsole, lastAnswer, screenshot, send, sendAndWait, test 
 test('types a message and sees the streamed answer', async ({ page }) => {
   await page.goto('/');
   await send(page, 'hello there');
-  await expect(page.locator('[data-role="user"] .user-text').last()).toHaveText('hello there');
+  await expect(page.locator('[data-role="user"] .cw-user-text').last()).toHaveText('hello there');
   await expect(lastAnswer(page)).toContainText('You said: "hello there"');
   await expect(page.getByTestId('status')).toHaveText('ready');
   await expect(page.getByRole('alert')).toHaveCount(0);
@@ -17,7 +17,7 @@ test('answers render as Markdown while they stream: finished blocks stay put, no
     const seen: string[] = [];
     (window as unknown as { __seen: string[] }).__seen = seen;
     new MutationObserver(() => {
-      const answer = document.querySelector('[data-role="assistant"]:last-of-type .markdown');
+      const answer = document.querySelector('[data-role="assistant"]:last-of-type .cw-markdown');
       if (answer) seen.push(answer.textContent ?? '');
     }).observe(document.body, { subtree: true, childList: true, characterData: true });
   });
@@ -48,7 +48,7 @@ test('HTML in an answer is shown as text, never run', async ({ page }) => {
   await expect(lastAnswer(page)).toContainText('<img src=x onerror=');
   await expect(lastAnswer(page)).toContainText('<script>');
   await expect(page.locator('img')).toHaveCount(0);
-  await expect(page.locator('.messages script')).toHaveCount(0);
+  await expect(page.locator('.cw-messages script')).toHaveCount(0);
   await expect(lastAnswer(page).locator('a[href^="javascript"]')).toHaveCount(0);
   expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
 });
@@ -62,7 +62,7 @@ test('Stop keeps what arrived and marks the answer as stopped; Escape stops too'
   await page.getByRole('button', { name: 'Stop' }).click();
   await expect(page.getByTestId('status')).toHaveText('ready');
   await expect(answer.getByTestId('stopped-mark')).toHaveText('Stopped: this answer was cut off');
-  const kept = (await answer.locator('.markdown').textContent()) ?? '';
+  const kept = (await answer.locator('.cw-markdown').textContent()) ?? '';
   expect(kept).not.toContain('Part 12:');
 
   // The stopped answer does not grow while the next one streams; Escape stops that one.
@@ -71,7 +71,7 @@ test('Stop keeps what arrived and marks the answer as stopped; Escape stops too'
   await page.keyboard.press('Escape');
   await expect(page.getByTestId('status')).toHaveText('ready');
   await expect(lastAnswer(page).getByTestId('stopped-mark')).toBeVisible();
-  await expect(page.locator('[data-role="assistant"]').first().locator('.markdown')).toHaveText(kept);
+  await expect(page.locator('[data-role="assistant"]').first().locator('.cw-markdown')).toHaveText(kept);
   // A finished answer carries no mark.
   await sendAndWait(page, 'hello again');
   await expect(lastAnswer(page).getByTestId('stopped-mark')).toHaveCount(0);
@@ -105,7 +105,7 @@ test('copy an answer, regenerate it, and edit a user message to run again from i
   await expect(page.getByTestId('status')).toHaveText('ready');
   // Everything after the edited message was replaced by the new answer.
   await expect(page.locator('[data-role]')).toHaveCount(2);
-  await expect(page.locator('[data-role="user"] .user-text')).toHaveText(['use getWeather for Lisbon']);
+  await expect(page.locator('[data-role="user"] .cw-user-text')).toHaveText(['use getWeather for Lisbon']);
   await expect(page.locator('[data-testid="tool-call"][data-tool="getWeather"]')).toHaveCount(1);
   await expect(page.locator('[data-testid="tool-call"][data-tool="getWeather"]')).toContainText('Lisbon');
   // Escape in the editor cancels the edit.

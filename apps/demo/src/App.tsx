@@ -1,13 +1,14 @@
+import { answerInputRequest, readInputRequest, type ChatMessage, type InputAnswerInput, type MessagePart } from '@chatwire/core';
 import { ChatwireDevtools } from '@chatwire/devtools';
 import { useChat } from '@chatwire/react';
-import { answerInputRequest } from '@chatwire/core';
+import { ChatError, Composer, MessageList } from '@chatwire/ui';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { Composer } from './components/Composer.tsx';
-import { ErrorBanner } from './components/ErrorBanner.tsx';
-import { MessageList, type MessageActions } from './components/MessageList.tsx';
+import { InputRequestForm } from './components/InputRequestForm.tsx';
 import { PagePanel } from './components/PagePanel.tsx';
+import { pageStateOf } from './pageState.ts';
 import { clearSavedChat, loadSavedChat, useSavedChat } from './savedChat.ts';
-import { createBrowserTools, type AccentColor, type Banner, type Theme } from './tools/browserTools.ts';
+import { createToolUIs } from './toolUIs.tsx';
+import { createBrowserTools } from './tools/browserTools.ts';
 
 /**
  * The devtools panel: in development from the main entry (nothing in production builds); a build
@@ -18,26 +19,13 @@ const Devtools =
     ? lazy(() => import('@chatwire/devtools/production').then((module) => ({ default: module.ChatwireDevtools })))
     : ChatwireDevtools;
 
-/** The demo page: a conversation, plus the page state that browser tools change. */
+/** The demo page: a conversation built from @chatwire/ui, plus the page state that browser tools change. */
 export function App() {
-  const [theme, setTheme] = useState<Theme>('light');
-  const [accent, setAccent] = useState<AccentColor>('indigo');
-  const [banner, setBanner] = useState<Banner | undefined>(undefined);
-  const [notes, setNotes] = useState<string[]>([]);
-  const [todos, setTodos] = useState<string[]>([]);
   const [panelOpen, setPanelOpen] = useState(false);
   const conversation = useRef<HTMLElement>(null);
-  // State setters are stable, so the tools are created once.
-  const [tools] = useState(() =>
-    createBrowserTools({
-      setTheme,
-      showBanner: setBanner,
-      addPinnedNote: (text) => setNotes((current) => [...current, text]),
-      addTodo: (title) => setTodos((current) => [...current, title]),
-      setAccentColor: setAccent,
-      scrollToTop: () => conversation.current?.scrollTo({ top: 0 }),
-    }),
-  );
+  const [tools] = useState(() => createBrowserTools({ scrollToTop: () => conversation.current?.scrollTo({ top: 0 }) }));
+  // Renderers for the demo's tools; every other tool gets @chatwire/ui's generic card.
+  const [toolUIs] = useState(() => createToolUIs(() => setPanelOpen(true)));
   // The chat survives a reload: it is saved in localStorage, and a run that was streaming when the
   // page went away is read to its end (resumable streams; the server keeps the run going).
   const [saved] = useState(loadSavedChat);
@@ -50,12 +38,14 @@ export function App() {
     ...(saved ? { initialMessages: saved.messages, initialActiveRun: saved.activeRun, initialResumeToken: saved.resumeToken } : {}),
   });
   const { client } = chat;
-  useSavedChat(client);
+  // Answers the user cut off, marked as stopped (the chat keeps what arrived); saved with the chat.
+  const [stopped, setStopped] = useState<ReadonlySet<string>>(() => new Set(saved?.stopped ?? []));
+  useSavedChat(client, stopped);
   const { discovered, undiscovered } = chat.discovery;
   const busy = chat.status === 'submitted' || chat.status === 'streaming';
+  // What the browser tools did to the page, read from the conversation (so a reload restores it).
+  const page = useMemo(() => pageStateOf(chat.messages), [chat.messages]);
 
-  // Answers the user cut off, marked as stopped (the chat keeps what arrived).
-  const [stopped, setStopped] = useState<ReadonlySet<string>>(() => new Set());
   const stop = useCallback(() => {
     const { status, messages } = client.getSnapshot();
     if (status !== 'submitted' && status !== 'streaming') return;
@@ -73,20 +63,26 @@ export function App() {
     return () => window.removeEventListener('keydown', onKey);
   }, [stop]);
 
-  const actions = useMemo<MessageActions>(
-    () => ({
-      onApproval: (id, approved) => client.addToolApprovalResponse({ id, approved }),
-      onInputAnswer: (answer) => answerInputRequest(client, answer),
-      onRegenerate: () => void client.regenerate(),
-      // An edit keeps the message's attachments (an edit replaces them otherwise).
-      onEdit: (messageId, text) => {
-        const edited = client.getSnapshot().messages.find((message) => message.id === messageId);
-        const files = edited?.parts.filter((part) => part.type === 'file') ?? [];
-        void client.sendMessage(files.length > 0 ? { text, messageId, files } : { text, messageId });
-      },
-      onShowPanel: () => setPanelOpen(true),
-    }),
+  const onApproval = useCallback((id: string, approved: boolean) => client.addToolApprovalResponse({ id, approved }), [client]);
+  const onRegenerate = useCallback(() => void client.regenerate(), [client]);
+  // An edit keeps the message's attachments (an edit replaces them otherwise).
+  const onEdit = useCallback(
+    (messageId: string, text: string) => {
+      const edited = client.getSnapshot().messages.find((message) => message.id === messageId);
+      const files = edited?.parts.filter((part) => part.type === 'file') ?? [];
+      void client.sendMessage(files.length > 0 ? { text, messageId, files } : { text, messageId });
+    },
     [client],
+  );
+  // A server tool asking for input (the demo's bookTable, an MCP server's elicitation): a form from its schema.
+  const onInputAnswer = useCallback((answer: InputAnswerInput) => answerInputRequest(client, answer), [client]);
+  const renderPart = useCallback(
+    (part: MessagePart, _message: ChatMessage) => {
+      if (part.type !== 'interrupt') return null;
+      const request = readInputRequest(part);
+      return request ? <InputRequestForm request={request} onAnswer={onInputAnswer} /> : null;
+    },
+    [onInputAnswer],
   );
   const pendingApprovals = useMemo(() => chat.pendingApprovals.map((part) => part.toolName), [chat.pendingApprovals]);
 
@@ -97,18 +93,23 @@ export function App() {
     if (element && pinned.current) element.scrollTop = element.scrollHeight;
   }, [chat.messages]);
 
-  const panelCount = notes.length + todos.length;
+  const panelCount = page.notes.length + page.todos.length;
+  const lazyCount = discovered.length + undiscovered.length;
   return (
-    <div className="app" data-theme={theme} data-accent={accent} data-testid="app">
-      {banner ? (
-        <div className={`banner banner-${banner.tone}`} role="status" data-testid="banner">
-          {banner.text}
+    <div className="app" data-theme={page.theme} data-accent={page.accent} data-testid="app">
+      {page.banner ? (
+        <div className={`banner banner-${page.banner.tone}`} role="status" data-testid="banner">
+          {page.banner.text}
         </div>
       ) : null}
       <header className="app-header">
         <h1>Chatwire</h1>
-        <span className="status" title="Lazy tools the model has discovered" data-testid="discovery-count">
-          {`${discovered.length}/${discovered.length + undiscovered.length} lazy tools discovered`}
+        <span
+          className="status"
+          title="Lazy tools stay out of the prompt until the model discovers them; discovered ones are sent from then on"
+          data-testid="discovery-count"
+        >
+          {`${discovered.length}/${lazyCount} lazy tools discovered`}
         </span>
         <span className="status" data-testid="status" data-status={chat.status}>
           {chat.status}
@@ -151,16 +152,32 @@ export function App() {
             }}
           >
             {chat.messages.length === 0 ? (
-              <p className="empty-chat">Try “use getWeather for Paris”, “use addTodo for buy oat milk”, “show me some markdown”, “use refundOrder for ORD-1234”, “book a table” or “use code to compare the weather in Paris and Tokyo”.</p>
+              <p className="empty-chat">
+                Try “use getWeather for Paris”, “use addTodo for buy oat milk” (a lazy tool: watch the discovery step), “show me some markdown”, “use refundOrder for
+                ORD-1234”, “book a table” or “use code to compare the weather in Paris and Tokyo”.
+              </p>
             ) : null}
-            <MessageList messages={chat.messages} busy={busy} stopped={stopped} actions={actions} />
-            {chat.error ? (
-              <ErrorBanner error={chat.error} onRetry={() => void client.regenerate()} onDismiss={chat.clearError} />
-            ) : null}
+            <MessageList
+              messages={chat.messages}
+              busy={busy}
+              stopped={stopped}
+              tools={toolUIs}
+              onApproval={onApproval}
+              onRegenerate={onRegenerate}
+              onEdit={onEdit}
+              renderPart={renderPart}
+            />
+            {chat.error ? <ChatError error={chat.error} onRetry={onRegenerate} onDismiss={chat.clearError} /> : null}
           </main>
-          <Composer busy={busy} pendingApprovals={pendingApprovals} onSend={(text, files) => chat.sendMessage(files.length > 0 ? { text, files } : text)} onStop={stop} />
+          <Composer
+            busy={busy}
+            pendingApprovals={pendingApprovals}
+            placeholder="Ask something, or name a tool…"
+            onSend={(text, files) => chat.sendMessage(files.length > 0 ? { text, files } : text)}
+            onStop={stop}
+          />
         </div>
-        <PagePanel notes={notes} todos={todos} open={panelOpen} onClose={() => setPanelOpen(false)} />
+        <PagePanel notes={page.notes} todos={page.todos} open={panelOpen} onClose={() => setPanelOpen(false)} />
       </div>
       <Suspense fallback={null}>
         <Devtools client={client} catalogUrl="/api/tools" />

@@ -1,5 +1,5 @@
 import type { ActiveRun, ChatClient, ChatMessage } from '@chatwire/core';
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 
 /**
  * The demo chat kept in localStorage, so a reload continues it: the messages, and for resumable
@@ -11,6 +11,8 @@ export interface SavedChat {
   readonly messages: readonly ChatMessage[];
   readonly activeRun?: ActiveRun;
   readonly resumeToken?: string;
+  /** Ids of messages whose answer the user stopped (their "Stopped" marker survives a reload). */
+  readonly stopped?: readonly string[];
 }
 
 const KEY = 'chatwire-demo-chat';
@@ -22,7 +24,9 @@ const SAVE_EVERY_MS = 250;
 export function loadSavedChat(): SavedChat | undefined {
   try {
     const saved = JSON.parse(localStorage.getItem(KEY) ?? 'null') as SavedChat | null;
-    return saved && Array.isArray(saved.messages) ? saved : undefined;
+    if (!saved || !Array.isArray(saved.messages)) return undefined;
+    const stopped = Array.isArray(saved.stopped) ? saved.stopped.filter((id): id is string => typeof id === 'string') : [];
+    return { ...saved, stopped };
   } catch {
     return undefined;
   }
@@ -33,23 +37,33 @@ export function clearSavedChat(): void {
   localStorage.removeItem(KEY);
 }
 
-function write(client: ChatClient): void {
+function write(client: ChatClient, stopped: ReadonlySet<string>): void {
   const { messages, activeRun, resumeToken } = client.getSnapshot();
+  // Only markers of messages the chat still has are kept.
+  const kept = messages.filter((message) => stopped.has(message.id)).map((message) => message.id);
   try {
-    localStorage.setItem(KEY, JSON.stringify({ messages, activeRun, resumeToken } satisfies SavedChat));
+    localStorage.setItem(KEY, JSON.stringify({ messages, activeRun, resumeToken, stopped: kept } satisfies SavedChat));
   } catch {
     // Over the storage quota (large attachments): the chat goes on, unsaved.
   }
 }
 
-/** Keeps the chat saved while the component is mounted: at most every 250 ms while it changes, and when the page goes away. */
-export function useSavedChat(client: ChatClient): void {
+/**
+ * Keeps the chat saved while the component is mounted: at most every 250 ms while it changes, when
+ * the stopped markers change, and when the page goes away.
+ */
+export function useSavedChat(client: ChatClient, stopped: ReadonlySet<string>): void {
+  const latest = useRef(stopped);
+  useEffect(() => {
+    latest.current = stopped;
+    if (client.getSnapshot().messages.length > 0) write(client, stopped);
+  }, [client, stopped]);
   useEffect(() => {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const save = () => {
       clearTimeout(timer);
       timer = undefined;
-      write(client);
+      write(client, latest.current);
     };
     const unsubscribe = client.subscribe(() => {
       timer ??= setTimeout(save, SAVE_EVERY_MS);

@@ -2,7 +2,7 @@
 import { cleanup, render } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createScriptedModel } from '@chatwire/server';
-import { Markdown } from '../src/components/Markdown.tsx';
+import { Markdown } from '@chatwire/ui/markdown';
 
 afterEach(cleanup);
 

@@ -1,11 +1,12 @@
 import { createChatHandler, createScriptedModel } from '@chatwire/server';
-import { getWeather, refundOrder, setTheme } from '../shared/tools.ts';
+import { getForecast, getWeather, refundOrder, setTheme } from '../shared/tools.ts';
 
 /**
  * The chat endpoint (`POST /api/chat`): one AG-UI run per request, streamed as Server-Sent Events.
  *
  * The scripted model stands in for a real one, so the app runs without an API key: "use getWeather
- * for Paris" calls that tool, anything else gets a streamed answer. Swap in
+ * for Paris" calls that tool ("use getForecast for Paris" discovers the lazy tool first), anything
+ * else gets a streamed answer. Swap in
  * `openaiCompatible({ apiKey, model })` or `anthropic({ apiKey, model })` from `@chatwire/server`.
  *
  * `CHATWIRE_SECRET` signs approvals and tool results, so they still verify after a restart or on
@@ -16,6 +17,11 @@ export const handleChat = createChatHandler({
   system: 'You are a helpful assistant. Use tools when they help.',
   tools: [
     getWeather.server(({ city }) => ({ city, celsius: 18, sky: 'clear' })),
+    // Lazy: the model is sent its definition only after it asks for it (the discovery step).
+    getForecast.server(({ city, days = 3 }) => ({
+      city,
+      days: Array.from({ length: days }, (_, index) => ({ date: new Date(Date.UTC(2026, 0, index + 1)).toISOString().slice(0, 10), high: 20 - index, low: 11 - index })),
+    })),
     refundOrder.server(({ orderId }) => ({ orderId, refunded: true })),
     // Runs in the browser: the page announces its implementation with each request.
     setTheme,

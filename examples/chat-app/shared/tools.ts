@@ -2,8 +2,8 @@ import { toolDefinition } from '@chatwire/core';
 import { z } from 'zod';
 
 /**
- * The app's tools, defined once and shared by both sides: the server implements `getWeather` and
- * `refundOrder`, the page implements `setTheme`.
+ * The app's tools, defined once and shared by both sides: the server implements `getWeather`,
+ * `getForecast` and `refundOrder`, the page implements `setTheme`.
  */
 
 /** A server tool. */
@@ -12,6 +12,21 @@ export const getWeather = toolDefinition({
   description: 'Current weather for a city: temperature in Celsius and the sky.',
   inputSchema: z.object({ city: z.string().min(1).max(80).describe('City name, e.g. "Paris".') }),
   outputSchema: z.object({ city: z.string(), celsius: z.number(), sky: z.string() }),
+});
+
+/**
+ * A lazy tool: kept out of the prompt until the model asks for it by name (the discovery step),
+ * then sent with every request of the conversation.
+ */
+export const getForecast = toolDefinition({
+  name: 'getForecast',
+  description: 'Forecast for the next days in a city: daily high and low in Celsius.',
+  lazy: true,
+  inputSchema: z.object({
+    city: z.string().min(1).max(80).describe('City name, e.g. "Paris".'),
+    days: z.number().int().min(1).max(7).optional().describe('How many days. Defaults to 3.'),
+  }),
+  outputSchema: z.object({ city: z.string(), days: z.array(z.object({ date: z.string(), high: z.number(), low: z.number() })) }),
 });
 
 const theme = z.enum(['light', 'dark']);

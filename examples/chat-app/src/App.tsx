@@ -1,10 +1,28 @@
-import type { ChatMessage, ToolCallPart } from '@chatwire/core';
 import { ChatwireDevtools } from '@chatwire/devtools';
 import { useChat } from '@chatwire/react';
-import { useState, type FormEvent } from 'react';
-import { setTheme, type Theme } from '../shared/tools.ts';
+import { ChatError, Composer, makeToolUI, MessageList } from '@chatwire/ui';
+import { useCallback, useMemo, useState } from 'react';
+import { getForecast, getWeather, setTheme, type Theme } from '../shared/tools.ts';
 
-/** A chat page: streamed answers, tool calls with their state, Approve / Deny for sensitive calls. */
+/**
+ * Renderers for this app's tools, typed by their definitions: `output` has the type of the tool's
+ * output schema. Tools without one (refundOrder, setTheme) get @chatwire/ui's generic card.
+ */
+const toolUIs = [
+  makeToolUI(getWeather, ({ output }) => <p className="weather">{output ? `${output.celsius} °C and ${output.sky} in ${output.city}` : null}</p>),
+  makeToolUI(getForecast, ({ output }) => (
+    <ul className="forecast">
+      {output?.days.map((day) => (
+        <li key={day.date}>
+          <span>{day.date}</span>
+          <strong>{`${day.high}° / ${day.low}°`}</strong>
+        </li>
+      ))}
+    </ul>
+  )),
+];
+
+/** A chat page: streamed Markdown answers, readable tool cards, Approve / Deny, a lazy tool's discovery step. */
 export function App() {
   const [theme, applyTheme] = useState<Theme>('light');
   // The browser tool's implementation: the model calls it, the page runs it. Created once.
@@ -15,98 +33,41 @@ export function App() {
     }),
   ]);
   const chat = useChat({ api: '/api/chat', tools });
-  const [text, setText] = useState('');
+  const { client } = chat;
   const busy = chat.status === 'submitted' || chat.status === 'streaming';
-
-  const send = (event: FormEvent) => {
-    event.preventDefault();
-    if (busy || text.trim() === '') return;
-    void chat.sendMessage(text);
-    setText('');
-  };
+  const onApproval = useCallback((id: string, approved: boolean) => client.addToolApprovalResponse({ id, approved }), [client]);
+  const onRegenerate = useCallback(() => void client.regenerate(), [client]);
+  const pendingApprovals = useMemo(() => chat.pendingApprovals.map((part) => part.toolName), [chat.pendingApprovals]);
 
   return (
-    <main className="app" data-theme={theme}>
-      <h1>Chat</h1>
-      <ol className="messages" aria-label="Conversation">
-        {chat.messages.map((message) => (
-          <Message key={message.id} message={message} onApproval={(id, approved) => chat.addToolApprovalResponse({ id, approved })} />
-        ))}
-      </ol>
-      {chat.error ? (
-        <p role="alert" className="error">
-          {chat.error.message}
-        </p>
-      ) : null}
-      <form onSubmit={send}>
-        <input aria-label="Message" placeholder='Try "use setTheme dark"' value={text} onChange={(event) => setText(event.target.value)} />
-        {busy ? (
-          <button type="button" onClick={chat.stop}>
-            Stop
-          </button>
-        ) : (
-          <button type="submit">Send</button>
-        )}
-      </form>
-      <p className="status">
-        Status: <span data-testid="status">{chat.status}</span>
-      </p>
-      {/* The devtools panel in development; renders nothing (and ships no panel code) in production builds. */}
-      <ChatwireDevtools client={chat.client} />
-    </main>
-  );
-}
-
-function Message(props: { message: ChatMessage; onApproval: (id: string, approved: boolean) => void }) {
-  const { message } = props;
-  return (
-    <li className={`message ${message.role}`} data-role={message.role}>
-      {message.parts.map((part, index) => {
-        switch (part.type) {
-          case 'text':
-            // Text is rendered as text, never as HTML.
-            return (
-              <p key={index} data-state={part.state}>
-                {part.text}
-              </p>
-            );
-          case 'tool-call':
-            return <ToolCall key={part.toolCallId} part={part} onApproval={props.onApproval} />;
-          case 'reasoning':
-            return (
-              <details key={index}>
-                <summary>Thinking…</summary>
-                <p>{part.text}</p>
-              </details>
-            );
-          default:
-            // Activity, interrupt and subagent parts: this small app shows none of them.
-            return null;
-        }
-      })}
-    </li>
-  );
-}
-
-function ToolCall(props: { part: ToolCallPart; onApproval: (id: string, approved: boolean) => void }) {
-  const { part } = props;
-  const approval = part.state === 'approval-requested' ? part.approval : undefined;
-  return (
-    <div className="tool-call" data-tool={part.toolName} data-state={part.state}>
-      <strong>{part.toolName}</strong> <code>{part.state}</code>
-      {part.input !== undefined ? <pre>{JSON.stringify(part.input)}</pre> : null}
-      {approval ? (
-        <span>
-          <button type="button" onClick={() => props.onApproval(approval.id, true)}>
-            Approve
-          </button>
-          <button type="button" onClick={() => props.onApproval(approval.id, false)}>
-            Deny
-          </button>
+    <div className="app" data-theme={theme}>
+      <header className="header">
+        <h1>Chat</h1>
+        <span className="status">
+          Status: <span data-testid="status">{chat.status}</span>
         </span>
-      ) : null}
-      {part.state === 'output-available' && part.result ? <pre data-testid="tool-result">{JSON.stringify(part.result.output ?? part.result.content)}</pre> : null}
-      {part.result?.error ? <p className="error">{part.result.error}</p> : null}
+      </header>
+      <main className="conversation">
+        <MessageList
+          messages={chat.messages}
+          busy={busy}
+          tools={toolUIs}
+          onApproval={onApproval}
+          onRegenerate={onRegenerate}
+          empty={<p className="empty">Try “use getWeather for Paris”, “use getForecast for Paris” (a lazy tool), “use refundOrder for ORD-1234” or “use setTheme dark”.</p>}
+        />
+        {chat.error ? <ChatError error={chat.error} onRetry={onRegenerate} onDismiss={chat.clearError} /> : null}
+      </main>
+      <Composer
+        busy={busy}
+        accept={false}
+        pendingApprovals={pendingApprovals}
+        placeholder='Try "use getForecast for Paris"'
+        onSend={(text) => chat.sendMessage(text)}
+        onStop={chat.stop}
+      />
+      {/* The devtools panel in development; renders nothing (and ships no panel code) in production builds. */}
+      <ChatwireDevtools client={client} />
     </div>
   );
 }

@@ -19,12 +19,17 @@ export interface PanelLayout {
 /** The smallest a docked or floating panel may get, in px. */
 export const MIN_PANEL_SIZE = { width: 300, height: 180 } as const;
 
-/** The first layout: docked at the bottom on narrow windows, on the right on wide ones. */
+/**
+ * The first layout: docked at the bottom on narrow windows, on the right on wide ones. On a phone
+ * (under 600 px wide) the bottom dock is compact: a third of the height, so the chat keeps most of
+ * the screen. On the right it is wide enough for the Tools table's columns (560 px at 1280).
+ */
 export function defaultLayout(viewport: { width: number; height: number }, dock?: PanelDock): PanelLayout {
+  const phone = viewport.width < 600;
   return {
     dock: dock ?? (viewport.width >= 1000 ? 'right' : 'bottom'),
-    bottomHeight: Math.round(Math.max(MIN_PANEL_SIZE.height, viewport.height * 0.4)),
-    rightWidth: Math.round(Math.min(520, Math.max(MIN_PANEL_SIZE.width, viewport.width * 0.38))),
+    bottomHeight: Math.round(Math.max(MIN_PANEL_SIZE.height, viewport.height * (phone ? 0.33 : 0.4))),
+    rightWidth: Math.round(Math.min(560, Math.max(MIN_PANEL_SIZE.width, viewport.width * 0.44))),
     floating: { x: Math.max(8, viewport.width - 16 - 720), y: 64, width: Math.min(720, viewport.width - 32), height: Math.min(520, viewport.height - 96) },
     open: false,
   };

@@ -135,10 +135,10 @@ describe('the devtools panel', () => {
     await waitFor(() => expect(shadow()?.querySelector('[data-testid="savings-requests"]')).toBeTruthy());
     const root = shadow() as ShadowRoot;
     const requests = root.querySelector('[data-testid="savings-requests"]') as HTMLElement;
-    expect(requests.textContent).toBe('Whole requests: input 11% more than all-eager, 1 request (all-eager 1), warm cache 102% of all-eager (modelled)');
+    expect(requests.textContent).toBe('Whole requests: input 11% more, 1 request (1 with every tool up front), warm cache 102% of the up-front cost (modelled)');
     expect(requests.className).toContain('cw-bad');
-    // The loaded tool was never used: the refused call does not count as a use.
-    expect(root.querySelector('[data-testid="count-unused"]')?.textContent).toBe('1 loaded, never used');
+    // The discovered tool was never used: the refused call does not count as a use.
+    expect(root.querySelector('[data-testid="count-unused"]')?.textContent).toBe('1 discovered, never used');
 
     const tokensTab = [...root.querySelectorAll('[role="tab"]')].find((tab) => tab.textContent === 'Tokens') as HTMLElement;
     await act(async () => {

@@ -178,6 +178,15 @@ describe('Tools view', () => {
     expect(firstTurn.find((row) => row.name === 'addTodo')?.status).toBe('undiscovered');
   });
 
+  it('counts the tools discovered in a chat restored from saved messages, before any turn record exists (as the app does)', () => {
+    // After a reload the messages come back from storage but the per-call records do not.
+    const restored = buildToolRows({ catalog, messages, turns: [], turn: 0 });
+    expect(restored.filter((row) => row.status === 'discovered').map((row) => row.name)).toEqual(['trackShipment', 'addTodo']);
+    // Once a new turn is recorded, the latest turn still counts both.
+    const afterOneMore = buildToolRows({ catalog, messages: [...messages, userMessage('u3')], turns: turns.slice(0, 1), turn: 1 });
+    expect(afterOneMore.filter((row) => row.status === 'discovered').map((row) => row.name)).toEqual(['trackShipment', 'addTodo']);
+  });
+
   it('marks what the selected model call was sent: the model call "Discovered in" names is the first one sent the tool', () => {
     const sentIn = (turn: number, call: number) => buildToolRows({ catalog, messages, turns, turn, call }).filter((row) => row.sentInCall).map((row) => row.name);
     expect(sentIn(1, 0)).toEqual(['getWeather', '__lazy__tool__discovery__']);

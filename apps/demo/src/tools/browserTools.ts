@@ -9,67 +9,28 @@ import {
   setAccentColor,
   setTheme,
   showBanner,
-  type AccentColor,
-  type BannerTone,
-  type Theme,
 } from '../../shared/catalog.ts';
 
-export type { AccentColor, BannerTone, Theme };
-
-/** A banner as the page shows it. */
-export interface Banner {
-  readonly text: string;
-  readonly tone: BannerTone;
-}
-
-/**
- * The page state the browser tools change. The page passes its state setters; every value is
- * plain text or an enum, rendered by React as text (never as HTML).
- */
+/** What the browser tools do to the page beyond its state (the state is derived from the chat: `pageStateOf`). */
 export interface BrowserToolUi {
-  /** Switches the page theme. */
-  setTheme(theme: Theme): void;
-  /** Shows (or replaces) the banner at the top of the page. */
-  showBanner(banner: Banner): void;
-  /** Adds a highlighted note to the "Pinned notes" area. */
-  addPinnedNote(text: string): void;
-  /** Adds an item to the visible to-do list. */
-  addTodo(title: string): void;
-  /** Changes the page's accent colour. */
-  setAccentColor(color: AccentColor): void;
   /** Scrolls the conversation back to its first message. */
   scrollToTop(): void;
 }
 
-/** Every browser definition of the catalog with its implementation, bound to the page's setters. */
+/**
+ * Every browser definition of the catalog with its implementation. The page tools (theme, banner,
+ * notes, to-dos, accent colour) only answer: the page reads their effect from the completed calls
+ * (`pageStateOf`), so a reload or an edited conversation shows exactly what the chat says happened.
+ * Every value is plain text or an enum, rendered by React as text (never as HTML).
+ */
 export function createBrowserTools(ui: BrowserToolUi) {
   return [
-    setTheme.client(({ theme }) => {
-      ui.setTheme(theme);
-      return { applied: true, theme };
-    }),
-    showBanner.client(({ text, tone }) => {
-      const banner = { text, tone: tone ?? 'info' } as const;
-      ui.showBanner(banner);
-      return { shown: true, ...banner };
-    }),
-    highlightMessage.client(({ text }) => {
-      ui.addPinnedNote(text);
-      return { pinned: true, text };
-    }),
-    applyPreferences.client(({ theme, banner }) => {
-      ui.setTheme(theme);
-      if (banner.trim()) ui.showBanner({ text: banner, tone: 'info' });
-      return { applied: true, theme, banner };
-    }),
-    addTodo.client(({ title }) => {
-      ui.addTodo(title);
-      return { added: true, title };
-    }),
-    setAccentColor.client(({ color }) => {
-      ui.setAccentColor(color);
-      return { applied: true, color };
-    }),
+    setTheme.client(({ theme }) => ({ applied: true, theme })),
+    showBanner.client(({ text, tone }) => ({ shown: true, text, tone: tone ?? 'info' })),
+    highlightMessage.client(({ text }) => ({ pinned: true, text })),
+    applyPreferences.client(({ theme, banner }) => ({ applied: true, theme, banner })),
+    addTodo.client(({ title }) => ({ added: true, title })),
+    setAccentColor.client(({ color }) => ({ applied: true, color })),
     scrollToTop.client(() => {
       ui.scrollToTop();
       return { scrolled: true };

@@ -10,42 +10,69 @@ function figure(value: SavingsFigure): string {
   return value.net >= 0 ? `saved ${tokens(value.net)} tokens (${percent(value.share)})` : `cost ${tokens(value.net)} tokens more (${percent(value.share)})`;
 }
 
-/** "input −76% vs all-eager, 6 requests (all-eager 6), warm cache 52% of all-eager"; a cost says "more". */
-function requestsFigure(record: ConversationUsage): string {
-  const input = record.net >= 0 ? `input ${percent(record.netShare)} less than all-eager` : `input ${percent(record.netShare)} more than all-eager`;
-  const requests = `${record.requests.lazy} request${record.requests.lazy === 1 ? '' : 's'} (all-eager ${record.requests.allEager})`;
-  return `Whole requests: ${input}, ${requests}, warm cache ${Math.round(record.warmCache.ratio * 100)}% of all-eager (modelled)`;
+/** The headline: one figure in plain words, for the whole conversation. */
+function headline(value: SavingsFigure, hasCalls: boolean): string {
+  if (!hasCalls) return 'No model call yet';
+  if (value.allEager === 0) return 'Discovery: no tool tokens yet';
+  return value.net >= 0 ? `Discovery saved ${tokens(value.net)} tokens` : `Discovery cost ${tokens(value.net)} tokens more`;
 }
 
+/** "input 76% less, 6 requests (6 with every tool up front), warm cache 52% of that"; a cost says "more". */
+function requestsFigure(record: ConversationUsage): string {
+  const input = `input ${percent(record.netShare)} ${record.net >= 0 ? 'less' : 'more'}`;
+  const requests = `${record.requests.lazy} request${record.requests.lazy === 1 ? '' : 's'} (${record.requests.allEager} with every tool up front)`;
+  return `Whole requests: ${input}, ${requests}, warm cache ${Math.round(record.warmCache.ratio * 100)}% of the up-front cost (modelled)`;
+}
+
+const EXPLAINED =
+  'Tool-definition tokens that lazy tools kept out of the prompt, minus what discovery itself cost, against sending every tool up front. The Tokens tab has every figure.';
+
 /**
- * Discovery's savings at a glance, in the header: the selected turn and the whole conversation,
- * net tool-definition tokens against sending every tool, the same figures as the Tokens tab, and the
- * conversation's whole requests (input, request count, warm-cache cost) against all-eager.
+ * Discovery's savings at a glance: one figure in the header ("Discovery saved 3,456 tokens", the
+ * whole conversation, net of discovery's own round trips, against sending every tool up front), with
+ * the rest behind it: a tooltip, and a details toggle (for touch screens and keyboards) with the
+ * share, the selected turn's figure and the conversation's whole requests. The same figures as the
+ * Tokens tab.
  */
 export function SavingsSummary(props: { savings: SavingsAtAGlance }) {
   const { turn, conversation, requests } = props.savings;
+  const hasCalls = conversation.calls > 0 || turn !== undefined;
+  const lines = [
+    EXPLAINED,
+    hasCalls ? `Conversation: ${figure(conversation)} of ${tokens(conversation.allEager)} sent up front.` : '',
+    turn ? `Turn ${turn.number}: ${figure(turn)}.` : '',
+    requests ? `${requestsFigure(requests)}; model: ${requests.warmCache.model}.` : '',
+  ].filter(Boolean);
+  const bad = conversation.net < 0 || (requests !== undefined && (requests.net < 0 || requests.warmCache.ratio > 1));
   return (
-    <p className="cw-savings" data-testid="devtools-savings" title="Net tool-definition tokens saved against sending every tool eagerly, discovery round trips counted (see the Tokens tab)">
-      <span data-testid="savings-turn" data-net={turn?.net ?? 0} className={turn && turn.net < 0 ? 'cw-bad' : 'cw-good'}>
-        {turn ? `Turn ${turn.number}: ${figure(turn)}` : 'No model call yet'}
-      </span>
-      <span className="cw-muted"> · </span>
-      <span data-testid="savings-conversation" data-net={conversation.net} className={conversation.net < 0 ? 'cw-bad' : 'cw-good'}>
-        {`Conversation: ${figure(conversation)}`}
-      </span>
-      {requests ? (
-        <>
-          <span className="cw-muted"> · </span>
-          <span
-            data-testid="savings-requests"
-            data-net={requests.net}
-            className={requests.net < 0 || requests.warmCache.ratio > 1 ? 'cw-bad' : 'cw-good'}
-            title={`Input tokens of every request against the same conversation sent all-eager; the warm-cache figure is modelled: ${requests.warmCache.model}`}
-          >
-            {requestsFigure(requests)}
-          </span>
-        </>
+    <div className="cw-savings" data-testid="devtools-savings">
+      <strong
+        className={`cw-savings-figure ${hasCalls ? (bad ? 'cw-bad' : 'cw-good') : 'cw-muted'}`}
+        data-testid="savings-conversation"
+        data-net={conversation.net}
+        title={lines.join('\n')}
+      >
+        {headline(conversation, hasCalls)}
+      </strong>
+      {hasCalls ? (
+        <details className="cw-savings-more">
+          <summary aria-label="Savings details" title="Savings details">
+            i
+          </summary>
+          <div className="cw-savings-popover">
+            <p className="cw-muted">{EXPLAINED}</p>
+            <p>{`Conversation: ${figure(conversation)}`}</p>
+            <p data-testid="savings-turn" data-net={turn?.net ?? 0} className={turn && turn.net < 0 ? 'cw-bad' : undefined}>
+              {turn ? `Turn ${turn.number}: ${figure(turn)}` : 'No model call in this turn'}
+            </p>
+            {requests ? (
+              <p data-testid="savings-requests" data-net={requests.net} className={requests.net < 0 || requests.warmCache.ratio > 1 ? 'cw-bad' : undefined}>
+                {requestsFigure(requests)}
+              </p>
+            ) : null}
+          </div>
+        </details>
       ) : null}
-    </p>
+    </div>
   );
 }

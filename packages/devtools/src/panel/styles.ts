@@ -17,8 +17,22 @@ export const panelStyles = `
 .cw-root:has(.cw-frame[data-dock='bottom']) { border-radius: 0; border-width: 1px 0 0; }
 .cw-root:has(.cw-frame[data-dock='right']) { border-radius: 0; border-width: 0 0 0 1px; }
 .cw-header { display: flex; flex-wrap: wrap; align-items: center; gap: 6px 8px; padding: 8px 10px; border-bottom: 1px solid var(--line); }
-.cw-header h2 { font-size: 13px; margin: 0; flex: 1 1 auto; white-space: nowrap; }
-.cw-savings { flex: 1 0 100%; margin: 0; font-weight: 600; font-variant-numeric: tabular-nums; }
+.cw-header h2 { font-size: 13px; margin: 0; flex: 1 1 6em; min-width: 0; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+.cw-header label { white-space: nowrap; }
+.cw-savings { flex: 1 0 100%; display: flex; align-items: center; gap: 6px; margin: 0; font-variant-numeric: tabular-nums; position: relative; }
+.cw-savings-figure { font-size: 13px; font-weight: 650; cursor: help; }
+.cw-savings-more summary { list-style: none; cursor: pointer; color: var(--muted); width: 16px; height: 16px; line-height: 14px; text-align: center;
+  border: 1px solid currentColor; border-radius: 50%; font: italic 600 11px/14px Georgia, serif; }
+.cw-savings-more summary::-webkit-details-marker { display: none; }
+.cw-savings-more[open] summary { color: var(--accent); }
+.cw-savings-popover { position: absolute; z-index: 3; left: 0; right: 0; top: calc(100% + 4px); background: var(--bg); border: 1px solid var(--line);
+  border-radius: 8px; padding: 8px 10px; box-shadow: 0 6px 20px rgba(0,0,0,.15); font-weight: 400; }
+.cw-savings-popover p { margin: 0 0 4px; }
+.cw-figure { margin: 0 0 8px; }
+.cw-legend { display: flex; flex-wrap: wrap; gap: 4px 12px; color: var(--muted); margin-bottom: 4px; }
+.cw-swatch { display: inline-block; width: 10px; height: 10px; border-radius: 2px; margin-right: 4px; vertical-align: -1px; }
+.cw-axis { display: flex; color: var(--muted); font-size: 10px; }
+.cw-axis span { flex: 1 1 0; text-align: center; min-width: 0; overflow: hidden; }
 .cw-dock { display: inline-flex; gap: 2px; }
 button.cw-icon { padding: 2px 7px; line-height: 1.2; }
 button.cw-icon[aria-pressed='true'] { background: var(--accent); color: #fff; border-color: var(--accent); }
@@ -41,8 +55,25 @@ button.cw-button { cursor: pointer; }
 .cw-toolbar { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; margin-bottom: 8px; }
 .cw-chips { display: flex; flex-wrap: wrap; gap: 6px; margin-bottom: 8px; }
 .cw-chip { background: var(--soft); border: 1px solid var(--line); border-radius: 999px; padding: 2px 8px; }
+/* Wide tables scroll sideways inside the panel instead of being cut; headers wrap so columns stay narrow. */
+.cw-body { container-type: inline-size; }
 table { border-collapse: collapse; width: 100%; }
 th, td { text-align: left; padding: 4px 6px; border-bottom: 1px solid var(--line); vertical-align: top; }
+th { white-space: normal; }
+td.cw-name { overflow-wrap: anywhere; }
+@container (max-width: 640px) {
+  table { display: block; overflow-x: auto; max-width: 100%; }
+  th, td { padding: 3px 4px; }
+}
+/* A phone: the compact panel (a short bottom dock, one-line header, tabs that scroll). */
+@media (max-width: 600px) {
+  .cw-header { padding: 6px 8px; gap: 4px 6px; }
+  .cw-header h2 { display: none; }
+  .cw-tabs { overflow-x: auto; scrollbar-width: none; }
+  .cw-tab { padding: 6px 8px; white-space: nowrap; }
+  .cw-body { padding: 8px; }
+  .cw-cards { grid-template-columns: repeat(auto-fit, minmax(120px, 1fr)); }
+}
 th { color: var(--muted); font-weight: 600; position: sticky; top: 0; background: var(--bg); }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 .cw-name { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; }
@@ -57,7 +88,7 @@ td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 .cw-card { background: var(--soft); border: 1px solid var(--line); border-radius: 8px; padding: 8px; }
 .cw-card strong { display: block; font-size: 16px; }
 .cw-note { color: var(--muted); margin: 8px 0; }
-.cw-chart { width: 100%; height: 120px; margin-bottom: 8px; }
+.cw-chart { width: 100%; height: 120px; display: block; }
 .cw-steps { display: flex; flex-wrap: wrap; gap: 4px; }
 .cw-step { background: var(--soft); border: 1px solid var(--line); border-radius: 4px; padding: 1px 6px; }
 .cw-event { border-bottom: 1px solid var(--line); padding: 4px 0; }

@@ -102,7 +102,11 @@ export function buildToolRows(options: {
   readonly call?: number;
   readonly filter?: ToolFilter;
 }): ToolRow[] {
-  const turnNumber = options.turn ?? options.turns.length;
+  // A chat restored from saved messages has no turn records yet: its turns are counted from the
+  // messages, so the latest turn still shows every tool discovered so far (as the app's own count does).
+  const recordedTurns = options.turns.length;
+  const latest = Math.max(recordedTurns, options.messages.filter((message) => message.role === 'user').length);
+  const turnNumber = options.turn === undefined || options.turn >= recordedTurns ? Math.max(options.turn ?? 0, latest) : options.turn;
   const record = options.turns[turnNumber - 1];
   const modelCall = record?.modelCalls[options.call ?? record.modelCalls.length - 1];
   const sent = new Set(modelCall?.toolsSent ?? []);

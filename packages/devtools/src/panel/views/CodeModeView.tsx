@@ -3,7 +3,7 @@ import type { ChatMessage, TurnRecord } from '@chatwire/core';
 import { buildCodeModeView, type CodeModeSavings } from '../../viewModel/index.js';
 
 const format = (value: number | undefined) => (value === undefined ? '–' : value.toLocaleString('en-US'));
-const share = (savings: CodeModeSavings) => (savings.allEager > 0 ? `${((savings.net / savings.allEager) * 100).toFixed(1)}% of all-eager` : 'nothing sent yet');
+const share = (savings: CodeModeSavings) => (savings.allEager > 0 ? `${((savings.net / savings.allEager) * 100).toFixed(1)}% of all up front` : 'nothing sent yet');
 
 /** A savings card: net tokens saved and its share. */
 function SavingsCard(props: { label: string; savings: CodeModeSavings; testId: string }) {
@@ -20,7 +20,7 @@ function SavingsCard(props: { label: string; savings: CodeModeSavings; testId: s
 /**
  * Code Mode in the selected turn: the APIs the code can call, eager, discovered or still
  * undiscovered (as lazy tools in the Tools tab), where each was discovered, the executions, and
- * what keeping lazy APIs out of the prompt saved.
+ * what keeping lazy tools out of the prompt saved.
  */
 export function CodeModeView(props: { messages: readonly ChatMessage[]; turns: readonly TurnRecord[]; turn: number }) {
   const record = props.turns[props.turn - 1];
@@ -37,7 +37,7 @@ export function CodeModeView(props: { messages: readonly ChatMessage[]; turns: r
       <div className="cw-chips" aria-label="Code Mode APIs">
         <span className="cw-chip" data-testid="code-count-eager">{`${count('eager')} eager`}</span>
         <span className="cw-chip" data-testid="code-count-discovered">{`${count('discovered')} discovered`}</span>
-        <span className="cw-chip" data-testid="code-count-undiscovered">{`${count('undiscovered')} undiscovered`}</span>
+        <span className="cw-chip" data-testid="code-count-undiscovered">{`${count('undiscovered')} not discovered yet`}</span>
         <span className="cw-chip" data-testid="code-count-executions">{`${view.executions.length} execution${view.executions.length === 1 ? '' : 's'} this turn`}</span>
       </div>
       <div className="cw-toolbar">
@@ -49,12 +49,12 @@ export function CodeModeView(props: { messages: readonly ChatMessage[]; turns: r
         </select>
       </div>
       <div className="cw-cards">
-        <SavingsCard label="Net tokens saved by lazy APIs (turn)" savings={view.turn} testId="code-savings-turn" />
-        <SavingsCard label="Net tokens saved by lazy APIs (conversation)" savings={view.conversation} testId="code-savings-conversation" />
+        <SavingsCard label="Net tokens saved by lazy tools (turn)" savings={view.turn} testId="code-savings-turn" />
+        <SavingsCard label="Net tokens saved by lazy tools (conversation)" savings={view.conversation} testId="code-savings-conversation" />
         <div className="cw-card" data-testid="code-call-tokens">
           <span className="cw-muted">{`Model call ${callCount === 0 ? '–' : call + 1}: prompt + definitions sent`}</span>
           <strong>{format(tokens?.sent)}</strong>
-          <span className="cw-muted">{tokens ? `all-eager ${format(tokens.allEager)} · discovery ${format(tokens.discoveryRoundTrips)} · code ${format(tokens.code)} · results ${format(tokens.results)}` : 'not sent execute_typescript'}</span>
+          <span className="cw-muted">{tokens ? `all up front ${format(tokens.allEager)} · discovery ${format(tokens.discoveryRoundTrips)} · code ${format(tokens.code)} · results ${format(tokens.results)}` : 'not sent execute_typescript'}</span>
         </div>
       </div>
       <table aria-label="Code Mode APIs">
@@ -107,7 +107,7 @@ export function CodeModeView(props: { messages: readonly ChatMessage[]; turns: r
         </>
       ) : null}
       <p className="cw-note">
-        Lazy APIs are listed by name in the system prompt until discover_tools returns their signatures. Saved counts the stubs kept out of the prompt (and
+        In Code Mode, lazy tools are listed by name in the system prompt until discovery (discover_tools) returns their TypeScript signatures. Saved counts the stubs kept out of the prompt (and
         discover_tools&apos; own definition against it); net also subtracts the discovery calls and results carried in the history. Code and results are what
         executions add to every later model call.
       </p>

@@ -7,18 +7,18 @@ const percent = (share: number) => `${(share * 100).toFixed(1)}%`;
 /** "1,180 / 214 (modelled)": cached and uncached input of a call or a turn, labelled by where it comes from. */
 const cacheCell = (cache: ModelCallRow['cache'] | TurnTokens['cache']) => (cache ? `${format(cache.cached)} / ${format(cache.uncached)} (${cache.source})` : '–');
 
-/** The conversation's whole requests against all-eager: requests, input, net (a cost shown as such) and the warm-cache model. */
+/** The conversation's whole requests against sending every tool up front: requests, input, net (a cost shown as such) and the warm-cache model. */
 function ConversationRecord({ record }: { record: ConversationUsage }) {
   const saved = record.net >= 0;
   return (
     <>
       <h3>Conversation, whole requests</h3>
-      <table aria-label="Conversation against all-eager" data-testid="tokens-conversation">
+      <table aria-label="Conversation against every tool up front" data-testid="tokens-conversation">
         <thead>
           <tr>
             <th />
-            <th className="num">Lazy</th>
-            <th className="num">All-eager</th>
+            <th className="num" title="As sent: lazy tools only once discovered">With discovery</th>
+            <th className="num" title="Modelled: every tool sent with every request, no discovery">All up front</th>
             <th className="num">Difference</th>
           </tr>
         </thead>
@@ -41,12 +41,12 @@ function ConversationRecord({ record }: { record: ConversationUsage }) {
             <td>Warm-cache cost (modelled)</td>
             <td className="num">{format(record.warmCache.lazy)}</td>
             <td className="num">{format(record.warmCache.allEager)}</td>
-            <td className={`num ${record.warmCache.ratio > 1 ? 'cw-bad' : 'cw-good'}`}>{`${percent(record.warmCache.ratio)} of all-eager`}</td>
+            <td className={`num ${record.warmCache.ratio > 1 ? 'cw-bad' : 'cw-good'}`}>{`${percent(record.warmCache.ratio)} of up front`}</td>
           </tr>
         </tbody>
       </table>
       <p className="cw-note">
-        {`All-eager is modelled from the same records: each request with every tool sent and no discovery exchange, without the ${record.requests.lazy - record.requests.allEager} request(s) that existed only for discovery. Warm-cache model: ${record.warmCache.model}.`}
+        {`All up front is modelled from the same records: each request with every tool sent and no discovery exchange, without the ${record.requests.lazy - record.requests.allEager} request(s) that existed only for discovery. Warm-cache model: ${record.warmCache.model}.`}
         {record.skipped > 0 ? ` ${record.skipped} record(s) without a whole-request figure (browser estimates, older servers) are left out.` : ''}
         {record.estimate ? ' Some figures are estimates.' : ''}
       </p>
@@ -54,12 +54,18 @@ function ConversationRecord({ record }: { record: ConversationUsage }) {
   );
 }
 
-/** Bars per turn: all-eager tool tokens (light) against what was sent (strong). */
+/** Bars per turn: the tool tokens every tool up front would have sent (light) against what was sent (strong), with a legend and turn labels. */
 function Chart({ turns }: { turns: readonly TurnTokens[] }) {
   const max = Math.max(1, ...turns.map((turn) => turn.allEager));
   const width = 100 / Math.max(turns.length, 1);
   return (
-    <svg className="cw-chart" viewBox="0 0 100 50" preserveAspectRatio="none" role="img" aria-label="Tool tokens per turn: all-eager against sent">
+    <figure className="cw-figure">
+    <figcaption className="cw-legend">
+      <span>{`Tool tokens per turn (max ${format(max)})`}</span>
+      <span><i className="cw-swatch" style={{ background: 'var(--bar)' }} aria-hidden="true" />all up front</span>
+      <span><i className="cw-swatch" style={{ background: 'var(--bar-strong)' }} aria-hidden="true" />sent</span>
+    </figcaption>
+    <svg className="cw-chart" viewBox="0 0 100 50" preserveAspectRatio="none" role="img" aria-label="Tool tokens per turn: every tool up front against sent">
       {turns.map((turn, index) => {
         const eager = (turn.allEager / max) * 46;
         const sent = (turn.sent / max) * 46;
@@ -72,6 +78,12 @@ function Chart({ turns }: { turns: readonly TurnTokens[] }) {
         );
       })}
     </svg>
+    <div className="cw-axis" aria-hidden="true">
+      {turns.map((turn, index) => (
+        <span key={turn.id || index}>{turns.length > 12 && index % Math.ceil(turns.length / 12) !== 0 ? '' : `T${turn.turn}`}</span>
+      ))}
+    </div>
+    </figure>
   );
 }
 
@@ -86,15 +98,15 @@ export function TokensView(props: { view: TokensViewModel; selectedTurn: number 
         <div className="cw-card" data-testid="tokens-net-saved">
           <span className="cw-muted">Net tool tokens saved (conversation)</span>
           <strong className={view.totals.net >= 0 ? 'cw-good' : 'cw-bad'}>{format(view.totals.net)}</strong>
-          <span className="cw-muted">{`${percent(view.totals.netShare)} of all-eager`}</span>
+          <span className="cw-muted">{`${percent(view.totals.netShare)} of all up front`}</span>
         </div>
         <div className="cw-card">
           <span className="cw-muted">Tool tokens sent (conversation)</span>
           <strong>{format(view.totals.sent)}</strong>
-          <span className="cw-muted">{`all-eager: ${format(view.totals.allEager)}`}</span>
+          <span className="cw-muted">{`all up front: ${format(view.totals.allEager)}`}</span>
         </div>
         <div className="cw-card">
-          <span className="cw-muted">Model calls where eager was cheaper</span>
+          <span className="cw-muted">Model calls where all up front was cheaper</span>
           <strong className={view.eagerCheaperCalls ? 'cw-warn' : ''}>{`${view.eagerCheaperCalls} call${view.eagerCheaperCalls === 1 ? '' : 's'}`}</strong>
         </div>
       </div>
@@ -108,7 +120,7 @@ export function TokensView(props: { view: TokensViewModel; selectedTurn: number 
             <th>Turn</th>
             <th className="num">Model calls</th>
             <th className="num">Sent / turn</th>
-            <th className="num">All-eager / turn</th>
+            <th className="num">All up front / turn</th>
             <th className="num">Saved / turn</th>
             <th className="num">Discovery cost / turn</th>
             <th className="num">Net / turn</th>

@@ -3,11 +3,14 @@ import type { ChatMessage, TurnRecord } from '@chatwire/core';
 import { buildToolRows, type CatalogEntry, type ToolFilter } from '../../viewModel/index.js';
 import { ShowMore, useCappedList } from './ShowMore.js';
 
+/** A tool's discovery status in the words the components and docs use. */
+const STATUS_WORDS = { eager: 'eager (always sent)', discovered: 'discovered', undiscovered: 'not discovered yet' } as const;
+
 const FILTERS: { value: NonNullable<ToolFilter['only']>; label: string }[] = [
   { value: 'all', label: 'All tools' },
   { value: 'discovered', label: 'Discovered' },
   { value: 'undiscovered', label: 'Undiscovered' },
-  { value: 'unused', label: 'Loaded, never used' },
+  { value: 'unused', label: 'Discovered, never used' },
   { value: 'lazy', label: 'Lazy' },
   { value: 'eager', label: 'Eager' },
   { value: 'server', label: 'Server' },
@@ -54,13 +57,13 @@ export function ToolsView(props: {
         <span className="cw-chip" data-testid="count-eager">{`${count((row) => !row.lazy && row.kind !== 'discovery')} eager`}</span>
         <span className="cw-chip" data-testid="count-lazy">{`${count((row) => row.lazy)} lazy`}</span>
         <span className="cw-chip" data-testid="count-discovered">{`${count((row) => row.status === 'discovered')} discovered`}</span>
-        <span className="cw-chip" data-testid="count-undiscovered">{`${count((row) => row.status === 'undiscovered')} undiscovered`}</span>
+        <span className="cw-chip" data-testid="count-undiscovered">{`${count((row) => row.status === 'undiscovered')} not discovered yet`}</span>
         <span
           className={`cw-chip${unused.length ? ' cw-warn' : ''}`}
           data-testid="count-unused"
-          title={unused.length ? `Loaded and sent with every request, never called: ${unused.join(', ')}` : 'Every loaded tool was called'}
+          title={unused.length ? `Discovered (so sent with every request since), never called: ${unused.join(', ')}` : 'Every discovered tool was called'}
         >
-          {`${unused.length} loaded, never used`}
+          {`${unused.length} discovered, never used`}
         </span>
         <span className="cw-chip" data-testid="count-sent" title="Tools sent with the selected model call, the discovery tool included (the Tokens tab counts the same)">
           {`${count((row) => row.sentInCall)} sent in model call ${callCount === 0 ? '–' : call + 1}`}
@@ -107,7 +110,7 @@ export function ToolsView(props: {
                   : [row.lazy ? 'lazy' : 'eager', row.kind === 'client' ? 'browser' : row.kind, row.needsApproval ? 'approval' : ''].filter(Boolean).join(' · ')}
               </td>
               <td className={`cw-status-${row.status}`} data-used={row.used === undefined ? undefined : String(row.used)}>
-                {row.kind === 'discovery' ? 'sent while lazy tools wait' : `${row.status}${row.used === false ? ' · never used' : ''}`}
+                {row.kind === 'discovery' ? 'sent while lazy tools wait' : `${STATUS_WORDS[row.status]}${row.used === false ? ' · never used' : ''}`}
               </td>
               <td data-testid="discovered-in" title={row.discoveredIn ? `Discovered by ${row.discoveredIn.toolCallId}` : undefined}>
                 {row.discoveredIn

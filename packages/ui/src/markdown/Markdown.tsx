@@ -11,8 +11,11 @@ const rehypePlugins: StreamdownProps['rehypePlugins'] = [
   [
     (defaultRehypePlugins['harden'] as [unknown, unknown])[0] as never,
     {
-      allowedLinkPrefixes: ['https://', 'http://', 'mailto:'],
-      allowedProtocols: ['https', 'http', 'mailto'],
+      // '*' lets http(s) links through (rehype-harden parses each prefix as a URL, so 'https://' alone
+      // matched nothing and every link showed as blocked); mailto: is one of its safe protocols, and
+      // javascript:, data:, file: and vbscript: links are always blocked.
+      allowedLinkPrefixes: ['*'],
+      allowedProtocols: [],
       allowedImagePrefixes: [],
       allowDataImages: false,
       defaultOrigin: typeof window === 'undefined' ? 'http://localhost' : window.location.origin,
@@ -25,15 +28,23 @@ const components: StreamdownProps['components'] = {
   a: ({ node: _node, ...props }) => <a {...props} target="_blank" rel="noopener noreferrer nofollow" />,
 };
 
+/** Props of {@link Markdown}. */
+export interface MarkdownProps {
+  /** The Markdown source (the model's text). */
+  text: string;
+  /** True while the text still grows: unterminated Markdown is completed for display. */
+  streaming: boolean;
+}
+
 /**
  * An assistant's text as Markdown, rendered with streamdown (made for streaming: it completes
  * unterminated Markdown such as an open `**` or code fence while tokens arrive, and renders each
  * finished block once, so settled paragraphs do not flicker or re-render per token).
  */
-export const Markdown = memo(function Markdown(props: { text: string; streaming: boolean }) {
+export const Markdown = memo(function Markdown(props: MarkdownProps) {
   return (
     <Streamdown
-      className="markdown"
+      className="cw-markdown"
       mode="streaming"
       isAnimating={props.streaming}
       rehypePlugins={rehypePlugins}

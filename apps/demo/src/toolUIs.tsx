@@ -1,9 +1,26 @@
 import type { ReactNode } from 'react';
+import { makeToolUI, ToolOutputFields, type ToolUI } from '@chatwire/ui';
+import {
+  addTodo,
+  applyPreferences,
+  getForecast,
+  getOrder,
+  getWeather,
+  highlightMessage,
+  listOrders,
+  refundOrder,
+  scrollToTop,
+  searchProducts,
+  setAccentColor,
+  setTheme,
+  showBanner,
+} from '../shared/catalog.ts';
 
 /**
- * Tool results as a person reads them: a card per kind of result (weather, forecast, products,
- * orders, refunds, to-dos and the page's own tools), and a plain list of fields for the rest. Every
- * value is rendered by React as text, never as HTML. The raw JSON stays one click away on the card.
+ * The demo's tool renderers for @chatwire/ui's registry: a card per kind of result (weather,
+ * forecast, products, orders, refunds, and the page's own tools); every other tool gets the
+ * generic card. Every value is rendered by React as text, never as HTML; the card keeps the raw
+ * JSON one click away.
  */
 
 type Json = Readonly<Record<string, unknown>>;
@@ -14,37 +31,6 @@ const money = (amount: unknown, currency: unknown): string =>
   typeof amount === 'number'
     ? new Intl.NumberFormat('en-US', { style: 'currency', currency: typeof currency === 'string' && /^[A-Z]{3}$/.test(currency) ? currency : 'USD' }).format(amount)
     : '';
-
-/** `rainChance` -> `Rain chance`. */
-const label = (key: string): string => {
-  const words = key.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/[_-]+/g, ' ').toLowerCase();
-  return words.charAt(0).toUpperCase() + words.slice(1);
-};
-
-function Fields({ value }: { value: Json }) {
-  const entries = Object.entries(value).filter(([, field]) => field !== null && field !== undefined);
-  return (
-    <dl className="fields">
-      {entries.map(([key, field]) => (
-        <div key={key} className="field">
-          <dt>{label(key)}</dt>
-          <dd>{summary(field)}</dd>
-        </div>
-      ))}
-    </dl>
-  );
-}
-
-/** One value in a few words: scalars as they are, lists by their count and first items. */
-function summary(value: unknown): ReactNode {
-  if (Array.isArray(value)) {
-    const names = value.map((item) => (isRecord(item) ? text(item['name'] ?? item['title'] ?? item['id'] ?? item['date']) : text(item))).filter(Boolean);
-    return names.length > 0 ? names.slice(0, 4).join(', ') + (value.length > 4 ? `, and ${value.length - 4} more` : '') : `${value.length} item${value.length === 1 ? '' : 's'}`;
-  }
-  if (isRecord(value)) return Object.entries(value).map(([key, field]) => `${label(key)}: ${typeof field === 'object' ? '…' : text(field)}`).join(' · ');
-  if (typeof value === 'boolean') return value ? 'yes' : 'no';
-  return text(value);
-}
 
 function Weather({ value }: { value: Json }) {
   return (
@@ -150,7 +136,7 @@ function Refund({ value }: { value: Json }) {
 }
 
 /** What a page tool did, in a sentence (the page itself shows the change). */
-function PageChange({ toolName, value, onShowPanel }: { toolName: string; value: Json; onShowPanel: (() => void) | undefined }) {
+function PageChange({ toolName, value, onShowPanel }: { toolName: string; value: Json; onShowPanel: () => void }) {
   const sentence: Record<string, string> = {
     addTodo: `Added to your to-do list: “${text(value['title'])}”`,
     highlightMessage: `Pinned a note: “${text(value['text'])}”`,
@@ -163,8 +149,8 @@ function PageChange({ toolName, value, onShowPanel }: { toolName: string; value:
   const panelTool = toolName === 'addTodo' || toolName === 'highlightMessage';
   return (
     <p className="result-title">
-      {sentence[toolName] ?? label(toolName)}
-      {panelTool && onShowPanel ? (
+      {sentence[toolName] ?? 'Done.'}
+      {panelTool ? (
         <>
           {' '}
           <button type="button" className="link-button show-panel" onClick={onShowPanel}>
@@ -176,36 +162,32 @@ function PageChange({ toolName, value, onShowPanel }: { toolName: string; value:
   );
 }
 
-const PAGE_TOOLS = new Set(['addTodo', 'highlightMessage', 'setTheme', 'setAccentColor', 'showBanner', 'applyPreferences', 'scrollToTop']);
 
-/** A tool's output as a readable card; the generic field list for tools without a card of their own. */
-export function ToolResult(props: { toolName: string; output: unknown; onShowPanel?: () => void }) {
-  const { toolName, output } = props;
-  if (!isRecord(output)) return <p className="result-title">{summary(output) || 'Done.'}</p>;
-  if (toolName === 'getWeather') return <Weather value={output} />;
-  if (toolName === 'getForecast') return <Forecast value={output} />;
-  if (toolName === 'searchProducts') return <Products value={output} />;
-  if (toolName === 'getOrder') return <Order value={output} />;
-  if (toolName === 'listOrders' && Array.isArray(output['orders'])) return <Orders value={output} />;
-  if (toolName === 'refundOrder') return <Refund value={output} />;
-  if (PAGE_TOOLS.has(toolName)) return <PageChange toolName={toolName} value={output} onShowPanel={props.onShowPanel} />;
-  return <Fields value={output} />;
+/** A renderer that reads the output as a record (anything else shows as fields). */
+function card(render: (value: Json) => ReactNode) {
+  return ({ output }: { output: unknown }) => (isRecord(output) ? render(output) : <ToolOutputFields output={output} />);
 }
 
-/** A tool's arguments as a short line of fields ("City: Paris · Days: 3"). */
-export function ToolInput({ input }: { input: unknown }) {
-  if (!isRecord(input)) return null;
-  const entries = Object.entries(input);
-  if (entries.length === 0) return null;
-  return (
-    <p className="tool-input">
-      {entries.map(([key, value], index) => (
-        <span key={key}>
-          {index > 0 ? ' · ' : ''}
-          <span className="muted">{`${label(key)}: `}</span>
-          {summary(value)}
-        </span>
-      ))}
-    </p>
-  );
+/**
+ * The demo's renderers, by tool. `onShowPanel` opens the notes and to-do panel (a drawer on phones)
+ * from the cards of the tools that write to it. Create them once (they are memoised on identity).
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each renderer keeps its own tool's types
+export function createToolUIs(onShowPanel: () => void): readonly ToolUI<string, any, any>[] {
+  const pageChange = (toolName: string) => card((value) => <PageChange toolName={toolName} value={value} onShowPanel={onShowPanel} />);
+  return [
+    makeToolUI(getWeather, card((value) => <Weather value={value} />)),
+    makeToolUI(getForecast, card((value) => <Forecast value={value} />)),
+    makeToolUI(searchProducts, card((value) => <Products value={value} />)),
+    makeToolUI(getOrder, card((value) => <Order value={value} />)),
+    makeToolUI(listOrders, card((value) => (Array.isArray(value['orders']) ? <Orders value={value} /> : <ToolOutputFields output={value} />))),
+    makeToolUI(refundOrder, card((value) => <Refund value={value} />)),
+    makeToolUI(addTodo, pageChange('addTodo')),
+    makeToolUI(highlightMessage, pageChange('highlightMessage')),
+    makeToolUI(setTheme, pageChange('setTheme')),
+    makeToolUI(setAccentColor, pageChange('setAccentColor')),
+    makeToolUI(showBanner, pageChange('showBanner')),
+    makeToolUI(applyPreferences, pageChange('applyPreferences')),
+    makeToolUI(scrollToTop, pageChange('scrollToTop')),
+  ];
 }

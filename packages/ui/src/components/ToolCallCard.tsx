@@ -1,0 +1,60 @@
+import { memo, type ReactNode } from 'react';
+import type { ToolCallPart } from '@chatwire/core';
+import { ApprovalPrompt } from '../primitives/ApprovalPrompt.js';
+import { toolCallStatus } from '../vocabulary.js';
+import { RawJson, ToolInputFields, ToolOutputFields } from './Fields.js';
+
+/** Props of {@link ToolCallCard}. */
+export interface ToolCallCardProps {
+  part: ToolCallPart;
+  /** Answers an approval; without it, a waiting call shows its state but no buttons. */
+  onApproval?: (approvalId: string, approved: boolean) => void;
+  /** What the card shows once the call is done. Defaults to the output as labelled fields. */
+  children?: ReactNode;
+  /** The raw input and result as JSON, folded away under the card. Defaults to true. */
+  showJson?: boolean;
+}
+
+/**
+ * One tool call, moving through its lifecycle: the tool's name, its state as a readable label
+ * ("Waiting for your approval", "Done", "Declined"...), its arguments as fields, Approve / Deny
+ * while it waits, then its result (fields by default, or `children`), with the raw JSON one click
+ * away. The registry's generic fallback.
+ */
+export const ToolCallCard = memo(function ToolCallCard(props: ToolCallCardProps) {
+  const { part, onApproval } = props;
+  const status = toolCallStatus(part);
+  const input = part.state === 'input-streaming' ? part.partialInput : part.input;
+  const declined = status.outcome === 'declined' || status.outcome === 'declined-moved-on';
+  return (
+    <div className={`cw-tool-call cw-outcome-${status.outcome}`} data-testid="tool-call" data-tool={part.toolName} data-state={part.state} data-outcome={status.outcome}>
+      <div className="cw-tool-head">
+        <span className="cw-tool-name">{part.toolName}</span>
+        <span className="cw-tool-state" data-testid="tool-state">
+          {status.label}
+        </span>
+      </div>
+      <ToolInputFields input={input} />
+      {onApproval ? <ApprovalPrompt part={part} onRespond={onApproval} /> : null}
+      {part.state === 'output-available' && part.result ? (
+        <div className="cw-tool-result" data-testid="tool-result">
+          {props.children ?? <ToolOutputFields output={part.result.output ?? part.result.content} />}
+        </div>
+      ) : null}
+      {declined ? (
+        <p className="cw-tool-note" data-testid="tool-declined">
+          {status.outcome === 'declined' ? `You declined this, so ${part.toolName} did not run.` : `Sending a new message declined this request; ${part.toolName} did not run.`}
+        </p>
+      ) : null}
+      {status.outcome === 'failed' && part.result?.error ? (
+        <p className="cw-tool-error" data-testid="tool-error">
+          {part.result.error}
+        </p>
+      ) : null}
+      {status.outcome === 'stopped' ? <p className="cw-tool-note">Stopped before it finished.</p> : null}
+      {props.showJson !== false && (part.input !== undefined || part.result) ? (
+        <RawJson value={{ input: part.input, ...(part.result ? { result: part.result.output ?? part.result.content } : {}) }} />
+      ) : null}
+    </div>
+  );
+});

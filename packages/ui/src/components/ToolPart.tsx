@@ -1,0 +1,52 @@
+import { memo, type ReactNode } from 'react';
+import type { ToolCallPart } from '@chatwire/core';
+import type { ToolUIRegistry } from '../registry/toolUI.js';
+import { CODE_MODE_EXECUTION_TOOL_NAME, isDiscoveryCall, toolCallStatus } from '../vocabulary.js';
+import { CodeExecutionCard } from './CodeExecutionCard.js';
+import { DiscoveryStep } from './DiscoveryStep.js';
+import { ToolCallCard } from './ToolCallCard.js';
+
+/**
+ * How discovery steps show: `step` (default) as a compact {@link DiscoveryStep}, `hidden` not at all,
+ * or a function that draws your own (return `null` to hide one).
+ */
+export type DiscoveryDisplay = 'step' | 'hidden' | ((part: ToolCallPart) => ReactNode);
+
+/** Props of {@link ToolPart}. */
+export interface ToolPartProps {
+  part: ToolCallPart;
+  /** Renderers by tool name; a tool without one gets the generic {@link ToolCallCard}. */
+  tools?: ToolUIRegistry | undefined;
+  discovery?: DiscoveryDisplay | undefined;
+  onApproval?: ((approvalId: string, approved: boolean) => void) | undefined;
+}
+
+/**
+ * One tool call part, drawn by what it is: a discovery step, a Code Mode execution, the tool's own
+ * renderer from the registry, or the generic card.
+ */
+export const ToolPart = memo(function ToolPart(props: ToolPartProps) {
+  const { part, onApproval } = props;
+  if (isDiscoveryCall(part)) {
+    const display = props.discovery ?? 'step';
+    if (display === 'hidden') return null;
+    return display === 'step' ? <DiscoveryStep part={part} /> : <>{display(part)}</>;
+  }
+  if (part.toolName === CODE_MODE_EXECUTION_TOOL_NAME && !props.tools?.has(part.toolName)) return <CodeExecutionCard part={part} />;
+  const renderer = props.tools?.get(part.toolName);
+  if (!renderer) return <ToolCallCard part={part} {...(onApproval ? { onApproval } : {})} />;
+  const approvalId = part.state === 'approval-requested' ? part.approval?.id : undefined;
+  const view = {
+    part,
+    input: (part.state === 'input-streaming' ? part.partialInput : part.input) as never,
+    output: (part.state === 'output-available' ? part.result?.output : undefined) as never,
+    status: toolCallStatus(part),
+    respond: approvalId && onApproval ? (approved: boolean) => onApproval(approvalId, approved) : undefined,
+  };
+  if (renderer.placement === 'card') return <>{renderer.render(view)}</>;
+  return (
+    <ToolCallCard part={part} {...(onApproval ? { onApproval } : {})}>
+      {part.state === 'output-available' ? renderer.render(view) : null}
+    </ToolCallCard>
+  );
+});
