@@ -116,7 +116,7 @@ export { countDiscoveryExchange, countMessages, countToolList, discoveryUsage } 
 export type { CacheSplit, ConversationUsage, LazyAgainstEager, ModelledCall } from './discovery/conversationUsage.js';
 export type { CountableTool, DiscoveryTokenCounter } from './discovery/discoveryUsage.js';
 export { browserTokenEstimate, clientDiscovery, estimateClientUsage, managedWireTools } from './discovery/clientManaged.js';
-export type { ClientDiscovery, ClientDiscoveryOptions } from './discovery/clientManaged.js';
+export type { ClientDiscovery, ClientDiscoveryOptions, DiscoveryCatalogOptions } from './discovery/clientManaged.js';
 export { createToolSearch } from './discovery/toolSearch.js';
 export type { ToolSearch, ToolSearchInput, ToolSearchMatch, ToolSearchOptions, ToolSearchQueryOptions } from './discovery/toolSearch.js';
 export { runDiscoverySearch, SEARCH_HOOK_TIMEOUT_MS } from './discovery/discoverySearch.js';

@@ -77,25 +77,44 @@ export interface ClientDiscovery {
   usage(runId: string, sent: readonly WireTool[], tools: readonly AnyTool[], messages: readonly WireMessage[]): ModelCallUsage;
 }
 
-/** Options of {@link clientDiscovery}. */
-export interface ClientDiscoveryOptions {
-  /** What the catalog says per lazy tool (below the scale rule). Defaults to `none` (names only). */
-  readonly includeDescription?: CatalogDetail;
+/**
+ * The discovery options both homes of the catalog share: the server (`chat({ discovery })`, which
+ * adds its own) and the browser ({@link clientDiscovery}).
+ */
+export interface DiscoveryCatalogOptions {
   /** `name` (default): the discovery tool takes `{ toolNames }`. `search`: it takes `{ query }` (keywords, `select:`). */
   readonly mode?: 'name' | 'search';
+  /** What the catalog in the discovery tool's description says per tool (below the scale rule). Defaults to `none` (names only). */
+  readonly includeDescription?: CatalogDetail;
   /** Search mode: most matches returned. Defaults to 5. */
   readonly topK?: number;
-  /** Search mode: lowest score returned, relative to the best match. Defaults to 0.3. */
+  /**
+   * Search mode: lowest score returned, relative to the best match of the query (the best scores 1,
+   * so a query that matches anything returns at least one tool). Defaults to 0.3.
+   */
   readonly minScore?: number;
-  /** Group descriptions for the grouped catalog (keys are tools' `group`). */
+  /**
+   * Group descriptions (one line each) for the grouped catalog: keys are tool `group`s (an MCP
+   * server's name, or the app's own). Also indexed by the search with each group's tools.
+   */
   readonly groups?: CatalogGroups;
-  /** The scale rule: above this many lazy tools the catalog lists groups and the tool searches. Defaults to 100. */
+  /**
+   * The scale rule: above this many lazy tools the discovery tool lists groups with tool counts
+   * instead of every name, and takes `{ query }` (search, `group:Name`, `select:`) in either mode.
+   * Defaults to 100.
+   */
   readonly groupAbove?: number;
-  /** The app's own retrieval (see `ToolSearchHook`); the built-in search answers when it fails or times out. */
+  /**
+   * The app's own retrieval for keyword queries (async, see `ToolSearchHook`); the built-in search
+   * answers when it throws, returns no list, or takes longer than `searchTimeoutMs`.
+   */
   readonly search?: ToolSearchHook;
-  /** Milliseconds the hook may take. Defaults to 2,000. */
+  /** Milliseconds the `search` hook may take before the built-in search answers. Defaults to 2,000. */
   readonly searchTimeoutMs?: number;
 }
+
+/** Options of {@link clientDiscovery}: the shared {@link DiscoveryCatalogOptions}. */
+export type ClientDiscoveryOptions = DiscoveryCatalogOptions;
 
 /**
  * Client-managed discovery for `ChatClient`'s `manageDiscovery` option: the client keeps the catalog

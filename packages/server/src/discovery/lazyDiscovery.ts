@@ -15,10 +15,9 @@ import {
   createToolSearch,
   isGrouped,
   runDiscoverySearch,
-  type CatalogGroups,
+  type DiscoveryCatalogOptions,
   type DiscoverySearchReport,
   type ToolSearch,
-  type ToolSearchHook,
   type DiscoveryAnswer,
   type DiscoveryCatalogAccess,
   type AutoLoad,
@@ -35,38 +34,12 @@ import { recordedVersions } from './toolVersions.js';
 
 export type { DiscoveryAnswer, DiscoveryPhase } from '@chatwire/core';
 
-/** Options of lazy discovery (`chat({ discovery })`). */
-export interface DiscoveryOptions {
-  /** `name` (default): the discovery tool takes `{ toolNames }`. `search`: it takes `{ query }`. */
-  readonly mode?: 'name' | 'search';
-  /** What the catalog in the discovery tool's description says per tool. Defaults to `none` (names only). */
-  readonly includeDescription?: 'none' | 'first-sentence' | 'full';
-  /** Search mode: most matches returned. Defaults to 5. */
-  readonly topK?: number;
-  /**
-   * Search mode: lowest score returned, relative to the best match of the query (the best scores 1,
-   * so a query that matches anything returns at least one tool). Defaults to 0.3.
-   */
-  readonly minScore?: number;
-  /**
-   * Group descriptions (one line each) for the grouped catalog: keys are tool `group`s (an MCP
-   * server's name, or the app's own). Also indexed by the search with each group's tools.
-   */
-  readonly groups?: CatalogGroups;
-  /**
-   * The scale rule: above this many lazy tools the discovery tool lists groups with tool counts
-   * instead of every name, and takes `{ query }` (search, `group:Name`, `select:`) in either mode.
-   * Defaults to 100.
-   */
-  readonly groupAbove?: number;
-  /**
-   * The app's own retrieval for keyword queries (async); the built-in search answers when it throws,
-   * returns no list, or takes longer than `searchTimeoutMs`. Which one answered is in the model-call
-   * usage event (`discoverySearches`).
-   */
-  readonly search?: ToolSearchHook;
-  /** Milliseconds the `search` hook may take before the built-in search answers. Defaults to 2,000. */
-  readonly searchTimeoutMs?: number;
+/**
+ * Options of lazy discovery (`chat({ discovery })`): the catalog options the browser's
+ * `clientDiscovery()` shares (mode, catalog detail, search, groups and the scale rule; which search
+ * answered each query is in the model-call usage event, `discoverySearches`), and the server's own.
+ */
+export interface DiscoveryOptions extends DiscoveryCatalogOptions {
   /**
    * Prefetch (off by default): before a turn's first model call, search the user's message and load
    * the best matches, at most `max` (default 2) scoring at least `minScore` relative to the best
