@@ -182,6 +182,17 @@ export function readCatalog(tools: readonly ModelTool[]): string[] {
   return list.split(',').map((name) => name.trim()).filter((name) => /^[A-Za-z0-9_-]+$/.test(name));
 }
 
+/**
+ * Above the scale rule the catalog lists groups (`- server (N tools): ...`), not tool names. A
+ * `server__tool` name the user wrote whose server is a listed group is one a model can load (by a
+ * `select:` query), as it would from a catalog that listed it.
+ */
+function withNamedGroupMembers(catalog: readonly string[], text: string): readonly string[] {
+  const groups = new Set(catalog);
+  const named = (text.match(/[A-Za-z0-9-]+__[A-Za-z0-9_-]+/g) ?? []).filter((name) => groups.has(name.slice(0, name.indexOf('__'))));
+  return named.length > 0 ? [...catalog, ...named] : catalog;
+}
+
 /** How much of the last user message the built-in rules read. */
 const MAX_READ_CHARS = 8_000;
 
@@ -214,14 +225,15 @@ function readContext(request: ModelRequest, catalogCalls: ScriptContext['catalog
     const message = messages[i] as ToolMessage;
     results.unshift({ toolName: names.get(message.toolCallId) ?? 'a tool', content: textOf(message), isError: message.error !== undefined });
   }
+  // Only the start of a long message is read: the model's rules stay fast whatever a request carries.
+  const userText = lastUser >= 0 ? textOf(messages[lastUser] as Message).slice(0, MAX_READ_CHARS) : '';
   return {
     request,
-    // Only the start of a long message is read: the model's rules stay fast whatever a request carries.
-    userText: lastUser >= 0 ? textOf(messages[lastUser] as Message).slice(0, MAX_READ_CHARS) : '',
+    userText,
     phase: messages[messages.length - 1]?.role === 'tool' ? 'tools' : 'user',
     results,
     sentTools: new Set(request.tools.map((tool) => tool.name)),
-    catalog: readCatalog(request.tools),
+    catalog: withNamedGroupMembers(readCatalog(request.tools), userText),
     calledSinceUser,
     succeededSinceUser,
     attachments: lastUser >= 0 ? mediaPartsOf(messages[lastUser] as Message).map(readAttachment) : [],
