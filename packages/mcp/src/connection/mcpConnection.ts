@@ -244,9 +244,10 @@ export class McpConnection {
         this.#serverInfo = client.getServerVersion();
         this.#instructions = client.getInstructions();
         let transportError: string | undefined;
-        // The last transport error says why a connection closes (for example a message over the stdio limit).
+        // The first transport error says why a connection closes (for example a message over the stdio
+        // limit): what follows it is fallout (the rest of that message read as bad JSON), so it is kept.
         client.onerror = (error) => {
-          transportError = message(error).slice(0, 300);
+          transportError ??= message(error).slice(0, 300);
         };
         client.onclose = () => this.#dropped(client, `the connection closed${transportError ? ` (${transportError})` : ''}`);
         await this.#list(client);
