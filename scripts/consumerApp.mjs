@@ -21,7 +21,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, wri
 import { tmpdir } from 'node:os';
 import { createServer } from 'node:net';
 import { join, relative, sep } from 'node:path';
-import { PACKAGES, packPackages, repositoryRoot } from './packPackages.mjs';
+import { PACKAGES, packPackages, repositoryRoot, timedSteps } from './packPackages.mjs';
 
 /** Packages whose README examples are server code (typechecked with the app's server). */
 const SERVER_ONLY = new Set(['server', 'code-mode', 'mcp']);
@@ -87,14 +87,7 @@ console.log(JSON.stringify({ state: mcp.status()[0].state, found: graph.ok && gr
 console.log(import.meta.resolve('@chatwire/mcp'));
 `;
 
-const timings = [];
-async function step(label, run) {
-  const started = performance.now();
-  process.stdout.write(`consumer: ${label}…\n`);
-  const result = await run();
-  timings.push([label, (performance.now() - started) / 1000]);
-  return result;
-}
+const { step, report } = timedSteps('consumer');
 
 /** Runs a command; output is shown only when it fails (or always with `inherit`). */
 function run(command, args, { cwd, env = {}, inherit = false }) {
@@ -110,7 +103,6 @@ function run(command, args, { cwd, env = {}, inherit = false }) {
   });
 }
 
-const started = performance.now();
 const root = realpathSync(mkdtempSync(join(tmpdir(), 'chatwire-consumer-')));
 if (!relative(repositoryRoot, root).startsWith(`..${sep}`)) throw new Error(`The consumer app must live outside the workspace (got ${root}).`);
 const app = join(root, 'chat-app');
@@ -190,6 +182,5 @@ try {
   else rmSync(root, { recursive: true, force: true });
 }
 
-for (const [label, seconds] of timings) console.log(`consumer: ${seconds.toFixed(1).padStart(6)} s  ${label}`);
-console.log(`consumer: ${((performance.now() - started) / 1000).toFixed(1).padStart(6)} s  in all${failed ? ' (FAILED)' : ''}`);
+report(failed);
 if (failed) process.exit(1);

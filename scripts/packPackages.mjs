@@ -29,3 +29,25 @@ export function packPackages(destination) {
     files: entry.files.map((file) => file.path),
   }));
 }
+
+/**
+ * Timed steps for the scripts that drive apps from the tarballs (consumer test, recipes): `step`
+ * announces and times one step, `report` prints every step's time and the total.
+ */
+export function timedSteps(prefix) {
+  const timings = [];
+  const started = performance.now();
+  return {
+    async step(label, work) {
+      const stepStarted = performance.now();
+      process.stdout.write(`${prefix}: ${label}…\n`);
+      const result = await work();
+      timings.push([label, (performance.now() - stepStarted) / 1000]);
+      return result;
+    },
+    report(failed) {
+      for (const [label, seconds] of timings) console.log(`${prefix}: ${seconds.toFixed(1).padStart(6)} s  ${label}`);
+      console.log(`${prefix}: ${((performance.now() - started) / 1000).toFixed(1).padStart(6)} s  in all${failed ? ' (FAILED)' : ''}`);
+    },
+  };
+}

@@ -26,7 +26,7 @@ import { cpSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
-import { packPackages, repositoryRoot } from './packPackages.mjs';
+import { packPackages, repositoryRoot, timedSteps } from './packPackages.mjs';
 
 const ALL = ['vite', 'express', 'hono', 'nextjs'];
 const chosen = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
@@ -159,14 +159,7 @@ async function postRun(url) {
   return { status: response.status, body };
 }
 
-const timings = [];
-async function step(label, work) {
-  const started = performance.now();
-  process.stdout.write(`recipes: ${label}…\n`);
-  const result = await work();
-  timings.push([label, (performance.now() - started) / 1000]);
-  return result;
-}
+const { step, report } = timedSteps('recipes');
 
 const secret = randomBytes(32).toString('hex');
 const production = { NODE_ENV: 'production', CHATWIRE_SECRET: secret };
@@ -228,7 +221,6 @@ const CHECKS = {
   },
 };
 
-const started = performance.now();
 const root = realpathSync(mkdtempSync(join(tmpdir(), 'chatwire-recipes-')));
 if (!relative(repositoryRoot, root).startsWith(`..${sep}`)) throw new Error(`The recipes must live outside the workspace (got ${root}).`);
 let failed = false;
@@ -254,6 +246,5 @@ try {
   else rmSync(root, { recursive: true, force: true });
 }
 
-for (const [label, seconds] of timings) console.log(`recipes: ${seconds.toFixed(1).padStart(6)} s  ${label}`);
-console.log(`recipes: ${((performance.now() - started) / 1000).toFixed(1).padStart(6)} s  in all${failed ? ' (FAILED)' : ''}`);
+report(failed);
 if (failed) process.exit(1);
