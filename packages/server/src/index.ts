@@ -51,6 +51,8 @@ export { ToolRegistry, toModelTool } from './toolRegistry.js';
 export type { RegisteredTool } from './toolRegistry.js';
 export { openaiCompatible, openAIToolTokens, toOpenAIMessages, toOpenAITools } from './adapters/openaiCompatible.js';
 export type { OpenAIChatMessage, OpenAICompatibleOptions, OpenAIFunctionTool, OpenAIUserContentPart } from './adapters/openaiCompatible.js';
+export { openaiResponses, toResponsesInput, toResponsesTools } from './adapters/openaiResponses.js';
+export type { OpenAIResponsesFunctionTool, OpenAIResponsesInputItem, OpenAIResponsesInputPart, OpenAIResponsesOptions } from './adapters/openaiResponses.js';
 export { anthropic, anthropicToolTokens, toAnthropicRequest, toAnthropicTools } from './adapters/anthropic.js';
 export type {
   AnthropicContentBlock,

@@ -29,6 +29,8 @@ export interface ModelRequest {
 /** What a model streams back, normalised across providers. */
 export type ModelChunk =
   | { readonly type: 'text-delta'; readonly delta: string }
+  /** The model's reasoning as the provider shows it (e.g. OpenAI's reasoning summaries): streamed as AG-UI reasoning events, not sent back. */
+  | { readonly type: 'reasoning-delta'; readonly delta: string }
   | { readonly type: 'tool-call-start'; readonly id: string; readonly name: string }
   | { readonly type: 'tool-call-delta'; readonly id: string; readonly delta: string }
   | { readonly type: 'tool-call-end'; readonly id: string }
