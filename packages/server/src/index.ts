@@ -33,7 +33,7 @@ export { redactSecrets } from './errors/redactSecrets.js';
 export type { ErrorReport, ErrorReporter } from './errors/errorReport.js';
 export { extendTools, extensionOf } from './extensions/chatwireExtension.js';
 export type { ChatwireExtension, ChatwireNamespace, ExtensionUsageInput } from './extensions/chatwireExtension.js';
-export type { ChatModel, ModelChunk, ModelRequest, ModelTool, ProviderSearchError, ProviderToolSearch, ToolTokenCounter } from './model.js';
+export type { ChatModel, ModelChunk, ModelRequest, ModelTool, ProviderSearchError, ProviderToolChanges, ProviderToolSearch, ToolTokenCounter } from './model.js';
 export { chatwireVitePlugin, toNodeListener } from './node.js';
 export type { ChatwireVitePluginOptions, FetchHandler, FetchRoutes, VitePluginLike } from './node.js';
 export { CallSigner } from './signing.js';
@@ -53,13 +53,15 @@ export { openaiCompatible, openAIToolTokens, toOpenAIMessages, toOpenAITools } f
 export type { OpenAIChatMessage, OpenAICompatibleOptions, OpenAIFunctionTool, OpenAIUserContentPart } from './adapters/openaiCompatible.js';
 export { openaiResponses, toResponsesInput, toResponsesTools } from './adapters/openaiResponses.js';
 export type { OpenAIResponsesFunctionTool, OpenAIResponsesInputItem, OpenAIResponsesInputPart, OpenAIResponsesOptions } from './adapters/openaiResponses.js';
-export { anthropic, anthropicToolTokens, toAnthropicRequest, toAnthropicTools } from './adapters/anthropic.js';
+export { anthropic, anthropicToolTokens, toAnthropicRequest, toAnthropicTools, TOOL_CHANGES_BETAS } from './adapters/anthropic.js';
 export type {
   AnthropicContentBlock,
   AnthropicMediaSource,
   AnthropicMessage,
   AnthropicOptions,
   AnthropicTool,
+  AnthropicToolChangeBlock,
+  AnthropicToolChangesContext,
   AnthropicToolSearchContent,
   AnthropicToolSearchContext,
 } from './adapters/anthropic.js';

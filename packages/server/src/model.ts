@@ -19,7 +19,9 @@ export interface ModelRequest {
   /**
    * Provider-native deferred loading (only for a model with {@link ChatModel.toolSearch}): lazy tools
    * sent after `tools` and the provider's search tool, marked deferred, for the provider's own tool
-   * search to load. Defaults to none.
+   * search to load. With {@link ChatModel.toolChanges}: every lazy tool the policy lets the model
+   * discover (discovered ones included, which are in `tools` too), for the adapter to declare deferred
+   * and add through tool-change blocks. Defaults to none.
    */
   readonly deferredTools?: readonly ModelTool[];
   /** Aborted when the client goes away or the run is cancelled. */
@@ -67,6 +69,18 @@ export interface ProviderToolSearch {
   exchangeTexts(messages: readonly Message[], deferred: readonly string[]): string[];
 }
 
+/**
+ * Cache-preserving tool changes, offered by an adapter whose provider can add tools mid-conversation
+ * without invalidating its prompt cache (e.g. `anthropic({ toolChanges: true })`). With it, discovery
+ * stays Chatwire's own (the discovery tool, its calls and results), but every lazy tool is sent in
+ * `ModelRequest.deferredTools` from the first call, and the adapter declares them deferred and adds
+ * each discovered one with a tool-change block where its discovery sits in the history.
+ */
+export interface ProviderToolChanges {
+  /** How the provider renders and bills added tools, for reports. */
+  readonly billing: string;
+}
+
 /** How a model adapter counts the tokens of tool definitions, on the serialisation it sends. */
 export interface ToolTokenCounter {
   /** The method, for reports: e.g. `o200k tokenizer on the OpenAI function serialisation`. */
@@ -106,4 +120,6 @@ export interface ChatModel {
   readonly toolTokens?: ToolTokenCounter;
   /** The provider's own tool search, when the adapter was configured for provider-native deferred loading. Defaults to none (Chatwire's discovery). */
   readonly toolSearch?: ProviderToolSearch;
+  /** Cache-preserving tool changes, when the adapter was configured for them. Defaults to none. */
+  readonly toolChanges?: ProviderToolChanges;
 }

@@ -171,6 +171,22 @@ export interface ModelCallUsage {
     /** How the provider bills deferred tools, as the adapter states it. */
     readonly billing: string;
   };
+  /**
+   * Cache-preserving tool changes (e.g. `anthropic({ toolChanges: true })`): every lazy tool is sent
+   * deferred from the first call, so the tool list never changes, and each discovered tool is added
+   * by a tool-change block in the history where its discovery sits. Then `toolsSent` lists every tool
+   * in the request, `tokens.sent` counts the tools not deferred, and the added definitions count in
+   * `tokens.discoveryRoundTrips` (they sit in the messages, after the cached prefix). Present on every
+   * call that used them, which is how a report tells those calls apart.
+   */
+  readonly toolChanges?: {
+    /** Lazy tools sent deferred (not in the prompt until added). */
+    readonly deferredSent: readonly string[];
+    /** Tools the history adds through tool-change blocks, in the order added. */
+    readonly added: readonly string[];
+    /** How the provider renders and bills added tools, as the adapter states it. */
+    readonly billing: string;
+  };
 }
 
 /** One tool of a server's catalog: what `GET /api/tools` answers for each tool. */

@@ -25,7 +25,7 @@ import {
   type DiscoveryTokenCounter,
   type ModelCallUsage,
 } from '@chatwire/core';
-import type { ModelTool, ProviderToolSearch, ToolTokenCounter } from '../model.js';
+import type { ModelTool, ProviderToolChanges, ProviderToolSearch, ToolTokenCounter } from '../model.js';
 import { countRequestTokens, countTextTokens, countToolList, jsonMessageTokens, jsonSystemTokens } from '../tokens.js';
 import { toModelTool, type RegisteredTool, type ToolRegistry } from '../toolRegistry.js';
 import { providerLoadedTools, providerSearchExchanges, providerSelfCorrectionError } from './providerToolSearch.js';
@@ -93,6 +93,8 @@ export interface ToolPlan {
   readonly deferredTools?: ModelTool[];
   /** Provider-native deferred loading: the provider's search tool sent in place of the discovery tool. */
   readonly providerSearch?: ProviderToolSearch;
+  /** Cache-preserving tool changes: `deferredTools` holds every lazy tool the model may discover, declared deferred by the adapter. */
+  readonly toolChanges?: ProviderToolChanges;
 }
 
 /**
@@ -115,16 +117,24 @@ export class LazyDiscovery {
   readonly #loadable = new Map<string, boolean>();
   /** Provider-native deferred loading: the model's own tool search, when its adapter offers one. */
   readonly #toolSearch: ProviderToolSearch | undefined;
+  /** Cache-preserving tool changes, when the model's adapter offers them. */
+  readonly #toolChanges: ProviderToolChanges | undefined;
   readonly #provider: string;
 
   /**
    * `model` names the provider and, with provider-native deferred loading configured on its adapter,
    * brings the provider's own tool search (then lazy tools are sent deferred instead of withheld).
    */
-  constructor(registry: ToolRegistry, options: DiscoveryOptions, counter: ToolTokenCounter, model: { readonly provider: string; readonly toolSearch?: ProviderToolSearch } = { provider: '' }) {
+  constructor(
+    registry: ToolRegistry,
+    options: DiscoveryOptions,
+    counter: ToolTokenCounter,
+    model: { readonly provider: string; readonly toolSearch?: ProviderToolSearch; readonly toolChanges?: ProviderToolChanges } = { provider: '' },
+  ) {
     this.#registry = registry;
     this.#options = options;
     this.#toolSearch = model.toolSearch;
+    this.#toolChanges = model.toolSearch ? undefined : model.toolChanges;
     this.#provider = model.provider;
     this.#counter = {
       method: counter.method,
@@ -316,12 +326,16 @@ export class LazyDiscovery {
       this.mode === 'search' ? searchDiscoveryTool(catalog, detail, searchOptions) : nameDiscoveryTool(catalog, detail),
     { inCatalog: (name) => inCatalog.has(name), isActive: (name) => active.has(name) });
     const fresh = new Set(newlyDiscoveredTools(history, this.#accept));
+    // Cache-preserving tool changes: every lazy tool the model may discover or has discovered, in catalog order, for the adapter to declare deferred.
+    const changes = this.#toolChanges;
+    const deferredTools = changes ? this.#lazy.filter((tool) => active.has(tool.name) || (inCatalog.has(tool.name) && !discovered.includes(tool.name) && this.#accept(tool.name))).map(toModelTool) : [];
     return {
       tools: plan.sent,
       discoveryTool: plan.discoveryTool,
       deferred: [...plan.deferred],
       newlyDiscovered: plan.active.map((tool) => tool.name).filter((name) => fresh.has(name)),
       auto: this.#auto,
+      ...(changes && deferredTools.length ? { deferredTools, toolChanges: changes } : {}),
     };
   }
 
@@ -414,7 +428,7 @@ export class LazyDiscovery {
         ? { tokens: this.#countRequest({ system: options.system, messages: options.messages, tools: plan.tools }), source: 'counted' as const }
         : { tokens: reported, source: 'provider' as const };
     if (plan.providerSearch) return this.#providerSearchUsage(options, plan.providerSearch, { input, system });
-    return discoveryUsage({
+    const base = discoveryUsage({
       runId: options.runId,
       step: options.step,
       sent: plan.tools,
@@ -429,6 +443,32 @@ export class LazyDiscovery {
       ...(plan.auto ? { auto: plan.auto } : {}),
       ...(options.providerUsage ? { providerUsage: options.providerUsage } : {}),
     });
+    return plan.toolChanges ? this.#toolChangesUsage(base, plan, plan.toolChanges) : base;
+  }
+
+  /**
+   * The accounting of one model call with cache-preserving tool changes: the request lists every
+   * lazy tool (deferred), so `toolsSent` is the same list on every call; the definitions the history
+   * adds are rendered where each addition sits (after the cached prefix), so they move from
+   * `tokens.sent` to `tokens.discoveryRoundTrips`. `net` is unchanged: the same tokens, counted where
+   * the provider renders them.
+   */
+  #toolChangesUsage(base: ModelCallUsage, plan: ToolPlan, changes: ProviderToolChanges): ModelCallUsage {
+    const deferredTools = plan.deferredTools ?? [];
+    const deferredNames = new Set(deferredTools.map((tool) => tool.name));
+    const added = plan.tools.filter((tool) => deferredNames.has(tool.name));
+    const addedTokens = added.reduce((sum, tool) => sum + this.#counter.countTool(tool), 0);
+    const sent = base.tokens.sent - addedTokens;
+    const saved = base.tokens.allEager - sent;
+    const discoveryRoundTrips = base.tokens.discoveryRoundTrips + addedTokens;
+    const net = saved - discoveryRoundTrips;
+    return {
+      ...base,
+      toolsSent: [...plan.tools.filter((tool) => !deferredNames.has(tool.name)).map((tool) => tool.name), ...deferredTools.map((tool) => tool.name)],
+      tokens: { ...base.tokens, sent, saved, discoveryRoundTrips, net },
+      eagerWouldBeCheaper: net < 0,
+      toolChanges: { deferredSent: deferredTools.map((tool) => tool.name), added: added.map((tool) => tool.name), billing: changes.billing },
+    };
   }
 
   /**
