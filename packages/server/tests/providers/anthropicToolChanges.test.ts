@@ -1,9 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Message } from '@ag-ui/core';
-import { DISCOVERY_TOOL_NAME, discoveredToolsInChat } from '@chatwire/core';
+import type { Message, ResumeEntry } from '@ag-ui/core';
+import { z } from 'zod';
+import { DISCOVERY_TOOL_NAME, discoveredToolsInChat, toolDefinition } from '@chatwire/core';
 import { cacheSplit } from '@chatwire/core/wire';
-import { anthropic, anthropicToolTokens, chat, createChatHandler, type ChatModel, type ChatOptions, type ModelTool } from '@chatwire/server';
-import { applyEvents, clientFor, collect, user } from '../fixtures.js';
+import { anthropic, anthropicToolTokens, chat, createChatHandler, createMemoryStore, type ChatModel, type ChatOptions, type ModelTool } from '@chatwire/server';
+import { applyEvents, clientFor, collect, interruptsOf, readEvents, user } from '../fixtures.js';
 import { fixture, startProviderServer, textOf, usagesOf, type ProviderServer } from './providerServer.js';
 import { EAGER, providerTestTools } from './tools.js';
 
@@ -162,6 +163,48 @@ describe('anthropic toolChanges: what is sent', () => {
     await run([user('where is TRK-42?', 'u1')], { discovery: { filter: (name, phase) => !(name === 'trackShipment' && phase === 'active') } });
     expect(bodyOf(1).messages.some((message) => message.role === 'system')).toBe(false);
     expect(toolsOf(1).map((tool) => tool.name)).toEqual([...EAGER, DISCOVERY_TOOL_NAME, 'listOrders']);
+  });
+});
+
+describe('anthropic toolChanges: approvals', () => {
+  it('a denied approval is answered with a tool_result, and the next request keeps the tool list and is valid', async () => {
+    const refund = toolDefinition({ name: 'refundOrder', description: 'Refund an order.', inputSchema: z.object({ orderId: z.string() }), needsApproval: true }).server(async ({ orderId }) => ({
+      refunded: orderId,
+    }));
+    const { model, tools } = setup();
+    const handler = createChatHandler({ model, tools: [...tools, refund], secret: 'approval-secret', store: createMemoryStore() });
+    const send = async (messages: Message[], resume?: ResumeEntry[]) =>
+      readEvents(
+        await handler(
+          new Request('http://chatwire.test/api/chat', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ threadId: 'thread_a', runId: `run_${Math.random()}`, messages, tools: [], context: [], ...(resume ? { resume } : {}) }),
+          }),
+        ),
+      );
+    provider.respond({ body: sse('refund-call.sse') }, { body: sse('text.sse') }, { body: sse('text.sse') });
+    const history = [user('refund ORD-1234', 'u1')];
+    const first = await send(history);
+    const [interrupt] = interruptsOf(first);
+    expect(interrupt?.reason).toBe('tool_call');
+    const messages = applyEvents(history, first);
+    const resumed = await send(messages, [{ interruptId: interrupt!.id, status: 'resolved', payload: { approved: false, reason: 'not this order' }, metadata: interrupt!.metadata }]);
+    expect(resumed.find((event) => event.type === 'TOOL_CALL_RESULT')).toBeDefined();
+    expect(resumed.at(-1)?.type).toBe('RUN_FINISHED');
+
+    const afterDenial = bodyOf(1).messages;
+    expect(afterDenial[1]!.content.at(-1)).toMatchObject({ type: 'tool_use', id: 'toolu_01R1efund', name: 'refundOrder' });
+    expect(afterDenial[2]!.content[0]).toMatchObject({ type: 'tool_result', tool_use_id: 'toolu_01R1efund' });
+    expect(String(afterDenial[2]!.content[0]!['content'])).toMatch(/declined to run 'refundOrder': not this order/);
+    expect(toolsOf(1)).toEqual(toolsOf(0));
+
+    const later = await send([...applyEvents(messages, resumed), user('thanks', 'u2')]);
+    expect(later.at(-1)?.type).toBe('RUN_FINISHED');
+    expect(toolsOf(2)).toEqual(toolsOf(0));
+    const uses = bodyOf(2).messages.flatMap((message) => message.content.filter((block) => block['type'] === 'tool_use').map((block) => block['id']));
+    const results = bodyOf(2).messages.flatMap((message) => message.content.filter((block) => block['type'] === 'tool_result').map((block) => block['tool_use_id']));
+    expect(results).toEqual(uses);
   });
 });
 
