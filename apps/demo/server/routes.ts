@@ -7,6 +7,7 @@ import {
   createScriptedModel,
   createToolsHandler,
   openaiCompatible,
+  openaiResponses,
   type ChatModel,
   type ChatStore,
   type DiscoveryOptions,
@@ -44,10 +45,13 @@ const setting = (env: ModelEnv, name: string): string | undefined => {
 
 /**
  * The real model the environment asks for, or `undefined` for the scripted model:
- * `OPENAI_API_KEY` (with `OPENAI_BASE_URL`, `OPENAI_MODEL` = `gpt-4o-mini`) selects an
- * OpenAI-compatible model; otherwise `ANTHROPIC_API_KEY` (with `ANTHROPIC_MODEL` =
- * `claude-sonnet-4-5`, and `ANTHROPIC_TOOL_SEARCH` = `bm25` or `regex` for Anthropic's own tool
- * search) selects Anthropic. An `ANTHROPIC_TOOL_SEARCH` of any other value throws.
+ * `OPENAI_API_KEY` (with `OPENAI_BASE_URL`, `OPENAI_MODEL` = `gpt-4o-mini`) selects an OpenAI
+ * model, on the Chat Completions API (the default, for compatible servers too) or, with
+ * `OPENAI_API=responses`, on the Responses API (`OPENAI_TOOL_SEARCH=hosted` for OpenAI's own tool
+ * search); otherwise `ANTHROPIC_API_KEY` (with `ANTHROPIC_MODEL` = `claude-sonnet-4-5`,
+ * `ANTHROPIC_TOOL_SEARCH` = `bm25` or `regex` for Anthropic's own tool search, or
+ * `ANTHROPIC_TOOL_CHANGES=on` for cache-preserving tool changes) selects Anthropic. Any other value
+ * of these switches throws.
  */
 export function modelFromEnv(env: ModelEnv): ChatModel | undefined {
   // CHATWIRE_MODEL=scripted keeps the scripted model whatever keys are set (the e2e tests use it).
@@ -55,7 +59,15 @@ export function modelFromEnv(env: ModelEnv): ChatModel | undefined {
   const openaiKey = setting(env, 'OPENAI_API_KEY');
   if (openaiKey) {
     const baseURL = setting(env, 'OPENAI_BASE_URL');
-    return openaiCompatible({ apiKey: openaiKey, model: setting(env, 'OPENAI_MODEL') ?? 'gpt-4o-mini', ...(baseURL ? { baseURL } : {}) });
+    const options = { apiKey: openaiKey, model: setting(env, 'OPENAI_MODEL') ?? 'gpt-4o-mini', ...(baseURL ? { baseURL } : {}) };
+    // OPENAI_API=responses: the Responses API; chat-completions (the default) for OpenAI-compatible servers.
+    const api = setting(env, 'OPENAI_API') ?? 'chat-completions';
+    const toolSearch = setting(env, 'OPENAI_TOOL_SEARCH');
+    if (api !== 'responses' && api !== 'chat-completions') throw new Error(`OPENAI_API must be 'responses' or 'chat-completions' (got '${api}').`);
+    if (toolSearch !== undefined && (toolSearch !== 'hosted' || api !== 'responses')) {
+      throw new Error(`OPENAI_TOOL_SEARCH must be 'hosted', with OPENAI_API=responses (got '${toolSearch}'); leave it unset for Chatwire's discovery.`);
+    }
+    return api === 'responses' ? openaiResponses({ ...options, ...(toolSearch ? { toolSearch } : {}) }) : openaiCompatible(options);
   }
   const anthropicKey = setting(env, 'ANTHROPIC_API_KEY');
   if (!anthropicKey) return undefined;
@@ -64,7 +76,15 @@ export function modelFromEnv(env: ModelEnv): ChatModel | undefined {
   if (toolSearch !== undefined && toolSearch !== 'bm25' && toolSearch !== 'regex') {
     throw new Error(`ANTHROPIC_TOOL_SEARCH must be 'bm25' or 'regex' (got '${toolSearch}'); leave it unset for Chatwire's discovery.`);
   }
-  return anthropic({ apiKey: anthropicKey, model: setting(env, 'ANTHROPIC_MODEL') ?? 'claude-sonnet-4-5', ...(toolSearch ? { toolSearch } : {}) });
+  // ANTHROPIC_TOOL_CHANGES=on: Chatwire's discovery, each discovered tool added by a mid-conversation tool change (the prompt cache survives).
+  const toolChanges = setting(env, 'ANTHROPIC_TOOL_CHANGES');
+  if (toolChanges !== undefined && toolChanges !== 'on' && toolChanges !== 'off') throw new Error(`ANTHROPIC_TOOL_CHANGES must be 'on' or 'off' (got '${toolChanges}').`);
+  return anthropic({
+    apiKey: anthropicKey,
+    model: setting(env, 'ANTHROPIC_MODEL') ?? 'claude-sonnet-4-5',
+    ...(toolSearch ? { toolSearch } : {}),
+    ...(toolChanges === 'on' ? { toolChanges: true } : {}),
+  });
 }
 
 /**
