@@ -41,9 +41,9 @@ const turns = [
 const SYSTEM = 'You are a shop assistant.';
 const demoTools = () => [...createServerTools(), ...browserToolDefinitions];
 
-type Block = { text: string } | { call: string; input: unknown } | { search: string; loads: string };
+type Block = { text: string } | { call: string; input: unknown } | { search: string; loads: string } | { clientSearch: unknown };
 type Provider = 'anthropic' | 'responses' | 'chat';
-type Mode = 'all-eager' | 'chatwire' | 'chatwire by name' | 'tool-changes' | 'tool-changes by name' | 'tool-search';
+type Mode = 'all-eager' | 'chatwire' | 'chatwire by name' | 'tool-changes' | 'tool-changes by name' | 'tool-search' | 'client search';
 
 /** One response in Anthropic's documented SSE layout. */
 function anthropicStream(blocks: readonly Block[], id: string): string {
@@ -60,7 +60,7 @@ function anthropicStream(blocks: readonly Block[], id: string): string {
       events.push({ type: 'content_block_start', index, content_block: { type: 'tool_use', id: `toolu_${id}_${index}`, name: block.call, input: {} } });
       events.push({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: JSON.stringify(block.input) } });
       events.push({ type: 'content_block_stop', index: index++ });
-    } else {
+    } else if ('search' in block) {
       const searchId = `srvtoolu_${id}_${index}`;
       events.push({ type: 'content_block_start', index, content_block: { type: 'server_tool_use', id: searchId, name: 'tool_search_tool_bm25', input: {} } });
       events.push({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: JSON.stringify({ query: block.search }) } });
@@ -96,7 +96,10 @@ function responsesStream(blocks: readonly Block[], id: string): string {
       events.push({ type: 'response.output_item.added', output_index: index, item: { ...item, status: 'in_progress', arguments: '' } });
       events.push({ type: 'response.function_call_arguments.delta', item_id: item.id, output_index: index, delta: item.arguments });
       events.push({ type: 'response.output_item.done', output_index: index, item });
-    } else {
+    } else if ('clientSearch' in block) {
+      const item = { id: `ts_${id}_${index}`, type: 'tool_search_call', status: 'completed', call_id: `tsc_${id}_${index}`, execution: 'client', arguments: block.clientSearch };
+      events.push({ type: 'response.output_item.done', output_index: index, item });
+    } else if ('search' in block) {
       const callId = `tsc_${id}_${index}`;
       events.push({ type: 'response.output_item.done', output_index: index, item: { id: `ts_${id}_${index}`, type: 'tool_search_call', status: 'completed', call_id: callId, execution: 'server', arguments: { query: block.search } } });
       events.push({ type: 'response.output_item.done', output_index: index, item: { id: `tso_${id}_${index}`, type: 'tool_search_output', status: 'completed', call_id: callId, execution: 'server', tools: [deferredDefinition(block.loads)] } });
@@ -130,6 +133,8 @@ function script(provider: Provider, mode: Mode, turn: (typeof turns)[number], n:
   // All-eager, and calling a lazy tool by the name the discovery catalog shows (call-to-load: the call runs and loads it).
   if (mode === 'all-eager' || mode.endsWith('by name')) return [stream([{ call: turn.tool, input: turn.input }], `c${n}`), answer];
   if (mode === 'tool-search') return [stream([{ search: turn.query, loads: turn.tool }, { call: turn.tool, input: turn.input }], `s${n}`), answer];
+  // OpenAI's client-executed tool_search, answered by Chatwire's discovery (its arguments are the discovery tool's).
+  if (mode === 'client search') return [stream([{ clientSearch: { toolNames: [turn.tool] } }], `k${n}`), stream([{ call: turn.tool, input: turn.input }], `c${n}`), answer];
   return [stream([{ call: DISCOVERY_TOOL_NAME, input: { toolNames: [turn.tool] } }], `d${n}`), stream([{ call: turn.tool, input: turn.input }], `c${n}`), answer];
 }
 
@@ -137,7 +142,10 @@ function modelFor(provider: Provider, mode: Mode, url: string): ChatModel {
   if (provider === 'anthropic') {
     return anthropic({ baseURL: url, apiKey: 'sk-test', model: 'claude-opus-5', ...(mode === 'tool-search' ? { toolSearch: 'bm25' as const } : {}), ...(mode.startsWith('tool-changes') ? { toolChanges: true } : {}) });
   }
-  if (provider === 'responses') return openaiResponses({ baseURL: `${url}/v1`, apiKey: 'sk-test', model: 'gpt-5-mini', ...(mode === 'tool-search' ? { toolSearch: 'hosted' as const } : {}) });
+  if (provider === 'responses') {
+    const toolSearch = mode === 'tool-search' ? 'hosted' : mode === 'client search' ? 'client' : undefined;
+    return openaiResponses({ baseURL: `${url}/v1`, apiKey: 'sk-test', model: 'gpt-5-mini', ...(toolSearch ? { toolSearch } : {}) });
+  }
   return openaiCompatible({ baseURL: `${url}/v1`, apiKey: 'sk-test', model: 'gpt-5-mini' });
 }
 
@@ -233,6 +241,7 @@ const ways: readonly (readonly [Provider, Mode])[] = [
   ['responses', 'chatwire'],
   ['responses', 'chatwire by name'],
   ['responses', 'tool-search'],
+  ['responses', 'client search'],
   ['anthropic', 'all-eager'],
   ['anthropic', 'chatwire'],
   ['anthropic', 'chatwire by name'],
@@ -275,14 +284,16 @@ describe('discovery economics per adapter and mode on the demo catalog (modelled
     expect(get('anthropic', 'tool-changes by name').requests).toBe(6);
     expect(get('anthropic', 'tool-search').requests).toBe(6);
     expect(get('responses', 'tool-search').requests).toBe(6);
+    expect(get('responses', 'client search').requests).toBe(9);
 
     // Every lazy mode sends fewer input tokens than all-eager on its adapter.
+    expect(get('responses', 'client search').cost).toBeLessThan(get('responses', 'all-eager').cost);
     for (const [provider, mode] of ways) if (mode !== 'all-eager') expect(get(provider, mode).input, `${provider} ${mode}`).toBeLessThan(get(provider, 'all-eager').input);
 
     // Cache-preserving modes: the tool list never changes, so every request after the first reuses the whole previous one.
     // Target: at most 50% of all-eager (calling by catalog names for tool changes, as discoveryEconomics.test.ts measures).
     const preserving = [['anthropic', 'tool-changes by name'], ['anthropic', 'tool-search'], ['responses', 'tool-search']] as const;
-    for (const [provider, mode] of [...preserving, ['anthropic', 'tool-changes'] as const]) {
+    for (const [provider, mode] of [...preserving, ['anthropic', 'tool-changes'] as const, ['responses', 'client search'] as const]) {
       const bodies = runs.get(keyOf(provider, mode))!.bodies;
       for (const body of bodies) expect(body['tools']).toEqual(bodies[0]!['tools']);
     }
@@ -293,6 +304,9 @@ describe('discovery economics per adapter and mode on the demo catalog (modelled
     expect(get('anthropic', 'tool-changes by name').cost).toBeLessThan(get('anthropic', 'chatwire by name').cost);
     expect(get('anthropic', 'tool-changes').cost).toBeLessThan(get('anthropic', 'chatwire').cost);
     expect(get('responses', 'tool-search').cost).toBeLessThan(get('responses', 'chatwire').cost);
+    // OpenAI's client-executed search keeps the cache too, but every deferred function's name and description stays
+    // in the prompt (no namespaces yet), so it costs more than the hosted search.
+    expect(get('responses', 'client search').cost).toBeGreaterThan(get('responses', 'tool-search').cost);
     // Chatwire's discovery without tool changes breaks the cache at the tool list after each discovery.
     const chatwire = get('anthropic', 'chatwire').cachedPerRequest;
     const changes = get('anthropic', 'tool-changes').cachedPerRequest;

@@ -1,12 +1,22 @@
 import { contentToText, type Message, type TokenUsage } from '@ag-ui/core';
-import { createId } from '@chatwire/core';
+import { DISCOVERY_TOOL_NAME, createId } from '@chatwire/core';
 import type { ChatModel, ModelChunk, ModelRequest, ModelTool } from '../model.js';
 import { openAIToolTokens } from './openaiCompatible.js';
 import { ProviderError, parseEvent, streamEndedEarly } from './providerErrors.js';
 import { postForEvents, providerLabel, untilAborted } from './providerStream.js';
 import { attachmentNotSent, isMediaPart, readAttachment, type Attachment } from '../attachments/readAttachment.js';
 import { providerSearchExchanges, type ProviderSearchExchange } from '../discovery/providerToolSearch.js';
-import { HOSTED_TOOL_SEARCH, openAIToolSearch, toolSearchItems, type OpenAIToolSearchContext } from './openaiToolSearch.js';
+import {
+  CLIENT_TOOL_SEARCH,
+  HOSTED_TOOL_SEARCH,
+  clientSearchItems,
+  clientSearchTool,
+  loadedByClientSearches,
+  openAIToolSearch,
+  toolSearchItems,
+  type OpenAIClientSearchContext,
+  type OpenAIToolSearchContext,
+} from './openaiToolSearch.js';
 
 /*
  * OpenAI's Responses API (`POST /v1/responses`, streamed). Formats from OpenAI's API reference for
@@ -36,10 +46,13 @@ export interface OpenAIResponsesOptions {
   /**
    * Lazy tools through OpenAI's own tool search instead of Chatwire's discovery: `'hosted'` sends the
    * `tool_search` tool (run by OpenAI) and every lazy tool with `defer_loading: true`; its searches show
-   * up as discovery calls, as Chatwire's own do. Only for models OpenAI lists as supporting tool search:
-   * nothing checks the model. Defaults to none (Chatwire's discovery).
+   * up as discovery calls, as Chatwire's own do. `'client'` sends a client-executed `tool_search` (the
+   * description and parameters of Chatwire's discovery tool) over the same deferred tools: Chatwire's
+   * discovery answers each search, and the loaded definitions go back in a `tool_search_output`, so the
+   * tool list never changes. Only for models OpenAI lists as supporting tool search: nothing checks the
+   * model. Defaults to none (Chatwire's discovery, the discovered tools joining the tool list).
    */
-  readonly toolSearch?: 'hosted';
+  readonly toolSearch?: 'hosted' | 'client';
 }
 
 /** A function tool as the Responses API receives it. */
@@ -67,8 +80,14 @@ export type OpenAIResponsesInputItem =
   | { readonly role: 'assistant'; readonly content: string }
   | { readonly type: 'function_call'; readonly call_id: string; readonly name: string; readonly arguments: string }
   | { readonly type: 'function_call_output'; readonly call_id: string; readonly output: string }
-  | { readonly type: 'tool_search_call'; readonly call_id: string; readonly execution: 'server'; readonly arguments: unknown; readonly status: 'completed' }
-  | { readonly type: 'tool_search_output'; readonly call_id: string; readonly execution: 'server'; readonly status: 'completed'; readonly tools: readonly OpenAIResponsesFunctionTool[] };
+  | { readonly type: 'tool_search_call'; readonly call_id: string; readonly execution: 'server' | 'client'; readonly arguments: unknown; readonly status: 'completed' }
+  | {
+      readonly type: 'tool_search_output';
+      readonly call_id: string;
+      readonly execution: 'server' | 'client';
+      readonly status: 'completed' | 'incomplete';
+      readonly tools: readonly OpenAIResponsesFunctionTool[];
+    };
 
 const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 
@@ -114,8 +133,9 @@ function toResponsesPart(attachment: Attachment): OpenAIResponsesInputPart {
  * as discovery calls and results, go back as `tool_search_call` and `tool_search_output` items.
  * Activity and reasoning messages are not sent (requests are stateless, `store: false`).
  */
-export function toResponsesInput(messages: readonly Message[], toolSearch?: OpenAIToolSearchContext): OpenAIResponsesInputItem[] {
+export function toResponsesInput(messages: readonly Message[], toolSearch?: OpenAIToolSearchContext, clientSearch?: OpenAIClientSearchContext): OpenAIResponsesInputItem[] {
   const searches = toolSearch ? providerSearchExchanges(messages, 'openai') : new Map<string, ProviderSearchExchange>();
+  const clientCalls = new Set<string>();
   const out: OpenAIResponsesInputItem[] = [];
   for (const message of messages) {
     switch (message.role) {
@@ -137,12 +157,20 @@ export function toResponsesInput(messages: readonly Message[], toolSearch?: Open
         for (const call of message.toolCalls ?? []) {
           const search = searches.get(call.id);
           if (search && toolSearch) out.push(...toolSearchItems(search, toolSearch));
+          else if (clientSearch && call.function.name === DISCOVERY_TOOL_NAME) {
+            clientCalls.add(call.id);
+            out.push(clientSearchItems.call(call));
+          }
           // The API rejects empty arguments; a call without arguments sent none.
           else out.push({ type: 'function_call', call_id: call.id, name: call.function.name, arguments: call.function.arguments.trim() === '' ? '{}' : call.function.arguments });
         }
         break;
       case 'tool':
         if (searches.has(message.toolCallId)) break; // its output is the tool_search_output item
+        if (clientSearch && clientCalls.has(message.toolCallId)) {
+          out.push(clientSearchItems.output(message, clientSearch));
+          break;
+        }
         out.push({ type: 'function_call_output', call_id: message.toolCallId, output: contentToText(message.content) });
         break;
       default:
@@ -209,25 +237,47 @@ export function openaiResponses(options: OpenAIResponsesOptions): ChatModel {
   const doFetch = options.fetch ?? globalThis.fetch;
   const modelName = options.model;
   const hosted = options.toolSearch === 'hosted';
+  const client = options.toolSearch === 'client';
   return {
     provider: 'openai',
     model: modelName,
     toolTokens: openAIToolTokens,
     ...(hosted ? { toolSearch: openAIToolSearch() } : {}),
+    ...(client ? { toolChanges: CLIENT_TOOL_SEARCH } : {}),
     stream: (request: ModelRequest) => untilAborted(request.signal, streamChunks(request)),
   };
 
   async function* streamChunks(request: ModelRequest): AsyncGenerator<ModelChunk, void, undefined> {
     const deferred = hosted ? (request.deferredTools ?? []) : [];
     const nativeSearch: OpenAIToolSearchContext | undefined = deferred.length ? { deferred: new Map(deferred.map((tool) => [tool.name, tool])) } : undefined;
-    // Provider-native deferred loading: the search tool and the deferred tools follow the others, so the tool list never changes.
-    const tools = nativeSearch
-      ? [...toResponsesTools(request.tools), HOSTED_TOOL_SEARCH, ...toResponsesTools(deferred).map((tool) => ({ ...tool, defer_loading: true as const }))]
-      : toResponsesTools(request.tools);
+    const defer = (tools: readonly ModelTool[]) => toResponsesTools(tools).map((tool) => ({ ...tool, defer_loading: true as const }));
+    // Client-executed search: Chatwire's discovery answers OpenAI's tool_search; every lazy tool is declared deferred.
+    const changing = client && !nativeSearch && request.deferredTools?.length ? request.deferredTools : undefined;
+    const clientSearch: OpenAIClientSearchContext | undefined = changing ? { deferred: new Map(changing.map((tool) => [tool.name, tool])) } : undefined;
+    let tools: readonly unknown[];
+    if (nativeSearch) {
+      // Provider-native deferred loading: the search tool and the deferred tools follow the others, so the tool list never changes.
+      tools = [...toResponsesTools(request.tools), HOSTED_TOOL_SEARCH, ...defer(deferred)];
+    } else if (clientSearch) {
+      // A discovered tool no tool_search_output of this history loaded (discovered before this mode, a compaction
+      // marker, a call by name) goes as an ordinary tool, so it stays callable.
+      const loaded = loadedByClientSearches(request.messages, clientSearch);
+      const otherwise = request.tools.filter((tool) => clientSearch.deferred.has(tool.name) && !loaded.has(tool.name));
+      const ordinary = new Set(otherwise.map((tool) => tool.name));
+      const discoveryTool = request.tools.find((tool) => tool.name === DISCOVERY_TOOL_NAME);
+      tools = [
+        ...toResponsesTools(request.tools.filter((tool) => tool.name !== DISCOVERY_TOOL_NAME && !clientSearch.deferred.has(tool.name))),
+        ...toResponsesTools(otherwise),
+        ...(discoveryTool ? [clientSearchTool(discoveryTool)] : []),
+        ...defer(changing!.filter((tool) => !ordinary.has(tool.name))),
+      ];
+    } else {
+      tools = toResponsesTools(request.tools);
+    }
     const body = {
       model: modelName,
       ...(request.system ? { instructions: request.system } : {}),
-      input: toResponsesInput(request.messages, nativeSearch),
+      input: toResponsesInput(request.messages, nativeSearch, clientSearch),
       stream: true,
       store: false,
       ...(tools.length ? { tools } : {}),
@@ -243,6 +293,7 @@ export function openaiResponses(options: OpenAIResponsesOptions): ChatModel {
     /** Function calls by output item id: their `call_id`, and whether arguments streamed. */
     const calls = new Map<string, { id: string; streamed: boolean; ended: boolean }>();
     const searches = new Set<string>();
+    let clientSearches = 0;
     let reasoningPart: string | undefined;
     let outcome: { reason: Extract<ModelChunk, { type: 'finish' }>['reason']; usage?: TokenUsage } | undefined;
 
@@ -302,6 +353,16 @@ export function openaiResponses(options: OpenAIResponsesOptions): ChatModel {
             const args = item.arguments === undefined ? '' : typeof item.arguments === 'string' ? item.arguments : JSON.stringify(item.arguments);
             if (args) yield { type: 'tool-call-delta', id, delta: args };
             yield { type: 'tool-call-end', id };
+          } else if (clientSearch && item.type === 'tool_search_call' && item.execution === 'client') {
+            // OpenAI asks the client to search: a call of Chatwire's discovery tool, answered by the loop.
+            const id = item.call_id || item.id;
+            if (!id || searches.has(id)) break;
+            searches.add(id);
+            clientSearches++;
+            yield { type: 'tool-call-start', id, name: DISCOVERY_TOOL_NAME };
+            const args = item.arguments === undefined ? '' : typeof item.arguments === 'string' ? item.arguments : JSON.stringify(item.arguments);
+            if (args) yield { type: 'tool-call-delta', id, delta: args };
+            yield { type: 'tool-call-end', id };
           } else if (nativeSearch && item.type === 'tool_search_output') {
             const id = item.call_id ?? undefined;
             if (id && searches.has(id)) yield searchResult(id, item);
@@ -312,7 +373,7 @@ export function openaiResponses(options: OpenAIResponsesOptions): ChatModel {
         case 'response.incomplete': {
           const usage = event.response?.usage ? usageOf(modelName, event.response.usage) : undefined;
           const incomplete = event.type === 'response.incomplete' ? event.response?.incomplete_details?.reason : undefined;
-          const reason = incomplete === 'max_output_tokens' ? 'length' : incomplete !== undefined || event.type === 'response.incomplete' ? 'other' : calls.size > 0 ? 'tool-calls' : 'stop';
+          const reason = incomplete === 'max_output_tokens' ? 'length' : incomplete !== undefined || event.type === 'response.incomplete' ? 'other' : calls.size + clientSearches > 0 ? 'tool-calls' : 'stop';
           outcome = { reason, ...(usage ? { usage } : {}) };
           break;
         }

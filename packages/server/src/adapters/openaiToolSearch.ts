@@ -1,4 +1,6 @@
-import type { ModelTool, ProviderToolSearch } from '../model.js';
+import type { Message, ToolCall, ToolMessage } from '@ag-ui/core';
+import { DISCOVERY_TOOL_NAME, readDiscoveredNames } from '@chatwire/core';
+import type { ModelTool, ProviderToolChanges, ProviderToolSearch } from '../model.js';
 import { providerSearchExchanges, type ProviderSearchExchange } from '../discovery/providerToolSearch.js';
 import type { OpenAIResponsesFunctionTool, OpenAIResponsesInputItem } from './openaiResponses.js';
 import { toolInputOf } from './toolInputOf.js';
@@ -60,4 +62,85 @@ export function openAIToolSearch(): ProviderToolSearch {
       return [...providerSearchExchanges(messages, 'openai').values()].flatMap((exchange) => toolSearchItems(exchange, context).map((item) => JSON.stringify(item)));
     },
   };
+}
+
+/**
+ * Client-executed tool search (`openaiResponses({ toolSearch: 'client' })`): OpenAI's `tool_search`
+ * with `execution: 'client'`, answered by Chatwire's discovery. The loop treats it as tool changes:
+ * every lazy tool is sent deferred, and what a search loaded goes back in its `tool_search_output`.
+ */
+export const CLIENT_TOOL_SEARCH: ProviderToolChanges = {
+  billing:
+    'OpenAI shows the model the name and description of each function with defer_loading; a tool_search_output the ' +
+    'client returns loads the definitions it carries, at the end of the context, so the cached prefix survives. ' +
+    'Counted: tools not deferred and the search tool in tokens.sent, each loaded definition once in ' +
+    'discoveryRoundTrips; deferred names and descriptions are not counted.',
+};
+
+/** What `toResponsesInput` needs to send Chatwire's answers to client searches as `tool_search_output` items. */
+export interface OpenAIClientSearchContext {
+  /** The tools this request declares deferred, by name: an output carries only these. */
+  readonly deferred: ReadonlyMap<string, ModelTool>;
+}
+
+/** Where the catalog starts in the discovery tool's description (see `discoveryCatalog` in @chatwire/core). */
+const CATALOG_START = 'Tools you can load';
+
+/**
+ * The client-executed `tool_search` tool: the parameters of Chatwire's discovery tool and its
+ * description without the catalog of names (OpenAI already shows the model the name and description
+ * of every deferred function, so listing them again would pay for them twice).
+ */
+export function clientSearchTool(discoveryTool: ModelTool) {
+  const at = discoveryTool.description.indexOf(CATALOG_START);
+  const description = at > 0 ? discoveryTool.description.slice(0, at).trim() : discoveryTool.description;
+  return { type: 'tool_search' as const, execution: 'client' as const, description, parameters: discoveryTool.parameters };
+}
+
+const definition = (tool: ModelTool): OpenAIResponsesFunctionTool => ({
+  type: 'function',
+  name: tool.name,
+  description: tool.description,
+  parameters: tool.parameters,
+  strict: false,
+  defer_loading: true,
+});
+
+/** A client search's call and Chatwire's answer as OpenAI's items. */
+export const clientSearchItems = {
+  call: (call: ToolCall): OpenAIResponsesInputItem => ({
+    type: 'tool_search_call',
+    call_id: call.id,
+    execution: 'client',
+    arguments: toolInputOf(call.function.arguments),
+    status: 'completed',
+  }),
+  /** The definitions the answer loaded (only tools sent deferred); a failed answer loads none and is `incomplete`. */
+  output: (result: ToolMessage, context: OpenAIClientSearchContext): OpenAIResponsesInputItem => {
+    const failed = result.error !== undefined;
+    const names = failed ? [] : readDiscoveredNames(result.content);
+    return {
+      type: 'tool_search_output',
+      call_id: result.toolCallId,
+      execution: 'client',
+      status: failed ? 'incomplete' : 'completed',
+      tools: names.flatMap((name) => {
+        const tool = context.deferred.get(name);
+        return tool ? [definition(tool)] : [];
+      }),
+    };
+  },
+};
+
+/** The deferred tools the client searches of a history loaded (what their `tool_search_output` items carry). */
+export function loadedByClientSearches(messages: readonly Message[], context: OpenAIClientSearchContext): Set<string> {
+  const calls = new Set<string>();
+  const loaded = new Set<string>();
+  for (const message of messages) {
+    if (message.role === 'assistant') for (const call of message.toolCalls ?? []) if (call.function.name === DISCOVERY_TOOL_NAME) calls.add(call.id);
+    if (message.role === 'tool' && calls.has(message.toolCallId) && message.error === undefined) {
+      for (const name of readDiscoveredNames(message.content)) if (context.deferred.has(name)) loaded.add(name);
+    }
+  }
+  return loaded;
 }

@@ -36,7 +36,7 @@ afterEach(async () => {
   await provider.close();
 });
 
-function setup(options: Partial<ChatOptions> = {}, adapter: { toolSearch?: 'hosted'; reasoning?: { summary: 'auto' } } = {}) {
+function setup(options: Partial<ChatOptions> = {}, adapter: { toolSearch?: 'hosted' | 'client'; reasoning?: { summary: 'auto' } } = {}) {
   const { tools, spies } = providerTestTools();
   const model = openaiResponses({ baseURL: `${provider.url}/v1`, apiKey: 'sk-test', model: 'gpt-5-mini', headers: { 'x-test': 'yes' }, ...adapter });
   const reports: ErrorReport[] = [];
@@ -48,6 +48,7 @@ function setup(options: Partial<ChatOptions> = {}, adapter: { toolSearch?: 'host
 interface SentTool {
   type: string;
   name?: string;
+  execution?: string;
   description?: string;
   parameters?: ModelTool['parameters'];
   strict?: boolean;
@@ -384,6 +385,82 @@ describe('openaiResponses: hosted tool search', () => {
     expect(readResultMetadata(call!.metadata)).toMatchObject({ outcome: 'error' });
     const output = bodyOf(1).input.find((item) => item['type'] === 'tool_search_output');
     expect(output).toMatchObject({ call_id: 'tsc_call_F1', tools: [] });
+  });
+});
+
+describe('openaiResponses: client-executed tool search', () => {
+  it("sends a client tool_search with the discovery tool's description and parameters, and every lazy tool deferred", async () => {
+    provider.respond({ body: sse('text.sse') });
+    const { run, model } = setup({}, { toolSearch: 'client' });
+    const events = await run([user('hello', 'u1')]);
+    expect(model.toolSearch).toBeUndefined();
+    const sent = bodyOf(0).tools ?? [];
+    expect(sent.map((tool) => [tool.name ?? tool.type, tool.defer_loading ?? false])).toEqual([
+      ['getWeather', false],
+      ['searchProducts', false],
+      ['tool_search', false],
+      ['trackShipment', true],
+      ['listOrders', true],
+    ]);
+    // The search tool is Chatwire's discovery tool, as OpenAI's client-executed tool_search.
+    const discovery = usagesOf(events)[0]!;
+    expect(sent[2]).toMatchObject({ type: 'tool_search', execution: 'client', parameters: { type: 'object' } });
+    // Without the catalog of names: OpenAI shows the model each deferred function's name and description already.
+    expect(sent[2]!.description).toBe('Loads more tools by name. Loaded tools join your tool list and can be called directly in your next step.');
+    expect(discovery.toolChanges?.deferredSent).toEqual(LAZY);
+  });
+
+  it("Chatwire's discovery answers the search; the definition goes back in a tool_search_output and the tool list never changes", async () => {
+    provider.respond({ body: sse('client-search-1.sse') }, { body: sse('lazy-2-track.sse') }, { body: sse('lazy-3-answer.sse') });
+    const { run, spies } = setup({}, { toolSearch: 'client' });
+    const events = await run([user('where is TRK-42?', 'u1')]);
+
+    expect(events.find((event) => event.type === 'TOOL_CALL_START')).toMatchObject({ toolCallId: 'tsc_client_K1', toolCallName: DISCOVERY_TOOL_NAME });
+    const [discovery] = resultsOf(events);
+    expect(JSON.parse(discovery!.content as string)).toMatchObject({ discovered: ['trackShipment'] });
+    expect(spies.track.mock.calls[0]![0]).toEqual({ trackingNumber: 'TRK-42' });
+    expect(textOf(events)).toBe('Shipment TRK-42 is in transit.');
+
+    expect(provider.requests).toHaveLength(3);
+    expect(bodyOf(1).tools).toEqual(bodyOf(0).tools);
+    expect(bodyOf(2).tools).toEqual(bodyOf(0).tools);
+    const track = (bodyOf(0).tools ?? []).find((tool) => tool.name === 'trackShipment');
+    const second = bodyOf(1).input;
+    expect(second.slice(1)).toEqual([
+      { type: 'tool_search_call', call_id: 'tsc_client_K1', execution: 'client', arguments: { toolNames: ['trackShipment'] }, status: 'completed' },
+      { type: 'tool_search_output', call_id: 'tsc_client_K1', execution: 'client', status: 'completed', tools: [track] },
+    ]);
+    // Each request extends the previous one: the cached prefix survives the discovery.
+    expect(bodyOf(2).input.slice(0, second.length)).toEqual(second);
+    expect(usagesOf(events).map((record) => record.toolChanges?.added)).toEqual([[], ['trackShipment'], ['trackShipment']]);
+    expect(discoveredToolsInWire(applyEvents([user('where is TRK-42?', 'u1')], events))).toEqual(['trackShipment']);
+  });
+
+  it('a search for a tool nobody registered loads nothing: the output carries no tool', async () => {
+    provider.respond({ body: sse('client-search-unknown.sse') }, { body: sse('text.sse') });
+    const events = await setup({}, { toolSearch: 'client' }).run([user('delete my account', 'u1')]);
+    const [discovery] = resultsOf(events);
+    expect(JSON.parse(discovery!.content as string)).toMatchObject({ discovered: [], errors: { deleteAccount: expect.any(String) } });
+    const output = bodyOf(1).input.find((item) => item['type'] === 'tool_search_output');
+    expect(output).toMatchObject({ call_id: 'tsc_client_K2', tools: [] });
+  });
+
+  it('a conversation that used Chatwire discovery before sends that discovery back as a client search, its tool still deferred', async () => {
+    provider.respond({ body: sse('lazy-1-discover.sse') }, { body: sse('lazy-2-track.sse') }, { body: sse('lazy-3-answer.sse') }, { body: sse('text.sse') });
+    const first = await setup().run([user('where is TRK-42?', 'u1')]);
+    await setup({}, { toolSearch: 'client' }).run([...applyEvents([user('where is TRK-42?', 'u1')], first), user('thanks', 'u2')]);
+    expect(toolNamesOf(3)).toEqual([...EAGER, 'tool_search', ...LAZY]);
+    expect(bodyOf(3).input[1]).toMatchObject({ type: 'tool_search_call', call_id: 'call_D1discover', execution: 'client' });
+    expect(bodyOf(3).input[2]).toMatchObject({ type: 'tool_search_output', call_id: 'call_D1discover', tools: [{ name: 'trackShipment' }] });
+  });
+
+  it('a tool called by name before any search (call-to-load) is sent as an ordinary tool, so it stays callable', async () => {
+    provider.respond({ body: sse('lazy-2-track.sse') }, { body: sse('lazy-3-answer.sse') });
+    const { run, spies } = setup({}, { toolSearch: 'client' });
+    await run([user('where is TRK-42?', 'u1')]);
+    expect(spies.track).toHaveBeenCalledTimes(1);
+    expect(toolNamesOf(1)).toEqual([...EAGER, 'trackShipment', 'tool_search', 'listOrders']);
+    expect((bodyOf(1).tools ?? []).find((tool) => tool.name === 'trackShipment')?.defer_loading).toBeUndefined();
   });
 });
 
