@@ -52,7 +52,13 @@ export type { RegisteredTool } from './toolRegistry.js';
 export { openaiCompatible, openAIToolTokens, toOpenAIMessages, toOpenAITools } from './adapters/openaiCompatible.js';
 export type { OpenAIChatMessage, OpenAICompatibleOptions, OpenAIFunctionTool, OpenAIUserContentPart } from './adapters/openaiCompatible.js';
 export { openaiResponses, toResponsesInput, toResponsesTools } from './adapters/openaiResponses.js';
-export type { OpenAIResponsesFunctionTool, OpenAIResponsesInputItem, OpenAIResponsesInputPart, OpenAIResponsesOptions } from './adapters/openaiResponses.js';
+export type {
+  OpenAIResponsesFunctionTool,
+  OpenAIResponsesInputItem,
+  OpenAIResponsesInputPart,
+  OpenAIResponsesNamespaceTool,
+  OpenAIResponsesOptions,
+} from './adapters/openaiResponses.js';
 export { anthropic, anthropicToolTokens, toAnthropicRequest, toAnthropicTools, TOOL_CHANGES_BETAS } from './adapters/anthropic.js';
 export type {
   AnthropicContentBlock,

@@ -6,6 +6,11 @@ export interface ModelTool {
   readonly name: string;
   readonly description: string;
   readonly parameters: JsonSchema;
+  /**
+   * The tool's group (an MCP server's name, or the app's own), set on `ModelRequest.deferredTools`
+   * only, for adapters that group deferred tools (OpenAI namespaces). Defaults to none.
+   */
+  readonly group?: string;
 }
 
 /** One call to a model: what the agent loop sends, and nothing else. */

@@ -11,7 +11,9 @@ import {
   HOSTED_TOOL_SEARCH,
   clientSearchItems,
   clientSearchTool,
+  deferredToolList,
   loadedByClientSearches,
+  namespaceOf,
   openAIToolSearch,
   toolSearchItems,
   type OpenAIClientSearchContext,
@@ -53,6 +55,22 @@ export interface OpenAIResponsesOptions {
    * model. Defaults to none (Chatwire's discovery, the discovered tools joining the tool list).
    */
   readonly toolSearch?: 'hosted' | 'client';
+  /**
+   * With `toolSearch`: deferred tools that have a `group` (an MCP server's name, or the app's own) go
+   * inside a `namespace` tool of that name, so the model sees the namespace's name and description,
+   * not each function's, until a search loads them (OpenAI's advice for tool search). `true` describes
+   * each as `Tools of <group>.`; a record gives descriptions. A group whose name OpenAI would refuse
+   * (other than letters, digits, `_`, `-`) stays ungrouped. Defaults to none.
+   */
+  readonly namespaces?: true | Readonly<Record<string, { readonly description?: string }>>;
+}
+
+/** A namespace tool as the Responses API receives it: functions grouped under a name, here all deferred. */
+export interface OpenAIResponsesNamespaceTool {
+  readonly type: 'namespace';
+  readonly name: string;
+  readonly description: string;
+  readonly tools: readonly OpenAIResponsesFunctionTool[];
 }
 
 /** A function tool as the Responses API receives it. */
@@ -78,7 +96,7 @@ export type OpenAIResponsesInputItem =
   | { readonly role: 'developer'; readonly content: string }
   | { readonly role: 'user'; readonly content: string | readonly OpenAIResponsesInputPart[] }
   | { readonly role: 'assistant'; readonly content: string }
-  | { readonly type: 'function_call'; readonly call_id: string; readonly name: string; readonly arguments: string }
+  | { readonly type: 'function_call'; readonly call_id: string; readonly name: string; readonly arguments: string; readonly namespace?: string }
   | { readonly type: 'function_call_output'; readonly call_id: string; readonly output: string }
   | { readonly type: 'tool_search_call'; readonly call_id: string; readonly execution: 'server' | 'client'; readonly arguments: unknown; readonly status: 'completed' }
   | {
@@ -86,7 +104,7 @@ export type OpenAIResponsesInputItem =
       readonly call_id: string;
       readonly execution: 'server' | 'client';
       readonly status: 'completed' | 'incomplete';
-      readonly tools: readonly OpenAIResponsesFunctionTool[];
+      readonly tools: readonly (OpenAIResponsesFunctionTool | OpenAIResponsesNamespaceTool)[];
     };
 
 const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
@@ -137,6 +155,12 @@ export function toResponsesInput(messages: readonly Message[], toolSearch?: Open
   const searches = toolSearch ? providerSearchExchanges(messages, 'openai') : new Map<string, ProviderSearchExchange>();
   const clientCalls = new Set<string>();
   const out: OpenAIResponsesInputItem[] = [];
+  // A call of a namespaced function goes back with its namespace.
+  const context = toolSearch ?? clientSearch;
+  const spaceOf = (name: string) => {
+    const tool = context?.deferred.get(name);
+    return tool && context?.namespaces ? context.namespaces(tool)?.name : undefined;
+  };
   for (const message of messages) {
     switch (message.role) {
       case 'system':
@@ -162,7 +186,16 @@ export function toResponsesInput(messages: readonly Message[], toolSearch?: Open
             out.push(clientSearchItems.call(call));
           }
           // The API rejects empty arguments; a call without arguments sent none.
-          else out.push({ type: 'function_call', call_id: call.id, name: call.function.name, arguments: call.function.arguments.trim() === '' ? '{}' : call.function.arguments });
+          else {
+            const namespace = spaceOf(call.function.name);
+            out.push({
+              type: 'function_call',
+              call_id: call.id,
+              name: call.function.name,
+              arguments: call.function.arguments.trim() === '' ? '{}' : call.function.arguments,
+              ...(namespace ? { namespace } : {}),
+            });
+          }
         }
         break;
       case 'tool':
@@ -238,6 +271,7 @@ export function openaiResponses(options: OpenAIResponsesOptions): ChatModel {
   const modelName = options.model;
   const hosted = options.toolSearch === 'hosted';
   const client = options.toolSearch === 'client';
+  const namespaces = options.toolSearch ? namespaceOf(options.namespaces) : undefined;
   return {
     provider: 'openai',
     model: modelName,
@@ -249,11 +283,15 @@ export function openaiResponses(options: OpenAIResponsesOptions): ChatModel {
 
   async function* streamChunks(request: ModelRequest): AsyncGenerator<ModelChunk, void, undefined> {
     const deferred = hosted ? (request.deferredTools ?? []) : [];
-    const nativeSearch: OpenAIToolSearchContext | undefined = deferred.length ? { deferred: new Map(deferred.map((tool) => [tool.name, tool])) } : undefined;
-    const defer = (tools: readonly ModelTool[]) => toResponsesTools(tools).map((tool) => ({ ...tool, defer_loading: true as const }));
+    const nativeSearch: OpenAIToolSearchContext | undefined = deferred.length
+      ? { deferred: new Map(deferred.map((tool) => [tool.name, tool])), ...(namespaces ? { namespaces } : {}) }
+      : undefined;
+    const defer = (tools: readonly ModelTool[]) => deferredToolList(tools, namespaces);
     // Client-executed search: Chatwire's discovery answers OpenAI's tool_search; every lazy tool is declared deferred.
     const changing = client && !nativeSearch && request.deferredTools?.length ? request.deferredTools : undefined;
-    const clientSearch: OpenAIClientSearchContext | undefined = changing ? { deferred: new Map(changing.map((tool) => [tool.name, tool])) } : undefined;
+    const clientSearch: OpenAIClientSearchContext | undefined = changing
+      ? { deferred: new Map(changing.map((tool) => [tool.name, tool])), ...(namespaces ? { namespaces } : {}) }
+      : undefined;
     let tools: readonly unknown[];
     if (nativeSearch) {
       // Provider-native deferred loading: the search tool and the deferred tools follow the others, so the tool list never changes.

@@ -2,7 +2,7 @@ import type { Message, ToolCall, ToolMessage } from '@ag-ui/core';
 import { DISCOVERY_TOOL_NAME, readDiscoveredNames } from '@chatwire/core';
 import type { ModelTool, ProviderToolChanges, ProviderToolSearch } from '../model.js';
 import { providerSearchExchanges, type ProviderSearchExchange } from '../discovery/providerToolSearch.js';
-import type { OpenAIResponsesFunctionTool, OpenAIResponsesInputItem } from './openaiResponses.js';
+import type { OpenAIResponsesFunctionTool, OpenAIResponsesInputItem, OpenAIResponsesNamespaceTool } from './openaiResponses.js';
 import { toolInputOf } from './toolInputOf.js';
 
 /*
@@ -24,10 +24,60 @@ const DEFERRED_BILLING =
   '(OpenAI does not publish its rendering), and each loaded definition once, where its search output sits in the ' +
   'history; deferred definitions not loaded are not counted (their names and descriptions are, by OpenAI, an uncounted extra).';
 
+/** Which namespace a deferred tool goes in (`OpenAIResponsesOptions.namespaces`), if any. */
+export type OpenAINamespaceOf = (tool: ModelTool) => { readonly name: string; readonly description: string } | undefined;
+
+/** OpenAI's namespace names: letters, digits, `_` and `-`; a group named otherwise stays ungrouped. */
+const NAMESPACE_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** `namespaces` as a function: `true` groups by each tool's `group` (its MCP server), a record also describes them. */
+export function namespaceOf(option: true | Readonly<Record<string, { readonly description?: string }>> | undefined): OpenAINamespaceOf | undefined {
+  if (!option) return undefined;
+  const described = option === true ? {} : option;
+  return (tool) => {
+    const group = tool.group;
+    if (group === undefined || !NAMESPACE_NAME.test(group)) return undefined;
+    const description = Object.hasOwn(described, group) ? described[group]?.description : undefined;
+    return { name: group, description: description ?? `Tools of ${group}.` };
+  };
+}
+
+const definition = (tool: ModelTool): OpenAIResponsesFunctionTool => ({
+  type: 'function',
+  name: tool.name,
+  description: tool.description,
+  parameters: tool.parameters,
+  strict: false,
+  defer_loading: true,
+});
+
+/**
+ * Deferred tools as sent: functions with `defer_loading`, and with `namespaces`, the ones in a group
+ * inside a `namespace` tool (the model sees the namespace's name and description until a search loads
+ * its functions). Ungrouped functions first, then namespaces in the order their first tool appears.
+ */
+export function deferredToolList(tools: readonly ModelTool[], namespaces: OpenAINamespaceOf | undefined): (OpenAIResponsesFunctionTool | OpenAIResponsesNamespaceTool)[] {
+  const plain: OpenAIResponsesFunctionTool[] = [];
+  const grouped = new Map<string, { description: string; tools: OpenAIResponsesFunctionTool[] }>();
+  for (const tool of tools) {
+    const space = namespaces?.(tool);
+    if (!space) {
+      plain.push(definition(tool));
+      continue;
+    }
+    const entry = grouped.get(space.name) ?? { description: space.description, tools: [] };
+    entry.tools.push(definition(tool));
+    grouped.set(space.name, entry);
+  }
+  return [...plain, ...[...grouped].map(([name, entry]) => ({ type: 'namespace' as const, name, description: entry.description, tools: entry.tools }))];
+}
+
 /** What `toResponsesInput` needs to send provider-native searches back as OpenAI's own items. */
 export interface OpenAIToolSearchContext {
   /** The tools this request sends deferred, by name: an output naming any other tool leaves it out. */
   readonly deferred: ReadonlyMap<string, ModelTool>;
+  /** Namespaces of deferred tools, when `namespaces` is on. */
+  readonly namespaces?: OpenAINamespaceOf;
 }
 
 /**
@@ -38,12 +88,7 @@ export interface OpenAIToolSearchContext {
 export function toolSearchItems(exchange: ProviderSearchExchange, context: OpenAIToolSearchContext): OpenAIResponsesInputItem[] {
   const { call, marker, failed, loaded } = exchange;
   if (failed && marker.errorCode === undefined) return [];
-  const tools: OpenAIResponsesFunctionTool[] = failed
-    ? []
-    : loaded.flatMap((name) => {
-        const tool = context.deferred.get(name);
-        return tool ? [{ type: 'function' as const, name: tool.name, description: tool.description, parameters: tool.parameters, strict: false as const, defer_loading: true as const }] : [];
-      });
+  const tools = failed ? [] : deferredToolList(loaded.flatMap((name) => context.deferred.get(name) ?? []), context.namespaces);
   return [
     { type: 'tool_search_call', call_id: call.id, execution: 'server', arguments: toolInputOf(call.function.arguments), status: 'completed' },
     { type: 'tool_search_output', call_id: call.id, execution: 'server', status: 'completed', tools },
@@ -81,6 +126,8 @@ export const CLIENT_TOOL_SEARCH: ProviderToolChanges = {
 export interface OpenAIClientSearchContext {
   /** The tools this request declares deferred, by name: an output carries only these. */
   readonly deferred: ReadonlyMap<string, ModelTool>;
+  /** Namespaces of deferred tools, when `namespaces` is on. */
+  readonly namespaces?: OpenAINamespaceOf;
 }
 
 /** Where the catalog starts in the discovery tool's description (see `discoveryCatalog` in @chatwire/core). */
@@ -96,15 +143,6 @@ export function clientSearchTool(discoveryTool: ModelTool) {
   const description = at > 0 ? discoveryTool.description.slice(0, at).trim() : discoveryTool.description;
   return { type: 'tool_search' as const, execution: 'client' as const, description, parameters: discoveryTool.parameters };
 }
-
-const definition = (tool: ModelTool): OpenAIResponsesFunctionTool => ({
-  type: 'function',
-  name: tool.name,
-  description: tool.description,
-  parameters: tool.parameters,
-  strict: false,
-  defer_loading: true,
-});
 
 /** A client search's call and Chatwire's answer as OpenAI's items. */
 export const clientSearchItems = {
@@ -124,10 +162,7 @@ export const clientSearchItems = {
       call_id: result.toolCallId,
       execution: 'client',
       status: failed ? 'incomplete' : 'completed',
-      tools: names.flatMap((name) => {
-        const tool = context.deferred.get(name);
-        return tool ? [definition(tool)] : [];
-      }),
+      tools: deferredToolList(names.flatMap((name) => context.deferred.get(name) ?? []), context.namespaces),
     };
   },
 };

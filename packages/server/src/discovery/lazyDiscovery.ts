@@ -328,7 +328,7 @@ export class LazyDiscovery {
     const fresh = new Set(newlyDiscoveredTools(history, this.#accept));
     // Cache-preserving tool changes: every lazy tool the model may discover or has discovered, in catalog order, for the adapter to declare deferred.
     const changes = this.#toolChanges;
-    const deferredTools = changes ? this.#lazy.filter((tool) => active.has(tool.name) || (inCatalog.has(tool.name) && !discovered.includes(tool.name) && this.#accept(tool.name))).map(toModelTool) : [];
+    const deferredTools = changes ? this.#lazy.filter((tool) => active.has(tool.name) || (inCatalog.has(tool.name) && !discovered.includes(tool.name) && this.#accept(tool.name))).map(toDeferredTool) : [];
     return {
       tools: plan.sent,
       discoveryTool: plan.discoveryTool,
@@ -354,10 +354,10 @@ export class LazyDiscovery {
     for (const tool of this.#lazy) {
       if (discovered.includes(tool.name)) {
         if (!(await this.isActive(tool.name))) continue;
-        if (byProvider.has(tool.name)) deferredTools.push(toModelTool(tool));
+        if (byProvider.has(tool.name)) deferredTools.push(toDeferredTool(tool));
         continue;
       }
-      if ((await isAllowed(this.#catalog, tool.name, 'search')) && !(await this.isRefused(tool.name))) deferredTools.push(toModelTool(tool));
+      if ((await isAllowed(this.#catalog, tool.name, 'search')) && !(await this.isRefused(tool.name))) deferredTools.push(toDeferredTool(tool));
     }
     for (const name of discovered) {
       const tool = this.#registry.get(name);
@@ -520,6 +520,11 @@ export class LazyDiscovery {
       providerToolSearch: { tool: search.name, deferredSent: deferredNames, loaded: loaded.map((tool) => tool.name), billing: search.billing },
     };
   }
+}
+
+/** A lazy tool as sent deferred: the model's view and its group, for adapters that group deferred tools. */
+function toDeferredTool(tool: RegisteredTool): ModelTool {
+  return { ...toModelTool(tool), ...(tool.group ? { group: tool.group } : {}) };
 }
 
 /** A history without the provider's search exchanges (they are counted as the adapter serialises them). */

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Event, Message, ResumeEntry } from '@ag-ui/core';
 import { z } from 'zod';
 import { DISCOVERY_TOOL_NAME, discoveredToolsInChat, discoveredToolsInWire, toolCallParts, toolDefinition } from '@chatwire/core';
@@ -461,6 +461,60 @@ describe('openaiResponses: client-executed tool search', () => {
     expect(spies.track).toHaveBeenCalledTimes(1);
     expect(toolNamesOf(1)).toEqual([...EAGER, 'trackShipment', 'tool_search', 'listOrders']);
     expect((bodyOf(1).tools ?? []).find((tool) => tool.name === 'trackShipment')?.defer_loading).toBeUndefined();
+  });
+});
+
+describe('openaiResponses: namespaces', () => {
+  /** Two lazy CRM tools in group `crm`, one in a group OpenAI would refuse as a namespace name. */
+  function grouped() {
+    const lookup = vi.fn(async ({ email }: { email: string }) => ({ email, customer: 'Ada' }));
+    const { tools } = providerTestTools();
+    const extra = [
+      toolDefinition({ name: 'crmLookup', description: 'Look up a customer in the CRM.', inputSchema: z.object({ email: z.string() }), lazy: true, group: 'crm' }).server(lookup),
+      toolDefinition({ name: 'crmNote', description: 'Add a note to a customer.', inputSchema: z.object({ text: z.string() }), lazy: true, group: 'crm' }).server(async () => ({ ok: true })),
+      toolDefinition({ name: 'oddTool', description: 'A tool in an odd group.', inputSchema: z.object({}), lazy: true, group: 'my crm!' }).server(async () => ({ ok: true })),
+    ];
+    const model = openaiResponses({ baseURL: `${provider.url}/v1`, apiKey: 'sk-test', model: 'gpt-5-mini', toolSearch: 'hosted', namespaces: { crm: { description: 'The CRM.' } } });
+    const run = (messages: Message[]) => collect(chat({ model, messages, tools: [...tools, ...extra], system: SYSTEM, threadId: 't', secret: 's' }));
+    return { run, lookup };
+  }
+
+  it('deferred tools with a group go inside a namespace tool; ungrouped ones (and odd group names) stay functions', async () => {
+    provider.respond({ body: sse('text.sse') });
+    await grouped().run([user('hello', 'u1')]);
+    const sent = (bodyOf(0).tools ?? []) as unknown as Record<string, unknown>[];
+    expect(sent.map((tool) => [tool['type'], tool['name'] ?? null])).toEqual([
+      ['function', 'getWeather'],
+      ['function', 'searchProducts'],
+      ['tool_search', null],
+      ['function', 'trackShipment'],
+      ['function', 'listOrders'],
+      ['function', 'oddTool'],
+      ['namespace', 'crm'],
+    ]);
+    expect(sent.at(-1)).toMatchObject({
+      type: 'namespace',
+      name: 'crm',
+      description: 'The CRM.',
+      tools: [
+        { type: 'function', name: 'crmLookup', defer_loading: true },
+        { type: 'function', name: 'crmNote', defer_loading: true },
+      ],
+    });
+  });
+
+  it('a search that loads a namespaced function: the call runs, and goes back with its namespace and the namespace-wrapped output', async () => {
+    provider.respond({ body: sse('tool-search-namespace.sse') }, { body: sse('lazy-3-answer.sse') });
+    const { run, lookup } = grouped();
+    const events = await run([user('who is ada@example.com?', 'u1')]);
+    const [discovery] = resultsOf(events);
+    expect(JSON.parse(discovery!.content as string)).toMatchObject({ discovered: ['crmLookup'] });
+    expect(lookup.mock.calls[0]![0]).toEqual({ email: 'ada@example.com' });
+    const input = bodyOf(1).input;
+    expect(input[2]).toMatchObject({ type: 'tool_search_output', tools: [{ type: 'namespace', name: 'crm', tools: [{ name: 'crmLookup' }] }] });
+    expect((input[2]!['tools'] as { tools: unknown[] }[])[0]!.tools).toHaveLength(1);
+    expect(input[3]).toEqual({ type: 'function_call', call_id: 'call_N2lookup', name: 'crmLookup', arguments: '{"email":"ada@example.com"}', namespace: 'crm' });
+    expect(bodyOf(1).tools).toEqual(bodyOf(0).tools);
   });
 });
 
