@@ -48,7 +48,8 @@ const setting = (env: ModelEnv, name: string): string | undefined => {
  * `OPENAI_API_KEY` (with `OPENAI_BASE_URL`, `OPENAI_MODEL` = `gpt-4o-mini`) selects an OpenAI
  * model, on the Chat Completions API (the default, for compatible servers too) or, with
  * `OPENAI_API=responses`, on the Responses API (`OPENAI_TOOL_SEARCH=hosted` for OpenAI's own tool
- * search); otherwise `ANTHROPIC_API_KEY` (with `ANTHROPIC_MODEL` = `claude-sonnet-4-5`,
+ * search, `client` for OpenAI's client-executed search answered by Chatwire's discovery; MCP servers'
+ * tools in one namespace each); otherwise `ANTHROPIC_API_KEY` (with `ANTHROPIC_MODEL` = `claude-sonnet-4-5`,
  * `ANTHROPIC_TOOL_SEARCH` = `bm25` or `regex` for Anthropic's own tool search, or
  * `ANTHROPIC_TOOL_CHANGES=on` for cache-preserving tool changes) selects Anthropic. Any other value
  * of these switches throws.
@@ -64,10 +65,11 @@ export function modelFromEnv(env: ModelEnv): ChatModel | undefined {
     const api = setting(env, 'OPENAI_API') ?? 'chat-completions';
     const toolSearch = setting(env, 'OPENAI_TOOL_SEARCH');
     if (api !== 'responses' && api !== 'chat-completions') throw new Error(`OPENAI_API must be 'responses' or 'chat-completions' (got '${api}').`);
-    if (toolSearch !== undefined && (toolSearch !== 'hosted' || api !== 'responses')) {
-      throw new Error(`OPENAI_TOOL_SEARCH must be 'hosted', with OPENAI_API=responses (got '${toolSearch}'); leave it unset for Chatwire's discovery.`);
+    if (toolSearch !== undefined && ((toolSearch !== 'hosted' && toolSearch !== 'client') || api !== 'responses')) {
+      throw new Error(`OPENAI_TOOL_SEARCH must be 'hosted' or 'client', with OPENAI_API=responses (got '${toolSearch}'); leave it unset for Chatwire's discovery.`);
     }
-    return api === 'responses' ? openaiResponses({ ...options, ...(toolSearch ? { toolSearch } : {}) }) : openaiCompatible(options);
+    // With OpenAI's tool search, MCP servers' tools go in one namespace per server.
+    return api === 'responses' ? openaiResponses({ ...options, ...(toolSearch ? { toolSearch, namespaces: true } : {}) }) : openaiCompatible(options);
   }
   const anthropicKey = setting(env, 'ANTHROPIC_API_KEY');
   if (!anthropicKey) return undefined;

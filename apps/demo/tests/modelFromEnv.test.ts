@@ -51,10 +51,13 @@ describe('the demo picks its model from the environment', () => {
     expect(provider.requests[0]).toMatchObject({ path: '/v1/responses', headers: { authorization: 'Bearer sk-env' }, body: { model: 'gpt-5-mini', store: false } });
   });
 
-  it("OPENAI_TOOL_SEARCH=hosted: OpenAI's tool search on the Responses API; refused on Chat Completions or with another value", () => {
+  it("OPENAI_TOOL_SEARCH=hosted|client: OpenAI's tool search on the Responses API; refused on Chat Completions or with another value", () => {
     expect(modelFromEnv({ OPENAI_API_KEY: 'sk-a', OPENAI_API: 'responses', OPENAI_TOOL_SEARCH: 'hosted' })?.toolSearch?.name).toBe('tool_search');
-    expect(() => modelFromEnv({ OPENAI_API_KEY: 'sk-a', OPENAI_TOOL_SEARCH: 'hosted' })).toThrow("OPENAI_TOOL_SEARCH must be 'hosted', with OPENAI_API=responses");
-    expect(() => modelFromEnv({ OPENAI_API_KEY: 'sk-a', OPENAI_API: 'responses', OPENAI_TOOL_SEARCH: 'client' })).toThrow("OPENAI_TOOL_SEARCH must be 'hosted'");
+    const client = modelFromEnv({ OPENAI_API_KEY: 'sk-a', OPENAI_API: 'responses', OPENAI_TOOL_SEARCH: 'client' });
+    expect(client?.toolSearch).toBeUndefined();
+    expect(client?.toolChanges?.billing).toMatch(/tool_search_output/);
+    expect(() => modelFromEnv({ OPENAI_API_KEY: 'sk-a', OPENAI_TOOL_SEARCH: 'hosted' })).toThrow("OPENAI_TOOL_SEARCH must be 'hosted' or 'client', with OPENAI_API=responses");
+    expect(() => modelFromEnv({ OPENAI_API_KEY: 'sk-a', OPENAI_API: 'responses', OPENAI_TOOL_SEARCH: 'bm25' })).toThrow("OPENAI_TOOL_SEARCH must be 'hosted' or 'client'");
     expect(() => modelFromEnv({ OPENAI_API_KEY: 'sk-a', OPENAI_API: 'assistants' })).toThrow("OPENAI_API must be 'responses' or 'chat-completions' (got 'assistants')");
   });
 
