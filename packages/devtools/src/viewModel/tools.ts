@@ -31,6 +31,8 @@ export interface ToolRow {
   readonly name: string;
   /** `discovery` is the discovery tool itself (or a provider's own search tool), sent with the eager tools while lazy ones wait. */
   readonly kind: 'server' | 'client' | 'discovery' | 'unknown';
+  /** The group the catalog lists it under (its MCP server), when it has one. */
+  readonly group: string | undefined;
   readonly lazy: boolean;
   readonly needsApproval: boolean | 'per-call';
   readonly tokens: number | undefined;
@@ -143,6 +145,7 @@ export function buildToolRows(options: {
     return {
       name: entry.name,
       kind: entry.kind ?? 'unknown',
+      group: typeof entry.group === 'string' ? entry.group : undefined,
       lazy,
       needsApproval: entry.needsApproval ?? false,
       tokens: entry.tokens,
@@ -158,6 +161,7 @@ export function buildToolRows(options: {
     const discoveryRow: ToolRow = {
       name,
       kind: 'discovery',
+      group: undefined,
       lazy: false,
       needsApproval: false,
       tokens: modelCall?.toolsSent.includes(name) ? modelCall.tokens.discoveryTool : undefined,
@@ -171,6 +175,26 @@ export function buildToolRows(options: {
     rows.splice(at < 0 ? rows.length : at, 0, discoveryRow);
   }
   return rows.filter((row) => matches(row, options.filter ?? {}));
+}
+
+/** Rows of one group of the Tools view: a server's tools, or the app's own (`group` undefined). */
+export interface ToolGroup {
+  readonly group: string | undefined;
+  readonly rows: readonly ToolRow[];
+}
+
+/**
+ * The Tools view grouped by server: the app's own tools (and the discovery tool) first, then each
+ * group (MCP server) in the order its first tool appears; rows keep their order within a group.
+ */
+export function groupToolRows(rows: readonly ToolRow[]): ToolGroup[] {
+  const groups = new Map<string | undefined, ToolRow[]>([[undefined, []]]);
+  for (const row of rows) {
+    const list = groups.get(row.group) ?? [];
+    list.push(row);
+    groups.set(row.group, list);
+  }
+  return [...groups].filter(([, list]) => list.length > 0).map(([group, list]) => ({ group, rows: list }));
 }
 
 /** For every tool a record names as newly discovered: the turn and model call (1-based) first sent it. */
