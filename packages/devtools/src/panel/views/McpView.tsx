@@ -68,10 +68,10 @@ export function McpView(props: { servers: readonly ToolServerStatus[]; messages:
                   </div>
                 ) : null}
               </td>
-              <td className="num" data-testid="mcp-tool-count">
-                {row.toolCount}
+              <td className="num">
+                <span data-testid="mcp-tool-count">{row.toolCount}</span>
                 {row.skipped.length ? (
-                  <div className="cw-warn" title={row.skipped.map((item) => `${item.name}: ${item.reason}`).join('\n')}>{`${row.skipped.length} skipped`}</div>
+                  <div className="cw-warn" data-testid="mcp-skipped" title={row.skipped.map((item) => `${item.name}: ${item.reason}`).join('\n')}>{`${row.skipped.length} skipped`}</div>
                 ) : null}
               </td>
               <td className="num" data-testid="mcp-tokens">
@@ -81,8 +81,8 @@ export function McpView(props: { servers: readonly ToolServerStatus[]; messages:
                 {row.lazy ? 'lazy (on discovery)' : 'eager (every call)'}
                 {row.lazyReason ? <div className="cw-muted">{row.lazyReason}</div> : null}
               </td>
-              <td className="num" data-testid="mcp-discovered">
-                {row.lazy ? `${row.discovered} of ${row.toolCount}` : '–'}
+              <td className="num">
+                <span data-testid="mcp-discovered">{row.lazy ? `${row.discovered} of ${row.toolCount}` : '–'}</span>
                 {row.drifted.length ? (
                   <div className="cw-warn" data-testid="mcp-drifted" title="Changed since the conversation discovered them: the model must discover them again">
                     {`${row.drifted.length} changed since discovery`}
