@@ -46,9 +46,9 @@ export async function reducerFor(
 ): Promise<WireEventReducer> {
   const { type, name } = event;
   // Tool progress is a data part every chat keeps, declared or not (the app's own schema wins).
-  const schema = type !== 'CUSTOM' || name === undefined ? undefined : dataParts && Object.hasOwn(dataParts, name) ? dataParts[name] : name === TOOL_PROGRESS_EVENT ? true : undefined;
-  if (name !== undefined && schema !== undefined) {
-    const read = await readDataPart(name, event.value, schema as true);
+  const schema = type === 'CUSTOM' && name !== undefined ? (dataParts && Object.hasOwn(dataParts, name) ? dataParts[name] : name === TOOL_PROGRESS_EVENT || undefined) : undefined;
+  if (schema) {
+    const read = await readDataPart(name as string, event.value, schema as true);
     if ('reduce' in read) return read.reduce;
     warn?.(read.warning);
   }

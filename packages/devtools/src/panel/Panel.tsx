@@ -82,7 +82,9 @@ function useCatalog(url: string | undefined, version: string): CatalogState {
       .then(async (response) => {
         if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
         const body = (await response.json()) as { tools?: CatalogEntry[]; servers?: unknown };
-        const servers = Array.isArray(body.servers) ? (body.servers.filter((server) => server && typeof server === 'object' && typeof server.name === 'string') as ToolServerStatus[]) : undefined;
+        const servers = Array.isArray(body.servers)
+          ? (body.servers as unknown[]).filter((server): server is ToolServerStatus => typeof (server as { name?: unknown } | null)?.name === 'string')
+          : undefined;
         setState({ catalog: Array.isArray(body.tools) ? body.tools : [], servers, error: undefined, loadedAt: Date.now() });
       })
       .catch((error: unknown) => {
