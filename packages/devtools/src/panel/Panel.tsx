@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import type { ChatClient, ChatSnapshot, HistoryRecorder, HistoryTurn, ToolServerStatus, TurnRecord } from '@chatwire/core';
+import { TOOL_PROGRESS_EVENT, type ChatClient, type ChatSnapshot, type HistoryRecorder, type HistoryTurn, type ToolServerStatus, type TurnRecord } from '@chatwire/core';
 import { buildTokensView, savingsAtAGlance, type CatalogEntry } from '../viewModel/index.js';
 import type { PanelProps } from './mountPanel.js';
 import { DockControls, MoveHandle, ResizeHandle } from './PanelFrame.js';
@@ -53,9 +53,9 @@ function useChatState(client: ChatClient | undefined, recorder: HistoryRecorder 
   return state;
 }
 
-/** The names of the data parts the chat declares (its CUSTOM events of these names become parts). */
+/** The names of the data parts the chat keeps (its CUSTOM events of these names become parts): declared ones, and tool progress. */
 function dataPartNames(client: ChatClient): readonly string[] {
-  return Object.keys(client.options.dataParts ?? {});
+  return [...new Set([...Object.keys(client.options.dataParts ?? {}), TOOL_PROGRESS_EVENT])];
 }
 
 interface CatalogState {
