@@ -197,7 +197,7 @@ export class McpServers {
       tokens: status.lazy.tokens,
       lazy: status.lazy.lazy,
       lazyReason: status.lazy.reason,
-      skipped: status.skipped.slice(0, EVENT_NAMES).map((item) => ({ name: item.name, reason: plainError(item.reason) })),
+      skipped: status.skipped.slice(0, EVENT_NAMES).map((item) => ({ name: item.name.slice(0, 200), reason: plainError(item.reason) })),
       versions: Object.fromEntries(Object.entries(status.fingerprints).map(([name, print]) => [name, print.slice(0, DRIFT_FINGERPRINT_CHARS)])),
       events: [...(this.#events.get(status.name) ?? [])],
     }));
@@ -217,9 +217,11 @@ export class McpServers {
   }
 
   #onState(connection: McpConnection): void {
+    // A state is recorded when it (or its error) differs from the last one recorded.
     const last = this.#events.get(connection.name)?.findLast((event) => event.type === 'state');
-    if (last?.state !== connection.state || last.error !== connection.lastError) {
-      this.#record(connection.name, { at: Date.now(), type: 'state', state: connection.state, ...(connection.lastError ? { error: plainError(connection.lastError) } : {}) });
+    const error = connection.lastError ? plainError(connection.lastError) : undefined;
+    if (last?.state !== connection.state || last.error !== error) {
+      this.#record(connection.name, { at: Date.now(), type: 'state', state: connection.state, ...(error ? { error } : {}) });
     }
     this.#options.onEvent?.({ type: 'state', server: connection.name, state: connection.state, ...(connection.lastError ? { error: connection.lastError } : {}) });
   }

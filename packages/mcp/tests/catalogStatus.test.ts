@@ -47,7 +47,11 @@ describe('the status devtools reads (catalogStatus, served as the catalog’s se
 
   it("redacts credentials in a server's error text and cuts it to 500 characters", async () => {
     const script = `process.stderr.write('cannot reach postgres://admin:hunter2@db.internal/app?token=abc123 ' + 'x'.repeat(400) + '\\n'); process.exit(1);`;
-    const mcp = await connect({ mcpServers: { broken: { command: process.execPath, args: ['-e', script], connectTimeoutMs: 5_000 } } });
+    let failures = 0;
+    const mcp = await connect(
+      { mcpServers: { broken: { command: process.execPath, args: ['-e', script], connectTimeoutMs: 5_000 } } },
+      { onEvent: (event) => void (event.type === 'state' && event.state === 'failed' && failures++) },
+    );
     const status = mcp.catalogStatus()[0]!;
     expect(status.state).toBe('failed');
     // The raw status (server side) has the whole text; what reaches the browser has none of the secrets.
@@ -58,6 +62,12 @@ describe('the status devtools reads (catalogStatus, served as the catalog’s se
     expect(mcp.status()[0]!.lastError!.length).toBeGreaterThan(500);
     expect(status.lastError?.length).toBe(500);
     for (const event of status.events ?? []) expect(event.error ?? '').not.toContain('hunter2');
+
+    // Retries with backoff fail the same way: the log records a state only when it or its (redacted) error changes.
+    await until(() => failures >= 4, 20_000);
+    const states = (mcp.catalogStatus()[0]!.events ?? []).filter((event) => event.type === 'state');
+    expect(states.length).toBeLessThan(failures);
+    states.slice(1).forEach((event, index) => expect(`${event.state} ${event.error}`).not.toBe(`${states[index]!.state} ${states[index]!.error}`));
   }, 30_000);
 
   it('createToolsHandler serves it as the catalog’s servers, each tool with its group', async () => {
