@@ -147,6 +147,16 @@ describe('MCP in the devtools view model', () => {
     expect(groups[0]?.rows.map((row) => row.name)).toEqual(['getWeather']);
   });
 
+  it('counts a drifted tool as not discovered (withheld until discovered again)', async () => {
+    const messages = await chatAfter(1);
+    const drifted = new Set(buildMcpRows(servers, messages).flatMap((server) => server.drifted));
+    expect([...drifted]).toEqual(['files__read_text_file']);
+    const row = (turn?: number) => buildToolRows({ catalog: catalog.tools, messages, turns: [], drifted, ...(turn === undefined ? {} : { turn }) }).find((item) => item.name === 'files__read_text_file');
+    expect(row()).toMatchObject({ status: 'undiscovered', drifted: true, discoveredIn: undefined });
+    // Without drift information it reads as discovered, as before.
+    expect(buildToolRows({ catalog: catalog.tools, messages, turns: [] }).find((item) => item.name === 'files__read_text_file')).toMatchObject({ status: 'discovered', drifted: false });
+  });
+
   it('ignores malformed server entries and events instead of failing', () => {
     const odd = [{ name: 'odd', transport: 'stdio', state: 'connected', toolCount: 0, tokens: 0, lazy: false, versions: { a: 5 }, events: [{ at: 'soon', type: 'tools' }, { at: 3, type: 'tools', added: 'x' }] }] as unknown as ToolServerStatus[];
     expect(buildMcpRows(odd, [])[0]).toMatchObject({ name: 'odd', discovered: 0, drifted: [] });
@@ -177,7 +187,12 @@ describe('the MCP view in the panel', () => {
     // Tools view: a header row per server with its totals, the app's own tools first.
     const groups = [...root.querySelectorAll('[data-testid="devtools-tool-group"]')];
     expect(groups.map((row) => row.getAttribute('data-group'))).toEqual(['', 'files', 'memory', 'everything']);
-    expect(groups[1]?.textContent).toBe('files (MCP server) · 3 tools · 412 tokens · 2 discovered');
+    // read_text_file was discovered, but its definition changed since: withheld, so not counted as discovered.
+    expect(groups[1]?.textContent).toBe('files (MCP server) · 3 tools · 412 tokens · 1 discovered');
+    const changed = root.querySelector('[data-testid="devtools-tool-row"][data-tool="files__read_text_file"]');
+    expect(changed?.getAttribute('data-status')).toBe('undiscovered');
+    expect(changed?.getAttribute('data-drifted')).toBe('true');
+    expect(changed?.textContent).toContain('changed since discovery, must be discovered again');
     expect(root.querySelector('[data-testid="devtools-tool-row"][data-tool="files__write_file"]')?.getAttribute('data-group')).toBe('files');
 
     const openTab = async (name: string) => {

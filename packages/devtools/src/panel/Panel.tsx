@@ -199,7 +199,7 @@ export function Panel(props: PanelProps) {
       </div>
       <div className="cw-body" role="tabpanel" id={`cw-panel-${tab}`} aria-labelledby={`cw-tab-${tab}`}>
         {tab === 'tools' ? (
-          <ToolsView catalog={catalog} catalogError={catalogError} messages={snapshot.messages} turns={snapshot.turns} turn={turn} />
+          <ToolsView catalog={catalog} catalogError={catalogError} messages={snapshot.messages} turns={snapshot.turns} turn={turn} servers={servers} />
         ) : null}
         {tab === 'tokens' ? (
           <>

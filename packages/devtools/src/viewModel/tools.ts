@@ -47,6 +47,11 @@ export interface ToolRow {
    * was loaded and is sent with every request, but never used. Undefined for other rows.
    */
   readonly used: boolean | undefined;
+  /**
+   * The conversation discovered it, but its definition changed since (MCP drift, as of the latest
+   * turn): the server withholds it until it is discovered again, so its status is `undiscovered`.
+   */
+  readonly drifted: boolean;
 }
 
 /** Filters of the Tools view. */
@@ -103,6 +108,8 @@ export function buildToolRows(options: {
   readonly turn?: number;
   readonly call?: number;
   readonly filter?: ToolFilter;
+  /** Tools whose definition changed since the conversation discovered them (`buildMcpRows(...).drifted`); they count from the latest turn on. */
+  readonly drifted?: ReadonlySet<string>;
 }): ToolRow[] {
   // A chat restored from saved messages has no turn records yet: its turns are counted from the
   // messages, so the latest turn still shows every tool discovered so far (as the app's own count does).
@@ -140,7 +147,8 @@ export function buildToolRows(options: {
   const rows: ToolRow[] = [...entries.values()].map((entry) => {
     const lazy = entry.lazy ?? false;
     const origin = origins.get(entry.name);
-    const discovered = lazy && origin !== undefined && origin.turn <= turnNumber;
+    const drifted = lazy && origin !== undefined && turnNumber >= latest && options.drifted?.has(entry.name) === true;
+    const discovered = lazy && origin !== undefined && origin.turn <= turnNumber && !drifted;
     const sentFirst = firstSent.get(entry.name);
     return {
       name: entry.name,
@@ -153,6 +161,7 @@ export function buildToolRows(options: {
       discoveredIn: discovered ? { ...origin, modelCall: sentFirst?.turn === origin.turn ? sentFirst.modelCall : undefined } : undefined,
       sentInCall: sent.has(entry.name),
       used: discovered ? used.has(entry.name) : undefined,
+      drifted,
     };
   });
   // The discovery tool is sent with every call while lazy tools wait: it is a row too, so the count
@@ -169,6 +178,7 @@ export function buildToolRows(options: {
       discoveredIn: undefined,
       sentInCall: sent.has(name),
       used: undefined,
+      drifted: false,
     };
     // Where it is sent: after the eager tools, before the discovered ones.
     const at = rows.findIndex((row) => row.lazy);

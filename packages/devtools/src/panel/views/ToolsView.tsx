@@ -1,6 +1,6 @@
 import { Fragment, useMemo, useState } from 'react';
-import type { ChatMessage, TurnRecord } from '@chatwire/core';
-import { buildToolRows, groupToolRows, type CatalogEntry, type ToolFilter, type ToolRow } from '../../viewModel/index.js';
+import type { ChatMessage, ToolServerStatus, TurnRecord } from '@chatwire/core';
+import { buildMcpRows, buildToolRows, groupToolRows, type CatalogEntry, type ToolFilter, type ToolRow } from '../../viewModel/index.js';
 import { ShowMore, useCappedList } from './ShowMore.js';
 
 /** A tool's discovery status in the words the components and docs use. */
@@ -25,6 +25,8 @@ export function ToolsView(props: {
   messages: readonly ChatMessage[];
   turns: readonly TurnRecord[];
   turn: number;
+  /** The catalog's MCP servers, when it reports them: their drifted tools count as not discovered. */
+  servers?: readonly ToolServerStatus[] | undefined;
 }) {
   const [search, setSearch] = useState('');
   const [only, setOnly] = useState<NonNullable<ToolFilter['only']>>('all');
@@ -33,16 +35,18 @@ export function ToolsView(props: {
   const [pickedCall, setPickedCall] = useState<number | undefined>(undefined);
   const call = pickedCall !== undefined && pickedCall < callCount ? pickedCall : Math.max(0, callCount - 1);
 
+  const drifted = useMemo(() => new Set(props.servers ? buildMcpRows(props.servers, props.messages).flatMap((server) => server.drifted) : []), [props.servers, props.messages]);
   const all = useMemo(
-    () => buildToolRows({ catalog: props.catalog, messages: props.messages, turns: props.turns, turn: props.turn, call }),
-    [props.catalog, props.messages, props.turns, props.turn, call],
+    () => buildToolRows({ catalog: props.catalog, messages: props.messages, turns: props.turns, turn: props.turn, call, drifted }),
+    [props.catalog, props.messages, props.turns, props.turn, call, drifted],
   );
-  const rows = useMemo(() => buildToolRows({ catalog: props.catalog, messages: props.messages, turns: props.turns, turn: props.turn, call, filter: { search, only } }), [
+  const rows = useMemo(() => buildToolRows({ catalog: props.catalog, messages: props.messages, turns: props.turns, turn: props.turn, call, drifted, filter: { search, only } }), [
     props.catalog,
     props.messages,
     props.turns,
     props.turn,
     call,
+    drifted,
     search,
     only,
   ]);
@@ -61,7 +65,7 @@ export function ToolsView(props: {
     return totals;
   }, [all]);
   const renderRow = (row: ToolRow) => (
-    <tr key={row.name} data-testid="devtools-tool-row" data-tool={row.name} data-status={row.status} data-sent={row.sentInCall} data-group={row.group}>
+    <tr key={row.name} data-testid="devtools-tool-row" data-tool={row.name} data-status={row.status} data-sent={row.sentInCall} data-group={row.group} data-drifted={row.drifted || undefined}>
       <td className="cw-name">{row.name}</td>
       <td>
         {row.kind === 'discovery'
@@ -69,7 +73,9 @@ export function ToolsView(props: {
           : [row.lazy ? 'lazy' : 'eager', row.kind === 'client' ? 'browser' : row.kind, row.needsApproval ? 'approval' : ''].filter(Boolean).join(' · ')}
       </td>
       <td className={`cw-status-${row.status}`} data-used={row.used === undefined ? undefined : String(row.used)}>
-        {row.kind === 'discovery' ? 'sent while lazy tools wait' : `${STATUS_WORDS[row.status]}${row.used === false ? ' · never used' : ''}`}
+        {row.kind === 'discovery'
+          ? 'sent while lazy tools wait'
+          : `${STATUS_WORDS[row.status]}${row.used === false ? ' · never used' : ''}${row.drifted ? ' · changed since discovery, must be discovered again' : ''}`}
       </td>
       <td data-testid="discovered-in" title={row.discoveredIn ? `Discovered by ${row.discoveredIn.toolCallId}` : undefined}>
         {row.discoveredIn ? `turn ${row.discoveredIn.turn}${row.discoveredIn.modelCall === undefined ? '' : `, model call ${row.discoveredIn.modelCall}`}` : ''}
