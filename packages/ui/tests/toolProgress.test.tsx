@@ -6,6 +6,9 @@ import { assistant, toolCall } from './parts.js';
 
 afterEach(cleanup);
 
+/** The first run loads the client's stream reader lazily: on a busy machine that takes more than waitFor's default second. */
+const WAIT = { timeout: 10_000 };
+
 /** A gate the test opens to let the fake server go on. */
 function gate() {
   let open!: () => void;
@@ -47,7 +50,7 @@ describe('tool progress (MCP progress notifications)', () => {
     const dataParts = () => client.getSnapshot().messages.at(-1)?.parts.filter((part) => part.type === 'data') ?? [];
     const progressOf = () => (dataParts()[0] as { data?: { progress?: unknown } } | undefined)?.data?.progress;
     await act(async () => {
-      await vi.waitFor(() => expect(dataParts()).toHaveLength(1));
+      await vi.waitFor(() => expect(dataParts()).toHaveLength(1), WAIT);
       rerender();
     });
     // Kept in the snapshot as a data part of the assistant message, one per call.
@@ -62,14 +65,14 @@ describe('tool progress (MCP progress notifications)', () => {
 
     await act(async () => {
       first.open();
-      await vi.waitFor(() => expect(progressOf()).toBeUndefined());
+      await vi.waitFor(() => expect(progressOf()).toBeUndefined(), WAIT);
       rerender();
     });
     // The report without a progress replaced the first part; the card draws nothing it cannot read.
     expect(screen.queryByTestId('tool-progress')).toBeNull();
     await act(async () => {
       second.open();
-      await vi.waitFor(() => expect(progressOf()).toBe(3));
+      await vi.waitFor(() => expect(progressOf()).toBe(3), WAIT);
       rerender();
     });
     expect(screen.getAllByTestId('tool-progress')).toHaveLength(1);
