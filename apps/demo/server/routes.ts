@@ -14,7 +14,7 @@ import {
   type FetchHandler,
   type ScriptRule,
 } from '@chatwire/server';
-import type { AnyTool } from '@chatwire/core';
+import type { AnyTool, ToolServerStatus } from '@chatwire/core';
 import { DISCOVER_TOOLS, EXECUTE_TYPESCRIPT } from '@chatwire/code-mode';
 import { browserToolDefinitions } from '../shared/catalog.ts';
 import { createDemoCodeMode } from './codeMode.ts';
@@ -31,8 +31,11 @@ export interface DemoRoutesOptions {
   readonly discovery?: DiscoveryOptions;
   /** Where approvals and resumable runs are kept. Defaults to {@link storeFromEnv}, else in memory. */
   readonly store?: ChatStore;
-  /** Connected MCP servers whose tools join the demo's (read per request). Defaults to none. */
-  readonly mcp?: { tools(): readonly AnyTool[] };
+  /**
+   * Connected MCP servers whose tools join the demo's (read per request); their status is served in
+   * the catalog's `servers` for the devtools' MCP view. Defaults to none.
+   */
+  readonly mcp?: { tools(): readonly AnyTool[]; catalogStatus?(): ToolServerStatus[] };
 }
 
 /** Environment variables {@link modelFromEnv} reads. */
@@ -164,7 +167,10 @@ export function createDemoRoutes(options: DemoRoutesOptions = {}): FetchHandler 
     system: `You are the Chatwire demo assistant for a shop and workspace. Use tools when they help.\n\n${codeMode.systemPrompt}`,
     ...(options.discovery ? { discovery: options.discovery } : {}),
   });
-  const handleTools = createToolsHandler(currentTools, { counter: model.toolTokens });
+  // The catalog carries the MCP servers' status for the devtools (the demo is a development tool; an app
+  // serves this where only its developers read it).
+  const servers = mcp?.catalogStatus ? () => mcp.catalogStatus?.() ?? [] : undefined;
+  const handleTools = createToolsHandler(currentTools, { counter: model.toolTokens, ...(servers ? { servers } : {}) });
   return (request) => {
     const { pathname } = new URL(request.url);
     if (pathname === '/api/chat') return handleChat(request);

@@ -1,7 +1,7 @@
 export { chat, validateChatRequest } from './chat.js';
 export type { ChatOptions } from './chat.js';
 export { DEFAULT_LIMITS, TOOL_NAME_PATTERN, createChatHandler, createToolsHandler, describeTools, jsonError } from './handler.js';
-export type { CatalogEntry, ChatHandlerOptions, RequestLimits, ToolsProvider } from './handler.js';
+export type { CatalogEntry, ChatHandlerOptions, RequestLimits, ToolsHandlerOptions, ToolsProvider } from './handler.js';
 export { checkOrigin } from './http/originPolicy.js';
 export type { OriginPolicyOptions, OriginVerdict } from './http/originPolicy.js';
 export { checkHost } from './http/hostPolicy.js';
