@@ -31,9 +31,30 @@ export const TOOL_SEARCH_TUNING = {
    * request outranks one matching a common word strongly.
    */
   coverage: 1,
+  /**
+   * Name match: a tool's score is multiplied by 1 + this × the share of its name's words that the
+   * query has, so `get_current_weather` leads for a request that says "current weather".
+   */
+  nameMatch: 0,
+  /** Weight of a request's phrasing words (`REQUEST_WORDS`: "please", "help", "want"…) against a word of the task. */
+  requestWordWeight: 1,
 };
 
+/**
+ * Words of asking rather than of the task ("could you please help me, I want…"): common in a
+ * user's request, rare in tool descriptions, so BM25 would count them as rare and telling. A
+ * general English list (written for this, not taken from any catalog or labelled request); the
+ * words still match, at `requestWordWeight`.
+ */
+const REQUEST_WORDS = [
+  'please', 'kindly', 'help', 'helping', 'assist', 'assistance', 'want', 'wanted', 'wants', 'need', 'needs', 'needed', 'wish',
+  'tell', 'know', 'let', 'hi', 'hello', 'hey', 'thanks', 'thank', 'able', 'possible', 'wonder', 'wondering', 'try', 'trying',
+  'looking', 'sure', 'okay', 'ok', 'just', 'really', 'something', 'anything', 'someone', 'anyone', 'maybe', 'perhaps', 'give', 'provide', 'show',
+];
+
 const STOP_WORDS = new Set(eng);
+/** `REQUEST_WORDS` as index terms (stemmed), built on first use. */
+let requestTerms: Set<string> | undefined;
 /** Han, Hiragana, Katakana and Hangul: scripts written without spaces, indexed as character pairs. */
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 const CJK_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu;
@@ -49,15 +70,9 @@ const CJK_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=
  * ```
  */
 export function splitWords(text: string): string[] {
-  // Fast path: printable ASCII and whitespace (most names and descriptions) need no Unicode classes.
-  if (!/[^ -~\s]/.test(text)) {
-    return text
-      .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-      .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
-      .split(/[^A-Za-z0-9]+/)
-      .filter((word) => word !== '')
-      .map((word) => word.toLowerCase());
-  }
+  // Fast path: ASCII text (most names and descriptions) is scanned once, without Unicode classes.
+  const ascii = splitAscii(text);
+  if (ascii) return ascii;
   const words: string[] = [];
   const spaced = text.replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, '$1 $2').replace(/(\p{Lu}+)(\p{Lu}\p{Ll})/gu, '$1 $2');
   for (const raw of spaced.split(/[^\p{L}\p{N}]+/u)) {
@@ -78,6 +93,50 @@ export function splitWords(text: string): string[] {
     }
     if (last < raw.length) words.push(raw.slice(last).toLowerCase());
   }
+  return words;
+}
+
+const enum Char {
+  Other,
+  Lower,
+  Upper,
+  Digit,
+}
+
+function charClass(code: number): Char {
+  if (code >= 97 && code <= 122) return Char.Lower;
+  if (code >= 65 && code <= 90) return Char.Upper;
+  if (code >= 48 && code <= 57) return Char.Digit;
+  return Char.Other;
+}
+
+/**
+ * `splitWords` for ASCII text in one pass: a word ends at any character that is not a letter or
+ * digit, before an upper-case letter that follows a lower-case letter or digit (`postMessage`), and
+ * before the last capital of a run followed by a lower-case letter (`HTTPStatus`). Undefined when
+ * the text has a character above ASCII.
+ */
+function splitAscii(text: string): string[] | undefined {
+  const words: string[] = [];
+  // Lower-cased once: ASCII lower-casing keeps every index, so words are sliced from it.
+  const lower = text.toLowerCase();
+  let start = -1;
+  let previous = Char.Other;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code > 127) return undefined;
+    const kind = charClass(code);
+    if (kind === Char.Other) {
+      if (start !== -1) words.push(lower.slice(start, index));
+      start = -1;
+    } else if (start === -1) start = index;
+    else if (kind === Char.Upper && (previous === Char.Lower || previous === Char.Digit || (previous === Char.Upper && charClass(text.charCodeAt(index + 1)) === Char.Lower))) {
+      words.push(lower.slice(start, index));
+      start = index;
+    }
+    previous = kind;
+  }
+  if (start !== -1) words.push(lower.slice(start));
   return words;
 }
 
@@ -303,6 +362,7 @@ export function createToolSearchEngine(tools: readonly ToolSearchInput[], option
       const count = indexed.size;
       const averages = totalLengths.map((total) => Math.max(total / count, 1));
       const { boost, b, k1 } = tuning;
+      requestTerms ??= new Set(REQUEST_WORDS.map((word) => indexTerm(word)).filter((term) => term !== null));
       /** Per tool: the BM25F score so far, and the summed IDF of the query words it matched. */
       const scores = new Map<IndexedTool, { score: number; covered: number }>();
       let totalIdf = 0;
@@ -311,7 +371,7 @@ export function createToolSearchEngine(tools: readonly ToolSearchInput[], option
         // A query word's rarity: of the tools matching it (exactly or as a prefix).
         const matching = new Set<IndexedTool>();
         for (const candidate of expansions.keys()) for (const tool of postings.get(candidate) ?? []) matching.add(tool);
-        const idf = Math.log(1 + (count - matching.size + 0.5) / (matching.size + 0.5));
+        const idf = Math.log(1 + (count - matching.size + 0.5) / (matching.size + 0.5)) * (requestTerms.has(term) ? tuning.requestWordWeight : 1);
         totalIdf += idf;
         if (matching.size === 0) continue;
         for (const tool of matching) {
@@ -338,10 +398,18 @@ export function createToolSearchEngine(tools: readonly ToolSearchInput[], option
         }
       }
       const ranked: { name: string; score: number }[] = [];
+      const asked = new Set(terms);
       for (const [tool, entry] of scores) {
         if (policy && policy(tool.name) !== true) continue;
         const coverage = totalIdf > 0 ? entry.covered / totalIdf : 1;
-        ranked.push({ name: tool.name, score: entry.score * coverage ** tuning.coverage });
+        let score = entry.score * coverage ** tuning.coverage;
+        const nameTerms = tool.terms[0] as Map<string, number>;
+        if (tuning.nameMatch > 0 && nameTerms.size > 0) {
+          let named = 0;
+          for (const term of nameTerms.keys()) if (asked.has(term)) named++;
+          score *= 1 + (tuning.nameMatch * named) / nameTerms.size;
+        }
+        ranked.push({ name: tool.name, score });
       }
       ranked.sort((a, c) => c.score - a.score || (a.name < c.name ? -1 : a.name > c.name ? 1 : 0));
       const best = ranked[0]?.score ?? 0;
