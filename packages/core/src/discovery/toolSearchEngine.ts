@@ -71,10 +71,12 @@ const CJK_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=
  * ```
  */
 export function splitWords(text: string): string[] {
-  // Fast path: ASCII text (most names and descriptions) is scanned once, without Unicode classes.
-  const ascii = splitAscii(text);
-  if (ascii) return ascii;
-  const words: string[] = [];
+  // ASCII is scanned in one pass; only a space-separated run holding other characters goes through Unicode classes.
+  return splitAscii(text);
+}
+
+/** `splitWords` for text with characters above ASCII (Unicode letter classes, CJK pairs). */
+function splitUnicode(text: string, words: string[]): void {
   const spaced = text.replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, '$1 $2').replace(/(\p{Lu}+)(\p{Lu}\p{Ll})/gu, '$1 $2');
   for (const raw of spaced.split(/[^\p{L}\p{N}]+/u)) {
     if (raw === '') continue;
@@ -94,7 +96,6 @@ export function splitWords(text: string): string[] {
     }
     if (last < raw.length) words.push(raw.slice(last).toLowerCase());
   }
-  return words;
 }
 
 const enum Char {
@@ -114,18 +115,35 @@ function charClass(code: number): Char {
 /**
  * `splitWords` for ASCII text in one pass: a word ends at any character that is not a letter or
  * digit, before an upper-case letter that follows a lower-case letter or digit (`postMessage`), and
- * before the last capital of a run followed by a lower-case letter (`HTTPStatus`). Undefined when
- * the text has a character above ASCII.
+ * before the last capital of a run followed by a lower-case letter (`HTTPStatus`). A run between
+ * ASCII spaces that holds a character above ASCII is split by `splitUnicode` instead.
  */
-function splitAscii(text: string): string[] | undefined {
+function splitAscii(text: string): string[] {
   const words: string[] = [];
   // Lower-cased once: ASCII lower-casing keeps every index, so words are sliced from it.
   const lower = text.toLowerCase();
   let start = -1;
   let previous = Char.Other;
+  /** Where the current space-separated run began, and how many words there were then. */
+  let runStart = 0;
+  let wordsAtRun = 0;
   for (let index = 0; index < text.length; index++) {
     const code = text.charCodeAt(index);
-    if (code > 127) return undefined;
+    if (code > 127) {
+      // Words never cross ASCII white space: this run goes through Unicode classes instead.
+      let runEnd = index;
+      while (runEnd < text.length && !isSpace(text.charCodeAt(runEnd))) runEnd++;
+      words.length = wordsAtRun;
+      splitUnicode(text.slice(runStart, runEnd), words);
+      start = -1;
+      previous = Char.Other;
+      index = runEnd - 1;
+      continue;
+    }
+    if (isSpace(code)) {
+      runStart = index + 1;
+      wordsAtRun = words.length + (start !== -1 ? 1 : 0);
+    }
     const kind = charClass(code);
     if (kind === Char.Other) {
       if (start !== -1) words.push(lower.slice(start, index));
@@ -140,6 +158,9 @@ function splitAscii(text: string): string[] | undefined {
   if (start !== -1) words.push(lower.slice(start));
   return words;
 }
+
+/** ASCII white space (space, tab, line feed, vertical tab, form feed, carriage return). */
+const isSpace = (code: number) => code === 32 || (code >= 9 && code <= 13);
 
 /** Terms already processed (catalogs and requests repeat words): bounded, cleared when full. */
 const termCache = new Map<string, string | null>();
@@ -204,11 +225,18 @@ function countTerms(text: string, counts: Map<string, number>): number {
   return length;
 }
 
-function indexTool(tool: ToolSearchInput, groupText: string): IndexedTool {
+/** A group's terms, counted once and shared (read-only) by each of its tools. */
+type GroupTerms = Map<string, { readonly terms: Map<string, number>; readonly length: number }>;
+
+function indexTool(tool: ToolSearchInput, groupText: string, groupTerms: GroupTerms): IndexedTool {
   const description = typeof tool.description === 'string' ? tool.description : '';
-  const texts = [tool.name, description, schemaText(tool.inputSchema).join(' '), groupText];
-  const terms = texts.map(() => new Map<string, number>());
-  const lengths = texts.map((text, field) => countTerms(text, terms[field] as Map<string, number>));
+  let group = groupTerms.get(groupText);
+  if (!group) {
+    const terms = new Map<string, number>();
+    groupTerms.set(groupText, (group = { terms, length: countTerms(groupText, terms) }));
+  }
+  const terms = [new Map<string, number>(), new Map<string, number>(), new Map<string, number>(), group.terms];
+  const lengths = [countTerms(tool.name, terms[0] as Map<string, number>), countTerms(description, terms[1] as Map<string, number>), countTerms(schemaText(tool.inputSchema).join(' '), terms[2] as Map<string, number>), group.length];
   return { name: tool.name, terms, lengths, description: tool.description, inputSchema: tool.inputSchema, group: tool.group, groupText };
 }
 
@@ -242,7 +270,7 @@ export function createToolSearchEngine(tools: readonly ToolSearchInput[], option
   /** Indexed tools by name. */
   const indexed = new Map<string, IndexedTool>();
   /** For each term, the tools having it in any field. */
-  const postings = new Map<string, Set<IndexedTool>>();
+  const postings = new Map<string, IndexedTool[]>();
   /** Total length of each field over all tools (for the average). */
   const totalLengths = new Array<number>(FIELDS).fill(0);
   /** Every indexed term, sorted, for prefix matches (rebuilt on the first query after a change). */
@@ -253,12 +281,11 @@ export function createToolSearchEngine(tools: readonly ToolSearchInput[], option
     for (let field = 0; field < FIELDS; field++) {
       totalLengths[field] = (totalLengths[field] as number) + (tool.lengths[field] as number);
       for (const term of (tool.terms[field] as Map<string, number>).keys()) {
-        let set = postings.get(term);
-        if (!set) {
-          postings.set(term, (set = new Set()));
+        const list = postings.get(term);
+        if (!list) {
+          postings.set(term, [tool]);
           sortedTerms = undefined;
-        }
-        set.add(tool);
+        } else if (list[list.length - 1] !== tool) list.push(tool); // once per tool, whatever its fields
       }
     }
   }
@@ -268,10 +295,10 @@ export function createToolSearchEngine(tools: readonly ToolSearchInput[], option
     for (let field = 0; field < FIELDS; field++) {
       totalLengths[field] = (totalLengths[field] as number) - (tool.lengths[field] as number);
       for (const term of (tool.terms[field] as Map<string, number>).keys()) {
-        const set = postings.get(term);
-        if (!set) continue;
-        set.delete(tool);
-        if (set.size === 0) {
+        const list = postings.get(term)?.filter((other) => other !== tool);
+        if (list === undefined) continue;
+        if (list.length > 0) postings.set(term, list);
+        else {
           postings.delete(term);
           sortedTerms = undefined;
         }
@@ -281,6 +308,7 @@ export function createToolSearchEngine(tools: readonly ToolSearchInput[], option
 
   function update(next: readonly ToolSearchInput[], nextOptions: ToolSearchOptions = options): void {
     const seen = new Set<string>();
+    const groupTerms: GroupTerms = new Map();
     for (const tool of next) {
       if (typeof tool?.name !== 'string' || seen.has(tool.name)) continue;
       seen.add(tool.name);
@@ -288,7 +316,7 @@ export function createToolSearchEngine(tools: readonly ToolSearchInput[], option
       const groupText = groupLine(tool.group, nextOptions.groups);
       if (before && before.description === tool.description && before.inputSchema === tool.inputSchema && before.group === tool.group && before.groupText === groupText) continue;
       if (before) remove(before);
-      add(indexTool(tool, groupText));
+      add(indexTool(tool, groupText, groupTerms));
     }
     for (const [name, tool] of [...indexed]) if (!seen.has(name)) remove(tool);
   }
