@@ -415,6 +415,7 @@ export function createToolSearchEngine(tools: readonly ToolSearchInput[], option
               const bField = b[field] as number;
               frequency += ((boost[field] as number) * tf) / (1 - bField + (bField * (tool.lengths[field] as number)) / (averages[field] as number));
             }
+            // BM25F: the word's weighted counts over all fields saturate together.
             const value = (weight * frequency) / (k1 + frequency);
             if (value > best) best = value;
           }
