@@ -32,11 +32,6 @@ export const TOOL_SEARCH_TUNING = {
    * request outranks one matching a common word strongly.
    */
   coverage: 0.25,
-  /**
-   * Name match: a tool's score is multiplied by 1 + this × the share of its name's words that the
-   * query has, so `get_current_weather` leads for a request that says "current weather".
-   */
-  nameMatch: 0,
   /** Weight of a request's phrasing words (`REQUEST_WORDS`: "please", "help", "want"…) against a word of the task. */
   requestWordWeight: 0.5,
 };
@@ -428,18 +423,10 @@ export function createToolSearchEngine(tools: readonly ToolSearchInput[], option
         }
       }
       const ranked: { name: string; score: number }[] = [];
-      const asked = new Set(terms);
       for (const [tool, entry] of scores) {
         if (policy && policy(tool.name) !== true) continue;
         const coverage = totalIdf > 0 ? entry.covered / totalIdf : 1;
-        let score = entry.score * coverage ** tuning.coverage;
-        const nameTerms = tool.terms[0] as Map<string, number>;
-        if (tuning.nameMatch > 0 && nameTerms.size > 0) {
-          let named = 0;
-          for (const term of nameTerms.keys()) if (asked.has(term)) named++;
-          score *= 1 + (tuning.nameMatch * named) / nameTerms.size;
-        }
-        ranked.push({ name: tool.name, score });
+        ranked.push({ name: tool.name, score: entry.score * coverage ** tuning.coverage });
       }
       ranked.sort((a, c) => c.score - a.score || (a.name < c.name ? -1 : a.name > c.name ? 1 : 0));
       const best = ranked[0]?.score ?? 0;
