@@ -50,11 +50,26 @@ const handleResumable = createChatHandler({
   runsPerOwner: { ownerOf: (request) => request.headers.get('x-owner') ?? undefined, maxRunsInFlight: 4 },
   onError: () => {},
 });
+// The loop's own stalls: a 10 ms timer that fires late was held up by that much (GC, a long parse, a burst of
+// writes), and the CPU time the process used meanwhile (all its threads): far less CPU than wall time means the
+// process was waiting for a core (other jobs on the machine), not working.
+const stalls: { at: number; ms: number; cpuMs: number }[] = [];
+let tick = performance.now();
+let cpu = process.cpuUsage();
+setInterval(() => {
+  const now = performance.now();
+  const used = process.cpuUsage(cpu);
+  const late = Math.round(now - tick - 10);
+  tick = now;
+  cpu = process.cpuUsage();
+  if (late >= 20) stalls.push({ at: Date.now(), ms: late, cpuMs: Math.round((used.user + used.system) / 1000) });
+}, 10).unref();
 const gc = (globalThis as { gc?: () => void }).gc;
 const stats = () => {
   gc?.();
   const memory = process.memoryUsage();
-  return Response.json({ budget: BUDGET, runs: runStore.runs.size(), bytesHeld: runStore.runs.bytesHeld(), heapUsed: memory.heapUsed, rss: memory.rss, gc: gc !== undefined });
+  const longest = stalls.splice(0).sort((a, b) => b.ms - a.ms).slice(0, 3);
+  return Response.json({ budget: BUDGET, runs: runStore.runs.size(), bytesHeld: runStore.runs.bytesHeld(), heapUsed: memory.heapUsed, rss: memory.rss, gc: gc !== undefined, stalls: longest });
 };
 
 const server = createServer(

@@ -12,6 +12,7 @@
  */
 import { spawn } from 'node:child_process';
 import { connect } from 'node:net';
+import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Event, Message } from '@ag-ui/core';
@@ -46,6 +47,8 @@ interface Stats {
   readonly bytesHeld: number;
   readonly heapUsed: number;
   readonly rss: number;
+  /** The server's longest event-loop stalls since the first /stats, longest first: when it ended (epoch ms) and how long. */
+  readonly stalls: readonly { readonly at: number; readonly ms: number; readonly cpuMs: number }[];
 }
 const stats = async () => (await (await fetch(`${base}/stats`)).json()) as Stats;
 const baseline = await stats();
@@ -112,10 +115,11 @@ const probe = new Worker(
     const errors = [];
     while (!done) {
       const started = performance.now();
+      const sentAt = Date.now();
       try {
         const response = await fetch(workerData);
         await response.text();
-        latencies.push(Math.round(performance.now() - started));
+        latencies.push({ sentAt, ms: Math.round(performance.now() - started) });
       } catch (error) {
         // A reset keep-alive connection (the server closed it as the probe reused it): counted, and the probe goes on.
         errors.push(String(error.cause?.code ?? error));
@@ -126,7 +130,12 @@ const probe = new Worker(
   })();`,
   { eval: true, workerData: `${base}/health` },
 );
-const health = new Promise<{ latencies: number[]; errors: string[] }>((resolve) => probe.once('message', resolve));
+/** One health answer: when it was asked (epoch ms) and how long it took. */
+interface HealthSample {
+  readonly sentAt: number;
+  readonly ms: number;
+}
+const health = new Promise<{ latencies: HealthSample[]; errors: string[] }>((resolve) => probe.once('message', resolve));
 
 // ---- Preparation for the hostile requests that need a real conversation.
 const approvalHistory = [user('use refundOrder for ORD-7', 'u_refund')] as Message[];
@@ -141,6 +150,7 @@ const noted = applyEvents(noteHistory, await events(await postJson(input('t_forg
 
 // ---- The good runs and the hostile requests, all at once.
 const started = performance.now();
+const started0 = Date.now();
 let inFlight = 0;
 let peakInFlight = 0;
 const good = Array.from({ length: RUNS }, async (_, i) => {
@@ -278,19 +288,27 @@ const hostile: Record<string, () => Promise<boolean>> = {
     return response.status === 400 && ((await response.json()) as { code: string }).code === 'approval-mismatch';
   },
 };
+/** When each hostile request (and the good runs) was under way (epoch ms), to tell which one a slow health answer overlapped. */
+const windows: { readonly name: string; readonly from: number; to: number }[] = [];
+const goodWindow = { name: `the ${RUNS} good runs`, from: Date.now(), to: Infinity };
+windows.push(goodWindow);
 const only = process.env['LOAD_HOSTILE'];
 const hostileResults = Object.entries(hostile).filter(([name]) => only === undefined || name.includes(only)).map(async ([name, attempt]) => {
+  const window = { name, from: Date.now(), to: Infinity };
+  windows.push(window);
   let ok = false;
   try {
     ok = await attempt();
   } catch (error) {
     failures.push(`${name}: threw ${String(error)}`);
   }
+  window.to = Date.now();
   check(ok, `hostile: ${name}`);
   return [name, ok] as const;
 });
 
 const counts = await Promise.all(good);
+goodWindow.to = Date.now();
 const refused = await Promise.all(hostileResults);
 const elapsed = performance.now() - started;
 probe.postMessage('stop');
@@ -308,9 +326,14 @@ const heapGrowth = after.heapUsed - baseline.heapUsed;
 check(heapGrowth <= after.budget.maxBytes + 64 * 1024 * 1024, `memory: the heap grew by ${MB(heapGrowth)} after the floods (budget ${MB(after.budget.maxBytes)} + 64 MB)`);
 
 check(peakInFlight === RUNS, `only ${peakInFlight} of ${RUNS} runs were in flight at once (lower LOAD_SPREAD_MS)`);
-const slowest = Math.max(...latencies);
-check(slowest < HEALTH_BUDGET_MS, `health: slowest answer ${slowest.toFixed(1)} ms (budget ${HEALTH_BUDGET_MS} ms)`);
-const sorted = [...latencies].sort((a, b) => a - b);
+const sorted = latencies.map((sample) => sample.ms).sort((a, b) => a - b);
+const slowestSample = latencies.reduce<HealthSample | undefined>((worst, sample) => (worst === undefined || sample.ms > worst.ms ? sample : worst), undefined);
+const slowest = slowestSample?.ms ?? 0;
+/** The requests under way while `from`..`to` (epoch ms) went on, and how far into each it fell. */
+const overlapping = (from: number, to: number) =>
+  windows.filter((window) => window.from <= to && window.to >= from).map((window) => `${window.name.split(/[:(]/)[0]?.trim()} (${((from - window.from) / 1000).toFixed(2)} s in)`);
+const slowestDuring = slowestSample ? overlapping(slowestSample.sentAt, slowestSample.sentAt + slowestSample.ms) : [];
+check(slowest < HEALTH_BUDGET_MS, `health: slowest answer ${slowest.toFixed(1)} ms (budget ${HEALTH_BUDGET_MS} ms), during: ${slowestDuring.join('; ')}`);
 console.log(
   `good runs: ${counts.length}, arriving over ${SPREAD_MS} ms, ${peakInFlight} in flight at once, ${counts.reduce((a, b) => a + b, 0)} events, all in ${elapsed.toFixed(0)} ms`,
 );
@@ -320,8 +343,13 @@ console.log(
   `never-read flood: ${admitted} admitted, ${floodStatuses.length - admitted} refused (503); after it the run store holds ${after.runs} runs and ${MB(after.bytesHeld)} ` +
     `(budget ${after.budget.maxRuns} runs, ${MB(after.budget.maxBytes)}); heap after GC ${MB(baseline.heapUsed)} before, ${MB(after.heapUsed)} after; rss ${MB(baseline.rss)} before, ${MB(after.rss)} after`,
 );
-console.log(process.env['LOAD_DEBUG'] ? latencies.join(' ') : '');
+if (process.env['LOAD_DEBUG']) console.log(latencies.map((sample) => `${sample.sentAt - started0}:${sample.ms}`).join(' '));
 console.log(`health: ${latencies.length} requests, median ${sorted[Math.floor(sorted.length / 2)]?.toFixed(1)} ms, slowest ${slowest.toFixed(1)} ms (budget ${HEALTH_BUDGET_MS} ms)`);
+console.log(`  the slowest was asked ${slowestSample ? ((slowestSample.sentAt - started0) / 1000).toFixed(2) : '-'} s into the floods, while these were under way: ${slowestDuring.join('; ') || 'none'}`);
+// The server's own view: its longest event-loop stalls (a 10 ms timer late by this much, and the CPU the server
+// used meanwhile: much less than the stall means it waited for a core) and what was under way then.
+for (const stall of after.stalls) console.log(`  server loop stalled ${stall.ms} ms (${stall.cpuMs} ms of CPU) at ${((stall.at - started0) / 1000).toFixed(2)} s, during: ${overlapping(stall.at - stall.ms, stall.at).join('; ') || 'none'}`);
+console.log(`  load average (1 min) at the end: ${loadavg()[0]?.toFixed(2)} on ${availableParallelism()} cores`);
 if (failures.length > 0) {
   console.error(`\n${failures.length} failed:\n${failures.slice(0, 30).map((line) => `  - ${line}`).join('\n')}`);
   process.exit(1);
