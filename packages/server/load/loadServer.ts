@@ -3,6 +3,7 @@
  * the load generator: prints `{"port":N}` once listening, and exits when its stdin closes.
  */
 import { createServer } from 'node:http';
+import { PerformanceObserver } from 'node:perf_hooks';
 import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
 import { toolDefinition } from '@chatwire/core';
@@ -64,12 +65,33 @@ setInterval(() => {
   cpu = process.cpuUsage();
   if (late >= 20) stalls.push({ at: Date.now(), ms: late, cpuMs: Math.round((used.user + used.system) / 1000) });
 }, 10).unref();
+// Garbage collection since the last /stats: pauses, their total and the longest (the forced GC of /stats itself excluded).
+const collections = { count: 0, totalMs: 0, longestMs: 0 };
+let forcing = false;
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) {
+    if (forcing) continue;
+    collections.count++;
+    collections.totalMs += entry.duration;
+    collections.longestMs = Math.max(collections.longestMs, entry.duration);
+  }
+}).observe({ entryTypes: ['gc'] });
+let cpuSince = process.cpuUsage();
 const gc = (globalThis as { gc?: () => void }).gc;
-const stats = () => {
+const stats = async () => {
+  // The observer hears of GC a little later: what was collected before this request is counted first.
+  await new Promise((resolve) => setImmediate(resolve));
+  const used = process.cpuUsage(cpuSince);
+  const work = { cpuMs: Math.round((used.user + used.system) / 1000), gcCount: collections.count, gcMs: Math.round(collections.totalMs), gcLongestMs: Math.round(collections.longestMs) };
+  forcing = true;
   gc?.();
+  await new Promise((resolve) => setImmediate(resolve));
+  forcing = false;
+  Object.assign(collections, { count: 0, totalMs: 0, longestMs: 0 });
+  cpuSince = process.cpuUsage();
   const memory = process.memoryUsage();
   const longest = stalls.splice(0).sort((a, b) => b.ms - a.ms).slice(0, 3);
-  return Response.json({ budget: BUDGET, runs: runStore.runs.size(), bytesHeld: runStore.runs.bytesHeld(), heapUsed: memory.heapUsed, rss: memory.rss, gc: gc !== undefined, stalls: longest });
+  return Response.json({ budget: BUDGET, runs: runStore.runs.size(), bytesHeld: runStore.runs.bytesHeld(), heapUsed: memory.heapUsed, rss: memory.rss, gc: gc !== undefined, stalls: longest, ...work });
 };
 
 const server = createServer(

@@ -49,6 +49,11 @@ interface Stats {
   readonly rss: number;
   /** The server's longest event-loop stalls since the first /stats, longest first: when it ended (epoch ms) and how long. */
   readonly stalls: readonly { readonly at: number; readonly ms: number; readonly cpuMs: number }[];
+  /** The CPU the server used (all its threads) and its garbage collection, since the previous /stats. */
+  readonly cpuMs: number;
+  readonly gcCount: number;
+  readonly gcMs: number;
+  readonly gcLongestMs: number;
 }
 const stats = async () => (await (await fetch(`${base}/stats`)).json()) as Stats;
 const baseline = await stats();
@@ -149,6 +154,7 @@ const noteHistory = [user('use noteDown {"text":"5 to bob"}', 'u_note')] as Mess
 const noted = applyEvents(noteHistory, await events(await postJson(input('t_forge', noteHistory))));
 
 // ---- The good runs and the hostile requests, all at once.
+await stats(); // the server's CPU, GC and stall figures count from here
 const started = performance.now();
 const started0 = Date.now();
 let inFlight = 0;
@@ -349,6 +355,7 @@ console.log(`  the slowest was asked ${slowestSample ? ((slowestSample.sentAt - 
 // The server's own view: its longest event-loop stalls (a 10 ms timer late by this much, and the CPU the server
 // used meanwhile: much less than the stall means it waited for a core) and what was under way then.
 for (const stall of after.stalls) console.log(`  server loop stalled ${stall.ms} ms (${stall.cpuMs} ms of CPU) at ${((stall.at - started0) / 1000).toFixed(2)} s, during: ${overlapping(stall.at - stall.ms, stall.at).join('; ') || 'none'}`);
+console.log(`  server: ${after.cpuMs} ms of CPU from the start of the floods to the end; GC ${after.gcCount} pauses, ${after.gcMs} ms in all, longest ${after.gcLongestMs} ms`);
 console.log(`  load average (1 min) at the end: ${loadavg()[0]?.toFixed(2)} on ${availableParallelism()} cores`);
 if (failures.length > 0) {
   console.error(`\n${failures.length} failed:\n${failures.slice(0, 30).map((line) => `  - ${line}`).join('\n')}`);
