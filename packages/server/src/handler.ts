@@ -9,6 +9,7 @@ import { withDefaultMount } from './http/defaultMount.js';
 import { checkOrigin, preflightResponse, withCors, type OriginPolicyOptions } from './http/originPolicy.js';
 import { checkHost, type HostPolicyOptions } from './http/hostPolicy.js';
 import { checkRunInputIds } from './http/checkIds.js';
+import { IdFieldScan } from './http/idFieldScan.js';
 import { RunsPerOwner, releasing, type RunsPerOwnerOptions } from './http/runsPerOwner.js';
 import { isJsonContentType, readJsonBody } from './http/readJsonBody.js';
 import { CallSigner } from './signing.js';
@@ -181,7 +182,8 @@ export function createChatHandler(options: ChatHandlerOptions): (request: Reques
       await request.body?.cancel().catch(() => {});
       return fail(415, `The request body must be JSON, sent with \`Content-Type: application/json\` (got ${JSON.stringify(request.headers.get('content-type') ?? 'none')}).`, 'unsupported-media-type');
     }
-    const body = await readJsonBody(request, limits.maxBodyBytes);
+    // An oversized id is refused as it arrives, before megabytes of it are decoded and parsed.
+    const body = await readJsonBody(request, limits.maxBodyBytes, new IdFieldScan());
     if (!body.ok) return fail(body.status, body.error, body.code);
     // Counts first: a 3,000-message body is refused before the schema walks every message.
     const counted = checkCounts(body.value, limits);
