@@ -41,8 +41,10 @@ type Mode = 'structure' | 'key' | 'skip-string' | 'id-string';
  * Strings that are not ids are skipped with `indexOf` (native speed), whatever their size; only an
  * id's own bytes are walked one by one, and at most `MAX_ID_LENGTH` characters of each.
  *
- * It refuses nothing the parse-then-check at the door would accept, except an oversized value that
- * a later duplicate key overrides (`JSON.parse` keeps the last): any id field's value counts. It is
+ * It refuses nothing the parse-then-check at the door would accept, except two kinds of input no
+ * client sends: an oversized value that a later duplicate key overrides (`JSON.parse` keeps the
+ * last; here any id field's value counts), and an oversized `toolCallId` or `toolCalls[].id` on a
+ * message of another role (the door checks them on tool and assistant messages only). It is
  * an early exit, not the check: anything it cannot follow (malformed JSON, a top level that is not
  * an object) turns it off, and the body goes on to `JSON.parse` and `checkRunInputIds` as before.
  * Hand-written: streaming JSON libraries build every value they report (here, the 2 MB string the
