@@ -59,11 +59,11 @@ let tick = performance.now();
 let cpu = process.cpuUsage();
 setInterval(() => {
   const now = performance.now();
-  const used = process.cpuUsage(cpu);
+  const current = process.cpuUsage();
   const late = Math.round(now - tick - 10);
+  if (late >= 20) stalls.push({ at: Date.now(), ms: late, cpuMs: Math.round((current.user - cpu.user + current.system - cpu.system) / 1000) });
   tick = now;
-  cpu = process.cpuUsage();
-  if (late >= 20) stalls.push({ at: Date.now(), ms: late, cpuMs: Math.round((used.user + used.system) / 1000) });
+  cpu = current;
 }, 10).unref();
 // Garbage collection since the last /stats: pauses, their total and the longest (the forced GC of /stats itself excluded).
 const collections = { count: 0, totalMs: 0, longestMs: 0 };
