@@ -54,14 +54,17 @@ const handleResumable = createChatHandler({
 // The loop's own stalls: a 10 ms timer that fires late was held up by that much (GC, a long parse, a burst of
 // writes), and the CPU time the process used meanwhile (all its threads): far less CPU than wall time means the
 // process was waiting for a core (other jobs on the machine), not working.
-const stalls: { at: number; ms: number; cpuMs: number }[] = [];
+const stalls: { at: number; ms: number; cpuMs: number; arrived: Record<string, number> }[] = [];
+// Requests that arrived since the last tick, by the flood the load test names (`x-load-flood`): what a stall was busy with.
+let arrived: Record<string, number> = {};
 let tick = performance.now();
 let cpu = process.cpuUsage();
 setInterval(() => {
   const now = performance.now();
   const current = process.cpuUsage();
   const late = Math.round(now - tick - 10);
-  if (late >= 20) stalls.push({ at: Date.now(), ms: late, cpuMs: Math.round((current.user - cpu.user + current.system - cpu.system) / 1000) });
+  if (late >= 20) stalls.push({ at: Date.now(), ms: late, cpuMs: Math.round((current.user - cpu.user + current.system - cpu.system) / 1000), arrived });
+  arrived = {};
   tick = now;
   cpu = current;
 }, 10).unref();
@@ -97,6 +100,8 @@ const stats = async () => {
 const server = createServer(
   toNodeListener((request) => {
     const { pathname } = new URL(request.url);
+    const flood = request.headers.get('x-load-flood');
+    if (flood) arrived[flood] = (arrived[flood] ?? 0) + 1;
     if (pathname === '/health') return new Response('ok');
     if (pathname === '/stats') return stats();
     if (pathname === '/api/resumable') return handleResumable(request);

@@ -48,7 +48,7 @@ interface Stats {
   readonly heapUsed: number;
   readonly rss: number;
   /** The server's longest event-loop stalls since the first /stats, longest first: when it ended (epoch ms) and how long. */
-  readonly stalls: readonly { readonly at: number; readonly ms: number; readonly cpuMs: number }[];
+  readonly stalls: readonly { readonly at: number; readonly ms: number; readonly cpuMs: number; readonly arrived: Record<string, number> }[];
   /** The CPU the server used (all its threads) and its garbage collection, since the previous /stats. */
   readonly cpuMs: number;
   readonly gcCount: number;
@@ -167,7 +167,7 @@ const good = Array.from({ length: RUNS }, async (_, i) => {
   const content = withTool ? `use noteDown {"text":"${token}"}` : `hello ${token}`;
   const body = JSON.parse(input(threadId, [user(content)])) as { runId: string };
   peakInFlight = Math.max(peakInFlight, ++inFlight);
-  const response = await postJson(JSON.stringify(body));
+  const response = await postJson(JSON.stringify(body), { 'x-load-flood': 'good run' });
   const list = await events(response);
   inFlight--;
   const text = list.flatMap((event) => (event.type === 'TEXT_MESSAGE_CONTENT' ? [event.delta] : [])).join('');
@@ -252,7 +252,7 @@ const hostile: Record<string, () => Promise<boolean>> = {
     const upload = new TextEncoder().encode(JSON.stringify({ threadId: 't_id', runId: 'i'.repeat(1_900_000), messages: [user('hi')], tools: [], context: [] }));
     const answers = await Promise.all(
       Array.from({ length: 60 }, async () => {
-        const response = await fetch(resumableApi, { method: 'POST', headers: { 'content-type': 'application/json' }, body: upload });
+        const response = await fetch(resumableApi, { method: 'POST', headers: { 'content-type': 'application/json', 'x-load-flood': 'oversized id' }, body: upload });
         const answer = (await response.json()) as { code?: string };
         return response.status === 400 && answer.code === 'invalid-id' && response.headers.get('chatwire-run-id') === null;
       }),
@@ -263,7 +263,7 @@ const hostile: Record<string, () => Promise<boolean>> = {
     const statuses = await Promise.all(
       Array.from({ length: 200 }, async (_, i) => {
         await new Promise((resolve) => setTimeout(resolve, i * 5));
-        const response = await fetch(resumableApi, { method: 'POST', headers: { 'content-type': 'application/json', 'x-owner': `flood_${i}` }, body: input(`t_flood_${i}`, [user('hi')]) });
+        const response = await fetch(resumableApi, { method: 'POST', headers: { 'content-type': 'application/json', 'x-owner': `flood_${i}`, 'x-load-flood': 'never-read run' }, body: input(`t_flood_${i}`, [user('hi')]) });
         // The client never reads: the run goes on without it, and is retained after it ends.
         await response.body?.cancel();
         return response.status;
@@ -276,7 +276,7 @@ const hostile: Record<string, () => Promise<boolean>> = {
   'one owner starting 30 runs at once (4 in flight, the rest 429 with Retry-After)': async () => {
     const answers = await Promise.all(
       Array.from({ length: 30 }, async (_, i) => {
-        const response = await fetch(resumableApi, { method: 'POST', headers: { 'content-type': 'application/json', 'x-owner': 'mallory' }, body: input(`t_mallory_${i}`, [user('hi')]) });
+        const response = await fetch(resumableApi, { method: 'POST', headers: { 'content-type': 'application/json', 'x-owner': 'mallory', 'x-load-flood': 'one-owner run' }, body: input(`t_mallory_${i}`, [user('hi')]) });
         await response.body?.cancel();
         return { status: response.status, retryAfter: response.headers.get('retry-after') };
       }),
@@ -354,7 +354,11 @@ console.log(`health: ${latencies.length} requests, median ${sorted[Math.floor(so
 console.log(`  the slowest was asked ${slowestSample ? ((slowestSample.sentAt - started0) / 1000).toFixed(2) : '-'} s into the floods, while these were under way: ${slowestDuring.join('; ') || 'none'}`);
 // The server's own view: its longest event-loop stalls (a 10 ms timer late by this much, and the CPU the server
 // used meanwhile: much less than the stall means it waited for a core) and what was under way then.
-for (const stall of after.stalls) console.log(`  server loop stalled ${stall.ms} ms (${stall.cpuMs} ms of CPU) at ${((stall.at - started0) / 1000).toFixed(2)} s, during: ${overlapping(stall.at - stall.ms, stall.at).join('; ') || 'none'}`);
+for (const stall of after.stalls) {
+  const arrived = Object.entries(stall.arrived).map(([kind, count]) => `${count} ${kind}${count === 1 ? '' : 's'}`);
+  console.log(`  server loop stalled ${stall.ms} ms (${stall.cpuMs} ms of CPU) at ${((stall.at - started0) / 1000).toFixed(2)} s; requests that arrived in the stalled turn: ${arrived.join(', ') || 'none'}`);
+  console.log(`    under way then: ${overlapping(stall.at - stall.ms, stall.at).join('; ') || 'none'}`);
+}
 console.log(`  server: ${after.cpuMs} ms of CPU from the start of the floods to the end; GC ${after.gcCount} pauses, ${after.gcMs} ms in all, longest ${after.gcLongestMs} ms`);
 console.log(`  load average (1 min) at the end: ${loadavg()[0]?.toFixed(2)} on ${availableParallelism()} cores`);
 if (failures.length > 0) {
