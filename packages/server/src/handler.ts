@@ -10,6 +10,7 @@ import { checkOrigin, preflightResponse, withCors, type OriginPolicyOptions } fr
 import { checkHost, type HostPolicyOptions } from './http/hostPolicy.js';
 import { checkRunInputIds } from './http/checkIds.js';
 import { IdFieldScan } from './http/idFieldScan.js';
+import { runStartTurn } from './http/largeBodyTurns.js';
 import { RunsPerOwner, releasing, type RunsPerOwnerOptions } from './http/runsPerOwner.js';
 import { isJsonContentType, readJsonBody } from './http/readJsonBody.js';
 import { CallSigner } from './signing.js';
@@ -185,6 +186,8 @@ export function createChatHandler(options: ChatHandlerOptions): (request: Reques
     // An oversized id is refused as it arrives, before megabytes of it are decoded and parsed.
     const body = await readJsonBody(request, limits.maxBodyBytes, new IdFieldScan());
     if (!body.ok) return fail(body.status, body.error, body.code);
+    // One run start per event-loop turn: a burst of requests never holds the loop all at once.
+    await runStartTurn();
     // Counts first: a 3,000-message body is refused before the schema walks every message.
     const counted = checkCounts(body.value, limits);
     if (counted) return withCors(counted, corsOrigin);
