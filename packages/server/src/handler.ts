@@ -186,8 +186,6 @@ export function createChatHandler(options: ChatHandlerOptions): (request: Reques
     // An oversized id is refused as it arrives, before megabytes of it are decoded and parsed.
     const body = await readJsonBody(request, limits.maxBodyBytes, new IdFieldScan());
     if (!body.ok) return fail(body.status, body.error, body.code);
-    // One run start per event-loop turn: a burst of requests never holds the loop all at once.
-    await runStartTurn();
     // Counts first: a 3,000-message body is refused before the schema walks every message.
     const counted = checkCounts(body.value, limits);
     if (counted) return withCors(counted, corsOrigin);
@@ -212,6 +210,9 @@ export function createChatHandler(options: ChatHandlerOptions): (request: Reques
       return fail(500, `The request's owner could not be determined (ref ${ref}; details are in the server log).`, 'internal-error');
     }
     if (slot instanceof Response) return cors(slot);
+    // One run start per event-loop turn (the slot held meanwhile, so the owner's cap counts this run):
+    // a burst of requests never starts all its runs, with their reviews and first steps, in one turn.
+    await runStartTurn();
     const abort = new AbortController();
     // With resumable streams a disconnect only detaches the reader; the run stops on DELETE.
     if (!resumable) request.signal?.addEventListener('abort', () => abort.abort(), { once: true });

@@ -25,9 +25,9 @@ export function turnQueue(): () => Promise<void> {
 export const largeBodyTurn: () => Promise<void> = turnQueue();
 
 /**
- * Resolves on a turn of its own for each run a handler starts (after its body is read, before it is
- * checked and run). Starting a run (the schema, the checks, the history's signatures, counting the
- * request's tokens, the first model step) takes a millisecond or more; when a burst of requests
+ * Resolves on a turn of its own for each run a handler starts (once its input is checked and its
+ * owner's slot taken, before its tools, history and first step). Starting a run (the history's
+ * signatures, counting the request's tokens, the first model step) takes a millisecond or more; when a burst of requests
  * arrives in one turn (measured in the load test: 150 at once) all of them would start in that turn,
  * and a health check would wait for all of them. One start per turn lets other I/O in between.
  */
