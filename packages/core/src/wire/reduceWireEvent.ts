@@ -6,6 +6,7 @@ import {
   finishText,
   forTurnCalls,
   mapLastAssistant,
+  mapParts,
   recordUsage,
   unchanged,
   updateToolCall,
@@ -17,7 +18,7 @@ import { discoveredToolsInChat } from '../discovery/discoveredTools.js';
 import { addModelCall } from '../discovery/conversationUsage.js';
 import { ChatwireError } from '../errors.js';
 import { parseResultContent, type InterruptPart, type MessagePart, type TextPart } from '../store/messages.js';
-import { CHATWIRE_EVENTS, INTERRUPT_REASONS } from './protocol.js';
+import { CHATWIRE_EVENTS, INTERRUPT_REASONS, type ApprovalDecision, type GrantOption } from './protocol.js';
 import { readModelCallUsage, readResultMetadata } from './protocolReaders.js';
 import { argumentsDelta, argumentsEnd, callIn } from '../lifecycle/streamedArguments.js';
 import { createToolCallPart, isTerminalToolCallState, type ToolCallEvent } from '../lifecycle/toolCallLifecycle.js';
@@ -91,6 +92,7 @@ export function reduceWireEvent(state: ChatState, event: WireEvent, now: number)
         const usage = readModelCallUsage(event.value);
         return usage ? unchanged({ ...recordUsage(state, usage, now), conversationUsage: addModelCall(state.conversationUsage, usage) }) : unchanged(state);
       }
+      if (event.name === CHATWIRE_EVENTS.approvalDecision) return recordDecision(state, event.value);
       if (event.name === CHATWIRE_EVENTS.toolExecuting) {
         const toolCallId = (event.value as { toolCallId?: unknown } | undefined)?.toolCallId;
         return typeof toolCallId === 'string' ? updateToolCall(state, toolCallId, { type: 'execute' }, now, 'server') : unchanged(state);
@@ -121,6 +123,7 @@ export function reduceWireEvent(state: ChatState, event: WireEvent, now: number)
             ...(interrupt.metadata ? { metadata: interrupt.metadata } : {}),
             ...(interrupt.message === undefined ? {} : { message: interrupt.message }),
             ...(interrupt.expiresAt === undefined ? {} : { expiresAt: interrupt.expiresAt }),
+            offers: approvalOffers(interrupt),
           };
           const next = updateToolCall(reduction.state, call.call.toolCallId, approval, now, 'server');
           reduction = { state: next.state, changes: [...reduction.changes, ...next.changes] };
@@ -154,6 +157,42 @@ export function reduceWireEvent(state: ChatState, event: WireEvent, now: number)
     default:
       return unchanged(state);
   }
+}
+
+/** What a server's approval offers besides yes or no: its grant options, and edits when its responseSchema has `editedArgs`. */
+function approvalOffers(interrupt: { readonly responseSchema?: unknown; readonly metadata?: Record<string, unknown> }): { grantOptions?: GrantOption[]; editable?: boolean } {
+  const options = (interrupt.metadata?.['chatwire'] as { grantOptions?: unknown } | undefined)?.grantOptions;
+  const properties = (interrupt.responseSchema as { properties?: Record<string, unknown> } | undefined)?.properties;
+  const grantOptions = Array.isArray(options) ? options.filter((option): option is GrantOption => option === 'once' || option === 'thread' || option === 'always') : undefined;
+  return { ...(grantOptions?.length ? { grantOptions } : {}), ...(properties && typeof properties['editedArgs'] === 'object' ? { editable: true } : {}) };
+}
+
+/**
+ * `chatwire.approval_decision`: records who decided the call on its part (a policy, a grant, the
+ * user); approved with edits, the part's input becomes the edited arguments, as the model reads them.
+ */
+function recordDecision(state: ChatState, value: unknown): Reduction {
+  const decision = value as ApprovalDecision | undefined;
+  const by = decision?.by;
+  if (!decision || typeof decision.toolCallId !== 'string' || (by !== 'policy' && by !== 'grant' && by !== 'user')) return unchanged(state);
+  let edited: unknown;
+  try {
+    edited = typeof decision.editedArguments === 'string' ? JSON.parse(decision.editedArguments) : undefined;
+  } catch {
+    edited = undefined;
+  }
+  let found = false;
+  const map = (part: MessagePart): MessagePart => {
+    if (part.type !== 'tool-call' || part.toolCallId !== decision.toolCallId) return part;
+    found = true;
+    return { ...part, decision, ...(edited === undefined ? {} : { input: edited }) };
+  };
+  const messages = state.messages.map((message) => {
+    const parts = mapParts(message.parts, map);
+    return parts === message.parts ? message : { ...message, parts };
+  });
+  const next = { ...state, messages };
+  return found ? { state: next, changes: [] } : unchanged(state);
 }
 
 function appendText(state: ChatState, messageId: string, delta: string, now: number, subagentRunId?: string): Reduction {
