@@ -423,7 +423,7 @@ export class ChatClient {
       );
     }
     const { id: _id, approved, reason, ...answer } = response;
-    const event: ToolCallEvent = { type: 'approvalResponse', approved, ...(reason === undefined ? {} : { reason }), ...(Object.keys(answer).length ? { answer } : {}) };
+    const event: ToolCallEvent = { type: 'approvalResponse', approved, reason, answer };
     this.#store.dispatch({ type: 'toolCall', toolCallId: found.call.toolCallId, event, now: Date.now(), answer: true });
   }
 

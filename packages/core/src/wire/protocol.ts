@@ -15,12 +15,14 @@ export const CHATWIRE_EVENTS = {
   toolExecuting: 'chatwire.tool_executing',
   /** Token accounting for one model call (see `ModelCallUsage`). */
   modelCallUsage: 'chatwire.model_call_usage',
-  /**
-   * Who decided whether a server call runs, when no user was asked or the user's answer was read
-   * (see {@link ApprovalDecision}): a policy, a grant, or the user.
-   */
-  approvalDecision: 'chatwire.approval_decision',
 } as const;
+
+/**
+ * The CUSTOM event that says who decided whether a server call runs (see {@link ApprovalDecision}):
+ * a policy, a grant, or the user. Apart from {@link CHATWIRE_EVENTS} so the client's first load
+ * does not carry it (only its lazily loaded stream reader reads it).
+ */
+export const APPROVAL_DECISION_EVENT = 'chatwire.approval_decision';
 
 /**
  * Resumable streams: the header that carries a chat's resume token, in both directions (the server

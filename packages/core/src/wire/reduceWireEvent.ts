@@ -18,10 +18,10 @@ import { discoveredToolsInChat } from '../discovery/discoveredTools.js';
 import { addModelCall } from '../discovery/conversationUsage.js';
 import { ChatwireError } from '../errors.js';
 import { parseResultContent, type InterruptPart, type MessagePart, type TextPart } from '../store/messages.js';
-import { CHATWIRE_EVENTS, INTERRUPT_REASONS, type ApprovalDecision, type GrantOption } from './protocol.js';
+import { APPROVAL_DECISION_EVENT, CHATWIRE_EVENTS, INTERRUPT_REASONS, type ApprovalDecision, type GrantOption } from './protocol.js';
 import { readModelCallUsage, readResultMetadata } from './protocolReaders.js';
 import { argumentsDelta, argumentsEnd, callIn } from '../lifecycle/streamedArguments.js';
-import { createToolCallPart, isTerminalToolCallState, type ToolCallEvent } from '../lifecycle/toolCallLifecycle.js';
+import { createToolCallPart, isTerminalToolCallState, type ToolCallEvent, type ToolCallPart } from '../lifecycle/toolCallLifecycle.js';
 
 /**
  * Reduces the AG-UI events of the core chat path: text, tool calls and their results, Chatwire's
@@ -92,7 +92,7 @@ export function reduceWireEvent(state: ChatState, event: WireEvent, now: number)
         const usage = readModelCallUsage(event.value);
         return usage ? unchanged({ ...recordUsage(state, usage, now), conversationUsage: addModelCall(state.conversationUsage, usage) }) : unchanged(state);
       }
-      if (event.name === CHATWIRE_EVENTS.approvalDecision) return recordDecision(state, event.value);
+      if (event.name === APPROVAL_DECISION_EVENT) return recordDecision(state, event.value);
       if (event.name === CHATWIRE_EVENTS.toolExecuting) {
         const toolCallId = (event.value as { toolCallId?: unknown } | undefined)?.toolCallId;
         return typeof toolCallId === 'string' ? updateToolCall(state, toolCallId, { type: 'execute' }, now, 'server') : unchanged(state);
@@ -123,10 +123,12 @@ export function reduceWireEvent(state: ChatState, event: WireEvent, now: number)
             ...(interrupt.metadata ? { metadata: interrupt.metadata } : {}),
             ...(interrupt.message === undefined ? {} : { message: interrupt.message }),
             ...(interrupt.expiresAt === undefined ? {} : { expiresAt: interrupt.expiresAt }),
-            offers: approvalOffers(interrupt),
           };
           const next = updateToolCall(reduction.state, call.call.toolCallId, approval, now, 'server');
-          reduction = { state: next.state, changes: [...reduction.changes, ...next.changes] };
+          // What the server offers besides yes or no (grants, edits) joins the approval it asked.
+          const offers = approvalOffers(interrupt);
+          const offered = patchCall(next.state, call.call.toolCallId, (part) => (part.approval ? { ...part, approval: { ...part.approval, ...offers } } : part));
+          reduction = { state: offered, changes: [...reduction.changes, ...next.changes] };
           continue;
         }
         const part: InterruptPart = {
@@ -181,18 +183,23 @@ function recordDecision(state: ChatState, value: unknown): Reduction {
   } catch {
     edited = undefined;
   }
+  const next = patchCall(state, decision.toolCallId, (part) => ({ ...part, decision, ...(edited === undefined ? {} : { input: edited }) }));
+  return next === state ? unchanged(state) : { state: next, changes: [] };
+}
+
+/** Changes one tool-call part outside its lifecycle (what it was offered, who decided it); the same state when no part has that id. */
+function patchCall(state: ChatState, toolCallId: string, patch: (part: ToolCallPart) => ToolCallPart): ChatState {
   let found = false;
   const map = (part: MessagePart): MessagePart => {
-    if (part.type !== 'tool-call' || part.toolCallId !== decision.toolCallId) return part;
+    if (part.type !== 'tool-call' || part.toolCallId !== toolCallId) return part;
     found = true;
-    return { ...part, decision, ...(edited === undefined ? {} : { input: edited }) };
+    return patch(part);
   };
   const messages = state.messages.map((message) => {
     const parts = mapParts(message.parts, map);
     return parts === message.parts ? message : { ...message, parts };
   });
-  const next = { ...state, messages };
-  return found ? { state: next, changes: [] } : unchanged(state);
+  return found ? { ...state, messages } : state;
 }
 
 function appendText(state: ChatState, messageId: string, delta: string, now: number, subagentRunId?: string): Reduction {

@@ -1,5 +1,5 @@
 import { EventType, type Event, type ToolCall } from '@ag-ui/core';
-import { CHATWIRE_EVENTS, type ApprovalDecision, type GrantOption, type ServerTool } from '@chatwire/core';
+import { APPROVAL_DECISION_EVENT, type ApprovalDecision, type GrantOption, type ServerTool } from '@chatwire/core';
 import { canonicalArguments } from '../binding/canonicalArguments.js';
 import { ChatRequestError, type ReviewedAnswer } from '../history.js';
 import type { ChatOptions } from '../loop/chatOptions.js';
@@ -88,7 +88,7 @@ async function findGrant(context: RunContext, tool: RegisteredTool, call: ToolCa
 
 /** `chatwire.approval_decision`. */
 export function decisionEvent(decision: ApprovalDecision): Event {
-  return { type: EventType.CUSTOM, name: CHATWIRE_EVENTS.approvalDecision, value: decision };
+  return { type: EventType.CUSTOM, name: APPROVAL_DECISION_EVENT, value: decision };
 }
 
 /**
