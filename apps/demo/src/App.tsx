@@ -3,6 +3,7 @@ import { ChatwireDevtools } from '@chatwire/devtools';
 import { useChat } from '@chatwire/react';
 import { ChatError, Composer, MessageList } from '@chatwire/ui';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { ApprovalsPanel } from './components/ApprovalsPanel.tsx';
 import { InputRequestForm } from './components/InputRequestForm.tsx';
 import { PagePanel } from './components/PagePanel.tsx';
 import { pageStateOf } from './pageState.ts';
@@ -34,6 +35,7 @@ export function App() {
     api: '/api/chat',
     tools,
     catalog: '/api/tools',
+    grants: '/api/grants',
     resume: true,
     ...(saved ? { initialMessages: saved.messages, initialActiveRun: saved.activeRun, initialResumeToken: saved.resumeToken } : {}),
   });
@@ -169,6 +171,9 @@ export function App() {
             />
             {chat.error ? <ChatError error={chat.error} onRetry={onRegenerate} onDismiss={chat.clearError} /> : null}
           </main>
+          {chat.pendingApprovals.length > 0 || chat.grants.list.length > 0 ? (
+            <ApprovalsPanel pending={chat.pendingApprovals} onAnswer={chat.addToolApprovalResponse} onAnswerAll={chat.answerAllApprovals} grants={chat.grants} />
+          ) : null}
           <Composer
             busy={busy}
             pendingApprovals={pendingApprovals}
