@@ -7,7 +7,7 @@ import { ApprovalsPanel } from './components/ApprovalsPanel.tsx';
 import { InputRequestForm } from './components/InputRequestForm.tsx';
 import { PagePanel } from './components/PagePanel.tsx';
 import { pageStateOf } from './pageState.ts';
-import { clearSavedChat, loadSavedChat, useSavedChat } from './savedChat.ts';
+import { clearSavedChat, loadSavedChat, newChatId, useSavedChat } from './savedChat.ts';
 import { createToolUIs } from './toolUIs.tsx';
 import { createBrowserTools } from './tools/browserTools.ts';
 
@@ -30,14 +30,19 @@ export function App() {
   // The chat survives a reload: it is saved in localStorage, and a run that was streaming when the
   // page went away is read to its end (resumable streams; the server keeps the run going).
   const [saved] = useState(loadSavedChat);
+  // Each chat has its own id (saved with it): grants "for this chat" belong to it, and "New chat" starts another.
+  const [firstId] = useState(() => saved?.threadId ?? newChatId());
+  const [chatId, setChatId] = useState(firstId);
+  // The saved chat is restored into the first chat only; "New chat" starts empty.
+  const restoring = saved !== undefined && chatId === firstId;
   const chat = useChat({
-    id: 'demo',
+    id: chatId,
     api: '/api/chat',
     tools,
     catalog: '/api/tools',
     grants: '/api/grants',
     resume: true,
-    ...(saved ? { initialMessages: saved.messages, initialActiveRun: saved.activeRun, initialResumeToken: saved.resumeToken } : {}),
+    ...(saved && restoring ? { initialMessages: saved.messages, initialActiveRun: saved.activeRun, initialResumeToken: saved.resumeToken } : {}),
   });
   const { client } = chat;
   // Answers the user cut off, marked as stopped (the chat keeps what arrived); saved with the chat.
@@ -126,6 +131,7 @@ export function App() {
               client.setMessages([]);
               clearSavedChat();
               setStopped(new Set());
+              setChatId(newChatId());
             }}
           >
             New<span className="header-button-more"> chat</span>
