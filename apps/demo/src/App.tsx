@@ -30,11 +30,8 @@ export function App() {
   // The chat survives a reload: it is saved in localStorage, and a run that was streaming when the
   // page went away is read to its end (resumable streams; the server keeps the run going).
   const [saved] = useState(loadSavedChat);
-  // Each chat has its own id (saved with it): grants "for this chat" belong to it, and "New chat" starts another.
-  const [firstId] = useState(() => saved?.threadId ?? newChatId());
-  const [chatId, setChatId] = useState(firstId);
-  // The saved chat is restored into the first chat only; "New chat" starts empty.
-  const restoring = saved !== undefined && chatId === firstId;
+  // Each page's chat has its own id (saved with it, so a reload continues it): grants "for this chat" belong to it.
+  const [chatId] = useState(() => saved?.threadId ?? newChatId());
   const chat = useChat({
     id: chatId,
     api: '/api/chat',
@@ -42,7 +39,7 @@ export function App() {
     catalog: '/api/tools',
     grants: '/api/grants',
     resume: true,
-    ...(saved && restoring ? { initialMessages: saved.messages, initialActiveRun: saved.activeRun, initialResumeToken: saved.resumeToken } : {}),
+    ...(saved ? { initialMessages: saved.messages, initialActiveRun: saved.activeRun, initialResumeToken: saved.resumeToken } : {}),
   });
   const { client } = chat;
   // Answers the user cut off, marked as stopped (the chat keeps what arrived); saved with the chat.
@@ -131,7 +128,6 @@ export function App() {
               client.setMessages([]);
               clearSavedChat();
               setStopped(new Set());
-              setChatId(newChatId());
             }}
           >
             New<span className="header-button-more"> chat</span>
@@ -176,10 +172,11 @@ export function App() {
               renderPart={renderPart}
             />
             {chat.error ? <ChatError error={chat.error} onRetry={onRegenerate} onDismiss={chat.clearError} /> : null}
+            {/* In the scrolling conversation, so it never takes room from it on a phone. */}
+            {chat.pendingApprovals.length > 0 || chat.grants.list.length > 0 ? (
+              <ApprovalsPanel pending={chat.pendingApprovals} onAnswer={chat.addToolApprovalResponse} onAnswerAll={chat.answerAllApprovals} grants={chat.grants} />
+            ) : null}
           </main>
-          {chat.pendingApprovals.length > 0 || chat.grants.list.length > 0 ? (
-            <ApprovalsPanel pending={chat.pendingApprovals} onAnswer={chat.addToolApprovalResponse} onAnswerAll={chat.answerAllApprovals} grants={chat.grants} />
-          ) : null}
           <Composer
             busy={busy}
             pendingApprovals={pendingApprovals}
