@@ -95,7 +95,17 @@ export function App() {
   useEffect(() => {
     const element = conversation.current;
     if (element && pinned.current) element.scrollTop = element.scrollHeight;
-  }, [chat.messages]);
+  }, [chat.messages, chat.grants.list]);
+  // ...and while its box shrinks (a docked devtools panel, the keyboard on a phone), so the latest stays in view.
+  useEffect(() => {
+    const element = conversation.current;
+    if (!element || typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(() => {
+      if (pinned.current) element.scrollTop = element.scrollHeight;
+    });
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
 
   const panelCount = page.notes.length + page.todos.length;
   const lazyCount = discovered.length + undiscovered.length;
