@@ -16,9 +16,21 @@ async function openDevtools(page: Page) {
 /** Every control of the app (outside the devtools) that a person uses: none may be covered. */
 async function appControlsUncovered(page: Page) {
   const report = await page.evaluate(() => {
+    // A control scrolled out of its scrolling container (the conversation) is out of view, not covered.
+    const inScrollView = (element: Element) => {
+      const box = element.getBoundingClientRect();
+      const y = box.top + box.height / 2;
+      for (let parent = element.parentElement; parent; parent = parent.parentElement) {
+        const { overflowY } = getComputedStyle(parent);
+        if (overflowY !== 'auto' && overflowY !== 'scroll') continue;
+        const view = parent.getBoundingClientRect();
+        if (y < view.top || y > view.bottom) return false;
+      }
+      return true;
+    };
     const controls = [...document.querySelectorAll('.app button, .app textarea, .app summary')].filter((element) => {
       const box = element.getBoundingClientRect();
-      return box.width > 0 && box.height > 0 && box.bottom > 0 && box.top < window.innerHeight;
+      return box.width > 0 && box.height > 0 && box.bottom > 0 && box.top < window.innerHeight && inScrollView(element);
     });
     const covered = controls.filter((element) => {
       const box = element.getBoundingClientRect();

@@ -3,6 +3,8 @@ import { DISCOVERY_TOOL_NAME } from '@chatwire/core';
 import {
   anthropic,
   createChatHandler,
+  createGrantsHandler,
+  createMemoryStore,
   createRedisStore,
   createScriptedModel,
   createToolsHandler,
@@ -144,7 +146,10 @@ export function demoToolNames(): string[] {
   return [...createServerTools().map((tool) => tool.name), bookTable.name, ...browserToolDefinitions.map((tool) => tool.name), EXECUTE_TYPESCRIPT, DISCOVER_TOOLS];
 }
 
-/** The demo server's routes: `/api/chat` (`POST` one AG-UI run, `GET` resumes one, `DELETE` stops one) and `GET /api/tools` (the catalog). */
+/**
+ * The demo server's routes: `/api/chat` (`POST` one AG-UI run, `GET` resumes one, `DELETE` stops
+ * one), `GET /api/tools` (the catalog) and `/api/grants` (list and revoke grants).
+ */
 export function createDemoRoutes(options: DemoRoutesOptions = {}): FetchHandler {
   const delayMs = options.delayMs ?? Number(process.env['CHATWIRE_DELAY_MS'] ?? 25);
   const model = options.model ?? modelFromEnv(process.env) ?? createScriptedModel({ delayMs, rules: demoRules });
@@ -154,7 +159,10 @@ export function createDemoRoutes(options: DemoRoutesOptions = {}): FetchHandler 
   // sandbox. Its calls take longer (20 times the pace, 500 ms by default) so a person sees them run in parallel.
   const codeMode = createDemoCodeMode(delayMs === 0 ? serverTools : createServerTools({ delayMs: delayMs * 20 }));
   const tools = [...serverTools, bookTable, ...browserToolDefinitions, ...codeMode.tools];
-  const store = options.store ?? storeFromEnv(process.env);
+  // One store for approvals, grants and resumable runs (the grants endpoint reads what the chat stored).
+  const store = options.store ?? storeFromEnv(process.env) ?? createMemoryStore();
+  // A one-person demo: every request is the same user, so "always allow" has someone to belong to.
+  const userOf = () => 'demo-user';
   const mcp = options.mcp;
   // MCP servers come and go (reconnects, list changes): each request reads their current tools.
   const currentTools = mcp ? () => [...tools, ...mcp.tools()] : tools;
@@ -163,7 +171,8 @@ export function createDemoRoutes(options: DemoRoutesOptions = {}): FetchHandler 
     tools: currentTools,
     // A reload or a dropped connection detaches from the run; the page resumes it (docs/protocol.md).
     resumable: true,
-    ...(store ? { store } : {}),
+    store,
+    userOf,
     system: `You are the Chatwire demo assistant for a shop and workspace. Use tools when they help.\n\n${codeMode.systemPrompt}`,
     ...(options.discovery ? { discovery: options.discovery } : {}),
   });
@@ -171,9 +180,11 @@ export function createDemoRoutes(options: DemoRoutesOptions = {}): FetchHandler 
   // serves this where only its developers read it).
   const servers = mcp?.catalogStatus ? () => mcp.catalogStatus?.() ?? [] : undefined;
   const handleTools = createToolsHandler(currentTools, { counter: model.toolTokens, ...(servers ? { servers } : {}) });
+  const handleGrants = createGrantsHandler({ store, userOf });
   return (request) => {
     const { pathname } = new URL(request.url);
     if (pathname === '/api/chat') return handleChat(request);
+    if (pathname === '/api/grants') return handleGrants(request);
     if (pathname === '/api/tools') return handleTools(request);
     return undefined;
   };

@@ -3,10 +3,11 @@ import { ChatwireDevtools } from '@chatwire/devtools';
 import { useChat } from '@chatwire/react';
 import { ChatError, Composer, MessageList } from '@chatwire/ui';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { ApprovalsPanel } from './components/ApprovalsPanel.tsx';
 import { InputRequestForm } from './components/InputRequestForm.tsx';
 import { PagePanel } from './components/PagePanel.tsx';
 import { pageStateOf } from './pageState.ts';
-import { clearSavedChat, loadSavedChat, useSavedChat } from './savedChat.ts';
+import { clearSavedChat, loadSavedChat, newChatId, useSavedChat } from './savedChat.ts';
 import { createToolUIs } from './toolUIs.tsx';
 import { createBrowserTools } from './tools/browserTools.ts';
 
@@ -29,11 +30,14 @@ export function App() {
   // The chat survives a reload: it is saved in localStorage, and a run that was streaming when the
   // page went away is read to its end (resumable streams; the server keeps the run going).
   const [saved] = useState(loadSavedChat);
+  // Each page's chat has its own id (saved with it, so a reload continues it): grants "for this chat" belong to it.
+  const [chatId] = useState(() => saved?.threadId ?? newChatId());
   const chat = useChat({
-    id: 'demo',
+    id: chatId,
     api: '/api/chat',
     tools,
     catalog: '/api/tools',
+    grants: '/api/grants',
     resume: true,
     ...(saved ? { initialMessages: saved.messages, initialActiveRun: saved.activeRun, initialResumeToken: saved.resumeToken } : {}),
   });
@@ -91,7 +95,17 @@ export function App() {
   useEffect(() => {
     const element = conversation.current;
     if (element && pinned.current) element.scrollTop = element.scrollHeight;
-  }, [chat.messages]);
+  }, [chat.messages, chat.grants.list]);
+  // ...and while its box shrinks (a docked devtools panel, the keyboard on a phone), so the latest stays in view.
+  useEffect(() => {
+    const element = conversation.current;
+    if (!element || typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(() => {
+      if (pinned.current) element.scrollTop = element.scrollHeight;
+    });
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
 
   const panelCount = page.notes.length + page.todos.length;
   const lazyCount = discovered.length + undiscovered.length;
@@ -168,6 +182,10 @@ export function App() {
               renderPart={renderPart}
             />
             {chat.error ? <ChatError error={chat.error} onRetry={onRegenerate} onDismiss={chat.clearError} /> : null}
+            {/* In the scrolling conversation, so it never takes room from it on a phone. */}
+            {chat.pendingApprovals.length > 0 || chat.grants.list.length > 0 ? (
+              <ApprovalsPanel pending={chat.pendingApprovals} onAnswer={chat.addToolApprovalResponse} onAnswerAll={chat.answerAllApprovals} grants={chat.grants} />
+            ) : null}
           </main>
           <Composer
             busy={busy}

@@ -8,6 +8,8 @@ import { useEffect, useRef } from 'react';
  * reload, `useChat({ resume: true })` reads the run's events after that id, and none twice.
  */
 export interface SavedChat {
+  /** The chat's id (AG-UI `threadId`): grants "for this chat" belong to it. */
+  readonly threadId?: string;
   readonly messages: readonly ChatMessage[];
   readonly activeRun?: ActiveRun;
   readonly resumeToken?: string;
@@ -26,7 +28,8 @@ export function loadSavedChat(): SavedChat | undefined {
     const saved = JSON.parse(localStorage.getItem(KEY) ?? 'null') as SavedChat | null;
     if (!saved || !Array.isArray(saved.messages)) return undefined;
     const stopped = Array.isArray(saved.stopped) ? saved.stopped.filter((id): id is string => typeof id === 'string') : [];
-    return { ...saved, stopped };
+    const threadId = typeof saved.threadId === 'string' && /^[\w-]{1,64}$/.test(saved.threadId) ? saved.threadId : undefined;
+    return { ...saved, stopped, ...(threadId ? { threadId } : { threadId: undefined }) };
   } catch {
     return undefined;
   }
@@ -42,7 +45,7 @@ function write(client: ChatClient, stopped: ReadonlySet<string>): void {
   // Only markers of messages the chat still has are kept.
   const kept = messages.filter((message) => stopped.has(message.id)).map((message) => message.id);
   try {
-    localStorage.setItem(KEY, JSON.stringify({ messages, activeRun, resumeToken, stopped: kept } satisfies SavedChat));
+    localStorage.setItem(KEY, JSON.stringify({ threadId: client.id, messages, activeRun, resumeToken, stopped: kept } satisfies SavedChat));
   } catch {
     // Over the storage quota (large attachments): the chat goes on, unsaved.
   }
@@ -75,4 +78,9 @@ export function useSavedChat(client: ChatClient, stopped: ReadonlySet<string>): 
       if (timer !== undefined) save();
     };
   }, [client]);
+}
+
+/** A fresh chat id: each chat has its own, so what is granted "for this chat" stays in it. */
+export function newChatId(): string {
+  return `demo-${Math.random().toString(36).slice(2, 12)}`;
 }

@@ -11,7 +11,7 @@ import {
   type ToolCallPart,
   type TurnRecord,
 } from '@chatwire/core';
-import { buildCodeModeView, buildEventRows, buildTimeline, buildTokensView, buildToolRows, eventTypes, savingsAtAGlance, truncatedJson, turnAsFixture } from '@chatwire/devtools/production';
+import { buildCodeModeView, buildEventRows, buildTimeline, grantsInChat, buildTokensView, buildToolRows, eventTypes, savingsAtAGlance, truncatedJson, turnAsFixture } from '@chatwire/devtools/production';
 
 /** A hand-written accounting record (what a server would stream for one model call). */
 const usage = (over: Partial<ModelCallUsage> & { sent: number; allEager: number; roundTrips?: number }): ModelCallUsage => ({
@@ -473,5 +473,28 @@ describe('Code Mode view', () => {
 
   it('is undefined for chats without Code Mode', () => {
     expect(buildCodeModeView({ turns: turns.slice(0, 1), messages })).toBeUndefined();
+  });
+});
+
+describe('decisions and grants in the timeline', () => {
+  it('each row carries who decided it; grantsInChat lists each grant once, with the answer that created it and the calls it decided', () => {
+    const grant = { id: 'grt_1', toolName: 'refundOrder', effect: 'allow' as const, scope: 'thread' as const, createdAt: '2026-01-01T00:00:00.000Z' };
+    const asked = call('c1', 'refundOrder', [[{ type: 'inputEnd', input: {} }, 1_000], [{ type: 'approvalRequest', approvalId: 'apr_1', requestedBy: 'server' }, 1_010], [{ type: 'approvalResponse', approved: true }, 2_000], [{ type: 'execute' }, 2_010], [{ type: 'output', content: '{}' }, 2_100]]);
+    const granted = call('c2', 'refundOrder', [[{ type: 'inputEnd', input: {} }, 3_000], [{ type: 'execute' }, 3_010], [{ type: 'output', content: '{}' }, 3_100]], 3_000);
+    const byPolicy = call('c3', 'getWeather', [[{ type: 'inputEnd', input: {} }, 4_000], [{ type: 'output', content: '{}' }, 4_100]], 4_000);
+    const rows = buildTimeline(
+      [
+        userMessage('u1'),
+        assistant('a1', [
+          { ...asked, decision: { toolCallId: 'c1', toolName: 'refundOrder', by: 'user', decision: 'approve', grant } },
+          { ...granted, decision: { toolCallId: 'c2', toolName: 'refundOrder', by: 'grant', decision: 'approve', grant } },
+          { ...byPolicy, decision: { toolCallId: 'c3', toolName: 'getWeather', by: 'policy', decision: 'deny', reason: 'off' } },
+        ]),
+      ],
+      5_000,
+    );
+    expect(rows.map((row) => row.decision?.by)).toEqual(['user', 'grant', 'policy']);
+    expect(grantsInChat(rows)).toEqual([{ grant, createdBy: 'c1', decided: ['c2'] }]);
+    expect(grantsInChat(buildTimeline([userMessage('u1'), assistant('a1', [byPolicy])], 5_000))).toEqual([]);
   });
 });

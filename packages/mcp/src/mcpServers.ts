@@ -264,7 +264,8 @@ export class McpServers {
     const tools: AnyTool[] = [];
     const versions = new Map<string, string>();
     // Drift: discovery records each tool's version; a changed definition must be discovered again.
-    const extension = { namespace: 'mcp' as const, fingerprint: (tool: AnyTool) => versions.get(tool.name) };
+    const facts = new Map<string, { readonly server: string; readonly annotations: Readonly<Record<string, unknown>> }>();
+    const extension = { namespace: 'mcp' as const, fingerprint: (tool: AnyTool) => versions.get(tool.name), approvalFacts: (tool: AnyTool) => facts.get(tool.name) };
     for (const connection of this.#connections.values()) {
       const selected = this.#selected(connection);
       const exposed = selected.map((tool) => ({ tool, name: this.#names.get(`${connection.name}\u0000${tool.name}`) ?? tool.name }));
@@ -276,6 +277,7 @@ export class McpServers {
         try {
           made.push(this.#toServerTool(connection, tool, name, decision.lazy));
           versions.set(name, tool.fingerprint.slice(0, DRIFT_FINGERPRINT_CHARS));
+          facts.set(name, { server: connection.name, annotations: { ...tool.annotations } });
         } catch (error) {
           // A schema the validator refuses to load: this tool is left out, the rest stay.
           this.#options.onEvent?.({ type: 'tools', server: connection.name, count: connection.tools.length, changed: [], skipped: [{ name: tool.name, reason: error instanceof Error ? error.message : String(error) }] });

@@ -35,6 +35,7 @@ import { createBatchedView, type RenderBatching } from './batchedSnapshot.js';
 import { ChatDefaultsContext } from './ChatProvider.js';
 import { useChatClient, useChatRegistry } from './chatRegistry.js';
 import { useToolCatalog, type ToolCatalog } from './useToolCatalog.js';
+import { useGrants, type GrantsState } from './useGrants.js';
 
 /** Options of {@link useChat}. Callbacks, `body`, `headers`, `credentials`, `fetch` and `tools` are read fresh on every use. */
 export interface UseChatOptions<Tools extends readonly AnyTool[] = readonly AnyTool[], DataParts extends DataPartSchemas = DataPartSchemas> {
@@ -89,6 +90,8 @@ export interface UseChatOptions<Tools extends readonly AnyTool[] = readonly AnyT
   readonly queue?: boolean;
   /** The tool catalog endpoint (`GET`, e.g. `/api/tools`) for the discovery view. Defaults to none. */
   readonly catalog?: string;
+  /** The grants endpoint (`createGrantsHandler`, e.g. `/api/grants`) for `grants`. Defaults to none (an empty list). */
+  readonly grants?: string;
   /** Called when a turn ends with nothing left to do. */
   readonly onFinish?: ChatClientOptions['onFinish'];
   /** Called when a turn ends in an error. */
@@ -130,8 +133,15 @@ export interface UseChatResult<Tools extends readonly AnyTool[] = readonly AnyTo
   readonly error: ChatwireError | undefined;
   /** Token accounting per turn (see `TurnRecord`). */
   readonly turns: readonly TurnRecord[];
-  /** Tool calls waiting for the user's approval. */
+  /**
+   * Tool calls waiting for the user's approval. A server's approval says what it offers besides yes
+   * or no: `approval.grantOptions` (`once`, `thread`, `always`) and `approval.editable` (edited arguments).
+   */
   readonly pendingApprovals: readonly ToolCallPart[];
+  /** Answers every pending approval at once (approve all, deny all); they go out in one request. */
+  readonly answerAllApprovals: (approved: boolean, reason?: string) => void;
+  /** The chat's and the user's grants, with `revoke` (needs the `grants` option). */
+  readonly grants: GrantsState;
   /** Interrupts of any other reason waiting for the app's answer (`respondToInterrupt` / `cancelInterrupt`). */
   readonly pendingInterrupts: readonly InterruptPart[];
   /**
@@ -330,6 +340,8 @@ export function useChat<const Tools extends readonly AnyTool[] = readonly AnyToo
     [snapshot.messages],
   );
   const interrupts = useMemo(() => pendingInterrupts(snapshot.messages), [snapshot.messages]);
+  // Listed again when a turn ends: its answers may have added a grant.
+  const grants = useGrants(merged.grants, id, { ...(merged.fetch ? { fetch: merged.fetch } : {}), ...(merged.credentials ? { credentials: merged.credentials } : {}) }, snapshot.status === 'ready' ? snapshot.messages.length : -1);
   const inputRequests = useMemo(() => pendingInputRequests(snapshot.messages), [snapshot.messages]);
   const lazyNames = catalog.data ? catalog.data.tools.filter((tool) => tool.lazy).map((tool) => tool.name) : (tools ?? []).filter((tool) => tool.lazy).map((tool) => tool.name);
   const discovery: DiscoveryView = {
@@ -356,6 +368,13 @@ export function useChat<const Tools extends readonly AnyTool[] = readonly AnyToo
       setMessages: ((messages) => client.setMessages(messages)) as ChatClient['setMessages'],
       addToolResult: (result: ToolResultInput) => client.addToolResult(result),
       addToolApprovalResponse: (response: ApprovalResponseInput) => client.addToolApprovalResponse(response),
+      answerAllApprovals: (approved: boolean, reason?: string) => {
+        for (const message of client.getSnapshot().messages) {
+          for (const part of message.parts) {
+            if (part.type === 'tool-call' && part.state === 'approval-requested' && part.approval) client.addToolApprovalResponse({ id: part.approval.id, approved, ...(reason === undefined ? {} : { reason }) });
+          }
+        }
+      },
     }),
     [client],
   );
@@ -367,6 +386,7 @@ export function useChat<const Tools extends readonly AnyTool[] = readonly AnyToo
     error: snapshot.error,
     turns: snapshot.turns,
     pendingApprovals,
+    grants,
     pendingInterrupts: interrupts,
     pendingInputRequests: inputRequests,
     agentState: snapshot.agentState,

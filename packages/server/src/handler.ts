@@ -54,7 +54,7 @@ export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
 
 /** Options of {@link createChatHandler}: everything `chat()` takes except the per-request parts. */
 export interface ChatHandlerOptions
-  extends Omit<ChatOptions, 'messages' | 'frontendTools' | 'threadId' | 'runId' | 'parentRunId' | 'resume' | 'signal' | 'tools'>,
+  extends Omit<ChatOptions, 'messages' | 'frontendTools' | 'threadId' | 'runId' | 'parentRunId' | 'resume' | 'signal' | 'tools' | 'user' | 'request'>,
     OriginPolicyOptions,
     HostPolicyOptions {
   /**
@@ -78,7 +78,16 @@ export interface ChatHandlerOptions
    * Defaults to no cap ({@link RunsPerOwnerOptions} for the defaults once given).
    */
   readonly runsPerOwner?: RunsPerOwnerOptions;
+  /**
+   * Names the user of a request (from your session: a cookie, a verified token), for "always allow"
+   * grants and approval policies. `undefined`: no user, so only "allow for this chat" is offered.
+   * A throw fails the request with a 500. Defaults to none.
+   */
+  readonly userOf?: UserOf;
 }
+
+/** Names the user of a request (see {@link ChatHandlerOptions.userOf}). */
+export type UserOf = (request: Request) => string | undefined | Promise<string | undefined>;
 
 /** Gives the tools of one request (see {@link ChatHandlerOptions.tools}); a throw fails the request with a 500. */
 export type ToolsProvider = (request: Request) => readonly AnyTool[] | Promise<readonly AnyTool[]>;
@@ -145,7 +154,7 @@ export function createChatHandler(options: ChatHandlerOptions): (request: Reques
   let secretReported = false;
   // The tokenizer loads its tables on first use (about 150 ms): at startup, not in the first request.
   countTextTokens('warm up');
-  const { allowedOrigins, trustProxy, allowedHosts, runsPerOwner: ownerOptions, limits: limitOptions, resumable: resumableOption, tools: toolsOption, ...chatDefaults } = options;
+  const { allowedOrigins, trustProxy, allowedHosts, runsPerOwner: ownerOptions, limits: limitOptions, resumable: resumableOption, tools: toolsOption, userOf, ...chatDefaults } = options;
   const runsPerOwner = ownerOptions ? new RunsPerOwner(ownerOptions) : undefined;
   const policy: OriginPolicyOptions = { ...(allowedOrigins ? { allowedOrigins } : {}), ...(trustProxy ? { trustProxy } : {}) };
   const limits: Required<RequestLimits> = { ...DEFAULT_LIMITS, ...limitOptions };
@@ -217,12 +226,14 @@ export function createChatHandler(options: ChatHandlerOptions): (request: Reques
     // With resumable streams a disconnect only detaches the reader; the run stops on DELETE.
     if (!resumable) request.signal?.addEventListener('abort', () => abort.abort(), { once: true });
     let tools: readonly AnyTool[];
+    let user: string | undefined;
     try {
       tools = await toolsFor(toolsOption, request);
+      user = userOf ? await userOf(request) : undefined;
     } catch (error) {
       slot();
       const ref = reportError(options.onError, { kind: 'run', error, threadId: input.threadId, runId: input.runId });
-      return fail(500, `The server's tools could not be listed (ref ${ref}).`, 'internal-error');
+      return fail(500, `The server's tools or the request's user could not be read (ref ${ref}).`, 'internal-error');
     }
     const opened = resumable ? await resumable.open(input, request) : undefined;
     if (opened instanceof Response) {
@@ -239,6 +250,8 @@ export function createChatHandler(options: ChatHandlerOptions): (request: Reques
       ...(input.parentRunId === undefined ? {} : { parentRunId: input.parentRunId }),
       ...(input.resume ? { resume: input.resume } : {}),
       signal: abort.signal,
+      request,
+      ...(typeof user === 'string' && user !== '' ? { user } : {}),
     };
     let review: ReviewedRequest;
     try {

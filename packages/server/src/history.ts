@@ -22,6 +22,16 @@ export class ChatRequestError extends Error {
 export interface PlannedCall {
   readonly call: ToolCall;
   readonly approvalId: string;
+  /** What else the answer asked for, as `reviewAnswer` read it (edited arguments, a grant). */
+  readonly answer?: ReviewedAnswer;
+}
+
+/** What an approval's payload asks for besides yes or no, once checked (`reviewHistory`'s `reviewAnswer`). */
+export interface ReviewedAnswer {
+  /** Approve with edits: the call as it runs (same id, edited canonical arguments) and its validated input. */
+  readonly edited?: { readonly call: ToolCall; readonly input: unknown };
+  /** Remember the answer: for this chat, or always for the user. */
+  readonly grant?: { readonly scope: 'thread' | 'always'; readonly arguments: boolean };
 }
 
 /** What {@link reviewHistory} found: the history to continue from, and what to do first. */
@@ -75,6 +85,11 @@ export async function reviewHistory(options: {
   readonly versionOf?: (toolName: string) => string | undefined;
   /** The clock. Defaults to `Date.now()`. */
   readonly now?: number;
+  /**
+   * Checks what an approval's payload asks for besides yes or no (edited arguments, a grant), before
+   * any approval is used; throws {@link ChatRequestError} to refuse the request. Defaults to nothing.
+   */
+  readonly reviewAnswer?: (call: ToolCall, payload: Readonly<Record<string, unknown>>, approved: boolean) => Promise<ReviewedAnswer | undefined>;
 }): Promise<HistoryReview> {
   const { signer, threadId, store } = options;
   const now = options.now ?? Date.now();
@@ -103,7 +118,9 @@ export async function reviewHistory(options: {
     results.add(call.id);
     if (!options.verifiesResultsOf(call.function.name)) continue;
     const content = typeof message.content === 'string' ? message.content : JSON.stringify(message.content);
-    const signature = readResultMetadata(message.metadata).signature;
+    const { signature, editedArguments } = readResultMetadata(message.metadata);
+    // Approved with edits: the signature covers the edited arguments, and the model reads them as the call's.
+    const signedCall = editedArguments === undefined ? call : { ...call, function: { ...call.function, arguments: editedArguments } };
     if (signature === undefined) {
       throw new ChatRequestError(
         'unsigned-result',
@@ -112,13 +129,14 @@ export async function reviewHistory(options: {
           `Keep message metadata in the client (Chatwire's ChatClient does), or let the server re-run the conversation from the user's message.`,
       );
     }
-    if (!CallSigner.same(signer.resultSignature(threadId, call, content), signature)) {
+    if (!CallSigner.same(signer.resultSignature(threadId, signedCall, content), signature)) {
       throw new ChatRequestError(
         'forged-result',
         `The result of '${call.function.name}' (call ${call.id}) was not produced by this server for this call: server tool results cannot be supplied ` +
           `or edited by the client, and a signed result stays bound to its thread, tool name and arguments.${secretHint(signer)}`,
       );
     }
+    if (signedCall !== call) replaceCall(messages, signedCall);
   }
 
   // Only the calls of the last assistant message can be waiting for an answer.
@@ -189,11 +207,14 @@ export async function reviewHistory(options: {
       );
     }
     planned.push({ id: entry.interruptId, expiresAt: parts.expiresAt });
-    if (entry.status === 'cancelled' || payload['approved'] !== true) {
+    const yes = entry.status !== 'cancelled' && payload['approved'] === true;
+    const answer = entry.status === 'cancelled' ? undefined : await options.reviewAnswer?.(call, payload, yes);
+    const extra = answer === undefined ? {} : { answer };
+    if (!yes) {
       const reason = typeof payload['reason'] === 'string' ? payload['reason'] : undefined;
-      denied.push({ call, approvalId: entry.interruptId, reason });
+      denied.push({ call, approvalId: entry.interruptId, reason, ...extra });
     } else {
-      approved.push({ call, approvalId: entry.interruptId });
+      approved.push({ call, approvalId: entry.interruptId, ...extra });
     }
   }
 
@@ -208,6 +229,14 @@ export async function reviewHistory(options: {
   }
   if (options.consume) inputs.take();
   return { messages, approved, denied, inputAnswers: options.consume ? inputs.answers : [], lateInputs: inputs.late };
+}
+
+/** Replaces a call in the assistant message that made it (a copy of that message; the array is changed in place). */
+export function replaceCall(messages: Message[], call: ToolCall): void {
+  const index = messages.findIndex((message) => message.role === 'assistant' && message.toolCalls?.some((candidate) => candidate.id === call.id));
+  const message = messages[index] as AssistantMessage | undefined;
+  if (!message) return;
+  messages[index] = { ...message, toolCalls: (message.toolCalls ?? []).map((candidate) => (candidate.id === call.id ? call : candidate)) };
 }
 
 /** Inserts a tool message right after the assistant message that made the call (and its results). */

@@ -130,6 +130,15 @@ export class CallSigner {
     return { expiresAt, nonce, tag };
   }
 
+  /**
+   * The signature of a stored grant: every field that says what it covers (its owner, id, tool,
+   * effect, scope, definition version, arguments and time). A record whose signature does not
+   * verify (written to the store without the secret, or edited there) covers nothing.
+   */
+  grantSignature(grant: { readonly owner: string; readonly id: string; readonly toolName: string; readonly effect: string; readonly scope: string; readonly version: string; readonly arguments?: string | undefined; readonly createdAt: number }): string {
+    return this.#mac('grant', grant.owner, grant.id, grant.toolName, grant.effect, grant.scope, grant.version, grant.arguments ?? '', grant.createdAt);
+  }
+
   /** The MAC of a resume token: binds an owner id to a thread (see `resumable/resumeToken.ts`). */
   resumeTag(threadId: string, owner: string): string {
     return this.#mac('resume', threadId, owner);

@@ -1,4 +1,5 @@
 import type { CodeExecution } from '../store/codeExecution.js';
+import type { ApprovalDecision, ApprovalPayload, GrantOption } from '../wire/protocol.js';
 
 /**
  * Where a tool call is in its lifecycle.
@@ -60,6 +61,12 @@ export interface ToolApproval {
   /** When it was answered (ms since epoch), and by whom: the user, or Chatwire when the user moved on. */
   readonly respondedAt?: number;
   readonly respondedBy?: 'user' | 'auto';
+  /** A server's approval: the grants it offers with this answer (`once`, `thread`, `always`). */
+  readonly grantOptions?: readonly GrantOption[];
+  /** A server's approval that accepts edited arguments (AG-UI `editedArgs` in its `responseSchema`). */
+  readonly editable?: boolean;
+  /** The answer's extras, sent in its resume entry: edited arguments, a grant. */
+  readonly answer?: Pick<ApprovalPayload, 'editedArgs' | 'grant' | 'grantArguments'>;
 }
 
 /** One entry of a call's timeline: the state it entered, and when (ms since epoch). */
@@ -127,6 +134,8 @@ export interface ToolCallPart<Name extends string = string, Input = unknown, Out
    * what it returned).
    */
   readonly codeExecution?: CodeExecution;
+  /** Who decided whether this server call ran (a policy, a grant, the user), from `chatwire.approval_decision`. */
+  readonly decision?: ApprovalDecision;
 }
 
 /** What can happen to a tool call. */
@@ -147,8 +156,10 @@ export type ToolCallEvent =
       readonly message?: string;
       readonly expiresAt?: string;
       readonly runId?: string;
+      /** What the server offers with it: grants, edits. */
+      readonly offers?: Pick<ToolApproval, 'grantOptions' | 'editable'>;
     }
-  | { readonly type: 'approvalResponse'; readonly approved: boolean; readonly reason?: string; readonly by?: 'user' | 'auto' }
+  | { readonly type: 'approvalResponse'; readonly approved: boolean; readonly reason?: string; readonly by?: 'user' | 'auto'; readonly answer?: ToolApproval['answer'] }
   | { readonly type: 'execute' }
   | { readonly type: 'output'; readonly content: string; readonly output?: unknown; readonly messageId?: string; readonly metadata?: Record<string, unknown> }
   | { readonly type: 'fail'; readonly error: string; readonly content?: string; readonly messageId?: string; readonly metadata?: Record<string, unknown> }
@@ -316,6 +327,7 @@ function applyEvent(call: ToolCallPart, event: ToolCallEvent, at: number): ToolC
           ...(event.message === undefined ? {} : { message: event.message }),
           ...(event.expiresAt === undefined ? {} : { expiresAt: event.expiresAt }),
           ...(event.runId === undefined ? {} : { runId: event.runId }),
+          ...event.offers,
         },
       };
       break;
@@ -330,6 +342,7 @@ function applyEvent(call: ToolCallPart, event: ToolCallEvent, at: number): ToolC
           respondedAt: at,
           respondedBy: event.by ?? 'user',
           ...(event.reason === undefined ? {} : { reason: event.reason }),
+          ...(event.answer ? { answer: event.answer } : {}),
         },
       };
       effects.push({ type: 'approvalAnswered', approved: event.approved, requestedBy: approval.requestedBy });

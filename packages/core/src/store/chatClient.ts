@@ -11,6 +11,7 @@ import { isProductionBuild, type InspectionObserver } from '../inspection/inspec
 import { toolCallParts, type ChatMessage, type MessagePart } from './messages.js';
 import type { AttachmentOptions, FileInput } from './attachments.js';
 import type { DataPartSchemas } from '../wire/dataParts.js';
+import type { GrantOption } from '../wire/protocol.js';
 import type { SendQueue } from './sendQueue.js';
 import { WireToolList, buildRunInput, readRun, type ReconnectOptions } from './runLoop.js';
 import { isTerminalToolCallState, type ToolCallEvent, type ToolCallPart } from '../lifecycle/toolCallLifecycle.js';
@@ -135,6 +136,12 @@ export interface ApprovalResponseInput {
   readonly approved: boolean;
   /** Shown to the model when the call is denied. */
   readonly reason?: string;
+  /** A server's approval (see `part.approval.editable`): approve with these arguments instead (a full replacement). */
+  readonly editedArgs?: Readonly<Record<string, unknown>>;
+  /** A server's approval: remember the answer for this chat (`thread`) or always (one of `part.approval.grantOptions`). */
+  readonly grant?: GrantOption;
+  /** With `grant`: only for these exact arguments. */
+  readonly grantArguments?: boolean;
 }
 
 /**
@@ -415,7 +422,8 @@ export class ChatClient {
           : `There is no pending approval '${response.id}'.`,
       );
     }
-    const event: ToolCallEvent = { type: 'approvalResponse', approved: response.approved, ...(response.reason === undefined ? {} : { reason: response.reason }) };
+    const { id: _id, approved, reason, ...answer } = response;
+    const event: ToolCallEvent = { type: 'approvalResponse', approved, reason, answer };
     this.#store.dispatch({ type: 'toolCall', toolCallId: found.call.toolCallId, event, now: Date.now(), answer: true });
   }
 

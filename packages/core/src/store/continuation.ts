@@ -65,7 +65,7 @@ export function resumeOf(state: ChatState): { readonly resume: ResumeEntry[]; re
       resume.push({
         interruptId: approval.id,
         status: 'resolved',
-        payload: { approved: approval.approved, ...(approval.reason ? { reason: approval.reason } : {}) },
+        payload: { approved: approval.approved, ...(approval.reason ? { reason: approval.reason } : {}), ...approval.answer },
         ...(approval.metadata ? { metadata: approval.metadata } : {}),
       });
       parentRunId ??= approval.runId;

@@ -38,6 +38,13 @@ export interface ToolProgress {
 }
 
 /**
+ * The CUSTOM event that says who decided whether a server call runs (see {@link ApprovalDecision}):
+ * a policy, a grant, or the user. Apart from {@link CHATWIRE_EVENTS} so the client's first load
+ * does not carry it (only its lazily loaded stream reader reads it).
+ */
+export const APPROVAL_DECISION_EVENT = 'chatwire.approval_decision';
+
+/**
  * Resumable streams: the header that carries a chat's resume token, in both directions (the server
  * hands it out with a run, also as `RUN_STARTED`'s `metadata.chatwire.resume.token`; the client
  * sends it back with the chat's next requests, and to read (`GET`) or stop (`DELETE`) its runs).
@@ -88,12 +95,61 @@ export interface ResultMetadata {
    * error): the call, its result and the model call after them are what discovery cost.
    */
   readonly undiscovered?: true;
+  /**
+   * The user approved the call with edited arguments (AG-UI `editedArgs`): their canonical JSON, what
+   * the call ran with and what the model reads as the call's arguments. The signature covers them.
+   */
+  readonly editedArguments?: string;
 }
 
 /** What a resume entry answering a tool approval carries in `payload`. */
 export interface ApprovalPayload {
   readonly approved: boolean;
   readonly reason?: string;
+  /** AG-UI approve-with-edits: a full replacement of the call's arguments (never merged). */
+  readonly editedArgs?: Readonly<Record<string, unknown>>;
+  /**
+   * Chatwire grants: remember this answer. `thread`: for this chat (an approval, or with
+   * `approved: false` a denial the chat no longer asks about); `always`: for this tool, for the user
+   * the server names. Absent (or `once`): this call only.
+   */
+  readonly grant?: GrantScope | 'once';
+  /** With `grant`: only for these exact arguments. Defaults to any arguments. */
+  readonly grantArguments?: boolean;
+}
+
+/** How far a grant reaches: this chat (`thread`), or every chat of the user (`always`). */
+export type GrantScope = 'thread' | 'always';
+
+/** The grant options a server offers with an approval (`Interrupt.metadata.chatwire.grantOptions`). */
+export type GrantOption = 'once' | GrantScope;
+
+/** A grant as the server lists it (`GET` on the grants endpoint, `chatwire.approval_decision`). */
+export interface GrantView {
+  readonly id: string;
+  readonly toolName: string;
+  /** `allow` runs covered calls without asking; `deny` declines them without asking. */
+  readonly effect: 'allow' | 'deny';
+  readonly scope: GrantScope;
+  /** The canonical arguments the grant is limited to; absent: any arguments. */
+  readonly arguments?: string;
+  /** When it was given (ISO 8601). */
+  readonly createdAt: string;
+}
+
+/** `chatwire.approval_decision`: who decided a server call, and how. */
+export interface ApprovalDecision {
+  readonly toolCallId: string;
+  readonly toolName: string;
+  /** `policy`: the server's approval policy; `grant`: a stored grant; `user`: the user's answer. */
+  readonly by: 'policy' | 'grant' | 'user';
+  readonly decision: 'approve' | 'deny' | 'ask';
+  /** A denial's reason (what the model reads), or why a policy asked (a failure, a timeout). */
+  readonly reason?: string;
+  /** The grant that decided (`by: 'grant'`), or the one the user's answer created. */
+  readonly grant?: GrantView;
+  /** The user approved edited arguments (canonical JSON): what the call ran with. */
+  readonly editedArguments?: string;
 }
 
 /** The name of the lazy-discovery tool (server-managed and client-managed catalogs). */

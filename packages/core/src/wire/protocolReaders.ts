@@ -11,12 +11,13 @@ import type { ModelCallUsage, ResultMetadata } from './protocol.js';
 export function readResultMetadata(metadata: Record<string, unknown> | undefined): ResultMetadata {
   const value = metadata?.['chatwire'];
   if (!value || typeof value !== 'object') return {};
-  const { outcome, error, reason, signature } = value as Record<string, unknown>;
+  const { outcome, error, reason, signature, editedArguments } = value as Record<string, unknown>;
   return {
     ...(outcome === 'error' || outcome === 'cancelled' ? { outcome } : {}),
     ...(typeof error === 'string' ? { error } : {}),
     ...(typeof reason === 'string' ? { reason } : {}),
     ...(typeof signature === 'string' ? { signature } : {}),
+    ...(typeof editedArguments === 'string' ? { editedArguments } : {}),
   };
 }
 

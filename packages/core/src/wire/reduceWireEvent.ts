@@ -6,6 +6,7 @@ import {
   finishText,
   forTurnCalls,
   mapLastAssistant,
+  mapParts,
   recordUsage,
   unchanged,
   updateToolCall,
@@ -17,10 +18,10 @@ import { discoveredToolsInChat } from '../discovery/discoveredTools.js';
 import { addModelCall } from '../discovery/conversationUsage.js';
 import { ChatwireError } from '../errors.js';
 import { parseResultContent, type InterruptPart, type MessagePart, type TextPart } from '../store/messages.js';
-import { CHATWIRE_EVENTS, INTERRUPT_REASONS } from './protocol.js';
+import { APPROVAL_DECISION_EVENT, CHATWIRE_EVENTS, INTERRUPT_REASONS, type ApprovalDecision, type GrantOption } from './protocol.js';
 import { readModelCallUsage, readResultMetadata } from './protocolReaders.js';
 import { argumentsDelta, argumentsEnd, callIn } from '../lifecycle/streamedArguments.js';
-import { createToolCallPart, isTerminalToolCallState, type ToolCallEvent } from '../lifecycle/toolCallLifecycle.js';
+import { createToolCallPart, isTerminalToolCallState, type ToolCallEvent, type ToolCallPart } from '../lifecycle/toolCallLifecycle.js';
 
 /**
  * Reduces the AG-UI events of the core chat path: text, tool calls and their results, Chatwire's
@@ -91,6 +92,7 @@ export function reduceWireEvent(state: ChatState, event: WireEvent, now: number)
         const usage = readModelCallUsage(event.value);
         return usage ? unchanged({ ...recordUsage(state, usage, now), conversationUsage: addModelCall(state.conversationUsage, usage) }) : unchanged(state);
       }
+      if (event.name === APPROVAL_DECISION_EVENT) return recordDecision(state, event.value);
       if (event.name === CHATWIRE_EVENTS.toolExecuting) {
         const toolCallId = (event.value as { toolCallId?: unknown } | undefined)?.toolCallId;
         return typeof toolCallId === 'string' ? updateToolCall(state, toolCallId, { type: 'execute' }, now, 'server') : unchanged(state);
@@ -123,7 +125,10 @@ export function reduceWireEvent(state: ChatState, event: WireEvent, now: number)
             ...(interrupt.expiresAt === undefined ? {} : { expiresAt: interrupt.expiresAt }),
           };
           const next = updateToolCall(reduction.state, call.call.toolCallId, approval, now, 'server');
-          reduction = { state: next.state, changes: [...reduction.changes, ...next.changes] };
+          // What the server offers besides yes or no (grants, edits) joins the approval it asked.
+          const offers = approvalOffers(interrupt);
+          const offered = patchCall(next.state, call.call.toolCallId, (part) => (part.approval ? { ...part, approval: { ...part.approval, ...offers } } : part));
+          reduction = { state: offered, changes: [...reduction.changes, ...next.changes] };
           continue;
         }
         const part: InterruptPart = {
@@ -154,6 +159,47 @@ export function reduceWireEvent(state: ChatState, event: WireEvent, now: number)
     default:
       return unchanged(state);
   }
+}
+
+/** What a server's approval offers besides yes or no: its grant options, and edits when its responseSchema has `editedArgs`. */
+function approvalOffers(interrupt: { readonly responseSchema?: unknown; readonly metadata?: Record<string, unknown> }): { grantOptions?: GrantOption[]; editable?: boolean } {
+  const options = (interrupt.metadata?.['chatwire'] as { grantOptions?: unknown } | undefined)?.grantOptions;
+  const properties = (interrupt.responseSchema as { properties?: Record<string, unknown> } | undefined)?.properties;
+  const grantOptions = Array.isArray(options) ? options.filter((option): option is GrantOption => option === 'once' || option === 'thread' || option === 'always') : undefined;
+  return { ...(grantOptions?.length ? { grantOptions } : {}), ...(properties && typeof properties['editedArgs'] === 'object' ? { editable: true } : {}) };
+}
+
+/**
+ * `chatwire.approval_decision`: records who decided the call on its part (a policy, a grant, the
+ * user); approved with edits, the part's input becomes the edited arguments, as the model reads them.
+ */
+function recordDecision(state: ChatState, value: unknown): Reduction {
+  const decision = value as ApprovalDecision | undefined;
+  const by = decision?.by;
+  if (!decision || typeof decision.toolCallId !== 'string' || (by !== 'policy' && by !== 'grant' && by !== 'user')) return unchanged(state);
+  let edited: unknown;
+  try {
+    edited = typeof decision.editedArguments === 'string' ? JSON.parse(decision.editedArguments) : undefined;
+  } catch {
+    edited = undefined;
+  }
+  const next = patchCall(state, decision.toolCallId, (part) => ({ ...part, decision, ...(edited === undefined ? {} : { input: edited }) }));
+  return next === state ? unchanged(state) : { state: next, changes: [] };
+}
+
+/** Changes one tool-call part outside its lifecycle (what it was offered, who decided it); the same state when no part has that id. */
+function patchCall(state: ChatState, toolCallId: string, patch: (part: ToolCallPart) => ToolCallPart): ChatState {
+  let found = false;
+  const map = (part: MessagePart): MessagePart => {
+    if (part.type !== 'tool-call' || part.toolCallId !== toolCallId) return part;
+    found = true;
+    return patch(part);
+  };
+  const messages = state.messages.map((message) => {
+    const parts = mapParts(message.parts, map);
+    return parts === message.parts ? message : { ...message, parts };
+  });
+  return found ? { ...state, messages } : state;
 }
 
 function appendText(state: ChatState, messageId: string, delta: string, now: number, subagentRunId?: string): Reduction {

@@ -1,4 +1,4 @@
-import type { ChatMessage, InputRequestView, ToolCallPart, ToolCallState } from '@chatwire/core';
+import type { ApprovalDecision, ChatMessage, GrantView, InputRequestView, ToolCallPart, ToolCallState } from '@chatwire/core';
 import { isTerminalToolCallState, readInputRequest } from '@chatwire/core';
 
 /** One state a call went through, and how long it stayed there. */
@@ -26,6 +26,8 @@ export interface TimelineRow {
         readonly reason: string | undefined;
       }
     | undefined;
+  /** Who decided whether the call ran (`chatwire.approval_decision`): a policy, a grant, the user. */
+  readonly decision: ApprovalDecision | undefined;
   /** What the call asked the user while it ran (`requestInput`), in order, and how each was answered. */
   readonly inputRequests: readonly TimelineInputRequest[];
   readonly error: string | undefined;
@@ -83,7 +85,25 @@ function timelineRow(part: ToolCallPart, turn: number, now: number, inputRequest
           reason: part.approval.reason,
         }
       : undefined,
+    decision: part.decision,
     inputRequests,
     error: part.result?.state === 'error' ? part.result.error : undefined,
   };
+}
+
+/**
+ * The grants this chat's stream named, newest use last: each one the user created with an answer, and
+ * each one that decided a call (`by: 'grant'`), with the calls it decided.
+ */
+export function grantsInChat(rows: readonly TimelineRow[]): { readonly grant: GrantView; readonly createdBy: string | undefined; readonly decided: readonly string[] }[] {
+  const byId = new Map<string, { grant: GrantView; createdBy: string | undefined; decided: string[] }>();
+  for (const row of rows) {
+    const grant = row.decision?.grant;
+    if (!grant) continue;
+    const entry = byId.get(grant.id) ?? { grant, createdBy: undefined, decided: [] };
+    if (row.decision?.by === 'user') entry.createdBy = row.toolCallId;
+    else entry.decided.push(row.toolCallId);
+    byId.set(grant.id, entry);
+  }
+  return [...byId.values()];
 }

@@ -43,6 +43,11 @@ export interface ChatwireExtension<Namespace extends ChatwireNamespace = Chatwir
    * model must discover it again. Defaults to none (no drift tracking).
    */
   readonly fingerprint?: (tool: AnyTool) => string | undefined;
+  /**
+   * What an approval policy is told about a tool besides its definition: the MCP server it comes
+   * from and the annotations that server declared. Defaults to none.
+   */
+  readonly approvalFacts?: (tool: AnyTool) => { readonly server?: string; readonly annotations?: Readonly<Record<string, unknown>> } | undefined;
 }
 
 const granted = new WeakMap<object, ChatwireExtension>();
@@ -84,6 +89,16 @@ export function fingerprintOf(tool: AnyTool | undefined): string | undefined {
   if (!tool) return undefined;
   try {
     return granted.get(tool)?.fingerprint?.(tool);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The approval facts of a tool whose extension gives them (see {@link ChatwireExtension.approvalFacts}). */
+export function approvalFactsOf(tool: AnyTool | undefined): ReturnType<NonNullable<ChatwireExtension['approvalFacts']>> {
+  if (!tool) return undefined;
+  try {
+    return granted.get(tool)?.approvalFacts?.(tool);
   } catch {
     return undefined;
   }

@@ -134,10 +134,11 @@ export class CallExecution {
 
   #outcomeEvent(outcome: Awaited<ReturnType<typeof executeValidatedTool>>): Event {
     const context = this.#context;
-    const { call, tool, discovers } = this.prepared;
+    const { call, tool, discovers, editedArguments } = this.prepared;
     // Call-to-load: the call discovered its tool, whatever its outcome, so later requests send it.
     const versions = discovers ? context.tools.discovery.versionsOf([tool.name]) : undefined;
-    const marker = discovers ? { discoveredTools: [tool.name], ...(versions ? { toolVersions: versions } : {}) } : {};
+    const loaded = discovers ? { discoveredTools: [tool.name], ...(versions ? { toolVersions: versions } : {}) } : {};
+    const marker = editedArguments === undefined ? loaded : { ...loaded, editedArguments };
     if (this.#timedOut) return errorResult(context, call, `Tool '${tool.name}' failed: timed out after ${tool.timeoutMs} ms`, marker);
     if (outcome.ok) return resultEvent(context, call, outcome.content, marker);
     if (!('thrown' in outcome)) return errorResult(context, call, outcome.error, marker);

@@ -1,5 +1,7 @@
 import type { Message, ResumeEntry, Tool as WireTool } from '@ag-ui/core';
 import type { AnyTool } from '@chatwire/core';
+import type { ApprovalPolicy } from '../approvals/approvalPolicy.js';
+import type { GrantOptions } from '../approvals/grants.js';
 import type { DiscoveryOptions } from '../discovery/lazyDiscovery.js';
 import type { ErrorReporter } from '../errors/errorReport.js';
 import type { ChatModel } from '../model.js';
@@ -56,6 +58,29 @@ export interface ChatOptions {
   readonly onError?: ErrorReporter;
   /** Lazy discovery of tools marked `lazy` (by name by default; see `DiscoveryOptions`). */
   readonly discovery?: DiscoveryOptions;
+  /**
+   * Decides every server call before anyone is asked: approve, deny (with the reason the model
+   * reads) or ask (with the prompt the user sees); `undefined` leaves it to the tool's
+   * `needsApproval`. Runs after the tool's own policy (`toolApprovalPolicies`) had no opinion.
+   * A throw or a timeout (`approvalPolicyTimeoutMs`) asks. Defaults to none.
+   */
+  readonly approvalPolicy?: ApprovalPolicy;
+  /** Per-tool approval policies, by tool name, consulted before `approvalPolicy`. Defaults to none. */
+  readonly toolApprovalPolicies?: Readonly<Record<string, ApprovalPolicy>>;
+  /** How long an approval policy may take before the call asks the user instead. Defaults to 5,000 ms. */
+  readonly approvalPolicyTimeoutMs?: number;
+  /**
+   * Grants: the user's standing answers ("allow for this chat", "always allow this tool"), kept in
+   * `store.grants`. `false` turns them off (every approval is for one call). Defaults to on.
+   */
+  readonly grants?: false | GrantOptions;
+  /**
+   * The user this run is for, as the app names them (`createChatHandler`'s `userOf`): "always allow"
+   * grants are bound to it. Without one, only "allow for this chat" is offered. Defaults to none.
+   */
+  readonly user?: string;
+  /** The HTTP request of this run, handed to approval policies. `createChatHandler` sets it. */
+  readonly request?: Request;
 }
 
 /** The default of {@link ChatOptions.approvalTtlMs}: one hour. */

@@ -27,8 +27,11 @@ export function errorResult(context: RunContext, call: ToolCall, error: string, 
   return resultEvent(context, call, JSON.stringify({ error }), { ...meta, outcome: 'error', error });
 }
 
-/** A call the user declined: a `cancelled` result with the user's reason, which is what the model reads. */
-export function deniedResult(context: RunContext, call: ToolCall, reason: string | undefined): Event {
-  const error = `The user declined to run '${call.function.name}'${reason ? `: ${reason}` : '.'}`;
+/**
+ * A call the user declined: a `cancelled` result with the user's reason, which is what the model
+ * reads. `text` replaces the whole message (a policy's or a grant's denial).
+ */
+export function deniedResult(context: RunContext, call: ToolCall, reason: string | undefined, text?: string): Event {
+  const error = text ?? `The user declined to run '${call.function.name}'${reason ? `: ${reason}` : '.'}`;
   return resultEvent(context, call, JSON.stringify({ error }), { outcome: 'cancelled', reason: 'denied', error });
 }

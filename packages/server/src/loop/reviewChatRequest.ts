@@ -1,4 +1,5 @@
 import { reviewHistory, type HistoryReview } from '../history.js';
+import { answerReviewer } from '../approvals/runApprovals.js';
 import { CallSigner } from '../signing.js';
 import { storeOf, type ChatOptions } from './chatOptions.js';
 import { runToolsOf, type RunTools } from './runTools.js';
@@ -38,6 +39,7 @@ export async function reviewChatRequest(options: ChatOptions, consume = true, si
     threadId: options.threadId ?? '',
     verifiesResultsOf: tools.verifiesResultsOf,
     versionOf: (name) => tools.discovery.fingerprint(name),
+    reviewAnswer: answerReviewer(tools, options),
     consume,
   });
   return { ...review, tools };

@@ -12,7 +12,8 @@ import { CHATWIRE_EVENTS, createId } from '@chatwire/core';
 import { ProviderError } from '../adapters/providerErrors.js';
 import { reportError, safeModelMessage } from '../errors/errorReport.js';
 import { extensionUsage } from '../extensions/chatwireExtension.js';
-import { ChatRequestError, withEveryCallAnswered } from '../history.js';
+import { ChatRequestError, replaceCall, withEveryCallAnswered } from '../history.js';
+import { decisionEvent, grantFromAnswer, runApprovalsOf } from '../approvals/runApprovals.js';
 import { CallSigner } from '../signing.js';
 import { DEFAULT_APPROVAL_TTL_MS, DEFAULT_INPUT_TIMEOUT_MS, DEFAULT_MAX_ITERATIONS, storeOf, type ChatOptions } from './chatOptions.js';
 import { streamModelStep } from './modelStep.js';
@@ -82,20 +83,28 @@ export async function* runChat(
       approvalTtlMs: options.approvalTtlMs ?? DEFAULT_APPROVAL_TTL_MS,
       inputRequestTimeoutMs: options.inputRequestTimeoutMs ?? DEFAULT_INPUT_TIMEOUT_MS,
       onError: options.onError,
+      approvals: runApprovalsOf(options),
     };
 
     // What the user decided on the previous run's approvals and input requests happens first.
-    for (const { call, reason } of review.denied) yield deniedResult(context, call, reason);
+    for (const { call, reason, answer } of review.denied) {
+      yield decisionEvent(await grantFromAnswer(context, call, answer, false));
+      yield deniedResult(context, call, reason);
+    }
     for (const { call, error } of review.lateInputs) yield errorResult(context, call, error);
     const approved: PreparedCall[] = [];
-    for (const { call } of review.approved) {
+    for (const { call: asked, answer } of review.approved) {
+      yield decisionEvent(await grantFromAnswer(context, asked, answer, true));
+      // Approved with edits: the call runs with them, and the model reads them as the call's arguments.
+      const call = answer?.edited?.call ?? asked;
+      if (call !== asked) replaceCall(context.history, call);
       const registered = context.tools.registry.get(call.function.name);
       const tool = registered?.server;
       // An approved call of a lazy tool nobody discovered is its discovery (call-to-load): its result says so.
       const discovers = registered?.lazy === true && !(await context.tools.discovery.isDiscovered(registered.name, context.history));
       const prepared = tool ? await prepareServerCall(tool, call, discovers) : { ok: false as const, error: `Unknown tool '${call.function.name}'.` };
-      if (prepared.ok) approved.push(prepared.prepared);
-      else yield errorResult(context, call, prepared.error);
+      if (prepared.ok) approved.push(call === asked ? prepared.prepared : { ...prepared.prepared, editedArguments: call.function.arguments });
+      else yield errorResult(context, call, prepared.error, call === asked ? {} : { editedArguments: call.function.arguments });
     }
     // Calls waiting for input get their answers and stream the rest of their work here.
     const stillWaiting = yield* executeServerCalls(context, approved, review.inputAnswers);

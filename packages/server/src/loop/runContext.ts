@@ -1,7 +1,8 @@
 import type { Message } from '@ag-ui/core';
 import type { ErrorReporter } from '../errors/errorReport.js';
 import type { CallSigner } from '../signing.js';
-import type { ChatStore } from '../store/chatStore.js';
+import type { ApprovalPolicy } from '../approvals/approvalPolicy.js';
+import type { ChatStore, GrantStore } from '../store/chatStore.js';
 import type { RunTools } from './runTools.js';
 
 /** What every part of one run shares: its ids, the signer and store, its tools, and the working history. */
@@ -19,4 +20,17 @@ export interface RunContext {
   readonly tools: RunTools;
   /** The working history; model steps and results append to it. */
   readonly history: Message[];
+  /** How server calls are approved: policies, grants, and who the user is. */
+  readonly approvals: RunApprovals;
+}
+
+/** The approval settings of one run (from `ChatOptions`). */
+export interface RunApprovals {
+  readonly policies: (toolName: string) => readonly (ApprovalPolicy | undefined)[];
+  readonly policyTimeoutMs: number;
+  /** Where grants live; `undefined` when grants are off or the store keeps none. */
+  readonly grants: GrantStore | undefined;
+  readonly neverGrantable: readonly string[];
+  readonly user: string | undefined;
+  readonly request: Request | undefined;
 }

@@ -11,7 +11,8 @@ import {
   INTERRUPT_REASONS,
 } from '@chatwire/core';
 import { canonicalArguments } from '../binding/canonicalArguments.js';
-import { errorResult, resultEvent } from './resultEvents.js';
+import { decideCall, decisionEvent, grantOptionsFor } from '../approvals/runApprovals.js';
+import { deniedResult, errorResult, resultEvent } from './resultEvents.js';
 import type { RunContext } from './runContext.js';
 
 /** `Interrupt.reason` of a tool approval: the AG-UI core value for an interrupt bound to a tool call. */
@@ -26,6 +27,8 @@ export interface PreparedCall {
   readonly input: unknown;
   /** Call-to-load: the call names a lazy tool nobody discovered, so its result records the discovery. */
   readonly discovers?: boolean;
+  /** Approved with edits: the edited arguments (canonical JSON) the call runs with; its result says so. */
+  readonly editedArguments?: string;
 }
 
 /** What a model response's calls need, once the ones answered at once are answered. */
@@ -137,11 +140,18 @@ export async function* triageCalls(context: RunContext, calls: readonly ToolCall
     } catch {
       needsApproval = true; // a failing policy asks rather than runs
     }
-    if (!needsApproval) {
+    // Policies, then grants: a call may run, or be declined, without anyone being asked.
+    const verdict = await decideCall(context, tool, call, prepared.prepared.input, needsApproval);
+    if (verdict.decision) yield decisionEvent(verdict.decision);
+    if (verdict.kind === 'run') {
       serverCalls.push(prepared.prepared);
       continue;
     }
-    const interrupt = approvalInterrupt(context, call, tool.name);
+    if (verdict.kind === 'deny') {
+      yield deniedResult(context, call, undefined, verdict.reason);
+      continue;
+    }
+    const interrupt = approvalInterrupt(context, call, tool.name, verdict.message);
     if (typeof interrupt === 'string') yield errorResult(context, call, interrupt);
     else interrupts.push(interrupt);
   }
@@ -152,7 +162,7 @@ export async function* triageCalls(context: RunContext, calls: readonly ToolCall
 const PROMPT_ARGUMENTS_CHARS = 200;
 
 /** The approval interrupt for a call, bound through its id; or why the call cannot be approved. */
-function approvalInterrupt(context: RunContext, call: ToolCall, toolName: string): Interrupt | string {
+function approvalInterrupt(context: RunContext, call: ToolCall, toolName: string, policyMessage?: string): Interrupt | string {
   const expiresAt = Date.now() + context.approvalTtlMs;
   // A tool that tracks drift binds its definition version too: an approval of a tool that changed no longer matches.
   const id = context.signer.approvalId(context.threadId, call, expiresAt, context.store.scope, context.tools.discovery.fingerprint(call.function.name));
@@ -160,23 +170,34 @@ function approvalInterrupt(context: RunContext, call: ToolCall, toolName: string
   if (id === undefined || !canonical.ok) {
     return `The arguments of '${toolName}' cannot be approved: ${canonical.ok ? 'they have no canonical form' : canonical.reason}.`;
   }
+  const grantOptions = grantOptionsFor(context.approvals, toolName);
   const shown = canonical.text.length > PROMPT_ARGUMENTS_CHARS ? `${canonical.text.slice(0, PROMPT_ARGUMENTS_CHARS)}…` : canonical.text;
   return {
     id,
     reason: APPROVAL_REASON,
     toolCallId: call.id,
-    message: `Allow '${toolName}' to run with ${shown}?`,
+    message: policyMessage ?? `Allow '${toolName}' to run with ${shown}?`,
     expiresAt: new Date(expiresAt).toISOString(),
     responseSchema: {
       type: 'object',
       properties: {
         approved: { type: 'boolean', description: 'true runs the call; false declines it.' },
         reason: { type: 'string', description: 'Why it was declined; the model reads it.' },
+        // AG-UI approve-with-edits: its presence is the signal that edits are accepted.
+        editedArgs: { ...editableSchema(context, toolName), description: 'Full replacement of the arguments (not merged); validated against the tool schema.' },
+        grant: { type: 'string', enum: grantOptions, description: "Remember the answer: 'once' (this call), 'thread' (this chat), 'always' (this tool, for this user)." },
+        grantArguments: { type: 'boolean', description: 'With grant: only for these exact arguments.' },
       },
       required: ['approved'],
     },
-    metadata: { chatwire: { toolName } },
+    metadata: { chatwire: { toolName, grantOptions } },
   };
+}
+
+/** The schema of a tool's arguments, as `editedArgs` offers it (an object schema). */
+function editableSchema(context: RunContext, toolName: string): Record<string, unknown> {
+  const parameters = context.tools.registry.get(toolName)?.parameters;
+  return parameters && typeof parameters === 'object' && !Array.isArray(parameters) ? { ...parameters, type: 'object' } : { type: 'object' };
 }
 
 /** The error for a call nobody can run: named, with both ways to fix it. */

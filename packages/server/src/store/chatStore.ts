@@ -28,4 +28,37 @@ export interface ChatStore {
    * approvals only.
    */
   readonly runs?: RunStreamStore;
+  /**
+   * Where the user's standing answers live ("allow for this chat", "always allow this tool"). A store
+   * without it offers no grants: every approval is for one call.
+   */
+  readonly grants?: GrantStore;
+}
+
+/** A grant as a store keeps it: the record and the server's signature over it. */
+export interface StoredGrant {
+  readonly id: string;
+  /** Whose it is: `thread:<threadId>` or `user:<user>`. */
+  readonly owner: string;
+  readonly toolName: string;
+  readonly effect: 'allow' | 'deny';
+  readonly scope: 'thread' | 'always';
+  /** The tool's definition version when the grant was given: a changed tool is not covered. */
+  readonly version: string;
+  /** The canonical arguments it is limited to; absent: any. */
+  readonly arguments?: string;
+  /** ms since the epoch. */
+  readonly createdAt: number;
+  /** HMAC over every field above (`CallSigner.grantSignature`); a record that fails it is ignored. */
+  readonly signature: string;
+}
+
+/** The grants half of a {@link ChatStore}: records by owner. */
+export interface GrantStore {
+  /** Adds (or replaces, by id) a grant of `grant.owner`. */
+  put(grant: StoredGrant): Promise<void>;
+  /** Every grant of an owner, in no set order. */
+  list(owner: string): Promise<StoredGrant[]>;
+  /** Removes one grant; `false` when the owner had none with that id. */
+  remove(owner: string, id: string): Promise<boolean>;
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { ChatStore } from './chatStore.js';
+import type { ChatStore, GrantStore, StoredGrant } from './chatStore.js';
 import { createMemoryRunStore, type MemoryRunStore } from './memoryRunStore.js';
 
 /** Options of {@link createMemoryStore}. */
@@ -22,7 +22,7 @@ export interface MemoryStoreOptions {
  * const handler = createChatHandler({ model, tools, store: createMemoryStore() });
  * ```
  */
-export function createMemoryStore(options: MemoryStoreOptions = {}): ChatStore & { readonly size: () => number; readonly runs: MemoryRunStore } {
+export function createMemoryStore(options: MemoryStoreOptions = {}): ChatStore & { readonly size: () => number; readonly runs: MemoryRunStore; readonly grants: GrantStore } {
   const now = options.now ?? Date.now;
   const sweepIntervalMs = options.sweepIntervalMs ?? 60_000;
   const entries = new Map<string, number>();
@@ -40,6 +40,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): ChatStore &
     scope: `mem-${randomBytes(6).toString('base64url')}`,
     size: () => entries.size,
     runs: createMemoryRunStore({ now }),
+    grants: createMemoryGrantStore(),
     async claim(key, expiresAt) {
       const time = now();
       sweep(time);
@@ -49,6 +50,27 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): ChatStore &
     },
     async has(key) {
       return live(key, now());
+    },
+  };
+}
+
+/** Grants in this process's memory, by owner (see {@link GrantStore}). */
+export function createMemoryGrantStore(): GrantStore {
+  const owners = new Map<string, Map<string, StoredGrant>>();
+  return {
+    async put(grant) {
+      const mine = owners.get(grant.owner) ?? new Map<string, StoredGrant>();
+      mine.set(grant.id, { ...grant });
+      owners.set(grant.owner, mine);
+    },
+    async list(owner) {
+      return [...(owners.get(owner)?.values() ?? [])].map((grant) => ({ ...grant }));
+    },
+    async remove(owner, id) {
+      const mine = owners.get(owner);
+      const removed = mine?.delete(id) ?? false;
+      if (mine && mine.size === 0) owners.delete(owner);
+      return removed;
     },
   };
 }

@@ -1,4 +1,4 @@
-import type { ChatStore } from './chatStore.js';
+import type { ChatStore, GrantStore, StoredGrant } from './chatStore.js';
 import { createRedisRunStore, type RedisSubscriber } from './redisRunStore.js';
 
 /**
@@ -51,12 +51,45 @@ export function createRedisStore(options: RedisStoreOptions): ChatStore {
   return {
     scope: options.scope ?? 'redis',
     ...(options.subscriber ? { runs: createRedisRunStore({ client, subscriber: options.subscriber, prefix }) } : {}),
+    grants: createRedisGrantStore(client, prefix),
     async claim(key, expiresAt) {
       const reply = await client.sendCommand(['SET', prefix + key, '1', 'NX', 'PXAT', String(Math.ceil(expiresAt))]);
       return reply === 'OK';
     },
     async has(key) {
       const reply = await client.sendCommand(['EXISTS', prefix + key]);
+      return Number(reply) > 0;
+    },
+  };
+}
+
+/**
+ * Grants on Redis: one hash per owner (`<prefix>grants:<owner>`, field = grant id, value = the
+ * record's JSON). Every instance sharing the Redis sees the same grants; a record is trusted only
+ * when its signature verifies, so one written to Redis by anyone without the secret covers nothing.
+ */
+export function createRedisGrantStore(client: RedisCommandClient, prefix = 'chatwire:'): GrantStore {
+  const key = (owner: string) => `${prefix}grants:${owner}`;
+  return {
+    async put(grant) {
+      await client.sendCommand(['HSET', key(grant.owner), grant.id, JSON.stringify(grant)]);
+    },
+    async list(owner) {
+      const reply = await client.sendCommand(['HVALS', key(owner)]);
+      if (!Array.isArray(reply)) return [];
+      const grants: StoredGrant[] = [];
+      for (const text of reply) {
+        try {
+          const value = JSON.parse(String(text)) as StoredGrant;
+          if (value && typeof value === 'object') grants.push(value);
+        } catch {
+          // Not a record this server wrote: ignored.
+        }
+      }
+      return grants;
+    },
+    async remove(owner, id) {
+      const reply = await client.sendCommand(['HDEL', key(owner), id]);
       return Number(reply) > 0;
     },
   };

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { ChatMessage, ToolServerStatus } from '@chatwire/core';
-import { buildMcpTimeline, buildTimeline, type McpTimelineRow } from '../../viewModel/index.js';
+import { buildMcpTimeline, buildTimeline, grantsInChat, type McpTimelineRow } from '../../viewModel/index.js';
 import { ShowMore, useCappedList } from './ShowMore.js';
 
 const duration = (ms: number) => (ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`);
@@ -108,6 +108,14 @@ export function TimelineView(props: { messages: readonly ChatMessage[]; servers?
                         row.approval.respondedAt ? ` at ${clock(row.approval.respondedAt)}` : ''
                       }${row.approval.reason ? `: ${row.approval.reason}` : ''}`
                   : ''}
+                {row.decision && row.decision.by !== 'user' ? (
+                  <div data-testid="timeline-decision" data-by={row.decision.by}>
+                    {`${row.decision.decision === 'approve' ? 'ran' : row.decision.decision === 'deny' ? 'declined' : 'asked'} by ${row.decision.by === 'grant' ? `grant ${row.decision.grant?.id ?? ''} (${row.decision.grant?.scope === 'always' ? 'always' : 'this chat'})` : 'the server policy'}`}
+                    {row.decision.reason ? <span className="cw-muted">{` ${truncated(row.decision.reason)}`}</span> : null}
+                  </div>
+                ) : null}
+                {row.decision?.by === 'user' && row.decision.grant ? <div className="cw-muted">{`created grant ${row.decision.grant.id} (${row.decision.grant.scope === 'always' ? 'always' : 'this chat'})`}</div> : null}
+                {row.decision?.editedArguments ? <div className="cw-muted">{`approved with edits: ${truncated(row.decision.editedArguments)}`}</div> : null}
                 {row.inputRequests.map((request) => (
                   <div key={request.id} className="cw-input-request" data-testid="timeline-input-request" data-status={request.status}>
                     {`asked “${request.message}”: ${INPUT_STATUS[request.status]}`}
@@ -120,7 +128,38 @@ export function TimelineView(props: { messages: readonly ChatMessage[]; servers?
         </tbody>
       </table>
       <ShowMore list={capped} />
+      <GrantList rows={rows} />
       {mcp}
     </div>
+  );
+}
+
+/** The grants this chat's stream named: created by an answer, or deciding calls. */
+function GrantList(props: { rows: ReturnType<typeof buildTimeline> }) {
+  const grants = useMemo(() => grantsInChat(props.rows), [props.rows]);
+  if (grants.length === 0) return null;
+  return (
+    <table aria-label="Grants in this chat">
+      <thead>
+        <tr>
+          <th>Grant</th>
+          <th>Tool</th>
+          <th>Decided</th>
+        </tr>
+      </thead>
+      <tbody>
+        {grants.map(({ grant, decided }) => (
+          <tr key={grant.id} data-testid="devtools-grant">
+            <td>
+              {`${grant.effect} · ${grant.scope === 'always' ? 'always' : 'this chat'}`}
+              <br />
+              <span className="cw-muted">{grant.id}</span>
+            </td>
+            <td>{grant.arguments ? `${grant.toolName} ${truncated(grant.arguments)}` : grant.toolName}</td>
+            <td>{decided.length === 0 ? 'no call yet' : `${decided.length} call${decided.length === 1 ? '' : 's'}`}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }
