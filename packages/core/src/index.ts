@@ -1,35 +1,35 @@
-export { ChatClient } from './store/chatClient.js';
-export type { ApprovalResponseInput, ChatClientOptions, SendMessageInput, SendOptions, SendResult, ToolResultInput } from './store/chatClient.js';
-export type { ReconnectOptions } from './store/runLoop.js';
-export type { AttachmentOptions, FileInput } from './store/attachments.js';
-export type { DataPartSchemas, DataPartsOf } from './wire/dataParts.js';
-export { ChatStore } from './store/chatStore.js';
-export type { ChatSnapshot, ChatStoreHooks } from './store/chatStore.js';
-export { BrowserToolRuntime } from './tools/browserToolRuntime.js';
-export type { BrowserToolHost } from './tools/browserToolRuntime.js';
-export { lastAssistantMessage, nextStep, pendingInterrupts, resumeOf, waitsOnUser } from './store/continuation.js';
-export type { NextStep } from './store/continuation.js';
-export { MAX_TURN_RECORDS, initialChatState, reduceChat, findToolCall } from './store/chatReducer.js';
-export type { ActiveRun, ChatAction, ChatState, ChatStatus, QueuedMessage, Reduction, ToolCallChange, TurnRecord, WireEventReducer } from './store/chatReducer.js';
-export { fetchServerSentEvents } from './wire/connection.js';
-export type { ChatConnection, EndpointRequest, FetchConnectionOptions, IdentifiedEvent, Resolvable, RunLocation } from './wire/connection.js';
-export { ChatwireError, describeError } from './errors.js';
-export type { ChatErrorCode } from './errors.js';
-export { createId } from './ids.js';
+export { ChatClient } from './runtime/chatClient.js';
+export type { ApprovalResponseInput, ChatClientOptions, SendMessageInput, SendOptions, SendResult, ToolResultInput } from './runtime/chatClient.js';
+export type { ReconnectOptions } from './runtime/runRequest.js';
+export type { AttachmentOptions, FileInput } from './runtime/attachments.js';
+export type { DataPartSchemas, DataPartsOf } from './reduce/dataParts.js';
+export { ChatStore } from './runtime/chatStore.js';
+export type { ChatSnapshot, ChatStoreHooks } from './runtime/chatStore.js';
+export { BrowserToolRuntime } from './runtime/browserToolRuntime.js';
+export type { BrowserToolHost } from './runtime/browserToolRuntime.js';
+export { lastAssistantMessage, nextStep, pendingInterrupts, resumeOf, waitsOnUser } from './model/continuation.js';
+export type { NextStep } from './model/continuation.js';
+export { MAX_TURN_RECORDS, initialChatState, reduceChat, findToolCall } from './reduce/chatReducer.js';
+export type { ActiveRun, ChatAction, ChatState, ChatStatus, QueuedMessage, Reduction, ToolCallChange, TurnRecord, WireEventReducer } from './reduce/chatReducer.js';
+export { fetchServerSentEvents } from './transport/connection.js';
+export type { ChatConnection, EndpointRequest, FetchConnectionOptions, IdentifiedEvent, Resolvable, RunLocation } from './transport/connection.js';
+export { ChatwireError, describeError } from './base/errors.js';
+export type { ChatErrorCode } from './base/errors.js';
+export { createId } from './base/ids.js';
 export { Inspector, isProductionBuild } from './inspection/inspection.js';
 export type { InspectionEvent, InspectionObserver } from './inspection/inspection.js';
-export { messageText, parseResultContent, toolCallParts, toWireMessages } from './store/messages.js';
-export type { ActivityPart, ChatMessage, ChatRole, DataPart, FilePart, InterruptPart, MessagePart, ReasoningPart, SubagentPart, TextPart } from './store/messages.js';
-export { parseJsonStrict, safeJsonReviver } from './lifecycle/parseJsonStrict.js';
-export { hasProtoKey } from './tools/hasProtoKey.js';
-export { pendingInputRequests, readInputRequest } from './store/inputRequests.js';
-export { answerInputRequest } from './store/answerInputRequest.js';
-export type { InputRequestView } from './store/inputRequests.js';
-export type { InputAnswerInput } from './store/answerInputRequest.js';
+export { messageText, parseResultContent, toolCallParts, toWireMessages } from './model/messages.js';
+export type { ActivityPart, ChatMessage, ChatRole, DataPart, FilePart, InterruptPart, MessagePart, ReasoningPart, SubagentPart, TextPart } from './model/messages.js';
+export { parseJsonStrict, safeJsonReviver } from './base/parseJsonStrict.js';
+export { hasProtoKey } from './base/hasProtoKey.js';
+export { pendingInputRequests, readInputRequest } from './model/inputRequests.js';
+export { answerInputRequest } from './runtime/answerInputRequest.js';
+export type { InputRequestView } from './model/inputRequests.js';
+export type { InputAnswerInput } from './runtime/answerInputRequest.js';
 export type { InputAction, InputRequest, InputRequestPayload, InputResponse } from './tools/inputRequest.js';
-export { CHATWIRE_EVENTS, DISCOVERY_TOOL_NAME, INTERRUPT_REASONS, RESUME_TOKEN_HEADER } from './wire/protocol.js';
-export type { ApprovalPayload, InputRequestMetadata, ModelCallUsage, ResultMetadata, ToolCatalog, ToolCatalogEntry } from './wire/protocol.js';
-export { CODE_MODE_EVENT_PREFIX, CODE_MODE_EVENTS } from './wire/codeModeProtocol.js';
+export { CHATWIRE_EVENTS, DISCOVERY_TOOL_NAME, INTERRUPT_REASONS, RESUME_TOKEN_HEADER } from './protocol/chatwireProtocol.js';
+export type { ApprovalPayload, InputRequestMetadata, ModelCallUsage, ResultMetadata, ToolCatalog, ToolCatalogEntry } from './protocol/chatwireProtocol.js';
+export { CODE_MODE_EVENT_PREFIX, CODE_MODE_EVENTS } from './protocol/codeModeProtocol.js';
 export type {
   CodeModeConsoleLevel,
   CodeModeEventBase,
@@ -37,9 +37,9 @@ export type {
   CodeModeEventValues,
   CodeModeExecutionError,
   CodeModeUsage,
-} from './wire/codeModeProtocol.js';
-export type { CodeExecution, CodeExecutionLog, NestedToolCall } from './store/codeExecution.js';
-export { encodeServerSentEvent } from './wire/encodeServerSentEvent.js';
+} from './protocol/codeModeProtocol.js';
+export type { CodeExecution, CodeExecutionLog, NestedToolCall } from './lifecycle/codeExecution.js';
+export { encodeServerSentEvent } from './transport/encodeServerSentEvent.js';
 export {
   createToolCallPart,
   isTerminalToolCallState,
@@ -113,7 +113,7 @@ export { planToolList } from './discovery/planTools.js';
 export type { PlannableTool, ToolListPlan } from './discovery/planTools.js';
 export { countDiscoveryExchange, countMessages, countToolList, discoveryUsage } from './discovery/discoveryUsage.js';
 // The conversation record's functions are in the /wire entry (the client reduces it there, lazily).
-export type { CacheSplit, ConversationUsage, LazyAgainstEager, ModelledCall } from './discovery/conversationUsage.js';
+export type { CacheSplit, ConversationUsage, LazyAgainstEager, ModelledCall } from './model/conversationUsage.js';
 export type { CountableTool, DiscoveryTokenCounter } from './discovery/discoveryUsage.js';
 export { browserTokenEstimate, clientDiscovery, estimateClientUsage, managedWireTools } from './discovery/clientManaged.js';
 export type { ClientDiscovery, ClientDiscoveryOptions, DiscoveryCatalogOptions } from './discovery/clientManaged.js';

@@ -1,4 +1,4 @@
-import { DISCOVERY_TOOL_NAME } from '../wire/protocol.js';
+import { DISCOVERY_TOOL_NAME } from '../protocol/chatwireProtocol.js';
 import { DISCOVERY_NOTE, type CatalogTool } from './catalog.js';
 import { listGroup, listGroups } from './catalogGroups.js';
 import type { DiscoveryMatch, DiscoverySearchReport } from './discoverySearch.js';

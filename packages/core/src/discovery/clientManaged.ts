@@ -1,5 +1,5 @@
 import type { Message as WireMessage, Tool as WireTool } from '@ag-ui/core';
-import { DISCOVERY_TOOL_NAME, type ModelCallUsage } from '../wire/protocol.js';
+import { DISCOVERY_TOOL_NAME, type ModelCallUsage } from '../protocol/chatwireProtocol.js';
 import { toWireTool, type AnyTool } from '../tools/toolDefinition.js';
 import { answerDiscoveryCall, type DiscoveryAnswer } from './answerDiscovery.js';
 import { isGrouped, nameDiscoveryTool, searchDiscoveryTool, type CatalogDetail } from './catalog.js';

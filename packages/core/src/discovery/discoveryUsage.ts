@@ -1,5 +1,5 @@
 import type { Message as WireMessage } from '@ag-ui/core';
-import type { ModelCallUsage } from '../wire/protocol.js';
+import type { ModelCallUsage } from '../protocol/chatwireProtocol.js';
 import { discoveryExchange, isDiscoveryStep } from './discoveryExchange.js';
 
 /** A tool as token counting sees it: what the model receives. */

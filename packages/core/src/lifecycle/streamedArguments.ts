@@ -1,6 +1,6 @@
-import { findToolCall, type ChatState } from '../store/chatReducer.js';
-import { describeError } from '../errors.js';
-import { parseJsonStrict } from './parseJsonStrict.js';
+import { findToolCall, type ChatState } from '../reduce/chatReducer.js';
+import { describeError } from '../base/errors.js';
+import { parseJsonStrict } from '../base/parseJsonStrict.js';
 import { advancePartialJson, initialPartialJsonState, readPartialJson, shouldRefreshPartial, type PartialJsonState } from './partialJson.js';
 import type { ToolCallEvent, ToolCallPart } from './toolCallLifecycle.js';
 

@@ -1,4 +1,4 @@
-import type { CodeExecution } from '../store/codeExecution.js';
+import type { CodeExecution } from './codeExecution.js';
 
 /**
  * Where a tool call is in its lifecycle.

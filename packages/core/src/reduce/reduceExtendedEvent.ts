@@ -1,8 +1,8 @@
 import type { Event as WireEvent, Message as WireMessage } from '@ag-ui/core';
 import { applyPatch, type Operation } from 'rfc6902';
-import { ensureAssistantTurn, mapLastAssistant, unchanged, type ChatState, type Reduction } from '../store/chatReducer.js';
-import { fromWireMessages } from './fromWireMessages.js';
-import type { ActivityPart, ChatMessage, MessagePart, ReasoningPart, SubagentPart } from '../store/messages.js';
+import { ensureAssistantTurn, mapLastAssistant, unchanged, type ChatState, type Reduction } from './chatReducer.js';
+import { fromWireMessages } from '../model/fromWireMessages.js';
+import type { ActivityPart, ChatMessage, MessagePart, ReasoningPart, SubagentPart } from '../model/messages.js';
 import { isTerminalToolCallState, type ToolCallPart } from '../lifecycle/toolCallLifecycle.js';
 import { isCodeModeEvent, reduceCodeModeEvent } from './reduceCodeModeEvent.js';
 

@@ -11,14 +11,14 @@ import {
   updateToolCall,
   type ChatState,
   type Reduction,
-} from '../store/chatReducer.js';
+} from './chatReducer.js';
 import { discoveryOffered, undiscoveredBrowserCall } from '../discovery/undiscoveredCall.js';
 import { discoveredToolsInChat } from '../discovery/discoveredTools.js';
-import { addModelCall } from '../discovery/conversationUsage.js';
-import { ChatwireError } from '../errors.js';
-import { parseResultContent, type InterruptPart, type MessagePart, type TextPart } from '../store/messages.js';
-import { CHATWIRE_EVENTS, INTERRUPT_REASONS } from './protocol.js';
-import { readModelCallUsage, readResultMetadata } from './protocolReaders.js';
+import { addModelCall } from '../model/conversationUsage.js';
+import { ChatwireError } from '../base/errors.js';
+import { parseResultContent, type InterruptPart, type MessagePart, type TextPart } from '../model/messages.js';
+import { CHATWIRE_EVENTS, INTERRUPT_REASONS } from '../protocol/chatwireProtocol.js';
+import { readModelCallUsage, readResultMetadata } from '../protocol/protocolReaders.js';
 import { argumentsDelta, argumentsEnd, callIn } from '../lifecycle/streamedArguments.js';
 import { createToolCallPart, isTerminalToolCallState, type ToolCallEvent } from '../lifecycle/toolCallLifecycle.js';
 

@@ -1,5 +1,5 @@
-import { reduceChat, type ChatAction, type ChatState, type Reduction, type ToolCallChange } from './chatReducer.js';
-import { describeError } from '../errors.js';
+import { reduceChat, type ChatAction, type ChatState, type Reduction, type ToolCallChange } from '../reduce/chatReducer.js';
+import { describeError } from '../base/errors.js';
 import { Inspector } from '../inspection/inspection.js';
 
 /** The snapshot a `ChatClient` exposes: the chat state plus the chat id. */

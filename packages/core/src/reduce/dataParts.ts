@@ -1,6 +1,6 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
-import { ensureAssistantTurn, mapLastAssistant, unchanged, type WireEventReducer } from '../store/chatReducer.js';
-import type { DataPart, MessagePart } from '../store/messages.js';
+import { ensureAssistantTurn, mapLastAssistant, unchanged, type WireEventReducer } from './chatReducer.js';
+import type { DataPart, MessagePart } from '../model/messages.js';
 import { validateWithSchema, type InferSchemaOutput } from '../tools/toolSchema.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { Event as WireEvent } from '@ag-ui/core';
-import { ChatwireError } from '../errors.js';
-import { createId } from '../ids.js';
+import { ChatwireError } from '../base/errors.js';
+import { createId } from '../base/ids.js';
 
 /** A chunk event's fields, whichever of the three kinds it is. */
 type Chunk = {

@@ -1,6 +1,6 @@
 import type { ContentPart, Message as WireMessage, ToolCall as WireToolCall } from '@ag-ui/core';
 import { isTerminalToolCallState, type ToolCallPart } from '../lifecycle/toolCallLifecycle.js';
-import { parseJsonStrict } from '../lifecycle/parseJsonStrict.js';
+import { parseJsonStrict } from '../base/parseJsonStrict.js';
 
 /** A run of text in a message. */
 export interface TextPart {

@@ -1,6 +1,6 @@
 import type { Event as WireEvent } from '@ag-ui/core';
-import { checkShape, isRecord, typeOf, type Shape } from './checkShape.js';
-import { ChatwireError } from '../errors.js';
+import { checkShape, isRecord, typeOf, type Shape } from '../base/checkShape.js';
+import { ChatwireError } from '../base/errors.js';
 
 /**
  * Event validation without a schema library: the client checks exactly the fields its reducer reads,

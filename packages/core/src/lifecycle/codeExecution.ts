@@ -1,4 +1,4 @@
-import type { CodeModeConsoleLevel, CodeModeExecutionError } from '../wire/codeModeProtocol.js';
+import type { CodeModeConsoleLevel, CodeModeExecutionError } from '../protocol/codeModeProtocol.js';
 
 /**
  * What Code Mode ran for an `execute_typescript` call, as its `chatwire.code_mode.*` events told

@@ -1,11 +1,11 @@
 import type { Event as WireEvent, EventType } from '@ag-ui/core';
-import { ChatwireError } from '../errors.js';
-import type { IdentifiedEvent } from '../wire/connection.js';
-import { createChunkExpander } from '../wire/expandChunks.js';
-import { parseWireEvent } from '../wire/parseWireEvent.js';
-import { nextPhase, reducerFor, type Phase } from '../wire/runLifecycle.js';
-import { isApplied, trackActiveRun } from './activeRun.js';
-import type { RunEnding, RunReading } from './runLoop.js';
+import { ChatwireError } from '../base/errors.js';
+import type { IdentifiedEvent } from '../transport/connection.js';
+import { createChunkExpander } from '../protocol/expandChunks.js';
+import { parseWireEvent } from '../protocol/parseWireEvent.js';
+import { nextPhase, reducerFor, type Phase } from '../reduce/runLifecycle.js';
+import { isApplied, trackActiveRun } from '../reduce/activeRun.js';
+import type { RunEnding, RunReading } from './runRequest.js';
 
 /**
  * The reader behind `readRun`, loaded while the first request is under way: checks each event,

@@ -1,4 +1,4 @@
-import type { ModelCallUsage } from '../wire/protocol.js';
+import type { ModelCallUsage } from '../protocol/chatwireProtocol.js';
 
 /** The prompt-cache model the warm-cache figures use, stated once so every report says the same. */
 export const WARM_CACHE_MODEL =

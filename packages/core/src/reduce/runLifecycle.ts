@@ -1,8 +1,8 @@
-import type { WireEventReducer } from '../store/chatReducer.js';
-import { ChatwireError } from '../errors.js';
+import type { WireEventReducer } from './chatReducer.js';
+import { ChatwireError } from '../base/errors.js';
 import { reduceWireEvent } from './reduceWireEvent.js';
 import { readDataPart, type DataPartSchemas } from './dataParts.js';
-import { CODE_MODE_EVENT_PREFIX } from './codeModeProtocol.js';
+import { CODE_MODE_EVENT_PREFIX } from '../protocol/codeModeProtocol.js';
 
 /** Where the stream is in AG-UI's run lifecycle. */
 export type Phase = 'before' | 'running' | 'finished' | 'failed';
@@ -31,7 +31,7 @@ export function nextPhase(phase: Phase, type: string): Phase {
  * use); Code Mode's CUSTOM events (`chatwire.code_mode.*`) go there too.
  */
 const EXTENDED = /^(?:REASONING_|THINKING_|STATE_|ACTIVITY_|MESSAGES_SNAPSHOT$|SUBAGENT_)/;
-let extensions: Promise<typeof import('./protocolExtensions.js')> | undefined;
+let extensions: Promise<typeof import('./reduceExtendedEvent.js')> | undefined;
 
 /**
  * The reducer for one event: the core one, the extended one (loading it the first time), or for a
@@ -50,6 +50,6 @@ export async function reducerFor(
     warn?.(read.warning);
   }
   if (!EXTENDED.test(type) && !(type === 'CUSTOM' && name?.startsWith(CODE_MODE_EVENT_PREFIX))) return reduceWireEvent;
-  return (await (extensions ??= import('./protocolExtensions.js'))).reduceExtendedEvent;
+  return (await (extensions ??= import('./reduceExtendedEvent.js'))).reduceExtendedEvent;
 }
 

@@ -1,5 +1,5 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import { ChatwireError, describeError } from '../errors.js';
+import { ChatwireError, describeError } from '../base/errors.js';
 
 /** One Server-Sent Event as the reader hands it over: its `id:` (when the frame had one) and its `data`. */
 export interface ServerSentEventMessage {

@@ -1,5 +1,5 @@
-import { checkShape, isRecord, type Shape } from './checkShape.js';
-import type { ModelCallUsage, ResultMetadata } from './protocol.js';
+import { checkShape, isRecord, type Shape } from '../base/checkShape.js';
+import type { ModelCallUsage, ResultMetadata } from './chatwireProtocol.js';
 
 /*
  * Readers of Chatwire's additions as they arrive in a stream (a result's metadata, the accounting

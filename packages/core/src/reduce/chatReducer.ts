@@ -1,10 +1,10 @@
 import type { Event as WireEvent } from '@ag-ui/core';
-import type { ChatwireError } from '../errors.js';
-import type { ChatMessage, InterruptPart, MessagePart } from './messages.js';
+import type { ChatwireError } from '../base/errors.js';
+import type { ChatMessage, InterruptPart, MessagePart } from '../model/messages.js';
 import { isTerminalToolCallState, transitionToolCall, type ToolCallEffect, type ToolCallEvent, type ToolCallPart, type ToolCallState } from '../lifecycle/toolCallLifecycle.js';
-import type { ModelCallUsage } from '../wire/protocol.js';
-import type { ConversationUsage } from '../discovery/conversationUsage.js';
-import type { FileInput } from './attachments.js';
+import type { ModelCallUsage } from '../protocol/chatwireProtocol.js';
+import type { ConversationUsage } from '../model/conversationUsage.js';
+import type { FileInput } from '../runtime/attachments.js';
 
 /** Whole-chat status: one union, never a bag of booleans. */
 export type ChatStatus = 'ready' | 'submitted' | 'streaming' | 'error';

@@ -1,6 +1,6 @@
-import { ChatwireError, describeError } from '../errors.js';
+import { ChatwireError, describeError } from '../base/errors.js';
 import type { EndpointRequest, IdentifiedEvent, RunLocation } from './connection.js';
-import { RESUME_TOKEN_HEADER } from './protocol.js';
+import { RESUME_TOKEN_HEADER } from '../protocol/chatwireProtocol.js';
 import { readServerSentEventMessages } from './sse.js';
 
 /**

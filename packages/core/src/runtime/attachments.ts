@@ -1,7 +1,7 @@
-import { ChatwireError, describeError } from '../errors.js';
-import { checkFileUrl } from './fileUrl.js';
-import { neutralizeBidi } from '../text/bidiControls.js';
-import type { FilePart } from './messages.js';
+import { ChatwireError, describeError } from '../base/errors.js';
+import { checkFileUrl } from '../model/fileUrl.js';
+import { neutralizeBidi } from '../base/bidiControls.js';
+import type { FilePart } from '../model/messages.js';
 
 /**
  * Reading, checking and uploading the files of `sendMessage({ files })`. `ChatClient` imports this

@@ -1,11 +1,11 @@
 import type { Context, RunAgentInput, Tool as WireTool } from '@ag-ui/core';
 import type { ChatStore } from './chatStore.js';
 import type { ClientDiscovery } from '../discovery/clientManaged.js';
-import type { ChatConnection } from '../wire/connection.js';
-import type { DataPartSchemas } from '../wire/dataParts.js';
-import { resumeOf } from './continuation.js';
+import type { ChatConnection } from '../transport/connection.js';
+import type { DataPartSchemas } from '../reduce/dataParts.js';
+import { resumeOf } from '../model/continuation.js';
 import { discoveredToolsInChat } from '../discovery/discoveredTools.js';
-import { toWireMessages } from './messages.js';
+import { toWireMessages } from '../model/messages.js';
 import { toWireTool, type AnyTool } from '../tools/toolDefinition.js';
 
 /** How reading one run ended. */

@@ -1,18 +1,18 @@
-import { findToolCall, initialChatState, type ActiveRun } from './chatReducer.js';
-import { BrowserToolRuntime } from '../tools/browserToolRuntime.js';
+import { findToolCall, initialChatState, type ActiveRun } from '../reduce/chatReducer.js';
+import { BrowserToolRuntime } from './browserToolRuntime.js';
 import { ChatStore, type ChatSnapshot } from './chatStore.js';
 import type { Context } from '@ag-ui/core';
-import type { ChatConnection } from '../wire/connection.js';
-import { nextStep, pendingInterrupts } from './continuation.js';
+import type { ChatConnection } from '../transport/connection.js';
+import { nextStep, pendingInterrupts } from '../model/continuation.js';
 import type { ClientDiscovery } from '../discovery/clientManaged.js';
-import { ChatwireError, describeError } from '../errors.js';
-import { createId } from '../ids.js';
+import { ChatwireError, describeError } from '../base/errors.js';
+import { createId } from '../base/ids.js';
 import { isProductionBuild, type InspectionObserver } from '../inspection/inspection.js';
-import { toolCallParts, type ChatMessage, type MessagePart } from './messages.js';
+import { toolCallParts, type ChatMessage, type MessagePart } from '../model/messages.js';
 import type { AttachmentOptions, FileInput } from './attachments.js';
-import type { DataPartSchemas } from '../wire/dataParts.js';
+import type { DataPartSchemas } from '../reduce/dataParts.js';
 import type { SendQueue } from './sendQueue.js';
-import { WireToolList, buildRunInput, readRun, type ReconnectOptions } from './runLoop.js';
+import { WireToolList, buildRunInput, readRun, type ReconnectOptions } from './runRequest.js';
 import { isTerminalToolCallState, type ToolCallEvent, type ToolCallPart } from '../lifecycle/toolCallLifecycle.js';
 import type { AnyTool } from '../tools/toolDefinition.js';
 

@@ -1,6 +1,6 @@
 import type { RunAgentInput } from '@ag-ui/core';
-import { ChatwireError, describeError } from '../errors.js';
-import { RESUME_TOKEN_HEADER } from './protocol.js';
+import { ChatwireError, describeError } from '../base/errors.js';
+import { RESUME_TOKEN_HEADER } from '../protocol/chatwireProtocol.js';
 
 /**
  * Reading a response (its checks, the SSE reader with eventsource-parser) and the requests of

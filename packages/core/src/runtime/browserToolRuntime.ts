@@ -1,13 +1,13 @@
-import { findToolCall, type ToolCallChange } from '../store/chatReducer.js';
-import type { ChatStore } from '../store/chatStore.js';
+import { findToolCall, type ToolCallChange } from '../reduce/chatReducer.js';
+import type { ChatStore } from './chatStore.js';
 import type { ClientDiscovery } from '../discovery/clientManaged.js';
 import { discoveredToolsInChat } from '../discovery/discoveredTools.js';
-import { describeError } from '../errors.js';
-import { createId } from '../ids.js';
-import { DISCOVERY_TOOL_NAME } from '../wire/protocol.js';
-import { executeTool } from './toolExecution.js';
+import { describeError } from '../base/errors.js';
+import { createId } from '../base/ids.js';
+import { DISCOVERY_TOOL_NAME } from '../protocol/chatwireProtocol.js';
+import { executeTool } from '../tools/toolExecution.js';
 import type { ToolCallEvent, ToolCallPart } from '../lifecycle/toolCallLifecycle.js';
-import { resolveNeedsApproval, validateToolInput, type AnyTool, type ClientTool } from './toolDefinition.js';
+import { resolveNeedsApproval, validateToolInput, type AnyTool, type ClientTool } from '../tools/toolDefinition.js';
 
 /** What the runtime needs from the client it works for. */
 export interface BrowserToolHost {

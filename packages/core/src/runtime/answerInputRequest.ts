@@ -1,9 +1,9 @@
-import { ChatwireError } from '../errors.js';
-import { hasProtoKey } from '../tools/hasProtoKey.js';
+import { ChatwireError } from '../base/errors.js';
+import { hasProtoKey } from '../base/hasProtoKey.js';
 import type { InputAction } from '../tools/inputRequest.js';
 import { jsonSchema, validateWithSchema } from '../tools/toolSchema.js';
 import type { ChatClient } from './chatClient.js';
-import { pendingInputRequests } from './inputRequests.js';
+import { pendingInputRequests } from '../model/inputRequests.js';
 
 /** An answer to an input request: `accept` with the filled-in `content`, `decline`, or `cancel`. */
 export interface InputAnswerInput {

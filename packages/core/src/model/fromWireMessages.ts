@@ -1,8 +1,8 @@
 import type { ContentPart, Message as WireMessage } from '@ag-ui/core';
-import { isSafeFileUrl } from '../store/fileUrl.js';
-import { neutralizeBidi } from '../text/bidiControls.js';
-import { parseResultContent, type ChatMessage, type FilePart, type MessagePart } from '../store/messages.js';
-import { readResultMetadata } from './protocolReaders.js';
+import { isSafeFileUrl } from './fileUrl.js';
+import { neutralizeBidi } from '../base/bidiControls.js';
+import { parseResultContent, type ChatMessage, type FilePart, type MessagePart } from './messages.js';
+import { readResultMetadata } from '../protocol/protocolReaders.js';
 import { argumentsDelta, argumentsEnd } from '../lifecycle/streamedArguments.js';
 import { createToolCallPart, transitionToolCall, type ToolCallEvent, type ToolCallPart } from '../lifecycle/toolCallLifecycle.js';
 

@@ -1,6 +1,6 @@
 import type { InputAction } from '../tools/inputRequest.js';
 import type { JsonSchema } from '../tools/toolSchema.js';
-import { INTERRUPT_REASONS, type InputRequestMetadata } from '../wire/protocol.js';
+import { INTERRUPT_REASONS, type InputRequestMetadata } from '../protocol/chatwireProtocol.js';
 import { lastAssistantMessage } from './continuation.js';
 import type { ChatMessage, InterruptPart } from './messages.js';
 

@@ -1,9 +1,9 @@
-import { findToolCall, unchanged, type ChatState, type Reduction } from '../store/chatReducer.js';
-import type { CodeExecution, NestedToolCall } from '../store/codeExecution.js';
-import type { ChatMessage } from '../store/messages.js';
+import { findToolCall, unchanged, type ChatState, type Reduction } from './chatReducer.js';
+import type { CodeExecution, NestedToolCall } from '../lifecycle/codeExecution.js';
+import type { ChatMessage } from '../model/messages.js';
 import type { ToolCallPart } from '../lifecycle/toolCallLifecycle.js';
-import { checkShape, isRecord, type Shape } from './checkShape.js';
-import { CODE_MODE_EVENT_PREFIX, type CodeModeEventType, type CodeModeEventValues } from './codeModeProtocol.js';
+import { checkShape, isRecord, type Shape } from '../base/checkShape.js';
+import { CODE_MODE_EVENT_PREFIX, type CodeModeEventType, type CodeModeEventValues } from '../protocol/codeModeProtocol.js';
 
 /*
  * The reducer of Code Mode's `chatwire.code_mode.*` events: each one updates the `codeExecution`

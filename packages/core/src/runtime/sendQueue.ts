@@ -1,4 +1,4 @@
-import { ChatwireError } from '../errors.js';
+import { ChatwireError } from '../base/errors.js';
 import type { ChatStore } from './chatStore.js';
 import type { SendMessageInput, SendOptions, SendResult } from './chatClient.js';
 
