@@ -1,6 +1,6 @@
 import type { Event as WireEvent, RunAgentInput } from '@ag-ui/core';
-import type { ChatStatus, ToolCallChange } from '../reduce/chatReducer.js';
-import type { ChatSnapshot } from '../runtime/chatStore.js';
+import type { ToolCallChange } from '../reduce/chatReducer.js';
+import type { ChatSnapshot, ChatStatus } from '../model/chatState.js';
 import type { ChatwireError } from '../base/errors.js';
 
 /**

@@ -1,4 +1,3 @@
-import { findToolCall, type ChatState } from '../reduce/chatReducer.js';
 import { describeError } from '../base/errors.js';
 import { parseJsonStrict } from '../base/parseJsonStrict.js';
 import { advancePartialJson, initialPartialJsonState, readPartialJson, shouldRefreshPartial, type PartialJsonState } from './partialJson.js';
@@ -45,5 +44,3 @@ export function argumentsEnd(call: ToolCallPart): ToolCallEvent {
   }
 }
 
-/** The call `toolCallId` of a chat state, if any. */
-export const callIn = (state: ChatState, toolCallId: string): ToolCallPart | undefined => findToolCall(state.messages, (call) => call.toolCallId === toolCallId)?.call;

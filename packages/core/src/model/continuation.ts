@@ -1,5 +1,5 @@
 import type { ResumeEntry } from '@ag-ui/core';
-import type { ChatState } from '../reduce/chatReducer.js';
+import type { ChatState } from './chatState.js';
 import type { ChatMessage, InterruptPart } from './messages.js';
 import type { ToolCallPart } from '../lifecycle/toolCallLifecycle.js';
 

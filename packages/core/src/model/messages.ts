@@ -97,6 +97,9 @@ export interface FilePart {
   readonly size?: number;
 }
 
+/** A file to attach: a `File` or `Blob` (read inline, or given to `uploadFile`), or a URL the agent can fetch. */
+export type FileInput = Blob | { readonly url: string; readonly mimeType?: string; readonly filename?: string; readonly size?: number };
+
 /**
  * Data the agent streamed for the UI (a `CUSTOM` event whose name the app declared in `dataParts`),
  * on the assistant message. A later event with the same `name` and `id` replaces it in place.

@@ -1,5 +1,6 @@
 import type { Event as WireEvent } from '@ag-ui/core';
-import { unchanged, type ChatState, type WireEventReducer } from './chatReducer.js';
+import { unchanged, type WireEventReducer } from './chatReducer.js';
+import type { ChatState } from '../model/chatState.js';
 
 /**
  * Resumable streams in the snapshot: which run a chat reads and the last event it applied

@@ -1,4 +1,5 @@
-import { findToolCall, unchanged, type ChatState, type Reduction } from './chatReducer.js';
+import { findToolCall, unchanged, type Reduction } from './chatReducer.js';
+import type { ChatState } from '../model/chatState.js';
 import type { CodeExecution, NestedToolCall } from '../lifecycle/codeExecution.js';
 import type { ChatMessage } from '../model/messages.js';
 import type { ToolCallPart } from '../lifecycle/toolCallLifecycle.js';

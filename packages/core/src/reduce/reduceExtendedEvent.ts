@@ -1,6 +1,7 @@
 import type { Event as WireEvent, Message as WireMessage } from '@ag-ui/core';
 import { applyPatch, type Operation } from 'rfc6902';
-import { ensureAssistantTurn, mapLastAssistant, unchanged, type ChatState, type Reduction } from './chatReducer.js';
+import { ensureAssistantTurn, mapLastAssistant, unchanged, type Reduction } from './chatReducer.js';
+import type { ChatState } from '../model/chatState.js';
 import { fromWireMessages } from '../model/fromWireMessages.js';
 import type { ActivityPart, ChatMessage, MessagePart, ReasoningPart, SubagentPart } from '../model/messages.js';
 import { isTerminalToolCallState, type ToolCallPart } from '../lifecycle/toolCallLifecycle.js';

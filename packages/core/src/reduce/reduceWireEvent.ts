@@ -1,5 +1,6 @@
 import type { EventType, Event as WireEvent } from '@ag-ui/core';
 import {
+  callIn,
   closeTurn,
   ensureAssistantTurn,
   findToolCall,
@@ -9,9 +10,9 @@ import {
   recordUsage,
   unchanged,
   updateToolCall,
-  type ChatState,
   type Reduction,
 } from './chatReducer.js';
+import type { ChatState } from '../model/chatState.js';
 import { discoveryOffered, undiscoveredBrowserCall } from '../discovery/undiscoveredCall.js';
 import { discoveredToolsInChat } from '../discovery/discoveredTools.js';
 import { addModelCall } from '../model/conversationUsage.js';
@@ -19,7 +20,7 @@ import { ChatwireError } from '../base/errors.js';
 import { parseResultContent, type InterruptPart, type MessagePart, type TextPart } from '../model/messages.js';
 import { CHATWIRE_EVENTS, INTERRUPT_REASONS } from '../protocol/chatwireProtocol.js';
 import { readModelCallUsage, readResultMetadata } from '../protocol/protocolReaders.js';
-import { argumentsDelta, argumentsEnd, callIn } from '../lifecycle/streamedArguments.js';
+import { argumentsDelta, argumentsEnd } from '../lifecycle/streamedArguments.js';
 import { createToolCallPart, isTerminalToolCallState, type ToolCallEvent } from '../lifecycle/toolCallLifecycle.js';
 
 /**

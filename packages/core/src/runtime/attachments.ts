@@ -1,15 +1,12 @@
 import { ChatwireError, describeError } from '../base/errors.js';
 import { checkFileUrl } from '../model/fileUrl.js';
 import { neutralizeBidi } from '../base/bidiControls.js';
-import type { FilePart } from '../model/messages.js';
+import type { FileInput, FilePart } from '../model/messages.js';
 
 /**
  * Reading, checking and uploading the files of `sendMessage({ files })`. `ChatClient` imports this
  * module the first time a message has files, so apps that never attach one do not load it.
  */
-
-/** A file to attach: a `File` or `Blob` (read inline, or given to `uploadFile`), or a URL the agent can fetch. */
-export type FileInput = Blob | { readonly url: string; readonly mimeType?: string; readonly filename?: string; readonly size?: number };
 
 /** Options of attachments (`ChatClientOptions.attachments`). */
 export interface AttachmentOptions {

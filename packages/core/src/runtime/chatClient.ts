@@ -1,6 +1,7 @@
-import { findToolCall, initialChatState, type ActiveRun } from '../reduce/chatReducer.js';
+import { findToolCall } from '../reduce/chatReducer.js';
+import { initialChatState, type ActiveRun, type ChatSnapshot } from '../model/chatState.js';
 import { BrowserToolRuntime } from './browserToolRuntime.js';
-import { ChatStore, type ChatSnapshot } from './chatStore.js';
+import { ChatStore } from './chatStore.js';
 import type { Context } from '@ag-ui/core';
 import type { ChatConnection } from '../transport/connection.js';
 import { nextStep, pendingInterrupts } from '../model/continuation.js';
@@ -9,14 +10,15 @@ import { ChatwireError, describeError } from '../base/errors.js';
 import { createId } from '../base/ids.js';
 import { isProductionBuild, type InspectionObserver } from '../inspection/inspection.js';
 import { toolCallParts, type ChatMessage, type MessagePart } from '../model/messages.js';
-import type { AttachmentOptions, FileInput } from './attachments.js';
+import type { AttachmentOptions } from './attachments.js';
+import type { FileInput } from '../model/messages.js';
 import type { DataPartSchemas } from '../reduce/dataParts.js';
 import type { SendQueue } from './sendQueue.js';
 import { WireToolList, buildRunInput, readRun, type ReconnectOptions } from './runRequest.js';
 import { isTerminalToolCallState, type ToolCallEvent, type ToolCallPart } from '../lifecycle/toolCallLifecycle.js';
 import type { AnyTool } from '../tools/toolDefinition.js';
 
-export type { ChatSnapshot } from './chatStore.js';
+export type { ChatSnapshot } from '../model/chatState.js';
 
 /** Options of {@link ChatClient}. Every callback is read at call time, so updates apply at once. */
 export interface ChatClientOptions {

@@ -1,11 +1,7 @@
-import { reduceChat, type ChatAction, type ChatState, type Reduction, type ToolCallChange } from '../reduce/chatReducer.js';
+import { reduceChat, type ChatAction, type Reduction, type ToolCallChange } from '../reduce/chatReducer.js';
+import type { ChatSnapshot, ChatState } from '../model/chatState.js';
 import { describeError } from '../base/errors.js';
 import { Inspector } from '../inspection/inspection.js';
-
-/** The snapshot a `ChatClient` exposes: the chat state plus the chat id. */
-export interface ChatSnapshot extends ChatState {
-  readonly id: string;
-}
 
 /** What the store asks of its owner. */
 export interface ChatStoreHooks {
