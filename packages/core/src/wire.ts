@@ -14,20 +14,16 @@ export { readServerSentEventMessages, readServerSentEvents } from './transport/s
 export type { ServerSentEventMessage } from './transport/sse.js';
 export { parseWireEvent } from './protocol/parseWireEvent.js';
 export type { ParsedWireEvent } from './protocol/parseWireEvent.js';
-export { createChunkExpander } from './protocol/expandChunks.js';
-export { advancePartialJson, initialPartialJsonState, readPartialJson, shouldRefreshPartial } from './lifecycle/partialJson.js';
+export { advancePartialJson, initialPartialJsonState, readPartialJson } from './lifecycle/partialJson.js';
 export type { PartialJsonState } from './lifecycle/partialJson.js';
 export { argumentsDelta, argumentsEnd } from './lifecycle/streamedArguments.js';
 export { fromWireMessages } from './model/fromWireMessages.js';
 // On this entry, not the main one: re-exported from there, they would join every app's initial load.
-export { DEFAULT_DATA_URL_TYPES, checkFileUrl, isSafeFileUrl } from './model/fileUrl.js';
+export { checkFileUrl, isSafeFileUrl } from './model/fileUrl.js';
 export type { FileUrlPolicy, FileUrlVerdict } from './model/fileUrl.js';
 export { neutralizeBidi } from './base/bidiControls.js';
 export { reduceWireEvent } from './reduce/reduceWireEvent.js';
-export { nextPhase, reducerFor } from './reduce/runLifecycle.js';
-export type { Phase } from './reduce/runLifecycle.js';
 export { readModelCallUsage, readResultMetadata } from './protocol/protocolReaders.js';
-export { CACHED_INPUT_PRICE, EMPTY_CONVERSATION_USAGE, WARM_CACHE_MODEL, addModelCall, cacheSplit } from './model/conversationUsage.js';
+export { CACHED_INPUT_PRICE, WARM_CACHE_MODEL, addModelCall, cacheSplit } from './model/conversationUsage.js';
 export type { CacheSplit, ConversationUsage, LazyAgainstEager, ModelledCall } from './model/conversationUsage.js';
-export { readDataPart } from './reduce/dataParts.js';
 export type { DataPartSchemas, DataPartsOf } from './reduce/dataParts.js';

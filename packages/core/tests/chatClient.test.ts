@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { ChatClient, Inspector, messageText, recordHistory, type ChatConnection, type InspectionEvent } from '@chatwire/core';
+import { ChatClient, messageText, type ChatConnection, type InspectionEvent } from '@chatwire/core';
+import { Inspector, recordHistory } from '@chatwire/core/shared';
 import { bodyOf, clientOver, run, sse, sseResponse, waitFor } from './fixtures.js';
 
 const answer = (text: string) => sse([run.started, ...run.text('m1', ...text.split(/(?<= )/)), run.finished]);

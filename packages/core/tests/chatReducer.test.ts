@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { initialChatState, reduceChat, type ChatMessage, type ChatState } from '@chatwire/core';
+import { type ChatMessage, type ChatState } from '@chatwire/core';
+import { initialChatState, reduceChat } from '@chatwire/core/shared';
 import { reduceWireEvent } from '@chatwire/core/wire';
 
 const user: ChatMessage = { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'hi', state: 'done' }], createdAt: 1 };

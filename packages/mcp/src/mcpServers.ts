@@ -1,4 +1,5 @@
-import { jsonSchema, toolDefinition, validateWithSchema, type AnyTool, type JsonSchema, type ServerTool, type ToolContext } from '@chatwire/core';
+import { jsonSchema, toolDefinition, type AnyTool, type JsonSchema, type ServerTool, type ToolContext } from '@chatwire/core';
+import { validateWithSchema } from '@chatwire/core/shared';
 import { extendTools, toolTokensFor, type ToolTokenCounter } from '@chatwire/server';
 import { McpConfigError, parseMcpConfig, parseMcpServerConfig, isStdioConfig, type McpServerConfig, type McpServersConfig } from './config/mcpConfig.js';
 import { McpConnection, McpServerError, type McpConnectionState, type RequestInput } from './connection/mcpConnection.js';

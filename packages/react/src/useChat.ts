@@ -1,7 +1,5 @@
 import { startTransition, useContext, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import {
-  createId,
-  discoveredToolsInChat,
   pendingInterrupts,
   pendingInputRequests,
   answerInputRequest,
@@ -31,6 +29,7 @@ import {
   type ToolResultInput,
   type TurnRecord,
 } from '@chatwire/core';
+import { createId, discoveredToolsInChat } from '@chatwire/core/shared';
 import { createBatchedView, type RenderBatching } from './batchedSnapshot.js';
 import { ChatDefaultsContext } from './ChatProvider.js';
 import { useChatClient, useChatRegistry } from './chatRegistry.js';

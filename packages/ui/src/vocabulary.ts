@@ -1,4 +1,5 @@
-import { DISCOVERY_TOOL_NAME, readDiscoveredNames, type NestedToolCall, type ToolCallPart } from '@chatwire/core';
+import { DISCOVERY_TOOL_NAME, type NestedToolCall, type ToolCallPart } from '@chatwire/core';
+import { readDiscoveredNames } from '@chatwire/core/shared';
 
 /**
  * The words the components use, in one place. Discovery has one vocabulary everywhere (components,

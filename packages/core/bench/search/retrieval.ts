@@ -124,7 +124,7 @@ export const mastra: Method = {
 };
 
 /** The needed capabilities of a query: for each, every tool that satisfies it (`acceptable`, else `expected`). */
-export function needs(query: LabelledQuery): string[][] {
+function needs(query: LabelledQuery): string[][] {
   return query.expected.map((name, index) => [...(query.acceptable?.[index] ?? [name])]);
 }
 

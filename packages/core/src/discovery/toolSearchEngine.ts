@@ -15,7 +15,7 @@ export interface ToolSearchEngine {
  * Field weights and BM25 parameters, tuned on MetaTool and BFCL live (see docs/discovery.md and
  * `npm run bench:search`). Names weigh most: they are what a tool is called for.
  */
-export const TOOL_SEARCH_TUNING = {
+const TOOL_SEARCH_TUNING = {
   boost: { name: 3, description: 1, parameters: 0.5, group: 0.5 },
   bm25: { k: 1.2, b: 0.75, d: 0 },
   /** Weight of a prefix match (a query word that begins a longer indexed word) against an exact one. */

@@ -29,7 +29,7 @@ function turnCalls(state: ChatState): ToolCallPart[] {
 }
 
 /** Whether a call of the current turn waits on the user or the app. */
-export function waitsOnUser(call: ToolCallPart): boolean {
+function waitsOnUser(call: ToolCallPart): boolean {
   if (call.state === 'approval-requested') return true;
   return call.owner === 'client' && call.state === 'input-complete' && call.waitingFor === undefined;
 }

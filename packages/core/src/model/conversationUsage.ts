@@ -108,7 +108,7 @@ export interface ConversationUsage {
 }
 
 /** The record of a conversation before its first model call. */
-export const EMPTY_CONVERSATION_USAGE: ConversationUsage = {
+const EMPTY_CONVERSATION_USAGE: ConversationUsage = {
   requests: { lazy: 0, allEager: 0 },
   input: { lazy: 0, allEager: 0 },
   net: 0,

@@ -29,7 +29,7 @@ export interface FileUrlPolicy {
  * The `data:` URL types allowed by default: media, PDF, plain text and JSON. Markup that a browser
  * would run as a document (`text/html`, XML) is left out.
  */
-export const DEFAULT_DATA_URL_TYPES: readonly string[] = ['image/*', 'audio/*', 'video/*', 'application/pdf', 'text/plain', 'text/csv', 'text/markdown', 'application/json', 'application/octet-stream'];
+const DEFAULT_DATA_URL_TYPES: readonly string[] = ['image/*', 'audio/*', 'video/*', 'application/pdf', 'text/plain', 'text/csv', 'text/markdown', 'application/json', 'application/octet-stream'];
 
 /** The verdict on one file URL: allowed (and what kind it is), or refused with the scheme as a browser reads it. */
 export type FileUrlVerdict =

@@ -10,7 +10,7 @@ import type { ChatState } from '../model/chatState.js';
  */
 
 /** The resume token a Chatwire server puts on `RUN_STARTED` (`metadata.chatwire.resume.token`), if any. */
-export function resumeTokenOf(event: WireEvent): string | undefined {
+function resumeTokenOf(event: WireEvent): string | undefined {
   const metadata = (event as { readonly metadata?: unknown }).metadata as { chatwire?: { resume?: { token?: unknown } } } | undefined;
   const token = metadata?.chatwire?.resume?.token;
   return typeof token === 'string' && token !== '' ? token : undefined;

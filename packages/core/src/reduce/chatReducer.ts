@@ -178,7 +178,7 @@ function supersedePending(state: ChatState, now: number): { state: ChatState; ch
 }
 
 /** Maps parts, keeping the array when nothing changed. */
-export function mapParts(parts: readonly MessagePart[], map: (part: MessagePart) => MessagePart): readonly MessagePart[] {
+function mapParts(parts: readonly MessagePart[], map: (part: MessagePart) => MessagePart): readonly MessagePart[] {
   let copy: MessagePart[] | undefined;
   parts.forEach((part, index) => {
     const next = map(part);
@@ -247,7 +247,7 @@ export function ensureAssistantTurn(state: ChatState, now: number): ChatState {
 }
 
 /** Like {@link mapLastAssistant}, for the most recent assistant message wherever it is (a user message may follow it). */
-export function mapLatestAssistant(state: ChatState, map: (parts: readonly MessagePart[]) => readonly MessagePart[]): ChatState {
+function mapLatestAssistant(state: ChatState, map: (parts: readonly MessagePart[]) => readonly MessagePart[]): ChatState {
   let index = state.messages.length - 1;
   while (index >= 0 && state.messages[index]?.role !== 'assistant') index--;
   const message = state.messages[index];

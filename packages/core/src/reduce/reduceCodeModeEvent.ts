@@ -13,8 +13,8 @@ import { CODE_MODE_EVENT_PREFIX, type CodeModeEventType, type CodeModeEventValue
  */
 
 /** Console lines and nested calls one execution keeps at most (the server's own limits are lower by default). */
-export const MAX_EXECUTION_LOGS = 1_000;
-export const MAX_NESTED_CALLS = 1_000;
+const MAX_EXECUTION_LOGS = 1_000;
+const MAX_NESTED_CALLS = 1_000;
 
 const n = 'n' as const;
 const base: Shape = { executionId: 's', toolCallId: 's' };

@@ -30,9 +30,9 @@ export interface AttachmentOptions {
 }
 
 /** Default of {@link AttachmentOptions.maxFileBytes}: 2 MiB. */
-export const DEFAULT_MAX_FILE_BYTES = 2 * 1024 * 1024;
+const DEFAULT_MAX_FILE_BYTES = 2 * 1024 * 1024;
 /** Default of {@link AttachmentOptions.maxMessageBytes}: 3 MiB. */
-export const DEFAULT_MAX_MESSAGE_BYTES = 3 * 1024 * 1024;
+const DEFAULT_MAX_MESSAGE_BYTES = 3 * 1024 * 1024;
 
 /** Common extensions, for a URL given without a MIME type (the agent picks the part type from it). */
 const EXTENSION_TYPES: Readonly<Record<string, string>> = {
@@ -57,7 +57,7 @@ const isBlob = (value: unknown): value is Blob => typeof Blob !== 'undefined' &&
 const nameOf = (file: Blob, index: number) => (typeof (file as File).name === 'string' && (file as File).name ? `'${neutralizeBidi((file as File).name)}'` : `file ${index + 1}`);
 
 /** Bytes in the unit a person reads: bytes, KiB or MiB. */
-export function formatBytes(bytes: number): string {
+function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} bytes`;
   return bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KiB` : `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 }

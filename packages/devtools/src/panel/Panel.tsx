@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import type { ChatClient, ChatSnapshot, HistoryRecorder, HistoryTurn, TurnRecord } from '@chatwire/core';
+import type { ChatClient, ChatSnapshot, TurnRecord } from '@chatwire/core';
+import type { HistoryRecorder, HistoryTurn } from '@chatwire/core/shared';
 import { buildTokensView, savingsAtAGlance, type CatalogEntry } from '../viewModel/index.js';
 import type { PanelProps } from './mountPanel.js';
 import { DockControls, MoveHandle, ResizeHandle } from './PanelFrame.js';
