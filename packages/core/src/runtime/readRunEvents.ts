@@ -3,7 +3,7 @@ import { ChatwireError } from '../base/errors.js';
 import type { IdentifiedEvent } from '../transport/connection.js';
 import { createChunkExpander } from '../protocol/expandChunks.js';
 import { parseWireEvent } from '../protocol/parseWireEvent.js';
-import { nextPhase, reducerFor, type Phase } from '../reduce/runLifecycle.js';
+import { nextPhase, reducerFor, type Phase } from '../reduce/eventReducers.js';
 import { isApplied, trackActiveRun } from '../reduce/activeRun.js';
 import type { RunEnding, RunReading } from './runRequest.js';
 
