@@ -1,5 +1,6 @@
 import type { Event as WireEvent } from '@ag-ui/core';
-import { unchanged, type WireEventReducer } from './chatReducer.js';
+import { unchanged } from './chatReducer.js';
+import type { EventReducer } from './eventReducers.js';
 import type { ChatState } from '../model/chatState.js';
 
 /**
@@ -20,15 +21,16 @@ function resumeTokenOf(event: WireEvent): string | undefined {
 export const isApplied = (state: ChatState, id: number | undefined): boolean => id !== undefined && state.activeRun !== undefined && id <= state.activeRun.lastEventId;
 
 /**
- * `reduce`, plus the bookkeeping of resumable streams: an event whose id was applied already
- * changes nothing; `RUN_STARTED` with a resume token makes its run the active one and keeps the
- * token; the run's end (`RUN_FINISHED`, `RUN_ERROR`) clears it; and `id` becomes the active run's
- * `lastEventId` once the event is applied (`last`: the last of the events one wire event expands into).
+ * `reduce`, plus the bookkeeping of resumable streams: an event whose id (`eventId`) was applied
+ * already changes nothing; `RUN_STARTED` with a resume token makes its run the active one and keeps
+ * the token; the run's end (`RUN_FINISHED`, `RUN_ERROR`) clears it; and the id becomes the active
+ * run's `lastEventId` once the last event its stream item expands into (`lastOfId`) is applied.
  */
-export function trackActiveRun(reduce: WireEventReducer, id: number | undefined, last: boolean): WireEventReducer {
-  return (state, event, now) => {
+export function trackActiveRun(reduce: EventReducer): EventReducer {
+  return (state, action) => {
+    const { event, eventId: id } = action;
     if (isApplied(state, id)) return unchanged(state);
-    const reduction = reduce(state, event, now);
+    const reduction = reduce(state, action);
     let next = reduction.state;
     const token = event.type === 'RUN_STARTED' ? resumeTokenOf(event) : undefined;
     if (token !== undefined) {
@@ -38,7 +40,7 @@ export function trackActiveRun(reduce: WireEventReducer, id: number | undefined,
     }
     if (event.type === 'RUN_FINISHED' || event.type === 'RUN_ERROR') {
       if (next.activeRun) next = { ...next, activeRun: undefined };
-    } else if (last && id !== undefined && next.activeRun) {
+    } else if (action.lastOfId && id !== undefined && next.activeRun) {
       next = { ...next, activeRun: { runId: next.activeRun.runId, lastEventId: id } };
     }
     return next === reduction.state ? reduction : { ...reduction, state: next };

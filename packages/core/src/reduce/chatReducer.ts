@@ -1,6 +1,7 @@
 import type { Event as WireEvent } from '@ag-ui/core';
 import type { ChatwireError } from '../base/errors.js';
-import type { ChatMessage, InterruptPart, MessagePart } from '../model/messages.js';
+import type { ChatMessage, DataPart, InterruptPart, MessagePart } from '../model/messages.js';
+import { reduceEvent, type EventReducerKind } from './eventReducers.js';
 import { isTerminalToolCallState, transitionToolCall, type ToolCallEffect, type ToolCallEvent, type ToolCallPart, type ToolCallState } from '../lifecycle/toolCallLifecycle.js';
 import type { ModelCallUsage } from '../protocol/chatwireProtocol.js';
 import { MAX_TURN_RECORDS, type ChatState, type QueuedMessage, type TurnRecord } from '../model/chatState.js';
@@ -8,10 +9,29 @@ import { MAX_TURN_RECORDS, type ChatState, type QueuedMessage, type TurnRecord }
 /**
  * Reduces one AG-UI event. The event reducers live apart from the commands' (`reduceWireEvent` in
  * `@chatwire/core/wire`, and the reducer of the events beyond the core chat path): the client loads
- * them while its first request is under way and passes one in each `wireEvent` action, so
- * `reduceChat` stays one pure function and an app's initial load does not carry them.
+ * and registers them while its first request is under way (`routeEvent`), so an app's initial load
+ * does not carry them, and `wireEvent` actions name them instead of carrying them.
  */
 export type WireEventReducer = (state: ChatState, event: WireEvent, now: number) => Reduction;
+
+/**
+ * One AG-UI event to apply: plain data, like every action. `reducer` names the registered reducer
+ * that applies it (`eventReducers.ts`; the stream reader registers each one where its chunk loads).
+ */
+export interface WireEventAction {
+  readonly type: 'wireEvent';
+  readonly event: WireEvent;
+  readonly now: number;
+  readonly reducer: EventReducerKind;
+  /**
+   * Resumable streams: the id of the stream item this event came from. An id the active run applied
+   * already changes nothing; `lastOfId` (the last event the item expands into) moves `lastEventId`.
+   */
+  readonly eventId?: number;
+  readonly lastOfId?: boolean;
+  /** A declared data part (`dataParts`), checked by its schema: the part this event adds or replaces. */
+  readonly dataPart?: DataPart;
+}
 
 /** Everything that can change a {@link ChatState}. */
 export type ChatAction =
@@ -21,7 +41,7 @@ export type ChatAction =
   | { readonly type: 'clearError' }
   /** A request went out; `resumed` names the interrupts (and approvals) its input answered. */
   | { readonly type: 'requestStarted'; readonly runId: string; readonly resumed: readonly string[] }
-  | { readonly type: 'wireEvent'; readonly event: WireEvent; readonly now: number; readonly reduce: WireEventReducer }
+  | WireEventAction
   /** The app answered (or cancelled) an interrupt. */
   | { readonly type: 'interruptResponse'; readonly id: string; readonly status: 'resolved' | 'cancelled'; readonly payload?: unknown; readonly now: number }
   /** The app replaced the shared state. */
@@ -103,7 +123,7 @@ export function reduceChat(state: ChatState, action: ChatAction): Reduction {
     case 'queue':
       return unchanged({ ...state, queued: action.queued });
     case 'wireEvent':
-      return action.reduce(state, action.event, action.now);
+      return reduceEvent(state, action);
     case 'toolCall': {
       const reduction = updateToolCall(state, action.toolCallId, action.event, action.now, action.owner);
       if (action.answer !== true || reduction.state === state || state.answersToSend.includes(action.toolCallId)) return reduction;

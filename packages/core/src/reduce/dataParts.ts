@@ -1,5 +1,6 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
-import { ensureAssistantTurn, mapLastAssistant, unchanged, type WireEventReducer } from './chatReducer.js';
+import { ensureAssistantTurn, mapLastAssistant, unchanged, type Reduction, type WireEventAction } from './chatReducer.js';
+import type { ChatState } from '../model/chatState.js';
 import type { DataPart, MessagePart } from '../model/messages.js';
 import { validateWithSchema, type InferSchemaOutput } from '../tools/toolSchema.js';
 
@@ -22,10 +23,10 @@ export type DataPartsOf<Schemas extends DataPartSchemas> = {
 
 /**
  * Reads a declared event's value, `{ data, id? }`, and checks `data` with the declared schema.
- * Resolves the reducer that puts the part on the current assistant message (replacing the part with
- * the same name and id), or a warning saying why the event was dropped.
+ * Resolves the checked part (which `wireEvent` actions carry to {@link reduceDataPart}), or a
+ * warning saying why the event was dropped.
  */
-export async function readDataPart(name: string, value: unknown, schema: StandardSchemaV1 | true): Promise<{ readonly reduce: WireEventReducer } | { readonly warning: string }> {
+export async function readDataPart(name: string, value: unknown, schema: StandardSchemaV1 | true): Promise<{ readonly part: DataPart } | { readonly warning: string }> {
   const envelope = value as { id?: unknown; data?: unknown } | null | undefined;
   const id = envelope?.id;
   if (typeof envelope !== 'object' || envelope === null || !('data' in envelope) || (id !== undefined && typeof id !== 'string')) {
@@ -43,15 +44,19 @@ export async function readDataPart(name: string, value: unknown, schema: Standar
     data = checked.value;
   }
   const part: DataPart = { type: 'data', name, ...(id === undefined ? {} : { id }), data };
-  const reduce: WireEventReducer = (state, _event, now) => {
-    const next = mapLastAssistant(ensureAssistantTurn(state, now), (parts) => {
-      const index = id === undefined ? -1 : parts.findIndex((item: MessagePart) => item.type === 'data' && item.name === name && item.id === id);
-      if (index < 0) return [...parts, part];
-      const copy = parts.slice();
-      copy[index] = part;
-      return copy;
-    });
-    return unchanged(next.status === 'streaming' ? next : { ...next, status: 'streaming' });
-  };
-  return { reduce };
+  return { part };
+}
+
+/** Puts the action's data part on the current assistant message, replacing the part with the same name and id. */
+export function reduceDataPart(state: ChatState, action: WireEventAction): Reduction {
+  const part = action.dataPart;
+  if (!part) return unchanged(state);
+  const next = mapLastAssistant(ensureAssistantTurn(state, action.now), (parts) => {
+    const index = part.id === undefined ? -1 : parts.findIndex((item: MessagePart) => item.type === 'data' && item.name === part.name && item.id === part.id);
+    if (index < 0) return [...parts, part];
+    const copy = parts.slice();
+    copy[index] = part;
+    return copy;
+  });
+  return unchanged(next.status === 'streaming' ? next : { ...next, status: 'streaming' });
 }

@@ -1,55 +1,30 @@
-import type { WireEventReducer } from './chatReducer.js';
-import { ChatwireError } from '../base/errors.js';
-import { reduceWireEvent } from './reduceWireEvent.js';
-import { readDataPart, type DataPartSchemas } from './dataParts.js';
-import { CODE_MODE_EVENT_PREFIX } from '../protocol/codeModeProtocol.js';
-
-/** Where the stream is in AG-UI's run lifecycle. */
-export type Phase = 'before' | 'running' | 'finished' | 'failed';
+import type { ChatState } from '../model/chatState.js';
+import type { Reduction, WireEventAction } from './chatReducer.js';
 
 /**
- * AG-UI 1.0's run lifecycle: a stream begins with RUN_STARTED (or RUN_ERROR); RUN_FINISHED or
- * RUN_ERROR closes a run; after that only a new RUN_STARTED (another run in the same stream) or a
- * late RUN_ERROR may follow. Anything else is a protocol error the user sees, never a silent hang.
+ * The table of event reducers. A `wireEvent` action is plain data: it names its reducer by kind
+ * (`core`, `extended`, `dataPart`) and carries the event, the clock, the stream id and (a declared
+ * data part) the checked part. Each reducer is registered by the code that loads its module
+ * (`routeEvent`), before the first action that names it, so the reducers stay in lazy chunks while
+ * actions can be logged, replayed and shown in devtools.
  */
-export function nextPhase(phase: Phase, type: string): Phase {
-  if (type === 'RUN_ERROR') return 'failed';
-  if (type === 'RUN_STARTED') {
-    if (phase !== 'running') return 'running';
-    throw new ChatwireError('protocol-error', 'The server started a run while the previous one was still running (RUN_STARTED before RUN_FINISHED).');
-  }
-  if (phase === 'running') return type === 'RUN_FINISHED' ? 'finished' : 'running';
-  if (phase === 'before') throw new ChatwireError('protocol-error', `The server's stream began with ${type}: an AG-UI stream begins with RUN_STARTED.`);
-  throw new ChatwireError(
-    'protocol-error',
-    `The server sent ${type} after the run ${phase === 'finished' ? 'finished (RUN_FINISHED)' : 'failed (RUN_ERROR)'}: only a new RUN_STARTED may follow, so the rest of the response was not read.`,
-  );
+
+/** The reducers an AG-UI event can be applied by. */
+export type EventReducerKind = 'core' | 'extended' | 'dataPart';
+
+/** A registered reducer: the state and the (plain data) `wireEvent` action. */
+export type EventReducer = (state: ChatState, action: WireEventAction) => Reduction;
+
+const registered: { [Kind in EventReducerKind]?: EventReducer } = {};
+
+/** Registers the reducer of one kind (the first registration stays). */
+export function registerEventReducer(kind: EventReducerKind, reduce: EventReducer): void {
+  registered[kind] ??= reduce;
 }
 
-/**
- * Events outside the core chat path, reduced by the `protocolExtensions` module (loaded on first
- * use); Code Mode's CUSTOM events (`chatwire.code_mode.*`) go there too.
- */
-const EXTENDED = /^(?:REASONING_|THINKING_|STATE_|ACTIVITY_|MESSAGES_SNAPSHOT$|SUBAGENT_)/;
-let extensions: Promise<typeof import('./reduceExtendedEvent.js')> | undefined;
-
-/**
- * The reducer for one event: the core one, the extended one (loading it the first time), or for a
- * `CUSTOM` event whose name `dataParts` declares, the one that adds its data part (when the value is
- * valid; else `warn` says why it was dropped, and the core reducer takes the event).
- */
-export async function reducerFor(
-  event: { readonly type: string; readonly name?: string; readonly value?: unknown },
-  dataParts?: DataPartSchemas,
-  warn?: (message: string) => void,
-): Promise<WireEventReducer> {
-  const { type, name } = event;
-  if (type === 'CUSTOM' && dataParts && name !== undefined && Object.hasOwn(dataParts, name)) {
-    const read = await readDataPart(name, event.value, dataParts[name] as true);
-    if ('reduce' in read) return read.reduce;
-    warn?.(read.warning);
-  }
-  if (!EXTENDED.test(type) && !(type === 'CUSTOM' && name?.startsWith(CODE_MODE_EVENT_PREFIX))) return reduceWireEvent;
-  return (await (extensions ??= import('./reduceExtendedEvent.js'))).reduceExtendedEvent;
+/** Applies a `wireEvent` action with the reducer it names (see `reduceChat`). */
+export function reduceEvent(state: ChatState, action: WireEventAction): Reduction {
+  const reduce = registered[action.reducer];
+  if (reduce) return reduce(state, action);
+  return { state, changes: [], warning: `No '${action.reducer}' reducer is registered, so a ${action.event.type} event was not applied.` };
 }
-

@@ -186,7 +186,7 @@ export function reduceExtendedEvent(state: ChatState, wireEvent: WireEvent, now:
       );
     }
     case 'CUSTOM':
-      // Only Code Mode's events are routed here (see runLifecycle's reducerFor).
+      // Only Code Mode's events are routed here (see routeEvent).
       return isCodeModeEvent(event['name']) ? reduceCodeModeEvent(state, event['name'], event['value']) : unchanged(state);
     default:
       // REASONING_START / REASONING_END / THINKING_START / THINKING_END mark spans with no content of their own.

@@ -3,8 +3,9 @@ import { ChatwireError } from '../base/errors.js';
 import type { IdentifiedEvent } from '../transport/connection.js';
 import { createChunkExpander } from '../protocol/expandChunks.js';
 import { parseWireEvent } from '../protocol/parseWireEvent.js';
-import { nextPhase, reducerFor, type Phase } from '../reduce/eventReducers.js';
-import { isApplied, trackActiveRun } from '../reduce/activeRun.js';
+import { nextPhase, type Phase } from '../protocol/runPhase.js';
+import { routeEvent } from '../reduce/routeEvent.js';
+import { isApplied } from '../reduce/activeRun.js';
 import type { RunEnding, RunReading } from './runRequest.js';
 
 /**
@@ -63,9 +64,9 @@ export async function readRunEvents(
     for (const [index, event] of wireEvents.entries()) {
       phase = nextPhase(phase, event.type);
       if (event.type === ('RUN_STARTED' as EventType.RUN_STARTED)) runId = event.runId;
-      const reduce = trackActiveRun(await reducerFor(event, client.dataParts, options.warn), id, index === wireEvents.length - 1);
+      const route = await routeEvent(event, client.dataParts, options.warn);
       if (stale()) return false;
-      store.dispatch({ type: 'wireEvent', event, now: Date.now(), reduce });
+      store.dispatch({ type: 'wireEvent', event, now: Date.now(), ...route, ...(id === undefined ? {} : { eventId: id, lastOfId: index === wireEvents.length - 1 }) });
       if (event.type === ('CUSTOM' as EventType.CUSTOM)) options.onCustomEvent({ name: event.name, value: event.value as unknown, runId });
     }
     return true;
