@@ -290,9 +290,6 @@ export function mapLastAssistant(state: ChatState, map: (parts: readonly Message
   return { ...state, messages };
 }
 
-/** The call `toolCallId` of a chat state, if any. */
-export const callIn = (state: ChatState, toolCallId: string): ToolCallPart | undefined => findToolCall(state.messages, (call) => call.toolCallId === toolCallId)?.call;
-
 /** Finds a tool call, newest message first. */
 export function findToolCall(
   messages: readonly ChatMessage[],

@@ -1,5 +1,5 @@
 import type { ChatState } from '../model/chatState.js';
-import type { Reduction, WireEventAction } from './chatReducer.js';
+import { unchanged, type Reduction, type WireEventAction } from './chatReducer.js';
 
 /**
  * The table of event reducers. A `wireEvent` action is plain data: it names its reducer by kind
@@ -22,9 +22,5 @@ export function registerEventReducer(kind: EventReducerKind, reduce: EventReduce
   registered[kind] ??= reduce;
 }
 
-/** Applies a `wireEvent` action with the reducer it names (see `reduceChat`). */
-export function reduceEvent(state: ChatState, action: WireEventAction): Reduction {
-  const reduce = registered[action.reducer];
-  if (reduce) return reduce(state, action);
-  return { state, changes: [], warning: `No '${action.reducer}' reducer is registered, so a ${action.event.type} event was not applied.` };
-}
+/** Applies a `wireEvent` action with the reducer it names (see `reduceChat`); one nobody registered changes nothing. */
+export const reduceEvent = (state: ChatState, action: WireEventAction): Reduction => (registered[action.reducer] ?? unchanged)(state, action);

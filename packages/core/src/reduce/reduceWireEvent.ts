@@ -1,6 +1,5 @@
 import type { EventType, Event as WireEvent } from '@ag-ui/core';
 import {
-  callIn,
   closeTurn,
   ensureAssistantTurn,
   findToolCall,
@@ -21,7 +20,7 @@ import { parseResultContent, type InterruptPart, type MessagePart, type TextPart
 import { CHATWIRE_EVENTS, INTERRUPT_REASONS } from '../protocol/chatwireProtocol.js';
 import { readModelCallUsage, readResultMetadata } from '../protocol/protocolReaders.js';
 import { argumentsDelta, argumentsEnd } from '../lifecycle/streamedArguments.js';
-import { createToolCallPart, isTerminalToolCallState, type ToolCallEvent } from '../lifecycle/toolCallLifecycle.js';
+import { createToolCallPart, isTerminalToolCallState, type ToolCallEvent, type ToolCallPart } from '../lifecycle/toolCallLifecycle.js';
 
 /**
  * Reduces the AG-UI events of the core chat path: text, tool calls and their results, Chatwire's
@@ -47,6 +46,9 @@ function settleHeld(reduction: Reduction, now: number): Reduction {
   const state = failed.length > 0 ? { ...settled.state, answersToSend: [...settled.state.answersToSend, ...failed] } : settled.state;
   return { ...reduction, state, changes: [...reduction.changes, ...settled.changes] };
 }
+
+/** The call `toolCallId` of a chat state, if any. */
+const callIn = (state: ChatState, toolCallId: string): ToolCallPart | undefined => findToolCall(state.messages, (call) => call.toolCallId === toolCallId)?.call;
 
 export function reduceWireEvent(state: ChatState, event: WireEvent, now: number): Reduction {
   switch (event.type) {

@@ -167,8 +167,6 @@ export class ChatClient {
   #generation = 0;
   /** Resolves the promise `sendMessage` returned, once the turn comes to rest. */
   #resolveTurn: (() => void) | undefined;
-  /** Event types already warned about as unknown (one warning per type). */
-  #unknownTypes: Set<string> | undefined;
   /** The options of the send that started the current turn. */
   #turnOptions: SendOptions | undefined;
   /** Aborts the reading or uploading of a message's files before it is sent. */
@@ -497,14 +495,6 @@ export class ChatClient {
     return Promise.resolve({ sent: false, error });
   }
 
-  /** AG-UI may grow: an event type 1.0 does not define is skipped, with one development warning per type. */
-  #ignoreUnknown(type: string): void {
-    this.#unknownTypes ??= new Set();
-    if (this.#unknownTypes.has(type)) return;
-    this.#unknownTypes.add(type);
-    this.#warn(`Ignored events of type '${type}': AG-UI 1.0 does not define it (a newer server?).`);
-  }
-
   /** Starts a turn: a new run, or (`resuming`) the active run read again. */
   #startTurn(options?: SendOptions, resuming?: ActiveRun): Promise<SendResult> {
     // A run still active here is one a failed turn kept (to read it again later; a run's end clears
@@ -553,7 +543,6 @@ export class ChatClient {
         resuming: resuming !== undefined,
         warn: (message) => this.#warn(message),
         isCurrent: () => generation === this.#generation,
-        onUnknown: (type) => this.#ignoreUnknown(type),
         onCustomEvent: (event) => {
           try {
             this.#options.onCustomEvent?.(event);

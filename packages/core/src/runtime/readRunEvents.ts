@@ -27,6 +27,18 @@ function unwrap(item: unknown): { readonly raw: unknown; readonly id: number | u
   return { raw: item, id: undefined };
 }
 
+/** Event types each chat (its store) already warned about as unknown: one warning per type. */
+const unknownTypes = new WeakMap<object, Set<string>>();
+
+/** AG-UI may grow: an event type 1.0 does not define is skipped, with one development warning per type and chat. */
+function ignoreUnknown(store: object, type: string, warn: (message: string) => void): void {
+  const seen = unknownTypes.get(store) ?? new Set<string>();
+  unknownTypes.set(store, seen);
+  if (seen.has(type)) return;
+  seen.add(type);
+  warn(`Ignored events of type '${type}': AG-UI 1.0 does not define it (a newer server?).`);
+}
+
 /** Failures a new connection may get past: the connection itself, or a server that could not answer just now. */
 const isRetryable = (error: unknown): error is ChatwireError =>
   error instanceof ChatwireError && (error.code === 'network' || error.code === 'stream-truncated' || error.code === 'http');
@@ -129,7 +141,7 @@ export async function readRunEvents(
           if (isApplied(store.getSnapshot(), id)) continue;
           const parsed = parseWireEvent(raw);
           if (!parsed.known) {
-            options.onUnknown(parsed.type);
+            ignoreUnknown(store, parsed.type, options.warn);
             continue;
           }
           if (store.inspector.active) store.inspector.emit({ type: 'event', at: Date.now(), runId, event: parsed.event });

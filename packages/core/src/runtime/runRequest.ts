@@ -84,8 +84,6 @@ export interface RunReading {
   readonly resuming?: boolean;
   readonly warn: (message: string) => void;
   readonly isCurrent: () => boolean;
-  /** An event type AG-UI 1.0 does not define arrived (it is skipped). */
-  readonly onUnknown: (type: string) => void;
   /** A CUSTOM event was applied. */
   readonly onCustomEvent: (event: { readonly name: string; readonly value: unknown; readonly runId: string }) => void;
 }
