@@ -371,3 +371,16 @@ describe('ChatClient: edit and re-run, clearError', () => {
     expect(client.getSnapshot()).toBe(ready);
   });
 });
+
+describe('ChatClient: commands are bound', () => {
+  it('a command taken off the client (as useChat passes them on) acts on that client', async () => {
+    const { client } = clientOver(() => sseResponse(answer('bound answer')));
+    const { sendMessage, setMessages, clearError, stop } = client;
+    await expect(sendMessage('hi')).resolves.toEqual({ sent: true });
+    expect(lastText(client)).toBe('bound answer');
+    stop();
+    clearError();
+    setMessages([]);
+    expect(client.getSnapshot().messages).toEqual([]);
+  });
+});

@@ -143,7 +143,8 @@ export interface ApprovalResponseInput {
  * The headless chat: one immutable snapshot behind `subscribe` / `getSnapshot`, commands that
  * dispatch through a single reducer, AG-UI runs over a pluggable connection, browser tools,
  * approvals and automatic continuation. Everything a chat needs to continue lives in the snapshot,
- * so a client built from saved messages picks up where the saved one stopped.
+ * so a client built from saved messages picks up where the saved one stopped. Its commands are
+ * bound to it: pass `client.sendMessage` (or `stop`, `addToolResult`...) on as it is.
  *
  * @example
  * ```ts
@@ -236,7 +237,7 @@ export class ChatClient {
    * await client.sendMessage({ text: 'Weather in Lyon?', messageId: firstUserMessage.id }); // edit and re-run
    * ```
    */
-  sendMessage(message: string | SendMessageInput, options?: SendOptions): Promise<SendResult> {
+  readonly sendMessage = (message: string | SendMessageInput, options?: SendOptions): Promise<SendResult> => {
     const input: SendMessageInput = typeof message === 'string' ? { text: message } : (message ?? {});
     const { text = '', files, messageId } = input;
     if (typeof text !== 'string' || (text.trim() === '' && !files?.length)) {
@@ -253,34 +254,34 @@ export class ChatClient {
     }
     if (this.#isBusy()) return this.#refuse(this.#busyError());
     return this.#send(input, options, messageId ?? createId('msg'));
-  }
+  };
 
   /**
    * Takes a message out of the send queue before it is sent; its `sendMessage` resolves
    * `{ sent: false }` with a `cancelled` error. Returns `false` when it is no longer queued (sent already).
    */
-  cancelQueued(id: string): boolean {
+  readonly cancelQueued = (id: string): boolean => {
     return this.#queue?.cancel(id) ?? false;
-  }
+  };
 
   /** Cancels every queued message (see {@link cancelQueued}). */
-  clearQueue(): void {
+  readonly clearQueue = (): void => {
     this.#queue?.clear();
-  }
+  };
 
   /**
    * Answers an interrupt the agent raised (an `interrupt` part: any reason but a tool approval),
    * with the payload its `responseSchema` describes. Once nothing else waits, the next run carries
    * the answer as a resume entry. Throws `unknown-interrupt` when no such interrupt waits.
    */
-  respondToInterrupt(response: { readonly id: string; readonly payload?: unknown }): void {
+  readonly respondToInterrupt = (response: { readonly id: string; readonly payload?: unknown }): void => {
     this.#answerInterrupt(response.id, 'resolved', response.payload);
-  }
+  };
 
   /** Declines an interrupt: the next run carries it as `cancelled`. Throws `unknown-interrupt` when no such interrupt waits. */
-  cancelInterrupt(id: string): void {
+  readonly cancelInterrupt = (id: string): void => {
     this.#answerInterrupt(id, 'cancelled', undefined);
-  }
+  };
 
   #answerInterrupt(id: string, status: 'resolved' | 'cancelled', payload: unknown): void {
     if (!pendingInterrupts(this.getSnapshot().messages).some((part) => part.id === id)) {
@@ -294,21 +295,21 @@ export class ChatClient {
    * Replaces the agent's shared state (what `STATE_SNAPSHOT` / `STATE_DELTA` keep): the next run
    * sends it as its `state`. Takes the new state or a function of the current one.
    */
-  setAgentState(next: unknown): void {
+  readonly setAgentState = (next: unknown): void => {
     const current = this.getSnapshot().agentState;
     this.#store.dispatch({ type: 'setAgentState', agentState: typeof next === 'function' ? (next as (state: unknown) => unknown)(current) : next });
-  }
+  };
 
   /** Dismisses the error the last turn ended with: `status` turns `ready`, `error` `undefined`. */
-  clearError(): void {
+  readonly clearError = (): void => {
     this.#store.dispatch({ type: 'clearError' });
-  }
+  };
 
   /**
    * Drops the last assistant turn and asks again. Like `sendMessage`, never rejects: resolves
    * `{ sent: false, error }` (`busy`, or `invalid-argument` without a user message) and changes nothing.
    */
-  regenerate(options?: SendOptions): Promise<SendResult> {
+  readonly regenerate = (options?: SendOptions): Promise<SendResult> => {
     if (this.#isBusy()) return this.#refuse(this.#busyError());
     const messages = this.getSnapshot().messages;
     let end = messages.length;
@@ -317,7 +318,7 @@ export class ChatClient {
     this.stop();
     this.#store.dispatch({ type: 'setMessages', messages: messages.slice(0, end) });
     return this.#startTurn(options);
-  }
+  };
 
   /**
    * Reconnects to this chat's run in flight (`snapshot.activeRun`, on a server with resumable
@@ -334,11 +335,11 @@ export class ChatClient {
    * await client.resumeStream();
    * ```
    */
-  resumeStream(): Promise<void> {
+  readonly resumeStream = (): Promise<void> => {
     const { activeRun, resumeToken } = this.getSnapshot();
     if (!activeRun || !resumeToken || this.#isBusy()) return Promise.resolve();
     return this.#startTurn(undefined, activeRun).then(() => {});
-  }
+  };
 
   /**
    * Stops the current response: aborts the request and running tools, keeps what arrived. On a
@@ -346,9 +347,9 @@ export class ChatClient {
    * message whose files are still being read or uploaded is not sent. Queued messages stay queued
    * (paused until the next send).
    */
-  stop(): void {
+  readonly stop = (): void => {
     this.#stop(true);
-  }
+  };
 
   /** Stops the current response; `remote`: a resumable run is stopped on the server too (else the reader only detaches). */
   #stop(remote: boolean): void {
@@ -375,17 +376,17 @@ export class ChatClient {
   }
 
   /** Replaces the messages (stopping any response first). */
-  setMessages(messages: readonly ChatMessage[] | ((current: readonly ChatMessage[]) => readonly ChatMessage[])): void {
+  readonly setMessages = (messages: readonly ChatMessage[] | ((current: readonly ChatMessage[]) => readonly ChatMessage[])): void => {
     this.stop();
     const next = typeof messages === 'function' ? messages(this.getSnapshot().messages) : messages;
     this.#store.dispatch({ type: 'setMessages', messages: next });
-  }
+  };
 
   /**
    * Answers a tool call the app handles itself. Throws `unknown-tool-call` when no such call exists
    * and `tool-call-settled` when it already has a result.
    */
-  addToolResult(result: ToolResultInput): void {
+  readonly addToolResult = (result: ToolResultInput): void => {
     const found = findToolCall(this.getSnapshot().messages, (call) => call.toolCallId === result.toolCallId);
     if (!found) throw new ChatwireError('unknown-tool-call', `addToolResult: there is no tool call '${result.toolCallId}'.`);
     if (isTerminalToolCallState(found.call.state)) {
@@ -399,13 +400,13 @@ export class ChatClient {
         ? { type: 'fail', error: result.error }
         : { type: 'output', output: result.output, content: JSON.stringify(result.output === undefined ? null : result.output) };
     this.#store.dispatch({ type: 'toolCall', toolCallId: result.toolCallId, event, now: Date.now(), owner: 'client', answer: true });
-  }
+  };
 
   /**
    * Answers an approval request. Approving a browser tool runs it; denying cancels the call and
    * tells the model. Throws `unknown-approval` when no call waits on this id.
    */
-  addToolApprovalResponse(response: ApprovalResponseInput): void {
+  readonly addToolApprovalResponse = (response: ApprovalResponseInput): void => {
     const found = findToolCall(this.getSnapshot().messages, (call) => call.approval?.id === response.id);
     if (!found || found.call.state !== 'approval-requested') {
       throw new ChatwireError(
@@ -417,7 +418,7 @@ export class ChatClient {
     }
     const event: ToolCallEvent = { type: 'approvalResponse', approved: response.approved, ...(response.reason === undefined ? {} : { reason: response.reason }) };
     this.#store.dispatch({ type: 'toolCall', toolCallId: found.call.toolCallId, event, now: Date.now(), answer: true });
-  }
+  };
 
   /**
    * Runs the browser tools the current turn handed to this client that never ran, then continues
@@ -425,12 +426,12 @@ export class ChatClient {
    * once the component mounts (never during server rendering). A call saved while it was executing
    * fails instead of running twice. Returns how many calls it picked up.
    */
-  runPendingTools(): number {
+  readonly runPendingTools = (): number => {
     if (this.#isBusy()) return 0;
     const last = this.getSnapshot().messages.at(-1);
     const calls = last?.role === 'assistant' ? toolCallParts(last) : [];
     return this.#tools.runPending(calls);
-  }
+  };
 
   /**
    * Stops everything here, cancels queued messages and drops all listeners. A resumable run goes on
