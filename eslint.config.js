@@ -21,7 +21,39 @@ import tseslint from 'typescript-eslint';
  *   and accept async callbacks where a void one is expected (the test runner reports rejections).
  * - examples/ is linted without type information: its dependencies live in the example's own
  *   install (the consumer test typechecks it there, against the packed tarballs).
+ * - Core's folders are layers with one direction (`CORE_LAYERS`, lowest first): a module imports
+ *   its own folder and the folders below it, never one above, never an entry file (`index.ts`,
+ *   `shared.ts`, `wire.ts` at `src/`), in static imports, re-exports, `import()` and type-level
+ *   `import('...')` alike. ESLint's own `no-restricted-imports` and `no-restricted-syntax`, generated
+ *   from the list: no plugin, and the message names the layer that was crossed.
  */
+
+/** packages/core/src's folders, lowest first (docs/architecture.md draws them). */
+export const CORE_LAYERS = ['base', 'protocol', 'lifecycle', 'tools', 'model', 'discovery', 'reduce', 'transport', 'inspection', 'runtime'];
+
+/** One config block per layer: what it may not import. */
+const coreLayerRules = CORE_LAYERS.map((layer, index) => {
+  const above = CORE_LAYERS.slice(index + 1);
+  const message = `packages/core/src/${layer} is below ${above.join(', ') || 'the entries'}: it may import only ${CORE_LAYERS.slice(0, index + 1).join(', ')} (see CORE_LAYERS in eslint.config.js).`;
+  const upward = above.length > 0 ? `^(?:\\.\\./)+(?:${above.join('|')})(?:/|$)` : undefined;
+  const entry = '^(?:\\.\\./)+[^./][^/]*\\.[jt]s$';
+  const self = '^@chatwire/core(?:/|$)';
+  const sources = [upward, entry, self].filter(Boolean);
+  // esquery's regular expressions end at the first '/', so a slash inside is written \u002F.
+  const bySource = `/${sources.join('|').replaceAll('/', '\\u002F')}/`;
+  return {
+    files: [`packages/core/src/${layer}/**/*.ts`],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: sources.map((regex) => ({ regex, message })) }],
+      'no-restricted-syntax': [
+        'error',
+        { selector: `ImportExpression[source.value=${bySource}]`, message },
+        { selector: `TSImportType[argument.literal.value=${bySource}]`, message },
+      ],
+    },
+  };
+});
+
 export default defineConfig(
   globalIgnores(['**/dist/', '**/node_modules/', 'test-results/', 'playwright-report/']),
   {
@@ -59,6 +91,7 @@ export default defineConfig(
       '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: false }],
     },
   },
+  ...coreLayerRules,
   {
     files: ['**/*.{js,mjs}', 'examples/**'],
     extends: [tseslint.configs.disableTypeChecked],

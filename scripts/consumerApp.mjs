@@ -71,7 +71,7 @@ console.log(import.meta.resolve('@chatwire/code-mode'));
 const MCP_SMOKE = `
 import { createRequire } from 'node:module';
 import { connectMcpServers } from '@chatwire/mcp';
-import { executeTool } from '@chatwire/core';
+import { executeTool } from '@chatwire/core/shared';
 const require = createRequire(import.meta.url);
 const mcp = await connectMcpServers({ mcpServers: { memory: {
   command: process.execPath,

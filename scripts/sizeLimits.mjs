@@ -146,7 +146,7 @@ for (const name of ['core', 'react', 'devtools', 'ui']) {
 const cache = join(root, 'node_modules', '.cache');
 mkdirSync(cache, { recursive: true });
 const dir = mkdtempSync(join(cache, 'chatwire-size-'));
-const kB = (bytes) => (bytes / 1000).toFixed(2);
+const kB = (bytes) => (process.env.SIZE_BYTES ? String(bytes) : (bytes / 1000).toFixed(2));
 const over = [];
 try {
   console.log(`Size limits: built packages, production, minified, gzip -9, react and react-dom external (Vite ${viteVersion}, esbuild ${esbuild.version}; kB = 1,000 bytes)\n`);

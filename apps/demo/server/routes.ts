@@ -16,7 +16,8 @@ import {
   type FetchHandler,
   type ScriptRule,
 } from '@chatwire/server';
-import type { AnyTool, ToolServerStatus } from '@chatwire/core';
+import type { AnyTool } from '@chatwire/core';
+import type { ToolServerStatus } from '@chatwire/core/shared';
 import { DISCOVER_TOOLS, EXECUTE_TYPESCRIPT } from '@chatwire/code-mode';
 import { browserToolDefinitions } from '../shared/catalog.ts';
 import { createDemoCodeMode } from './codeMode.ts';

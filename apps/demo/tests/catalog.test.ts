@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { validateToolInput, validateToolOutput, type AnyTool, type ServerTool } from '@chatwire/core';
+import { type AnyTool, type ServerTool } from '@chatwire/core';
+import { validateToolInput, validateToolOutput } from '@chatwire/core/shared';
 import { argumentsFromText } from '@chatwire/server';
 import { browserToolDefinitions, catalog, serverToolDefinitions } from '../shared/catalog.ts';
 import { createServerTools, serverTools } from '../server/toolImplementations.ts';

@@ -1,5 +1,6 @@
 import type { Message } from '@ag-ui/core';
-import { toolDefinition, type AnyTool, type CatalogDetail, type ServerTool } from '@chatwire/core';
+import { toolDefinition, type AnyTool, type ServerTool } from '@chatwire/core';
+import { type CatalogDetail } from '@chatwire/core/shared';
 import { extendTools } from '@chatwire/server';
 import { z } from 'zod';
 import { answerDiscovery, type DiscoverToolsOutput } from './discovery/answerDiscovery.js';

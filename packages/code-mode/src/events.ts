@@ -1,4 +1,4 @@
-import { CODE_MODE_EVENTS, type CodeModeEventType, type CodeModeEventValues } from '@chatwire/core';
+import { CODE_MODE_EVENTS, type CodeModeEventType, type CodeModeEventValues } from '@chatwire/core/shared';
 import type { ExecutionError } from './errors.js';
 import { cutToBytes } from './execution/runExecution.js';
 

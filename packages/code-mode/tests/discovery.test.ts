@@ -1,4 +1,4 @@
-import { createCompactionMarker, discoveryCatalog } from '@chatwire/core';
+import { createCompactionMarker, discoveryCatalog } from '@chatwire/core/shared';
 import { describe, expect, it } from 'vitest';
 import { createCodeMode, discoveredInConversation, MAX_NAMES_PER_CALL } from '../src/index.js';
 import { assistantCalls, createFixtureTools, toolResult } from './fixtures.js';

@@ -1,5 +1,6 @@
 import { EventType, type CustomEvent, type Event } from '@ag-ui/core';
-import { ChatClient, fetchServerSentEvents, type CodeModeEventValues, type ModelCallUsage, type ToolCallPart } from '@chatwire/core';
+import { ChatClient, fetchServerSentEvents, type ModelCallUsage, type ToolCallPart } from '@chatwire/core';
+import { type CodeModeEventValues } from '@chatwire/core/shared';
 import { chat, createChatHandler, createScriptedModel, type ScriptRule } from '@chatwire/server';
 import { countTokens } from 'gpt-tokenizer';
 import { afterAll, describe, expect, it } from 'vitest';

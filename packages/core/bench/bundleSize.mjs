@@ -35,7 +35,7 @@ const REACT = ['react', 'react-dom', 'react-dom/client', 'react/jsx-runtime'];
  * (event checks, reducers, reconnection) and `fetchServerSentEvents`' `run()` imports the response
  * reader (SSE decoding, response checks). The other dynamic imports serve only some apps.
  */
-const FIRST_REQUEST = ['packages/core/src/store/runLoop.ts', 'packages/core/src/wire/connection.ts'].map((path) => join(root, path));
+const FIRST_REQUEST = ['packages/core/src/runtime/runRequest.ts', 'packages/core/src/transport/connection.ts'].map((path) => join(root, path));
 
 /** name -> entry source. Each entry exports what it made so nothing is tree-shaken away. */
 const entries = [

@@ -8,14 +8,15 @@
  * (`toServerSentEventsStream` from `@tanstack/ai`, `createUIMessageStreamResponse` from `ai`,
  * `encodeServerSentEvent` from `@chatwire/core`), so no wire format is hand-written here.
  */
-import { ChatClient as ChatwireClient, encodeServerSentEvent, fetchServerSentEvents as chatwireSse, messageText } from '@chatwire/core';
+import { ChatClient as ChatwireClient, fetchServerSentEvents as chatwireSse, messageText } from '@chatwire/core';
+import { encodeServerSentEvent } from '@chatwire/core/shared';
 import { ChatClient as TanStackClient, fetchServerSentEvents as tanstackSse } from '@tanstack/ai-client';
 import { toServerSentEventsStream, type StreamChunk } from '@tanstack/ai';
 import { createUIMessageStream, createUIMessageStreamResponse, DefaultChatTransport, type UIMessage, type UIMessageChunk } from 'ai';
 import { Chat as AiSdkChat } from '@ai-sdk/react';
 
 /** Bytes per body chunk handed to the client (a typical network read size for a streamed response). */
-export const CHUNK_BYTES = 512;
+const CHUNK_BYTES = 512;
 export const URL_ = 'http://bench.test/api/chat';
 
 // ---------------------------------------------------------------------------------------------
@@ -24,12 +25,12 @@ export const URL_ = 'http://bench.test/api/chat';
 const WORDS = ['the', 'quick', 'brown', 'fox', 'jumps', 'over', 'a', 'lazy', 'dog', 'while', 'streaming', 'tokens', 'arrive', 'one', 'by', 'one'];
 
 /** `n` one-word deltas (each a word plus a space), the same for every client. */
-export function wordDeltas(n: number): string[] {
+function wordDeltas(n: number): string[] {
   return Array.from({ length: n }, (_, index) => `${WORDS[index % WORDS.length]} `);
 }
 
 /** The JSON arguments of the benchmark tool call: exactly `length` characters, nested and realistic. */
-export function toolArguments(length: number): { readonly json: string; readonly value: unknown } {
+function toolArguments(length: number): { readonly json: string; readonly value: unknown } {
   const items: { id: number; name: string; tags: string[]; score: number }[] = [];
   const value = { query: 'streaming benchmark', filters: { inStock: true, maxPrice: 120.5 }, items, note: '' };
   while (JSON.stringify(value).length < length - 120) {
@@ -153,7 +154,7 @@ export async function aiSdkBody(scenario: Scenario): Promise<Body> {
 // In-memory transport
 
 /** A fresh Response replaying `body` chunk by chunk (one chunk per read, like a socket). */
-export function replay(body: Body): Response {
+function replay(body: Body): Response {
   let index = 0;
   const stream = new ReadableStream<Uint8Array>({
     pull(controller) {
@@ -197,7 +198,7 @@ export async function runChatwire(scenario: Scenario, body: Body): Promise<void>
   client.dispose();
 }
 
-export function checkChatwire(snapshot: ReturnType<ChatwireClient['getSnapshot']>, scenario: Scenario): void {
+function checkChatwire(snapshot: ReturnType<ChatwireClient['getSnapshot']>, scenario: Scenario): void {
   if (snapshot.status !== 'ready' || snapshot.error) fail('chatwire', `status ${snapshot.status} ${snapshot.error?.message ?? ''}`);
   const last = snapshot.messages[snapshot.messages.length - 1];
   if (last?.role !== 'assistant') fail('chatwire', 'no assistant message');
@@ -243,7 +244,7 @@ export async function withHiddenDocument<T>(run: () => Promise<T>): Promise<T> {
   }
 }
 
-export function checkTanStack(status: string, error: Error | undefined, messages: readonly TanStackMessage[], scenario: Scenario): void {
+function checkTanStack(status: string, error: Error | undefined, messages: readonly TanStackMessage[], scenario: Scenario): void {
   if (status !== 'ready' || error) fail('tanstack', `status ${status} ${error?.message ?? ''}`);
   const last = messages[messages.length - 1];
   if (last?.role !== 'assistant') fail('tanstack', 'no assistant message');
@@ -264,7 +265,7 @@ export async function runAiSdk(scenario: Scenario, body: Body): Promise<void> {
   checkAiSdk(chat.status, chat.error, chat.messages, scenario);
 }
 
-export function checkAiSdk(status: string, error: Error | undefined, messages: readonly UIMessage[], scenario: Scenario): void {
+function checkAiSdk(status: string, error: Error | undefined, messages: readonly UIMessage[], scenario: Scenario): void {
   if (status !== 'ready' || error) fail('ai-sdk', `status ${status} ${error?.message ?? ''}`);
   const last = messages[messages.length - 1];
   if (last?.role !== 'assistant') fail('ai-sdk', 'no assistant message');

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { ChatClient, messageText, toWireMessages, type ChatMessage, type FilePart } from '@chatwire/core';
+import { ChatClient, messageText, type ChatMessage, type FilePart } from '@chatwire/core';
+import { toWireMessages } from '@chatwire/core/shared';
 import { fromWireMessages } from '@chatwire/core/wire';
 import { clientOver, run, sse, sseResponse } from './fixtures.js';
 

@@ -109,9 +109,9 @@ export const client = new ChatClient({ connection: fetchServerSentEvents('/api/c
     expect(fromPackage(lazy, 'eventsource-parser')).toHaveLength(1);
     // Code Mode's reducer comes with the protocol extensions (the first such event), not with the first request.
     const chunkOf = (suffix: string) => chunks.filter((chunk) => Object.keys(chunk.modules).some((id) => id.endsWith(suffix)));
-    expect(chunkOf('/wire/reduceCodeModeEvent.ts')).toHaveLength(1);
-    expect(chunkOf('/wire/reduceCodeModeEvent.ts')[0]).toBe(chunkOf('/wire/protocolExtensions.ts')[0]);
-    expect(chunkOf('/wire/reduceCodeModeEvent.ts')[0]).not.toBe(chunkOf('/wire/sse.ts')[0]);
+    expect(chunkOf('/reduce/reduceCodeModeEvent.ts')).toHaveLength(1);
+    expect(chunkOf('/reduce/reduceCodeModeEvent.ts')[0]).toBe(chunkOf('/reduce/reduceExtendedEvent.ts')[0]);
+    expect(chunkOf('/reduce/reduceCodeModeEvent.ts')[0]).not.toBe(chunkOf('/transport/sse.ts')[0]);
   }, 60_000);
 
   it('keeps attachments, the send queue and data parts off the initial load: each loads on first use', async () => {
@@ -142,7 +142,7 @@ export const send = (files) => client.sendMessage({ text: 'x', files });`,
     for (const chunk of chunks) if (chunk.isEntry) visit(chunk.fileName);
     const initialModules = [...initial].flatMap((name) => Object.keys(byName.get(name)!.modules));
     const lazyModules = chunks.filter((chunk) => !initial.has(chunk.fileName)).flatMap((chunk) => Object.keys(chunk.modules));
-    for (const lazy of ['/store/attachments.ts', '/store/sendQueue.ts', '/wire/dataParts.ts']) {
+    for (const lazy of ['/runtime/attachments.ts', '/runtime/sendQueue.ts', '/reduce/dataParts.ts']) {
       expect(initialModules.filter((id) => id.endsWith(lazy)), lazy).toEqual([]);
       expect(lazyModules.filter((id) => id.endsWith(lazy)), lazy).toHaveLength(1);
     }

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { ChatClient, Inspector, messageText, recordHistory, type ChatConnection, type InspectionEvent } from '@chatwire/core';
+import { ChatClient, messageText, type ChatConnection, type InspectionEvent } from '@chatwire/core';
+import { Inspector, recordHistory } from '@chatwire/core/shared';
 import { bodyOf, clientOver, run, sse, sseResponse, waitFor } from './fixtures.js';
 
 const answer = (text: string) => sse([run.started, ...run.text('m1', ...text.split(/(?<= )/)), run.finished]);
@@ -368,5 +369,18 @@ describe('ChatClient: edit and re-run, clearError', () => {
     const ready = client.getSnapshot();
     client.clearError();
     expect(client.getSnapshot()).toBe(ready);
+  });
+});
+
+describe('ChatClient: commands are bound', () => {
+  it('a command taken off the client (as useChat passes them on) acts on that client', async () => {
+    const { client } = clientOver(() => sseResponse(answer('bound answer')));
+    const { sendMessage, setMessages, clearError, stop } = client;
+    await expect(sendMessage('hi')).resolves.toEqual({ sent: true });
+    expect(lastText(client)).toBe('bound answer');
+    stop();
+    clearError();
+    setMessages([]);
+    expect(client.getSnapshot().messages).toEqual([]);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CODE_MODE_EVENTS, toWireMessages, type ChatMessage, type CodeExecution, type ToolCallPart } from '@chatwire/core';
+import { type ChatMessage, type CodeExecution, type ToolCallPart } from '@chatwire/core';
+import { CODE_MODE_EVENTS, toWireMessages } from '@chatwire/core/shared';
 import { clientOver, run, sse, sseResponse } from './fixtures.js';
 
 /**

@@ -4,14 +4,16 @@ import { WARM_CACHE_MODEL, addModelCall, cacheSplit } from '@chatwire/core/wire'
 import {
   ChatClient,
   DISCOVERY_TOOL_NAME,
-  discoveredToolsInChat,
-  discoveredToolsInWire,
-  discoveryExchange,
-  isDiscoveryStep,
   type ChatConnection,
   type ConversationUsage,
   type ModelCallUsage,
 } from '@chatwire/core';
+import {
+  discoveredToolsInChat,
+  discoveredToolsInWire,
+  discoveryExchange,
+  isDiscoveryStep,
+} from '@chatwire/core/shared';
 
 /** A hand-written server record of one model call. */
 const record = (over: {

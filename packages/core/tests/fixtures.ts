@@ -27,7 +27,7 @@ export function bodyOf(chunks: readonly (Uint8Array | string)[], options: { fail
 }
 
 /** A fetch that answers every request with `respond()`, recording each request body. */
-export function fakeFetch(respond: (body: unknown, signal: AbortSignal) => Response | Promise<Response>) {
+function fakeFetch(respond: (body: unknown, signal: AbortSignal) => Response | Promise<Response>) {
   const requests: { body: unknown; signal: AbortSignal }[] = [];
   const fetch = (async (_url: string | URL | Request, init?: RequestInit) => {
     const body: unknown = JSON.parse(String(init?.body));

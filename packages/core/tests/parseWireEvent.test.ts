@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { ChatClient, ChatwireError, messageText, type ChatConnection, recordHistory } from '@chatwire/core';
+import { ChatClient, ChatwireError, messageText, type ChatConnection } from '@chatwire/core';
+import { recordHistory } from '@chatwire/core/shared';
 import { parseWireEvent, readModelCallUsage } from '@chatwire/core/wire';
 
 const invalid = (raw: unknown): ChatwireError => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createToolCallPart, parseJsonStrict, transitionToolCall } from '@chatwire/core';
+import { createToolCallPart, parseJsonStrict, transitionToolCall } from '@chatwire/core/shared';
 import { advancePartialJson, argumentsDelta, argumentsEnd, initialPartialJsonState, readPartialJson, type PartialJsonState } from '@chatwire/core/wire';
 
 /** Hand-written documents covering every JSON construct the scanner distinguishes. */

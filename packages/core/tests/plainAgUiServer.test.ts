@@ -1,7 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import type { RunAgentInput } from '@ag-ui/core';
-import { ChatClient, discoveredToolsInChat, toolCallParts, toolDefinition, type ChatConnection } from '@chatwire/core';
+import { ChatClient, toolDefinition, type ChatConnection } from '@chatwire/core';
+import { discoveredToolsInChat, toolCallParts } from '@chatwire/core/shared';
 
 const showBanner = toolDefinition({ name: 'showBanner', description: 'Show a banner.', inputSchema: z.object({ text: z.string() }) });
 

@@ -1,17 +1,15 @@
 import { describe, expect, it, vi } from 'vitest';
+import { type InspectionEvent, type ToolCallPart, type ToolCallState } from '@chatwire/core';
 import {
   createToolCallPart,
   isToolCallEventAllowed,
   toolCallStates,
   toolCallTransitions,
   transitionToolCall,
-  type InspectionEvent,
   type ToolCallEffect,
   type ToolCallEvent,
   type ToolCallEventType,
-  type ToolCallPart,
-  type ToolCallState,
-} from '@chatwire/core';
+} from '@chatwire/core/shared';
 import { argumentsDelta, argumentsEnd } from '@chatwire/core/wire';
 import { clientOver, run, sse, sseResponse } from './fixtures.js';
 

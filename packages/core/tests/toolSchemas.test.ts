@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { z as z3 } from 'zod3';
 import { zodToJsonSchema } from 'zod-to-json-schema';
-import { executeTool, jsonSchema, toolDefinition, toWireTool, validateToolInput, validateToolOutput, type AnyTool } from '@chatwire/core';
+import { jsonSchema, toolDefinition, type AnyTool } from '@chatwire/core';
+import { executeTool, toWireTool, validateToolInput, validateToolOutput } from '@chatwire/core/shared';
 
 /**
  * The same tool, `{ city: string; days?: number }`, defined with each schema style an app may use.

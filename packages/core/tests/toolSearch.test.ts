@@ -1,17 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import {
-  answerDiscoveryCall,
   clientDiscovery,
   DISCOVERY_TOOL_NAME,
+  toolDefinition,
+  type AnyTool,
+} from '@chatwire/core';
+import {
+  answerDiscoveryCall,
   createToolSearch,
   groupedCatalog,
   isGrouped,
   runDiscoverySearch,
   searchDiscoveryTool,
-  toolDefinition,
   GROUPED_CATALOG_ABOVE,
-  type AnyTool,
-} from '@chatwire/core';
+} from '@chatwire/core/shared';
 import { splitWords } from '../src/discovery/toolSearchEngine.js';
 
 /** A small catalog written for these tests: several naming conventions, one schema-only clue. */

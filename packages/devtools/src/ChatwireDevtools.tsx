@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState, type CSSProperties } from 'react';
-import { recordHistory, type ChatClient, type HistoryRecorder } from '@chatwire/core';
+import { type ChatClient } from '@chatwire/core';
+import { recordHistory, type HistoryRecorder } from '@chatwire/core/shared';
 import type { PanelHandle, PanelProps } from './panel/mountPanel.js';
 import { defaultLayout, fitLayout, hostStyle, readLayout, reservedSpace, type PanelDock, type PanelLayout } from './panelLayout.js';
 

@@ -1,6 +1,7 @@
 import { act, cleanup, fireEvent, render, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ChatClient, type ChatConnection, type ChatMessage, type ToolCatalog, type ToolServerStatus } from '@chatwire/core';
+import { ChatClient, type ChatConnection, type ChatMessage } from '@chatwire/core';
+import type { ToolCatalog, ToolServerStatus } from '@chatwire/core/shared';
 import { ChatwireDevtools, buildMcpRows, buildMcpTimeline, buildToolRows, groupToolRows } from '@chatwire/devtools/production';
 
 /**

@@ -1,16 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import {
-  createToolCallPart,
-  transitionToolCall,
   type ChatMessage,
   type CodeExecution,
-  type CodeModeUsage,
-  type HistoryTurn,
   type ModelCallUsage,
-  type ToolCallEvent,
   type ToolCallPart,
   type TurnRecord,
 } from '@chatwire/core';
+import {
+  createToolCallPart,
+  transitionToolCall,
+  type CodeModeUsage,
+  type HistoryTurn,
+  type ToolCallEvent,
+} from '@chatwire/core/shared';
 import { buildCodeModeView, buildEventRows, buildTimeline, grantsInChat, buildTokensView, buildToolRows, eventTypes, savingsAtAGlance, truncatedJson, turnAsFixture } from '@chatwire/devtools/production';
 
 /** A hand-written accounting record (what a server would stream for one model call). */

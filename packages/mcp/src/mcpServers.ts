@@ -1,16 +1,5 @@
-import {
-  TOOL_PROGRESS_EVENT,
-  jsonSchema,
-  toolDefinition,
-  validateWithSchema,
-  type AnyTool,
-  type JsonSchema,
-  type ServerTool,
-  type ToolContext,
-  type ToolProgress,
-  type ToolServerEvent,
-  type ToolServerStatus,
-} from '@chatwire/core';
+import { TOOL_PROGRESS_EVENT, jsonSchema, toolDefinition, type AnyTool, type JsonSchema, type ServerTool, type ToolContext, type ToolProgress } from '@chatwire/core';
+import { validateWithSchema, type ToolServerEvent, type ToolServerStatus } from '@chatwire/core/shared';
 import { extendTools, redactSecrets, toolTokensFor, type ToolTokenCounter } from '@chatwire/server';
 import { McpConfigError, parseMcpConfig, parseMcpServerConfig, isStdioConfig, type McpServerConfig, type McpServersConfig } from './config/mcpConfig.js';
 import { McpConnection, McpServerError, type McpConnectionState, type RequestInput } from './connection/mcpConnection.js';

@@ -1,4 +1,4 @@
-import type { ToolCatalog } from '@chatwire/core';
+import type { ToolCatalog } from '@chatwire/core/shared';
 import { createToolsHandler } from '@chatwire/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectMcpServers, type McpServers } from '../src/index.js';

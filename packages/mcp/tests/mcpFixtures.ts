@@ -1,5 +1,6 @@
 import type { Event } from '@ag-ui/core';
-import { executeTool, type AnyTool, type ServerTool, type ToolContext } from '@chatwire/core';
+import { type AnyTool, type ServerTool, type ToolContext } from '@chatwire/core';
+import { executeTool } from '@chatwire/core/shared';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 

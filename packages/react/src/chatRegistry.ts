@@ -1,5 +1,6 @@
 import { createContext, useContext, useEffect, useState } from 'react';
-import { ChatClient, type ChatClientOptions, type ChatMessage, type ToolCatalog } from '@chatwire/core';
+import { ChatClient, type ChatClientOptions, type ChatMessage } from '@chatwire/core';
+import { type ToolCatalog } from '@chatwire/core/shared';
 
 /** Defaults to five minutes: how long a chat no component uses stays alive. */
 const DEFAULT_GC_TIME = 5 * 60_000;

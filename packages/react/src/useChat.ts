@@ -1,7 +1,5 @@
 import { startTransition, useContext, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import {
-  createId,
-  discoveredToolsInChat,
   pendingInterrupts,
   pendingInputRequests,
   answerInputRequest,
@@ -31,6 +29,7 @@ import {
   type ToolResultInput,
   type TurnRecord,
 } from '@chatwire/core';
+import { createId, discoveredToolsInChat } from '@chatwire/core/shared';
 import { createBatchedView, type RenderBatching } from './batchedSnapshot.js';
 import { ChatDefaultsContext } from './ChatProvider.js';
 import { useChatClient, useChatRegistry } from './chatRegistry.js';
@@ -352,22 +351,23 @@ export function useChat<const Tools extends readonly AnyTool[] = readonly AnyToo
     error: catalog.error,
   };
 
+  // ChatClient's commands are bound to it: they are passed on as they are.
   const commands = useMemo(
     () => ({
-      sendMessage: ((message, options) => client.sendMessage(message, options)) as ChatClient['sendMessage'],
-      regenerate: ((options) => client.regenerate(options)) as ChatClient['regenerate'],
-      resumeStream: () => client.resumeStream(),
-      cancelQueued: (queuedId: string) => client.cancelQueued(queuedId),
-      clearQueue: () => client.clearQueue(),
-      clearError: () => client.clearError(),
-      respondToInterrupt: ((response) => client.respondToInterrupt(response)) as ChatClient['respondToInterrupt'],
-      cancelInterrupt: (interruptId: string) => client.cancelInterrupt(interruptId),
+      sendMessage: client.sendMessage,
+      regenerate: client.regenerate,
+      resumeStream: client.resumeStream,
+      cancelQueued: client.cancelQueued,
+      clearQueue: client.clearQueue,
+      clearError: client.clearError,
+      respondToInterrupt: client.respondToInterrupt,
+      cancelInterrupt: client.cancelInterrupt,
       answerInputRequest: (answer: InputAnswerInput) => answerInputRequest(client, answer),
-      setAgentState: (next: unknown) => client.setAgentState(next),
-      stop: () => client.stop(),
-      setMessages: ((messages) => client.setMessages(messages)) as ChatClient['setMessages'],
-      addToolResult: (result: ToolResultInput) => client.addToolResult(result),
-      addToolApprovalResponse: (response: ApprovalResponseInput) => client.addToolApprovalResponse(response),
+      setAgentState: client.setAgentState,
+      stop: client.stop,
+      setMessages: client.setMessages,
+      addToolResult: client.addToolResult,
+      addToolApprovalResponse: client.addToolApprovalResponse,
       answerAllApprovals: (approved: boolean, reason?: string) => {
         for (const message of client.getSnapshot().messages) {
           for (const part of message.parts) {

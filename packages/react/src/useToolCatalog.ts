@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useSyncExternalStore } from 'react';
-import type { ToolCatalog, ToolCatalogEntry } from '@chatwire/core';
+import type { ToolCatalog, ToolCatalogEntry } from '@chatwire/core/shared';
 import { useChatRegistry, type CatalogState } from './chatRegistry.js';
 
 export type { ToolCatalog };

@@ -1,6 +1,7 @@
 import type { RunAgentInput, Tool as WireTool } from '@ag-ui/core';
 import { RunAgentInputSchema } from '@ag-ui/core/schemas';
-import { type AnyTool, type ToolCatalog, type ToolCatalogEntry, type ToolServerStatus } from '@chatwire/core';
+import { type AnyTool } from '@chatwire/core';
+import { type ToolCatalog, type ToolCatalogEntry, type ToolServerStatus } from '@chatwire/core/shared';
 import { z } from 'zod';
 import { reviewChatRequest, runChat, type ChatOptions, type ReviewedRequest } from './chat.js';
 import { reportError } from './errors/errorReport.js';

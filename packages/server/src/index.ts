@@ -44,8 +44,8 @@ export type { ScriptContext, ScriptReply, ScriptRule, ScriptedModelOptions, Scri
 export { argumentsFromText } from './adapters/scripted/argumentsFromText.js';
 export { LazyDiscovery, countDiscoveryRoundTrips } from './discovery/lazyDiscovery.js';
 export type { DiscoveryAnswer, DiscoveryOptions, DiscoveryPhase, ToolPlan } from './discovery/lazyDiscovery.js';
-export { createToolSearch } from '@chatwire/core';
-export type { ToolSearch, ToolSearchHook, ToolSearchMatch, ToolSearchInput } from '@chatwire/core';
+export { createToolSearch } from '@chatwire/core/shared';
+export type { ToolSearch, ToolSearchHook, ToolSearchMatch, ToolSearchInput } from '@chatwire/core/shared';
 export { cachedToolTokens, countRequestTokens, countTextTokens, countToolList, countableMessage, jsonMessageTokens, jsonSystemTokens, jsonToolTokens, toolTokensFor } from './tokens.js';
 export { ToolRegistry, toModelTool } from './toolRegistry.js';
 export type { RegisteredTool } from './toolRegistry.js';

@@ -1,5 +1,5 @@
 import type { Event } from '@ag-ui/core';
-import { encodeServerSentEvent } from '@chatwire/core';
+import { encodeServerSentEvent } from '@chatwire/core/shared';
 
 /**
  * Headers every Chatwire event stream carries. No `Connection` header: HTTP/1.1 keeps connections

@@ -1,5 +1,6 @@
 import type { Tool as WireTool } from '@ag-ui/core';
-import { readWireToolMetadata, type AnyTool, type JsonSchema, type ServerTool } from '@chatwire/core';
+import { type AnyTool, type JsonSchema, type ServerTool } from '@chatwire/core';
+import { readWireToolMetadata } from '@chatwire/core/shared';
 import type { ModelTool } from './model.js';
 
 /** One tool the agent loop knows, wherever it runs. */

@@ -1,7 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { Event, Message, ResumeEntry } from '@ag-ui/core';
 import { z } from 'zod';
-import { DISCOVERY_TOOL_NAME, discoveredToolsInWire, toolDefinition, unavailableError, type ModelCallUsage } from '@chatwire/core';
+import { DISCOVERY_TOOL_NAME, toolDefinition, type ModelCallUsage } from '@chatwire/core';
+import { discoveredToolsInWire, unavailableError } from '@chatwire/core/shared';
 import { readResultMetadata } from '@chatwire/core/wire';
 import {
   chat,

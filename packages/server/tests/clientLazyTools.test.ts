@@ -4,16 +4,18 @@ import type { Message, Tool as WireTool } from '@ag-ui/core';
 import {
   DISCOVERY_TOOL_NAME,
   clientDiscovery,
-  discoveredToolsInWire,
-  loadingFailure,
-  selfCorrectionError,
-  toolCallParts,
   toolDefinition,
   type ChatClient,
   type ModelCallUsage,
   type ToolCallPart,
   type ToolContext,
 } from '@chatwire/core';
+import {
+  discoveredToolsInWire,
+  loadingFailure,
+  selfCorrectionError,
+  toolCallParts,
+} from '@chatwire/core/shared';
 import { createChatHandler, createScriptedModel, jsonToolTokens, type ChatModel, type DiscoveryOptions, type ModelTool, type ScriptRule } from '@chatwire/server';
 import { clientFor } from './fixtures.js';
 import { createPlainAgUiServer } from './plainAgUiServer.js';

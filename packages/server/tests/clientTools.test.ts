@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { toolCallParts, toolDefinition, type AnyTool, type ChatClient, type ToolCallPart } from '@chatwire/core';
+import { toolDefinition, type AnyTool, type ChatClient, type ToolCallPart } from '@chatwire/core';
+import { toolCallParts } from '@chatwire/core/shared';
 import { createChatHandler, createScriptedModel, type ScriptRule } from '@chatwire/server';
 import { clientFor } from './fixtures.js';
 

@@ -1,7 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { Event, Message } from '@ag-ui/core';
 import { z } from 'zod';
-import { DISCOVERY_TOOL_NAME, createCompactionMarker, selfCorrectionError, toolDefinition, type ModelCallUsage } from '@chatwire/core';
+import { DISCOVERY_TOOL_NAME, toolDefinition, type ModelCallUsage } from '@chatwire/core';
+import { createCompactionMarker, selfCorrectionError } from '@chatwire/core/shared';
 import { readResultMetadata } from '@chatwire/core/wire';
 import { chat, createScriptedModel, jsonToolTokens, toModelTool, type ChatModel, type ChatOptions, type ModelTool, type ScriptRule } from '@chatwire/server';
 import { applyEvents, collect, user } from './fixtures.js';

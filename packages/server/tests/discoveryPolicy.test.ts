@@ -1,7 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { Message } from '@ag-ui/core';
 import { z } from 'zod';
-import { DISCOVERY_TOOL_NAME, createCompactionMarker, toolDefinition } from '@chatwire/core';
+import { DISCOVERY_TOOL_NAME, toolDefinition } from '@chatwire/core';
+import { createCompactionMarker } from '@chatwire/core/shared';
 import { chat, type ChatModel, type ModelChunk, type ModelRequest } from '@chatwire/server';
 import { collect, user } from './fixtures.js';
 

@@ -1,7 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { Event, Message } from '@ag-ui/core';
 import { z } from 'zod';
-import { DISCOVERY_NOTE, DISCOVERY_TOOL_NAME, toolDefinition } from '@chatwire/core';
+import { DISCOVERY_TOOL_NAME, toolDefinition } from '@chatwire/core';
+import { DISCOVERY_NOTE } from '@chatwire/core/shared';
 import { readResultMetadata } from '@chatwire/core/wire';
 import {
   chat,

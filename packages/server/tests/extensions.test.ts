@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Event } from '@ag-ui/core';
 import { z } from 'zod';
-import { toolDefinition, type CodeModeUsage, type ModelCallUsage } from '@chatwire/core';
+import { toolDefinition, type ModelCallUsage } from '@chatwire/core';
+import { type CodeModeUsage } from '@chatwire/core/shared';
 import { chat, createScriptedModel, extendTools, extensionOf, type ChatwireNamespace, type ScriptRule } from '@chatwire/server';
 import { collect, user } from './fixtures.js';
 

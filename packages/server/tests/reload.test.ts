@@ -1,7 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import type { Message } from '@ag-ui/core';
-import { toolCallParts, toolDefinition, type ChatClient, type ChatMessage, type ToolCallPart } from '@chatwire/core';
+import { toolDefinition, type ChatClient, type ChatMessage, type ToolCallPart } from '@chatwire/core';
+import { toolCallParts } from '@chatwire/core/shared';
 import { createChatHandler, createScriptedModel, type ChatModel } from '@chatwire/server';
 import { clientFor } from './fixtures.js';
 

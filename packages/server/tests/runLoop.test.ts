@@ -2,7 +2,8 @@ import { describe, expect, it, vi } from 'vitest';
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import type { Event, Message } from '@ag-ui/core';
 import { z } from 'zod';
-import { DISCOVERY_TOOL_NAME, toolDefinition, toWireTool, type ToolContext } from '@chatwire/core';
+import { DISCOVERY_TOOL_NAME, toolDefinition, type ToolContext } from '@chatwire/core';
+import { toWireTool } from '@chatwire/core/shared';
 import { chat, createChatHandler, createMemoryStore, createScriptedModel, type ScriptRule } from '@chatwire/server';
 import { applyEvents, collect, interruptsOf, readEvents, runInput, user } from './fixtures.js';
 

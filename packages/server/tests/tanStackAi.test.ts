@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { EventSchema } from '@ag-ui/core/schemas';
 import { toolDefinition as tanStackTool, type StreamChunk } from '@tanstack/ai';
-import { messageText, pendingInterrupts, toolCallParts, toolDefinition, type ChatClient, type ChatwireError } from '@chatwire/core';
+import { messageText, pendingInterrupts, toolDefinition, type ChatClient, type ChatwireError } from '@chatwire/core';
+import { toolCallParts } from '@chatwire/core/shared';
 import { callOf, startTanStackServer, textOf, toSpecLifecycle } from './tanStackAiServer.js';
 
 /**

@@ -2,7 +2,8 @@ import { toStandardJsonSchema } from '@valibot/to-json-schema';
 import * as v from 'valibot';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { toolCallParts, toolDefinition, type AnyTool, type ChatClient } from '@chatwire/core';
+import { toolDefinition, type AnyTool, type ChatClient } from '@chatwire/core';
+import { toolCallParts } from '@chatwire/core/shared';
 import { createChatHandler, createScriptedModel } from '@chatwire/server';
 import { clientFor } from './fixtures.js';
 

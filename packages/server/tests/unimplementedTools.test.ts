@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { messageText, toolCallParts, type ChatClient, type ToolCallPart } from '@chatwire/core';
+import { messageText, type ChatClient, type ToolCallPart } from '@chatwire/core';
+import { toolCallParts } from '@chatwire/core/shared';
 import { createChatHandler, createScriptedModel } from '@chatwire/server';
 import { clientFor } from './fixtures.js';
 import { POST } from './readme/server.js';

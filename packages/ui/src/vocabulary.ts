@@ -1,4 +1,5 @@
-import { DISCOVERY_TOOL_NAME, TOOL_PROGRESS_EVENT, readDiscoveredNames, type MessagePart, type NestedToolCall, type ToolCallPart, type ToolProgress } from '@chatwire/core';
+import { DISCOVERY_TOOL_NAME, TOOL_PROGRESS_EVENT, type MessagePart, type NestedToolCall, type ToolCallPart, type ToolProgress } from '@chatwire/core';
+import { readDiscoveredNames } from '@chatwire/core/shared';
 
 /**
  * The words the components use, in one place. Discovery has one vocabulary everywhere (components,

@@ -1,5 +1,5 @@
 import type { Message } from '@ag-ui/core';
-import { parseJsonStrict, readCompactionMarker, readDiscoveredNames } from '@chatwire/core';
+import { parseJsonStrict, readCompactionMarker, readDiscoveredNames } from '@chatwire/core/shared';
 import { DISCOVER_TOOLS } from '../prompt/renderSystemPrompt.js';
 import { bareToolName } from '../stubs/toolStubs.js';
 

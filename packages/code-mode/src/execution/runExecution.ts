@@ -1,4 +1,5 @@
-import { createId, executeTool, parseJsonStrict, resolveNeedsApproval, validateToolInput, type ServerTool } from '@chatwire/core';
+import { type ServerTool } from '@chatwire/core';
+import { createId, executeTool, parseJsonStrict, resolveNeedsApproval, validateToolInput } from '@chatwire/core/shared';
 import type { ExecutionError } from '../errors.js';
 import type { CodeModeEvent, CodeModeEventListener } from '../events.js';
 import type { ResolvedLimits } from '../limits.js';

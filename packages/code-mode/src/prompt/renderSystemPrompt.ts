@@ -1,4 +1,4 @@
-import { discoveryCatalog, type CatalogDetail } from '@chatwire/core';
+import { discoveryCatalog, type CatalogDetail } from '@chatwire/core/shared';
 import type { ResolvedLimits } from '../limits.js';
 import type { ToolStub } from '../stubs/toolStubs.js';
 

@@ -141,7 +141,7 @@ export function half(id: string): 'tune' | 'held-out' {
 }
 
 /** The needed capabilities of a query: for each, every tool that satisfies it (`acceptable`, else `expected`). */
-export function needs(query: LabelledQuery): string[][] {
+function needs(query: LabelledQuery): string[][] {
   return query.expected.map((name, index) => [...(query.acceptable?.[index] ?? [name])]);
 }
 
@@ -152,15 +152,6 @@ export interface Scores {
   readonly mrr: number;
   readonly queries: number;
   readonly msMedian: number;
-}
-
-/**
- * Recall@k: per query, the share of its needed capabilities with a satisfying tool in the top k,
- * averaged over queries (so each needed tool of a multi-tool request counts). MRR: per query, 1 /
- * the rank of the first result that satisfies any need (0 when none in the top 10), averaged.
- */
-export async function evaluate(rank: (query: string, topK: number) => Promise<string[]> | string[], queries: readonly LabelledQuery[]): Promise<Scores> {
-  return aggregate(await scoreEach(rank, queries));
 }
 
 /** One request's outcome: its recall at 1, 5 and 10, its reciprocal rank, and the search's time. */
@@ -188,7 +179,11 @@ export async function scoreEach(rank: (query: string, topK: number) => Promise<s
   return scores;
 }
 
-/** Averages per-request scores (any subset of them, such as the held-out half). */
+/**
+ * Recall@k: per query, the share of its needed capabilities with a satisfying tool in the top k,
+ * averaged over queries (so each needed tool of a multi-tool request counts). MRR: per query, 1 /
+ * the rank of the first result that satisfies any need (0 when none in the top 10), averaged.
+ */
 export function aggregate(scores: readonly QueryScore[]): Scores {
   const n = scores.length || 1;
   const sum = (key: 'r1' | 'r5' | 'r10' | 'rr') => scores.reduce((total, score) => total + score[key], 0) / n;

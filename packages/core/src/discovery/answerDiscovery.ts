@@ -1,4 +1,4 @@
-import { DISCOVERY_TOOL_NAME } from '../wire/protocol.js';
+import { DISCOVERY_TOOL_NAME } from '../protocol/chatwireProtocol.js';
 import { DISCOVERY_NOTE, type CatalogTool } from './catalog.js';
 import { listGroup, listGroups } from './catalogGroups.js';
 import type { DiscoveryMatch, DiscoverySearchReport } from './discoverySearch.js';
@@ -80,7 +80,7 @@ export interface AnswerDiscoveryOptions {
 export type AutoLoad = boolean | { readonly max?: number; readonly minScore?: number };
 
 /** The cap `autoLoad: { }` applies when a field is left out. */
-export const AUTO_LOAD_DEFAULTS = { max: 3, minScore: 0.5 } as const;
+const AUTO_LOAD_DEFAULTS = { max: 3, minScore: 0.5 } as const;
 
 /** Whether the policy allows `name` in `phase` (a throwing policy refuses). */
 export async function isAllowed(catalog: DiscoveryCatalogAccess, name: string, phase: DiscoveryPhase): Promise<boolean> {

@@ -1,4 +1,4 @@
-import { DISCOVERY_TOOL_NAME } from '../wire/protocol.js';
+import { DISCOVERY_TOOL_NAME } from '../protocol/chatwireProtocol.js';
 import { GROUPED_CATALOG_ABOVE, groupedCatalog, type CatalogGroups } from './catalogGroups.js';
 
 /** How much the discovery tool's catalog says about each lazy tool. */

@@ -22,14 +22,14 @@ const GROUP_LINE_CHARS = 90;
 const GROUP_LINES_BUDGET = 4_400;
 
 /** Most tools `group:Name` lists at once. */
-export const GROUP_LISTING_MAX = 50;
+const GROUP_LISTING_MAX = 50;
 
 const cut = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, Math.max(0, max - 1)).trimEnd()}…`);
 /** One line of catalog text: no line breaks from a description (MCP servers write them). */
 const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
 
 /** The tools of each group (in catalog order), and the tools in no group. */
-export function groupTools<T extends GroupedCatalogTool>(tools: readonly T[]): { groups: Map<string, T[]>; ungrouped: T[] } {
+function groupTools<T extends GroupedCatalogTool>(tools: readonly T[]): { groups: Map<string, T[]>; ungrouped: T[] } {
   const groups = new Map<string, T[]>();
   const ungrouped: T[] = [];
   for (const tool of tools) {

@@ -1,5 +1,5 @@
 import type { Message as WireMessage, Tool as WireTool } from '@ag-ui/core';
-import { DISCOVERY_TOOL_NAME, type ModelCallUsage } from '../wire/protocol.js';
+import { DISCOVERY_TOOL_NAME, type ModelCallUsage } from '../protocol/chatwireProtocol.js';
 import { toWireTool, type AnyTool } from '../tools/toolDefinition.js';
 import { answerDiscoveryCall, type DiscoveryAnswer } from './answerDiscovery.js';
 import { isGrouped, nameDiscoveryTool, searchDiscoveryTool, type CatalogDetail } from './catalog.js';
@@ -27,7 +27,7 @@ function plainWireTool(tool: AnyTool): WireTool {
 }
 
 /** The frontend tools of one run: eager ones, the discovery tool (while any lazy tool is left), discovered ones in order. */
-export function managedWireTools(
+function managedWireTools(
   tools: readonly AnyTool[],
   discovered: readonly string[],
   detail: CatalogDetail,
@@ -42,7 +42,7 @@ export function managedWireTools(
 }
 
 /** The browser has no tokenizer: four characters per token, labelled an estimate (±30%). */
-export const browserTokenEstimate: DiscoveryTokenCounter = {
+const browserTokenEstimate: DiscoveryTokenCounter = {
   method: 'characters ÷ 4 (browser estimate)',
   errorBound: 0.3,
   countTool: (tool) => Math.ceil(JSON.stringify({ name: tool.name, description: tool.description, parameters: tool.parameters }).length / 4),
@@ -50,7 +50,7 @@ export const browserTokenEstimate: DiscoveryTokenCounter = {
 };
 
 /** The client's own accounting of one run in client-managed mode (see {@link browserTokenEstimate}). */
-export function estimateClientUsage(runId: string, sent: readonly WireTool[], tools: readonly AnyTool[], messages: readonly WireMessage[]): ModelCallUsage {
+function estimateClientUsage(runId: string, sent: readonly WireTool[], tools: readonly AnyTool[], messages: readonly WireMessage[]): ModelCallUsage {
   const sentNames = new Set(sent.map((tool) => tool.name));
   const fresh = new Set(newlyDiscoveredTools(messages));
   return discoveryUsage({

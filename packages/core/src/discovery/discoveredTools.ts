@@ -1,7 +1,7 @@
 import type { Message as WireMessage } from '@ag-ui/core';
-import type { ChatMessage } from '../store/messages.js';
-import { parseResultContent } from '../store/messages.js';
-import { DISCOVERY_TOOL_NAME } from '../wire/protocol.js';
+import type { ChatMessage } from '../model/messages.js';
+import { parseResultContent } from '../model/messages.js';
+import { DISCOVERY_TOOL_NAME } from '../protocol/chatwireProtocol.js';
 
 /** Reads the names a discovery result loaded; anything else reads as none. */
 export function readDiscoveredNames(content: unknown): string[] {

@@ -1,5 +1,5 @@
 import type { Message as WireMessage } from '@ag-ui/core';
-import { DISCOVERY_TOOL_NAME } from '../wire/protocol.js';
+import { DISCOVERY_TOOL_NAME } from '../protocol/chatwireProtocol.js';
 
 /*
  * What discovery costs inside a history, for the accounting (apart from discoveredTools.ts, which the

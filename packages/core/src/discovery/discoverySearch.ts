@@ -46,7 +46,7 @@ export interface DiscoveryMatch {
 }
 
 /** The hook's wait before the built-in search answers, when `searchTimeoutMs` is not set. */
-export const SEARCH_HOOK_TIMEOUT_MS = 2_000;
+const SEARCH_HOOK_TIMEOUT_MS = 2_000;
 
 /**
  * Runs one discovery search: the app's hook when there is one (within `timeoutMs`), else or on its

@@ -1,5 +1,5 @@
 import type { Message as WireMessage } from '@ag-ui/core';
-import type { ModelCallUsage } from '../wire/protocol.js';
+import type { ModelCallUsage } from '../protocol/chatwireProtocol.js';
 import { discoveryExchange, isDiscoveryStep } from './discoveryExchange.js';
 
 /** A tool as token counting sees it: what the model receives. */
@@ -29,14 +29,14 @@ export interface DiscoveryTokenCounter {
 }
 
 /** Tokens of a list of tools: each definition plus the list's framing. */
-export function countToolList(counter: Pick<DiscoveryTokenCounter, 'countTool' | 'countOverhead'>, tools: readonly CountableTool[]): number {
+function countToolList(counter: Pick<DiscoveryTokenCounter, 'countTool' | 'countOverhead'>, tools: readonly CountableTool[]): number {
   let total = counter.countOverhead?.(tools.length) ?? 0;
   for (const tool of tools) total += counter.countTool(tool);
   return total;
 }
 
 /** Tokens of messages on the counter's serialisation (its own, else the JSON of each message). */
-export function countMessages(counter: Pick<DiscoveryTokenCounter, 'countText' | 'countMessages'>, messages: readonly WireMessage[]): number {
+function countMessages(counter: Pick<DiscoveryTokenCounter, 'countText' | 'countMessages'>, messages: readonly WireMessage[]): number {
   if (counter.countMessages) return counter.countMessages(messages);
   return messages.reduce((sum, message) => sum + counter.countText(JSON.stringify(message)), 0);
 }

@@ -1,4 +1,4 @@
-import { DISCOVERY_TOOL_NAME } from '../wire/protocol.js';
+import { DISCOVERY_TOOL_NAME } from '../protocol/chatwireProtocol.js';
 import { loadingFailure } from './answerDiscovery.js';
 
 /**

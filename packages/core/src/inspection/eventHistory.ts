@@ -47,7 +47,7 @@ interface MutableTurn {
  * wants one (devtools, an app's logging) attaches one with {@link recordHistory}. Recording keeps
  * references to events already parsed: one array push per event, no copies and no notifications.
  */
-export class EventHistory {
+class EventHistory {
   readonly #maxTurns: number;
   readonly #maxEvents: number;
   readonly #turns: MutableTurn[] = [];

@@ -1,7 +1,7 @@
 import type { Event as WireEvent, RunAgentInput } from '@ag-ui/core';
-import type { ChatStatus, ToolCallChange } from '../store/chatReducer.js';
-import type { ChatSnapshot } from '../store/chatStore.js';
-import type { ChatwireError } from '../errors.js';
+import type { ToolCallChange } from '../reduce/chatReducer.js';
+import type { ChatSnapshot, ChatStatus } from '../model/chatState.js';
+import type { ChatwireError } from '../base/errors.js';
 
 /**
  * What a `ChatClient` reports to inspectors (devtools, logging, tests). A panel can be rebuilt from

@@ -12,7 +12,7 @@
  * the total cost of a stream linear in its length.
  */
 
-import { safeJsonReviver } from './parseJsonStrict.js';
+import { safeJsonReviver } from '../base/parseJsonStrict.js';
 
 type Mode =
   | 'value' // expecting a value (or `]` right after `[`)

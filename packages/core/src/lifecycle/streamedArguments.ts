@@ -1,6 +1,5 @@
-import { findToolCall, type ChatState } from '../store/chatReducer.js';
-import { describeError } from '../errors.js';
-import { parseJsonStrict } from './parseJsonStrict.js';
+import { describeError } from '../base/errors.js';
+import { parseJsonStrict } from '../base/parseJsonStrict.js';
 import { advancePartialJson, initialPartialJsonState, readPartialJson, shouldRefreshPartial, type PartialJsonState } from './partialJson.js';
 import type { ToolCallEvent, ToolCallPart } from './toolCallLifecycle.js';
 
@@ -45,5 +44,3 @@ export function argumentsEnd(call: ToolCallPart): ToolCallEvent {
   }
 }
 
-/** The call `toolCallId` of a chat state, if any. */
-export const callIn = (state: ChatState, toolCallId: string): ToolCallPart | undefined => findToolCall(state.messages, (call) => call.toolCallId === toolCallId)?.call;

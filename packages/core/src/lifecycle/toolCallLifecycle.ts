@@ -1,5 +1,5 @@
-import type { CodeExecution } from '../store/codeExecution.js';
-import type { ApprovalDecision, ApprovalPayload, GrantOption } from '../wire/protocol.js';
+import type { CodeExecution } from './codeExecution.js';
+import type { ApprovalDecision, ApprovalPayload, GrantOption } from '../protocol/chatwireProtocol.js';
 
 /**
  * Where a tool call is in its lifecycle.
@@ -156,8 +156,6 @@ export type ToolCallEvent =
       readonly message?: string;
       readonly expiresAt?: string;
       readonly runId?: string;
-      /** What the server offers with it: grants, edits. */
-      readonly offers?: Pick<ToolApproval, 'grantOptions' | 'editable'>;
     }
   | { readonly type: 'approvalResponse'; readonly approved: boolean; readonly reason?: string; readonly by?: 'user' | 'auto'; readonly answer?: ToolApproval['answer'] }
   | { readonly type: 'execute' }
@@ -316,21 +314,12 @@ function applyEvent(call: ToolCallPart, event: ToolCallEvent, at: number): ToolC
       effects.push({ type: 'inputReady' });
       break;
     }
-    case 'approvalRequest':
-      next = {
-        ...call,
-        state: rule.target,
-        approval: {
-          id: event.approvalId,
-          requestedBy: event.requestedBy,
-          ...(event.metadata ? { metadata: event.metadata } : {}),
-          ...(event.message === undefined ? {} : { message: event.message }),
-          ...(event.expiresAt === undefined ? {} : { expiresAt: event.expiresAt }),
-          ...(event.runId === undefined ? {} : { runId: event.runId }),
-          ...event.offers,
-        },
-      };
+    case 'approvalRequest': {
+      // The event's fields are the approval's (whoever builds the event leaves out what it lacks).
+      const { type: _type, approvalId: id, ...fields } = event;
+      next = { ...call, state: rule.target, approval: { id, ...fields } };
       break;
+    }
     case 'approvalResponse': {
       const approval = call.approval as ToolApproval;
       next = {

@@ -1,4 +1,4 @@
-import { describeError } from '../errors.js';
+import { describeError } from '../base/errors.js';
 import { validateToolInput, validateToolOutput, type AnyTool, type ToolExecute } from './toolDefinition.js';
 
 /** How one execution of a tool ended: the output and its JSON text, or an error for the model. */

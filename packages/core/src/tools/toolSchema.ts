@@ -88,7 +88,7 @@ export async function validateWithSchema<T>(schema: StandardSchemaV1<unknown, T>
 }
 
 /** Standard Schema issues as `path: message` (path segments joined by dots) joined by `; `; the message alone at the root. */
-export function formatIssues(issues: readonly StandardSchemaV1.Issue[]): string {
+function formatIssues(issues: readonly StandardSchemaV1.Issue[]): string {
   if (issues.length === 0) return 'invalid value';
   return issues
     .map((issue) => {

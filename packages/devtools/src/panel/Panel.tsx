@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import { TOOL_PROGRESS_EVENT, type ChatClient, type ChatSnapshot, type HistoryRecorder, type HistoryTurn, type ToolServerStatus, type TurnRecord } from '@chatwire/core';
+import { TOOL_PROGRESS_EVENT, type ChatClient, type ChatSnapshot, type TurnRecord } from '@chatwire/core';
+import type { HistoryRecorder, HistoryTurn, ToolServerStatus } from '@chatwire/core/shared';
 import { buildTokensView, savingsAtAGlance, type CatalogEntry } from '../viewModel/index.js';
 import type { PanelProps } from './mountPanel.js';
 import { DockControls, MoveHandle, ResizeHandle } from './PanelFrame.js';

@@ -1,5 +1,6 @@
 import { createRoot } from 'react-dom/client';
-import type { ChatClient, HistoryRecorder } from '@chatwire/core';
+import type { ChatClient } from '@chatwire/core';
+import type { HistoryRecorder } from '@chatwire/core/shared';
 import type { PanelLayout } from '../panelLayout.js';
 import { Panel } from './Panel.js';
 import { panelStyles } from './styles.js';

@@ -1,4 +1,5 @@
-import type { ChatMessage, CodeExecution, CodeModeUsage, TurnRecord } from '@chatwire/core';
+import type { ChatMessage, CodeExecution, TurnRecord } from '@chatwire/core';
+import type { CodeModeUsage } from '@chatwire/core/shared';
 
 /** Where a Code Mode API stands in the selected model call. */
 export type CodeModeApiStatus = 'eager' | 'discovered' | 'undiscovered';

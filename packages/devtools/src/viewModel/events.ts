@@ -1,4 +1,4 @@
-import type { HistoryTurn, RecordedEvent } from '@chatwire/core';
+import type { HistoryTurn, RecordedEvent } from '@chatwire/core/shared';
 
 /** One row of the Events view. */
 export interface EventRow {

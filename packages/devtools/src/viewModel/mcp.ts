@@ -1,4 +1,5 @@
-import { DISCOVERY_TOOL_NAME, parseResultContent, type ChatMessage, type ToolServerStatus } from '@chatwire/core';
+import { DISCOVERY_TOOL_NAME, type ChatMessage } from '@chatwire/core';
+import { parseResultContent, type ToolServerStatus } from '@chatwire/core/shared';
 import { discoveryOrigins } from './tools.js';
 
 /**

@@ -1,11 +1,5 @@
-import {
-  DISCOVERY_TOOL_NAME,
-  readCompactionMarker,
-  readDiscoveredNames,
-  type ChatMessage,
-  type ToolCatalogEntry,
-  type TurnRecord,
-} from '@chatwire/core';
+import { DISCOVERY_TOOL_NAME, type ChatMessage, type TurnRecord } from '@chatwire/core';
+import { readCompactionMarker, readDiscoveredNames, type ToolCatalogEntry } from '@chatwire/core/shared';
 
 /** A tool as the catalog describes it (`GET /api/tools`); only the name is required here. */
 export type CatalogEntry = Pick<ToolCatalogEntry, 'name'> & Partial<ToolCatalogEntry>;

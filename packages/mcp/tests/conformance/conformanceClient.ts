@@ -1,7 +1,8 @@
 // The MCP client under test in the conformance suite: Chatwire's own (connectMcpServers), driven the
 // way a chat drives it. The suite passes the server URL as the last argument and the scenario in
 // MCP_CONFORMANCE_SCENARIO. Run through `npm run test:mcp-conformance` (scripts/mcpConformance.mjs).
-import { executeTool, type ServerTool } from '@chatwire/core';
+import { type ServerTool } from '@chatwire/core';
+import { executeTool } from '@chatwire/core/shared';
 import { connectMcpServers } from '../../src/index.js';
 
 const url = process.argv.at(-1) ?? '';

@@ -1,6 +1,7 @@
 import { contentToText, type Message, type TokenUsage } from '@ag-ui/core';
 import { countTextTokens as countTokens } from '../tokens.js';
-import { readCompactionMarker, readDiscoveredNames, DISCOVERY_TOOL_NAME } from '@chatwire/core';
+import { DISCOVERY_TOOL_NAME } from '@chatwire/core';
+import { readCompactionMarker, readDiscoveredNames } from '@chatwire/core/shared';
 import type { ChatModel, ModelChunk, ModelRequest, ModelTool, ProviderToolChanges, ToolTokenCounter } from '../model.js';
 import { providerSearchExchanges, type ProviderSearchExchange } from '../discovery/providerToolSearch.js';
 import {

@@ -1,5 +1,5 @@
 import { contentToText, type Message, type TokenUsage } from '@ag-ui/core';
-import { createId } from '@chatwire/core';
+import { createId } from '@chatwire/core/shared';
 import { countTextTokens as countTokens } from '../tokens.js';
 import { estimateTokensInFunctions, type ChatCompletionFunctionDefinition } from 'gpt-tokenizer/functionCalling';
 import type { ChatModel, ModelChunk, ModelRequest, ModelTool, ToolTokenCounter } from '../model.js';

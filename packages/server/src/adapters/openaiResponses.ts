@@ -1,5 +1,6 @@
 import { contentToText, type Message, type TokenUsage } from '@ag-ui/core';
-import { DISCOVERY_TOOL_NAME, createId } from '@chatwire/core';
+import { DISCOVERY_TOOL_NAME } from '@chatwire/core';
+import { createId } from '@chatwire/core/shared';
 import type { ChatModel, ModelChunk, ModelRequest, ModelTool } from '../model.js';
 import { openAIToolTokens } from './openaiCompatible.js';
 import { ProviderError, parseEvent, streamEndedEarly } from './providerErrors.js';

@@ -1,5 +1,6 @@
 import type { Message, ToolCall, ToolMessage } from '@ag-ui/core';
-import { DISCOVERY_TOOL_NAME, readDiscoveredNames } from '@chatwire/core';
+import { DISCOVERY_TOOL_NAME } from '@chatwire/core';
+import { readDiscoveredNames } from '@chatwire/core/shared';
 import type { ModelTool, ProviderToolChanges, ProviderToolSearch } from '../model.js';
 import { providerSearchExchanges, type ProviderSearchExchange } from '../discovery/providerToolSearch.js';
 import type { OpenAIResponsesFunctionTool, OpenAIResponsesInputItem, OpenAIResponsesNamespaceTool } from './openaiResponses.js';

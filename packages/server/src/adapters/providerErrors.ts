@@ -1,4 +1,4 @@
-import { describeError } from '@chatwire/core';
+import { describeError } from '@chatwire/core/shared';
 
 /** What went wrong talking to a provider, as a stable string a program can switch on. */
 export type ProviderErrorKind =

@@ -1,5 +1,5 @@
 import type { Message } from '@ag-ui/core';
-import { describeError } from '@chatwire/core';
+import { describeError } from '@chatwire/core/shared';
 import { approvalFactsOf } from '../extensions/chatwireExtension.js';
 import type { RegisteredTool } from '../toolRegistry.js';
 

@@ -1,5 +1,6 @@
 import type { ToolCall } from '@ag-ui/core';
-import { validateToolInput, type ServerTool } from '@chatwire/core';
+import type { ServerTool } from '@chatwire/core';
+import { validateToolInput } from '@chatwire/core/shared';
 import canonicalize from 'canonicalize';
 
 /** The longest edited arguments accepted, as canonical JSON (characters). */

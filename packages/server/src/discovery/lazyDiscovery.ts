@@ -1,6 +1,6 @@
 import type { Message, ToolCall } from '@ag-ui/core';
+import { DISCOVERY_TOOL_NAME, type DiscoveryCatalogOptions, type ModelCallUsage } from '@chatwire/core';
 import {
-  DISCOVERY_TOOL_NAME,
   answerDiscoveryCall,
   countDiscoveryExchange,
   describeError,
@@ -15,7 +15,6 @@ import {
   createToolSearch,
   isGrouped,
   runDiscoverySearch,
-  type DiscoveryCatalogOptions,
   type DiscoverySearchReport,
   type ToolSearch,
   type DiscoveryAnswer,
@@ -23,8 +22,7 @@ import {
   type AutoLoad,
   type DiscoveryPhase,
   type DiscoveryTokenCounter,
-  type ModelCallUsage,
-} from '@chatwire/core';
+} from '@chatwire/core/shared';
 import type { ModelTool, ProviderToolChanges, ProviderToolSearch, ToolTokenCounter } from '../model.js';
 import { countRequestTokens, countTextTokens, countToolList, jsonMessageTokens, jsonSystemTokens } from '../tokens.js';
 import { toModelTool, type RegisteredTool, type ToolRegistry } from '../toolRegistry.js';
@@ -32,7 +30,7 @@ import { providerLoadedTools, providerSearchExchanges, providerSelfCorrectionErr
 import { fingerprintOf } from '../extensions/chatwireExtension.js';
 import { recordedVersions } from './toolVersions.js';
 
-export type { DiscoveryAnswer, DiscoveryPhase } from '@chatwire/core';
+export type { DiscoveryAnswer, DiscoveryPhase } from '@chatwire/core/shared';
 
 /**
  * Options of lazy discovery (`chat({ discovery })`): the catalog options the browser's

@@ -1,5 +1,6 @@
 import type { Message, ToolCall, ToolMessage } from '@ag-ui/core';
-import { DISCOVERY_TOOL_NAME, parseResultContent } from '@chatwire/core';
+import { DISCOVERY_TOOL_NAME } from '@chatwire/core';
+import { parseResultContent } from '@chatwire/core/shared';
 
 /**
  * Provider-native deferred loading, the part the loop and the adapters share: a provider's own tool

@@ -1,5 +1,6 @@
 import type { Message } from '@ag-ui/core';
-import { DISCOVERY_TOOL_NAME, parseResultContent } from '@chatwire/core';
+import { DISCOVERY_TOOL_NAME } from '@chatwire/core';
+import { parseResultContent } from '@chatwire/core/shared';
 
 const readVersions = (value: unknown): [string, string][] =>
   value && typeof value === 'object' && !Array.isArray(value)

@@ -1,4 +1,4 @@
-import { createId, describeError } from '@chatwire/core';
+import { createId, describeError } from '@chatwire/core/shared';
 import { ProviderError } from '../adapters/providerErrors.js';
 import { redactSecrets } from './redactSecrets.js';
 

@@ -1,5 +1,6 @@
 import type { Message } from '@ag-ui/core';
-import { CODE_MODE_EVENT_PREFIX, type AnyTool, type ModelCallUsage } from '@chatwire/core';
+import { type AnyTool, type ModelCallUsage } from '@chatwire/core';
+import { CODE_MODE_EVENT_PREFIX } from '@chatwire/core/shared';
 import type { ToolTokenCounter } from '../model.js';
 
 /**

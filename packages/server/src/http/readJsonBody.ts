@@ -1,4 +1,4 @@
-import { describeError } from '@chatwire/core';
+import { describeError } from '@chatwire/core/shared';
 import { LARGE_BODY_BYTES, largeBodyTurn } from './largeBodyTurns.js';
 
 /** A body that could not be read as JSON: the status and error the handler answers with. */

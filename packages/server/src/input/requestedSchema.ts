@@ -1,4 +1,5 @@
-import { hasProtoKey, jsonSchema, validateWithSchema, type JsonSchema } from '@chatwire/core';
+import { jsonSchema, type JsonSchema } from '@chatwire/core';
+import { hasProtoKey, validateWithSchema } from '@chatwire/core/shared';
 
 /** How large a requested schema may be, serialised (it travels to the browser in the interrupt). */
 export const MAX_REQUESTED_SCHEMA_CHARS = 64 * 1024;

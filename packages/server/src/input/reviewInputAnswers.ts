@@ -1,5 +1,6 @@
 import type { ResumeEntry, ToolCall } from '@ag-ui/core';
-import { hasProtoKey, type InputResponse } from '@chatwire/core';
+import { type InputResponse } from '@chatwire/core';
+import { hasProtoKey } from '@chatwire/core/shared';
 import { ChatRequestError } from '../history.js';
 import type { CallExecution } from '../loop/callExecution.js';
 import { CallSigner } from '../signing.js';

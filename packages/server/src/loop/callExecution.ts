@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { EventType, type Event, type Interrupt, type Message } from '@ag-ui/core';
-import { executeValidatedTool, INTERRUPT_REASONS, type InputRequest, type InputRequestMetadata, type InputResponse, type JsonSchema, type ToolContext } from '@chatwire/core';
+import { type InputRequest, type InputResponse, type JsonSchema, type ToolContext } from '@chatwire/core';
+import { executeValidatedTool, INTERRUPT_REASONS, type InputRequestMetadata } from '@chatwire/core/shared';
 import { isExposed, reportError } from '../errors/errorReport.js';
 import { eventPrefixOf } from '../extensions/chatwireExtension.js';
 import { redactSecrets } from '../errors/redactSecrets.js';

@@ -1,5 +1,6 @@
 import { EventType, type AssistantMessage, type Event, type Message, type TokenUsage, type ToolCall } from '@ag-ui/core';
-import { DISCOVERY_TOOL_NAME, createId } from '@chatwire/core';
+import { DISCOVERY_TOOL_NAME } from '@chatwire/core';
+import { createId } from '@chatwire/core/shared';
 import type { ChatModel, ModelChunk, ModelTool, ProviderSearchError } from '../model.js';
 import type { RunContext } from './runContext.js';
 

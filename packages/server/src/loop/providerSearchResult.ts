@@ -1,5 +1,5 @@
 import type { Event } from '@ag-ui/core';
-import { DISCOVERY_NOTE } from '@chatwire/core';
+import { DISCOVERY_NOTE } from '@chatwire/core/shared';
 import type { ProviderSearchMarker } from '../discovery/providerToolSearch.js';
 import type { ModelTool } from '../model.js';
 import type { ProviderSearch } from './modelStep.js';

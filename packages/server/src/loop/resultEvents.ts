@@ -1,5 +1,5 @@
 import { EventType, type Event, type ToolCall, type ToolMessage } from '@ag-ui/core';
-import { createId, type ResultMetadata } from '@chatwire/core';
+import { createId, type ResultMetadata } from '@chatwire/core/shared';
 import { insertAfterCall } from '../history.js';
 import type { RunContext } from './runContext.js';
 

@@ -8,7 +8,7 @@ import {
   type TokenUsage,
   type ToolCall,
 } from '@ag-ui/core';
-import { CHATWIRE_EVENTS, createId } from '@chatwire/core';
+import { CHATWIRE_EVENTS, createId } from '@chatwire/core/shared';
 import { ProviderError } from '../adapters/providerErrors.js';
 import { reportError, safeModelMessage } from '../errors/errorReport.js';
 import { extensionUsage } from '../extensions/chatwireExtension.js';

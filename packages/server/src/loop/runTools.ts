@@ -1,4 +1,5 @@
-import { DISCOVERY_TOOL_NAME, readWireToolMetadata } from '@chatwire/core';
+import { DISCOVERY_TOOL_NAME } from '@chatwire/core';
+import { readWireToolMetadata } from '@chatwire/core/shared';
 import { LazyDiscovery } from '../discovery/lazyDiscovery.js';
 import type { ToolTokenCounter } from '../model.js';
 import { toolTokensFor } from '../tokens.js';

@@ -1,5 +1,6 @@
 import { EventType, type Event, type Interrupt, type Message } from '@ag-ui/core';
-import { CHATWIRE_EVENTS, type InputResponse } from '@chatwire/core';
+import { type InputResponse } from '@chatwire/core';
+import { CHATWIRE_EVENTS } from '@chatwire/core/shared';
 import type { PendingInput } from '../input/pendingInputs.js';
 import { CallExecution, type CallSink } from './callExecution.js';
 import { errorResult } from './resultEvents.js';

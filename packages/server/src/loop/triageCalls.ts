@@ -1,15 +1,14 @@
 import type { Event, Interrupt, ToolCall } from '@ag-ui/core';
+import { DISCOVERY_TOOL_NAME, type ServerTool } from '@chatwire/core';
 import {
-  DISCOVERY_TOOL_NAME,
   describeError,
   parseJsonStrict,
   loadingFailure,
   resolveNeedsApproval,
   unavailableError,
   validateToolInput,
-  type ServerTool,
   INTERRUPT_REASONS,
-} from '@chatwire/core';
+} from '@chatwire/core/shared';
 import { canonicalArguments } from '../binding/canonicalArguments.js';
 import { decideCall, decisionEvent, grantOptionsFor } from '../approvals/runApprovals.js';
 import { deniedResult, errorResult, resultEvent } from './resultEvents.js';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { RESUME_TOKEN_HEADER } from '@chatwire/core';
+import { RESUME_TOKEN_HEADER } from '@chatwire/core/shared';
 import { CallSigner } from '../signing.js';
 
 // One name for both sides, defined with Chatwire's other protocol constants in core.

@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Message, ResumeEntry } from '@ag-ui/core';
 import { z } from 'zod';
-import { DISCOVERY_TOOL_NAME, discoveredToolsInChat, toolDefinition } from '@chatwire/core';
+import { DISCOVERY_TOOL_NAME, toolDefinition } from '@chatwire/core';
+import { discoveredToolsInChat } from '@chatwire/core/shared';
 import { cacheSplit } from '@chatwire/core/wire';
 import { anthropic, anthropicToolTokens, chat, createChatHandler, createMemoryStore, type ChatModel, type ChatOptions, type ModelTool } from '@chatwire/server';
 import { applyEvents, clientFor, collect, interruptsOf, readEvents, user } from '../fixtures.js';

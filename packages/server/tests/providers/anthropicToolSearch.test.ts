@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Event, Message } from '@ag-ui/core';
-import { DISCOVERY_TOOL_NAME, discoveredToolsInChat, discoveredToolsInWire, toolCallParts } from '@chatwire/core';
+import { DISCOVERY_TOOL_NAME } from '@chatwire/core';
+import { discoveredToolsInChat, discoveredToolsInWire, toolCallParts } from '@chatwire/core/shared';
 import { anthropic, anthropicToolTokens, chat, countTextTokens, createChatHandler, type ChatOptions, type ModelTool } from '@chatwire/server';
 import { applyEvents, clientFor, collect, user } from '../fixtures.js';
 import { fixture, startProviderServer, textOf, usagesOf, type ProviderServer } from './providerServer.js';

@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Event, Message, ResumeEntry } from '@ag-ui/core';
 import { z } from 'zod';
-import { DISCOVERY_TOOL_NAME, discoveredToolsInChat, discoveredToolsInWire, toolCallParts, toolDefinition } from '@chatwire/core';
+import { DISCOVERY_TOOL_NAME, toolDefinition } from '@chatwire/core';
+import { discoveredToolsInChat, discoveredToolsInWire, toolCallParts } from '@chatwire/core/shared';
 import { readResultMetadata } from '@chatwire/core/wire';
 import { chat, createChatHandler, createMemoryStore, openaiResponses, toResponsesInput, type ChatOptions, type ErrorReport, type ModelTool } from '@chatwire/server';
 import { applyEvents, clientFor, collect, interruptsOf, readEvents, user } from '../fixtures.js';

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import type { HistoryTurn } from '@chatwire/core';
+import type { HistoryTurn } from '@chatwire/core/shared';
 import { buildEventRows, eventTypes, truncatedJson, turnAsFixture } from '../../viewModel/index.js';
 import { ShowMore, useCappedList } from './ShowMore.js';
 

@@ -1,5 +1,6 @@
 import { useMemo } from 'react';
-import type { ChatMessage, ToolServerStatus } from '@chatwire/core';
+import type { ChatMessage } from '@chatwire/core';
+import type { ToolServerStatus } from '@chatwire/core/shared';
 import { buildMcpRows } from '../../viewModel/index.js';
 
 /** Connection states in words. */

@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
-import type { ChatMessage, ToolServerStatus } from '@chatwire/core';
+import type { ChatMessage } from '@chatwire/core';
+import type { ToolServerStatus } from '@chatwire/core/shared';
 import { buildMcpTimeline, buildTimeline, grantsInChat, type McpTimelineRow } from '../../viewModel/index.js';
 import { ShowMore, useCappedList } from './ShowMore.js';
 

@@ -1,5 +1,6 @@
 import { Fragment, useMemo, useState } from 'react';
-import type { ChatMessage, ToolServerStatus, TurnRecord } from '@chatwire/core';
+import type { ChatMessage, TurnRecord } from '@chatwire/core';
+import type { ToolServerStatus } from '@chatwire/core/shared';
 import { buildMcpRows, buildToolRows, groupToolRows, type CatalogEntry, type ToolFilter, type ToolRow } from '../../viewModel/index.js';
 import { ShowMore, useCappedList } from './ShowMore.js';
 

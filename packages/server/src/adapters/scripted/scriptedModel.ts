@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Message, TokenUsage, ToolMessage } from '@ag-ui/core';
-import { DISCOVERY_TOOL_NAME, createId } from '@chatwire/core';
+import { DISCOVERY_TOOL_NAME } from '@chatwire/core';
+import { createId } from '@chatwire/core/shared';
 import { countRequestTokens, countTextTokens as countTokens } from '../../tokens.js';
 import type { ChatModel, ModelChunk, ModelRequest, ModelTool } from '../../model.js';
 import { argumentsFromText } from './argumentsFromText.js';

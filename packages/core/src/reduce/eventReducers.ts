@@ -1,0 +1,26 @@
+import type { ChatState } from '../model/chatState.js';
+import { unchanged, type Reduction, type WireEventAction } from './chatReducer.js';
+
+/**
+ * The table of event reducers. A `wireEvent` action is plain data: it names its reducer by kind
+ * (`core`, `extended`, `dataPart`) and carries the event, the clock, the stream id and (a declared
+ * data part) the checked part. Each reducer is registered by the code that loads its module
+ * (`routeEvent`), before the first action that names it, so the reducers stay in lazy chunks while
+ * actions can be logged, replayed and shown in devtools.
+ */
+
+/** The reducers an AG-UI event can be applied by. */
+export type EventReducerKind = 'core' | 'extended' | 'dataPart';
+
+/** A registered reducer: the state and the (plain data) `wireEvent` action. */
+export type EventReducer = (state: ChatState, action: WireEventAction) => Reduction;
+
+const registered: { [Kind in EventReducerKind]?: EventReducer } = {};
+
+/** Registers the reducer of one kind (the first registration stays). */
+export function registerEventReducer(kind: EventReducerKind, reduce: EventReducer): void {
+  registered[kind] ??= reduce;
+}
+
+/** Applies a `wireEvent` action with the reducer it names (see `reduceChat`); one nobody registered changes nothing. */
+export const reduceEvent = (state: ChatState, action: WireEventAction): Reduction => (registered[action.reducer] ?? unchanged)(state, action);

@@ -1,0 +1,50 @@
+import { ChatwireError } from '../base/errors.js';
+import { hasProtoKey } from '../base/hasProtoKey.js';
+import type { InputAction } from '../tools/inputRequest.js';
+import { jsonSchema, validateWithSchema } from '../tools/toolSchema.js';
+import type { ChatClient } from './chatClient.js';
+import { pendingInputRequests } from '../model/inputRequests.js';
+
+/** An answer to an input request: `accept` with the filled-in `content`, `decline`, or `cancel`. */
+export interface InputAnswerInput {
+  /** The request's id (`InputRequestView.id`). */
+  readonly id: string;
+  readonly action: InputAction;
+  /** The values (with `accept`): an object the request's schema accepts. */
+  readonly content?: Record<string, unknown>;
+}
+
+/**
+ * Answers a server tool's input request (see `pendingInputRequests`): `accept` with `content`,
+ * which must match the request's schema (checked here first, and again by the server), `decline`,
+ * or `cancel`. Once nothing else waits, the chat's next run carries the answer as a resume entry
+ * (`{ action, content }`, or status `cancelled` for `cancel`) and the waiting tool goes on. Rejects
+ * with `ChatwireError` `unknown-interrupt` when no such request waits, and `invalid-argument` for an
+ * unknown action or content the schema refuses (a `__proto__` key included); nothing is recorded then.
+ * A function rather than a `ChatClient` method, so apps that never meet an input request do not
+ * load it (`useChat` returns it bound to its chat).
+ *
+ * @example
+ * ```ts
+ * const [request] = pendingInputRequests(client.getSnapshot().messages);
+ * await answerInputRequest(client, { id: request.id, action: 'accept', content: { party: 4 } });
+ * ```
+ */
+export async function answerInputRequest(client: ChatClient, answer: InputAnswerInput): Promise<void> {
+  const request = pendingInputRequests(client.getSnapshot().messages).find((pending) => pending.id === answer.id);
+  if (!request) throw new ChatwireError('unknown-interrupt', `There is no pending input request '${answer.id}'.`);
+  const { action, content } = answer;
+  if (action === 'cancel') return client.cancelInterrupt(answer.id);
+  if (action === 'decline') return client.respondToInterrupt({ id: answer.id, payload: { action } });
+  if (action !== 'accept') {
+    throw new ChatwireError('invalid-argument', `answerInputRequest: the action must be 'accept', 'decline' or 'cancel' (got ${JSON.stringify(action)}).`);
+  }
+  if (typeof content !== 'object' || content === null || Array.isArray(content)) {
+    throw new ChatwireError('invalid-argument', "answerInputRequest: 'accept' needs the filled-in fields as an object in `content`.");
+  }
+  if (hasProtoKey(content)) throw new ChatwireError('invalid-argument', "answerInputRequest: the content has a '__proto__' key, which is never accepted.");
+  const valid = await validateWithSchema(jsonSchema(request.schema), content);
+  if (!valid.ok) throw new ChatwireError('invalid-argument', `answerInputRequest: the content does not match what '${request.toolName}' asked for: ${valid.error}`);
+  // Answered meanwhile (validation may wait for the validator to load): the client refuses it.
+  client.respondToInterrupt({ id: answer.id, payload: { action, content } });
+}

@@ -1,0 +1,225 @@
+import { findToolCall, type ToolCallChange } from '../reduce/chatReducer.js';
+import type { ChatStore } from './chatStore.js';
+import type { ClientDiscovery } from '../discovery/clientManaged.js';
+import { discoveredToolsInChat } from '../discovery/discoveredTools.js';
+import { describeError } from '../base/errors.js';
+import { createId } from '../base/ids.js';
+import { DISCOVERY_TOOL_NAME } from '../protocol/chatwireProtocol.js';
+import { executeTool } from '../tools/toolExecution.js';
+import type { ToolCallEvent, ToolCallPart } from '../lifecycle/toolCallLifecycle.js';
+import { resolveNeedsApproval, validateToolInput, type AnyTool, type ClientTool } from '../tools/toolDefinition.js';
+
+/** What the runtime needs from the client it works for. */
+export interface BrowserToolHost {
+  readonly store: ChatStore;
+  /** The tools the browser knows, read at the moment they are needed. */
+  tools(): readonly AnyTool[];
+  /** Client-managed discovery, when on. */
+  manageDiscovery(): ClientDiscovery | undefined;
+  /** Calls the app's `onToolCall`. */
+  onToolCall(call: ToolCallPart): void;
+  /** Changes whenever a turn is stopped or replaced; work from an older turn checks it. */
+  generation(): number;
+  /** Whether a run's stream is still open (a discovery may still arrive in it). */
+  streaming(): boolean;
+  /** A call settled, a server's approval was answered, or an execution ended: the client decides what follows. */
+  settled(generation: number): void;
+  warn(message: string): void;
+}
+
+/**
+ * Performs the effects of tool-call transitions for the browser: the client's only decisions about
+ * tool calls. It runs browser tools (concurrently; the stream never waits), asks for approval when a
+ * tool needs it, answers client-managed discovery calls, holds lazy calls until their discovery, and
+ * feeds every outcome back to the store as a tool-call event.
+ */
+export class BrowserToolRuntime {
+  readonly #host: BrowserToolHost;
+  /** Executions in flight, by tool call id. */
+  readonly #running = new Map<string, { readonly promise: Promise<void>; readonly controller: AbortController }>();
+
+  constructor(host: BrowserToolHost) {
+    this.#host = host;
+  }
+
+  /** Whether a browser tool is executing (or deciding whether it needs approval). */
+  get busy(): boolean {
+    return this.#running.size > 0;
+  }
+
+  /** Performs every effect of one dispatch's changes. */
+  perform(changes: readonly ToolCallChange[]): void {
+    let settled = false;
+    for (const change of changes) {
+      for (const effect of change.effects) {
+        switch (effect.type) {
+          case 'inputReady':
+            // `resume` re-decides a held call: the app was already told about it.
+            this.#onInputReady(change.toolCallId, change.event !== 'resume');
+            break;
+          case 'approvalAnswered':
+            // Ours is acted on here; a server's travels in the next request's resume entries, so the
+            // client decides whether that request is due.
+            if (effect.requestedBy === 'client') this.#onApprovalAnswered(change.toolCallId, effect.approved);
+            else settled = true;
+            break;
+          case 'settled':
+            settled = true;
+            break;
+        }
+      }
+    }
+    if (settled) this.#host.settled(this.#host.generation());
+  }
+
+  /**
+   * Picks up the current turn's browser calls that never ran (a client rebuilt from saved messages):
+   * each waiting call whose tool this browser implements is decided again as if its input had just
+   * completed; a call saved while it was executing fails (its outcome is unknown, and running it
+   * again could repeat a side effect). Returns how many calls it picked up.
+   */
+  runPending(calls: readonly ToolCallPart[]): number {
+    let count = 0;
+    for (const call of calls) {
+      if (call.owner !== 'client' || this.#running.has(call.toolCallId)) continue;
+      if (call.state === 'executing') {
+        this.#answer(call.toolCallId, { type: 'fail', error: `The page was reloaded while '${call.toolName}' ran; its result is unknown.` });
+        count++;
+      } else if (call.state === 'input-complete' && this.#clientTool(call.toolName)) {
+        this.#onInputReady(call.toolCallId, false);
+        count++;
+      }
+    }
+    return count;
+  }
+
+  /** Aborts every execution in flight. */
+  abortAll(): void {
+    for (const { controller } of this.#running.values()) controller.abort();
+    this.#running.clear();
+  }
+
+  /** Applies an answer this client produced (the next request carries it). */
+  #answer(toolCallId: string, event: ToolCallEvent): void {
+    this.#host.store.dispatch({ type: 'toolCall', toolCallId, event, now: Date.now(), owner: 'client', answer: true });
+  }
+
+  #clientTool(name: string): ClientTool<string, unknown, unknown> | undefined {
+    const tool = this.#host.tools().find((candidate) => candidate.name === name);
+    return tool?.kind === 'client' ? (tool as ClientTool<string, unknown, unknown>) : undefined;
+  }
+
+  #onInputReady(toolCallId: string, first: boolean): void {
+    const call = findToolCall(this.#host.store.getSnapshot().messages, (part) => part.toolCallId === toolCallId)?.call;
+    if (!call) return;
+    if (first) {
+      try {
+        this.#host.onToolCall(call);
+      } catch (error) {
+        this.#host.warn(`onToolCall threw: ${describeError(error)}`);
+      }
+    }
+    const managed = this.#host.manageDiscovery();
+    if (call.toolName === DISCOVERY_TOOL_NAME && managed) {
+      this.#answerDiscovery(managed, toolCallId, call.input);
+      return;
+    }
+    const tool = this.#clientTool(call.toolName);
+    if (!tool) return; // a server tool, or one the app answers with addToolResult
+    // A lazy tool runs only once a discovery of it is in the conversation. One loaded later in the
+    // same response may still arrive, so while the stream is open the call is held; the reducer
+    // decides held calls when the run finishes.
+    if (tool.lazy && !discoveredToolsInChat(this.#host.store.getSnapshot().messages).includes(tool.name)) {
+      if (this.#host.streaming()) {
+        this.#host.store.dispatch({ type: 'toolCall', toolCallId, event: { type: 'defer', waitingFor: 'discovery' }, now: Date.now(), owner: 'client' });
+      } else {
+        // Outside a stream (a call restored from saved messages, run by runPendingTools): rare, so
+        // the answer's module loads on demand, as the stream's reducer that holds such calls does.
+        const generation = this.#host.generation();
+        void import('../discovery/undiscoveredCall.js').then(({ discoveryOffered, undiscoveredBrowserCall }) => {
+          if (generation !== this.#host.generation()) return;
+          this.#answer(toolCallId, { type: 'fail', ...undiscoveredBrowserCall(tool.name, discoveryOffered(this.#host.store.getSnapshot().turns)) });
+        });
+      }
+      return;
+    }
+    // Registered before any await, so the end of the run waits for this call.
+    const generation = this.#host.generation();
+    const controller = new AbortController();
+    const promise = (async () => {
+      const input = await validateToolInput(tool, call.input);
+      if (generation !== this.#host.generation() || controller.signal.aborted) return;
+      if (!input.ok) {
+        this.#answer(toolCallId, { type: 'fail', error: input.error });
+        return;
+      }
+      let needsApproval: boolean;
+      try {
+        needsApproval = await resolveNeedsApproval(tool, input.value);
+      } catch (error) {
+        needsApproval = true; // when the policy itself fails, ask rather than run
+        this.#host.warn(`needsApproval of '${tool.name}' threw (${describeError(error)}); asking the user.`);
+      }
+      if (generation !== this.#host.generation() || controller.signal.aborted) return;
+      if (needsApproval) {
+        const event: ToolCallEvent = { type: 'approvalRequest', approvalId: createId('approval'), requestedBy: 'client' };
+        this.#host.store.dispatch({ type: 'toolCall', toolCallId, event, now: Date.now(), owner: 'client' });
+        return;
+      }
+      // The raw input again, not `input.value`: executeTool applies the schema once more to the same
+      // input, so a schema that transforms its input never receives its own output.
+      await this.#runTool(toolCallId, tool, call.input, controller);
+    })();
+    this.#track(toolCallId, promise, controller);
+  }
+
+  /** Client-managed discovery: the catalog is this browser's tools; the answer is the shared one. */
+  #answerDiscovery(managed: ClientDiscovery, toolCallId: string, input: unknown): void {
+    const already = new Set(discoveredToolsInChat(this.#host.store.getSnapshot().messages));
+    const controller = new AbortController();
+    const promise = managed.answer(input, this.#host.tools(), already).then((answer) => {
+      if (controller.signal.aborted) return;
+      this.#answer(
+        toolCallId,
+        answer.ok ? { type: 'output', output: answer.result, content: answer.content } : { type: 'fail', error: answer.error ?? 'Discovery failed.', content: answer.content },
+      );
+    });
+    this.#track(toolCallId, promise, controller);
+  }
+
+  #onApprovalAnswered(toolCallId: string, approved: boolean): void {
+    if (!approved) {
+      this.#answer(toolCallId, { type: 'cancel', reason: 'denied' });
+      return;
+    }
+    const call = findToolCall(this.#host.store.getSnapshot().messages, (part) => part.toolCallId === toolCallId)?.call;
+    const tool = call && this.#clientTool(call.toolName);
+    if (!call || !tool) {
+      this.#answer(toolCallId, { type: 'fail', error: `No browser implementation of '${call?.toolName ?? toolCallId}' is registered.` });
+      return;
+    }
+    const controller = new AbortController();
+    this.#track(toolCallId, this.#runTool(toolCallId, tool, call.input, controller), controller);
+  }
+
+  #track(toolCallId: string, promise: Promise<void>, controller: AbortController): void {
+    const generation = this.#host.generation();
+    const tracked = promise.finally(() => {
+      if (this.#running.get(toolCallId)?.promise !== tracked) return;
+      this.#running.delete(toolCallId);
+      this.#host.settled(generation);
+    });
+    this.#running.set(toolCallId, { promise: tracked, controller });
+  }
+
+  /** Runs a call on its raw input (executeTool validates it). */
+  async #runTool(toolCallId: string, tool: ClientTool<string, unknown, unknown>, input: unknown, controller: AbortController): Promise<void> {
+    this.#host.store.dispatch({ type: 'toolCall', toolCallId, event: { type: 'execute' }, now: Date.now(), owner: 'client' });
+    const outcome = await executeTool(tool, input, { toolCallId, signal: controller.signal });
+    if (controller.signal.aborted) return;
+    this.#answer(
+      toolCallId,
+      outcome.ok ? { type: 'output', output: outcome.output, content: outcome.content } : { type: 'fail', error: outcome.error, content: outcome.content },
+    );
+  }
+}

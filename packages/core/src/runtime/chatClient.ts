@@ -1,0 +1,613 @@
+import { findToolCall } from '../reduce/chatReducer.js';
+import { initialChatState, type ActiveRun, type ChatSnapshot } from '../model/chatState.js';
+import { BrowserToolRuntime } from './browserToolRuntime.js';
+import { ChatStore } from './chatStore.js';
+import type { Context } from '@ag-ui/core';
+import type { ChatConnection } from '../transport/connection.js';
+import { nextStep, pendingInterrupts } from '../model/continuation.js';
+import type { ClientDiscovery } from '../discovery/clientManaged.js';
+import { ChatwireError, describeError } from '../base/errors.js';
+import { createId } from '../base/ids.js';
+import { isProductionBuild, type InspectionObserver } from '../inspection/inspection.js';
+import { toolCallParts, type ChatMessage, type MessagePart } from '../model/messages.js';
+import type { AttachmentOptions } from './attachments.js';
+import type { FileInput } from '../model/messages.js';
+import type { DataPartSchemas } from '../reduce/dataParts.js';
+import type { GrantOption } from '../protocol/chatwireProtocol.js';
+import type { SendQueue } from './sendQueue.js';
+import { WireToolList, buildRunInput, readRun, type ReconnectOptions } from './runRequest.js';
+import { isTerminalToolCallState, type ToolCallEvent, type ToolCallPart } from '../lifecycle/toolCallLifecycle.js';
+import type { AnyTool } from '../tools/toolDefinition.js';
+
+export type { ChatSnapshot } from '../model/chatState.js';
+
+/** Options of {@link ChatClient}. Every callback is read at call time, so updates apply at once. */
+export interface ChatClientOptions {
+  /** How runs reach the agent, e.g. `fetchServerSentEvents('/api/chat')`. */
+  readonly connection: ChatConnection;
+  /** The conversation id, sent as the AG-UI `threadId`. Defaults to a random id. */
+  readonly id?: string;
+  /** Messages to start from (a saved conversation). Defaults to none. */
+  readonly initialMessages?: readonly ChatMessage[];
+  /**
+   * Resumable streams: the saved `snapshot.activeRun` to start from (the run that was in flight
+   * when the page went away), which `resumeStream()` reads again. Defaults to none.
+   */
+  readonly initialActiveRun?: ActiveRun;
+  /** Resumable streams: the saved `snapshot.resumeToken` to start from. Defaults to none (the server issues one with the first run). */
+  readonly initialResumeToken?: string;
+  /**
+   * Resumable streams: reconnect to a run whose connection dropped before it ended, when the server
+   * announced resumable streams (see `ReconnectOptions`), or `false` to fail at once as before.
+   * Defaults to 5 tries, waiting 0.5 s, 1 s, 2 s, 4 s and 5 s.
+   */
+  readonly reconnect?: ReconnectOptions | false;
+  /**
+   * Tools the browser knows: `.client(impl)` tools run here; bare definitions are announced to the
+   * agent and answered with `addToolResult`. Defaults to none.
+   */
+  readonly tools?: readonly AnyTool[];
+  /** AG-UI context entries sent with every run. Defaults to none. */
+  readonly context?: readonly Context[];
+  /** Automatic continuations (after client tools or approvals) allowed per user message. Defaults to 10. */
+  readonly maxSteps?: number;
+  /** Called when a turn ends with nothing left to do. */
+  readonly onFinish?: (info: { readonly message: ChatMessage | undefined; readonly messages: readonly ChatMessage[] }) => void;
+  /** Called when a turn ends in an error (the error is also in the snapshot). */
+  readonly onError?: (error: ChatwireError) => void;
+  /** Called when a tool call's input is complete, for every tool; answer app-handled ones with `addToolResult`. */
+  readonly onToolCall?: (info: { readonly toolCall: ToolCallPart }) => void;
+  /**
+   * Called with every AG-UI `CUSTOM` event, in stream order, after it was applied (Chatwire's own
+   * `chatwire.*` events included). Defaults to none.
+   */
+  readonly onCustomEvent?: (event: { readonly name: string; readonly value: unknown; readonly runId: string }) => void;
+  /** Receives development warnings (refused transitions). Defaults to `console.warn` outside production. */
+  readonly onWarning?: (message: string) => void;
+  /**
+   * Client-managed discovery: keep the catalog of lazy `tools` here, send only eager tools plus a
+   * discovery tool, answer discovery calls locally, and send discovered tools' definitions on later
+   * runs (`clientDiscovery()`, imported only by apps that use it). Works with any AG-UI server that
+   * forwards frontend tools. Defaults to off (the server manages).
+   */
+  readonly manageDiscovery?: ClientDiscovery;
+  /** Limits of `sendMessage({ files })` and the upload hook (see `AttachmentOptions`). Defaults to inline files of at most 2 MiB, 3 MiB per message. */
+  readonly attachments?: AttachmentOptions;
+  /**
+   * `CUSTOM` events that become `data` parts of the assistant message, by name: a Standard Schema
+   * the value's `data` must pass, or `true`. An event with the `id` of an earlier part replaces it;
+   * an invalid one is dropped with a development warning. Defaults to none.
+   */
+  readonly dataParts?: DataPartSchemas;
+  /**
+   * Queue messages sent while a response is in progress and send them in order once the chat is
+   * free (`snapshot.queued`; `cancelQueued(id)`, `clearQueue()`). A stopped or failed turn pauses
+   * the queue until the next send. Defaults to `false`: such a send is refused with `busy`.
+   */
+  readonly queue?: boolean;
+}
+
+/** Arguments of {@link ChatClient.addToolResult}: an output, or an error for the model. */
+export type ToolResultInput = { readonly toolCallId: string; readonly output: unknown } | { readonly toolCallId: string; readonly error: string };
+
+/**
+ * What `sendMessage` and `regenerate` resolve with: `sent` once the turn came to rest (finished,
+ * failed with the error in the snapshot, stopped, or waiting on the user), or a refusal (`busy`
+ * while a response streams, `invalid-argument` for empty text) that changed nothing. Never rejects.
+ */
+export type SendResult = { readonly sent: true } | { readonly sent: false; readonly error: ChatwireError };
+
+/** What {@link ChatClient.sendMessage} takes besides a plain string. */
+export interface SendMessageInput {
+  /** The message text; may be empty when `files` are attached. */
+  readonly text?: string;
+  /**
+   * Files to attach (a `FileList` from an `<input type="file">`, `File`s, `Blob`s, or `{ url }`):
+   * they become `file` parts and travel as AG-UI image, audio, video or document parts. Checked
+   * against `attachments` limits first; a refused send changes nothing. An edit replaces the files
+   * too: pass the message's `file` parts (valid `{ url }` inputs) to keep them. (Typed as `ArrayLike`,
+   * which a `FileList` is, so the types need no DOM library.)
+   */
+  readonly files?: ArrayLike<FileInput>;
+  /** Kept on the user message (yours to read back; not sent to the agent). */
+  readonly metadata?: Record<string, unknown>;
+  /**
+   * Edit and run again: the user message with this id takes the new text and the conversation runs
+   * again from it; every message after it is dropped.
+   */
+  readonly messageId?: string;
+}
+
+/**
+ * Options of one send (`sendMessage(message, options)`, `regenerate(options)`): they apply to the
+ * requests of that turn (its automatic continuations included), never to later messages.
+ */
+export interface SendOptions {
+  /** Merged into the run input's `forwardedProps` (over the connection's own `body`). */
+  readonly body?: Record<string, unknown>;
+  /** Request headers (over the connection's own `headers`). */
+  readonly headers?: Record<string, string>;
+  /** AG-UI context entries sent after the client's `context`. */
+  readonly context?: readonly Context[];
+}
+
+/** Arguments of {@link ChatClient.addToolApprovalResponse}. */
+export interface ApprovalResponseInput {
+  /** The approval id, `part.approval.id`. */
+  readonly id: string;
+  readonly approved: boolean;
+  /** Shown to the model when the call is denied. */
+  readonly reason?: string;
+  /** A server's approval (see `part.approval.editable`): approve with these arguments instead (a full replacement). */
+  readonly editedArgs?: Readonly<Record<string, unknown>>;
+  /** A server's approval: remember the answer for this chat (`thread`) or always (one of `part.approval.grantOptions`). */
+  readonly grant?: GrantOption;
+  /** With `grant`: only for these exact arguments. */
+  readonly grantArguments?: boolean;
+}
+
+/**
+ * The headless chat: one immutable snapshot behind `subscribe` / `getSnapshot`, commands that
+ * dispatch through a single reducer, AG-UI runs over a pluggable connection, browser tools,
+ * approvals and automatic continuation. Everything a chat needs to continue lives in the snapshot,
+ * so a client built from saved messages picks up where the saved one stopped. Its commands are
+ * bound to it: pass `client.sendMessage` (or `stop`, `addToolResult`...) on as it is.
+ *
+ * @example
+ * ```ts
+ * const client = new ChatClient({ connection: fetchServerSentEvents('/api/chat') });
+ * client.subscribe(() => render(client.getSnapshot()));
+ * await client.sendMessage('Hello');
+ * ```
+ */
+export class ChatClient {
+  /** The conversation id (AG-UI `threadId`). */
+  readonly id: string;
+  #options: ChatClientOptions;
+  readonly #store: ChatStore;
+  readonly #tools: BrowserToolRuntime;
+  readonly #wireTools = new WireToolList();
+  /** The request in flight, if any. */
+  #request: AbortController | undefined;
+  /** Automatic continuations used in this turn (a guard, not chat state). */
+  #steps = 0;
+  /** Changes whenever a turn is stopped or replaced; async work from an older turn checks it. */
+  #generation = 0;
+  /** Resolves the promise `sendMessage` returned, once the turn comes to rest. */
+  #resolveTurn: (() => void) | undefined;
+  /** The options of the send that started the current turn. */
+  #turnOptions: SendOptions | undefined;
+  /** Aborts the reading or uploading of a message's files before it is sent. */
+  #preparing: AbortController | undefined;
+  /** The send queue (`queue: true`), loaded with the first queued message. */
+  #queue: SendQueue | undefined;
+
+  constructor(options: ChatClientOptions) {
+    this.#options = options;
+    this.id = options.id ?? createId('chat');
+    this.#store = new ChatStore(this.id, { ...initialChatState(options.initialMessages), activeRun: options.initialActiveRun, resumeToken: options.initialResumeToken }, {
+      perform: (changes) => this.#tools.perform(changes),
+      warn: (message) => this.#warn(message),
+    });
+    this.#tools = new BrowserToolRuntime({
+      store: this.#store,
+      tools: () => this.#options.tools ?? [],
+      manageDiscovery: () => this.#options.manageDiscovery,
+      onToolCall: (toolCall) => this.#options.onToolCall?.({ toolCall }),
+      generation: () => this.#generation,
+      streaming: () => this.#request !== undefined,
+      settled: (generation) => this.#maybeContinue(generation),
+      warn: (message) => this.#warn(message),
+    });
+    this.subscribe = this.#store.subscribe;
+    this.getSnapshot = this.#store.getSnapshot;
+  }
+
+  /** Subscribes to snapshot changes; returns the unsubscribe function. */
+  readonly subscribe: (listener: () => void) => () => void;
+
+  /** The current snapshot. The same object until something changes. */
+  readonly getSnapshot: () => ChatSnapshot;
+
+  /**
+   * Observes everything the client does (turns, requests, events, snapshots, tool-call transitions,
+   * warnings). Free without observers; devtools records its history through this.
+   */
+  inspect(observer: InspectionObserver): () => void {
+    return this.#store.inspector.observe(observer);
+  }
+
+  /** Replaces some options; later requests and callbacks use the new values. */
+  updateOptions(options: Partial<Omit<ChatClientOptions, 'id' | 'initialMessages' | 'initialActiveRun' | 'initialResumeToken'>>): void {
+    this.#options = { ...this.#options, ...options };
+  }
+
+  /** The options in effect. */
+  get options(): ChatClientOptions {
+    return this.#options;
+  }
+
+  /**
+   * Sends a user message and runs the turn to its end (including automatic continuations). Never
+   * rejects: while a response is streaming (unless `queue` is on), for an empty message, or for
+   * files the limits refuse, it resolves `{ sent: false, error }` and changes nothing; stream
+   * failures become `status: 'error'` and resolve `{ sent: true }`. Calls of the last turn still
+   * waiting on the user are settled first (a server's approval becomes a denial). With `messageId`,
+   * edits that user message and runs again from it (what followed it is dropped). `options` apply
+   * to this turn's requests only.
+   *
+   * @example
+   * ```ts
+   * await client.sendMessage('Weather in Paris?');
+   * await client.sendMessage({ text: 'What is this?', files: input.files }); // attachments
+   * await client.sendMessage('Summarise', { body: { model: 'large' }, headers: { 'x-trace': id } }); // this turn only
+   * await client.sendMessage({ text: 'Weather in Lyon?', messageId: firstUserMessage.id }); // edit and re-run
+   * ```
+   */
+  readonly sendMessage = (message: string | SendMessageInput, options?: SendOptions): Promise<SendResult> => {
+    const input: SendMessageInput = typeof message === 'string' ? { text: message } : (message ?? {});
+    const { text = '', files, messageId } = input;
+    if (typeof text !== 'string' || (text.trim() === '' && !files?.length)) {
+      return this.#refuse(new ChatwireError('invalid-argument', 'sendMessage needs non-empty text or files.'));
+    }
+    if (messageId !== undefined && !this.getSnapshot().messages.some((item) => item.id === messageId && item.role === 'user')) {
+      return this.#refuse(new ChatwireError('invalid-argument', `sendMessage: there is no user message '${messageId}' to edit.`));
+    }
+    // Queued messages go in order: a send waits behind them even when the chat is free.
+    if (this.#options.queue && messageId === undefined && (this.#isBusy() || this.getSnapshot().queued.length > 0)) {
+      return import('./sendQueue.js').then((module) =>
+        (this.#queue ??= new module.SendQueue(this.#store, () => this.#isBusy(), (...args) => this.#send(...args))).add(input, options, createId('msg')),
+      );
+    }
+    if (this.#isBusy()) return this.#refuse(this.#busyError());
+    return this.#send(input, options, messageId ?? createId('msg'));
+  };
+
+  /**
+   * Takes a message out of the send queue before it is sent; its `sendMessage` resolves
+   * `{ sent: false }` with a `cancelled` error. Returns `false` when it is no longer queued (sent already).
+   */
+  readonly cancelQueued = (id: string): boolean => {
+    return this.#queue?.cancel(id) ?? false;
+  };
+
+  /** Cancels every queued message (see {@link cancelQueued}). */
+  readonly clearQueue = (): void => {
+    this.#queue?.clear();
+  };
+
+  /**
+   * Answers an interrupt the agent raised (an `interrupt` part: any reason but a tool approval),
+   * with the payload its `responseSchema` describes. Once nothing else waits, the next run carries
+   * the answer as a resume entry. Throws `unknown-interrupt` when no such interrupt waits.
+   */
+  readonly respondToInterrupt = (response: { readonly id: string; readonly payload?: unknown }): void => {
+    this.#answerInterrupt(response.id, 'resolved', response.payload);
+  };
+
+  /** Declines an interrupt: the next run carries it as `cancelled`. Throws `unknown-interrupt` when no such interrupt waits. */
+  readonly cancelInterrupt = (id: string): void => {
+    this.#answerInterrupt(id, 'cancelled', undefined);
+  };
+
+  #answerInterrupt(id: string, status: 'resolved' | 'cancelled', payload: unknown): void {
+    if (!pendingInterrupts(this.getSnapshot().messages).some((part) => part.id === id)) {
+      throw new ChatwireError('unknown-interrupt', `There is no pending interrupt '${id}'.`);
+    }
+    this.#store.dispatch({ type: 'interruptResponse', id, status, payload, now: Date.now() });
+    this.#maybeContinue(this.#generation);
+  }
+
+  /**
+   * Replaces the agent's shared state (what `STATE_SNAPSHOT` / `STATE_DELTA` keep): the next run
+   * sends it as its `state`. Takes the new state or a function of the current one.
+   */
+  readonly setAgentState = (next: unknown): void => {
+    const current = this.getSnapshot().agentState;
+    this.#store.dispatch({ type: 'setAgentState', agentState: typeof next === 'function' ? (next as (state: unknown) => unknown)(current) : next });
+  };
+
+  /** Dismisses the error the last turn ended with: `status` turns `ready`, `error` `undefined`. */
+  readonly clearError = (): void => {
+    this.#store.dispatch({ type: 'clearError' });
+  };
+
+  /**
+   * Drops the last assistant turn and asks again. Like `sendMessage`, never rejects: resolves
+   * `{ sent: false, error }` (`busy`, or `invalid-argument` without a user message) and changes nothing.
+   */
+  readonly regenerate = (options?: SendOptions): Promise<SendResult> => {
+    if (this.#isBusy()) return this.#refuse(this.#busyError());
+    const messages = this.getSnapshot().messages;
+    let end = messages.length;
+    while (end > 0 && messages[end - 1]?.role !== 'user') end--;
+    if (end === 0) return this.#refuse(new ChatwireError('invalid-argument', 'There is no user message to regenerate from.'));
+    this.stop();
+    this.#store.dispatch({ type: 'setMessages', messages: messages.slice(0, end) });
+    return this.#startTurn(options);
+  };
+
+  /**
+   * Reconnects to this chat's run in flight (`snapshot.activeRun`, on a server with resumable
+   * streams, e.g. after a reload from saved state): reads the events after `lastEventId`, then the
+   * rest, and goes on with the turn as usual. Resolves once the turn comes to rest; at once, changing
+   * nothing, when there is no run to resume or a response is in progress. When the server no longer
+   * has the run (204, 404), what was saved of it is all there is: its turn is closed, and the chat is
+   * `ready`. A refusal (a token the server did not issue for this chat, events it no longer holds)
+   * ends in `status: 'error'` with a `resume-failed` error. Never rejects.
+   *
+   * @example
+   * ```ts
+   * const client = new ChatClient({ connection, id: saved.id, initialMessages: saved.messages, initialActiveRun: saved.activeRun, initialResumeToken: saved.resumeToken });
+   * await client.resumeStream();
+   * ```
+   */
+  readonly resumeStream = (): Promise<void> => {
+    const { activeRun, resumeToken } = this.getSnapshot();
+    if (!activeRun || !resumeToken || this.#isBusy()) return Promise.resolve();
+    return this.#startTurn(undefined, activeRun).then(() => {});
+  };
+
+  /**
+   * Stops the current response: aborts the request and running tools, keeps what arrived. On a
+   * server with resumable streams, asks it to stop the run too (`DELETE`), also a resumed one. A
+   * message whose files are still being read or uploaded is not sent. Queued messages stay queued
+   * (paused until the next send).
+   */
+  readonly stop = (): void => {
+    this.#stop(true);
+  };
+
+  /** Stops the current response; `remote`: a resumable run is stopped on the server too (else the reader only detaches). */
+  #stop(remote: boolean): void {
+    this.#preparing?.abort();
+    this.#preparing = undefined;
+    // Also a run kept after a failed turn: it may still be going on the server.
+    if (remote) this.#stopRemote();
+    const active = this.#request !== undefined || this.#tools.busy || this.#isBusy();
+    if (!active) return;
+    this.#generation++;
+    this.#request?.abort();
+    this.#request = undefined;
+    this.#tools.abortAll();
+    this.#store.dispatch({ type: 'stopped', now: Date.now() });
+    this.#restTurn();
+  }
+
+  /** Asks the server to stop the snapshot's resumable run, if there is one (`DELETE`). */
+  #stopRemote(): void {
+    const { activeRun, resumeToken } = this.getSnapshot();
+    if (activeRun && resumeToken) {
+      this.#options.connection.stop?.({ threadId: this.id, runId: activeRun.runId, token: resumeToken }).catch((error: unknown) => this.#warn(`Could not stop the run on the server: ${describeError(error)}`));
+    }
+  }
+
+  /** Replaces the messages (stopping any response first). */
+  readonly setMessages = (messages: readonly ChatMessage[] | ((current: readonly ChatMessage[]) => readonly ChatMessage[])): void => {
+    this.stop();
+    const next = typeof messages === 'function' ? messages(this.getSnapshot().messages) : messages;
+    this.#store.dispatch({ type: 'setMessages', messages: next });
+  };
+
+  /**
+   * Answers a tool call the app handles itself. Throws `unknown-tool-call` when no such call exists
+   * and `tool-call-settled` when it already has a result.
+   */
+  readonly addToolResult = (result: ToolResultInput): void => {
+    const found = findToolCall(this.getSnapshot().messages, (call) => call.toolCallId === result.toolCallId);
+    if (!found) throw new ChatwireError('unknown-tool-call', `addToolResult: there is no tool call '${result.toolCallId}'.`);
+    if (isTerminalToolCallState(found.call.state)) {
+      throw new ChatwireError('tool-call-settled', `addToolResult: tool call '${result.toolCallId}' (${found.call.toolName}) already has its result.`);
+    }
+    if (found.call.state !== 'input-complete' && found.call.state !== 'executing') {
+      throw new ChatwireError('invalid-argument', `addToolResult: tool call '${result.toolCallId}' is '${found.call.state}', not waiting for a result.`);
+    }
+    const event: ToolCallEvent =
+      'error' in result
+        ? { type: 'fail', error: result.error }
+        : { type: 'output', output: result.output, content: JSON.stringify(result.output === undefined ? null : result.output) };
+    this.#store.dispatch({ type: 'toolCall', toolCallId: result.toolCallId, event, now: Date.now(), owner: 'client', answer: true });
+  };
+
+  /**
+   * Answers an approval request. Approving a browser tool runs it; denying cancels the call and
+   * tells the model. Throws `unknown-approval` when no call waits on this id.
+   */
+  readonly addToolApprovalResponse = (response: ApprovalResponseInput): void => {
+    const found = findToolCall(this.getSnapshot().messages, (call) => call.approval?.id === response.id);
+    if (!found || found.call.state !== 'approval-requested') {
+      throw new ChatwireError('unknown-approval', `Approval '${response.id}' is not pending${found ? ` (already answered: the call is '${found.call.state}')` : ''}.`);
+    }
+    const { id: _id, approved, reason, ...answer } = response;
+    const event: ToolCallEvent = { type: 'approvalResponse', approved, reason, answer };
+    this.#store.dispatch({ type: 'toolCall', toolCallId: found.call.toolCallId, event, now: Date.now(), answer: true });
+  };
+
+  /**
+   * Runs the browser tools the current turn handed to this client that never ran, then continues
+   * the turn as usual. For a chat rebuilt from saved messages after a reload; `useChat` calls it
+   * once the component mounts (never during server rendering). A call saved while it was executing
+   * fails instead of running twice. Returns how many calls it picked up.
+   */
+  readonly runPendingTools = (): number => {
+    if (this.#isBusy()) return 0;
+    const last = this.getSnapshot().messages.at(-1);
+    const calls = last?.role === 'assistant' ? toolCallParts(last) : [];
+    return this.#tools.runPending(calls);
+  };
+
+  /**
+   * Stops everything here, cancels queued messages and drops all listeners. A resumable run goes on
+   * on the server (like after a reload): `stop()` first to stop it there too.
+   */
+  dispose(): void {
+    this.clearQueue();
+    this.#stop(false);
+    this.#store.clear();
+  }
+
+  #warn(message: string): void {
+    const { inspector } = this.#store;
+    if (inspector.active) inspector.emit({ type: 'warning', at: Date.now(), message });
+    if (this.#options.onWarning) this.#options.onWarning(message);
+    else if (!isProductionBuild()) console.warn(`[chatwire] ${message}`);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Turns and runs
+
+  #isBusy(): boolean {
+    const { status } = this.getSnapshot();
+    return status === 'submitted' || status === 'streaming' || this.#preparing !== undefined;
+  }
+
+  /** Reads the files (when there are some), appends the user message and starts its turn. */
+  async #send(input: SendMessageInput, options: SendOptions | undefined, id: string): Promise<SendResult> {
+    const { text = '', files, metadata, messageId } = input;
+    const parts: MessagePart[] = text ? [{ type: 'text', text, state: 'done' }] : [];
+    if (files?.length) {
+      const preparing = (this.#preparing = new AbortController());
+      try {
+        // Reading and uploading files is loaded the first time a message has some; it throws only ChatwireErrors.
+        const attachments = await import('./attachments.js');
+        parts.push(...(await attachments.readAttachments(files, this.#options.attachments, preparing.signal)));
+      } catch (error) {
+        return this.#refuse(error as ChatwireError);
+      } finally {
+        if (this.#preparing === preparing) this.#preparing = undefined;
+      }
+      // An answer given meanwhile (an approval) may have started a continuation.
+      if (this.#isBusy()) return this.#refuse(this.#busyError());
+    }
+    const now = Date.now();
+    if (this.#store.inspector.active) this.#store.inspector.emit({ type: 'turn', at: now, id });
+    this.#store.dispatch({
+      type: 'userMessage',
+      message: { id, role: 'user', parts, createdAt: now, ...(metadata ? { metadata } : {}) },
+      ...(messageId === undefined ? {} : { replaces: messageId }),
+    });
+    return this.#startTurn(options);
+  }
+
+  #busyError(): ChatwireError {
+    return new ChatwireError('busy', 'A response is still in progress: wait for it to finish or call stop() before sending again.');
+  }
+
+  /** A command that cannot run changes nothing, says why in development, and resolves (never rejects). */
+  #refuse(error: ChatwireError): Promise<SendResult> {
+    this.#warn(`${error.message} (${error.code}; nothing was sent)`);
+    return Promise.resolve({ sent: false, error });
+  }
+
+  /** Starts a turn: a new run, or (`resuming`) the active run read again. */
+  #startTurn(options?: SendOptions, resuming?: ActiveRun): Promise<SendResult> {
+    // A run still active here is one a failed turn kept (to read it again later; a run's end clears
+    // it): the new turn replaces it, so it stops first.
+    if (!resuming) this.#stopRemote();
+    this.#restTurn();
+    this.#turnOptions = options;
+    this.#steps = 0;
+    this.#generation++;
+    const done = new Promise<SendResult>((resolve) => {
+      this.#resolveTurn = () => resolve({ sent: true });
+    });
+    void this.#run(this.#generation, resuming);
+    return done;
+  }
+
+  /** The turn came to rest (finished, failed, stopped or waiting on the user). */
+  #restTurn(): void {
+    const resolve = this.#resolveTurn;
+    this.#resolveTurn = undefined;
+    resolve?.();
+  }
+
+  async #run(generation: number, resuming?: ActiveRun): Promise<void> {
+    const controller = new AbortController();
+    this.#request = controller;
+    const runId = resuming?.runId ?? createId('run');
+    const store = this.#store;
+    const tools = this.#wireTools.get(this.#options.tools, this.#options.manageDiscovery, this.getSnapshot().messages);
+    const send = this.#turnOptions;
+    const input = buildRunInput({ store, runId, tools, context: this.#options.context, send });
+    // A run read again was sent before: its resume entries went with it.
+    store.dispatch({ type: 'requestStarted', runId, resumed: resuming ? [] : (input.resume ?? []).map((entry) => entry.interruptId) });
+    const managed = this.#options.manageDiscovery;
+    if (managed && !resuming) store.dispatch({ type: 'usage', usage: managed.usage(runId, tools, this.#options.tools ?? [], input.messages), now: Date.now() });
+    if (store.inspector.active) store.inspector.emit({ type: 'request', at: Date.now(), runId, input });
+
+    let ending: Awaited<ReturnType<typeof readRun>>;
+    try {
+      ending = await readRun({
+        store,
+        client: this.#options,
+        input,
+        signal: controller.signal,
+        send,
+        resuming: resuming !== undefined,
+        warn: (message) => this.#warn(message),
+        isCurrent: () => generation === this.#generation,
+        onCustomEvent: (event) => {
+          try {
+            this.#options.onCustomEvent?.(event);
+          } catch (error) {
+            this.#warn(`onCustomEvent threw: ${describeError(error)}`);
+          }
+        },
+      });
+    } catch (error) {
+      if (generation !== this.#generation || controller.signal.aborted) return;
+      this.#fail(error instanceof ChatwireError ? error : new ChatwireError('network', describeError(error), { cause: error }));
+      return;
+    } finally {
+      if (this.#request === controller) this.#request = undefined;
+    }
+    if (ending === undefined) return;
+    if (ending !== 'finished') {
+      this.#tools.abortAll();
+      const error = this.getSnapshot().error;
+      if (error) this.#options.onError?.(error);
+      this.#restTurn();
+      return;
+    }
+    // Browser tools that started while the stream was read decide again as they settle.
+    this.#maybeContinue(generation);
+  }
+
+  #fail(error: ChatwireError): void {
+    this.#tools.abortAll();
+    this.#store.dispatch({ type: 'failed', error, now: Date.now() });
+    if (this.#store.inspector.active) this.#store.inspector.emit({ type: 'error', at: Date.now(), error });
+    this.#options.onError?.(error);
+    this.#restTurn();
+  }
+
+  /**
+   * Decides what follows once nothing streams, from the snapshot (see `nextStep`): wait for the
+   * user, continue automatically (within the step budget), or end the turn.
+   */
+  #maybeContinue(generation: number): void {
+    if (generation !== this.#generation || this.#request || this.#tools.busy) return;
+    const snapshot = this.getSnapshot();
+    if (snapshot.status === 'error') return;
+    const step = nextStep(snapshot);
+    if (step === 'running') return;
+    if (step === 'waiting' || step === 'finish') {
+      this.#store.dispatch({ type: 'settled' });
+      this.#restTurn();
+      if (step === 'finish') {
+        const last = snapshot.messages[snapshot.messages.length - 1];
+        this.#options.onFinish?.({ message: last?.role === 'assistant' ? last : undefined, messages: this.getSnapshot().messages });
+        this.#queue?.drain();
+      }
+      return;
+    }
+    const budget = this.#options.maxSteps ?? 10;
+    if (this.#steps >= budget) {
+      this.#fail(new ChatwireError('step-budget', `Stopped after ${budget} automatic continuations in one turn (maxSteps).`));
+      return;
+    }
+    this.#steps++;
+    void this.#run(generation);
+  }
+}

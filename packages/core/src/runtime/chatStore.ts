@@ -1,0 +1,75 @@
+import { reduceChat, type ChatAction, type Reduction, type ToolCallChange } from '../reduce/chatReducer.js';
+import type { ChatSnapshot, ChatState } from '../model/chatState.js';
+import { describeError } from '../base/errors.js';
+import { Inspector } from '../inspection/inspection.js';
+
+/** What the store asks of its owner. */
+export interface ChatStoreHooks {
+  /** Performs the effects of the tool-call changes one dispatch made: the client's only decisions. */
+  readonly perform: (changes: readonly ToolCallChange[]) => void;
+  /** Reports a development warning (a refused transition, a throwing listener). */
+  readonly warn: (message: string) => void;
+}
+
+/**
+ * The one door every state change goes through: reduce, return early when nothing changed, swap
+ * the snapshot, report to inspectors, notify listeners, then hand the transitions' effects to the
+ * owner. Holds no other state.
+ */
+export class ChatStore {
+  readonly inspector = new Inspector();
+  #snapshot: ChatSnapshot;
+  readonly #listeners = new Set<() => void>();
+  readonly #hooks: ChatStoreHooks;
+
+  constructor(id: string, initial: ChatState, hooks: ChatStoreHooks) {
+    this.#snapshot = { ...initial, id };
+    this.#hooks = hooks;
+  }
+
+  /** Subscribes to snapshot changes; returns the unsubscribe function. */
+  subscribe = (listener: () => void): (() => void) => {
+    this.#listeners.add(listener);
+    return () => {
+      this.#listeners.delete(listener);
+    };
+  };
+
+  /** The current snapshot. The same object until something changes. */
+  getSnapshot = (): ChatSnapshot => this.#snapshot;
+
+  /** Applies one action. */
+  dispatch(action: ChatAction): Reduction {
+    const previous = this.#snapshot;
+    const reduction = reduceChat(previous, action);
+    const inspecting = this.inspector.active;
+    for (const change of reduction.changes) {
+      if (inspecting) this.inspector.emit({ type: 'toolCall', at: Date.now(), change });
+      if (change.refused) this.#hooks.warn(change.refused);
+    }
+    if (reduction.state !== previous) {
+      this.#snapshot = { ...reduction.state, id: previous.id };
+      if (inspecting) {
+        if (previous.status !== reduction.state.status) {
+          this.inspector.emit({ type: 'status', at: Date.now(), from: previous.status, to: reduction.state.status });
+        }
+        this.inspector.emit({ type: 'snapshot', at: Date.now(), snapshot: this.#snapshot });
+      }
+      for (const listener of this.#listeners) {
+        try {
+          listener();
+        } catch (error) {
+          this.#hooks.warn(`A chat listener threw: ${describeError(error)}`);
+        }
+      }
+    }
+    if (reduction.warning) this.#hooks.warn(reduction.warning);
+    if (reduction.changes.some((change) => change.effects.length > 0)) this.#hooks.perform(reduction.changes);
+    return reduction;
+  }
+
+  /** Drops every listener. */
+  clear(): void {
+    this.#listeners.clear();
+  }
+}

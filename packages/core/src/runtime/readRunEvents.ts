@@ -1,0 +1,171 @@
+import type { Event as WireEvent, EventType } from '@ag-ui/core';
+import { ChatwireError } from '../base/errors.js';
+import type { IdentifiedEvent } from '../transport/connection.js';
+import { createChunkExpander } from '../protocol/expandChunks.js';
+import { parseWireEvent } from '../protocol/parseWireEvent.js';
+import { nextPhase, type Phase } from '../protocol/runPhase.js';
+import { routeEvent } from '../reduce/routeEvent.js';
+import { isApplied } from '../reduce/activeRun.js';
+import type { RunEnding, RunReading } from './runRequest.js';
+
+/**
+ * The reader behind `readRun`, loaded while the first request is under way: checks each event,
+ * expands chunks, enforces the run lifecycle and dispatches each event with its reducer. On a
+ * server with resumable streams it also keeps the run's place (`activeRun`), reads a run again
+ * (`resumeStream()`), and reconnects with backoff when the connection drops before the run ends.
+ */
+
+/** The defaults of `ReconnectOptions`. */
+export const DEFAULT_RECONNECT = { attempts: 5, delayMs: 500, maxDelayMs: 5_000 } as const;
+
+/** A connection's item: a bare event, or one with its stream's id (only a whole number counts as a resumable run's event number). */
+function unwrap(item: unknown): { readonly raw: unknown; readonly id: number | undefined } {
+  if (item !== null && typeof item === 'object' && !('type' in item) && 'event' in item && typeof (item as IdentifiedEvent).id === 'string') {
+    const { id, event } = item as IdentifiedEvent;
+    return { raw: event, id: /^\d{1,15}$/.test(id) ? Number(id) : undefined };
+  }
+  return { raw: item, id: undefined };
+}
+
+/** Event types each chat (its store) already warned about as unknown: one warning per type. */
+const unknownTypes = new WeakMap<object, Set<string>>();
+
+/** AG-UI may grow: an event type 1.0 does not define is skipped, with one development warning per type and chat. */
+function ignoreUnknown(store: object, type: string, warn: (message: string) => void): void {
+  const seen = unknownTypes.get(store) ?? new Set<string>();
+  unknownTypes.set(store, seen);
+  if (seen.has(type)) return;
+  seen.add(type);
+  warn(`Ignored events of type '${type}': AG-UI 1.0 does not define it (a newer server?).`);
+}
+
+/** Failures a new connection may get past: the connection itself, or a server that could not answer just now. */
+const isRetryable = (error: unknown): error is ChatwireError =>
+  error instanceof ChatwireError && (error.code === 'network' || error.code === 'stream-truncated' || error.code === 'http');
+
+const wait = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
+
+/**
+ * Reads a run's events into the store: from `events` (a request already started, its first item
+ * `first`), or, without them, the snapshot's active run read again. See `readRun`.
+ */
+export async function readRunEvents(
+  options: RunReading,
+  events: AsyncIterator<unknown> | undefined,
+  first: Promise<IteratorResult<unknown>> | undefined,
+): Promise<RunEnding | undefined> {
+  const { store, signal, client } = options;
+  const stale = () => !options.isCurrent() || signal.aborted;
+  const expand = createChunkExpander();
+  // A run read again from a later event has started already.
+  let phase: Phase = events === undefined && (store.getSnapshot().activeRun?.lastEventId ?? 0) > 0 ? 'running' : 'before';
+  let runId = options.input.runId;
+  // Reconnection tries made since the last event that arrived.
+  let tries = 0;
+
+  const apply = async (wireEvents: readonly WireEvent[], id: number | undefined): Promise<boolean> => {
+    for (const [index, event] of wireEvents.entries()) {
+      phase = nextPhase(phase, event.type);
+      if (event.type === ('RUN_STARTED' as EventType.RUN_STARTED)) runId = event.runId;
+      const route = await routeEvent(event, client.dataParts, options.warn);
+      if (stale()) return false;
+      store.dispatch({ type: 'wireEvent', event, now: Date.now(), ...route, ...(id === undefined ? {} : { eventId: id, lastOfId: index === wireEvents.length - 1 }) });
+      if (event.type === ('CUSTOM' as EventType.CUSTOM)) options.onCustomEvent({ name: event.name, value: event.value as unknown, runId });
+    }
+    return true;
+  };
+
+  /**
+   * A new connection to the active run, after its last applied event: with backoff, within the
+   * `reconnect` budget, while failures are retryable. `undefined` when the server has no such run.
+   * Throws `failure` (what ended the previous connection) when there is nothing to reconnect to.
+   */
+  const reopen = async (failure: ChatwireError | undefined): Promise<AsyncIterator<unknown> | undefined> => {
+    const { connection, reconnect } = client;
+    const { activeRun: run, resumeToken: token } = store.getSnapshot();
+    // Only a run that announced itself as resumable (its RUN_STARTED carried a token) is read again after a drop.
+    if (failure && (!run || run.lastEventId === 0 || reconnect === false)) throw failure;
+    if (!run || !token || !connection.resume) return undefined;
+    const { attempts, delayMs, maxDelayMs } = { ...DEFAULT_RECONNECT, ...reconnect };
+    let last = failure;
+    for (;;) {
+      if (last) {
+        if (tries >= attempts) {
+          throw new ChatwireError(last.code, `${last.message} (reconnecting to the run failed ${attempts} times)`, { cause: last, ...(last.status === undefined ? {} : { status: last.status }) });
+        }
+        await wait(Math.min(maxDelayMs, delayMs * 2 ** tries), signal);
+        tries++;
+        if (stale()) return undefined;
+      }
+      try {
+        const resumed = await connection.resume({ threadId: store.getSnapshot().id, runId: run.runId, token, lastEventId: store.getSnapshot().activeRun?.lastEventId ?? 0 }, { signal });
+        if (resumed === undefined && failure) {
+          throw new ChatwireError('resume-failed', `The connection dropped and the server no longer has run '${run.runId}' (it ended more than its retention ago, or its server lost it): the rest of the answer cannot be read.`, { cause: failure });
+        }
+        return resumed?.[Symbol.asyncIterator]();
+      } catch (error) {
+        if (!isRetryable(error)) throw error;
+        last = error;
+      }
+    }
+  };
+
+  if (!events) {
+    events = await reopen(undefined);
+    if (stale()) return undefined;
+    if (!events) {
+      // Nothing to read again (no run, or the server no longer has it): what was saved of the run is all there is.
+      store.dispatch({ type: 'stopped', now: Date.now() });
+      return 'gone';
+    }
+  }
+  let current: AsyncIterator<unknown> = events;
+  let next = first;
+  try {
+    for (;;) {
+      try {
+        for (let item = await (next ?? current.next()); !item.done; item = await current.next()) {
+          next = undefined;
+          if (stale()) return undefined;
+          const { raw, id } = unwrap(item.value);
+          // Already applied (a server that repeats itself): nothing to do, not even the lifecycle check.
+          if (isApplied(store.getSnapshot(), id)) continue;
+          const parsed = parseWireEvent(raw);
+          if (!parsed.known) {
+            ignoreUnknown(store, parsed.type, options.warn);
+            continue;
+          }
+          if (store.inspector.active) store.inspector.emit({ type: 'event', at: Date.now(), runId, event: parsed.event });
+          if (!(await apply(expand(parsed.event), id))) return undefined;
+          tries = 0;
+        }
+        if (stale()) return undefined;
+        const ended = phase as Phase; // set by apply()
+        if (ended === 'finished') return 'finished';
+        if (ended === 'failed') return 'error';
+        throw new ChatwireError('stream-truncated', 'The response ended before the run finished, so the answer may be incomplete. Try again.');
+      } catch (error) {
+        next = undefined;
+        if (stale()) return undefined;
+        // A dropped connection (not an HTTP error answering the request) of a resumable run is read again.
+        if (!isRetryable(error) || error.code === 'http') throw error;
+        const reopened = await reopen(error);
+        if (stale()) return undefined;
+        if (!reopened) throw error;
+        current = reopened;
+      }
+    }
+  } finally {
+    // A reading that stops early releases its stream (the SSE reader's lock and abort listener).
+    void current.return?.(undefined)?.catch(() => {});
+  }
+}

@@ -1,0 +1,107 @@
+import type { Context, RunAgentInput, Tool as WireTool } from '@ag-ui/core';
+import type { ChatStore } from './chatStore.js';
+import type { ClientDiscovery } from '../discovery/clientManaged.js';
+import type { ChatConnection } from '../transport/connection.js';
+import type { DataPartSchemas } from '../reduce/dataParts.js';
+import { resumeOf } from '../model/continuation.js';
+import { discoveredToolsInChat } from '../discovery/discoveredTools.js';
+import { toWireMessages } from '../model/messages.js';
+import { toWireTool, type AnyTool } from '../tools/toolDefinition.js';
+
+/** How reading one run ended. */
+export type RunEnding = 'finished' | 'error' | 'gone';
+
+/**
+ * Automatic reconnection to a resumable run whose connection dropped (only on a server that
+ * announced resumable streams): up to `attempts` tries, the first after `delayMs`, each later one
+ * after twice the previous wait, at most `maxDelayMs`. Reading events again restores the budget.
+ */
+export interface ReconnectOptions {
+  /** Tries after one drop. Defaults to 5. */
+  readonly attempts?: number;
+  /** The wait before the first try, in milliseconds. Defaults to 500. */
+  readonly delayMs?: number;
+  /** The longest wait between tries, in milliseconds. Defaults to 5,000. */
+  readonly maxDelayMs?: number;
+}
+
+/**
+ * The frontend tools of the next request, cached while the tool list and the discovered set stay
+ * the same (a continuation usually sends exactly what the previous request sent).
+ */
+export class WireToolList {
+  #cache:
+    | { readonly tools: readonly AnyTool[] | undefined; readonly managed: ClientDiscovery | undefined; readonly key: string; readonly wire: WireTool[] }
+    | undefined;
+
+  /** The tools to announce: all of them, or (client-managed discovery) eager + discovery tool + discovered. */
+  get(tools: readonly AnyTool[] | undefined, managed: ClientDiscovery | undefined, messages: Parameters<typeof discoveredToolsInChat>[0]): WireTool[] {
+    const discovered = managed ? discoveredToolsInChat(messages) : [];
+    const key = discovered.join('\u0000');
+    const cached = this.#cache;
+    if (cached && cached.tools === tools && cached.managed === managed && cached.key === key) return cached.wire;
+    const wire = managed ? managed.wireTools(tools ?? [], discovered) : (tools ?? []).map(toWireTool);
+    this.#cache = { tools, managed, key, wire };
+    return wire;
+  }
+}
+
+/** The run input of the next request, built from the snapshot (messages, resume entries) and the send's own `body`. */
+export function buildRunInput(options: {
+  readonly store: ChatStore;
+  readonly runId: string;
+  readonly tools: WireTool[];
+  readonly context: readonly Context[] | undefined;
+  /** The options of the send that started the turn. */
+  readonly send: { readonly body?: Record<string, unknown>; readonly context?: readonly Context[] } | undefined;
+}): RunAgentInput {
+  const snapshot = options.store.getSnapshot();
+  const { resume, parentRunId } = resumeOf(snapshot);
+  return {
+    threadId: snapshot.id,
+    runId: options.runId,
+    protocolVersion: '1.0',
+    ...(parentRunId === undefined ? {} : { parentRunId }),
+    messages: toWireMessages(snapshot.messages),
+    tools: options.tools,
+    context: [...(options.context ?? []), ...(options.send?.context ?? [])],
+    state: snapshot.agentState ?? {},
+    forwardedProps: { ...options.send?.body },
+    ...(resume.length > 0 ? { resume } : {}),
+  };
+}
+
+/** The options of one reading of a run (see {@link readRun}). */
+export interface RunReading {
+  readonly store: ChatStore;
+  /** The client's options: its `connection`, its `dataParts` (declared CUSTOM events become `data` parts) and `reconnect`. */
+  readonly client: { readonly connection: ChatConnection; readonly dataParts?: DataPartSchemas | undefined; readonly reconnect?: ReconnectOptions | false | undefined };
+  readonly input: RunAgentInput;
+  readonly signal: AbortSignal;
+  /** The options of the send that started the turn: its own headers go to the connection. */
+  readonly send: { readonly headers?: Record<string, string> } | undefined;
+  /** Read the snapshot's active run again (`resumeStream()`) instead of starting `input`. */
+  readonly resuming?: boolean;
+  readonly warn: (message: string) => void;
+  readonly isCurrent: () => boolean;
+  /** A CUSTOM event was applied. */
+  readonly onCustomEvent: (event: { readonly name: string; readonly value: unknown; readonly runId: string }) => void;
+}
+
+/**
+ * Reads one request's events into the store. Resolves how its (last) run ended (`gone`: a run to
+ * resume that the server no longer has); throws a `ChatwireError` when the transport or the stream
+ * fails, including a stream that ends before its run does and one that breaks the run lifecycle.
+ * Stops quietly, resolving `undefined`, once `isCurrent()` turns false or the request is aborted.
+ * The request starts at once; the reader (event checks, reducers, reconnection) loads meanwhile.
+ */
+export async function readRun(options: RunReading): Promise<RunEnding | undefined> {
+  const { store, input, signal } = options;
+  const events = options.resuming
+    ? undefined
+    : options.client.connection.run(input, { signal, headers: options.send?.headers, resumeToken: store.getSnapshot().resumeToken })[Symbol.asyncIterator]();
+  const first = events?.next();
+  // Read (and its failure handled) by the reader once it has loaded.
+  first?.catch(() => {});
+  return (await import('./readRunEvents.js')).readRunEvents(options, events, first);
+}

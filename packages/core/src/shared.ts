@@ -1,0 +1,54 @@
+/**
+ * `@chatwire/core/shared`: what servers, Code Mode and the other Chatwire packages share with the
+ * browser client, so each rule has one implementation: the chat reducer and its snapshot store, the
+ * tool-call lifecycle table, tool validation and execution, discovery (catalog, answers, search,
+ * groups, the discovered set, accounting), Chatwire's event names, JSON and id helpers, inspection's
+ * history. An app building a chat needs `@chatwire/core` only.
+ *
+ * @example
+ * ```ts
+ * import { executeTool, discoveredToolsInWire } from '@chatwire/core/shared';
+ * ```
+ */
+export { initialChatState } from './model/chatState.js';
+export { reduceChat } from './reduce/chatReducer.js';
+export type { ChatAction, Reduction, ToolCallChange, WireEventReducer } from './reduce/chatReducer.js';
+export { describeError } from './base/errors.js';
+export { createId } from './base/ids.js';
+export { Inspector } from './inspection/inspection.js';
+export { parseResultContent, toolCallParts, toWireMessages } from './model/messages.js';
+export { parseJsonStrict } from './base/parseJsonStrict.js';
+export { hasProtoKey } from './base/hasProtoKey.js';
+export { CHATWIRE_EVENTS, INTERRUPT_REASONS, RESUME_TOKEN_HEADER } from './protocol/chatwireProtocol.js';
+export type { ApprovalPayload, InputRequestMetadata, ResultMetadata, ToolCatalog, ToolCatalogEntry, ToolServerEvent, ToolServerStatus } from './protocol/chatwireProtocol.js';
+export { CODE_MODE_EVENT_PREFIX, CODE_MODE_EVENTS } from './protocol/codeModeProtocol.js';
+export type { CodeModeConsoleLevel, CodeModeEventBase, CodeModeEventType, CodeModeEventValues, CodeModeExecutionError, CodeModeUsage } from './protocol/codeModeProtocol.js';
+export { encodeServerSentEvent } from './transport/encodeServerSentEvent.js';
+export { createToolCallPart, isToolCallEventAllowed, toolCallStates, toolCallTransitions, transitionToolCall } from './lifecycle/toolCallLifecycle.js';
+export type { ToolCallEffect, ToolCallEvent, ToolCallEventType, ToolCallTransition } from './lifecycle/toolCallLifecycle.js';
+export { readWireToolMetadata, resolveNeedsApproval, toWireTool, validateToolInput, validateToolOutput } from './tools/toolDefinition.js';
+export type { WireToolMetadata } from './tools/toolDefinition.js';
+export { validateWithSchema } from './tools/toolSchema.js';
+export type { StandardJsonSchemaValidator, Validation } from './tools/toolSchema.js';
+export { executeTool, executeValidatedTool } from './tools/toolExecution.js';
+export type { ToolOutcome } from './tools/toolExecution.js';
+export { DISCOVERY_NOTE, discoveryCatalog, isGrouped, nameDiscoveryTool, searchDiscoveryTool } from './discovery/catalog.js';
+export type { CatalogDetail, CatalogTool } from './discovery/catalog.js';
+export { createCompactionMarker, discoveredToolsInChat, discoveredToolsInWire, newlyDiscoveredTools, readCompactionMarker, readDiscoveredNames } from './discovery/discoveredTools.js';
+export { discoveryExchange, isDiscoveryStep } from './discovery/discoveryExchange.js';
+export type { DiscoveryExchange } from './discovery/discoveryExchange.js';
+export { answerDiscoveryCall, isAllowed, loadingFailure, selfCorrectionError, unavailableError } from './discovery/answerDiscovery.js';
+export type { AnswerDiscoveryOptions, AutoLoad, DiscoveryAnswer, DiscoveryCatalogAccess, DiscoveryPhase, DiscoveryResult, DiscoverySearch } from './discovery/answerDiscovery.js';
+export { planToolList } from './discovery/planTools.js';
+export type { PlannableTool, ToolListPlan } from './discovery/planTools.js';
+export { countDiscoveryExchange, discoveryUsage } from './discovery/discoveryUsage.js';
+export type { CacheSplit, LazyAgainstEager, ModelledCall } from './model/conversationUsage.js';
+export type { CountableTool, DiscoveryTokenCounter } from './discovery/discoveryUsage.js';
+export { createToolSearch } from './discovery/toolSearch.js';
+export type { ToolSearch, ToolSearchInput, ToolSearchMatch, ToolSearchOptions, ToolSearchQueryOptions } from './discovery/toolSearch.js';
+export { runDiscoverySearch } from './discovery/discoverySearch.js';
+export type { DiscoveryMatch, DiscoverySearchReport, DiscoverySearchTool, ToolSearchHook } from './discovery/discoverySearch.js';
+export { GROUPED_CATALOG_ABOVE, groupedCatalog } from './discovery/catalogGroups.js';
+export type { CatalogGroups, GroupedCatalogTool } from './discovery/catalogGroups.js';
+export { recordHistory } from './inspection/eventHistory.js';
+export type { HistoryRecorder, HistoryTurn, RecordedEvent, RecordedRun } from './inspection/eventHistory.js';
