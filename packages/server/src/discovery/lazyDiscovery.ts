@@ -19,10 +19,6 @@ import { DiscoverySearch } from './discoverySearch.js';
 import { planTools, type ToolPlan } from './toolPlan.js';
 
 export type { DiscoveryAnswer, DiscoveryPhase } from '@chatwire/core';
-export type { DiscoveryOptions } from './discoveryOptions.js';
-export { PREFETCH_DEFAULTS } from './discoveryOptions.js';
-export type { ToolPlan } from './toolPlan.js';
-export { countDiscoveryRoundTrips } from './discoveryAccounting.js';
 
 /**
  * Server-managed lazy discovery for one run: the shared planning, answering and accounting of

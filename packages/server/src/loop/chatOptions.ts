@@ -1,6 +1,6 @@
 import type { Message, ResumeEntry, Tool as WireTool } from '@ag-ui/core';
 import type { AnyTool } from '@chatwire/core';
-import type { DiscoveryOptions } from '../discovery/lazyDiscovery.js';
+import type { DiscoveryOptions } from '../discovery/discoveryOptions.js';
 import type { ErrorReporter } from '../errors/errorReport.js';
 import type { ChatModel } from '../model.js';
 import type { ChatStore } from '../store/chatStore.js';
