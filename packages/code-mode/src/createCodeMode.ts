@@ -23,7 +23,7 @@ export interface CodeModeOptions {
   readonly driver?: SandboxDriver;
   /** How lazy APIs appear under "Discoverable APIs": `none` (names), `first-sentence` or `full`. Defaults to `{ includeDescription: 'none' }`. */
   readonly lazyToolsConfig?: { readonly includeDescription?: CatalogDetail };
-  /** Per-execution limits. Defaults to `DEFAULT_LIMITS`. */
+  /** Per-execution limits. Defaults to `DEFAULT_CODE_MODE_LIMITS`. */
   readonly limits?: CodeModeLimits;
   /** TypeScript -> JavaScript. Defaults to {@link stripTypeScript} (sucrase). */
   readonly transpile?: TranspileHook;

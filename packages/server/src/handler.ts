@@ -36,13 +36,19 @@ export interface RequestLimits {
 }
 
 /** The default {@link RequestLimits}. */
-export const DEFAULT_LIMITS: Required<RequestLimits> = {
+export const DEFAULT_REQUEST_LIMITS: Required<RequestLimits> = Object.freeze({
   maxBodyBytes: 4 * 1024 * 1024,
   maxMessages: 2_000,
   maxTools: 256,
   maxAttachments: 16,
   maxAttachmentBytes: 3 * 1024 * 1024,
-};
+});
+
+/**
+ * @deprecated Renamed {@link DEFAULT_REQUEST_LIMITS} (each package's defaults are named after what
+ * they limit; Code Mode's are `DEFAULT_CODE_MODE_LIMITS`). This alias is removed in the next minor version.
+ */
+export const DEFAULT_LIMITS = DEFAULT_REQUEST_LIMITS;
 
 /**
  * Tool names the handler accepts from the browser: AG-UI leaves names open, so this is the rule of
@@ -60,7 +66,7 @@ export interface ChatHandlerOptions
    * for the list that request uses (tools that come and go, such as an MCP server's). Defaults to none.
    */
   readonly tools?: readonly AnyTool[] | ToolsProvider;
-  /** Size and count limits of one request. Defaults to {@link DEFAULT_LIMITS}. */
+  /** Size and count limits of one request. Defaults to {@link DEFAULT_REQUEST_LIMITS}. */
   readonly limits?: RequestLimits;
   /**
    * Resumable streams: a run's events are buffered in `store.runs` and numbered (SSE `id:`), a
@@ -146,7 +152,7 @@ export function createChatHandler(options: ChatHandlerOptions): (request: Reques
   const { allowedOrigins, trustProxy, allowedHosts, runsPerOwner: ownerOptions, limits: limitOptions, resumable: resumableOption, tools: toolsOption, ...chatDefaults } = options;
   const runsPerOwner = ownerOptions ? new RunsPerOwner(ownerOptions) : undefined;
   const policy: OriginPolicyOptions = { ...(allowedOrigins ? { allowedOrigins } : {}), ...(trustProxy ? { trustProxy } : {}) };
-  const limits: Required<RequestLimits> = { ...DEFAULT_LIMITS, ...limitOptions };
+  const limits: Required<RequestLimits> = { ...DEFAULT_REQUEST_LIMITS, ...limitOptions };
   const resumable = resumableOption ? resumableStreamsFor(options, signer) : undefined;
   return withDefaultMount(async (request: Request): Promise<Response> => {
     const foreignHost = allowedHosts === undefined ? undefined : checkHost(request.headers.get('host') ?? new URL(request.url).host, allowedHosts);

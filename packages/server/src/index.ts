@@ -1,6 +1,6 @@
 export { chat, validateChatRequest } from './chat.js';
 export type { ChatOptions } from './chat.js';
-export { DEFAULT_LIMITS, TOOL_NAME_PATTERN, createChatHandler, createToolsHandler, describeTools, jsonError } from './handler.js';
+export { DEFAULT_LIMITS, DEFAULT_REQUEST_LIMITS, TOOL_NAME_PATTERN, createChatHandler, createToolsHandler, describeTools, jsonError } from './handler.js';
 export type { CatalogEntry, ChatHandlerOptions, RequestLimits, ToolsProvider } from './handler.js';
 export { checkOrigin } from './http/originPolicy.js';
 export type { OriginPolicyOptions, OriginVerdict } from './http/originPolicy.js';
@@ -12,7 +12,7 @@ export type { RunsPerOwnerOptions } from './http/runsPerOwner.js';
 export { DEFAULT_RUN_BUDGET } from './resumable/runBudget.js';
 export type { RunBudgetOptions } from './resumable/runBudget.js';
 export { ChatRequestError } from './history.js';
-export type { ChatStore } from './store/chatStore.js';
+export type { ChatStore, ServerStore } from './store/serverStore.js';
 export { createMemoryStore } from './store/memoryStore.js';
 export type { MemoryStoreOptions } from './store/memoryStore.js';
 export type { MemoryRunStore } from './store/memoryRunStore.js';

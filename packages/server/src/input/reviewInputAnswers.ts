@@ -3,7 +3,7 @@ import { hasProtoKey, type InputResponse } from '@chatwire/core';
 import { ChatRequestError } from '../history.js';
 import type { CallExecution } from '../loop/callExecution.js';
 import { CallSigner } from '../signing.js';
-import type { ChatStore } from '../store/chatStore.js';
+import type { ServerStore } from '../store/serverStore.js';
 import { pendingInputs, type PendingInput } from './pendingInputs.js';
 import { checkInputContent } from './requestedSchema.js';
 import { inputExpiredError } from './inputExpiredError.js';
@@ -60,7 +60,7 @@ export async function reviewInputAnswers(options: {
   readonly lastCalls: readonly ToolCall[];
   readonly signer: CallSigner;
   readonly threadId: string;
-  readonly store: ChatStore;
+  readonly store: ServerStore;
   readonly now: number;
   /** The history ends with a user message: the conversation moved on past the calls. */
   readonly movedOn: boolean;

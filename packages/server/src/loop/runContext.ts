@@ -1,7 +1,7 @@
 import type { Message } from '@ag-ui/core';
 import type { ErrorReporter } from '../errors/errorReport.js';
 import type { CallSigner } from '../signing.js';
-import type { ChatStore } from '../store/chatStore.js';
+import type { ServerStore } from '../store/serverStore.js';
 import type { RunTools } from './runTools.js';
 
 /** What every part of one run shares: its ids, the signer and store, its tools, and the working history. */
@@ -9,7 +9,7 @@ export interface RunContext {
   readonly threadId: string;
   readonly runId: string;
   readonly signer: CallSigner;
-  readonly store: ChatStore;
+  readonly store: ServerStore;
   readonly approvalTtlMs: number;
   /** How long an input request waits for its answer, unless it names its own time. */
   readonly inputRequestTimeoutMs: number;
