@@ -1,7 +1,5 @@
 import type { RunAgentInput, Tool as WireTool } from '@ag-ui/core';
-import { RunAgentInputSchema } from '@ag-ui/core/schemas';
 import { type AnyTool, type ToolCatalog, type ToolCatalogEntry } from '@chatwire/core';
-import { z } from 'zod';
 import { reviewChatRequest, runChat, type ChatOptions, type ReviewedRequest } from './chat.js';
 import { reportError } from './errors/errorReport.js';
 import { ChatRequestError } from './history.js';
@@ -11,6 +9,7 @@ import { checkHost, type HostPolicyOptions } from './http/hostPolicy.js';
 import { checkRunInputIds } from './http/checkIds.js';
 import { RunsPerOwner, releasing, type RunsPerOwnerOptions } from './http/runsPerOwner.js';
 import { isJsonContentType, readJsonBody } from './http/readJsonBody.js';
+import { readRunInput } from './http/readRunInput.js';
 import { CallSigner } from './signing.js';
 import type { ToolTokenCounter } from './model.js';
 import { countTextTokens, toolTokensFor } from './tokens.js';
@@ -192,11 +191,9 @@ export function createChatHandler(options: ChatHandlerOptions): (request: Reques
     // Counts first: a 3,000-message body is refused before the schema walks every message.
     const counted = checkCounts(body.value, limits);
     if (counted) return withCors(counted, corsOrigin);
-    const parsed = RunAgentInputSchema.safeParse(body.value);
-    if (!parsed.success) {
-      return fail(400, `The request body is not an AG-UI RunAgentInput: ${z.prettifyError(parsed.error)}`, 'invalid-run-input');
-    }
-    const input = parsed.data as RunAgentInput;
+    const parsed = readRunInput(body.value);
+    if (!parsed.ok) return fail(400, `The request body is not an AG-UI RunAgentInput: ${parsed.error}.`, 'invalid-run-input');
+    const input = parsed.input;
     // Ids before anything stores or echoes them: short and printable, or a 400 naming the field.
     const badId = checkRunInputIds(input);
     if (badId) return fail(400, badId.error, 'invalid-id');
