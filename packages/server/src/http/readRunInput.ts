@@ -10,9 +10,15 @@ import type { RunAgentInput } from '@ag-ui/core';
  * optional peer, needed only by its `/schemas` entry). Iterative and linear in the body's size.
  */
 
-/** A failed check: where (a path such as `messages[2].content`) and what was expected. */
+/** Where a value sits, built only while descending into containers and spelled out only for a problem. */
+interface Path {
+  readonly parent: Path | undefined;
+  readonly key: string | number;
+}
+
+/** A failed check: where, and what was expected. */
 interface Problem {
-  readonly path: string;
+  readonly at: Path | undefined;
   readonly expected: string;
 }
 
@@ -22,60 +28,72 @@ const MAX_PROBLEMS = 8;
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const kindOf = (value: unknown): string => (value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value);
 
-/** Checks a value at `path`, adding what is wrong to `problems`. */
-type Check = (value: unknown, path: string, problems: Problem[]) => void;
+/** `messages[2].content` for a path. */
+function spell(path: Path | undefined): string {
+  let text = '';
+  for (let at = path; at; at = at.parent) text = typeof at.key === 'number' ? `[${at.key}]${text}` : at.parent ? `.${at.key}${text}` : `${at.key}${text}`;
+  return text;
+}
 
-const at = (path: string, field: string): string => (path ? `${path}.${field}` : field);
-const string: Check = (value, path, problems) => {
-  if (typeof value !== 'string') problems.push({ path, expected: `string, received ${kindOf(value)}` });
+/** Checks a value at `at`, adding what is wrong to `problems`. */
+type Check = (value: unknown, at: Path | undefined, problems: Problem[]) => void;
+
+const string: Check = (value, at, problems) => {
+  if (typeof value !== 'string') problems.push({ at, expected: `string, received ${kindOf(value)}` });
 };
 const anything: Check = () => {};
 const optional =
   (check: Check): Check =>
-  (value, path, problems) => {
-    if (value !== undefined) check(value, path, problems);
+  (value, at, problems) => {
+    if (value !== undefined) check(value, at, problems);
   };
-const oneOf =
-  (...allowed: string[]): Check =>
-  (value, path, problems) => {
-    if (typeof value !== 'string' || !allowed.includes(value)) problems.push({ path, expected: allowed.map((name) => `"${name}"`).join(' or ') });
+const oneOf = (...allowed: string[]): Check => {
+  const expected = allowed.map((name) => `"${name}"`).join(' or ');
+  return (value, at, problems) => {
+    if (typeof value !== 'string' || !allowed.includes(value)) problems.push({ at, expected });
   };
+};
 const arrayOf =
   (check: Check): Check =>
-  (value, path, problems) => {
-    if (!Array.isArray(value)) return void problems.push({ path, expected: `array, received ${kindOf(value)}` });
-    for (let index = 0; index < value.length && problems.length < MAX_PROBLEMS; index++) check(value[index], `${path}[${index}]`, problems);
+  (value, at, problems) => {
+    if (!Array.isArray(value)) return void problems.push({ at, expected: `array, received ${kindOf(value)}` });
+    for (let index = 0; index < value.length && problems.length < MAX_PROBLEMS; index++) check(value[index], { parent: at, key: index }, problems);
   };
-const object =
-  (fields: Record<string, Check>): Check =>
-  (value, path, problems) => {
-    if (!isObject(value)) return void problems.push({ path, expected: `object, received ${kindOf(value)}` });
-    for (const [field, check] of Object.entries(fields)) {
+const object = (fields: Record<string, Check>): Check => {
+  const entries = Object.entries(fields);
+  return (value, at, problems) => {
+    if (!isObject(value)) return void problems.push({ at, expected: `object, received ${kindOf(value)}` });
+    for (const [field, check] of entries) {
+      const child = value[field];
+      // Absent optional fields and open values are the common case: no path is built for them.
+      if (check === anything) continue;
+      check(child, { parent: at, key: field }, problems);
       if (problems.length >= MAX_PROBLEMS) return;
-      check(value[field], at(path, field), problems);
     }
   };
+};
 /** A union told apart by one string field (`role`, `type`), as AG-UI's discriminated unions are. */
-const union =
-  (key: string, variants: Record<string, Check>): Check =>
-  (value, path, problems) => {
-    if (!isObject(value)) return void problems.push({ path, expected: `object, received ${kindOf(value)}` });
+const union = (key: string, variants: Record<string, Check>): Check => {
+  const expected = Object.keys(variants).map((name) => `"${name}"`).join(' or ');
+  return (value, at, problems) => {
+    if (!isObject(value)) return void problems.push({ at, expected: `object, received ${kindOf(value)}` });
     const tag = value[key];
     const check = typeof tag === 'string' && Object.hasOwn(variants, tag) ? variants[tag] : undefined;
-    if (!check) return void problems.push({ path: at(path, key), expected: Object.keys(variants).map((name) => `"${name}"`).join(' or ') });
-    check(value, path, problems);
+    if (!check) return void problems.push({ at: { parent: at, key }, expected });
+    check(value, at, problems);
   };
+};
 /** A string, or an array of content parts. */
 const textOrParts =
   (parts: Check): Check =>
-  (value, path, problems) => {
+  (value, at, problems) => {
     if (typeof value === 'string') return;
-    if (!Array.isArray(value)) return void problems.push({ path, expected: `string or an array of content parts, received ${kindOf(value)}` });
-    parts(value, path, problems);
+    if (!Array.isArray(value)) return void problems.push({ at, expected: `string or an array of content parts, received ${kindOf(value)}` });
+    parts(value, at, problems);
   };
 /** Present, whatever its value. */
-const present: Check = (value, path, problems) => {
-  if (value === undefined) problems.push({ path, expected: 'a value' });
+const present: Check = (value, at, problems) => {
+  if (value === undefined) problems.push({ at, expected: 'a value' });
 };
 
 const source = union('type', {
@@ -133,8 +151,8 @@ const runInput = object({
  */
 export function readRunInput(body: unknown): { readonly ok: true; readonly input: RunAgentInput } | { readonly ok: false; readonly error: string } {
   const problems: Problem[] = [];
-  runInput(body, '', problems);
-  if (problems.length > 0) return { ok: false, error: problems.map((problem) => `expected ${problem.expected}${problem.path ? ` at ${problem.path}` : ''}`).join('; ') };
+  runInput(body, undefined, problems);
+  if (problems.length > 0) return { ok: false, error: problems.map((problem) => `expected ${problem.expected}${problem.at ? ` at ${spell(problem.at)}` : ''}`).join('; ') };
   const value = body as Record<string, unknown>;
   // As AG-UI's schema does: a null state reads as no state.
   return { ok: true, input: { ...value, tools: value['tools'] ?? [], context: value['context'] ?? [], ...(value['state'] === null ? { state: undefined } : {}) } as RunAgentInput };
