@@ -7,6 +7,21 @@ import { defineConfig } from '@playwright/test';
  * the test run itself and stops with it.
  */
 const port = Number(process.env['E2E_PORT'] ?? 4317);
+// One signing secret for both demo servers of the run.
+const secret = randomBytes(32).toString('hex');
+
+/** The built demo served on loopback by the test run itself, stopping with it. */
+function demoServer(at: number, env: Record<string, string>) {
+  return {
+    command: 'npm run --silent -w @chatwire/demo serve',
+    url: `http://127.0.0.1:${at}/api/tools`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    // `vite preview` sets NODE_ENV=production in the server process, and the handler reads its signing
+    // secret at the first request (since the missing-secret fix), so the served demo needs one, as deployed.
+    env: { PORT: String(at), HOST: '127.0.0.1', CHATWIRE_DELAY_MS: '12', CHATWIRE_MODEL: 'scripted', CHATWIRE_SECRET: secret, ...env },
+  };
+}
 
 export default defineConfig({
   testDir: 'apps/demo/e2e',
@@ -43,13 +58,6 @@ export default defineConfig({
       ],
     },
   },
-  webServer: {
-    command: 'npm run --silent -w @chatwire/demo serve',
-    url: `http://127.0.0.1:${port}/api/tools`,
-    reuseExistingServer: false,
-    timeout: 60_000,
-    // `vite preview` sets NODE_ENV=production in the server process, and the handler reads its signing
-    // secret at the first request (since the missing-secret fix), so the served demo needs one, as deployed.
-    env: { PORT: String(port), HOST: '127.0.0.1', CHATWIRE_DELAY_MS: '12', CHATWIRE_MODEL: 'scripted', CHATWIRE_SECRET: randomBytes(32).toString('hex') },
-  },
+  // The demo twice: as most tests use it, and with its MCP servers connected (on the next port; mcp.spec.ts).
+  webServer: [demoServer(port, {}), demoServer(port + 1, { CHATWIRE_MCP: 'on' })],
 });

@@ -8,7 +8,9 @@ import { createDemoRoutes, demoToolNames, modelFromEnv } from './routes.ts';
 const port = Number(process.env['PORT'] ?? 5173);
 // OPENAI_API_KEY or ANTHROPIC_API_KEY selects a real model; otherwise the scripted one.
 const model = modelFromEnv(process.env);
-const modelLabel = model ? `${model.provider} model ${model.model}${model.toolSearch ? ` with ${model.toolSearch.name}` : ''}` : 'scripted model';
+const modelLabel = model
+  ? `${model.provider} model ${model.model}${model.toolSearch ? ` with ${model.toolSearch.name}` : ''}${model.toolChanges ? ' with tool changes' : ''}`
+  : 'scripted model';
 // MCP servers (filesystem, memory, everything, and CHATWIRE_MCP_CONFIG's): lazy tools. CHATWIRE_MCP=off skips them.
 let mcp: Awaited<ReturnType<typeof startDemoMcp>> | undefined;
 try {

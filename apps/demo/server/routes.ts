@@ -7,13 +7,14 @@ import {
   createScriptedModel,
   createToolsHandler,
   openaiCompatible,
+  openaiResponses,
   type ChatModel,
   type ServerStore,
   type DiscoveryOptions,
   type FetchHandler,
   type ScriptRule,
 } from '@chatwire/server';
-import type { AnyTool } from '@chatwire/core';
+import type { AnyTool, ToolServerStatus } from '@chatwire/core';
 import { DISCOVER_TOOLS, EXECUTE_TYPESCRIPT } from '@chatwire/code-mode';
 import { browserToolDefinitions } from '../shared/catalog.ts';
 import { createDemoCodeMode } from './codeMode.ts';
@@ -30,8 +31,11 @@ export interface DemoRoutesOptions {
   readonly discovery?: DiscoveryOptions;
   /** Where approvals and resumable runs are kept. Defaults to {@link storeFromEnv}, else in memory. */
   readonly store?: ServerStore;
-  /** Connected MCP servers whose tools join the demo's (read per request). Defaults to none. */
-  readonly mcp?: { tools(): readonly AnyTool[] };
+  /**
+   * Connected MCP servers whose tools join the demo's (read per request); their status is served in
+   * the catalog's `servers` for the devtools' MCP view. Defaults to none.
+   */
+  readonly mcp?: { tools(): readonly AnyTool[]; catalogStatus?(): ToolServerStatus[] };
 }
 
 /** Environment variables {@link modelFromEnv} reads. */
@@ -44,10 +48,14 @@ const setting = (env: ModelEnv, name: string): string | undefined => {
 
 /**
  * The real model the environment asks for, or `undefined` for the scripted model:
- * `OPENAI_API_KEY` (with `OPENAI_BASE_URL`, `OPENAI_MODEL` = `gpt-4o-mini`) selects an
- * OpenAI-compatible model; otherwise `ANTHROPIC_API_KEY` (with `ANTHROPIC_MODEL` =
- * `claude-sonnet-4-5`, and `ANTHROPIC_TOOL_SEARCH` = `bm25` or `regex` for Anthropic's own tool
- * search) selects Anthropic. An `ANTHROPIC_TOOL_SEARCH` of any other value throws.
+ * `OPENAI_API_KEY` (with `OPENAI_BASE_URL`, `OPENAI_MODEL` = `gpt-4o-mini`) selects an OpenAI
+ * model, on the Chat Completions API (the default, for compatible servers too) or, with
+ * `OPENAI_API=responses`, on the Responses API (`OPENAI_TOOL_SEARCH=hosted` for OpenAI's own tool
+ * search, `client` for OpenAI's client-executed search answered by Chatwire's discovery; MCP servers'
+ * tools in one namespace each); otherwise `ANTHROPIC_API_KEY` (with `ANTHROPIC_MODEL` = `claude-sonnet-4-5`,
+ * `ANTHROPIC_TOOL_SEARCH` = `bm25` or `regex` for Anthropic's own tool search, or
+ * `ANTHROPIC_TOOL_CHANGES=on` for cache-preserving tool changes) selects Anthropic. Any other value
+ * of these switches throws.
  */
 export function modelFromEnv(env: ModelEnv): ChatModel | undefined {
   // CHATWIRE_MODEL=scripted keeps the scripted model whatever keys are set (the e2e tests use it).
@@ -55,7 +63,16 @@ export function modelFromEnv(env: ModelEnv): ChatModel | undefined {
   const openaiKey = setting(env, 'OPENAI_API_KEY');
   if (openaiKey) {
     const baseURL = setting(env, 'OPENAI_BASE_URL');
-    return openaiCompatible({ apiKey: openaiKey, model: setting(env, 'OPENAI_MODEL') ?? 'gpt-4o-mini', ...(baseURL ? { baseURL } : {}) });
+    const options = { apiKey: openaiKey, model: setting(env, 'OPENAI_MODEL') ?? 'gpt-4o-mini', ...(baseURL ? { baseURL } : {}) };
+    // OPENAI_API=responses: the Responses API; chat-completions (the default) for OpenAI-compatible servers.
+    const api = setting(env, 'OPENAI_API') ?? 'chat-completions';
+    const toolSearch = setting(env, 'OPENAI_TOOL_SEARCH');
+    if (api !== 'responses' && api !== 'chat-completions') throw new Error(`OPENAI_API must be 'responses' or 'chat-completions' (got '${api}').`);
+    if (toolSearch !== undefined && ((toolSearch !== 'hosted' && toolSearch !== 'client') || api !== 'responses')) {
+      throw new Error(`OPENAI_TOOL_SEARCH must be 'hosted' or 'client', with OPENAI_API=responses (got '${toolSearch}'); leave it unset for Chatwire's discovery.`);
+    }
+    // With OpenAI's tool search, MCP servers' tools go in one namespace per server.
+    return api === 'responses' ? openaiResponses({ ...options, ...(toolSearch ? { toolSearch, namespaces: true } : {}) }) : openaiCompatible(options);
   }
   const anthropicKey = setting(env, 'ANTHROPIC_API_KEY');
   if (!anthropicKey) return undefined;
@@ -64,7 +81,15 @@ export function modelFromEnv(env: ModelEnv): ChatModel | undefined {
   if (toolSearch !== undefined && toolSearch !== 'bm25' && toolSearch !== 'regex') {
     throw new Error(`ANTHROPIC_TOOL_SEARCH must be 'bm25' or 'regex' (got '${toolSearch}'); leave it unset for Chatwire's discovery.`);
   }
-  return anthropic({ apiKey: anthropicKey, model: setting(env, 'ANTHROPIC_MODEL') ?? 'claude-sonnet-4-5', ...(toolSearch ? { toolSearch } : {}) });
+  // ANTHROPIC_TOOL_CHANGES=on: Chatwire's discovery, each discovered tool added by a mid-conversation tool change (the prompt cache survives).
+  const toolChanges = setting(env, 'ANTHROPIC_TOOL_CHANGES');
+  if (toolChanges !== undefined && toolChanges !== 'on' && toolChanges !== 'off') throw new Error(`ANTHROPIC_TOOL_CHANGES must be 'on' or 'off' (got '${toolChanges}').`);
+  return anthropic({
+    apiKey: anthropicKey,
+    model: setting(env, 'ANTHROPIC_MODEL') ?? 'claude-sonnet-4-5',
+    ...(toolSearch ? { toolSearch } : {}),
+    ...(toolChanges === 'on' ? { toolChanges: true } : {}),
+  });
 }
 
 /**
@@ -142,7 +167,10 @@ export function createDemoRoutes(options: DemoRoutesOptions = {}): FetchHandler 
     system: `You are the Chatwire demo assistant for a shop and workspace. Use tools when they help.\n\n${codeMode.systemPrompt}`,
     ...(options.discovery ? { discovery: options.discovery } : {}),
   });
-  const handleTools = createToolsHandler(currentTools, { counter: model.toolTokens });
+  // The catalog carries the MCP servers' status for the devtools (the demo is a development tool; an app
+  // serves this where only its developers read it).
+  const servers = mcp?.catalogStatus ? () => mcp.catalogStatus?.() ?? [] : undefined;
+  const handleTools = createToolsHandler(currentTools, { counter: model.toolTokens, ...(servers ? { servers } : {}) });
   return (request) => {
     const { pathname } = new URL(request.url);
     if (pathname === '/api/chat') return handleChat(request);

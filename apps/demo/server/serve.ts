@@ -1,12 +1,20 @@
 import { chatwireVitePlugin } from '@chatwire/server';
 import { preview } from 'vite';
-import { createDemoRoutes } from './routes.ts';
+import { startDemoMcp } from './mcp.ts';
+import { createDemoRoutes, demoToolNames } from './routes.ts';
 
-/** Serves the built demo (apps/demo/dist) with the API on the same origin; used by the end-to-end tests. */
+/**
+ * Serves the built demo (apps/demo/dist) with the API on the same origin; used by the end-to-end tests.
+ * `CHATWIRE_MCP=on` connects the demo's MCP servers too (filesystem, memory, everything), as `npm start` does.
+ */
 const port = Number(process.env['PORT'] ?? 4173);
+const mcp = process.env['CHATWIRE_MCP'] === 'on' ? await startDemoMcp(process.env, demoToolNames()) : undefined;
+// Stops the stdio children with the server (the MCP client also kills any left at exit).
+process.once('SIGINT', () => void mcp?.close().finally(() => process.exit(130)));
+process.once('SIGTERM', () => void mcp?.close().finally(() => process.exit(143)));
 const server = await preview({
   configFile: new URL('../vite.config.ts', import.meta.url).pathname,
-  plugins: [chatwireVitePlugin(createDemoRoutes())],
+  plugins: [chatwireVitePlugin(createDemoRoutes(mcp ? { mcp } : {}))],
   preview: { port, host: process.env['HOST'] ?? '127.0.0.1', strictPort: true },
 });
-console.log(`Chatwire demo (built) at ${server.resolvedUrls?.local[0] ?? `http://127.0.0.1:${port}/`}`);
+console.log(`Chatwire demo (built) at ${server.resolvedUrls?.local[0] ?? `http://127.0.0.1:${port}/`}${mcp ? ' with its MCP servers' : ''}`);

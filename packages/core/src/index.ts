@@ -27,8 +27,8 @@ export { answerInputRequest } from './store/answerInputRequest.js';
 export type { InputRequestView } from './store/inputRequests.js';
 export type { InputAnswerInput } from './store/answerInputRequest.js';
 export type { InputAction, InputRequest, InputRequestPayload, InputResponse } from './tools/inputRequest.js';
-export { CHATWIRE_EVENTS, DISCOVERY_TOOL_NAME, INTERRUPT_REASONS, RESUME_TOKEN_HEADER } from './wire/protocol.js';
-export type { ApprovalPayload, InputRequestMetadata, ModelCallUsage, ResultMetadata, ToolCatalog, ToolCatalogEntry } from './wire/protocol.js';
+export { CHATWIRE_EVENTS, DISCOVERY_TOOL_NAME, INTERRUPT_REASONS, RESUME_TOKEN_HEADER, TOOL_PROGRESS_EVENT } from './wire/protocol.js';
+export type { ApprovalPayload, InputRequestMetadata, ModelCallUsage, ResultMetadata, ToolCatalog, ToolCatalogEntry, ToolProgress, ToolServerEvent, ToolServerStatus } from './wire/protocol.js';
 export { CODE_MODE_EVENT_PREFIX, CODE_MODE_EVENTS } from './wire/codeModeProtocol.js';
 export type {
   CodeModeConsoleLevel,

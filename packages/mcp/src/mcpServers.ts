@@ -1,5 +1,17 @@
-import { jsonSchema, toolDefinition, validateWithSchema, type AnyTool, type JsonSchema, type ServerTool, type ToolContext } from '@chatwire/core';
-import { extendTools, toolTokensFor, type ToolTokenCounter } from '@chatwire/server';
+import {
+  TOOL_PROGRESS_EVENT,
+  jsonSchema,
+  toolDefinition,
+  validateWithSchema,
+  type AnyTool,
+  type JsonSchema,
+  type ServerTool,
+  type ToolContext,
+  type ToolProgress,
+  type ToolServerEvent,
+  type ToolServerStatus,
+} from '@chatwire/core';
+import { extendTools, redactSecrets, toolTokensFor, type ToolTokenCounter } from '@chatwire/server';
 import { McpConfigError, parseMcpConfig, parseMcpServerConfig, isStdioConfig, type McpServerConfig, type McpServersConfig } from './config/mcpConfig.js';
 import { McpConnection, McpServerError, type McpConnectionState, type RequestInput } from './connection/mcpConnection.js';
 import type { McpToolInfo, SkippedTool } from './connection/toolList.js';
@@ -9,16 +21,19 @@ import { decideLazy, type LazyDecision, type LazyRule } from './tools/lazyRule.j
 import { errorTextOf, toToolOutput, type McpToolOutput } from './tools/mcpResult.js';
 import { assignToolNames } from './tools/toolNames.js';
 
-/** The CUSTOM event an MCP tool emits for each progress notification of its call. */
-export const MCP_PROGRESS_EVENT = 'chatwire.mcp.tool_progress';
+/**
+ * The CUSTOM event an MCP tool emits for each progress notification of its call (core's
+ * `TOOL_PROGRESS_EVENT`): the client keeps it as a data part and `@chatwire/ui`'s card shows it.
+ */
+export const MCP_PROGRESS_EVENT = TOOL_PROGRESS_EVENT;
 
-/** The value of {@link MCP_PROGRESS_EVENT}. */
+/**
+ * The value of {@link MCP_PROGRESS_EVENT}: a data part envelope, one part per call (`id` is the
+ * tool call's id, so each report replaces the last).
+ */
 export interface McpProgressValue {
-  readonly toolCallId: string;
-  readonly server: string;
-  readonly progress: number;
-  readonly total?: number;
-  readonly message?: string;
+  readonly id: string;
+  readonly data: ToolProgress & { readonly server: string };
 }
 
 /** Options of {@link connectMcpServers}. */
@@ -74,6 +89,13 @@ export interface McpToolGroup {
 }
 
 const LOOPBACK = ['localhost', '127.0.0.1', '[::1]'];
+/** Events each server keeps for {@link McpServers.catalogStatus} (the oldest go first). */
+const KEPT_EVENTS = 50;
+/** Tool names one event lists at most (a 600-tool server's first listing is a count). */
+const EVENT_NAMES = 50;
+/** Characters of error text the catalog carries. */
+const ERROR_CHARS = 500;
+const plainError = (text: string) => redactSecrets(text).slice(0, ERROR_CHARS);
 /** Hex characters of the fingerprint discovery records (64 bits: no server can find a changed definition with the same one). */
 const DRIFT_FINGERPRINT_CHARS = 16;
 
@@ -102,6 +124,7 @@ export class McpServers {
   #decisions = new Map<string, LazyDecision>();
   #names = new Map<string, string>();
   readonly #previous = new Map<string, Map<string, string>>();
+  readonly #events = new Map<string, ToolServerEvent[]>();
 
   /** @internal Use {@link connectMcpServers}. */
   constructor(servers: Readonly<Record<string, McpServerConfig>>, options: McpServersOptions) {
@@ -155,13 +178,51 @@ export class McpServers {
     });
   }
 
+  /**
+   * Each server's status as the tool catalog serves it to devtools (`createToolsHandler(tools,
+   * { servers: () => mcp.catalogStatus() })`): transport, state, last error (credentials redacted,
+   * cut to 500 characters), tool count and their tokens, the lazy decision, the skipped tools, each
+   * tool's short fingerprint (the version discovery records) and the recent events: connection
+   * states and tool-list changes with the tools added, removed and changed (drift).
+   */
+  catalogStatus(): ToolServerStatus[] {
+    return this.status().map((status) => ({
+      name: status.name,
+      transport: status.transport,
+      state: status.state,
+      ...(status.lastError ? { lastError: plainError(status.lastError) } : {}),
+      description: status.description,
+      trusted: status.trusted,
+      toolCount: status.toolCount,
+      tokens: status.lazy.tokens,
+      lazy: status.lazy.lazy,
+      lazyReason: status.lazy.reason,
+      skipped: status.skipped.slice(0, EVENT_NAMES).map((item) => ({ name: item.name.slice(0, 200), reason: plainError(item.reason) })),
+      versions: Object.fromEntries(Object.entries(status.fingerprints).map(([name, print]) => [name, print.slice(0, DRIFT_FINGERPRINT_CHARS)])),
+      events: [...(this.#events.get(status.name) ?? [])],
+    }));
+  }
+
   /** Closes every connection and stops every stdio child. */
   async close(): Promise<void> {
     await Promise.all([...this.#connections.values()].map((connection) => connection.close()));
     this.#tools = [];
   }
 
+  #record(server: string, event: ToolServerEvent): void {
+    const list = this.#events.get(server) ?? [];
+    list.push(event);
+    if (list.length > KEPT_EVENTS) list.splice(0, list.length - KEPT_EVENTS);
+    this.#events.set(server, list);
+  }
+
   #onState(connection: McpConnection): void {
+    // A state is recorded when it (or its error) differs from the last one recorded.
+    const last = this.#events.get(connection.name)?.findLast((event) => event.type === 'state');
+    const error = connection.lastError ? plainError(connection.lastError) : undefined;
+    if (last?.state !== connection.state || last.error !== error) {
+      this.#record(connection.name, { at: Date.now(), type: 'state', state: connection.state, ...(error ? { error } : {}) });
+    }
     this.#options.onEvent?.({ type: 'state', server: connection.name, state: connection.state, ...(connection.lastError ? { error: connection.lastError } : {}) });
   }
 
@@ -171,7 +232,24 @@ export class McpServers {
     const changed = [...now].filter(([name, print]) => before?.get(name) !== print).map(([name]) => name);
     if (before) for (const name of before.keys()) if (!now.has(name)) changed.push(name);
     this.#previous.set(connection.name, now);
+    const namesBefore = this.#names;
     this.#rebuild();
+    if (!before) {
+      this.#record(connection.name, { at: Date.now(), type: 'tools', count: this.#exposedCount(connection) });
+    } else if (changed.length > 0) {
+      const exposed = (names: Map<string, string>) => (name: string) => names.get(`${connection.name}\u0000${name}`) ?? name;
+      const added = changed.filter((name) => now.has(name) && !before.has(name)).map(exposed(this.#names));
+      const removed = changed.filter((name) => !now.has(name)).map(exposed(namesBefore));
+      const drifted = changed.filter((name) => now.has(name) && before.has(name)).map(exposed(this.#names));
+      this.#record(connection.name, {
+        at: Date.now(),
+        type: 'tools',
+        count: this.#exposedCount(connection),
+        ...(added.length ? { added: added.slice(0, EVENT_NAMES) } : {}),
+        ...(removed.length ? { removed: removed.slice(0, EVENT_NAMES) } : {}),
+        ...(drifted.length ? { changed: drifted.slice(0, EVENT_NAMES) } : {}),
+      });
+    }
     this.#options.onEvent?.({ type: 'tools', server: connection.name, count: connection.tools.length, changed, skipped: connection.skipped });
   }
 
@@ -208,6 +286,10 @@ export class McpServers {
     this.#tools = Object.freeze(tools);
   }
 
+  #exposedCount(connection: McpConnection): number {
+    return this.#selected(connection).filter((tool) => this.#names.has(`${connection.name}\u0000${tool.name}`)).length;
+  }
+
   #selected(connection: McpConnection): readonly McpToolInfo[] {
     const { include, exclude } = connection.config;
     return connection.tools.filter((tool) => (!include || include.includes(tool.name)) && !exclude?.includes(tool.name));
@@ -236,11 +318,14 @@ export class McpServers {
         requestInput: context.requestInput,
         onProgress: (progress) => {
           const value: McpProgressValue = {
-            toolCallId: context.toolCallId,
-            server,
-            progress: progress.progress,
-            ...(progress.total === undefined ? {} : { total: progress.total }),
-            ...(typeof progress.message === 'string' ? { message: progress.message.slice(0, 500) } : {}),
+            id: context.toolCallId,
+            data: {
+              toolCallId: context.toolCallId,
+              server,
+              progress: progress.progress,
+              ...(progress.total === undefined ? {} : { total: progress.total }),
+              ...(typeof progress.message === 'string' ? { message: progress.message.slice(0, 500) } : {}),
+            },
           };
           context.emit?.(MCP_PROGRESS_EVENT, value);
         },

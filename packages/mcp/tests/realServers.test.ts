@@ -81,7 +81,7 @@ describe('the real npm servers over stdio', () => {
     // The last notification can race the result (the SDK drops progress after the response): at least the first arrives.
     expect(events.length).toBeGreaterThanOrEqual(1);
     expect(events.every((event) => event.name === MCP_PROGRESS_EVENT)).toBe(true);
-    expect(events[0]?.value).toMatchObject({ toolCallId: 'call_1', server: 'everything', progress: 1, total: 2 });
+    expect(events[0]?.value).toEqual({ id: 'call_1', data: expect.objectContaining({ toolCallId: 'call_1', server: 'everything', progress: 1, total: 2 }) });
   });
 
   it('everything: its elicitation reaches requestInput, and the answer goes back to the server', async () => {

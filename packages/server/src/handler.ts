@@ -1,5 +1,5 @@
 import type { RunAgentInput, Tool as WireTool } from '@ag-ui/core';
-import { type AnyTool, type ToolCatalog, type ToolCatalogEntry } from '@chatwire/core';
+import { type AnyTool, type ToolCatalog, type ToolCatalogEntry, type ToolServerStatus } from '@chatwire/core';
 import { reviewChatRequest, runChat, type ChatOptions, type ReviewedRequest } from './chat.js';
 import { reportError } from './errors/errorReport.js';
 import { ChatRequestError } from './history.js';
@@ -278,25 +278,40 @@ export function describeTools(tools: readonly AnyTool[], counter?: ToolTokenCoun
     lazy: tool.lazy,
     needsApproval: typeof tool.needsApproval === 'function' ? 'per-call' : tool.needsApproval,
     tokens: count.countTool({ name: tool.name, description: tool.description, parameters: tool.parameters }),
+    ...(tool.group === undefined ? {} : { group: tool.group }),
   }));
+}
+
+/** Options of {@link createToolsHandler}. */
+export interface ToolsHandlerOptions {
+  /** Counts each tool's definition tokens, as the model adapter does (`model.toolTokens`). Defaults to the o200k tokenizer on the JSON. */
+  readonly counter?: ToolTokenCounter | undefined;
+  /**
+   * The app's tool sources and their state, read per request and served as the catalog's `servers`
+   * (devtools shows them in its MCP view): for `@chatwire/mcp`, `() => mcp.catalogStatus()`. Defaults
+   * to none. Serve it only where the catalog is for the app's developers, like the devtools.
+   */
+  readonly servers?: (() => readonly ToolServerStatus[]) | undefined;
 }
 
 /**
  * A Fetch handler for `GET` that answers with the tool catalog as JSON:
- * `{ tools: CatalogEntry[], counting: { method, errorBound } }`. With a tools provider the catalog
- * is read per request (and the handler returns a promise).
+ * `{ tools: CatalogEntry[], counting: { method, errorBound }, servers? }`. With a tools provider
+ * (or `servers`) the catalog is read per request (and the handler returns a promise).
  */
 export function createToolsHandler(tools: readonly AnyTool[], options?: { readonly counter?: ToolTokenCounter | undefined }): (request: Request) => Response;
-export function createToolsHandler(tools: readonly AnyTool[] | ToolsProvider, options?: { readonly counter?: ToolTokenCounter | undefined }): (request: Request) => Response | Promise<Response>;
-export function createToolsHandler(tools: readonly AnyTool[] | ToolsProvider, options: { readonly counter?: ToolTokenCounter | undefined } = {}): (request: Request) => Response | Promise<Response> {
+export function createToolsHandler(tools: readonly AnyTool[] | ToolsProvider, options?: ToolsHandlerOptions): (request: Request) => Response | Promise<Response>;
+export function createToolsHandler(tools: readonly AnyTool[] | ToolsProvider, options: ToolsHandlerOptions = {}): (request: Request) => Response | Promise<Response> {
   const counter = toolTokensFor(options.counter);
   const counting = { method: counter.method, errorBound: counter.errorBound };
-  const fixed: ToolCatalog | undefined = typeof tools === 'function' ? undefined : { tools: describeTools(tools, options.counter), counting };
+  const { servers } = options;
+  const fixed: ToolCatalog | undefined = typeof tools === 'function' || servers ? undefined : { tools: describeTools(tools, options.counter), counting };
   const refuse = (request: Request) => jsonError(405, `Use GET for the tool catalog (got ${request.method}).`, 'method-not-allowed');
   if (fixed) return withDefaultMount((request: Request) => (request.method === 'GET' ? Response.json(fixed) : refuse(request)), '/api/tools');
   return withDefaultMount(async (request: Request) => {
     if (request.method !== 'GET') return refuse(request);
-    const body: ToolCatalog = { tools: describeTools(await toolsFor(tools, request), options.counter), counting };
+    const listed = typeof tools === 'function' ? await toolsFor(tools, request) : tools;
+    const body: ToolCatalog = { tools: describeTools(listed, options.counter), counting, ...(servers ? { servers: servers() } : {}) };
     return Response.json(body);
   }, '/api/tools');
 }

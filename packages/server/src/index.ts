@@ -1,7 +1,7 @@
 export { chat, validateChatRequest } from './chat.js';
 export type { ChatOptions } from './chat.js';
 export { DEFAULT_LIMITS, DEFAULT_REQUEST_LIMITS, TOOL_NAME_PATTERN, createChatHandler, createToolsHandler, describeTools, jsonError } from './handler.js';
-export type { CatalogEntry, ChatHandlerOptions, RequestLimits, ToolsProvider } from './handler.js';
+export type { CatalogEntry, ChatHandlerOptions, RequestLimits, ToolsHandlerOptions, ToolsProvider } from './handler.js';
 export { checkOrigin } from './http/originPolicy.js';
 export type { OriginPolicyOptions, OriginVerdict } from './http/originPolicy.js';
 export { checkHost } from './http/hostPolicy.js';
@@ -33,7 +33,7 @@ export { redactSecrets } from './errors/redactSecrets.js';
 export type { ErrorReport, ErrorReporter } from './errors/errorReport.js';
 export { extendTools, extensionOf } from './extensions/chatwireExtension.js';
 export type { ChatwireExtension, ChatwireNamespace, ExtensionUsageInput } from './extensions/chatwireExtension.js';
-export type { ChatModel, ModelChunk, ModelRequest, ModelTool, ProviderSearchError, ProviderToolSearch, ToolTokenCounter } from './model.js';
+export type { ChatModel, ModelChunk, ModelRequest, ModelTool, ProviderSearchError, ProviderToolChanges, ProviderToolSearch, ToolTokenCounter } from './model.js';
 export { chatwireVitePlugin, toNodeListener } from './node.js';
 export type { ChatwireVitePluginOptions, FetchHandler, FetchRoutes, VitePluginLike } from './node.js';
 export { CallSigner } from './signing.js';
@@ -58,13 +58,23 @@ export { ToolRegistry, toModelTool } from './toolRegistry.js';
 export type { RegisteredTool } from './toolRegistry.js';
 export { openaiCompatible, openAIToolTokens, toOpenAIMessages, toOpenAITools } from './adapters/openaiCompatible.js';
 export type { OpenAIChatMessage, OpenAICompatibleOptions, OpenAIFunctionTool, OpenAIUserContentPart } from './adapters/openaiCompatible.js';
-export { anthropic, anthropicToolTokens, toAnthropicRequest, toAnthropicTools } from './adapters/anthropic.js';
+export { openaiResponses, toResponsesInput, toResponsesTools } from './adapters/openaiResponses.js';
+export type {
+  OpenAIResponsesFunctionTool,
+  OpenAIResponsesInputItem,
+  OpenAIResponsesInputPart,
+  OpenAIResponsesNamespaceTool,
+  OpenAIResponsesOptions,
+} from './adapters/openaiResponses.js';
+export { anthropic, anthropicToolTokens, toAnthropicRequest, toAnthropicTools, TOOL_CHANGES_BETAS } from './adapters/anthropic.js';
 export type {
   AnthropicContentBlock,
   AnthropicMediaSource,
   AnthropicMessage,
   AnthropicOptions,
   AnthropicTool,
+  AnthropicToolChangeBlock,
+  AnthropicToolChangesContext,
   AnthropicToolSearchContent,
   AnthropicToolSearchContext,
 } from './adapters/anthropic.js';

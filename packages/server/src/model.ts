@@ -6,6 +6,11 @@ export interface ModelTool {
   readonly name: string;
   readonly description: string;
   readonly parameters: JsonSchema;
+  /**
+   * The tool's group (an MCP server's name, or the app's own), set on `ModelRequest.deferredTools`
+   * only, for adapters that group deferred tools (OpenAI namespaces). Defaults to none.
+   */
+  readonly group?: string;
 }
 
 /** One call to a model: what the agent loop sends, and nothing else. */
@@ -19,7 +24,9 @@ export interface ModelRequest {
   /**
    * Provider-native deferred loading (only for a model with {@link ChatModel.toolSearch}): lazy tools
    * sent after `tools` and the provider's search tool, marked deferred, for the provider's own tool
-   * search to load. Defaults to none.
+   * search to load. With {@link ChatModel.toolChanges}: every lazy tool the policy lets the model
+   * discover (discovered ones included, which are in `tools` too), for the adapter to declare deferred
+   * and add through tool-change blocks. Defaults to none.
    */
   readonly deferredTools?: readonly ModelTool[];
   /** Aborted when the client goes away or the run is cancelled. */
@@ -29,6 +36,8 @@ export interface ModelRequest {
 /** What a model streams back, normalised across providers. */
 export type ModelChunk =
   | { readonly type: 'text-delta'; readonly delta: string }
+  /** The model's reasoning as the provider shows it (e.g. OpenAI's reasoning summaries): streamed as AG-UI reasoning events, not sent back. */
+  | { readonly type: 'reasoning-delta'; readonly delta: string }
   | { readonly type: 'tool-call-start'; readonly id: string; readonly name: string }
   | { readonly type: 'tool-call-delta'; readonly id: string; readonly delta: string }
   | { readonly type: 'tool-call-end'; readonly id: string }
@@ -63,6 +72,18 @@ export interface ProviderToolSearch {
    * the tool definitions a search loads are not part of them (they count as tools sent).
    */
   exchangeTexts(messages: readonly Message[], deferred: readonly string[]): string[];
+}
+
+/**
+ * Cache-preserving tool changes, offered by an adapter whose provider can add tools mid-conversation
+ * without invalidating its prompt cache (e.g. `anthropic({ toolChanges: true })`). With it, discovery
+ * stays Chatwire's own (the discovery tool, its calls and results), but every lazy tool is sent in
+ * `ModelRequest.deferredTools` from the first call, and the adapter declares them deferred and adds
+ * each discovered one with a tool-change block where its discovery sits in the history.
+ */
+export interface ProviderToolChanges {
+  /** How the provider renders and bills added tools, for reports. */
+  readonly billing: string;
 }
 
 /** How a model adapter counts the tokens of tool definitions, on the serialisation it sends. */
@@ -104,4 +125,6 @@ export interface ChatModel {
   readonly toolTokens?: ToolTokenCounter;
   /** The provider's own tool search, when the adapter was configured for provider-native deferred loading. Defaults to none (Chatwire's discovery). */
   readonly toolSearch?: ProviderToolSearch;
+  /** Cache-preserving tool changes, when the adapter was configured for them. Defaults to none. */
+  readonly toolChanges?: ProviderToolChanges;
 }

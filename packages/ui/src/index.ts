@@ -33,7 +33,9 @@ export {
   formatSize,
   isDiscoveryCall,
   nestedCallLabel,
+  progressLabel,
   requestedToolNames,
   toolCallStatus,
+  toolProgressByCall,
 } from './vocabulary.js';
 export type { DiscoveryStatus, ToolCallOutcome, ToolCallStatus } from './vocabulary.js';

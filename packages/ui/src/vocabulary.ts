@@ -1,4 +1,4 @@
-import { DISCOVERY_TOOL_NAME, readDiscoveredNames, type NestedToolCall, type ToolCallPart } from '@chatwire/core';
+import { DISCOVERY_TOOL_NAME, TOOL_PROGRESS_EVENT, readDiscoveredNames, type MessagePart, type NestedToolCall, type ToolCallPart, type ToolProgress } from '@chatwire/core';
 
 /**
  * The words the components use, in one place. Discovery has one vocabulary everywhere (components,
@@ -134,4 +134,34 @@ export function formatSize(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
   if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`;
   return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+/**
+ * The latest progress of each running tool call of a message, by tool call id: its
+ * `chatwire.mcp.tool_progress` data parts (core's `TOOL_PROGRESS_EVENT`, from MCP progress
+ * notifications), read defensively (the client keeps them unchecked). Empty when there are none.
+ */
+export function toolProgressByCall(parts: readonly MessagePart[]): ReadonlyMap<string, ToolProgress> {
+  const progress = new Map<string, ToolProgress>();
+  for (const part of parts) {
+    if (part.type !== 'data' || part.name !== TOOL_PROGRESS_EVENT) continue;
+    const data = part.data as Partial<Record<keyof ToolProgress, unknown>> | null;
+    if (!data || typeof data !== 'object' || typeof data.toolCallId !== 'string' || typeof data.progress !== 'number' || !Number.isFinite(data.progress)) continue;
+    const total = typeof data.total === 'number' && Number.isFinite(data.total) && data.total > 0 ? data.total : undefined;
+    progress.set(data.toolCallId, {
+      toolCallId: data.toolCallId,
+      progress: data.progress,
+      ...(total === undefined ? {} : { total }),
+      ...(typeof data.message === 'string' ? { message: data.message.slice(0, 500) } : {}),
+      ...(typeof data.server === 'string' ? { server: data.server } : {}),
+    });
+  }
+  return progress;
+}
+
+/** A running call's progress in words: `2 of 5 (40%) · Copying files`, `3 · Working`. */
+export function progressLabel(progress: ToolProgress): string {
+  const amount =
+    progress.total === undefined ? `${progress.progress}` : `${progress.progress} of ${progress.total} (${Math.round(Math.min(1, Math.max(0, progress.progress / progress.total)) * 100)}%)`;
+  return progress.message ? `${amount} · ${progress.message}` : amount;
 }

@@ -18,6 +18,26 @@ export const CHATWIRE_EVENTS = {
 } as const;
 
 /**
+ * The `CUSTOM` event a running tool streams its progress with (MCP progress notifications, from
+ * `@chatwire/mcp`): a data part envelope `{ id: toolCallId, data: ToolProgress }`. The client keeps
+ * it as a `data` part of this name (one per call, replaced in place) without the app declaring it,
+ * and `@chatwire/ui`'s tool-call card shows it while the call runs.
+ */
+export const TOOL_PROGRESS_EVENT = 'chatwire.mcp.tool_progress';
+
+/** The `data` of a {@link TOOL_PROGRESS_EVENT} part: how far a running tool call is. */
+export interface ToolProgress {
+  readonly toolCallId: string;
+  /** The tool source that reported it (an MCP server's name). */
+  readonly server?: string;
+  /** Increases with each report; a fraction of `total` when that is given. */
+  readonly progress: number;
+  readonly total?: number;
+  /** What the tool is doing, as its source wrote it (plain text, at most 500 characters). */
+  readonly message?: string;
+}
+
+/**
  * Resumable streams: the header that carries a chat's resume token, in both directions (the server
  * hands it out with a run, also as `RUN_STARTED`'s `metadata.chatwire.resume.token`; the client
  * sends it back with the chat's next requests, and to read (`GET`) or stop (`DELETE`) its runs).
@@ -171,6 +191,22 @@ export interface ModelCallUsage {
     /** How the provider bills deferred tools, as the adapter states it. */
     readonly billing: string;
   };
+  /**
+   * Cache-preserving tool changes (e.g. `anthropic({ toolChanges: true })`): every lazy tool is sent
+   * deferred from the first call, so the tool list never changes, and each discovered tool is added
+   * by a tool-change block in the history where its discovery sits. Then `toolsSent` lists every tool
+   * in the request, `tokens.sent` counts the tools not deferred, and the added definitions count in
+   * `tokens.discoveryRoundTrips` (they sit in the messages, after the cached prefix). Present on every
+   * call that used them, which is how a report tells those calls apart.
+   */
+  readonly toolChanges?: {
+    /** Lazy tools sent deferred (not in the prompt until added). */
+    readonly deferredSent: readonly string[];
+    /** Tools the history adds through tool-change blocks, in the order added. */
+    readonly added: readonly string[];
+    /** How the provider renders and bills added tools, as the adapter states it. */
+    readonly billing: string;
+  };
 }
 
 /** One tool of a server's catalog: what `GET /api/tools` answers for each tool. */
@@ -182,10 +218,59 @@ export interface ToolCatalogEntry {
   readonly needsApproval: boolean | 'per-call';
   /** Tokens of its definition, as the server counts them. */
   readonly tokens: number;
+  /** The group it is listed under (its MCP server's name), when it has one. */
+  readonly group?: string;
+}
+
+/**
+ * A tool source (an MCP server) as a catalog reports it when the app passes its status
+ * (`createToolsHandler(tools, { servers })`), for devtools. Every string came from the server side
+ * and is plain text (error text redacted); nothing in it is markup.
+ */
+export interface ToolServerStatus {
+  readonly name: string;
+  readonly transport: string;
+  /** `connecting`, `connected`, `reconnecting`, `failed` or `closed`. */
+  readonly state: string;
+  readonly lastError?: string;
+  readonly description?: string;
+  readonly trusted?: boolean;
+  /** Tools exposed to the model. */
+  readonly toolCount: number;
+  /** Tokens of those tools' definitions, counted as the model adapter sends them. */
+  readonly tokens: number;
+  /** Whether its tools are deferred (lazy discovery), and why. */
+  readonly lazy: boolean;
+  readonly lazyReason?: string;
+  /** Tools the server listed that cannot be used, with the reason. */
+  readonly skipped?: readonly { readonly name: string; readonly reason: string }[];
+  /** Exposed tool name -> short definition fingerprint (the version discovery records). */
+  readonly versions?: Readonly<Record<string, string>>;
+  /** What happened to it lately, oldest first (bounded): connection states, tool-list changes, drift. */
+  readonly events?: readonly ToolServerEvent[];
+}
+
+/** One thing that happened to a tool source: its connection state changed, or its tool list did. */
+export interface ToolServerEvent {
+  /** Milliseconds since the epoch. */
+  readonly at: number;
+  readonly type: 'state' | 'tools';
+  /** `state`: the new state. */
+  readonly state?: string;
+  readonly error?: string;
+  /** `tools`: the tool count after the change. */
+  readonly count?: number;
+  /** `tools`: tools that appeared or went away (exposed names when known). */
+  readonly added?: readonly string[];
+  readonly removed?: readonly string[];
+  /** `tools`: tools whose definition (description, schemas, annotations) changed: drift. */
+  readonly changed?: readonly string[];
 }
 
 /** A server's tool catalog (`GET /api/tools`). */
 export interface ToolCatalog {
   readonly tools: readonly ToolCatalogEntry[];
+  /** The app's tool sources (MCP servers) and their state, when it passes them. */
+  readonly servers?: readonly ToolServerStatus[];
   readonly counting?: { readonly method: string; readonly errorBound: number };
 }

@@ -3,6 +3,7 @@ import { ChatwireError } from '../errors.js';
 import { reduceWireEvent } from './reduceWireEvent.js';
 import { readDataPart, type DataPartSchemas } from './dataParts.js';
 import { CODE_MODE_EVENT_PREFIX } from './codeModeProtocol.js';
+import { TOOL_PROGRESS_EVENT } from './protocol.js';
 
 /** Where the stream is in AG-UI's run lifecycle. */
 export type Phase = 'before' | 'running' | 'finished' | 'failed';
@@ -44,8 +45,10 @@ export async function reducerFor(
   warn?: (message: string) => void,
 ): Promise<WireEventReducer> {
   const { type, name } = event;
-  if (type === 'CUSTOM' && dataParts && name !== undefined && Object.hasOwn(dataParts, name)) {
-    const read = await readDataPart(name, event.value, dataParts[name] as true);
+  // Tool progress is a data part every chat keeps, declared or not (the app's own schema wins).
+  const schema = type === 'CUSTOM' && name !== undefined ? (dataParts && Object.hasOwn(dataParts, name) ? dataParts[name] : name === TOOL_PROGRESS_EVENT || undefined) : undefined;
+  if (schema) {
+    const read = await readDataPart(name as string, event.value, schema as true);
     if ('reduce' in read) return read.reduce;
     warn?.(read.warning);
   }

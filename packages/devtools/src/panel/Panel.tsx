@@ -1,5 +1,5 @@
-import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import type { ChatClient, ChatSnapshot, HistoryRecorder, HistoryTurn, TurnRecord } from '@chatwire/core';
+import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { TOOL_PROGRESS_EVENT, type ChatClient, type ChatSnapshot, type HistoryRecorder, type HistoryTurn, type ToolServerStatus, type TurnRecord } from '@chatwire/core';
 import { buildTokensView, savingsAtAGlance, type CatalogEntry } from '../viewModel/index.js';
 import type { PanelProps } from './mountPanel.js';
 import { DockControls, MoveHandle, ResizeHandle } from './PanelFrame.js';
@@ -10,12 +10,14 @@ import { TokensView } from './views/TokensView.js';
 import { CodeModeView } from './views/CodeModeView.js';
 import { DiscoverySearchesView } from './views/DiscoverySearchesView.js';
 import { ToolsView } from './views/ToolsView.js';
+import { McpView } from './views/McpView.js';
 
 const TABS = [
   { id: 'tools', label: 'Tools' },
   { id: 'tokens', label: 'Tokens' },
   { id: 'timeline', label: 'Timeline' },
   { id: 'events', label: 'Events' },
+  { id: 'mcp', label: 'MCP' },
   { id: 'code', label: 'Code Mode' },
 ] as const;
 type TabId = (typeof TABS)[number]['id'];
@@ -51,43 +53,78 @@ function useChatState(client: ChatClient | undefined, recorder: HistoryRecorder 
   return state;
 }
 
-/** The names of the data parts the chat declares (its CUSTOM events of these names become parts). */
+/** The names of the data parts the chat keeps (its CUSTOM events of these names become parts): declared ones, and tool progress. */
 function dataPartNames(client: ChatClient): readonly string[] {
-  return Object.keys(client.options.dataParts ?? {});
+  return [...new Set([...Object.keys(client.options.dataParts ?? {}), TOOL_PROGRESS_EVENT])];
 }
 
-/** Loads the tool catalog once (the panel keeps working without one). */
-function useCatalog(url: string | undefined): { catalog: CatalogEntry[] | undefined; error: string | undefined } {
-  const [state, setState] = useState<{ catalog: CatalogEntry[] | undefined; error: string | undefined }>({ catalog: undefined, error: undefined });
+interface CatalogState {
+  readonly catalog: CatalogEntry[] | undefined;
+  /** The tool sources (MCP servers) the catalog reports, when the app serves them. */
+  readonly servers: readonly ToolServerStatus[] | undefined;
+  readonly error: string | undefined;
+  readonly loadedAt: number | undefined;
+}
+
+/** How often the catalog is read again while the MCP or Timeline view shows servers. */
+const SERVERS_REFRESH_MS = 5_000;
+
+/**
+ * Loads the tool catalog (the panel keeps working without one), and again whenever `version`
+ * changes (a turn ended, the user asked): MCP servers reconnect and change their tools meanwhile.
+ */
+function useCatalog(url: string | undefined, version: string): CatalogState {
+  const [state, setState] = useState<CatalogState>({ catalog: undefined, servers: undefined, error: undefined, loadedAt: undefined });
   useEffect(() => {
     if (!url) return;
     const abort = new AbortController();
     fetch(url, { signal: abort.signal, headers: { accept: 'application/json' } })
       .then(async (response) => {
         if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
-        const body = (await response.json()) as { tools?: CatalogEntry[] };
-        setState({ catalog: body.tools ?? [], error: undefined });
+        const body = (await response.json()) as { tools?: CatalogEntry[]; servers?: unknown };
+        const servers = Array.isArray(body.servers)
+          ? (body.servers as unknown[]).filter((server): server is ToolServerStatus => typeof (server as { name?: unknown } | null)?.name === 'string')
+          : undefined;
+        setState({ catalog: Array.isArray(body.tools) ? body.tools : [], servers, error: undefined, loadedAt: Date.now() });
       })
       .catch((error: unknown) => {
-        if (!abort.signal.aborted) setState({ catalog: undefined, error: error instanceof Error ? error.message : String(error) });
+        if (!abort.signal.aborted) setState((before) => ({ ...before, catalog: undefined, error: error instanceof Error ? error.message : String(error) }));
       });
     return () => abort.abort();
-  }, [url]);
+  }, [url, version]);
   return state;
 }
 
-/** The devtools panel: a header with the turn selector and the savings, four tabs (five with Code Mode), and the selected view. */
+/** The devtools panel: a header with the turn selector and the savings, four tabs (with Code Mode and MCP when the chat has them), and the selected view. */
 export function Panel(props: PanelProps) {
   const [tab, setTab] = useState<TabId>('tools');
   const { snapshot, history } = useChatState(props.client, props.history);
-  const { catalog, error: catalogError } = useCatalog(props.catalogUrl);
   const turnCount = snapshot?.turns.length ?? 0;
+  const [refreshed, setRefreshed] = useState(0);
+  const settled = snapshot?.status === 'ready' || snapshot?.status === 'error';
+  // The catalog is read again when a turn settles (not while it streams), and on Refresh.
+  const [settledTurns, setSettledTurns] = useState(turnCount);
+  useEffect(() => {
+    if (settled) setSettledTurns(turnCount);
+  }, [settled, turnCount]);
+  const { catalog, servers, error: catalogError, loadedAt } = useCatalog(props.catalogUrl, `${settledTurns}:${refreshed}`);
+  const refresh = useCallback(() => setRefreshed((count) => count + 1), []);
+  const watchingServers = servers !== undefined && (tab === 'mcp' || tab === 'timeline');
+  useEffect(() => {
+    if (!watchingServers) return;
+    const timer = setInterval(refresh, SERVERS_REFRESH_MS);
+    return () => clearInterval(timer);
+  }, [watchingServers, refresh]);
   const [pickedTurn, setPickedTurn] = useState<number | undefined>(undefined);
   const turn = pickedTurn !== undefined && pickedTurn <= turnCount ? pickedTurn : turnCount;
   const tabRefs = useRef<(HTMLButtonElement | null)[]>([]);
   const tokens = useMemo(() => buildTokensView(snapshot?.turns ?? [], snapshot?.conversationUsage), [snapshot?.turns, snapshot?.conversationUsage]);
-  // The Code Mode tab appears once a model call was sent Code Mode.
-  const tabs = useMemo(() => TABS.filter((item) => item.id !== 'code' || hasCodeMode(snapshot?.turns ?? [])), [snapshot?.turns]);
+  // The Code Mode tab appears once a model call was sent Code Mode; the MCP tab when the catalog reports servers.
+  const hasServers = servers !== undefined;
+  const tabs = useMemo(
+    () => TABS.filter((item) => (item.id !== 'code' || hasCodeMode(snapshot?.turns ?? [])) && (item.id !== 'mcp' || hasServers)),
+    [snapshot?.turns, hasServers],
+  );
 
   // Escape closes the panel when the key is pressed inside it; the page keeps its own Escape (for
   // example, stopping a response) everywhere else.
@@ -162,7 +199,7 @@ export function Panel(props: PanelProps) {
       </div>
       <div className="cw-body" role="tabpanel" id={`cw-panel-${tab}`} aria-labelledby={`cw-tab-${tab}`}>
         {tab === 'tools' ? (
-          <ToolsView catalog={catalog} catalogError={catalogError} messages={snapshot.messages} turns={snapshot.turns} turn={turn} />
+          <ToolsView catalog={catalog} catalogError={catalogError} messages={snapshot.messages} turns={snapshot.turns} turn={turn} servers={servers} />
         ) : null}
         {tab === 'tokens' ? (
           <>
@@ -170,9 +207,10 @@ export function Panel(props: PanelProps) {
             <DiscoverySearchesView turns={snapshot.turns} turn={turn} />
           </>
         ) : null}
-        {tab === 'timeline' ? <TimelineView messages={snapshot.messages} /> : null}
+        {tab === 'timeline' ? <TimelineView messages={snapshot.messages} servers={servers} /> : null}
         {tab === 'events' ? <EventsView history={history} turnId={snapshot.turns[turn - 1]?.id} dataParts={dataPartNames(props.client)} /> : null}
         {tab === 'code' ? <CodeModeView messages={snapshot.messages} turns={snapshot.turns} turn={turn} /> : null}
+        {tab === 'mcp' && servers ? <McpView servers={servers} messages={snapshot.messages} onRefresh={refresh} loadedAt={loadedAt} /> : null}
       </div>
     </section>
   );

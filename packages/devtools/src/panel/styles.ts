@@ -96,5 +96,6 @@ td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 pre { margin: 4px 0; padding: 6px; background: var(--soft); border-radius: 6px; white-space: pre-wrap; word-break: break-word; max-height: 280px; overflow: auto;
   font: 11px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; }
 .cw-empty { color: var(--muted); padding: 20px; text-align: center; }
+tr.cw-group th { position: static; background: var(--soft); color: var(--fg); }
 textarea.cw-copy { width: 100%; height: 120px; font: 11px ui-monospace, monospace; }
 `;

@@ -31,6 +31,8 @@ export interface ToolRow {
   readonly name: string;
   /** `discovery` is the discovery tool itself (or a provider's own search tool), sent with the eager tools while lazy ones wait. */
   readonly kind: 'server' | 'client' | 'discovery' | 'unknown';
+  /** The group the catalog lists it under (its MCP server), when it has one. */
+  readonly group: string | undefined;
   readonly lazy: boolean;
   readonly needsApproval: boolean | 'per-call';
   readonly tokens: number | undefined;
@@ -45,6 +47,11 @@ export interface ToolRow {
    * was loaded and is sent with every request, but never used. Undefined for other rows.
    */
   readonly used: boolean | undefined;
+  /**
+   * The conversation discovered it, but its definition changed since (MCP drift, as of the latest
+   * turn): the server withholds it until it is discovered again, so its status is `undiscovered`.
+   */
+  readonly drifted: boolean;
 }
 
 /** Filters of the Tools view. */
@@ -101,6 +108,8 @@ export function buildToolRows(options: {
   readonly turn?: number;
   readonly call?: number;
   readonly filter?: ToolFilter;
+  /** Tools whose definition changed since the conversation discovered them (`buildMcpRows(...).drifted`); they count from the latest turn on. */
+  readonly drifted?: ReadonlySet<string>;
 }): ToolRow[] {
   // A chat restored from saved messages has no turn records yet: its turns are counted from the
   // messages, so the latest turn still shows every tool discovered so far (as the app's own count does).
@@ -138,11 +147,13 @@ export function buildToolRows(options: {
   const rows: ToolRow[] = [...entries.values()].map((entry) => {
     const lazy = entry.lazy ?? false;
     const origin = origins.get(entry.name);
-    const discovered = lazy && origin !== undefined && origin.turn <= turnNumber;
+    const drifted = lazy && origin !== undefined && turnNumber >= latest && options.drifted?.has(entry.name) === true;
+    const discovered = lazy && origin !== undefined && origin.turn <= turnNumber && !drifted;
     const sentFirst = firstSent.get(entry.name);
     return {
       name: entry.name,
       kind: entry.kind ?? 'unknown',
+      group: typeof entry.group === 'string' ? entry.group : undefined,
       lazy,
       needsApproval: entry.needsApproval ?? false,
       tokens: entry.tokens,
@@ -150,6 +161,7 @@ export function buildToolRows(options: {
       discoveredIn: discovered ? { ...origin, modelCall: sentFirst?.turn === origin.turn ? sentFirst.modelCall : undefined } : undefined,
       sentInCall: sent.has(entry.name),
       used: discovered ? used.has(entry.name) : undefined,
+      drifted,
     };
   });
   // The discovery tool is sent with every call while lazy tools wait: it is a row too, so the count
@@ -158,6 +170,7 @@ export function buildToolRows(options: {
     const discoveryRow: ToolRow = {
       name,
       kind: 'discovery',
+      group: undefined,
       lazy: false,
       needsApproval: false,
       tokens: modelCall?.toolsSent.includes(name) ? modelCall.tokens.discoveryTool : undefined,
@@ -165,12 +178,33 @@ export function buildToolRows(options: {
       discoveredIn: undefined,
       sentInCall: sent.has(name),
       used: undefined,
+      drifted: false,
     };
     // Where it is sent: after the eager tools, before the discovered ones.
     const at = rows.findIndex((row) => row.lazy);
     rows.splice(at < 0 ? rows.length : at, 0, discoveryRow);
   }
   return rows.filter((row) => matches(row, options.filter ?? {}));
+}
+
+/** Rows of one group of the Tools view: a server's tools, or the app's own (`group` undefined). */
+export interface ToolGroup {
+  readonly group: string | undefined;
+  readonly rows: readonly ToolRow[];
+}
+
+/**
+ * The Tools view grouped by server: the app's own tools (and the discovery tool) first, then each
+ * group (MCP server) in the order its first tool appears; rows keep their order within a group.
+ */
+export function groupToolRows(rows: readonly ToolRow[]): ToolGroup[] {
+  const groups = new Map<string | undefined, ToolRow[]>([[undefined, []]]);
+  for (const row of rows) {
+    const list = groups.get(row.group) ?? [];
+    list.push(row);
+    groups.set(row.group, list);
+  }
+  return [...groups].filter(([, list]) => list.length > 0).map(([group, list]) => ({ group, rows: list }));
 }
 
 /** For every tool a record names as newly discovered: the turn and model call (1-based) first sent it. */

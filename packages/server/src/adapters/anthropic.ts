@@ -1,6 +1,7 @@
 import { contentToText, type Message, type TokenUsage } from '@ag-ui/core';
 import { countTextTokens as countTokens } from '../tokens.js';
-import type { ChatModel, ModelChunk, ModelRequest, ModelTool, ToolTokenCounter } from '../model.js';
+import { readCompactionMarker, readDiscoveredNames, DISCOVERY_TOOL_NAME } from '@chatwire/core';
+import type { ChatModel, ModelChunk, ModelRequest, ModelTool, ProviderToolChanges, ToolTokenCounter } from '../model.js';
 import { providerSearchExchanges, type ProviderSearchExchange } from '../discovery/providerToolSearch.js';
 import {
   SEARCH_TOOL_NAMES,
@@ -40,6 +41,22 @@ export interface AnthropicOptions {
    * lists as supporting tool search: nothing checks the model. Defaults to none (Chatwire's discovery).
    */
   readonly toolSearch?: 'bm25' | 'regex';
+  /**
+   * Cache-preserving discovery through Anthropic's mid-conversation tool changes (beta
+   * `mid-conversation-tool-changes-2026-07-01`): every lazy tool is declared with `defer_loading: true`
+   * from the first request, so the tool list never changes, and each tool Chatwire's discovery finds
+   * is added by a `tool_addition` block in a `system` message right after the discovery result. The
+   * cached prefix (tools, system prompt, earlier messages) survives every discovery. Set it only for
+   * models Anthropic lists for the beta: nothing checks the model. Ignored with `toolSearch`.
+   * Defaults to `false`.
+   */
+  readonly toolChanges?: boolean;
+  /**
+   * Anthropic's automatic prompt caching: a top-level `cache_control` (`{ type: 'ephemeral' }`, with
+   * `ttl` when given), which caches up to the last cacheable block of each request. Defaults to on
+   * with `toolChanges`, off otherwise.
+   */
+  readonly promptCache?: boolean | { readonly ttl: '5m' | '1h' };
 }
 
 /** Where an image's or a document's bytes come from, in the Messages API. */
@@ -57,12 +74,25 @@ export type AnthropicContentBlock =
   | { readonly type: 'tool_use'; readonly id: string; readonly name: string; readonly input: Record<string, unknown> }
   | { readonly type: 'tool_result'; readonly tool_use_id: string; readonly content: string; readonly is_error?: true }
   | { readonly type: 'server_tool_use'; readonly id: string; readonly name: string; readonly input: Record<string, unknown> }
-  | { readonly type: 'tool_search_tool_result'; readonly tool_use_id: string; readonly content: AnthropicToolSearchContent };
+  | { readonly type: 'tool_search_tool_result'; readonly tool_use_id: string; readonly content: AnthropicToolSearchContent }
+  | AnthropicToolChangeBlock;
 
-/** One message of the Messages API, as this adapter sends it. */
+/** A mid-conversation tool change (only in a `system` message of `messages`): surfaces a tool declared in `tools`. */
+export interface AnthropicToolChangeBlock {
+  readonly type: 'tool_addition';
+  readonly tool: { readonly type: 'tool_reference'; readonly name: string };
+}
+
+/** One message of the Messages API, as this adapter sends it (`system` only to carry tool changes). */
 export interface AnthropicMessage {
-  readonly role: 'user' | 'assistant';
+  readonly role: 'user' | 'assistant' | 'system';
   readonly content: AnthropicContentBlock[];
+}
+
+/** What `toAnthropicRequest` needs to add discovered tools through tool changes. */
+export interface AnthropicToolChangesContext {
+  /** Tools this request declares deferred and the history discovered: each gets one `tool_addition`. */
+  readonly addable: ReadonlySet<string>;
 }
 
 /** A tool as the Messages API receives it. */
@@ -76,6 +106,20 @@ export interface AnthropicTool {
 
 const DEFAULT_BASE_URL = 'https://api.anthropic.com';
 const ANTHROPIC_VERSION = '2023-06-01';
+
+/**
+ * The betas of mid-conversation tool changes: `system` messages inside `messages`, and tool changes in
+ * them (the AI SDK's @ai-sdk/anthropic sends both for a system message carrying tool changes).
+ */
+export const TOOL_CHANGES_BETAS = ['mid-conversation-system-2026-04-07', 'mid-conversation-tool-changes-2026-07-01'] as const;
+
+const TOOL_CHANGES: ProviderToolChanges = {
+  billing:
+    'Anthropic keeps a tool declared with defer_loading out of the prompt until a tool_addition block surfaces it, and ' +
+    'renders it where the block sits in the messages, so the prefix before it (tools, system prompt, earlier messages) ' +
+    'stays cached. Counted: tools not deferred in tokens.sent, each added definition once in discoveryRoundTrips; ' +
+    'deferred definitions not added are not counted.',
+};
 
 /** The tools of a request in the Messages API format, in the order received. */
 export function toAnthropicTools(tools: readonly ModelTool[]): AnthropicTool[] {
@@ -137,18 +181,41 @@ export function toAnthropicRequest(
   system: string | undefined,
   messages: readonly Message[],
   toolSearch?: AnthropicToolSearchContext,
+  toolChanges?: AnthropicToolChangesContext,
 ): { system: string | undefined; messages: AnthropicMessage[] } {
   // Provider-native deferred loading: the provider's own searches go back as its own blocks, in the assistant turn.
   const searches = toolSearch ? providerSearchExchanges(messages, 'anthropic') : new Map<string, ProviderSearchExchange>();
   const systemParts = system ? [system] : [];
-  const out: { role: 'user' | 'assistant'; content: AnthropicContentBlock[] }[] = [];
+  const out: { role: 'user' | 'assistant' | 'system'; content: AnthropicContentBlock[] }[] = [];
+  // Tool changes: a tool discovered by a message is added right after it, before the next assistant turn (or at the end).
+  const added = new Set<string>();
+  let pending: string[] = [];
+  const discoveryCalls = new Set<string>();
+  const flushAdditions = () => {
+    if (pending.length === 0) return;
+    out.push({ role: 'system', content: pending.map((name): AnthropicContentBlock => ({ type: 'tool_addition', tool: { type: 'tool_reference', name } })) });
+    pending = [];
+  };
+  const noteDiscovered = (names: readonly string[]) => {
+    for (const name of names) {
+      if (!toolChanges?.addable.has(name) || added.has(name)) continue;
+      added.add(name);
+      pending.push(name);
+    }
+  };
   const add = (role: 'user' | 'assistant', blocks: AnthropicContentBlock[]) => {
     if (blocks.length === 0) return;
+    if (role === 'assistant') flushAdditions();
     const last = out.at(-1);
     if (last?.role === role) last.content.push(...blocks);
     else out.push({ role, content: blocks });
   };
   for (const message of messages) {
+    if (toolChanges) {
+      noteDiscovered(readCompactionMarker(message.metadata));
+      if (message.role === 'assistant') for (const call of message.toolCalls ?? []) if (call.function.name === DISCOVERY_TOOL_NAME) discoveryCalls.add(call.id);
+      if (message.role === 'tool' && discoveryCalls.has(message.toolCallId) && message.error === undefined) noteDiscovered(readDiscoveredNames(message.content));
+    }
     switch (message.role) {
       case 'system':
       case 'developer':
@@ -192,6 +259,11 @@ export function toAnthropicRequest(
       default:
         break; // activity, reasoning: not part of the model's conversation
     }
+  }
+  if (toolChanges) {
+    // A tool the loop sends as discovered whose evidence this walk did not place is added at the end.
+    noteDiscovered([...toolChanges.addable]);
+    flushAdditions();
   }
   for (const message of out) {
     if (message.role !== 'user') continue;
@@ -248,26 +320,38 @@ export function anthropic(options: AnthropicOptions): ChatModel {
   const modelName = options.model;
   const maxTokens = options.maxTokens ?? 4096;
   const searchTool = options.toolSearch ? TOOL_SEARCH_TOOLS[options.toolSearch] : undefined;
+  const toolChanges = options.toolChanges && !searchTool ? TOOL_CHANGES : undefined;
+  const promptCache = options.promptCache ?? toolChanges !== undefined;
+  const cacheControl = promptCache ? { type: 'ephemeral' as const, ...(typeof promptCache === 'object' ? { ttl: promptCache.ttl } : {}) } : undefined;
   return {
     provider: 'anthropic',
     model: modelName,
     toolTokens: anthropicToolTokens,
     ...(searchTool ? { toolSearch: anthropicToolSearch(searchTool) } : {}),
+    ...(toolChanges ? { toolChanges } : {}),
     stream: (request: ModelRequest) => untilAborted(request.signal, streamChunks(request)),
   };
 
   async function* streamChunks(request: ModelRequest): AsyncGenerator<ModelChunk, void, undefined> {
     const deferred = searchTool ? (request.deferredTools ?? []) : [];
     const nativeSearch = searchTool && deferred.length ? { searchTool: searchTool.name, deferred: new Set(deferred.map((tool) => tool.name)) } : undefined;
-    const { system, messages } = toAnthropicRequest(request.system, request.messages, nativeSearch);
+    // Tool changes: every lazy tool declared deferred (a stable list), the discovered ones added in the messages.
+    const changing = toolChanges && !nativeSearch && request.deferredTools?.length ? request.deferredTools : undefined;
+    const changingNames = new Set(changing?.map((tool) => tool.name));
+    const addable = new Set(request.tools.filter((tool) => changingNames.has(tool.name)).map((tool) => tool.name));
+    const { system, messages } = toAnthropicRequest(request.system, request.messages, nativeSearch, changing ? { addable } : undefined);
+    const defer = (tools: readonly ModelTool[]) => toAnthropicTools(tools).map((tool) => ({ ...tool, defer_loading: true as const }));
     // Provider-native deferred loading: the search tool and the deferred tools follow the others, so the tool list never changes.
     const tools = nativeSearch
-      ? [...toAnthropicTools(request.tools), searchTool, ...toAnthropicTools(deferred).map((tool) => ({ ...tool, defer_loading: true as const }))]
-      : toAnthropicTools(request.tools);
+      ? [...toAnthropicTools(request.tools), searchTool, ...defer(deferred)]
+      : changing
+        ? [...toAnthropicTools(request.tools.filter((tool) => !changingNames.has(tool.name))), ...defer(changing)]
+        : toAnthropicTools(request.tools);
     const body = {
       model: modelName,
       max_tokens: maxTokens,
       stream: true,
+      ...(cacheControl ? { cache_control: cacheControl } : {}),
       ...(system ? { system } : {}),
       messages,
       ...(tools.length ? { tools } : {}),
@@ -279,6 +363,7 @@ export function anthropic(options: AnthropicOptions): ChatModel {
       accept: 'text/event-stream',
       ...options.headers,
     };
+    if (changing) headers['anthropic-beta'] = mergeBetas(headers['anthropic-beta'], TOOL_CHANGES_BETAS);
     /** Content blocks by index: the tool_use ones carry the call id. */
     const toolBlocks = new Map<number, string>();
     const usage: AnthropicUsage = {};
@@ -343,6 +428,12 @@ export function anthropic(options: AnthropicOptions): ChatModel {
     const tokenUsage = usageOf(modelName, usage);
     yield { type: 'finish', reason: stopReasons[stopReason ?? 'end_turn'] ?? 'other', ...(tokenUsage ? { usage: tokenUsage } : {}) };
   }
+}
+
+/** The `anthropic-beta` header with `betas` added to the ones already set (comma-separated, each once). */
+function mergeBetas(current: string | undefined, betas: readonly string[]): string {
+  const all = [...(current ?? '').split(','), ...betas].map((beta) => beta.trim()).filter(Boolean);
+  return [...new Set(all)].join(',');
 }
 
 /** Later usage figures replace earlier ones (`message_delta` usage is cumulative). */

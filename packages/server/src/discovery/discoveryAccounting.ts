@@ -1,6 +1,6 @@
 import type { Message } from '@ag-ui/core';
 import { countDiscoveryExchange, discoveryUsage, type DiscoverySearchReport, type DiscoveryTokenCounter, type ModelCallUsage } from '@chatwire/core';
-import type { ModelTool, ProviderToolSearch, ToolTokenCounter } from '../model.js';
+import type { ModelTool, ProviderToolChanges, ProviderToolSearch, ToolTokenCounter } from '../model.js';
 import { countRequestTokens, countTextTokens, jsonMessageTokens, jsonSystemTokens } from '../tokens.js';
 import { toModelTool, type ToolRegistry } from '../toolRegistry.js';
 import { providerSearchExchanges } from './providerToolSearch.js';
@@ -62,7 +62,7 @@ export class DiscoveryAccounting {
         ? { tokens: this.#countRequest({ system: options.system, messages: options.messages, tools: plan.tools }), source: 'counted' as const }
         : { tokens: reported, source: 'provider' as const };
     if (plan.providerSearch) return this.#providerSearchUsage(options, plan.providerSearch, { input, system });
-    return discoveryUsage({
+    const base = discoveryUsage({
       runId: options.runId,
       step: options.step,
       sent: plan.tools,
@@ -77,6 +77,32 @@ export class DiscoveryAccounting {
       ...(plan.auto ? { auto: plan.auto } : {}),
       ...(options.providerUsage ? { providerUsage: options.providerUsage } : {}),
     });
+    return plan.toolChanges ? this.#toolChangesUsage(base, plan, plan.toolChanges) : base;
+  }
+
+  /**
+   * The accounting of one model call with cache-preserving tool changes: the request lists every
+   * lazy tool (deferred), so `toolsSent` is the same list on every call; the definitions the history
+   * adds are rendered where each addition sits (after the cached prefix), so they move from
+   * `tokens.sent` to `tokens.discoveryRoundTrips`. `net` is unchanged: the same tokens, counted where
+   * the provider renders them.
+   */
+  #toolChangesUsage(base: ModelCallUsage, plan: ToolPlan, changes: ProviderToolChanges): ModelCallUsage {
+    const deferredTools = plan.deferredTools ?? [];
+    const deferredNames = new Set(deferredTools.map((tool) => tool.name));
+    const added = plan.tools.filter((tool) => deferredNames.has(tool.name));
+    const addedTokens = added.reduce((sum, tool) => sum + this.#counter.countTool(tool), 0);
+    const sent = base.tokens.sent - addedTokens;
+    const saved = base.tokens.allEager - sent;
+    const discoveryRoundTrips = base.tokens.discoveryRoundTrips + addedTokens;
+    const net = saved - discoveryRoundTrips;
+    return {
+      ...base,
+      toolsSent: [...plan.tools.filter((tool) => !deferredNames.has(tool.name)).map((tool) => tool.name), ...deferredTools.map((tool) => tool.name)],
+      tokens: { ...base.tokens, sent, saved, discoveryRoundTrips, net },
+      eagerWouldBeCheaper: net < 0,
+      toolChanges: { deferredSent: deferredTools.map((tool) => tool.name), added: added.map((tool) => tool.name), billing: changes.billing },
+    };
   }
 
   /**

@@ -45,6 +45,11 @@ export class DiscoveryPolicy {
 
   readonly #accept = (name: string): boolean => this.#loadable.get(name) ?? true;
 
+  /** Whether the `load` policy lets this tool load (call `discovered` or `isRefused` first in the request). */
+  accepts(name: string): boolean {
+    return this.#accept(name);
+  }
+
   /**
    * The discovered lazy tools of a history, in discovery order, each allowed by the `load` policy.
    * A tool whose definition drifted (its fingerprint differs from the one recorded when the

@@ -8,7 +8,7 @@ import {
   type DiscoveryAnswer,
   type ModelCallUsage,
 } from '@chatwire/core';
-import type { ProviderToolSearch, ToolTokenCounter } from '../model.js';
+import type { ProviderToolChanges, ProviderToolSearch, ToolTokenCounter } from '../model.js';
 import { countToolList } from '../tokens.js';
 import { toModelTool, type RegisteredTool, type ToolRegistry } from '../toolRegistry.js';
 import { providerSelfCorrectionError } from './providerToolSearch.js';
@@ -42,16 +42,24 @@ export class LazyDiscovery {
   readonly #accounting: DiscoveryAccounting;
   /** Provider-native deferred loading: the model's own tool search, when its adapter offers one. */
   readonly #toolSearch: ProviderToolSearch | undefined;
+  /** Cache-preserving tool changes, when the model's adapter offers them. */
+  readonly #toolChanges: ProviderToolChanges | undefined;
   readonly #provider: string;
 
   /**
    * `model` names the provider and, with provider-native deferred loading configured on its adapter,
    * brings the provider's own tool search (then lazy tools are sent deferred instead of withheld).
    */
-  constructor(registry: ToolRegistry, options: DiscoveryOptions, counter: ToolTokenCounter, model: { readonly provider: string; readonly toolSearch?: ProviderToolSearch } = { provider: '' }) {
+  constructor(
+    registry: ToolRegistry,
+    options: DiscoveryOptions,
+    counter: ToolTokenCounter,
+    model: { readonly provider: string; readonly toolSearch?: ProviderToolSearch; readonly toolChanges?: ProviderToolChanges } = { provider: '' },
+  ) {
     this.#registry = registry;
     this.#options = options;
     this.#toolSearch = model.toolSearch;
+    this.#toolChanges = model.toolSearch ? undefined : model.toolChanges;
     this.#provider = model.provider;
     this.#lazy = registry.lazy();
     this.#policy = new DiscoveryPolicy(registry, options.filter, this.#lazy);
@@ -175,6 +183,7 @@ export class LazyDiscovery {
         auto: this.#auto,
         options: this.#options,
         toolSearch: this.#toolSearch,
+        toolChanges: this.#toolChanges,
         provider: this.#provider,
       },
       history,

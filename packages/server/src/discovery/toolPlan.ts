@@ -1,6 +1,6 @@
 import type { Message } from '@ag-ui/core';
 import { nameDiscoveryTool, planToolList, searchDiscoveryTool, type AutoLoad, type ModelCallUsage } from '@chatwire/core';
-import type { ModelTool, ProviderToolSearch } from '../model.js';
+import type { ModelTool, ProviderToolChanges, ProviderToolSearch } from '../model.js';
 import { toModelTool, type RegisteredTool, type ToolRegistry } from '../toolRegistry.js';
 import type { DiscoveryOptions } from './discoveryOptions.js';
 import type { DiscoveryPolicy } from './discoveryPolicy.js';
@@ -17,6 +17,8 @@ export interface ToolPlan {
   readonly deferredTools?: ModelTool[];
   /** Provider-native deferred loading: the provider's search tool sent in place of the discovery tool. */
   readonly providerSearch?: ProviderToolSearch;
+  /** Cache-preserving tool changes: `deferredTools` holds every lazy tool the model may discover, declared deferred by the adapter. */
+  readonly toolChanges?: ProviderToolChanges;
 }
 
 /** What planning a model call's tools reads: the registry, the request's policy, and the run's discovery setup. */
@@ -31,6 +33,8 @@ export interface ToolPlanning {
   readonly options: Pick<DiscoveryOptions, 'includeDescription' | 'groups' | 'groupAbove'> & { readonly autoLoad?: AutoLoad };
   /** Provider-native deferred loading: the model's own tool search, when its adapter offers one. */
   readonly toolSearch: ProviderToolSearch | undefined;
+  /** Cache-preserving tool changes, when the model's adapter offers them (never with a provider's own search). */
+  readonly toolChanges: ProviderToolChanges | undefined;
   readonly provider: string;
 }
 
@@ -55,12 +59,18 @@ export async function planTools(planning: ToolPlanning, history: readonly Messag
     planning.mode === 'search' ? searchDiscoveryTool(catalog, detail, searchOptions) : nameDiscoveryTool(catalog, detail),
   { inCatalog: (name) => inCatalog.has(name), isActive: (name) => active.has(name) });
   const fresh = policy.newlyDiscovered(history);
+  // Cache-preserving tool changes: every lazy tool the model may discover or has discovered, in catalog order, for the adapter to declare deferred.
+  const changes = planning.toolChanges;
+  const deferredTools = changes
+    ? planning.lazy.filter((tool) => active.has(tool.name) || (inCatalog.has(tool.name) && !discovered.includes(tool.name) && policy.accepts(tool.name))).map(toDeferredTool)
+    : [];
   return {
     tools: plan.sent,
     discoveryTool: plan.discoveryTool,
     deferred: [...plan.deferred],
     newlyDiscovered: plan.active.map((tool) => tool.name).filter((name) => fresh.has(name)),
     auto: planning.auto,
+    ...(changes && deferredTools.length ? { deferredTools, toolChanges: changes } : {}),
   };
 }
 
@@ -80,10 +90,10 @@ async function planProviderSearch(planning: ToolPlanning, history: readonly Mess
   for (const tool of planning.lazy) {
     if (discovered.includes(tool.name)) {
       if (!(await policy.isActive(tool.name))) continue;
-      if (byProvider.has(tool.name)) deferredTools.push(toModelTool(tool));
+      if (byProvider.has(tool.name)) deferredTools.push(toDeferredTool(tool));
       continue;
     }
-    if ((await policy.allows(tool.name, 'search')) && !(await policy.isRefused(tool.name))) deferredTools.push(toModelTool(tool));
+    if ((await policy.allows(tool.name, 'search')) && !(await policy.isRefused(tool.name))) deferredTools.push(toDeferredTool(tool));
   }
   for (const name of discovered) {
     const tool = registry.get(name);
@@ -100,6 +110,11 @@ async function planProviderSearch(planning: ToolPlanning, history: readonly Mess
     deferredTools,
     ...(deferredTools.length ? { providerSearch: toolSearch } : {}),
   };
+}
+
+/** A lazy tool as sent deferred: the model's view and its group, for adapters that group deferred tools. */
+function toDeferredTool(tool: RegisteredTool): ModelTool {
+  return { ...toModelTool(tool), ...(tool.group ? { group: tool.group } : {}) };
 }
 
 /** `planToolList` over registered tools, producing the model's view of each. */

@@ -40,19 +40,41 @@ export async function* streamModelStep(
   const searches = new Map<string, { toolNames: readonly string[]; error?: ProviderSearchError } | undefined>();
   let text = '';
   let textOpen = false;
+  /** The reasoning span of this call, when the provider streams one (its own message id). */
+  let reasoningId: string | undefined;
+  let reasoningOpen = false;
   let usage: TokenUsage | undefined;
   const closeText = function* (): Generator<Event> {
     if (textOpen) yield { type: EventType.TEXT_MESSAGE_END, messageId };
     textOpen = false;
   };
+  const closeReasoning = function* (): Generator<Event> {
+    if (!reasoningOpen || !reasoningId) return;
+    reasoningOpen = false;
+    yield { type: EventType.REASONING_MESSAGE_END, messageId: reasoningId };
+    yield { type: EventType.REASONING_END, messageId: reasoningId };
+  };
   const closeAll = function* (): Generator<Event> {
+    yield* closeReasoning();
     yield* closeText();
     for (const id of open) yield { type: EventType.TOOL_CALL_END, toolCallId: id };
     open.clear();
   };
 
   function* streamChunk(chunk: ModelChunk): Generator<Event> {
+    if (chunk.type !== 'reasoning-delta') yield* closeReasoning();
     switch (chunk.type) {
+      case 'reasoning-delta':
+        if (!chunk.delta) break;
+        if (!reasoningOpen) {
+          yield* closeText();
+          reasoningId = createId('reasoning');
+          reasoningOpen = true;
+          yield { type: EventType.REASONING_START, messageId: reasoningId };
+          yield { type: EventType.REASONING_MESSAGE_START, messageId: reasoningId, role: 'reasoning' };
+        }
+        yield { type: EventType.REASONING_MESSAGE_CONTENT, messageId: reasoningId as string, delta: chunk.delta };
+        break;
       case 'text-delta':
         if (!chunk.delta) break;
         if (!textOpen) {

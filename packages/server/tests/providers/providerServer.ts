@@ -33,7 +33,7 @@ export interface RecordedRequest {
 }
 
 /** A fixture file of tests/providers/fixtures. */
-export function fixture(provider: 'openai' | 'anthropic', name: string): string {
+export function fixture(provider: 'openai' | 'openai-responses' | 'anthropic', name: string): string {
   return readFileSync(new URL(`./fixtures/${provider}/${name}`, import.meta.url), 'utf8');
 }
 

@@ -1,9 +1,10 @@
 import { Fragment, memo, useEffect, useMemo, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
-import { messageText, type ChatMessage, type FilePart, type MessagePart } from '@chatwire/core';
+import { TOOL_PROGRESS_EVENT, messageText, type ChatMessage, type FilePart, type MessagePart } from '@chatwire/core';
 import { createToolUIRegistry, type ToolUI, type ToolUIRegistry } from '../registry/toolUI.js';
 import { Attachments } from './Attachments.js';
 import { MessageText, preloadMarkdown } from './MessageText.js';
 import { ToolPart, type DiscoveryDisplay } from './ToolPart.js';
+import { toolProgressByCall } from '../vocabulary.js';
 
 /** Props of {@link MessageList}. Pass stable values (functions, `tools`): rows are memoised on them. */
 export interface MessageListProps {
@@ -98,6 +99,8 @@ function AssistantMessage(props: { message: ChatMessage; isLast: boolean; busy: 
   const { message, options } = props;
   const streaming = props.isLast && props.busy;
   const text = messageText(message);
+  // Progress reports (data parts) are drawn on their call's card, not on their own.
+  const progress = useMemo(() => toolProgressByCall(message.parts), [message.parts]);
   return (
     <>
       {message.parts.map((part, index) => {
@@ -113,10 +116,13 @@ function AssistantMessage(props: { message: ChatMessage; isLast: boolean; busy: 
               </details>
             );
           case 'tool-call':
-            return <ToolPart key={part.toolCallId} part={part} tools={options.tools} discovery={options.discovery} onApproval={options.onApproval} />;
+            return (
+              <ToolPart key={part.toolCallId} part={part} tools={options.tools} discovery={options.discovery} onApproval={options.onApproval} progress={progress.get(part.toolCallId)} />
+            );
           case 'file':
             return <Attachments key={index} files={[part]} />;
           default:
+            if (part.type === 'data' && part.name === TOOL_PROGRESS_EVENT) return null;
             return options.renderPart ? <Fragment key={index}>{options.renderPart(part, message)}</Fragment> : null;
         }
       })}

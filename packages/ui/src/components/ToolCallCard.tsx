@@ -1,7 +1,7 @@
 import { memo, type ReactNode } from 'react';
-import type { ToolCallPart } from '@chatwire/core';
+import type { ToolCallPart, ToolProgress } from '@chatwire/core';
 import { ApprovalPrompt } from '../primitives/ApprovalPrompt.js';
-import { toolCallStatus } from '../vocabulary.js';
+import { progressLabel, toolCallStatus } from '../vocabulary.js';
 import { RawJson, ToolInputFields, ToolOutputFields } from './Fields.js';
 
 /** Props of {@link ToolCallCard}. */
@@ -13,6 +13,11 @@ export interface ToolCallCardProps {
   children?: ReactNode;
   /** The raw input and result as JSON, folded away under the card. Defaults to true. */
   showJson?: boolean;
+  /**
+   * The call's latest progress report (an MCP server's progress notifications), shown as a progress
+   * bar and its message while the call runs. `MessageList` passes it from the message's data parts.
+   */
+  progress?: ToolProgress | undefined;
 }
 
 /**
@@ -35,6 +40,7 @@ export const ToolCallCard = memo(function ToolCallCard(props: ToolCallCardProps)
         </span>
       </div>
       <ToolInputFields input={input} />
+      {props.progress && (status.outcome === 'running' || status.outcome === 'pending') ? <ProgressLine progress={props.progress} /> : null}
       {onApproval ? <ApprovalPrompt part={part} onRespond={onApproval} /> : null}
       {part.state === 'output-available' && part.result ? (
         <div className="cw-tool-result" data-testid="tool-result">
@@ -58,3 +64,15 @@ export const ToolCallCard = memo(function ToolCallCard(props: ToolCallCardProps)
     </div>
   );
 });
+
+/** A running call's progress: a bar (indeterminate without a total) and what the tool said. */
+function ProgressLine(props: { progress: ToolProgress }) {
+  const { progress } = props;
+  const label = progressLabel(progress);
+  return (
+    <div className="cw-tool-progress" data-testid="tool-progress" role="status">
+      <progress max={progress.total} value={progress.total === undefined ? undefined : Math.min(progress.progress, progress.total)} aria-label={`Progress: ${label}`} />
+      <span className="cw-tool-progress-label">{label}</span>
+    </div>
+  );
+}

@@ -1,5 +1,5 @@
 import { memo, type ReactNode } from 'react';
-import type { ToolCallPart } from '@chatwire/core';
+import type { ToolCallPart, ToolProgress } from '@chatwire/core';
 import type { ToolUIRegistry } from '../registry/toolUI.js';
 import { CODE_MODE_EXECUTION_TOOL_NAME, isDiscoveryCall, toolCallStatus } from '../vocabulary.js';
 import { CodeExecutionCard } from './CodeExecutionCard.js';
@@ -19,6 +19,8 @@ export interface ToolPartProps {
   tools?: ToolUIRegistry | undefined;
   discovery?: DiscoveryDisplay | undefined;
   onApproval?: ((approvalId: string, approved: boolean) => void) | undefined;
+  /** The call's latest progress report, shown on the card while it runs. */
+  progress?: ToolProgress | undefined;
 }
 
 /**
@@ -34,7 +36,7 @@ export const ToolPart = memo(function ToolPart(props: ToolPartProps) {
   }
   if (part.toolName === CODE_MODE_EXECUTION_TOOL_NAME && !props.tools?.has(part.toolName)) return <CodeExecutionCard part={part} />;
   const renderer = props.tools?.get(part.toolName);
-  if (!renderer) return <ToolCallCard part={part} {...(onApproval ? { onApproval } : {})} />;
+  if (!renderer) return <ToolCallCard part={part} progress={props.progress} {...(onApproval ? { onApproval } : {})} />;
   const approvalId = part.state === 'approval-requested' ? part.approval?.id : undefined;
   const view = {
     part,
@@ -45,7 +47,7 @@ export const ToolPart = memo(function ToolPart(props: ToolPartProps) {
   };
   if (renderer.placement === 'card') return <>{renderer.render(view)}</>;
   return (
-    <ToolCallCard part={part} {...(onApproval ? { onApproval } : {})}>
+    <ToolCallCard part={part} progress={props.progress} {...(onApproval ? { onApproval } : {})}>
       {part.state === 'output-available' ? renderer.render(view) : null}
     </ToolCallCard>
   );

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
-import type { ChatMessage } from '@chatwire/core';
-import { buildTimeline } from '../../viewModel/index.js';
+import type { ChatMessage, ToolServerStatus } from '@chatwire/core';
+import { buildMcpTimeline, buildTimeline, type McpTimelineRow } from '../../viewModel/index.js';
 import { ShowMore, useCappedList } from './ShowMore.js';
 
 const duration = (ms: number) => (ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`);
@@ -9,8 +9,50 @@ const truncated = (text: string) => (text.length > 200 ? `${text.slice(0, 200)}â
 const INPUT_STATUS = { pending: 'waiting for the user', accepted: 'answered', declined: 'declined', cancelled: 'cancelled' } as const;
 const clock = (at: number) => new Date(at).toLocaleTimeString('en-GB', { hour12: false });
 
-/** Every tool call with the states it went through and the time it spent in each. */
-export function TimelineView(props: { messages: readonly ChatMessage[] }) {
+const names = (label: string, list: readonly string[]) => (list.length ? `${label} ${list.slice(0, 8).join(', ')}${list.length > 8 ? ` and ${list.length - 8} more` : ''}` : '');
+
+/** The MCP servers' connection states, tool-list changes and drift, newest first. */
+function McpTimeline(props: { rows: readonly McpTimelineRow[] }) {
+  const capped = useCappedList([...props.rows].reverse(), 50);
+  return (
+    <>
+      <h3>MCP servers: connections, tool lists, drift</h3>
+      <table aria-label="MCP server timeline">
+        <thead>
+          <tr>
+            <th>Time</th>
+            <th>Server</th>
+            <th>What happened</th>
+          </tr>
+        </thead>
+        <tbody>
+          {capped.items.map((row, index) => (
+            <tr key={index} data-testid="timeline-mcp-row" data-kind={row.kind} data-server={row.server}>
+              <td>{clock(row.at)}</td>
+              <td className="cw-name">{row.server}</td>
+              <td className={row.kind === 'drift' ? 'cw-warn' : undefined}>
+                {row.summary}
+                {[names('added:', row.added), names('removed:', row.removed), row.kind === 'tools' ? names('changed:', row.changed) : ''].filter(Boolean).map((line) => (
+                  <div key={line} className="cw-muted">
+                    {line}
+                  </div>
+                ))}
+                {row.error ? <div className="cw-bad">{truncated(row.error)}</div> : null}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <ShowMore list={capped} />
+    </>
+  );
+}
+
+/**
+ * Every tool call with the states it went through and the time it spent in each; with MCP servers in
+ * the catalog, their connection states, tool-list changes and drift too.
+ */
+export function TimelineView(props: { messages: readonly ChatMessage[]; servers?: readonly ToolServerStatus[] | undefined }) {
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     const timer = setInterval(() => setNow(Date.now()), 1000);
@@ -18,7 +60,16 @@ export function TimelineView(props: { messages: readonly ChatMessage[] }) {
   }, []);
   const rows = useMemo(() => buildTimeline(props.messages, now), [props.messages, now]);
   const capped = useCappedList([...rows].reverse(), 100);
-  if (rows.length === 0) return <p className="cw-empty">No tool calls yet.</p>;
+  const mcpRows = useMemo(() => (props.servers ? buildMcpTimeline(props.servers, props.messages) : []), [props.servers, props.messages]);
+  const mcp = mcpRows.length > 0 ? <McpTimeline rows={mcpRows} /> : null;
+  if (rows.length === 0) {
+    return (
+      <div>
+        <p className="cw-empty">No tool calls yet.</p>
+        {mcp}
+      </div>
+    );
+  }
   return (
     <div>
       <table aria-label="Tool call timeline">
@@ -69,6 +120,7 @@ export function TimelineView(props: { messages: readonly ChatMessage[] }) {
         </tbody>
       </table>
       <ShowMore list={capped} />
+      {mcp}
     </div>
   );
 }

@@ -1,6 +1,6 @@
-import { useMemo, useState } from 'react';
-import type { ChatMessage, TurnRecord } from '@chatwire/core';
-import { buildToolRows, type CatalogEntry, type ToolFilter } from '../../viewModel/index.js';
+import { Fragment, useMemo, useState } from 'react';
+import type { ChatMessage, ToolServerStatus, TurnRecord } from '@chatwire/core';
+import { buildMcpRows, buildToolRows, groupToolRows, type CatalogEntry, type ToolFilter, type ToolRow } from '../../viewModel/index.js';
 import { ShowMore, useCappedList } from './ShowMore.js';
 
 /** A tool's discovery status in the words the components and docs use. */
@@ -25,6 +25,8 @@ export function ToolsView(props: {
   messages: readonly ChatMessage[];
   turns: readonly TurnRecord[];
   turn: number;
+  /** The catalog's MCP servers, when it reports them: their drifted tools count as not discovered. */
+  servers?: readonly ToolServerStatus[] | undefined;
 }) {
   const [search, setSearch] = useState('');
   const [only, setOnly] = useState<NonNullable<ToolFilter['only']>>('all');
@@ -33,16 +35,18 @@ export function ToolsView(props: {
   const [pickedCall, setPickedCall] = useState<number | undefined>(undefined);
   const call = pickedCall !== undefined && pickedCall < callCount ? pickedCall : Math.max(0, callCount - 1);
 
+  const drifted = useMemo(() => new Set(props.servers ? buildMcpRows(props.servers, props.messages).flatMap((server) => server.drifted) : []), [props.servers, props.messages]);
   const all = useMemo(
-    () => buildToolRows({ catalog: props.catalog, messages: props.messages, turns: props.turns, turn: props.turn, call }),
-    [props.catalog, props.messages, props.turns, props.turn, call],
+    () => buildToolRows({ catalog: props.catalog, messages: props.messages, turns: props.turns, turn: props.turn, call, drifted }),
+    [props.catalog, props.messages, props.turns, props.turn, call, drifted],
   );
-  const rows = useMemo(() => buildToolRows({ catalog: props.catalog, messages: props.messages, turns: props.turns, turn: props.turn, call, filter: { search, only } }), [
+  const rows = useMemo(() => buildToolRows({ catalog: props.catalog, messages: props.messages, turns: props.turns, turn: props.turn, call, drifted, filter: { search, only } }), [
     props.catalog,
     props.messages,
     props.turns,
     props.turn,
     call,
+    drifted,
     search,
     only,
   ]);
@@ -50,6 +54,36 @@ export function ToolsView(props: {
   const count = (predicate: (row: (typeof all)[number]) => boolean) => all.filter(predicate).length;
   const selectedCall = record?.modelCalls[call];
   const unused = all.filter((row) => row.used === false).map((row) => row.name);
+  // Grouped by server once any tool has a group (MCP servers); each group's totals count all its tools, filtered or not.
+  const groupTotals = useMemo(() => {
+    const totals = new Map<string, { tools: number; tokens: number; discovered: number }>();
+    for (const row of all) {
+      if (row.group === undefined) continue;
+      const total = totals.get(row.group) ?? { tools: 0, tokens: 0, discovered: 0 };
+      totals.set(row.group, { tools: total.tools + 1, tokens: total.tokens + (row.tokens ?? 0), discovered: total.discovered + (row.status === 'discovered' ? 1 : 0) });
+    }
+    return totals;
+  }, [all]);
+  const renderRow = (row: ToolRow) => (
+    <tr key={row.name} data-testid="devtools-tool-row" data-tool={row.name} data-status={row.status} data-sent={row.sentInCall} data-group={row.group} data-drifted={row.drifted || undefined}>
+      <td className="cw-name">{row.name}</td>
+      <td>
+        {row.kind === 'discovery'
+          ? 'discovery tool'
+          : [row.lazy ? 'lazy' : 'eager', row.kind === 'client' ? 'browser' : row.kind, row.needsApproval ? 'approval' : ''].filter(Boolean).join(' · ')}
+      </td>
+      <td className={`cw-status-${row.status}`} data-used={row.used === undefined ? undefined : String(row.used)}>
+        {row.kind === 'discovery'
+          ? 'sent while lazy tools wait'
+          : `${STATUS_WORDS[row.status]}${row.used === false ? ' · never used' : ''}${row.drifted ? ' · changed since discovery, must be discovered again' : ''}`}
+      </td>
+      <td data-testid="discovered-in" title={row.discoveredIn ? `Discovered by ${row.discoveredIn.toolCallId}` : undefined}>
+        {row.discoveredIn ? `turn ${row.discoveredIn.turn}${row.discoveredIn.modelCall === undefined ? '' : `, model call ${row.discoveredIn.modelCall}`}` : ''}
+      </td>
+      <td>{row.sentInCall ? 'yes' : ''}</td>
+      <td className="num">{row.tokens ?? ''}</td>
+    </tr>
+  );
 
   return (
     <div>
@@ -101,26 +135,23 @@ export function ToolsView(props: {
           </tr>
         </thead>
         <tbody>
-          {capped.items.map((row) => (
-            <tr key={row.name} data-testid="devtools-tool-row" data-tool={row.name} data-status={row.status} data-sent={row.sentInCall}>
-              <td className="cw-name">{row.name}</td>
-              <td>
-                {row.kind === 'discovery'
-                  ? 'discovery tool'
-                  : [row.lazy ? 'lazy' : 'eager', row.kind === 'client' ? 'browser' : row.kind, row.needsApproval ? 'approval' : ''].filter(Boolean).join(' · ')}
-              </td>
-              <td className={`cw-status-${row.status}`} data-used={row.used === undefined ? undefined : String(row.used)}>
-                {row.kind === 'discovery' ? 'sent while lazy tools wait' : `${STATUS_WORDS[row.status]}${row.used === false ? ' · never used' : ''}`}
-              </td>
-              <td data-testid="discovered-in" title={row.discoveredIn ? `Discovered by ${row.discoveredIn.toolCallId}` : undefined}>
-                {row.discoveredIn
-                  ? `turn ${row.discoveredIn.turn}${row.discoveredIn.modelCall === undefined ? '' : `, model call ${row.discoveredIn.modelCall}`}`
-                  : ''}
-              </td>
-              <td>{row.sentInCall ? 'yes' : ''}</td>
-              <td className="num">{row.tokens ?? ''}</td>
-            </tr>
-          ))}
+          {groupTotals.size === 0
+            ? capped.items.map(renderRow)
+            : groupToolRows(capped.items).map((group) => {
+                const total = group.group === undefined ? undefined : groupTotals.get(group.group);
+                return (
+                  <Fragment key={group.group ?? ''}>
+                    <tr className="cw-group" data-testid="devtools-tool-group" data-group={group.group ?? ''}>
+                      <th colSpan={6}>
+                        {group.group === undefined
+                          ? 'Your tools'
+                          : `${group.group} (MCP server) · ${total?.tools ?? 0} tools · ${(total?.tokens ?? 0).toLocaleString('en-US')} tokens · ${total?.discovered ?? 0} discovered`}
+                      </th>
+                    </tr>
+                    {group.rows.map(renderRow)}
+                  </Fragment>
+                );
+              })}
         </tbody>
       </table>
       {rows.length === 0 ? <p className="cw-empty">No tools match.</p> : null}

@@ -1,0 +1,476 @@
+import { contentToText, type Message, type TokenUsage } from '@ag-ui/core';
+import { DISCOVERY_TOOL_NAME, createId } from '@chatwire/core';
+import type { ChatModel, ModelChunk, ModelRequest, ModelTool } from '../model.js';
+import { openAIToolTokens } from './openaiCompatible.js';
+import { ProviderError, parseEvent, streamEndedEarly } from './providerErrors.js';
+import { postForEvents, providerLabel, untilAborted } from './providerStream.js';
+import { attachmentNotSent, isMediaPart, readAttachment, type Attachment } from '../attachments/readAttachment.js';
+import { providerSearchExchanges, type ProviderSearchExchange } from '../discovery/providerToolSearch.js';
+import {
+  CLIENT_TOOL_SEARCH,
+  HOSTED_TOOL_SEARCH,
+  clientSearchItems,
+  clientSearchTool,
+  deferredToolList,
+  loadedByClientSearches,
+  namespaceOf,
+  openAIToolSearch,
+  toolSearchItems,
+  type OpenAIClientSearchContext,
+  type OpenAIToolSearchContext,
+} from './openaiToolSearch.js';
+
+/*
+ * OpenAI's Responses API (`POST /v1/responses`, streamed). Formats from OpenAI's API reference for
+ * Responses (streaming events, input and output items, usage) and the openai-node types
+ * (src/resources/responses/responses.ts); see docs/adapters.md.
+ */
+
+/** Options of {@link openaiResponses}. */
+export interface OpenAIResponsesOptions {
+  /** Sent as `Authorization: Bearer <apiKey>`; an empty string sends no Authorization header. */
+  readonly apiKey: string;
+  /** The model name, e.g. `gpt-5-mini`. */
+  readonly model: string;
+  /** The API root, up to `/responses`. Defaults to `https://api.openai.com/v1`. */
+  readonly baseURL?: string;
+  /** Extra request headers (e.g. `OpenAI-Organization`). */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** The fetch to use. Defaults to the global fetch. */
+  readonly fetch?: typeof globalThis.fetch;
+  /**
+   * Reasoning models: `reasoning.effort` and `reasoning.summary` as sent. A summary (`auto`,
+   * `concise`, `detailed`) streams as AG-UI reasoning events. Defaults to none (the model's default).
+   */
+  readonly reasoning?: { readonly effort?: 'minimal' | 'low' | 'medium' | 'high'; readonly summary?: 'auto' | 'concise' | 'detailed' };
+  /** `max_output_tokens` of each request. Defaults to none (the model's limit). */
+  readonly maxOutputTokens?: number;
+  /**
+   * Lazy tools through OpenAI's own tool search instead of Chatwire's discovery: `'hosted'` sends the
+   * `tool_search` tool (run by OpenAI) and every lazy tool with `defer_loading: true`; its searches show
+   * up as discovery calls, as Chatwire's own do. `'client'` sends a client-executed `tool_search` (the
+   * description and parameters of Chatwire's discovery tool) over the same deferred tools: Chatwire's
+   * discovery answers each search, and the loaded definitions go back in a `tool_search_output`, so the
+   * tool list never changes. Only for models OpenAI lists as supporting tool search: nothing checks the
+   * model. Defaults to none (Chatwire's discovery, the discovered tools joining the tool list).
+   */
+  readonly toolSearch?: 'hosted' | 'client';
+  /**
+   * With `toolSearch`: deferred tools that have a `group` (an MCP server's name, or the app's own) go
+   * inside a `namespace` tool of that name, so the model sees the namespace's name and description,
+   * not each function's, until a search loads them (OpenAI's advice for tool search). `true` describes
+   * each as `Tools of <group>.`; a record gives descriptions. A group whose name OpenAI would refuse
+   * (other than letters, digits, `_`, `-`) stays ungrouped. Defaults to none.
+   */
+  readonly namespaces?: true | Readonly<Record<string, { readonly description?: string }>>;
+}
+
+/** A namespace tool as the Responses API receives it: functions grouped under a name, here all deferred. */
+export interface OpenAIResponsesNamespaceTool {
+  readonly type: 'namespace';
+  readonly name: string;
+  readonly description: string;
+  readonly tools: readonly OpenAIResponsesFunctionTool[];
+}
+
+/** A function tool as the Responses API receives it. */
+export interface OpenAIResponsesFunctionTool {
+  readonly type: 'function';
+  readonly name: string;
+  readonly description: string;
+  readonly parameters: ModelTool['parameters'];
+  /** `false`: arguments are not forced to the schema (Chatwire validates them itself). */
+  readonly strict: false;
+  /** Provider-native deferred loading: kept out of the prompt until OpenAI's tool search loads it. */
+  readonly defer_loading?: true;
+}
+
+/** One content part of a user message, as this adapter sends it. */
+export type OpenAIResponsesInputPart =
+  | { readonly type: 'input_text'; readonly text: string }
+  | { readonly type: 'input_image'; readonly image_url?: string; readonly file_id?: string; readonly detail: 'auto' | 'low' | 'high' }
+  | { readonly type: 'input_file'; readonly filename?: string; readonly file_data?: string; readonly file_id?: string };
+
+/** One item of a request's `input`, as this adapter sends it. */
+export type OpenAIResponsesInputItem =
+  | { readonly role: 'developer'; readonly content: string }
+  | { readonly role: 'user'; readonly content: string | readonly OpenAIResponsesInputPart[] }
+  | { readonly role: 'assistant'; readonly content: string }
+  | { readonly type: 'function_call'; readonly call_id: string; readonly name: string; readonly arguments: string; readonly namespace?: string }
+  | { readonly type: 'function_call_output'; readonly call_id: string; readonly output: string }
+  | { readonly type: 'tool_search_call'; readonly call_id: string; readonly execution: 'server' | 'client'; readonly arguments: unknown; readonly status: 'completed' }
+  | {
+      readonly type: 'tool_search_output';
+      readonly call_id: string;
+      readonly execution: 'server' | 'client';
+      readonly status: 'completed' | 'incomplete';
+      readonly tools: readonly (OpenAIResponsesFunctionTool | OpenAIResponsesNamespaceTool)[];
+    };
+
+const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
+
+/** The tools of a request as Responses function tools, in the order received. */
+export function toResponsesTools(tools: readonly ModelTool[]): OpenAIResponsesFunctionTool[] {
+  return tools.map((tool) => ({ type: 'function', name: tool.name, description: tool.description, parameters: tool.parameters, strict: false }));
+}
+
+const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/webp', 'image/gif']);
+const DETAILS = new Set(['auto', 'low', 'high']);
+const dataUrl = (attachment: Attachment) => `data:${attachment.mimeType};base64,${attachment.base64}`;
+
+/**
+ * One attachment as a Responses input part: images as `input_image` (inline data as a `data:` URL,
+ * a URL, or an OpenAI `file_id`), PDFs as `input_file` (inline or a `file_id`). What the API cannot
+ * take (audio, video, other formats, other providers' file ids) becomes a text note.
+ */
+function toResponsesPart(attachment: Attachment): OpenAIResponsesInputPart {
+  const note = (reason: string): OpenAIResponsesInputPart => ({ type: 'input_text', text: attachmentNotSent(attachment, reason) });
+  const { kind, mimeType, base64, url, fileId, provider } = attachment;
+  if (fileId !== undefined && provider !== undefined && provider !== 'openai') return note(`Its file id was issued by ${provider}, not OpenAI.`);
+  if (kind === 'image') {
+    if (mimeType !== undefined && !IMAGE_TYPES.has(mimeType)) return note('The Responses API takes PNG, JPEG, WEBP and GIF images.');
+    const requested = (attachment.part.metadata as { detail?: unknown } | undefined)?.detail;
+    const detail = typeof requested === 'string' && DETAILS.has(requested) ? (requested as 'auto' | 'low' | 'high') : 'auto';
+    if (fileId !== undefined) return { type: 'input_image', file_id: fileId, detail };
+    return { type: 'input_image', image_url: base64 !== undefined ? dataUrl(attachment) : (url as string), detail };
+  }
+  if (kind === 'document') {
+    if (fileId !== undefined) return { type: 'input_file', file_id: fileId };
+    if (base64 === undefined) return note('This adapter sends documents inline or as an OpenAI file id, not as URLs.');
+    if (mimeType !== 'application/pdf') return note('The Responses API takes PDF documents.');
+    return { type: 'input_file', filename: attachment.name ?? 'document.pdf', file_data: dataUrl(attachment) };
+  }
+  return note(`This adapter does not send ${kind} to the Responses API.`);
+}
+
+/**
+ * AG-UI messages as Responses `input` items (the system prompt goes in `instructions`): system and
+ * developer messages as `developer` messages; user text, with attachments as input parts; assistant
+ * text as an `assistant` message and each tool call as a `function_call` item; tool results as
+ * `function_call_output` items. With `toolSearch`, the provider's own searches, kept in the history
+ * as discovery calls and results, go back as `tool_search_call` and `tool_search_output` items.
+ * Activity and reasoning messages are not sent (requests are stateless, `store: false`).
+ */
+export function toResponsesInput(messages: readonly Message[], toolSearch?: OpenAIToolSearchContext, clientSearch?: OpenAIClientSearchContext): OpenAIResponsesInputItem[] {
+  const searches = toolSearch ? providerSearchExchanges(messages, 'openai') : new Map<string, ProviderSearchExchange>();
+  const clientCalls = new Set<string>();
+  const out: OpenAIResponsesInputItem[] = [];
+  // A call of a namespaced function goes back with its namespace.
+  const context = toolSearch ?? clientSearch;
+  const spaceOf = (name: string) => {
+    const tool = context?.deferred.get(name);
+    return tool && context?.namespaces ? context.namespaces(tool)?.name : undefined;
+  };
+  for (const message of messages) {
+    switch (message.role) {
+      case 'system':
+      case 'developer':
+        if (message.content) out.push({ role: 'developer', content: message.content });
+        break;
+      case 'user': {
+        const { content } = message;
+        if (typeof content !== 'string' && content.some(isMediaPart)) {
+          out.push({ role: 'user', content: content.map((part) => (isMediaPart(part) ? toResponsesPart(readAttachment(part)) : { type: 'input_text' as const, text: part.text })) });
+        } else {
+          out.push({ role: 'user', content: contentToText(content) });
+        }
+        break;
+      }
+      case 'assistant':
+        if (message.content) out.push({ role: 'assistant', content: message.content });
+        for (const call of message.toolCalls ?? []) {
+          const search = searches.get(call.id);
+          if (search && toolSearch) out.push(...toolSearchItems(search, toolSearch));
+          else if (clientSearch && call.function.name === DISCOVERY_TOOL_NAME) {
+            clientCalls.add(call.id);
+            out.push(clientSearchItems.call(call));
+          }
+          // The API rejects empty arguments; a call without arguments sent none.
+          else {
+            const namespace = spaceOf(call.function.name);
+            out.push({
+              type: 'function_call',
+              call_id: call.id,
+              name: call.function.name,
+              arguments: call.function.arguments.trim() === '' ? '{}' : call.function.arguments,
+              ...(namespace ? { namespace } : {}),
+            });
+          }
+        }
+        break;
+      case 'tool':
+        if (searches.has(message.toolCallId)) break; // its output is the tool_search_output item
+        if (clientSearch && clientCalls.has(message.toolCallId)) {
+          out.push(clientSearchItems.output(message, clientSearch));
+          break;
+        }
+        out.push({ type: 'function_call_output', call_id: message.toolCallId, output: contentToText(message.content) });
+        break;
+      default:
+        break; // activity, reasoning: not part of the model's conversation
+    }
+  }
+  return out;
+}
+
+interface ResponsesUsage {
+  input_tokens?: number;
+  output_tokens?: number;
+  total_tokens?: number;
+  input_tokens_details?: { cached_tokens?: number; cache_write_tokens?: number } | null;
+  output_tokens_details?: { reasoning_tokens?: number } | null;
+}
+
+interface ResponsesItem {
+  id?: string;
+  type?: string;
+  call_id?: string | null;
+  name?: string;
+  arguments?: unknown;
+  execution?: string;
+  tools?: unknown;
+  status?: string;
+}
+
+interface ResponsesEvent {
+  type?: string;
+  item?: ResponsesItem;
+  item_id?: string;
+  output_index?: number;
+  summary_index?: number;
+  delta?: string;
+  message?: string;
+  code?: string | null;
+  response?: {
+    status?: string;
+    usage?: ResponsesUsage | null;
+    error?: { code?: string; message?: string } | null;
+    incomplete_details?: { reason?: string } | null;
+  };
+}
+
+/**
+ * A model on OpenAI's Responses API, streamed and stateless (`store: false`: the whole conversation
+ * is sent each time, as with the other adapters). Text, refusals, reasoning summaries and function
+ * calls (parallel ones included) stream as chunks; usage, with cached and reasoning tokens, comes
+ * from `response.completed`. With `toolSearch: 'hosted'`, lazy tools are deferred and OpenAI's tool
+ * search loads them (see {@link OpenAIResponsesOptions.toolSearch}).
+ *
+ * Errors become readable messages (`chat()` reports them as `RUN_ERROR`); a request is never
+ * retried. Aborting the run's signal stops the request quietly.
+ *
+ * @example
+ * ```ts
+ * const model = openaiResponses({ apiKey: process.env.OPENAI_API_KEY!, model: 'gpt-5-mini' });
+ * ```
+ */
+export function openaiResponses(options: OpenAIResponsesOptions): ChatModel {
+  const baseURL = (options.baseURL ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
+  const label = baseURL === DEFAULT_BASE_URL ? 'OpenAI Responses API' : providerLabel('OpenAI Responses API', baseURL);
+  const doFetch = options.fetch ?? globalThis.fetch;
+  const modelName = options.model;
+  const hosted = options.toolSearch === 'hosted';
+  const client = options.toolSearch === 'client';
+  const namespaces = options.toolSearch ? namespaceOf(options.namespaces) : undefined;
+  return {
+    provider: 'openai',
+    model: modelName,
+    toolTokens: openAIToolTokens,
+    ...(hosted ? { toolSearch: openAIToolSearch() } : {}),
+    ...(client ? { toolChanges: CLIENT_TOOL_SEARCH } : {}),
+    stream: (request: ModelRequest) => untilAborted(request.signal, streamChunks(request)),
+  };
+
+  async function* streamChunks(request: ModelRequest): AsyncGenerator<ModelChunk, void, undefined> {
+    const deferred = hosted ? (request.deferredTools ?? []) : [];
+    const nativeSearch: OpenAIToolSearchContext | undefined = deferred.length
+      ? { deferred: new Map(deferred.map((tool) => [tool.name, tool])), ...(namespaces ? { namespaces } : {}) }
+      : undefined;
+    const defer = (tools: readonly ModelTool[]) => deferredToolList(tools, namespaces);
+    // Client-executed search: Chatwire's discovery answers OpenAI's tool_search; every lazy tool is declared deferred.
+    const changing = client && !nativeSearch && request.deferredTools?.length ? request.deferredTools : undefined;
+    const clientSearch: OpenAIClientSearchContext | undefined = changing
+      ? { deferred: new Map(changing.map((tool) => [tool.name, tool])), ...(namespaces ? { namespaces } : {}) }
+      : undefined;
+    let tools: readonly unknown[];
+    if (nativeSearch) {
+      // Provider-native deferred loading: the search tool and the deferred tools follow the others, so the tool list never changes.
+      tools = [...toResponsesTools(request.tools), HOSTED_TOOL_SEARCH, ...defer(deferred)];
+    } else if (clientSearch) {
+      // A discovered tool no tool_search_output of this history loaded (discovered before this mode, a compaction
+      // marker, a call by name) goes as an ordinary tool, so it stays callable.
+      const loaded = loadedByClientSearches(request.messages, clientSearch);
+      const otherwise = request.tools.filter((tool) => clientSearch.deferred.has(tool.name) && !loaded.has(tool.name));
+      const ordinary = new Set(otherwise.map((tool) => tool.name));
+      const discoveryTool = request.tools.find((tool) => tool.name === DISCOVERY_TOOL_NAME);
+      tools = [
+        ...toResponsesTools(request.tools.filter((tool) => tool.name !== DISCOVERY_TOOL_NAME && !clientSearch.deferred.has(tool.name))),
+        ...toResponsesTools(otherwise),
+        ...(discoveryTool ? [clientSearchTool(discoveryTool)] : []),
+        ...defer(changing!.filter((tool) => !ordinary.has(tool.name))),
+      ];
+    } else {
+      tools = toResponsesTools(request.tools);
+    }
+    const body = {
+      model: modelName,
+      ...(request.system ? { instructions: request.system } : {}),
+      input: toResponsesInput(request.messages, nativeSearch, clientSearch),
+      stream: true,
+      store: false,
+      ...(tools.length ? { tools } : {}),
+      ...(options.reasoning ? { reasoning: options.reasoning } : {}),
+      ...(options.maxOutputTokens === undefined ? {} : { max_output_tokens: options.maxOutputTokens }),
+    };
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      accept: 'text/event-stream',
+      ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}),
+      ...options.headers,
+    };
+    /** Function calls by output item id: their `call_id`, and whether arguments streamed. */
+    const calls = new Map<string, { id: string; streamed: boolean; ended: boolean }>();
+    const searches = new Set<string>();
+    let clientSearches = 0;
+    let reasoningPart: string | undefined;
+    let outcome: { reason: Extract<ModelChunk, { type: 'finish' }>['reason']; usage?: TokenUsage } | undefined;
+
+    for await (const data of postForEvents({ label, url: `${baseURL}/responses`, headers, body, signal: request.signal, fetch: doFetch })) {
+      if (data.trim() === '[DONE]') break;
+      const event = parseEvent(label, data) as ResponsesEvent | null;
+      if (!event || typeof event !== 'object') continue;
+      switch (event.type) {
+        case 'response.output_text.delta':
+        case 'response.refusal.delta':
+          if (event.delta) yield { type: 'text-delta', delta: event.delta };
+          break;
+        case 'response.reasoning_summary_text.delta': {
+          if (!event.delta) break;
+          // Summary parts of one reasoning item (and of several) read as paragraphs.
+          const part = `${event.item_id ?? ''}:${event.summary_index ?? 0}`;
+          const separator = reasoningPart !== undefined && reasoningPart !== part ? '\n\n' : '';
+          reasoningPart = part;
+          yield { type: 'reasoning-delta', delta: separator + event.delta };
+          break;
+        }
+        case 'response.output_item.added': {
+          const item = event.item ?? {};
+          if (item.type === 'function_call' && item.id) {
+            const id = item.call_id || createId('call');
+            if (!item.name) throw new ProviderError('malformed', `${label}: the provider streamed a function call without a name`);
+            calls.set(item.id, { id, streamed: false, ended: false });
+            yield { type: 'tool-call-start', id, name: item.name };
+            if (typeof item.arguments === 'string' && item.arguments) {
+              calls.get(item.id)!.streamed = true;
+              yield { type: 'tool-call-delta', id, delta: item.arguments };
+            }
+          }
+          break;
+        }
+        case 'response.function_call_arguments.delta': {
+          const call = event.item_id ? calls.get(event.item_id) : undefined;
+          if (call && !call.ended && event.delta) {
+            call.streamed = true;
+            yield { type: 'tool-call-delta', id: call.id, delta: event.delta };
+          }
+          break;
+        }
+        case 'response.output_item.done': {
+          const item = event.item ?? {};
+          const call = item.id ? calls.get(item.id) : undefined;
+          if (item.type === 'function_call' && call && !call.ended) {
+            // Arguments that only arrived whole (no deltas) still count.
+            if (!call.streamed && typeof item.arguments === 'string' && item.arguments) yield { type: 'tool-call-delta', id: call.id, delta: item.arguments };
+            call.ended = true;
+            yield { type: 'tool-call-end', id: call.id };
+          } else if (nativeSearch && item.type === 'tool_search_call' && item.execution !== 'client') {
+            const id = item.call_id || item.id;
+            if (!id || searches.has(id)) break;
+            searches.add(id);
+            yield { type: 'tool-search-start', id };
+            const args = item.arguments === undefined ? '' : typeof item.arguments === 'string' ? item.arguments : JSON.stringify(item.arguments);
+            if (args) yield { type: 'tool-call-delta', id, delta: args };
+            yield { type: 'tool-call-end', id };
+          } else if (clientSearch && item.type === 'tool_search_call' && item.execution === 'client') {
+            // OpenAI asks the client to search: a call of Chatwire's discovery tool, answered by the loop.
+            const id = item.call_id || item.id;
+            if (!id || searches.has(id)) break;
+            searches.add(id);
+            clientSearches++;
+            yield { type: 'tool-call-start', id, name: DISCOVERY_TOOL_NAME };
+            const args = item.arguments === undefined ? '' : typeof item.arguments === 'string' ? item.arguments : JSON.stringify(item.arguments);
+            if (args) yield { type: 'tool-call-delta', id, delta: args };
+            yield { type: 'tool-call-end', id };
+          } else if (nativeSearch && item.type === 'tool_search_output') {
+            const id = item.call_id ?? undefined;
+            if (id && searches.has(id)) yield searchResult(id, item);
+          }
+          break;
+        }
+        case 'response.completed':
+        case 'response.incomplete': {
+          const usage = event.response?.usage ? usageOf(modelName, event.response.usage) : undefined;
+          const incomplete = event.type === 'response.incomplete' ? event.response?.incomplete_details?.reason : undefined;
+          const reason = incomplete === 'max_output_tokens' ? 'length' : incomplete !== undefined || event.type === 'response.incomplete' ? 'other' : calls.size + clientSearches > 0 ? 'tool-calls' : 'stop';
+          outcome = { reason, ...(usage ? { usage } : {}) };
+          break;
+        }
+        case 'response.failed': {
+          const error = event.response?.error;
+          const code = error?.code ? ` (${error.code})` : '';
+          throw new ProviderError('stream-error', `${label}: the provider reported an error mid-stream${code}: ${error?.message ?? 'the response failed'}`);
+        }
+        case 'error': {
+          const code = event.code ? ` (${event.code})` : '';
+          throw new ProviderError('stream-error', `${label}: the provider reported an error mid-stream${code}: ${event.message ?? 'no message'}`);
+        }
+        default:
+          break; // response.created, content parts, *.done, and event types added later
+      }
+      if (outcome) break;
+    }
+    if (!outcome) throw streamEndedEarly(label);
+    for (const call of calls.values()) {
+      if (!call.ended) {
+        call.ended = true;
+        yield { type: 'tool-call-end', id: call.id };
+      }
+    }
+    yield { type: 'finish', reason: outcome.reason, ...(outcome.usage ? { usage: outcome.usage } : {}) };
+  }
+}
+
+/** A `tool_search_output` item as a chunk: the loaded function names (namespaced ones included). */
+function searchResult(id: string, item: ResponsesItem): ModelChunk {
+  if (item.status === 'incomplete' || !Array.isArray(item.tools)) {
+    return { type: 'tool-search-result', id, toolNames: [], error: { code: 'incomplete', message: "The provider's tool search did not complete." } };
+  }
+  const names = item.tools.flatMap((tool: unknown): string[] => {
+    if (!tool || typeof tool !== 'object') return [];
+    const { type, name, tools } = tool as { type?: unknown; name?: unknown; tools?: unknown };
+    if (type === 'function' && typeof name === 'string') return [name];
+    if (type === 'namespace' && Array.isArray(tools)) return tools.flatMap((inner: unknown) => (inner && typeof (inner as { name?: unknown }).name === 'string' ? [(inner as { name: string }).name] : []));
+    return [];
+  });
+  return { type: 'tool-search-result', id, toolNames: names };
+}
+
+/** Responses usage as AG-UI usage: `input_tokens` already includes the cached tokens, as AG-UI's `inputTokens` does. */
+function usageOf(model: string, usage: ResponsesUsage): TokenUsage {
+  const input = usage.input_tokens;
+  const output = usage.output_tokens;
+  const cached = usage.input_tokens_details?.cached_tokens;
+  const written = usage.input_tokens_details?.cache_write_tokens;
+  const reasoning = usage.output_tokens_details?.reasoning_tokens;
+  const total = usage.total_tokens ?? (input !== undefined && output !== undefined ? input + output : undefined);
+  return {
+    provider: 'openai',
+    model,
+    ...(input === undefined ? {} : { inputTokens: input }),
+    ...(output === undefined ? {} : { outputTokens: output }),
+    ...(total === undefined ? {} : { totalTokens: total }),
+    ...(cached === undefined ? {} : { cachedInputTokens: cached }),
+    ...(written ? { cacheWriteInputTokens: written } : {}),
+    ...(reasoning ? { reasoningTokens: reasoning } : {}),
+  };
+}
