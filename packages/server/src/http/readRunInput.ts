@@ -35,41 +35,53 @@ function spell(path: Path | undefined): string {
   return text;
 }
 
-/** Checks a value at `at`, adding what is wrong to `problems`. */
-type Check = (value: unknown, at: Path | undefined, problems: Problem[]) => void;
+/**
+ * Checks a value at `at`, adding what is wrong to `problems`, and returns it as AG-UI's schema
+ * outputs it: objects rebuilt with their known fields in the schema's order, then unknown fields in
+ * the order they came. The order matters beyond looks: the history is serialised for the model, and
+ * a stable order keeps a provider's prompt-cache prefix (and the accounting's warm-cache figures)
+ * the same from one request to the next.
+ */
+type Check = (value: unknown, at: Path | undefined, problems: Problem[]) => unknown;
 
 const string: Check = (value, at, problems) => {
   if (typeof value !== 'string') problems.push({ at, expected: `string, received ${kindOf(value)}` });
+  return value;
 };
-const anything: Check = () => {};
+const anything: Check = (value) => value;
 const optional =
   (check: Check): Check =>
-  (value, at, problems) => {
-    if (value !== undefined) check(value, at, problems);
-  };
+  (value, at, problems) =>
+    value === undefined ? undefined : check(value, at, problems);
 const oneOf = (...allowed: string[]): Check => {
   const expected = allowed.map((name) => `"${name}"`).join(' or ');
   return (value, at, problems) => {
     if (typeof value !== 'string' || !allowed.includes(value)) problems.push({ at, expected });
+    return value;
   };
 };
 const arrayOf =
   (check: Check): Check =>
   (value, at, problems) => {
     if (!Array.isArray(value)) return void problems.push({ at, expected: `array, received ${kindOf(value)}` });
-    for (let index = 0; index < value.length && problems.length < MAX_PROBLEMS; index++) check(value[index], { parent: at, key: index }, problems);
+    const out: unknown[] = new Array(value.length);
+    for (let index = 0; index < value.length && problems.length < MAX_PROBLEMS; index++) out[index] = check(value[index], { parent: at, key: index }, problems);
+    return out;
   };
+/** An open object: `fields` in AG-UI's order (optional ones may be absent), unknown fields kept after them. */
 const object = (fields: Record<string, Check>): Check => {
   const entries = Object.entries(fields);
   return (value, at, problems) => {
     if (!isObject(value)) return void problems.push({ at, expected: `object, received ${kindOf(value)}` });
+    const out: Record<string, unknown> = {};
     for (const [field, check] of entries) {
       const child = value[field];
-      // Absent optional fields and open values are the common case: no path is built for them.
-      if (check === anything) continue;
-      check(child, { parent: at, key: field }, problems);
-      if (problems.length >= MAX_PROBLEMS) return;
+      const read = check === anything ? child : check(child, { parent: at, key: field }, problems);
+      if (read !== undefined) out[field] = read;
+      if (problems.length >= MAX_PROBLEMS) return out;
     }
+    for (const key of Object.keys(value)) if (!Object.hasOwn(fields, key)) out[key] = value[key];
+    return out;
   };
 };
 /** A union told apart by one string field (`role`, `type`), as AG-UI's discriminated unions are. */
@@ -80,48 +92,50 @@ const union = (key: string, variants: Record<string, Check>): Check => {
     const tag = value[key];
     const check = typeof tag === 'string' && Object.hasOwn(variants, tag) ? variants[tag] : undefined;
     if (!check) return void problems.push({ at: { parent: at, key }, expected });
-    check(value, at, problems);
+    return check(value, at, problems);
   };
 };
 /** A string, or an array of content parts. */
 const textOrParts =
   (parts: Check): Check =>
   (value, at, problems) => {
-    if (typeof value === 'string') return;
+    if (typeof value === 'string') return value;
     if (!Array.isArray(value)) return void problems.push({ at, expected: `string or an array of content parts, received ${kindOf(value)}` });
-    parts(value, at, problems);
+    return parts(value, at, problems);
   };
 /** Present, whatever its value. */
 const present: Check = (value, at, problems) => {
   if (value === undefined) problems.push({ at, expected: 'a value' });
+  return value;
 };
 
+// The fields of each shape in the order of AG-UI's schemas (`@ag-ui/core/schemas`), which is the
+// order of its output.
 const source = union('type', {
-  data: object({ value: string, mimeType: string }),
-  url: object({ value: string, mimeType: optional(string) }),
-  file: object({ value: string, provider: optional(string), mimeType: optional(string) }),
+  data: object({ type: anything, value: string, mimeType: string }),
+  url: object({ type: anything, value: string, mimeType: optional(string) }),
+  file: object({ type: anything, value: string, provider: optional(string), mimeType: optional(string) }),
 });
-const media = object({ id: optional(string), source });
+const media = object({ type: anything, id: optional(string), source, metadata: anything });
 const part = union('type', {
-  text: object({ id: optional(string), text: string }),
+  text: object({ type: anything, id: optional(string), text: string, metadata: anything }),
   image: media,
   audio: media,
   video: media,
   document: media,
 });
 const content = textOrParts(arrayOf(part));
-const base = { id: string, subagentRunId: optional(string) };
-const named = { ...base, name: optional(string), encryptedValue: optional(string) };
-const toolCall = object({ id: string, type: oneOf('function'), function: object({ name: string, arguments: string }), encryptedValue: optional(string) });
+const named = { subagentRunId: optional(string), id: string, role: anything, name: optional(string), encryptedValue: optional(string), metadata: anything };
+const toolCall = object({ id: string, type: oneOf('function'), function: object({ name: string, arguments: string }), encryptedValue: optional(string), metadata: anything });
 
 const message = union('role', {
   developer: object({ ...named, content: string }),
   system: object({ ...named, content: string }),
   assistant: object({ ...named, content: optional(string), toolCalls: optional(arrayOf(toolCall)) }),
   user: object({ ...named, content }),
-  tool: object({ ...base, content, toolCallId: string, error: optional(string), encryptedValue: optional(string) }),
-  activity: object({ ...base, activityType: string, content: present }),
-  reasoning: object({ ...base, content: string, encryptedValue: optional(string) }),
+  tool: object({ subagentRunId: optional(string), id: string, role: anything, content, toolCallId: string, error: optional(string), encryptedValue: optional(string), metadata: anything }),
+  activity: object({ subagentRunId: optional(string), id: string, role: anything, activityType: string, content: present, metadata: anything }),
+  reasoning: object({ subagentRunId: optional(string), id: string, role: anything, content: string, encryptedValue: optional(string), metadata: anything }),
 });
 
 const runInput = object({
@@ -129,19 +143,13 @@ const runInput = object({
   runId: string,
   protocolVersion: optional(string),
   parentRunId: optional(string),
-  state: anything,
+  // As AG-UI's schema does: a null state reads as no state.
+  state: (value) => (value === null ? undefined : value),
   messages: arrayOf(message),
-  tools: optional(arrayOf(object({ name: string, description: string }))),
-  context: optional(arrayOf(object({ description: string, value: string }))),
+  tools: (value, at, problems) => (value === undefined ? [] : arrayOf(object({ name: string, description: string, parameters: anything, metadata: anything }))(value, at, problems)),
+  context: (value, at, problems) => (value === undefined ? [] : arrayOf(object({ description: string, value: string }))(value, at, problems)),
   forwardedProps: anything,
-  resume: optional(
-    arrayOf(
-      object({
-        interruptId: string,
-        status: oneOf('resolved', 'cancelled'),
-      }),
-    ),
-  ),
+  resume: optional(arrayOf(object({ interruptId: string, status: oneOf('resolved', 'cancelled'), payload: anything, metadata: anything }))),
 });
 
 /**
@@ -151,9 +159,7 @@ const runInput = object({
  */
 export function readRunInput(body: unknown): { readonly ok: true; readonly input: RunAgentInput } | { readonly ok: false; readonly error: string } {
   const problems: Problem[] = [];
-  runInput(body, undefined, problems);
+  const input = runInput(body, undefined, problems);
   if (problems.length > 0) return { ok: false, error: problems.map((problem) => `expected ${problem.expected}${problem.at ? ` at ${spell(problem.at)}` : ''}`).join('; ') };
-  const value = body as Record<string, unknown>;
-  // As AG-UI's schema does: a null state reads as no state.
-  return { ok: true, input: { ...value, tools: value['tools'] ?? [], context: value['context'] ?? [], ...(value['state'] === null ? { state: undefined } : {}) } as RunAgentInput };
+  return { ok: true, input: input as RunAgentInput };
 }
