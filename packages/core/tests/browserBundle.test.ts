@@ -55,7 +55,7 @@ export const client = new ChatClient({ connection: fetchServerSentEvents('/api/c
     expect(modules.filter((id) => id.endsWith('discovery/clientManaged.ts'))).toHaveLength(1);
   }, 60_000);
 
-  it("loads clientDiscovery()'s search index (minisearch, the stemmer, stop words) as its own chunk, on the first query", async () => {
+  it("loads clientDiscovery()'s search index (the BM25F index, the stemmer, stop words) as its own chunk, on the first query", async () => {
     const file = join(dir, 'lazySearch.js');
     writeFileSync(
       file,
@@ -77,7 +77,7 @@ export const client = new ChatClient({ connection: fetchServerSentEvents('/api/c
     // The index (and its libraries) load on the first search: toolSearch.ts is the small front that imports it.
     expect(entry.filter((id) => id.endsWith('discovery/toolSearchEngine.ts'))).toEqual([]);
     expect(lazy.filter((id) => id.endsWith('discovery/toolSearchEngine.ts'))).toHaveLength(1);
-    for (const name of ['minisearch', 'stemmer', 'stopword']) {
+    for (const name of ['stemmer', 'stopword']) {
       expect(fromPackage(entry, name), name).toEqual([]);
       expect(fromPackage(lazy, name).length, name).toBeGreaterThan(0);
     }

@@ -41,6 +41,12 @@ describe('splitWords', () => {
     expect(splitWords('café_menü')).toEqual(['café', 'menü']);
   });
 
+  it('splits only the space-separated runs holding non-ASCII characters with Unicode rules, the rest as ASCII', () => {
+    expect(splitWords('getHTTPStatus “quoted” größeÄndern send_email')).toEqual(['get', 'http', 'status', 'quoted', 'größe', 'ändern', 'send', 'email']);
+    expect(splitWords('postMessage–toChannel now')).toEqual(['post', 'message', 'to', 'channel', 'now']);
+    expect(splitWords('a\u00a0b c')).toEqual(['a', 'b', 'c']);
+  });
+
   it('splits text written without spaces into character pairs', () => {
     expect(splitWords('必应搜索')).toEqual(['必应', '应搜', '搜索']);
     expect(splitWords('bing搜索')).toEqual(['bing', '搜索']);
@@ -98,6 +104,50 @@ describe('createToolSearch', async () => {
     live.update(tools.map((tool) => (tool.name === 'TranslateText' ? { ...tool, description: 'Converts units.' } : tool)));
     expect(await live.search('languages')).toEqual([]);
     expect(names(await live.search('convert units', { topK: 1 }))).toEqual(['TranslateText']);
+  });
+
+  it('weighs a word by its rarity in the catalog: the rare word of a request decides', async () => {
+    const catalog = createToolSearch([
+      { name: 'list_users', description: 'List users.' },
+      { name: 'list_projects', description: 'List projects.' },
+      { name: 'list_files', description: 'List files.' },
+      { name: 'list_tags', description: 'List tags.' },
+      { name: 'invoice_overview', description: 'Invoices of the month.' },
+    ]);
+    // "list" is in four tools, "invoice" in one: the one with the rare word leads although it lacks "list".
+    expect(names(await catalog.search('list invoices', { topK: 1 }))).toEqual(['invoice_overview']);
+  });
+
+  it('discounts a word found in a long description against the same word in a short one', async () => {
+    const filler = 'It also handles accounts, settings, exports, reports, audit logs, billing, profiles and many other things. '.repeat(3);
+    const catalog = createToolSearch([
+      { name: 'admin_console', description: `${filler}Shows the weather too.` },
+      { name: 'sky_now', description: 'The weather.' },
+    ]);
+    expect(names(await catalog.search('weather', { topK: 2 }))).toEqual(['sky_now', 'admin_console']);
+  });
+
+  it("weighs a request's phrasing words (please, help, want) below the words of its task", async () => {
+    const catalog = createToolSearch([
+      { name: 'help', description: 'Shows help.' },
+      { name: 'convert_currency', description: 'Converts an amount between currencies.' },
+      { name: 'convert_units', description: 'Converts units.' },
+      { name: 'currency_rates', description: 'Exchange rates of a currency.' },
+    ]);
+    // "help" is rare in this catalog, so counted in full it would rank second; the tools of the task come first.
+    expect(names(await catalog.search('could you please help me, I want to convert currency', { topK: 3 }))).toEqual(['convert_currency', 'convert_units', 'currency_rates']);
+    // Alone, a phrasing word still finds what it names.
+    expect(names(await catalog.search('help', { topK: 1 }))).toEqual(['help']);
+  });
+
+  it('forgets the words of a removed tool, prefixes included', async () => {
+    const live = createToolSearch(tools);
+    expect(names(await live.search('emai', { topK: 1 }))).toEqual(['send-email']);
+    live.update(tools.filter((tool) => tool.name !== 'send-email'));
+    expect(await live.search('emai')).toEqual([]);
+    expect(await live.search('recipient')).toEqual([]);
+    live.update(tools);
+    expect(names(await live.search('emai', { topK: 1 }))).toEqual(['send-email']);
   });
 
   it('indexes a group name and its description with each of its tools', async () => {

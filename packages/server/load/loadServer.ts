@@ -3,6 +3,7 @@
  * the load generator: prints `{"port":N}` once listening, and exits when its stdin closes.
  */
 import { createServer } from 'node:http';
+import { PerformanceObserver } from 'node:perf_hooks';
 import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
 import { toolDefinition } from '@chatwire/core';
@@ -50,16 +51,57 @@ const handleResumable = createChatHandler({
   runsPerOwner: { ownerOf: (request) => request.headers.get('x-owner') ?? undefined, maxRunsInFlight: 4 },
   onError: () => {},
 });
+// The loop's own stalls: a 10 ms timer that fires late was held up by that much (GC, a long parse, a burst of
+// writes), and the CPU time the process used meanwhile (all its threads): far less CPU than wall time means the
+// process was waiting for a core (other jobs on the machine), not working.
+const stalls: { at: number; ms: number; cpuMs: number; arrived: Record<string, number> }[] = [];
+// Requests that arrived since the last tick, by the flood the load test names (`x-load-flood`): what a stall was busy with.
+let arrived: Record<string, number> = {};
+let tick = performance.now();
+let cpu = process.cpuUsage();
+setInterval(() => {
+  const now = performance.now();
+  const current = process.cpuUsage();
+  const late = Math.round(now - tick - 10);
+  if (late >= 20) stalls.push({ at: Date.now(), ms: late, cpuMs: Math.round((current.user - cpu.user + current.system - cpu.system) / 1000), arrived });
+  arrived = {};
+  tick = now;
+  cpu = current;
+}, 10).unref();
+// Garbage collection since the last /stats: pauses, their total and the longest (the forced GC of /stats itself excluded).
+const collections = { count: 0, totalMs: 0, longestMs: 0 };
+let forcing = false;
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) {
+    if (forcing) continue;
+    collections.count++;
+    collections.totalMs += entry.duration;
+    collections.longestMs = Math.max(collections.longestMs, entry.duration);
+  }
+}).observe({ entryTypes: ['gc'] });
+let cpuSince = process.cpuUsage();
 const gc = (globalThis as { gc?: () => void }).gc;
-const stats = () => {
+const stats = async () => {
+  // The observer hears of GC a little later: what was collected before this request is counted first.
+  await new Promise((resolve) => setImmediate(resolve));
+  const used = process.cpuUsage(cpuSince);
+  const work = { cpuMs: Math.round((used.user + used.system) / 1000), gcCount: collections.count, gcMs: Math.round(collections.totalMs), gcLongestMs: Math.round(collections.longestMs) };
+  forcing = true;
   gc?.();
+  await new Promise((resolve) => setImmediate(resolve));
+  forcing = false;
+  Object.assign(collections, { count: 0, totalMs: 0, longestMs: 0 });
+  cpuSince = process.cpuUsage();
   const memory = process.memoryUsage();
-  return Response.json({ budget: BUDGET, runs: runStore.runs.size(), bytesHeld: runStore.runs.bytesHeld(), heapUsed: memory.heapUsed, rss: memory.rss, gc: gc !== undefined });
+  const longest = stalls.splice(0).sort((a, b) => b.ms - a.ms).slice(0, 3);
+  return Response.json({ budget: BUDGET, runs: runStore.runs.size(), bytesHeld: runStore.runs.bytesHeld(), heapUsed: memory.heapUsed, rss: memory.rss, gc: gc !== undefined, stalls: longest, ...work });
 };
 
 const server = createServer(
   toNodeListener((request) => {
     const { pathname } = new URL(request.url);
+    const flood = request.headers.get('x-load-flood');
+    if (flood) arrived[flood] = (arrived[flood] ?? 0) + 1;
     if (pathname === '/health') return new Response('ok');
     if (pathname === '/stats') return stats();
     if (pathname === '/api/resumable') return handleResumable(request);

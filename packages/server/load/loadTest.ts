@@ -12,6 +12,7 @@
  */
 import { spawn } from 'node:child_process';
 import { connect } from 'node:net';
+import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Event, Message } from '@ag-ui/core';
@@ -46,6 +47,13 @@ interface Stats {
   readonly bytesHeld: number;
   readonly heapUsed: number;
   readonly rss: number;
+  /** The server's longest event-loop stalls since the first /stats, longest first: when it ended (epoch ms) and how long. */
+  readonly stalls: readonly { readonly at: number; readonly ms: number; readonly cpuMs: number; readonly arrived: Record<string, number> }[];
+  /** The CPU the server used (all its threads) and its garbage collection, since the previous /stats. */
+  readonly cpuMs: number;
+  readonly gcCount: number;
+  readonly gcMs: number;
+  readonly gcLongestMs: number;
 }
 const stats = async () => (await (await fetch(`${base}/stats`)).json()) as Stats;
 const baseline = await stats();
@@ -112,10 +120,11 @@ const probe = new Worker(
     const errors = [];
     while (!done) {
       const started = performance.now();
+      const sentAt = Date.now();
       try {
         const response = await fetch(workerData);
         await response.text();
-        latencies.push(Math.round(performance.now() - started));
+        latencies.push({ sentAt, ms: Math.round(performance.now() - started) });
       } catch (error) {
         // A reset keep-alive connection (the server closed it as the probe reused it): counted, and the probe goes on.
         errors.push(String(error.cause?.code ?? error));
@@ -126,7 +135,12 @@ const probe = new Worker(
   })();`,
   { eval: true, workerData: `${base}/health` },
 );
-const health = new Promise<{ latencies: number[]; errors: string[] }>((resolve) => probe.once('message', resolve));
+/** One health answer: when it was asked (epoch ms) and how long it took. */
+interface HealthSample {
+  readonly sentAt: number;
+  readonly ms: number;
+}
+const health = new Promise<{ latencies: HealthSample[]; errors: string[] }>((resolve) => probe.once('message', resolve));
 
 // ---- Preparation for the hostile requests that need a real conversation.
 const approvalHistory = [user('use refundOrder for ORD-7', 'u_refund')] as Message[];
@@ -140,7 +154,9 @@ const noteHistory = [user('use noteDown {"text":"5 to bob"}', 'u_note')] as Mess
 const noted = applyEvents(noteHistory, await events(await postJson(input('t_forge', noteHistory))));
 
 // ---- The good runs and the hostile requests, all at once.
+await stats(); // the server's CPU, GC and stall figures count from here
 const started = performance.now();
+const started0 = Date.now();
 let inFlight = 0;
 let peakInFlight = 0;
 const good = Array.from({ length: RUNS }, async (_, i) => {
@@ -151,7 +167,7 @@ const good = Array.from({ length: RUNS }, async (_, i) => {
   const content = withTool ? `use noteDown {"text":"${token}"}` : `hello ${token}`;
   const body = JSON.parse(input(threadId, [user(content)])) as { runId: string };
   peakInFlight = Math.max(peakInFlight, ++inFlight);
-  const response = await postJson(JSON.stringify(body));
+  const response = await postJson(JSON.stringify(body), { 'x-load-flood': 'good run' });
   const list = await events(response);
   inFlight--;
   const text = list.flatMap((event) => (event.type === 'TEXT_MESSAGE_CONTENT' ? [event.delta] : [])).join('');
@@ -236,7 +252,7 @@ const hostile: Record<string, () => Promise<boolean>> = {
     const upload = new TextEncoder().encode(JSON.stringify({ threadId: 't_id', runId: 'i'.repeat(1_900_000), messages: [user('hi')], tools: [], context: [] }));
     const answers = await Promise.all(
       Array.from({ length: 60 }, async () => {
-        const response = await fetch(resumableApi, { method: 'POST', headers: { 'content-type': 'application/json' }, body: upload });
+        const response = await fetch(resumableApi, { method: 'POST', headers: { 'content-type': 'application/json', 'x-load-flood': 'oversized id' }, body: upload });
         const answer = (await response.json()) as { code?: string };
         return response.status === 400 && answer.code === 'invalid-id' && response.headers.get('chatwire-run-id') === null;
       }),
@@ -247,7 +263,7 @@ const hostile: Record<string, () => Promise<boolean>> = {
     const statuses = await Promise.all(
       Array.from({ length: 200 }, async (_, i) => {
         await new Promise((resolve) => setTimeout(resolve, i * 5));
-        const response = await fetch(resumableApi, { method: 'POST', headers: { 'content-type': 'application/json', 'x-owner': `flood_${i}` }, body: input(`t_flood_${i}`, [user('hi')]) });
+        const response = await fetch(resumableApi, { method: 'POST', headers: { 'content-type': 'application/json', 'x-owner': `flood_${i}`, 'x-load-flood': 'never-read run' }, body: input(`t_flood_${i}`, [user('hi')]) });
         // The client never reads: the run goes on without it, and is retained after it ends.
         await response.body?.cancel();
         return response.status;
@@ -260,7 +276,7 @@ const hostile: Record<string, () => Promise<boolean>> = {
   'one owner starting 30 runs at once (4 in flight, the rest 429 with Retry-After)': async () => {
     const answers = await Promise.all(
       Array.from({ length: 30 }, async (_, i) => {
-        const response = await fetch(resumableApi, { method: 'POST', headers: { 'content-type': 'application/json', 'x-owner': 'mallory' }, body: input(`t_mallory_${i}`, [user('hi')]) });
+        const response = await fetch(resumableApi, { method: 'POST', headers: { 'content-type': 'application/json', 'x-owner': 'mallory', 'x-load-flood': 'one-owner run' }, body: input(`t_mallory_${i}`, [user('hi')]) });
         await response.body?.cancel();
         return { status: response.status, retryAfter: response.headers.get('retry-after') };
       }),
@@ -278,19 +294,27 @@ const hostile: Record<string, () => Promise<boolean>> = {
     return response.status === 400 && ((await response.json()) as { code: string }).code === 'approval-mismatch';
   },
 };
+/** When each hostile request (and the good runs) was under way (epoch ms), to tell which one a slow health answer overlapped. */
+const windows: { readonly name: string; readonly from: number; to: number }[] = [];
+const goodWindow = { name: `the ${RUNS} good runs`, from: Date.now(), to: Infinity };
+windows.push(goodWindow);
 const only = process.env['LOAD_HOSTILE'];
 const hostileResults = Object.entries(hostile).filter(([name]) => only === undefined || name.includes(only)).map(async ([name, attempt]) => {
+  const window = { name, from: Date.now(), to: Infinity };
+  windows.push(window);
   let ok = false;
   try {
     ok = await attempt();
   } catch (error) {
     failures.push(`${name}: threw ${String(error)}`);
   }
+  window.to = Date.now();
   check(ok, `hostile: ${name}`);
   return [name, ok] as const;
 });
 
 const counts = await Promise.all(good);
+goodWindow.to = Date.now();
 const refused = await Promise.all(hostileResults);
 const elapsed = performance.now() - started;
 probe.postMessage('stop');
@@ -308,9 +332,14 @@ const heapGrowth = after.heapUsed - baseline.heapUsed;
 check(heapGrowth <= after.budget.maxBytes + 64 * 1024 * 1024, `memory: the heap grew by ${MB(heapGrowth)} after the floods (budget ${MB(after.budget.maxBytes)} + 64 MB)`);
 
 check(peakInFlight === RUNS, `only ${peakInFlight} of ${RUNS} runs were in flight at once (lower LOAD_SPREAD_MS)`);
-const slowest = Math.max(...latencies);
-check(slowest < HEALTH_BUDGET_MS, `health: slowest answer ${slowest.toFixed(1)} ms (budget ${HEALTH_BUDGET_MS} ms)`);
-const sorted = [...latencies].sort((a, b) => a - b);
+const sorted = latencies.map((sample) => sample.ms).sort((a, b) => a - b);
+const slowestSample = latencies.reduce<HealthSample | undefined>((worst, sample) => (worst === undefined || sample.ms > worst.ms ? sample : worst), undefined);
+const slowest = slowestSample?.ms ?? 0;
+/** The requests under way while `from`..`to` (epoch ms) went on, and how far into each it fell. */
+const overlapping = (from: number, to: number) =>
+  windows.filter((window) => window.from <= to && window.to >= from).map((window) => `${window.name.split(/[:(]/)[0]?.trim()} (${((from - window.from) / 1000).toFixed(2)} s in)`);
+const slowestDuring = slowestSample ? overlapping(slowestSample.sentAt, slowestSample.sentAt + slowestSample.ms) : [];
+check(slowest < HEALTH_BUDGET_MS, `health: slowest answer ${slowest.toFixed(1)} ms (budget ${HEALTH_BUDGET_MS} ms), during: ${slowestDuring.join('; ')}`);
 console.log(
   `good runs: ${counts.length}, arriving over ${SPREAD_MS} ms, ${peakInFlight} in flight at once, ${counts.reduce((a, b) => a + b, 0)} events, all in ${elapsed.toFixed(0)} ms`,
 );
@@ -320,8 +349,18 @@ console.log(
   `never-read flood: ${admitted} admitted, ${floodStatuses.length - admitted} refused (503); after it the run store holds ${after.runs} runs and ${MB(after.bytesHeld)} ` +
     `(budget ${after.budget.maxRuns} runs, ${MB(after.budget.maxBytes)}); heap after GC ${MB(baseline.heapUsed)} before, ${MB(after.heapUsed)} after; rss ${MB(baseline.rss)} before, ${MB(after.rss)} after`,
 );
-console.log(process.env['LOAD_DEBUG'] ? latencies.join(' ') : '');
+if (process.env['LOAD_DEBUG']) console.log(latencies.map((sample) => `${sample.sentAt - started0}:${sample.ms}`).join(' '));
 console.log(`health: ${latencies.length} requests, median ${sorted[Math.floor(sorted.length / 2)]?.toFixed(1)} ms, slowest ${slowest.toFixed(1)} ms (budget ${HEALTH_BUDGET_MS} ms)`);
+console.log(`  the slowest was asked ${slowestSample ? ((slowestSample.sentAt - started0) / 1000).toFixed(2) : '-'} s into the floods, while these were under way: ${slowestDuring.join('; ') || 'none'}`);
+// The server's own view: its longest event-loop stalls (a 10 ms timer late by this much, and the CPU the server
+// used meanwhile: much less than the stall means it waited for a core) and what was under way then.
+for (const stall of after.stalls) {
+  const arrived = Object.entries(stall.arrived).map(([kind, count]) => `${count} ${kind}${count === 1 ? '' : 's'}`);
+  console.log(`  server loop stalled ${stall.ms} ms (${stall.cpuMs} ms of CPU) at ${((stall.at - started0) / 1000).toFixed(2)} s; requests that arrived in the stalled turn: ${arrived.join(', ') || 'none'}`);
+  console.log(`    under way then: ${overlapping(stall.at - stall.ms, stall.at).join('; ') || 'none'}`);
+}
+console.log(`  server: ${after.cpuMs} ms of CPU from the start of the floods to the end; GC ${after.gcCount} pauses, ${after.gcMs} ms in all, longest ${after.gcLongestMs} ms`);
+console.log(`  load average (1 min) at the end: ${loadavg()[0]?.toFixed(2)} on ${availableParallelism()} cores`);
 if (failures.length > 0) {
   console.error(`\n${failures.length} failed:\n${failures.slice(0, 30).map((line) => `  - ${line}`).join('\n')}`);
   process.exit(1);

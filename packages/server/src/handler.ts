@@ -7,6 +7,8 @@ import { withDefaultMount } from './http/defaultMount.js';
 import { checkOrigin, preflightResponse, withCors, type OriginPolicyOptions } from './http/originPolicy.js';
 import { checkHost, type HostPolicyOptions } from './http/hostPolicy.js';
 import { checkRunInputIds } from './http/checkIds.js';
+import { IdFieldScan } from './http/idFieldScan.js';
+import { runStartTurn } from './http/largeBodyTurns.js';
 import { RunsPerOwner, releasing, type RunsPerOwnerOptions } from './http/runsPerOwner.js';
 import { isJsonContentType, readJsonBody } from './http/readJsonBody.js';
 import { readRunInput } from './http/readRunInput.js';
@@ -186,7 +188,8 @@ export function createChatHandler(options: ChatHandlerOptions): (request: Reques
       await request.body?.cancel().catch(() => {});
       return fail(415, `The request body must be JSON, sent with \`Content-Type: application/json\` (got ${JSON.stringify(request.headers.get('content-type') ?? 'none')}).`, 'unsupported-media-type');
     }
-    const body = await readJsonBody(request, limits.maxBodyBytes);
+    // An oversized id is refused as it arrives, before megabytes of it are decoded and parsed.
+    const body = await readJsonBody(request, limits.maxBodyBytes, new IdFieldScan());
     if (!body.ok) return fail(body.status, body.error, body.code);
     // Counts first: a 3,000-message body is refused before the schema walks every message.
     const counted = checkCounts(body.value, limits);
@@ -210,6 +213,9 @@ export function createChatHandler(options: ChatHandlerOptions): (request: Reques
       return fail(500, `The request's owner could not be determined (ref ${ref}; details are in the server log).`, 'internal-error');
     }
     if (slot instanceof Response) return cors(slot);
+    // One run start per event-loop turn (the slot held meanwhile, so the owner's cap counts this run):
+    // a burst of requests never starts all its runs, with their reviews and first steps, in one turn.
+    await runStartTurn();
     const abort = new AbortController();
     // With resumable streams a disconnect only detaches the reader; the run stops on DELETE.
     if (!resumable) request.signal?.addEventListener('abort', () => abort.abort(), { once: true });

@@ -1,19 +1,65 @@
 import { defaultMountOf } from './http/defaultMount.js';
 import { checkHost, isLoopbackAddress, type HostPolicyOptions } from './http/hostPolicy.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { PassThrough, Readable } from 'node:stream';
 
 /** A Fetch-style handler; `undefined` means "not mine" (the next middleware or a 404 answers). */
 export type FetchHandler = (request: Request) => Response | undefined | Promise<Response | undefined>;
 
+/** How each request's body stream lets go of it (see {@link bodyStream}), for {@link discardRest}. */
+const bodyReaders = new WeakMap<IncomingMessage, () => void>();
+
 /**
- * The request body as a web stream. Through a PassThrough, so a handler that cancels the body (a
- * 413 before reading it all) stops the reading without destroying the socket its answer goes out on.
+ * The request body as a web stream, read straight from the request: one chunk is read ahead and
+ * the request is paused until the handler asks for more. A handler that cancels the body (a 413,
+ * an oversized id) only stops the reading, without destroying the socket its answer goes out on
+ * (the rest is thrown away after the answer, see {@link discardRest}). Hand-written rather than
+ * `Readable.toWeb`: that adapter (behind a `PassThrough`, needed so a cancel did not destroy the
+ * socket) cost a pipe, a second stream and an error with a stack trace per cancelled upload, which
+ * a burst of uploads paid in one turn of the event loop.
  */
 function bodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
-  const body = new PassThrough();
-  req.pipe(body);
-  return Readable.toWeb(body) as ReadableStream<Uint8Array>;
+  let release = () => {};
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        const onData = (chunk: Buffer) => {
+          controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+          if ((controller.desiredSize ?? 0) <= 0) req.pause();
+        };
+        const onEnd = () => {
+          release();
+          controller.close();
+        };
+        // The client went away before the body was complete.
+        const onClose = () => {
+          release();
+          controller.error(new Error('The client closed the connection before the request body was complete.'));
+        };
+        release = () => {
+          req.off('data', onData);
+          req.off('end', onEnd);
+          req.off('close', onClose);
+          req.off('error', onClose);
+          bodyReaders.delete(req);
+        };
+        bodyReaders.set(req, release);
+        req.pause();
+        req.on('data', onData);
+        req.once('end', onEnd);
+        req.once('close', onClose);
+        req.once('error', onClose);
+      },
+      pull() {
+        req.resume();
+      },
+      cancel() {
+        release();
+        req.pause();
+      },
+    },
+    { highWaterMark: 1 },
+  );
+  return stream;
 }
 
 /** The most of a refused upload read and thrown away after the answer, in bytes and in time. */
@@ -33,7 +79,7 @@ function discardRest(req: IncomingMessage): void {
   const close = () => req.socket.destroy();
   const timer = setTimeout(close, DISCARD_MAX_MS);
   timer.unref();
-  req.unpipe();
+  bodyReaders.get(req)?.();
   req.on('data', (chunk: Buffer) => {
     bytes += chunk.byteLength;
     if (bytes > DISCARD_MAX_BYTES) close();

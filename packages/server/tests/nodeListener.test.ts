@@ -94,4 +94,64 @@ describe('toNodeListener with malformed HTTP', () => {
       await server.close();
     }
   });
+
+  it('refuses an oversized id mid-upload with 400 invalid-id: the client reads the answer and the connection serves its next request', async () => {
+    let started = 0;
+    const handleChat = createChatHandler({ model: createScriptedModel() });
+    const server = await serve((request) => {
+      started++;
+      return handleChat(request);
+    });
+    try {
+      // A 1 MiB run id, chunked: refused at its first chunk, the rest read and thrown away.
+      const upload = JSON.stringify(runInput([user('hi')], { runId: 'i'.repeat(1024 * 1024) }));
+      let chunked = 'POST /api/chat HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n';
+      for (let at = 0; at < upload.length; at += 16 * 1024) {
+        const piece = upload.slice(at, at + 16 * 1024);
+        chunked += `${piece.length.toString(16)}\r\n${piece}\r\n`;
+      }
+      const next = JSON.stringify(runInput([user('after the refused id')]));
+      chunked += `0\r\n\r\nPOST /api/chat HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${next.length}\r\nConnection: close\r\n\r\n${next}`;
+      const answer = await rawRequest(server.url, chunked);
+      expect(statusOf(answer)).toBe(400);
+      expect(answer).toMatch(/"code":"invalid-id"/);
+      expect(answer).toMatch(/runId/);
+      expect(answer).not.toContain('iiiiiiii');
+      const second = answer.slice(answer.indexOf('HTTP/1.1', 12));
+      expect(statusOf(second)).toBe(200);
+      expect(second).toContain('RUN_FINISHED');
+      expect(started).toBe(2);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('ends the body with an error when the client leaves mid-upload, instead of leaving the handler waiting', async () => {
+    const outcomes: string[] = [];
+    const server = await serve(async (request) => {
+      try {
+        await request.text();
+        outcomes.push('read');
+      } catch {
+        outcomes.push('failed');
+      }
+      return new Response('done');
+    });
+    try {
+      await new Promise<void>((resolve) => {
+        const { port } = new URL(server.url);
+        const socket = connect(Number(port), '127.0.0.1', () => {
+          socket.write('POST /anything HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"threadId":');
+          setTimeout(() => {
+            socket.destroy();
+            resolve();
+          }, 50);
+        });
+      });
+      for (let waited = 0; outcomes.length === 0 && waited < 3_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(outcomes).toEqual(['failed']);
+    } finally {
+      await server.close();
+    }
+  });
 });

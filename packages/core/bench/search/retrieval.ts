@@ -11,7 +11,7 @@ import MiniSearch from 'minisearch';
 import { jsonSchema, toolSearch } from 'ai-v7';
 import { createToolSearchState } from 'ai-v7/internal';
 import { ToolSearchProcessor } from '@mastra/core/processors';
-import { createToolSearchEngine } from '../../src/discovery/toolSearchEngine.js';
+import { createToolSearchEngine, TOOL_SEARCH_TUNING, type ToolSearchTuning } from '../../src/discovery/toolSearchEngine.js';
 
 export interface CatalogTool {
   readonly name: string;
@@ -47,7 +47,8 @@ export interface Method {
   build(tools: readonly CatalogTool[]): (query: string, topK: number) => Promise<string[]> | string[];
 }
 
-export const chatwire = (groups?: (tool: CatalogTool) => string | undefined): Method => ({
+/** Chatwire's search; `tuning` overrides its tuning values (for `--tuning` while tuning on the tuning half). */
+export const chatwire = (groups?: (tool: CatalogTool) => string | undefined, tuning: Partial<ToolSearchTuning> = {}): Method => ({
   id: 'chatwire',
   label: 'Chatwire createToolSearch',
   build(tools) {
@@ -56,6 +57,8 @@ export const chatwire = (groups?: (tool: CatalogTool) => string | undefined): Me
         const group = groups?.(tool);
         return { name: tool.name, description: tool.description, inputSchema: tool.parameters, ...(group ? { group } : {}) };
       }),
+      {},
+      { ...TOOL_SEARCH_TUNING, ...tuning },
     );
     return (query, topK) => index.search(query, { topK }).map((match) => match.name);
   },
@@ -123,6 +126,20 @@ export const mastra: Method = {
   },
 };
 
+/**
+ * The deterministic split of the labelled requests: FNV-1a of the request's id, even hashes in the
+ * tuning half, odd ones held out. Tuning reads only the tuning half (`--half tune`); the held-out
+ * half is reported beside the full set to show the tuning did not fit the requests it saw.
+ */
+export function half(id: string): 'tune' | 'held-out' {
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < id.length; index++) {
+    hash ^= id.charCodeAt(index);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash % 2 === 0 ? 'tune' : 'held-out';
+}
+
 /** The needed capabilities of a query: for each, every tool that satisfies it (`acceptable`, else `expected`). */
 export function needs(query: LabelledQuery): string[][] {
   return query.expected.map((name, index) => [...(query.acceptable?.[index] ?? [name])]);
@@ -143,25 +160,39 @@ export interface Scores {
  * the rank of the first result that satisfies any need (0 when none in the top 10), averaged.
  */
 export async function evaluate(rank: (query: string, topK: number) => Promise<string[]> | string[], queries: readonly LabelledQuery[]): Promise<Scores> {
-  let r1 = 0;
-  let r5 = 0;
-  let r10 = 0;
-  let mrr = 0;
-  const times: number[] = [];
+  return aggregate(await scoreEach(rank, queries));
+}
+
+/** One request's outcome: its recall at 1, 5 and 10, its reciprocal rank, and the search's time. */
+export interface QueryScore {
+  readonly id: string;
+  readonly r1: number;
+  readonly r5: number;
+  readonly r10: number;
+  readonly rr: number;
+  readonly ms: number;
+}
+
+/** Ranks every request once (top 10) and scores it. */
+export async function scoreEach(rank: (query: string, topK: number) => Promise<string[]> | string[], queries: readonly LabelledQuery[]): Promise<QueryScore[]> {
+  const scores: QueryScore[] = [];
   for (const query of queries) {
     const start = performance.now();
     const ranked = await rank(query.query, 10);
-    times.push(performance.now() - start);
+    const ms = performance.now() - start;
     const wanted = needs(query);
     const hitAt = (k: number) => wanted.filter((options) => options.some((name) => ranked.slice(0, k).includes(name))).length / wanted.length;
-    r1 += hitAt(1);
-    r5 += hitAt(5);
-    r10 += hitAt(10);
     const first = ranked.findIndex((name) => wanted.some((options) => options.includes(name)));
-    mrr += first === -1 ? 0 : 1 / (first + 1);
+    scores.push({ id: query.id, r1: hitAt(1), r5: hitAt(5), r10: hitAt(10), rr: first === -1 ? 0 : 1 / (first + 1), ms });
   }
-  const n = queries.length || 1;
-  return { r1: r1 / n, r5: r5 / n, r10: r10 / n, mrr: mrr / n, queries: queries.length, msMedian: median(times) };
+  return scores;
+}
+
+/** Averages per-request scores (any subset of them, such as the held-out half). */
+export function aggregate(scores: readonly QueryScore[]): Scores {
+  const n = scores.length || 1;
+  const sum = (key: 'r1' | 'r5' | 'r10' | 'rr') => scores.reduce((total, score) => total + score[key], 0) / n;
+  return { r1: sum('r1'), r5: sum('r5'), r10: sum('r10'), mrr: sum('rr'), queries: scores.length, msMedian: median(scores.map((score) => score.ms)) };
 }
 
 export function median(values: readonly number[]): number {

@@ -51,10 +51,11 @@ export interface ToolSearch {
 }
 
 /**
- * A BM25 search over a tool catalog (minisearch), the one behind search-mode discovery on the
- * server and in `clientDiscovery()`. Names are split in every convention (camelCase, snake_case,
- * kebab-case, dots, `server__tool`); descriptions, parameter names and descriptions, and group
- * descriptions are indexed; English words are stemmed and stop words dropped. The index is built
+ * A BM25F search over a tool catalog, the one behind search-mode discovery on the server and in
+ * `clientDiscovery()`. Names are split in every convention (camelCase, snake_case, kebab-case, dots,
+ * `server__tool`); descriptions, parameter names and descriptions, and group descriptions are
+ * indexed as weighted fields; English words are stemmed and stop words dropped; a query word weighs
+ * by its rarity in the catalog, and a request's phrasing words ("please", "help") weigh less. The index is built
  * once (on the first search, which is also when a browser loads its code, a chunk of its own) and
  * kept in step with {@link ToolSearch.update}; a query never rebuilds it. Scores are relative to the
  * best match, so however long the request, the best match scores 1 and a threshold never turns a

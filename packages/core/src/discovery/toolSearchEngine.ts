@@ -1,4 +1,3 @@
-import MiniSearch, { type SearchOptions } from 'minisearch';
 import { stemmer } from 'stemmer';
 import { eng } from 'stopword';
 
@@ -12,24 +11,46 @@ export interface ToolSearchEngine {
 }
 
 /**
- * Field weights and BM25 parameters, tuned on MetaTool and BFCL live (see docs/discovery.md and
- * `npm run bench:search`). Names weigh most: they are what a tool is called for.
+ * Field weights and BM25F parameters, tuned on the tuning half of the MetaTool and BFCL live
+ * requests (`bench/search/tuneSearch.ts`; LiveMCPBench and the held-out half only checked, see
+ * docs/discovery.md and `npm run bench:search`). Names weigh most: they are what a tool is called for.
  */
 export const TOOL_SEARCH_TUNING = {
-  boost: { name: 3, description: 1, parameters: 0.5, group: 0.5 },
-  bm25: { k: 1.2, b: 0.75, d: 0 },
+  /** Per field (name, description, parameters, group): how much one occurrence of a word weighs. */
+  boost: [3, 1, 0.5, 0.5] as readonly number[],
+  /** Per field: how much a field's length (against the catalog's average) discounts its words (BM25F b). */
+  b: [0.75, 1, 0.75, 0.75] as readonly number[],
+  /** BM25 saturation: how fast repeated occurrences of a word stop adding. */
+  k1: 1.2,
   /** Weight of a prefix match (a query word that begins a longer indexed word) against an exact one. */
   prefixWeight: 0.3,
   /** Words at least this long also match as prefixes. */
   prefixMinLength: 4,
   /**
-   * Coordination: a tool's BM25 score is multiplied by (distinct query words it matched) to this
-   * power, so a tool matching several words of a long request outranks one matching a single word.
+   * Coverage: a tool's score is multiplied by the share of the query's rarity (summed IDF of its
+   * words) that the tool matched, to this power, so a tool matching the rare words of a long
+   * request outranks one matching a common word strongly.
    */
-  coordination: 0.5,
-} as const;
+  coverage: 0.25,
+  /** Weight of a request's phrasing words (`REQUEST_WORDS`: "please", "help", "want"…) against a word of the task. */
+  requestWordWeight: 0.5,
+};
+
+/**
+ * Words of asking rather than of the task ("could you please help me, I want…"): common in a
+ * user's request, rare in tool descriptions, so BM25 would count them as rare and telling. A
+ * general English list (written for this, not taken from any catalog or labelled request); the
+ * words still match, at `requestWordWeight`.
+ */
+const REQUEST_WORDS = [
+  'please', 'kindly', 'help', 'helping', 'assist', 'assistance', 'want', 'wanted', 'wants', 'need', 'needs', 'needed', 'wish',
+  'tell', 'know', 'let', 'hi', 'hello', 'hey', 'thanks', 'thank', 'able', 'possible', 'wonder', 'wondering', 'try', 'trying',
+  'looking', 'sure', 'okay', 'ok', 'just', 'really', 'something', 'anything', 'someone', 'anyone', 'maybe', 'perhaps', 'give', 'provide', 'show',
+];
 
 const STOP_WORDS = new Set(eng);
+/** `REQUEST_WORDS` as index terms (stemmed), built on first use. */
+let requestTerms: Set<string> | undefined;
 /** Han, Hiragana, Katakana and Hangul: scripts written without spaces, indexed as character pairs. */
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 const CJK_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu;
@@ -45,16 +66,12 @@ const CJK_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=
  * ```
  */
 export function splitWords(text: string): string[] {
-  // Fast path: printable ASCII and whitespace (most names and descriptions) need no Unicode classes.
-  if (!/[^ -~\s]/.test(text)) {
-    return text
-      .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-      .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
-      .split(/[^A-Za-z0-9]+/)
-      .filter((word) => word !== '')
-      .map((word) => word.toLowerCase());
-  }
-  const words: string[] = [];
+  // ASCII is scanned in one pass; only a space-separated run holding other characters goes through Unicode classes.
+  return splitAscii(text);
+}
+
+/** `splitWords` for text with characters above ASCII (Unicode letter classes, CJK pairs). */
+function splitUnicode(text: string, words: string[]): void {
   const spaced = text.replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, '$1 $2').replace(/(\p{Lu}+)(\p{Lu}\p{Ll})/gu, '$1 $2');
   for (const raw of spaced.split(/[^\p{L}\p{N}]+/u)) {
     if (raw === '') continue;
@@ -74,8 +91,71 @@ export function splitWords(text: string): string[] {
     }
     if (last < raw.length) words.push(raw.slice(last).toLowerCase());
   }
+}
+
+const enum Char {
+  Other,
+  Lower,
+  Upper,
+  Digit,
+}
+
+function charClass(code: number): Char {
+  if (code >= 97 && code <= 122) return Char.Lower;
+  if (code >= 65 && code <= 90) return Char.Upper;
+  if (code >= 48 && code <= 57) return Char.Digit;
+  return Char.Other;
+}
+
+/**
+ * `splitWords` for ASCII text in one pass: a word ends at any character that is not a letter or
+ * digit, before an upper-case letter that follows a lower-case letter or digit (`postMessage`), and
+ * before the last capital of a run followed by a lower-case letter (`HTTPStatus`). A run between
+ * ASCII spaces that holds a character above ASCII is split by `splitUnicode` instead.
+ */
+function splitAscii(text: string): string[] {
+  const words: string[] = [];
+  // Lower-cased once: ASCII lower-casing keeps every index, so words are sliced from it.
+  const lower = text.toLowerCase();
+  let start = -1;
+  let previous = Char.Other;
+  /** Where the current space-separated run began, and how many words there were then. */
+  let runStart = 0;
+  let wordsAtRun = 0;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code > 127) {
+      // Words never cross ASCII white space: this run goes through Unicode classes instead.
+      let runEnd = index;
+      while (runEnd < text.length && !isSpace(text.charCodeAt(runEnd))) runEnd++;
+      words.length = wordsAtRun;
+      splitUnicode(text.slice(runStart, runEnd), words);
+      start = -1;
+      previous = Char.Other;
+      index = runEnd - 1;
+      continue;
+    }
+    if (isSpace(code)) {
+      runStart = index + 1;
+      wordsAtRun = words.length + (start !== -1 ? 1 : 0);
+    }
+    const kind = charClass(code);
+    if (kind === Char.Other) {
+      if (start !== -1) words.push(lower.slice(start, index));
+      start = -1;
+    } else if (start === -1) start = index;
+    else if (kind === Char.Upper && (previous === Char.Lower || previous === Char.Digit || (previous === Char.Upper && charClass(text.charCodeAt(index + 1)) === Char.Lower))) {
+      words.push(lower.slice(start, index));
+      start = index;
+    }
+    previous = kind;
+  }
+  if (start !== -1) words.push(lower.slice(start));
   return words;
 }
+
+/** ASCII white space (space, tab, line feed, vertical tab, form feed, carriage return). */
+const isSpace = (code: number) => code === 32 || (code >= 9 && code <= 13);
 
 /** Terms already processed (catalogs and requests repeat words): bounded, cleared when full. */
 const termCache = new Map<string, string | null>();
@@ -107,15 +187,20 @@ function schemaText(schema: unknown, depth = 0, out: string[] = []): string[] {
   return out;
 }
 
-interface IndexedTool {
-  readonly id: string;
-  readonly name: string;
-  readonly description: string;
-  readonly parameters: string;
-  readonly group: string;
-}
+/** The four indexed fields, in the order of the tuning's per-field arrays. */
+const FIELDS = 4;
 
-const fingerprint = (tool: IndexedTool) => `${tool.description}\u0000${tool.parameters}\u0000${tool.group}`;
+/** One indexed tool: per field, each term's frequency and the field's length in terms. */
+interface IndexedTool {
+  readonly name: string;
+  readonly terms: readonly Map<string, number>[];
+  readonly lengths: readonly number[];
+  /** What it was indexed from: an unchanged tool (same strings, same schema object) is not read again. */
+  readonly description: unknown;
+  readonly inputSchema: unknown;
+  readonly group: string | undefined;
+  readonly groupText: string;
+}
 
 function groupLine(group: string | undefined, groups: ToolSearchOptions['groups']): string {
   if (!group) return '';
@@ -123,67 +208,155 @@ function groupLine(group: string | undefined, groups: ToolSearchOptions['groups'
   return `${group} ${description}`;
 }
 
-function toIndexed(tool: ToolSearchInput, group: string): IndexedTool {
-  return {
-    id: tool.name,
-    name: tool.name,
-    description: typeof tool.description === 'string' ? tool.description : '',
-    parameters: schemaText(tool.inputSchema).join(' '),
-    group,
-  };
+/** Adds the index terms of `text` to `counts`; returns how many were added (the field's length). */
+function countTerms(text: string, counts: Map<string, number>): number {
+  let length = 0;
+  for (const word of splitWords(text)) {
+    const term = indexTerm(word);
+    if (term === null) continue;
+    counts.set(term, (counts.get(term) ?? 0) + 1);
+    length++;
+  }
+  return length;
+}
+
+/** A group's terms, counted once and shared (read-only) by each of its tools. */
+type GroupTerms = Map<string, { readonly terms: Map<string, number>; readonly length: number }>;
+
+function indexTool(tool: ToolSearchInput, groupText: string, groupTerms: GroupTerms): IndexedTool {
+  const description = typeof tool.description === 'string' ? tool.description : '';
+  let group = groupTerms.get(groupText);
+  if (!group) {
+    const terms = new Map<string, number>();
+    groupTerms.set(groupText, (group = { terms, length: countTerms(groupText, terms) }));
+  }
+  const terms = [new Map<string, number>(), new Map<string, number>(), new Map<string, number>(), group.terms];
+  const lengths = [countTerms(tool.name, terms[0] as Map<string, number>), countTerms(description, terms[1] as Map<string, number>), countTerms(schemaText(tool.inputSchema).join(' '), terms[2] as Map<string, number>), group.length];
+  return { name: tool.name, terms, lengths, description: tool.description, inputSchema: tool.inputSchema, group: tool.group, groupText };
 }
 
 /** Longest query read: a pasted document still searches in bounded time. */
 const MAX_QUERY_CHARS = 4_000;
+/** Most distinct query words ranked (the first ones). */
+const MAX_QUERY_WORDS = 64;
+/** Most indexed words one query word matches as a prefix (the shortest ones). */
+const MAX_PREFIX_EXPANSIONS = 32;
+
+/** The tuning values `createToolSearchEngine` reads (the benchmark varies them; apps do not). */
+export type ToolSearchTuning = typeof TOOL_SEARCH_TUNING;
+
+/** The first index in sorted `terms` whose term is >= `prefix`. */
+function lowerBound(terms: readonly string[], prefix: string): number {
+  let low = 0;
+  let high = terms.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if ((terms[middle] as string) < prefix) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
 
 /**
- * Builds the BM25 index (minisearch) over a catalog: see `createToolSearch` for what is indexed and
- * how scores read. `update` applies a changed catalog without re-reading unchanged tools.
+ * Builds the BM25F index over a catalog: see `createToolSearch` for what is indexed and how
+ * scores read. `update` applies a changed catalog without re-reading unchanged tools.
  */
-export function createToolSearchEngine(tools: readonly ToolSearchInput[], options: ToolSearchOptions = {}): ToolSearchEngine {
-  const tuning = TOOL_SEARCH_TUNING;
-  const miniSearch = new MiniSearch<IndexedTool>({
-    fields: ['name', 'description', 'parameters', 'group'],
-    idField: 'id',
-    tokenize: splitWords,
-    processTerm: indexTerm,
-    searchOptions: {
-      boost: { ...tuning.boost },
-      bm25: { ...tuning.bm25 },
-      prefix: (term) => term.length >= tuning.prefixMinLength && !CJK.test(term),
-      weights: { fuzzy: 0, prefix: tuning.prefixWeight },
-      combineWith: 'OR',
-    },
-  });
-  /** What each indexed tool was indexed from: unchanged inputs (same strings, same schema object) are not read again. */
-  const indexed = new Map<string, { description: string; inputSchema: unknown; group: string | undefined; groupText: string; print: string }>();
+export function createToolSearchEngine(tools: readonly ToolSearchInput[], options: ToolSearchOptions = {}, tuning: ToolSearchTuning = TOOL_SEARCH_TUNING): ToolSearchEngine {
+  /** Indexed tools by name. */
+  const indexed = new Map<string, IndexedTool>();
+  /** For each term, the tools having it in any field. */
+  const postings = new Map<string, IndexedTool[]>();
+  /** Total length of each field over all tools (for the average). */
+  const totalLengths = new Array<number>(FIELDS).fill(0);
+  /** Every indexed term, sorted, for prefix matches (rebuilt on the first query after a change). */
+  let sortedTerms: string[] | undefined;
+
+  function add(tool: IndexedTool): void {
+    indexed.set(tool.name, tool);
+    for (let field = 0; field < FIELDS; field++) {
+      totalLengths[field] = (totalLengths[field] as number) + (tool.lengths[field] as number);
+      for (const term of (tool.terms[field] as Map<string, number>).keys()) {
+        const list = postings.get(term);
+        if (!list) {
+          postings.set(term, [tool]);
+          sortedTerms = undefined;
+        } else if (list[list.length - 1] !== tool) list.push(tool); // once per tool, whatever its fields
+      }
+    }
+  }
+
+  function remove(tool: IndexedTool): void {
+    indexed.delete(tool.name);
+    for (let field = 0; field < FIELDS; field++) {
+      totalLengths[field] = (totalLengths[field] as number) - (tool.lengths[field] as number);
+      for (const term of (tool.terms[field] as Map<string, number>).keys()) {
+        const list = postings.get(term)?.filter((other) => other !== tool);
+        if (list === undefined) continue;
+        if (list.length > 0) postings.set(term, list);
+        else {
+          postings.delete(term);
+          sortedTerms = undefined;
+        }
+      }
+    }
+  }
 
   function update(next: readonly ToolSearchInput[], nextOptions: ToolSearchOptions = options): void {
     const seen = new Set<string>();
-    const added: IndexedTool[] = [];
+    const groupTerms: GroupTerms = new Map();
     for (const tool of next) {
       if (typeof tool?.name !== 'string' || seen.has(tool.name)) continue;
       seen.add(tool.name);
       const before = indexed.get(tool.name);
       const groupText = groupLine(tool.group, nextOptions.groups);
       if (before && before.description === tool.description && before.inputSchema === tool.inputSchema && before.group === tool.group && before.groupText === groupText) continue;
-      const doc = toIndexed(tool, groupText);
-      const print = fingerprint(doc);
-      const entry = { description: tool.description, inputSchema: tool.inputSchema, group: tool.group, groupText, print };
-      if (before?.print === print) {
-        indexed.set(tool.name, entry);
-        continue;
-      }
-      if (before !== undefined) miniSearch.discard(doc.id);
-      indexed.set(tool.name, entry);
-      added.push(doc);
+      if (before) remove(before);
+      add(indexTool(tool, groupText, groupTerms));
     }
-    for (const name of [...indexed.keys()]) {
-      if (seen.has(name)) continue;
-      miniSearch.discard(name);
-      indexed.delete(name);
+    for (const [name, tool] of [...indexed]) if (!seen.has(name)) remove(tool);
+  }
+
+  /**
+   * The index terms of a query word with their weights: the word itself (1), and for words of
+   * `prefixMinLength` or more, the indexed words it begins (`prefixWeight`).
+   */
+  function expand(term: string): Map<string, number> {
+    const matches = new Map<string, number>();
+    if (postings.has(term)) matches.set(term, 1);
+    if (term.length < tuning.prefixMinLength || CJK.test(term)) return matches;
+    sortedTerms ??= [...postings.keys()].sort();
+    const longer: string[] = [];
+    for (let index = lowerBound(sortedTerms, term); index < sortedTerms.length; index++) {
+      const candidate = sortedTerms[index] as string;
+      if (!candidate.startsWith(term)) break;
+      if (candidate !== term) longer.push(candidate);
     }
-    miniSearch.addAll(added);
+    longer.sort((a, b) => a.length - b.length);
+    for (const candidate of longer.slice(0, MAX_PREFIX_EXPANSIONS)) matches.set(candidate, tuning.prefixWeight);
+    return matches;
+  }
+
+  /** The distinct index terms of a text, in order. */
+  function queryTerms(text: string): string[] {
+    const terms = new Set<string>();
+    for (const word of splitWords(text)) {
+      const term = indexTerm(word);
+      if (term !== null) terms.add(term);
+      if (terms.size >= MAX_QUERY_WORDS) break;
+    }
+    return [...terms];
+  }
+
+  /** Every tool matching each of `terms` (exactly or as a prefix). */
+  function havingAll(terms: readonly string[]): Set<IndexedTool> {
+    let result: Set<IndexedTool> | undefined;
+    for (const term of terms) {
+      const having = new Set<IndexedTool>();
+      for (const candidate of expand(term).keys()) for (const tool of postings.get(candidate) ?? []) if (!result || result.has(tool)) having.add(tool);
+      result = having;
+      if (result.size === 0) break;
+    }
+    return result ?? new Set();
   }
 
   update(tools, options);
@@ -203,26 +376,66 @@ export function createToolSearchEngine(tools: readonly ToolSearchInput[], option
         if (word.startsWith('+') && word.length > 1) required.push(word.slice(1));
         else if (word !== '') optional.push(word);
       }
-      const requiredText = required.filter((word) => splitWords(word).some((part) => indexTerm(part) !== null)).join(' ');
-      const rankingText = [...required, ...optional].join(' ');
-      if (splitWords(rankingText).every((part) => indexTerm(part) === null)) return [];
-      // Required words: the tools having all of them (prefix matches count), then ranked by every word.
-      const allowed = requiredText ? new Set(miniSearch.search(requiredText, { combineWith: 'AND' }).map((result) => result.id as string)) : undefined;
+      const terms = queryTerms([...required, ...optional].join(' '));
+      if (terms.length === 0 || indexed.size === 0) return [];
+      // Required words: only the tools having all of them (prefix matches count), then ranked by every word.
+      const requiredTerms = queryTerms(required.join(' '));
+      const allowed = requiredTerms.length > 0 ? havingAll(requiredTerms) : undefined;
       const policy = searchOptions.filter;
-      const filter: SearchOptions['filter'] | undefined =
-        allowed || policy ? (result) => (!allowed || allowed.has(result.id as string)) && (!policy || policy(result.id as string) === true) : undefined;
-      const coordination = tuning.coordination;
-      const results = miniSearch
-        .search(rankingText, filter ? { filter } : {})
-        .map((result) => ({ id: result.id as string, score: result.score * result.queryTerms.length ** coordination }))
-        .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-      const best = results[0]?.score ?? 0;
+
+      const count = indexed.size;
+      const averages = totalLengths.map((total) => Math.max(total / count, 1));
+      const { boost, b, k1 } = tuning;
+      requestTerms ??= new Set(REQUEST_WORDS.map((word) => indexTerm(word)).filter((term) => term !== null));
+      /** Per tool: the BM25F score so far, and the summed IDF of the query words it matched. */
+      const scores = new Map<IndexedTool, { score: number; covered: number }>();
+      let totalIdf = 0;
+      for (const term of terms) {
+        const expansions = expand(term);
+        // A query word's rarity: of the tools matching it (exactly or as a prefix).
+        const matching = new Set<IndexedTool>();
+        for (const candidate of expansions.keys()) for (const tool of postings.get(candidate) ?? []) matching.add(tool);
+        const idf = Math.log(1 + (count - matching.size + 0.5) / (matching.size + 0.5)) * (requestTerms.has(term) ? tuning.requestWordWeight : 1);
+        totalIdf += idf;
+        if (matching.size === 0) continue;
+        for (const tool of matching) {
+          if (allowed && !allowed.has(tool)) continue;
+          // The word counts once per tool: its best exact or prefix match.
+          let best = 0;
+          for (const [candidate, weight] of expansions) {
+            let frequency = 0;
+            for (let field = 0; field < FIELDS; field++) {
+              const tf = (tool.terms[field] as Map<string, number>).get(candidate);
+              if (tf === undefined) continue;
+              const bField = b[field] as number;
+              frequency += ((boost[field] as number) * tf) / (1 - bField + (bField * (tool.lengths[field] as number)) / (averages[field] as number));
+            }
+            // BM25F: the word's weighted counts over all fields saturate together.
+            const value = (weight * frequency) / (k1 + frequency);
+            if (value > best) best = value;
+          }
+          if (best === 0) continue;
+          const entry = scores.get(tool);
+          if (entry) {
+            entry.score += idf * best;
+            entry.covered += idf;
+          } else scores.set(tool, { score: idf * best, covered: idf });
+        }
+      }
+      const ranked: { name: string; score: number }[] = [];
+      for (const [tool, entry] of scores) {
+        if (policy && policy(tool.name) !== true) continue;
+        const coverage = totalIdf > 0 ? entry.covered / totalIdf : 1;
+        ranked.push({ name: tool.name, score: entry.score * coverage ** tuning.coverage });
+      }
+      ranked.sort((a, c) => c.score - a.score || (a.name < c.name ? -1 : a.name > c.name ? 1 : 0));
+      const best = ranked[0]?.score ?? 0;
       if (best <= 0) return [];
       const matches: ToolSearchMatch[] = [];
-      for (const result of results) {
+      for (const result of ranked) {
         const score = Math.round((result.score / best) * 1000) / 1000;
         if (score < minScore) break;
-        matches.push({ name: result.id, score });
+        matches.push({ name: result.name, score });
         if (matches.length >= topK) break;
       }
       return matches;

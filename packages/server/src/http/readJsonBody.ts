@@ -15,12 +15,23 @@ export function isJsonContentType(header: string | null): boolean {
   return type === 'application/json';
 }
 
+/** Watches a body's bytes as they arrive and may refuse it before it is parsed (see `IdFieldScan`). */
+export interface BodyScan {
+  /** The next bytes; a refusal (a 400 with this code) stops the reading. */
+  push(chunk: Uint8Array): { readonly code: string; readonly error: string } | undefined;
+}
+
 /**
  * Reads a request body as JSON with a size limit enforced while it streams: a `Content-Length`
  * above the limit is refused before reading anything, and a body that grows past it is cancelled
- * as soon as it does (413 either way), so an oversized body never sits in memory.
+ * as soon as it does (413 either way), so an oversized body never sits in memory. A `scan` sees each
+ * chunk as it arrives and can refuse the body (400) before it is decoded and parsed.
  */
-export async function readJsonBody(request: Request, maxBytes: number): Promise<{ readonly ok: true; readonly value: unknown } | ({ readonly ok: false } & BodyFailure)> {
+export async function readJsonBody(
+  request: Request,
+  maxBytes: number,
+  scan?: BodyScan,
+): Promise<{ readonly ok: true; readonly value: unknown } | ({ readonly ok: false } & BodyFailure)> {
   const tooLarge = (size: string): { ok: false } & BodyFailure => ({
     ok: false,
     status: 413,
@@ -44,6 +55,11 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
         if (size > maxBytes) {
           await reader.cancel().catch(() => {});
           return tooLarge(`larger than ${maxBytes} bytes`);
+        }
+        const refused = scan?.push(value);
+        if (refused) {
+          await reader.cancel().catch(() => {});
+          return { ok: false, status: 400, code: refused.code, error: refused.error };
         }
         chunks.push(value);
       }

@@ -1,5 +1,5 @@
 import type { OwnedRun, RunStreamStore } from '../store/runStreamStore.js';
-import { hashIds } from '../store/runStreamStore.js';
+import { runKeyOf } from '../store/runStreamStore.js';
 
 /** The process-wide budget of resumable runs (`resumable.budget`): what all runs together may hold. */
 export interface RunBudgetOptions {
@@ -77,7 +77,7 @@ export class RunBudget {
       if (!(await this.#evictOldest())) break;
     }
     if (!fits()) return undefined;
-    const key = hashIds(run.threadId, run.runId);
+    const key = runKeyOf(run);
     const entry: Entry = { run, bytes, running: true, forgetAt: Infinity };
     this.#entries.set(key, entry);
     this.#bytes += bytes;
@@ -104,7 +104,7 @@ export class RunBudget {
 
   /** Drops a run from the budget without touching the store (it was refused before it started). */
   release(run: OwnedRun): void {
-    const key = hashIds(run.threadId, run.runId);
+    const key = runKeyOf(run);
     const entry = this.#entries.get(key);
     if (entry) this.#remove(key, entry);
   }

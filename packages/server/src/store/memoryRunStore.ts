@@ -1,4 +1,4 @@
-import { hashIds, idBytes, utf8Length, type RunAddress, type RunRecord, type RunSignal, type RunStreamStore, type StoredEvent } from './runStreamStore.js';
+import { hashIds, idBytes, runKeyOf, utf8Length, type RunAddress, type RunRecord, type RunSignal, type RunStreamStore, type StoredEvent } from './runStreamStore.js';
 
 interface MemoryRun {
   record: RunRecord;
@@ -42,7 +42,7 @@ export function createMemoryRunStore(options: MemoryRunStoreOptions = {}): Memor
   let total = 0;
   const runs = new Map<string, MemoryRun>();
   const latestRuns = new Map<string, { runId: string; key: string }>();
-  const keyOf = (run: RunAddress) => hashIds(run.threadId, run.runId);
+  const keyOf = runKeyOf;
 
   const live = (key: string): MemoryRun | undefined => {
     const run = runs.get(key);

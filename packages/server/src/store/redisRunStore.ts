@@ -1,4 +1,4 @@
-import { hashIds, type RunAddress, type RunRecord, type RunSignal, type RunStreamStore } from './runStreamStore.js';
+import { hashIds, runKeyOf, type RunAddress, type RunRecord, type RunSignal, type RunStreamStore } from './runStreamStore.js';
 import type { RedisCommandClient } from './redisStore.js';
 
 /**
@@ -100,7 +100,7 @@ export function createRedisRunStore(options: RedisRunStoreOptions): RunStreamSto
   const tickMs = options.tickMs ?? 5_000;
   const { client, subscriber } = options;
   const keysOf = (run: RunAddress) => {
-    const id = hashIds(run.threadId, run.runId);
+    const id = runKeyOf(run);
     return { meta: `${prefix}run:{${id}}:meta`, events: `${prefix}run:{${id}}:events`, channel: `${prefix}run:${id}` };
   };
   const latestKey = (threadId: string, owner: string) => `${prefix}latest:${hashIds(threadId, owner)}`;

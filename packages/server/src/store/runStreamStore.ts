@@ -88,6 +88,21 @@ export function hashIds(...ids: readonly string[]): string {
   return createHash('sha256').update(JSON.stringify(ids)).digest('base64url');
 }
 
+const runKeys = new WeakMap<RunAddress, string>();
+
+/**
+ * `hashIds(threadId, runId)` of a run, computed once per address object: stores look a run up on
+ * every append, read and touch, and a SHA-256 each time was a measurable share of a flood of runs.
+ */
+export function runKeyOf(run: RunAddress): string {
+  let key = runKeys.get(run);
+  if (key === undefined) {
+    key = hashIds(run.threadId, run.runId);
+    runKeys.set(run, key);
+  }
+  return key;
+}
+
 /** UTF-8 length of a string: how run buffers count the bytes of event JSON and ids. */
 export const utf8Length = (text: string): number => Buffer.byteLength(text);
 

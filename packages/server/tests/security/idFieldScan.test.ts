@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import { createChatHandler, createScriptedModel } from '@chatwire/server';
+import { checkRunInputIds } from '../../src/http/checkIds.js';
+import { IdFieldScan } from '../../src/http/idFieldScan.js';
+
+const encoder = new TextEncoder();
+
+/** The scanner's answer for a body fed in pieces of `size` bytes (the whole body at once when omitted). */
+function scan(body: string, size?: number): string | undefined {
+  const bytes = encoder.encode(body);
+  const scanner = new IdFieldScan();
+  const step = size ?? bytes.length;
+  for (let at = 0; at < bytes.length; at += step) {
+    const refused = scanner.push(bytes.subarray(at, at + step));
+    if (refused) return refused.field;
+  }
+  return undefined;
+}
+
+const input = (extra: Record<string, unknown> = {}) => ({ threadId: 't1', runId: 'r1', messages: [{ id: 'u1', role: 'user', content: 'hi' }], tools: [], context: [], ...extra });
+const long = (length: number) => 'x'.repeat(length);
+
+describe('oversized ids are refused while the body arrives', () => {
+  it('names each id field the door checks, at any piece size', () => {
+    const cases: [unknown, string][] = [
+      [input({ threadId: long(257) }), 'threadId'],
+      [input({ runId: long(1_000) }), 'runId'],
+      [input({ parentRunId: long(300) }), 'parentRunId'],
+      [input({ messages: [{ id: 'u1', role: 'user', content: 'hi' }, { id: long(300), role: 'user', content: 'hi' }] }), 'messages[1].id'],
+      [input({ messages: [{ id: 'u1', role: 'user', content: 'hi' }, { id: 't1', role: 'tool', toolCallId: long(300), content: '1' }] }), 'messages[1].toolCallId'],
+      [
+        input({ messages: [{ id: 'a1', role: 'assistant', toolCalls: [{ id: 'c0', type: 'function', function: { name: 'x', arguments: '{}' } }, { id: long(300), type: 'function', function: { name: 'y', arguments: '{}' } }] }] }),
+        'messages[0].toolCalls[1].id',
+      ],
+      [input({ resume: [{ interruptId: long(300), status: 'resolved' }] }), 'resume[0].interruptId'],
+    ];
+    for (const [body, field] of cases) {
+      const text = JSON.stringify(body);
+      // The parse-then-check at the door agrees.
+      expect(checkRunInputIds(JSON.parse(text))?.field, field).toBe(field);
+      for (const size of [undefined, 1, 2, 3, 7, 64]) expect(scan(text, size), `${field} in pieces of ${size}`).toBe(field);
+    }
+  });
+
+  it('counts characters as JSON.parse gives them: escapes, multi-byte characters and surrogate pairs', () => {
+    const cases: [string, boolean][] = [
+      // 256 characters is the limit.
+      [long(256), false],
+      [long(257), true],
+      ['é'.repeat(256), false], // two bytes each, one character
+      ['é'.repeat(257), true],
+      ['😀'.repeat(128), false], // four bytes each, two UTF-16 code units
+      ['😀'.repeat(129), true],
+    ];
+    for (const [runId, refused] of cases) {
+      for (const size of [undefined, 1, 3]) expect(scan(JSON.stringify(input({ runId })), size), `${runId.length} code units`).toBe(refused ? 'runId' : undefined);
+    }
+    // Written with escapes: 1,200 bytes that are 200 characters pass, 300 characters do not.
+    const escaped = (count: number) => JSON.stringify(input()).replace('"runId":"r1"', `"runId":"${'\\u0069'.repeat(count)}"`);
+    expect(scan(escaped(200), 5)).toBeUndefined();
+    expect(scan(escaped(300), 5)).toBe('runId');
+    // Escaped quotes and backslashes inside an id are characters of it, not its end.
+    expect(scan(JSON.stringify(input({ runId: `a"b\\${long(254)}` })), 1)).toBe('runId');
+    expect(scan(JSON.stringify(input({ runId: `a"b\\${long(250)}` })), 1)).toBeUndefined();
+  });
+
+  it('follows escaped key names, and refuses an oversized id even when a later duplicate key overrides it', () => {
+    const escapedKey = JSON.stringify(input({ runId: long(300) })).replace('"runId"', '"\\u0072un\\u0049d"');
+    expect(JSON.parse(escapedKey).runId).toHaveLength(300);
+    for (const size of [undefined, 1, 4]) expect(scan(escapedKey, size)).toBe('runId');
+    const duplicate = `{"threadId":"t1","runId":"${long(300)}","runId":"r1","messages":[]}`;
+    expect(scan(duplicate)).toBe('runId');
+  });
+
+  it('leaves long strings elsewhere alone: content, state, forwarded props, tool schemas, nested ids of app data', () => {
+    const body = input({
+      messages: [{ id: 'u1', role: 'user', content: long(100_000) }],
+      state: { runId: long(1_000), list: [{ id: long(1_000) }] },
+      forwardedProps: { threadId: long(1_000), deep: [[[[[[{ id: long(1_000) }]]]]]] },
+      tools: [{ name: 'lookup', description: long(5_000), parameters: { type: 'object', properties: { id: { type: 'string', description: long(500) } } } }],
+      context: [{ description: 'runId', value: long(1_000) }],
+    });
+    for (const size of [undefined, 1, 1_000]) expect(scan(JSON.stringify(body), size)).toBeUndefined();
+  });
+
+  it('turns itself off on what it cannot follow, and the parse answers', () => {
+    for (const text of ['[{"runId":"' + long(300) + '"}]', '"' + long(300) + '"', '}{"runId":"' + long(300) + '"}', '{"a":1}}{"runId":"' + long(300) + '"}']) {
+      expect(scan(text), text.slice(0, 20)).toBeUndefined();
+    }
+  });
+
+  it('stops reading a 4 MB body at its oversized id: 400 invalid-id naming the field, the rest never pulled', async () => {
+    const handler = createChatHandler({ model: createScriptedModel(), secret: 'scan-secret' });
+    const bytes = encoder.encode(JSON.stringify(input({ runId: long(4_000_000 - 200) })));
+    const CHUNK = 64 * 1024;
+    let pulled = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (pulled * CHUNK >= bytes.length) controller.close();
+        else controller.enqueue(bytes.slice(pulled * CHUNK, ++pulled * CHUNK));
+      },
+    });
+    const response = await handler(
+      new Request('http://localhost/api/chat', { method: 'POST', headers: { 'content-type': 'application/json' }, body, duplex: 'half' } as RequestInit),
+    );
+    expect(response.status).toBe(400);
+    const answer = (await response.json()) as { code: string; error: string };
+    expect(answer).toMatchObject({ code: 'invalid-id', error: expect.stringContaining('runId') });
+    // The refusal came at the first chunk; the stream may have been asked for one more ahead, never for the 61 chunks.
+    expect(pulled).toBeLessThanOrEqual(3);
+  });
+});
