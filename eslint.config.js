@@ -93,6 +93,25 @@ export default defineConfig(
   },
   ...coreLayerRules,
   {
+    // Code Mode builds on the server's public entry only, and neither package forces a schema library on an app:
+    // no zod, and not @ag-ui/core/schemas (zod is an optional peer of @ag-ui/core, needed only by that entry).
+    files: ['packages/server/src/**', 'packages/code-mode/src/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: 'zod', message: 'Use Standard Schema or core\'s jsonSchema(): @chatwire/server and @chatwire/code-mode do not depend on zod.' },
+            { name: '@ag-ui/core/schemas', message: 'Its schemas need zod; the server checks a RunAgentInput with http/readRunInput.ts.' },
+          ],
+          patterns: [
+            { group: ['@chatwire/server/*', '@chatwire/*/src/*', '**/server/src/**', '../../server/**'], message: 'Import the server\'s public entry, @chatwire/server (add a documented export if something is missing).' },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['**/*.{js,mjs}', 'examples/**'],
     extends: [tseslint.configs.disableTypeChecked],
     languageOptions: { parserOptions: { projectService: false } },

@@ -11,7 +11,7 @@ import {
   openaiCompatible,
   openaiResponses,
   type ChatModel,
-  type ChatStore,
+  type ServerStore,
   type DiscoveryOptions,
   type FetchHandler,
   type ScriptRule,
@@ -33,7 +33,7 @@ export interface DemoRoutesOptions {
   /** Lazy discovery settings. Defaults to discovery by name. */
   readonly discovery?: DiscoveryOptions;
   /** Where approvals and resumable runs are kept. Defaults to {@link storeFromEnv}, else in memory. */
-  readonly store?: ChatStore;
+  readonly store?: ServerStore;
   /**
    * Connected MCP servers whose tools join the demo's (read per request); their status is served in
    * the catalog's `servers` for the devtools' MCP view. Defaults to none.
@@ -100,7 +100,7 @@ export function modelFromEnv(env: ModelEnv): ChatModel | undefined {
  * resumable runs (start on one, resume or stop on another); `undefined` otherwise (in memory).
  * The connections open in the background: node-redis queues commands until they are ready.
  */
-export function storeFromEnv(env: ModelEnv): ChatStore | undefined {
+export function storeFromEnv(env: ModelEnv): ServerStore | undefined {
   const url = setting(env, 'REDIS_URL');
   if (!url) return undefined;
   const report = (error: unknown) => console.error(`[demo] Redis (${new URL(url).host}): ${error instanceof Error ? error.message : String(error)}`);

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { type AnyTool, type ServerTool } from '@chatwire/core';
 import { validateToolInput, validateToolOutput } from '@chatwire/core/shared';
 import { argumentsFromText } from '@chatwire/server';
@@ -141,12 +141,20 @@ describe('the demo server tools', () => {
 
   it('simulate latency only when asked, and stop waiting on abort', async () => {
     const slowWeather = (createServerTools({ delayMs: 40 }) as readonly AnyServerTool[]).find((tool) => tool.name === 'getWeather') as AnyServerTool;
-    const started = performance.now();
-    await slowWeather.execute({ city: 'Oslo' }, context());
-    expect(performance.now() - started).toBeGreaterThanOrEqual(30);
-    const controller = new AbortController();
-    const pending = slowWeather.execute({ city: 'Oslo' }, { toolCallId: 'call_abort', signal: controller.signal });
-    controller.abort(new Error('stopped'));
-    await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
+    vi.useFakeTimers();
+    try {
+      let answered = false;
+      const call = Promise.resolve(slowWeather.execute({ city: 'Oslo' }, context())).then((output) => ((answered = true), output));
+      await vi.advanceTimersByTimeAsync(39);
+      expect(answered).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      await expect(call).resolves.toMatchObject({ city: 'Oslo' });
+      const controller = new AbortController();
+      const pending = slowWeather.execute({ city: 'Oslo' }, { toolCallId: 'call_abort', signal: controller.signal });
+      controller.abort(new Error('stopped'));
+      await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -1,8 +1,7 @@
 import type { Message } from '@ag-ui/core';
-import { toolDefinition, type AnyTool, type ServerTool } from '@chatwire/core';
+import { jsonSchema, toolDefinition, type AnyTool, type ServerTool } from '@chatwire/core';
 import { type CatalogDetail } from '@chatwire/core/shared';
 import { extendTools } from '@chatwire/server';
-import { z } from 'zod';
 import { answerDiscovery, type DiscoverToolsOutput } from './discovery/answerDiscovery.js';
 import { discoveredInConversation } from './discovery/discoveredInConversation.js';
 import { CodeModeError } from './errors.js';
@@ -24,7 +23,7 @@ export interface CodeModeOptions {
   readonly driver?: SandboxDriver;
   /** How lazy APIs appear under "Discoverable APIs": `none` (names), `first-sentence` or `full`. Defaults to `{ includeDescription: 'none' }`. */
   readonly lazyToolsConfig?: { readonly includeDescription?: CatalogDetail };
-  /** Per-execution limits. Defaults to `DEFAULT_LIMITS`. */
+  /** Per-execution limits. Defaults to `DEFAULT_CODE_MODE_LIMITS`. */
   readonly limits?: CodeModeLimits;
   /** TypeScript -> JavaScript. Defaults to {@link stripTypeScript} (sucrase). */
   readonly transpile?: TranspileHook;
@@ -180,10 +179,13 @@ export function createCodeMode(options: CodeModeOptions): CodeMode {
   const tool = toolDefinition({
     name: EXECUTE_TYPESCRIPT,
     description: `Runs TypeScript in a sandbox where the external_* APIs described in the system prompt are async functions. Return a JSON value to get it back; console output comes back too.`,
-    inputSchema: z.object({
-      typescriptCode: z
-        .string()
-        .describe('TypeScript to run as the body of an async function: await external_* calls and return the result.'),
+    // Plain JSON Schema through core's validator: Code Mode forces no schema library on an app.
+    inputSchema: jsonSchema<{ typescriptCode: string }>({
+      type: 'object',
+      properties: {
+        typescriptCode: { type: 'string', description: 'TypeScript to run as the body of an async function: await external_* calls and return the result.' },
+      },
+      required: ['typescriptCode'],
     }),
     // Code Mode's own deadline ends the execution first; this only catches a driver that never answers.
     timeoutMs: limits.timeoutMs + 5_000,
@@ -203,8 +205,12 @@ export function createCodeMode(options: CodeModeOptions): CodeMode {
       : (toolDefinition({
           name: DISCOVER_TOOLS,
           description: `Returns the TypeScript signatures of APIs listed under "Discoverable APIs" in the system prompt, so ${EXECUTE_TYPESCRIPT} code can call them.`,
-          inputSchema: z.object({
-            toolNames: z.array(z.string()).describe('Names of the APIs, as listed (the external_ prefix is optional).'),
+          inputSchema: jsonSchema<{ toolNames: string[] }>({
+            type: 'object',
+            properties: {
+              toolNames: { type: 'array', items: { type: 'string' }, description: 'Names of the APIs, as listed (the external_ prefix is optional).' },
+            },
+            required: ['toolNames'],
           }),
         }).server((input, context) => {
           const { messages } = context;

@@ -20,7 +20,7 @@ export type {
   ExternalResultEvent,
   WireCodeModeEvent,
 } from './events.js';
-export { DEFAULT_LIMITS, MAX_STACK_BYTES, resolveLimits } from './limits.js';
+export { DEFAULT_CODE_MODE_LIMITS, DEFAULT_LIMITS, MAX_STACK_BYTES, resolveLimits } from './limits.js';
 export type { CodeModeLimits, ResolvedLimits } from './limits.js';
 export { DISCOVER_TOOLS, EXECUTE_TYPESCRIPT, renderSystemPrompt } from './prompt/renderSystemPrompt.js';
 export type { PromptParts } from './prompt/renderSystemPrompt.js';

@@ -1,6 +1,6 @@
 import { CodeModeError } from './errors.js';
 
-/** Limits of one `execute_typescript` execution. Every field is optional; see {@link DEFAULT_LIMITS}. */
+/** Limits of one `execute_typescript` execution. Every field is optional; see {@link DEFAULT_CODE_MODE_LIMITS}. */
 export interface CodeModeLimits {
   /** Wall-clock budget of one execution, time spent in tools included; tools see their `signal` abort when it ends. Defaults to 10 000 ms. */
   readonly timeoutMs?: number;
@@ -26,7 +26,7 @@ export interface CodeModeLimits {
 export type ResolvedLimits = { readonly [K in keyof CodeModeLimits]-?: number };
 
 /** The default limits: sized for what a model's code needs, and for what its result and logs cost in tokens on every later turn. */
-export const DEFAULT_LIMITS: ResolvedLimits = Object.freeze({
+export const DEFAULT_CODE_MODE_LIMITS: ResolvedLimits = Object.freeze({
   timeoutMs: 10_000,
   memoryLimitMb: 64,
   maxStackBytes: 256 * 1024,
@@ -38,14 +38,20 @@ export const DEFAULT_LIMITS: ResolvedLimits = Object.freeze({
   maxLogBytes: 8 * 1024,
 });
 
+/**
+ * @deprecated Renamed {@link DEFAULT_CODE_MODE_LIMITS} (each package's defaults are named after what
+ * they limit; the server's request limits are `DEFAULT_REQUEST_LIMITS`). This alias is removed in the next minor version.
+ */
+export const DEFAULT_LIMITS = DEFAULT_CODE_MODE_LIMITS;
+
 /** The engine's own stack ceiling (quickjs-wasi reserves half of its 1 MiB WASM stack). */
 export const MAX_STACK_BYTES = 512 * 1024;
 
 /** Fills in defaults and checks every limit; throws `CodeModeError` (`invalid-limit`) naming the bad one. */
 export function resolveLimits(limits: CodeModeLimits = {}): ResolvedLimits {
-  const resolved = { ...DEFAULT_LIMITS };
+  const resolved = { ...DEFAULT_CODE_MODE_LIMITS };
   for (const [key, value] of Object.entries(limits) as [keyof CodeModeLimits, unknown][]) {
-    if (!(key in DEFAULT_LIMITS)) throw new CodeModeError('invalid-limit', `Unknown limit '${String(key)}'. Known limits: ${Object.keys(DEFAULT_LIMITS).join(', ')}.`);
+    if (!(key in DEFAULT_CODE_MODE_LIMITS)) throw new CodeModeError('invalid-limit', `Unknown limit '${String(key)}'. Known limits: ${Object.keys(DEFAULT_CODE_MODE_LIMITS).join(', ')}.`);
     if (value === undefined) continue;
     if (typeof value !== 'number' || !Number.isFinite(value) || value < 1) {
       throw new CodeModeError('invalid-limit', `Limit '${key}' must be a finite number of at least 1 (got ${JSON.stringify(value) ?? typeof value}).`);

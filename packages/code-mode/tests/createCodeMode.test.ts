@@ -3,7 +3,7 @@ import { toolDefinition } from '@chatwire/core';
 import { chat, createChatHandler, createScriptedModel, type ScriptRule } from '@chatwire/server';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { CodeModeError, createCodeMode, createQuickJsDriver, DEFAULT_LIMITS, resolveLimits } from '../src/index.js';
+import { CodeModeError, createCodeMode, createQuickJsDriver, DEFAULT_CODE_MODE_LIMITS, DEFAULT_LIMITS, resolveLimits } from '../src/index.js';
 import { createFixtureTools } from './fixtures.js';
 
 const driver = createQuickJsDriver();
@@ -53,8 +53,10 @@ describe('createCodeMode', () => {
   });
 
   it('fills in default limits and keeps given ones', () => {
-    expect(resolveLimits()).toEqual(DEFAULT_LIMITS);
-    expect(DEFAULT_LIMITS).toEqual({
+    expect(resolveLimits()).toEqual(DEFAULT_CODE_MODE_LIMITS);
+    // The former name stays an alias of the same object until the next minor version.
+    expect(DEFAULT_LIMITS).toBe(DEFAULT_CODE_MODE_LIMITS);
+    expect(DEFAULT_CODE_MODE_LIMITS).toEqual({
       timeoutMs: 10_000,
       memoryLimitMb: 64,
       maxStackBytes: 262_144,

@@ -217,37 +217,49 @@ describe('useChat and the chat registry', () => {
 
 describe('the chat registry over time', () => {
   it('keeps an unused chat for gcTime (a remount in time gets the same client), then disposes it', async () => {
-    const registry = freshRegistry();
-    const { connection } = gatedConnection([]);
-    const wrapper = withRegistry(registry);
-    const first = renderHook(() => useChat({ id: 'kept', connection, gcTime: 60 }), { wrapper });
-    const client = first.result.current.client;
-    first.unmount();
+    // The registry's gcTime is a timer: fake time moves it, so nothing here waits on the clock.
+    vi.useFakeTimers();
+    try {
+      const registry = freshRegistry();
+      const { connection } = gatedConnection([]);
+      const wrapper = withRegistry(registry);
+      const first = renderHook(() => useChat({ id: 'kept', connection, gcTime: 60 }), { wrapper });
+      const client = first.result.current.client;
+      first.unmount();
 
-    // Remounted within gcTime: the same live client.
-    await act(async () => {
-      await sleep(20);
-    });
-    const second = renderHook(() => useChat({ id: 'kept', connection, gcTime: 60 }), { wrapper });
-    expect(second.result.current.client).toBe(client);
-    // Mounted, it is never collected, however long it stays.
-    await act(async () => {
-      await sleep(100);
-    });
-    expect(registry.get('kept')).toBe(client);
-    second.unmount();
+      // Remounted within gcTime: the same live client.
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(20);
+      });
+      const second = renderHook(() => useChat({ id: 'kept', connection, gcTime: 60 }), { wrapper });
+      expect(second.result.current.client).toBe(client);
+      // Mounted, it is never collected, however long it stays.
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(100);
+      });
+      expect(registry.get('kept')).toBe(client);
+      second.unmount();
 
-    const dispose = vi.spyOn(client, 'dispose');
-    await act(async () => {
-      await sleep(100);
-    });
-    expect(registry.get('kept')).toBeUndefined();
-    expect(registry.ids()).toEqual([]);
-    expect(dispose).toHaveBeenCalledTimes(1);
+      const dispose = vi.spyOn(client, 'dispose');
+      // Kept for exactly gcTime after the last unmount.
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(59);
+      });
+      expect(registry.get('kept')).toBe(client);
+      expect(dispose).not.toHaveBeenCalled();
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(1);
+      });
+      expect(registry.get('kept')).toBeUndefined();
+      expect(registry.ids()).toEqual([]);
+      expect(dispose).toHaveBeenCalledTimes(1);
 
-    // Asked for again, the chat starts fresh.
-    const third = renderHook(() => useChat({ id: 'kept', connection, gcTime: 60 }), { wrapper });
-    expect(third.result.current.client).not.toBe(client);
+      // Asked for again, the chat starts fresh.
+      const third = renderHook(() => useChat({ id: 'kept', connection, gcTime: 60 }), { wrapper });
+      expect(third.result.current.client).not.toBe(client);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('two providers never share a chat of the same id; nested providers do', () => {

@@ -6,10 +6,10 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createClient } from 'redis';
-import { createChatHandler, createMemoryStore, createRedisStore, createScriptedModel, toNodeListener, type ChatStore } from '@chatwire/server';
+import { createChatHandler, createMemoryStore, createRedisStore, createScriptedModel, toNodeListener, type ServerStore } from '@chatwire/server';
 
 const redisUrl = process.env['LOAD_REDIS_URL'];
-let store: ChatStore = createMemoryStore();
+let store: ServerStore = createMemoryStore();
 const connections: { quit: () => Promise<unknown> }[] = [];
 if (redisUrl) {
   const client = createClient({ url: redisUrl });

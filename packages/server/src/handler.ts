@@ -1,8 +1,6 @@
 import type { RunAgentInput, Tool as WireTool } from '@ag-ui/core';
-import { RunAgentInputSchema } from '@ag-ui/core/schemas';
 import { type AnyTool } from '@chatwire/core';
 import { type ToolCatalog, type ToolCatalogEntry, type ToolServerStatus } from '@chatwire/core/shared';
-import { z } from 'zod';
 import { reviewChatRequest, runChat, type ChatOptions, type ReviewedRequest } from './chat.js';
 import { reportError } from './errors/errorReport.js';
 import { ChatRequestError } from './history.js';
@@ -14,6 +12,7 @@ import { IdFieldScan } from './http/idFieldScan.js';
 import { runStartTurn } from './http/largeBodyTurns.js';
 import { RunsPerOwner, releasing, type RunsPerOwnerOptions } from './http/runsPerOwner.js';
 import { isJsonContentType, readJsonBody } from './http/readJsonBody.js';
+import { readRunInput } from './http/readRunInput.js';
 import { CallSigner } from './signing.js';
 import type { ToolTokenCounter } from './model.js';
 import { countTextTokens, toolTokensFor } from './tokens.js';
@@ -39,13 +38,19 @@ export interface RequestLimits {
 }
 
 /** The default {@link RequestLimits}. */
-export const DEFAULT_LIMITS: Required<RequestLimits> = {
+export const DEFAULT_REQUEST_LIMITS: Required<RequestLimits> = Object.freeze({
   maxBodyBytes: 4 * 1024 * 1024,
   maxMessages: 2_000,
   maxTools: 256,
   maxAttachments: 16,
   maxAttachmentBytes: 3 * 1024 * 1024,
-};
+});
+
+/**
+ * @deprecated Renamed {@link DEFAULT_REQUEST_LIMITS} (each package's defaults are named after what
+ * they limit; Code Mode's are `DEFAULT_CODE_MODE_LIMITS`). This alias is removed in the next minor version.
+ */
+export const DEFAULT_LIMITS = DEFAULT_REQUEST_LIMITS;
 
 /**
  * Tool names the handler accepts from the browser: AG-UI leaves names open, so this is the rule of
@@ -63,7 +68,7 @@ export interface ChatHandlerOptions
    * for the list that request uses (tools that come and go, such as an MCP server's). Defaults to none.
    */
   readonly tools?: readonly AnyTool[] | ToolsProvider;
-  /** Size and count limits of one request. Defaults to {@link DEFAULT_LIMITS}. */
+  /** Size and count limits of one request. Defaults to {@link DEFAULT_REQUEST_LIMITS}. */
   readonly limits?: RequestLimits;
   /**
    * Resumable streams: a run's events are buffered in `store.runs` and numbered (SSE `id:`), a
@@ -158,7 +163,7 @@ export function createChatHandler(options: ChatHandlerOptions): (request: Reques
   const { allowedOrigins, trustProxy, allowedHosts, runsPerOwner: ownerOptions, limits: limitOptions, resumable: resumableOption, tools: toolsOption, userOf, ...chatDefaults } = options;
   const runsPerOwner = ownerOptions ? new RunsPerOwner(ownerOptions) : undefined;
   const policy: OriginPolicyOptions = { ...(allowedOrigins ? { allowedOrigins } : {}), ...(trustProxy ? { trustProxy } : {}) };
-  const limits: Required<RequestLimits> = { ...DEFAULT_LIMITS, ...limitOptions };
+  const limits: Required<RequestLimits> = { ...DEFAULT_REQUEST_LIMITS, ...limitOptions };
   const resumable = resumableOption ? resumableStreamsFor(options, signer) : undefined;
   return withDefaultMount(async (request: Request): Promise<Response> => {
     const foreignHost = allowedHosts === undefined ? undefined : checkHost(request.headers.get('host') ?? new URL(request.url).host, allowedHosts);
@@ -199,11 +204,9 @@ export function createChatHandler(options: ChatHandlerOptions): (request: Reques
     // Counts first: a 3,000-message body is refused before the schema walks every message.
     const counted = checkCounts(body.value, limits);
     if (counted) return withCors(counted, corsOrigin);
-    const parsed = RunAgentInputSchema.safeParse(body.value);
-    if (!parsed.success) {
-      return fail(400, `The request body is not an AG-UI RunAgentInput: ${z.prettifyError(parsed.error)}`, 'invalid-run-input');
-    }
-    const input = parsed.data as RunAgentInput;
+    const parsed = readRunInput(body.value);
+    if (!parsed.ok) return fail(400, `The request body is not an AG-UI RunAgentInput: ${parsed.error}.`, 'invalid-run-input');
+    const input = parsed.input;
     // Ids before anything stores or echoes them: short and printable, or a 400 naming the field.
     const badId = checkRunInputIds(input);
     if (badId) return fail(400, badId.error, 'invalid-id');

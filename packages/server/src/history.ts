@@ -1,7 +1,7 @@
 import type { AssistantMessage, Message, ResumeEntry, ToolCall, ToolMessage } from '@ag-ui/core';
 import { readResultMetadata } from '@chatwire/core/wire';
 import { CallSigner } from './signing.js';
-import type { ChatStore } from './store/chatStore.js';
+import type { ServerStore } from './store/serverStore.js';
 import { isInputRequestEntry, reviewInputAnswers, type LateInputAnswer, type ReviewedInputAnswer } from './input/reviewInputAnswers.js';
 
 /** A request the server refuses: bad history, or resume entries that do not bind to pending calls. */
@@ -75,7 +75,7 @@ export async function reviewHistory(options: {
   readonly messages: readonly Message[];
   readonly resume: readonly ResumeEntry[];
   readonly signer: CallSigner;
-  readonly store: ChatStore;
+  readonly store: ServerStore;
   readonly threadId: string;
   /** Whether results of calls to this tool are the server's own (signed, and verified here). */
   readonly verifiesResultsOf: (toolName: string) => boolean;

@@ -7,7 +7,7 @@ import { resolveSigningKey, type SecretEnvironment, type SigningKey } from './bi
 export interface ApprovalIdParts {
   /** When the approval stops being usable (ms since the epoch). */
   readonly expiresAt: number;
-  /** The store that issued it and can vouch for its use (`ChatStore.scope`). */
+  /** The store that issued it and can vouch for its use (`ServerStore.scope`). */
   readonly scope: string;
   /** Names the call (thread and call id), so a refusal can say why. */
   readonly callTag: string;

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { GrantView } from '@chatwire/core';
 import canonicalize from 'canonicalize';
 import { CallSigner } from '../signing.js';
-import type { GrantStore, StoredGrant } from '../store/chatStore.js';
+import type { GrantStore, StoredGrant } from '../store/serverStore.js';
 import type { RegisteredTool } from '../toolRegistry.js';
 
 /** The most grants one owner (a thread, a user) keeps; past it a new one is refused. */

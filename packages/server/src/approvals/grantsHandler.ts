@@ -8,7 +8,7 @@ import { checkOrigin, preflightResponse, withCors, type OriginPolicyOptions } fr
 import { isJsonContentType, readJsonBody } from '../http/readJsonBody.js';
 import { storeOf } from '../loop/chatOptions.js';
 import { CallSigner } from '../signing.js';
-import type { ChatStore } from '../store/chatStore.js';
+import type { ChatStore } from '../store/serverStore.js';
 import { grantView, threadOwner, userOwner, verifiedGrants } from './grants.js';
 
 /** Options of {@link createGrantsHandler}: the chat handler's store, secret, origin rules and `userOf`. */

@@ -7,7 +7,7 @@ import type { RunApprovals, RunContext } from '../loop/runContext.js';
 import type { RunTools } from '../loop/runTools.js';
 import { storeOf } from '../loop/chatOptions.js';
 import type { RegisteredTool } from '../toolRegistry.js';
-import type { StoredGrant } from '../store/chatStore.js';
+import type { StoredGrant } from '../store/serverStore.js';
 import { DEFAULT_POLICY_TIMEOUT_MS, decideByPolicy, policyTool } from './approvalPolicy.js';
 import { editedCall } from './editedArgs.js';
 import { addGrant, coveringGrant, definitionVersion, grantView, threadOwner, userOwner, verifiedGrants } from './grants.js';

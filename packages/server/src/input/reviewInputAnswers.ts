@@ -4,7 +4,7 @@ import { hasProtoKey } from '@chatwire/core/shared';
 import { ChatRequestError } from '../history.js';
 import type { CallExecution } from '../loop/callExecution.js';
 import { CallSigner } from '../signing.js';
-import type { ChatStore } from '../store/chatStore.js';
+import type { ServerStore } from '../store/serverStore.js';
 import { pendingInputs, type PendingInput } from './pendingInputs.js';
 import { checkInputContent } from './requestedSchema.js';
 import { inputExpiredError } from './inputExpiredError.js';
@@ -61,7 +61,7 @@ export async function reviewInputAnswers(options: {
   readonly lastCalls: readonly ToolCall[];
   readonly signer: CallSigner;
   readonly threadId: string;
-  readonly store: ChatStore;
+  readonly store: ServerStore;
   readonly now: number;
   /** The history ends with a user message: the conversation moved on past the calls. */
   readonly movedOn: boolean;

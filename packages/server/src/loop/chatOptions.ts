@@ -2,10 +2,10 @@ import type { Message, ResumeEntry, Tool as WireTool } from '@ag-ui/core';
 import type { AnyTool } from '@chatwire/core';
 import type { ApprovalPolicy } from '../approvals/approvalPolicy.js';
 import type { GrantOptions } from '../approvals/grants.js';
-import type { DiscoveryOptions } from '../discovery/lazyDiscovery.js';
+import type { DiscoveryOptions } from '../discovery/discoveryOptions.js';
 import type { ErrorReporter } from '../errors/errorReport.js';
 import type { ChatModel } from '../model.js';
-import type { ChatStore } from '../store/chatStore.js';
+import type { ServerStore } from '../store/serverStore.js';
 import { createMemoryStore } from '../store/memoryStore.js';
 
 /** Options of `chat()`: one AG-UI run. */
@@ -42,7 +42,7 @@ export interface ChatOptions {
    * which refuses approvals issued before a restart or by another instance; use `createRedisStore`
    * to share it between instances and restarts.
    */
-  readonly store?: ChatStore;
+  readonly store?: ServerStore;
   /** How long an approval can be answered, in milliseconds. Defaults to 3,600,000 (one hour). */
   readonly approvalTtlMs?: number;
   /**
@@ -91,7 +91,7 @@ export { DEFAULT_INPUT_TIMEOUT_MS } from '../input/pendingInputs.js';
 /** The default of {@link ChatOptions.maxIterations}. */
 export const DEFAULT_MAX_ITERATIONS = 10;
 
-let defaultStore: ChatStore | undefined;
+let defaultStore: ServerStore | undefined;
 
 /** The store of a run: the configured one, else the process's in-memory store. */
-export const storeOf = (options: Pick<ChatOptions, 'store'>): ChatStore => options.store ?? (defaultStore ??= createMemoryStore());
+export const storeOf = (options: Pick<ChatOptions, 'store'>): ServerStore => options.store ?? (defaultStore ??= createMemoryStore());

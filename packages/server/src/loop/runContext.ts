@@ -2,7 +2,7 @@ import type { Message } from '@ag-ui/core';
 import type { ErrorReporter } from '../errors/errorReport.js';
 import type { CallSigner } from '../signing.js';
 import type { ApprovalPolicy } from '../approvals/approvalPolicy.js';
-import type { ChatStore, GrantStore } from '../store/chatStore.js';
+import type { GrantStore, ServerStore } from '../store/serverStore.js';
 import type { RunTools } from './runTools.js';
 
 /** What every part of one run shares: its ids, the signer and store, its tools, and the working history. */
@@ -10,7 +10,7 @@ export interface RunContext {
   readonly threadId: string;
   readonly runId: string;
   readonly signer: CallSigner;
-  readonly store: ChatStore;
+  readonly store: ServerStore;
   readonly approvalTtlMs: number;
   /** How long an input request waits for its answer, unless it names its own time. */
   readonly inputRequestTimeoutMs: number;

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { ChatStore, GrantStore, StoredGrant } from './chatStore.js';
+import type { ServerStore, GrantStore, StoredGrant } from './serverStore.js';
 import { createMemoryRunStore, type MemoryRunStore } from './memoryRunStore.js';
 
 /** Options of {@link createMemoryStore}. */
@@ -11,7 +11,7 @@ export interface MemoryStoreOptions {
 }
 
 /**
- * A {@link ChatStore} in this process's memory: every key is kept until it expires (no eviction by
+ * A {@link ServerStore} in this process's memory: every key is kept until it expires (no eviction by
  * count), so a used approval stays unusable for as long as it could be presented. Its scope is
  * random per store, so approvals issued before a restart, or by another instance, are refused
  * (fail closed) instead of trusted. Memory grows with the approvals used within one approval
@@ -22,7 +22,7 @@ export interface MemoryStoreOptions {
  * const handler = createChatHandler({ model, tools, store: createMemoryStore() });
  * ```
  */
-export function createMemoryStore(options: MemoryStoreOptions = {}): ChatStore & { readonly size: () => number; readonly runs: MemoryRunStore; readonly grants: GrantStore } {
+export function createMemoryStore(options: MemoryStoreOptions = {}): ServerStore & { readonly size: () => number; readonly runs: MemoryRunStore; readonly grants: GrantStore } {
   const now = options.now ?? Date.now;
   const sweepIntervalMs = options.sweepIntervalMs ?? 60_000;
   const entries = new Map<string, number>();

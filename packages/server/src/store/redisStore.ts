@@ -1,4 +1,4 @@
-import type { ChatStore, GrantStore, StoredGrant } from './chatStore.js';
+import type { ServerStore, GrantStore, StoredGrant } from './serverStore.js';
 import { createRedisRunStore, type RedisSubscriber } from './redisRunStore.js';
 
 /**
@@ -30,7 +30,7 @@ export interface RedisStoreOptions {
 }
 
 /**
- * A {@link ChatStore} on Redis, shared by every server instance that uses the same Redis, prefix and
+ * A {@link ServerStore} on Redis, shared by every server instance that uses the same Redis, prefix and
  * scope, and surviving restarts. A claim is one `SET key 1 NX PXAT <expiresAt>` (atomic; Redis 6.2
  * or later), so a used approval is refused on every instance until it expires; Redis forgets it
  * then. Durability is Redis's: with persistence off, a Redis restart forgets used approvals.
@@ -45,7 +45,7 @@ export interface RedisStoreOptions {
  * const handler = createChatHandler({ model, tools, resumable: true, store: createRedisStore({ client, subscriber }) });
  * ```
  */
-export function createRedisStore(options: RedisStoreOptions): ChatStore {
+export function createRedisStore(options: RedisStoreOptions): ServerStore {
   const prefix = options.prefix ?? 'chatwire:';
   const { client } = options;
   return {

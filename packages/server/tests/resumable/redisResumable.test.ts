@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createChatHandler, createRedisStore, RESUME_TOKEN_HEADER, type ChatStore, type RunStreamStore } from '@chatwire/server';
+import { createChatHandler, createRedisStore, RESUME_TOKEN_HEADER, type ServerStore, type RunStreamStore } from '@chatwire/server';
 import { serve } from '../fixtures.js';
 import { redisClient, startRedis } from '../security/redisServer.js';
 import { countingModel, expectLongStory, getRun, idsOf, postRun, readFrames, stopRun, storyInput, textOf, until } from './resumableFixtures.js';
@@ -16,13 +16,13 @@ afterAll(async () => {
 });
 
 /** A store on the shared Redis with its own connections, as one server instance has. */
-async function sharedStore(prefix = 'chatwire:'): Promise<ChatStore & { runs: RunStreamStore }> {
+async function sharedStore(prefix = 'chatwire:'): Promise<ServerStore & { runs: RunStreamStore }> {
   const client = await redisClient(redis.url);
   const subscriber = client.duplicate();
   subscriber.on('error', () => {});
   await subscriber.connect();
   closers.push(() => client.quit(), () => subscriber.quit());
-  return createRedisStore({ client, subscriber, prefix }) as ChatStore & { runs: RunStreamStore };
+  return createRedisStore({ client, subscriber, prefix }) as ServerStore & { runs: RunStreamStore };
 }
 
 /** One server instance: its own process state, HTTP server and Redis connections; the same secret and Redis as the others. */

@@ -1,6 +1,5 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Message, ResumeEntry } from '@ag-ui/core';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { CallSigner, createMemoryStore } from '@chatwire/server';
 import { applyEvents, user } from '../fixtures.js';
 import { askForRefund, refundServer, sendTo } from './securityFixtures.js';
@@ -31,13 +30,19 @@ describe('a used approval can never be replayed', () => {
   });
 
   it('refuses an expired approval, and nothing runs', async () => {
-    const { send, refund } = refundServer({ approvalTtlMs: 30 });
+    const { send, refund } = refundServer({ approvalTtlMs: 30_000 });
     const { messages, approve } = await askForRefund(send);
-    await sleep(60);
-    const late = await send('thread_a', messages, [approve]);
-    expect(late.status).toBe(400);
-    expect(late.body).toMatchObject({ code: 'approval-expired', error: expect.stringMatching(/expired at .*ask the model again/) });
-    expect(refund).not.toHaveBeenCalled();
+    // Only the clock is faked (the expiry reads Date.now()); the request itself runs as usual.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
+    try {
+      vi.advanceTimersByTime(30_001);
+      const late = await send('thread_a', messages, [approve]);
+      expect(late.status).toBe(400);
+      expect(late.body).toMatchObject({ code: 'approval-expired', error: expect.stringMatching(/expired at .*ask the model again/) });
+      expect(refund).not.toHaveBeenCalled();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('the in-memory store fails closed after a restart (same secret) or on another instance, naming the shared-store option', async () => {

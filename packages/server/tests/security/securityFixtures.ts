@@ -2,7 +2,7 @@ import type { Event, Message, ResumeEntry } from '@ag-ui/core';
 import { vi } from 'vitest';
 import { z } from 'zod';
 import { toolDefinition } from '@chatwire/core';
-import { createChatHandler, createMemoryStore, createScriptedModel, type ChatHandlerOptions, type ChatStore } from '@chatwire/server';
+import { createChatHandler, createMemoryStore, createScriptedModel, type ChatHandlerOptions, type ServerStore } from '@chatwire/server';
 import { applyEvents, interruptsOf, readEvents, user } from '../fixtures.js';
 
 /** A refund tool that needs approval, with a spy on its implementation. */
@@ -24,7 +24,7 @@ export interface Sent {
 }
 
 /** A server with a refund tool and its own store; `send` posts one run and reads the answer. */
-export function refundServer(options: Partial<ChatHandlerOptions> & { store?: ChatStore } = {}) {
+export function refundServer(options: Partial<ChatHandlerOptions> & { store?: ServerStore } = {}) {
   const { refund, tool } = refundTool();
   const handler = createChatHandler({ model: createScriptedModel(), tools: [tool], secret: 'test-secret', store: createMemoryStore(), ...options });
   return { refund, handler, send: sendTo(handler) };

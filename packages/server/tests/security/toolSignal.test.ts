@@ -1,26 +1,44 @@
-import { setTimeout as sleep } from 'node:timers/promises';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { toolDefinition } from '@chatwire/core';
 import { chat, createScriptedModel } from '@chatwire/server';
 import { collect, eventually, user } from '../fixtures.js';
 
+/** Resolves after `ms` on the global timer (so fake timers move it), or rejects with the signal's reason. */
+function abortableWait(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => (clearTimeout(timer), reject(signal.reason instanceof Error ? signal.reason : new Error(String(signal.reason)))), { once: true });
+  });
+}
+
 describe("a tool's signal stops it", () => {
   it('is aborted when the timeout passes: a timed-out tool that honours it never writes', async () => {
-    const writes: string[] = [];
-    const signals: AbortSignal[] = [];
-    const slowWrite = toolDefinition({ name: 'slowWrite', description: 'Writes after a while.', inputSchema: z.object({}), timeoutMs: 50 }).server(async (_input, { signal }) => {
-      signals.push(signal);
-      await sleep(300, undefined, { signal });
-      writes.push('written');
-      return { ok: true };
-    });
-    const model = createScriptedModel({ rules: [{ name: 'go', when: 'go', reply: { toolCalls: [{ name: 'slowWrite', args: {} }] } }] });
-    const events = await collect(chat({ model, messages: [user('go')], tools: [slowWrite] }));
-    expect(events.find((event) => event.type === 'TOOL_CALL_RESULT')).toMatchObject({ content: expect.stringMatching(/timed out after 50 ms/) });
-    expect(signals[0]?.aborted).toBe(true);
-    await sleep(400);
-    expect(writes).toEqual([]);
+    // The tool's time limit and its own wait are timers: fake time moves them, nothing waits on the clock.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const writes: string[] = [];
+      const signals: AbortSignal[] = [];
+      const slowWrite = toolDefinition({ name: 'slowWrite', description: 'Writes after a while.', inputSchema: z.object({}), timeoutMs: 50 }).server(async (_input, { signal }) => {
+        signals.push(signal);
+        await abortableWait(300, signal);
+        writes.push('written');
+        return { ok: true };
+      });
+      const model = createScriptedModel({ rules: [{ name: 'go', when: 'go', reply: { toolCalls: [{ name: 'slowWrite', args: {} }] } }] });
+      const run = collect(chat({ model, messages: [user('go')], tools: [slowWrite] }));
+      await vi.advanceTimersByTimeAsync(49);
+      expect(signals[0]?.aborted).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      const events = await run;
+      expect(events.find((event) => event.type === 'TOOL_CALL_RESULT')).toMatchObject({ content: expect.stringMatching(/timed out after 50 ms/) });
+      expect(signals[0]?.aborted).toBe(true);
+      // Well past the tool's own 300 ms: it stopped waiting when its signal aborted, so it never writes.
+      await vi.advanceTimersByTimeAsync(400);
+      expect(writes).toEqual([]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('is aborted for every hung tool when the run is stopped or ends: none stays pending', async () => {

@@ -3,7 +3,8 @@ import type { JsonSchema } from '@chatwire/core';
 import { argumentsFromText } from './argumentsFromText.js';
 import { describeValue } from './describeResult.js';
 import { findWord } from './words.js';
-import type { ScriptContext, ScriptReply, ScriptRule } from './scriptedModel.js';
+import type { ScriptContext } from './scriptContext.js';
+import type { ScriptReply, ScriptRule } from './scriptRule.js';
 
 /*
  * The scripted model's Code Mode scenario (`@chatwire/code-mode`'s `execute_typescript` and

@@ -1,14 +1,15 @@
 import type { RunStreamStore } from './runStreamStore.js';
 
 /**
- * Where the server keeps what cannot be stateless: the ledger of used approvals (so none can be
+ * The server's store (named `ChatStore` before 0.2; core's `ChatStore` is the browser's snapshot
+ * store, a different thing): where the server keeps what cannot be stateless: the ledger of used approvals (so none can be
  * replayed) and, for resumable streams, the buffers of in-flight runs (`runs`). Every key expires;
  * nothing is kept past the time it could still matter.
  *
  * Two implementations ship: {@link createMemoryStore} (one process; the default) and
  * {@link createRedisStore} (several instances and restarts, on a real Redis).
  */
-export interface ChatStore {
+export interface ServerStore {
   /**
    * Names who can vouch for what this store remembers; it is signed into every approval id. A store
    * refuses approvals issued under another scope (another process's memory, before a restart) rather
@@ -62,3 +63,9 @@ export interface GrantStore {
   /** Removes one grant; `false` when the owner had none with that id. */
   remove(owner: string, id: string): Promise<boolean>;
 }
+
+/**
+ * @deprecated Renamed {@link ServerStore} (core's `ChatStore` is the browser's snapshot store, a
+ * different thing). This alias is removed in the next minor version.
+ */
+export type ChatStore = ServerStore;

@@ -1,0 +1,177 @@
+import type { Message } from '@ag-ui/core';
+import type { ModelCallUsage } from '@chatwire/core';
+import { countDiscoveryExchange, discoveryUsage, type DiscoverySearchReport, type DiscoveryTokenCounter } from '@chatwire/core/shared';
+import type { ModelTool, ProviderToolChanges, ProviderToolSearch, ToolTokenCounter } from '../model.js';
+import { countRequestTokens, countTextTokens, jsonMessageTokens, jsonSystemTokens } from '../tokens.js';
+import { toModelTool, type ToolRegistry } from '../toolRegistry.js';
+import { providerSearchExchanges } from './providerToolSearch.js';
+import type { ToolPlan } from './toolPlan.js';
+
+/** What the accounting of one model call reads (see `LazyDiscovery.usage`). */
+export interface ModelCallAccountingInput {
+  readonly runId: string;
+  readonly step: number;
+  readonly plan: ToolPlan;
+  readonly system: string | undefined;
+  readonly messages: readonly Message[];
+  readonly providerUsage: ModelCallUsage['providerUsage'];
+}
+
+/**
+ * Discovery's accounting for one run: what each model call cost and what discovery saved
+ * (`ModelCallUsage`), counted with the model's tokenizer on the adapter's serialisation, or taken
+ * from the provider's figure when it reported one.
+ */
+export class DiscoveryAccounting {
+  readonly #registry: ToolRegistry;
+  readonly #provider: string;
+  readonly #counter: DiscoveryTokenCounter & { countMessages(messages: readonly Message[]): number };
+  readonly #countSystem: (system: string) => number;
+  readonly #countRequest: (request: { system: string | undefined; messages: readonly Message[]; tools: readonly ModelTool[] }) => number;
+
+  constructor(registry: ToolRegistry, counter: ToolTokenCounter, provider: string) {
+    this.#registry = registry;
+    this.#provider = provider;
+    this.#counter = {
+      method: counter.method,
+      errorBound: counter.errorBound,
+      countTool: (tool) => counter.countTool(tool as ModelTool),
+      ...(counter.countOverhead ? { countOverhead: (count: number) => counter.countOverhead?.(count) ?? 0 } : {}),
+      countText: countTextTokens,
+      countMessages: (messages) => (counter.countMessages ?? jsonMessageTokens)(messages),
+    };
+    this.#countSystem = (system) => (counter.countSystem ?? jsonSystemTokens)(system);
+    this.#countRequest = (request) => (counter.countRequest ?? countRequestTokens)(request);
+  }
+
+  /**
+   * The accounting of one model call (see `ModelCallUsage`), with the searches run since the last
+   * one. The request's input is the provider's figure when it reported one, else counted here on
+   * the adapter's serialisation.
+   */
+  usage(options: ModelCallAccountingInput, searches: readonly DiscoverySearchReport[]): ModelCallUsage {
+    const accounting = this.#usage(options);
+    return searches.length ? { ...accounting, discoverySearches: [...searches] } : accounting;
+  }
+
+  #usage(options: ModelCallAccountingInput): ModelCallUsage {
+    const { plan } = options;
+    const system = options.system === undefined ? 0 : this.#countSystem(options.system);
+    const reported = options.providerUsage?.inputTokens;
+    const input =
+      reported === undefined
+        ? { tokens: this.#countRequest({ system: options.system, messages: options.messages, tools: plan.tools }), source: 'counted' as const }
+        : { tokens: reported, source: 'provider' as const };
+    if (plan.providerSearch) return this.#providerSearchUsage(options, plan.providerSearch, { input, system });
+    const base = discoveryUsage({
+      runId: options.runId,
+      step: options.step,
+      sent: plan.tools,
+      all: this.#registry.all().map(toModelTool),
+      discoveryTool: plan.discoveryTool,
+      deferred: plan.deferred,
+      newlyDiscovered: plan.newlyDiscovered,
+      messages: options.messages,
+      counter: this.#counter,
+      input,
+      system,
+      ...(plan.auto ? { auto: plan.auto } : {}),
+      ...(options.providerUsage ? { providerUsage: options.providerUsage } : {}),
+    });
+    return plan.toolChanges ? this.#toolChangesUsage(base, plan, plan.toolChanges) : base;
+  }
+
+  /**
+   * The accounting of one model call with cache-preserving tool changes: the request lists every
+   * lazy tool (deferred), so `toolsSent` is the same list on every call; the definitions the history
+   * adds are rendered where each addition sits (after the cached prefix), so they move from
+   * `tokens.sent` to `tokens.discoveryRoundTrips`. `net` is unchanged: the same tokens, counted where
+   * the provider renders them.
+   */
+  #toolChangesUsage(base: ModelCallUsage, plan: ToolPlan, changes: ProviderToolChanges): ModelCallUsage {
+    const deferredTools = plan.deferredTools ?? [];
+    const deferredNames = new Set(deferredTools.map((tool) => tool.name));
+    const added = plan.tools.filter((tool) => deferredNames.has(tool.name));
+    const addedTokens = added.reduce((sum, tool) => sum + this.#counter.countTool(tool), 0);
+    const sent = base.tokens.sent - addedTokens;
+    const saved = base.tokens.allEager - sent;
+    const discoveryRoundTrips = base.tokens.discoveryRoundTrips + addedTokens;
+    const net = saved - discoveryRoundTrips;
+    return {
+      ...base,
+      toolsSent: [...plan.tools.filter((tool) => !deferredNames.has(tool.name)).map((tool) => tool.name), ...deferredTools.map((tool) => tool.name)],
+      tokens: { ...base.tokens, sent, saved, discoveryRoundTrips, net },
+      eagerWouldBeCheaper: net < 0,
+      toolChanges: { deferredSent: deferredTools.map((tool) => tool.name), added: added.map((tool) => tool.name), billing: changes.billing },
+    };
+  }
+
+  /**
+   * The accounting of one model call with provider-native deferred loading, counted as the provider
+   * bills it: the tools sent undeferred, the search tool's definition as sent, and the definitions
+   * its searches loaded (the provider expands them where each search result sits in the history);
+   * deferred definitions not loaded are sent but not in the prompt, so they are listed in `toolsSent`
+   * and not counted. The searches themselves are counted as the adapter serialises them.
+   */
+  #providerSearchUsage(
+    options: ModelCallAccountingInput,
+    search: ProviderToolSearch,
+    request: { readonly input: { readonly tokens: number; readonly source: 'provider' | 'counted' }; readonly system: number },
+  ): ModelCallUsage {
+    const { plan } = options;
+    const deferredTools = plan.deferredTools ?? [];
+    const exchanges = providerSearchExchanges(options.messages, this.#provider);
+    const loadedNames = new Set([...exchanges.values()].flatMap((exchange) => exchange.loaded));
+    const loaded = deferredTools.filter((tool) => loadedNames.has(tool.name));
+    const searchTool = { name: search.name, description: '', parameters: search.definition };
+    const counter: DiscoveryTokenCounter = {
+      ...this.#counter,
+      countTool: (tool) => (tool === searchTool ? countTextTokens(JSON.stringify(search.definition)) : this.#counter.countTool(tool)),
+    };
+    const base = discoveryUsage({
+      runId: options.runId,
+      step: options.step,
+      sent: [...plan.tools, searchTool, ...loaded],
+      all: this.#registry.all().map(toModelTool),
+      discoveryTool: searchTool,
+      deferred: plan.deferred,
+      newlyDiscovered: plan.newlyDiscovered,
+      messages: withoutExchanges(options.messages, new Set(exchanges.keys())),
+      counter,
+      input: request.input,
+      system: request.system,
+      ...(plan.auto ? { auto: plan.auto } : {}),
+      ...(options.providerUsage ? { providerUsage: options.providerUsage } : {}),
+    });
+    const deferredNames = deferredTools.map((tool) => tool.name);
+    const searches = search.exchangeTexts(options.messages, deferredNames).reduce((sum, text) => sum + countTextTokens(text), 0);
+    const discoveryRoundTrips = base.tokens.discoveryRoundTrips + searches;
+    const net = base.tokens.saved - discoveryRoundTrips;
+    return {
+      ...base,
+      toolsSent: [...plan.tools.map((tool) => tool.name), search.name, ...deferredNames],
+      tokens: { ...base.tokens, discoveryRoundTrips, net },
+      eagerWouldBeCheaper: net < 0,
+      providerToolSearch: { tool: search.name, deferredSent: deferredNames, loaded: loaded.map((tool) => tool.name), billing: search.billing },
+    };
+  }
+}
+
+/** A history without the provider's search exchanges (they are counted as the adapter serialises them). */
+function withoutExchanges(messages: readonly Message[], ids: ReadonlySet<string>): Message[] {
+  if (ids.size === 0) return [...messages];
+  return messages.flatMap((message): Message[] => {
+    if (message.role === 'tool') return ids.has(message.toolCallId) ? [] : [message];
+    if (message.role !== 'assistant' || !message.toolCalls?.some((call) => ids.has(call.id))) return [message];
+    return [{ ...message, toolCalls: message.toolCalls.filter((call) => !ids.has(call.id)) }];
+  });
+}
+
+/**
+ * Tokens discovery added to a history, counted on the messages as serialised (by default their JSON,
+ * what the scripted model receives): the discovery calls and results, and calls of undiscovered lazy
+ * tools that did not run with their results, minus the same messages without them.
+ */
+export function countDiscoveryRoundTrips(messages: readonly Message[], countMessages: (messages: readonly Message[]) => number = jsonMessageTokens): number {
+  return countDiscoveryExchange({ countText: countTextTokens, countMessages }, messages);
+}
