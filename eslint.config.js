@@ -101,11 +101,17 @@ export default defineConfig(
         'error',
         {
           paths: [
-            { name: 'zod', message: 'Use Standard Schema or core\'s jsonSchema(): @chatwire/server and @chatwire/code-mode do not depend on zod.' },
+            {
+              name: 'zod',
+              message: "Use Standard Schema or core's jsonSchema(): @chatwire/server and @chatwire/code-mode do not depend on zod.",
+            },
             { name: '@ag-ui/core/schemas', message: 'Its schemas need zod; the server checks a RunAgentInput with http/readRunInput.ts.' },
           ],
           patterns: [
-            { group: ['@chatwire/server/*', '@chatwire/*/src/*', '**/server/src/**', '../../server/**'], message: 'Import the server\'s public entry, @chatwire/server (add a documented export if something is missing).' },
+            {
+              group: ['@chatwire/server/*', '@chatwire/*/src/*', '**/server/src/**', '../../server/**'],
+              message: "Import the server's public entry, @chatwire/server (add a documented export if something is missing).",
+            },
           ],
         },
       ],

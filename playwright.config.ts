@@ -37,7 +37,11 @@ export default defineConfig({
   // checks are about the server and run once.
   projects: [
     { name: 'desktop', use: { viewport: { width: 1280, height: 800 } } },
-    { name: 'mobile', testIgnore: /crossOrigin/, use: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 } },
+    {
+      name: 'mobile',
+      testIgnore: /crossOrigin/,
+      use: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 },
+    },
   ],
   use: {
     baseURL: `http://127.0.0.1:${port}`,

@@ -37,7 +37,9 @@ try {
   console.error(error instanceof Error ? error.message : error);
   process.exit(1);
 }
-console.log(`Built core, react, devtools, server, ui, code-mode, mcp to packages/*/dist in ${((performance.now() - started) / 1000).toFixed(1)} s (tsc ${tscVersion()}).`);
+console.log(
+  `Built core, react, devtools, server, ui, code-mode, mcp to packages/*/dist in ${((performance.now() - started) / 1000).toFixed(1)} s (tsc ${tscVersion()}).`,
+);
 
 function tscVersion() {
   return JSON.parse(readFileSync(join(root, 'node_modules', '@typescript', 'native', 'package.json'), 'utf8')).version;

@@ -29,7 +29,10 @@ try {
 
     // publint on the tarball itself, so it judges the published file list, not the folder.
     const tarball = readFileSync(pkg.tarball);
-    const { messages } = await publint({ pack: { tarball: tarball.buffer.slice(tarball.byteOffset, tarball.byteOffset + tarball.byteLength) }, strict: true });
+    const { messages } = await publint({
+      pack: { tarball: tarball.buffer.slice(tarball.byteOffset, tarball.byteOffset + tarball.byteLength) },
+      strict: true,
+    });
     for (const message of messages) {
       const text = `publint ${message.type}: ${formatMessage(message, manifest, { color: false }) ?? message.code}`;
       if (message.type === 'suggestion') console.log(`${pkg.name}: ${text}`);
@@ -40,10 +43,14 @@ try {
       // Stylesheets (`@chatwire/ui/styles.css`) are entry points for bundlers, not modules with types.
       const stylesheets = Object.keys(manifest.exports).filter((subpath) => subpath.endsWith('.css'));
       const exclude = stylesheets.length ? ['--exclude-entrypoints', ...stylesheets] : [];
-      execFileSync(join(repositoryRoot, 'node_modules', '.bin', 'attw'), [pkg.tarball, '--profile', 'esm-only', '--format', 'table-flipped', '--no-emoji', '--no-color', ...exclude], {
-        encoding: 'utf8',
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
+      execFileSync(
+        join(repositoryRoot, 'node_modules', '.bin', 'attw'),
+        [pkg.tarball, '--profile', 'esm-only', '--format', 'table-flipped', '--no-emoji', '--no-color', ...exclude],
+        {
+          encoding: 'utf8',
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
     } catch (error) {
       report(`@arethetypeswrong/cli found problems:\n${error.stdout ?? ''}${error.stderr ?? ''}`);
     }
@@ -56,16 +63,20 @@ try {
       if (typeof conditions === 'string') continue;
       if (subpath.endsWith('.css')) {
         // A stylesheet ships as it is written, with a declaration for its side-effect import.
-        for (const file of [conditions.default, conditions.types].map((path) => path.replace(/^\.\//, ''))) if (!files.has(file)) report(`exports['${subpath}']: ${file} is not in the tarball`);
+        for (const file of [conditions.default, conditions.types].map((path) => path.replace(/^\.\//, '')))
+          if (!files.has(file)) report(`exports['${subpath}']: ${file} is not in the tarball`);
         continue;
       }
       const js = conditions.default.replace(/^\.\//, '');
       const types = conditions.types.replace(/^\.\//, '');
-      for (const file of [js, `${js}.map`, types, `${types}.map`]) if (!files.has(file)) report(`exports['${subpath}']: ${file} is not in the tarball`);
+      for (const file of [js, `${js}.map`, types, `${types}.map`])
+        if (!files.has(file)) report(`exports['${subpath}']: ${file} is not in the tarball`);
     }
     const stray = pkg.files.filter((file) => /(^|\/)(tests?|bench|__tests__)\/|\.test\.|tsconfig.*\.json$/.test(file));
     if (stray.length) report(`files that users do not need are packed: ${stray.join(', ')}`);
-    console.log(`${pkg.name}@${pkg.version}: ${pkg.files.length} files, ${(pkg.size / 1000).toFixed(1)} kB packed, ${(pkg.unpackedSize / 1000).toFixed(1)} kB unpacked`);
+    console.log(
+      `${pkg.name}@${pkg.version}: ${pkg.files.length} files, ${(pkg.size / 1000).toFixed(1)} kB packed, ${(pkg.unpackedSize / 1000).toFixed(1)} kB unpacked`,
+    );
   }
 } finally {
   rmSync(destination, { recursive: true, force: true });

@@ -32,7 +32,11 @@ export const FRAGMENT_MARKER = '<!-- snippet: fragment -->';
 export function documents() {
   const list = ['README.md', 'CONTRIBUTING.md'];
   const inFolder = (folder, pick) =>
-    existsSync(join(root, folder)) ? readdirSync(join(root, folder)).filter(pick).map((name) => join(folder, name)) : [];
+    existsSync(join(root, folder))
+      ? readdirSync(join(root, folder))
+          .filter(pick)
+          .map((name) => join(folder, name))
+      : [];
   list.push(...inFolder('docs', (name) => name.endsWith('.md')));
   for (const group of ['packages', 'examples']) {
     for (const name of inFolder(group, () => true)) if (existsSync(join(root, name, 'README.md'))) list.push(join(name, 'README.md'));
@@ -107,7 +111,13 @@ function main() {
       const header = `// ${where}\n${block.context ? `${block.context}\n// ---\n` : ''}`;
       writeFileSync(file, `${header}${block.code}\n${module}`);
       // The document's line of the block's first line is the fence's line + 1; the header comes before it.
-      checked.push({ where, file, document: relative(root, resolve(root, document)), firstLine: block.line + 1, headerLines: header.split('\n').length - 1 });
+      checked.push({
+        where,
+        file,
+        document: relative(root, resolve(root, document)),
+        firstLine: block.line + 1,
+        headerLines: header.split('\n').length - 1,
+      });
     }
   }
   if (list) {
@@ -140,7 +150,11 @@ function main() {
     ),
   );
   try {
-    execFileSync(join(root, 'node_modules', '.bin', 'tsc'), ['-p', join(out, 'tsconfig.json')], { cwd: out, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
+    execFileSync(join(root, 'node_modules', '.bin', 'tsc'), ['-p', join(out, 'tsconfig.json')], {
+      cwd: out,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      encoding: 'utf8',
+    });
   } catch (error) {
     const output = `${error.stdout ?? ''}${error.stderr ?? ''}`;
     // tsc names the extracted file and its line: told as the document's line instead.
@@ -149,15 +163,21 @@ function main() {
       const entry = byFile.get(relative(out, resolve(out, file)));
       if (!entry) return whole;
       const inBlock = Number(line) - entry.headerLines;
-      return inBlock >= 1 ? `${entry.document}:${entry.firstLine + inBlock - 1}:${column}` : `${entry.where} (hidden context, line ${line})`;
+      return inBlock >= 1
+        ? `${entry.document}:${entry.firstLine + inBlock - 1}:${column}`
+        : `${entry.where} (hidden context, line ${line})`;
     });
     console.error(told.trim());
-    console.error(`\nsnippets: the code blocks above do not compile (extracted to ${relative(root, out)}; each file's first line is where it came from).`);
+    console.error(
+      `\nsnippets: the code blocks above do not compile (extracted to ${relative(root, out)}; each file's first line is where it came from).`,
+    );
     process.exit(1);
   } finally {
     if (process.env['KEEP_SNIPPETS'] !== '1') rmSync(out, { recursive: true, force: true });
   }
-  console.log(`snippets: ${checked.length} code blocks from ${documents_.length} documents compile${skipped.length ? `; skipped as fragments: ${skipped.join(', ')}` : ''}`);
+  console.log(
+    `snippets: ${checked.length} code blocks from ${documents_.length} documents compile${skipped.length ? `; skipped as fragments: ${skipped.join(', ')}` : ''}`,
+  );
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) main();

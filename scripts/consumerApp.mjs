@@ -98,13 +98,16 @@ function run(command, args, { cwd, env = {}, inherit = false }) {
     child.stderr?.on('data', (chunk) => (output += chunk));
     child.on('error', reject);
     child.on('close', (code, signal) =>
-      code === 0 ? resolve(output) : reject(new Error(`\`${command} ${args.join(' ')}\` in ${cwd} failed (${signal ?? `exit ${code}`})\n${output}`)),
+      code === 0
+        ? resolve(output)
+        : reject(new Error(`\`${command} ${args.join(' ')}\` in ${cwd} failed (${signal ?? `exit ${code}`})\n${output}`)),
     );
   });
 }
 
 const root = realpathSync(mkdtempSync(join(tmpdir(), 'chatwire-consumer-')));
-if (!relative(repositoryRoot, root).startsWith(`..${sep}`)) throw new Error(`The consumer app must live outside the workspace (got ${root}).`);
+if (!relative(repositoryRoot, root).startsWith(`..${sep}`))
+  throw new Error(`The consumer app must live outside the workspace (got ${root}).`);
 const app = join(root, 'chat-app');
 let failed = false;
 try {
@@ -152,14 +155,16 @@ try {
     const output = await run('node', ['--input-type=module', '-e', CODE_MODE_SMOKE], { cwd: app });
     const [result, entry] = output.trim().split('\n').slice(-2);
     if (result !== '{"success":true,"result":42}') throw new Error(`Code Mode from its tarball answered ${result}`);
-    if (!entry?.includes('/node_modules/@chatwire/code-mode/dist/')) throw new Error(`@chatwire/code-mode resolved to ${entry}, not to the installed tarball`);
+    if (!entry?.includes('/node_modules/@chatwire/code-mode/dist/'))
+      throw new Error(`@chatwire/code-mode resolved to ${entry}, not to the installed tarball`);
   });
 
   await step('MCP from its tarball: server-memory over stdio', async () => {
     const output = await run('node', ['--input-type=module', '-e', MCP_SMOKE], { cwd: app });
     const [result, entry] = output.trim().split('\n').slice(-2);
     if (result !== '{"state":"closed","found":true}') throw new Error(`MCP from its tarball answered ${result}`);
-    if (!entry?.includes('/node_modules/@chatwire/mcp/dist/')) throw new Error(`@chatwire/mcp resolved to ${entry}, not to the installed tarball`);
+    if (!entry?.includes('/node_modules/@chatwire/mcp/dist/'))
+      throw new Error(`@chatwire/mcp resolved to ${entry}, not to the installed tarball`);
   });
 
   if (serve) {

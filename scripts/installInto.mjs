@@ -33,9 +33,15 @@ const app = resolve(process.env['INIT_CWD'] ?? process.cwd(), given[0]);
 if (!existsSync(join(app, 'package.json'))) {
   fail(`${app} has no package.json. Run this on an app's folder (for example one made with \`npm create vite@latest\`).\n${USAGE}`);
 }
-if (resolve(app) === repositoryRoot || resolve(app).startsWith(`${repositoryRoot}/packages`)) fail('Install into your own app, not into this repository.');
+if (resolve(app) === repositoryRoot || resolve(app).startsWith(`${repositoryRoot}/packages`))
+  fail('Install into your own app, not into this repository.');
 
-const wanted = new Set(['@chatwire/core', '@chatwire/react', '@chatwire/server', ...(flag('--all') ? ['@chatwire/devtools', '@chatwire/code-mode'] : [])]);
+const wanted = new Set([
+  '@chatwire/core',
+  '@chatwire/react',
+  '@chatwire/server',
+  ...(flag('--all') ? ['@chatwire/devtools', '@chatwire/code-mode'] : []),
+]);
 
 function fail(message) {
   console.error(`install-into: ${message}`);

@@ -29,11 +29,15 @@ const cwd = mkdtempSync(join(tmpdir(), 'chatwire-mcp-conformance-'));
 const failed = [];
 try {
   for (const scenario of process.argv.slice(2).length ? process.argv.slice(2) : SCENARIOS) {
-    const run = spawnSync(process.execPath, ['--import', hooks, cli, 'client', '--command', client, '--scenario', scenario, '--timeout', '30000'], {
-      cwd,
-      encoding: 'utf8',
-      env: { ...process.env, NODE_PATH: join(root, 'node_modules') },
-    });
+    const run = spawnSync(
+      process.execPath,
+      ['--import', hooks, cli, 'client', '--command', client, '--scenario', scenario, '--timeout', '30000'],
+      {
+        cwd,
+        encoding: 'utf8',
+        env: { ...process.env, NODE_PATH: join(root, 'node_modules') },
+      },
+    );
     const output = `${run.stdout}${run.stderr}`;
     const ok = run.status === 0;
     console.log(`${ok ? 'PASS' : 'FAIL'} ${scenario}`);
@@ -41,7 +45,10 @@ try {
       failed.push(scenario);
       console.log(output.split('\n').slice(-40).join('\n'));
     } else {
-      const summary = output.split('\n').filter((line) => /passed|failed|warning/i.test(line)).slice(-3);
+      const summary = output
+        .split('\n')
+        .filter((line) => /passed|failed|warning/i.test(line))
+        .slice(-3);
       for (const line of summary) console.log(`     ${line.trim()}`);
     }
   }

@@ -17,7 +17,14 @@ export const repositoryRoot = resolve(import.meta.dirname, '..');
  */
 export function packPackages(destination) {
   mkdirSync(destination, { recursive: true });
-  const args = ['pack', '--json', '--ignore-scripts', '--pack-destination', destination, ...PACKAGES.flatMap((name) => ['-w', `packages/${name}`])];
+  const args = [
+    'pack',
+    '--json',
+    '--ignore-scripts',
+    '--pack-destination',
+    destination,
+    ...PACKAGES.flatMap((name) => ['-w', `packages/${name}`]),
+  ];
   const output = execFileSync('npm', args, { cwd: repositoryRoot, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   const packed = JSON.parse(output);
   return packed.map((entry) => ({

@@ -60,7 +60,12 @@ function freePort() {
 /** Runs a command to its end; its output is shown only when it fails (or always with `inherit`). */
 function run(command, args, { cwd, env = {}, inherit = false, timeoutMs }) {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env: { ...cleanEnv, ...env }, stdio: inherit ? 'inherit' : ['ignore', 'pipe', 'pipe'], detached: timeoutMs !== undefined });
+    const child = spawn(command, args, {
+      cwd,
+      env: { ...cleanEnv, ...env },
+      stdio: inherit ? 'inherit' : ['ignore', 'pipe', 'pipe'],
+      detached: timeoutMs !== undefined,
+    });
     // With a time limit the command runs in its own process group, stopped whole when the time is up.
     const timer =
       timeoutMs === undefined
@@ -78,7 +83,9 @@ function run(command, args, { cwd, env = {}, inherit = false, timeoutMs }) {
     child.stderr?.on('data', (chunk) => (output += chunk));
     child.on('error', reject);
     child.on('close', (code, signal) =>
-      code === 0 ? resolve(output) : reject(new Error(`\`${command} ${args.join(' ')}\` in ${cwd} failed (${signal ?? `exit ${code}`})\n${output}`)),
+      code === 0
+        ? resolve(output)
+        : reject(new Error(`\`${command} ${args.join(' ')}\` in ${cwd} failed (${signal ?? `exit ${code}`})\n${output}`)),
     );
   });
 }
@@ -139,7 +146,11 @@ function drive(baseURL, label) {
 async function serveAndDrive(label, command, args, { cwd, env = {}, path = '/' }) {
   const port = await freePort();
   const baseURL = `http://127.0.0.1:${port}`;
-  const server = await start(command, args(port), { cwd, env: { PORT: String(port), HOST: '127.0.0.1', ...env }, url: `${baseURL}${path}` });
+  const server = await start(command, args(port), {
+    cwd,
+    env: { PORT: String(port), HOST: '127.0.0.1', ...env },
+    url: `${baseURL}${path}`,
+  });
   try {
     await drive(baseURL, label);
   } finally {
@@ -177,27 +188,42 @@ const CHECKS = {
     await step('vite: preview in production without a secret refuses to serve chats', async () => {
       const port = await freePort();
       const url = `http://127.0.0.1:${port}`;
-      const server = await start(bin(app, 'vite'), ['preview', '--port', String(port), '--host', '127.0.0.1', '--strictPort'], { cwd: app, env: { NODE_ENV: 'production' }, url: `${url}/` });
+      const server = await start(bin(app, 'vite'), ['preview', '--port', String(port), '--host', '127.0.0.1', '--strictPort'], {
+        cwd: app,
+        env: { NODE_ENV: 'production' },
+        url: `${url}/`,
+      });
       try {
         const { status, body } = await postRun(`${url}/api/chat`);
-        if (status !== 500 || body?.code !== 'missing-secret') throw new Error(`expected 500 missing-secret, got ${status} ${JSON.stringify(body)}`);
+        if (status !== 500 || body?.code !== 'missing-secret')
+          throw new Error(`expected 500 missing-secret, got ${status} ${JSON.stringify(body)}`);
         if (!/CHATWIRE_SECRET is not set/.test(server.output())) throw new Error(`the server did not log why:\n${server.output()}`);
       } finally {
         await server.stop();
       }
     });
     await step('vite: preview in production with a secret, in Chromium', () =>
-      serveAndDrive('vite preview', bin(app, 'vite'), (port) => ['preview', '--port', String(port), '--host', '127.0.0.1', '--strictPort'], { cwd: app, env: production }),
+      serveAndDrive(
+        'vite preview',
+        bin(app, 'vite'),
+        (port) => ['preview', '--port', String(port), '--host', '127.0.0.1', '--strictPort'],
+        { cwd: app, env: production },
+      ),
     );
   },
   async express(app) {
     await step('express: typecheck and vite build', () => run('npm', ['run', '--silent', 'build'], { cwd: app }));
     await step('express: in production without CHATWIRE_SECRET the server refuses to start', async () => {
-      const refused = await run('npm', ['start'], { cwd: app, env: { NODE_ENV: 'production', PORT: String(await freePort()) }, timeoutMs: 30_000 }).then(
+      const refused = await run('npm', ['start'], {
+        cwd: app,
+        env: { NODE_ENV: 'production', PORT: String(await freePort()) },
+        timeoutMs: 30_000,
+      }).then(
         () => undefined,
         (error) => error,
       );
-      if (!refused || !/CHATWIRE_SECRET is not set/.test(refused.message)) throw new Error(`expected the server to refuse to start, naming CHATWIRE_SECRET; got ${refused?.message ?? 'a clean exit'}`);
+      if (!refused || !/CHATWIRE_SECRET is not set/.test(refused.message))
+        throw new Error(`expected the server to refuse to start, naming CHATWIRE_SECRET; got ${refused?.message ?? 'a clean exit'}`);
     });
     await step('express: with express.json() in front, in Chromium', () =>
       serveAndDrive('express + express.json()', 'npm', () => ['start'], { cwd: app, env: production }),

@@ -9,7 +9,10 @@
 import { chromium } from 'playwright-core';
 
 const [url = 'http://127.0.0.1:5173/', path = 'docs/images/demo.png'] = process.argv.slice(2);
-const browser = await chromium.launch({ executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+const browser = await chromium.launch({
+  executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-gpu'],
+});
 try {
   const page = await browser.newPage({ viewport: { width: 1100, height: 720 } });
   await page.goto(url);

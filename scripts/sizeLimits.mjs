@@ -128,7 +128,12 @@ function sizes(chunks) {
   const sum = (list, measure) => list.reduce((total, chunk) => total + measure(chunk.code), 0);
   const initial = chunks.filter((chunk) => chunk.initial);
   const lazy = chunks.filter((chunk) => !chunk.initial);
-  return { min: sum(initial, (code) => Buffer.byteLength(code)), gzip: sum(initial, gzip), lazyChunks: lazy.length, lazyGzip: sum(lazy, gzip) };
+  return {
+    min: sum(initial, (code) => Buffer.byteLength(code)),
+    gzip: sum(initial, gzip),
+    lazyChunks: lazy.length,
+    lazyGzip: sum(lazy, gzip),
+  };
 }
 
 const versionOf = (name) => JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')).version;
@@ -149,7 +154,9 @@ const dir = mkdtempSync(join(cache, 'chatwire-size-'));
 const kB = (bytes) => (process.env.SIZE_BYTES ? String(bytes) : (bytes / 1000).toFixed(2));
 const over = [];
 try {
-  console.log(`Size limits: built packages, production, minified, gzip -9, react and react-dom external (Vite ${viteVersion}, esbuild ${esbuild.version}; kB = 1,000 bytes)\n`);
+  console.log(
+    `Size limits: built packages, production, minified, gzip -9, react and react-dom external (Vite ${viteVersion}, esbuild ${esbuild.version}; kB = 1,000 bytes)\n`,
+  );
   console.log('| entry | bundler | min kB | gzip kB | limit kB | | lazy chunks (gzip kB) |');
   console.log('| --- | --- | ---: | ---: | ---: | --- | --- |');
   for (const [index, entry] of entries.entries()) {
@@ -163,13 +170,17 @@ try {
       const ok = size.gzip <= entry.limit;
       if (!ok) over.push(`${entry.name} with ${bundler}: ${kB(size.gzip)} kB gzip, limit ${kB(entry.limit)} kB`);
       const lazy = size.lazyChunks ? `${size.lazyChunks} (${kB(size.lazyGzip)})` : 'none';
-      console.log(`| ${entry.name} | ${bundler} | ${kB(size.min)} | ${kB(size.gzip)} | ${kB(entry.limit)} | ${ok ? 'ok' : 'OVER'} | ${lazy} |`);
+      console.log(
+        `| ${entry.name} | ${bundler} | ${kB(size.min)} | ${kB(size.gzip)} | ${kB(entry.limit)} | ${ok ? 'ok' : 'OVER'} | ${lazy} |`,
+      );
     }
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
-console.log(`\n@chatwire/core ${versionOf('@chatwire/core')}, zod ${versionOf('zod')}, @tanstack/react-query ${versionOf('@tanstack/react-query')}`);
+console.log(
+  `\n@chatwire/core ${versionOf('@chatwire/core')}, zod ${versionOf('zod')}, @tanstack/react-query ${versionOf('@tanstack/react-query')}`,
+);
 if (over.length) {
   console.error(`\nOver the size limit:\n${over.map((line) => `- ${line}`).join('\n')}`);
   process.exit(1);

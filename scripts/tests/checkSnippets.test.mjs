@@ -28,7 +28,13 @@ describe('extractBlocks', () => {
     const blocks = extractBlocks(markdown);
     expect(blocks).toHaveLength(2);
     expect(blocks[0]).toMatchObject({ language: 'ts', code: 'id?: string', line: 6, fragment: true, context: '' });
-    expect(blocks[1]).toMatchObject({ language: 'tsx', code: 'const a = <b>{model}</b>;', line: 12, fragment: false, context: 'declare const model: string;' });
+    expect(blocks[1]).toMatchObject({
+      language: 'tsx',
+      code: 'const a = <b>{model}</b>;',
+      line: 12,
+      fragment: false,
+      context: 'declare const model: string;',
+    });
   });
 
   it('names a file from the first comment, with folders but never outside the snippet folder', () => {
@@ -47,7 +53,10 @@ describe('node scripts/checkSnippets.mjs <document>', () => {
     const file = join(folder, `doc${Math.random().toString(36).slice(2)}.md`);
     writeFileSync(file, markdown);
     try {
-      return { ok: true, output: execFileSync('node', ['scripts/checkSnippets.mjs', file], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }) };
+      return {
+        ok: true,
+        output: execFileSync('node', ['scripts/checkSnippets.mjs', file], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }),
+      };
     } catch (error) {
       return { ok: false, output: `${error.stdout}${error.stderr}` };
     }
@@ -73,7 +82,11 @@ describe('node scripts/checkSnippets.mjs <document>', () => {
   });
 
   it('fails on a block that uses an undefined name or a wrong type, naming the document and the line', () => {
-    const result = check(['Some prose.', '', `${fence}ts`, "import { useChat } from '@chatwire/react';", 'useChat({ api: 42 });', 'applyTheme();', fence].join('\n'));
+    const result = check(
+      ['Some prose.', '', `${fence}ts`, "import { useChat } from '@chatwire/react';", 'useChat({ api: 42 });', 'applyTheme();', fence].join(
+        '\n',
+      ),
+    );
     expect(result.ok).toBe(false);
     expect(result.output).toMatch(/TS2322|TS2769/);
     expect(result.output).toMatch(/TS2304: Cannot find name 'applyTheme'/);

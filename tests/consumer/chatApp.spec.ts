@@ -12,10 +12,12 @@ const toolCall = (page: Page, tool: string) => page.locator(`[data-testid="tool-
 const lastAnswer = (page: Page) => page.locator('[data-role="assistant"]').last();
 
 /** Lifecycle state names that must never show as text. */
-const RAW_STATES = /awaiting-input|input-streaming|input-complete|approval-requested|approval-responded|output-available|output-error|__lazy__tool__discovery__/;
+const RAW_STATES =
+  /awaiting-input|input-streaming|input-complete|approval-requested|approval-responded|output-available|output-error|__lazy__tool__discovery__/;
 
 /** The conversation's text as a person sees it (folded JSON and closed steps left out). */
-const visibleText = (page: Page) => page.getByRole('log', { name: 'Conversation' }).evaluate((element) => (element as HTMLElement).innerText);
+const visibleText = (page: Page) =>
+  page.getByRole('log', { name: 'Conversation' }).evaluate((element) => (element as HTMLElement).innerText);
 
 /** No raw state names, no JSON, nothing wider than the screen. */
 async function readable(page: Page, locator: Locator = page.getByRole('log', { name: 'Conversation' })) {
@@ -23,7 +25,11 @@ async function readable(page: Page, locator: Locator = page.getByRole('log', { n
   expect(text).not.toMatch(RAW_STATES);
   expect(text).not.toMatch(/\{\s*"[^"]+"\s*:/); // a JSON object
   const width = page.viewportSize()!.width;
-  const box = await locator.evaluate((element) => ({ scroll: element.scrollWidth, client: element.clientWidth, right: element.getBoundingClientRect().right }));
+  const box = await locator.evaluate((element) => ({
+    scroll: element.scrollWidth,
+    client: element.clientWidth,
+    right: element.getBoundingClientRect().right,
+  }));
   expect(box.scroll).toBeLessThanOrEqual(box.client + 1);
   expect(box.right).toBeLessThanOrEqual(width);
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
@@ -125,9 +131,9 @@ test("a lazy tool: the discovery step, then the tool's card", async ({ page }) =
   await expect(step.locator('summary').first()).toHaveText(/Discovered getForecast$/);
   await expect(forecast.locator('.forecast li')).toHaveCount(3);
   // The step comes before the call it made possible, and shows no raw discovery call.
-  const order = await page.locator('[data-testid="discovery-step"], [data-testid="tool-call"]').evaluateAll((elements) =>
-    elements.map((element) => element.getAttribute('data-tool') ?? 'step'),
-  );
+  const order = await page
+    .locator('[data-testid="discovery-step"], [data-testid="tool-call"]')
+    .evaluateAll((elements) => elements.map((element) => element.getAttribute('data-tool') ?? 'step'));
   expect(order).toEqual(['step', 'getForecast']);
   await readable(page);
 });

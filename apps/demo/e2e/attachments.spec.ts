@@ -56,7 +56,9 @@ test('an attachment alone, without text, is sent; a removed one is not', async (
 test('a file over the limit is refused with the reason; the message and the file stay to fix', async ({ page }) => {
   // The client also tells the developer, once, in the console of a development build.
   expectConsole(/file-too-large; nothing was sent/);
-  await page.getByTestId('file-input').setInputFiles({ name: 'huge.pdf', mimeType: 'application/pdf', buffer: Buffer.alloc(3 * 1024 * 1024, 1) });
+  await page
+    .getByTestId('file-input')
+    .setInputFiles({ name: 'huge.pdf', mimeType: 'application/pdf', buffer: Buffer.alloc(3 * 1024 * 1024, 1) });
   await page.getByLabel('Message', { exact: true }).fill('read this');
   await page.getByRole('button', { name: 'Send' }).click();
   await expect(page.getByTestId('send-refused')).toContainText('huge.pdf');

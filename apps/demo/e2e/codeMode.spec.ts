@@ -22,13 +22,20 @@ async function recordNestedStates(page: Page): Promise<() => Promise<Seen>> {
       const together = elements.map((element) => element.getAttribute('data-state')).join(',');
       if (together && seen.together.at(-1) !== together) seen.together.push(together);
     };
-    new MutationObserver(record).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-state'] });
+    new MutationObserver(record).observe(document.body, {
+      subtree: true,
+      childList: true,
+      attributes: true,
+      attributeFilter: ['data-state'],
+    });
     (window as unknown as { nestedStates: Seen }).nestedStates = seen;
   });
   return () => page.evaluate(() => (window as unknown as { nestedStates: Seen }).nestedStates);
 }
 
-test('a Code Mode turn: the API is discovered, the code part shows its calls running in parallel, its console and its result; devtools lists the discovered API', async ({ page }) => {
+test('a Code Mode turn: the API is discovered, the code part shows its calls running in parallel, its console and its result; devtools lists the discovered API', async ({
+  page,
+}) => {
   await page.goto('/');
   const nestedStates = await recordNestedStates(page);
   await sendAndWait(page, 'use code to compare the weather in Paris and Tokyo');

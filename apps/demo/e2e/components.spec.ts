@@ -4,15 +4,21 @@ import { card, expect, isMobile, lastAnswer, screenshot, send, sendAndWait, test
 // The demo is built from @chatwire/ui: what a user sees by default, at desktop width and at 390 px.
 
 /** Lifecycle state names that must never show as text. */
-const RAW_STATES = /awaiting-input|input-streaming|input-complete|approval-requested|approval-responded|output-available|output-error|__lazy__tool__discovery__/;
+const RAW_STATES =
+  /awaiting-input|input-streaming|input-complete|approval-requested|approval-responded|output-available|output-error|__lazy__tool__discovery__/;
 
 /** The conversation's text as a person sees it (innerText: folded JSON and closed steps are left out). */
-const visibleText = (page: Page) => page.getByRole('log', { name: 'Conversation' }).evaluate((element) => (element as HTMLElement).innerText);
+const visibleText = (page: Page) =>
+  page.getByRole('log', { name: 'Conversation' }).evaluate((element) => (element as HTMLElement).innerText);
 
 /** Whether an element fits inside the viewport's width and is not wider than its own box. */
 async function fits(locator: Locator, page: Page) {
   const width = page.viewportSize()!.width;
-  const box = await locator.evaluate((element) => ({ scroll: element.scrollWidth, client: element.clientWidth, right: element.getBoundingClientRect().right }));
+  const box = await locator.evaluate((element) => ({
+    scroll: element.scrollWidth,
+    client: element.clientWidth,
+    right: element.getBoundingClientRect().right,
+  }));
   expect(box.scroll).toBeLessThanOrEqual(box.client + 1);
   expect(box.right).toBeLessThanOrEqual(width);
 }

@@ -29,10 +29,16 @@ async function expectClosedTo(request: APIRequestContext, api: string, origin: s
     headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
   });
   expect(preflight.headers()['access-control-allow-origin']).toBeUndefined();
-  const json = await request.post(api, { headers: { origin, 'sec-fetch-site': 'same-site', 'content-type': 'application/json' }, data: runInput });
+  const json = await request.post(api, {
+    headers: { origin, 'sec-fetch-site': 'same-site', 'content-type': 'application/json' },
+    data: runInput,
+  });
   expect(json.status()).toBe(403);
   expect(json.headers()['access-control-allow-origin']).toBeUndefined();
-  const form = await request.post(api, { headers: { origin, 'sec-fetch-site': 'same-site', 'content-type': 'text/plain' }, data: runInput });
+  const form = await request.post(api, {
+    headers: { origin, 'sec-fetch-site': 'same-site', 'content-type': 'text/plain' },
+    data: runInput,
+  });
   expect([403, 415]).toContain(form.status());
 }
 
@@ -85,7 +91,9 @@ test('the dev server (npm start) does not let another local origin drive the API
   const attacker = await attackerSite();
   try {
     const api = `http://127.0.0.1:${port}/api/chat`;
-    await expect.poll(async () => (await request.get(`http://127.0.0.1:${port}/api/tools`).catch(() => undefined))?.status(), { timeout: 60_000 }).toBe(200);
+    await expect
+      .poll(async () => (await request.get(`http://127.0.0.1:${port}/api/tools`).catch(() => undefined))?.status(), { timeout: 60_000 })
+      .toBe(200);
     await expectClosedTo(request, api, attacker.origin);
     await expectClosedTo(request, api, `http://localhost:${port + 1}`);
   } finally {

@@ -44,7 +44,10 @@ async function appControlsUncovered(page: Page) {
       }
       return !(hit && (hit === element || element.contains(hit)));
     });
-    return { checked: controls.length, covered: covered.map((element) => element.getAttribute('aria-label') ?? element.textContent ?? '?') };
+    return {
+      checked: controls.length,
+      covered: covered.map((element) => element.getAttribute('aria-label') ?? element.textContent ?? '?'),
+    };
   });
   expect(report.checked).toBeGreaterThanOrEqual(2);
   expect(report.covered, 'app controls under the devtools').toEqual([]);
@@ -83,7 +86,9 @@ test('the devtools shows lazy tools being discovered, and its counts agree acros
   await screenshot(page, 'devtools-tools');
   // ...and as the Tokens tab counts them, per call.
   await panel.getByRole('tab', { name: 'Tokens' }).click();
-  const tokensTab = await panel.getByTestId('tokens-call-row').evaluateAll((rows) => rows.map((element) => Number(element.getAttribute('data-tools-sent'))));
+  const tokensTab = await panel
+    .getByTestId('tokens-call-row')
+    .evaluateAll((rows) => rows.map((element) => Number(element.getAttribute('data-tools-sent'))));
   expect(tokensTab).toEqual(toolsTab);
   expect(toolsTab[1]).toBe(toolsTab[0]! + 1);
   await expect(panel.getByRole('columnheader', { name: 'Sent / turn', exact: true })).toBeVisible();
@@ -109,7 +114,9 @@ test('the devtools shows lazy tools being discovered, and its counts agree acros
   await expect(panel).toHaveCount(0);
 });
 
-test('the header shows one figure, the conversation\'s savings, with the turn and the rest behind it, as the Tokens tab does', async ({ page }) => {
+test("the header shows one figure, the conversation's savings, with the turn and the rest behind it, as the Tokens tab does", async ({
+  page,
+}) => {
   await page.goto('/');
   const panel = await openDevtools(page);
   await expect(panel.getByTestId('devtools-savings')).toContainText('No model call yet');
@@ -128,7 +135,9 @@ test('the header shows one figure, the conversation\'s savings, with the turn an
   await panel.getByRole('tab', { name: 'Tokens' }).click();
   // The panel refreshes a few times a second: read the header and the table until both settled.
   const read = async () => {
-    const perTurn = (await panel.getByTestId('tokens-turn-row').evaluateAll((rows) => rows.map((element) => element.children[6]?.textContent ?? ''))).map(number);
+    const perTurn = (
+      await panel.getByTestId('tokens-turn-row').evaluateAll((rows) => rows.map((element) => element.children[6]?.textContent ?? ''))
+    ).map(number);
     return {
       perTurn,
       turn: Number(await turn.getAttribute('data-net')),
@@ -139,7 +148,12 @@ test('the header shows one figure, the conversation\'s savings, with the turn an
   await expect
     .poll(async () => {
       const figures = await read();
-      return figures.perTurn.length === 2 && figures.turn === figures.perTurn[1] && figures.conversation === figures.card && figures.card === figures.perTurn[0]! + figures.perTurn[1]!;
+      return (
+        figures.perTurn.length === 2 &&
+        figures.turn === figures.perTurn[1] &&
+        figures.conversation === figures.card &&
+        figures.card === figures.perTurn[0]! + figures.perTurn[1]!
+      );
     })
     .toBe(true);
   const { perTurn } = await read();
@@ -193,7 +207,7 @@ test('docks at the bottom, on the right or floating, resizes, and remembers all 
   await expect(panelOf(page)).toHaveCount(0);
 });
 
-test('neither the devtools toggle nor the docked panel covers the app\'s controls (tapping Send sends)', async ({ page }) => {
+test("neither the devtools toggle nor the docked panel covers the app's controls (tapping Send sends)", async ({ page }) => {
   await page.goto('/');
   await sendAndWait(page, 'use refundOrder for ORD-1234');
   await appControlsUncovered(page);

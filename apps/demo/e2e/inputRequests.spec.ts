@@ -7,7 +7,9 @@ test.beforeEach(async ({ page }) => {
 /** The booking form the demo's bookTable tool asks for. */
 const form = (page: import('@playwright/test').Page) => page.getByTestId('input-request').last();
 
-test('a server tool asks for input: a form from its schema, filled with the keyboard, and the call goes on with the answer', async ({ page }) => {
+test('a server tool asks for input: a form from its schema, filled with the keyboard, and the call goes on with the answer', async ({
+  page,
+}) => {
   await sendAndWait(page, 'book a table at Luigi');
   const request = form(page);
   await expect(request).toHaveAttribute('data-status', 'pending');

@@ -15,7 +15,10 @@ const panelOf = (page: Page) => page.getByTestId('chatwire-devtools');
 /** The first number in a text ("14 tools" -> 14, "1,664" -> 1664). */
 const number = (text: string | null) => Number(/\d[\d,]*/.exec(text ?? '')?.[0]?.replace(/,/g, '') ?? Number.NaN);
 
-test("the demo's MCP servers appear in the devtools MCP view with their tool counts, and the Tools view groups their tools under them", async ({ page, baseURL }) => {
+test("the demo's MCP servers appear in the devtools MCP view with their tool counts, and the Tools view groups their tools under them", async ({
+  page,
+  baseURL,
+}) => {
   await page.goto(mcpDemo(baseURL));
   await page.getByRole('button', { name: 'Chatwire devtools' }).click();
   const panel = panelOf(page);
@@ -24,7 +27,11 @@ test("the demo's MCP servers appear in the devtools MCP view with their tool cou
 
   const rows = panel.getByTestId('mcp-server-row');
   await expect(rows).toHaveCount(3);
-  expect(await rows.evaluateAll((elements) => elements.map((element) => element.getAttribute('data-server')))).toEqual(['files', 'memory', 'everything']);
+  expect(await rows.evaluateAll((elements) => elements.map((element) => element.getAttribute('data-server')))).toEqual([
+    'files',
+    'memory',
+    'everything',
+  ]);
   const counts = new Map<string, number>();
   for (const server of ['files', 'memory', 'everything']) {
     const row = panel.locator(`[data-testid="mcp-server-row"][data-server="${server}"]`);
@@ -47,15 +54,23 @@ test("the demo's MCP servers appear in the devtools MCP view with their tool cou
     await expect(heading).toContainText(`${server} (MCP server) · ${tools} tools`);
     await expect(panel.locator(`[data-testid="devtools-tool-row"][data-group="${server}"]`)).toHaveCount(tools);
   }
-  await expect(panel.locator('[data-testid="devtools-tool-row"][data-tool="files__read_text_file"]')).toHaveAttribute('data-status', 'undiscovered');
+  await expect(panel.locator('[data-testid="devtools-tool-row"][data-tool="files__read_text_file"]')).toHaveAttribute(
+    'data-status',
+    'undiscovered',
+  );
 
   // Discovering one tool by name shows in both views.
   await send(page, 'use everything__echo with message: hello from the e2e test');
   await expect(card(page, 'everything__echo')).toHaveAttribute('data-outcome', 'done');
   await expect(page.getByTestId('status')).toHaveText('ready');
-  await expect(panel.locator('[data-testid="devtools-tool-row"][data-tool="everything__echo"]')).toHaveAttribute('data-status', 'discovered');
+  await expect(panel.locator('[data-testid="devtools-tool-row"][data-tool="everything__echo"]')).toHaveAttribute(
+    'data-status',
+    'discovered',
+  );
   await panel.getByRole('tab', { name: 'MCP' }).click();
-  await expect(panel.locator('[data-testid="mcp-server-row"][data-server="everything"]').getByTestId('mcp-discovered')).toHaveText(`1 of ${counts.get('everything')}`);
+  await expect(panel.locator('[data-testid="mcp-server-row"][data-server="everything"]').getByTestId('mcp-discovered')).toHaveText(
+    `1 of ${counts.get('everything')}`,
+  );
   // The Timeline lists each server's connection and first listing.
   await panel.getByRole('tab', { name: 'Timeline' }).click();
   await expect(panel.locator('[data-testid="timeline-mcp-row"][data-kind="state"]')).toHaveCount(3);

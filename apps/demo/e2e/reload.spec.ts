@@ -36,7 +36,11 @@ test('a reload restores the theme, the to-do list and the Stopped marker, and de
   await expect(panel.getByTestId('count-discovered')).toHaveText(`${discovered} discovered`);
 
   // New chat starts over: the page forgets what the old chat did.
-  await page.getByRole('button', { name: 'Chatwire devtools' }).or(panel.getByRole('button', { name: 'Close devtools' })).first().click();
+  await page
+    .getByRole('button', { name: 'Chatwire devtools' })
+    .or(panel.getByRole('button', { name: 'Close devtools' }))
+    .first()
+    .click();
   await page.getByRole('button', { name: 'New chat' }).click();
   await expect(page.getByTestId('app')).toHaveAttribute('data-theme', 'light');
   await page.reload();

@@ -7,7 +7,8 @@ const allParts = Array.from({ length: 12 }, (_, index) => index + 1);
 test('a reload during "write a long story": the story continues from where it was, then finishes', async ({ page }) => {
   const requests: { method: string; url: string; lastEventId: string | undefined }[] = [];
   page.on('request', (request) => {
-    if (new URL(request.url()).pathname === '/api/chat') requests.push({ method: request.method(), url: request.url(), lastEventId: request.headers()['last-event-id'] });
+    if (new URL(request.url()).pathname === '/api/chat')
+      requests.push({ method: request.method(), url: request.url(), lastEventId: request.headers()['last-event-id'] });
   });
   await page.goto('/');
   await send(page, 'write a long story');

@@ -54,7 +54,7 @@ test('approve: the sensitive call waits, then runs after Approve', async ({ page
   await expect(lastAnswer(page)).toContainText('refundOrder returned');
 });
 
-test('deny reads as the user\'s choice: Declined, not a failure', async ({ page }) => {
+test("deny reads as the user's choice: Declined, not a failure", async ({ page }) => {
   await sendAndWait(page, 'use refundOrder for ORD-1234');
   const refund = card(page, 'refundOrder');
   await refund.getByRole('button', { name: 'Deny' }).click();
@@ -102,9 +102,9 @@ test('discovery shows as a compact step ("Discovered addTodo"), and the to-do li
   await step.locator('summary').first().click();
   await expect(step.locator('.cw-step-body')).toContainText('addTodo');
   // The step comes before the call it made possible.
-  const order = await page.locator('[data-testid="discovery-step"], [data-testid="tool-call"]').evaluateAll((elements) =>
-    elements.map((element) => element.getAttribute('data-tool') ?? 'step'),
-  );
+  const order = await page
+    .locator('[data-testid="discovery-step"], [data-testid="tool-call"]')
+    .evaluateAll((elements) => elements.map((element) => element.getAttribute('data-tool') ?? 'step'));
   expect(order).toEqual(['step', 'addTodo']);
   await expect(card(page, 'addTodo')).toContainText('Added to your to-do list: “buy oat milk”');
   await expect(lastAnswer(page)).toContainText('addTodo returned added yes and title buy oat milk.');
@@ -133,9 +133,15 @@ test('long content never overflows its bubble or the page', async ({ page }) => 
   await sendAndWait(page, `say ${long}`);
   await sendAndWait(page, 'show me some markdown');
   const width = page.viewportSize()!.width;
-  const bubbles = await page.locator('.cw-message').evaluateAll((elements) =>
-    elements.map((element) => ({ scroll: element.scrollWidth, client: element.clientWidth, right: element.getBoundingClientRect().right })),
-  );
+  const bubbles = await page
+    .locator('.cw-message')
+    .evaluateAll((elements) =>
+      elements.map((element) => ({
+        scroll: element.scrollWidth,
+        client: element.clientWidth,
+        right: element.getBoundingClientRect().right,
+      })),
+    );
   expect(bubbles.length).toBe(6);
   for (const bubble of bubbles) {
     expect(bubble.scroll).toBeLessThanOrEqual(bubble.client + 1);

@@ -36,7 +36,10 @@ export const bookTable = toolDefinition({
   inputSchema: z.object({ restaurant: z.string().default('Chez Chatwire') }),
   lazy: true,
 }).server(async ({ restaurant }, context) => {
-  const answer = await context.requestInput?.({ message: `Booking a table at ${restaurant}: how many people, and when?`, schema: bookingForm });
+  const answer = await context.requestInput?.({
+    message: `Booking a table at ${restaurant}: how many people, and when?`,
+    schema: bookingForm,
+  });
   if (!answer) return { booked: false, reason: 'Nobody can be asked here.' };
   if (answer.action === 'decline') return { booked: false, reason: 'The user declined to book.' };
   if (answer.action === 'cancel') return { booked: false, reason: 'The booking was cancelled.' };

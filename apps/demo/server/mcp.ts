@@ -13,7 +13,10 @@ const entry = (name: string) => require.resolve(`@modelcontextprotocol/${name}/d
 function demoFolder(): string {
   const folder = join(tmpdir(), 'chatwire-demo-mcp');
   mkdirSync(folder, { recursive: true });
-  writeFileSync(join(folder, 'welcome.txt'), 'This folder belongs to the Chatwire demo. The filesystem MCP server can read and write here, nowhere else.\n');
+  writeFileSync(
+    join(folder, 'welcome.txt'),
+    'This folder belongs to the Chatwire demo. The filesystem MCP server can read and write here, nowhere else.\n',
+  );
   writeFileSync(join(folder, 'shopping-list.md'), '# Shopping list\n\n- red shoes\n- a rain jacket\n');
   return folder;
 }
@@ -23,7 +26,12 @@ export function demoMcpServers(): Record<string, McpServerConfig> {
   const folder = demoFolder();
   return {
     files: { command: process.execPath, args: [entry('server-filesystem'), folder], lazy: true },
-    memory: { command: process.execPath, args: [entry('server-memory')], env: { MEMORY_FILE_PATH: join(folder, 'memory.jsonl') }, lazy: true },
+    memory: {
+      command: process.execPath,
+      args: [entry('server-memory')],
+      env: { MEMORY_FILE_PATH: join(folder, 'memory.jsonl') },
+      lazy: true,
+    },
     everything: { command: process.execPath, args: [entry('server-everything'), 'stdio'], lazy: true },
   };
 }
@@ -47,7 +55,10 @@ export function userMcpServers(path: string | undefined): Record<string, McpServ
  * Connects the demo's servers and the user's (`CHATWIRE_MCP_CONFIG`), printing what each start
  * cost in time. `reservedNames` are the demo's own tools, which MCP tools never shadow.
  */
-export async function startDemoMcp(env: Readonly<Record<string, string | undefined>>, reservedNames: readonly string[]): Promise<McpServers> {
+export async function startDemoMcp(
+  env: Readonly<Record<string, string | undefined>>,
+  reservedNames: readonly string[],
+): Promise<McpServers> {
   const user = userMcpServers(env['CHATWIRE_MCP_CONFIG']);
   const started = performance.now();
   const connectedAt = new Map<string, number>();
@@ -56,10 +67,17 @@ export async function startDemoMcp(env: Readonly<Record<string, string | undefin
     {
       reservedNames,
       // The user's HTTP servers are allowed at the hosts their own file names (it is server-side configuration).
-      allowedHosts: ['localhost', '127.0.0.1', '[::1]', ...Object.values(user).flatMap((config) => ('url' in config ? [new URL(config.url).hostname] : []))],
+      allowedHosts: [
+        'localhost',
+        '127.0.0.1',
+        '[::1]',
+        ...Object.values(user).flatMap((config) => ('url' in config ? [new URL(config.url).hostname] : [])),
+      ],
       onEvent: (event) => {
-        if (event.type === 'state' && event.state === 'connected' && !connectedAt.has(event.server)) connectedAt.set(event.server, performance.now() - started);
-        if (event.type === 'state' && event.state !== 'connected' && event.error) console.warn(`[demo] MCP server '${event.server}': ${event.state} (${event.error})`);
+        if (event.type === 'state' && event.state === 'connected' && !connectedAt.has(event.server))
+          connectedAt.set(event.server, performance.now() - started);
+        if (event.type === 'state' && event.state !== 'connected' && event.error)
+          console.warn(`[demo] MCP server '${event.server}': ${event.state} (${event.error})`);
       },
     },
   );

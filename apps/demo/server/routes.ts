@@ -70,12 +70,17 @@ export function modelFromEnv(env: ModelEnv): ChatModel | undefined {
     // OPENAI_API=responses: the Responses API; chat-completions (the default) for OpenAI-compatible servers.
     const api = setting(env, 'OPENAI_API') ?? 'chat-completions';
     const toolSearch = setting(env, 'OPENAI_TOOL_SEARCH');
-    if (api !== 'responses' && api !== 'chat-completions') throw new Error(`OPENAI_API must be 'responses' or 'chat-completions' (got '${api}').`);
+    if (api !== 'responses' && api !== 'chat-completions')
+      throw new Error(`OPENAI_API must be 'responses' or 'chat-completions' (got '${api}').`);
     if (toolSearch !== undefined && ((toolSearch !== 'hosted' && toolSearch !== 'client') || api !== 'responses')) {
-      throw new Error(`OPENAI_TOOL_SEARCH must be 'hosted' or 'client', with OPENAI_API=responses (got '${toolSearch}'); leave it unset for Chatwire's discovery.`);
+      throw new Error(
+        `OPENAI_TOOL_SEARCH must be 'hosted' or 'client', with OPENAI_API=responses (got '${toolSearch}'); leave it unset for Chatwire's discovery.`,
+      );
     }
     // With OpenAI's tool search, MCP servers' tools go in one namespace per server.
-    return api === 'responses' ? openaiResponses({ ...options, ...(toolSearch ? { toolSearch, namespaces: true } : {}) }) : openaiCompatible(options);
+    return api === 'responses'
+      ? openaiResponses({ ...options, ...(toolSearch ? { toolSearch, namespaces: true } : {}) })
+      : openaiCompatible(options);
   }
   const anthropicKey = setting(env, 'ANTHROPIC_API_KEY');
   if (!anthropicKey) return undefined;
@@ -86,7 +91,8 @@ export function modelFromEnv(env: ModelEnv): ChatModel | undefined {
   }
   // ANTHROPIC_TOOL_CHANGES=on: Chatwire's discovery, each discovered tool added by a mid-conversation tool change (the prompt cache survives).
   const toolChanges = setting(env, 'ANTHROPIC_TOOL_CHANGES');
-  if (toolChanges !== undefined && toolChanges !== 'on' && toolChanges !== 'off') throw new Error(`ANTHROPIC_TOOL_CHANGES must be 'on' or 'off' (got '${toolChanges}').`);
+  if (toolChanges !== undefined && toolChanges !== 'on' && toolChanges !== 'off')
+    throw new Error(`ANTHROPIC_TOOL_CHANGES must be 'on' or 'off' (got '${toolChanges}').`);
   return anthropic({
     apiKey: anthropicKey,
     model: setting(env, 'ANTHROPIC_MODEL') ?? 'claude-sonnet-4-5',
@@ -103,7 +109,8 @@ export function modelFromEnv(env: ModelEnv): ChatModel | undefined {
 export function storeFromEnv(env: ModelEnv): ServerStore | undefined {
   const url = setting(env, 'REDIS_URL');
   if (!url) return undefined;
-  const report = (error: unknown) => console.error(`[demo] Redis (${new URL(url).host}): ${error instanceof Error ? error.message : String(error)}`);
+  const report = (error: unknown) =>
+    console.error(`[demo] Redis (${new URL(url).host}): ${error instanceof Error ? error.message : String(error)}`);
   const client = createClient({ url });
   client.on('error', report);
   const subscriber = client.duplicate();
@@ -126,13 +133,18 @@ export const demoRules: readonly ScriptRule[] = [
       if (!context.sentTools.has(DISCOVERY_TOOL_NAME) || context.calledSinceUser.has(DISCOVERY_TOOL_NAME)) return undefined;
       const discovery = context.request.tools.find((tool) => tool.name === DISCOVERY_TOOL_NAME);
       const properties = (discovery?.parameters['properties'] ?? {}) as Record<string, unknown>;
-      return { toolCalls: [{ name: DISCOVERY_TOOL_NAME, args: 'query' in properties ? { query: 'select:bookTable' } : { toolNames: ['bookTable'] } }] };
+      return {
+        toolCalls: [
+          { name: DISCOVERY_TOOL_NAME, args: 'query' in properties ? { query: 'select:bookTable' } : { toolNames: ['bookTable'] } },
+        ],
+      };
     },
   },
   {
     // Hybrid: a server tool's result feeds a browser tool.
     name: 'apply loaded preferences',
-    when: (context) => context.phase === 'tools' && context.results.some((result) => result.toolName === 'fetchPreferences' && !result.isError),
+    when: (context) =>
+      context.phase === 'tools' && context.results.some((result) => result.toolName === 'fetchPreferences' && !result.isError),
     reply: (context) => {
       if (context.calledSinceUser.has('applyPreferences')) return undefined;
       const loaded = context.results.find((result) => result.toolName === 'fetchPreferences');
@@ -144,7 +156,13 @@ export const demoRules: readonly ScriptRule[] = [
 
 /** The names of the demo's own tools (MCP tools never take one). */
 export function demoToolNames(): string[] {
-  return [...createServerTools().map((tool) => tool.name), bookTable.name, ...browserToolDefinitions.map((tool) => tool.name), EXECUTE_TYPESCRIPT, DISCOVER_TOOLS];
+  return [
+    ...createServerTools().map((tool) => tool.name),
+    bookTable.name,
+    ...browserToolDefinitions.map((tool) => tool.name),
+    EXECUTE_TYPESCRIPT,
+    DISCOVER_TOOLS,
+  ];
 }
 
 /**

@@ -17,4 +17,6 @@ const server = await preview({
   plugins: [chatwireVitePlugin(createDemoRoutes(mcp ? { mcp } : {}))],
   preview: { port, host: process.env['HOST'] ?? '127.0.0.1', strictPort: true },
 });
-console.log(`Chatwire demo (built) at ${server.resolvedUrls?.local[0] ?? `http://127.0.0.1:${port}/`}${mcp ? ' with its MCP servers' : ''}`);
+console.log(
+  `Chatwire demo (built) at ${server.resolvedUrls?.local[0] ?? `http://127.0.0.1:${port}/`}${mcp ? ' with its MCP servers' : ''}`,
+);

@@ -84,16 +84,13 @@ export const searchProducts = toolDefinition({
   outputSchema: z.object({
     query: z.string(),
     total: z.number().int(),
-    results: z.array(
-      z.object({ id: z.string(), name: z.string(), price: z.number(), currency: z.string(), inStock: z.boolean() }),
-    ),
+    results: z.array(z.object({ id: z.string(), name: z.string(), price: z.number(), currency: z.string(), inStock: z.boolean() })),
   }),
 });
 
 export const getProductDetails = toolDefinition({
   name: 'getProductDetails',
-  description:
-    'Full details of one product: description, price, rating, variants and, on request, technical specifications.',
+  description: 'Full details of one product: description, price, rating, variants and, on request, technical specifications.',
   lazy: true,
   inputSchema: z.object({
     productId,
@@ -169,7 +166,7 @@ export const getProductReviews = toolDefinition({
 export const getRecommendations = toolDefinition({
   name: 'getRecommendations',
   description:
-    'Personal product recommendations based on the customer\'s recent orders, optionally anchored on one product and capped by a budget.',
+    "Personal product recommendations based on the customer's recent orders, optionally anchored on one product and capped by a budget.",
   lazy: true,
   inputSchema: z.object({
     basedOnProductId: productId.optional(),
@@ -185,7 +182,7 @@ const orderStatus = z.enum(['processing', 'shipped', 'delivered', 'cancelled', '
 
 export const listOrders = toolDefinition({
   name: 'listOrders',
-  description: 'The customer\'s recent orders, newest first, with status and total. Filter by status or date to narrow the list.',
+  description: "The customer's recent orders, newest first, with status and total. Filter by status or date to narrow the list.",
   lazy: true,
   inputSchema: z.object({
     status: orderStatus.optional().describe('Only orders in this status.'),
@@ -221,18 +218,18 @@ export const cancelOrder = toolDefinition({
     reason: z
       .enum(['changedMind', 'foundCheaper', 'orderedByMistake', 'deliveryTooSlow', 'other'])
       .optional()
-      .describe('Why the customer cancels, for the merchant\'s records.'),
+      .describe("Why the customer cancels, for the merchant's records."),
   }),
 });
 
 export const refundOrder = toolDefinition({
   name: 'refundOrder',
   description:
-    'Refunds a delivered order to the original payment method. Always requires the customer\'s approval; the money arrives in 3 to 5 business days.',
+    "Refunds a delivered order to the original payment method. Always requires the customer's approval; the money arrives in 3 to 5 business days.",
   needsApproval: true,
   inputSchema: z.object({
     orderId,
-    reason: z.string().max(200).optional().describe('Short reason for the refund in the customer\'s words.'),
+    reason: z.string().max(200).optional().describe("Short reason for the refund in the customer's words."),
   }),
   outputSchema: z.object({
     orderId: z.string(),
@@ -246,8 +243,7 @@ export const refundOrder = toolDefinition({
 
 export const updateShippingAddress = toolDefinition({
   name: 'updateShippingAddress',
-  description:
-    'Changes the delivery address of an order that has not shipped yet. Needs the customer\'s approval.',
+  description: "Changes the delivery address of an order that has not shipped yet. Needs the customer's approval.",
   lazy: true,
   needsApproval: true,
   inputSchema: z.object({
@@ -320,7 +316,7 @@ export const getShippingRates = toolDefinition({
 
 export const fetchPreferences = toolDefinition({
   name: 'fetchPreferences',
-  description: 'The signed-in user\'s saved display preferences: theme, language and welcome banner.',
+  description: "The signed-in user's saved display preferences: theme, language and welcome banner.",
   inputSchema: z.object({}),
   outputSchema: z.object({
     theme: themeSchema,
@@ -331,7 +327,7 @@ export const fetchPreferences = toolDefinition({
 
 export const getCustomerProfile = toolDefinition({
   name: 'getCustomerProfile',
-  description: 'The customer\'s account profile: name, e-mail, membership tier, default address and member-since date.',
+  description: "The customer's account profile: name, e-mail, membership tier, default address and member-since date.",
   lazy: true,
   inputSchema: z.object({
     fields: z
@@ -343,8 +339,7 @@ export const getCustomerProfile = toolDefinition({
 
 export const updateCustomerProfile = toolDefinition({
   name: 'updateCustomerProfile',
-  description:
-    'Updates account details. Only the fields given change; needs the customer\'s approval because it edits personal data.',
+  description: "Updates account details. Only the fields given change; needs the customer's approval because it edits personal data.",
   lazy: true,
   needsApproval: true,
   inputSchema: z.object({
@@ -379,7 +374,7 @@ export const getLoyaltyPoints = toolDefinition({
 
 export const listCalendarEvents = toolDefinition({
   name: 'listCalendarEvents',
-  description: 'Events on the user\'s calendar for a day or a short range of days, in start order.',
+  description: "Events on the user's calendar for a day or a short range of days, in start order.",
   lazy: true,
   inputSchema: z.object({
     date: isoDate.describe('First day to list (YYYY-MM-DD).'),
@@ -391,7 +386,7 @@ export const listCalendarEvents = toolDefinition({
 export const createCalendarEvent = toolDefinition({
   name: 'createCalendarEvent',
   description:
-    'Creates an event on the user\'s work calendar and sends invitations to the attendees. Check availability with findFreeSlot first when attendees are involved.',
+    "Creates an event on the user's work calendar and sends invitations to the attendees. Check availability with findFreeSlot first when attendees are involved.",
   lazy: true,
   inputSchema: z.object({
     title: z.string().min(1).max(120).describe('Event title as shown on the calendar.'),
@@ -452,7 +447,7 @@ export const cancelCalendarEvent = toolDefinition({
 export const searchEmails = toolDefinition({
   name: 'searchEmails',
   description:
-    'Searches the user\'s mailbox and returns matching messages with sender, subject, date and a one-line snippet. Supports plain keywords; filter by sender or unread state with the optional fields.',
+    "Searches the user's mailbox and returns matching messages with sender, subject, date and a one-line snippet. Supports plain keywords; filter by sender or unread state with the optional fields.",
   lazy: true,
   inputSchema: z.object({
     query: z.string().min(1).max(200).describe('Keywords to look for in subjects and bodies.'),
@@ -486,7 +481,7 @@ export const draftEmail = toolDefinition({
 
 export const sendEmail = toolDefinition({
   name: 'sendEmail',
-  description: 'Sends an e-mail from the user\'s account. Always requires approval; the message cannot be recalled once sent.',
+  description: "Sends an e-mail from the user's account. Always requires approval; the message cannot be recalled once sent.",
   lazy: true,
   needsApproval: true,
   inputSchema: z.object({
@@ -512,7 +507,10 @@ export const searchFiles = toolDefinition({
   lazy: true,
   inputSchema: z.object({
     query: z.string().min(1).max(200).describe('Words in the file name or content.'),
-    fileType: z.enum(['any', 'document', 'spreadsheet', 'presentation', 'pdf', 'image']).optional().describe('Restrict to one kind of file.'),
+    fileType: z
+      .enum(['any', 'document', 'spreadsheet', 'presentation', 'pdf', 'image'])
+      .optional()
+      .describe('Restrict to one kind of file.'),
     modifiedAfter: isoDate.optional().describe('Only files changed on or after this date.'),
     limit: z.number().int().min(1).max(5).optional().describe('How many files, 1 to 5. Defaults to 3.'),
   }),
@@ -547,7 +545,7 @@ export const shareFile = toolDefinition({
 
 export const createNote = toolDefinition({
   name: 'createNote',
-  description: 'Saves a note to the user\'s notebook, optionally tagged for later search.',
+  description: "Saves a note to the user's notebook, optionally tagged for later search.",
   lazy: true,
   inputSchema: z.object({
     title: z.string().min(1).max(120).describe('Note title.'),
@@ -607,7 +605,7 @@ export const completeTask = toolDefinition({
 export const convertCurrency = toolDefinition({
   name: 'convertCurrency',
   description:
-    'Converts an amount between currencies at today\'s mid-market rate. Use it to convert prices for customers abroad; supports USD, EUR, GBP, JPY, CHF, CAD, AUD and SEK.',
+    "Converts an amount between currencies at today's mid-market rate. Use it to convert prices for customers abroad; supports USD, EUR, GBP, JPY, CHF, CAD, AUD and SEK.",
   lazy: true,
   inputSchema: z.object({
     amount: z.number().min(0).max(1_000_000_000).describe('Amount in the source currency.'),
@@ -625,7 +623,7 @@ export const convertCurrency = toolDefinition({
 
 export const getExchangeRates = toolDefinition({
   name: 'getExchangeRates',
-  description: 'Today\'s exchange rates from one base currency to several others.',
+  description: "Today's exchange rates from one base currency to several others.",
   lazy: true,
   inputSchema: z.object({
     base: currencyCode.default('USD').describe('Base currency. Defaults to USD.'),
@@ -722,8 +720,7 @@ export const showBanner = toolDefinition({
 
 export const highlightMessage = toolDefinition({
   name: 'highlightMessage',
-  description:
-    'Pins a highlighted note in the "Pinned notes" area of this page so the user keeps it in view. Asks the user first.',
+  description: 'Pins a highlighted note in the "Pinned notes" area of this page so the user keeps it in view. Asks the user first.',
   needsApproval: true,
   inputSchema: z.object({
     text: z.string().min(1).max(300).describe('Text of the note to pin.'),
@@ -776,14 +773,14 @@ export const getViewportInfo = toolDefinition({
 export const getBrowserLocale = toolDefinition({
   name: 'getBrowserLocale',
   description:
-    'The user\'s language, time zone and local time as reported by their browser. Use it to format dates and to pick a sensible currency before calling convertCurrency.',
+    "The user's language, time zone and local time as reported by their browser. Use it to format dates and to pick a sensible currency before calling convertCurrency.",
   lazy: true,
   inputSchema: z.object({}),
 });
 
 export const copyToClipboard = toolDefinition({
   name: 'copyToClipboard',
-  description: 'Copies text to the user\'s clipboard, e.g. an order id or a tracking number.',
+  description: "Copies text to the user's clipboard, e.g. an order id or a tracking number.",
   lazy: true,
   inputSchema: z.object({
     text: z.string().min(1).max(2000).describe('The text to copy.'),
@@ -858,7 +855,4 @@ export const browserToolDefinitions = [
 const allDefinitions: readonly AnyTool[] = [...serverToolDefinitions, ...browserToolDefinitions];
 
 /** Every definition, eager ones first (server before browser within each group), in a stable order. */
-export const catalog: readonly AnyTool[] = [
-  ...allDefinitions.filter((tool) => !tool.lazy),
-  ...allDefinitions.filter((tool) => tool.lazy),
-];
+export const catalog: readonly AnyTool[] = [...allDefinitions.filter((tool) => !tool.lazy), ...allDefinitions.filter((tool) => tool.lazy)];

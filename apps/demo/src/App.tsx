@@ -152,7 +152,11 @@ export function App() {
           onClick={() => setPanelOpen((open) => !open)}
         >
           Notes & to-do
-          {panelCount > 0 ? <span className="badge" data-testid="panel-count">{panelCount}</span> : null}
+          {panelCount > 0 ? (
+            <span className="badge" data-testid="panel-count">
+              {panelCount}
+            </span>
+          ) : null}
         </button>
       </header>
       <div className="layout">
@@ -167,8 +171,8 @@ export function App() {
           >
             {chat.messages.length === 0 ? (
               <p className="empty-chat">
-                Try “use getWeather for Paris”, “use addTodo for buy oat milk” (a lazy tool: watch the discovery step), “show me some markdown”, “use refundOrder for
-                ORD-1234”, “book a table” or “use code to compare the weather in Paris and Tokyo”.
+                Try “use getWeather for Paris”, “use addTodo for buy oat milk” (a lazy tool: watch the discovery step), “show me some
+                markdown”, “use refundOrder for ORD-1234”, “book a table” or “use code to compare the weather in Paris and Tokyo”.
               </p>
             ) : null}
             <MessageList
@@ -184,7 +188,12 @@ export function App() {
             {chat.error ? <ChatError error={chat.error} onRetry={onRegenerate} onDismiss={chat.clearError} /> : null}
             {/* In the scrolling conversation, so it never takes room from it on a phone. */}
             {chat.pendingApprovals.length > 0 || chat.grants.list.length > 0 ? (
-              <ApprovalsPanel pending={chat.pendingApprovals} onAnswer={chat.addToolApprovalResponse} onAnswerAll={chat.answerAllApprovals} grants={chat.grants} />
+              <ApprovalsPanel
+                pending={chat.pendingApprovals}
+                onAnswer={chat.addToolApprovalResponse}
+                onAnswerAll={chat.answerAllApprovals}
+                grants={chat.grants}
+              />
             ) : null}
           </main>
           <Composer

@@ -26,10 +26,14 @@ import {
 type Json = Readonly<Record<string, unknown>>;
 
 const isRecord = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
-const text = (value: unknown): string => (typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'boolean' ? String(value) : '');
+const text = (value: unknown): string =>
+  typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'boolean' ? String(value) : '';
 const money = (amount: unknown, currency: unknown): string =>
   typeof amount === 'number'
-    ? new Intl.NumberFormat('en-US', { style: 'currency', currency: typeof currency === 'string' && /^[A-Z]{3}$/.test(currency) ? currency : 'USD' }).format(amount)
+    ? new Intl.NumberFormat('en-US', {
+        style: 'currency',
+        currency: typeof currency === 'string' && /^[A-Z]{3}$/.test(currency) ? currency : 'USD',
+      }).format(amount)
     : '';
 
 function Weather({ value }: { value: Json }) {
@@ -77,7 +81,11 @@ function Products({ value }: { value: Json }) {
             </span>
             <span>
               {money(product['price'], product['currency'])}
-              {product['inStock'] === false ? <span className="pill pill-warn">out of stock</span> : <span className="pill pill-ok">in stock</span>}
+              {product['inStock'] === false ? (
+                <span className="pill pill-warn">out of stock</span>
+              ) : (
+                <span className="pill pill-ok">in stock</span>
+              )}
             </span>
           </li>
         ))}
@@ -128,7 +136,8 @@ function Orders({ value }: { value: Json }) {
 function Refund({ value }: { value: Json }) {
   return (
     <p className="result-title">
-      {`Refund of ${money(value['amount'], value['currency'])} for ${text(value['orderId'])}`} <span className="pill pill-ok">{text(value['status'])}</span>
+      {`Refund of ${money(value['amount'], value['currency'])} for ${text(value['orderId'])}`}{' '}
+      <span className="pill pill-ok">{text(value['status'])}</span>
       <br />
       <span className="muted">{`Expected in ${text(value['expectedInDays'])} · ${text(value['refundId'])}`}</span>
     </p>
@@ -162,7 +171,6 @@ function PageChange({ toolName, value, onShowPanel }: { toolName: string; value:
   );
 }
 
-
 /** A renderer that reads the output as a record (anything else shows as fields). */
 function card(render: (value: Json) => ReactNode) {
   return ({ output }: { output: unknown }) => (isRecord(output) ? render(output) : <ToolOutputFields output={output} />);
@@ -176,12 +184,30 @@ function card(render: (value: Json) => ReactNode) {
 export function createToolUIs(onShowPanel: () => void): readonly ToolUI<string, any, any>[] {
   const pageChange = (toolName: string) => card((value) => <PageChange toolName={toolName} value={value} onShowPanel={onShowPanel} />);
   return [
-    makeToolUI(getWeather, card((value) => <Weather value={value} />)),
-    makeToolUI(getForecast, card((value) => <Forecast value={value} />)),
-    makeToolUI(searchProducts, card((value) => <Products value={value} />)),
-    makeToolUI(getOrder, card((value) => <Order value={value} />)),
-    makeToolUI(listOrders, card((value) => (Array.isArray(value['orders']) ? <Orders value={value} /> : <ToolOutputFields output={value} />))),
-    makeToolUI(refundOrder, card((value) => <Refund value={value} />)),
+    makeToolUI(
+      getWeather,
+      card((value) => <Weather value={value} />),
+    ),
+    makeToolUI(
+      getForecast,
+      card((value) => <Forecast value={value} />),
+    ),
+    makeToolUI(
+      searchProducts,
+      card((value) => <Products value={value} />),
+    ),
+    makeToolUI(
+      getOrder,
+      card((value) => <Order value={value} />),
+    ),
+    makeToolUI(
+      listOrders,
+      card((value) => (Array.isArray(value['orders']) ? <Orders value={value} /> : <ToolOutputFields output={value} />)),
+    ),
+    makeToolUI(
+      refundOrder,
+      card((value) => <Refund value={value} />),
+    ),
     makeToolUI(addTodo, pageChange('addTodo')),
     makeToolUI(highlightMessage, pageChange('highlightMessage')),
     makeToolUI(setTheme, pageChange('setTheme')),

@@ -62,7 +62,18 @@ describe('the demo tool catalog', () => {
       expect(browserNames.has(name), name).toBe(true);
       expect(tool(name).lazy, name).toBe(true);
     }
-    for (const name of ['sendEmail', 'cancelOrder', 'trackShipment', 'convertCurrency', 'compareProducts', 'calculateFinancing', 'createCalendarEvent', 'findFreeSlot', 'searchEmails', 'searchFiles']) {
+    for (const name of [
+      'sendEmail',
+      'cancelOrder',
+      'trackShipment',
+      'convertCurrency',
+      'compareProducts',
+      'calculateFinancing',
+      'createCalendarEvent',
+      'findFreeSlot',
+      'searchEmails',
+      'searchFiles',
+    ]) {
       expect(serverNames.has(name), name).toBe(true);
       expect(tool(name).lazy, name).toBe(true);
     }
@@ -136,11 +147,15 @@ describe('the demo server tools', () => {
 
   it('fail clearly for the demo error input', async () => {
     const track = tools.find((tool) => tool.name === 'trackShipment') as AnyServerTool;
-    await expect(Promise.resolve().then(() => track.execute({ trackingNumber: 'BROKEN' }, context()))).rejects.toThrow('Carrier API unavailable');
+    await expect(Promise.resolve().then(() => track.execute({ trackingNumber: 'BROKEN' }, context()))).rejects.toThrow(
+      'Carrier API unavailable',
+    );
   });
 
   it('simulate latency only when asked, and stop waiting on abort', async () => {
-    const slowWeather = (createServerTools({ delayMs: 40 }) as readonly AnyServerTool[]).find((tool) => tool.name === 'getWeather') as AnyServerTool;
+    const slowWeather = (createServerTools({ delayMs: 40 }) as readonly AnyServerTool[]).find(
+      (tool) => tool.name === 'getWeather',
+    ) as AnyServerTool;
     vi.useFakeTimers();
     try {
       let answered = false;

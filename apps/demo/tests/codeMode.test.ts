@@ -7,10 +7,17 @@ function demoClient() {
   const routes = createDemoRoutes({ delayMs: 0 });
   const warnings: string[] = [];
   const client = new ChatClient({
-    connection: fetchServerSentEvents({ url: 'http://demo.test/api/chat', fetch: (async (url: string, init?: RequestInit) => (await routes(new Request(url, init))) as Response) as typeof fetch }),
+    connection: fetchServerSentEvents({
+      url: 'http://demo.test/api/chat',
+      fetch: (async (url: string, init?: RequestInit) => (await routes(new Request(url, init))) as Response) as typeof fetch,
+    }),
     onWarning: (message) => warnings.push(message),
   });
-  const calls = () => client.getSnapshot().messages.at(-1)?.parts.filter((part): part is ToolCallPart => part.type === 'tool-call') ?? [];
+  const calls = () =>
+    client
+      .getSnapshot()
+      .messages.at(-1)
+      ?.parts.filter((part): part is ToolCallPart => part.type === 'tool-call') ?? [];
   return { client, warnings, calls };
 }
 

@@ -55,7 +55,12 @@ interface Run {
 const SYSTEM = 'You are the Chatwire demo assistant for a shop and workspace. Use tools when they help.';
 
 /** The conversation as the demo has it: a ChatClient against createChatHandler, the history sent back by the client. */
-async function converse(tools: readonly AnyTool[], turns: readonly string[], discovery: DiscoveryOptions, catalogCalls: ScriptedModelOptions['catalogCalls']): Promise<Run> {
+async function converse(
+  tools: readonly AnyTool[],
+  turns: readonly string[],
+  discovery: DiscoveryOptions,
+  catalogCalls: ScriptedModelOptions['catalogCalls'],
+): Promise<Run> {
   const received: Received[] = [];
   const scripted = createScriptedModel({ rules: demoRules, catalogCalls });
   const model: ChatModel = {
@@ -84,7 +89,11 @@ function warmCost(run: Run): number {
   let previous: string[] | undefined;
   let cost = 0;
   for (const request of run.received) {
-    const blocks = [...request.tools.map((tool) => JSON.stringify(tool)), JSON.stringify(request.system ?? ''), ...request.messages.map((message) => JSON.stringify(message))];
+    const blocks = [
+      ...request.tools.map((tool) => JSON.stringify(tool)),
+      JSON.stringify(request.system ?? ''),
+      ...request.messages.map((message) => JSON.stringify(message)),
+    ];
     // Warm start: the first request's tools and system prompt are in the cache already.
     const prefix = previous ?? blocks.slice(0, request.tools.length + 1);
     let shared = 0;
@@ -102,7 +111,8 @@ function warmCost(run: Run): number {
 function measuredRoundTrips(request: Received): number {
   const dropped = new Set<string>();
   for (const message of request.messages) {
-    if (message.role === 'assistant') for (const call of message.toolCalls ?? []) if (call.function.name === DISCOVERY_TOOL_NAME) dropped.add(call.id);
+    if (message.role === 'assistant')
+      for (const call of message.toolCalls ?? []) if (call.function.name === DISCOVERY_TOOL_NAME) dropped.add(call.id);
     const chatwire = message.role === 'tool' ? (message.metadata?.['chatwire'] as { undiscovered?: boolean } | undefined) : undefined;
     if (message.role === 'tool' && chatwire?.undiscovered) dropped.add(message.toolCallId);
   }
@@ -131,7 +141,8 @@ function accountingChecks(lazy: Run, eager: Run): Check[] {
     checks.push({ figure: `call ${index + 1} tool tokens sent`, reported: record.tokens.sent, measured: toolTokens(request.tools) });
     checks.push({ figure: `call ${index + 1} input`, reported: record.tokens.input ?? Number.NaN, measured: countRequestTokens(request) });
     const roundTrips = measuredRoundTrips(request);
-    if (roundTrips > 0 || record.tokens.discoveryRoundTrips > 0) checks.push({ figure: `call ${index + 1} discovery round trips`, reported: record.tokens.discoveryRoundTrips, measured: roundTrips });
+    if (roundTrips > 0 || record.tokens.discoveryRoundTrips > 0)
+      checks.push({ figure: `call ${index + 1} discovery round trips`, reported: record.tokens.discoveryRoundTrips, measured: roundTrips });
   });
   // The snapshot's record is the per-call records summed by core's addModelCall, as they arrived.
   expect(lazy.conversation).toEqual(lazy.usage.reduce<ConversationUsage | undefined>(addModelCall, undefined));
@@ -148,7 +159,8 @@ function accountingChecks(lazy: Run, eager: Run): Check[] {
   return checks;
 }
 
-const relativeError = (check: Check) => (check.measured === 0 ? Math.abs(check.reported) : Math.abs(check.reported - check.measured) / Math.abs(check.measured));
+const relativeError = (check: Check) =>
+  check.measured === 0 ? Math.abs(check.reported) : Math.abs(check.reported - check.measured) / Math.abs(check.measured);
 const pct = (value: number) => `${(100 * value).toFixed(1)}%`;
 
 interface Target {
@@ -167,26 +179,45 @@ async function economics(label: string, tools: readonly AnyTool[], turns: readon
   const discoverFirst = await converse(tools, turns, {}, 'discover-first');
   const eager = await converse(tools, turns, { auto: { contextWindow: Number.MAX_SAFE_INTEGER } }, 'direct');
   // The same conversation where the model's first guess carries no arguments: call, retry, summary.
-  const guessing = await converse(tools, turns.map((text) => text.replace(/\s*\{.*\}\s*$/, '')), {}, 'direct');
+  const guessing = await converse(
+    tools,
+    turns.map((text) => text.replace(/\s*\{.*\}\s*$/, '')),
+    {},
+    'direct',
+  );
 
   const saving = (run: Run) => 1 - inputOf(run) / inputOf(eager);
   const warm = (run: Run) => warmCost(run) / warmCost(eager);
-  const discoveries = discoverFirst.received.filter((request) => request.messages.at(-1)?.role === 'tool' && discoverFirst.received.indexOf(request) > 0).length;
+  const discoveries = discoverFirst.received.filter(
+    (request) => request.messages.at(-1)?.role === 'tool' && discoverFirst.received.indexOf(request) > 0,
+  ).length;
   const discoveryRequests = discoverFirst.usage.filter((record) => record.discoveryStep).length;
   const checks = [...accountingChecks(byName, eager), ...accountingChecks(discoverFirst, eager)];
   const worst = checks.reduce((max, check) => (relativeError(check) > relativeError(max) ? check : max));
   const lazyCount = tools.filter((tool) => tool.lazy).length;
 
   const targets: Target[] = [
-    { name: `input tokens at least ${pct(inputTarget)} fewer than all-eager (calling by catalog names)`, figure: `${inputOf(byName)} vs ${inputOf(eager)}: -${pct(saving(byName))}`, met: saving(byName) >= inputTarget },
-    { name: 'requests no more than all-eager (calling by catalog names)', figure: `${byName.received.length} vs ${eager.received.length}`, met: byName.received.length <= eager.received.length },
+    {
+      name: `input tokens at least ${pct(inputTarget)} fewer than all-eager (calling by catalog names)`,
+      figure: `${inputOf(byName)} vs ${inputOf(eager)}: -${pct(saving(byName))}`,
+      met: saving(byName) >= inputTarget,
+    },
+    {
+      name: 'requests no more than all-eager (calling by catalog names)',
+      figure: `${byName.received.length} vs ${eager.received.length}`,
+      met: byName.received.length <= eager.received.length,
+    },
     {
       name: 'requests at most one more than all-eager per discovery (discovering first)',
       figure: `${discoverFirst.received.length} vs ${eager.received.length}, ${discoveryRequests} discovery request(s)`,
       met: discoverFirst.received.length - eager.received.length <= discoveryRequests && discoveryRequests <= turns.length,
     },
     { name: 'warm prompt cache at most 60% of all-eager (calling by catalog names)', figure: pct(warm(byName)), met: warm(byName) <= 0.6 },
-    { name: 'every accounting figure within 2% of a tokenizer count', figure: `worst: ${worst.figure} ${worst.reported} vs ${worst.measured} (${pct(relativeError(worst))})`, met: checks.every((check) => relativeError(check) <= 0.02) },
+    {
+      name: 'every accounting figure within 2% of a tokenizer count',
+      figure: `worst: ${worst.figure} ${worst.reported} vs ${worst.measured} (${pct(relativeError(worst))})`,
+      met: checks.every((check) => relativeError(check) <= 0.02),
+    },
   ];
   const report = [
     `discovery economics, ${label} (${tools.length - lazyCount} eager + ${lazyCount} lazy, 3 turns using 3 lazy tools; o200k counts of what the scripted model received):`,
@@ -203,9 +234,16 @@ describe('lazy discovery economics (issue 14 targets)', () => {
   it('on the demo catalog: input -75% or better, requests as all-eager by names, warm cache <= 60%, accounting within 2%', async () => {
     const tools = [...createServerTools(), ...browserToolDefinitions];
     expect(tools.map((tool) => tool.name).sort()).toEqual(demoCatalog.map((tool) => tool.name).sort());
-    const turns = ['use trackShipment {"trackingNumber":"TRK-123456"}', 'use convertCurrency {"amount":100,"from":"USD","to":"EUR"}', 'use getLoyaltyPoints'];
+    const turns = [
+      'use trackShipment {"trackingNumber":"TRK-123456"}',
+      'use convertCurrency {"amount":100,"from":"USD","to":"EUR"}',
+      'use getLoyaltyPoints',
+    ];
     const { targets, report, guessing, eager } = await economics('demo catalog', tools, turns, 0.75);
-    expect(targets.filter((target) => !target.met).map((target) => target.name), report).toEqual([]);
+    expect(
+      targets.filter((target) => !target.met).map((target) => target.name),
+      report,
+    ).toEqual([]);
     // A first guess without arguments costs exactly one retry for each tool that requires some
     // (the error carries the schema and loads the tool; the retry needs no discovery request).
     const requiring = ['trackShipment', 'convertCurrency', 'getLoyaltyPoints'].filter((name) => {
@@ -219,16 +257,30 @@ describe('lazy discovery economics (issue 14 targets)', () => {
   it('on a 5 eager + 35 lazy catalog: input -70% or better, requests as all-eager by names, warm cache <= 60%, accounting within 2%', async () => {
     expect(smallCatalog.filter((tool) => !tool.lazy)).toHaveLength(5);
     expect(smallCatalog.filter((tool) => tool.lazy)).toHaveLength(35);
-    const turns = ['use getInvoice {"invoiceId":"INV-1042"}', 'use listSubscriptions {"status":"past_due"}', 'use getServiceStatus {"region":"eu"}'];
+    const turns = [
+      'use getInvoice {"invoiceId":"INV-1042"}',
+      'use listSubscriptions {"status":"past_due"}',
+      'use getServiceStatus {"region":"eu"}',
+    ];
     const { targets, report } = await economics('5 eager + 35 lazy catalog', smallCatalog, turns, 0.7);
-    expect(targets.filter((target) => !target.met).map((target) => target.name), report).toEqual([]);
+    expect(
+      targets.filter((target) => !target.met).map((target) => target.name),
+      report,
+    ).toEqual([]);
   });
 
   it('the lazy runs used exactly the three tools, and no model call was sent a lazy tool it had not discovered', async () => {
     const tools = [...createServerTools(), ...browserToolDefinitions];
-    const run = await converse(tools, ['use trackShipment {"trackingNumber":"TRK-1"}', 'use convertCurrency {"amount":1,"from":"USD","to":"EUR"}', 'use getLoyaltyPoints'], {}, 'direct');
+    const run = await converse(
+      tools,
+      ['use trackShipment {"trackingNumber":"TRK-1"}', 'use convertCurrency {"amount":1,"from":"USD","to":"EUR"}', 'use getLoyaltyPoints'],
+      {},
+      'direct',
+    );
     const lazyNames = new Set<string>(tools.filter((tool) => tool.lazy).map((tool) => tool.name));
-    const sentLazy = new Set(run.received.flatMap((request) => request.tools.map((tool) => tool.name)).filter((name) => lazyNames.has(name)));
+    const sentLazy = new Set(
+      run.received.flatMap((request) => request.tools.map((tool) => tool.name)).filter((name) => lazyNames.has(name)),
+    );
     expect([...sentLazy].sort()).toEqual(['convertCurrency', 'getLoyaltyPoints', 'trackShipment']);
     // The first request is sent no lazy tool; each tool joins the list after the request that called it, in call order.
     expect(run.received.map((request) => request.tools.map((tool) => tool.name).filter((name) => lazyNames.has(name)))).toEqual([

@@ -30,7 +30,8 @@ describe('the demo renders a streamed Markdown answer', () => {
       const streaming = index < states.length - 1;
       const { container, unmount } = render(<Markdown text={state} streaming={streaming} />);
       const visible = container.textContent ?? '';
-      if (visible.includes('**') || visible.includes('```') || /(^|\n)##/.test(visible)) raw.push(`after ${state.length} characters: ${JSON.stringify(visible.slice(0, 160))}`);
+      if (visible.includes('**') || visible.includes('```') || /(^|\n)##/.test(visible))
+        raw.push(`after ${state.length} characters: ${JSON.stringify(visible.slice(0, 160))}`);
       if (!streaming) {
         expect(container.querySelector('h2')?.textContent).toBe('What discovery does');
         expect(container.querySelector('[data-streamdown="strong"]')?.textContent).toBe('out of the prompt');

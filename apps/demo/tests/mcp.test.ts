@@ -19,13 +19,17 @@ describe('CHATWIRE_MCP_CONFIG', () => {
   };
 
   it('reads the mcpServers shape', () => {
-    expect(Object.keys(userMcpServers(file('ok.json', '{"mcpServers":{"mine":{"command":"node","args":["server.js"]}}}')))).toEqual(['mine']);
+    expect(Object.keys(userMcpServers(file('ok.json', '{"mcpServers":{"mine":{"command":"node","args":["server.js"]}}}')))).toEqual([
+      'mine',
+    ]);
   });
 
   it('a malformed file, a wrong entry or a missing file is an error naming the file and the problem', () => {
     expect(() => userMcpServers(file('bad.json', '{"mcpServers": {'))).toThrow(McpConfigError);
     expect(() => userMcpServers(file('bad.json', '{"mcpServers": {'))).toThrow(/CHATWIRE_MCP_CONFIG \(.*bad\.json\) is not valid JSON/);
-    expect(() => userMcpServers(file('entry.json', '{"mcpServers":{"mine":{"url":"ftp://x"}}}'))).toThrow(/MCP server 'mine': url must be http: or https:/);
+    expect(() => userMcpServers(file('entry.json', '{"mcpServers":{"mine":{"url":"ftp://x"}}}'))).toThrow(
+      /MCP server 'mine': url must be http: or https:/,
+    );
     expect(() => userMcpServers(join(folder, 'missing.json'))).toThrow(/cannot be read/);
   });
 });
@@ -49,15 +53,32 @@ describe('the demo with its MCP servers', () => {
 
   it('the scripted model discovers and calls an MCP tool by name through /api/chat', async () => {
     const routes = createDemoRoutes({ model: createScriptedModel(), mcp });
-    const input = { threadId: 't', runId: 'r', messages: [{ id: 'u1', role: 'user', content: 'use everything__echo with message: hello from the demo' }], tools: [], context: [], state: {}, forwardedProps: {} };
-    const response = await routes(new Request('http://localhost/api/chat', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(input) }));
+    const input = {
+      threadId: 't',
+      runId: 'r',
+      messages: [{ id: 'u1', role: 'user', content: 'use everything__echo with message: hello from the demo' }],
+      tools: [],
+      context: [],
+      state: {},
+      forwardedProps: {},
+    };
+    const response = await routes(
+      new Request('http://localhost/api/chat', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(input),
+      }),
+    );
     const events: Event[] = [];
-    for await (const data of readServerSentEvents((response as Response).body as ReadableStream<Uint8Array>)) events.push(JSON.parse(data) as Event);
+    for await (const data of readServerSentEvents((response as Response).body as ReadableStream<Uint8Array>))
+      events.push(JSON.parse(data) as Event);
     const calls = events.flatMap((event) => (event.type === 'TOOL_CALL_START' ? [event.toolCallName] : []));
     expect(calls).toEqual(['__lazy__tool__discovery__', 'everything__echo']);
     const result = events.flatMap((event) => (event.type === 'TOOL_CALL_RESULT' ? [event.content] : [])).at(-1);
     expect(result).toContain('Echo: hello from the demo');
-    const catalog = (await ((await routes(new Request('http://localhost/api/tools'))) as Response).json()) as { tools: { name: string; lazy: boolean }[] };
+    const catalog = (await ((await routes(new Request('http://localhost/api/tools'))) as Response).json()) as {
+      tools: { name: string; lazy: boolean }[];
+    };
     expect(catalog.tools.find((tool) => tool.name === 'files__read_text_file')?.lazy).toBe(true);
   });
 });

@@ -1,7 +1,16 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Event, Message } from '@ag-ui/core';
 import { DISCOVERY_TOOL_NAME, type ModelCallUsage } from '@chatwire/core';
-import { anthropic, chat, countTextTokens, openaiCompatible, openaiResponses, toModelTool, type ChatModel, type DiscoveryOptions } from '@chatwire/server';
+import {
+  anthropic,
+  chat,
+  countTextTokens,
+  openaiCompatible,
+  openaiResponses,
+  toModelTool,
+  type ChatModel,
+  type DiscoveryOptions,
+} from '@chatwire/server';
 import { browserToolDefinitions, catalog } from '../shared/catalog.ts';
 import { createServerTools } from '../server/toolImplementations.ts';
 import { applyEvents, collect, user } from '../../../packages/server/tests/fixtures.ts';
@@ -35,7 +44,12 @@ import { startProviderServer, type ProviderServer } from '../../../packages/serv
  */
 const turns = [
   { text: 'use trackShipment for TRK-123456', tool: 'trackShipment', input: { trackingNumber: 'TRK-123456' }, query: 'track a parcel' },
-  { text: 'use convertCurrency {"amount":100,"from":"USD","to":"EUR"}', tool: 'convertCurrency', input: { amount: 100, from: 'USD', to: 'EUR' }, query: 'convert currency' },
+  {
+    text: 'use convertCurrency {"amount":100,"from":"USD","to":"EUR"}',
+    tool: 'convertCurrency',
+    input: { amount: 100, from: 'USD', to: 'EUR' },
+    query: 'convert currency',
+  },
   { text: 'use getLoyaltyPoints', tool: 'getLoyaltyPoints', input: {}, query: 'loyalty points balance' },
 ];
 const SYSTEM = 'You are a shop assistant.';
@@ -48,7 +62,18 @@ type Mode = 'all-eager' | 'chatwire' | 'chatwire by name' | 'tool-changes' | 'to
 /** One response in Anthropic's documented SSE layout. */
 function anthropicStream(blocks: readonly Block[], id: string): string {
   const events: unknown[] = [
-    { type: 'message_start', message: { id, type: 'message', role: 'assistant', model: 'claude-opus-5', content: [], stop_reason: null, usage: { input_tokens: 1, output_tokens: 1 } } },
+    {
+      type: 'message_start',
+      message: {
+        id,
+        type: 'message',
+        role: 'assistant',
+        model: 'claude-opus-5',
+        content: [],
+        stop_reason: null,
+        usage: { input_tokens: 1, output_tokens: 1 },
+      },
+    },
   ];
   let index = 0;
   for (const block of blocks) {
@@ -57,16 +82,32 @@ function anthropicStream(blocks: readonly Block[], id: string): string {
       events.push({ type: 'content_block_delta', index, delta: { type: 'text_delta', text: block.text } });
       events.push({ type: 'content_block_stop', index: index++ });
     } else if ('call' in block) {
-      events.push({ type: 'content_block_start', index, content_block: { type: 'tool_use', id: `toolu_${id}_${index}`, name: block.call, input: {} } });
+      events.push({
+        type: 'content_block_start',
+        index,
+        content_block: { type: 'tool_use', id: `toolu_${id}_${index}`, name: block.call, input: {} },
+      });
       events.push({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: JSON.stringify(block.input) } });
       events.push({ type: 'content_block_stop', index: index++ });
     } else if ('search' in block) {
       const searchId = `srvtoolu_${id}_${index}`;
-      events.push({ type: 'content_block_start', index, content_block: { type: 'server_tool_use', id: searchId, name: 'tool_search_tool_bm25', input: {} } });
-      events.push({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: JSON.stringify({ query: block.search }) } });
+      events.push({
+        type: 'content_block_start',
+        index,
+        content_block: { type: 'server_tool_use', id: searchId, name: 'tool_search_tool_bm25', input: {} },
+      });
+      events.push({
+        type: 'content_block_delta',
+        index,
+        delta: { type: 'input_json_delta', partial_json: JSON.stringify({ query: block.search }) },
+      });
       events.push({ type: 'content_block_stop', index: index++ });
       const content = { type: 'tool_search_tool_search_result', tool_references: [{ type: 'tool_reference', tool_name: block.loads }] };
-      events.push({ type: 'content_block_start', index, content_block: { type: 'tool_search_tool_result', tool_use_id: searchId, content } });
+      events.push({
+        type: 'content_block_start',
+        index,
+        content_block: { type: 'tool_search_tool_result', tool_use_id: searchId, content },
+      });
       events.push({ type: 'content_block_stop', index: index++ });
     }
   }
@@ -79,52 +120,129 @@ function anthropicStream(blocks: readonly Block[], id: string): string {
 /** The deferred definition of a demo tool as the Responses adapter sends it (what a tool_search_output returns). */
 function deferredDefinition(name: string) {
   const tool = toModelTool(demoTools().find((candidate) => candidate.name === name)!);
-  return { type: 'function', name: tool.name, description: tool.description, parameters: tool.parameters, strict: false, defer_loading: true };
+  return {
+    type: 'function',
+    name: tool.name,
+    description: tool.description,
+    parameters: tool.parameters,
+    strict: false,
+    defer_loading: true,
+  };
 }
 
 /** One response in the Responses API's documented event layout. */
 function responsesStream(blocks: readonly Block[], id: string): string {
-  const events: Record<string, unknown>[] = [{ type: 'response.created', response: { id, object: 'response', status: 'in_progress', output: [] } }];
+  const events: Record<string, unknown>[] = [
+    { type: 'response.created', response: { id, object: 'response', status: 'in_progress', output: [] } },
+  ];
   blocks.forEach((block, index) => {
     if ('text' in block) {
-      const item = { id: `msg_${id}_${index}`, type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: block.text, annotations: [] }] };
+      const item = {
+        id: `msg_${id}_${index}`,
+        type: 'message',
+        role: 'assistant',
+        status: 'completed',
+        content: [{ type: 'output_text', text: block.text, annotations: [] }],
+      };
       events.push({ type: 'response.output_item.added', output_index: index, item: { ...item, status: 'in_progress', content: [] } });
       events.push({ type: 'response.output_text.delta', item_id: item.id, output_index: index, content_index: 0, delta: block.text });
       events.push({ type: 'response.output_item.done', output_index: index, item });
     } else if ('call' in block) {
-      const item = { id: `fc_${id}_${index}`, type: 'function_call', status: 'completed', call_id: `call_${id}_${index}`, name: block.call, arguments: JSON.stringify(block.input) };
+      const item = {
+        id: `fc_${id}_${index}`,
+        type: 'function_call',
+        status: 'completed',
+        call_id: `call_${id}_${index}`,
+        name: block.call,
+        arguments: JSON.stringify(block.input),
+      };
       events.push({ type: 'response.output_item.added', output_index: index, item: { ...item, status: 'in_progress', arguments: '' } });
       events.push({ type: 'response.function_call_arguments.delta', item_id: item.id, output_index: index, delta: item.arguments });
       events.push({ type: 'response.output_item.done', output_index: index, item });
     } else if ('clientSearch' in block) {
-      const item = { id: `ts_${id}_${index}`, type: 'tool_search_call', status: 'completed', call_id: `tsc_${id}_${index}`, execution: 'client', arguments: block.clientSearch };
+      const item = {
+        id: `ts_${id}_${index}`,
+        type: 'tool_search_call',
+        status: 'completed',
+        call_id: `tsc_${id}_${index}`,
+        execution: 'client',
+        arguments: block.clientSearch,
+      };
       events.push({ type: 'response.output_item.done', output_index: index, item });
     } else if ('search' in block) {
       const callId = `tsc_${id}_${index}`;
-      events.push({ type: 'response.output_item.done', output_index: index, item: { id: `ts_${id}_${index}`, type: 'tool_search_call', status: 'completed', call_id: callId, execution: 'server', arguments: { query: block.search } } });
-      events.push({ type: 'response.output_item.done', output_index: index, item: { id: `tso_${id}_${index}`, type: 'tool_search_output', status: 'completed', call_id: callId, execution: 'server', tools: [deferredDefinition(block.loads)] } });
+      events.push({
+        type: 'response.output_item.done',
+        output_index: index,
+        item: {
+          id: `ts_${id}_${index}`,
+          type: 'tool_search_call',
+          status: 'completed',
+          call_id: callId,
+          execution: 'server',
+          arguments: { query: block.search },
+        },
+      });
+      events.push({
+        type: 'response.output_item.done',
+        output_index: index,
+        item: {
+          id: `tso_${id}_${index}`,
+          type: 'tool_search_output',
+          status: 'completed',
+          call_id: callId,
+          execution: 'server',
+          tools: [deferredDefinition(block.loads)],
+        },
+      });
     }
   });
-  const usage = { input_tokens: 1, input_tokens_details: { cached_tokens: 0 }, output_tokens: 10, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 11 };
+  const usage = {
+    input_tokens: 1,
+    input_tokens_details: { cached_tokens: 0 },
+    output_tokens: 10,
+    output_tokens_details: { reasoning_tokens: 0 },
+    total_tokens: 11,
+  };
   events.push({ type: 'response.completed', response: { id, object: 'response', status: 'completed', usage } });
-  return events.map((event, sequence) => `event: ${event['type'] as string}\ndata: ${JSON.stringify({ ...event, sequence_number: sequence })}\n\n`).join('');
+  return events
+    .map((event, sequence) => `event: ${event['type'] as string}\ndata: ${JSON.stringify({ ...event, sequence_number: sequence })}\n\n`)
+    .join('');
 }
 
 /** One response in the Chat Completions chunk layout. */
 function chatStream(blocks: readonly Block[], id: string): string {
-  const chunk = (delta: unknown, finish: string | null = null) => ({ id, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }], usage: null });
+  const chunk = (delta: unknown, finish: string | null = null) => ({
+    id,
+    object: 'chat.completion.chunk',
+    choices: [{ index: 0, delta, finish_reason: finish }],
+    usage: null,
+  });
   const chunks: unknown[] = [];
   let call = 0;
   for (const block of blocks) {
     if ('text' in block) chunks.push(chunk({ content: block.text }));
-    else if ('call' in block) chunks.push(chunk({ tool_calls: [{ index: call, id: `call_${id}_${call++}`, type: 'function', function: { name: block.call, arguments: JSON.stringify(block.input) } }] }));
+    else if ('call' in block)
+      chunks.push(
+        chunk({
+          tool_calls: [
+            {
+              index: call,
+              id: `call_${id}_${call++}`,
+              type: 'function',
+              function: { name: block.call, arguments: JSON.stringify(block.input) },
+            },
+          ],
+        }),
+      );
   }
   chunks.push(chunk({}, call > 0 ? 'tool_calls' : 'stop'));
   chunks.push({ id, object: 'chat.completion.chunk', choices: [], usage: { prompt_tokens: 1, completion_tokens: 10, total_tokens: 11 } });
   return `${chunks.map((value) => `data: ${JSON.stringify(value)}\n\n`).join('')}data: [DONE]\n\n`;
 }
 
-const streamFor = (provider: Provider) => (provider === 'anthropic' ? anthropicStream : provider === 'responses' ? responsesStream : chatStream);
+const streamFor = (provider: Provider) =>
+  provider === 'anthropic' ? anthropicStream : provider === 'responses' ? responsesStream : chatStream;
 
 /** The model's scripted responses for one turn. */
 function script(provider: Provider, mode: Mode, turn: (typeof turns)[number], n: number): string[] {
@@ -132,15 +250,40 @@ function script(provider: Provider, mode: Mode, turn: (typeof turns)[number], n:
   const answer = stream([{ text: 'Here is what I found.' }], `a${n}`);
   // All-eager, and calling a lazy tool by the name the discovery catalog shows (call-to-load: the call runs and loads it).
   if (mode === 'all-eager' || mode.endsWith('by name')) return [stream([{ call: turn.tool, input: turn.input }], `c${n}`), answer];
-  if (mode === 'tool-search') return [stream([{ search: turn.query, loads: turn.tool }, { call: turn.tool, input: turn.input }], `s${n}`), answer];
+  if (mode === 'tool-search')
+    return [
+      stream(
+        [
+          { search: turn.query, loads: turn.tool },
+          { call: turn.tool, input: turn.input },
+        ],
+        `s${n}`,
+      ),
+      answer,
+    ];
   // OpenAI's client-executed tool_search, answered by Chatwire's discovery (its arguments are the discovery tool's).
-  if (mode === 'client search') return [stream([{ clientSearch: { toolNames: [turn.tool] } }], `k${n}`), stream([{ call: turn.tool, input: turn.input }], `c${n}`), answer];
-  return [stream([{ call: DISCOVERY_TOOL_NAME, input: { toolNames: [turn.tool] } }], `d${n}`), stream([{ call: turn.tool, input: turn.input }], `c${n}`), answer];
+  if (mode === 'client search')
+    return [
+      stream([{ clientSearch: { toolNames: [turn.tool] } }], `k${n}`),
+      stream([{ call: turn.tool, input: turn.input }], `c${n}`),
+      answer,
+    ];
+  return [
+    stream([{ call: DISCOVERY_TOOL_NAME, input: { toolNames: [turn.tool] } }], `d${n}`),
+    stream([{ call: turn.tool, input: turn.input }], `c${n}`),
+    answer,
+  ];
 }
 
 function modelFor(provider: Provider, mode: Mode, url: string): ChatModel {
   if (provider === 'anthropic') {
-    return anthropic({ baseURL: url, apiKey: 'sk-test', model: 'claude-opus-5', ...(mode === 'tool-search' ? { toolSearch: 'bm25' as const } : {}), ...(mode.startsWith('tool-changes') ? { toolChanges: true } : {}) });
+    return anthropic({
+      baseURL: url,
+      apiKey: 'sk-test',
+      model: 'claude-opus-5',
+      ...(mode === 'tool-search' ? { toolSearch: 'bm25' as const } : {}),
+      ...(mode.startsWith('tool-changes') ? { toolChanges: true } : {}),
+    });
   }
   if (provider === 'responses') {
     const toolSearch = mode === 'tool-search' ? 'hosted' : mode === 'client search' ? 'client' : undefined;
@@ -169,12 +312,16 @@ async function converse(provider: Provider, mode: Mode) {
   for (const [index, turn] of turns.entries()) {
     for (const body of script(provider, mode, turn, index)) stand.respond({ body, writes: 'whole' });
     history = [...history, user(turn.text, `u${index}`)];
-    const run = await collect(chat({ model, messages: history, tools, threadId: `economics-${provider}-${mode}`, secret: 'e', system: SYSTEM, discovery }));
+    const run = await collect(
+      chat({ model, messages: history, tools, threadId: `economics-${provider}-${mode}`, secret: 'e', system: SYSTEM, discovery }),
+    );
     expect(run.at(-1)?.type, `${provider} ${mode} turn ${index + 1}`).toBe('RUN_FINISHED');
     events.push(...run);
     history = applyEvents(history, run);
   }
-  const usage = events.flatMap((event) => (event.type === 'CUSTOM' && event.name === 'chatwire.model_call_usage' ? [event.value as ModelCallUsage] : []));
+  const usage = events.flatMap((event) =>
+    event.type === 'CUSTOM' && event.name === 'chatwire.model_call_usage' ? [event.value as ModelCallUsage] : [],
+  );
   return { bodies: stand.requests.slice(first).map((request) => request.body as Body), usage };
 }
 
@@ -210,7 +357,11 @@ function billedBlocks(provider: Provider, body: Body): { blocks: string[]; head:
   return { blocks: [...tools, JSON.stringify(body['system'] ?? ''), ...messages], head: tools.length + 1 };
 }
 
-const PRICES: Record<Provider, { read: number; write: number }> = { anthropic: { read: 0.1, write: 1.25 }, responses: { read: 0.1, write: 1 }, chat: { read: 0.1, write: 1 } };
+const PRICES: Record<Provider, { read: number; write: number }> = {
+  anthropic: { read: 0.1, write: 1.25 },
+  responses: { read: 0.1, write: 1 },
+  chat: { read: 0.1, write: 1 },
+};
 
 function economics(provider: Provider, bodies: readonly Body[]) {
   let previous: string[] | undefined;
@@ -288,17 +439,25 @@ describe('discovery economics per adapter and mode on the demo catalog (modelled
 
     // Every lazy mode sends fewer input tokens than all-eager on its adapter.
     expect(get('responses', 'client search').cost).toBeLessThan(get('responses', 'all-eager').cost);
-    for (const [provider, mode] of ways) if (mode !== 'all-eager') expect(get(provider, mode).input, `${provider} ${mode}`).toBeLessThan(get(provider, 'all-eager').input);
+    for (const [provider, mode] of ways)
+      if (mode !== 'all-eager') expect(get(provider, mode).input, `${provider} ${mode}`).toBeLessThan(get(provider, 'all-eager').input);
 
     // Cache-preserving modes: the tool list never changes, so every request after the first reuses the whole previous one.
     // Target: at most 50% of all-eager (calling by catalog names for tool changes, as discoveryEconomics.test.ts measures).
-    const preserving = [['anthropic', 'tool-changes by name'], ['anthropic', 'tool-search'], ['responses', 'tool-search']] as const;
+    const preserving = [
+      ['anthropic', 'tool-changes by name'],
+      ['anthropic', 'tool-search'],
+      ['responses', 'tool-search'],
+    ] as const;
     for (const [provider, mode] of [...preserving, ['anthropic', 'tool-changes'] as const, ['responses', 'client search'] as const]) {
       const bodies = runs.get(keyOf(provider, mode))!.bodies;
       for (const body of bodies) expect(body['tools']).toEqual(bodies[0]!['tools']);
     }
     for (const [provider, mode] of preserving) {
-      expect(get(provider, mode).cost / get(provider, 'all-eager').cost, `${provider} ${mode} warm cache against all-eager`).toBeLessThanOrEqual(0.5);
+      expect(
+        get(provider, mode).cost / get(provider, 'all-eager').cost,
+        `${provider} ${mode} warm cache against all-eager`,
+      ).toBeLessThanOrEqual(0.5);
     }
     // Tool changes against Chatwire's discovery on the same adapter, each way of finding the tool.
     expect(get('anthropic', 'tool-changes by name').cost).toBeLessThan(get('anthropic', 'chatwire by name').cost);
@@ -315,12 +474,16 @@ describe('discovery economics per adapter and mode on the demo catalog (modelled
     // The accounting says which requests used tool changes, and lists the same tools on each.
     const records = runs.get(keyOf('anthropic', 'tool-changes'))!.usage;
     expect(records).toHaveLength(9);
-    expect(records.every((record) => record.toolChanges !== undefined && record.toolsSent.join() === records[0]!.toolsSent.join())).toBe(true);
+    expect(records.every((record) => record.toolChanges !== undefined && record.toolsSent.join() === records[0]!.toolsSent.join())).toBe(
+      true,
+    );
     expect(records.at(-1)!.toolChanges!.added).toEqual(['trackShipment', 'convertCurrency', 'getLoyaltyPoints']);
     expect(runs.get('anthropic chatwire')!.usage.every((record) => record.toolChanges === undefined)).toBe(true);
     // Provider search: the records say what the searches loaded.
     for (const key of ['anthropic tool-search', 'responses tool-search']) {
-      expect(new Set(runs.get(key)!.usage.at(-1)?.providerToolSearch?.loaded)).toEqual(new Set(['trackShipment', 'convertCurrency', 'getLoyaltyPoints']));
+      expect(new Set(runs.get(key)!.usage.at(-1)?.providerToolSearch?.loaded)).toEqual(
+        new Set(['trackShipment', 'convertCurrency', 'getLoyaltyPoints']),
+      );
     }
   });
 });

@@ -20,7 +20,11 @@ export const handleChat = createChatHandler({
     // Lazy: the model is sent its definition only after it asks for it (the discovery step).
     getForecast.server(({ city, days = 3 }) => ({
       city,
-      days: Array.from({ length: days }, (_, index) => ({ date: new Date(Date.UTC(2026, 0, index + 1)).toISOString().slice(0, 10), high: 20 - index, low: 11 - index })),
+      days: Array.from({ length: days }, (_, index) => ({
+        date: new Date(Date.UTC(2026, 0, index + 1)).toISOString().slice(0, 10),
+        high: 20 - index,
+        low: 11 - index,
+      })),
     })),
     refundOrder.server(({ orderId }) => ({ orderId, refunded: true })),
     // Runs in the browser: the page announces its implementation with each request.

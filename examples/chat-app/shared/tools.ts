@@ -46,7 +46,12 @@ export const setTheme = toolDefinition({
 export const refundOrder = toolDefinition({
   name: 'refundOrder',
   description: 'Refunds an order to the original payment method.',
-  inputSchema: z.object({ orderId: z.string().regex(/^ORD-\d+$/).describe('The order id, e.g. "ORD-1234".') }),
+  inputSchema: z.object({
+    orderId: z
+      .string()
+      .regex(/^ORD-\d+$/)
+      .describe('The order id, e.g. "ORD-1234".'),
+  }),
   outputSchema: z.object({ orderId: z.string(), refunded: z.boolean() }),
   needsApproval: true,
 });

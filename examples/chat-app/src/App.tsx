@@ -9,7 +9,9 @@ import { getForecast, getWeather, setTheme, type Theme } from '../shared/tools.t
  * output schema. Tools without one (refundOrder, setTheme) get @chatwire/ui's generic card.
  */
 const toolUIs = [
-  makeToolUI(getWeather, ({ output }) => <p className="weather">{output ? `${output.celsius} °C and ${output.sky} in ${output.city}` : null}</p>),
+  makeToolUI(getWeather, ({ output }) => (
+    <p className="weather">{output ? `${output.celsius} °C and ${output.sky} in ${output.city}` : null}</p>
+  )),
   makeToolUI(getForecast, ({ output }) => (
     <ul className="forecast">
       {output?.days.map((day) => (
@@ -54,7 +56,12 @@ export function App() {
           tools={toolUIs}
           onApproval={onApproval}
           onRegenerate={onRegenerate}
-          empty={<p className="empty">Try “use getWeather for Paris”, “use getForecast for Paris” (a lazy tool), “use refundOrder for ORD-1234” or “use setTheme dark”.</p>}
+          empty={
+            <p className="empty">
+              Try “use getWeather for Paris”, “use getForecast for Paris” (a lazy tool), “use refundOrder for ORD-1234” or “use setTheme
+              dark”.
+            </p>
+          }
         />
         {chat.error ? <ChatError error={chat.error} onRetry={onRegenerate} onDismiss={chat.clearError} /> : null}
       </main>

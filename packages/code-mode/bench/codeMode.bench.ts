@@ -24,10 +24,13 @@ const wait = toolDefinition({
   name: 'wait',
   description: 'Waits, then answers.',
   inputSchema: z.object({ ms: z.number() }),
-}).server(({ ms }, { signal }) => new Promise<{ waited: number }>((resolve, reject) => {
-  const timer = setTimeout(() => resolve({ waited: ms }), ms);
-  signal.addEventListener('abort', () => (clearTimeout(timer), reject(new Error('aborted'))), { once: true });
-}));
+}).server(
+  ({ ms }, { signal }) =>
+    new Promise<{ waited: number }>((resolve, reject) => {
+      const timer = setTimeout(() => resolve({ waited: ms }), ms);
+      signal.addEventListener('abort', () => (clearTimeout(timer), reject(new Error('aborted'))), { once: true });
+    }),
+);
 
 const tools = [getWeather, wait];
 
@@ -86,7 +89,11 @@ describe('Code Mode, quickjs-wasi in a worker thread', () => {
     runs(10, 1),
   );
 
-  bench('warm execution: return a value (fresh VM per execution)', async () => expectResult(await codeMode.execute('return 6 * 7'), 42), runs(200, 20));
+  bench(
+    'warm execution: return a value (fresh VM per execution)',
+    async () => expectResult(await codeMode.execute('return 6 * 7'), 42),
+    runs(200, 20),
+  );
 
   bench(
     'warm execution: one tool call',
@@ -96,7 +103,8 @@ describe('Code Mode, quickjs-wasi in a worker thread', () => {
 
   bench(
     'warm execution: 30-line TypeScript snippet, four sequential tool calls',
-    async () => expectResult(await codeMode.execute(snippet), { warmest: 'Lisbon', warm: ['Lisbon'], cold: ['Oslo', 'Rome', 'Bern'], count: 4 }),
+    async () =>
+      expectResult(await codeMode.execute(snippet), { warmest: 'Lisbon', warm: ['Lisbon'], cold: ['Oslo', 'Rome', 'Bern'], count: 4 }),
     runs(100, 10),
   );
 

@@ -82,7 +82,10 @@ export interface CodeMode {
    * Answers a `discover_tools` call as the tool does, with the conversation passed explicitly
    * (`toolCallId`: this discovery call, so earlier ones in the same response count).
    */
-  discover(toolNames: readonly string[], options?: { readonly messages?: readonly Message[]; readonly toolCallId?: string }): DiscoverToolsOutput;
+  discover(
+    toolNames: readonly string[],
+    options?: { readonly messages?: readonly Message[]; readonly toolCallId?: string },
+  ): DiscoverToolsOutput;
   /** The lazy tools discovered in a conversation (see `discoveredInConversation`). */
   discovered(messages: readonly Message[], toolCallId?: string): string[];
 }
@@ -117,7 +120,10 @@ export function createCodeMode(options: CodeModeOptions): CodeMode {
   const limits = resolveLimits(options.limits);
   const detail = options.lazyToolsConfig?.includeDescription ?? 'none';
   if (!['none', 'first-sentence', 'full'].includes(detail)) {
-    throw new CodeModeError('invalid-option', `lazyToolsConfig.includeDescription must be 'none', 'first-sentence' or 'full' (got ${String(detail)}).`);
+    throw new CodeModeError(
+      'invalid-option',
+      `lazyToolsConfig.includeDescription must be 'none', 'first-sentence' or 'full' (got ${String(detail)}).`,
+    );
   }
   const transpile = options.transpile ?? stripTypeScript;
   const gate = options.gateUndiscovered ?? true;
@@ -129,15 +135,27 @@ export function createCodeMode(options: CodeModeOptions): CodeMode {
     seen.add(tool.name);
     const execute = (tool as { execute?: unknown }).execute;
     if (tool.kind !== 'server' || typeof execute !== 'function') {
-      throw new CodeModeError('not-a-server-tool', `Tool '${tool.name}' has no server implementation: Code Mode runs tools on the server, so pass toolDefinition(...).server(impl).`);
+      throw new CodeModeError(
+        'not-a-server-tool',
+        `Tool '${tool.name}' has no server implementation: Code Mode runs tools on the server, so pass toolDefinition(...).server(impl).`,
+      );
     }
     servers.push(tool as ServerTool<string, unknown, unknown>);
   }
-  const stubs = createToolStubs(servers.map((tool) => ({ name: tool.name, description: tool.description, parameters: tool.parameters, output: outputJsonSchema(tool) })));
+  const stubs = createToolStubs(
+    servers.map((tool) => ({
+      name: tool.name,
+      description: tool.description,
+      parameters: tool.parameters,
+      output: outputJsonSchema(tool),
+    })),
+  );
   const eager = servers.filter((tool) => !tool.lazy).map((tool) => stubs.get(tool.name) as ToolStub);
   const lazy = servers.filter((tool) => tool.lazy).map((tool) => stubs.get(tool.name) as ToolStub);
   const lazyNames = new Set(lazy.map((stub) => stub.name));
-  const bound = new Map<string, BoundTool>(servers.map((tool) => [bindingName(tool.name), { binding: bindingName(tool.name), tool, lazy: tool.lazy }]));
+  const bound = new Map<string, BoundTool>(
+    servers.map((tool) => [bindingName(tool.name), { binding: bindingName(tool.name), tool, lazy: tool.lazy }]),
+  );
 
   const systemPrompt = renderSystemPrompt({ eager, lazy, includeDescription: detail, limits });
   const allEagerSystemPrompt = renderSystemPrompt({ eager: [...stubs.values()], lazy: [], includeDescription: detail, limits });
@@ -170,9 +188,14 @@ export function createCodeMode(options: CodeModeOptions): CodeMode {
     });
   };
 
-  const discover = (toolNames: readonly string[], call: { readonly messages?: readonly Message[]; readonly toolCallId?: string } = {}): DiscoverToolsOutput => {
+  const discover = (
+    toolNames: readonly string[],
+    call: { readonly messages?: readonly Message[]; readonly toolCallId?: string } = {},
+  ): DiscoverToolsOutput => {
     // This call itself is in the last assistant message: only calls before it (or, without its id, only results) count.
-    const before = call.messages ? discoveredInConversation(call.messages, { lazyNames, toolCallId: call.toolCallId, sameResponse: false }) : [];
+    const before = call.messages
+      ? discoveredInConversation(call.messages, { lazyNames, toolCallId: call.toolCallId, sameResponse: false })
+      : [];
     return answerDiscovery(toolNames, catalog, new Set(before));
   };
 
@@ -183,7 +206,10 @@ export function createCodeMode(options: CodeModeOptions): CodeMode {
     inputSchema: jsonSchema<{ typescriptCode: string }>({
       type: 'object',
       properties: {
-        typescriptCode: { type: 'string', description: 'TypeScript to run as the body of an async function: await external_* calls and return the result.' },
+        typescriptCode: {
+          type: 'string',
+          description: 'TypeScript to run as the body of an async function: await external_* calls and return the result.',
+        },
       },
       required: ['typescriptCode'],
     }),
@@ -192,11 +218,18 @@ export function createCodeMode(options: CodeModeOptions): CodeMode {
   }).server((input, context) => {
     const { messages, emit, toolCallId } = context;
     // Inside chat() the execution streams as chatwire.code_mode.* events (extendTools below grants the namespace).
-    const onEvent = emit ? (event: CodeModeEvent) => {
-      const wire = toWireEvent(event, toolCallId, limits.maxResultBytes);
-      emit(wire.name, wire.value);
-    } : undefined;
-    return execute(input.typescriptCode, { toolCallId, signal: context.signal, ...(messages ? { messages } : {}), ...(onEvent ? { onEvent } : {}) });
+    const onEvent = emit
+      ? (event: CodeModeEvent) => {
+          const wire = toWireEvent(event, toolCallId, limits.maxResultBytes);
+          emit(wire.name, wire.value);
+        }
+      : undefined;
+    return execute(input.typescriptCode, {
+      toolCallId,
+      signal: context.signal,
+      ...(messages ? { messages } : {}),
+      ...(onEvent ? { onEvent } : {}),
+    });
   }) as CodeMode['tool'];
 
   const discoveryTool =
@@ -208,7 +241,11 @@ export function createCodeMode(options: CodeModeOptions): CodeMode {
           inputSchema: jsonSchema<{ toolNames: string[] }>({
             type: 'object',
             properties: {
-              toolNames: { type: 'array', items: { type: 'string' }, description: 'Names of the APIs, as listed (the external_ prefix is optional).' },
+              toolNames: {
+                type: 'array',
+                items: { type: 'string' },
+                description: 'Names of the APIs, as listed (the external_ prefix is optional).',
+              },
             },
             required: ['toolNames'],
           }),
@@ -231,6 +268,9 @@ export function createCodeMode(options: CodeModeOptions): CodeMode {
     discovered,
   });
   // The server lets these two tools emit in Code Mode's namespace and adds Code Mode's share to each model call's accounting.
-  extendTools({ namespace: 'codeMode', usage: (call) => codeModeUsage(codeMode, { messages: call.messages, counter: call.counter }) }, codeMode.tools);
+  extendTools(
+    { namespace: 'codeMode', usage: (call) => codeModeUsage(codeMode, { messages: call.messages, counter: call.counter }) },
+    codeMode.tools,
+  );
   return codeMode;
 }

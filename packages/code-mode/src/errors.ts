@@ -44,16 +44,7 @@ export class CodeModeError extends Error {
  * - `guest`: the code threw (the error's own name and message are kept).
  */
 export type ExecutionErrorCode =
-  | 'code-too-large'
-  | 'syntax'
-  | 'timeout'
-  | 'memory'
-  | 'stack'
-  | 'result'
-  | 'never-settled'
-  | 'aborted'
-  | 'sandbox'
-  | 'guest';
+  'code-too-large' | 'syntax' | 'timeout' | 'memory' | 'stack' | 'result' | 'never-settled' | 'aborted' | 'sandbox' | 'guest';
 
 /** A failed execution's error, as the model and the UI read it: strings only, nothing from the host. */
 export interface ExecutionError {

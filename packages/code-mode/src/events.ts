@@ -77,12 +77,7 @@ export interface ExecutionFinishedEvent extends EventBase {
 
 /** Everything an execution reports while it runs, as plain data. */
 export type CodeModeEvent =
-  | ExecutionStartedEvent
-  | ConsoleEvent
-  | ExternalCallEvent
-  | ExternalResultEvent
-  | ExternalErrorEvent
-  | ExecutionFinishedEvent;
+  ExecutionStartedEvent | ConsoleEvent | ExternalCallEvent | ExternalResultEvent | ExternalErrorEvent | ExecutionFinishedEvent;
 
 /** Receives {@link CodeModeEvent}s. A listener that throws is ignored, never the execution's problem. */
 export type CodeModeEventListener = (event: CodeModeEvent) => void;
@@ -124,23 +119,48 @@ export function toWireEvent(event: CodeModeEvent, toolCallId: string, maxBytes: 
     case 'execution_started':
       return {
         name: CODE_MODE_EVENTS.execution_started,
-        value: { ...base, code: cutText(event.code, maxBytes).text, bindings: event.bindings, undiscovered: event.undiscovered, discoveryKnown: event.discoveryKnown },
+        value: {
+          ...base,
+          code: cutText(event.code, maxBytes).text,
+          bindings: event.bindings,
+          undiscovered: event.undiscovered,
+          discoveryKnown: event.discoveryKnown,
+        },
       };
     case 'console':
       return { name: CODE_MODE_EVENTS.console, value: { ...base, level: event.level, text: event.text } };
     case 'external_call': {
       const input = bounded(event.input, maxBytes);
-      return { name: CODE_MODE_EVENTS.external_call, value: { ...base, callId: event.callId, toolName: event.toolName, input: input.value, ...(input.cut ? { inputTruncated: true as const } : {}) } };
+      return {
+        name: CODE_MODE_EVENTS.external_call,
+        value: {
+          ...base,
+          callId: event.callId,
+          toolName: event.toolName,
+          input: input.value,
+          ...(input.cut ? { inputTruncated: true as const } : {}),
+        },
+      };
     }
     case 'external_result': {
       const output = bounded(event.output, maxBytes);
       return {
         name: CODE_MODE_EVENTS.external_result,
-        value: { ...base, callId: event.callId, toolName: event.toolName, output: output.value, ...(output.cut ? { outputTruncated: true as const } : {}), durationMs: event.durationMs },
+        value: {
+          ...base,
+          callId: event.callId,
+          toolName: event.toolName,
+          output: output.value,
+          ...(output.cut ? { outputTruncated: true as const } : {}),
+          durationMs: event.durationMs,
+        },
       };
     }
     case 'external_error':
-      return { name: CODE_MODE_EVENTS.external_error, value: { ...base, callId: event.callId, toolName: event.toolName, error: event.error, durationMs: event.durationMs } };
+      return {
+        name: CODE_MODE_EVENTS.external_error,
+        value: { ...base, callId: event.callId, toolName: event.toolName, error: event.error, durationMs: event.durationMs },
+      };
     case 'execution_finished':
       return {
         name: CODE_MODE_EVENTS.execution_finished,

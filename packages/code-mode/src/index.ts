@@ -1,11 +1,5 @@
 export { createCodeMode } from './createCodeMode.js';
-export type {
-  CodeMode,
-  CodeModeOptions,
-  DiscoverToolsInput,
-  ExecuteOptions,
-  ExecuteTypescriptInput,
-} from './createCodeMode.js';
+export type { CodeMode, CodeModeOptions, DiscoverToolsInput, ExecuteOptions, ExecuteTypescriptInput } from './createCodeMode.js';
 export { CodeModeError } from './errors.js';
 export type { CodeModeErrorCode, ExecutionError, ExecutionErrorCode } from './errors.js';
 export { CODE_MODE_EVENTS, toWireEvent } from './events.js';
@@ -38,14 +32,7 @@ export type { ConsoleLevel, SandboxDriver, SandboxOutcome, SandboxRequest, ToolR
 export { GUEST_PRELUDE, wrapGuestCode } from './sandbox/guestPrelude.js';
 export { RESERVED_WORDS, isIdentifier } from './stubs/identifiers.js';
 export { SchemaRenderer, TypeNames } from './stubs/jsonSchemaToTypeScript.js';
-export {
-  BINDING_PREFIX,
-  assertToolName,
-  bareToolName,
-  bindingName,
-  createToolStubs,
-  outputJsonSchema,
-} from './stubs/toolStubs.js';
+export { BINDING_PREFIX, assertToolName, bareToolName, bindingName, createToolStubs, outputJsonSchema } from './stubs/toolStubs.js';
 export type { StubSource, ToolStub } from './stubs/toolStubs.js';
 export { codeModeTokens } from './accounting/codeModeTokens.js';
 export { codeModeUsage } from './accounting/codeModeUsage.js';

@@ -51,10 +51,17 @@ export const MAX_STACK_BYTES = 512 * 1024;
 export function resolveLimits(limits: CodeModeLimits = {}): ResolvedLimits {
   const resolved = { ...DEFAULT_CODE_MODE_LIMITS };
   for (const [key, value] of Object.entries(limits) as [keyof CodeModeLimits, unknown][]) {
-    if (!(key in DEFAULT_CODE_MODE_LIMITS)) throw new CodeModeError('invalid-limit', `Unknown limit '${String(key)}'. Known limits: ${Object.keys(DEFAULT_CODE_MODE_LIMITS).join(', ')}.`);
+    if (!(key in DEFAULT_CODE_MODE_LIMITS))
+      throw new CodeModeError(
+        'invalid-limit',
+        `Unknown limit '${String(key)}'. Known limits: ${Object.keys(DEFAULT_CODE_MODE_LIMITS).join(', ')}.`,
+      );
     if (value === undefined) continue;
     if (typeof value !== 'number' || !Number.isFinite(value) || value < 1) {
-      throw new CodeModeError('invalid-limit', `Limit '${key}' must be a finite number of at least 1 (got ${JSON.stringify(value) ?? typeof value}).`);
+      throw new CodeModeError(
+        'invalid-limit',
+        `Limit '${key}' must be a finite number of at least 1 (got ${JSON.stringify(value) ?? typeof value}).`,
+      );
     }
     resolved[key] = Math.floor(value);
   }

@@ -43,7 +43,9 @@ describe('codeModeTokens', () => {
   });
 
   it('costs more with richer catalogs', () => {
-    const counts = (['none', 'first-sentence', 'full'] as const).map((includeDescription) => codeModeTokens(createCodeMode({ tools: catalog(), lazyToolsConfig: { includeDescription } })).sent);
+    const counts = (['none', 'first-sentence', 'full'] as const).map(
+      (includeDescription) => codeModeTokens(createCodeMode({ tools: catalog(), lazyToolsConfig: { includeDescription } })).sent,
+    );
     expect(counts[0]).toBeLessThan(counts[1] as number);
     expect(counts[1]).toBeLessThan(counts[2] as number);
   });
@@ -61,7 +63,9 @@ describe('codeModeTokens', () => {
       toolResult('x1', result),
     ];
     const tokens = codeModeTokens(codeMode, { messages });
-    expect(tokens.discovery).toBe(countTokens(`discover_tools${JSON.stringify({ toolNames: ['report7'] })}`) + countTokens(JSON.stringify(discovery)));
+    expect(tokens.discovery).toBe(
+      countTokens(`discover_tools${JSON.stringify({ toolNames: ['report7'] })}`) + countTokens(JSON.stringify(discovery)),
+    );
     expect(tokens.code).toBe(countTokens(JSON.stringify({ typescriptCode: code })));
     expect(tokens.results).toBe(countTokens(JSON.stringify(result)));
   });

@@ -3,7 +3,14 @@ import { toolDefinition } from '@chatwire/core';
 import { chat, createChatHandler, createScriptedModel, type ScriptRule } from '@chatwire/server';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { CodeModeError, createCodeMode, createQuickJsDriver, DEFAULT_CODE_MODE_LIMITS, DEFAULT_LIMITS, resolveLimits } from '../src/index.js';
+import {
+  CodeModeError,
+  createCodeMode,
+  createQuickJsDriver,
+  DEFAULT_CODE_MODE_LIMITS,
+  DEFAULT_LIMITS,
+  resolveLimits,
+} from '../src/index.js';
 import { createFixtureTools } from './fixtures.js';
 
 const driver = createQuickJsDriver();
@@ -15,9 +22,17 @@ describe('createCodeMode', () => {
     const codeMode = createCodeMode({ tools: all, driver });
     expect(codeMode.tool.name).toBe('execute_typescript');
     expect(codeMode.tool.kind).toBe('server');
-    expect(codeMode.tool.parameters).toMatchObject({ type: 'object', properties: { typescriptCode: { type: 'string' } }, required: ['typescriptCode'] });
+    expect(codeMode.tool.parameters).toMatchObject({
+      type: 'object',
+      properties: { typescriptCode: { type: 'string' } },
+      required: ['typescriptCode'],
+    });
     expect(codeMode.discoveryTool?.name).toBe('discover_tools');
-    expect(codeMode.discoveryTool?.parameters).toMatchObject({ type: 'object', properties: { toolNames: { type: 'array', items: { type: 'string' } } }, required: ['toolNames'] });
+    expect(codeMode.discoveryTool?.parameters).toMatchObject({
+      type: 'object',
+      properties: { toolNames: { type: 'array', items: { type: 'string' } } },
+      required: ['toolNames'],
+    });
     expect(codeMode.tools).toEqual([codeMode.tool, codeMode.discoveryTool]);
     expect(codeMode.lazyToolNames).toEqual(['fetchArchive', 'runReport']);
   });
@@ -74,7 +89,10 @@ describe('createCodeMode', () => {
     const { all, log } = createFixtureTools();
     const codeMode = createCodeMode({ tools: all, driver });
     const signal = new AbortController().signal;
-    const plain = await codeMode.tool.execute({ typescriptCode: `return (await external_runReport({ period: 'day' })).rows;` }, { toolCallId: 'c1', signal });
+    const plain = await codeMode.tool.execute(
+      { typescriptCode: `return (await external_runReport({ period: 'day' })).rows;` },
+      { toolCallId: 'c1', signal },
+    );
     // No conversation in the context: discovery cannot be known, so lazy APIs are not gated.
     expect(plain).toEqual({ success: true, result: 3 });
     const withHistory = await codeMode.tool.execute({ typescriptCode: `return (await external_runReport({ period: 'day' })).rows;` }, {
@@ -197,12 +215,24 @@ describe('Code Mode inside chat()', () => {
   it('plugs into createChatHandler', async () => {
     const { all } = createFixtureTools();
     const codeMode = createCodeMode({ tools: all, driver });
-    const handler = createChatHandler({ model: createScriptedModel({ rules: rules(code, []) }), tools: [...codeMode.tools], system: codeMode.systemPrompt });
+    const handler = createChatHandler({
+      model: createScriptedModel({ rules: rules(code, []) }),
+      tools: [...codeMode.tools],
+      system: codeMode.systemPrompt,
+    });
     const response = await handler(
       new Request('http://localhost/api/chat', {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ threadId: 't1', runId: 'r1', messages: [{ id: 'u1', role: 'user', content: 'compare please' }], tools: [], context: [], state: {}, forwardedProps: {} }),
+        body: JSON.stringify({
+          threadId: 't1',
+          runId: 'r1',
+          messages: [{ id: 'u1', role: 'user', content: 'compare please' }],
+          tools: [],
+          context: [],
+          state: {},
+          forwardedProps: {},
+        }),
       }),
     );
     expect(response.status).toBe(200);
@@ -211,7 +241,9 @@ describe('Code Mode inside chat()', () => {
       .split('\n\n')
       .filter((frame) => frame.startsWith('data: '))
       .map((frame) => JSON.parse(frame.slice(6)) as Event);
-    const execution = data.find((event) => event.type === EventType.TOOL_CALL_RESULT && JSON.parse((event as { content: string }).content).success !== undefined);
+    const execution = data.find(
+      (event) => event.type === EventType.TOOL_CALL_RESULT && JSON.parse((event as { content: string }).content).success !== undefined,
+    );
     expect(JSON.parse((execution as { content: string }).content)).toEqual({ success: true, result: { warmer: -7 } });
   });
 });

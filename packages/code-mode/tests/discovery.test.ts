@@ -106,7 +106,13 @@ describe('discover_tools', () => {
     const bare = codeMode.discover(['runReport']);
     expect(bare).toEqual({
       discovered: ['runReport'],
-      tools: [{ name: 'external_runReport', description: 'Generate a summary report for a period! Includes charts.', typeStub: codeMode.stubs.get('runReport')?.typeStub }],
+      tools: [
+        {
+          name: 'external_runReport',
+          description: 'Generate a summary report for a period! Includes charts.',
+          typeStub: codeMode.stubs.get('runReport')?.typeStub,
+        },
+      ],
     });
     expect(bare.tools[0]?.typeStub).toContain('period: "day" | "week" | "month";');
     expect(codeMode.discover(['external_runReport'])).toEqual(bare);
@@ -156,7 +162,10 @@ describe('discover_tools', () => {
       ]),
     ];
     expect(codeMode.discover(['runReport'], { messages, toolCallId: 'd1' }).tools).toHaveLength(1);
-    expect(codeMode.discover(['runReport'], { messages, toolCallId: 'd2' })).toMatchObject({ tools: [], alreadyDiscovered: ['external_runReport'] });
+    expect(codeMode.discover(['runReport'], { messages, toolCallId: 'd2' })).toMatchObject({
+      tools: [],
+      alreadyDiscovered: ['external_runReport'],
+    });
   });
 });
 
@@ -196,9 +205,17 @@ describe('discoveredInConversation', () => {
 
   it('survives malformed arguments and results', () => {
     const messages = [
-      { id: 'a1', role: 'assistant' as const, toolCalls: [{ id: 'd1', type: 'function' as const, function: { name: 'discover_tools', arguments: '{"toolNames": [' } }] },
+      {
+        id: 'a1',
+        role: 'assistant' as const,
+        toolCalls: [{ id: 'd1', type: 'function' as const, function: { name: 'discover_tools', arguments: '{"toolNames": [' } }],
+      },
       { id: 't1', role: 'tool' as const, toolCallId: 'd1', content: 'not json' },
-      { id: 'a2', role: 'assistant' as const, toolCalls: [{ id: 'd2', type: 'function' as const, function: { name: 'discover_tools', arguments: '{"toolNames": "runReport"}' } }] },
+      {
+        id: 'a2',
+        role: 'assistant' as const,
+        toolCalls: [{ id: 'd2', type: 'function' as const, function: { name: 'discover_tools', arguments: '{"toolNames": "runReport"}' } }],
+      },
     ];
     expect(discoveredInConversation(messages, { lazyNames })).toEqual([]);
   });

@@ -5,7 +5,13 @@
  * the host-side rules Code Mode layers on it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCodeMode, type CodeModeEvent, type CodeModeOptions, type ExecuteTypescriptResult, type SandboxDriver } from '../src/index.js';
+import {
+  createCodeMode,
+  type CodeModeEvent,
+  type CodeModeOptions,
+  type ExecuteTypescriptResult,
+  type SandboxDriver,
+} from '../src/index.js';
 import { assistantCalls, createFixtureTools, toolResult } from './fixtures.js';
 
 type Ok = Extract<ExecuteTypescriptResult, { success: true }>;
@@ -64,7 +70,11 @@ export function describeDriverConformance(label: string, createDriver: () => San
     describe('function', () => {
       it('awaits a binding and returns its JSON result', async () => {
         const { codeMode, log } = setup();
-        const result = ok(await codeMode.execute(`const weather = await external_getWeather({ city: 'Lisbon' });\nreturn { doubled: weather.celsius * 2, city: weather.city };`));
+        const result = ok(
+          await codeMode.execute(
+            `const weather = await external_getWeather({ city: 'Lisbon' });\nreturn { doubled: weather.celsius * 2, city: weather.city };`,
+          ),
+        );
         expect(result.result).toEqual({ doubled: 12, city: 'Lisbon' });
         expect(log.inputs).toEqual([{ city: 'Lisbon' }]);
       });
@@ -76,14 +86,18 @@ export function describeDriverConformance(label: string, createDriver: () => San
         // Concurrency is overlap, not wall time (a loaded machine stretches wall time): all three
         // were running at once, and every call started before the first one returned.
         expect(log.maxInFlight).toBe(3);
-        const order = events.filter((event) => event.type === 'external_call' || event.type === 'external_result').map((event) => event.type);
+        const order = events
+          .filter((event) => event.type === 'external_call' || event.type === 'external_result')
+          .map((event) => event.type);
         expect(order).toEqual(['external_call', 'external_call', 'external_call', 'external_result', 'external_result', 'external_result']);
       });
 
       it('turns a tool error into a catchable guest Error with only a name and a message', async () => {
         const { codeMode } = setup();
         const result = ok(
-          await codeMode.execute(`try {\n  await external_fail({});\n  return 'no error';\n} catch (error) {\n  return { isError: error instanceof Error, name: error.name, message: error.message, own: Object.getOwnPropertyNames(error).sort() };\n}`),
+          await codeMode.execute(
+            `try {\n  await external_fail({});\n  return 'no error';\n} catch (error) {\n  return { isError: error instanceof Error, name: error.name, message: error.message, own: Object.getOwnPropertyNames(error).sort() };\n}`,
+          ),
         );
         const value = result.result as { isError: boolean; name: string; message: string; own: string[] };
         expect(value.isError).toBe(true);
@@ -96,7 +110,9 @@ export function describeDriverConformance(label: string, createDriver: () => San
 
       it('reports schema validation failures cleanly, naming the field', async () => {
         const { codeMode, log } = setup();
-        const result = ok(await codeMode.execute(`try { await external_getWeather({ city: 42 }); } catch (e) { return e.name + ': ' + e.message; }`));
+        const result = ok(
+          await codeMode.execute(`try { await external_getWeather({ city: 42 }); } catch (e) { return e.name + ': ' + e.message; }`),
+        );
         expect(result.result).toMatch(/^ToolError: Invalid arguments for 'getWeather'/);
         expect(result.result).toContain('city');
         expect(log.inputs).toEqual([]);
@@ -104,7 +120,11 @@ export function describeDriverConformance(label: string, createDriver: () => San
 
       it('serialises like JSON: Dates become ISO strings, undefined is dropped', async () => {
         const { codeMode, log } = setup();
-        const result = ok(await codeMode.execute(`await external_echo({ when: new Date(0), gone: undefined });\nreturn { when: new Date(86400000), gone: undefined, kept: null };`));
+        const result = ok(
+          await codeMode.execute(
+            `await external_echo({ when: new Date(0), gone: undefined });\nreturn { when: new Date(86400000), gone: undefined, kept: null };`,
+          ),
+        );
         expect(result.result).toEqual({ when: '1970-01-02T00:00:00.000Z', kept: null });
         expect(log.inputs).toEqual([{ when: '1970-01-01T00:00:00.000Z' }]);
       });
@@ -112,7 +132,10 @@ export function describeDriverConformance(label: string, createDriver: () => San
       it('fails cleanly on a BigInt or a cycle in the result', async () => {
         const { codeMode } = setup();
         expect(failed(await codeMode.execute(`return { big: 10n };`)).error).toMatchObject({ code: 'result', name: 'TypeError' });
-        expect(failed(await codeMode.execute(`const a: any = {}; a.self = a; return a;`)).error).toMatchObject({ code: 'result', name: 'TypeError' });
+        expect(failed(await codeMode.execute(`const a: any = {}; a.self = a; return a;`)).error).toMatchObject({
+          code: 'result',
+          name: 'TypeError',
+        });
       });
 
       it('makes a BigInt input a catchable guest TypeError', async () => {
@@ -124,9 +147,15 @@ export function describeDriverConformance(label: string, createDriver: () => San
 
       it('captures console output, objects as JSON, with events per line', async () => {
         const { codeMode, events } = setup();
-        const result = ok(await codeMode.execute(`console.log('sum', 1 + 1, { a: [1] });\nconsole.warn('careful');\nconsole.error(new Error('bad').message);`));
+        const result = ok(
+          await codeMode.execute(
+            `console.log('sum', 1 + 1, { a: [1] });\nconsole.warn('careful');\nconsole.error(new Error('bad').message);`,
+          ),
+        );
         expect(result.logs).toEqual(['sum 2 {"a":[1]}', 'careful', 'bad']);
-        expect(events.filter((event) => event.type === 'console').map((event) => event.type === 'console' && [event.level, event.text])).toEqual([
+        expect(
+          events.filter((event) => event.type === 'console').map((event) => event.type === 'console' && [event.level, event.text]),
+        ).toEqual([
           ['log', 'sum 2 {"a":[1]}'],
           ['warn', 'careful'],
           ['error', 'bad'],
@@ -171,8 +200,17 @@ export function describeDriverConformance(label: string, createDriver: () => San
 
       it('emits started, external call/result/error and finished events in order', async () => {
         const { codeMode, events } = setup();
-        await codeMode.execute(`await external_getWeather({ city: 'Rome' });\ntry { await external_fail({}); } catch {}\nreturn 1;`, { toolCallId: 'call_7' });
-        expect(events.map((event) => event.type)).toEqual(['execution_started', 'external_call', 'external_result', 'external_call', 'external_error', 'execution_finished']);
+        await codeMode.execute(`await external_getWeather({ city: 'Rome' });\ntry { await external_fail({}); } catch {}\nreturn 1;`, {
+          toolCallId: 'call_7',
+        });
+        expect(events.map((event) => event.type)).toEqual([
+          'execution_started',
+          'external_call',
+          'external_result',
+          'external_call',
+          'external_error',
+          'execution_finished',
+        ]);
         const [, call, result, , error, finished] = events;
         expect(call).toMatchObject({ toolCallId: 'call_7', callId: 'call_7.1', toolName: 'getWeather', input: { city: 'Rome' } });
         expect(result).toMatchObject({ callId: 'call_7.1', output: { city: 'Rome', celsius: 4 } });
@@ -184,7 +222,19 @@ export function describeDriverConformance(label: string, createDriver: () => San
     describe('escapes', () => {
       it('exposes no host globals', async () => {
         const { codeMode } = setup();
-        const names = ['process', 'require', 'module', 'fetch', 'setTimeout', 'setInterval', 'WebAssembly', 'Buffer', 'XMLHttpRequest', 'Deno', 'Bun'];
+        const names = [
+          'process',
+          'require',
+          'module',
+          'fetch',
+          'setTimeout',
+          'setInterval',
+          'WebAssembly',
+          'Buffer',
+          'XMLHttpRequest',
+          'Deno',
+          'Bun',
+        ];
         const result = ok(await codeMode.execute(`return [${names.map((name) => `typeof ${name}`).join(', ')}];`));
         expect(result.result).toEqual(names.map(() => 'undefined'));
       });
@@ -212,7 +262,7 @@ export function describeDriverConformance(label: string, createDriver: () => San
             [
               '(JSON as any).stringify = () => ({ not: "a string" });',
               '(JSON as any).parse = () => { throw new Error("patched"); };',
-              "let outcome: string;",
+              'let outcome: string;',
               "try { const r = await external_getWeather({ city: 'Oslo' }); outcome = 'value ' + typeof r; } catch (e: any) { outcome = e.constructor.constructor('return typeof process')(); }",
               'return outcome;',
             ].join('\n'),
@@ -225,7 +275,11 @@ export function describeDriverConformance(label: string, createDriver: () => San
 
       it('holds no host handles on the global object', async () => {
         const { codeMode } = setup();
-        const result = ok(await codeMode.execute(`return Object.getOwnPropertyNames(globalThis).filter((name) => /^_|_ref$|_impl|host|chatwire|^ivm$/i.test(name));`));
+        const result = ok(
+          await codeMode.execute(
+            `return Object.getOwnPropertyNames(globalThis).filter((name) => /^_|_ref$|_impl|host|chatwire|^ivm$/i.test(name));`,
+          ),
+        );
         expect(result.result).toEqual([]);
       });
 
@@ -249,7 +303,7 @@ export function describeDriverConformance(label: string, createDriver: () => San
               '  }',
               "  return 'hooked';",
               '};',
-              "try { await external_fail({}); } catch (e: any) { void e.stack; }",
+              'try { await external_fail({}); } catch (e: any) { void e.stack; }',
               "void new Error('probe').stack;",
               "return seen.filter((value) => value !== 'none' && value !== 'threw' && value !== 'undefined');",
             ].join('\n'),
@@ -290,7 +344,9 @@ export function describeDriverConformance(label: string, createDriver: () => San
       it('does not keep globals from one execution to the next', async () => {
         const { codeMode } = setup();
         ok(await codeMode.execute(`(globalThis as any).leak = 'secret'; (globalThis as any).external_getWeather = () => 'replaced';`));
-        const next = ok(await codeMode.execute(`return [typeof (globalThis as any).leak, (await external_getWeather({ city: 'Rome' })).celsius];`));
+        const next = ok(
+          await codeMode.execute(`return [typeof (globalThis as any).leak, (await external_getWeather({ city: 'Rome' })).celsius];`),
+        );
         expect(next.result).toEqual(['undefined', 4]);
       });
 
@@ -337,7 +393,9 @@ export function describeDriverConformance(label: string, createDriver: () => San
 
       it('stops a microtask flood at the timeout', async () => {
         const { codeMode } = setup({ limits: { timeoutMs: 300 } });
-        const error = failed(await codeMode.execute(`const flood = (): Promise<void> => Promise.resolve().then(flood);\nawait flood();`)).error;
+        const error = failed(
+          await codeMode.execute(`const flood = (): Promise<void> => Promise.resolve().then(flood);\nawait flood();`),
+        ).error;
         expect(['timeout', 'memory']).toContain(error.code);
       });
 
@@ -359,7 +417,11 @@ export function describeDriverConformance(label: string, createDriver: () => San
         const { codeMode } = setup();
         const error = failed(await codeMode.execute(`const f = (n: number): number => f(n + 1) + 1;\nreturn f(0);`)).error;
         expect(error).toMatchObject({ code: 'stack', name: 'RangeError' });
-        const caught = ok(await codeMode.execute(`const f = (n: number): number => f(n + 1) + 1;\ntry { f(0); } catch (e) { return e instanceof RangeError; }`));
+        const caught = ok(
+          await codeMode.execute(
+            `const f = (n: number): number => f(n + 1) + 1;\ntry { f(0); } catch (e) { return e instanceof RangeError; }`,
+          ),
+        );
         expect(caught.result).toBe(true);
       });
 
@@ -397,7 +459,9 @@ export function describeDriverConformance(label: string, createDriver: () => San
       it('refuses external calls past maxToolCalls with a catchable error', async () => {
         const { codeMode, log } = setup({ limits: { maxToolCalls: 3 } });
         const result = ok(
-          await codeMode.execute(`const outcomes: string[] = [];\nfor (let i = 0; i < 5; i++) {\n  try { await external_echo({ i }); outcomes.push('ok'); } catch (e) { outcomes.push(e.name); }\n}\nreturn outcomes;`),
+          await codeMode.execute(
+            `const outcomes: string[] = [];\nfor (let i = 0; i < 5; i++) {\n  try { await external_echo({ i }); outcomes.push('ok'); } catch (e) { outcomes.push(e.name); }\n}\nreturn outcomes;`,
+          ),
         );
         expect(result.result).toEqual(['ok', 'ok', 'ok', 'ToolCallLimitError', 'ToolCallLimitError']);
         expect(log.inputs).toEqual([{ i: 0 }, { i: 1 }, { i: 2 }]);
@@ -405,7 +469,9 @@ export function describeDriverConformance(label: string, createDriver: () => San
 
       it('queues calls past maxConcurrentToolCalls instead of failing them', async () => {
         const { codeMode, log } = setup({ limits: { maxConcurrentToolCalls: 2 } });
-        const result = ok(await codeMode.execute(`return (await Promise.all([1, 2, 3, 4, 5, 6].map(() => external_wait({ ms: 30 })))).length;`));
+        const result = ok(
+          await codeMode.execute(`return (await Promise.all([1, 2, 3, 4, 5, 6].map(() => external_wait({ ms: 30 })))).length;`),
+        );
         expect(result.result).toBe(6);
         expect(log.maxInFlight).toBe(2);
       });
@@ -424,7 +490,14 @@ export function describeDriverConformance(label: string, createDriver: () => San
       it('keeps at most maxLogLines lines and says how many were dropped', async () => {
         const { codeMode, events } = setup({ limits: { maxLogLines: 5 } });
         const result = ok(await codeMode.execute(`for (let i = 0; i < 1000; i++) console.log('line ' + i);\nreturn 'done';`));
-        expect(result.logs).toEqual(['line 0', 'line 1', 'line 2', 'line 3', 'line 4', '[995 more console lines dropped: limit 5 lines / 8192 bytes]']);
+        expect(result.logs).toEqual([
+          'line 0',
+          'line 1',
+          'line 2',
+          'line 3',
+          'line 4',
+          '[995 more console lines dropped: limit 5 lines / 8192 bytes]',
+        ]);
         expect(result.truncated).toBe(true);
         expect(events.filter((event) => event.type === 'console')).toHaveLength(5);
       });
@@ -480,7 +553,12 @@ export function describeDriverConformance(label: string, createDriver: () => San
     describe('discovery', () => {
       it('gates an undiscovered lazy API with a catchable error that says to call discover_tools', async () => {
         const { codeMode, log } = setup();
-        const result = ok(await codeMode.execute(`try { await external_fetchArchive({ city: 'Oslo', year: 2020 }); return 'ran'; } catch (e) { return [e.name, e.message]; }`, { messages: [] }));
+        const result = ok(
+          await codeMode.execute(
+            `try { await external_fetchArchive({ city: 'Oslo', year: 2020 }); return 'ran'; } catch (e) { return [e.name, e.message]; }`,
+            { messages: [] },
+          ),
+        );
         const [name, message] = result.result as [string, string];
         expect(name).toBe('DiscoveryRequiredError');
         expect(message).toContain('discover_tools');
@@ -497,7 +575,9 @@ export function describeDriverConformance(label: string, createDriver: () => San
           toolResult('d1', discovery),
           assistantCalls('a2', [{ id: 'x1', name: 'execute_typescript', args: { typescriptCode: '...' } }]),
         ];
-        const result = ok(await codeMode.execute(`return await external_fetchArchive({ city: 'Oslo', year: 2020 });`, { messages, toolCallId: 'x1' }));
+        const result = ok(
+          await codeMode.execute(`return await external_fetchArchive({ city: 'Oslo', year: 2020 });`, { messages, toolCallId: 'x1' }),
+        );
         expect(result.result).toEqual({ city: 'Oslo', year: 2020, celsius: 11 });
       });
 
@@ -519,9 +599,17 @@ export function describeDriverConformance(label: string, createDriver: () => San
 
       it('lets a custom message word the gating error, and gating be turned off', async () => {
         const custom = setup({ gateUndiscovered: (name) => `load ${name} first` });
-        expect(ok(await custom.codeMode.execute(`try { await external_runReport({ period: 'day' }); } catch (e) { return e.message; }`, { messages: [] })).result).toBe('load runReport first');
+        expect(
+          ok(
+            await custom.codeMode.execute(`try { await external_runReport({ period: 'day' }); } catch (e) { return e.message; }`, {
+              messages: [],
+            }),
+          ).result,
+        ).toBe('load runReport first');
         const open = setup({ gateUndiscovered: false });
-        expect(ok(await open.codeMode.execute(`return (await external_runReport({ period: 'day' })).rows;`, { messages: [] })).result).toBe(3);
+        expect(ok(await open.codeMode.execute(`return (await external_runReport({ period: 'day' })).rows;`, { messages: [] })).result).toBe(
+          3,
+        );
       });
     });
   });

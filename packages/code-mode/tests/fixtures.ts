@@ -128,7 +128,11 @@ export function assistantCalls(id: string, calls: readonly { id: string; name: s
   return {
     id,
     role: 'assistant',
-    toolCalls: calls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.args) } })),
+    toolCalls: calls.map((call) => ({
+      id: call.id,
+      type: 'function',
+      function: { name: call.name, arguments: JSON.stringify(call.args) },
+    })),
   };
 }
 

@@ -70,7 +70,7 @@ describe('quickjs-wasi driver', () => {
     const root = fileURLToPath(new URL('../../..', import.meta.url));
     const script = [
       "import { createCodeMode } from '@chatwire/code-mode';",
-      "const mode = createCodeMode({ tools: [] });",
+      'const mode = createCodeMode({ tools: [] });',
       "const result = await mode.execute('return 6 * 7');",
       'console.log(JSON.stringify(result));',
     ].join('\n');

@@ -45,18 +45,27 @@ async function converse(text: string, options: { lazy: boolean; includeDescripti
   const scripted = createScriptedModel();
   const model = { ...scripted, stream: (request: ModelRequest) => (requests.push(request), scripted.stream(request)) };
   const events: Event[] = [];
-  for await (const event of chat({ model, messages: [{ id: 'u1', role: 'user', content: text }], tools: [...codeMode.tools], system: `You help.\n\n${codeMode.systemPrompt}`, secret: 's' })) {
+  for await (const event of chat({
+    model,
+    messages: [{ id: 'u1', role: 'user', content: text }],
+    tools: [...codeMode.tools],
+    system: `You help.\n\n${codeMode.systemPrompt}`,
+    secret: 's',
+  })) {
     events.push(event);
   }
   const calls = events.flatMap((event) => (event.type === EventType.TOOL_CALL_START ? [event.toolCallName] : []));
   const args = new Map<string, string>();
-  for (const event of events) if (event.type === EventType.TOOL_CALL_ARGS) args.set(event.toolCallId, (args.get(event.toolCallId) ?? '') + event.delta);
+  for (const event of events)
+    if (event.type === EventType.TOOL_CALL_ARGS) args.set(event.toolCallId, (args.get(event.toolCallId) ?? '') + event.delta);
   const argsOf = (name: string) => {
     const start = events.find((event) => event.type === EventType.TOOL_CALL_START && event.toolCallName === name);
     return JSON.parse(args.get(start?.type === EventType.TOOL_CALL_START ? start.toolCallId : '') ?? '{}') as Record<string, unknown>;
   };
   const text_ = events.flatMap((event) => (event.type === EventType.TEXT_MESSAGE_CONTENT ? [event.delta] : [])).join('');
-  const results = events.flatMap((event) => (event.type === EventType.TOOL_CALL_RESULT ? [JSON.parse(String(event.content)) as unknown] : []));
+  const results = events.flatMap((event) =>
+    event.type === EventType.TOOL_CALL_RESULT ? [JSON.parse(String(event.content)) as unknown] : [],
+  );
   return { calls, argsOf, text: text_, results, seen, requests };
 }
 
@@ -76,7 +85,9 @@ describe('the scripted model in Code Mode', () => {
       result: { Paris: { city: 'Paris', celsius: 15, sky: 'sunny' }, Tokyo: { city: 'Tokyo', celsius: 15, sky: 'rain' } },
       logs: ['2 result(s) received'],
     });
-    expect(run.text).toBe('The code ran 2 calls in one execution. Paris: city Paris, celsius 15 and sky sunny. Tokyo: city Tokyo, celsius 15 and sky rain.');
+    expect(run.text).toBe(
+      'The code ran 2 calls in one execution. Paris: city Paris, celsius 15 and sky sunny. Tokyo: city Tokyo, celsius 15 and sky rain.',
+    );
     // What it read: the prompt listed getWeather by name only; the code came after the stub arrived.
     expect(run.requests[0]?.system).toContain('Tools you can load: external_getWeather, external_convertCurrency.');
     expect(run.requests).toHaveLength(3);

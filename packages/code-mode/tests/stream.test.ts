@@ -36,14 +36,22 @@ const rules: ScriptRule[] = [
 const codeModeEvents = (events: readonly Event[]) =>
   events.filter((event): event is CustomEvent => event.type === EventType.CUSTOM && event.name.startsWith('chatwire.code_mode.'));
 const usageOf = (events: readonly Event[]) =>
-  events.flatMap((event) => (event.type === EventType.CUSTOM && event.name === 'chatwire.model_call_usage' ? [event.value as ModelCallUsage] : []));
+  events.flatMap((event) =>
+    event.type === EventType.CUSTOM && event.name === 'chatwire.model_call_usage' ? [event.value as ModelCallUsage] : [],
+  );
 
 async function runScenario() {
   const fixture = createFixtureTools();
   const codeMode = createCodeMode({ tools: fixture.all, driver });
   const system = `You are a weather assistant.\n\n${codeMode.systemPrompt}`;
   const events: Event[] = [];
-  for await (const event of chat({ model: createScriptedModel({ rules }), messages: [{ id: 'u1', role: 'user', content: 'use code to compare Oslo today with 1990' }], tools: [...codeMode.tools], system, secret: 's' })) {
+  for await (const event of chat({
+    model: createScriptedModel({ rules }),
+    messages: [{ id: 'u1', role: 'user', content: 'use code to compare Oslo today with 1990' }],
+    tools: [...codeMode.tools],
+    system,
+    secret: 's',
+  })) {
     events.push(event);
   }
   return { ...fixture, codeMode, events };
@@ -69,7 +77,17 @@ describe('Code Mode events on the stream', () => {
       executionId,
       toolCallId,
       code,
-      bindings: ['external_getWeather', 'external_wait', 'external_fail', 'external_echo', 'external_fetchArchive', 'external_runReport', 'external_huge', 'external_deleteCity', 'external_transfer'],
+      bindings: [
+        'external_getWeather',
+        'external_wait',
+        'external_fail',
+        'external_echo',
+        'external_fetchArchive',
+        'external_runReport',
+        'external_huge',
+        'external_deleteCity',
+        'external_transfer',
+      ],
       // The server passed the history: fetchArchive was discovered in an earlier response, runReport was not.
       undiscovered: ['external_runReport'],
       discoveryKnown: true,
@@ -79,12 +97,19 @@ describe('Code Mode events on the stream', () => {
       { executionId, toolCallId, callId: `${toolCallId}.1`, toolName: 'getWeather', input: { city: 'Oslo' } },
       { executionId, toolCallId, callId: `${toolCallId}.2`, toolName: 'fetchArchive', input: { city: 'Oslo', year: 1990 } },
     ]);
-    const results = streamed.filter((event) => event.name === 'chatwire.code_mode.external_result').map((event) => event.value as CodeModeEventValues['external_result']);
+    const results = streamed
+      .filter((event) => event.name === 'chatwire.code_mode.external_result')
+      .map((event) => event.value as CodeModeEventValues['external_result']);
     expect(results.map((result) => [result.callId, result.output]).sort()).toEqual([
       [`${toolCallId}.1`, { city: 'Oslo', celsius: 4 }],
       [`${toolCallId}.2`, { city: 'Oslo', year: 1990, celsius: 11 }],
     ]);
-    expect(streamed.find((event) => event.name === 'chatwire.code_mode.console')?.value).toEqual({ executionId, toolCallId, level: 'log', text: 'comparing' });
+    expect(streamed.find((event) => event.name === 'chatwire.code_mode.console')?.value).toEqual({
+      executionId,
+      toolCallId,
+      level: 'log',
+      text: 'comparing',
+    });
     expect(values.at(-1)).toMatchObject({ success: true, toolCalls: 2, logLines: 1, truncated: false });
 
     const finishedAt = events.indexOf(streamed.at(-1) as Event);
@@ -97,16 +122,33 @@ describe('Code Mode events on the stream', () => {
     const shares = usageOf(events).map((usage) => usage.codeMode);
     expect(shares).toHaveLength(3);
     expect(shares.map((share) => share?.apis)).toEqual([
-      { eager: ['getWeather', 'wait', 'fail', 'echo', 'huge', 'deleteCity', 'transfer'], discovered: [], undiscovered: ['fetchArchive', 'runReport'], newlyDiscovered: [] },
-      { eager: ['getWeather', 'wait', 'fail', 'echo', 'huge', 'deleteCity', 'transfer'], discovered: ['fetchArchive'], undiscovered: ['runReport'], newlyDiscovered: ['fetchArchive'] },
-      { eager: ['getWeather', 'wait', 'fail', 'echo', 'huge', 'deleteCity', 'transfer'], discovered: ['fetchArchive'], undiscovered: ['runReport'], newlyDiscovered: [] },
+      {
+        eager: ['getWeather', 'wait', 'fail', 'echo', 'huge', 'deleteCity', 'transfer'],
+        discovered: [],
+        undiscovered: ['fetchArchive', 'runReport'],
+        newlyDiscovered: [],
+      },
+      {
+        eager: ['getWeather', 'wait', 'fail', 'echo', 'huge', 'deleteCity', 'transfer'],
+        discovered: ['fetchArchive'],
+        undiscovered: ['runReport'],
+        newlyDiscovered: ['fetchArchive'],
+      },
+      {
+        eager: ['getWeather', 'wait', 'fail', 'echo', 'huge', 'deleteCity', 'transfer'],
+        discovered: ['fetchArchive'],
+        undiscovered: ['runReport'],
+        newlyDiscovered: [],
+      },
     ]);
     // Counted here independently, with the tokenizer, on the texts the model was sent.
     const prompt = countTokens(codeMode.systemPrompt);
     const discoveryCall = events.find((event) => event.type === EventType.TOOL_CALL_START && event.toolCallName === 'discover_tools');
     const discoveryId = discoveryCall?.type === EventType.TOOL_CALL_START ? discoveryCall.toolCallId : '';
     const discoveryResult = events.find((event) => event.type === EventType.TOOL_CALL_RESULT && event.toolCallId === discoveryId);
-    const roundTrip = countTokens(`discover_tools${JSON.stringify({ toolNames: ['fetchArchive'] })}`) + countTokens(String(discoveryResult?.type === EventType.TOOL_CALL_RESULT ? discoveryResult.content : ''));
+    const roundTrip =
+      countTokens(`discover_tools${JSON.stringify({ toolNames: ['fetchArchive'] })}`) +
+      countTokens(String(discoveryResult?.type === EventType.TOOL_CALL_RESULT ? discoveryResult.content : ''));
     const [first, second, third] = shares;
     expect(first?.tokens).toMatchObject({ prompt, discoveryRoundTrips: 0, code: 0, results: 0 });
     expect(first?.tokens.net).toBe(first!.tokens.saved);
@@ -121,7 +163,11 @@ describe('Code Mode events on the stream', () => {
   it('cuts large nested inputs and outputs, and refused code, in the stream only', () => {
     const base = { executionId: 'e', toolCallId: undefined };
     const big = { rows: 'x'.repeat(5_000) };
-    const result = toWireEvent({ type: 'external_result', ...base, callId: 'c.1', toolName: 'huge', output: big, durationMs: 3 }, 'c', 1_024);
+    const result = toWireEvent(
+      { type: 'external_result', ...base, callId: 'c.1', toolName: 'huge', output: big, durationMs: 3 },
+      'c',
+      1_024,
+    );
     expect(result.value).toMatchObject({ toolCallId: 'c', outputTruncated: true });
     const preview = (result.value as { output: string }).output;
     expect(preview.startsWith(JSON.stringify(big).slice(0, 1_024))).toBe(true);
@@ -130,26 +176,44 @@ describe('Code Mode events on the stream', () => {
     expect(call.value).toMatchObject({ inputTruncated: true });
     const small = toWireEvent({ type: 'external_call', ...base, callId: 'c.2', toolName: 'echo', input: { a: 1 } }, 'c', 1_024);
     expect(small.value).toEqual({ executionId: 'e', toolCallId: 'c', callId: 'c.2', toolName: 'echo', input: { a: 1 } });
-    const started = toWireEvent({ type: 'execution_started', ...base, code: 'é'.repeat(2_000), bindings: [], undiscovered: [], discoveryKnown: true }, 'c', 1_024);
+    const started = toWireEvent(
+      { type: 'execution_started', ...base, code: 'é'.repeat(2_000), bindings: [], undiscovered: [], discoveryKnown: true },
+      'c',
+      1_024,
+    );
     expect((started.value as { code: string }).code).toBe(`${'é'.repeat(512)}… [cut: 2000 characters]`);
   });
 
   it('reaches a ChatClient: the execute_typescript part shows the code, logs, nested calls and the result', async () => {
     const { all } = createFixtureTools();
     const codeMode = createCodeMode({ tools: all, driver });
-    const handler = createChatHandler({ model: createScriptedModel({ rules }), tools: [...codeMode.tools], system: codeMode.systemPrompt, secret: 's' });
+    const handler = createChatHandler({
+      model: createScriptedModel({ rules }),
+      tools: [...codeMode.tools],
+      system: codeMode.systemPrompt,
+      secret: 's',
+    });
     const warnings: string[] = [];
     const client = new ChatClient({
-      connection: fetchServerSentEvents({ url: 'http://chatwire.test/api/chat', fetch: ((url: string, init?: RequestInit) => handler(new Request(url, init))) as typeof fetch }),
+      connection: fetchServerSentEvents({
+        url: 'http://chatwire.test/api/chat',
+        fetch: ((url: string, init?: RequestInit) => handler(new Request(url, init))) as typeof fetch,
+      }),
       onWarning: (message) => warnings.push(message),
     });
     const seen = new Set<string>();
     client.subscribe(() => {
-      const part = client.getSnapshot().messages.at(-1)?.parts.find((p): p is ToolCallPart => p.type === 'tool-call' && p.toolName === 'execute_typescript');
+      const part = client
+        .getSnapshot()
+        .messages.at(-1)
+        ?.parts.find((p): p is ToolCallPart => p.type === 'tool-call' && p.toolName === 'execute_typescript');
       for (const nested of part?.codeExecution?.calls ?? []) seen.add(`${nested.toolName}:${nested.state}`);
     });
     await client.sendMessage('use code to compare Oslo today with 1990');
-    const part = client.getSnapshot().messages.at(-1)?.parts.find((p): p is ToolCallPart => p.type === 'tool-call' && p.toolName === 'execute_typescript');
+    const part = client
+      .getSnapshot()
+      .messages.at(-1)
+      ?.parts.find((p): p is ToolCallPart => p.type === 'tool-call' && p.toolName === 'execute_typescript');
     expect(part?.state).toBe('output-available');
     expect(part?.result?.output).toEqual({ success: true, result: { warmer: -7 }, logs: ['comparing'] });
     expect(part?.codeExecution).toMatchObject({
@@ -158,12 +222,26 @@ describe('Code Mode events on the stream', () => {
       logs: [{ level: 'log', text: 'comparing' }],
       calls: [
         { toolName: 'getWeather', state: 'output-available', input: { city: 'Oslo' }, output: { city: 'Oslo', celsius: 4 } },
-        { toolName: 'fetchArchive', state: 'output-available', input: { city: 'Oslo', year: 1990 }, output: { city: 'Oslo', year: 1990, celsius: 11 } },
+        {
+          toolName: 'fetchArchive',
+          state: 'output-available',
+          input: { city: 'Oslo', year: 1990 },
+          output: { city: 'Oslo', year: 1990, celsius: 11 },
+        },
       ],
       undiscovered: ['external_runReport'],
     });
-    expect([...seen].sort()).toEqual(['fetchArchive:executing', 'fetchArchive:output-available', 'getWeather:executing', 'getWeather:output-available']);
-    expect(client.getSnapshot().turns[0]?.modelCalls.map((call) => call.codeMode?.apis.discovered)).toEqual([[], ['fetchArchive'], ['fetchArchive']]);
+    expect([...seen].sort()).toEqual([
+      'fetchArchive:executing',
+      'fetchArchive:output-available',
+      'getWeather:executing',
+      'getWeather:output-available',
+    ]);
+    expect(client.getSnapshot().turns[0]?.modelCalls.map((call) => call.codeMode?.apis.discovered)).toEqual([
+      [],
+      ['fetchArchive'],
+      ['fetchArchive'],
+    ]);
     expect(warnings).toEqual([]);
   });
 

@@ -11,7 +11,14 @@ describe('stub generator', () => {
   it('renders primitives, and optional properties from `required`', () => {
     const stub = stubOf({
       type: 'object',
-      properties: { s: { type: 'string' }, n: { type: 'number' }, i: { type: 'integer' }, b: { type: 'boolean' }, z: { type: 'null' }, any: {} },
+      properties: {
+        s: { type: 'string' },
+        n: { type: 'number' },
+        i: { type: 'integer' },
+        b: { type: 'boolean' },
+        z: { type: 'null' },
+        any: {},
+      },
       required: ['s', 'n'],
     });
     expect(stub).toMatchInlineSnapshot(`
@@ -84,7 +91,12 @@ describe('stub generator', () => {
             { type: 'object', properties: { kind: { const: 'square' }, side: { type: 'number' } }, required: ['kind', 'side'] },
           ],
         },
-        tagged: { allOf: [{ type: 'object', properties: { a: { type: 'string' } }, required: ['a'] }, { type: 'object', properties: { b: { type: 'number' } } }] },
+        tagged: {
+          allOf: [
+            { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] },
+            { type: 'object', properties: { b: { type: 'number' } } },
+          ],
+        },
         ids: { type: 'array', items: { anyOf: [{ type: 'string' }, { type: 'number' }] } },
         matrix: { type: 'array', items: { type: 'array', items: { type: 'number' } } },
       },
@@ -176,7 +188,11 @@ describe('stub generator', () => {
         address: { type: 'object', description: 'A postal address.', properties: { street: { type: 'string' } }, required: ['street'] },
       },
       definitions: {
-        Node: { type: 'object', properties: { value: { type: 'number' }, children: { type: 'array', items: { $ref: '#/definitions/Node' } } }, required: ['value', 'children'] },
+        Node: {
+          type: 'object',
+          properties: { value: { type: 'number' }, children: { type: 'array', items: { $ref: '#/definitions/Node' } } },
+          required: ['value', 'children'],
+        },
       },
     });
     expect(stub).toMatchInlineSnapshot(`
@@ -202,9 +218,20 @@ describe('stub generator', () => {
   });
 
   it('names zod’s anonymous reused schemas after the property that uses them', () => {
-    const node: z.ZodType<{ name: string; children: unknown[] }> = z.object({ name: z.string(), get children() { return z.array(node); } });
-    const tool = toolDefinition({ name: 'walkTree', description: 'Walks a tree.', inputSchema: z.object({ root: node, backup: node.optional() }) });
-    const stub = createToolStubs([{ name: tool.name, description: tool.description, parameters: tool.parameters }]).get('walkTree')?.typeStub;
+    const node: z.ZodType<{ name: string; children: unknown[] }> = z.object({
+      name: z.string(),
+      get children() {
+        return z.array(node);
+      },
+    });
+    const tool = toolDefinition({
+      name: 'walkTree',
+      description: 'Walks a tree.',
+      inputSchema: z.object({ root: node, backup: node.optional() }),
+    });
+    const stub = createToolStubs([{ name: tool.name, description: tool.description, parameters: tool.parameters }]).get(
+      'walkTree',
+    )?.typeStub;
     expect(stub).toMatchInlineSnapshot(`
       "interface WalkTreeRoot {
         name: string;

@@ -35,7 +35,9 @@ const REACT = ['react', 'react-dom', 'react-dom/client', 'react/jsx-runtime'];
  * (event checks, reducers, reconnection) and `fetchServerSentEvents`' `run()` imports the response
  * reader (SSE decoding, response checks). The other dynamic imports serve only some apps.
  */
-const FIRST_REQUEST = ['packages/core/src/runtime/runRequest.ts', 'packages/core/src/transport/connection.ts'].map((path) => join(root, path));
+const FIRST_REQUEST = ['packages/core/src/runtime/runRequest.ts', 'packages/core/src/transport/connection.ts'].map((path) =>
+  join(root, path),
+);
 
 /** name -> entry source. Each entry exports what it made so nothing is tree-shaken away. */
 const entries = [
@@ -125,7 +127,8 @@ async function measure(entry, dir) {
       {
         name: 'first-request-imports',
         generateBundle() {
-          for (const id of FIRST_REQUEST) for (const imported of this.getModuleInfo(id)?.dynamicallyImportedIds ?? []) firstRequestModules.add(imported);
+          for (const id of FIRST_REQUEST)
+            for (const imported of this.getModuleInfo(id)?.dynamicallyImportedIds ?? []) firstRequestModules.add(imported);
         },
       },
     ],
@@ -159,7 +162,9 @@ async function measure(entry, dir) {
     return seen;
   };
   const initial = withImports(chunks.filter((chunk) => chunk.isEntry));
-  const firstRequest = [...withImports(chunks.filter((chunk) => chunk.moduleIds.some((id) => firstRequestModules.has(id))))].filter((chunk) => !initial.has(chunk));
+  const firstRequest = [...withImports(chunks.filter((chunk) => chunk.moduleIds.some((id) => firstRequestModules.has(id))))].filter(
+    (chunk) => !initial.has(chunk),
+  );
   const someApps = chunks.filter((chunk) => !initial.has(chunk) && !firstRequest.includes(chunk));
   const sizes = (list) => ({
     count: list.length,
@@ -167,7 +172,13 @@ async function measure(entry, dir) {
     gzip: list.reduce((sum, chunk) => sum + gzipSync(chunk.code, { level: 9 }).length, 0),
   });
   const sending = [...initial, ...firstRequest];
-  if (entry.send) await checkFirstRequest(entry, chunks, join(dir, 'run', file.slice(dir.length + 1, -3)), new Set(sending.map((chunk) => chunk.fileName)));
+  if (entry.send)
+    await checkFirstRequest(
+      entry,
+      chunks,
+      join(dir, 'run', file.slice(dir.length + 1, -3)),
+      new Set(sending.map((chunk) => chunk.fileName)),
+    );
   return {
     initial: sizes([...initial]),
     firstRequest: sizes(firstRequest),
@@ -202,7 +213,9 @@ async function checkFirstRequest(entry, chunks, out, expected) {
       { type: 'TEXT_MESSAGE_END', messageId: 'reply' },
       { type: 'RUN_FINISHED', threadId, runId },
     ];
-    return new Response(events.map((event) => `data: ${JSON.stringify(event)}\n\n`).join(''), { headers: { 'content-type': 'text/event-stream' } });
+    return new Response(events.map((event) => `data: ${JSON.stringify(event)}\n\n`).join(''), {
+      headers: { 'content-type': 'text/event-stream' },
+    });
   };
   try {
     const module = await import(pathToFileURL(join(out, chunks.find((chunk) => chunk.isEntry).fileName)).href);
@@ -210,7 +223,9 @@ async function checkFirstRequest(entry, chunks, out, expected) {
     const snapshot = module.client.getSnapshot();
     const reply = snapshot.messages.at(-1)?.parts?.[0]?.text;
     if (!result.sent || snapshot.status !== 'ready' || reply !== 'Hi') {
-      throw new Error(`${entry.group} ${entry.name}: the first send did not complete (status ${snapshot.status}, reply ${JSON.stringify(reply)}).`);
+      throw new Error(
+        `${entry.group} ${entry.name}: the first send did not complete (status ${snapshot.status}, reply ${JSON.stringify(reply)}).`,
+      );
     }
   } finally {
     globalThis.fetch = realFetch;
@@ -218,7 +233,9 @@ async function checkFirstRequest(entry, chunks, out, expected) {
   const missing = [...expected].filter((name) => !loaded.has(name));
   const extra = [...loaded].filter((name) => !expected.has(name));
   if (missing.length || extra.length) {
-    throw new Error(`${entry.group} ${entry.name}: the first send loaded other chunks than counted (not loaded: ${missing.join(', ') || 'none'}; not counted: ${extra.join(', ') || 'none'}).`);
+    throw new Error(
+      `${entry.group} ${entry.name}: the first send loaded other chunks than counted (not loaded: ${missing.join(', ') || 'none'}; not counted: ${extra.join(', ') || 'none'}).`,
+    );
   }
 }
 
@@ -231,22 +248,32 @@ const dir = mkdtempSync(join(cache, 'chatwire-bundle-size-'));
 try {
   const rows = [];
   for (const entry of entries) rows.push({ entry, ...(await measure(entry, dir)) });
-  console.log(`Bundle size (Vite ${viteVersion}, production, minified, tree-shaken; react and react-dom external; gzip level 9 per chunk; kB = 1,000 bytes)`);
-  console.log('initial load: the entry and its static imports. first request: the lazy chunks a chat\'s first request loads (the headless');
+  console.log(
+    `Bundle size (Vite ${viteVersion}, production, minified, tree-shaken; react and react-dom external; gzip level 9 per chunk; kB = 1,000 bytes)`,
+  );
+  console.log("initial load: the entry and its static imports. first request: the lazy chunks a chat's first request loads (the headless");
   console.log('Chatwire build was run in Node and its first sendMessage loaded exactly these). sends one message: the two together,');
   console.log('which the ratios compare. only some apps: lazy chunks that only apps using what they hold load (named in the table).\n');
   for (const group of [...new Set(entries.map((entry) => entry.group))]) {
     const inGroup = rows.filter((row) => row.entry.group === group);
     const base = inGroup.find((row) => row.entry.name === 'chatwire');
     console.log(`${group}`);
-    console.log('| library | packages | initial load (min / gzip kB) | first request (gzip kB) | sends one message min kB | sends one message gzip kB | min vs chatwire | gzip vs chatwire | only some apps (min / gzip kB) |');
+    console.log(
+      '| library | packages | initial load (min / gzip kB) | first request (gzip kB) | sends one message min kB | sends one message gzip kB | min vs chatwire | gzip vs chatwire | only some apps (min / gzip kB) |',
+    );
     console.log('| --- | --- | --- | --- | ---: | ---: | ---: | ---: | --- |');
     for (const row of inGroup) {
-      const packages = row.entry.packages.map((name) => `${name.split(' ')[0]}@${versionOf(name)}${name.includes(' ') ? ' ' + name.slice(name.indexOf(' ') + 1) : ''}`).join(', ');
+      const packages = row.entry.packages
+        .map((name) => `${name.split(' ')[0]}@${versionOf(name)}${name.includes(' ') ? ' ' + name.slice(name.indexOf(' ') + 1) : ''}`)
+        .join(', ');
       const ratio = (key) => (base ? `${(row.sending[key] / base.sending[key]).toFixed(2)}x` : '');
       const first = row.firstRequest.count ? `${kB(row.firstRequest.gzip)} (${row.names.firstRequest.join(', ')})` : '0 (no lazy chunks)';
-      const someApps = row.someApps.count ? `${row.someApps.count} (${row.names.someApps.join(', ')}): ${kB(row.someApps.min)} / ${kB(row.someApps.gzip)}` : 'none';
-      console.log(`| ${row.entry.name} | ${packages} | ${kB(row.initial.min)} / ${kB(row.initial.gzip)} | ${first} | ${kB(row.sending.min)} | ${kB(row.sending.gzip)} | ${ratio('min')} | ${ratio('gzip')} | ${someApps} |`);
+      const someApps = row.someApps.count
+        ? `${row.someApps.count} (${row.names.someApps.join(', ')}): ${kB(row.someApps.min)} / ${kB(row.someApps.gzip)}`
+        : 'none';
+      console.log(
+        `| ${row.entry.name} | ${packages} | ${kB(row.initial.min)} / ${kB(row.initial.gzip)} | ${first} | ${kB(row.sending.min)} | ${kB(row.sending.gzip)} | ${ratio('min')} | ${ratio('gzip')} | ${someApps} |`,
+      );
     }
     console.log('');
   }

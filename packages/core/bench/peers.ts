@@ -22,7 +22,24 @@ export const URL_ = 'http://bench.test/api/chat';
 // ---------------------------------------------------------------------------------------------
 // Content
 
-const WORDS = ['the', 'quick', 'brown', 'fox', 'jumps', 'over', 'a', 'lazy', 'dog', 'while', 'streaming', 'tokens', 'arrive', 'one', 'by', 'one'];
+const WORDS = [
+  'the',
+  'quick',
+  'brown',
+  'fox',
+  'jumps',
+  'over',
+  'a',
+  'lazy',
+  'dog',
+  'while',
+  'streaming',
+  'tokens',
+  'arrive',
+  'one',
+  'by',
+  'one',
+];
 
 /** `n` one-word deltas (each a word plus a space), the same for every client. */
 function wordDeltas(n: number): string[] {
@@ -35,7 +52,12 @@ function toolArguments(length: number): { readonly json: string; readonly value:
   const value = { query: 'streaming benchmark', filters: { inStock: true, maxPrice: 120.5 }, items, note: '' };
   while (JSON.stringify(value).length < length - 120) {
     const id = items.length + 1;
-    items.push({ id, name: `item ${id} ${WORDS[id % WORDS.length]}`, tags: [WORDS[id % 7] as string, WORDS[(id + 3) % 11] as string], score: (id * 37) % 100 });
+    items.push({
+      id,
+      name: `item ${id} ${WORDS[id % WORDS.length]}`,
+      tags: [WORDS[id % 7] as string, WORDS[(id + 3) % 11] as string],
+      score: (id * 37) % 100,
+    });
   }
   value.note = 'x'.repeat(length - JSON.stringify(value).length);
   const json = JSON.stringify(value);
@@ -207,7 +229,8 @@ function checkChatwire(snapshot: ReturnType<ChatwireClient['getSnapshot']>, scen
     if (text !== scenario.text) fail('chatwire', `text is ${text.length} characters, wanted ${scenario.text.length}`);
   } else {
     const call = last.parts.find((part) => part.type === 'tool-call');
-    if (call?.type !== 'tool-call' || call.state !== 'input-complete') fail('chatwire', `tool call is ${call?.type === 'tool-call' ? call.state : 'missing'}`);
+    if (call?.type !== 'tool-call' || call.state !== 'input-complete')
+      fail('chatwire', `tool call is ${call?.type === 'tool-call' ? call.state : 'missing'}`);
     if (!sameJson(call.input, scenario.input)) fail('chatwire', 'tool input differs');
   }
 }
@@ -253,7 +276,8 @@ function checkTanStack(status: string, error: Error | undefined, messages: reado
     if (text !== scenario.text) fail('tanstack', `text is ${text.length} characters, wanted ${scenario.text.length}`);
   } else {
     const call = last.parts.find((part) => part.type === 'tool-call');
-    if (call?.type !== 'tool-call' || call.state !== 'input-complete') fail('tanstack', `tool call is ${call?.type === 'tool-call' ? call.state : 'missing'}`);
+    if (call?.type !== 'tool-call' || call.state !== 'input-complete')
+      fail('tanstack', `tool call is ${call?.type === 'tool-call' ? call.state : 'missing'}`);
     if (!sameJson(JSON.parse(call.arguments), scenario.input)) fail('tanstack', 'tool input differs');
   }
 }

@@ -68,17 +68,33 @@ for (const plan of plans) {
 
   // Native async functions: tinybench would otherwise call each one once, untimed, to find out.
   describe(plan.title, () => {
-    bench('chatwire', async () => {
-      await runChatwire(scenario, bodies.chatwire);
-    }, plan.chatwire);
-    bench('ai-sdk', async () => {
-      await runAiSdk(scenario, bodies.aiSdk);
-    }, plan.aiSdk);
-    bench('tanstack-ai', async () => {
-      await runTanStack(scenario, bodies.tanstack);
-    }, plan.tanstack);
-    bench('tanstack-ai, per-chunk yield skipped (diagnostic)', async () => {
-      await withHiddenDocument(() => runTanStack(scenario, bodies.tanstack));
-    }, plan.tanstackHidden);
+    bench(
+      'chatwire',
+      async () => {
+        await runChatwire(scenario, bodies.chatwire);
+      },
+      plan.chatwire,
+    );
+    bench(
+      'ai-sdk',
+      async () => {
+        await runAiSdk(scenario, bodies.aiSdk);
+      },
+      plan.aiSdk,
+    );
+    bench(
+      'tanstack-ai',
+      async () => {
+        await runTanStack(scenario, bodies.tanstack);
+      },
+      plan.tanstack,
+    );
+    bench(
+      'tanstack-ai, per-chunk yield skipped (diagnostic)',
+      async () => {
+        await withHiddenDocument(() => runTanStack(scenario, bodies.tanstack));
+      },
+      plan.tanstackHidden,
+    );
   });
 }

@@ -13,7 +13,14 @@
  * ```
  */
 export { ChatClient } from './runtime/chatClient.js';
-export type { ApprovalResponseInput, ChatClientOptions, SendMessageInput, SendOptions, SendResult, ToolResultInput } from './runtime/chatClient.js';
+export type {
+  ApprovalResponseInput,
+  ChatClientOptions,
+  SendMessageInput,
+  SendOptions,
+  SendResult,
+  ToolResultInput,
+} from './runtime/chatClient.js';
 export type { ReconnectOptions } from './runtime/runRequest.js';
 export type { AttachmentOptions } from './runtime/attachments.js';
 export type { FileInput } from './model/messages.js';
@@ -22,12 +29,30 @@ export type { ChatSnapshot } from './model/chatState.js';
 export { pendingInterrupts } from './model/continuation.js';
 export type { ActiveRun, ChatState, ChatStatus, QueuedMessage, TurnRecord } from './model/chatState.js';
 export { fetchServerSentEvents } from './transport/connection.js';
-export type { ChatConnection, EndpointRequest, FetchConnectionOptions, IdentifiedEvent, Resolvable, RunLocation } from './transport/connection.js';
+export type {
+  ChatConnection,
+  EndpointRequest,
+  FetchConnectionOptions,
+  IdentifiedEvent,
+  Resolvable,
+  RunLocation,
+} from './transport/connection.js';
 export { ChatwireError } from './base/errors.js';
 export type { ChatErrorCode } from './base/errors.js';
 export type { InspectionEvent, InspectionObserver } from './inspection/inspection.js';
 export { messageText } from './model/messages.js';
-export type { ActivityPart, ChatMessage, ChatRole, DataPart, FilePart, InterruptPart, MessagePart, ReasoningPart, SubagentPart, TextPart } from './model/messages.js';
+export type {
+  ActivityPart,
+  ChatMessage,
+  ChatRole,
+  DataPart,
+  FilePart,
+  InterruptPart,
+  MessagePart,
+  ReasoningPart,
+  SubagentPart,
+  TextPart,
+} from './model/messages.js';
 export { pendingInputRequests, readInputRequest } from './model/inputRequests.js';
 export { answerInputRequest } from './runtime/answerInputRequest.js';
 export type { InputRequestView } from './model/inputRequests.js';
@@ -37,9 +62,28 @@ export { APPROVAL_DECISION_EVENT, DISCOVERY_TOOL_NAME, TOOL_PROGRESS_EVENT } fro
 export type { ApprovalDecision, GrantOption, GrantScope, GrantView, ModelCallUsage, ToolProgress } from './protocol/chatwireProtocol.js';
 export type { CodeExecution, CodeExecutionLog, NestedToolCall } from './lifecycle/codeExecution.js';
 export { isTerminalToolCallState } from './lifecycle/toolCallLifecycle.js';
-export type { ToolApproval, ToolCallPart, ToolCallState, ToolCallTimelineEntry, ToolResult, ToolResultState } from './lifecycle/toolCallLifecycle.js';
+export type {
+  ToolApproval,
+  ToolCallPart,
+  ToolCallState,
+  ToolCallTimelineEntry,
+  ToolResult,
+  ToolResultState,
+} from './lifecycle/toolCallLifecycle.js';
 export { isToolCallOf, toolDefinition } from './tools/toolDefinition.js';
-export type { AnyTool, ClientTool, NeedsApproval, ParametersOption, ServerTool, ToolCallPartOf, ToolContext, ToolDefinition, ToolDefinitionBaseConfig, ToolDefinitionConfig, ToolExecute } from './tools/toolDefinition.js';
+export type {
+  AnyTool,
+  ClientTool,
+  NeedsApproval,
+  ParametersOption,
+  ServerTool,
+  ToolCallPartOf,
+  ToolContext,
+  ToolDefinition,
+  ToolDefinitionBaseConfig,
+  ToolDefinitionConfig,
+  ToolExecute,
+} from './tools/toolDefinition.js';
 export { jsonSchema } from './tools/toolSchema.js';
 export type { InferSchemaOutput, JsonSchema, JsonSchemaOptions, ToolSchema } from './tools/toolSchema.js';
 export type { ConversationUsage } from './model/conversationUsage.js';

@@ -20,11 +20,32 @@ export { parseResultContent, toolCallParts, toWireMessages } from './model/messa
 export { parseJsonStrict } from './base/parseJsonStrict.js';
 export { hasProtoKey } from './base/hasProtoKey.js';
 export { CHATWIRE_EVENTS, INTERRUPT_REASONS, RESUME_TOKEN_HEADER } from './protocol/chatwireProtocol.js';
-export type { ApprovalPayload, InputRequestMetadata, ResultMetadata, ToolCatalog, ToolCatalogEntry, ToolServerEvent, ToolServerStatus } from './protocol/chatwireProtocol.js';
+export type {
+  ApprovalPayload,
+  InputRequestMetadata,
+  ResultMetadata,
+  ToolCatalog,
+  ToolCatalogEntry,
+  ToolServerEvent,
+  ToolServerStatus,
+} from './protocol/chatwireProtocol.js';
 export { CODE_MODE_EVENT_PREFIX, CODE_MODE_EVENTS } from './protocol/codeModeProtocol.js';
-export type { CodeModeConsoleLevel, CodeModeEventBase, CodeModeEventType, CodeModeEventValues, CodeModeExecutionError, CodeModeUsage } from './protocol/codeModeProtocol.js';
+export type {
+  CodeModeConsoleLevel,
+  CodeModeEventBase,
+  CodeModeEventType,
+  CodeModeEventValues,
+  CodeModeExecutionError,
+  CodeModeUsage,
+} from './protocol/codeModeProtocol.js';
 export { encodeServerSentEvent } from './transport/encodeServerSentEvent.js';
-export { createToolCallPart, isToolCallEventAllowed, toolCallStates, toolCallTransitions, transitionToolCall } from './lifecycle/toolCallLifecycle.js';
+export {
+  createToolCallPart,
+  isToolCallEventAllowed,
+  toolCallStates,
+  toolCallTransitions,
+  transitionToolCall,
+} from './lifecycle/toolCallLifecycle.js';
 export type { ToolCallEffect, ToolCallEvent, ToolCallEventType, ToolCallTransition } from './lifecycle/toolCallLifecycle.js';
 export { readWireToolMetadata, resolveNeedsApproval, toWireTool, validateToolInput, validateToolOutput } from './tools/toolDefinition.js';
 export type { WireToolMetadata } from './tools/toolDefinition.js';
@@ -34,11 +55,26 @@ export { executeTool, executeValidatedTool } from './tools/toolExecution.js';
 export type { ToolOutcome } from './tools/toolExecution.js';
 export { DISCOVERY_NOTE, discoveryCatalog, isGrouped, nameDiscoveryTool, searchDiscoveryTool } from './discovery/catalog.js';
 export type { CatalogDetail, CatalogTool } from './discovery/catalog.js';
-export { createCompactionMarker, discoveredToolsInChat, discoveredToolsInWire, newlyDiscoveredTools, readCompactionMarker, readDiscoveredNames } from './discovery/discoveredTools.js';
+export {
+  createCompactionMarker,
+  discoveredToolsInChat,
+  discoveredToolsInWire,
+  newlyDiscoveredTools,
+  readCompactionMarker,
+  readDiscoveredNames,
+} from './discovery/discoveredTools.js';
 export { discoveryExchange, isDiscoveryStep } from './discovery/discoveryExchange.js';
 export type { DiscoveryExchange } from './discovery/discoveryExchange.js';
 export { answerDiscoveryCall, isAllowed, loadingFailure, selfCorrectionError, unavailableError } from './discovery/answerDiscovery.js';
-export type { AnswerDiscoveryOptions, AutoLoad, DiscoveryAnswer, DiscoveryCatalogAccess, DiscoveryPhase, DiscoveryResult, DiscoverySearch } from './discovery/answerDiscovery.js';
+export type {
+  AnswerDiscoveryOptions,
+  AutoLoad,
+  DiscoveryAnswer,
+  DiscoveryCatalogAccess,
+  DiscoveryPhase,
+  DiscoveryResult,
+  DiscoverySearch,
+} from './discovery/answerDiscovery.js';
 export { planToolList } from './discovery/planTools.js';
 export type { PlannableTool, ToolListPlan } from './discovery/planTools.js';
 export { countDiscoveryExchange, discoveryUsage } from './discovery/discoveryUsage.js';

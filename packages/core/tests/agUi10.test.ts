@@ -32,22 +32,36 @@ describe('interrupts', () => {
       request === 0
         ? runOf(input, [...textOf('a1', 'Deleting needs your OK.'), ...callOf('c1', 'deleteFile', { path: '/tmp/a' })], {
             type: 'interrupt',
-            interrupts: [{ id: 'int-7', reason: 'human_in_the_loop', toolCallId: 'c1', message: 'Delete /tmp/a?', expiresAt: '2999-01-01T00:00:00Z' }],
+            interrupts: [
+              { id: 'int-7', reason: 'human_in_the_loop', toolCallId: 'c1', message: 'Delete /tmp/a?', expiresAt: '2999-01-01T00:00:00Z' },
+            ],
           })
-        : runOf(input, [{ type: 'TOOL_CALL_RESULT', messageId: 't1', toolCallId: 'c1', content: '{"deleted":true}' }, ...textOf('a2', 'Deleted.')]),
+        : runOf(input, [
+            { type: 'TOOL_CALL_RESULT', messageId: 't1', toolCallId: 'c1', content: '{"deleted":true}' },
+            ...textOf('a2', 'Deleted.'),
+          ]),
     );
     const client = server.client();
     await client.sendMessage('delete /tmp/a');
     const call = turn(client).find((part) => part.type === 'tool-call');
-    expect(call).toMatchObject({ state: 'approval-requested', approval: { id: 'int-7', requestedBy: 'server', message: 'Delete /tmp/a?', expiresAt: '2999-01-01T00:00:00Z' } });
+    expect(call).toMatchObject({
+      state: 'approval-requested',
+      approval: { id: 'int-7', requestedBy: 'server', message: 'Delete /tmp/a?', expiresAt: '2999-01-01T00:00:00Z' },
+    });
     expect(client.getSnapshot().status).toBe('ready');
 
     const finished = new Promise<void>((resolve) => client.updateOptions({ onFinish: () => resolve() }));
     client.addToolApprovalResponse({ id: 'int-7', approved: true });
     await finished;
     expect(server.inputs).toHaveLength(2);
-    expect(server.inputs[1]).toMatchObject({ parentRunId: server.inputs[0]!.runId, resume: [{ interruptId: 'int-7', status: 'resolved', payload: { approved: true } }] });
-    expect(turn(client).find((part) => part.type === 'tool-call')).toMatchObject({ state: 'output-available', result: { output: { deleted: true } } });
+    expect(server.inputs[1]).toMatchObject({
+      parentRunId: server.inputs[0]!.runId,
+      resume: [{ interruptId: 'int-7', status: 'resolved', payload: { approved: true } }],
+    });
+    expect(turn(client).find((part) => part.type === 'tool-call')).toMatchObject({
+      state: 'output-available',
+      result: { output: { deleted: true } },
+    });
     expect(messageText(client.getSnapshot().messages[1]!)).toBe('Deleting needs your OK.Deleted.');
   });
 
@@ -64,7 +78,15 @@ describe('interrupts', () => {
     const client = server.client();
     await client.sendMessage('plan my trip');
     expect(pendingInterrupts(client.getSnapshot().messages)).toEqual([
-      expect.objectContaining({ type: 'interrupt', id: 'ask-1', reason: 'langgraph:interrupt', message: 'Pick a city', responseSchema: schema, status: 'pending', runId: server.inputs[0]!.runId }),
+      expect.objectContaining({
+        type: 'interrupt',
+        id: 'ask-1',
+        reason: 'langgraph:interrupt',
+        message: 'Pick a city',
+        responseSchema: schema,
+        status: 'pending',
+        runId: server.inputs[0]!.runId,
+      }),
     ]);
     expect(client.getSnapshot().status).toBe('ready');
     expect(server.inputs).toHaveLength(1); // never answered (or cancelled) behind the app's back
@@ -72,8 +94,15 @@ describe('interrupts', () => {
     const finished = new Promise<void>((resolve) => client.updateOptions({ onFinish: () => resolve() }));
     client.respondToInterrupt({ id: 'ask-1', payload: { city: 'Lyon' } });
     await finished;
-    expect(server.inputs[1]).toMatchObject({ parentRunId: server.inputs[0]!.runId, resume: [{ interruptId: 'ask-1', status: 'resolved', payload: { city: 'Lyon' } }] });
-    expect(turn(client).find((part) => part.type === 'interrupt')).toMatchObject({ status: 'resolved', payload: { city: 'Lyon' }, sentIn: server.inputs[1]!.runId });
+    expect(server.inputs[1]).toMatchObject({
+      parentRunId: server.inputs[0]!.runId,
+      resume: [{ interruptId: 'ask-1', status: 'resolved', payload: { city: 'Lyon' } }],
+    });
+    expect(turn(client).find((part) => part.type === 'interrupt')).toMatchObject({
+      status: 'resolved',
+      payload: { city: 'Lyon' },
+      sentIn: server.inputs[1]!.runId,
+    });
     expect(() => client.respondToInterrupt({ id: 'ask-1', payload: {} })).toThrow(expect.objectContaining({ code: 'unknown-interrupt' }));
 
     await client.sendMessage('thanks');
@@ -82,13 +111,20 @@ describe('interrupts', () => {
 
   it('a new message while an interrupt waits cancels it visibly, and says so to the server', async () => {
     const server = await serve((input, request) =>
-      request === 0 ? runOf(input, [], { type: 'interrupt', interrupts: [{ id: 'ask-2', reason: 'upload_required' }] }) : runOf(input, textOf('a2', 'ok')),
+      request === 0
+        ? runOf(input, [], { type: 'interrupt', interrupts: [{ id: 'ask-2', reason: 'upload_required' }] })
+        : runOf(input, textOf('a2', 'ok')),
     );
     const client = server.client();
     await client.sendMessage('one');
     await client.sendMessage('never mind');
-    expect(client.getSnapshot().messages[1]?.parts).toEqual([expect.objectContaining({ type: 'interrupt', id: 'ask-2', status: 'cancelled' })]);
-    expect(server.inputs[1]).toMatchObject({ parentRunId: server.inputs[0]!.runId, resume: [{ interruptId: 'ask-2', status: 'cancelled' }] });
+    expect(client.getSnapshot().messages[1]?.parts).toEqual([
+      expect.objectContaining({ type: 'interrupt', id: 'ask-2', status: 'cancelled' }),
+    ]);
+    expect(server.inputs[1]).toMatchObject({
+      parentRunId: server.inputs[0]!.runId,
+      resume: [{ interruptId: 'ask-2', status: 'cancelled' }],
+    });
   });
 });
 
@@ -127,7 +163,12 @@ describe('events of AG-UI 1.0 beyond text and tool calls', () => {
     expect(turn(client)[0]).toMatchObject({ type: 'reasoning', text: 'old-style thoughts', state: 'done' });
     expect(messageText(client.getSnapshot().messages[3]!)).toBe('Hi again.');
     // The second request carried the first turn's reasoning back, as AG-UI reasoning message.
-    expect(server.inputs[1]!.messages).toContainEqual({ id: 'r1', role: 'reasoning', content: 'The user wants a greeting.', encryptedValue: 'opaque-blob' });
+    expect(server.inputs[1]!.messages).toContainEqual({
+      id: 'r1',
+      role: 'reasoning',
+      content: 'The user wants a greeting.',
+      encryptedValue: 'opaque-blob',
+    });
   });
 
   it('shared state: STATE_SNAPSHOT then STATE_DELTA (JSON Patch) are kept and sent back; the app can set it; a patch that fails changes nothing', async () => {
@@ -137,7 +178,13 @@ describe('events of AG-UI 1.0 beyond text and tool calls', () => {
         request === 0
           ? [
               { type: 'STATE_SNAPSHOT', snapshot: { count: 1, items: ['a'] } },
-              { type: 'STATE_DELTA', delta: [{ op: 'replace', path: '/count', value: 2 }, { op: 'add', path: '/items/-', value: 'b' }] },
+              {
+                type: 'STATE_DELTA',
+                delta: [
+                  { op: 'replace', path: '/count', value: 2 },
+                  { op: 'add', path: '/items/-', value: 'b' },
+                ],
+              },
             ]
           : request === 1
             ? [{ type: 'STATE_DELTA', delta: [{ op: 'remove', path: '/missing' }] }]
@@ -164,7 +211,9 @@ describe('events of AG-UI 1.0 beyond text and tool calls', () => {
         first = input;
         return runOf(input, textOf('a1', 'First answer.'));
       }
-      const [user1, answer1] = first!.messages.length ? [first!.messages[0]!, { id: 'a1', role: 'assistant', content: 'First answer.' }] : [];
+      const [user1, answer1] = first!.messages.length
+        ? [first!.messages[0]!, { id: 'a1', role: 'assistant', content: 'First answer.' }]
+        : [];
       return runOf(input, [
         {
           type: 'MESSAGES_SNAPSHOT',
@@ -194,7 +243,17 @@ describe('events of AG-UI 1.0 beyond text and tool calls', () => {
         ? runOf(input, [
             ...callOf('c1', 'showBanner', { text: 'Sale' }),
             { type: 'CUSTOM', name: 'pause', value: null },
-            { type: 'MESSAGES_SNAPSHOT', messages: [input.messages[0], { id: 'a1', role: 'assistant', toolCalls: [{ id: 'c1', type: 'function', function: { name: 'showBanner', arguments: '{"text":"Sale"}' } }] }] },
+            {
+              type: 'MESSAGES_SNAPSHOT',
+              messages: [
+                input.messages[0],
+                {
+                  id: 'a1',
+                  role: 'assistant',
+                  toolCalls: [{ id: 'c1', type: 'function', function: { name: 'showBanner', arguments: '{"text":"Sale"}' } }],
+                },
+              ],
+            },
           ])
         : runOf(input, textOf('a2', 'Shown.')),
     );
@@ -202,7 +261,9 @@ describe('events of AG-UI 1.0 beyond text and tool calls', () => {
     const finished = new Promise<void>((resolve) => client.updateOptions({ onFinish: () => resolve() }));
     await client.sendMessage('banner');
     await finished;
-    expect(server.inputs[1]!.messages).toContainEqual(expect.objectContaining({ role: 'tool', toolCallId: 'c1', content: '{"shown":"Sale"}' }));
+    expect(server.inputs[1]!.messages).toContainEqual(
+      expect.objectContaining({ role: 'tool', toolCallId: 'c1', content: '{"shown":"Sale"}' }),
+    );
     const call = client.getSnapshot().messages[1]!.parts.find((part) => part.type === 'tool-call');
     expect(call).toMatchObject({ state: 'output-available', result: { output: { shown: 'Sale' } } });
     expect(call && call.type === 'tool-call' && call.timeline.every((entry) => entry.at > 0)).toBe(true);
@@ -229,7 +290,9 @@ describe('events of AG-UI 1.0 beyond text and tool calls', () => {
     expect(shown).toHaveBeenCalledWith({ text: 'Sale' }, expect.anything());
     expect(messageText(client.getSnapshot().messages[1]!)).toBe('Showing it.Done.');
     // The result rides the next input's tool message (a frontend tool: no interrupt, no resume).
-    expect(server.inputs[1]!.messages).toContainEqual(expect.objectContaining({ role: 'tool', toolCallId: 'c1', content: '{"shown":"Sale"}' }));
+    expect(server.inputs[1]!.messages).toContainEqual(
+      expect.objectContaining({ role: 'tool', toolCallId: 'c1', content: '{"shown":"Sale"}' }),
+    );
     expect(server.inputs[1]!.resume).toBeUndefined();
   });
 
@@ -246,7 +309,14 @@ describe('events of AG-UI 1.0 beyond text and tool calls', () => {
     const client = server.client();
     await client.sendMessage('research this');
     const parts = turn(client);
-    expect(parts.find((part) => part.type === 'subagent')).toEqual({ type: 'subagent', subagentRunId: 'sub-1', name: 'researcher', description: 'Finds sources', state: 'finished', result: { sources: 3 } });
+    expect(parts.find((part) => part.type === 'subagent')).toEqual({
+      type: 'subagent',
+      subagentRunId: 'sub-1',
+      name: 'researcher',
+      description: 'Finds sources',
+      state: 'finished',
+      result: { sources: 3 },
+    });
     expect(parts.find((part) => part.type === 'text' && part.subagentRunId === 'sub-1')).toMatchObject({ text: 'Found 3 sources.' });
     expect(messageText(client.getSnapshot().messages[1]!)).toBe('Let me ask the researcher. Here is what it found.');
   });
@@ -255,16 +325,28 @@ describe('events of AG-UI 1.0 beyond text and tool calls', () => {
     const server = await serve((input) =>
       runOf(input, [
         { type: 'ACTIVITY_SNAPSHOT', messageId: 'act-1', activityType: 'plan', content: { steps: ['search'], done: 0 } },
-        { type: 'ACTIVITY_DELTA', messageId: 'act-1', activityType: 'plan', patch: [{ op: 'add', path: '/steps/-', value: 'summarise' }, { op: 'replace', path: '/done', value: 1 }] },
+        {
+          type: 'ACTIVITY_DELTA',
+          messageId: 'act-1',
+          activityType: 'plan',
+          patch: [
+            { op: 'add', path: '/steps/-', value: 'summarise' },
+            { op: 'replace', path: '/done', value: 1 },
+          ],
+        },
       ]),
     );
     const client = server.client();
     await client.sendMessage('plan');
-    expect(turn(client)).toEqual([{ type: 'activity', messageId: 'act-1', activityType: 'plan', content: { steps: ['search', 'summarise'], done: 1 } }]);
+    expect(turn(client)).toEqual([
+      { type: 'activity', messageId: 'act-1', activityType: 'plan', content: { steps: ['search', 'summarise'], done: 1 } },
+    ]);
   });
 
   it('CUSTOM events reach onCustomEvent with their run id', async () => {
-    const server = await serve((input) => runOf(input, [{ type: 'CUSTOM', name: 'progress', value: { percent: 40 } }, ...textOf('a1', 'ok')]));
+    const server = await serve((input) =>
+      runOf(input, [{ type: 'CUSTOM', name: 'progress', value: { percent: 40 } }, ...textOf('a1', 'ok')]),
+    );
     const onCustomEvent = vi.fn();
     const client = server.client({ onCustomEvent });
     await client.sendMessage('go');
@@ -285,7 +367,9 @@ describe('the run lifecycle', () => {
   });
 
   it('a run that finishes cancelled asks for nothing: its unfinished calls are cancelled and nothing continues', async () => {
-    const server = await serve((input) => runOf(input, [...textOf('a1', 'Let me '), ...callOf('c1', 'appHandled', {})], { type: 'cancelled' }));
+    const server = await serve((input) =>
+      runOf(input, [...textOf('a1', 'Let me '), ...callOf('c1', 'appHandled', {})], { type: 'cancelled' }),
+    );
     const onToolCall = vi.fn();
     const client = server.client({ onToolCall });
     await client.sendMessage('go');
@@ -305,7 +389,10 @@ describe('the run lifecycle', () => {
   });
 
   it('a late RUN_ERROR after RUN_FINISHED is read: the answer stays and the error is shown', async () => {
-    const server = await serve((input) => [...runOf(input, textOf('a1', 'Done.')), { type: 'RUN_ERROR', message: 'quota exceeded after the answer', code: 'quota' }]);
+    const server = await serve((input) => [
+      ...runOf(input, textOf('a1', 'Done.')),
+      { type: 'RUN_ERROR', message: 'quota exceeded after the answer', code: 'quota' },
+    ]);
     const client = server.client();
     await client.sendMessage('go');
     expect(client.getSnapshot()).toMatchObject({ status: 'error' });

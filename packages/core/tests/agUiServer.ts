@@ -31,7 +31,8 @@ export async function startAgUiServer(script: Script) {
   return {
     url,
     inputs,
-    client: (options: Partial<ChatClientOptions> = {}) => new ChatClient({ connection: fetchServerSentEvents(url), onWarning: () => {}, ...options }),
+    client: (options: Partial<ChatClientOptions> = {}) =>
+      new ChatClient({ connection: fetchServerSentEvents(url), onWarning: () => {}, ...options }),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

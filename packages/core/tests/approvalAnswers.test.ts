@@ -17,12 +17,18 @@ async function serve(script: Script) {
   return server;
 }
 const callsOf = (client: ChatClient): ToolCallPart[] =>
-  client.getSnapshot().messages.flatMap((message: ChatMessage) => message.parts.filter((part): part is ToolCallPart => part.type === 'tool-call'));
+  client
+    .getSnapshot()
+    .messages.flatMap((message: ChatMessage) => message.parts.filter((part): part is ToolCallPart => part.type === 'tool-call'));
 const finishedOnce = (client: ChatClient) => new Promise<void>((resolve) => client.updateOptions({ onFinish: () => resolve() }));
 
 const editable = {
   type: 'object',
-  properties: { approved: { type: 'boolean' }, editedArgs: { type: 'object', properties: { path: { type: 'string' } } }, grant: { type: 'string', enum: ['once', 'thread'] } },
+  properties: {
+    approved: { type: 'boolean' },
+    editedArgs: { type: 'object', properties: { path: { type: 'string' } } },
+    grant: { type: 'string', enum: ['once', 'thread'] },
+  },
   required: ['approved'],
 };
 
@@ -32,10 +38,22 @@ describe('approval answers', () => {
       request === 0
         ? runOf(input, callOf('c1', 'deleteFile', { path: '/tmp/a' }), {
             type: 'interrupt',
-            interrupts: [{ id: 'int-1', reason: 'tool_call', toolCallId: 'c1', responseSchema: editable, metadata: { chatwire: { grantOptions: ['once', 'thread', 'bogus'] } } }],
+            interrupts: [
+              {
+                id: 'int-1',
+                reason: 'tool_call',
+                toolCallId: 'c1',
+                responseSchema: editable,
+                metadata: { chatwire: { grantOptions: ['once', 'thread', 'bogus'] } },
+              },
+            ],
           })
         : runOf(input, [
-            { type: 'CUSTOM', name: 'chatwire.approval_decision', value: { toolCallId: 'c1', toolName: 'deleteFile', by: 'user', decision: 'approve', editedArguments: '{"path":"/tmp/b"}' } },
+            {
+              type: 'CUSTOM',
+              name: 'chatwire.approval_decision',
+              value: { toolCallId: 'c1', toolName: 'deleteFile', by: 'user', decision: 'approve', editedArguments: '{"path":"/tmp/b"}' },
+            },
             { type: 'TOOL_CALL_RESULT', messageId: 't1', toolCallId: 'c1', content: '{"deleted":"/tmp/b"}' },
             ...textOf('a2', 'Deleted.'),
           ]),
@@ -58,7 +76,10 @@ describe('approval answers', () => {
   it('a plain approval carries no extras, and an interrupt without editedArgs is not editable', async () => {
     const server = await serve((input, request) =>
       request === 0
-        ? runOf(input, callOf('c1', 'deleteFile', { path: '/tmp/a' }), { type: 'interrupt', interrupts: [{ id: 'int-1', reason: 'tool_call', toolCallId: 'c1' }] })
+        ? runOf(input, callOf('c1', 'deleteFile', { path: '/tmp/a' }), {
+            type: 'interrupt',
+            interrupts: [{ id: 'int-1', reason: 'tool_call', toolCallId: 'c1' }],
+          })
         : runOf(input, textOf('a2', 'OK.')),
     );
     const client = server.client();
@@ -96,7 +117,17 @@ describe('approval answers', () => {
     const server = await serve((input) =>
       runOf(input, [
         ...callOf('c1', 'lookup', { q: 'x' }),
-        { type: 'CUSTOM', name: 'chatwire.approval_decision', value: { toolCallId: 'c1', toolName: 'lookup', by: 'grant', decision: 'approve', grant: { id: 'grt_1', toolName: 'lookup', effect: 'allow', scope: 'thread', createdAt: '2026-01-01T00:00:00Z' } } },
+        {
+          type: 'CUSTOM',
+          name: 'chatwire.approval_decision',
+          value: {
+            toolCallId: 'c1',
+            toolName: 'lookup',
+            by: 'grant',
+            decision: 'approve',
+            grant: { id: 'grt_1', toolName: 'lookup', effect: 'allow', scope: 'thread', createdAt: '2026-01-01T00:00:00Z' },
+          },
+        },
         { type: 'CUSTOM', name: 'chatwire.approval_decision', value: { toolCallId: 'c1', by: 'someone', decision: 'deny' } },
         { type: 'TOOL_CALL_RESULT', messageId: 't1', toolCallId: 'c1', content: '{"ok":true}' },
         ...textOf('a2', 'Found.'),

@@ -10,7 +10,12 @@ const answer = sse([run.started, ...run.text('m1', 'seen'), run.finished]);
 const bytesOf = (n: number) => Uint8Array.from({ length: n }, (_, index) => (index * 7 + 3) % 256);
 const base64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');
 
-type WireUser = { role: string; content: string | { type: string; text?: string; source?: { type: string; value: string; mimeType?: string }; metadata?: { filename?: string } }[] };
+type WireUser = {
+  role: string;
+  content:
+    | string
+    | { type: string; text?: string; source?: { type: string; value: string; mimeType?: string }; metadata?: { filename?: string } }[];
+};
 const sentMessages = (requests: { body: unknown }[], index = 0) => (requests[index]!.body as { messages: WireUser[] }).messages;
 
 describe('attachments: sendMessage({ text, files })', () => {
@@ -46,7 +51,11 @@ describe('attachments: sendMessage({ text, files })', () => {
         { type: 'text', text: 'What is in these?' },
         { type: 'image', source: { type: 'data', value: base64(png), mimeType: 'image/png' }, metadata: { filename: 'photo.png' } },
         { type: 'document', source: { type: 'data', value: base64(pdf), mimeType: 'application/pdf' } },
-        { type: 'audio', source: { type: 'url', value: 'https://cdn.example/clip.mp3', mimeType: 'audio/mpeg' }, metadata: { filename: 'clip.mp3' } },
+        {
+          type: 'audio',
+          source: { type: 'url', value: 'https://cdn.example/clip.mp3', mimeType: 'audio/mpeg' },
+          metadata: { filename: 'clip.mp3' },
+        },
         { type: 'video', source: { type: 'url', value: 'https://cdn.example/movie.webm', mimeType: 'video/webm' } },
       ],
     });
@@ -59,7 +68,11 @@ describe('attachments: sendMessage({ text, files })', () => {
     const user = client.getSnapshot().messages[0]!;
     expect(user.parts.map((part) => part.type)).toEqual(['file']);
     expect(sentMessages(requests)[0]!.content).toEqual([
-      { type: 'document', source: { type: 'data', value: Buffer.from('a,b\n1,2\n').toString('base64'), mimeType: 'text/csv' }, metadata: { filename: 'data.csv' } },
+      {
+        type: 'document',
+        source: { type: 'data', value: Buffer.from('a,b\n1,2\n').toString('base64'), mimeType: 'text/csv' },
+        metadata: { filename: 'data.csv' },
+      },
     ]);
     // Plain text messages keep plain string content.
     await client.sendMessage('and this?');
@@ -79,7 +92,10 @@ describe('attachments: sendMessage({ text, files })', () => {
       return { url: `https://files.example/${(file as File).name}` };
     });
     const { client, requests } = clientOver(() => sseResponse(answer), { attachments: { uploadFile } });
-    await client.sendMessage({ text: 'two photos', files: [new File(['x'], 'a.jpg', { type: 'image/jpeg' }), new File(['y'], 'b.jpg', { type: 'image/jpeg' })] });
+    await client.sendMessage({
+      text: 'two photos',
+      files: [new File(['x'], 'a.jpg', { type: 'image/jpeg' }), new File(['y'], 'b.jpg', { type: 'image/jpeg' })],
+    });
     expect(uploads.map((upload) => upload.name)).toEqual(['a.jpg', 'b.jpg']);
     expect(most).toBe(2);
     expect(client.getSnapshot().messages[0]!.parts.slice(1)).toEqual([
@@ -95,8 +111,20 @@ describe('attachments: sendMessage({ text, files })', () => {
 
   it('refuses, changing nothing, a file over the limit, files over the message limit, bad inputs and failed uploads', async () => {
     const cases: [string, Partial<ConstructorParameters<typeof ChatClient>[0]>, unknown[], string, RegExp][] = [
-      ['a file over the default 2 MiB', {}, [new File([new Uint8Array(2 * 1024 * 1024 + 1)], 'big.bin')], 'file-too-large', /'big\.bin' is 2\.0 MiB: files may be at most 2\.0 MiB/],
-      ['a file over maxFileBytes', { attachments: { maxFileBytes: 100 } }, [new Blob([new Uint8Array(101)])], 'file-too-large', /file 1 is 101 bytes: files may be at most 100 bytes \(attachments\.maxFileBytes\)/],
+      [
+        'a file over the default 2 MiB',
+        {},
+        [new File([new Uint8Array(2 * 1024 * 1024 + 1)], 'big.bin')],
+        'file-too-large',
+        /'big\.bin' is 2\.0 MiB: files may be at most 2\.0 MiB/,
+      ],
+      [
+        'a file over maxFileBytes',
+        { attachments: { maxFileBytes: 100 } },
+        [new Blob([new Uint8Array(101)])],
+        'file-too-large',
+        /file 1 is 101 bytes: files may be at most 100 bytes \(attachments\.maxFileBytes\)/,
+      ],
       [
         'files over maxMessageBytes (as sent, base64)',
         { attachments: { maxMessageBytes: 1000 } },
@@ -106,8 +134,20 @@ describe('attachments: sendMessage({ text, files })', () => {
       ],
       ['something that is not a file', {}, [{ name: 'x' }], 'invalid-file', /Attachment 1 is neither a File or Blob nor \{ url \}/],
       ['a javascript: URL', {}, [{ url: 'javascript:alert(1)' }], 'invalid-file', /cannot fetch \(javascript:\)/],
-      ['a failed upload', { attachments: { uploadFile: async () => Promise.reject(new Error('storage is full')) } }, [new File(['x'], 'a.png')], 'upload-failed', /Uploading 'a\.png' failed: storage is full/],
-      ['an upload without a URL', { attachments: { uploadFile: async () => ({}) as { url: string } } }, [new File(['x'], 'a.png')], 'upload-failed', /returned no URL for 'a\.png'/],
+      [
+        'a failed upload',
+        { attachments: { uploadFile: async () => Promise.reject(new Error('storage is full')) } },
+        [new File(['x'], 'a.png')],
+        'upload-failed',
+        /Uploading 'a\.png' failed: storage is full/,
+      ],
+      [
+        'an upload without a URL',
+        { attachments: { uploadFile: async () => ({}) as { url: string } } },
+        [new File(['x'], 'a.png')],
+        'upload-failed',
+        /returned no URL for 'a\.png'/,
+      ],
     ];
     for (const [name, options, files, code, message] of cases) {
       const onWarning = vi.fn();
@@ -193,7 +233,7 @@ describe('attachments: sendMessage({ text, files })', () => {
     const files = first.parts.filter((part): part is FilePart => part.type === 'file');
     await client.sendMessage({ text: 'what is this, in French', files, messageId: first.id });
     expect(client.getSnapshot().messages[0]!.parts).toEqual([{ type: 'text', text: 'what is this, in French', state: 'done' }, ...files]);
-    expect((sentMessages(requests, 1)[0]!.content as unknown[])).toHaveLength(2);
+    expect(sentMessages(requests, 1)[0]!.content as unknown[]).toHaveLength(2);
     await client.sendMessage({ text: 'just text now', messageId: first.id });
     expect(client.getSnapshot().messages[0]!.parts).toEqual([{ type: 'text', text: 'just text now', state: 'done' }]);
   });
@@ -239,5 +279,4 @@ describe('attachments: toWireMessages and fromWireMessages', () => {
       { type: 'file', mimeType: 'video/mp4', url: 'https://v.example/a.mp4' },
     ]);
   });
-
 });

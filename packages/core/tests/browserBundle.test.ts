@@ -26,7 +26,9 @@ async function bundledModules(name: string, code: string): Promise<string[]> {
     build: { write: false, minify: false, rollupOptions: { input: file, preserveEntrySignatures: 'strict' } },
   })) as Rollup.RollupOutput | Rollup.RollupOutput[];
   const outputs = (Array.isArray(result) ? result : [result]).flatMap((output) => output.output);
-  return outputs.flatMap((output) => (output.type === 'chunk' ? Object.keys(output.modules).filter((id) => (output.modules[id]?.renderedLength ?? 0) > 0) : []));
+  return outputs.flatMap((output) =>
+    output.type === 'chunk' ? Object.keys(output.modules).filter((id) => (output.modules[id]?.renderedLength ?? 0) > 0) : [],
+  );
 }
 
 const fromPackage = (modules: readonly string[], name: string) => modules.filter((id) => id.includes(`/node_modules/${name}/`));
@@ -102,8 +104,14 @@ export const client = new ChatClient({ connection: fetchServerSentEvents('/api/c
     const entry = Object.keys(chunks.find((chunk) => chunk.isEntry)?.modules ?? {});
     const lazy = chunks.filter((chunk) => chunk.isDynamicEntry).flatMap((chunk) => Object.keys(chunk.modules));
     for (const reader of ['/sse.ts', '/parseWireEvent.ts']) {
-      expect(entry.filter((id) => id.endsWith(reader)), reader).toEqual([]);
-      expect(lazy.filter((id) => id.endsWith(reader)), reader).toHaveLength(1);
+      expect(
+        entry.filter((id) => id.endsWith(reader)),
+        reader,
+      ).toEqual([]);
+      expect(
+        lazy.filter((id) => id.endsWith(reader)),
+        reader,
+      ).toHaveLength(1);
     }
     expect(fromPackage(entry, 'eventsource-parser')).toEqual([]);
     expect(fromPackage(lazy, 'eventsource-parser')).toHaveLength(1);
@@ -143,8 +151,14 @@ export const send = (files) => client.sendMessage({ text: 'x', files });`,
     const initialModules = [...initial].flatMap((name) => Object.keys(byName.get(name)!.modules));
     const lazyModules = chunks.filter((chunk) => !initial.has(chunk.fileName)).flatMap((chunk) => Object.keys(chunk.modules));
     for (const lazy of ['/runtime/attachments.ts', '/runtime/sendQueue.ts', '/reduce/dataParts.ts']) {
-      expect(initialModules.filter((id) => id.endsWith(lazy)), lazy).toEqual([]);
-      expect(lazyModules.filter((id) => id.endsWith(lazy)), lazy).toHaveLength(1);
+      expect(
+        initialModules.filter((id) => id.endsWith(lazy)),
+        lazy,
+      ).toEqual([]);
+      expect(
+        lazyModules.filter((id) => id.endsWith(lazy)),
+        lazy,
+      ).toHaveLength(1);
     }
   }, 60_000);
 

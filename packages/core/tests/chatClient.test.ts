@@ -12,7 +12,16 @@ const lastText = (client: ChatClient) => {
 describe('ChatClient: a normal turn', () => {
   it('goes submitted -> streaming -> ready, and streaming only once something is visible', async () => {
     const seen: string[] = [];
-    const { client } = clientOver(() => sseResponse(sse([run.started, { type: 'TEXT_MESSAGE_START', messageId: 'm1', role: 'assistant' }, ...run.text('m1', 'Hi').slice(1), run.finished])));
+    const { client } = clientOver(() =>
+      sseResponse(
+        sse([
+          run.started,
+          { type: 'TEXT_MESSAGE_START', messageId: 'm1', role: 'assistant' },
+          ...run.text('m1', 'Hi').slice(1),
+          run.finished,
+        ]),
+      ),
+    );
     client.subscribe(() => {
       const { status, messages } = client.getSnapshot();
       seen.push(`${status}:${messages.length}`);
@@ -51,7 +60,8 @@ describe('ChatClient: a normal turn', () => {
         async start(controller) {
           const encoder = new TextEncoder();
           controller.enqueue(encoder.encode(sse([run.started, { type: 'TEXT_MESSAGE_START', messageId: 'm2', role: 'assistant' }])));
-          for (let i = 0; i < 5; i++) controller.enqueue(encoder.encode(sse([{ type: 'TEXT_MESSAGE_CONTENT', messageId: 'm2', delta: `${i} ` }])));
+          for (let i = 0; i < 5; i++)
+            controller.enqueue(encoder.encode(sse([{ type: 'TEXT_MESSAGE_CONTENT', messageId: 'm2', delta: `${i} ` }])));
           await gate;
           controller.enqueue(encoder.encode(sse([{ type: 'TEXT_MESSAGE_END', messageId: 'm2' }, run.finished])));
           controller.close();
@@ -75,7 +85,17 @@ describe('ChatClient: a normal turn', () => {
   });
 
   it('does not notify when an event changes nothing', async () => {
-    const { client } = clientOver(() => sseResponse(sse([run.started, { type: 'STEP_STARTED', stepName: 's' }, { type: 'STEP_FINISHED', stepName: 's' }, ...run.text('m1', 'x'), run.finished])));
+    const { client } = clientOver(() =>
+      sseResponse(
+        sse([
+          run.started,
+          { type: 'STEP_STARTED', stepName: 's' },
+          { type: 'STEP_FINISHED', stepName: 's' },
+          ...run.text('m1', 'x'),
+          run.finished,
+        ]),
+      ),
+    );
     const listener = vi.fn();
     client.subscribe(listener);
     await client.sendMessage('hi');
@@ -86,11 +106,24 @@ describe('ChatClient: a normal turn', () => {
 
 describe('ChatClient: faults keep what arrived and leave the chat usable', () => {
   const faults: [string, () => Response, string, RegExp][] = [
-    ['a server error', () => new Response(JSON.stringify({ error: 'database is down' }), { status: 500, headers: { 'content-type': 'application/json' } }), 'http', /500: database is down/],
-    ['a non-SSE response', () => new Response('<html>login</html>', { headers: { 'content-type': 'text/html' } }), 'not-sse', /event stream.*text\/html/],
+    [
+      'a server error',
+      () => new Response(JSON.stringify({ error: 'database is down' }), { status: 500, headers: { 'content-type': 'application/json' } }),
+      'http',
+      /500: database is down/,
+    ],
+    [
+      'a non-SSE response',
+      () => new Response('<html>login</html>', { headers: { 'content-type': 'text/html' } }),
+      'not-sse',
+      /event stream.*text\/html/,
+    ],
     [
       'a connection dropped mid-stream',
-      () => sseResponse(bodyOf([sse([run.started, ...run.text('m1', 'partial ', 'answer').slice(0, 3)])], { failWith: new TypeError('socket hang up') })),
+      () =>
+        sseResponse(
+          bodyOf([sse([run.started, ...run.text('m1', 'partial ', 'answer').slice(0, 3)])], { failWith: new TypeError('socket hang up') }),
+        ),
       'network',
       /socket hang up/,
     ],
@@ -102,7 +135,10 @@ describe('ChatClient: faults keep what arrived and leave the chat usable', () =>
     ],
     [
       'an event that fails validation',
-      () => sseResponse(sse([run.started, ...run.text('m1', 'partial ', 'answer').slice(0, 3), { type: 'TEXT_MESSAGE_CONTENT', messageId: 'm1' }])),
+      () =>
+        sseResponse(
+          sse([run.started, ...run.text('m1', 'partial ', 'answer').slice(0, 3), { type: 'TEXT_MESSAGE_CONTENT', messageId: 'm1' }]),
+        ),
       'invalid-event',
       /invalid TEXT_MESSAGE_CONTENT event.*delta/s,
     ],
@@ -114,7 +150,10 @@ describe('ChatClient: faults keep what arrived and leave the chat usable', () =>
     ],
     [
       'RUN_ERROR from the server',
-      () => sseResponse(sse([run.started, ...run.text('m1', 'partial ', 'answer').slice(0, 3), { type: 'RUN_ERROR', message: 'model overloaded' }])),
+      () =>
+        sseResponse(
+          sse([run.started, ...run.text('m1', 'partial ', 'answer').slice(0, 3), { type: 'RUN_ERROR', message: 'model overloaded' }]),
+        ),
       'run-error',
       /model overloaded/,
     ],
@@ -205,9 +244,15 @@ describe('ChatClient: stop and concurrency', () => {
     const client = new ChatClient({ connection: { run: async function* () {} }, onWarning });
     const listener = vi.fn();
     client.subscribe(listener);
-    expect(await client.sendMessage('  ')).toMatchObject({ sent: false, error: { code: 'invalid-argument', message: expect.stringMatching(/non-empty/) } });
+    expect(await client.sendMessage('  ')).toMatchObject({
+      sent: false,
+      error: { code: 'invalid-argument', message: expect.stringMatching(/non-empty/) },
+    });
     expect(await client.sendMessage({ text: '' })).toMatchObject({ sent: false, error: { code: 'invalid-argument' } });
-    expect(await client.regenerate()).toMatchObject({ sent: false, error: { code: 'invalid-argument', message: expect.stringMatching(/no user message/) } });
+    expect(await client.regenerate()).toMatchObject({
+      sent: false,
+      error: { code: 'invalid-argument', message: expect.stringMatching(/no user message/) },
+    });
     expect(client.getSnapshot().messages).toEqual([]);
     expect(client.getSnapshot().status).toBe('ready');
     expect(client.getSnapshot().error).toBeUndefined();
@@ -255,7 +300,12 @@ describe('ChatClient: inspect()', () => {
     const seen: InspectionEvent[] = [];
     const unsubscribe = client.inspect((event) => seen.push(event));
     await client.sendMessage('hi');
-    expect(seen.filter((e) => e.type !== 'snapshot').map((e) => e.type).slice(0, 3)).toEqual(['turn', 'status', 'request']);
+    expect(
+      seen
+        .filter((e) => e.type !== 'snapshot')
+        .map((e) => e.type)
+        .slice(0, 3),
+    ).toEqual(['turn', 'status', 'request']);
     const turn = seen[0];
     expect(turn?.type === 'turn' && turn.id).toBe(client.getSnapshot().messages[0]?.id);
     // The stream of snapshots ends at the client's snapshot: a panel can follow the chat from it alone.
@@ -303,7 +353,12 @@ describe('ChatClient: history is opt-in (devtools records it through inspect)', 
     expect(turns.map((turn) => turn.id)).toEqual([client.getSnapshot().messages[2]!.id, client.getSnapshot().messages[4]!.id]);
     for (const turn of turns) {
       expect(turn.runs).toHaveLength(1);
-      expect(turn.events.map((recorded) => recorded.event.type)).toEqual(['RUN_STARTED', 'TEXT_MESSAGE_START', 'TEXT_MESSAGE_CONTENT', 'TEXT_MESSAGE_CONTENT']);
+      expect(turn.events.map((recorded) => recorded.event.type)).toEqual([
+        'RUN_STARTED',
+        'TEXT_MESSAGE_START',
+        'TEXT_MESSAGE_CONTENT',
+        'TEXT_MESSAGE_CONTENT',
+      ]);
       expect(turn.dropped).toBe(5); // 4 more deltas, TEXT_MESSAGE_END and RUN_FINISHED
     }
     recorder.stop();

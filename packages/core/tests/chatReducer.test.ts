@@ -5,7 +5,12 @@ import { reduceWireEvent } from '@chatwire/core/wire';
 import { clientOver, run, sse, sseResponse } from './fixtures.js';
 
 const user: ChatMessage = { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'hi', state: 'done' }], createdAt: 1 };
-const answer: ChatMessage = { id: 'a1', role: 'assistant', parts: [{ type: 'text', text: 'hello', state: 'done', messageId: 'm1' }], createdAt: 2 };
+const answer: ChatMessage = {
+  id: 'a1',
+  role: 'assistant',
+  parts: [{ type: 'text', text: 'hello', state: 'done', messageId: 'm1' }],
+  createdAt: 2,
+};
 
 describe('reduceChat: an action that changes nothing returns the same state object', () => {
   const resting: ChatState = initialChatState([user, answer]);
@@ -39,7 +44,12 @@ describe('reduceChat: wireEvent actions are plain data', () => {
   const resting: ChatState = initialChatState([user, answer]);
 
   it('an action naming a reducer nobody registered changes nothing', () => {
-    const reduction = reduceChat(resting, { type: 'wireEvent', event: { type: 'TEXT_MESSAGE_CONTENT', messageId: 'm2', delta: 'x' } as never, now: 3, reducer: 'unknown' as never });
+    const reduction = reduceChat(resting, {
+      type: 'wireEvent',
+      event: { type: 'TEXT_MESSAGE_CONTENT', messageId: 'm2', delta: 'x' } as never,
+      now: 3,
+      reducer: 'unknown' as never,
+    });
     expect(reduction.state).toBe(resting);
     expect(reduction.changes).toEqual([]);
   });
@@ -65,7 +75,13 @@ describe('reduceChat: wireEvent actions are plain data', () => {
       { type: 'wireEvent', event: events[2], now: 1, reducer: 'core' },
       { type: 'wireEvent', event: events[3], now: 1, reducer: 'core', eventId: 7, lastOfId: true },
       { type: 'wireEvent', event: events[3], now: 1, reducer: 'core', eventId: 7, lastOfId: true }, // applied already: ignored
-      { type: 'wireEvent', event: events[5], now: 1, reducer: 'dataPart', dataPart: { type: 'data', name: 'card', id: 'c1', data: { title: 'Paris' } } },
+      {
+        type: 'wireEvent',
+        event: events[5],
+        now: 1,
+        reducer: 'dataPart',
+        dataPart: { type: 'data', name: 'card', id: 'c1', data: { title: 'Paris' } },
+      },
       { type: 'wireEvent', event: events[6], now: 1, reducer: 'extended' },
       { type: 'wireEvent', event: events[7], now: 1, reducer: 'extended' },
     ];

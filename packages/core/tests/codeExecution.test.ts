@@ -9,7 +9,8 @@ import { clientOver, run, sse, sseResponse } from './fixtures.js';
  * documents (and packages/code-mode's chat test checks the server emits).
  */
 
-const code = "const [a, b] = await Promise.all([external_getWeather({ city: 'Paris' }), external_getWeather({ city: 'Tokyo' })]);\nreturn { warmer: a.celsius > b.celsius ? 'Paris' : 'Tokyo' };";
+const code =
+  "const [a, b] = await Promise.all([external_getWeather({ city: 'Paris' }), external_getWeather({ city: 'Tokyo' })]);\nreturn { warmer: a.celsius > b.celsius ? 'Paris' : 'Tokyo' };";
 const custom = (type: keyof typeof CODE_MODE_EVENTS, value: Record<string, unknown>) => ({
   type: 'CUSTOM',
   name: CODE_MODE_EVENTS[type],
@@ -26,11 +27,21 @@ const executeCall = [
 
 /** A whole execution: two parallel calls (one fails), a console line, success. */
 const executionEvents = [
-  custom('execution_started', { code, bindings: ['external_getWeather', 'external_getForecast'], undiscovered: ['external_getForecast'], discoveryKnown: true }),
+  custom('execution_started', {
+    code,
+    bindings: ['external_getWeather', 'external_getForecast'],
+    undiscovered: ['external_getForecast'],
+    discoveryKnown: true,
+  }),
   custom('external_call', { callId: 'x1.1', toolName: 'getWeather', input: { city: 'Paris' } }),
   custom('external_call', { callId: 'x1.2', toolName: 'getWeather', input: { city: 'Tokyo' } }),
   custom('external_result', { callId: 'x1.1', toolName: 'getWeather', output: { city: 'Paris', celsius: 18 }, durationMs: 41 }),
-  custom('external_error', { callId: 'x1.2', toolName: 'getWeather', error: { name: 'ToolError', message: 'Tokyo is offline' }, durationMs: 43 }),
+  custom('external_error', {
+    callId: 'x1.2',
+    toolName: 'getWeather',
+    error: { name: 'ToolError', message: 'Tokyo is offline' },
+    durationMs: 43,
+  }),
   custom('console', { level: 'warn', text: 'Tokyo failed; using Paris only' }),
   custom('execution_finished', { success: true, durationMs: 57, toolCalls: 2, logLines: 1, truncated: false }),
 ];
@@ -55,7 +66,14 @@ function clientFor(events: readonly unknown[]) {
 
 describe('Code Mode executions on the client', () => {
   it('shows the code, the logs, each nested call through its states, and the call’s result', async () => {
-    const { client, warnings, seen } = clientFor([run.started, ...executeCall, ...executionEvents, resultEvent, ...run.text('a2', 'Paris is warmer.'), run.finished]);
+    const { client, warnings, seen } = clientFor([
+      run.started,
+      ...executeCall,
+      ...executionEvents,
+      resultEvent,
+      ...run.text('a2', 'Paris is warmer.'),
+      run.finished,
+    ]);
     await client.sendMessage('use code to compare the weather in Paris and Tokyo');
 
     const call = callOf(client.getSnapshot().messages);
@@ -67,8 +85,22 @@ describe('Code Mode executions on the client', () => {
       state: 'succeeded',
       logs: [{ level: 'warn', text: 'Tokyo failed; using Paris only' }],
       calls: [
-        { callId: 'x1.1', toolName: 'getWeather', state: 'output-available', input: { city: 'Paris' }, output: { city: 'Paris', celsius: 18 }, durationMs: 41 },
-        { callId: 'x1.2', toolName: 'getWeather', state: 'output-error', input: { city: 'Tokyo' }, error: { name: 'ToolError', message: 'Tokyo is offline' }, durationMs: 43 },
+        {
+          callId: 'x1.1',
+          toolName: 'getWeather',
+          state: 'output-available',
+          input: { city: 'Paris' },
+          output: { city: 'Paris', celsius: 18 },
+          durationMs: 41,
+        },
+        {
+          callId: 'x1.2',
+          toolName: 'getWeather',
+          state: 'output-error',
+          input: { city: 'Tokyo' },
+          error: { name: 'ToolError', message: 'Tokyo is offline' },
+          durationMs: 43,
+        },
       ],
       undiscovered: ['external_getForecast'],
       durationMs: 57,
@@ -88,7 +120,11 @@ describe('Code Mode executions on the client', () => {
   });
 
   it('cancels nested calls still running when the execution ends, and keeps its error', async () => {
-    const error = { code: 'timeout', name: 'TimeoutError', message: 'The execution ran out of time (limit 500 ms, time in external calls included).' };
+    const error = {
+      code: 'timeout',
+      name: 'TimeoutError',
+      message: 'The execution ran out of time (limit 500 ms, time in external calls included).',
+    };
     const { client } = clientFor([
       run.started,
       ...executeCall,
@@ -110,7 +146,12 @@ describe('Code Mode executions on the client', () => {
   it('starts the execution from the call’s input when events arrive before execution_started', async () => {
     const { client } = clientFor([run.started, ...executeCall, executionEvents[1], executionEvents[3], run.finished]);
     await client.sendMessage('late');
-    expect(callOf(client.getSnapshot().messages)?.codeExecution).toMatchObject({ executionId: 'exec_1', code, state: 'running', calls: [{ callId: 'x1.1', state: 'output-available' }] });
+    expect(callOf(client.getSnapshot().messages)?.codeExecution).toMatchObject({
+      executionId: 'exec_1',
+      code,
+      state: 'running',
+      calls: [{ callId: 'x1.1', state: 'output-available' }],
+    });
   });
 
   it('keeps a nested output the server cut, marked as cut', async () => {
@@ -119,11 +160,21 @@ describe('Code Mode executions on the client', () => {
       ...executeCall,
       executionEvents[0],
       executionEvents[1],
-      custom('external_result', { callId: 'x1.1', toolName: 'getWeather', output: '{"rows":[1,2… [cut]', outputTruncated: true, durationMs: 9 }),
+      custom('external_result', {
+        callId: 'x1.1',
+        toolName: 'getWeather',
+        output: '{"rows":[1,2… [cut]',
+        outputTruncated: true,
+        durationMs: 9,
+      }),
       run.finished,
     ]);
     await client.sendMessage('big');
-    expect(callOf(client.getSnapshot().messages)?.codeExecution?.calls[0]).toMatchObject({ state: 'output-available', output: '{"rows":[1,2… [cut]', outputTruncated: true });
+    expect(callOf(client.getSnapshot().messages)?.codeExecution?.calls[0]).toMatchObject({
+      state: 'output-available',
+      output: '{"rows":[1,2… [cut]',
+      outputTruncated: true,
+    });
   });
 
   it('drops malformed events, unknown types and events naming no call of the chat, each with a warning', async () => {
@@ -134,7 +185,10 @@ describe('Code Mode executions on the client', () => {
       custom('console', { level: 'log' }), // no text
       { type: 'CUSTOM', name: CODE_MODE_EVENTS.external_call, value: 'not an object' },
       { type: 'CUSTOM', name: 'chatwire.code_mode.execution_paused', value: { executionId: 'exec_1', toolCallId: 'x1' } },
-      { ...custom('external_call', { callId: 'y1.1', toolName: 'getWeather', input: {} }), value: { executionId: 'exec_9', toolCallId: 'y1', callId: 'y1.1', toolName: 'getWeather' } },
+      {
+        ...custom('external_call', { callId: 'y1.1', toolName: 'getWeather', input: {} }),
+        value: { executionId: 'exec_9', toolCallId: 'y1', callId: 'y1.1', toolName: 'getWeather' },
+      },
       custom('console', { level: 'log', text: 'kept' }),
       run.finished,
     ]);
@@ -162,7 +216,13 @@ describe('Code Mode executions on the client', () => {
 
   it('keeps the execution when a messages snapshot replaces the turn, and never sends it back', async () => {
     const wireMessages = [
-      { id: 'a1', role: 'assistant', toolCalls: [{ id: 'x1', type: 'function', function: { name: 'execute_typescript', arguments: JSON.stringify({ typescriptCode: code }) } }] },
+      {
+        id: 'a1',
+        role: 'assistant',
+        toolCalls: [
+          { id: 'x1', type: 'function', function: { name: 'execute_typescript', arguments: JSON.stringify({ typescriptCode: code }) } },
+        ],
+      },
       { id: 't1', role: 'tool', toolCallId: 'x1', content: JSON.stringify(result) },
     ];
     const { client } = clientFor([

@@ -1,19 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Message } from '@ag-ui/core';
 import { WARM_CACHE_MODEL, addModelCall, cacheSplit } from '@chatwire/core/wire';
-import {
-  ChatClient,
-  DISCOVERY_TOOL_NAME,
-  type ChatConnection,
-  type ConversationUsage,
-  type ModelCallUsage,
-} from '@chatwire/core';
-import {
-  discoveredToolsInChat,
-  discoveredToolsInWire,
-  discoveryExchange,
-  isDiscoveryStep,
-} from '@chatwire/core/shared';
+import { ChatClient, DISCOVERY_TOOL_NAME, type ChatConnection, type ConversationUsage, type ModelCallUsage } from '@chatwire/core';
+import { discoveredToolsInChat, discoveredToolsInWire, discoveryExchange, isDiscoveryStep } from '@chatwire/core/shared';
 
 /** A hand-written server record of one model call. */
 const record = (over: {
@@ -52,8 +41,23 @@ const record = (over: {
 
 // A discovery, the request it caused, and the call after it: the figures below are worked by hand.
 const discovering = record({ tools: ['getWeather', DISCOVERY_TOOL_NAME], sent: 300, allEager: 2_000, input: 1_000, system: 50 });
-const afterDiscovery = record({ tools: ['getWeather', DISCOVERY_TOOL_NAME, 'trackShipment'], sent: 400, allEager: 2_000, input: 1_200, system: 50, roundTrips: 60, discoveryStep: true });
-const summary = record({ tools: ['getWeather', DISCOVERY_TOOL_NAME, 'trackShipment'], sent: 400, allEager: 2_000, input: 1_400, system: 50, roundTrips: 60 });
+const afterDiscovery = record({
+  tools: ['getWeather', DISCOVERY_TOOL_NAME, 'trackShipment'],
+  sent: 400,
+  allEager: 2_000,
+  input: 1_200,
+  system: 50,
+  roundTrips: 60,
+  discoveryStep: true,
+});
+const summary = record({
+  tools: ['getWeather', DISCOVERY_TOOL_NAME, 'trackShipment'],
+  sent: 400,
+  allEager: 2_000,
+  input: 1_400,
+  system: 50,
+  roundTrips: 60,
+});
 
 describe('the conversation record (addModelCall)', () => {
   const conversation = [discovering, afterDiscovery, summary].reduce<ConversationUsage | undefined>(addModelCall, undefined)!;
@@ -82,13 +86,19 @@ describe('the conversation record (addModelCall)', () => {
   });
 
   it('shows a cost as a negative net', () => {
-    const costly = addModelCall(undefined, record({ tools: ['a', DISCOVERY_TOOL_NAME], sent: 600, allEager: 500, input: 1_000, system: 0 }));
+    const costly = addModelCall(
+      undefined,
+      record({ tools: ['a', DISCOVERY_TOOL_NAME], sent: 600, allEager: 500, input: 1_000, system: 0 }),
+    );
     expect(costly.net).toBe(-100);
     expect(costly.netShare).toBeCloseTo(-100 / 900);
   });
 
   it('leaves out browser estimates and records without a whole-request figure, and says how many', () => {
-    const withClient = addModelCall(addModelCall(conversation, record({ tools: ['a'], sent: 1, allEager: 2, input: 50, source: 'client' })), record({ tools: ['a'], sent: 1, allEager: 2 }));
+    const withClient = addModelCall(
+      addModelCall(conversation, record({ tools: ['a'], sent: 1, allEager: 2, input: 50, source: 'client' })),
+      record({ tools: ['a'], sent: 1, allEager: 2 }),
+    );
     expect(withClient.skipped).toBe(2);
     expect(withClient.requests).toEqual(conversation.requests);
     expect(withClient.input).toEqual(conversation.input);
@@ -101,7 +111,9 @@ describe('cacheSplit: cached and uncached input of one request', () => {
     expect(cacheSplit(discovering, afterDiscovery)).toEqual({ cached: 300, uncached: 900, source: 'modelled' });
     expect(cacheSplit(afterDiscovery, summary)).toEqual({ cached: 1_200, uncached: 200, source: 'modelled' });
     // A tool list that is not an extension of the previous one: nothing is assumed cached.
-    expect(cacheSplit(summary, record({ tools: ['getWeather', 'trackShipment'], sent: 350, allEager: 2_000, input: 1_500, system: 50 }))).toEqual({
+    expect(
+      cacheSplit(summary, record({ tools: ['getWeather', 'trackShipment'], sent: 350, allEager: 2_000, input: 1_500, system: 50 })),
+    ).toEqual({
       cached: 0,
       uncached: 1_500,
       source: 'modelled',
@@ -140,7 +152,10 @@ describe('call-to-load in the messages', () => {
   it('a request after a response of only undiscovered or discovery calls is a discovery step; the exchange is what discovery added', () => {
     expect(isDiscoveryStep(history)).toBe(true);
     expect(isDiscoveryStep(history.slice(0, 1))).toBe(false);
-    const ran: Message[] = [...history.slice(0, 2), { id: 't1', role: 'tool', toolCallId: 'c1', content: '{}', metadata: { chatwire: { discoveredTools: ['trackShipment'] } } }];
+    const ran: Message[] = [
+      ...history.slice(0, 2),
+      { id: 't1', role: 'tool', toolCallId: 'c1', content: '{}', metadata: { chatwire: { discoveredTools: ['trackShipment'] } } },
+    ];
     expect(isDiscoveryStep(ran)).toBe(false);
     expect(discoveryExchange(ran)).toEqual({ before: [], after: [] });
     const exchange = discoveryExchange(history);

@@ -37,17 +37,36 @@ describe('data parts: declared CUSTOM events become parts of the assistant messa
       { type: 'data', name: 'progress', data: 'step 2' },
     ]);
     expect(turn.parts.map((part) => part.type)).toEqual(['data', 'text', 'data', 'data']);
-    expect(onWarning).toHaveBeenCalledWith(expect.stringMatching(/Dropped a 'weather' data part that does not match its schema: celsius: .*number/));
-    expect(onWarning).toHaveBeenCalledWith(expect.stringMatching(/Dropped a 'weather' data part: its CUSTOM value must be \{ data, id\? \}/));
+    expect(onWarning).toHaveBeenCalledWith(
+      expect.stringMatching(/Dropped a 'weather' data part that does not match its schema: celsius: .*number/),
+    );
+    expect(onWarning).toHaveBeenCalledWith(
+      expect.stringMatching(/Dropped a 'weather' data part: its CUSTOM value must be \{ data, id\? \}/),
+    );
     // Every CUSTOM event, declared or not, still reaches onCustomEvent in stream order.
-    expect(onCustomEvent.mock.calls.map(([event]) => event.name)).toEqual(['weather', 'progress', 'weather', 'weather', 'weather', 'progress', 'unrelated']);
+    expect(onCustomEvent.mock.calls.map(([event]) => event.name)).toEqual([
+      'weather',
+      'progress',
+      'weather',
+      'weather',
+      'weather',
+      'progress',
+      'unrelated',
+    ]);
   });
 
   it('a data part first in a response makes the chat streaming (something is visible); none is sent back to the agent', async () => {
     const statuses: string[] = [];
     let call = 0;
     const { client, requests } = clientOver(
-      () => sseResponse(sse(call++ === 0 ? [run.started, custom('card', { id: 'c', data: { title: 'Hi' } }), run.finished] : [run.started, ...run.text('m2', 'ok'), run.finished])),
+      () =>
+        sseResponse(
+          sse(
+            call++ === 0
+              ? [run.started, custom('card', { id: 'c', data: { title: 'Hi' } }), run.finished]
+              : [run.started, ...run.text('m2', 'ok'), run.finished],
+          ),
+        ),
       { dataParts: { card: true } },
     );
     client.subscribe(() => statuses.push(client.getSnapshot().status));
@@ -60,9 +79,15 @@ describe('data parts: declared CUSTOM events become parts of the assistant messa
   });
 
   it('undeclared names (and inherited object keys) stay plain CUSTOM events', async () => {
-    const { client } = clientOver(() => sseResponse(sse([run.started, custom('toString', { data: 1 }), custom('weather', { data: { city: 'x', celsius: 1 } }), run.finished])), {
-      dataParts: {},
-    });
+    const { client } = clientOver(
+      () =>
+        sseResponse(
+          sse([run.started, custom('toString', { data: 1 }), custom('weather', { data: { city: 'x', celsius: 1 } }), run.finished]),
+        ),
+      {
+        dataParts: {},
+      },
+    );
     await client.sendMessage('one');
     expect(client.getSnapshot().messages).toHaveLength(1);
   });

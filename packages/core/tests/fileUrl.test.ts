@@ -2,7 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { checkFileUrl, fromWireMessages, isSafeFileUrl, neutralizeBidi } from '@chatwire/core/wire';
 
 /** URLs a browser reads as `javascript:`: the WHATWG parser strips leading C0 controls and spaces, and tabs and newlines anywhere. */
-const BYPASSES = [' javascript:alert(1)', 'java\tscript:alert(1)', '\x01javascript:alert(1)', '\r\njavascript:alert(1)', 'jav\nascript:alert(1)', '\x00javascript:alert(1)', 'JAVASCRIPT:alert(1)'];
+const BYPASSES = [
+  ' javascript:alert(1)',
+  'java\tscript:alert(1)',
+  '\x01javascript:alert(1)',
+  '\r\njavascript:alert(1)',
+  'jav\nascript:alert(1)',
+  '\x00javascript:alert(1)',
+  'JAVASCRIPT:alert(1)',
+];
 
 describe('file URLs, checked as the WHATWG URL parser reads them', () => {
   it('refuses each URL a browser reads as javascript:, naming the scheme it reads', () => {
@@ -13,10 +21,24 @@ describe('file URLs, checked as the WHATWG URL parser reads them', () => {
   });
 
   it('allows http(s), data: of media and text types, blob: and relative URLs on the client; not data: of HTML, nor other schemes', () => {
-    for (const url of ['https://example.com/a.png', 'HTTP://example.com/a', 'data:image/png;base64,AAAA', 'data:application/pdf;base64,AAAA', 'blob:https://app.example/1234', '/uploads/a.pdf', 'a.png']) {
+    for (const url of [
+      'https://example.com/a.png',
+      'HTTP://example.com/a',
+      'data:image/png;base64,AAAA',
+      'data:application/pdf;base64,AAAA',
+      'blob:https://app.example/1234',
+      '/uploads/a.pdf',
+      'a.png',
+    ]) {
       expect(isSafeFileUrl(url), url).toBe(true);
     }
-    for (const url of ['data:text/html;base64,PHNjcmlwdD4=', ' data:text/html,<script>alert(1)</script>', 'vbscript:x', 'file:///etc/passwd', 'ftp://example.com/a']) {
+    for (const url of [
+      'data:text/html;base64,PHNjcmlwdD4=',
+      ' data:text/html,<script>alert(1)</script>',
+      'vbscript:x',
+      'file:///etc/passwd',
+      'ftp://example.com/a',
+    ]) {
       expect(isSafeFileUrl(url), url).toBe(false);
     }
   });
@@ -41,7 +63,11 @@ describe('file URLs, checked as the WHATWG URL parser reads them', () => {
           content: [
             ...BYPASSES.map((value) => ({ type: 'document' as const, source: { type: 'url' as const, value, mimeType: 'text/plain' } })),
             { type: 'document', source: { type: 'data', value: 'PHNjcmlwdD4=', mimeType: 'text/html' } },
-            { type: 'image', source: { type: 'url', value: 'https://example.com/a.png', mimeType: 'image/png' }, metadata: { filename: 'a\u202Egnp.exe' } },
+            {
+              type: 'image',
+              source: { type: 'url', value: 'https://example.com/a.png', mimeType: 'image/png' },
+              metadata: { filename: 'a\u202Egnp.exe' },
+            },
           ],
         },
       ],

@@ -75,7 +75,9 @@ export function comparable(snapshot: ReturnType<ChatClient['getSnapshot']>) {
     messages: snapshot.messages.map((message) => ({
       role: message.role,
       // Timelines carry clock times; their states are what must match.
-      parts: message.parts.map((part) => (part.type === 'tool-call' ? { ...part, timeline: part.timeline.map((entry) => entry.state) } : part)),
+      parts: message.parts.map((part) =>
+        part.type === 'tool-call' ? { ...part, timeline: part.timeline.map((entry) => entry.state) } : part,
+      ),
     })),
   };
 }

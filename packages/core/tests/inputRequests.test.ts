@@ -1,5 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { answerInputRequest, pendingInputRequests, pendingInterrupts, readInputRequest, type ChatClient, type MessagePart } from '@chatwire/core';
+import {
+  answerInputRequest,
+  pendingInputRequests,
+  pendingInterrupts,
+  readInputRequest,
+  type ChatClient,
+  type MessagePart,
+} from '@chatwire/core';
 import { callOf, runOf, startAgUiServer, textOf, type Script } from './agUiServer.js';
 
 /**
@@ -28,7 +35,11 @@ const inputRequest = (id: string, toolCallId: string, extra: Record<string, unkn
   reason: 'input_request',
   message: 'How many people?',
   expiresAt: '2999-01-01T00:00:00.000Z',
-  responseSchema: { type: 'object', properties: { action: { type: 'string', enum: ['accept', 'decline', 'cancel'] }, content: schema }, required: ['action'] },
+  responseSchema: {
+    type: 'object',
+    properties: { action: { type: 'string', enum: ['accept', 'decline', 'cancel'] }, content: schema },
+    required: ['action'],
+  },
   metadata: { chatwire: { inputRequest: { toolCallId, toolName: 'bookTable', schema } } },
   ...extra,
 });
@@ -39,7 +50,10 @@ const script: Script = (input, request) =>
         type: 'interrupt',
         interrupts: [inputRequest('inp_1', 'c1')],
       })
-    : runOf(input, [{ type: 'TOOL_CALL_RESULT', messageId: 't1', toolCallId: 'c1', content: '{"booked":true}' }, ...textOf('a2', 'Booked.')]);
+    : runOf(input, [
+        { type: 'TOOL_CALL_RESULT', messageId: 't1', toolCallId: 'c1', content: '{"booked":true}' },
+        ...textOf('a2', 'Booked.'),
+      ]);
 
 const turn = (client: ChatClient): readonly MessagePart[] => client.getSnapshot().messages.at(-1)?.parts ?? [];
 
@@ -49,7 +63,15 @@ describe('input requests in the client', () => {
     const client = server.client();
     await client.sendMessage('book a table');
     const [request] = pendingInputRequests(client.getSnapshot().messages);
-    expect(request).toMatchObject({ id: 'inp_1', message: 'How many people?', schema, toolCallId: 'c1', toolName: 'bookTable', status: 'pending', expiresAt: '2999-01-01T00:00:00.000Z' });
+    expect(request).toMatchObject({
+      id: 'inp_1',
+      message: 'How many people?',
+      schema,
+      toolCallId: 'c1',
+      toolName: 'bookTable',
+      status: 'pending',
+      expiresAt: '2999-01-01T00:00:00.000Z',
+    });
     expect(pendingInterrupts(client.getSnapshot().messages).map((part) => part.id)).toEqual(['inp_1']);
     expect(turn(client).find((part) => part.type === 'tool-call')).toMatchObject({ toolCallId: 'c1', state: 'executing', owner: 'server' });
     expect(client.getSnapshot().status).toBe('ready');
@@ -60,10 +82,20 @@ describe('input requests in the client', () => {
     const server = await serve(script);
     const client = server.client();
     await client.sendMessage('book a table');
-    await expect(answerInputRequest(client, { id: 'inp_1', action: 'accept', content: { party: 'four' } })).rejects.toMatchObject({ code: 'invalid-argument' });
+    await expect(answerInputRequest(client, { id: 'inp_1', action: 'accept', content: { party: 'four' } })).rejects.toMatchObject({
+      code: 'invalid-argument',
+    });
     await expect(answerInputRequest(client, { id: 'inp_1', action: 'accept' })).rejects.toMatchObject({ code: 'invalid-argument' });
-    await expect(answerInputRequest(client, { id: 'inp_1', action: 'accept', content: JSON.parse('{"party":2,"__proto__":{"x":1}}') as Record<string, unknown> })).rejects.toThrow(/__proto__/);
-    await expect(answerInputRequest(client, { id: 'inp_1', action: 'maybe' as 'accept' })).rejects.toMatchObject({ code: 'invalid-argument' });
+    await expect(
+      answerInputRequest(client, {
+        id: 'inp_1',
+        action: 'accept',
+        content: JSON.parse('{"party":2,"__proto__":{"x":1}}') as Record<string, unknown>,
+      }),
+    ).rejects.toThrow(/__proto__/);
+    await expect(answerInputRequest(client, { id: 'inp_1', action: 'maybe' as 'accept' })).rejects.toMatchObject({
+      code: 'invalid-argument',
+    });
     await expect(answerInputRequest(client, { id: 'inp_2', action: 'decline' })).rejects.toMatchObject({ code: 'unknown-interrupt' });
     expect(pendingInputRequests(client.getSnapshot().messages)).toHaveLength(1);
     expect(server.inputs).toHaveLength(1);
@@ -71,10 +103,19 @@ describe('input requests in the client', () => {
     const finished = new Promise<void>((resolve) => client.updateOptions({ onFinish: () => resolve() }));
     await answerInputRequest(client, { id: 'inp_1', action: 'accept', content: { party: 4, note: 'window' } });
     await finished;
-    expect(server.inputs[1]).toMatchObject({ parentRunId: server.inputs[0]!.runId, resume: [{ interruptId: 'inp_1', status: 'resolved', payload: { action: 'accept', content: { party: 4, note: 'window' } } }] });
+    expect(server.inputs[1]).toMatchObject({
+      parentRunId: server.inputs[0]!.runId,
+      resume: [{ interruptId: 'inp_1', status: 'resolved', payload: { action: 'accept', content: { party: 4, note: 'window' } } }],
+    });
     const interrupt = turn(client).find((part) => part.type === 'interrupt');
-    expect(interrupt?.type === 'interrupt' && readInputRequest(interrupt)).toMatchObject({ status: 'accepted', content: { party: 4, note: 'window' } });
-    expect(turn(client).find((part) => part.type === 'tool-call')).toMatchObject({ state: 'output-available', result: { output: { booked: true } } });
+    expect(interrupt?.type === 'interrupt' && readInputRequest(interrupt)).toMatchObject({
+      status: 'accepted',
+      content: { party: 4, note: 'window' },
+    });
+    expect(turn(client).find((part) => part.type === 'tool-call')).toMatchObject({
+      state: 'output-available',
+      result: { output: { booked: true } },
+    });
     await expect(answerInputRequest(client, { id: 'inp_1', action: 'decline' })).rejects.toMatchObject({ code: 'unknown-interrupt' });
     await client.sendMessage('thanks');
     expect(server.inputs[2]?.resume).toBeUndefined();
@@ -88,7 +129,11 @@ describe('input requests in the client', () => {
       const finished = new Promise<void>((resolve) => client.updateOptions({ onFinish: () => resolve() }));
       await answerInputRequest(client, { id: 'inp_1', action });
       await finished;
-      expect(server.inputs[1]?.resume).toEqual(action === 'decline' ? [{ interruptId: 'inp_1', status: 'resolved', payload: { action: 'decline' } }] : [{ interruptId: 'inp_1', status: 'cancelled' }]);
+      expect(server.inputs[1]?.resume).toEqual(
+        action === 'decline'
+          ? [{ interruptId: 'inp_1', status: 'resolved', payload: { action: 'decline' } }]
+          : [{ interruptId: 'inp_1', status: 'cancelled' }],
+      );
       const interrupt = turn(client).find((part) => part.type === 'interrupt');
       expect(interrupt?.type === 'interrupt' && readInputRequest(interrupt)?.status).toBe(action === 'decline' ? 'declined' : 'cancelled');
       await stop?.();
@@ -99,7 +144,10 @@ describe('input requests in the client', () => {
   it('an input_request naming its call in toolCallId is still a form to fill, not an approval', async () => {
     const server = await serve((input, request) =>
       request === 0
-        ? runOf(input, callOf('c1', 'bookTable', {}), { type: 'interrupt', interrupts: [inputRequest('inp_9', 'c1', { toolCallId: 'c1' })] })
+        ? runOf(input, callOf('c1', 'bookTable', {}), {
+            type: 'interrupt',
+            interrupts: [inputRequest('inp_9', 'c1', { toolCallId: 'c1' })],
+          })
         : runOf(input, textOf('a2', 'ok')),
     );
     const client = server.client();

@@ -23,9 +23,22 @@ describe('parseWireEvent', () => {
       { type: 'TOOL_CALL_START', toolCallId: 'c', toolCallName: 'x', parentMessageId: 'm' },
       { type: 'TOOL_CALL_ARGS', toolCallId: 'c', delta: '{}' },
       { type: 'TOOL_CALL_END', toolCallId: 'c' },
-      { type: 'TOOL_CALL_RESULT', messageId: 'r1', toolCallId: 'c', content: [{ type: 'text', text: 'ok' }, { type: 'image', source: {} }] },
+      {
+        type: 'TOOL_CALL_RESULT',
+        messageId: 'r1',
+        toolCallId: 'c',
+        content: [
+          { type: 'text', text: 'ok' },
+          { type: 'image', source: {} },
+        ],
+      },
       { type: 'CUSTOM', name: 'x', value: null },
-      { type: 'RUN_FINISHED', threadId: 't', runId: 'r', outcome: { type: 'interrupt', interrupts: [{ id: 'i', reason: 'tool_approval', toolCallId: 'c' }] } },
+      {
+        type: 'RUN_FINISHED',
+        threadId: 't',
+        runId: 'r',
+        outcome: { type: 'interrupt', interrupts: [{ id: 'i', reason: 'tool_approval', toolCallId: 'c' }] },
+      },
       { type: 'RUN_ERROR', message: 'boom', code: 'x' },
       // The extended events, with the fields AG-UI 1.0 requires of them.
       { type: 'STATE_SNAPSHOT', snapshot: { anything: 1 } },
@@ -40,13 +53,20 @@ describe('parseWireEvent', () => {
   });
 
   it('refuses a malformed extended event, and a malformed messages snapshot, naming the field', () => {
-    expect(invalid({ type: 'SUBAGENT_ERROR', subagentRunId: 's1' }).message).toBe('The server sent an invalid SUBAGENT_ERROR event: `message` must be a string (got undefined).');
-    expect(invalid({ type: 'TEXT_MESSAGE_CONTENT', messageId: 'm', delta: 'x', subagentRunId: 5 }).message).toMatch(/`subagentRunId` must be a string when present \(got number\)/);
-    expect(invalid({ type: 'MESSAGES_SNAPSHOT', messages: [null] }).message).toMatch(/`messages\[0\]` must be an object/);
-    expect(invalid({ type: 'MESSAGES_SNAPSHOT', messages: [{ id: 'a', role: 'assistant', toolCalls: [{ id: 'c', function: { name: 'x' } }] }] }).message).toMatch(
-      /`messages\[0\]\.toolCalls\[0\]\.function\.arguments` must be a string/,
+    expect(invalid({ type: 'SUBAGENT_ERROR', subagentRunId: 's1' }).message).toBe(
+      'The server sent an invalid SUBAGENT_ERROR event: `message` must be a string (got undefined).',
     );
-    expect(invalid({ type: 'ACTIVITY_SNAPSHOT', messageId: 'a', activityType: 'plan', content: [] }).message).toMatch(/`content` must be an object/);
+    expect(invalid({ type: 'TEXT_MESSAGE_CONTENT', messageId: 'm', delta: 'x', subagentRunId: 5 }).message).toMatch(
+      /`subagentRunId` must be a string when present \(got number\)/,
+    );
+    expect(invalid({ type: 'MESSAGES_SNAPSHOT', messages: [null] }).message).toMatch(/`messages\[0\]` must be an object/);
+    expect(
+      invalid({ type: 'MESSAGES_SNAPSHOT', messages: [{ id: 'a', role: 'assistant', toolCalls: [{ id: 'c', function: { name: 'x' } }] }] })
+        .message,
+    ).toMatch(/`messages\[0\]\.toolCalls\[0\]\.function\.arguments` must be a string/);
+    expect(invalid({ type: 'ACTIVITY_SNAPSHOT', messageId: 'a', activityType: 'plan', content: [] }).message).toMatch(
+      /`content` must be an object/,
+    );
     expect(parseWireEvent({ type: 'constructor' })).toEqual({ known: false, type: 'constructor' });
   });
 
@@ -54,24 +74,35 @@ describe('parseWireEvent', () => {
     expect(invalid({ type: 'TEXT_MESSAGE_CONTENT', messageId: 'm' }).message).toBe(
       'The server sent an invalid TEXT_MESSAGE_CONTENT event: `delta` must be a string (got undefined).',
     );
-    expect(invalid({ type: 'TOOL_CALL_START', toolCallId: 7, toolCallName: 'x' }).message).toMatch(/TOOL_CALL_START event: `toolCallId` must be a string \(got number\)/);
+    expect(invalid({ type: 'TOOL_CALL_START', toolCallId: 7, toolCallName: 'x' }).message).toMatch(
+      /TOOL_CALL_START event: `toolCallId` must be a string \(got number\)/,
+    );
     expect(invalid({ type: 'TOOL_CALL_START', toolCallId: 'c', toolCallName: 'x', parentMessageId: null }).message).toMatch(
       /`parentMessageId` must be a string when present \(got null\)/,
     );
-    expect(invalid({ type: 'TOOL_CALL_RESULT', messageId: 'r', toolCallId: 'c', content: 5 }).message).toMatch(/TOOL_CALL_RESULT event: `content` must be a string or an array/);
-    expect(invalid({ type: 'TOOL_CALL_RESULT', messageId: 'r', toolCallId: 'c', content: [{ type: 'text' }] }).message).toMatch(/`content\[0\]\.text` must be a string/);
-    expect(invalid({ type: 'TOOL_CALL_RESULT', messageId: 'r', toolCallId: 'c', content: 'x', metadata: [] }).message).toMatch(/`metadata` must be an object when present \(got an array\)/);
-    expect(invalid({ type: 'RUN_FINISHED', threadId: 't', runId: 'r', outcome: { type: 'interrupt' } }).message).toMatch(/`outcome\.interrupts` must be an array/);
-    expect(invalid({ type: 'RUN_FINISHED', threadId: 't', runId: 'r', outcome: { type: 'interrupt', interrupts: [{ id: 'i' }] } }).message).toMatch(
-      /`outcome\.interrupts\[0\]\.reason` must be a string/,
+    expect(invalid({ type: 'TOOL_CALL_RESULT', messageId: 'r', toolCallId: 'c', content: 5 }).message).toMatch(
+      /TOOL_CALL_RESULT event: `content` must be a string or an array/,
     );
+    expect(invalid({ type: 'TOOL_CALL_RESULT', messageId: 'r', toolCallId: 'c', content: [{ type: 'text' }] }).message).toMatch(
+      /`content\[0\]\.text` must be a string/,
+    );
+    expect(invalid({ type: 'TOOL_CALL_RESULT', messageId: 'r', toolCallId: 'c', content: 'x', metadata: [] }).message).toMatch(
+      /`metadata` must be an object when present \(got an array\)/,
+    );
+    expect(invalid({ type: 'RUN_FINISHED', threadId: 't', runId: 'r', outcome: { type: 'interrupt' } }).message).toMatch(
+      /`outcome\.interrupts` must be an array/,
+    );
+    expect(
+      invalid({ type: 'RUN_FINISHED', threadId: 't', runId: 'r', outcome: { type: 'interrupt', interrupts: [{ id: 'i' }] } }).message,
+    ).toMatch(/`outcome\.interrupts\[0\]\.reason` must be a string/);
     expect(invalid({ type: 'RUN_FINISHED', threadId: 't', runId: 'r', outcome: 'done' }).message).toMatch(/`outcome` must be an object/);
     expect(invalid({ type: 'CUSTOM', name: 'x' }).message).toMatch(/CUSTOM event: `value` must be present/);
     expect(invalid({ type: 'RUN_ERROR' }).code).toBe('invalid-event');
   });
 
   it('refuses what is not an event at all', () => {
-    for (const raw of [null, 'RUN_STARTED', [], {}, { type: 3 }]) expect(invalid(raw).message).toMatch(/invalid event: an AG-UI event is an object with a string `type`/);
+    for (const raw of [null, 'RUN_STARTED', [], {}, { type: 3 }])
+      expect(invalid(raw).message).toMatch(/invalid event: an AG-UI event is an object with a string `type`/);
   });
 
   it('reports event types AG-UI 1.0 does not define as unknown instead of failing', () => {
@@ -146,7 +177,12 @@ describe('readModelCallUsage', () => {
 
   it('reads a well-formed record, with or without the optional parts', () => {
     expect(readModelCallUsage(usage)).toEqual(usage);
-    const full = { ...usage, source: 'client', auto: { deferring: true, lazyTokens: 5, threshold: 0.1, contextWindow: 1000 }, providerUsage: { inputTokens: 7 } };
+    const full = {
+      ...usage,
+      source: 'client',
+      auto: { deferring: true, lazyTokens: 5, threshold: 0.1, contextWindow: 1000 },
+      providerUsage: { inputTokens: 7 },
+    };
     expect(readModelCallUsage(full)).toEqual(full);
   });
 
@@ -160,7 +196,12 @@ describe('readModelCallUsage', () => {
   });
 
   it('reads the provider-native deferred loading part, and drops a record whose part is malformed', () => {
-    const providerToolSearch = { tool: 'tool_search_tool_bm25', deferredSent: ['b', 'c'], loaded: ['b'], billing: 'loaded definitions count once' };
+    const providerToolSearch = {
+      tool: 'tool_search_tool_bm25',
+      deferredSent: ['b', 'c'],
+      loaded: ['b'],
+      billing: 'loaded definitions count once',
+    };
     const native = { ...usage, toolsSent: ['a', 'tool_search_tool_bm25', 'b', 'c'], providerToolSearch };
     expect(readModelCallUsage(native)).toEqual(native);
     expect(readModelCallUsage({ ...native, providerToolSearch: { ...providerToolSearch, loaded: 'b' } })).toBeUndefined();
@@ -169,7 +210,17 @@ describe('readModelCallUsage', () => {
 
   const codeMode = {
     apis: { eager: ['getTime'], discovered: ['getWeather'], undiscovered: ['getForecast'], newlyDiscovered: ['getWeather'] },
-    tokens: { prompt: 400, toolDefinitions: 120, sent: 520, allEager: 900, saved: 380, discoveryRoundTrips: 90, net: 290, code: 60, results: 30 },
+    tokens: {
+      prompt: 400,
+      toolDefinitions: 120,
+      sent: 520,
+      allEager: 900,
+      saved: 380,
+      discoveryRoundTrips: 90,
+      net: 290,
+      code: 60,
+      results: 30,
+    },
     counting: { method: 'o200k', errorBound: 0 },
   };
 
@@ -178,7 +229,9 @@ describe('readModelCallUsage', () => {
   });
 
   it('drops a record whose Code Mode share is malformed', () => {
-    expect(readModelCallUsage({ ...usage, codeMode: { ...codeMode, apis: { ...codeMode.apis, undiscovered: 'getForecast' } } })).toBeUndefined();
+    expect(
+      readModelCallUsage({ ...usage, codeMode: { ...codeMode, apis: { ...codeMode.apis, undiscovered: 'getForecast' } } }),
+    ).toBeUndefined();
     expect(readModelCallUsage({ ...usage, codeMode: { ...codeMode, tokens: { ...codeMode.tokens, results: undefined } } })).toBeUndefined();
     expect(readModelCallUsage({ ...usage, codeMode: 'yes' })).toBeUndefined();
   });

@@ -1,11 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import { createToolCallPart, parseJsonStrict, transitionToolCall } from '@chatwire/core/shared';
-import { advancePartialJson, argumentsDelta, argumentsEnd, initialPartialJsonState, readPartialJson, type PartialJsonState } from '@chatwire/core/wire';
+import {
+  advancePartialJson,
+  argumentsDelta,
+  argumentsEnd,
+  initialPartialJsonState,
+  readPartialJson,
+  type PartialJsonState,
+} from '@chatwire/core/wire';
 
 /** Hand-written documents covering every JSON construct the scanner distinguishes. */
 const documents: readonly (readonly [name: string, text: string])[] = [
   ['nested objects and arrays', '{"a":{"b":[1,2,{"c":"d"}],"e":[]},"f":{},"g":[[1,[2,[3]]],{"h":{"i":{}}}]}'],
-  ['string escapes', String.raw`{"s":"quote \" backslash \\ newline \n tab \t e-acute \u00e9 emoji \ud83d\ude00 slash \/ end","raw":"raw é and 😀 too"}`],
+  [
+    'string escapes',
+    String.raw`{"s":"quote \" backslash \\ newline \n tab \t e-acute \u00e9 emoji \ud83d\ude00 slash \/ end","raw":"raw é and 😀 too"}`,
+  ],
   ['escapes in keys', String.raw`{"k\"ey":"v","\u00e9t\u00e9":[{"deep":[[["x\\"]]]}],"\\":"\""}`],
   ['numbers', '[-1, 0, 7, 12.5, -0.25, 6.02e23, 1E-7, -3.5e+2, 100, 123456, 0.001]'],
   ['numbers in an object', '{"int":42,"neg":-17,"dec":3.14159,"exp":2.5e-3,"big":1E+21,"zero":0}'],
@@ -25,7 +35,7 @@ const scan = (text: string): PartialJsonState => advancePartialJson(initialParti
 /** Number literals of a JSON text, outside strings (so a partial number can be matched to its source). */
 function numberLiterals(text: string): string[] {
   const literals: string[] = [];
-  for (let i = 0; i < text.length; ) {
+  for (let i = 0; i < text.length;) {
     if (text[i] === '"') {
       for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === '\\') i++;
       i++;
@@ -60,7 +70,9 @@ function inconsistencies(partial: unknown, final: unknown, literals: readonly st
     if (final === null || typeof final !== 'object' || Array.isArray(final)) return problem('object where the final value is not one');
     if (Object.getPrototypeOf(partial) !== Object.prototype) return problem('unexpected prototype');
     return Object.entries(partial).flatMap(([key, value]) =>
-      Object.hasOwn(final, key) ? inconsistencies(value, (final as Record<string, unknown>)[key], literals, `${path}.${key}`) : problem(`key ${key} is not in the final object`),
+      Object.hasOwn(final, key)
+        ? inconsistencies(value, (final as Record<string, unknown>)[key], literals, `${path}.${key}`)
+        : problem(`key ${key} is not in the final object`),
     );
   }
   if (typeof partial === 'string') {
@@ -181,7 +193,7 @@ describe('__proto__ keys never reach a prototype', () => {
         expect(partial).toEqual(strict);
         expect(({} as { polluted?: unknown }).polluted).toBeUndefined();
         expect(Object.prototype).not.toHaveProperty('polluted');
-        expect(({}).constructor).toBe(Object);
+        expect({}.constructor).toBe(Object);
       } finally {
         // Never leave a polluted prototype behind for other tests, even when an assertion failed.
         delete (Object.prototype as { polluted?: unknown }).polluted;
@@ -198,7 +210,25 @@ describe('__proto__ keys never reach a prototype', () => {
 });
 
 describe('invalid text', () => {
-  const invalid = ['{"a" 1}', '[1,,2]', '{"a":1}}', '{"a":1,}', '[1,]', '{a:1}', "{'a':1}", '[1 2]', '{"a":tru}', '"\\x"', '"\\u12g4"', '}', ']', '{"a":1]', '[01]', '--1', '{"a":"b" "c":1}'];
+  const invalid = [
+    '{"a" 1}',
+    '[1,,2]',
+    '{"a":1}}',
+    '{"a":1,}',
+    '[1,]',
+    '{a:1}',
+    "{'a':1}",
+    '[1 2]',
+    '{"a":tru}',
+    '"\\x"',
+    '"\\u12g4"',
+    '}',
+    ']',
+    '{"a":1]',
+    '[01]',
+    '--1',
+    '{"a":"b" "c":1}',
+  ];
 
   for (const text of invalid) {
     it(`${JSON.stringify(text)}: never throws while scanning or reading; parseJsonStrict throws SyntaxError`, () => {

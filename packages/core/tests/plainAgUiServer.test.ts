@@ -37,7 +37,10 @@ function plainAgent(finish: (runId: string) => Record<string, unknown>) {
 describe('browser tools against a plain AG-UI server', () => {
   for (const [name, finish] of [
     ['a plain RUN_FINISHED', (runId: string) => ({ type: 'RUN_FINISHED', threadId: 't', runId })],
-    ['a success outcome with pendingToolCallIds', (runId: string) => ({ type: 'RUN_FINISHED', threadId: 't', runId, outcome: { type: 'success', pendingToolCallIds: ['c1'] } })],
+    [
+      'a success outcome with pendingToolCallIds',
+      (runId: string) => ({ type: 'RUN_FINISHED', threadId: 't', runId, outcome: { type: 'success', pendingToolCallIds: ['c1'] } }),
+    ],
   ] as const) {
     it(`run and continue when the run ends with ${name}`, async () => {
       const { connection, inputs } = plainAgent(finish);
@@ -120,7 +123,9 @@ describe('the stream never waits on a running browser tool', () => {
 describe('a lazy browser call restored from saved messages (runPendingTools), where nobody manages discovery', () => {
   it('does not run, does not load the tool, and answers with an error naming manageDiscovery', async () => {
     const run = vi.fn(() => ({ shown: true }));
-    const showBanner = toolDefinition({ name: 'showBanner', description: 'Show a banner.', inputSchema: z.object({}), lazy: true }).client(run);
+    const showBanner = toolDefinition({ name: 'showBanner', description: 'Show a banner.', inputSchema: z.object({}), lazy: true }).client(
+      run,
+    );
     // A conversation saved while the call waited: the call is complete, owned by the browser, unanswered.
     const saved = new ChatClient({
       connection: {
@@ -129,7 +134,12 @@ describe('a lazy browser call restored from saved messages (runPendingTools), wh
           yield { type: 'TOOL_CALL_START', toolCallId: 'c1', toolCallName: 'showBanner', parentMessageId: 'a1' };
           yield { type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: '{}' };
           yield { type: 'TOOL_CALL_END', toolCallId: 'c1' };
-          yield { type: 'RUN_FINISHED', threadId: input.threadId, runId: input.runId, outcome: { type: 'success', pendingToolCallIds: ['c1'] } };
+          yield {
+            type: 'RUN_FINISHED',
+            threadId: input.threadId,
+            runId: input.runId,
+            outcome: { type: 'success', pendingToolCallIds: ['c1'] },
+          };
         },
       },
     });

@@ -1,5 +1,14 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ChatClient, ChatwireError, fetchServerSentEvents, messageText, type ChatConnection, type ChatMessage, type IdentifiedEvent, type RunLocation } from '@chatwire/core';
+import {
+  ChatClient,
+  ChatwireError,
+  fetchServerSentEvents,
+  messageText,
+  type ChatConnection,
+  type ChatMessage,
+  type IdentifiedEvent,
+  type RunLocation,
+} from '@chatwire/core';
 import { readServerSentEventMessages } from '@chatwire/core/wire';
 import { bodyOf, waitFor } from './fixtures.js';
 
@@ -16,7 +25,12 @@ const WORDS = ['Once ', 'upon ', 'a ', 'time ', 'there ', 'was ', 'a ', 'stream 
 /** A run as a resumable server numbers it: RUN_STARTED (with the token, unless `token: false`), a message, the end. */
 function numberedRun(runId: string, options: { token?: boolean } = {}): IdentifiedEvent[] {
   const events = [
-    { type: 'RUN_STARTED', threadId: 'chat_r', runId, ...(options.token === false ? {} : { metadata: { chatwire: { resume: { token: TOKEN } } } }) },
+    {
+      type: 'RUN_STARTED',
+      threadId: 'chat_r',
+      runId,
+      ...(options.token === false ? {} : { metadata: { chatwire: { resume: { token: TOKEN } } } }),
+    },
     { type: 'TEXT_MESSAGE_START', messageId: 'm1', role: 'assistant' },
     ...WORDS.map((delta) => ({ type: 'TEXT_MESSAGE_CONTENT', messageId: 'm1', delta })),
     { type: 'TEXT_MESSAGE_END', messageId: 'm1' },
@@ -32,7 +46,12 @@ const network = () => new ChatwireError('network', 'The connection failed while 
  * dropped connection; `resume` delivers the events after `lastEventId` (from `repeat` earlier, as a
  * server that repeats itself would), or what `onResume` decides.
  */
-function resumableConnection(options: { dropAfter: number; repeat?: number; token?: boolean; onResume?: (call: number) => 'serve' | Error | undefined }) {
+function resumableConnection(options: {
+  dropAfter: number;
+  repeat?: number;
+  token?: boolean;
+  onResume?: (call: number) => 'serve' | Error | undefined;
+}) {
   const runs: { runId: string; resumeToken: string | undefined }[] = [];
   const resumes: (RunLocation & { lastEventId: number })[] = [];
   const stops: RunLocation[] = [];
@@ -161,7 +180,12 @@ describe('a resumable run whose connection drops', () => {
     const client = new ChatClient({ id: 'chat_r', connection, reconnect: { delayMs: 1 } });
     await client.sendMessage('tell me');
     expect(resumes).toHaveLength(0);
-    expect(client.getSnapshot()).toMatchObject({ status: 'error', error: { code: 'network' }, activeRun: undefined, resumeToken: undefined });
+    expect(client.getSnapshot()).toMatchObject({
+      status: 'error',
+      error: { code: 'network' },
+      activeRun: undefined,
+      resumeToken: undefined,
+    });
   });
 
   it('reconnect: false fails at once', async () => {
@@ -177,13 +201,19 @@ describe('a resumable run whose connection drops', () => {
     connection.resume = async () => undefined;
     const client = new ChatClient({ id: 'chat_r', connection, reconnect: { delayMs: 1 } });
     await client.sendMessage('tell me');
-    expect(client.getSnapshot()).toMatchObject({ status: 'error', error: { code: 'resume-failed', message: expect.stringContaining('no longer has run') }, activeRun: undefined });
+    expect(client.getSnapshot()).toMatchObject({
+      status: 'error',
+      error: { code: 'resume-failed', message: expect.stringContaining('no longer has run') },
+      activeRun: undefined,
+    });
     expect(answer(client)).toBe('Once upon a ');
   });
 });
 
 describe('resumeStream()', () => {
-  const saved = { messages: [{ id: 'u1', role: 'user', parts: [{ type: 'text', text: 'tell me', state: 'done' }], createdAt: 1 }] as ChatMessage[] };
+  const saved = {
+    messages: [{ id: 'u1', role: 'user', parts: [{ type: 'text', text: 'tell me', state: 'done' }], createdAt: 1 }] as ChatMessage[],
+  };
 
   it('reads a saved run again from its last event, continues the saved answer and finishes the turn', async () => {
     const { connection, resumes } = resumableConnection({ dropAfter: 0 });
@@ -220,7 +250,10 @@ describe('resumeStream()', () => {
     const connection: ChatConnection = { run: () => (async function* () {})(), resume: async () => undefined };
     const client = new ChatClient({
       connection,
-      initialMessages: [...saved.messages, { id: 'a1', role: 'assistant', parts: [{ type: 'text', text: 'Once upon ', state: 'streaming', messageId: 'm1' }], createdAt: 2 }],
+      initialMessages: [
+        ...saved.messages,
+        { id: 'a1', role: 'assistant', parts: [{ type: 'text', text: 'Once upon ', state: 'streaming', messageId: 'm1' }], createdAt: 2 },
+      ],
       initialActiveRun: { runId: 'r', lastEventId: 4 },
       initialResumeToken: TOKEN,
     });
@@ -233,14 +266,24 @@ describe('resumeStream()', () => {
   });
 
   it('a refusal ends in the error state with the server reason', async () => {
-    const refusal = new ChatwireError('resume-failed', "The server refused to resume run 'r' (403): The resume token was not issued by this server", { status: 403 });
+    const refusal = new ChatwireError(
+      'resume-failed',
+      "The server refused to resume run 'r' (403): The resume token was not issued by this server",
+      { status: 403 },
+    );
     const connection: ChatConnection = {
       run: () => (async function* () {})(),
       resume: async () => {
         throw refusal;
       },
     };
-    const client = new ChatClient({ connection, initialMessages: saved.messages, initialActiveRun: { runId: 'r', lastEventId: 0 }, initialResumeToken: TOKEN, reconnect: { delayMs: 1 } });
+    const client = new ChatClient({
+      connection,
+      initialMessages: saved.messages,
+      initialActiveRun: { runId: 'r', lastEventId: 0 },
+      initialResumeToken: TOKEN,
+      reconnect: { delayMs: 1 },
+    });
     await client.resumeStream();
     expect(client.getSnapshot()).toMatchObject({ status: 'error', error: refusal, activeRun: undefined });
   });
@@ -262,7 +305,10 @@ describe('resumeStream()', () => {
     const client = new ChatClient({
       id: 'chat_r',
       connection,
-      initialMessages: [...saved.messages, { id: 'a1', role: 'assistant', parts: [{ type: 'text', text: 'Once ', state: 'streaming', messageId: 'm1' }], createdAt: 2 }],
+      initialMessages: [
+        ...saved.messages,
+        { id: 'a1', role: 'assistant', parts: [{ type: 'text', text: 'Once ', state: 'streaming', messageId: 'm1' }], createdAt: 2 },
+      ],
       initialActiveRun: { runId: 'run_s', lastEventId: 4 },
       initialResumeToken: TOKEN,
     });
@@ -301,9 +347,20 @@ describe('fetchServerSentEvents with resumable streams', () => {
   const json = (status: number, body: unknown) => Response.json(body, { status });
 
   it('reads a run again with GET, the token and Last-Event-ID, and yields each event with its id', async () => {
-    const { fetch, requests } = recording(() => sseOf('id: 8\ndata: {"type":"TEXT_MESSAGE_CONTENT","messageId":"m1","delta":"x"}\n\ndata: {"type":"CUSTOM","name":"n","value":1}\n\n'));
-    const connection = fetchServerSentEvents({ url: '/api/chat?tenant=a b', fetch, headers: { authorization: 'Bearer t', 'last-event-id': 'not this' } });
-    const events = await connection.resume!({ threadId: 'chat 1', runId: 'run/7', token: TOKEN, lastEventId: 7 }, { signal: new AbortController().signal });
+    const { fetch, requests } = recording(() =>
+      sseOf(
+        'id: 8\ndata: {"type":"TEXT_MESSAGE_CONTENT","messageId":"m1","delta":"x"}\n\ndata: {"type":"CUSTOM","name":"n","value":1}\n\n',
+      ),
+    );
+    const connection = fetchServerSentEvents({
+      url: '/api/chat?tenant=a b',
+      fetch,
+      headers: { authorization: 'Bearer t', 'last-event-id': 'not this' },
+    });
+    const events = await connection.resume!(
+      { threadId: 'chat 1', runId: 'run/7', token: TOKEN, lastEventId: 7 },
+      { signal: new AbortController().signal },
+    );
     const items: unknown[] = [];
     for await (const item of events!) items.push(item);
     expect(requests).toEqual([
@@ -329,22 +386,34 @@ describe('fetchServerSentEvents with resumable streams', () => {
     };
     const { fetch } = recording((request) => answers[new URL(request.url, 'http://x').searchParams.get('runId') as string] as Response);
     const connection = fetchServerSentEvents({ url: '/api/chat', fetch });
-    const resume = (runId: string) => connection.resume!({ threadId: 't', runId, token: TOKEN, lastEventId: 3 }, { signal: new AbortController().signal });
+    const resume = (runId: string) =>
+      connection.resume!({ threadId: 't', runId, token: TOKEN, lastEventId: 3 }, { signal: new AbortController().signal });
     expect(await resume('a')).toBeUndefined();
     expect(await resume('b')).toBeUndefined();
-    await expect(resume('c')).rejects.toMatchObject({ code: 'resume-failed', status: 410, message: "The server refused to resume run 'c' (410): Run 'c' no longer holds the events after 3" });
+    await expect(resume('c')).rejects.toMatchObject({
+      code: 'resume-failed',
+      status: 410,
+      message: "The server refused to resume run 'c' (410): Run 'c' no longer holds the events after 3",
+    });
     await expect(resume('d')).rejects.toMatchObject({ code: 'resume-failed', status: 403 });
     await expect(resume('e')).rejects.toMatchObject({ code: 'http', status: 503 });
   });
 
   it('stops a run with DELETE and the token, and sends the token with its next POSTs', async () => {
-    const { fetch, requests } = recording((request) => (request.method === 'DELETE' ? json(200, { runId: 'r', status: 'stopped' }) : sseOf('')));
+    const { fetch, requests } = recording((request) =>
+      request.method === 'DELETE' ? json(200, { runId: 'r', status: 'stopped' }) : sseOf(''),
+    );
     const connection = fetchServerSentEvents({ url: '/api/chat', fetch });
     await connection.stop!({ threadId: 't', runId: 'r', token: TOKEN });
-    for await (const _ of connection.run({ threadId: 't', runId: 'r2', messages: [], tools: [], context: [], state: {}, forwardedProps: {} }, { signal: new AbortController().signal, resumeToken: TOKEN, headers: { 'x-send': '1' } })) {
+    for await (const _ of connection.run(
+      { threadId: 't', runId: 'r2', messages: [], tools: [], context: [], state: {}, forwardedProps: {} },
+      { signal: new AbortController().signal, resumeToken: TOKEN, headers: { 'x-send': '1' } },
+    )) {
       // nothing to read
     }
-    expect(requests.map(({ method, url, headers }) => ({ method, url, token: headers['chatwire-resume-token'], send: headers['x-send'] }))).toEqual([
+    expect(
+      requests.map(({ method, url, headers }) => ({ method, url, token: headers['chatwire-resume-token'], send: headers['x-send'] })),
+    ).toEqual([
       { method: 'DELETE', url: '/api/chat?threadId=t&runId=r', token: TOKEN, send: undefined },
       { method: 'POST', url: '/api/chat', token: TOKEN, send: '1' },
     ]);
@@ -356,13 +425,17 @@ describe('fetchServerSentEvents with resumable streams', () => {
     await fetchServerSentEvents({ url: '/api/chat', fetch: once.fetch }).stop!({ threadId: 't', runId: 'r', token: TOKEN });
     expect(once.requests.map((request) => request.method)).toEqual(['DELETE', 'DELETE', 'DELETE']);
     const never = recording(() => json(404, { code: 'unknown-run' }));
-    await expect(fetchServerSentEvents({ url: '/api/chat', fetch: never.fetch }).stop!({ threadId: 't', runId: 'r', token: TOKEN })).resolves.toBeUndefined();
+    await expect(
+      fetchServerSentEvents({ url: '/api/chat', fetch: never.fetch }).stop!({ threadId: 't', runId: 'r', token: TOKEN }),
+    ).resolves.toBeUndefined();
     expect(never.requests).toHaveLength(4);
   });
 
   it('a stop the server refuses rejects with its reason', async () => {
     const { fetch } = recording(() => json(403, { error: 'The resume token was not issued by this server', code: 'invalid-resume-token' }));
-    await expect(fetchServerSentEvents({ url: '/api/chat', fetch }).stop!({ threadId: 't', runId: 'r', token: 'x' })).rejects.toMatchObject({ code: 'http', status: 403 });
+    await expect(fetchServerSentEvents({ url: '/api/chat', fetch }).stop!({ threadId: 't', runId: 'r', token: 'x' })).rejects.toMatchObject(
+      { code: 'http', status: 403 },
+    );
   });
 });
 

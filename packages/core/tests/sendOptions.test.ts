@@ -5,10 +5,22 @@ import { run, sse, sseResponse } from './fixtures.js';
 const answer = sse([run.started, ...run.text('m1', 'ok'), run.finished]);
 
 /** A client over fetch + SSE whose fetch records every request's headers, credentials and body. */
-function recordingClient(respond: (call: number) => Response, options: Partial<ChatClientOptions> = {}, connection: Parameters<typeof fetchServerSentEvents>[0] = { url: 'http://chat.test' }) {
-  const requests: { headers: Record<string, string>; credentials: RequestCredentials | undefined; body: { forwardedProps: Record<string, unknown>; context: unknown[] } }[] = [];
+function recordingClient(
+  respond: (call: number) => Response,
+  options: Partial<ChatClientOptions> = {},
+  connection: Parameters<typeof fetchServerSentEvents>[0] = { url: 'http://chat.test' },
+) {
+  const requests: {
+    headers: Record<string, string>;
+    credentials: RequestCredentials | undefined;
+    body: { forwardedProps: Record<string, unknown>; context: unknown[] };
+  }[] = [];
   const fetch = (async (_url: string | URL | Request, init?: RequestInit) => {
-    requests.push({ headers: init?.headers as Record<string, string>, credentials: init?.credentials, body: JSON.parse(String(init?.body)) });
+    requests.push({
+      headers: init?.headers as Record<string, string>,
+      credentials: init?.credentials,
+      body: JSON.parse(String(init?.body)),
+    });
     return respond(requests.length - 1);
   }) as typeof globalThis.fetch;
   const base = typeof connection === 'string' ? { url: connection } : connection;
@@ -18,12 +30,20 @@ function recordingClient(respond: (call: number) => Response, options: Partial<C
 
 describe('per-send options: sendMessage(message, { body, headers, context })', () => {
   it('apply to that send’s request, over the connection’s own values, and not to the next message', async () => {
-    const { client, requests } = recordingClient(() => sseResponse(answer), { context: [{ description: 'locale', value: 'fr' }] }, {
-      url: 'http://chat.test',
-      headers: { authorization: 'Bearer t', 'x-model': 'small' },
-      body: { model: 'small', tenant: 'acme' },
+    const { client, requests } = recordingClient(
+      () => sseResponse(answer),
+      { context: [{ description: 'locale', value: 'fr' }] },
+      {
+        url: 'http://chat.test',
+        headers: { authorization: 'Bearer t', 'x-model': 'small' },
+        body: { model: 'small', tenant: 'acme' },
+      },
+    );
+    await client.sendMessage('one', {
+      body: { model: 'large' },
+      headers: { 'x-model': 'large', 'x-trace': 't1' },
+      context: [{ description: 'page', value: '/cart' }],
     });
-    await client.sendMessage('one', { body: { model: 'large' }, headers: { 'x-model': 'large', 'x-trace': 't1' }, context: [{ description: 'page', value: '/cart' }] });
     await client.sendMessage('two');
 
     const [first, second] = requests;
@@ -40,7 +60,9 @@ describe('per-send options: sendMessage(message, { body, headers, context })', (
   });
 
   it('cover the automatic continuation of the same turn (a browser tool’s result)', async () => {
-    const setTheme = toolDefinition({ name: 'setTheme', description: 'Theme.', inputSchema: { type: 'object' } }).client(async () => ({ applied: true }));
+    const setTheme = toolDefinition({ name: 'setTheme', description: 'Theme.', inputSchema: { type: 'object' } }).client(async () => ({
+      applied: true,
+    }));
     const toolTurn = sse([
       run.started,
       { type: 'TOOL_CALL_START', toolCallId: 'c1', toolCallName: 'setTheme', parentMessageId: 'm1' },
@@ -81,5 +103,4 @@ describe('per-send options: sendMessage(message, { body, headers, context })', (
       { forwardedProps: {}, headers: undefined },
     ]);
   });
-
 });

@@ -10,7 +10,12 @@ async function snapshotFor(chunks: Uint8Array[]) {
   return comparable(client.getSnapshot());
 }
 
-const assistantText = (messages: readonly { readonly role: string; readonly parts: readonly ({ readonly type: string; readonly text?: string; readonly toolName?: string })[] }[]) =>
+const assistantText = (
+  messages: readonly {
+    readonly role: string;
+    readonly parts: readonly { readonly type: string; readonly text?: string; readonly toolName?: string }[];
+  }[],
+) =>
   messages
     .filter((m) => m.role === 'assistant')
     .flatMap((m) => m.parts)
@@ -24,7 +29,12 @@ describe('SSE decoding', () => {
     // Facts written in the fixture by hand: multi-byte text, a multi-line data field, a tool call.
     expect(assistantText(snapshot.messages)).toBe('Grüße aus Zürich 🌤️ — let me check.|[getWeather]|It is 21 °C.');
     const call = snapshot.messages[1]?.parts[1];
-    expect(call).toMatchObject({ type: 'tool-call', state: 'output-available', input: { city: 'Zürich' }, result: { output: { celsius: 21 } } });
+    expect(call).toMatchObject({
+      type: 'tool-call',
+      state: 'output-available',
+      input: { city: 'Zürich' },
+      result: { output: { celsius: 21 } },
+    });
   });
 
   it('ends in the same snapshot when the stream is split at any byte boundary', async () => {

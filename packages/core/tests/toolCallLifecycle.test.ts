@@ -13,7 +13,18 @@ import {
 import { argumentsDelta, argumentsEnd } from '@chatwire/core/wire';
 import { clientOver, run, sse, sseResponse } from './fixtures.js';
 
-const eventTypes: readonly ToolCallEventType[] = ['inputDelta', 'inputEnd', 'defer', 'resume', 'approvalRequest', 'approvalResponse', 'execute', 'output', 'fail', 'cancel'];
+const eventTypes: readonly ToolCallEventType[] = [
+  'inputDelta',
+  'inputEnd',
+  'defer',
+  'resume',
+  'approvalRequest',
+  'approvalResponse',
+  'execute',
+  'output',
+  'fail',
+  'cancel',
+];
 
 const states: readonly ToolCallState[] = [
   'awaiting-input',
@@ -66,7 +77,8 @@ const expectedTransitions: readonly { from: ToolCallState; event: ToolCallEventT
   // output-available, output-error and cancelled accept nothing.
 ];
 
-const expectedRule = (from: ToolCallState, event: ToolCallEventType) => expectedTransitions.find((t) => t.from === from && t.event === event);
+const expectedRule = (from: ToolCallState, event: ToolCallEventType) =>
+  expectedTransitions.find((t) => t.from === from && t.event === event);
 
 /** One sample of each event type. */
 const sampleEvents: Record<ToolCallEventType, ToolCallEvent> = {
@@ -266,14 +278,23 @@ describe('transitionToolCall: effects and results', () => {
     expect(result.call.result?.error).toContain('getWeather');
     expect(result.call.input).toBeUndefined();
     expect(result.effects).toEqual([{ type: 'settled' }]);
-    expect(result.call.timeline.map((entry) => entry.state)).toEqual(['awaiting-input', 'input-streaming', 'input-complete', 'output-error']);
+    expect(result.call.timeline.map((entry) => entry.state)).toEqual([
+      'awaiting-input',
+      'input-streaming',
+      'input-complete',
+      'output-error',
+    ]);
     // The path input-streaming -> input-complete -> output-error is made of table entries.
     expect(toolCallTransitions['input-streaming'].inputEnd?.target).toBe('input-complete');
     expect(toolCallTransitions['input-complete'].fail?.target).toBe('output-error');
   });
 
   it('the table records readings and parses nothing itself', () => {
-    const reading = transitionToolCall(createToolCallPart('c', 'x', 'm'), { type: 'inputDelta', delta: '{"a":', partialInput: { a: 'given' } });
+    const reading = transitionToolCall(createToolCallPart('c', 'x', 'm'), {
+      type: 'inputDelta',
+      delta: '{"a":',
+      partialInput: { a: 'given' },
+    });
     expect(reading.call.partialInput).toEqual({ a: 'given' });
     const ended = transitionToolCall(reading.call, { type: 'inputEnd', input: { decided: 'by the reader' } });
     expect(ended.call.input).toEqual({ decided: 'by the reader' });
@@ -298,7 +319,12 @@ describe('transitionToolCall: effects and results', () => {
   it('output, fail and cancel settle the call and record the result', () => {
     const executing = drive(pathTo.executing);
 
-    const output = transitionToolCall(executing, { type: 'output', content: '{"celsius":21}', output: { celsius: 21 }, messageId: 'tool_1' });
+    const output = transitionToolCall(executing, {
+      type: 'output',
+      content: '{"celsius":21}',
+      output: { celsius: 21 },
+      messageId: 'tool_1',
+    });
     expect(output.effects).toEqual([{ type: 'settled' }]);
     expect(output.call.result).toEqual({ state: 'complete', content: '{"celsius":21}', output: { celsius: 21 }, messageId: 'tool_1' });
 
@@ -380,7 +406,13 @@ describe('refused events are reported in development', () => {
 
   it('TOOL_CALL_ARGS after TOOL_CALL_END is refused, warned about and changes nothing', async () => {
     const late = { type: 'TOOL_CALL_ARGS', toolCallId: 'call_1', delta: ',"late":true}' };
-    const { client, onWarning, seen, atRefusal, afterRefusal, part } = await runTurn([run.started, start, ...argsEvents, late, run.finished]);
+    const { client, onWarning, seen, atRefusal, afterRefusal, part } = await runTurn([
+      run.started,
+      start,
+      ...argsEvents,
+      late,
+      run.finished,
+    ]);
 
     expect(onWarning).toHaveBeenCalledTimes(1);
     const message = onWarning.mock.calls[0]?.[0] as string;
@@ -401,7 +433,14 @@ describe('refused events are reported in development', () => {
       {
         type: 'toolCall',
         at: expect.any(Number),
-        change: expect.objectContaining({ toolCallId: 'call_1', event: 'inputDelta', from: 'input-complete', to: 'input-complete', effects: [], refused: message }),
+        change: expect.objectContaining({
+          toolCallId: 'call_1',
+          event: 'inputDelta',
+          from: 'input-complete',
+          to: 'input-complete',
+          effects: [],
+          refused: message,
+        }),
       },
     ]);
     expect(seen).toContainEqual({ type: 'warning', at: expect.any(Number), message });

@@ -27,7 +27,11 @@ const untypedDefinition = toolDefinition as unknown as (config: Record<string, u
 const definitions: { readonly library: string; readonly tool: AnyTool }[] = [
   {
     library: 'zod 4',
-    tool: toolDefinition({ name: 'weather', description: 'Weather.', inputSchema: z.object({ city: z.string(), days: z.number().optional() }) }),
+    tool: toolDefinition({
+      name: 'weather',
+      description: 'Weather.',
+      inputSchema: z.object({ city: z.string(), days: z.number().optional() }),
+    }),
   },
   {
     library: 'zod 3 with parameters from zod-to-json-schema',
@@ -50,11 +54,19 @@ const definitions: { readonly library: string; readonly tool: AnyTool }[] = [
   },
   {
     library: 'plain JSON Schema',
-    tool: toolDefinition({ name: 'weather', description: 'Weather.', inputSchema: { $schema: 'https://json-schema.org/draft/2020-12/schema', ...weatherJsonSchema } }),
+    tool: toolDefinition({
+      name: 'weather',
+      description: 'Weather.',
+      inputSchema: { $schema: 'https://json-schema.org/draft/2020-12/schema', ...weatherJsonSchema },
+    }),
   },
   {
     library: 'plain JSON Schema typed with jsonSchema<T>()',
-    tool: toolDefinition({ name: 'weather', description: 'Weather.', inputSchema: jsonSchema<{ city: string; days?: number }>(weatherJsonSchema) }),
+    tool: toolDefinition({
+      name: 'weather',
+      description: 'Weather.',
+      inputSchema: jsonSchema<{ city: string; days?: number }>(weatherJsonSchema),
+    }),
   },
 ];
 
@@ -109,7 +121,11 @@ describe('schemas that cannot describe themselves', () => {
       inputSchema: z.object({ q: z.string() }),
       parameters: { type: 'object', properties: { q: { type: 'string', description: 'What to look for.' } }, required: ['q'] },
     });
-    expect(tool.parameters).toEqual({ type: 'object', properties: { q: { type: 'string', description: 'What to look for.' } }, required: ['q'] });
+    expect(tool.parameters).toEqual({
+      type: 'object',
+      properties: { q: { type: 'string', description: 'What to look for.' } },
+      required: ['q'],
+    });
   });
 });
 
@@ -145,7 +161,7 @@ describe('plain JSON Schema validation', () => {
     expect(await validateToolInput(tool, { sku: 'abc', quantity: 2 })).toEqual({ ok: true, value: { sku: 'abc', quantity: 2 } });
   });
 
-  it('jsonSchema() can take the app\'s own check instead', async () => {
+  it("jsonSchema() can take the app's own check instead", async () => {
     const even = toolDefinition({
       name: 'even',
       description: 'Even numbers only.',

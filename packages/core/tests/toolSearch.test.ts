@@ -1,10 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  clientDiscovery,
-  DISCOVERY_TOOL_NAME,
-  toolDefinition,
-  type AnyTool,
-} from '@chatwire/core';
+import { clientDiscovery, DISCOVERY_TOOL_NAME, toolDefinition, type AnyTool } from '@chatwire/core';
 import {
   answerDiscoveryCall,
   createToolSearch,
@@ -22,7 +17,11 @@ const tools = [
   { name: 'getCurrentWeather', description: 'The weather right now.' },
   { name: 'send-email', description: 'Sends an email message to a recipient.' },
   { name: 'slack.postMessage', description: 'Posts to a channel.' },
-  { name: 'calendar_create_event', description: 'Adds an entry.', inputSchema: { type: 'object', properties: { attendees: { type: 'array', description: 'People invited to the meeting.' } } } },
+  {
+    name: 'calendar_create_event',
+    description: 'Adds an entry.',
+    inputSchema: { type: 'object', properties: { attendees: { type: 'array', description: 'People invited to the meeting.' } } },
+  },
   { name: 'TranslateText', description: 'Translates text between languages.' },
 ];
 
@@ -44,7 +43,16 @@ describe('splitWords', () => {
   });
 
   it('splits only the space-separated runs holding non-ASCII characters with Unicode rules, the rest as ASCII', () => {
-    expect(splitWords('getHTTPStatus “quoted” größeÄndern send_email')).toEqual(['get', 'http', 'status', 'quoted', 'größe', 'ändern', 'send', 'email']);
+    expect(splitWords('getHTTPStatus “quoted” größeÄndern send_email')).toEqual([
+      'get',
+      'http',
+      'status',
+      'quoted',
+      'größe',
+      'ändern',
+      'send',
+      'email',
+    ]);
     expect(splitWords('postMessage–toChannel now')).toEqual(['post', 'message', 'to', 'channel', 'now']);
     expect(splitWords('a\u00a0b c')).toEqual(['a', 'b', 'c']);
   });
@@ -71,7 +79,8 @@ describe('createToolSearch', async () => {
   });
 
   it('scores relative to the best match: the best scores 1, however long the request', async () => {
-    const long = 'Hello there, I was wondering whether you could possibly tell me what the forecast says for the next few days in the city where I live';
+    const long =
+      'Hello there, I was wondering whether you could possibly tell me what the forecast says for the next few days in the city where I live';
     const matches = await index.search(long, { topK: 3, minScore: 0.3 });
     expect(matches[0]).toEqual({ name: 'weather__get_forecast', score: 1 });
     for (const match of matches) expect(match.score).toBeLessThanOrEqual(1);
@@ -137,7 +146,11 @@ describe('createToolSearch', async () => {
       { name: 'currency_rates', description: 'Exchange rates of a currency.' },
     ]);
     // "help" is rare in this catalog, so counted in full it would rank second; the tools of the task come first.
-    expect(names(await catalog.search('could you please help me, I want to convert currency', { topK: 3 }))).toEqual(['convert_currency', 'convert_units', 'currency_rates']);
+    expect(names(await catalog.search('could you please help me, I want to convert currency', { topK: 3 }))).toEqual([
+      'convert_currency',
+      'convert_units',
+      'currency_rates',
+    ]);
     // Alone, a phrasing word still finds what it names.
     expect(names(await catalog.search('help', { topK: 1 }))).toEqual(['help']);
   });
@@ -153,9 +166,15 @@ describe('createToolSearch', async () => {
   });
 
   it('indexes a group name and its description with each of its tools', async () => {
-    const grouped = createToolSearch([{ name: 'list_items', description: 'Lists items.', group: 'jira' }, { name: 'list_rows', description: 'Lists rows.', group: 'sheets' }], {
-      groups: { sheets: { description: 'Spreadsheets in the cloud.' } },
-    });
+    const grouped = createToolSearch(
+      [
+        { name: 'list_items', description: 'Lists items.', group: 'jira' },
+        { name: 'list_rows', description: 'Lists rows.', group: 'sheets' },
+      ],
+      {
+        groups: { sheets: { description: 'Spreadsheets in the cloud.' } },
+      },
+    );
     expect(names(await grouped.search('jira', { topK: 1 }))).toEqual(['list_items']);
     expect(names(await grouped.search('spreadsheet', { topK: 1 }))).toEqual(['list_rows']);
   });
@@ -163,20 +182,31 @@ describe('createToolSearch', async () => {
 
 describe('tool groups and the scale rule', () => {
   it('carries a definition’s group onto the definition object', () => {
-    const tool = toolDefinition({ name: 'github__create_issue', description: 'Opens an issue.', inputSchema: { type: 'object' }, group: 'github' });
+    const tool = toolDefinition({
+      name: 'github__create_issue',
+      description: 'Opens an issue.',
+      inputSchema: { type: 'object' },
+      group: 'github',
+    });
     expect(tool.group).toBe('github');
     expect(toolDefinition({ name: 'plain', description: 'x', inputSchema: { type: 'object' } }).group).toBeUndefined();
   });
 
   const many = (count: number, groups: number) =>
-    Array.from({ length: count }, (_, index) => ({ name: `tool_${index}`, description: `Does thing ${index}.`, ...(index % 10 === 9 ? {} : { group: `server${index % groups}` }) }));
+    Array.from({ length: count }, (_, index) => ({
+      name: `tool_${index}`,
+      description: `Does thing ${index}.`,
+      ...(index % 10 === 9 ? {} : { group: `server${index % groups}` }),
+    }));
 
   it('lists names at and below the threshold, groups above it', () => {
     expect(isGrouped(GROUPED_CATALOG_ABOVE)).toBe(false);
     expect(isGrouped(GROUPED_CATALOG_ABOVE + 1)).toBe(true);
     const small = searchDiscoveryTool(many(GROUPED_CATALOG_ABOVE, 5));
     expect(small.description).toContain('Tools you can load: tool_0, tool_1');
-    const large = searchDiscoveryTool(many(GROUPED_CATALOG_ABOVE + 1, 5), 'none', { groups: { server1: { description: 'Tickets and boards. More text.' } } });
+    const large = searchDiscoveryTool(many(GROUPED_CATALOG_ABOVE + 1, 5), 'none', {
+      groups: { server1: { description: 'Tickets and boards. More text.' } },
+    });
     expect(large.description).not.toContain('Tools you can load:');
     expect(large.description).toContain(`${GROUPED_CATALOG_ABOVE + 1} tools in 5 groups.`);
     expect(large.description).toContain('- server1 (');
@@ -197,9 +227,15 @@ describe('tool groups and the scale rule', () => {
   it("answers 'group:Name' with the group's tools and 'groups:' with every group", async () => {
     const catalog = many(30, 3);
     const byName = new Map(catalog.map((tool) => [tool.name, { lazy: true }]));
-    const options = { catalog: { lookup: (name: string) => byName.get(name), searchable: () => catalog }, already: new Set<string>(), mode: 'search' as const };
+    const options = {
+      catalog: { lookup: (name: string) => byName.get(name), searchable: () => catalog },
+      already: new Set<string>(),
+      mode: 'search' as const,
+    };
     const listed = await answerDiscoveryCall({ query: 'group:server1' }, options);
-    expect(listed.result?.group?.tools.map((tool) => tool.name)).toEqual(catalog.filter((tool) => tool.group === 'server1').map((tool) => tool.name));
+    expect(listed.result?.group?.tools.map((tool) => tool.name)).toEqual(
+      catalog.filter((tool) => tool.group === 'server1').map((tool) => tool.name),
+    );
     expect(listed.loaded).toEqual([]);
     const unknown = await answerDiscoveryCall({ query: 'group:nope' }, options);
     expect(unknown.result?.note).toContain("No group 'nope'");
@@ -245,9 +281,23 @@ describe('the search hook', () => {
     expect(slow.report).toMatchObject({ by: 'built-in', fallback: 'timeout' });
     expect(names(slow.matches)).toEqual(['weather__get_forecast']);
     expect(aborted).toBe(true);
-    const throwing = await runDiscoverySearch({ query: 'forecast', tools: candidates, index, topK: 1, minScore: 0, hook: () => Promise.reject(new Error('down')) });
+    const throwing = await runDiscoverySearch({
+      query: 'forecast',
+      tools: candidates,
+      index,
+      topK: 1,
+      minScore: 0,
+      hook: () => Promise.reject(new Error('down')),
+    });
     expect(throwing.report).toMatchObject({ by: 'built-in', fallback: 'error' });
-    const invalid = await runDiscoverySearch({ query: 'forecast', tools: candidates, index, topK: 1, minScore: 0, hook: (() => ({ nope: true })) as never });
+    const invalid = await runDiscoverySearch({
+      query: 'forecast',
+      tools: candidates,
+      index,
+      topK: 1,
+      minScore: 0,
+      hook: (() => ({ nope: true })) as never,
+    });
     expect(invalid.report).toMatchObject({ by: 'built-in', fallback: 'invalid' });
     expect(names(invalid.matches)).toEqual(['weather__get_forecast']);
   });
@@ -255,7 +305,12 @@ describe('the search hook', () => {
 
 describe('clientDiscovery() in search mode', () => {
   const browserTools: AnyTool[] = tools.map((tool) =>
-    toolDefinition({ name: tool.name.replace('.', '_'), description: tool.description, inputSchema: (tool.inputSchema ?? { type: 'object' }) as Record<string, unknown>, lazy: true }).client(() => ({ ok: true })),
+    toolDefinition({
+      name: tool.name.replace('.', '_'),
+      description: tool.description,
+      inputSchema: (tool.inputSchema ?? { type: 'object' }) as Record<string, unknown>,
+      lazy: true,
+    }).client(() => ({ ok: true })),
   );
 
   it('sends a discovery tool taking { query } and answers keyword queries with the same search as the server', async () => {
@@ -272,7 +327,9 @@ describe('clientDiscovery() in search mode', () => {
 
   it('keeps name mode unchanged by default', async () => {
     const managed = clientDiscovery();
-    expect(managed.wireTools(browserTools, []).find((tool) => tool.name === DISCOVERY_TOOL_NAME)?.parameters).toMatchObject({ required: ['toolNames'] });
+    expect(managed.wireTools(browserTools, []).find((tool) => tool.name === DISCOVERY_TOOL_NAME)?.parameters).toMatchObject({
+      required: ['toolNames'],
+    });
     expect((await managed.answer({ toolNames: ['send-email'] }, browserTools, new Set())).loaded).toEqual(['send-email']);
   });
 });

@@ -84,7 +84,11 @@ describe('types flow from any schema library', () => {
       return null;
     });
 
-    const plainJson = toolDefinition({ name: 'plainJson', description: 'p', inputSchema: { type: 'object', properties: { sku: { type: 'string' } } } });
+    const plainJson = toolDefinition({
+      name: 'plainJson',
+      description: 'p',
+      inputSchema: { type: 'object', properties: { sku: { type: 'string' } } },
+    });
     plainJson.server((input) => {
       expectTypeOf(input).toEqualTypeOf<unknown>();
       return null;

@@ -135,7 +135,10 @@ export function ChatwireDevtools(props: ChatwireDevtoolsProps) {
 
   const space = open ? reservedSpace(layout) : { bottom: 0, right: 0 };
   const { bottom: reservedBottom, right: reservedRight } = space;
-  useEffect(() => (reservedBottom || reservedRight ? reserve({ bottom: reservedBottom, right: reservedRight }) : undefined), [reservedBottom, reservedRight]);
+  useEffect(
+    () => (reservedBottom || reservedRight ? reserve({ bottom: reservedBottom, right: reservedRight }) : undefined),
+    [reservedBottom, reservedRight],
+  );
 
   // While the edge tab shows, pages can keep their content clear of it with this variable.
   const edgeTab = !embedded && !open && position === 'right-edge';
@@ -161,7 +164,14 @@ export function ChatwireDevtools(props: ChatwireDevtoolsProps) {
     setLayout((current) => (current ? fitLayout({ ...current, ...change }, viewport()) : current));
   }, []);
   const close = useCallback(() => setOpen(false), []);
-  const panelProps: PanelProps = { client, history, catalogUrl, onClose: embedded ? undefined : close, layout: embedded ? undefined : layout, onLayout };
+  const panelProps: PanelProps = {
+    client,
+    history,
+    catalogUrl,
+    onClose: embedded ? undefined : close,
+    layout: embedded ? undefined : layout,
+    onLayout,
+  };
   const latestProps = useRef(panelProps);
   latestProps.current = panelProps;
 
@@ -189,7 +199,13 @@ export function ChatwireDevtools(props: ChatwireDevtoolsProps) {
   return (
     <>
       {open ? null : (
-        <button type="button" aria-label="Chatwire devtools" aria-expanded={false} onClick={() => setOpen(true)} style={toggleStyle(position)}>
+        <button
+          type="button"
+          aria-label="Chatwire devtools"
+          aria-expanded={false}
+          onClick={() => setOpen(true)}
+          style={toggleStyle(position)}
+        >
           Chatwire
         </button>
       )}

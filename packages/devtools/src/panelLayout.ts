@@ -30,7 +30,12 @@ export function defaultLayout(viewport: { width: number; height: number }, dock?
     dock: dock ?? (viewport.width >= 1000 ? 'right' : 'bottom'),
     bottomHeight: Math.round(Math.max(MIN_PANEL_SIZE.height, viewport.height * (phone ? 0.33 : 0.4))),
     rightWidth: Math.round(Math.min(560, Math.max(MIN_PANEL_SIZE.width, viewport.width * 0.44))),
-    floating: { x: Math.max(8, viewport.width - 16 - 720), y: 64, width: Math.min(720, viewport.width - 32), height: Math.min(520, viewport.height - 96) },
+    floating: {
+      x: Math.max(8, viewport.width - 16 - 720),
+      y: 64,
+      width: Math.min(720, viewport.width - 32),
+      height: Math.min(520, viewport.height - 96),
+    },
     open: false,
   };
 }
@@ -76,7 +81,12 @@ export function fitLayout(layout: PanelLayout, viewport: { width: number; height
     ...layout,
     bottomHeight: clampTo(layout.bottomHeight, MIN_PANEL_SIZE.height, viewport.height * 0.9),
     rightWidth: clampTo(layout.rightWidth, Math.min(MIN_PANEL_SIZE.width, viewport.width), viewport.width * 0.9),
-    floating: { width, height, x: clampTo(layout.floating.x, 0, viewport.width - width), y: clampTo(layout.floating.y, 0, viewport.height - height) },
+    floating: {
+      width,
+      height,
+      x: clampTo(layout.floating.x, 0, viewport.width - width),
+      y: clampTo(layout.floating.y, 0, viewport.height - height),
+    },
   };
 }
 

@@ -6,7 +6,10 @@ import { DiscoverySearchesView } from '../src/panel/views/DiscoverySearchesView.
 
 afterEach(cleanup);
 
-const call = (step: number, discoverySearches?: ModelCallUsage['discoverySearches']) => ({ step, ...(discoverySearches ? { discoverySearches } : {}) });
+const call = (step: number, discoverySearches?: ModelCallUsage['discoverySearches']) => ({
+  step,
+  ...(discoverySearches ? { discoverySearches } : {}),
+});
 
 describe('which search answered, in devtools', () => {
   it('lists each discovery search of the turn with the search that answered and why it fell back', () => {
@@ -45,7 +48,9 @@ describe('which search answered, in devtools', () => {
       counting: { method: 'm', errorBound: 0, estimate: false },
       eagerWouldBeCheaper: false,
     };
-    expect(readModelCallUsage({ ...base, discoverySearches: [{ by: 'app', ms: 1, query: 'q', matches: 1 }] })?.discoverySearches).toHaveLength(1);
+    expect(
+      readModelCallUsage({ ...base, discoverySearches: [{ by: 'app', ms: 1, query: 'q', matches: 1 }] })?.discoverySearches,
+    ).toHaveLength(1);
     const bad = readModelCallUsage({ ...base, discoverySearches: [{ by: 'someone', ms: 'slow' }] });
     expect(bad).toBeDefined();
     expect(bad?.discoverySearches).toBeUndefined();

@@ -23,7 +23,11 @@ const servers: ToolServerStatus[] = [
     lazy: true,
     lazyReason: 'lazy: true in the configuration',
     skipped: [{ name: 'bad tool', reason: "inputSchema: 'type' must be a JSON type" }],
-    versions: { files__read_text_file: 'bbbb000000000002', files__list_directory: 'cccc000000000003', files__write_file: 'dddd000000000004' },
+    versions: {
+      files__read_text_file: 'bbbb000000000002',
+      files__list_directory: 'cccc000000000003',
+      files__write_file: 'dddd000000000004',
+    },
     events: [
       { at: T0, type: 'state', state: 'connected' },
       { at: T0 + 1, type: 'tools', count: 3 },
@@ -65,7 +69,15 @@ const catalog: ToolCatalog = {
     { name: 'files__list_directory', description: 'List', kind: 'server', lazy: true, needsApproval: false, tokens: 120, group: 'files' },
     { name: 'files__write_file', description: 'Write', kind: 'server', lazy: true, needsApproval: true, tokens: 142, group: 'files' },
     { name: 'memory__read_graph', description: 'Graph', kind: 'server', lazy: true, needsApproval: false, tokens: 100, group: 'memory' },
-    { name: 'memory__create_entities', description: 'Create', kind: 'server', lazy: true, needsApproval: true, tokens: 130, group: 'memory' },
+    {
+      name: 'memory__create_entities',
+      description: 'Create',
+      kind: 'server',
+      lazy: true,
+      needsApproval: true,
+      tokens: 130,
+      group: 'memory',
+    },
     { name: 'everything__echo', description: 'Echo', kind: 'server', lazy: false, needsApproval: true, tokens: 61, group: 'everything' },
   ],
   counting: { method: 'o200k tokenizer on the tool JSON', errorBound: 0 },
@@ -79,7 +91,10 @@ const connection: ChatConnection = {
     yield { type: 'RUN_STARTED', threadId, runId };
     const id = `d${turn}`;
     const found = turn === 1 ? ['files__read_text_file', 'files__list_directory'] : ['files__read_text_file'];
-    const versions = turn === 1 ? { files__read_text_file: 'aaaa000000000001', files__list_directory: 'cccc000000000003' } : { files__read_text_file: 'bbbb000000000002' };
+    const versions =
+      turn === 1
+        ? { files__read_text_file: 'aaaa000000000001', files__list_directory: 'cccc000000000003' }
+        : { files__read_text_file: 'bbbb000000000002' };
     yield { type: 'TOOL_CALL_START', toolCallId: id, toolCallName: '__lazy__tool__discovery__', parentMessageId: `a${turn}` };
     yield { type: 'TOOL_CALL_ARGS', toolCallId: id, delta: JSON.stringify({ toolNames: found }) };
     yield { type: 'TOOL_CALL_END', toolCallId: id };
@@ -108,7 +123,15 @@ describe('MCP in the devtools view model', () => {
     const afterOne = buildMcpRows(servers, await chatAfter(1));
     const files = afterOne.find((row) => row.name === 'files');
     // read_text_file was discovered at aaaa…, the server now has bbbb…: it must be discovered again.
-    expect(files).toMatchObject({ transport: 'stdio', state: 'connected', toolCount: 3, tokens: 412, lazy: true, discovered: 1, drifted: ['files__read_text_file'] });
+    expect(files).toMatchObject({
+      transport: 'stdio',
+      state: 'connected',
+      toolCount: 3,
+      tokens: 412,
+      lazy: true,
+      discovered: 1,
+      drifted: ['files__read_text_file'],
+    });
     expect(afterOne.find((row) => row.name === 'memory')).toMatchObject({ state: 'reconnecting', discovered: 0, drifted: [] });
     expect(afterOne.find((row) => row.name === 'memory')?.lastError).toContain('the connection closed');
     // An eager server's tools are not discovered: they are sent.
@@ -152,14 +175,33 @@ describe('MCP in the devtools view model', () => {
     const messages = await chatAfter(1);
     const drifted = new Set(buildMcpRows(servers, messages).flatMap((server) => server.drifted));
     expect([...drifted]).toEqual(['files__read_text_file']);
-    const row = (turn?: number) => buildToolRows({ catalog: catalog.tools, messages, turns: [], drifted, ...(turn === undefined ? {} : { turn }) }).find((item) => item.name === 'files__read_text_file');
+    const row = (turn?: number) =>
+      buildToolRows({ catalog: catalog.tools, messages, turns: [], drifted, ...(turn === undefined ? {} : { turn }) }).find(
+        (item) => item.name === 'files__read_text_file',
+      );
     expect(row()).toMatchObject({ status: 'undiscovered', drifted: true, discoveredIn: undefined });
     // Without drift information it reads as discovered, as before.
-    expect(buildToolRows({ catalog: catalog.tools, messages, turns: [] }).find((item) => item.name === 'files__read_text_file')).toMatchObject({ status: 'discovered', drifted: false });
+    expect(
+      buildToolRows({ catalog: catalog.tools, messages, turns: [] }).find((item) => item.name === 'files__read_text_file'),
+    ).toMatchObject({ status: 'discovered', drifted: false });
   });
 
   it('ignores malformed server entries and events instead of failing', () => {
-    const odd = [{ name: 'odd', transport: 'stdio', state: 'connected', toolCount: 0, tokens: 0, lazy: false, versions: { a: 5 }, events: [{ at: 'soon', type: 'tools' }, { at: 3, type: 'tools', added: 'x' }] }] as unknown as ToolServerStatus[];
+    const odd = [
+      {
+        name: 'odd',
+        transport: 'stdio',
+        state: 'connected',
+        toolCount: 0,
+        tokens: 0,
+        lazy: false,
+        versions: { a: 5 },
+        events: [
+          { at: 'soon', type: 'tools' },
+          { at: 3, type: 'tools', added: 'x' },
+        ],
+      },
+    ] as unknown as ToolServerStatus[];
     expect(buildMcpRows(odd, [])[0]).toMatchObject({ name: 'odd', discovered: 0, drifted: [] });
     const rows = buildMcpTimeline(odd, []);
     expect(rows).toHaveLength(1);
@@ -194,7 +236,9 @@ describe('the MCP view in the panel', () => {
     expect(changed?.getAttribute('data-status')).toBe('undiscovered');
     expect(changed?.getAttribute('data-drifted')).toBe('true');
     expect(changed?.textContent).toContain('changed since discovery, must be discovered again');
-    expect(root.querySelector('[data-testid="devtools-tool-row"][data-tool="files__write_file"]')?.getAttribute('data-group')).toBe('files');
+    expect(root.querySelector('[data-testid="devtools-tool-row"][data-tool="files__write_file"]')?.getAttribute('data-group')).toBe(
+      'files',
+    );
 
     const openTab = async (name: string) => {
       await act(async () => {
@@ -214,7 +258,9 @@ describe('the MCP view in the panel', () => {
     expect(row('everything').textContent).toContain('eager (every call)');
     expect(row('memory').getAttribute('data-state')).toBe('reconnecting');
     expect(row('memory').querySelector('[data-testid="mcp-state"]')?.textContent).toBe('reconnecting (dropped)');
-    expect(row('memory').querySelector('[data-testid="mcp-last-error"]')?.textContent).toBe('<img src=x onerror="window.hacked=1"> the connection closed');
+    expect(row('memory').querySelector('[data-testid="mcp-last-error"]')?.textContent).toBe(
+      '<img src=x onerror="window.hacked=1"> the connection closed',
+    );
 
     await openTab('Timeline');
     const mcpRows = [...root.querySelectorAll('[data-testid="timeline-mcp-row"]')];
@@ -259,7 +305,12 @@ describe('the MCP view in the panel', () => {
     const client = new ChatClient({ connection });
     render(<ChatwireDevtools client={client} catalogUrl="/api/tools" initialOpen />);
     await waitFor(() => expect(shadow()?.querySelector('[data-testid="devtools-tool-row"]')).toBeTruthy());
-    expect([...(shadow()?.querySelectorAll('[role="tab"]') ?? [])].map((tab) => tab.textContent)).toEqual(['Tools', 'Tokens', 'Timeline', 'Events']);
+    expect([...(shadow()?.querySelectorAll('[role="tab"]') ?? [])].map((tab) => tab.textContent)).toEqual([
+      'Tools',
+      'Tokens',
+      'Timeline',
+      'Events',
+    ]);
     expect(shadow()?.querySelector('[data-testid="devtools-tool-group"]')).toBeNull();
   });
 });

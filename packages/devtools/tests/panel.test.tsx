@@ -104,7 +104,13 @@ describe('the devtools panel', () => {
           yield { type: 'TOOL_CALL_START', toolCallId: 'c1', toolCallName: 'trackShipment', parentMessageId: 'a1' };
           yield { type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: '{}' };
           yield { type: 'TOOL_CALL_END', toolCallId: 'c1' };
-          yield { type: 'TOOL_CALL_RESULT', messageId: 't1', toolCallId: 'c1', content: '{"error":"bad"}', metadata: { chatwire: { outcome: 'error', error: 'bad', discoveredTools: ['trackShipment'], undiscovered: true } } };
+          yield {
+            type: 'TOOL_CALL_RESULT',
+            messageId: 't1',
+            toolCallId: 'c1',
+            content: '{"error":"bad"}',
+            metadata: { chatwire: { outcome: 'error', error: 'bad', discoveredTools: ['trackShipment'], undiscovered: true } },
+          };
           yield {
             type: 'CUSTOM',
             name: 'chatwire.model_call_usage',
@@ -114,7 +120,16 @@ describe('the devtools panel', () => {
               toolsSent: ['getWeather', '__lazy__tool__discovery__'],
               toolsDeferred: ['trackShipment'],
               toolsDiscovered: [],
-              tokens: { sent: 600, allEager: 500, saved: -100, discoveryTool: 200, discoveryRoundTrips: 0, net: -100, input: 1_000, system: 40 },
+              tokens: {
+                sent: 600,
+                allEager: 500,
+                saved: -100,
+                discoveryTool: 200,
+                discoveryRoundTrips: 0,
+                net: -100,
+                input: 1_000,
+                system: 40,
+              },
               inputSource: 'provider',
               counting: { method: 'o200k tokenizer on the tool JSON', errorBound: 0, estimate: false },
               eagerWouldBeCheaper: true,
@@ -130,12 +145,18 @@ describe('the devtools panel', () => {
     await act(async () => {
       await client.sendMessage('track it');
     });
-    expect(client.getSnapshot().conversationUsage).toMatchObject({ requests: { lazy: 1, allEager: 1 }, input: { lazy: 1_000, allEager: 900 }, net: -100 });
+    expect(client.getSnapshot().conversationUsage).toMatchObject({
+      requests: { lazy: 1, allEager: 1 },
+      input: { lazy: 1_000, allEager: 900 },
+      net: -100,
+    });
     fireEvent.click(screen.getByRole('button', { name: 'Chatwire devtools' }));
     await waitFor(() => expect(shadow()?.querySelector('[data-testid="savings-requests"]')).toBeTruthy());
     const root = shadow() as ShadowRoot;
     const requests = root.querySelector('[data-testid="savings-requests"]') as HTMLElement;
-    expect(requests.textContent).toBe('Whole requests: input 11% more, 1 request (1 with every tool up front), warm cache 102% of the up-front cost (modelled)');
+    expect(requests.textContent).toBe(
+      'Whole requests: input 11% more, 1 request (1 with every tool up front), warm cache 102% of the up-front cost (modelled)',
+    );
     expect(requests.className).toContain('cw-bad');
     // The discovered tool was never used: the refused call does not count as a use.
     expect(root.querySelector('[data-testid="count-unused"]')?.textContent).toBe('1 discovered, never used');
@@ -191,8 +212,23 @@ describe('the devtools panel', () => {
 
   it('shows a Code Mode tab only once a model call was sent Code Mode: APIs by status, executions and savings', async () => {
     const share = (discovered: string[]) => ({
-      apis: { eager: ['getTime'], discovered, undiscovered: ['getWeather'].filter((name) => !discovered.includes(name)), newlyDiscovered: discovered },
-      tokens: { prompt: 400, toolDefinitions: 100, sent: 500, allEager: 1_500, saved: 1_000, discoveryRoundTrips: discovered.length * 120, net: 1_000 - discovered.length * 120, code: 0, results: 0 },
+      apis: {
+        eager: ['getTime'],
+        discovered,
+        undiscovered: ['getWeather'].filter((name) => !discovered.includes(name)),
+        newlyDiscovered: discovered,
+      },
+      tokens: {
+        prompt: 400,
+        toolDefinitions: 100,
+        sent: 500,
+        allEager: 1_500,
+        saved: 1_000,
+        discoveryRoundTrips: discovered.length * 120,
+        net: 1_000 - discovered.length * 120,
+        code: 0,
+        results: 0,
+      },
       counting: { method: 'o200k', errorBound: 0 },
     });
     const usageEvent = (runId: string, step: number, codeMode: unknown) => ({
@@ -210,7 +246,11 @@ describe('the devtools panel', () => {
         ...(codeMode ? { codeMode } : {}),
       },
     });
-    const code = (type: string, value: Record<string, unknown>) => ({ type: 'CUSTOM', name: `chatwire.code_mode.${type}`, value: { executionId: 'e1', toolCallId: 'x1', ...value } });
+    const code = (type: string, value: Record<string, unknown>) => ({
+      type: 'CUSTOM',
+      name: `chatwire.code_mode.${type}`,
+      value: { executionId: 'e1', toolCallId: 'x1', ...value },
+    });
     const client = new ChatClient({
       connection: {
         async *run({ threadId, runId, messages }) {
@@ -222,7 +262,12 @@ describe('the devtools panel', () => {
             yield { type: 'TOOL_CALL_START', toolCallId: 'x1', toolCallName: 'execute_typescript', parentMessageId: 'a1' };
             yield { type: 'TOOL_CALL_ARGS', toolCallId: 'x1', delta: '{"typescriptCode":"return 1"}' };
             yield { type: 'TOOL_CALL_END', toolCallId: 'x1' };
-            yield code('execution_started', { code: 'return 1', bindings: ['external_getTime', 'external_getWeather'], undiscovered: [], discoveryKnown: true });
+            yield code('execution_started', {
+              code: 'return 1',
+              bindings: ['external_getTime', 'external_getWeather'],
+              undiscovered: [],
+              discoveryKnown: true,
+            });
             yield code('external_call', { callId: 'x1.1', toolName: 'getWeather', input: { city: 'Paris' } });
             yield code('external_result', { callId: 'x1.1', toolName: 'getWeather', output: { celsius: 18 }, durationMs: 5 });
             yield code('execution_finished', { success: true, durationMs: 9, toolCalls: 1, logLines: 0, truncated: false });
@@ -314,7 +359,7 @@ describe('the devtools panel', () => {
     errors.mockRestore();
   });
 
-  it('docks where the user puts it, gives a docked panel\'s room back to the page, and remembers it across reloads', async () => {
+  it("docks where the user puts it, gives a docked panel's room back to the page, and remembers it across reloads", async () => {
     const client = new ChatClient({ connection });
     const host = () => document.querySelector('[data-chatwire-devtools]') as HTMLElement;
     const first = render(<ChatwireDevtools client={client} initialOpen initialDock="bottom" />);

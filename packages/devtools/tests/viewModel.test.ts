@@ -1,19 +1,18 @@
 import { describe, expect, it } from 'vitest';
+import { type ChatMessage, type CodeExecution, type ModelCallUsage, type ToolCallPart, type TurnRecord } from '@chatwire/core';
+import { createToolCallPart, transitionToolCall, type CodeModeUsage, type HistoryTurn, type ToolCallEvent } from '@chatwire/core/shared';
 import {
-  type ChatMessage,
-  type CodeExecution,
-  type ModelCallUsage,
-  type ToolCallPart,
-  type TurnRecord,
-} from '@chatwire/core';
-import {
-  createToolCallPart,
-  transitionToolCall,
-  type CodeModeUsage,
-  type HistoryTurn,
-  type ToolCallEvent,
-} from '@chatwire/core/shared';
-import { buildCodeModeView, buildEventRows, buildTimeline, grantsInChat, buildTokensView, buildToolRows, eventTypes, savingsAtAGlance, truncatedJson, turnAsFixture } from '@chatwire/devtools/production';
+  buildCodeModeView,
+  buildEventRows,
+  buildTimeline,
+  grantsInChat,
+  buildTokensView,
+  buildToolRows,
+  eventTypes,
+  savingsAtAGlance,
+  truncatedJson,
+  turnAsFixture,
+} from '@chatwire/devtools/production';
 
 /** A hand-written accounting record (what a server would stream for one model call). */
 const usage = (over: Partial<ModelCallUsage> & { sent: number; allEager: number; roundTrips?: number }): ModelCallUsage => ({
@@ -43,25 +42,42 @@ function call(id: string, name: string, steps: [ToolCallEvent, number][], start 
 }
 
 const discoveryCall = (id: string, names: string[], at: number) =>
-  call(id, '__lazy__tool__discovery__', [
-    [{ type: 'inputDelta', delta: JSON.stringify({ toolNames: names }) }, at],
-    [{ type: 'inputEnd' }, at],
-    [{ type: 'execute' }, at],
-    [{ type: 'output', content: JSON.stringify({ discovered: names }), output: { discovered: names } }, at + 5],
-  ], at);
+  call(
+    id,
+    '__lazy__tool__discovery__',
+    [
+      [{ type: 'inputDelta', delta: JSON.stringify({ toolNames: names }) }, at],
+      [{ type: 'inputEnd' }, at],
+      [{ type: 'execute' }, at],
+      [{ type: 'output', content: JSON.stringify({ discovered: names }), output: { discovered: names } }, at + 5],
+    ],
+    at,
+  );
 
 const userMessage = (id: string): ChatMessage => ({ id, role: 'user', parts: [{ type: 'text', text: id, state: 'done' }], createdAt: 0 });
 const assistant = (id: string, parts: ToolCallPart[]): ChatMessage => ({ id, role: 'assistant', parts, createdAt: 0 });
 
 describe('Tokens view', () => {
   const turns: TurnRecord[] = [
-    { id: 'u1', startedAt: 0, modelCalls: [usage({ sent: 900, allEager: 5_000 }), usage({ step: 2, sent: 1_100, allEager: 5_000, roundTrips: 60 })] },
-    { id: 'u2', startedAt: 10, modelCalls: [usage({ sent: 4_990, allEager: 5_000, roundTrips: 40, providerUsage: { inputTokens: 6_000, cachedInputTokens: 4_000 } })] },
+    {
+      id: 'u1',
+      startedAt: 0,
+      modelCalls: [usage({ sent: 900, allEager: 5_000 }), usage({ step: 2, sent: 1_100, allEager: 5_000, roundTrips: 60 })],
+    },
+    {
+      id: 'u2',
+      startedAt: 10,
+      modelCalls: [
+        usage({ sent: 4_990, allEager: 5_000, roundTrips: 40, providerUsage: { inputTokens: 6_000, cachedInputTokens: 4_000 } }),
+      ],
+    },
   ];
   const view = buildTokensView(turns);
 
   it('sums each turn and accumulates the net across turns', () => {
-    expect(view.turns.map((turn) => [turn.turn, turn.sent, turn.allEager, turn.saved, turn.discoveryRoundTrips, turn.net, turn.cumulativeNet])).toEqual([
+    expect(
+      view.turns.map((turn) => [turn.turn, turn.sent, turn.allEager, turn.saved, turn.discoveryRoundTrips, turn.net, turn.cumulativeNet]),
+    ).toEqual([
       [1, 2_000, 10_000, 8_000, 60, 7_940, 7_940],
       [2, 4_990, 5_000, 10, 40, -30, 7_910],
     ]);
@@ -84,11 +100,19 @@ describe('Tokens view', () => {
     });
     // Turn 2 cost more than it saved: the figure stays negative rather than hidden.
     expect(savingsAtAGlance(view, 2).turn).toMatchObject({ net: -30, share: -30 / 5_000 });
-    expect(savingsAtAGlance(buildTokensView([]), 0)).toEqual({ turn: undefined, conversation: { net: 0, share: 0, allEager: 0, calls: 0 } });
+    expect(savingsAtAGlance(buildTokensView([]), 0)).toEqual({
+      turn: undefined,
+      conversation: { net: 0, share: 0, allEager: 0, calls: 0 },
+    });
   });
 
   it('is empty without records', () => {
-    expect(buildTokensView([])).toMatchObject({ turns: [], totals: { sent: 0, allEager: 0, net: 0, netShare: 0 }, cachingReported: false, conversation: undefined });
+    expect(buildTokensView([])).toMatchObject({
+      turns: [],
+      totals: { sent: 0, allEager: 0, net: 0, netShare: 0 },
+      cachingReported: false,
+      conversation: undefined,
+    });
   });
 });
 
@@ -103,14 +127,31 @@ describe('Tokens view: whole requests', () => {
       startedAt: 0,
       modelCalls: [
         withInput({ sent: 100, allEager: 1_000, input: 400, toolsSent: ['a', '__lazy__tool__discovery__'] }),
-        withInput({ step: 2, sent: 200, allEager: 1_000, input: 700, roundTrips: 150, discoveryStep: true, toolsSent: ['a', '__lazy__tool__discovery__', 'b'] }),
+        withInput({
+          step: 2,
+          sent: 200,
+          allEager: 1_000,
+          input: 700,
+          roundTrips: 150,
+          discoveryStep: true,
+          toolsSent: ['a', '__lazy__tool__discovery__', 'b'],
+        }),
         withInput({ step: 3, sent: 200, allEager: 1_000, input: 800, roundTrips: 150, toolsSent: ['a', '__lazy__tool__discovery__', 'b'] }),
       ],
     },
     {
       id: 'u2',
       startedAt: 0,
-      modelCalls: [withInput({ sent: 200, allEager: 1_000, input: 900, roundTrips: 150, toolsSent: ['a', '__lazy__tool__discovery__', 'b'], providerUsage: { inputTokens: 900, cachedInputTokens: 750 } })],
+      modelCalls: [
+        withInput({
+          sent: 200,
+          allEager: 1_000,
+          input: 900,
+          roundTrips: 150,
+          toolsSent: ['a', '__lazy__tool__discovery__', 'b'],
+          providerUsage: { inputTokens: 900, cachedInputTokens: 750 },
+        }),
+      ],
     },
   ];
   const view = buildTokensView(turns);
@@ -154,7 +195,13 @@ describe('Tools view', () => {
       startedAt: 0,
       modelCalls: [
         usage({ sent: 1, allEager: 2, toolsSent: ['getWeather', '__lazy__tool__discovery__'] }),
-        usage({ step: 2, sent: 1, allEager: 2, toolsSent: ['getWeather', '__lazy__tool__discovery__', 'trackShipment'], toolsDiscovered: ['trackShipment'] }),
+        usage({
+          step: 2,
+          sent: 1,
+          allEager: 2,
+          toolsSent: ['getWeather', '__lazy__tool__discovery__', 'trackShipment'],
+          toolsDiscovered: ['trackShipment'],
+        }),
       ],
     },
     {
@@ -162,14 +209,22 @@ describe('Tools view', () => {
       startedAt: 0,
       modelCalls: [
         usage({ sent: 1, allEager: 2, toolsSent: ['getWeather', '__lazy__tool__discovery__', 'trackShipment'] }),
-        usage({ step: 2, sent: 1, allEager: 2, toolsSent: ['getWeather', '__lazy__tool__discovery__', 'trackShipment', 'addTodo'], toolsDiscovered: ['addTodo'] }),
+        usage({
+          step: 2,
+          sent: 1,
+          allEager: 2,
+          toolsSent: ['getWeather', '__lazy__tool__discovery__', 'trackShipment', 'addTodo'],
+          toolsDiscovered: ['addTodo'],
+        }),
       ],
     },
   ];
 
   it('gives each tool its kind and its discovery status as of the selected turn, naming the model call first sent it', () => {
     const latest = buildToolRows({ catalog, messages, turns });
-    expect(latest.map((row) => [row.name, row.status, row.discoveredIn?.turn, row.discoveredIn?.modelCall, row.discoveredIn?.toolCallId])).toEqual([
+    expect(
+      latest.map((row) => [row.name, row.status, row.discoveredIn?.turn, row.discoveredIn?.modelCall, row.discoveredIn?.toolCallId]),
+    ).toEqual([
       ['getWeather', 'eager', undefined, undefined, undefined],
       ['__lazy__tool__discovery__', 'eager', undefined, undefined, undefined],
       ['trackShipment', 'discovered', 1, 2, 'd1'],
@@ -190,7 +245,10 @@ describe('Tools view', () => {
   });
 
   it('marks what the selected model call was sent: the model call "Discovered in" names is the first one sent the tool', () => {
-    const sentIn = (turn: number, call: number) => buildToolRows({ catalog, messages, turns, turn, call }).filter((row) => row.sentInCall).map((row) => row.name);
+    const sentIn = (turn: number, call: number) =>
+      buildToolRows({ catalog, messages, turns, turn, call })
+        .filter((row) => row.sentInCall)
+        .map((row) => row.name);
     expect(sentIn(1, 0)).toEqual(['getWeather', '__lazy__tool__discovery__']);
     expect(sentIn(1, 1)).toEqual(['getWeather', '__lazy__tool__discovery__', 'trackShipment']);
     expect(sentIn(2, 0)).not.toContain('addTodo');
@@ -211,13 +269,25 @@ describe('Tools view', () => {
 
   it('a call-to-load result discovers its tool; loaded tools the conversation never called are marked and filtered', () => {
     const loadCall = (id: string, name: string, undiscovered: boolean) =>
-      call(id, name, [
-        [{ type: 'inputDelta', delta: '{}' }, 4_000],
-        [{ type: 'inputEnd' }, 4_000],
-        undiscovered
-          ? [{ type: 'fail', error: 'not loaded', metadata: { chatwire: { outcome: 'error', discoveredTools: [name], undiscovered: true } } }, 4_001]
-          : [{ type: 'output', content: '{}', output: {}, metadata: { chatwire: { discoveredTools: [name] } } }, 4_001],
-      ], 4_000);
+      call(
+        id,
+        name,
+        [
+          [{ type: 'inputDelta', delta: '{}' }, 4_000],
+          [{ type: 'inputEnd' }, 4_000],
+          undiscovered
+            ? [
+                {
+                  type: 'fail',
+                  error: 'not loaded',
+                  metadata: { chatwire: { outcome: 'error', discoveredTools: [name], undiscovered: true } },
+                },
+                4_001,
+              ]
+            : [{ type: 'output', content: '{}', output: {}, metadata: { chatwire: { discoveredTools: [name] } } }, 4_001],
+        ],
+        4_000,
+      );
     const history: ChatMessage[] = [
       ...messages,
       // Still turn 2. sendEmail: loaded by a refused call, never called again. trackShipment (discovered in turn 1) was never called either.
@@ -230,11 +300,16 @@ describe('Tools view', () => {
     expect(byName('getWeather').used).toBeUndefined();
     const used = [...history, assistant('a4', [loadCall('t9', 'trackShipment', false)])];
     expect(buildToolRows({ catalog, messages: used, turns }).find((row) => row.name === 'trackShipment')?.used).toBe(true);
-    expect(buildToolRows({ catalog, messages: history, turns, filter: { only: 'unused' } }).map((row) => row.name)).toEqual(['trackShipment', 'addTodo', 'sendEmail']);
+    expect(buildToolRows({ catalog, messages: history, turns, filter: { only: 'unused' } }).map((row) => row.name)).toEqual([
+      'trackShipment',
+      'addTodo',
+      'sendEmail',
+    ]);
   });
 
   it('filters by search text and by kind or status', () => {
-    const names = (only: Parameters<typeof buildToolRows>[0]['filter']) => buildToolRows({ catalog, messages, turns, filter: only }).map((row) => row.name);
+    const names = (only: Parameters<typeof buildToolRows>[0]['filter']) =>
+      buildToolRows({ catalog, messages, turns, filter: only }).map((row) => row.name);
     expect(names({ search: 'ship' })).toEqual(['trackShipment']);
     expect(names({ only: 'client' })).toEqual(['addTodo']);
     expect(names({ only: 'approval' })).toEqual(['sendEmail']);
@@ -243,7 +318,20 @@ describe('Tools view', () => {
   });
 
   it('without a catalog, lists the tools the token records name', () => {
-    const recorded: TurnRecord[] = [{ id: 'u1', startedAt: 0, modelCalls: [usage({ sent: 1, allEager: 2, toolsSent: ['getWeather', '__lazy__tool__discovery__'], toolsDeferred: ['trackShipment', 'sendEmail'] })] }];
+    const recorded: TurnRecord[] = [
+      {
+        id: 'u1',
+        startedAt: 0,
+        modelCalls: [
+          usage({
+            sent: 1,
+            allEager: 2,
+            toolsSent: ['getWeather', '__lazy__tool__discovery__'],
+            toolsDeferred: ['trackShipment', 'sendEmail'],
+          }),
+        ],
+      },
+    ];
     const rows = buildToolRows({ catalog: undefined, messages: [userMessage('u1')], turns: recorded });
     expect(rows.map((row) => [row.name, row.status, row.kind])).toEqual([
       ['__lazy__tool__discovery__', 'eager', 'discovery'],
@@ -255,25 +343,59 @@ describe('Tools view', () => {
 
   it("with provider-native deferred loading, the provider's search tool is the discovery row, and its searches discover tools", () => {
     const search = (id: string, names: string[], at: number) =>
-      call(id, '__lazy__tool__discovery__', [
-        [{ type: 'inputDelta', delta: JSON.stringify({ query: 'track a parcel' }) }, at],
-        [{ type: 'inputEnd' }, at],
-        [{ type: 'execute' }, at],
-        [{ type: 'output', content: JSON.stringify({ discovered: names, providerSearch: { provider: 'anthropic' } }), output: { discovered: names } }, at + 5],
-      ], at);
-    const providerToolSearch = (loaded: string[]) => ({ tool: 'tool_search_tool_bm25', deferredSent: ['trackShipment', 'sendEmail'], loaded, billing: 'b' });
+      call(
+        id,
+        '__lazy__tool__discovery__',
+        [
+          [{ type: 'inputDelta', delta: JSON.stringify({ query: 'track a parcel' }) }, at],
+          [{ type: 'inputEnd' }, at],
+          [{ type: 'execute' }, at],
+          [
+            {
+              type: 'output',
+              content: JSON.stringify({ discovered: names, providerSearch: { provider: 'anthropic' } }),
+              output: { discovered: names },
+            },
+            at + 5,
+          ],
+        ],
+        at,
+      );
+    const providerToolSearch = (loaded: string[]) => ({
+      tool: 'tool_search_tool_bm25',
+      deferredSent: ['trackShipment', 'sendEmail'],
+      loaded,
+      billing: 'b',
+    });
     const toolsSent = ['getWeather', 'tool_search_tool_bm25', 'trackShipment', 'sendEmail'];
     const recorded: TurnRecord[] = [
       {
         id: 'u1',
         startedAt: 0,
         modelCalls: [
-          usage({ sent: 10, allEager: 40, toolsSent, toolsDeferred: ['trackShipment', 'sendEmail'], providerToolSearch: providerToolSearch([]) }),
-          usage({ sent: 20, allEager: 40, toolsSent, toolsDeferred: ['sendEmail'], toolsDiscovered: ['trackShipment'], providerToolSearch: providerToolSearch(['trackShipment']) }),
+          usage({
+            sent: 10,
+            allEager: 40,
+            toolsSent,
+            toolsDeferred: ['trackShipment', 'sendEmail'],
+            providerToolSearch: providerToolSearch([]),
+          }),
+          usage({
+            sent: 20,
+            allEager: 40,
+            toolsSent,
+            toolsDeferred: ['sendEmail'],
+            toolsDiscovered: ['trackShipment'],
+            providerToolSearch: providerToolSearch(['trackShipment']),
+          }),
         ],
       },
     ];
-    const rows = buildToolRows({ catalog: undefined, messages: [userMessage('u1'), assistant('a1', [search('srvtoolu_1', ['trackShipment'], 1_000)])], turns: recorded });
+    const rows = buildToolRows({
+      catalog: undefined,
+      messages: [userMessage('u1'), assistant('a1', [search('srvtoolu_1', ['trackShipment'], 1_000)])],
+      turns: recorded,
+    });
     // Without a catalog, rows come in the records' order (withheld tools first), the discovery row before the lazy ones.
     expect(rows.map((row) => [row.name, row.kind, row.status, row.discoveredIn?.toolCallId])).toEqual([
       ['tool_search_tool_bm25', 'discovery', 'eager', undefined],
@@ -296,7 +418,15 @@ describe('Timeline view', () => {
       [{ type: 'execute' }, 4_100],
       [{ type: 'output', content: '{}' }, 4_400],
     ]);
-    const waiting = call('c2', 'showBanner', [[{ type: 'inputEnd' }, 5_000], [{ type: 'execute' }, 5_000]], 5_000);
+    const waiting = call(
+      'c2',
+      'showBanner',
+      [
+        [{ type: 'inputEnd' }, 5_000],
+        [{ type: 'execute' }, 5_000],
+      ],
+      5_000,
+    );
     const rows = buildTimeline([userMessage('u1'), assistant('a1', [approved, waiting])], 6_000);
     expect(rows[0]!.steps.map((step) => [step.state, step.durationMs])).toEqual([
       ['awaiting-input', 10],
@@ -307,7 +437,13 @@ describe('Timeline view', () => {
       ['executing', 300],
       ['output-available', 0],
     ]);
-    expect(rows[0]!.approval).toEqual({ requestedBy: 'server', approved: true, respondedBy: 'user', respondedAt: 4_060, reason: undefined });
+    expect(rows[0]!.approval).toEqual({
+      requestedBy: 'server',
+      approved: true,
+      respondedBy: 'user',
+      respondedAt: 4_060,
+      reason: undefined,
+    });
     // A call still running counts its current state up to now.
     expect(rows[1]!.steps.at(-1)).toEqual({ state: 'executing', at: 5_000, durationMs: 1_000 });
     expect(rows.map((row) => row.turn)).toEqual([1, 1]);
@@ -315,8 +451,11 @@ describe('Timeline view', () => {
 });
 
 describe('Timeline view: input requests', () => {
-  it("shows what a call asked the user while it ran, and the answer", () => {
-    const asking = call('c3', 'bookTable', [[{ type: 'inputEnd' }, 1_000], [{ type: 'execute' }, 1_010]]);
+  it('shows what a call asked the user while it ran, and the answer', () => {
+    const asking = call('c3', 'bookTable', [
+      [{ type: 'inputEnd' }, 1_000],
+      [{ type: 'execute' }, 1_010],
+    ]);
     const request = (status: 'pending' | 'resolved', payload?: unknown) => ({
       type: 'interrupt' as const,
       id: 'inp_1',
@@ -329,9 +468,19 @@ describe('Timeline view: input requests', () => {
     });
     const other = { type: 'interrupt' as const, id: 'x', reason: 'choose', runId: 'r1', status: 'pending' as const };
     const pending = buildTimeline([userMessage('u1'), { ...assistant('a1', [asking]), parts: [asking, request('pending'), other] }], 2_000);
-    expect(pending[0]!.inputRequests).toEqual([{ id: 'inp_1', message: 'How many people?', status: 'pending', content: undefined, expiresAt: undefined }]);
-    const answered = buildTimeline([userMessage('u1'), { ...assistant('a1', [asking]), parts: [asking, request('resolved', { action: 'accept', content: { party: 4 } })] }], 2_000);
-    expect(answered[0]!.inputRequests).toEqual([{ id: 'inp_1', message: 'How many people?', status: 'accepted', content: { party: 4 }, expiresAt: undefined }]);
+    expect(pending[0]!.inputRequests).toEqual([
+      { id: 'inp_1', message: 'How many people?', status: 'pending', content: undefined, expiresAt: undefined },
+    ]);
+    const answered = buildTimeline(
+      [
+        userMessage('u1'),
+        { ...assistant('a1', [asking]), parts: [asking, request('resolved', { action: 'accept', content: { party: 4 } })] },
+      ],
+      2_000,
+    );
+    expect(answered[0]!.inputRequests).toEqual([
+      { id: 'inp_1', message: 'How many people?', status: 'accepted', content: { party: 4 }, expiresAt: undefined },
+    ]);
     expect(buildTimeline([userMessage('u1'), assistant('a1', [call('c9', 'getWeather', [])])], 2_000)[0]!.inputRequests).toEqual([]);
   });
 });
@@ -404,8 +553,23 @@ describe('Events view', () => {
 describe('Code Mode view', () => {
   /** A hand-written Code Mode share of a model call. */
   const share = (discovered: string[], newly: string[], tokens: { sent: number; allEager: number; roundTrips: number }): CodeModeUsage => ({
-    apis: { eager: ['getTime'], discovered, undiscovered: ['getWeather', 'getForecast'].filter((name) => !discovered.includes(name)), newlyDiscovered: newly },
-    tokens: { prompt: tokens.sent - 100, toolDefinitions: 100, sent: tokens.sent, allEager: tokens.allEager, saved: tokens.allEager - tokens.sent, discoveryRoundTrips: tokens.roundTrips, net: tokens.allEager - tokens.sent - tokens.roundTrips, code: 0, results: 0 },
+    apis: {
+      eager: ['getTime'],
+      discovered,
+      undiscovered: ['getWeather', 'getForecast'].filter((name) => !discovered.includes(name)),
+      newlyDiscovered: newly,
+    },
+    tokens: {
+      prompt: tokens.sent - 100,
+      toolDefinitions: 100,
+      sent: tokens.sent,
+      allEager: tokens.allEager,
+      saved: tokens.allEager - tokens.sent,
+      discoveryRoundTrips: tokens.roundTrips,
+      net: tokens.allEager - tokens.sent - tokens.roundTrips,
+      code: 0,
+      results: 0,
+    },
     counting: { method: 'o200k', errorBound: 0 },
   });
   const turns: TurnRecord[] = [
@@ -415,12 +579,25 @@ describe('Code Mode view', () => {
       startedAt: 1,
       modelCalls: [
         usage({ sent: 10, allEager: 10, codeMode: share([], [], { sent: 500, allEager: 2_000, roundTrips: 0 }) }),
-        usage({ step: 2, sent: 10, allEager: 10, codeMode: share(['getWeather'], ['getWeather'], { sent: 500, allEager: 2_000, roundTrips: 150 }) }),
+        usage({
+          step: 2,
+          sent: 10,
+          allEager: 10,
+          codeMode: share(['getWeather'], ['getWeather'], { sent: 500, allEager: 2_000, roundTrips: 150 }),
+        }),
         usage({ step: 3, sent: 10, allEager: 10, codeMode: share(['getWeather'], [], { sent: 500, allEager: 2_000, roundTrips: 150 }) }),
       ],
     },
   ];
-  const execution = (state: CodeExecution['state'], calls: CodeExecution['calls']): CodeExecution => ({ executionId: 'e', code: 'return 1', state, logs: [{ level: 'log', text: 'hi' }], calls, undiscovered: [], ...(state === 'running' ? {} : { durationMs: 40 }) });
+  const execution = (state: CodeExecution['state'], calls: CodeExecution['calls']): CodeExecution => ({
+    executionId: 'e',
+    code: 'return 1',
+    state,
+    logs: [{ level: 'log', text: 'hi' }],
+    calls,
+    undiscovered: [],
+    ...(state === 'running' ? {} : { durationMs: 40 }),
+  });
   const executeCall = (id: string, codeExecution: CodeExecution, stopped = false): ToolCallPart => ({
     ...call(id, 'execute_typescript', [
       [{ type: 'inputDelta', delta: '{"typescriptCode":"return 1"}' }, 1],
@@ -435,17 +612,30 @@ describe('Code Mode view', () => {
     assistant('a1', []),
     userMessage('u2'),
     assistant('a2', [
-      executeCall('x1', execution('succeeded', [
-        { callId: 'x1.1', toolName: 'getWeather', state: 'output-available', input: { city: 'Paris' }, output: {} },
-        { callId: 'x1.2', toolName: 'getWeather', state: 'output-error', input: { city: 'Tokyo' }, error: { name: 'ToolError', message: 'down' } },
-      ])),
+      executeCall(
+        'x1',
+        execution('succeeded', [
+          { callId: 'x1.1', toolName: 'getWeather', state: 'output-available', input: { city: 'Paris' }, output: {} },
+          {
+            callId: 'x1.2',
+            toolName: 'getWeather',
+            state: 'output-error',
+            input: { city: 'Tokyo' },
+            error: { name: 'ToolError', message: 'down' },
+          },
+        ]),
+      ),
       executeCall('x2', execution('running', [{ callId: 'x2.1', toolName: 'getTime', state: 'executing', input: {} }]), true),
     ]),
   ];
 
   it('lists the APIs as the selected model call saw them, and where each was discovered', () => {
     const first = buildCodeModeView({ turns, messages, turn: 2, call: 0 });
-    expect(first?.rows.map((row) => [row.name, row.status])).toEqual([['getTime', 'eager'], ['getWeather', 'undiscovered'], ['getForecast', 'undiscovered']]);
+    expect(first?.rows.map((row) => [row.name, row.status])).toEqual([
+      ['getTime', 'eager'],
+      ['getWeather', 'undiscovered'],
+      ['getForecast', 'undiscovered'],
+    ]);
     const last = buildCodeModeView({ turns, messages, turn: 2 });
     expect(last?.rows).toEqual([
       { name: 'getTime', status: 'eager', discoveredIn: undefined, callsInTurn: 1 },
@@ -480,10 +670,39 @@ describe('Code Mode view', () => {
 
 describe('decisions and grants in the timeline', () => {
   it('each row carries who decided it; grantsInChat lists each grant once, with the answer that created it and the calls it decided', () => {
-    const grant = { id: 'grt_1', toolName: 'refundOrder', effect: 'allow' as const, scope: 'thread' as const, createdAt: '2026-01-01T00:00:00.000Z' };
-    const asked = call('c1', 'refundOrder', [[{ type: 'inputEnd', input: {} }, 1_000], [{ type: 'approvalRequest', approvalId: 'apr_1', requestedBy: 'server' }, 1_010], [{ type: 'approvalResponse', approved: true }, 2_000], [{ type: 'execute' }, 2_010], [{ type: 'output', content: '{}' }, 2_100]]);
-    const granted = call('c2', 'refundOrder', [[{ type: 'inputEnd', input: {} }, 3_000], [{ type: 'execute' }, 3_010], [{ type: 'output', content: '{}' }, 3_100]], 3_000);
-    const byPolicy = call('c3', 'getWeather', [[{ type: 'inputEnd', input: {} }, 4_000], [{ type: 'output', content: '{}' }, 4_100]], 4_000);
+    const grant = {
+      id: 'grt_1',
+      toolName: 'refundOrder',
+      effect: 'allow' as const,
+      scope: 'thread' as const,
+      createdAt: '2026-01-01T00:00:00.000Z',
+    };
+    const asked = call('c1', 'refundOrder', [
+      [{ type: 'inputEnd', input: {} }, 1_000],
+      [{ type: 'approvalRequest', approvalId: 'apr_1', requestedBy: 'server' }, 1_010],
+      [{ type: 'approvalResponse', approved: true }, 2_000],
+      [{ type: 'execute' }, 2_010],
+      [{ type: 'output', content: '{}' }, 2_100],
+    ]);
+    const granted = call(
+      'c2',
+      'refundOrder',
+      [
+        [{ type: 'inputEnd', input: {} }, 3_000],
+        [{ type: 'execute' }, 3_010],
+        [{ type: 'output', content: '{}' }, 3_100],
+      ],
+      3_000,
+    );
+    const byPolicy = call(
+      'c3',
+      'getWeather',
+      [
+        [{ type: 'inputEnd', input: {} }, 4_000],
+        [{ type: 'output', content: '{}' }, 4_100],
+      ],
+      4_000,
+    );
     const rows = buildTimeline(
       [
         userMessage('u1'),

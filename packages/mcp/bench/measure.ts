@@ -27,13 +27,22 @@ for (const [name, config] of Object.entries(servers)) {
     await mcp.close();
   }
   times.sort((a, b) => a - b);
-  console.log(`${name}: start median ${Math.round(times[2] ?? 0)} ms (min ${Math.round(times[0] ?? 0)}, max ${Math.round(times[4] ?? 0)}); ${line}`);
+  console.log(
+    `${name}: start median ${Math.round(times[2] ?? 0)} ms (min ${Math.round(times[0] ?? 0)}, max ${Math.round(times[4] ?? 0)}); ${line}`,
+  );
 }
 const big = await connectMcpServers({ mcpServers: { big: stdio(FAULTY, ['many', '600']) } });
 const usage: ModelCallUsage[] = [];
-for await (const event of chat({ model: createScriptedModel(), messages: [{ id: 'u', role: 'user', content: 'use big__generated_tool_421 with value: hello' }], tools: big.tools(), secret: 's' })) {
+for await (const event of chat({
+  model: createScriptedModel(),
+  messages: [{ id: 'u', role: 'user', content: 'use big__generated_tool_421 with value: hello' }],
+  tools: big.tools(),
+  secret: 's',
+})) {
   if (event.type === 'CUSTOM' && event.name === 'chatwire.model_call_usage') usage.push(event.value as ModelCallUsage);
 }
-console.log(`600 tools, lazy auto (${big.status()[0]?.lazy.reason}): first call sends ${usage[0]?.tokens.sent} tool tokens, all eager ${usage[0]?.tokens.allEager}; calls: ${usage.map((call) => call.toolsSent.join('+')).join(' | ')}`);
+console.log(
+  `600 tools, lazy auto (${big.status()[0]?.lazy.reason}): first call sends ${usage[0]?.tokens.sent} tool tokens, all eager ${usage[0]?.tokens.allEager}; calls: ${usage.map((call) => call.toolsSent.join('+')).join(' | ')}`,
+);
 await big.close();
 rmSync(folder, { recursive: true, force: true });

@@ -1,5 +1,12 @@
 export { McpConfigError, isStdioConfig, parseMcpConfig, parseMcpServerConfig } from './config/mcpConfig.js';
-export type { LazyMode, McpHttpServerConfig, McpServerConfig, McpServerOptions, McpServersConfig, McpStdioServerConfig } from './config/mcpConfig.js';
+export type {
+  LazyMode,
+  McpHttpServerConfig,
+  McpServerConfig,
+  McpServerOptions,
+  McpServersConfig,
+  McpStdioServerConfig,
+} from './config/mcpConfig.js';
 export { McpServerError } from './connection/mcpConnection.js';
 export type { McpConnectionState, RequestInput } from './connection/mcpConnection.js';
 export { fingerprintTool } from './connection/toolList.js';

@@ -1,7 +1,23 @@
-import { TOOL_PROGRESS_EVENT, jsonSchema, toolDefinition, type AnyTool, type JsonSchema, type ServerTool, type ToolContext, type ToolProgress } from '@chatwire/core';
+import {
+  TOOL_PROGRESS_EVENT,
+  jsonSchema,
+  toolDefinition,
+  type AnyTool,
+  type JsonSchema,
+  type ServerTool,
+  type ToolContext,
+  type ToolProgress,
+} from '@chatwire/core';
 import { validateWithSchema, type ToolServerEvent, type ToolServerStatus } from '@chatwire/core/shared';
 import { extendTools, redactSecrets, toolTokensFor, type ToolTokenCounter } from '@chatwire/server';
-import { McpConfigError, parseMcpConfig, parseMcpServerConfig, isStdioConfig, type McpServerConfig, type McpServersConfig } from './config/mcpConfig.js';
+import {
+  McpConfigError,
+  parseMcpConfig,
+  parseMcpServerConfig,
+  isStdioConfig,
+  type McpServerConfig,
+  type McpServersConfig,
+} from './config/mcpConfig.js';
 import { McpConnection, McpServerError, type McpConnectionState, type RequestInput } from './connection/mcpConnection.js';
 import type { McpToolInfo, SkippedTool } from './connection/toolList.js';
 import { decideApproval, type McpApprovalPolicy } from './tools/approvalRule.js';
@@ -49,7 +65,13 @@ export interface McpServersOptions {
 /** What {@link McpServersOptions.onEvent} receives. */
 export type McpServersEvent =
   | { readonly type: 'state'; readonly server: string; readonly state: McpConnectionState; readonly error?: string }
-  | { readonly type: 'tools'; readonly server: string; readonly count: number; readonly changed: readonly string[]; readonly skipped: readonly SkippedTool[] };
+  | {
+      readonly type: 'tools';
+      readonly server: string;
+      readonly count: number;
+      readonly changed: readonly string[];
+      readonly skipped: readonly SkippedTool[];
+    };
 
 /** One server's state, for status pages and devtools. */
 export interface McpServerStatus {
@@ -97,7 +119,12 @@ export function isAllowedHost(host: string, allowed: readonly string[]): boolean
   });
 }
 
-const firstLine = (text: string | undefined): string | undefined => text?.split('\n').map((line) => line.trim()).find((line) => line.length > 0)?.slice(0, 200);
+const firstLine = (text: string | undefined): string | undefined =>
+  text
+    ?.split('\n')
+    .map((line) => line.trim())
+    .find((line) => line.length > 0)
+    ?.slice(0, 200);
 
 /**
  * Connected MCP servers as Chatwire server tools. Every server has one connection shared by all
@@ -119,7 +146,10 @@ export class McpServers {
   constructor(servers: Readonly<Record<string, McpServerConfig>>, options: McpServersOptions) {
     this.#options = options;
     this.#counter = toolTokensFor(options.counter);
-    const listener = { onState: (connection: McpConnection) => this.#onState(connection), onTools: (connection: McpConnection) => this.#onTools(connection) };
+    const listener = {
+      onState: (connection: McpConnection) => this.#onState(connection),
+      onTools: (connection: McpConnection) => this.#onTools(connection),
+    };
     for (const [name, config] of Object.entries(servers)) this.#connections.set(name, new McpConnection(name, config, listener));
   }
 
@@ -145,7 +175,9 @@ export class McpServers {
       const trusted = connection.config.trusted === true;
       const info = connection.serverInfo;
       const description =
-        connection.config.description ?? firstLine(connection.instructions) ?? (info ? `${info.name}${info.version ? ` ${info.version}` : ''}` : connection.name);
+        connection.config.description ??
+        firstLine(connection.instructions) ??
+        (info ? `${info.name}${info.version ? ` ${info.version}` : ''}` : connection.name);
       const fingerprints: Record<string, string> = {};
       for (const tool of connection.tools) {
         const exposed = this.#names.get(`${connection.name}\u0000${tool.name}`);
@@ -187,7 +219,9 @@ export class McpServers {
       lazy: status.lazy.lazy,
       lazyReason: status.lazy.reason,
       skipped: status.skipped.slice(0, EVENT_NAMES).map((item) => ({ name: item.name.slice(0, 200), reason: plainError(item.reason) })),
-      versions: Object.fromEntries(Object.entries(status.fingerprints).map(([name, print]) => [name, print.slice(0, DRIFT_FINGERPRINT_CHARS)])),
+      versions: Object.fromEntries(
+        Object.entries(status.fingerprints).map(([name, print]) => [name, print.slice(0, DRIFT_FINGERPRINT_CHARS)]),
+      ),
       events: [...(this.#events.get(status.name) ?? [])],
     }));
   }
@@ -212,7 +246,12 @@ export class McpServers {
     if (last?.state !== connection.state || last.error !== error) {
       this.#record(connection.name, { at: Date.now(), type: 'state', state: connection.state, ...(error ? { error } : {}) });
     }
-    this.#options.onEvent?.({ type: 'state', server: connection.name, state: connection.state, ...(connection.lastError ? { error: connection.lastError } : {}) });
+    this.#options.onEvent?.({
+      type: 'state',
+      server: connection.name,
+      state: connection.state,
+      ...(connection.lastError ? { error: connection.lastError } : {}),
+    });
   }
 
   #onTools(connection: McpConnection): void {
@@ -239,7 +278,13 @@ export class McpServers {
         ...(drifted.length ? { changed: drifted.slice(0, EVENT_NAMES) } : {}),
       });
     }
-    this.#options.onEvent?.({ type: 'tools', server: connection.name, count: connection.tools.length, changed, skipped: connection.skipped });
+    this.#options.onEvent?.({
+      type: 'tools',
+      server: connection.name,
+      count: connection.tools.length,
+      changed,
+      skipped: connection.skipped,
+    });
   }
 
   /** Rebuilds the tool list from every server's last list: names, lazy decisions, approvals. */
@@ -254,11 +299,18 @@ export class McpServers {
     const versions = new Map<string, string>();
     // Drift: discovery records each tool's version; a changed definition must be discovered again.
     const facts = new Map<string, { readonly server: string; readonly annotations: Readonly<Record<string, unknown>> }>();
-    const extension = { namespace: 'mcp' as const, fingerprint: (tool: AnyTool) => versions.get(tool.name), approvalFacts: (tool: AnyTool) => facts.get(tool.name) };
+    const extension = {
+      namespace: 'mcp' as const,
+      fingerprint: (tool: AnyTool) => versions.get(tool.name),
+      approvalFacts: (tool: AnyTool) => facts.get(tool.name),
+    };
     for (const connection of this.#connections.values()) {
       const selected = this.#selected(connection);
       const exposed = selected.map((tool) => ({ tool, name: this.#names.get(`${connection.name}\u0000${tool.name}`) ?? tool.name }));
-      const tokens = exposed.reduce((sum, { tool, name }) => sum + this.#counter.countTool({ name, description: tool.description, parameters: tool.inputSchema }), 0);
+      const tokens = exposed.reduce(
+        (sum, { tool, name }) => sum + this.#counter.countTool({ name, description: tool.description, parameters: tool.inputSchema }),
+        0,
+      );
       const decision = decideLazy(connection.config.lazy ?? 'auto', exposed.length, tokens, this.#options.lazyRule);
       this.#decisions.set(connection.name, decision);
       const made: AnyTool[] = [];
@@ -269,7 +321,13 @@ export class McpServers {
           facts.set(name, { server: connection.name, annotations: { ...tool.annotations } });
         } catch (error) {
           // A schema the validator refuses to load: this tool is left out, the rest stay.
-          this.#options.onEvent?.({ type: 'tools', server: connection.name, count: connection.tools.length, changed: [], skipped: [{ name: tool.name, reason: error instanceof Error ? error.message : String(error) }] });
+          this.#options.onEvent?.({
+            type: 'tools',
+            server: connection.name,
+            count: connection.tools.length,
+            changed: [],
+            skipped: [{ name: tool.name, reason: error instanceof Error ? error.message : String(error) }],
+          });
         }
       }
       tools.push(...extendTools(extension, made));
@@ -286,10 +344,18 @@ export class McpServers {
     return connection.tools.filter((tool) => (!include || include.includes(tool.name)) && !exclude?.includes(tool.name));
   }
 
-  #toServerTool(connection: McpConnection, tool: McpToolInfo, exposedName: string, lazy: boolean): ServerTool<string, unknown, McpToolOutput> {
+  #toServerTool(
+    connection: McpConnection,
+    tool: McpToolInfo,
+    exposedName: string,
+    lazy: boolean,
+  ): ServerTool<string, unknown, McpToolOutput> {
     const server = connection.name;
     const trusted = connection.config.trusted === true;
-    const needsApproval = decideApproval({ server, trusted, tool: tool.name, exposedName, annotations: tool.annotations }, this.#options.approval);
+    const needsApproval = decideApproval(
+      { server, trusted, tool: tool.name, exposedName, annotations: tool.annotations },
+      this.#options.approval,
+    );
     const timeoutMs = connection.config.toolTimeoutMs ?? 60_000;
     const maxChars = this.#options.maxResultChars ?? 100_000;
     const output = tool.outputSchema ? jsonSchema(withoutRegexKeywords(tool.outputSchema) as JsonSchema) : undefined;
@@ -321,11 +387,20 @@ export class McpServers {
           context.emit?.(MCP_PROGRESS_EVENT, value);
         },
       });
-      if (result.isError) throw new McpServerError(server, `MCP tool '${tool.name}' on server '${server}' reported an error: ${errorTextOf(result)}`);
+      if (result.isError)
+        throw new McpServerError(server, `MCP tool '${tool.name}' on server '${server}' reported an error: ${errorTextOf(result)}`);
       if (output) {
-        if (!result.structuredContent) throw new McpServerError(server, `MCP tool '${tool.name}' on server '${server}' declares an outputSchema but returned no structuredContent.`);
+        if (!result.structuredContent)
+          throw new McpServerError(
+            server,
+            `MCP tool '${tool.name}' on server '${server}' declares an outputSchema but returned no structuredContent.`,
+          );
         const checked = await validateWithSchema(output, result.structuredContent);
-        if (!checked.ok) throw new McpServerError(server, `MCP tool '${tool.name}' on server '${server}' returned structuredContent that does not match its outputSchema: ${checked.error.slice(0, 500)}`);
+        if (!checked.ok)
+          throw new McpServerError(
+            server,
+            `MCP tool '${tool.name}' on server '${server}' returned structuredContent that does not match its outputSchema: ${checked.error.slice(0, 500)}`,
+          );
       }
       return toToolOutput(result, maxChars);
     }) as ServerTool<string, unknown, McpToolOutput>;

@@ -67,7 +67,9 @@ describe('the status devtools reads (catalogStatus, served as the catalog’s se
     await until(() => failures >= 4, 20_000);
     const states = (mcp.catalogStatus()[0]!.events ?? []).filter((event) => event.type === 'state');
     expect(states.length).toBeLessThan(failures);
-    states.slice(1).forEach((event, index) => expect(`${event.state} ${event.error}`).not.toBe(`${states[index]!.state} ${states[index]!.error}`));
+    states
+      .slice(1)
+      .forEach((event, index) => expect(`${event.state} ${event.error}`).not.toBe(`${states[index]!.state} ${states[index]!.error}`));
   }, 30_000);
 
   it('createToolsHandler serves it as the catalog’s servers, each tool with its group', async () => {

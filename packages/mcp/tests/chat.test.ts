@@ -1,6 +1,15 @@
 import type { Event, Message } from '@ag-ui/core';
 import { DISCOVERY_TOOL_NAME, type ModelCallUsage } from '@chatwire/core';
-import { chat, createChatHandler, createScriptedModel, createToolsHandler, validateChatRequest, type ChatModel, type ChatOptions, type ModelTool } from '@chatwire/server';
+import {
+  chat,
+  createChatHandler,
+  createScriptedModel,
+  createToolsHandler,
+  validateChatRequest,
+  type ChatModel,
+  type ChatOptions,
+  type ModelTool,
+} from '@chatwire/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyEvents, collect, readEvents, runInput, user } from '../../server/tests/fixtures.js';
 import { connectMcpServers, type McpServers } from '../src/index.js';
@@ -108,13 +117,15 @@ describe('MCP tools in the agent loop', () => {
     const interruptId = finished.outcome?.interrupts?.[0]?.id ?? '';
     const options = { model: createScriptedModel(), tools: mcp.tools(), threadId: 't', secret: 'test-secret', messages: asked.history };
     // Before the change, the approval matches.
-    await expect(validateChatRequest({ ...options, resume: [{ interruptId, status: 'resolved', payload: { approved: true } }] })).resolves.toBeUndefined();
+    await expect(
+      validateChatRequest({ ...options, resume: [{ interruptId, status: 'resolved', payload: { approved: true } }] }),
+    ).resolves.toBeUndefined();
     const print = mcp.status()[0]?.fingerprints['odd__delete_all'];
     await recording(() => mcp.tools()).run([user('use odd__change_target')]);
     await until(() => mcp.status()[0]?.fingerprints['odd__delete_all'] !== print);
-    await expect(validateChatRequest({ ...options, tools: mcp.tools(), resume: [{ interruptId, status: 'resolved', payload: { approved: true } }] })).rejects.toThrow(
-      /does not match 'odd__delete_all' as it was requested: the tool or its arguments changed/,
-    );
+    await expect(
+      validateChatRequest({ ...options, tools: mcp.tools(), resume: [{ interruptId, status: 'resolved', payload: { approved: true } }] }),
+    ).rejects.toThrow(/does not match 'odd__delete_all' as it was requested: the tool or its arguments changed/);
   });
 
   it('a server that never connected has no tools; the chat goes on with the others', async () => {
@@ -127,10 +138,18 @@ describe('MCP tools in the agent loop', () => {
 
   it('the chat handler takes a tools provider: each request gets the current list', async () => {
     const handler = createChatHandler({ model: createScriptedModel(), tools: () => mcp.tools(), secret: 'test-secret' });
-    const response = await handler(new Request('http://localhost/api/chat', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(runInput([user('use odd__echo with text via handler')])) }));
+    const response = await handler(
+      new Request('http://localhost/api/chat', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(runInput([user('use odd__echo with text via handler')])),
+      }),
+    );
     const events = await readEvents(response);
     expect(results(events).at(-1)?.content).toContain('via handler');
-    const catalog = (await (await createToolsHandler(() => mcp.tools())(new Request('http://localhost/api/tools'))).json()) as { tools: { name: string }[] };
+    const catalog = (await (await createToolsHandler(() => mcp.tools())(new Request('http://localhost/api/tools'))).json()) as {
+      tools: { name: string }[];
+    };
     expect(catalog.tools.map((tool) => tool.name)).toContain('odd__echo');
   });
 });

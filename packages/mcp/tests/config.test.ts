@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { McpConfigError, approvalFromAnnotations, assignToolNames, checkJsonSchema, decideApproval, decideLazy, isAllowedHost, parseMcpConfig } from '../src/index.js';
+import {
+  McpConfigError,
+  approvalFromAnnotations,
+  assignToolNames,
+  checkJsonSchema,
+  decideApproval,
+  decideLazy,
+  isAllowedHost,
+  parseMcpConfig,
+} from '../src/index.js';
 
 describe('parseMcpConfig: the mcpServers shape, with errors naming the problem', () => {
   it('accepts stdio and HTTP entries as Claude Desktop, Cursor and VS Code write them', () => {
@@ -55,8 +64,10 @@ describe('tool names', () => {
     expect(long).toMatch(/^[a-zA-Z0-9_-]{64}$/);
   });
 
-  it('never takes a reserved name (the app\'s own tools)', () => {
-    expect(assignToolNames([{ server: 's', prefix: '', tool: 'getWeather' }], new Set(['getWeather'])).get('s\u0000getWeather')).not.toBe('getWeather');
+  it("never takes a reserved name (the app's own tools)", () => {
+    expect(assignToolNames([{ server: 's', prefix: '', tool: 'getWeather' }], new Set(['getWeather'])).get('s\u0000getWeather')).not.toBe(
+      'getWeather',
+    );
   });
 });
 

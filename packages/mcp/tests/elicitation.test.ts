@@ -16,13 +16,25 @@ describe('MCP elicitation through the chat handler', () => {
   });
 
   const setup = () => {
-    const handler = createChatHandler({ model: createScriptedModel(), tools: () => mcp.tools(), secret: 'elicit-secret', store: createMemoryStore() });
+    const handler = createChatHandler({
+      model: createScriptedModel(),
+      tools: () => mcp.tools(),
+      secret: 'elicit-secret',
+      store: createMemoryStore(),
+    });
     return async (messages: readonly Message[], resume?: ResumeEntry[]) => {
       const response = await handler(
         new Request('http://chatwire.test/api/chat', {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ threadId: 'thread_mcp', runId: `run_${Math.random()}`, messages, tools: [], context: [], ...(resume ? { resume } : {}) }),
+          body: JSON.stringify({
+            threadId: 'thread_mcp',
+            runId: `run_${Math.random()}`,
+            messages,
+            tools: [],
+            context: [],
+            ...(resume ? { resume } : {}),
+          }),
         }),
       );
       expect(response.status).toBe(200);
@@ -40,7 +52,11 @@ describe('MCP elicitation through the chat handler', () => {
     expect(JSON.stringify(interrupt?.metadata)).toContain('Your full, legal name');
     expect(resultOf(first)).toBeUndefined();
     const resumed = await send(applyEvents(history, first), [
-      { interruptId: interrupt!.id, status: 'resolved', payload: { action: 'accept', content: { name: 'Ada Lovelace', check: true, email: 'ada@example.com' } } },
+      {
+        interruptId: interrupt!.id,
+        status: 'resolved',
+        payload: { action: 'accept', content: { name: 'Ada Lovelace', check: true, email: 'ada@example.com' } },
+      },
     ]);
     expect(String(resultOf(resumed)?.content)).toContain('Ada Lovelace');
     expect(resumed.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
@@ -52,7 +68,9 @@ describe('MCP elicitation through the chat handler', () => {
     const first = await send(history);
     const [interrupt] = interruptsOf(first);
     expect(interrupt).toMatchObject({ reason: 'input_request', message: 'Your name?' });
-    const resumed = await send(applyEvents(history, first), [{ interruptId: interrupt!.id, status: 'resolved', payload: { action: 'decline' } }]);
+    const resumed = await send(applyEvents(history, first), [
+      { interruptId: interrupt!.id, status: 'resolved', payload: { action: 'decline' } },
+    ]);
     expect(String(resultOf(resumed)?.content)).toContain('decline');
   });
 });

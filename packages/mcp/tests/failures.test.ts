@@ -17,7 +17,9 @@ async function connect(...args: Parameters<typeof connectMcpServers>): Promise<M
 }
 
 /** A healthy server beside each faulty one: it must keep working. */
-const healthy = { memory: stdio(SERVERS.memory, [], { env: { MEMORY_FILE_PATH: join(tmpdir(), `chatwire-mcp-memory-${process.pid}.jsonl`) } }) };
+const healthy = {
+  memory: stdio(SERVERS.memory, [], { env: { MEMORY_FILE_PATH: join(tmpdir(), `chatwire-mcp-memory-${process.pid}.jsonl`) } }),
+};
 const stillWorks = async (mcp: McpServers) => {
   const graph = await run(byName(mcp.tools(), 'memory__read_graph'), {});
   expect(graph).toHaveProperty('content');
@@ -49,21 +51,31 @@ describe('misbehaving MCP servers: each fails alone, the others keep working', (
     expect(flood?.toolCount).toBe(1_000);
     expect(flood?.skipped.at(-1)?.reason).toMatch(/more than maxTools \(1000\)/);
     expect(flood?.lazy.lazy).toBe(true);
-    expect(mcp.tools().filter((tool) => tool.group === 'flood').every((tool) => tool.lazy)).toBe(true);
+    expect(
+      mcp
+        .tools()
+        .filter((tool) => tool.group === 'flood')
+        .every((tool) => tool.lazy),
+    ).toBe(true);
     await stillWorks(mcp);
   }, 30_000);
 
   it('a tool whose schema is not JSON Schema is skipped with its reason; its siblings stay', async () => {
     const mcp = await connect({ mcpServers: { odd: stdio(FAULTY) } });
     const odd = mcp.status()[0];
-    expect(odd?.skipped).toContainEqual({ name: 'broken_schema', reason: expect.stringMatching(/not valid JSON Schema: properties\.a: type "wibble"/) });
+    expect(odd?.skipped).toContainEqual({
+      name: 'broken_schema',
+      reason: expect.stringMatching(/not valid JSON Schema: properties\.a: type "wibble"/),
+    });
     expect(byName(mcp.tools(), 'odd__broken_schema')).toBeUndefined();
     expect(byName(mcp.tools(), 'odd__echo')).toBeDefined();
   });
 
   it('a 50 MB result over stdio fails that call at the 10 MiB message limit, naming the server; the server comes back', async () => {
     const mcp = await connect({ mcpServers: { odd: stdio(FAULTY), ...healthy } });
-    await expect(run(byName(mcp.tools(), 'odd__huge'), {})).rejects.toThrow(/MCP server 'odd': the connection closed \(ReadBuffer exceeded maximum size/);
+    await expect(run(byName(mcp.tools(), 'odd__huge'), {})).rejects.toThrow(
+      /MCP server 'odd': the connection closed \(ReadBuffer exceeded maximum size/,
+    );
     await stillWorks(mcp);
     await until(() => mcp.status()[0]?.state === 'connected', 15_000);
     expect(await run(byName(mcp.tools(), 'odd__echo'), { text: 'after' })).toBeDefined();
@@ -115,7 +127,9 @@ describe('misbehaving MCP servers: each fails alone, the others keep working', (
   it('an elicitation nobody answers fails the call with a clear error after elicitationTimeoutMs', async () => {
     const mcp = await connect({ mcpServers: { odd: { ...stdio(FAULTY), elicitationTimeoutMs: 300 }, ...healthy } });
     const requestInput = () => new Promise<never>(() => {});
-    await expect(run(byName(mcp.tools(), 'odd__ask'), {}, { requestInput })).rejects.toThrow(/asked the user for input and nobody answered within 300 ms/);
+    await expect(run(byName(mcp.tools(), 'odd__ask'), {}, { requestInput })).rejects.toThrow(
+      /asked the user for input and nobody answered within 300 ms/,
+    );
     await stillWorks(mcp);
   });
 
@@ -166,7 +180,9 @@ describe('cancellation, environment and shutdown', () => {
   });
 
   it('close() stops every stdio child (no orphans)', async () => {
-    const mcp = await connectMcpServers({ mcpServers: { a: stdio(FAULTY), b: stdio(SERVERS.memory, [], { env: { MEMORY_FILE_PATH: join(folder, 'm.jsonl') } }) } });
+    const mcp = await connectMcpServers({
+      mcpServers: { a: stdio(FAULTY), b: stdio(SERVERS.memory, [], { env: { MEMORY_FILE_PATH: join(folder, 'm.jsonl') } }) },
+    });
     const pids = (mcp as unknown as { status(): unknown[] }).status().length;
     expect(pids).toBe(2);
     const children = listChildren();

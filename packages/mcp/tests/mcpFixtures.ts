@@ -17,13 +17,21 @@ export const SERVERS = {
 export const FAULTY = fileURLToPath(new URL('./fixtures/faultyServer.mjs', import.meta.url));
 
 /** A stdio entry running `script` with this Node. */
-export const stdio = (script: string, args: string[] = [], extra: Record<string, unknown> = {}) => ({ command: process.execPath, args: [script, ...args], ...extra });
+export const stdio = (script: string, args: string[] = [], extra: Record<string, unknown> = {}) => ({
+  command: process.execPath,
+  args: [script, ...args],
+  ...extra,
+});
 
 /**
  * Runs a server tool as the agent loop does (`executeTool`: input validated, timeout and abort
  * enforced); a failed outcome rejects with its error text.
  */
-export async function run(tool: AnyTool | undefined, input: unknown, context: Partial<ToolContext> & Record<string, unknown> = {}): Promise<unknown> {
+export async function run(
+  tool: AnyTool | undefined,
+  input: unknown,
+  context: Partial<ToolContext> & Record<string, unknown> = {},
+): Promise<unknown> {
   if (!tool || tool.kind !== 'server') throw new Error(`no server tool ${tool?.name ?? '(missing)'}`);
   const outcome = await executeTool(tool as ServerTool, input, { toolCallId: 'call_1', signal: new AbortController().signal, ...context });
   if (!outcome.ok) throw new Error(outcome.error);

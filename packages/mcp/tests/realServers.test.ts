@@ -47,7 +47,9 @@ describe('the real npm servers over stdio', () => {
   });
 
   it('filesystem: lists and reads the temp folder; writing asks for approval (not read-only)', async () => {
-    const listed = (await run(byName(mcp.tools(), 'files__list_directory'), { path: folder })) as { content: { type: string; text: string }[] };
+    const listed = (await run(byName(mcp.tools(), 'files__list_directory'), { path: folder })) as {
+      content: { type: string; text: string }[];
+    };
     expect(listed.content[0]?.text).toContain('hello.txt');
     const write = byName(mcp.tools(), 'files__write_file');
     expect(write?.needsApproval).toBe(true);
@@ -59,8 +61,13 @@ describe('the real npm servers over stdio', () => {
   });
 
   it('memory: keeps what it is told in the file its configured env names', async () => {
-    await run(byName(mcp.tools(), 'memory__create_entities'), { entities: [{ name: 'Ada', entityType: 'person', observations: ['wrote the first program'] }] });
-    const graph = (await run(byName(mcp.tools(), 'memory__read_graph'), {})) as { content: { text: string }[]; structuredContent?: unknown };
+    await run(byName(mcp.tools(), 'memory__create_entities'), {
+      entities: [{ name: 'Ada', entityType: 'person', observations: ['wrote the first program'] }],
+    });
+    const graph = (await run(byName(mcp.tools(), 'memory__read_graph'), {})) as {
+      content: { text: string }[];
+      structuredContent?: unknown;
+    };
     expect(JSON.stringify(graph)).toContain('wrote the first program');
     expect(await readFile(join(folder, 'memory.jsonl'), 'utf8')).toContain('Ada');
   });
@@ -70,18 +77,29 @@ describe('the real npm servers over stdio', () => {
   });
 
   it('everything: structuredContent kept, images described, progress surfaced as CUSTOM events', async () => {
-    const sum = (await run(byName(mcp.tools(), 'everything__get-structured-content'), { location: 'New York' })) as { structuredContent?: Record<string, unknown> };
+    const sum = (await run(byName(mcp.tools(), 'everything__get-structured-content'), { location: 'New York' })) as {
+      structuredContent?: Record<string, unknown>;
+    };
     expect(sum.structuredContent).toHaveProperty('temperature');
-    const image = (await run(byName(mcp.tools(), 'everything__get-tiny-image'), {})) as { content: { type: string; mimeType?: string; bytes?: number }[] };
+    const image = (await run(byName(mcp.tools(), 'everything__get-tiny-image'), {})) as {
+      content: { type: string; mimeType?: string; bytes?: number }[];
+    };
     const picture = image.content.find((item) => item.type === 'image');
     expect(picture?.mimeType).toBe('image/png');
     expect(picture?.bytes).toBeGreaterThan(0);
     const events: { name: string; value: unknown }[] = [];
-    await run(byName(mcp.tools(), 'everything__trigger-long-running-operation'), { duration: 0.4, steps: 2 }, { emit: (name: string, value: unknown) => events.push({ name, value }) });
+    await run(
+      byName(mcp.tools(), 'everything__trigger-long-running-operation'),
+      { duration: 0.4, steps: 2 },
+      { emit: (name: string, value: unknown) => events.push({ name, value }) },
+    );
     // The last notification can race the result (the SDK drops progress after the response): at least the first arrives.
     expect(events.length).toBeGreaterThanOrEqual(1);
     expect(events.every((event) => event.name === MCP_PROGRESS_EVENT)).toBe(true);
-    expect(events[0]?.value).toEqual({ id: 'call_1', data: expect.objectContaining({ toolCallId: 'call_1', server: 'everything', progress: 1, total: 2 }) });
+    expect(events[0]?.value).toEqual({
+      id: 'call_1',
+      data: expect.objectContaining({ toolCallId: 'call_1', server: 'everything', progress: 1, total: 2 }),
+    });
   });
 
   it('everything: its elicitation reaches requestInput, and the answer goes back to the server', async () => {
@@ -105,7 +123,10 @@ describe('the real npm servers over stdio', () => {
 /** Starts server-everything's Streamable HTTP mode on 127.0.0.1:HTTP_PORT; resolves once it listens. */
 async function startHttpEverything(): Promise<ChildProcess> {
   const loopback = fileURLToPath(new URL('./fixtures/loopbackOnly.mjs', import.meta.url));
-  const child = spawn(process.execPath, ['--import', loopback, SERVERS.everything, 'streamableHttp'], { env: { PATH: process.env.PATH ?? '', PORT: String(HTTP_PORT) }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', loopback, SERVERS.everything, 'streamableHttp'], {
+    env: { PATH: process.env.PATH ?? '', PORT: String(HTTP_PORT) },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('server-everything did not start')), 20_000);
     child.stderr?.on('data', (chunk: Buffer) => {
@@ -147,6 +168,8 @@ describe('server-everything over Streamable HTTP on loopback', () => {
   }, 40_000);
 
   it('refuses a host that is not allowed, before connecting', async () => {
-    await expect(connectMcpServers({ mcpServers: { far: { url: 'https://mcp.example.com/mcp' } } })).rejects.toThrow(/host 'mcp.example.com' is not in allowedHosts/);
+    await expect(connectMcpServers({ mcpServers: { far: { url: 'https://mcp.example.com/mcp' } } })).rejects.toThrow(
+      /host 'mcp.example.com' is not in allowedHosts/,
+    );
   });
 });

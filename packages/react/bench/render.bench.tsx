@@ -158,16 +158,32 @@ const runs = (name: string, iterations: number, warmupIterations: number) => ({
 
 describe(`useChat render: ${DELTAS.toLocaleString('en-US')} one-word deltas`, () => {
   // Native async functions: tinybench would otherwise call each one once, untimed, to find out.
-  bench('chatwire', async () => {
-    await sample('chatwire', (probe) => <ChatwireView probe={probe} body={bodies.chatwire} batching="frame" />);
-  }, runs('chatwire', 20, 5));
-  bench("chatwire, batching: 'none'", async () => {
-    await sample("chatwire, batching: 'none'", (probe) => <ChatwireView probe={probe} body={bodies.chatwire} batching="none" />);
-  }, runs("chatwire, batching: 'none'", 10, 3));
-  bench('ai-sdk', async () => {
-    await sample('ai-sdk', (probe) => <AiSdkView probe={probe} body={bodies.aiSdk} />);
-  }, runs('ai-sdk', 10, 3));
-  bench('tanstack-ai', async () => {
-    await sample('tanstack-ai', (probe) => <TanStackView probe={probe} body={bodies.tanstack} />);
-  }, runs('tanstack-ai', 3, 1));
+  bench(
+    'chatwire',
+    async () => {
+      await sample('chatwire', (probe) => <ChatwireView probe={probe} body={bodies.chatwire} batching="frame" />);
+    },
+    runs('chatwire', 20, 5),
+  );
+  bench(
+    "chatwire, batching: 'none'",
+    async () => {
+      await sample("chatwire, batching: 'none'", (probe) => <ChatwireView probe={probe} body={bodies.chatwire} batching="none" />);
+    },
+    runs("chatwire, batching: 'none'", 10, 3),
+  );
+  bench(
+    'ai-sdk',
+    async () => {
+      await sample('ai-sdk', (probe) => <AiSdkView probe={probe} body={bodies.aiSdk} />);
+    },
+    runs('ai-sdk', 10, 3),
+  );
+  bench(
+    'tanstack-ai',
+    async () => {
+      await sample('tanstack-ai', (probe) => <TanStackView probe={probe} body={bodies.tanstack} />);
+    },
+    runs('tanstack-ai', 3, 1),
+  );
 });

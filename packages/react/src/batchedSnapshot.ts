@@ -39,7 +39,11 @@ function schedule(batching: RenderBatching, flush: () => void): Cancel {
  * the caller to publish as a transition (`useChat` does), while status and error changes, and every
  * change under `none`, still publish at once through `getSnapshot`. `newest` tells which is later.
  */
-export function createBatchedView(client: ChatClient, batching: () => RenderBatching, deferred?: (snapshot: ChatSnapshot) => void): BatchedView {
+export function createBatchedView(
+  client: ChatClient,
+  batching: () => RenderBatching,
+  deferred?: (snapshot: ChatSnapshot) => void,
+): BatchedView {
   let published = client.getSnapshot();
   let latest = published;
   // The order snapshots were published in, across both channels.

@@ -131,7 +131,11 @@ export class ChatRegistry {
   }
 
   /** @internal The catalog at `url`: its state, and a subscription to its changes. */
-  catalog(url: string): { readonly getState: () => CatalogState; readonly subscribe: (listener: () => void) => () => void; readonly start: () => void } {
+  catalog(url: string): {
+    readonly getState: () => CatalogState;
+    readonly subscribe: (listener: () => void) => () => void;
+    readonly start: () => void;
+  } {
     let entry = this.#catalogs.get(url);
     if (!entry) {
       entry = { state: { data: undefined, error: null, isLoading: true }, started: false, listeners: new Set() };

@@ -37,7 +37,10 @@ import { useToolCatalog, type ToolCatalog } from './useToolCatalog.js';
 import { useGrants, type GrantsState } from './useGrants.js';
 
 /** Options of {@link useChat}. Callbacks, `body`, `headers`, `credentials`, `fetch` and `tools` are read fresh on every use. */
-export interface UseChatOptions<Tools extends readonly AnyTool[] = readonly AnyTool[], DataParts extends DataPartSchemas = DataPartSchemas> {
+export interface UseChatOptions<
+  Tools extends readonly AnyTool[] = readonly AnyTool[],
+  DataParts extends DataPartSchemas = DataPartSchemas,
+> {
   /** The chat's id (AG-UI `threadId`). Components with the same id share one chat. Defaults to a per-component id. */
   readonly id?: string;
   /** The endpoint for the default fetch + SSE connection. Defaults to `/api/chat`. */
@@ -122,7 +125,11 @@ export interface DiscoveryView {
 }
 
 /** The data parts `dataParts` declares, typed by their schemas (any data part when none are declared). */
-type DataPartsIn<DataParts extends DataPartSchemas> = string extends keyof DataParts ? DataPart : keyof DataParts extends never ? DataPart : DataPartsOf<DataParts>;
+type DataPartsIn<DataParts extends DataPartSchemas> = string extends keyof DataParts
+  ? DataPart
+  : keyof DataParts extends never
+    ? DataPart
+    : DataPartsOf<DataParts>;
 
 /** What {@link useChat} returns. */
 export interface UseChatResult<Tools extends readonly AnyTool[] = readonly AnyTool[], DataParts extends DataPartSchemas = DataPartSchemas> {
@@ -213,9 +220,10 @@ const resolveLatest = <T>(value: Resolvable<T> | undefined): T | Promise<T> | un
  * <button onClick={() => chat.sendMessage('Hello')} disabled={chat.status === 'streaming'}>Send</button>
  * ```
  */
-export function useChat<const Tools extends readonly AnyTool[] = readonly AnyTool[], const DataParts extends DataPartSchemas = DataPartSchemas>(
-  options: UseChatOptions<Tools, DataParts> = {},
-): UseChatResult<Tools, DataParts> {
+export function useChat<
+  const Tools extends readonly AnyTool[] = readonly AnyTool[],
+  const DataParts extends DataPartSchemas = DataPartSchemas,
+>(options: UseChatOptions<Tools, DataParts> = {}): UseChatResult<Tools, DataParts> {
   const defaults = useContext(ChatDefaultsContext);
   const merged = { ...defaults, ...options } as UseChatOptions<Tools, DataParts>;
   const [ownId] = useState(() => createId('chat'));
@@ -291,7 +299,12 @@ export function useChat<const Tools extends readonly AnyTool[] = readonly AnyToo
   // of them, forever while a response streams. Status and error changes stay urgent.
   const [streamed, setStreamed] = useState<ChatSnapshot | undefined>(undefined);
   const view = useMemo(
-    () => createBatchedView(client, () => latest.current.batching ?? 'frame', (next) => startTransition(() => setStreamed(next))),
+    () =>
+      createBatchedView(
+        client,
+        () => latest.current.batching ?? 'frame',
+        (next) => startTransition(() => setStreamed(next)),
+      ),
     [client],
   );
   const snapshot = view.newest(useSyncExternalStore(view.subscribe, view.getSnapshot, view.getSnapshot), streamed);
@@ -335,14 +348,24 @@ export function useChat<const Tools extends readonly AnyTool[] = readonly AnyToo
   const catalog = useToolCatalog(merged.catalog);
   const discovered = useMemo(() => discoveredToolsInChat(snapshot.messages), [snapshot.messages]);
   const pendingApprovals = useMemo(
-    () => snapshot.messages.flatMap((message) => message.parts.filter((part): part is ToolCallPart => part.type === 'tool-call' && part.state === 'approval-requested')),
+    () =>
+      snapshot.messages.flatMap((message) =>
+        message.parts.filter((part): part is ToolCallPart => part.type === 'tool-call' && part.state === 'approval-requested'),
+      ),
     [snapshot.messages],
   );
   const interrupts = useMemo(() => pendingInterrupts(snapshot.messages), [snapshot.messages]);
   // Listed again when a turn ends: its answers may have added a grant.
-  const grants = useGrants(merged.grants, id, { ...(merged.fetch ? { fetch: merged.fetch } : {}), ...(merged.credentials ? { credentials: merged.credentials } : {}) }, snapshot.status === 'ready' ? snapshot.messages.length : -1);
+  const grants = useGrants(
+    merged.grants,
+    id,
+    { ...(merged.fetch ? { fetch: merged.fetch } : {}), ...(merged.credentials ? { credentials: merged.credentials } : {}) },
+    snapshot.status === 'ready' ? snapshot.messages.length : -1,
+  );
   const inputRequests = useMemo(() => pendingInputRequests(snapshot.messages), [snapshot.messages]);
-  const lazyNames = catalog.data ? catalog.data.tools.filter((tool) => tool.lazy).map((tool) => tool.name) : (tools ?? []).filter((tool) => tool.lazy).map((tool) => tool.name);
+  const lazyNames = catalog.data
+    ? catalog.data.tools.filter((tool) => tool.lazy).map((tool) => tool.name)
+    : (tools ?? []).filter((tool) => tool.lazy).map((tool) => tool.name);
   const discovery: DiscoveryView = {
     discovered,
     undiscovered: lazyNames.filter((name) => !discovered.includes(name)),
@@ -371,7 +394,8 @@ export function useChat<const Tools extends readonly AnyTool[] = readonly AnyToo
       answerAllApprovals: (approved: boolean, reason?: string) => {
         for (const message of client.getSnapshot().messages) {
           for (const part of message.parts) {
-            if (part.type === 'tool-call' && part.state === 'approval-requested' && part.approval) client.addToolApprovalResponse({ id: part.approval.id, approved, ...(reason === undefined ? {} : { reason }) });
+            if (part.type === 'tool-call' && part.state === 'approval-requested' && part.approval)
+              client.addToolApprovalResponse({ id: part.approval.id, approved, ...(reason === undefined ? {} : { reason }) });
           }
         }
       },

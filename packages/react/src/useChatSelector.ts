@@ -32,7 +32,11 @@ export function useChatSelector<Selected>(
  * `use-sync-external-store/with-selector` shim, written here because with React 18+ as the peer the
  * shim's only remaining use would be these lines, and it ships as CommonJS.
  */
-function useSelected<Selected>(view: BatchedView, selector: (snapshot: ChatSnapshot) => Selected, isEqual?: (a: Selected, b: Selected) => boolean): Selected {
+function useSelected<Selected>(
+  view: BatchedView,
+  selector: (snapshot: ChatSnapshot) => Selected,
+  isEqual?: (a: Selected, b: Selected) => boolean,
+): Selected {
   // The last selection React committed, so a new selector function can keep an equal value.
   const committed = useRef<{ value: Selected } | undefined>(undefined);
   const getSelection = useMemo(() => {

@@ -37,14 +37,27 @@ async function answerOf(response: Response): Promise<unknown> {
  * grants.list.map((grant) => <button onClick={() => grants.revoke(grant.id)}>{grant.toolName}</button>);
  * ```
  */
-export function useGrants(api: string | undefined, threadId: string, options: GrantsRequestOptions = {}, version: unknown = 0): GrantsState {
-  const [state, setState] = useState<{ list: readonly GrantView[]; isLoading: boolean; error: Error | null }>({ list: [], isLoading: api !== undefined, error: null });
+export function useGrants(
+  api: string | undefined,
+  threadId: string,
+  options: GrantsRequestOptions = {},
+  version: unknown = 0,
+): GrantsState {
+  const [state, setState] = useState<{ list: readonly GrantView[]; isLoading: boolean; error: Error | null }>({
+    list: [],
+    isLoading: api !== undefined,
+    error: null,
+  });
   const latest = useRef(options);
   latest.current = options;
   const request = useCallback(
     (init: RequestInit, query = '') => {
       const { fetch = globalThis.fetch, headers, credentials } = latest.current;
-      return fetch(`${api}${query}`, { ...init, headers: { ...headers, ...(init.headers as Record<string, string> | undefined) }, ...(credentials ? { credentials } : {}) });
+      return fetch(`${api}${query}`, {
+        ...init,
+        headers: { ...headers, ...(init.headers as Record<string, string> | undefined) },
+        ...(credentials ? { credentials } : {}),
+      });
     },
     [api],
   );
@@ -60,7 +73,9 @@ export function useGrants(api: string | undefined, threadId: string, options: Gr
   const revoke = useCallback(
     async (id: string) => {
       if (api === undefined) return;
-      await answerOf(await request({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ threadId, revoke: id }) }));
+      await answerOf(
+        await request({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ threadId, revoke: id }) }),
+      );
       await refresh();
     },
     [api, threadId, request, refresh],

@@ -94,9 +94,10 @@ export async function* textAnswer(input: RunInput, parts: readonly string[], opt
  * A connection whose runs come from `script` (called with the run's index), recording every run
  * input it receives.
  */
-export function scriptedConnection(
-  script: (input: RunInput, run: number, signal: AbortSignal) => AsyncIterable<unknown>,
-): { readonly connection: ChatConnection; readonly runs: RunInput[] } {
+export function scriptedConnection(script: (input: RunInput, run: number, signal: AbortSignal) => AsyncIterable<unknown>): {
+  readonly connection: ChatConnection;
+  readonly runs: RunInput[];
+} {
   const runs: RunInput[] = [];
   const connection: ChatConnection = {
     run(input, { signal }) {

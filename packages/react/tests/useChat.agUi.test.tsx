@@ -12,7 +12,12 @@ describe('useChat with the rest of AG-UI 1.0', () => {
       if (run === 0) {
         yield { type: 'STATE_SNAPSHOT', snapshot: { step: 'ask' } };
         yield { type: 'CUSTOM', name: 'progress', value: 0.5 };
-        yield { type: 'RUN_FINISHED', threadId: input.threadId, runId: input.runId, outcome: { type: 'interrupt', interrupts: [{ id: 'pick', reason: 'choose', message: 'Which one?' }] } };
+        yield {
+          type: 'RUN_FINISHED',
+          threadId: input.threadId,
+          runId: input.runId,
+          outcome: { type: 'interrupt', interrupts: [{ id: 'pick', reason: 'choose', message: 'Which one?' }] },
+        };
         return;
       }
       yield { type: 'TEXT_MESSAGE_START', messageId: 'a2', role: 'assistant' };
@@ -21,12 +26,16 @@ describe('useChat with the rest of AG-UI 1.0', () => {
       yield { type: 'RUN_FINISHED', threadId: input.threadId, runId: input.runId };
     });
     const onCustomEvent = vi.fn();
-    const { result } = renderHook(() => useChat({ id: 'agui', connection, onCustomEvent, batching: 'none' }), { wrapper: withRegistry(freshRegistry()) });
+    const { result } = renderHook(() => useChat({ id: 'agui', connection, onCustomEvent, batching: 'none' }), {
+      wrapper: withRegistry(freshRegistry()),
+    });
 
     await act(async () => {
       await result.current.sendMessage('start');
     });
-    expect(result.current.pendingInterrupts).toEqual([expect.objectContaining({ id: 'pick', reason: 'choose', message: 'Which one?', status: 'pending' })]);
+    expect(result.current.pendingInterrupts).toEqual([
+      expect.objectContaining({ id: 'pick', reason: 'choose', message: 'Which one?', status: 'pending' }),
+    ]);
     expect(result.current.agentState).toEqual({ step: 'ask' });
     expect(onCustomEvent).toHaveBeenCalledWith({ name: 'progress', value: 0.5, runId: runs[0]!.runId });
 
@@ -37,7 +46,10 @@ describe('useChat with the rest of AG-UI 1.0', () => {
     });
     await waitFor(() => expect(result.current.status).toBe('ready'));
     await waitFor(() => expect(runs).toHaveLength(2));
-    expect(runs[1]).toMatchObject({ state: { step: 'ask', picked: 'b' }, resume: [{ interruptId: 'pick', status: 'resolved', payload: { choice: 'b' } }] });
+    expect(runs[1]).toMatchObject({
+      state: { step: 'ask', picked: 'b' },
+      resume: [{ interruptId: 'pick', status: 'resolved', payload: { choice: 'b' } }],
+    });
     expect(result.current.pendingInterrupts).toEqual([]);
   });
 });

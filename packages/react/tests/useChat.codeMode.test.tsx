@@ -14,7 +14,11 @@ cleanupAfterEach();
  */
 
 const code = "return await Promise.all([external_getWeather({ city: 'Paris' }), external_getWeather({ city: 'Tokyo' })]);";
-const event = (type: string, value: Record<string, unknown>) => ({ type: 'CUSTOM', name: `chatwire.code_mode.${type}`, value: { executionId: 'e1', toolCallId: 'x1', ...value } });
+const event = (type: string, value: Record<string, unknown>) => ({
+  type: 'CUSTOM',
+  name: `chatwire.code_mode.${type}`,
+  value: { executionId: 'e1', toolCallId: 'x1', ...value },
+});
 
 /** A turn with one execution; the gate holds it after the nested calls started, and again before they return. */
 function codeModeConnection(gate: Gate) {
@@ -35,10 +39,20 @@ function codeModeConnection(gate: Gate) {
     yield event('external_call', { callId: 'x1.2', toolName: 'getWeather', input: { city: 'Tokyo' } });
     if (!(await gate.pass(signal))) return;
     yield event('external_result', { callId: 'x1.1', toolName: 'getWeather', output: { celsius: 18 }, durationMs: 30 });
-    yield event('external_error', { callId: 'x1.2', toolName: 'getWeather', error: { name: 'ToolError', message: 'Tokyo is offline' }, durationMs: 31 });
+    yield event('external_error', {
+      callId: 'x1.2',
+      toolName: 'getWeather',
+      error: { name: 'ToolError', message: 'Tokyo is offline' },
+      durationMs: 31,
+    });
     yield event('console', { level: 'log', text: 'one of two' });
     yield event('execution_finished', { success: true, durationMs: 40, toolCalls: 2, logLines: 1, truncated: false });
-    yield { type: 'TOOL_CALL_RESULT', messageId: 't1', toolCallId: 'x1', content: JSON.stringify({ success: true, result: [18], logs: ['one of two'] }) };
+    yield {
+      type: 'TOOL_CALL_RESULT',
+      messageId: 't1',
+      toolCallId: 'x1',
+      content: JSON.stringify({ success: true, result: [18], logs: ['one of two'] }),
+    };
     yield { type: 'RUN_FINISHED', threadId: input.threadId, runId: input.runId };
   });
 }
@@ -58,7 +72,9 @@ describe('useChat with Code Mode', () => {
     act(() => {
       sending = result.current.sendMessage('use code');
     });
-    await waitFor(() => expect(executionOf(result.current.messages)?.codeExecution?.calls.map((call) => call.state)).toEqual(['executing', 'executing']));
+    await waitFor(() =>
+      expect(executionOf(result.current.messages)?.codeExecution?.calls.map((call) => call.state)).toEqual(['executing', 'executing']),
+    );
     expect(executionOf(result.current.messages)?.codeExecution).toMatchObject({ code, state: 'running', logs: [] });
 
     gate.open();
@@ -86,7 +102,11 @@ describe('useChat with Code Mode', () => {
     const Row = memo(function Row({ message }: { message: ChatMessage }) {
       renders.set(message.id, (renders.get(message.id) ?? 0) + 1);
       const execution = executionOf([message])?.codeExecution;
-      return <li data-testid={message.role}>{execution ? execution.calls.map((call) => `${call.toolName}:${call.state}`).join(' ') : message.id}</li>;
+      return (
+        <li data-testid={message.role}>
+          {execution ? execution.calls.map((call) => `${call.toolName}:${call.state}`).join(' ') : message.id}
+        </li>
+      );
     });
     let send: ((text: string) => Promise<unknown>) | undefined;
     function Chat() {

@@ -5,7 +5,11 @@ import { cleanupAfterEach, freshRegistry, jsonResponse, scriptedConnection, with
 
 cleanupAfterEach();
 
-const offer = { type: 'object', properties: { approved: { type: 'boolean' }, editedArgs: { type: 'object' }, grant: { type: 'string' } }, required: ['approved'] };
+const offer = {
+  type: 'object',
+  properties: { approved: { type: 'boolean' }, editedArgs: { type: 'object' }, grant: { type: 'string' } },
+  required: ['approved'],
+};
 
 describe('useChat: grant options, approve all, and the grants list', () => {
   it('each pending approval carries what the server offers; answerAllApprovals answers them in one request', async () => {
@@ -17,13 +21,21 @@ describe('useChat: grant options, approve all, and the grants list', () => {
           yield { type: 'TOOL_CALL_ARGS', toolCallId: id, delta: `{"orderId":"${id}"}` };
           yield { type: 'TOOL_CALL_END', toolCallId: id };
         }
-        const interrupts = ['c1', 'c2'].map((id) => ({ id: `apr-${id}`, reason: 'tool_call', toolCallId: id, responseSchema: offer, metadata: { chatwire: { grantOptions: ['once', 'thread', 'always'] } } }));
+        const interrupts = ['c1', 'c2'].map((id) => ({
+          id: `apr-${id}`,
+          reason: 'tool_call',
+          toolCallId: id,
+          responseSchema: offer,
+          metadata: { chatwire: { grantOptions: ['once', 'thread', 'always'] } },
+        }));
         yield { type: 'RUN_FINISHED', threadId: input.threadId, runId: input.runId, outcome: { type: 'interrupt', interrupts } };
         return;
       }
       yield { type: 'RUN_FINISHED', threadId: input.threadId, runId: input.runId };
     });
-    const { result } = renderHook(() => useChat({ id: 'grants-1', connection, batching: 'none' }), { wrapper: withRegistry(freshRegistry()) });
+    const { result } = renderHook(() => useChat({ id: 'grants-1', connection, batching: 'none' }), {
+      wrapper: withRegistry(freshRegistry()),
+    });
     await act(async () => {
       await result.current.sendMessage('refund both');
     });
@@ -59,7 +71,9 @@ describe('useChat: grant options, approve all, and the grants list', () => {
       return jsonResponse({ grants });
     }) as typeof globalThis.fetch;
     const { connection } = scriptedConnection(async function* () {});
-    const { result } = renderHook(() => useChat({ id: 'chat-g', connection, grants: '/api/grants', fetch, batching: 'none' }), { wrapper: withRegistry(freshRegistry()) });
+    const { result } = renderHook(() => useChat({ id: 'chat-g', connection, grants: '/api/grants', fetch, batching: 'none' }), {
+      wrapper: withRegistry(freshRegistry()),
+    });
     await waitFor(() => expect(result.current.grants.list.map((grant) => grant.id)).toEqual(['grt_1', 'grt_2']));
     expect(calls[0]).toMatchObject({ url: '/api/grants?threadId=chat-g', method: 'GET' });
     await act(async () => {
@@ -69,11 +83,15 @@ describe('useChat: grant options, approve all, and the grants list', () => {
     expect(result.current.grants.list.map((grant) => grant.id)).toEqual(['grt_2']);
   });
 
-  it('a refused revoke rejects with the server\'s message; without the option the list is empty and nothing is fetched', async () => {
+  it("a refused revoke rejects with the server's message; without the option the list is empty and nothing is fetched", async () => {
     const fetch = (async (_url: string | URL | Request, init?: RequestInit) =>
-      init?.method === 'POST' ? new Response(JSON.stringify({ error: "This chat and user have no grant 'grt_x'.", code: 'unknown-grant' }), { status: 404 }) : jsonResponse({ grants: [] })) as typeof globalThis.fetch;
+      init?.method === 'POST'
+        ? new Response(JSON.stringify({ error: "This chat and user have no grant 'grt_x'.", code: 'unknown-grant' }), { status: 404 })
+        : jsonResponse({ grants: [] })) as typeof globalThis.fetch;
     const { connection } = scriptedConnection(async function* () {});
-    const { result } = renderHook(() => useChat({ id: 'chat-r', connection, grants: '/api/grants', fetch, batching: 'none' }), { wrapper: withRegistry(freshRegistry()) });
+    const { result } = renderHook(() => useChat({ id: 'chat-r', connection, grants: '/api/grants', fetch, batching: 'none' }), {
+      wrapper: withRegistry(freshRegistry()),
+    });
     await waitFor(() => expect(result.current.grants.isLoading).toBe(false));
     await expect(result.current.grants.revoke('grt_x')).rejects.toThrow(/no grant 'grt_x'/);
     const none = renderHook(() => useChat({ id: 'chat-n', connection, batching: 'none' }), { wrapper: withRegistry(freshRegistry()) });

@@ -14,7 +14,7 @@ const saved: ChatMessage[] = [
   { id: 'a1', role: 'assistant', parts: [{ type: 'text', text: 'on its way', state: 'done' }], createdAt: 2 },
 ];
 
-describe('server rendering, then hydration with the app\'s own React Query cache', () => {
+describe("server rendering, then hydration with the app's own React Query cache", () => {
   it('dehydrate -> JSON -> hydrate of the QueryClient renders the chat fine, and the chat keeps working', async () => {
     const { connection, runs } = scriptedConnection((input) => textAnswer(input, ['hydrated ', 'answer']));
     function App() {
@@ -72,7 +72,12 @@ describe('server rendering, then hydration with the app\'s own React Query cache
       screen.getByText('send').click();
     });
     await waitFor(() => expect(screen.getByTestId('status').textContent).toBe('ready'));
-    expect(screen.getAllByRole('listitem').map((item) => item.textContent)).toEqual(['where is my order?', 'on its way', 'thanks', 'hydrated answer']);
+    expect(screen.getAllByRole('listitem').map((item) => item.textContent)).toEqual([
+      'where is my order?',
+      'on its way',
+      'thanks',
+      'hydrated answer',
+    ]);
     expect(runs).toHaveLength(1);
     act(() => root?.unmount());
     container.remove();

@@ -22,7 +22,14 @@ describe('useChat with a server tool asking for input', () => {
           runId: input.runId,
           outcome: {
             type: 'interrupt',
-            interrupts: [{ id: 'inp_1', reason: 'input_request', message: 'How many?', metadata: { chatwire: { inputRequest: { toolCallId: 'c1', toolName: 'bookTable', schema } } } }],
+            interrupts: [
+              {
+                id: 'inp_1',
+                reason: 'input_request',
+                message: 'How many?',
+                metadata: { chatwire: { inputRequest: { toolCallId: 'c1', toolName: 'bookTable', schema } } },
+              },
+            ],
           },
         };
         return;
@@ -34,9 +41,13 @@ describe('useChat with a server tool asking for input', () => {
     await act(async () => {
       await result.current.sendMessage('book');
     });
-    expect(result.current.pendingInputRequests).toEqual([expect.objectContaining({ id: 'inp_1', message: 'How many?', schema, toolName: 'bookTable', status: 'pending' })]);
+    expect(result.current.pendingInputRequests).toEqual([
+      expect.objectContaining({ id: 'inp_1', message: 'How many?', schema, toolName: 'bookTable', status: 'pending' }),
+    ]);
     const before = result.current.pendingInputRequests;
-    await expect(result.current.answerInputRequest({ id: 'inp_1', action: 'accept', content: { party: 0 } })).rejects.toMatchObject({ code: 'invalid-argument' });
+    await expect(result.current.answerInputRequest({ id: 'inp_1', action: 'accept', content: { party: 0 } })).rejects.toMatchObject({
+      code: 'invalid-argument',
+    });
     // A refused answer changes nothing: same list, same reference.
     expect(result.current.pendingInputRequests).toBe(before);
     await act(async () => {
@@ -44,7 +55,9 @@ describe('useChat with a server tool asking for input', () => {
     });
     await waitFor(() => expect(runs).toHaveLength(2));
     await waitFor(() => expect(result.current.status).toBe('ready'));
-    expect(runs[1]).toMatchObject({ resume: [{ interruptId: 'inp_1', status: 'resolved', payload: { action: 'accept', content: { party: 3 } } }] });
+    expect(runs[1]).toMatchObject({
+      resume: [{ interruptId: 'inp_1', status: 'resolved', payload: { action: 'accept', content: { party: 3 } } }],
+    });
     expect(result.current.pendingInputRequests).toEqual([]);
   });
 });

@@ -21,7 +21,6 @@ import {
 
 cleanupAfterEach();
 
-
 const tool = (name: string) => toolDefinition({ name, description: `The ${name} tool.`, inputSchema: z.object({ value: z.string() }) });
 
 const savedConversation: ChatMessage[] = [
@@ -161,7 +160,13 @@ describe('useChat options', () => {
       yield { type: 'TOOL_CALL_START', toolCallId: discoveryCallId, toolCallName: DISCOVERY_TOOL_NAME, parentMessageId: messageId };
       yield { type: 'TOOL_CALL_ARGS', toolCallId: discoveryCallId, delta: '{"toolNames":["x"]}' };
       yield { type: 'TOOL_CALL_END', toolCallId: discoveryCallId };
-      yield { type: 'TOOL_CALL_RESULT', messageId: 'tool_result_1', toolCallId: discoveryCallId, content: '{"discovered":["x"]}', role: 'tool' };
+      yield {
+        type: 'TOOL_CALL_RESULT',
+        messageId: 'tool_result_1',
+        toolCallId: discoveryCallId,
+        content: '{"discovered":["x"]}',
+        role: 'tool',
+      };
       yield { type: 'RUN_FINISHED', threadId: input.threadId, runId: input.runId };
     });
     const { result } = renderHook(() => useChat({ id: 'catalog-chat', connection, catalog: '/api/tools' }), {

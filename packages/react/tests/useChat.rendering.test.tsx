@@ -19,7 +19,6 @@ import {
 
 cleanupAfterEach();
 
-
 const STREAM_DELTAS = 2_000;
 
 /** Streams 2,000 deltas as fast as it can, with a macrotask every 50 so it spans real time; counts commits and frames. */

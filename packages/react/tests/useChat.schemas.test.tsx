@@ -39,12 +39,21 @@ afterEach(cleanup);
 
 const description = 'Set the page volume.';
 const definitions = {
-  'valibot (toStandardJsonSchema)': toolDefinition({ name: 'setVolume', description, inputSchema: toStandardJsonSchema(v.object({ level: v.pipe(v.number(), v.minValue(0), v.maxValue(10)) })) }),
+  'valibot (toStandardJsonSchema)': toolDefinition({
+    name: 'setVolume',
+    description,
+    inputSchema: toStandardJsonSchema(v.object({ level: v.pipe(v.number(), v.minValue(0), v.maxValue(10)) })),
+  }),
   arktype: toolDefinition({ name: 'setVolume', description, inputSchema: type({ level: '0 <= number <= 10' }) }),
   'plain JSON Schema': toolDefinition({
     name: 'setVolume',
     description,
-    inputSchema: { type: 'object', properties: { level: { type: 'number', minimum: 0, maximum: 10 } }, required: ['level'], additionalProperties: false },
+    inputSchema: {
+      type: 'object',
+      properties: { level: { type: 'number', minimum: 0, maximum: 10 } },
+      required: ['level'],
+      additionalProperties: false,
+    },
   }),
 };
 

@@ -3,7 +3,19 @@ import { describe, expect, expectTypeOf, it, vi } from 'vitest';
 import { z } from 'zod';
 import { messageText } from '@chatwire/core';
 import { useChat, type UseChatOptions } from '@chatwire/react';
-import { Gate, cleanupAfterEach, freshRegistry, gatedConnection, lastAnswer, scriptedConnection, sseResponse, textAnswer, textAnswerEvents, withRegistry, type RunInput } from './helpers.tsx';
+import {
+  Gate,
+  cleanupAfterEach,
+  freshRegistry,
+  gatedConnection,
+  lastAnswer,
+  scriptedConnection,
+  sseResponse,
+  textAnswer,
+  textAnswerEvents,
+  withRegistry,
+  type RunInput,
+} from './helpers.tsx';
 
 cleanupAfterEach();
 
@@ -29,7 +41,13 @@ describe('useChat: sending', () => {
     await waitFor(() => expect(result.current.status).toBe('ready'));
     const user = result.current.messages[0]!;
     // jsdom reads the file with FileReader, as a browser does.
-    expect(user.parts[1]).toEqual({ type: 'file', mimeType: 'image/png', url: 'data:image/png;base64,iVBORw==', filename: 'photo.png', size: 4 });
+    expect(user.parts[1]).toEqual({
+      type: 'file',
+      mimeType: 'image/png',
+      url: 'data:image/png;base64,iVBORw==',
+      filename: 'photo.png',
+      size: 4,
+    });
     expect(requests[0]!.body.messages[0]).toMatchObject({
       role: 'user',
       content: [
@@ -42,7 +60,9 @@ describe('useChat: sending', () => {
   it('uses the latest uploadFile from the attachments option, and refuses files over its limits without changing anything', async () => {
     const { fetch, requests } = recordingFetch();
     const upload = vi.fn(async (file: Blob) => ({ url: `https://files.example/${(file as File).name}` }));
-    const { result } = renderHook(() => useChat({ id: 'upload', fetch, attachments: { uploadFile: upload, maxFileBytes: 10 } }), { wrapper: withRegistry(freshRegistry()) });
+    const { result } = renderHook(() => useChat({ id: 'upload', fetch, attachments: { uploadFile: upload, maxFileBytes: 10 } }), {
+      wrapper: withRegistry(freshRegistry()),
+    });
     let refused: unknown;
     await act(async () => {
       refused = await result.current.sendMessage({ text: 'big', files: [new File([new Uint8Array(11)], 'big.bin')] });
@@ -54,15 +74,25 @@ describe('useChat: sending', () => {
       await result.current.sendMessage({ files: [new File(['x'], 'a.pdf', { type: 'application/pdf' })] });
     });
     expect(upload).toHaveBeenCalledTimes(1);
-    expect(result.current.messages[0]!.parts).toEqual([{ type: 'file', mimeType: 'application/pdf', url: 'https://files.example/a.pdf', filename: 'a.pdf', size: 1 }]);
-    expect(requests[0]!.body.messages[0]).toMatchObject({ content: [{ type: 'document', source: { type: 'url', value: 'https://files.example/a.pdf' } }] });
+    expect(result.current.messages[0]!.parts).toEqual([
+      { type: 'file', mimeType: 'application/pdf', url: 'https://files.example/a.pdf', filename: 'a.pdf', size: 1 },
+    ]);
+    expect(requests[0]!.body.messages[0]).toMatchObject({
+      content: [{ type: 'document', source: { type: 'url', value: 'https://files.example/a.pdf' } }],
+    });
   });
 
   it('sendMessage(message, { body, headers, context }) and regenerate({ body }) add to that turn only', async () => {
     const { fetch, requests } = recordingFetch();
-    const { result } = renderHook(() => useChat({ id: 'per-send', fetch, body: { plan: 'free' }, headers: { 'x-plan': 'free' } }), { wrapper: withRegistry(freshRegistry()) });
+    const { result } = renderHook(() => useChat({ id: 'per-send', fetch, body: { plan: 'free' }, headers: { 'x-plan': 'free' } }), {
+      wrapper: withRegistry(freshRegistry()),
+    });
     await act(async () => {
-      await result.current.sendMessage('one', { body: { model: 'large' }, headers: { 'x-trace': 't1' }, context: [{ description: 'page', value: '/cart' }] });
+      await result.current.sendMessage('one', {
+        body: { model: 'large' },
+        headers: { 'x-trace': 't1' },
+        context: [{ description: 'page', value: '/cart' }],
+      });
     });
     await act(async () => {
       await result.current.sendMessage('two');
@@ -70,7 +100,11 @@ describe('useChat: sending', () => {
     await act(async () => {
       await result.current.regenerate({ body: { temperature: 0 } });
     });
-    expect(requests.map((request) => request.body.forwardedProps)).toEqual([{ plan: 'free', model: 'large' }, { plan: 'free' }, { plan: 'free', temperature: 0 }]);
+    expect(requests.map((request) => request.body.forwardedProps)).toEqual([
+      { plan: 'free', model: 'large' },
+      { plan: 'free' },
+      { plan: 'free', temperature: 0 },
+    ]);
     expect(requests.map((request) => request.headers['x-trace'])).toEqual(['t1', undefined, undefined]);
     expect(requests.map((request) => request.body.context.length)).toEqual([1, 0, 0]);
   });
@@ -137,7 +171,9 @@ describe('useChat: sending', () => {
       yield { type: 'CUSTOM', name: 'weather', value: { id: 'w', data: { city: 'Paris', celsius: 21 } } };
       yield { type: 'RUN_FINISHED', threadId: input.threadId, runId: input.runId };
     });
-    const { result } = renderHook(() => useChat({ id: 'data', connection, dataParts: { weather } }), { wrapper: withRegistry(freshRegistry()) });
+    const { result } = renderHook(() => useChat({ id: 'data', connection, dataParts: { weather } }), {
+      wrapper: withRegistry(freshRegistry()),
+    });
     await act(async () => {
       await result.current.sendMessage('weather?');
     });
@@ -155,7 +191,9 @@ describe('useChat: sending', () => {
   it('queues messages while busy (queue: true): visible in queued, cancellable, then sent in order', async () => {
     const gate = new Gate();
     const { connection, runs } = gatedConnection(['ok'], gate);
-    const { result } = renderHook(() => useChat({ id: 'queue', connection, queue: true, batching: 'none' }), { wrapper: withRegistry(freshRegistry()) });
+    const { result } = renderHook(() => useChat({ id: 'queue', connection, queue: true, batching: 'none' }), {
+      wrapper: withRegistry(freshRegistry()),
+    });
     let first: Promise<unknown> = Promise.resolve();
     let second: Promise<unknown> = Promise.resolve();
     let third: Promise<unknown> = Promise.resolve();
@@ -182,7 +220,9 @@ describe('useChat: sending', () => {
   it('without queue, a send while streaming is refused as busy', async () => {
     const gate = new Gate();
     const { connection } = scriptedConnection((input, _run, signal) => textAnswer(input, ['a', 'b'], { gate, signal }));
-    const { result } = renderHook(() => useChat({ id: 'no-queue', connection, onError: () => {} }), { wrapper: withRegistry(freshRegistry()) });
+    const { result } = renderHook(() => useChat({ id: 'no-queue', connection, onError: () => {} }), {
+      wrapper: withRegistry(freshRegistry()),
+    });
     let refused: unknown;
     await act(async () => {
       void result.current.sendMessage('A');

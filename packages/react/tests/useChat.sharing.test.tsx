@@ -18,7 +18,6 @@ import {
 
 cleanupAfterEach();
 
-
 function ChatPane({ name, id, connection }: { readonly name: string; readonly id: string; readonly connection: ChatConnection }) {
   const chat = useChat({ id, connection });
   const last = chat.messages[chat.messages.length - 1];

@@ -108,16 +108,16 @@ describe('useChat on the server', () => {
     { setup: 'each request in its own ChatProvider', wrap: (node: React.ReactNode) => <ChatProvider>{node}</ChatProvider> },
     { setup: 'without a provider', wrap: (node: React.ReactNode) => node },
   ])('two requests for the same chat id, $setup', ({ wrap }) => {
-    it('one after the other: the second never sees the first one\'s messages', () => {
+    it("one after the other: the second never sees the first one's messages", () => {
       const alice = renderToString(wrap(<Chat id="support" initialMessages={conversationOf('Alice')} />));
       const bob = renderToString(wrap(<Chat id="support" initialMessages={conversationOf('Bob')} />));
-      expect(alice).toContain("Alice&#x27;s private question");
-      expect(bob).toContain("Bob&#x27;s private question");
+      expect(alice).toContain('Alice&#x27;s private question');
+      expect(bob).toContain('Bob&#x27;s private question');
       expect(bob).not.toContain('Alice');
       expect(alice).not.toContain('Bob');
     });
 
-    it('interleaved (streaming with Suspense): neither sees the other\'s messages', async () => {
+    it("interleaved (streaming with Suspense): neither sees the other's messages", async () => {
       // Alice's request suspends before its chat renders; Bob's renders completely in between.
       let releaseAlice!: () => void;
       const aliceData = new Promise<void>((resolve) => (releaseAlice = resolve));
@@ -137,9 +137,9 @@ describe('useChat on the server', () => {
       const bobHtml = await streamToHtml(wrap(<Chat id="support" initialMessages={conversationOf('Bob')} />));
       releaseAlice();
       const alice = await aliceHtml;
-      expect(bobHtml).toContain("Bob&#x27;s private question");
+      expect(bobHtml).toContain('Bob&#x27;s private question');
       expect(bobHtml).not.toContain('Alice');
-      expect(alice).toContain("Alice&#x27;s private question");
+      expect(alice).toContain('Alice&#x27;s private question');
       expect(alice).not.toContain('Bob');
     });
   });

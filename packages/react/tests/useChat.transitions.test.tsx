@@ -34,7 +34,11 @@ const SlowPage = memo(function SlowPage({ onCommit }: { readonly onCommit: () =>
  * once per animation frame), starts a navigation transition to the slow page once streaming, and
  * reports whether the navigation committed while the answer was still streaming.
  */
-async function navigateWhileStreaming(reader: 'useChat' | 'useChatSelector', id: string, order: 'send first' | 'navigate first' = 'send first') {
+async function navigateWhileStreaming(
+  reader: 'useChat' | 'useChatSelector',
+  id: string,
+  order: 'send first' | 'navigate first' = 'send first',
+) {
   const parts = deltas(300, 'w');
   const { connection } = scriptedConnection((input) => textAnswer(input, parts, { macrotaskEvery: 1, breakMs: 4 }));
   let send: () => void = () => {};

@@ -20,7 +20,6 @@ import {
 
 cleanupAfterEach();
 
-
 /** No two neighbours equal: every render showed a change. */
 function changesOnly<T>(values: readonly T[], equal: (a: T, b: T) => boolean = Object.is): boolean {
   return values.every((value, index) => index === 0 || !equal(values[index - 1] as T, value));
@@ -116,21 +115,25 @@ describe('useChatSelector', () => {
         send = () => chat.sendMessage('hello');
         return <p data-testid="answer">{lastAnswer(chat.messages)}</p>;
       }
-      render(selectorFirst ? (
-        <>
-          <Badge />
-          <Chat />
-        </>
-      ) : (
-        <>
-          <Chat />
-          <Badge />
-        </>
-      ), { wrapper: withRegistry(freshRegistry()) });
+      render(
+        selectorFirst ? (
+          <>
+            <Badge />
+            <Chat />
+          </>
+        ) : (
+          <>
+            <Chat />
+            <Badge />
+          </>
+        ),
+        { wrapper: withRegistry(freshRegistry()) },
+      );
       return { send: () => send() };
     }
 
-    const answering: () => { connection: ChatConnection; runs: RunInput[] } = () => scriptedConnection((input) => textAnswer(input, ['done']));
+    const answering: () => { connection: ChatConnection; runs: RunInput[] } = () =>
+      scriptedConnection((input) => textAnswer(input, ['done']));
 
     it('(control) useChat first: its onFinish is called', async () => {
       const onFinish = vi.fn();

@@ -11,12 +11,19 @@ const messages = Array.from({ length: 2_000 }, (_, i) =>
   i % 4 === 0
     ? { id: `u${i}`, role: 'user', content: `Question ${i}: what is the weather in Paris?` }
     : i % 4 === 1
-      ? { id: `a${i}`, role: 'assistant', content: '', toolCalls: [{ id: `c${i}`, type: 'function', function: { name: 'getWeather', arguments: '{"city":"Paris"}' } }] }
+      ? {
+          id: `a${i}`,
+          role: 'assistant',
+          content: '',
+          toolCalls: [{ id: `c${i}`, type: 'function', function: { name: 'getWeather', arguments: '{"city":"Paris"}' } }],
+        }
       : i % 4 === 2
         ? { id: `t${i}`, role: 'tool', toolCallId: `c${i - 1}`, content: '{"celsius":12}' }
         : { id: `a${i}`, role: 'assistant', content: 'It is 12 °C in Paris.' },
 );
-const body = JSON.parse(JSON.stringify({ threadId: 't', runId: 'r', messages, tools: [], context: [], state: {}, forwardedProps: {} })) as unknown;
+const body = JSON.parse(
+  JSON.stringify({ threadId: 't', runId: 'r', messages, tools: [], context: [], state: {}, forwardedProps: {} }),
+) as unknown;
 
 describe('RunAgentInput check, 2,000 messages', () => {
   bench('@chatwire/server readRunInput', () => {

@@ -7,12 +7,24 @@ import { PerformanceObserver } from 'node:perf_hooks';
 import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
 import { toolDefinition } from '@chatwire/core';
-import { createChatHandler, createMemoryStore, createScriptedModel, toNodeListener, type ChatModel, type ModelChunk } from '@chatwire/server';
+import {
+  createChatHandler,
+  createMemoryStore,
+  createScriptedModel,
+  toNodeListener,
+  type ChatModel,
+  type ModelChunk,
+} from '@chatwire/server';
 
-const noteDown = toolDefinition({ name: 'noteDown', description: 'Write a note.', inputSchema: z.object({ text: z.string() }) }).server(async ({ text }) => ({ noted: text }));
-const refundOrder = toolDefinition({ name: 'refundOrder', description: 'Refund an order.', inputSchema: z.object({ orderId: z.string() }), needsApproval: true }).server(
-  async ({ orderId }) => ({ refunded: orderId }),
+const noteDown = toolDefinition({ name: 'noteDown', description: 'Write a note.', inputSchema: z.object({ text: z.string() }) }).server(
+  async ({ text }) => ({ noted: text }),
 );
+const refundOrder = toolDefinition({
+  name: 'refundOrder',
+  description: 'Refund an order.',
+  inputSchema: z.object({ orderId: z.string() }),
+  needsApproval: true,
+}).server(async ({ orderId }) => ({ refunded: orderId }));
 const hangs = toolDefinition({ name: 'hangs', description: 'Never answers.', inputSchema: z.object({}), timeoutMs: 300 }).server(
   (_input, { signal }) => new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(new Error('aborted')))),
 );
@@ -30,7 +42,10 @@ const handleChat = createChatHandler({
 
 // The resumable endpoint the floods aim at: runs go on when nobody reads them, and are retained after
 // they end. Its budget is what the test checks the memory against (the test reads it from /stats).
-const BUDGET = { maxRuns: Number(process.env['LOAD_BUDGET_RUNS'] ?? 100), maxBytes: Number(process.env['LOAD_BUDGET_BYTES'] ?? 16 * 1024 * 1024) };
+const BUDGET = {
+  maxRuns: Number(process.env['LOAD_BUDGET_RUNS'] ?? 100),
+  maxBytes: Number(process.env['LOAD_BUDGET_BYTES'] ?? 16 * 1024 * 1024),
+};
 /** 128 KB of answer per run, in 16 deltas of 8 KB, one every 10 ms: a bulky run that is over in about a sixth of a second. */
 const bulky: ChatModel = {
   ...createScriptedModel(),
@@ -63,7 +78,8 @@ setInterval(() => {
   const now = performance.now();
   const current = process.cpuUsage();
   const late = Math.round(now - tick - 10);
-  if (late >= 20) stalls.push({ at: Date.now(), ms: late, cpuMs: Math.round((current.user - cpu.user + current.system - cpu.system) / 1000), arrived });
+  if (late >= 20)
+    stalls.push({ at: Date.now(), ms: late, cpuMs: Math.round((current.user - cpu.user + current.system - cpu.system) / 1000), arrived });
   arrived = {};
   tick = now;
   cpu = current;
@@ -85,7 +101,12 @@ const stats = async () => {
   // The observer hears of GC a little later: what was collected before this request is counted first.
   await new Promise((resolve) => setImmediate(resolve));
   const used = process.cpuUsage(cpuSince);
-  const work = { cpuMs: Math.round((used.user + used.system) / 1000), gcCount: collections.count, gcMs: Math.round(collections.totalMs), gcLongestMs: Math.round(collections.longestMs) };
+  const work = {
+    cpuMs: Math.round((used.user + used.system) / 1000),
+    gcCount: collections.count,
+    gcMs: Math.round(collections.totalMs),
+    gcLongestMs: Math.round(collections.longestMs),
+  };
   forcing = true;
   gc?.();
   await new Promise((resolve) => setImmediate(resolve));
@@ -93,8 +114,20 @@ const stats = async () => {
   Object.assign(collections, { count: 0, totalMs: 0, longestMs: 0 });
   cpuSince = process.cpuUsage();
   const memory = process.memoryUsage();
-  const longest = stalls.splice(0).sort((a, b) => b.ms - a.ms).slice(0, 3);
-  return Response.json({ budget: BUDGET, runs: runStore.runs.size(), bytesHeld: runStore.runs.bytesHeld(), heapUsed: memory.heapUsed, rss: memory.rss, gc: gc !== undefined, stalls: longest, ...work });
+  const longest = stalls
+    .splice(0)
+    .sort((a, b) => b.ms - a.ms)
+    .slice(0, 3);
+  return Response.json({
+    budget: BUDGET,
+    runs: runStore.runs.size(),
+    bytesHeld: runStore.runs.bytesHeld(),
+    heapUsed: memory.heapUsed,
+    rss: memory.rss,
+    gc: gc !== undefined,
+    stalls: longest,
+    ...work,
+  });
 };
 
 const server = createServer(

@@ -26,9 +26,20 @@ const SPREAD_MS = Number(process.env['LOAD_SPREAD_MS'] ?? 250);
 const HEALTH_BUDGET_MS = 200;
 
 // The server runs in its own process; the health probe in its own thread.
-const child = spawn(process.execPath, ['--expose-gc', ...(process.env['LOAD_PROFILE'] ? ['--cpu-prof', '--cpu-prof-dir=/tmp/loadprof'] : []), '--conditions=@chatwire/source', '--import', 'tsx', fileURLToPath(new URL('./loadServer.ts', import.meta.url))], {
-  stdio: ['pipe', 'pipe', 'inherit'],
-});
+const child = spawn(
+  process.execPath,
+  [
+    '--expose-gc',
+    ...(process.env['LOAD_PROFILE'] ? ['--cpu-prof', '--cpu-prof-dir=/tmp/loadprof'] : []),
+    '--conditions=@chatwire/source',
+    '--import',
+    'tsx',
+    fileURLToPath(new URL('./loadServer.ts', import.meta.url)),
+  ],
+  {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  },
+);
 const port = await new Promise<number>((resolve, reject) => {
   let buffered = '';
   child.stdout.on('data', (chunk: Buffer) => {
@@ -48,7 +59,12 @@ interface Stats {
   readonly heapUsed: number;
   readonly rss: number;
   /** The server's longest event-loop stalls since the first /stats, longest first: when it ended (epoch ms) and how long. */
-  readonly stalls: readonly { readonly at: number; readonly ms: number; readonly cpuMs: number; readonly arrived: Record<string, number> }[];
+  readonly stalls: readonly {
+    readonly at: number;
+    readonly ms: number;
+    readonly cpuMs: number;
+    readonly arrived: Record<string, number>;
+  }[];
   /** The CPU the server used (all its threads) and its garbage collection, since the previous /stats. */
   readonly cpuMs: number;
   readonly gcCount: number;
@@ -67,7 +83,8 @@ const check = (ok: boolean, what: string) => {
 const input = (threadId: string, messages: unknown[], extra: Record<string, unknown> = {}) =>
   JSON.stringify({ threadId, runId: `run_${threadId}_${Math.random().toString(36).slice(2)}`, messages, tools: [], context: [], ...extra });
 const user = (content: string, id = `u_${Math.random().toString(36).slice(2)}`) => ({ id, role: 'user', content });
-const postJson = (body: string, headers: Record<string, string> = {}) => fetch(api, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+const postJson = (body: string, headers: Record<string, string> = {}) =>
+  fetch(api, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
 
 async function events(response: Response): Promise<Event[]> {
   const out: Event[] = [];
@@ -82,11 +99,22 @@ function applyEvents(history: Message[], list: Event[]): Message[] {
     if (event.type === 'TOOL_CALL_START') {
       let assistant = messages.find((m) => m.id === event.parentMessageId);
       if (!assistant) messages.push((assistant = { id: event.parentMessageId ?? event.toolCallId, role: 'assistant' }));
-      if (assistant.role === 'assistant') assistant.toolCalls = [...(assistant.toolCalls ?? []), { id: event.toolCallId, type: 'function', function: { name: event.toolCallName, arguments: '' } }];
+      if (assistant.role === 'assistant')
+        assistant.toolCalls = [
+          ...(assistant.toolCalls ?? []),
+          { id: event.toolCallId, type: 'function', function: { name: event.toolCallName, arguments: '' } },
+        ];
     } else if (event.type === 'TOOL_CALL_ARGS') {
-      for (const m of messages) if (m.role === 'assistant') for (const c of m.toolCalls ?? []) if (c.id === event.toolCallId) c.function.arguments += event.delta;
+      for (const m of messages)
+        if (m.role === 'assistant') for (const c of m.toolCalls ?? []) if (c.id === event.toolCallId) c.function.arguments += event.delta;
     } else if (event.type === 'TOOL_CALL_RESULT') {
-      messages.push({ id: event.messageId, role: 'tool', toolCallId: event.toolCallId, content: event.content as string, ...(event.metadata ? { metadata: event.metadata } : {}) });
+      messages.push({
+        id: event.messageId,
+        role: 'tool',
+        toolCallId: event.toolCallId,
+        content: event.content as string,
+        ...(event.metadata ? { metadata: event.metadata } : {}),
+      });
     }
   }
   return messages;
@@ -149,7 +177,10 @@ const interrupt = (asked.at(-1) as { outcome?: { interrupts?: { id: string }[] }
 const approvalMessages = applyEvents(approvalHistory, asked);
 const approve = [{ interruptId: interrupt?.id ?? 'missing', status: 'resolved', payload: { approved: true } }];
 const approved = await events(await postJson(input('t_replay', approvalMessages, { resume: approve })));
-check(approved.some((event) => event.type === 'TOOL_CALL_RESULT' && String(event.content).includes('refunded')), 'the approved refund ran once');
+check(
+  approved.some((event) => event.type === 'TOOL_CALL_RESULT' && String(event.content).includes('refunded')),
+  'the approved refund ran once',
+);
 const noteHistory = [user('use noteDown {"text":"5 to bob"}', 'u_note')] as Message[];
 const noted = applyEvents(noteHistory, await events(await postJson(input('t_forge', noteHistory))));
 
@@ -174,7 +205,10 @@ const good = Array.from({ length: RUNS }, async (_, i) => {
   const ids = list.flatMap((event) => ('threadId' in event ? [`${event.threadId}/${(event as { runId?: string }).runId}`] : []));
   check(response.status === 200, `run ${i}: status ${response.status}`);
   check(list[0]?.type === 'RUN_STARTED' && list.at(-1)?.type === 'RUN_FINISHED', `run ${i}: starts and finishes`);
-  check(ids.every((id) => id === `${threadId}/${body.runId}`), `run ${i}: every event names its own thread and run`);
+  check(
+    ids.every((id) => id === `${threadId}/${body.runId}`),
+    `run ${i}: every event names its own thread and run`,
+  );
   check(!list.some((event) => event.type === 'RUN_ERROR'), `run ${i}: no RUN_ERROR`);
   if (withTool) {
     const result = list.find((event) => event.type === 'TOOL_CALL_RESULT');
@@ -186,7 +220,14 @@ const good = Array.from({ length: RUNS }, async (_, i) => {
 const floodStatuses: number[] = [];
 const tool = (name: string, description = 'x') => ({ name, description, parameters: { type: 'object', properties: {} } });
 const hostile: Record<string, () => Promise<boolean>> = {
-  'cross-site text/plain form (415)': async () => (await fetch(api, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: input('t_x', [user('use refundOrder for ORD-1')]) })).status === 415,
+  'cross-site text/plain form (415)': async () =>
+    (
+      await fetch(api, {
+        method: 'POST',
+        headers: { 'content-type': 'text/plain' },
+        body: input('t_x', [user('use refundOrder for ORD-1')]),
+      })
+    ).status === 415,
   'cross-site JSON from another origin (403)': async () =>
     (await postJson(input('t_x', [user('hi')]), { origin: 'http://127.0.0.1:1', 'sec-fetch-site': 'same-site' })).status === 403,
   'replayed approval (400 approval-answered)': async () => {
@@ -201,9 +242,12 @@ const hostile: Record<string, () => Promise<boolean>> = {
   },
   'malformed HTTP: GET //, Host: a b, Host: x:99999, TRACE / (400 each)': async () => {
     const answers = await Promise.all(
-      ['GET // HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n', 'GET / HTTP/1.1\r\nHost: a b\r\n\r\n', 'GET / HTTP/1.1\r\nHost: x:99999\r\n\r\n', 'TRACE / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n'].map((text) =>
-        raw(text.replace('\r\n\r\n', '\r\nConnection: close\r\n\r\n')),
-      ),
+      [
+        'GET // HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n',
+        'GET / HTTP/1.1\r\nHost: a b\r\n\r\n',
+        'GET / HTTP/1.1\r\nHost: x:99999\r\n\r\n',
+        'TRACE / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n',
+      ].map((text) => raw(text.replace('\r\n\r\n', '\r\nConnection: close\r\n\r\n'))),
     );
     return answers.every((answer) => statusOfRaw(answer) === 400);
   },
@@ -211,11 +255,20 @@ const hostile: Record<string, () => Promise<boolean>> = {
     const response = await postJson(input('t_tok', [user('hello')], { tools: [tool('lookup', 'a'.repeat(98 * 1024))] }));
     return response.status === 200 && (await events(response)).at(-1)?.type === 'RUN_FINISHED';
   },
-  'ReDoS tool name (a+)+c (400 invalid-tool-name)': async () => (await postJson(input('t_re', [user(`${'a'.repeat(40)}!`)], { tools: [tool('(a+)+c')] }))).status === 400,
+  'ReDoS tool name (a+)+c (400 invalid-tool-name)': async () =>
+    (await postJson(input('t_re', [user(`${'a'.repeat(40)}!`)], { tools: [tool('(a+)+c')] }))).status === 400,
   'a DNS-rebound page: Host attacker.example on the loopback server (403 forbidden-host)': async () =>
-    statusOfRaw(await raw('POST /api/chat HTTP/1.1\r\nHost: attacker.example\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}')) === 403,
+    statusOfRaw(
+      await raw(
+        'POST /api/chat HTTP/1.1\r\nHost: attacker.example\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}',
+      ),
+    ) === 403,
   'declared 200 MB body (413 before reading)': async () =>
-    statusOfRaw(await raw('POST /api/chat HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 209715200\r\n\r\n{"threadId":')) === 413,
+    statusOfRaw(
+      await raw(
+        'POST /api/chat HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 209715200\r\n\r\n{"threadId":',
+      ),
+    ) === 413,
   'streamed 8 MB body without a length (413 while streaming)': async () => {
     const chunk = new TextEncoder().encode('x'.repeat(64 * 1024));
     let sent = 0;
@@ -226,7 +279,12 @@ const hostile: Record<string, () => Promise<boolean>> = {
       },
     });
     try {
-      const response = await fetch(api, { method: 'POST', headers: { 'content-type': 'application/json' }, body, duplex: 'half' } as RequestInit);
+      const response = await fetch(api, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+        duplex: 'half',
+      } as RequestInit);
       return response.status === 413;
     } catch (error) {
       // A reset connection instead of the 413 (the client could not read the answer).
@@ -235,13 +293,21 @@ const hostile: Record<string, () => Promise<boolean>> = {
     }
   },
   '3,000 messages and 300 tools (413 each)': async () => {
-    const many = await postJson(input('t_lim', Array.from({ length: 3_000 }, (_, i) => user(`m${i}`))));
+    const many = await postJson(
+      input(
+        't_lim',
+        Array.from({ length: 3_000 }, (_, i) => user(`m${i}`)),
+      ),
+    );
     const tools = await postJson(input('t_lim', [user('hi')], { tools: Array.from({ length: 300 }, (_, i) => tool(`t${i}`)) }));
     return many.status === 413 && tools.status === 413;
   },
   'a hung tool past its timeout (aborted, the run ends)': async () => {
     const list = await events(await postJson(input('t_hang', [user('use hangs')])));
-    return list.some((event) => event.type === 'TOOL_CALL_RESULT' && String(event.content).includes('timed out')) && list.at(-1)?.type === 'RUN_FINISHED';
+    return (
+      list.some((event) => event.type === 'TOOL_CALL_RESULT' && String(event.content).includes('timed out')) &&
+      list.at(-1)?.type === 'RUN_FINISHED'
+    );
   },
   'a tool error with credentials (never in the stream)': async () => {
     const text = await (await postJson(input('t_leak', [user('use leaky')]))).text();
@@ -249,40 +315,58 @@ const hostile: Record<string, () => Promise<boolean>> = {
   },
   'oversized-id flood: 60 POSTs with 1.9 MB run ids (400 invalid-id each, no id echoed in a header)': async () => {
     // One body, encoded once, sent 60 times: the load generator shares the CPU with the server.
-    const upload = new TextEncoder().encode(JSON.stringify({ threadId: 't_id', runId: 'i'.repeat(1_900_000), messages: [user('hi')], tools: [], context: [] }));
+    const upload = new TextEncoder().encode(
+      JSON.stringify({ threadId: 't_id', runId: 'i'.repeat(1_900_000), messages: [user('hi')], tools: [], context: [] }),
+    );
     const answers = await Promise.all(
       Array.from({ length: 60 }, async () => {
-        const response = await fetch(resumableApi, { method: 'POST', headers: { 'content-type': 'application/json', 'x-load-flood': 'oversized id' }, body: upload });
+        const response = await fetch(resumableApi, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-load-flood': 'oversized id' },
+          body: upload,
+        });
         const answer = (await response.json()) as { code?: string };
         return response.status === 400 && answer.code === 'invalid-id' && response.headers.get('chatwire-run-id') === null;
       }),
     );
     return answers.every(Boolean);
   },
-  'never-read-run flood: 200 bulky resumable runs (128 KB each) from 200 owners, each abandoned at once (held within the budget)': async () => {
-    const statuses = await Promise.all(
-      Array.from({ length: 200 }, async (_, i) => {
-        await new Promise((resolve) => setTimeout(resolve, i * 5));
-        const response = await fetch(resumableApi, { method: 'POST', headers: { 'content-type': 'application/json', 'x-owner': `flood_${i}`, 'x-load-flood': 'never-read run' }, body: input(`t_flood_${i}`, [user('hi')]) });
-        // The client never reads: the run goes on without it, and is retained after it ends.
-        await response.body?.cancel();
-        return response.status;
-      }),
-    );
-    floodStatuses.push(...statuses);
-    // Admitted, or refused while running runs filled the budget (503 with Retry-After): nothing else.
-    return statuses.every((status) => status === 200 || status === 503) && statuses.filter((status) => status === 200).length >= 100;
-  },
+  'never-read-run flood: 200 bulky resumable runs (128 KB each) from 200 owners, each abandoned at once (held within the budget)':
+    async () => {
+      const statuses = await Promise.all(
+        Array.from({ length: 200 }, async (_, i) => {
+          await new Promise((resolve) => setTimeout(resolve, i * 5));
+          const response = await fetch(resumableApi, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'x-owner': `flood_${i}`, 'x-load-flood': 'never-read run' },
+            body: input(`t_flood_${i}`, [user('hi')]),
+          });
+          // The client never reads: the run goes on without it, and is retained after it ends.
+          await response.body?.cancel();
+          return response.status;
+        }),
+      );
+      floodStatuses.push(...statuses);
+      // Admitted, or refused while running runs filled the budget (503 with Retry-After): nothing else.
+      return statuses.every((status) => status === 200 || status === 503) && statuses.filter((status) => status === 200).length >= 100;
+    },
   'one owner starting 30 runs at once (4 in flight, the rest 429 with Retry-After)': async () => {
     const answers = await Promise.all(
       Array.from({ length: 30 }, async (_, i) => {
-        const response = await fetch(resumableApi, { method: 'POST', headers: { 'content-type': 'application/json', 'x-owner': 'mallory', 'x-load-flood': 'one-owner run' }, body: input(`t_mallory_${i}`, [user('hi')]) });
+        const response = await fetch(resumableApi, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-owner': 'mallory', 'x-load-flood': 'one-owner run' },
+          body: input(`t_mallory_${i}`, [user('hi')]),
+        });
         await response.body?.cancel();
         return { status: response.status, retryAfter: response.headers.get('retry-after') };
       }),
     );
     const refusedCount = answers.filter((answer) => answer.status === 429 && answer.retryAfter !== null).length;
-    return answers.filter((answer) => answer.status === 200).length <= 4 && refusedCount + answers.filter((answer) => answer.status === 200).length === 30;
+    return (
+      answers.filter((answer) => answer.status === 200).length <= 4 &&
+      refusedCount + answers.filter((answer) => answer.status === 200).length === 30
+    );
   },
   'approval with a lone surrogate swapped in (400 approval-mismatch)': async () => {
     const history = [user('use refundOrder {"orderId":"\ufffd"}', 'u_s')] as Message[];
@@ -290,7 +374,9 @@ const hostile: Record<string, () => Promise<boolean>> = {
     const id = (first.at(-1) as { outcome?: { interrupts?: { id: string }[] } }).outcome?.interrupts?.[0]?.id;
     const messages = applyEvents(history, first);
     for (const m of messages) if (m.role === 'assistant') for (const c of m.toolCalls ?? []) c.function.arguments = '{"orderId":"\\ud800"}';
-    const response = await postJson(input('t_sur', messages, { resume: [{ interruptId: id, status: 'resolved', payload: { approved: true } }] }));
+    const response = await postJson(
+      input('t_sur', messages, { resume: [{ interruptId: id, status: 'resolved', payload: { approved: true } }] }),
+    );
     return response.status === 400 && ((await response.json()) as { code: string }).code === 'approval-mismatch';
   },
 };
@@ -299,19 +385,21 @@ const windows: { readonly name: string; readonly from: number; to: number }[] = 
 const goodWindow = { name: `the ${RUNS} good runs`, from: Date.now(), to: Infinity };
 windows.push(goodWindow);
 const only = process.env['LOAD_HOSTILE'];
-const hostileResults = Object.entries(hostile).filter(([name]) => only === undefined || name.includes(only)).map(async ([name, attempt]) => {
-  const window = { name, from: Date.now(), to: Infinity };
-  windows.push(window);
-  let ok = false;
-  try {
-    ok = await attempt();
-  } catch (error) {
-    failures.push(`${name}: threw ${String(error)}`);
-  }
-  window.to = Date.now();
-  check(ok, `hostile: ${name}`);
-  return [name, ok] as const;
-});
+const hostileResults = Object.entries(hostile)
+  .filter(([name]) => only === undefined || name.includes(only))
+  .map(async ([name, attempt]) => {
+    const window = { name, from: Date.now(), to: Infinity };
+    windows.push(window);
+    let ok = false;
+    try {
+      ok = await attempt();
+    } catch (error) {
+      failures.push(`${name}: threw ${String(error)}`);
+    }
+    window.to = Date.now();
+    check(ok, `hostile: ${name}`);
+    return [name, ok] as const;
+  });
 
 const counts = await Promise.all(good);
 goodWindow.to = Date.now();
@@ -325,21 +413,38 @@ await probe.terminate();
 await new Promise((resolve) => setTimeout(resolve, 1_000));
 const after = await stats();
 child.stdin.end();
-check(after.bytesHeld <= after.budget.maxBytes, `memory: the run store holds ${after.bytesHeld} bytes after the floods, over its budget of ${after.budget.maxBytes}`);
-check(after.runs <= after.budget.maxRuns, `memory: the run store holds ${after.runs} runs after the floods, over its budget of ${after.budget.maxRuns}`);
+check(
+  after.bytesHeld <= after.budget.maxBytes,
+  `memory: the run store holds ${after.bytesHeld} bytes after the floods, over its budget of ${after.budget.maxBytes}`,
+);
+check(
+  after.runs <= after.budget.maxRuns,
+  `memory: the run store holds ${after.runs} runs after the floods, over its budget of ${after.budget.maxRuns}`,
+);
 // The heap, after a full GC, grew by no more than the budget and a margin for the server's own state.
 const heapGrowth = after.heapUsed - baseline.heapUsed;
-check(heapGrowth <= after.budget.maxBytes + 64 * 1024 * 1024, `memory: the heap grew by ${MB(heapGrowth)} after the floods (budget ${MB(after.budget.maxBytes)} + 64 MB)`);
+check(
+  heapGrowth <= after.budget.maxBytes + 64 * 1024 * 1024,
+  `memory: the heap grew by ${MB(heapGrowth)} after the floods (budget ${MB(after.budget.maxBytes)} + 64 MB)`,
+);
 
 check(peakInFlight === RUNS, `only ${peakInFlight} of ${RUNS} runs were in flight at once (lower LOAD_SPREAD_MS)`);
 const sorted = latencies.map((sample) => sample.ms).sort((a, b) => a - b);
-const slowestSample = latencies.reduce<HealthSample | undefined>((worst, sample) => (worst === undefined || sample.ms > worst.ms ? sample : worst), undefined);
+const slowestSample = latencies.reduce<HealthSample | undefined>(
+  (worst, sample) => (worst === undefined || sample.ms > worst.ms ? sample : worst),
+  undefined,
+);
 const slowest = slowestSample?.ms ?? 0;
 /** The requests under way while `from`..`to` (epoch ms) went on, and how far into each it fell. */
 const overlapping = (from: number, to: number) =>
-  windows.filter((window) => window.from <= to && window.to >= from).map((window) => `${window.name.split(/[:(]/)[0]?.trim()} (${((from - window.from) / 1000).toFixed(2)} s in)`);
+  windows
+    .filter((window) => window.from <= to && window.to >= from)
+    .map((window) => `${window.name.split(/[:(]/)[0]?.trim()} (${((from - window.from) / 1000).toFixed(2)} s in)`);
 const slowestDuring = slowestSample ? overlapping(slowestSample.sentAt, slowestSample.sentAt + slowestSample.ms) : [];
-check(slowest < HEALTH_BUDGET_MS, `health: slowest answer ${slowest.toFixed(1)} ms (budget ${HEALTH_BUDGET_MS} ms), during: ${slowestDuring.join('; ')}`);
+check(
+  slowest < HEALTH_BUDGET_MS,
+  `health: slowest answer ${slowest.toFixed(1)} ms (budget ${HEALTH_BUDGET_MS} ms), during: ${slowestDuring.join('; ')}`,
+);
 console.log(
   `good runs: ${counts.length}, arriving over ${SPREAD_MS} ms, ${peakInFlight} in flight at once, ${counts.reduce((a, b) => a + b, 0)} events, all in ${elapsed.toFixed(0)} ms`,
 );
@@ -350,19 +455,32 @@ console.log(
     `(budget ${after.budget.maxRuns} runs, ${MB(after.budget.maxBytes)}); heap after GC ${MB(baseline.heapUsed)} before, ${MB(after.heapUsed)} after; rss ${MB(baseline.rss)} before, ${MB(after.rss)} after`,
 );
 if (process.env['LOAD_DEBUG']) console.log(latencies.map((sample) => `${sample.sentAt - started0}:${sample.ms}`).join(' '));
-console.log(`health: ${latencies.length} requests, median ${sorted[Math.floor(sorted.length / 2)]?.toFixed(1)} ms, slowest ${slowest.toFixed(1)} ms (budget ${HEALTH_BUDGET_MS} ms)`);
-console.log(`  the slowest was asked ${slowestSample ? ((slowestSample.sentAt - started0) / 1000).toFixed(2) : '-'} s into the floods, while these were under way: ${slowestDuring.join('; ') || 'none'}`);
+console.log(
+  `health: ${latencies.length} requests, median ${sorted[Math.floor(sorted.length / 2)]?.toFixed(1)} ms, slowest ${slowest.toFixed(1)} ms (budget ${HEALTH_BUDGET_MS} ms)`,
+);
+console.log(
+  `  the slowest was asked ${slowestSample ? ((slowestSample.sentAt - started0) / 1000).toFixed(2) : '-'} s into the floods, while these were under way: ${slowestDuring.join('; ') || 'none'}`,
+);
 // The server's own view: its longest event-loop stalls (a 10 ms timer late by this much, and the CPU the server
 // used meanwhile: much less than the stall means it waited for a core) and what was under way then.
 for (const stall of after.stalls) {
   const arrived = Object.entries(stall.arrived).map(([kind, count]) => `${count} ${kind}${count === 1 ? '' : 's'}`);
-  console.log(`  server loop stalled ${stall.ms} ms (${stall.cpuMs} ms of CPU) at ${((stall.at - started0) / 1000).toFixed(2)} s; requests that arrived in the stalled turn: ${arrived.join(', ') || 'none'}`);
+  console.log(
+    `  server loop stalled ${stall.ms} ms (${stall.cpuMs} ms of CPU) at ${((stall.at - started0) / 1000).toFixed(2)} s; requests that arrived in the stalled turn: ${arrived.join(', ') || 'none'}`,
+  );
   console.log(`    under way then: ${overlapping(stall.at - stall.ms, stall.at).join('; ') || 'none'}`);
 }
-console.log(`  server: ${after.cpuMs} ms of CPU from the start of the floods to the end; GC ${after.gcCount} pauses, ${after.gcMs} ms in all, longest ${after.gcLongestMs} ms`);
+console.log(
+  `  server: ${after.cpuMs} ms of CPU from the start of the floods to the end; GC ${after.gcCount} pauses, ${after.gcMs} ms in all, longest ${after.gcLongestMs} ms`,
+);
 console.log(`  load average (1 min) at the end: ${loadavg()[0]?.toFixed(2)} on ${availableParallelism()} cores`);
 if (failures.length > 0) {
-  console.error(`\n${failures.length} failed:\n${failures.slice(0, 30).map((line) => `  - ${line}`).join('\n')}`);
+  console.error(
+    `\n${failures.length} failed:\n${failures
+      .slice(0, 30)
+      .map((line) => `  - ${line}`)
+      .join('\n')}`,
+  );
   process.exit(1);
 }
 console.log(`${counts.length + refused.length + 1} passed, 0 failed`);

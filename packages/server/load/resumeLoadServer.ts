@@ -6,7 +6,14 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createClient } from 'redis';
-import { createChatHandler, createMemoryStore, createRedisStore, createScriptedModel, toNodeListener, type ServerStore } from '@chatwire/server';
+import {
+  createChatHandler,
+  createMemoryStore,
+  createRedisStore,
+  createScriptedModel,
+  toNodeListener,
+  type ServerStore,
+} from '@chatwire/server';
 
 const redisUrl = process.env['LOAD_REDIS_URL'];
 let store: ServerStore = createMemoryStore();

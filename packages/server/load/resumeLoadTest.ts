@@ -31,10 +31,14 @@ const random = () => {
 const redis = USE_REDIS ? await startRedis() : undefined;
 const children: ChildProcess[] = [];
 async function startInstance(): Promise<string> {
-  const child = spawn(process.execPath, ['--conditions=@chatwire/source', '--import', 'tsx', fileURLToPath(new URL('./resumeLoadServer.ts', import.meta.url))], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-    env: { ...process.env, ...(redis ? { LOAD_REDIS_URL: redis.url } : {}) },
-  });
+  const child = spawn(
+    process.execPath,
+    ['--conditions=@chatwire/source', '--import', 'tsx', fileURLToPath(new URL('./resumeLoadServer.ts', import.meta.url))],
+    {
+      stdio: ['pipe', 'pipe', 'inherit'],
+      env: { ...process.env, ...(redis ? { LOAD_REDIS_URL: redis.url } : {}) },
+    },
+  );
   children.push(child);
   const port = await new Promise<number>((resolve, reject) => {
     let buffered = '';
@@ -88,7 +92,13 @@ async function oneRun(i: number): Promise<number> {
   const response = await fetch(pick(), {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ threadId, runId, messages: [{ id: `u_${i}`, role: 'user', content: `write a long story ${i}` }], tools: [], context: [] }),
+    body: JSON.stringify({
+      threadId,
+      runId,
+      messages: [{ id: `u_${i}`, role: 'user', content: `write a long story ${i}` }],
+      tools: [],
+      context: [],
+    }),
   });
   check(response.status === 200, `run ${i}: POST answered ${response.status}`);
   const token = response.headers.get('chatwire-resume-token') ?? '';
@@ -115,34 +125,54 @@ async function oneRun(i: number): Promise<number> {
       if (lookup.status === 200) {
         reloads++;
         const replay = (await read(lookup, frames.length)).slice(0, frames.length);
-        const same = replay.length === frames.length && replay.every((frame, index) => frame.id === frames[index]?.id && JSON.stringify(frame.event) === JSON.stringify(frames[index]?.event));
+        const same =
+          replay.length === frames.length &&
+          replay.every(
+            (frame, index) => frame.id === frames[index]?.id && JSON.stringify(frame.event) === JSON.stringify(frames[index]?.event),
+          );
         check(same, `run ${i}: a reload replayed something else than what was read`);
       }
     }
     resumes++;
-    current = await fetch(`${pick()}?threadId=${threadId}&runId=${runId}`, { headers: { ...headers, 'last-event-id': String(frames.at(-1)?.id ?? 0) } });
+    current = await fetch(`${pick()}?threadId=${threadId}&runId=${runId}`, {
+      headers: { ...headers, 'last-event-id': String(frames.at(-1)?.id ?? 0) },
+    });
     check(current.status === 200, `run ${i}: resume answered ${current.status}`);
     if (current.status !== 200) return frames.length;
   }
 
   const ids = frames.map((frame) => frame.id);
-  check(ids.every((id, index) => id === index + 1), `run ${i}: ids are not 1..${ids.length} (${ids.slice(0, 5).join(',')}…)`);
+  check(
+    ids.every((id, index) => id === index + 1),
+    `run ${i}: ids are not 1..${ids.length} (${ids.slice(0, 5).join(',')}…)`,
+  );
   check(frames[0]?.event.type === 'RUN_STARTED', `run ${i}: does not start with RUN_STARTED`);
-  const mine = frames.every(({ event }) => !('threadId' in event) || (event.threadId === threadId && (event as { runId?: string }).runId === runId));
+  const mine = frames.every(
+    ({ event }) => !('threadId' in event) || (event.threadId === threadId && (event as { runId?: string }).runId === runId),
+  );
   check(mine, `run ${i}: an event names another thread or run`);
   const text = frames.map(({ event }) => (event.type === 'TEXT_MESSAGE_CONTENT' ? event.delta : '')).join('');
   const end = frames.at(-1)?.event;
-  if (stopIt) check(end?.type === 'RUN_FINISHED' && (end as { outcome?: { type?: string } }).outcome?.type === 'cancelled', `run ${i}: a stopped run ends with ${end?.type}`);
+  if (stopIt)
+    check(
+      end?.type === 'RUN_FINISHED' && (end as { outcome?: { type?: string } }).outcome?.type === 'cancelled',
+      `run ${i}: a stopped run ends with ${end?.type}`,
+    );
   else {
     check(end?.type === 'RUN_FINISHED', `run ${i}: ends with ${end?.type}`);
     const parts = [...text.matchAll(/Part (\d+):/g)].map((match) => Number(match[1]));
-    check(parts.length === 12 && parts.every((part, index) => part === index + 1), `run ${i}: the story is not whole (${parts.length} parts)`);
+    check(
+      parts.length === 12 && parts.every((part, index) => part === index + 1),
+      `run ${i}: the story is not whole (${parts.length} parts)`,
+    );
   }
   return frames.length;
 }
 
 const started = performance.now();
-const counts = await Promise.all(Array.from({ length: RUNS }, (_, i) => oneRun(i).catch((error: unknown) => (failures.push(`run ${i}: threw ${String(error)}`), 0))));
+const counts = await Promise.all(
+  Array.from({ length: RUNS }, (_, i) => oneRun(i).catch((error: unknown) => (failures.push(`run ${i}: threw ${String(error)}`), 0))),
+);
 const elapsed = performance.now() - started;
 for (const child of children) child.stdin?.end();
 await redis?.stop();
@@ -152,7 +182,12 @@ console.log(
     `${counts.reduce((a, b) => a + b, 0)} events read, ${resumes} resumes, ${reloads} reloads, ${stops} stops, in ${elapsed.toFixed(0)} ms`,
 );
 if (failures.length > 0) {
-  console.error(`\n${failures.length} failed:\n${failures.slice(0, 30).map((line) => `  - ${line}`).join('\n')}`);
+  console.error(
+    `\n${failures.length} failed:\n${failures
+      .slice(0, 30)
+      .map((line) => `  - ${line}`)
+      .join('\n')}`,
+  );
   process.exit(1);
 }
 console.log(`${RUNS} runs passed: no event lost, none repeated`);

@@ -60,7 +60,11 @@ export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
 
 /** Options of {@link createChatHandler}: everything `chat()` takes except the per-request parts. */
 export interface ChatHandlerOptions
-  extends Omit<ChatOptions, 'messages' | 'frontendTools' | 'threadId' | 'runId' | 'parentRunId' | 'resume' | 'signal' | 'tools' | 'user' | 'request'>,
+  extends
+    Omit<
+      ChatOptions,
+      'messages' | 'frontendTools' | 'threadId' | 'runId' | 'parentRunId' | 'resume' | 'signal' | 'tools' | 'user' | 'request'
+    >,
     OriginPolicyOptions,
     HostPolicyOptions {
   /**
@@ -113,10 +117,18 @@ export function jsonError(status: number, error: string, code?: string): Respons
 function checkCounts(body: unknown, limits: Required<RequestLimits>): Response | undefined {
   const { messages, tools } = (body ?? {}) as { messages?: unknown; tools?: unknown };
   if (Array.isArray(messages) && messages.length > limits.maxMessages) {
-    return jsonError(413, `The run input has ${messages.length} messages; this server accepts at most ${limits.maxMessages} (\`limits.maxMessages\`).`, 'too-many-messages');
+    return jsonError(
+      413,
+      `The run input has ${messages.length} messages; this server accepts at most ${limits.maxMessages} (\`limits.maxMessages\`).`,
+      'too-many-messages',
+    );
   }
   if (Array.isArray(tools) && tools.length > limits.maxTools) {
-    return jsonError(413, `The run input has ${tools.length} tools; this server accepts at most ${limits.maxTools} (\`limits.maxTools\`).`, 'too-many-tools');
+    return jsonError(
+      413,
+      `The run input has ${tools.length} tools; this server accepts at most ${limits.maxTools} (\`limits.maxTools\`).`,
+      'too-many-tools',
+    );
   }
   return undefined;
 }
@@ -160,13 +172,24 @@ export function createChatHandler(options: ChatHandlerOptions): (request: Reques
   let secretReported = false;
   // The tokenizer loads its tables on first use (about 150 ms): at startup, not in the first request.
   countTextTokens('warm up');
-  const { allowedOrigins, trustProxy, allowedHosts, runsPerOwner: ownerOptions, limits: limitOptions, resumable: resumableOption, tools: toolsOption, userOf, ...chatDefaults } = options;
+  const {
+    allowedOrigins,
+    trustProxy,
+    allowedHosts,
+    runsPerOwner: ownerOptions,
+    limits: limitOptions,
+    resumable: resumableOption,
+    tools: toolsOption,
+    userOf,
+    ...chatDefaults
+  } = options;
   const runsPerOwner = ownerOptions ? new RunsPerOwner(ownerOptions) : undefined;
   const policy: OriginPolicyOptions = { ...(allowedOrigins ? { allowedOrigins } : {}), ...(trustProxy ? { trustProxy } : {}) };
   const limits: Required<RequestLimits> = { ...DEFAULT_REQUEST_LIMITS, ...limitOptions };
   const resumable = resumableOption ? resumableStreamsFor(options, signer) : undefined;
   return withDefaultMount(async (request: Request): Promise<Response> => {
-    const foreignHost = allowedHosts === undefined ? undefined : checkHost(request.headers.get('host') ?? new URL(request.url).host, allowedHosts);
+    const foreignHost =
+      allowedHosts === undefined ? undefined : checkHost(request.headers.get('host') ?? new URL(request.url).host, allowedHosts);
     if (foreignHost !== undefined) {
       await request.body?.cancel().catch(() => {});
       return jsonError(403, foreignHost, 'forbidden-host');
@@ -186,7 +209,8 @@ export function createChatHandler(options: ChatHandlerOptions): (request: Reques
     if (request.method === 'OPTIONS') return preflightResponse(request, origin, resumable ? 'GET, POST, DELETE' : 'POST');
     const corsOrigin = origin.ok ? origin.corsOrigin : undefined;
     const cors = (response: Response) => {
-      if (resumable && corsOrigin !== undefined) response.headers.set('access-control-expose-headers', RESUMABLE_RESPONSE_HEADERS.join(', '));
+      if (resumable && corsOrigin !== undefined)
+        response.headers.set('access-control-expose-headers', RESUMABLE_RESPONSE_HEADERS.join(', '));
       return withCors(response, corsOrigin);
     };
     const fail = (status: number, error: string, code: string) => withCors(jsonError(status, error, code), corsOrigin);
@@ -196,7 +220,11 @@ export function createChatHandler(options: ChatHandlerOptions): (request: Reques
     if (request.method !== 'POST') return fail(405, `Use POST to start a run (got ${request.method}).`, 'method-not-allowed');
     if (!isJsonContentType(request.headers.get('content-type'))) {
       await request.body?.cancel().catch(() => {});
-      return fail(415, `The request body must be JSON, sent with \`Content-Type: application/json\` (got ${JSON.stringify(request.headers.get('content-type') ?? 'none')}).`, 'unsupported-media-type');
+      return fail(
+        415,
+        `The request body must be JSON, sent with \`Content-Type: application/json\` (got ${JSON.stringify(request.headers.get('content-type') ?? 'none')}).`,
+        'unsupported-media-type',
+      );
     }
     // An oversized id is refused as it arrives, before megabytes of it are decoded and parsed.
     const body = await readJsonBody(request, limits.maxBodyBytes, new IdFieldScan());
@@ -319,15 +347,26 @@ export interface ToolsHandlerOptions {
  * `{ tools: CatalogEntry[], counting: { method, errorBound }, servers? }`. With a tools provider
  * (or `servers`) the catalog is read per request (and the handler returns a promise).
  */
-export function createToolsHandler(tools: readonly AnyTool[], options?: { readonly counter?: ToolTokenCounter | undefined }): (request: Request) => Response;
-export function createToolsHandler(tools: readonly AnyTool[] | ToolsProvider, options?: ToolsHandlerOptions): (request: Request) => Response | Promise<Response>;
-export function createToolsHandler(tools: readonly AnyTool[] | ToolsProvider, options: ToolsHandlerOptions = {}): (request: Request) => Response | Promise<Response> {
+export function createToolsHandler(
+  tools: readonly AnyTool[],
+  options?: { readonly counter?: ToolTokenCounter | undefined },
+): (request: Request) => Response;
+export function createToolsHandler(
+  tools: readonly AnyTool[] | ToolsProvider,
+  options?: ToolsHandlerOptions,
+): (request: Request) => Response | Promise<Response>;
+export function createToolsHandler(
+  tools: readonly AnyTool[] | ToolsProvider,
+  options: ToolsHandlerOptions = {},
+): (request: Request) => Response | Promise<Response> {
   const counter = toolTokensFor(options.counter);
   const counting = { method: counter.method, errorBound: counter.errorBound };
   const { servers } = options;
-  const fixed: ToolCatalog | undefined = typeof tools === 'function' || servers ? undefined : { tools: describeTools(tools, options.counter), counting };
+  const fixed: ToolCatalog | undefined =
+    typeof tools === 'function' || servers ? undefined : { tools: describeTools(tools, options.counter), counting };
   const refuse = (request: Request) => jsonError(405, `Use GET for the tool catalog (got ${request.method}).`, 'method-not-allowed');
-  if (fixed) return withDefaultMount((request: Request) => (request.method === 'GET' ? Response.json(fixed) : refuse(request)), '/api/tools');
+  if (fixed)
+    return withDefaultMount((request: Request) => (request.method === 'GET' ? Response.json(fixed) : refuse(request)), '/api/tools');
   return withDefaultMount(async (request: Request) => {
     if (request.method !== 'GET') return refuse(request);
     const listed = typeof tools === 'function' ? await toolsFor(tools, request) : tools;

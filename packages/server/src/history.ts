@@ -89,7 +89,11 @@ export async function reviewHistory(options: {
    * Checks what an approval's payload asks for besides yes or no (edited arguments, a grant), before
    * any approval is used; throws {@link ChatRequestError} to refuse the request. Defaults to nothing.
    */
-  readonly reviewAnswer?: (call: ToolCall, payload: Readonly<Record<string, unknown>>, approved: boolean) => Promise<ReviewedAnswer | undefined>;
+  readonly reviewAnswer?: (
+    call: ToolCall,
+    payload: Readonly<Record<string, unknown>>,
+    approved: boolean,
+  ) => Promise<ReviewedAnswer | undefined>;
 }): Promise<HistoryReview> {
   const { signer, threadId, store } = options;
   const now = options.now ?? Date.now();
@@ -100,7 +104,10 @@ export async function reviewHistory(options: {
     if (message.role !== 'assistant') continue;
     for (const call of message.toolCalls ?? []) {
       if (calls.has(call.id)) {
-        throw new ChatRequestError('duplicate-call-id', `The history has two tool calls with the id '${call.id}': every call id must be unique.`);
+        throw new ChatRequestError(
+          'duplicate-call-id',
+          `The history has two tool calls with the id '${call.id}': every call id must be unique.`,
+        );
       }
       calls.set(call.id, call);
     }
@@ -110,10 +117,16 @@ export async function reviewHistory(options: {
     if (message.role !== 'tool') continue;
     const call = calls.get(message.toolCallId);
     if (!call) {
-      throw new ChatRequestError('orphan-result', `The history has a result for tool call '${message.toolCallId}', which no assistant message made.`);
+      throw new ChatRequestError(
+        'orphan-result',
+        `The history has a result for tool call '${message.toolCallId}', which no assistant message made.`,
+      );
     }
     if (results.has(call.id)) {
-      throw new ChatRequestError('duplicate-result', `The history has two results for tool call '${call.id}' ('${call.function.name}'): a call has one result.`);
+      throw new ChatRequestError(
+        'duplicate-result',
+        `The history has two results for tool call '${call.id}' ('${call.function.name}'): a call has one result.`,
+      );
     }
     results.add(call.id);
     if (!options.verifiesResultsOf(call.function.name)) continue;
@@ -162,7 +175,11 @@ export async function reviewHistory(options: {
   for (const entry of options.resume) {
     if (isInputRequestEntry(entry)) continue;
     const parts = CallSigner.readApprovalId(entry.interruptId);
-    const call = parts && [...calls.values()].find((candidate) => CallSigner.same(signer.approvalCallTag(threadId, candidate.id, parts.expiresAt, parts.scope), parts.callTag));
+    const call =
+      parts &&
+      [...calls.values()].find((candidate) =>
+        CallSigner.same(signer.approvalCallTag(threadId, candidate.id, parts.expiresAt, parts.scope), parts.callTag),
+      );
     if (!parts || !call) {
       throw new ChatRequestError(
         'unknown-approval',
@@ -220,12 +237,18 @@ export async function reviewHistory(options: {
 
   // Last: nothing was refused, so mark every approval as used (atomically, for every instance sharing the store).
   for (const { id, expiresAt } of planned) {
-    const unused = options.consume ? await store.claim(usedApprovalKey(id), expiresAt + CLOCK_MARGIN_MS) : !(await store.has(usedApprovalKey(id)));
+    const unused = options.consume
+      ? await store.claim(usedApprovalKey(id), expiresAt + CLOCK_MARGIN_MS)
+      : !(await store.has(usedApprovalKey(id)));
     if (!unused) throw new ChatRequestError('approval-answered', `Approval '${id}' was already answered; it cannot be used again.`);
   }
   for (const { key, expiresAt } of inputs.claims) {
     const unused = options.consume ? await store.claim(key, expiresAt) : !(await store.has(key));
-    if (!unused) throw new ChatRequestError('input-request-answered', `Input request '${key.slice('input:'.length)}' was already answered; it cannot be answered again.`);
+    if (!unused)
+      throw new ChatRequestError(
+        'input-request-answered',
+        `Input request '${key.slice('input:'.length)}' was already answered; it cannot be answered again.`,
+      );
   }
   if (options.consume) inputs.take();
   return { messages, approved, denied, inputAnswers: options.consume ? inputs.answers : [], lateInputs: inputs.late };
@@ -233,7 +256,9 @@ export async function reviewHistory(options: {
 
 /** Replaces a call in the assistant message that made it (a copy of that message; the array is changed in place). */
 export function replaceCall(messages: Message[], call: ToolCall): void {
-  const index = messages.findIndex((message) => message.role === 'assistant' && message.toolCalls?.some((candidate) => candidate.id === call.id));
+  const index = messages.findIndex(
+    (message) => message.role === 'assistant' && message.toolCalls?.some((candidate) => candidate.id === call.id),
+  );
   const message = messages[index] as AssistantMessage | undefined;
   if (!message) return;
   messages[index] = { ...message, toolCalls: (message.toolCalls ?? []).map((candidate) => (candidate.id === call.id ? call : candidate)) };

@@ -1,6 +1,14 @@
 export { chat, validateChatRequest } from './chat.js';
 export type { ChatOptions } from './chat.js';
-export { DEFAULT_LIMITS, DEFAULT_REQUEST_LIMITS, TOOL_NAME_PATTERN, createChatHandler, createToolsHandler, describeTools, jsonError } from './handler.js';
+export {
+  DEFAULT_LIMITS,
+  DEFAULT_REQUEST_LIMITS,
+  TOOL_NAME_PATTERN,
+  createChatHandler,
+  createToolsHandler,
+  describeTools,
+  jsonError,
+} from './handler.js';
 export type { CatalogEntry, ChatHandlerOptions, RequestLimits, ToolsHandlerOptions, ToolsProvider, UserOf } from './handler.js';
 export { checkOrigin } from './http/originPolicy.js';
 export type { OriginPolicyOptions, OriginVerdict } from './http/originPolicy.js';
@@ -33,7 +41,16 @@ export { redactSecrets } from './errors/redactSecrets.js';
 export type { ErrorReport, ErrorReporter } from './errors/errorReport.js';
 export { extendTools, extensionOf } from './extensions/chatwireExtension.js';
 export type { ChatwireExtension, ChatwireNamespace, ExtensionUsageInput } from './extensions/chatwireExtension.js';
-export type { ChatModel, ModelChunk, ModelRequest, ModelTool, ProviderSearchError, ProviderToolChanges, ProviderToolSearch, ToolTokenCounter } from './model.js';
+export type {
+  ChatModel,
+  ModelChunk,
+  ModelRequest,
+  ModelTool,
+  ProviderSearchError,
+  ProviderToolChanges,
+  ProviderToolSearch,
+  ToolTokenCounter,
+} from './model.js';
 export { chatwireVitePlugin, toNodeListener } from './node.js';
 export type { ChatwireVitePluginOptions, FetchHandler, FetchRoutes, VitePluginLike } from './node.js';
 export { CallSigner } from './signing.js';
@@ -53,7 +70,17 @@ export type { ToolPlan } from './discovery/toolPlan.js';
 export { countDiscoveryRoundTrips } from './discovery/discoveryAccounting.js';
 export { createToolSearch } from '@chatwire/core/shared';
 export type { ToolSearch, ToolSearchHook, ToolSearchMatch, ToolSearchInput } from '@chatwire/core/shared';
-export { cachedToolTokens, countRequestTokens, countTextTokens, countToolList, countableMessage, jsonMessageTokens, jsonSystemTokens, jsonToolTokens, toolTokensFor } from './tokens.js';
+export {
+  cachedToolTokens,
+  countRequestTokens,
+  countTextTokens,
+  countToolList,
+  countableMessage,
+  jsonMessageTokens,
+  jsonSystemTokens,
+  jsonToolTokens,
+  toolTokensFor,
+} from './tokens.js';
 export { ToolRegistry, toModelTool } from './toolRegistry.js';
 export type { RegisteredTool } from './toolRegistry.js';
 export { openaiCompatible, openAIToolTokens, toOpenAIMessages, toOpenAITools } from './adapters/openaiCompatible.js';

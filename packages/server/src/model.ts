@@ -45,7 +45,12 @@ export type ModelChunk =
   /** The provider began its own tool search (its arguments follow as `tool-call-delta`s, then `tool-call-end`). */
   | { readonly type: 'tool-search-start'; readonly id: string }
   /** What the provider's tool search loaded (tool names, as the provider reported them), or why it failed. */
-  | { readonly type: 'tool-search-result'; readonly id: string; readonly toolNames: readonly string[]; readonly error?: ProviderSearchError };
+  | {
+      readonly type: 'tool-search-result';
+      readonly id: string;
+      readonly toolNames: readonly string[];
+      readonly error?: ProviderSearchError;
+    };
 
 /** Why a provider's tool search failed: the provider's error code (kept for the history sent back) and a sentence. */
 export interface ProviderSearchError {

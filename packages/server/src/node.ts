@@ -146,7 +146,8 @@ function toFetchRequest(req: IncomingMessage, signal: AbortSignal): Request | st
     return 'The Host header is not a valid host.';
   }
   // `Host: a/b` or `Host: u@h` would parse as a URL with a path or credentials: not a host.
-  if (base.pathname !== '/' || base.username || base.password || base.search || base.hash || base.host === '') return 'The Host header is not a valid host.';
+  if (base.pathname !== '/' || base.username || base.password || base.search || base.hash || base.host === '')
+    return 'The Host header is not a valid host.';
   // The path is appended, never resolved against the base.
   let url: URL;
   try {
@@ -319,7 +320,8 @@ const checkedPath = (path: string): string => {
  */
 export function chatwireVitePlugin(handler: FetchHandler | FetchRoutes, given: ChatwireVitePluginOptions = {}): VitePluginLike {
   const defaultPath = typeof handler === 'function' ? defaultMountOf(handler) : undefined;
-  const options: ChatwireVitePluginOptions = given.path === undefined && defaultPath !== undefined ? { ...given, path: defaultPath } : given;
+  const options: ChatwireVitePluginOptions =
+    given.path === undefined && defaultPath !== undefined ? { ...given, path: defaultPath } : given;
   let middleware: ReturnType<typeof toNodeListener>;
   if (typeof handler === 'function' && options.path === undefined) {
     // Vite checks Host itself (its `server.allowedHosts`), so the app's own setting governs.

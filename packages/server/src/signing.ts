@@ -62,7 +62,9 @@ export class CallSigner {
 
   // Every part is JSON-encoded: self-delimiting, and lone surrogates stay distinct (UTF-8 would merge them).
   #mac(domain: string, ...parts: (string | number)[]): string {
-    return createHmac('sha256', this.ready().key).update(JSON.stringify([domain, ...parts])).digest('base64url');
+    return createHmac('sha256', this.ready().key)
+      .update(JSON.stringify([domain, ...parts]))
+      .digest('base64url');
   }
 
   /**
@@ -135,8 +137,27 @@ export class CallSigner {
    * effect, scope, definition version, arguments and time). A record whose signature does not
    * verify (written to the store without the secret, or edited there) covers nothing.
    */
-  grantSignature(grant: { readonly owner: string; readonly id: string; readonly toolName: string; readonly effect: string; readonly scope: string; readonly version: string; readonly arguments?: string | undefined; readonly createdAt: number }): string {
-    return this.#mac('grant', grant.owner, grant.id, grant.toolName, grant.effect, grant.scope, grant.version, grant.arguments ?? '', grant.createdAt);
+  grantSignature(grant: {
+    readonly owner: string;
+    readonly id: string;
+    readonly toolName: string;
+    readonly effect: string;
+    readonly scope: string;
+    readonly version: string;
+    readonly arguments?: string | undefined;
+    readonly createdAt: number;
+  }): string {
+    return this.#mac(
+      'grant',
+      grant.owner,
+      grant.id,
+      grant.toolName,
+      grant.effect,
+      grant.scope,
+      grant.version,
+      grant.arguments ?? '',
+      grant.createdAt,
+    );
   }
 
   /** The MAC of a resume token: binds an owner id to a thread (see `resumable/resumeToken.ts`). */

@@ -64,7 +64,12 @@ export const jsonToolTokens: ToolTokenCounter = {
  */
 export function countableMessage(message: Message): Message {
   return message.role === 'user' && Array.isArray(message.content)
-    ? ({ ...message, content: message.content.map((part) => (part.type === 'text' ? part : { type: part.type, text: describeAttachment(readAttachment(part)) })) } as Message)
+    ? ({
+        ...message,
+        content: message.content.map((part) =>
+          part.type === 'text' ? part : { type: part.type, text: describeAttachment(readAttachment(part)) },
+        ),
+      } as Message)
     : message;
 }
 
@@ -82,7 +87,9 @@ export function jsonMessageTokens(messages: readonly Message[]): number {
  * the scripted model receives. A media part counts as its description, not its bytes.
  */
 export function countRequestTokens(request: Pick<ModelRequest, 'system' | 'messages' | 'tools'>): number {
-  return countTextTokens(JSON.stringify({ system: request.system ?? '', messages: request.messages.map(countableMessage), tools: request.tools }));
+  return countTextTokens(
+    JSON.stringify({ system: request.system ?? '', messages: request.messages.map(countableMessage), tools: request.tools }),
+  );
 }
 
 /** Tokens of a system prompt serialised as a JSON string. */

@@ -14,13 +14,28 @@ import { serve } from './fixtures.js';
  * the next input, approvals by spec-minimal resume entries. Nothing Chatwire-specific is copied from
  * one run to the next: the agent keeps its own messages (metadata included) and sends them back.
  */
-const getWeather = toolDefinition({ name: 'getWeather', description: 'Current weather for a city.', inputSchema: z.object({ city: z.string() }) }).server(
-  async ({ city }) => ({ city, celsius: 21 }),
-);
+const getWeather = toolDefinition({
+  name: 'getWeather',
+  description: 'Current weather for a city.',
+  inputSchema: z.object({ city: z.string() }),
+}).server(async ({ city }) => ({ city, celsius: 21 }));
 const refund = vi.fn(async ({ orderId }: { orderId: string }) => ({ refunded: orderId }));
-const refundOrder = toolDefinition({ name: 'refundOrder', description: 'Refund an order.', inputSchema: z.object({ orderId: z.string() }), needsApproval: true }).server(refund);
-const showBanner = toolDefinition({ name: 'showBanner', description: 'Show a banner in the page.', inputSchema: z.object({ text: z.string() }) });
-const setTheme = toolDefinition({ name: 'setTheme', description: 'Switch the page theme.', inputSchema: z.object({ theme: z.enum(['light', 'dark']) }) });
+const refundOrder = toolDefinition({
+  name: 'refundOrder',
+  description: 'Refund an order.',
+  inputSchema: z.object({ orderId: z.string() }),
+  needsApproval: true,
+}).server(refund);
+const showBanner = toolDefinition({
+  name: 'showBanner',
+  description: 'Show a banner in the page.',
+  inputSchema: z.object({ text: z.string() }),
+});
+const setTheme = toolDefinition({
+  name: 'setTheme',
+  description: 'Switch the page theme.',
+  inputSchema: z.object({ theme: z.enum(['light', 'dark']) }),
+});
 /** The frontend tools, as any AG-UI app advertises them (plain `Tool` objects). */
 const frontendTools: Tool[] = [showBanner, setTheme].map(toWireTool);
 
@@ -33,12 +48,24 @@ afterEach(async () => {
 /** One thread on a fresh server; every run's events are recorded and checked against AG-UI 1.0. */
 async function thread(threadId = 'thread_ag_ui') {
   refund.mockClear();
-  const server = await serve(createChatHandler({ model: createScriptedModel(), tools: [getWeather, refundOrder], secret: 'ag-ui-client', store: createMemoryStore() }));
+  const server = await serve(
+    createChatHandler({
+      model: createScriptedModel(),
+      tools: [getWeather, refundOrder],
+      secret: 'ag-ui-client',
+      store: createMemoryStore(),
+    }),
+  );
   close = server.close;
   const agent = new HttpAgent({ url: `${server.url}/api/chat`, threadId });
   const runs: { events: Event[]; pending: string[]; interrupts: Interrupt[]; outcome: string | undefined }[] = [];
   const run = async (parameters: Parameters<HttpAgent['runAgent']>[0] = {}) => {
-    const record = { events: [] as Event[], pending: [] as string[], interrupts: [] as Interrupt[], outcome: undefined as string | undefined };
+    const record = {
+      events: [] as Event[],
+      pending: [] as string[],
+      interrupts: [] as Interrupt[],
+      outcome: undefined as string | undefined,
+    };
     const subscriber: AgentSubscriber = {
       onEvent: ({ event }) => void record.events.push(event as Event),
       onRunFinishedEvent: (params) => {
@@ -130,7 +157,7 @@ describe('a real AG-UI client (@ag-ui/client HttpAgent) against the Chatwire ser
     expect(interrupt).toMatchObject({
       reason: 'tool_call',
       toolCallId: call!.id,
-      message: "Allow 'refundOrder' to run with {\"orderId\":\"ORD-1234\"}?",
+      message: 'Allow \'refundOrder\' to run with {"orderId":"ORD-1234"}?',
       responseSchema: { type: 'object', required: ['approved'] },
     });
     expect(Date.parse(interrupt!.expiresAt!)).toBeGreaterThan(Date.now());

@@ -1,6 +1,13 @@
 import type { Event, Message, ResumeEntry } from '@ag-ui/core';
 import type { ApprovalDecision } from '@chatwire/core';
-import { createChatHandler, createGrantsHandler, createMemoryStore, createScriptedModel, type ChatHandlerOptions, type ChatModel } from '@chatwire/server';
+import {
+  createChatHandler,
+  createGrantsHandler,
+  createMemoryStore,
+  createScriptedModel,
+  type ChatHandlerOptions,
+  type ChatModel,
+} from '@chatwire/server';
 import { applyEvents, interruptsOf, readEvents, user } from './fixtures.js';
 
 /**
@@ -21,16 +28,32 @@ export function approvalServer(options: Partial<ChatHandlerOptions> = {}) {
       new Request('http://chatwire.test/api/chat', {
         method: 'POST',
         headers: { 'content-type': 'application/json', ...(who ? { 'x-user': who } : {}) },
-        body: JSON.stringify({ threadId, runId: `run_${Math.random().toString(36).slice(2)}`, messages, tools: [], context: [], ...(resume ? { resume } : {}) }),
+        body: JSON.stringify({
+          threadId,
+          runId: `run_${Math.random().toString(36).slice(2)}`,
+          messages,
+          tools: [],
+          context: [],
+          ...(resume ? { resume } : {}),
+        }),
       }),
     );
-    if (response.status !== 200) return { status: response.status, body: (await response.json()) as { error: string; code: string }, events: [] as Event[], messages };
+    if (response.status !== 200)
+      return { status: response.status, body: (await response.json()) as { error: string; code: string }, events: [] as Event[], messages };
     const events = await readEvents(response);
     return { status: 200, body: undefined, events, messages: applyEvents(messages, events) };
   };
   const listGrants = async (threadId: string, who?: string) => {
-    const response = await grantsHandler(new Request(`http://chatwire.test/api/grants?threadId=${encodeURIComponent(threadId)}`, { headers: who ? { 'x-user': who } : {} }));
-    return { status: response.status, body: (await response.json()) as { grants: { id: string; toolName: string; scope: string; effect: string; arguments?: string }[]; code?: string } };
+    const response = await grantsHandler(
+      new Request(`http://chatwire.test/api/grants?threadId=${encodeURIComponent(threadId)}`, { headers: who ? { 'x-user': who } : {} }),
+    );
+    return {
+      status: response.status,
+      body: (await response.json()) as {
+        grants: { id: string; toolName: string; scope: string; effect: string; arguments?: string }[];
+        code?: string;
+      },
+    };
   };
   const revoke = async (threadId: string, id: string, who?: string, init: RequestInit = {}) => {
     const response = await grantsHandler(
@@ -52,7 +75,9 @@ export function approvalServer(options: Partial<ChatHandlerOptions> = {}) {
 
 /** The `chatwire.approval_decision` events of a run. */
 export function decisionsOf(events: readonly Event[]): ApprovalDecision[] {
-  return events.filter((event) => event.type === 'CUSTOM' && event.name === 'chatwire.approval_decision').map((event) => (event as { value: ApprovalDecision }).value);
+  return events
+    .filter((event) => event.type === 'CUSTOM' && event.name === 'chatwire.approval_decision')
+    .map((event) => (event as { value: ApprovalDecision }).value);
 }
 
 /** A new user message appended to a history. */

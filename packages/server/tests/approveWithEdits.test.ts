@@ -9,7 +9,10 @@ import { approvalServer, decisionsOf, interruptsOf, say } from './approvalFlows.
 import { assertValidEventStream } from './eventStream.js';
 import { serve, user } from './fixtures.js';
 
-const refundImpl = vi.fn(async ({ orderId, amount }: { orderId: string; amount?: number }) => ({ refunded: orderId, amount: amount ?? 'all' }));
+const refundImpl = vi.fn(async ({ orderId, amount }: { orderId: string; amount?: number }) => ({
+  refunded: orderId,
+  amount: amount ?? 'all',
+}));
 const refundOrder = toolDefinition({
   name: 'refundOrder',
   description: 'Refund an order.',
@@ -18,7 +21,12 @@ const refundOrder = toolDefinition({
 }).server(refundImpl);
 
 const cancelImpl = vi.fn(async ({ orderId }: { orderId: string }) => ({ cancelled: orderId }));
-const cancelOrder = toolDefinition({ name: 'cancelOrder', description: 'Cancel an order.', inputSchema: z.object({ orderId: z.string() }), needsApproval: true }).server(cancelImpl);
+const cancelOrder = toolDefinition({
+  name: 'cancelOrder',
+  description: 'Cancel an order.',
+  inputSchema: z.object({ orderId: z.string() }),
+  needsApproval: true,
+}).server(cancelImpl);
 const ran = () => refundImpl.mock.calls.length + cancelImpl.mock.calls.length;
 
 async function pending(server: ReturnType<typeof approvalServer>, threadId: string) {
@@ -32,13 +40,19 @@ describe('approve with edits (AG-UI editedArgs)', () => {
     refundImpl.mockClear();
     const server = approvalServer({ tools: [refundOrder] });
     const { first, interrupt } = await pending(server, 't_edit');
-    const second = await server.send('t_edit', first.messages, [{ interruptId: interrupt.id, status: 'resolved', payload: { approved: true, editedArgs: { orderId: 'ORD-99', amount: 5 } } }]);
+    const second = await server.send('t_edit', first.messages, [
+      { interruptId: interrupt.id, status: 'resolved', payload: { approved: true, editedArgs: { orderId: 'ORD-99', amount: 5 } } },
+    ]);
     expect(second.status).toBe(200);
     expect(refundImpl).toHaveBeenCalledTimes(1);
     expect(refundImpl.mock.calls[0]?.[0]).toEqual({ orderId: 'ORD-99', amount: 5 });
     const result = second.events.find((event) => event.type === 'TOOL_CALL_RESULT') as { metadata?: Record<string, unknown> };
     expect(readResultMetadata(result.metadata).editedArguments).toBe('{"amount":5,"orderId":"ORD-99"}');
-    expect(decisionsOf(second.events)[0]).toMatchObject({ by: 'user', decision: 'approve', editedArguments: '{"amount":5,"orderId":"ORD-99"}' });
+    expect(decisionsOf(second.events)[0]).toMatchObject({
+      by: 'user',
+      decision: 'approve',
+      editedArguments: '{"amount":5,"orderId":"ORD-99"}',
+    });
     // The model call after the result sees the edited arguments on the call.
     const seen = server.received.at(-1)!;
     const call = seen.flatMap((message) => (message.role === 'assistant' ? (message.toolCalls ?? []) : []))[0];
@@ -55,11 +69,15 @@ describe('approve with edits (AG-UI editedArgs)', () => {
     const server = approvalServer({ tools: [refundOrder] });
     const { first, interrupt } = await pending(server, 't_edit_bad');
     for (const editedArgs of [{ orderId: 'DROP TABLE' }, { orderId: 'ORD-1', amount: -3 }, ['ORD-1'], 'ORD-1']) {
-      const refused = await server.send('t_edit_bad', first.messages, [{ interruptId: interrupt.id, status: 'resolved', payload: { approved: true, editedArgs } }]);
+      const refused = await server.send('t_edit_bad', first.messages, [
+        { interruptId: interrupt.id, status: 'resolved', payload: { approved: true, editedArgs } },
+      ]);
       expect(refused).toMatchObject({ status: 400, body: { code: 'invalid-edited-args' } });
     }
     expect(refundImpl).not.toHaveBeenCalled();
-    const ok = await server.send('t_edit_bad', first.messages, [{ interruptId: interrupt.id, status: 'resolved', payload: { approved: true } }]);
+    const ok = await server.send('t_edit_bad', first.messages, [
+      { interruptId: interrupt.id, status: 'resolved', payload: { approved: true } },
+    ]);
     expect(ok.status).toBe(200);
     expect(refundImpl).toHaveBeenCalledTimes(1);
   });
@@ -71,7 +89,9 @@ describe('approve with edits (AG-UI editedArgs)', () => {
     for (const text of ['{"orderId":"ORD-1","__proto__":{"admin":true}}', '{"orderId":"ORD-1","meta":{"__proto__":{"admin":true}}}']) {
       // Sent as raw JSON text: JSON.parse makes "__proto__" an own key, as a hostile client would.
       const body = `{"approved":true,"editedArgs":${text}}`;
-      const refused = await server.send('t_edit_proto', first.messages, [{ interruptId: interrupt.id, status: 'resolved', payload: JSON.parse(body) as Record<string, unknown> }]);
+      const refused = await server.send('t_edit_proto', first.messages, [
+        { interruptId: interrupt.id, status: 'resolved', payload: JSON.parse(body) as Record<string, unknown> },
+      ]);
       expect(refused).toMatchObject({ status: 400, body: { code: 'invalid-edited-args' } });
       expect(refused.body?.error).toMatch(/__proto__/);
     }
@@ -82,9 +102,16 @@ describe('approve with edits (AG-UI editedArgs)', () => {
   it('a client cannot claim edits it did not get approved: editing the result metadata breaks its signature', async () => {
     const server = approvalServer({ tools: [refundOrder] });
     const { first, interrupt } = await pending(server, 't_edit_forge');
-    const second = await server.send('t_edit_forge', first.messages, [{ interruptId: interrupt.id, status: 'resolved', payload: { approved: true } }]);
+    const second = await server.send('t_edit_forge', first.messages, [
+      { interruptId: interrupt.id, status: 'resolved', payload: { approved: true } },
+    ]);
     const forged = second.messages.map((message) =>
-      message.role === 'tool' ? { ...message, metadata: { chatwire: { ...(message.metadata as { chatwire: object }).chatwire, editedArguments: '{"orderId":"ORD-666"}' } } } : message,
+      message.role === 'tool'
+        ? {
+            ...message,
+            metadata: { chatwire: { ...(message.metadata as { chatwire: object }).chatwire, editedArguments: '{"orderId":"ORD-666"}' } },
+          }
+        : message,
     );
     const refused = await server.send('t_edit_forge', say(forged, 'thanks'));
     expect(refused).toMatchObject({ status: 400, body: { code: 'forged-result' } });
@@ -99,14 +126,30 @@ describe('batch answers', () => {
     const first = await server.send('t_batch', [user('use refundOrder and cancelOrder for ORD-1')]);
     const interrupts = interruptsOf(first.events);
     expect(interrupts).toHaveLength(2);
-    const all = await server.send('t_batch', first.messages, interrupts.map((interrupt) => ({ interruptId: interrupt.id, status: 'resolved' as const, payload: { approved: true } })));
+    const all = await server.send(
+      't_batch',
+      first.messages,
+      interrupts.map((interrupt) => ({ interruptId: interrupt.id, status: 'resolved' as const, payload: { approved: true } })),
+    );
     expect(all.status).toBe(200);
     expect(ran()).toBe(2);
     const again = await server.send('t_batch', say(all.messages, 'use refundOrder and cancelOrder for ORD-3'));
-    const denied = await server.send('t_batch', again.messages, interruptsOf(again.events).map((interrupt) => ({ interruptId: interrupt.id, status: 'resolved' as const, payload: { approved: false } })));
+    const denied = await server.send(
+      't_batch',
+      again.messages,
+      interruptsOf(again.events).map((interrupt) => ({
+        interruptId: interrupt.id,
+        status: 'resolved' as const,
+        payload: { approved: false },
+      })),
+    );
     expect(denied.status).toBe(200);
     expect(ran()).toBe(2);
-    expect(denied.events.filter((event) => event.type === 'TOOL_CALL_RESULT').map((event) => readResultMetadata((event as { metadata?: Record<string, unknown> }).metadata).outcome)).toEqual(['cancelled', 'cancelled']);
+    expect(
+      denied.events
+        .filter((event) => event.type === 'TOOL_CALL_RESULT')
+        .map((event) => readResultMetadata((event as { metadata?: Record<string, unknown> }).metadata).outcome),
+    ).toEqual(['cancelled', 'cancelled']);
   });
 
   it('one forged id among real ones: the request is refused and nothing runs; the real approvals stay usable', async () => {
@@ -117,7 +160,10 @@ describe('batch answers', () => {
     const interrupts = interruptsOf(first.events);
     const real = interrupts.map((interrupt) => ({ interruptId: interrupt.id, status: 'resolved' as const, payload: { approved: true } }));
     const forgedId = `${interrupts[0]!.id.slice(0, -4)}AAAA`;
-    const refused = await server.send('t_batch_forged', first.messages, [...real, { interruptId: forgedId, status: 'resolved', payload: { approved: true } }]);
+    const refused = await server.send('t_batch_forged', first.messages, [
+      ...real,
+      { interruptId: forgedId, status: 'resolved', payload: { approved: true } },
+    ]);
     expect(refused.status).toBe(400);
     expect(ran()).toBe(0);
     expect((await server.send('t_batch_forged', first.messages, real)).status).toBe(200);
@@ -134,7 +180,9 @@ describe('@ag-ui/client HttpAgent approving with editedArgs over HTTP', () => {
 
   it('reads the edit capability from responseSchema, resumes with editedArgs, and the tool runs with them', async () => {
     refundImpl.mockClear();
-    const server = await serve(createChatHandler({ model: createScriptedModel(), tools: [refundOrder], secret: 'ag-ui-edits', store: createMemoryStore() }));
+    const server = await serve(
+      createChatHandler({ model: createScriptedModel(), tools: [refundOrder], secret: 'ag-ui-edits', store: createMemoryStore() }),
+    );
     close = server.close;
     const agent = new HttpAgent({ url: `${server.url}/api/chat`, threadId: 't_http_edit' });
     const run = async (parameters: Parameters<HttpAgent['runAgent']>[0] = {}) => {
@@ -153,8 +201,14 @@ describe('@ag-ui/client HttpAgent approving with editedArgs over HTTP', () => {
     const first = await run();
     const [interrupt] = first.interrupts;
     // The spec's capability signal: editedArgs in the responseSchema, with the tool's own argument schema.
-    expect(interrupt?.responseSchema).toMatchObject({ properties: { editedArgs: { type: 'object', properties: { orderId: { type: 'string' } } } } });
-    const second = await run({ resume: [{ interruptId: interrupt!.id, status: 'resolved', payload: { approved: true, editedArgs: { orderId: 'ORD-7', amount: 12.5 } } }] });
+    expect(interrupt?.responseSchema).toMatchObject({
+      properties: { editedArgs: { type: 'object', properties: { orderId: { type: 'string' } } } },
+    });
+    const second = await run({
+      resume: [
+        { interruptId: interrupt!.id, status: 'resolved', payload: { approved: true, editedArgs: { orderId: 'ORD-7', amount: 12.5 } } },
+      ],
+    });
     expect(refundImpl).toHaveBeenCalledTimes(1);
     expect(refundImpl.mock.calls[0]?.[0]).toEqual({ orderId: 'ORD-7', amount: 12.5 });
     const result = second.events.find((event) => event.type === 'TOOL_CALL_RESULT') as { content: string };

@@ -10,13 +10,16 @@ import {
   type ToolCallPart,
   type ToolContext,
 } from '@chatwire/core';
+import { discoveredToolsInWire, loadingFailure, selfCorrectionError, toolCallParts } from '@chatwire/core/shared';
 import {
-  discoveredToolsInWire,
-  loadingFailure,
-  selfCorrectionError,
-  toolCallParts,
-} from '@chatwire/core/shared';
-import { createChatHandler, createScriptedModel, jsonToolTokens, type ChatModel, type DiscoveryOptions, type ModelTool, type ScriptRule } from '@chatwire/server';
+  createChatHandler,
+  createScriptedModel,
+  jsonToolTokens,
+  type ChatModel,
+  type DiscoveryOptions,
+  type ModelTool,
+  type ScriptRule,
+} from '@chatwire/server';
 import { clientFor } from './fixtures.js';
 import { createPlainAgUiServer } from './plainAgUiServer.js';
 
@@ -43,19 +46,28 @@ const fillAddress = toolDefinition({
   lazy: true,
 });
 /** An eager browser tool. */
-const setTheme = toolDefinition({ name: 'setTheme', description: 'Switch the page theme.', inputSchema: z.object({ theme: z.enum(['light', 'dark']) }) });
+const setTheme = toolDefinition({
+  name: 'setTheme',
+  description: 'Switch the page theme.',
+  inputSchema: z.object({ theme: z.enum(['light', 'dark']) }),
+});
 
 /** Server tools of the Chatwire handler: one eager, one lazy. */
-const getTime = toolDefinition({ name: 'getTime', description: 'The current server time.', inputSchema: z.object({}) }).server(async () => ({ time: '12:00' }));
+const getTime = toolDefinition({ name: 'getTime', description: 'The current server time.', inputSchema: z.object({}) }).server(
+  async () => ({ time: '12:00' }),
+);
 const convertCurrency = toolDefinition({
   name: 'convertCurrency',
   description: 'Convert an amount between currencies.',
   inputSchema: z.object({ amount: z.number(), from: z.string(), to: z.string() }),
   lazy: true,
 }).server(async ({ amount }) => ({ amount: amount * 2 }));
-const listOrders = toolDefinition({ name: 'listOrders', description: 'List the customer orders. Newest first.', inputSchema: z.object({}), lazy: true }).server(
-  async () => ({ orders: ['ORD-1', 'ORD-2'] }),
-);
+const listOrders = toolDefinition({
+  name: 'listOrders',
+  description: 'List the customer orders. Newest first.',
+  inputSchema: z.object({}),
+  lazy: true,
+}).server(async () => ({ orders: ['ORD-1', 'ORD-2'] }));
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
@@ -103,7 +115,10 @@ function plainSetup(options: { rules?: ScriptRule[]; manageDiscovery?: boolean }
   const recorded = recordingModel(options.rules ?? []);
   const server = createPlainAgUiServer(recorded.model);
   const browser = page();
-  const { client, bodies } = clientFor(server.handler, { tools: browser.tools, ...(options.manageDiscovery ? { manageDiscovery: clientDiscovery() } : {}) });
+  const { client, bodies } = clientFor(server.handler, {
+    tools: browser.tools,
+    ...(options.manageDiscovery ? { manageDiscovery: clientDiscovery() } : {}),
+  });
   return { ...recorded, ...browser, client, bodies, inputs: server.inputs };
 }
 
@@ -112,11 +127,16 @@ const callsTo = (client: ChatClient, name: string) => allCalls(client).filter((c
 const wireTools = (body: { readonly tools?: unknown } | undefined) => (body?.tools ?? []) as WireTool[];
 const toolNamesOf = (body: { readonly tools?: unknown } | undefined) => wireTools(body).map((tool) => tool.name);
 const names = (tools: readonly { name: string }[]) => tools.map((tool) => tool.name);
-const lastText = (client: ChatClient) => client.getSnapshot().messages.at(-1)?.parts.filter((part) => part.type === 'text').at(-1);
-const discoveryToolOf = (tools: readonly { name: string; description: string }[]) => tools.find((tool) => tool.name === DISCOVERY_TOOL_NAME);
+const lastText = (client: ChatClient) =>
+  client
+    .getSnapshot()
+    .messages.at(-1)
+    ?.parts.filter((part) => part.type === 'text')
+    .at(-1);
+const discoveryToolOf = (tools: readonly { name: string; description: string }[]) =>
+  tools.find((tool) => tool.name === DISCOVERY_TOOL_NAME);
 
 // ---------------------------------------------------------------------------------------------
-
 
 describe('server-managed discovery of lazy browser tools', () => {
   it('the run input carries a lazy browser tool with metadata.chatwire.lazy, eager ones without', async () => {
@@ -183,7 +203,7 @@ describe('server-managed discovery of lazy browser tools', () => {
     expect(lastText(client)).toMatchObject({ text: expect.stringContaining('showBanner returned') });
   });
 
-  it('a call before discovery does not run, but the server\'s answer loads the tool: the model calls it again in the next request and the browser runs it', async () => {
+  it("a call before discovery does not run, but the server's answer loads the tool: the model calls it again in the next request and the browser runs it", async () => {
     const jumpTheGun: ScriptRule = {
       name: 'call before discovering',
       when: (context) => context.phase === 'user' && context.userText.startsWith('sneak'),
@@ -252,7 +272,9 @@ describe('server-managed discovery of lazy browser tools', () => {
     expect(bodies).toHaveLength(2);
     // The browser's result rides the next input's tool messages.
     const sent = bodies[1]?.['messages'] as { role: string; content?: string }[];
-    expect(sent.filter((message) => message.role === 'tool').map((message) => message.content)).toContain(JSON.stringify({ shown: 'together' }));
+    expect(sent.filter((message) => message.role === 'tool').map((message) => message.content)).toContain(
+      JSON.stringify({ shown: 'together' }),
+    );
     expect(requests).toHaveLength(2); // no self-correction round trip
     expect(client.getSnapshot().status).toBe('ready');
   });
@@ -315,7 +337,11 @@ describe('client-managed discovery (manageDiscovery) against a plain AG-UI serve
     expect(toolNamesOf(inputs[0])).toEqual(['setTheme', DISCOVERY_TOOL_NAME]);
     expect(toolNamesOf(inputs[1])).toEqual(['setTheme', DISCOVERY_TOOL_NAME, 'showBanner']);
     expect(toolNamesOf(inputs[2])).toEqual(['setTheme', DISCOVERY_TOOL_NAME, 'showBanner']);
-    expect(wireTools(inputs[1]).at(-1)).toEqual({ name: 'showBanner', description: showBanner.description, parameters: showBanner.parameters });
+    expect(wireTools(inputs[1]).at(-1)).toEqual({
+      name: 'showBanner',
+      description: showBanner.description,
+      parameters: showBanner.parameters,
+    });
     expect(inputs[1]!.messages.find((message) => message.role === 'tool')).toMatchObject({
       toolCallId: discovery!.toolCallId,
       content: expect.stringContaining('"discovered":["showBanner"]'),
@@ -324,7 +350,9 @@ describe('client-managed discovery (manageDiscovery) against a plain AG-UI serve
     expect(banner).toHaveBeenCalledTimes(1);
     expect(banner).toHaveBeenCalledWith({ text: 'Hi there' }, expect.anything());
     expect(state.banner).toBe('Hi there');
-    expect(callsTo(client, 'showBanner')).toEqual([expect.objectContaining({ state: 'output-available', result: expect.objectContaining({ output: { shown: 'Hi there' } }) })]);
+    expect(callsTo(client, 'showBanner')).toEqual([
+      expect.objectContaining({ state: 'output-available', result: expect.objectContaining({ output: { shown: 'Hi there' } }) }),
+    ]);
     expect(lastText(client)).toMatchObject({ text: expect.stringContaining('showBanner returned') });
     expect(client.getSnapshot().status).toBe('ready');
   });
@@ -404,7 +432,10 @@ describe('client-managed discovery (manageDiscovery) against a plain AG-UI serve
     expect(retried?.result?.output).toEqual({ filled: 'Lyon' });
     // The refusal travels back with its metadata, so the very next run carries the definition.
     const refusal = inputs[1]!.messages.find((message) => message.role === 'tool');
-    expect(refusal).toMatchObject({ toolCallId: refused?.toolCallId, metadata: { chatwire: { discoveredTools: ['fillAddress'], undiscovered: true } } });
+    expect(refusal).toMatchObject({
+      toolCallId: refused?.toolCallId,
+      metadata: { chatwire: { discoveredTools: ['fillAddress'], undiscovered: true } },
+    });
     expect(toolNamesOf(inputs[0])).toEqual(['setTheme', DISCOVERY_TOOL_NAME]);
     expect(toolNamesOf(inputs[1])).toEqual(['setTheme', DISCOVERY_TOOL_NAME, 'fillAddress']);
     // Call, retry, summary.
@@ -481,7 +512,10 @@ describe('client-managed discovery (manageDiscovery) against the Chatwire server
     expect(toolNames(third[0])).toEqual(['setTheme', 'showBanner', 'fillAddress']);
     expect(banner).toHaveBeenCalledTimes(2);
     await turn('use getTime');
-    const times = client.getSnapshot().messages.flatMap((message) => toolCallParts(message)).filter((part) => part.toolName === 'getTime');
+    const times = client
+      .getSnapshot()
+      .messages.flatMap((message) => toolCallParts(message))
+      .filter((part) => part.toolName === 'getTime');
     expect(times.map((part) => part.state)).toEqual(['output-available']);
   });
 });

@@ -5,10 +5,27 @@ import { toolCallParts } from '@chatwire/core/shared';
 import { createChatHandler, createScriptedModel, type ScriptRule } from '@chatwire/server';
 import { clientFor } from './fixtures.js';
 
-const showBanner = toolDefinition({ name: 'showBanner', description: 'Show a banner in the page.', inputSchema: z.object({ text: z.string() }) });
-const setTheme = toolDefinition({ name: 'setTheme', description: 'Switch the page theme.', inputSchema: z.object({ theme: z.enum(['light', 'dark']) }) });
-const pinNote = toolDefinition({ name: 'pinNote', description: 'Pin a note.', inputSchema: z.object({ text: z.string() }), needsApproval: true });
-const fetchPreferences = toolDefinition({ name: 'fetchPreferences', description: 'Load saved preferences.', inputSchema: z.object({}) }).server(async () => ({
+const showBanner = toolDefinition({
+  name: 'showBanner',
+  description: 'Show a banner in the page.',
+  inputSchema: z.object({ text: z.string() }),
+});
+const setTheme = toolDefinition({
+  name: 'setTheme',
+  description: 'Switch the page theme.',
+  inputSchema: z.object({ theme: z.enum(['light', 'dark']) }),
+});
+const pinNote = toolDefinition({
+  name: 'pinNote',
+  description: 'Pin a note.',
+  inputSchema: z.object({ text: z.string() }),
+  needsApproval: true,
+});
+const fetchPreferences = toolDefinition({
+  name: 'fetchPreferences',
+  description: 'Load saved preferences.',
+  inputSchema: z.object({}),
+}).server(async () => ({
   theme: 'dark' as const,
   banner: 'Welcome back!',
 }));
@@ -51,7 +68,10 @@ describe('browser tools', () => {
       expect.objectContaining({ toolCallId: call?.toolCallId, content: JSON.stringify({ shown: 'Sale ends today' }) }),
     ]);
     const messages = client.getSnapshot().messages;
-    expect(messages[messages.length - 1]?.parts.at(-1)).toMatchObject({ type: 'text', text: expect.stringContaining('showBanner returned') });
+    expect(messages[messages.length - 1]?.parts.at(-1)).toMatchObject({
+      type: 'text',
+      text: expect.stringContaining('showBanner returned'),
+    });
   });
 
   it('run parallel calls concurrently and continue once, after all have settled', async () => {
@@ -75,8 +95,15 @@ describe('browser tools', () => {
     expect(lastCalls(client).map((call) => call.state)).toEqual(['output-available', 'output-available']);
     expect(bodies).toHaveLength(2);
     const sent = bodies[1]?.['messages'] as { role: string; toolCallId?: string }[];
-    expect(sent.filter((message) => message.role === 'tool').map((message) => message.toolCallId).sort()).toEqual(
-      lastCalls(client).map((call) => call.toolCallId).sort(),
+    expect(
+      sent
+        .filter((message) => message.role === 'tool')
+        .map((message) => message.toolCallId)
+        .sort(),
+    ).toEqual(
+      lastCalls(client)
+        .map((call) => call.toolCallId)
+        .sort(),
     );
   });
 
@@ -168,7 +195,9 @@ describe('browser tools', () => {
     await client.sendMessage('use fetchPreferences');
     expect(applied).toHaveBeenCalledWith({ theme: 'dark', banner: 'Welcome back!' }, expect.anything());
     const parts = client.getSnapshot().messages.at(-1)!.parts;
-    expect(parts.filter((part) => part.type === 'tool-call').map((part) => (part.type === 'tool-call' ? [part.toolName, part.state] : []))).toEqual([
+    expect(
+      parts.filter((part) => part.type === 'tool-call').map((part) => (part.type === 'tool-call' ? [part.toolName, part.state] : [])),
+    ).toEqual([
       ['fetchPreferences', 'output-available'],
       ['applyPreferences', 'output-available'],
     ]);

@@ -13,9 +13,18 @@ import { user } from './fixtures.js';
  * model received, as each adapter turns them into its request.
  */
 const refundImpl = vi.fn(async ({ orderId }: { orderId: string }) => ({ refunded: orderId }));
-const refundOrder = toolDefinition({ name: 'refundOrder', description: 'Refund an order.', inputSchema: z.object({ orderId: z.string() }), needsApproval: true }).server(refundImpl);
+const refundOrder = toolDefinition({
+  name: 'refundOrder',
+  description: 'Refund an order.',
+  inputSchema: z.object({ orderId: z.string() }),
+  needsApproval: true,
+}).server(refundImpl);
 const lookupImpl = vi.fn(async ({ orderId }: { orderId: string }) => ({ orderId, status: 'shipped' }));
-const lookupOrder = toolDefinition({ name: 'lookupOrder', description: 'Look up an order.', inputSchema: z.object({ orderId: z.string() }) }).server(lookupImpl);
+const lookupOrder = toolDefinition({
+  name: 'lookupOrder',
+  description: 'Look up an order.',
+  inputSchema: z.object({ orderId: z.string() }),
+}).server(lookupImpl);
 
 /** OpenAI Chat Completions: every assistant tool call is answered by a tool message before the next other message. */
 function checkOpenAI(messages: readonly OpenAIChatMessage[]): void {
@@ -41,7 +50,9 @@ function checkAnthropic(messages: readonly AnthropicMessage[]): void {
     if (uses.length === 0) continue;
     const next = messages[i + 1];
     expect(next?.role).toBe('user');
-    const results = (next?.content ?? []).filter((block) => block.type === 'tool_result').map((block) => (block as { tool_use_id: string }).tool_use_id);
+    const results = (next?.content ?? [])
+      .filter((block) => block.type === 'tool_result')
+      .map((block) => (block as { tool_use_id: string }).tool_use_id);
     expect(results.sort()).toEqual([...uses].sort());
   }
 }
@@ -59,7 +70,9 @@ describe('a denied call is terminal, and the next provider request is valid for 
     const server = approvalServer({ tools: [refundOrder, lookupOrder] });
     const first = await server.send('t_term_user', [user('use lookupOrder and refundOrder for ORD-1')]);
     const [interrupt] = interruptsOf(first.events);
-    const denied = await server.send('t_term_user', first.messages, [{ interruptId: interrupt!.id, status: 'resolved', payload: { approved: false, reason: 'not now' } }]);
+    const denied = await server.send('t_term_user', first.messages, [
+      { interruptId: interrupt!.id, status: 'resolved', payload: { approved: false, reason: 'not now' } },
+    ]);
     const result = denied.events.find((event) => event.type === 'TOOL_CALL_RESULT') as { metadata?: Record<string, unknown> };
     expect(readResultMetadata(result.metadata)).toMatchObject({ outcome: 'cancelled', reason: 'denied' });
     checkEveryAdapter(server.received.at(-1)!);
@@ -70,16 +83,24 @@ describe('a denied call is terminal, and the next provider request is valid for 
   });
 
   it('cancelled (the other spec status), by a policy, and by a "deny in this chat" grant', async () => {
-    const server = approvalServer({ tools: [refundOrder], approvalPolicy: ({ input }) => ((input as { orderId: string }).orderId === 'ORD-9' ? { decision: 'deny', reason: 'ORD-9 is frozen' } : undefined) });
+    const server = approvalServer({
+      tools: [refundOrder],
+      approvalPolicy: ({ input }) =>
+        (input as { orderId: string }).orderId === 'ORD-9' ? { decision: 'deny', reason: 'ORD-9 is frozen' } : undefined,
+    });
     const first = await server.send('t_term_more', [user('use refundOrder for ORD-1')]);
-    const cancelled = await server.send('t_term_more', first.messages, [{ interruptId: interruptsOf(first.events)[0]!.id, status: 'cancelled' }]);
+    const cancelled = await server.send('t_term_more', first.messages, [
+      { interruptId: interruptsOf(first.events)[0]!.id, status: 'cancelled' },
+    ]);
     expect(cancelled.status).toBe(200);
     checkEveryAdapter(server.received.at(-1)!);
     const byPolicy = await server.send('t_term_more', say(cancelled.messages, 'use refundOrder for ORD-9'));
     expect(interruptsOf(byPolicy.events)).toEqual([]);
     checkEveryAdapter(server.received.at(-1)!);
     const asked = await server.send('t_term_more', say(byPolicy.messages, 'use refundOrder for ORD-2'));
-    const denyHere = await server.send('t_term_more', asked.messages, [{ interruptId: interruptsOf(asked.events)[0]!.id, status: 'resolved', payload: { approved: false, grant: 'thread' } }]);
+    const denyHere = await server.send('t_term_more', asked.messages, [
+      { interruptId: interruptsOf(asked.events)[0]!.id, status: 'resolved', payload: { approved: false, grant: 'thread' } },
+    ]);
     const byGrant = await server.send('t_term_more', say(denyHere.messages, 'use refundOrder for ORD-3'));
     expect(interruptsOf(byGrant.events)).toEqual([]);
     checkEveryAdapter(server.received.at(-1)!);
@@ -88,13 +109,23 @@ describe('a denied call is terminal, and the next provider request is valid for 
   });
 
   it('a lazy tool loaded by call-to-load and then denied ends cancelled too', async () => {
-    const lazyRefund = toolDefinition({ name: 'refundOrder', description: 'Refund an order.', inputSchema: z.object({ orderId: z.string() }), needsApproval: true, lazy: true }).server(refundImpl);
+    const lazyRefund = toolDefinition({
+      name: 'refundOrder',
+      description: 'Refund an order.',
+      inputSchema: z.object({ orderId: z.string() }),
+      needsApproval: true,
+      lazy: true,
+    }).server(refundImpl);
     const server = approvalServer({ tools: [lazyRefund, lookupOrder] });
     const first = await server.send('t_term_lazy', [user('use refundOrder for ORD-1')]);
     const [interrupt] = interruptsOf(first.events);
     if (interrupt) {
-      const denied = await server.send('t_term_lazy', first.messages, [{ interruptId: interrupt.id, status: 'resolved', payload: { approved: false } }]);
-      const results = denied.events.filter((event) => event.type === 'TOOL_CALL_RESULT').map((event) => readResultMetadata((event as { metadata?: Record<string, unknown> }).metadata));
+      const denied = await server.send('t_term_lazy', first.messages, [
+        { interruptId: interrupt.id, status: 'resolved', payload: { approved: false } },
+      ]);
+      const results = denied.events
+        .filter((event) => event.type === 'TOOL_CALL_RESULT')
+        .map((event) => readResultMetadata((event as { metadata?: Record<string, unknown> }).metadata));
       expect(results.some((meta) => meta.outcome === 'cancelled' && meta.reason === 'denied')).toBe(true);
     }
     expect(interrupt, 'the lazy tool asked for approval').toBeDefined();

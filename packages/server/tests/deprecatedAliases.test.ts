@@ -4,7 +4,13 @@ import { createMemoryStore, DEFAULT_LIMITS, DEFAULT_REQUEST_LIMITS, type ChatSto
 describe('renamed exports keep their former names as deprecated aliases', () => {
   it('DEFAULT_LIMITS is DEFAULT_REQUEST_LIMITS, with the limits the docs state', () => {
     expect(DEFAULT_LIMITS).toBe(DEFAULT_REQUEST_LIMITS);
-    expect(DEFAULT_REQUEST_LIMITS).toEqual({ maxBodyBytes: 4_194_304, maxMessages: 2_000, maxTools: 256, maxAttachments: 16, maxAttachmentBytes: 3_145_728 });
+    expect(DEFAULT_REQUEST_LIMITS).toEqual({
+      maxBodyBytes: 4_194_304,
+      maxMessages: 2_000,
+      maxTools: 256,
+      maxAttachments: 16,
+      maxAttachmentBytes: 3_145_728,
+    });
     expect(Object.isFrozen(DEFAULT_REQUEST_LIMITS)).toBe(true);
   });
 

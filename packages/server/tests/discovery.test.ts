@@ -4,23 +4,46 @@ import { z } from 'zod';
 import { DISCOVERY_TOOL_NAME, toolDefinition, type ModelCallUsage } from '@chatwire/core';
 import { createCompactionMarker, selfCorrectionError } from '@chatwire/core/shared';
 import { readResultMetadata } from '@chatwire/core/wire';
-import { chat, createScriptedModel, jsonToolTokens, toModelTool, type ChatModel, type ChatOptions, type ModelTool, type ScriptRule } from '@chatwire/server';
+import {
+  chat,
+  createScriptedModel,
+  jsonToolTokens,
+  toModelTool,
+  type ChatModel,
+  type ChatOptions,
+  type ModelTool,
+  type ScriptRule,
+} from '@chatwire/server';
 import { applyEvents, collect, user } from './fixtures.js';
 
 const orders = vi.fn(async () => ({ orders: ['ORD-1', 'ORD-2'] }));
 const tools = [
-  toolDefinition({ name: 'getWeather', description: 'Current weather for a city.', inputSchema: z.object({ city: z.string() }) }).server(async ({ city }) => ({ city })),
-  toolDefinition({ name: 'searchProducts', description: 'Search the product catalog.', inputSchema: z.object({ query: z.string() }) }).server(async () => ({ items: [] })),
-  toolDefinition({ name: 'listOrders', description: 'List the customer orders. Newest first.', inputSchema: z.object({}), lazy: true }).server(orders),
+  toolDefinition({ name: 'getWeather', description: 'Current weather for a city.', inputSchema: z.object({ city: z.string() }) }).server(
+    async ({ city }) => ({ city }),
+  ),
+  toolDefinition({
+    name: 'searchProducts',
+    description: 'Search the product catalog.',
+    inputSchema: z.object({ query: z.string() }),
+  }).server(async () => ({ items: [] })),
+  toolDefinition({
+    name: 'listOrders',
+    description: 'List the customer orders. Newest first.',
+    inputSchema: z.object({}),
+    lazy: true,
+  }).server(orders),
   toolDefinition({
     name: 'trackShipment',
     description: 'Track a shipment by its tracking number. Returns carrier events.',
     inputSchema: z.object({ trackingNumber: z.string() }),
     lazy: true,
   }).server(async ({ trackingNumber }) => ({ trackingNumber, status: 'in transit' })),
-  toolDefinition({ name: 'convertCurrency', description: 'Convert an amount between currencies.', inputSchema: z.object({ amount: z.number() }), lazy: true }).server(
-    async ({ amount }) => ({ amount }),
-  ),
+  toolDefinition({
+    name: 'convertCurrency',
+    description: 'Convert an amount between currencies.',
+    inputSchema: z.object({ amount: z.number() }),
+    lazy: true,
+  }).server(async ({ amount }) => ({ amount })),
 ];
 const eagerNames = ['getWeather', 'searchProducts'];
 
@@ -96,7 +119,10 @@ describe('server-managed discovery by name', () => {
     const { events } = await run([...first.history, user('again', 'u2')]);
     const [result] = results(events);
     expect(readResultMetadata(result!.metadata).outcome).toBeUndefined();
-    expect(JSON.parse(result!.content as string)).toMatchObject({ discovered: ['trackShipment'], errors: { teleport: "Unknown tool 'teleport'." } });
+    expect(JSON.parse(result!.content as string)).toMatchObject({
+      discovered: ['trackShipment'],
+      errors: { teleport: "Unknown tool 'teleport'." },
+    });
     expect(names(calls.at(-1)!).filter((name) => name === 'trackShipment')).toHaveLength(1);
   });
 
@@ -165,7 +191,11 @@ describe('server-managed discovery by name', () => {
   });
 
   it('when everything is discovered the discovery tool leaves the list, and still answers if called', async () => {
-    const again: ScriptRule = { name: 'call discovery', when: 'again', reply: { toolCalls: [{ name: DISCOVERY_TOOL_NAME, args: { toolNames: ['listOrders'] } }] } };
+    const again: ScriptRule = {
+      name: 'call discovery',
+      when: 'again',
+      reply: { toolCalls: [{ name: DISCOVERY_TOOL_NAME, args: { toolNames: ['listOrders'] } }] },
+    };
     const { calls, run } = recording([again]);
     const all = [createCompactionMarker(['listOrders', 'trackShipment', 'convertCurrency'])];
     const { events } = await run([...all, user('again')]);
@@ -225,7 +255,9 @@ describe('token accounting per model call', () => {
     expect(names(small.calls[0]!)).toEqual(tools.map((tool) => tool.name));
     const record = usages(eager.events)[0]!;
     expect(record.auto).toMatchObject({ deferring: false, threshold: 0.1 });
-    expect(record.auto!.lazyTokens).toBe(tools.filter((tool) => tool.lazy).reduce((sum, tool) => sum + jsonToolTokens.countTool(toModelTool(tool)), 0));
+    expect(record.auto!.lazyTokens).toBe(
+      tools.filter((tool) => tool.lazy).reduce((sum, tool) => sum + jsonToolTokens.countTool(toModelTool(tool)), 0),
+    );
     expect(record.tokens.saved).toBe(0);
   });
 });
@@ -235,7 +267,9 @@ describe("self-correction in search mode (undiscoveredCalls: 'self-correct')", (
     orders.mockClear();
     const eager: ScriptRule = { name: 'jump the gun', when: /^list my orders/, reply: { toolCalls: [{ name: 'listOrders', args: {} }] } };
     const { run } = recording([eager]);
-    const { events } = await run([user('list my orders (listOrders)')], { discovery: { mode: 'search', undiscoveredCalls: 'self-correct' } });
+    const { events } = await run([user('list my orders (listOrders)')], {
+      discovery: { mode: 'search', undiscoveredCalls: 'self-correct' },
+    });
     const [first, discovery, second] = results(events);
     expect(JSON.parse(first!.content as string).error).toBe(
       "Error: Tool 'listOrders' must be discovered first.\nCall __lazy__tool__discovery__ with query: 'select:listOrders' to discover it.",

@@ -9,7 +9,9 @@ import { collect, user } from './fixtures.js';
 const refund = vi.fn(async () => ({ refunded: true }));
 const cancel = vi.fn(async () => ({ cancelled: true }));
 const tools = [
-  toolDefinition({ name: 'getWeather', description: 'Current weather for a city.', inputSchema: z.object({ city: z.string() }) }).server(async () => ({ celsius: 20 })),
+  toolDefinition({ name: 'getWeather', description: 'Current weather for a city.', inputSchema: z.object({ city: z.string() }) }).server(
+    async () => ({ celsius: 20 }),
+  ),
   toolDefinition({ name: 'refundOrder', description: 'Refund an order.', inputSchema: z.object({}), lazy: true }).server(refund),
   toolDefinition({ name: 'cancelOrder', description: 'Cancel an order.', inputSchema: z.object({}), lazy: true }).server(cancel),
 ];
@@ -28,7 +30,11 @@ function persistentModel() {
       const said = last?.role === 'tool' && typeof last.content === 'string' ? last.content : '';
       const call = (name: string, args: unknown): ModelChunk[] => {
         const id = `c${++n}`;
-        return [{ type: 'tool-call-start', id, name }, { type: 'tool-call-delta', id, delta: JSON.stringify(args) }, { type: 'tool-call-end', id }];
+        return [
+          { type: 'tool-call-start', id, name },
+          { type: 'tool-call-delta', id, delta: JSON.stringify(args) },
+          { type: 'tool-call-end', id },
+        ];
       };
       let chunks: ModelChunk[];
       if (said.includes('do not try')) chunks = [{ type: 'text-delta', delta: 'I cannot refund that here.' }];
@@ -45,12 +51,16 @@ function persistentModel() {
 describe('the load policy is final', () => {
   it('a tool the policy refuses ends in a terminal answer, not a discover / call loop', async () => {
     const { model, requests } = persistentModel();
-    const events = await collect(chat({ model, messages: [user('refund it')], tools, discovery: { filter: refuseRefund }, maxIterations: 10, secret: 's' }));
+    const events = await collect(
+      chat({ model, messages: [user('refund it')], tools, discovery: { filter: refuseRefund }, maxIterations: 10, secret: 's' }),
+    );
     expect(events.at(-1)?.type).toBe('RUN_FINISHED');
     expect(refund).not.toHaveBeenCalled();
     // call -> "not available, do not try" -> the model gives up: two model calls, not ten.
     expect(requests).toHaveLength(2);
-    const results = events.filter((event) => event.type === 'TOOL_CALL_RESULT').map((event) => String((event as { content: unknown }).content));
+    const results = events
+      .filter((event) => event.type === 'TOOL_CALL_RESULT')
+      .map((event) => String((event as { content: unknown }).content));
     expect(results).toHaveLength(1);
     expect(results[0]).toContain('not available');
     expect(results[0]).not.toContain('must be discovered');

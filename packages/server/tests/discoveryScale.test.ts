@@ -27,9 +27,18 @@ function generated(count: number, groups: number): AnyTool[] {
 }
 
 const groupDescriptions = (groups: number): DiscoveryOptions['groups'] =>
-  Object.fromEntries(Array.from({ length: groups }, (_, index) => [`server${index}`, { description: `The MCP server number ${index}, with tools for its own service and account. It needs a token.` }]));
+  Object.fromEntries(
+    Array.from({ length: groups }, (_, index) => [
+      `server${index}`,
+      { description: `The MCP server number ${index}, with tools for its own service and account. It needs a token.` },
+    ]),
+  );
 
-async function firstCall(tools: AnyTool[], discovery: DiscoveryOptions, reply: (request: { tools: readonly ModelTool[] }) => object = () => ({ text: 'hi' })) {
+async function firstCall(
+  tools: AnyTool[],
+  discovery: DiscoveryOptions,
+  reply: (request: { tools: readonly ModelTool[] }) => object = () => ({ text: 'hi' }),
+) {
   const received: ModelTool[][] = [];
   const scripted = createScriptedModel({ rules: [{ name: 'r', when: () => true, reply: (context) => reply(context.request) as never }] });
   const model: ChatModel = { ...scripted, stream: (request) => (received.push([...request.tools]), scripted.stream(request)) };

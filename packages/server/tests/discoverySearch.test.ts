@@ -21,17 +21,23 @@ import { applyEvents, collect, user } from './fixtures.js';
 const refundImpl = vi.fn(async ({ orderId }: { orderId: string }) => ({ orderId, refunded: true }));
 
 const lazy = (name: string, description: string) =>
-  toolDefinition({ name, description, inputSchema: z.object({ id: z.string().optional() }), lazy: true }).server(async () => ({ ok: name }));
+  toolDefinition({ name, description, inputSchema: z.object({ id: z.string().optional() }), lazy: true }).server(async () => ({
+    ok: name,
+  }));
 
 const catalog = [
-  toolDefinition({ name: 'getWeather', description: 'Current weather for a city.', inputSchema: z.object({ city: z.string() }) }).server(async ({ city }) => ({
-    city,
-    celsius: 21,
-  })),
-  toolDefinition({ name: 'getTime', description: 'Current time in a time zone.', inputSchema: z.object({ zone: z.string() }) }).server(async ({ zone }) => ({
-    zone,
-    time: '12:00',
-  })),
+  toolDefinition({ name: 'getWeather', description: 'Current weather for a city.', inputSchema: z.object({ city: z.string() }) }).server(
+    async ({ city }) => ({
+      city,
+      celsius: 21,
+    }),
+  ),
+  toolDefinition({ name: 'getTime', description: 'Current time in a time zone.', inputSchema: z.object({ zone: z.string() }) }).server(
+    async ({ zone }) => ({
+      zone,
+      time: '12:00',
+    }),
+  ),
   lazy('searchProducts', 'Search the product catalog by keyword. Returns names, prices and stock.'),
   lazy('getProductDetails', 'Full details of one product, with reviews. Use an id from searchProducts.'),
   lazy('track_shipment', 'Where a parcel is now. Needs the tracking number from the order.'),
@@ -67,7 +73,11 @@ function stepOf(messages: readonly Message[]): number {
 }
 
 /** A rule that gives the n-th model call of a turn the n-th reply. */
-const steps = (...replies: ScriptReply[]): ScriptRule => ({ name: 'steps', when: () => true, reply: (context) => replies[stepOf(context.request.messages)] });
+const steps = (...replies: ScriptReply[]): ScriptRule => ({
+  name: 'steps',
+  when: () => true,
+  reply: (context) => replies[stepOf(context.request.messages)],
+});
 
 const query = (text: string): ScriptReply => ({ toolCalls: [{ name: DISCOVERY_TOOL_NAME, args: { query: text } }] });
 
@@ -88,7 +98,9 @@ function recorder(...replies: ScriptReply[]) {
 }
 
 async function run(model: ChatModel, messages: Message[], discovery: DiscoveryOptions) {
-  const events = await collect(chat({ model, messages, tools: catalog, discovery, threadId: 'thread_search', secret: 'discovery-search-test' }));
+  const events = await collect(
+    chat({ model, messages, tools: catalog, discovery, threadId: 'thread_search', secret: 'discovery-search-test' }),
+  );
   expect(events.at(-1)?.type).toBe('RUN_FINISHED');
   return { events, history: applyEvents(messages, events) };
 }
@@ -96,12 +108,18 @@ async function run(model: ChatModel, messages: Message[], discovery: DiscoveryOp
 /** The tool results of a run, with the name of the tool each answers. */
 function resultsOf(events: readonly Event[]) {
   const names = new Map<string, string>();
-  const out: { name: string | undefined; content: string; body: Record<string, unknown>; meta: ReturnType<typeof readResultMetadata> }[] = [];
+  const out: { name: string | undefined; content: string; body: Record<string, unknown>; meta: ReturnType<typeof readResultMetadata> }[] =
+    [];
   for (const event of events) {
     if (event.type === 'TOOL_CALL_START') names.set(event.toolCallId, event.toolCallName);
     if (event.type === 'TOOL_CALL_RESULT') {
       const content = event.content as string;
-      out.push({ name: names.get(event.toolCallId), content, body: JSON.parse(content) as Record<string, unknown>, meta: readResultMetadata(event.metadata) });
+      out.push({
+        name: names.get(event.toolCallId),
+        content,
+        body: JSON.parse(content) as Record<string, unknown>,
+        meta: readResultMetadata(event.metadata),
+      });
     }
   }
   return out;
@@ -158,11 +176,20 @@ describe('search mode through chat()', () => {
   it('a keyword query without autoLoad returns ranked matches and loads nothing', async () => {
     const { model, sent } = recorder(query('order'));
     const { events } = await run(model, [user('go')], SEARCH);
-    const body = discoveryResult(events).body as { discovered: string[]; matches: { name: string; summary: string; score: number }[]; note: string };
+    const body = discoveryResult(events).body as {
+      discovered: string[];
+      matches: { name: string; summary: string; score: number }[];
+      note: string;
+    };
     expect(body.discovered).toEqual([]);
     expect(body.note).toBe("Load the tools you need with query 'select:Name'.");
     // The two tools named for orders first, with first sentences as summaries; the best scores 1 (scores are relative to it).
-    expect(body.matches.slice(0, 2).map((match) => match.name).sort()).toEqual(['cancel_order', 'refundOrder']);
+    expect(
+      body.matches
+        .slice(0, 2)
+        .map((match) => match.name)
+        .sort(),
+    ).toEqual(['cancel_order', 'refundOrder']);
     expect(body.matches[0]?.score).toBe(1);
     expect(body.matches.find((match) => match.name === 'cancel_order')?.summary).toBe('Cancel an order that has not shipped yet.');
     // track_shipment mentions an order only in its description: last, well below the named ones.
@@ -184,8 +211,10 @@ describe('search mode through chat()', () => {
     expect(all[2]).toBe('track_shipment');
   });
 
-  it('a long request in users\' words still finds its tool at the default threshold', async () => {
-    const { model } = recorder(query('Hi! I ordered a lamp yesterday and changed my mind, could you please cancel that order before it ships?'));
+  it("a long request in users' words still finds its tool at the default threshold", async () => {
+    const { model } = recorder(
+      query('Hi! I ordered a lamp yesterday and changed my mind, could you please cancel that order before it ships?'),
+    );
     const { events } = await run(model, [user('go')], SEARCH);
     const matches = discoveryResult(events).body['matches'] as { name: string; score: number }[];
     expect(matches[0]).toMatchObject({ name: 'cancel_order', score: 1 });
@@ -262,7 +291,9 @@ describe('search mode through chat()', () => {
     expect(first.catalogText).toContain('\n- translate_text: Translate text into another language.');
     expect(first.catalogText).not.toContain('Returns names');
     expect(full.catalogText).toContain('\n- searchProducts: Search the product catalog by keyword. Returns names, prices and stock.\n');
-    expect(full.catalogText).toContain('\n- getProductDetails: Full details of one product, with reviews. Use an id from searchProducts.\n');
+    expect(full.catalogText).toContain(
+      '\n- getProductDetails: Full details of one product, with reviews. Use an id from searchProducts.\n',
+    );
     for (const other of [first, full]) {
       expect(other.catalogText).not.toBe(none.catalogText);
       expect(other.head).toBe(none.head);
@@ -315,7 +346,9 @@ describe('the per-request filter', () => {
     expect(ranked.slice(0, 2).sort()).toEqual(['cancel_order', 'refundOrder']);
     expect(ranked[2]).toBe('track_shipment');
     expect(body['discovered']).toEqual(['cancel_order', 'track_shipment']);
-    expect(body['errors']).toEqual({ refundOrder: "Tool 'refundOrder' is not available for this request; do not try to load or call it again." });
+    expect(body['errors']).toEqual({
+      refundOrder: "Tool 'refundOrder' is not available for this request; do not try to load or call it again.",
+    });
     expect(sent[1]).toEqual([...BASE, 'cancel_order', 'track_shipment']);
   });
 
@@ -385,7 +418,8 @@ describe('prefetch', () => {
           reply: ({ request }) => {
             const last = request.messages.at(-1);
             if (last?.role === 'tool' && JSON.stringify(last.content).includes('refunded')) return { text: 'Refunded.' };
-            if (request.tools.some((tool) => tool.name === 'refundOrder')) return { toolCalls: [{ name: 'refundOrder', args: { orderId: 'A1' } }] };
+            if (request.tools.some((tool) => tool.name === 'refundOrder'))
+              return { toolCalls: [{ name: 'refundOrder', args: { orderId: 'A1' } }] };
             return query('select:refundOrder');
           },
         },
@@ -401,7 +435,9 @@ describe('prefetch', () => {
     return { model, sent };
   }
   const usageEvents = (events: readonly Event[]) =>
-    events.filter((event) => event.type === 'CUSTOM' && event.name === 'chatwire.model_call_usage').map((event) => (event as { value: Record<string, unknown> }).value);
+    events
+      .filter((event) => event.type === 'CUSTOM' && event.name === 'chatwire.model_call_usage')
+      .map((event) => (event as { value: Record<string, unknown> }).value);
 
   it('is off by default: the first model call has only the eager tools and the discovery tool', async () => {
     const { model, sent } = refunder();
@@ -417,9 +453,15 @@ describe('prefetch', () => {
     expect(sent[0]).toEqual([...BASE, 'refundOrder']);
     expect(sent).toHaveLength(2);
     // The load is an ordinary discovery exchange in the history, so later requests keep the tool.
-    const prefetchCall = history.find((message) => message.role === 'assistant' && message.toolCalls?.[0]?.function.name === DISCOVERY_TOOL_NAME);
-    expect(JSON.parse(prefetchCall?.role === 'assistant' ? (prefetchCall.toolCalls?.[0]?.function.arguments ?? '{}') : '{}')).toEqual({ query: 'select:refundOrder' });
-    expect(usageEvents(events)[0]?.['discoverySearches']).toMatchObject([{ by: 'built-in', query: 'Please refund my order A1, it arrived broken.' }]);
+    const prefetchCall = history.find(
+      (message) => message.role === 'assistant' && message.toolCalls?.[0]?.function.name === DISCOVERY_TOOL_NAME,
+    );
+    expect(JSON.parse(prefetchCall?.role === 'assistant' ? (prefetchCall.toolCalls?.[0]?.function.arguments ?? '{}') : '{}')).toEqual({
+      query: 'select:refundOrder',
+    });
+    expect(usageEvents(events)[0]?.['discoverySearches']).toMatchObject([
+      { by: 'built-in', query: 'Please refund my order A1, it arrived broken.' },
+    ]);
   });
 
   it('caps the count and the score, and loads nothing when nothing matches', async () => {
@@ -452,7 +494,12 @@ describe('prefetch', () => {
 
   it('falls back to the built-in search when the hook hangs, and the usage event says so', async () => {
     const { model, sent } = refunder();
-    const { events } = await run(model, [user('refund my order')], { ...SEARCH, prefetch: true, search: () => new Promise(() => {}), searchTimeoutMs: 30 });
+    const { events } = await run(model, [user('refund my order')], {
+      ...SEARCH,
+      prefetch: true,
+      search: () => new Promise(() => {}),
+      searchTimeoutMs: 30,
+    });
     expect(sent[0]).toEqual([...BASE, 'refundOrder']);
     expect(usageEvents(events)[0]?.['discoverySearches']).toMatchObject([{ by: 'built-in', fallback: 'timeout' }]);
   });

@@ -9,7 +9,10 @@ const EVENT_TYPES = new Set<string>(Object.values(EventType));
 
 /** Whether a list looks like AG-UI events (so `collect` checks event streams and leaves model chunks alone). */
 export function isEventList(items: readonly unknown[]): items is Event[] {
-  return items.length > 0 && items.every((item) => typeof item === 'object' && item !== null && EVENT_TYPES.has((item as { type?: unknown }).type as string));
+  return (
+    items.length > 0 &&
+    items.every((item) => typeof item === 'object' && item !== null && EVENT_TYPES.has((item as { type?: unknown }).type as string))
+  );
 }
 
 /**
@@ -29,20 +32,26 @@ export function isEventList(items: readonly unknown[]): items is Event[] {
  */
 export async function assertValidEventStream(events: readonly Event[], options: { readonly complete?: boolean } = {}): Promise<void> {
   const complete = options.complete ?? true;
-  const where = (index: number) => `event ${index} (${events[index]?.type ?? 'none'}) of ${JSON.stringify(events.map((event) => event.type))}`;
+  const where = (index: number) =>
+    `event ${index} (${events[index]?.type ?? 'none'}) of ${JSON.stringify(events.map((event) => event.type))}`;
   events.forEach((event, index) => {
     const parsed = EventSchema.safeParse(event);
     if (!parsed.success) throw new Error(`AG-UI schema: ${where(index)} is invalid: ${parsed.error.message}\n${JSON.stringify(event)}`);
     // JSON round trip first: the wire never carries `undefined` values.
     const wire = JSON.parse(JSON.stringify(event)) as unknown;
     if (!isDeepStrictEqual(JSON.parse(JSON.stringify(parsed.data)), wire)) {
-      throw new Error(`AG-UI schema: ${where(index)} has fields the schema does not describe:\n${JSON.stringify(event)}\nparsed: ${JSON.stringify(parsed.data)}`);
+      throw new Error(
+        `AG-UI schema: ${where(index)} has fields the schema does not describe:\n${JSON.stringify(event)}\nparsed: ${JSON.stringify(parsed.data)}`,
+      );
     }
   });
   try {
     await lastValueFrom(verifyEvents(false)(from(events as BaseEvent[])).pipe(toArray()), { defaultValue: [] });
   } catch (error) {
-    throw new Error(`AG-UI run lifecycle (@ag-ui/client verifyEvents): ${error instanceof Error ? error.message : String(error)}\n${JSON.stringify(events.map((event) => event.type))}`, { cause: error });
+    throw new Error(
+      `AG-UI run lifecycle (@ag-ui/client verifyEvents): ${error instanceof Error ? error.message : String(error)}\n${JSON.stringify(events.map((event) => event.type))}`,
+      { cause: error },
+    );
   }
 
   const first = events[0];
@@ -67,7 +76,9 @@ export async function assertValidEventStream(events: readonly Event[], options: 
     if (outcome.type === 'success') {
       const pending = outcome.pendingToolCallIds ?? [];
       if (!isDeepStrictEqual(pending, unanswered)) {
-        throw new Error(`pendingToolCallIds must name exactly the unanswered calls of the run, in order: expected ${JSON.stringify(unanswered)}, got ${JSON.stringify(pending)}.`);
+        throw new Error(
+          `pendingToolCallIds must name exactly the unanswered calls of the run, in order: expected ${JSON.stringify(unanswered)}, got ${JSON.stringify(pending)}.`,
+        );
       }
     } else if (outcome.type === 'interrupt') {
       const ids = outcome.interrupts.map((interrupt) => interrupt.id);

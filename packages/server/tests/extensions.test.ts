@@ -12,12 +12,23 @@ import { collect, user } from './fixtures.js';
  */
 
 const calling = (when: string, name: string): ScriptRule => ({ name: when, when, reply: { toolCalls: [{ name, args: {} }] } });
-const usageOf = (events: readonly Event[]) => events.flatMap((event) => (event.type === 'CUSTOM' && event.name === 'chatwire.model_call_usage' ? [event.value as ModelCallUsage] : []));
+const usageOf = (events: readonly Event[]) =>
+  events.flatMap((event) => (event.type === 'CUSTOM' && event.name === 'chatwire.model_call_usage' ? [event.value as ModelCallUsage] : []));
 
 /** A made-up Code Mode share, checkable field by field. */
 const share = (toolsSent: readonly string[]): CodeModeUsage => ({
   apis: { eager: ['a'], discovered: [], undiscovered: ['b'], newlyDiscovered: [] },
-  tokens: { prompt: toolsSent.length, toolDefinitions: 2, sent: 3, allEager: 10, saved: 7, discoveryRoundTrips: 0, net: 7, code: 0, results: 0 },
+  tokens: {
+    prompt: toolsSent.length,
+    toolDefinitions: 2,
+    sent: 3,
+    allEager: 10,
+    saved: 7,
+    discoveryRoundTrips: 0,
+    net: 7,
+    code: 0,
+    results: 0,
+  },
   counting: { method: 'test', errorBound: 0 },
 });
 
@@ -38,13 +49,29 @@ function emitter(name: string, attempts: readonly string[]) {
 }
 
 describe('extendTools: a namespace of Chatwire events for a server package', () => {
-  const attempts = ['chatwire.code_mode.console', 'chatwire.code_mode.', 'chatwire.model_call_usage', 'chatwire.tool_executing', 'chatwire.code_modeX', 'progress'];
+  const attempts = [
+    'chatwire.code_mode.console',
+    'chatwire.code_mode.',
+    'chatwire.model_call_usage',
+    'chatwire.tool_executing',
+    'chatwire.code_modeX',
+    'progress',
+  ];
 
   it('lets a granted tool emit in its namespace only, and refuses Chatwire’s own events to every tool', async () => {
     const granted = emitter('runCode', attempts);
     extendTools({ namespace: 'codeMode' }, [granted.tool]);
-    const events = await collect(chat({ model: createScriptedModel({ rules: [calling('go', 'runCode')] }), messages: [user('go')], tools: [granted.tool], secret: 's' }));
-    const emitted = events.flatMap((event) => (event.type === 'CUSTOM' && (event.value as { from?: string } | null)?.from === 'runCode' ? [event.name] : []));
+    const events = await collect(
+      chat({
+        model: createScriptedModel({ rules: [calling('go', 'runCode')] }),
+        messages: [user('go')],
+        tools: [granted.tool],
+        secret: 's',
+      }),
+    );
+    const emitted = events.flatMap((event) =>
+      event.type === 'CUSTOM' && (event.value as { from?: string } | null)?.from === 'runCode' ? [event.name] : [],
+    );
     expect(emitted).toEqual(['chatwire.code_mode.console', 'progress']);
     expect(granted.refused).toEqual([
       "emit('chatwire.code_mode.'): event names starting with 'chatwire.' are reserved for Chatwire (this tool may emit 'chatwire.code_mode.*').",
@@ -61,14 +88,27 @@ describe('extendTools: a namespace of Chatwire events for a server package', () 
     expect(extensionOf(granted.tool)?.namespace).toBe('codeMode');
     expect(extensionOf(copy)).toBeUndefined();
     const lookalike = emitter('runCode', ['chatwire.code_mode.console']);
-    await collect(chat({ model: createScriptedModel({ rules: [calling('go', 'runCode')] }), messages: [user('go')], tools: [lookalike.tool], secret: 's' }));
-    expect(lookalike.refused).toEqual(["emit('chatwire.code_mode.console'): event names starting with 'chatwire.' are reserved for Chatwire."]);
+    await collect(
+      chat({
+        model: createScriptedModel({ rules: [calling('go', 'runCode')] }),
+        messages: [user('go')],
+        tools: [lookalike.tool],
+        secret: 's',
+      }),
+    );
+    expect(lookalike.refused).toEqual([
+      "emit('chatwire.code_mode.console'): event names starting with 'chatwire.' are reserved for Chatwire.",
+    ]);
   });
 
   it('refuses unknown namespaces, tools that do not run on the server, and and returns the tools it granted', () => {
     const definition = toolDefinition({ name: 'plain', description: 'No implementation.', inputSchema: z.object({}) });
-    expect(() => extendTools({ namespace: 'model_call_usage' as ChatwireNamespace }, [])).toThrow("extendTools: unknown namespace 'model_call_usage' (known: codeMode, mcp).");
-    expect(() => extendTools({ namespace: 'codeMode' }, [definition])).toThrow("extendTools: 'plain' is not a server tool; only tools that run in the agent loop emit events.");
+    expect(() => extendTools({ namespace: 'model_call_usage' as ChatwireNamespace }, [])).toThrow(
+      "extendTools: unknown namespace 'model_call_usage' (known: codeMode, mcp).",
+    );
+    expect(() => extendTools({ namespace: 'codeMode' }, [definition])).toThrow(
+      "extendTools: 'plain' is not a server tool; only tools that run in the agent loop emit events.",
+    );
     const { tool } = emitter('once', []);
     expect(extendTools({ namespace: 'codeMode' }, [tool])).toEqual([tool]);
   });
@@ -89,26 +129,60 @@ describe('extension accounting', () => {
       },
       [a.tool, b.tool],
     );
-    const events = await collect(chat({ model: createScriptedModel({ rules: [calling('go', 'runCode')] }), messages: [user('go')], tools: [a.tool, b.tool], system: 'Be brief.', secret: 's' }));
+    const events = await collect(
+      chat({
+        model: createScriptedModel({ rules: [calling('go', 'runCode')] }),
+        messages: [user('go')],
+        tools: [a.tool, b.tool],
+        system: 'Be brief.',
+        secret: 's',
+      }),
+    );
     const usage = usageOf(events);
     expect(usage).toHaveLength(2);
     expect(usage.map((record) => record.codeMode)).toEqual([share(['runCode', 'findApis']), share(['runCode', 'findApis'])]);
     // Two model calls, one hook call each (two extended tools, one extension); the second call's history holds the first's call and result.
     expect(inputs).toEqual([
-      { system: 'Be brief.', toolsSent: ['runCode', 'findApis'], messages: 1, method: 'o200k tokenizer on the tool JSON ({ name, description, parameters })' },
-      { system: 'Be brief.', toolsSent: ['runCode', 'findApis'], messages: 3, method: 'o200k tokenizer on the tool JSON ({ name, description, parameters })' },
+      {
+        system: 'Be brief.',
+        toolsSent: ['runCode', 'findApis'],
+        messages: 1,
+        method: 'o200k tokenizer on the tool JSON ({ name, description, parameters })',
+      },
+      {
+        system: 'Be brief.',
+        toolsSent: ['runCode', 'findApis'],
+        messages: 3,
+        method: 'o200k tokenizer on the tool JSON ({ name, description, parameters })',
+      },
     ]);
   });
 
   it('adds nothing for calls without the extended tools, and survives a hook that throws', async () => {
     const plain = emitter('plain', []);
     const failing = emitter('failing', []);
-    extendTools({ namespace: 'codeMode', usage: () => { throw new Error('hook bug'); } }, [failing.tool]);
+    extendTools(
+      {
+        namespace: 'codeMode',
+        usage: () => {
+          throw new Error('hook bug');
+        },
+      },
+      [failing.tool],
+    );
     const errors: unknown[] = [];
-    const withoutExtension = await collect(chat({ model: createScriptedModel({ rules: [calling('go', 'plain')] }), messages: [user('go')], tools: [plain.tool], secret: 's' }));
+    const withoutExtension = await collect(
+      chat({ model: createScriptedModel({ rules: [calling('go', 'plain')] }), messages: [user('go')], tools: [plain.tool], secret: 's' }),
+    );
     expect(usageOf(withoutExtension).every((record) => record.codeMode === undefined)).toBe(true);
     const events = await collect(
-      chat({ model: createScriptedModel({ rules: [calling('go', 'failing')] }), messages: [user('go')], tools: [failing.tool], secret: 's', onError: (report) => errors.push(report.error) }),
+      chat({
+        model: createScriptedModel({ rules: [calling('go', 'failing')] }),
+        messages: [user('go')],
+        tools: [failing.tool],
+        secret: 's',
+        onError: (report) => errors.push(report.error),
+      }),
     );
     expect(events.at(-1)?.type).toBe('RUN_FINISHED');
     expect(usageOf(events)).toHaveLength(2);

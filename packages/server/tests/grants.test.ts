@@ -7,15 +7,32 @@ import { approvalServer, decisionsOf, interruptsOf, say } from './approvalFlows.
 import { user } from './fixtures.js';
 
 const refundImpl = vi.fn(async ({ orderId }: { orderId: string }) => ({ refunded: orderId }));
-const refundSpec = { name: 'refundOrder', description: 'Refund an order.', inputSchema: z.object({ orderId: z.string() }), needsApproval: true } as const;
+const refundSpec = {
+  name: 'refundOrder',
+  description: 'Refund an order.',
+  inputSchema: z.object({ orderId: z.string() }),
+  needsApproval: true,
+} as const;
 const refundOrder = toolDefinition(refundSpec).server(refundImpl);
 const wipeImpl = vi.fn(async () => ({ wiped: true }));
-const wipeDisk = toolDefinition({ name: 'wipeDisk', description: 'Erase a disk.', inputSchema: z.object({ disk: z.string() }), needsApproval: true }).server(wipeImpl);
+const wipeDisk = toolDefinition({
+  name: 'wipeDisk',
+  description: 'Erase a disk.',
+  inputSchema: z.object({ disk: z.string() }),
+  needsApproval: true,
+}).server(wipeImpl);
 
 type Server = ReturnType<typeof approvalServer>;
 
 /** Asks for a refund of `order` in `threadId` and answers the approval with `payload`. */
-async function refundWith(server: Server, threadId: string, order: string, payload: Record<string, unknown> | undefined, who?: string, history: Message[] = []) {
+async function refundWith(
+  server: Server,
+  threadId: string,
+  order: string,
+  payload: Record<string, unknown> | undefined,
+  who?: string,
+  history: Message[] = [],
+) {
   const first = await server.send(threadId, [...history, user(`use refundOrder for ${order}`)], undefined, who);
   const [interrupt] = interruptsOf(first.events);
   if (!interrupt || payload === undefined) return { first, interrupt, second: undefined };
@@ -31,7 +48,9 @@ describe('grants', () => {
     expect(anonymous.interrupt?.metadata).toMatchObject({ chatwire: { grantOptions: ['once', 'thread'] } });
     const named = await refundWith(server, 't_offer_2', 'ORD-1', undefined, 'ada');
     expect(named.interrupt?.metadata).toMatchObject({ chatwire: { grantOptions: ['once', 'thread', 'always'] } });
-    expect(named.interrupt?.responseSchema).toMatchObject({ properties: { grant: { enum: ['once', 'thread', 'always'] }, editedArgs: { type: 'object' } } });
+    expect(named.interrupt?.responseSchema).toMatchObject({
+      properties: { grant: { enum: ['once', 'thread', 'always'] }, editedArgs: { type: 'object' } },
+    });
   });
 
   it('"allow for this chat": the next call of the tool in the chat runs without asking, and the stream names the grant; another chat still asks', async () => {
@@ -40,12 +59,18 @@ describe('grants', () => {
     const { second } = await refundWith(server, 't_chat', 'ORD-1', { approved: true, grant: 'thread' });
     expect(refundImpl).toHaveBeenCalledTimes(1);
     const created = decisionsOf(second!.events)[0];
-    expect(created).toMatchObject({ by: 'user', decision: 'approve', grant: { toolName: 'refundOrder', scope: 'thread', effect: 'allow' } });
+    expect(created).toMatchObject({
+      by: 'user',
+      decision: 'approve',
+      grant: { toolName: 'refundOrder', scope: 'thread', effect: 'allow' },
+    });
     const later = await server.send('t_chat', say(second!.messages, 'use refundOrder for ORD-2'));
     expect(interruptsOf(later.events)).toEqual([]);
     expect(refundImpl).toHaveBeenCalledTimes(2);
     expect(refundImpl.mock.calls[1]?.[0]).toEqual({ orderId: 'ORD-2' });
-    expect(decisionsOf(later.events)).toEqual([expect.objectContaining({ by: 'grant', decision: 'approve', grant: expect.objectContaining({ id: created!.grant!.id }) })]);
+    expect(decisionsOf(later.events)).toEqual([
+      expect.objectContaining({ by: 'grant', decision: 'approve', grant: expect.objectContaining({ id: created!.grant!.id }) }),
+    ]);
     const elsewhere = await refundWith(server, 't_other_chat', 'ORD-3', undefined);
     expect(elsewhere.interrupt).toBeDefined();
     expect(refundImpl).toHaveBeenCalledTimes(2);
@@ -108,12 +133,22 @@ describe('grants', () => {
     const first = await server.send('t_never', [user('use wipeDisk for sda')], undefined, 'ada');
     const [interrupt] = interruptsOf(first.events);
     expect(interrupt?.metadata).toMatchObject({ chatwire: { grantOptions: ['once', 'thread'] } });
-    const refused = await server.send('t_never', first.messages, [{ interruptId: interrupt!.id, status: 'resolved', payload: { approved: true, grant: 'always' } }], 'ada');
+    const refused = await server.send(
+      't_never',
+      first.messages,
+      [{ interruptId: interrupt!.id, status: 'resolved', payload: { approved: true, grant: 'always' } }],
+      'ada',
+    );
     expect(refused.status).toBe(400);
     expect(refused.body?.code).toBe('grant-refused');
     expect(refused.body?.error).toMatch(/never granted "always"/);
     expect(wipeImpl).not.toHaveBeenCalled();
-    const once = await server.send('t_never', first.messages, [{ interruptId: interrupt!.id, status: 'resolved', payload: { approved: true } }], 'ada');
+    const once = await server.send(
+      't_never',
+      first.messages,
+      [{ interruptId: interrupt!.id, status: 'resolved', payload: { approved: true } }],
+      'ada',
+    );
     expect(once.status).toBe(200);
     expect(wipeImpl).toHaveBeenCalledTimes(1);
   });
@@ -122,9 +157,13 @@ describe('grants', () => {
     const server = approvalServer({ tools: [refundOrder] });
     const first = await server.send('t_nouser', [user('use refundOrder for ORD-1')]);
     const id = interruptsOf(first.events)[0]!.id;
-    const always = await server.send('t_nouser', first.messages, [{ interruptId: id, status: 'resolved', payload: { approved: true, grant: 'always' } }]);
+    const always = await server.send('t_nouser', first.messages, [
+      { interruptId: id, status: 'resolved', payload: { approved: true, grant: 'always' } },
+    ]);
     expect(always).toMatchObject({ status: 400, body: { code: 'grant-refused' } });
-    const bogus = await server.send('t_nouser', first.messages, [{ interruptId: id, status: 'resolved', payload: { approved: true, grant: 'forever' } }]);
+    const bogus = await server.send('t_nouser', first.messages, [
+      { interruptId: id, status: 'resolved', payload: { approved: true, grant: 'forever' } },
+    ]);
     expect(bogus).toMatchObject({ status: 400, body: { code: 'invalid-grant' } });
   });
 
@@ -177,11 +216,15 @@ describe('grants', () => {
     expect(interruptsOf(later.events)).toHaveLength(1);
   });
 
-  it('the grants endpoint keeps the chat endpoint\'s rules: JSON only, same origin, printable ids, GET and POST only', async () => {
+  it("the grants endpoint keeps the chat endpoint's rules: JSON only, same origin, printable ids, GET and POST only", async () => {
     const server = approvalServer({ tools: [refundOrder] });
     const text = await server.revoke('t_rules', 'grt_x', undefined, { headers: { 'content-type': 'text/plain' } });
     expect(text).toMatchObject({ status: 415, body: { code: 'unsupported-media-type' } });
-    const foreign = await server.grantsHandler(new Request('http://chatwire.test/api/grants?threadId=t', { headers: { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' } }));
+    const foreign = await server.grantsHandler(
+      new Request('http://chatwire.test/api/grants?threadId=t', {
+        headers: { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' },
+      }),
+    );
     expect(foreign.status).toBe(403);
     const noThread = await server.grantsHandler(new Request('http://chatwire.test/api/grants'));
     expect(noThread.status).toBe(400);
@@ -196,7 +239,12 @@ describe('grants', () => {
     const first = await server.send('t_off', [user('use refundOrder for ORD-1')], undefined, 'ada');
     const [interrupt] = interruptsOf(first.events);
     expect(interrupt?.metadata).toMatchObject({ chatwire: { grantOptions: ['once'] } });
-    const refused = await server.send('t_off', first.messages, [{ interruptId: interrupt!.id, status: 'resolved', payload: { approved: true, grant: 'thread' } }], 'ada');
+    const refused = await server.send(
+      't_off',
+      first.messages,
+      [{ interruptId: interrupt!.id, status: 'resolved', payload: { approved: true, grant: 'thread' } }],
+      'ada',
+    );
     expect(refused).toMatchObject({ status: 400, body: { code: 'grant-refused' } });
   });
 });

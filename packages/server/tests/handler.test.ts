@@ -3,7 +3,8 @@ import { EventSchema } from '@ag-ui/core/schemas';
 import { createChatHandler, createScriptedModel } from '@chatwire/server';
 import { readEvents, runInput, serve, user } from './fixtures.js';
 
-const post = (url: string, body: string) => fetch(`${url}/api/chat`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+const post = (url: string, body: string) =>
+  fetch(`${url}/api/chat`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
 
 describe('createChatHandler over node:http', () => {
   it('answers a run with an SSE stream of valid AG-UI events and the streaming headers', async () => {

@@ -1,6 +1,14 @@
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { answerInputRequest, pendingInputRequests, readInputRequest, toolDefinition, type ChatMessage, type InputResponse, type MessagePart } from '@chatwire/core';
+import {
+  answerInputRequest,
+  pendingInputRequests,
+  readInputRequest,
+  toolDefinition,
+  type ChatMessage,
+  type InputResponse,
+  type MessagePart,
+} from '@chatwire/core';
 import { createChatHandler, createMemoryStore, createScriptedModel } from '@chatwire/server';
 import { clientFor } from './fixtures.js';
 
@@ -8,18 +16,28 @@ import { clientFor } from './fixtures.js';
 const answers: InputResponse[] = [];
 const schema = {
   type: 'object',
-  properties: { party: { type: 'integer', title: 'Party size', minimum: 1, maximum: 12 }, time: { type: 'string', enum: ['18:00', '21:00'] } },
+  properties: {
+    party: { type: 'integer', title: 'Party size', minimum: 1, maximum: 12 },
+    time: { type: 'string', enum: ['18:00', '21:00'] },
+  },
   required: ['party', 'time'],
 };
-const bookTable = toolDefinition({ name: 'bookTable', description: 'Book a table.', inputSchema: z.object({}) }).server(async (_input, context) => {
-  const answer = await context.requestInput!({ message: 'How many, and when?', schema });
-  answers.push(answer);
-  return answer.action === 'accept' ? { booked: true, ...answer.content } : { booked: false };
-});
+const bookTable = toolDefinition({ name: 'bookTable', description: 'Book a table.', inputSchema: z.object({}) }).server(
+  async (_input, context) => {
+    const answer = await context.requestInput!({ message: 'How many, and when?', schema });
+    answers.push(answer);
+    return answer.action === 'accept' ? { booked: true, ...answer.content } : { booked: false };
+  },
+);
 
 function setup() {
   answers.length = 0;
-  const handler = createChatHandler({ model: createScriptedModel(), tools: [bookTable], secret: 'client-input', store: createMemoryStore() });
+  const handler = createChatHandler({
+    model: createScriptedModel(),
+    tools: [bookTable],
+    secret: 'client-input',
+    store: createMemoryStore(),
+  });
   return clientFor(handler);
 }
 
@@ -38,19 +56,29 @@ describe('ChatClient with a server tool asking for input', () => {
     expect(call && 'owner' in call ? call.owner : undefined).not.toBe('client');
 
     // Content the schema refuses is refused here, and nothing is sent.
-    await expect(answerInputRequest(client, { id: request!.id, action: 'accept', content: { party: 0, time: '18:00' } })).rejects.toMatchObject({ code: 'invalid-argument' });
+    await expect(
+      answerInputRequest(client, { id: request!.id, action: 'accept', content: { party: 0, time: '18:00' } }),
+    ).rejects.toMatchObject({ code: 'invalid-argument' });
     await expect(answerInputRequest(client, { id: 'inp_nope', action: 'decline' })).rejects.toMatchObject({ code: 'unknown-interrupt' });
     expect(bodies).toHaveLength(1);
 
     const finished = new Promise<void>((resolve) => client.updateOptions({ onFinish: () => resolve() }));
     await answerInputRequest(client, { id: request!.id, action: 'accept', content: { party: 4, time: '21:00' } });
     await finished;
-    expect(bodies[1]).toMatchObject({ resume: [{ interruptId: request!.id, status: 'resolved', payload: { action: 'accept', content: { party: 4, time: '21:00' } } }] });
+    expect(bodies[1]).toMatchObject({
+      resume: [{ interruptId: request!.id, status: 'resolved', payload: { action: 'accept', content: { party: 4, time: '21:00' } } }],
+    });
     expect(answers).toEqual([{ action: 'accept', content: { party: 4, time: '21:00' } }]);
     const parts = lastTurn(client.getSnapshot().messages);
-    expect(parts.find((part) => part.type === 'tool-call')).toMatchObject({ state: 'output-available', result: { output: { booked: true, party: 4, time: '21:00' } } });
+    expect(parts.find((part) => part.type === 'tool-call')).toMatchObject({
+      state: 'output-available',
+      result: { output: { booked: true, party: 4, time: '21:00' } },
+    });
     const answered = parts.find((part) => part.type === 'interrupt');
-    expect(answered && answered.type === 'interrupt' && readInputRequest(answered)).toMatchObject({ status: 'accepted', content: { party: 4, time: '21:00' } });
+    expect(answered && answered.type === 'interrupt' && readInputRequest(answered)).toMatchObject({
+      status: 'accepted',
+      content: { party: 4, time: '21:00' },
+    });
     expect(client.getSnapshot().status).toBe('ready');
     expect(pendingInputRequests(client.getSnapshot().messages)).toEqual([]);
   });
@@ -63,10 +91,16 @@ describe('ChatClient with a server tool asking for input', () => {
       const finished = new Promise<void>((resolve) => client.updateOptions({ onFinish: () => resolve() }));
       await answerInputRequest(client, { id: request!.id, action });
       await finished;
-      expect(bodies[1]?.['resume']).toEqual([action === 'cancel' ? { interruptId: request!.id, status: 'cancelled' } : { interruptId: request!.id, status: 'resolved', payload: { action } }]);
+      expect(bodies[1]?.['resume']).toEqual([
+        action === 'cancel'
+          ? { interruptId: request!.id, status: 'cancelled' }
+          : { interruptId: request!.id, status: 'resolved', payload: { action } },
+      ]);
       expect(answers).toEqual([{ action }]);
       const interrupt = lastTurn(client.getSnapshot().messages).find((part) => part.type === 'interrupt');
-      expect(interrupt && interrupt.type === 'interrupt' && readInputRequest(interrupt)?.status).toBe(action === 'cancel' ? 'cancelled' : 'declined');
+      expect(interrupt && interrupt.type === 'interrupt' && readInputRequest(interrupt)?.status).toBe(
+        action === 'cancel' ? 'cancelled' : 'declined',
+      );
     }
   });
 

@@ -34,7 +34,13 @@ const bookTable = toolDefinition({
 
 function setup(options: Partial<ChatHandlerOptions> = {}) {
   answers.length = 0;
-  const handler = createChatHandler({ model: createScriptedModel(), tools: [bookTable], secret: 'input-secret', store: createMemoryStore(), ...options });
+  const handler = createChatHandler({
+    model: createScriptedModel(),
+    tools: [bookTable],
+    secret: 'input-secret',
+    store: createMemoryStore(),
+    ...options,
+  });
   const send = async (threadId: string, messages: readonly Message[], resume?: ResumeEntry[]) => {
     const response = await handler(
       new Request('http://chatwire.test/api/chat', {
@@ -43,7 +49,8 @@ function setup(options: Partial<ChatHandlerOptions> = {}) {
         body: JSON.stringify({ threadId, runId: `run_${Math.random()}`, messages, tools: [], context: [], ...(resume ? { resume } : {}) }),
       }),
     );
-    if (response.status !== 200) return { status: response.status, body: (await response.json()) as { error: string; code: string }, events: [] as Event[] };
+    if (response.status !== 200)
+      return { status: response.status, body: (await response.json()) as { error: string; code: string }, events: [] as Event[] };
     return { status: 200, body: undefined, events: await readEvents(response) };
   };
   return { send };
@@ -59,7 +66,11 @@ async function askToBook(send: ReturnType<typeof setup>['send'], threadId = 'thr
   return { interrupt: interrupt!, messages: applyEvents(history, first.events), first };
 }
 
-const accept = (interrupt: Interrupt, content: Record<string, unknown>): ResumeEntry => ({ interruptId: interrupt.id, status: 'resolved', payload: { action: 'accept', content } });
+const accept = (interrupt: Interrupt, content: Record<string, unknown>): ResumeEntry => ({
+  interruptId: interrupt.id,
+  status: 'resolved',
+  payload: { action: 'accept', content },
+});
 const resultOf = (events: readonly Event[]) => events.find((event) => event.type === 'TOOL_CALL_RESULT');
 
 describe('a server tool asking the user for input (requestInput)', () => {
@@ -69,13 +80,19 @@ describe('a server tool asking the user for input (requestInput)', () => {
     expect(interrupt).toMatchObject({
       reason: 'input_request',
       message: 'How many people, and when, at Chez Wire?',
-      responseSchema: { type: 'object', properties: { action: { enum: ['accept', 'decline', 'cancel'] }, content: bookingForm }, required: ['action'] },
+      responseSchema: {
+        type: 'object',
+        properties: { action: { enum: ['accept', 'decline', 'cancel'] }, content: bookingForm },
+        required: ['action'],
+      },
       metadata: { chatwire: { inputRequest: { toolName: 'bookTable', schema: bookingForm } } },
     });
     // Not an approval: no top-level toolCallId (AG-UI reserves it for approvals); the call is named in metadata.
     expect(interrupt.toolCallId).toBeUndefined();
     const start = first.events.find((event) => event.type === 'TOOL_CALL_START');
-    expect((interrupt.metadata as { chatwire: { inputRequest: { toolCallId: string } } }).chatwire.inputRequest.toolCallId).toBe(start && 'toolCallId' in start ? start.toolCallId : 'none');
+    expect((interrupt.metadata as { chatwire: { inputRequest: { toolCallId: string } } }).chatwire.inputRequest.toolCallId).toBe(
+      start && 'toolCallId' in start ? start.toolCallId : 'none',
+    );
     // The default wait is 5 minutes.
     const wait = Date.parse(interrupt.expiresAt!) - Date.now();
     expect(wait).toBeGreaterThan(4 * 60_000);
@@ -91,7 +108,13 @@ describe('a server tool asking the user for input (requestInput)', () => {
     expect(resumed.status).toBe(200);
     expect(answers).toEqual([{ action: 'accept', content: { party: 4, time: '19:30', outdoor: true } }]);
     const result = resultOf(resumed.events);
-    expect(result && JSON.parse(result.content as string)).toEqual({ booked: true, restaurant: 'Chez Wire', party: 4, time: '19:30', outdoor: true });
+    expect(result && JSON.parse(result.content as string)).toEqual({
+      booked: true,
+      restaurant: 'Chez Wire',
+      party: 4,
+      time: '19:30',
+      outdoor: true,
+    });
     expect(resumed.events.some((event) => event.type === 'TEXT_MESSAGE_CONTENT')).toBe(true);
     expect(resumed.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
     // The signed result is accepted on the next turn.
@@ -101,7 +124,10 @@ describe('a server tool asking the user for input (requestInput)', () => {
 
   it('decline and cancel each reach the tool', async () => {
     for (const [entry, action] of [
-      [(interrupt: Interrupt): ResumeEntry => ({ interruptId: interrupt.id, status: 'resolved', payload: { action: 'decline' } }), 'decline'],
+      [
+        (interrupt: Interrupt): ResumeEntry => ({ interruptId: interrupt.id, status: 'resolved', payload: { action: 'decline' } }),
+        'decline',
+      ],
       [(interrupt: Interrupt): ResumeEntry => ({ interruptId: interrupt.id, status: 'resolved', payload: { action: 'cancel' } }), 'cancel'],
       [(interrupt: Interrupt): ResumeEntry => ({ interruptId: interrupt.id, status: 'cancelled' }), 'cancel'],
     ] as const) {
@@ -124,10 +150,18 @@ describe('a server tool asking the user for input (requestInput)', () => {
     expect(tooMany.body?.error).toMatch(/does not match the requested schema/);
     const missing = await send('thread_book', messages, [accept(interrupt, { party: 2 })]);
     expect(missing.body).toMatchObject({ code: 'invalid-input' });
-    const proto = await send('thread_book', messages, [{ interruptId: interrupt.id, status: 'resolved', payload: JSON.parse('{"action":"accept","content":{"party":2,"time":"18:00","__proto__":{"admin":true}}}') as unknown }]);
+    const proto = await send('thread_book', messages, [
+      {
+        interruptId: interrupt.id,
+        status: 'resolved',
+        payload: JSON.parse('{"action":"accept","content":{"party":2,"time":"18:00","__proto__":{"admin":true}}}') as unknown,
+      },
+    ]);
     expect(proto.status).toBe(400);
     expect(proto.body?.error).toMatch(/__proto__/);
-    const noAction = await send('thread_book', messages, [{ interruptId: interrupt.id, status: 'resolved', payload: { content: { party: 2, time: '18:00' } } }]);
+    const noAction = await send('thread_book', messages, [
+      { interruptId: interrupt.id, status: 'resolved', payload: { content: { party: 2, time: '18:00' } } },
+    ]);
     expect(noAction.body).toMatchObject({ code: 'invalid-input-answer' });
     expect(answers).toEqual([]);
     const valid = await send('thread_book', messages, [accept(interrupt, { party: 2, time: '18:00' })]);
@@ -168,7 +202,9 @@ describe('a server tool asking the user for input (requestInput)', () => {
       expect(late.status).toBe(200);
       const result = resultOf(late.events);
       expect(result && readResultMetadata(result.metadata)).toMatchObject({ outcome: 'error' });
-      expect(result && readResultMetadata(result.metadata).error).toMatch(/ended without the user's input: nobody answered its input request before/);
+      expect(result && readResultMetadata(result.metadata).error).toMatch(
+        /ended without the user's input: nobody answered its input request before/,
+      );
       // The tool did not get the late content, and the model went on.
       expect(answers).toEqual([{ action: 'cancel' }]);
       expect(late.events.some((event) => event.type === 'TEXT_MESSAGE_CONTENT')).toBe(true);
@@ -184,12 +220,24 @@ describe('a server tool asking the user for input (requestInput)', () => {
     // A second server process with the same secret: fresh modules, so nothing of the first one's memory.
     vi.resetModules();
     const fresh = (await import('@chatwire/server')) as typeof import('@chatwire/server');
-    const other = fresh.createChatHandler({ model: fresh.createScriptedModel(), tools: [bookTable], secret: 'input-secret', store: fresh.createMemoryStore() });
+    const other = fresh.createChatHandler({
+      model: fresh.createScriptedModel(),
+      tools: [bookTable],
+      secret: 'input-secret',
+      store: fresh.createMemoryStore(),
+    });
     const response = await other(
       new Request('http://chatwire.test/api/chat', {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ threadId: 'thread_book', runId: 'run_other', messages, tools: [], context: [], resume: [accept(interrupt, { party: 2, time: '18:00' })] }),
+        body: JSON.stringify({
+          threadId: 'thread_book',
+          runId: 'run_other',
+          messages,
+          tools: [],
+          context: [],
+          resume: [accept(interrupt, { party: 2, time: '18:00' })],
+        }),
       }),
     );
     expect(response.status).toBe(200);
@@ -205,14 +253,19 @@ describe('a server tool asking the user for input (requestInput)', () => {
   });
 
   it('a call may ask twice: each answer comes in its own run, and the third run streams the result', async () => {
-    const twice = toolDefinition({ name: 'bookTable', description: 'Book a table at the restaurant.', inputSchema: z.object({}) }).server(async (_input, context) => {
-      const first = await context.requestInput!({ message: 'How many?', schema: bookingForm });
-      answers.push(first);
-      context.emit?.('booking.progress', { step: 2 });
-      const second = await context.requestInput!({ message: 'Confirm?', schema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] } });
-      answers.push(second);
-      return { first: first.content, second: second.content };
-    });
+    const twice = toolDefinition({ name: 'bookTable', description: 'Book a table at the restaurant.', inputSchema: z.object({}) }).server(
+      async (_input, context) => {
+        const first = await context.requestInput!({ message: 'How many?', schema: bookingForm });
+        answers.push(first);
+        context.emit?.('booking.progress', { step: 2 });
+        const second = await context.requestInput!({
+          message: 'Confirm?',
+          schema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] },
+        });
+        answers.push(second);
+        return { first: first.content, second: second.content };
+      },
+    );
     const { send } = setup({ tools: [twice] });
     const { interrupt, messages } = await askToBook(send);
     const run2 = await send('thread_book', messages, [accept(interrupt, { party: 2, time: '18:00' })]);
@@ -228,7 +281,9 @@ describe('a server tool asking the user for input (requestInput)', () => {
   });
 
   it('a sibling call of the same response finishes in the first run; the asking one in the next', async () => {
-    const getTime = toolDefinition({ name: 'getTime', description: 'The time.', inputSchema: z.object({}) }).server(async () => ({ time: '12:00' }));
+    const getTime = toolDefinition({ name: 'getTime', description: 'The time.', inputSchema: z.object({}) }).server(async () => ({
+      time: '12:00',
+    }));
     const { send } = setup({ tools: [bookTable, getTime] });
     const history = [user('use bookTable and getTime', 'u1')];
     const first = await send('thread_two', history);
@@ -243,7 +298,12 @@ describe('a server tool asking the user for input (requestInput)', () => {
   it("the tool's own timeout does not run while it waits for the user", async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
     try {
-      const quick = toolDefinition({ name: 'bookTable', description: 'Book a table at the restaurant.', inputSchema: z.object({}), timeoutMs: 1_000 }).server(async (_input, context) => {
+      const quick = toolDefinition({
+        name: 'bookTable',
+        description: 'Book a table at the restaurant.',
+        inputSchema: z.object({}),
+        timeoutMs: 1_000,
+      }).server(async (_input, context) => {
         const answer = await context.requestInput!({ message: 'How many?', schema: bookingForm, timeoutMs: 120_000 });
         answers.push(answer);
         return { booked: answer.action === 'accept' };
@@ -261,11 +321,18 @@ describe('a server tool asking the user for input (requestInput)', () => {
   });
 
   it('refuses a malformed request from the tool with a clear error the model reads', async () => {
-    const broken = toolDefinition({ name: 'brokenAsk', description: 'Asks badly.', inputSchema: z.object({}) }).server(async (_input, context) => {
-      await context.requestInput!({ message: 'Pick', schema: { type: 'string' } });
-      return 'unreachable';
+    const broken = toolDefinition({ name: 'brokenAsk', description: 'Asks badly.', inputSchema: z.object({}) }).server(
+      async (_input, context) => {
+        await context.requestInput!({ message: 'Pick', schema: { type: 'string' } });
+        return 'unreachable';
+      },
+    );
+    const handler = createChatHandler({
+      model: createScriptedModel(),
+      tools: [broken],
+      secret: 'input-secret',
+      store: createMemoryStore(),
     });
-    const handler = createChatHandler({ model: createScriptedModel(), tools: [broken], secret: 'input-secret', store: createMemoryStore() });
     const response = await handler(
       new Request('http://chatwire.test/api/chat', {
         method: 'POST',
@@ -289,7 +356,9 @@ describe('the reference AG-UI client (@ag-ui/client HttpAgent) answers an input 
 
   it('reads the interrupt, resumes with a spec-minimal entry, and the tool gets the content', async () => {
     answers.length = 0;
-    const server = await serve(createChatHandler({ model: createScriptedModel(), tools: [bookTable], secret: 'ag-ui-input', store: createMemoryStore() }));
+    const server = await serve(
+      createChatHandler({ model: createScriptedModel(), tools: [bookTable], secret: 'ag-ui-input', store: createMemoryStore() }),
+    );
     close = server.close;
     const agent = new HttpAgent({ url: `${server.url}/api/chat`, threadId: 'thread_http' });
     const run = async (parameters: Parameters<HttpAgent['runAgent']>[0] = {}) => {
@@ -311,7 +380,9 @@ describe('the reference AG-UI client (@ag-ui/client HttpAgent) answers an input 
     const [interrupt] = first.interrupts;
     expect(interrupt).toMatchObject({ reason: 'input_request', message: 'How many people, and when, at Chez Wire?' });
     expect(agent.pendingInterrupts.map((pending) => pending.id)).toEqual([interrupt!.id]);
-    const second = await run({ resume: [{ interruptId: interrupt!.id, status: 'resolved', payload: { action: 'accept', content: { party: 6, time: '21:00' } } }] });
+    const second = await run({
+      resume: [{ interruptId: interrupt!.id, status: 'resolved', payload: { action: 'accept', content: { party: 6, time: '21:00' } } }],
+    });
     expect(second.outcome).toBe('success');
     expect(answers).toEqual([{ action: 'accept', content: { party: 6, time: '21:00' } }]);
     const result = agent.messages.find((message) => message.role === 'tool');

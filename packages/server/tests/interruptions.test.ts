@@ -7,7 +7,12 @@ import { createChatHandler, createScriptedModel, type ChatModel } from '@chatwir
 import { clientFor } from './fixtures.js';
 
 const refund = vi.fn(async ({ orderId }: { orderId: string }) => ({ refunded: orderId }));
-const refundOrder = toolDefinition({ name: 'refundOrder', description: 'Refund an order.', inputSchema: z.object({ orderId: z.string() }), needsApproval: true }).server(refund);
+const refundOrder = toolDefinition({
+  name: 'refundOrder',
+  description: 'Refund an order.',
+  inputSchema: z.object({ orderId: z.string() }),
+  needsApproval: true,
+}).server(refund);
 let releaseSlow: (() => void) | undefined;
 const slowReport = toolDefinition({ name: 'slowReport', description: 'A slow report.', inputSchema: z.object({}) }).server(
   () => new Promise((resolve) => (releaseSlow = () => resolve({ rows: 3 }))),
@@ -33,7 +38,9 @@ describe('moving on while calls are unfinished keeps the conversation valid', ()
     expect(client.getSnapshot().error).toBeUndefined();
     expect(client.getSnapshot().status).toBe('ready');
     expect(refund).not.toHaveBeenCalled();
-    expect(bodies[1]?.['resume']).toEqual([expect.objectContaining({ payload: { approved: false, reason: 'superseded by a new message' } })]);
+    expect(bodies[1]?.['resume']).toEqual([
+      expect.objectContaining({ payload: { approved: false, reason: 'superseded by a new message' } }),
+    ]);
     // The server answered the call itself (signed), so the client's history stays acceptable.
     expect(callsOf(client, 1)[0]).toMatchObject({ state: 'cancelled', owner: 'server' });
     const seen = received.at(-1)!;

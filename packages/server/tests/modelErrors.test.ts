@@ -38,13 +38,19 @@ describe('a model that fails mid-response', () => {
       'RUN_ERROR',
     ]);
     // A plain Error from a model is not a ProviderError: the client only learns that the run failed.
-    expect(events.at(-1)).toMatchObject({ message: expect.stringMatching(/^The run failed on the server \(ref err_/), code: 'agent-error' });
+    expect(events.at(-1)).toMatchObject({
+      message: expect.stringMatching(/^The run failed on the server \(ref err_/),
+      code: 'agent-error',
+    });
     for (const event of events) expect(EventSchema.safeParse(event).success).toBe(true);
   });
 
   it('reaches the client as a readable error, with the text that arrived kept (the details only reach onError)', async () => {
     const reports: ErrorReport[] = [];
-    const handler = createChatHandler({ model: failingAfter([{ type: 'text-delta', delta: 'Half an answer' }]), onError: (report) => reports.push(report) });
+    const handler = createChatHandler({
+      model: failingAfter([{ type: 'text-delta', delta: 'Half an answer' }]),
+      onError: (report) => reports.push(report),
+    });
     const { client } = clientFor(handler, { onWarning: () => {} });
     await client.sendMessage('go');
     const snapshot = client.getSnapshot();

@@ -50,10 +50,17 @@ describe('toNodeListener with malformed HTTP', () => {
         expect(statusOf(response), text).toBe(400);
       }
       // `POST //evil.example/api/chat` is refused, never read as a request "to" evil.example.
-      const doubleSlash = await rawRequest(server.url, 'POST //evil.example/api/chat HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
+      const doubleSlash = await rawRequest(
+        server.url,
+        'POST //evil.example/api/chat HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\nConnection: close\r\n\r\n',
+      );
       expect(statusOf(doubleSlash)).toBe(400);
 
-      const ok = await fetch(`${server.url}/api/chat`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(runInput([user('still there?')])) });
+      const ok = await fetch(`${server.url}/api/chat`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(runInput([user('still there?')])),
+      });
       expect(ok.status).toBe(200);
       expect((await readEvents(ok)).at(-1)?.type).toBe('RUN_FINISHED');
     } finally {
@@ -87,7 +94,11 @@ describe('toNodeListener with malformed HTTP', () => {
       expect(statusOf(second)).toBe(200);
       expect(second).toContain('RUN_FINISHED');
 
-      const ok = await fetch(`${server.url}/api/chat`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(runInput([user('hello')])) });
+      const ok = await fetch(`${server.url}/api/chat`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(runInput([user('hello')])),
+      });
       expect(ok.status).toBe(200);
       await readEvents(ok);
     } finally {
@@ -141,7 +152,9 @@ describe('toNodeListener with malformed HTTP', () => {
       await new Promise<void>((resolve) => {
         const { port } = new URL(server.url);
         const socket = connect(Number(port), '127.0.0.1', () => {
-          socket.write('POST /anything HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"threadId":');
+          socket.write(
+            'POST /anything HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"threadId":',
+          );
           setTimeout(() => {
             socket.destroy();
             resolve();

@@ -49,7 +49,12 @@ export function createPlainAgUiServer(model: ChatModel) {
     }
     if (textOpen) yield { type: EventType.TEXT_MESSAGE_END, messageId };
     for (const id of open) yield { type: EventType.TOOL_CALL_END, toolCallId: id };
-    yield { type: EventType.RUN_FINISHED, threadId, runId, outcome: { type: 'success', ...(started.length ? { pendingToolCallIds: started } : {}) } };
+    yield {
+      type: EventType.RUN_FINISHED,
+      threadId,
+      runId,
+      outcome: { type: 'success', ...(started.length ? { pendingToolCallIds: started } : {}) },
+    };
   }
 
   const handler = async (request: Request): Promise<Response> => {

@@ -11,8 +11,17 @@ import { clientFor } from './fixtures.js';
  * client from them. Everything needed to continue must come back with the messages.
  */
 const refund = vi.fn(async ({ orderId }: { orderId: string }) => ({ refunded: orderId }));
-const refundOrder = toolDefinition({ name: 'refundOrder', description: 'Refund an order.', inputSchema: z.object({ orderId: z.string() }), needsApproval: true }).server(refund);
-const showBanner = toolDefinition({ name: 'showBanner', description: 'Show a banner in the page.', inputSchema: z.object({ text: z.string() }) });
+const refundOrder = toolDefinition({
+  name: 'refundOrder',
+  description: 'Refund an order.',
+  inputSchema: z.object({ orderId: z.string() }),
+  needsApproval: true,
+}).server(refund);
+const showBanner = toolDefinition({
+  name: 'showBanner',
+  description: 'Show a banner in the page.',
+  inputSchema: z.object({ text: z.string() }),
+});
 
 function server() {
   const received: (readonly Message[])[] = [];
@@ -45,7 +54,9 @@ describe('a chat rebuilt from saved messages continues where it stopped', () => 
     await vi.waitFor(() => expect(onFinish).toHaveBeenCalledTimes(1));
 
     expect(after.bodies).toHaveLength(1);
-    expect(after.bodies[0]?.['resume']).toEqual([expect.objectContaining({ interruptId: pending!.approval!.id, status: 'resolved', payload: { approved: true } })]);
+    expect(after.bodies[0]?.['resume']).toEqual([
+      expect.objectContaining({ interruptId: pending!.approval!.id, status: 'resolved', payload: { approved: true } }),
+    ]);
     expect(refund).toHaveBeenCalledTimes(1);
     expect(refund).toHaveBeenCalledWith({ orderId: 'ORD-1234' }, expect.anything());
     const call = toolCallParts(after.client.getSnapshot().messages[1]!)[0];
@@ -90,7 +101,9 @@ describe('a chat rebuilt from saved messages continues where it stopped', () => 
     await vi.waitFor(() => expect(onFinish).toHaveBeenCalledTimes(1));
 
     expect(after.bodies).toHaveLength(1);
-    const toolMessages = (after.bodies[0]?.['messages'] as { role: string; content?: string }[]).filter((message) => message.role === 'tool');
+    const toolMessages = (after.bodies[0]?.['messages'] as { role: string; content?: string }[]).filter(
+      (message) => message.role === 'tool',
+    );
     expect(toolMessages).toEqual([expect.objectContaining({ content: JSON.stringify({ shown: 'Back soon' }) })]);
     const turn = after.client.getSnapshot().messages[1]!;
     expect(toolCallParts(turn)[0]).toMatchObject({ state: 'output-available', result: { output: { shown: 'Back soon' } } });
@@ -123,7 +136,12 @@ describe('browser tools this page implements, after a reload', () => {
 
     const banner = vi.fn(async ({ text }: { text: string }) => ({ shown: text }));
     const onFinish = vi.fn();
-    const after = clientFor(handler, { id: 'thread_pending', tools: [showBanner.client(banner)], initialMessages: saved(before.client), onFinish });
+    const after = clientFor(handler, {
+      id: 'thread_pending',
+      tools: [showBanner.client(banner)],
+      initialMessages: saved(before.client),
+      onFinish,
+    });
     expect(banner).not.toHaveBeenCalled(); // building the client runs nothing (safe during server rendering)
     expect(after.client.runPendingTools()).toBe(1);
     expect(after.client.runPendingTools()).toBe(0); // already running: never twice
@@ -140,13 +158,24 @@ describe('browser tools this page implements, after a reload', () => {
     await before.client.sendMessage('use showBanner saying "once"');
     const messages = saved(before.client);
     const turn = messages[1]!;
-    const executing = { ...turn, parts: turn.parts.map((part) => (part.type === 'tool-call' ? { ...part, state: 'executing' as const } : part)) };
+    const executing = {
+      ...turn,
+      parts: turn.parts.map((part) => (part.type === 'tool-call' ? { ...part, state: 'executing' as const } : part)),
+    };
     const banner = vi.fn(async () => ({ shown: true }));
     const onFinish = vi.fn();
-    const after = clientFor(handler, { id: 'thread_executing', tools: [showBanner.client(banner)], initialMessages: [messages[0]!, executing], onFinish });
+    const after = clientFor(handler, {
+      id: 'thread_executing',
+      tools: [showBanner.client(banner)],
+      initialMessages: [messages[0]!, executing],
+      onFinish,
+    });
     expect(after.client.runPendingTools()).toBe(1);
     await vi.waitFor(() => expect(onFinish).toHaveBeenCalledTimes(1));
     expect(banner).not.toHaveBeenCalled();
-    expect(toolCallParts(after.client.getSnapshot().messages[1]!)[0]).toMatchObject({ state: 'output-error', result: { error: expect.stringContaining('reloaded') } });
+    expect(toolCallParts(after.client.getSnapshot().messages[1]!)[0]).toMatchObject({
+      state: 'output-error',
+      result: { error: expect.stringContaining('reloaded') },
+    });
   });
 });

@@ -7,7 +7,15 @@ import { readRunInput } from '../src/http/readRunInput.js';
  * zod, a dev dependency here) is the reference: both must accept and refuse the same bodies.
  */
 
-const valid = { threadId: 't1', runId: 'r1', messages: [{ id: 'm1', role: 'user', content: 'hi' }], tools: [], context: [], state: {}, forwardedProps: {} };
+const valid = {
+  threadId: 't1',
+  runId: 'r1',
+  messages: [{ id: 'm1', role: 'user', content: 'hi' }],
+  tools: [],
+  context: [],
+  state: {},
+  forwardedProps: {},
+};
 const image = { type: 'image', source: { type: 'url', value: 'https://example.com/cat.png' } };
 const with_ = (patch: Record<string, unknown>) => ({ ...valid, ...patch });
 const message = (fields: Record<string, unknown>) => with_({ messages: [fields] });
@@ -18,7 +26,15 @@ const accepted: Record<string, unknown> = {
     messages: [
       { id: '1', role: 'developer', content: 'be brief' },
       { id: '2', role: 'system', content: 'you help' },
-      { id: '3', role: 'user', content: [{ type: 'text', text: 'look' }, image, { type: 'document', source: { type: 'data', value: 'AAAA', mimeType: 'application/pdf' } }] },
+      {
+        id: '3',
+        role: 'user',
+        content: [
+          { type: 'text', text: 'look' },
+          image,
+          { type: 'document', source: { type: 'data', value: 'AAAA', mimeType: 'application/pdf' } },
+        ],
+      },
       { id: '4', role: 'assistant', toolCalls: [{ id: 'c1', type: 'function', function: { name: 'f', arguments: '{}' } }] },
       { id: '5', role: 'tool', toolCallId: 'c1', content: 'done', error: 'x' },
       { id: '6', role: 'tool', toolCallId: 'c2', content: [{ type: 'text', text: 'ok' }] },
@@ -26,12 +42,21 @@ const accepted: Record<string, unknown> = {
       { id: '8', role: 'reasoning', content: 'thinking' },
     ],
   }),
-  'unknown fields kept everywhere': with_({ extra: 1, messages: [{ id: '1', role: 'user', content: 'hi', mine: true }], tools: [{ name: 'a', description: 'b', parameters: {}, x: 1 }] }),
+  'unknown fields kept everywhere': with_({
+    extra: 1,
+    messages: [{ id: '1', role: 'user', content: 'hi', mine: true }],
+    tools: [{ name: 'a', description: 'b', parameters: {}, x: 1 }],
+  }),
   'a null state and any forwardedProps': with_({ state: null, forwardedProps: [1, 'two'] }),
-  'resume entries': with_({ resume: [{ interruptId: 'i1', status: 'resolved', payload: { approved: true } }, { interruptId: 'i2', status: 'cancelled' }] }),
+  'resume entries': with_({
+    resume: [
+      { interruptId: 'i1', status: 'resolved', payload: { approved: true } },
+      { interruptId: 'i2', status: 'cancelled' },
+    ],
+  }),
   'an assistant message without content': message({ id: 'a', role: 'assistant' }),
   'a parentRunId and protocolVersion': with_({ parentRunId: 'p', protocolVersion: '1.0' }),
-  'fields in an unusual order (written back in the schema\'s order)': {
+  "fields in an unusual order (written back in the schema's order)": {
     messages: [
       { content: 'hi', role: 'user', extra: 1, id: 'u' },
       { toolCalls: [{ function: { arguments: '{}', name: 'f' }, type: 'function', id: 'c' }], role: 'assistant', id: 'a' },
@@ -44,7 +69,7 @@ const accepted: Record<string, unknown> = {
 
 const refused: Record<string, unknown> = {
   'not an object': [1, 2],
-  'null': null,
+  null: null,
   'no threadId and no runId': { messages: [] },
   'a numeric runId': with_({ runId: 7 }),
   'messages not an array': with_({ messages: {} }),
@@ -54,8 +79,16 @@ const refused: Record<string, unknown> = {
   'a content part of unknown type': message({ id: 'm', role: 'user', content: [{ type: 'hologram' }] }),
   'a data source without mimeType': message({ id: 'm', role: 'user', content: [{ type: 'image', source: { type: 'data', value: 'AA' } }] }),
   'a tool message without toolCallId': message({ id: 'm', role: 'tool', content: 'x' }),
-  'a tool call of type other than function': message({ id: 'm', role: 'assistant', toolCalls: [{ id: 'c', type: 'code', function: { name: 'f', arguments: '{}' } }] }),
-  'tool-call arguments as an object': message({ id: 'm', role: 'assistant', toolCalls: [{ id: 'c', type: 'function', function: { name: 'f', arguments: {} } }] }),
+  'a tool call of type other than function': message({
+    id: 'm',
+    role: 'assistant',
+    toolCalls: [{ id: 'c', type: 'code', function: { name: 'f', arguments: '{}' } }],
+  }),
+  'tool-call arguments as an object': message({
+    id: 'm',
+    role: 'assistant',
+    toolCalls: [{ id: 'c', type: 'function', function: { name: 'f', arguments: {} } }],
+  }),
   'a null optional field': message({ id: 'm', role: 'user', content: 'x', name: null }),
   'a tool without description': with_({ tools: [{ name: 'a' }] }),
   'a context entry with a numeric value': with_({ context: [{ description: 'd', value: 1 }] }),

@@ -8,7 +8,11 @@ import { chat, createChatHandler, createMemoryStore, createScriptedModel, type S
 import { applyEvents, collect, interruptsOf, readEvents, runInput, user } from './fixtures.js';
 
 /** A scripted model that answers `when` with the given calls (arguments as JSON or verbatim text). */
-const calling = (when: string, toolCalls: { name: string; args?: unknown; argsText?: string }[]): ScriptRule => ({ name: when, when, reply: { toolCalls } });
+const calling = (when: string, toolCalls: { name: string; args?: unknown; argsText?: string }[]): ScriptRule => ({
+  name: when,
+  when,
+  reply: { toolCalls },
+});
 const types = (events: readonly Event[]) => events.map((event) => event.type);
 const lastEvent = (events: readonly Event[]) => events.at(-1) as Extract<Event, { type: 'RUN_FINISHED' }>;
 
@@ -27,7 +31,13 @@ describe('arguments of a server call are parsed and validated exactly once per c
     const { schema, validate } = countingSchema();
     const policy = vi.fn((input: { n: number }) => input.n > 100);
     const execute = vi.fn(async (input: { n: number }) => input);
-    const double = toolDefinition({ name: 'double', description: 'Doubles n.', inputSchema: schema, parameters: { type: 'object', properties: { n: { type: 'number' } } }, needsApproval: policy }).server(execute);
+    const double = toolDefinition({
+      name: 'double',
+      description: 'Doubles n.',
+      inputSchema: schema,
+      parameters: { type: 'object', properties: { n: { type: 'number' } } },
+      needsApproval: policy,
+    }).server(execute);
     const model = createScriptedModel({ rules: [calling('go', [{ name: 'double', args: { n: 3 } }])] });
     const events = await collect(chat({ model, messages: [user('go')], tools: [double], secret: 's' }));
     expect(validate).toHaveBeenCalledTimes(1);
@@ -54,13 +64,31 @@ describe('arguments of a server call are parsed and validated exactly once per c
   it('an approved call is validated once in the run that executes it', async () => {
     const { schema, validate } = countingSchema();
     const execute = vi.fn(async (input: { n: number }) => input);
-    const double = toolDefinition({ name: 'double', description: 'Doubles n.', inputSchema: schema, parameters: { type: 'object' }, needsApproval: true }).server(execute);
-    const options = { model: createScriptedModel({ rules: [calling('go', [{ name: 'double', args: { n: 5 } }])] }), tools: [double], secret: 's', store: createMemoryStore(), threadId: 't' };
+    const double = toolDefinition({
+      name: 'double',
+      description: 'Doubles n.',
+      inputSchema: schema,
+      parameters: { type: 'object' },
+      needsApproval: true,
+    }).server(execute);
+    const options = {
+      model: createScriptedModel({ rules: [calling('go', [{ name: 'double', args: { n: 5 } }])] }),
+      tools: [double],
+      secret: 's',
+      store: createMemoryStore(),
+      threadId: 't',
+    };
     const history: Message[] = [user('go', 'u1')];
     const first = await collect(chat({ ...options, messages: history }));
     const [interrupt] = interruptsOf(first);
     validate.mockClear();
-    await collect(chat({ ...options, messages: applyEvents(history, first), resume: [{ interruptId: interrupt!.id, status: 'resolved', payload: { approved: true } }] }));
+    await collect(
+      chat({
+        ...options,
+        messages: applyEvents(history, first),
+        resume: [{ interruptId: interrupt!.id, status: 'resolved', payload: { approved: true } }],
+      }),
+    );
     expect(validate).toHaveBeenCalledTimes(1);
     expect(execute).toHaveBeenCalledWith({ n: 10 }, expect.anything());
   });
@@ -69,14 +97,28 @@ describe('arguments of a server call are parsed and validated exactly once per c
 describe('what a server tool receives in its context', () => {
   it('messages: the history up to the call, the assistant message holding it included', async () => {
     let seen: ToolContext | undefined;
-    const inspect = toolDefinition({ name: 'inspect', description: 'Looks at the run.', inputSchema: z.object({}) }).server(async (_input, context) => {
-      seen = context;
-      return { ok: true };
-    });
+    const inspect = toolDefinition({ name: 'inspect', description: 'Looks at the run.', inputSchema: z.object({}) }).server(
+      async (_input, context) => {
+        seen = context;
+        return { ok: true };
+      },
+    );
     const model = createScriptedModel({ rules: [calling('look', [{ name: 'inspect', args: {} }])] });
-    const events = await collect(chat({ model, messages: [user('earlier', 'u0'), { id: 'a0', role: 'assistant', content: 'hi' }, user('look', 'u1')], tools: [inspect], secret: 's' }));
+    const events = await collect(
+      chat({
+        model,
+        messages: [user('earlier', 'u0'), { id: 'a0', role: 'assistant', content: 'hi' }, user('look', 'u1')],
+        tools: [inspect],
+        secret: 's',
+      }),
+    );
     const start = events.find((event) => event.type === 'TOOL_CALL_START');
-    expect(seen?.messages?.map((message) => message.id)).toEqual(['u0', 'a0', 'u1', start?.type === 'TOOL_CALL_START' ? start.parentMessageId : 'missing']);
+    expect(seen?.messages?.map((message) => message.id)).toEqual([
+      'u0',
+      'a0',
+      'u1',
+      start?.type === 'TOOL_CALL_START' ? start.parentMessageId : 'missing',
+    ]);
     const holder = seen?.messages?.at(-1);
     expect(holder?.role === 'assistant' && holder.toolCalls?.[0]?.id).toBe(seen?.toolCallId);
   });
@@ -84,21 +126,23 @@ describe('what a server tool receives in its context', () => {
   it('emit: CUSTOM events reach the stream in order, before the call result; reserved names and non-JSON values throw', async () => {
     const problems: string[] = [];
     let late: ((name: string, value: unknown) => void) | undefined;
-    const report = toolDefinition({ name: 'report', description: 'Reports progress.', inputSchema: z.object({}) }).server(async (_input, { emit }) => {
-      emit?.('progress', { done: 1 });
-      const value = { done: 2 };
-      emit?.('progress', value);
-      value.done = 99; // the event carries what was emitted, not later changes
-      for (const attempt of [() => emit?.('chatwire.tool_executing', {}), () => emit?.('loop', { big: 1n })]) {
-        try {
-          attempt();
-        } catch (error) {
-          problems.push((error as Error).message);
+    const report = toolDefinition({ name: 'report', description: 'Reports progress.', inputSchema: z.object({}) }).server(
+      async (_input, { emit }) => {
+        emit?.('progress', { done: 1 });
+        const value = { done: 2 };
+        emit?.('progress', value);
+        value.done = 99; // the event carries what was emitted, not later changes
+        for (const attempt of [() => emit?.('chatwire.tool_executing', {}), () => emit?.('loop', { big: 1n })]) {
+          try {
+            attempt();
+          } catch (error) {
+            problems.push((error as Error).message);
+          }
         }
-      }
-      late = emit;
-      return { ok: true };
-    });
+        late = emit;
+        return { ok: true };
+      },
+    );
     const model = createScriptedModel({ rules: [calling('go', [{ name: 'report', args: {} }])] });
     const events = await collect(chat({ model, messages: [user('go')], tools: [report], secret: 's' }));
     const custom = events.filter((event) => event.type === 'CUSTOM' && !event.name.startsWith('chatwire.'));
@@ -119,40 +163,67 @@ describe('what a server tool receives in its context', () => {
 
 describe('how a run ends (AG-UI 1.0 outcomes)', () => {
   const showBanner = toolDefinition({ name: 'showBanner', description: 'Show a banner.', inputSchema: z.object({ text: z.string() }) });
-  const lookup = toolDefinition({ name: 'lookup', description: 'Looks up.', inputSchema: z.object({}) }).server(async () => ({ found: true }));
-  const remove = toolDefinition({ name: 'remove', description: 'Removes.', inputSchema: z.object({}), needsApproval: true }).server(async () => ({ removed: true }));
+  const lookup = toolDefinition({ name: 'lookup', description: 'Looks up.', inputSchema: z.object({}) }).server(async () => ({
+    found: true,
+  }));
+  const remove = toolDefinition({ name: 'remove', description: 'Removes.', inputSchema: z.object({}), needsApproval: true }).server(
+    async () => ({ removed: true }),
+  );
 
-  it('a browser call with arguments that do not parse is still the application\'s: handed off, never answered by the server', async () => {
+  it("a browser call with arguments that do not parse is still the application's: handed off, never answered by the server", async () => {
     const model = createScriptedModel({ rules: [calling('go', [{ name: 'showBanner', argsText: '{"text": "unterminated' }])] });
     const events = await collect(chat({ model, messages: [user('go')], frontendTools: [toWireTool(showBanner)], secret: 's' }));
     const start = events.find((event) => event.type === 'TOOL_CALL_START');
     expect(events.some((event) => event.type === 'TOOL_CALL_RESULT')).toBe(false);
-    expect(lastEvent(events).outcome).toEqual({ type: 'success', pendingToolCallIds: [start?.type === 'TOOL_CALL_START' ? start.toolCallId : 'missing'] });
+    expect(lastEvent(events).outcome).toEqual({
+      type: 'success',
+      pendingToolCallIds: [start?.type === 'TOOL_CALL_START' ? start.toolCallId : 'missing'],
+    });
   });
 
   it('a response with a server call and a browser call runs the server call, then finishes with the browser call pending', async () => {
-    const model = createScriptedModel({ rules: [calling('go', [{ name: 'lookup', args: {} }, { name: 'showBanner', args: { text: 'x' } }])] });
-    const events = await collect(chat({ model, messages: [user('go')], tools: [lookup], frontendTools: [toWireTool(showBanner)], secret: 's' }));
+    const model = createScriptedModel({
+      rules: [
+        calling('go', [
+          { name: 'lookup', args: {} },
+          { name: 'showBanner', args: { text: 'x' } },
+        ]),
+      ],
+    });
+    const events = await collect(
+      chat({ model, messages: [user('go')], tools: [lookup], frontendTools: [toWireTool(showBanner)], secret: 's' }),
+    );
     const starts = events.filter((event) => event.type === 'TOOL_CALL_START');
     expect(events.filter((event) => event.type === 'TOOL_CALL_RESULT').map((event) => event.toolCallId)).toEqual([starts[0]?.toolCallId]);
     expect(lastEvent(events).outcome).toEqual({ type: 'success', pendingToolCallIds: [starts[1]?.toolCallId] });
   });
 
   it('an approval and a browser call in one response: an interrupt outcome; the browser call stays unanswered', async () => {
-    const model = createScriptedModel({ rules: [calling('go', [{ name: 'remove', args: {} }, { name: 'showBanner', args: { text: 'x' } }])] });
-    const events = await collect(chat({ model, messages: [user('go')], tools: [remove], frontendTools: [toWireTool(showBanner)], secret: 's' }));
+    const model = createScriptedModel({
+      rules: [
+        calling('go', [
+          { name: 'remove', args: {} },
+          { name: 'showBanner', args: { text: 'x' } },
+        ]),
+      ],
+    });
+    const events = await collect(
+      chat({ model, messages: [user('go')], tools: [remove], frontendTools: [toWireTool(showBanner)], secret: 's' }),
+    );
     expect(events.some((event) => event.type === 'TOOL_CALL_RESULT')).toBe(false);
     expect(interruptsOf(events).map((interrupt) => interrupt.reason)).toEqual(['tool_call']);
   });
 
   it('reaching maxIterations with results the model has not read finishes as cancelled, not success', async () => {
-    const model = createScriptedModel({ rules: [{ name: 'loop', when: () => true, reply: { toolCalls: [{ name: 'lookup', args: {} }] } }] });
+    const model = createScriptedModel({
+      rules: [{ name: 'loop', when: () => true, reply: { toolCalls: [{ name: 'lookup', args: {} }] } }],
+    });
     const events = await collect(chat({ model, messages: [user('go')], tools: [lookup], maxIterations: 2, secret: 's' }));
     expect(types(events).filter((type) => type === 'STEP_STARTED')).toHaveLength(2);
     expect(lastEvent(events).outcome).toEqual({ type: 'cancelled' });
   });
 
-  it('RUN_STARTED declares protocol 1.0 and repeats the input\'s parentRunId; the run finishes with an explicit success', async () => {
+  it("RUN_STARTED declares protocol 1.0 and repeats the input's parentRunId; the run finishes with an explicit success", async () => {
     const handler = createChatHandler({ model: createScriptedModel(), secret: 's' });
     const response = await handler(
       new Request('http://chatwire.test/api/chat', {
@@ -162,13 +233,23 @@ describe('how a run ends (AG-UI 1.0 outcomes)', () => {
       }),
     );
     const events = await readEvents(response);
-    expect(events[0]).toEqual({ type: 'RUN_STARTED', threadId: 'thread_test', runId: 'run_2', protocolVersion: '1.0', parentRunId: 'run_1' });
+    expect(events[0]).toEqual({
+      type: 'RUN_STARTED',
+      threadId: 'thread_test',
+      runId: 'run_2',
+      protocolVersion: '1.0',
+      parentRunId: 'run_1',
+    });
     expect(lastEvent(events).outcome).toEqual({ type: 'success' });
   });
 });
 
 describe('discovery results the browser answered (client-managed discovery) against this server', () => {
-  const discoveryCall = { id: 'call_d', type: 'function' as const, function: { name: DISCOVERY_TOOL_NAME, arguments: '{"toolNames":["showBanner"]}' } };
+  const discoveryCall = {
+    id: 'call_d',
+    type: 'function' as const,
+    function: { name: DISCOVERY_TOOL_NAME, arguments: '{"toolNames":["showBanner"]}' },
+  };
   const history: Message[] = [
     user('show a banner', 'u1'),
     { id: 'a1', role: 'assistant', toolCalls: [discoveryCall] },
@@ -178,7 +259,11 @@ describe('discovery results the browser answered (client-managed discovery) agai
   const showBanner = toolDefinition({ name: 'showBanner', description: 'Show a banner.', inputSchema: z.object({ text: z.string() }) });
   const send = (tools: unknown[]) =>
     createChatHandler({ model: createScriptedModel(), secret: 's' })(
-      new Request('http://chatwire.test/api/chat', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(runInput(history, { tools })) }),
+      new Request('http://chatwire.test/api/chat', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(runInput(history, { tools })),
+      }),
     );
 
   it('are accepted once every lazy tool is discovered and the browser stops sending the discovery tool', async () => {
@@ -188,12 +273,16 @@ describe('discovery results the browser answered (client-managed discovery) agai
   });
 
   it('are accepted while the browser still sends its own discovery tool', async () => {
-    const discoveryTool = { name: DISCOVERY_TOOL_NAME, description: 'Loads tools.', parameters: { type: 'object', properties: { toolNames: { type: 'array', items: { type: 'string' } } } } };
+    const discoveryTool = {
+      name: DISCOVERY_TOOL_NAME,
+      description: 'Loads tools.',
+      parameters: { type: 'object', properties: { toolNames: { type: 'array', items: { type: 'string' } } } },
+    };
     const response = await send([toWireTool(showBanner), discoveryTool]);
     expect(response.status).toBe(200);
   });
 
-  it('stay the server\'s to verify when the server manages lazy tools: an unsigned one is refused', async () => {
+  it("stay the server's to verify when the server manages lazy tools: an unsigned one is refused", async () => {
     const lazyBanner = { ...toWireTool(showBanner), metadata: { chatwire: { lazy: true } } };
     const response = await send([lazyBanner]);
     expect(response.status).toBe(400);

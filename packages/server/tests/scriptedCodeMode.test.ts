@@ -8,8 +8,16 @@ import { createScriptedModel, type ModelChunk, type ModelRequest, type ModelTool
  */
 
 const tools: ModelTool[] = [
-  { name: 'execute_typescript', description: 'Runs TypeScript.', parameters: { type: 'object', properties: { typescriptCode: { type: 'string' } }, required: ['typescriptCode'] } },
-  { name: 'discover_tools', description: 'Returns signatures.', parameters: { type: 'object', properties: { toolNames: { type: 'array', items: { type: 'string' } } }, required: ['toolNames'] } },
+  {
+    name: 'execute_typescript',
+    description: 'Runs TypeScript.',
+    parameters: { type: 'object', properties: { typescriptCode: { type: 'string' } }, required: ['typescriptCode'] },
+  },
+  {
+    name: 'discover_tools',
+    description: 'Returns signatures.',
+    parameters: { type: 'object', properties: { toolNames: { type: 'array', items: { type: 'string' } } }, required: ['toolNames'] },
+  },
 ];
 
 const system = [
@@ -64,14 +72,28 @@ const user = (content: string): Message => ({ id: 'u1', role: 'user', content })
 
 describe('the scripted model’s Code Mode scenario', () => {
   it('discovers a lazy API the message is about, by its name only', async () => {
-    expect((await reply([user('use code to compare the weather in Paris and Tokyo')])).calls).toEqual([{ name: 'discover_tools', args: { toolNames: ['getWeather'] } }]);
+    expect((await reply([user('use code to compare the weather in Paris and Tokyo')])).calls).toEqual([
+      { name: 'discover_tools', args: { toolNames: ['getWeather'] } },
+    ]);
   });
 
   it('writes code from the discovered stub: one call per value the message lists, in parallel', async () => {
     const history: Message[] = [
       user('use code to compare the weather in Paris, Tokyo and New York'),
-      { id: 'a1', role: 'assistant', toolCalls: [{ id: 'd1', type: 'function', function: { name: 'discover_tools', arguments: '{"toolNames":["getWeather"]}' } }] },
-      { id: 't1', role: 'tool', toolCallId: 'd1', content: JSON.stringify({ discovered: ['getWeather'], tools: [{ name: 'external_getWeather', description: 'Current weather for a city.', typeStub: weatherStub }] }) },
+      {
+        id: 'a1',
+        role: 'assistant',
+        toolCalls: [{ id: 'd1', type: 'function', function: { name: 'discover_tools', arguments: '{"toolNames":["getWeather"]}' } }],
+      },
+      {
+        id: 't1',
+        role: 'tool',
+        toolCallId: 'd1',
+        content: JSON.stringify({
+          discovered: ['getWeather'],
+          tools: [{ name: 'external_getWeather', description: 'Current weather for a city.', typeStub: weatherStub }],
+        }),
+      },
     ];
     const { calls } = await reply(history);
     expect(calls).toHaveLength(1);
@@ -100,16 +122,30 @@ describe('the scripted model’s Code Mode scenario', () => {
   it('says what the code returned, or why it failed', async () => {
     const ran = (content: unknown): Message[] => [
       user('use code to compare the weather in Paris and Tokyo'),
-      { id: 'a2', role: 'assistant', toolCalls: [{ id: 'x1', type: 'function', function: { name: 'execute_typescript', arguments: '{"typescriptCode":"return 1"}' } }] },
+      {
+        id: 'a2',
+        role: 'assistant',
+        toolCalls: [{ id: 'x1', type: 'function', function: { name: 'execute_typescript', arguments: '{"typescriptCode":"return 1"}' } }],
+      },
       { id: 't2', role: 'tool', toolCallId: 'x1', content: JSON.stringify(content) },
     ];
-    expect((await reply(ran({ success: true, result: { Paris: { celsius: 18 }, Tokyo: { celsius: 22 } } }))).text).toBe('The code ran 2 calls in one execution. Paris: celsius 18. Tokyo: celsius 22.');
+    expect((await reply(ran({ success: true, result: { Paris: { celsius: 18 }, Tokyo: { celsius: 22 } } }))).text).toBe(
+      'The code ran 2 calls in one execution. Paris: celsius 18. Tokyo: celsius 22.',
+    );
     expect((await reply(ran({ success: true, result: 42 }))).text).toBe('The code returned 42.');
-    expect((await reply(ran({ success: false, error: { code: 'timeout', name: 'TimeoutError', message: 'Out of time.' } }))).text).toBe('The code failed (TimeoutError): Out of time.');
+    expect((await reply(ran({ success: false, error: { code: 'timeout', name: 'TimeoutError', message: 'Out of time.' } }))).text).toBe(
+      'The code failed (TimeoutError): Out of time.',
+    );
   });
 
   it('stays out of chats without execute_typescript, and of messages that do not ask for code', async () => {
-    const plainTools: ModelTool[] = [{ name: 'getWeather', description: 'Current weather for a city.', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } }];
+    const plainTools: ModelTool[] = [
+      {
+        name: 'getWeather',
+        description: 'Current weather for a city.',
+        parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+      },
+    ];
     const withoutCodeMode = await reply([user('use code to compare the weather in Paris')], plainTools);
     expect(withoutCodeMode.calls.map((call) => call.name)).not.toContain('execute_typescript');
     expect(withoutCodeMode.calls.map((call) => call.name)).not.toContain('discover_tools');

@@ -44,10 +44,21 @@ const onlyCall = (client: ChatClient) => {
 };
 
 const getWeather = (run: (input: { city: string }) => unknown) =>
-  tanStackTool({ name: 'getWeather', description: 'Current weather in a city.', inputSchema: z.object({ city: z.string() }) }).server(async (input) => run(input));
+  tanStackTool({ name: 'getWeather', description: 'Current weather in a city.', inputSchema: z.object({ city: z.string() }) }).server(
+    async (input) => run(input),
+  );
 const deleteFile = (run: (input: { path: string }) => unknown) =>
-  tanStackTool({ name: 'deleteFile', description: 'Delete a file.', needsApproval: true, inputSchema: z.object({ path: z.string() }) }).server(async (input) => run(input));
-const showBanner = toolDefinition({ name: 'showBanner', description: 'Show a banner in the page.', inputSchema: z.object({ text: z.string() }) });
+  tanStackTool({
+    name: 'deleteFile',
+    description: 'Delete a file.',
+    needsApproval: true,
+    inputSchema: z.object({ path: z.string() }),
+  }).server(async (input) => run(input));
+const showBanner = toolDefinition({
+  name: 'showBanner',
+  description: 'Show a banner in the page.',
+  inputSchema: z.object({ text: z.string() }),
+});
 
 describe("TanStack AI's chat() server", () => {
   it('streamed text, over two turns: read in full, and the history sent back', async () => {
@@ -82,9 +93,15 @@ describe("TanStack AI's chat() server", () => {
 
     // What TanStack sent: one response, one run id, RUN_FINISHED in the middle and again at the end.
     expect(typesOf(server.emitted[0])).toEqual([
-      'RUN_STARTED', 'TOOL_CALL_START', 'TOOL_CALL_ARGS', 'TOOL_CALL_END',
+      'RUN_STARTED',
+      'TOOL_CALL_START',
+      'TOOL_CALL_ARGS',
+      'TOOL_CALL_END',
       'RUN_FINISHED',
-      'TOOL_CALL_RESULT', 'TEXT_MESSAGE_START', 'TEXT_MESSAGE_CONTENT', 'TEXT_MESSAGE_END',
+      'TOOL_CALL_RESULT',
+      'TEXT_MESSAGE_START',
+      'TEXT_MESSAGE_CONTENT',
+      'TEXT_MESSAGE_END',
       'RUN_FINISHED',
     ]);
     expect(weather).toHaveBeenCalledTimes(1);
@@ -100,7 +117,8 @@ describe("TanStack AI's chat() server", () => {
   it('a browser tool: it runs at TOOL_CALL_END; TanStack snapshots the call without its result and ends with an interrupt on it; the client keeps its answer and sends it', async () => {
     const shown = vi.fn(async ({ text }: { text: string }) => ({ shown: text }));
     const server = await serve({
-      script: (_, call) => (call === 0 ? [...textOf('a1', 'Showing it.'), ...callOf('c1', 'showBanner', { text: 'Sale' })] : textOf('a2', 'Shown.')),
+      script: (_, call) =>
+        call === 0 ? [...textOf('a1', 'Showing it.'), ...callOf('c1', 'showBanner', { text: 'Sale' })] : textOf('a2', 'Shown.'),
     });
     const client = server.client({ tools: [showBanner.client(shown)] });
     const finished = new Promise<void>((resolve) => client.updateOptions({ onFinish: () => resolve() }));
@@ -114,7 +132,14 @@ describe("TanStack AI's chat() server", () => {
     expect(snapshot.messages.map((message) => message.role)).toEqual(['user', 'assistant']); // the call, no tool message
     expect((events.at(-1) as Extract<StreamChunk, { type: 'RUN_FINISHED' }>).outcome).toEqual({
       type: 'interrupt',
-      interrupts: [expect.objectContaining({ id: 'client_tool_c1', reason: 'tanstack:client_tool_execution', toolCallId: 'c1', message: 'Client tool showBanner is ready to run' })],
+      interrupts: [
+        expect.objectContaining({
+          id: 'client_tool_c1',
+          reason: 'tanstack:client_tool_execution',
+          toolCallId: 'c1',
+          message: 'Client tool showBanner is ready to run',
+        }),
+      ],
     });
 
     // What the client does: the tool ran once, in the stream; the snapshot, which does not know the answer yet,
@@ -123,7 +148,9 @@ describe("TanStack AI's chat() server", () => {
     expect(shown).toHaveBeenCalledTimes(1);
     expect(server.warnings).toEqual([]);
     expect(server.inputs).toHaveLength(2);
-    expect(server.inputs[1]!.messages).toContainEqual(expect.objectContaining({ role: 'tool', toolCallId: 'c1', content: '{"shown":"Sale"}' }));
+    expect(server.inputs[1]!.messages).toContainEqual(
+      expect.objectContaining({ role: 'tool', toolCallId: 'c1', content: '{"shown":"Sale"}' }),
+    );
     expect(onlyCall(client)).toMatchObject({ toolName: 'showBanner', state: 'output-available', result: { output: { shown: 'Sale' } } });
     expect(client.getSnapshot()).toMatchObject({ status: 'ready', error: undefined });
     expect(messageText(client.getSnapshot().messages[1]!)).toContain('Shown.');
@@ -140,24 +167,52 @@ describe("TanStack AI's chat() server", () => {
 
     expect((server.emitted[0]!.at(-1) as Extract<StreamChunk, { type: 'RUN_FINISHED' }>).outcome).toEqual({
       type: 'interrupt',
-      interrupts: [expect.objectContaining({ id: 'approval_c1', reason: 'tool_call', toolCallId: 'c1', message: 'Approval required to run deleteFile' })],
+      interrupts: [
+        expect.objectContaining({
+          id: 'approval_c1',
+          reason: 'tool_call',
+          toolCallId: 'c1',
+          message: 'Approval required to run deleteFile',
+        }),
+      ],
     });
     expect(client.getSnapshot()).toMatchObject({ status: 'ready', error: undefined });
-    expect(onlyCall(client)).toMatchObject({ toolName: 'deleteFile', input: { path: '/tmp/a' }, state: 'approval-requested', approval: { id: 'approval_c1', requestedBy: 'server' } });
+    expect(onlyCall(client)).toMatchObject({
+      toolName: 'deleteFile',
+      input: { path: '/tmp/a' },
+      state: 'approval-requested',
+      approval: { id: 'approval_c1', requestedBy: 'server' },
+    });
 
     const ended = nextEnd(client);
     client.addToolApprovalResponse({ id: 'approval_c1', approved: true });
     const error = await ended;
 
-    expect(server.inputs[1]).toMatchObject({ parentRunId: server.inputs[0]!.runId, resume: [{ interruptId: 'approval_c1', status: 'resolved', payload: { approved: true } }] });
+    expect(server.inputs[1]).toMatchObject({
+      parentRunId: server.inputs[0]!.runId,
+      resume: [{ interruptId: 'approval_c1', status: 'resolved', payload: { approved: true } }],
+    });
     expect(deleted).toHaveBeenCalledTimes(1);
     expect(deleted).toHaveBeenCalledWith({ path: '/tmp/a' });
-    expect(typesOf(server.emitted[1])).toEqual(['TOOL_CALL_RESULT', 'RUN_STARTED', 'TEXT_MESSAGE_START', 'TEXT_MESSAGE_CONTENT', 'TEXT_MESSAGE_END', 'RUN_FINISHED']);
+    expect(typesOf(server.emitted[1])).toEqual([
+      'TOOL_CALL_RESULT',
+      'RUN_STARTED',
+      'TEXT_MESSAGE_START',
+      'TEXT_MESSAGE_CONTENT',
+      'TEXT_MESSAGE_END',
+      'RUN_FINISHED',
+    ]);
     // AG-UI 1.0: a stream MUST begin with RUN_STARTED (or RUN_ERROR), else the consumer treats it as a violation.
-    expect(error).toMatchObject({ code: 'protocol-error', message: expect.stringContaining("The server's stream began with TOOL_CALL_RESULT") });
+    expect(error).toMatchObject({
+      code: 'protocol-error',
+      message: expect.stringContaining("The server's stream began with TOOL_CALL_RESULT"),
+    });
     expect(client.getSnapshot().status).toBe('error');
     // The tool did run on the server; the client shows the call failed, with the reason.
-    expect(onlyCall(client)).toMatchObject({ state: 'output-error', result: { error: expect.stringContaining('began with TOOL_CALL_RESULT') } });
+    expect(onlyCall(client)).toMatchObject({
+      state: 'output-error',
+      result: { error: expect.stringContaining('began with TOOL_CALL_RESULT') },
+    });
   });
 
   it('an approval denied: TanStack does not run the tool and tells the model so, with the same stream opening', async () => {
@@ -174,7 +229,9 @@ describe("TanStack AI's chat() server", () => {
 
     expect(server.inputs[1]).toMatchObject({ resume: [{ interruptId: 'approval_c1', status: 'resolved', payload: { approved: false } }] });
     expect(deleted).not.toHaveBeenCalled();
-    expect(server.modelCalls[1]!.messages).toContainEqual(expect.objectContaining({ role: 'tool', toolCallId: 'c1', content: '{"error":"User declined tool execution"}' }));
+    expect(server.modelCalls[1]!.messages).toContainEqual(
+      expect.objectContaining({ role: 'tool', toolCallId: 'c1', content: '{"error":"User declined tool execution"}' }),
+    );
     expect(typesOf(server.emitted[1])[0]).toBe('TOOL_CALL_RESULT');
   });
 
@@ -188,7 +245,10 @@ describe("TanStack AI's chat() server", () => {
     await client.sendMessage('delete /tmp/a');
     await client.sendMessage('never mind: what time is it?');
 
-    expect(server.inputs[1]).toMatchObject({ parentRunId: server.inputs[0]!.runId, resume: [{ interruptId: 'approval_c1', status: 'resolved', payload: { approved: false } }] });
+    expect(server.inputs[1]).toMatchObject({
+      parentRunId: server.inputs[0]!.runId,
+      resume: [{ interruptId: 'approval_c1', status: 'resolved', payload: { approved: false } }],
+    });
     expect(deleted).not.toHaveBeenCalled();
     expect(typesOf(server.emitted[1])[0]).toBe('TOOL_CALL_RESULT');
     expect(client.getSnapshot()).toMatchObject({ status: 'error', error: { code: 'protocol-error' } });
@@ -200,7 +260,9 @@ describe("TanStack AI's chat() server", () => {
     await client.sendMessage('hello?');
     expect(server.modelCalls).toHaveLength(2);
     expect(typesOf(server.emitted[2])).toEqual(['RUN_STARTED', 'MESSAGES_SNAPSHOT', 'RUN_FINISHED']);
-    expect(pendingInterrupts(client.getSnapshot().messages)).toEqual([expect.objectContaining({ id: 'approval_c1', reason: 'tool_call', toolCallId: 'c1', status: 'pending' })]);
+    expect(pendingInterrupts(client.getSnapshot().messages)).toEqual([
+      expect.objectContaining({ id: 'approval_c1', reason: 'tool_call', toolCallId: 'c1', status: 'pending' }),
+    ]);
     expect(messageText(client.getSnapshot().messages.at(-1)!)).toBe('');
   });
 
@@ -211,13 +273,21 @@ describe("TanStack AI's chat() server", () => {
       tools: [getWeather(weather), deleteFile(deleted)],
       transform: toSpecLifecycle,
       script: (_, call) =>
-        [callOf('c1', 'getWeather', { city: 'Paris' }), textOf('a2', 'It is 21 °C.'), callOf('c2', 'deleteFile', { path: '/tmp/a' }), textOf('a4', 'Deleted.')][call] ?? [],
+        [
+          callOf('c1', 'getWeather', { city: 'Paris' }),
+          textOf('a2', 'It is 21 °C.'),
+          callOf('c2', 'deleteFile', { path: '/tmp/a' }),
+          textOf('a4', 'Deleted.'),
+        ][call] ?? [],
     });
     const client = server.client();
     await client.sendMessage('weather in Paris?');
     expect(client.getSnapshot()).toMatchObject({ status: 'ready', error: undefined });
     expect(messageText(client.getSnapshot().messages[1]!)).toBe('It is 21 °C.');
-    expect(toolCallParts(client.getSnapshot().messages[1]!)[0]).toMatchObject({ state: 'output-available', result: { output: { city: 'Paris', celsius: 21 } } });
+    expect(toolCallParts(client.getSnapshot().messages[1]!)[0]).toMatchObject({
+      state: 'output-available',
+      result: { output: { city: 'Paris', celsius: 21 } },
+    });
 
     await client.sendMessage('now delete /tmp/a');
     const ended = nextEnd(client);

@@ -61,7 +61,11 @@ function scriptedAdapter(script: ModelScript, calls: ModelCall[]): AnyTextAdapte
  * stream before it is served (see `toSpecLifecycle`). Records every request body and every event
  * served, per request.
  */
-export async function startTanStackServer(options: { tools?: readonly AnyTool[]; script: ModelScript; transform?: (stream: AsyncIterable<StreamChunk>) => AsyncIterable<StreamChunk> }) {
+export async function startTanStackServer(options: {
+  tools?: readonly AnyTool[];
+  script: ModelScript;
+  transform?: (stream: AsyncIterable<StreamChunk>) => AsyncIterable<StreamChunk>;
+}) {
   const inputs: RunAgentInput[] = [];
   const emitted: StreamChunk[][] = [];
   const modelCalls: ModelCall[] = [];

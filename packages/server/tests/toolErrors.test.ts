@@ -9,7 +9,9 @@ import { collect, user } from './fixtures.js';
 const calls = (...toolCalls: ScriptedToolCall[]) => createScriptedModel({ rules: [{ name: 'test', when: 'go', reply: { toolCalls } }] });
 
 const results = (events: Event[]) =>
-  events.flatMap((event) => (event.type === 'TOOL_CALL_RESULT' ? [{ content: event.content as string, meta: readResultMetadata(event.metadata) }] : []));
+  events.flatMap((event) =>
+    event.type === 'TOOL_CALL_RESULT' ? [{ content: event.content as string, meta: readResultMetadata(event.metadata) }] : [],
+  );
 const text = (events: Event[]) => events.flatMap((event) => (event.type === 'TEXT_MESSAGE_CONTENT' ? [event.delta] : [])).join('');
 
 const weatherImpl = vi.fn(async ({ city }: { city: string }) => ({ city, celsius: 20 }));
@@ -55,7 +57,14 @@ describe('tool errors reach the model as results it can act on, and the conversa
       throw new Error('database is down');
     });
     const reports: ErrorReport[] = [];
-    const events = await collect(chat({ model: calls({ name: 'flaky', args: {} }), messages: [user('go')], tools: [flaky], onError: (report) => reports.push(report) }));
+    const events = await collect(
+      chat({
+        model: calls({ name: 'flaky', args: {} }),
+        messages: [user('go')],
+        tools: [flaky],
+        onError: (report) => reports.push(report),
+      }),
+    );
     const error = results(events)[0]?.meta.error ?? '';
     expect(error).toMatch(/^Tool 'flaky' failed \(ref err_[A-Za-z0-9_-]+; details are in the server log\)\.$/);
     expect(error).not.toContain('database is down');
@@ -63,10 +72,14 @@ describe('tool errors reach the model as results it can act on, and the conversa
     expect(error).toContain(reports[0]!.ref);
     expect(events.at(-1)?.type).toBe('RUN_FINISHED');
 
-    const exposed = toolDefinition({ name: 'exposed', description: 'Fails for the model to read.', inputSchema: z.object({}) }).server(async () => {
-      throw Object.assign(new Error('Unsupported currency XYZ.'), { expose: true });
-    });
-    const shown = await collect(chat({ model: calls({ name: 'exposed', args: {} }), messages: [user('go')], tools: [exposed], onError: () => {} }));
+    const exposed = toolDefinition({ name: 'exposed', description: 'Fails for the model to read.', inputSchema: z.object({}) }).server(
+      async () => {
+        throw Object.assign(new Error('Unsupported currency XYZ.'), { expose: true });
+      },
+    );
+    const shown = await collect(
+      chat({ model: calls({ name: 'exposed', args: {} }), messages: [user('go')], tools: [exposed], onError: () => {} }),
+    );
     expect(results(shown)[0]?.meta.error).toBe("Tool 'exposed' failed: Unsupported currency XYZ.");
   });
 
@@ -94,7 +107,10 @@ describe('tool errors reach the model as results it can act on, and the conversa
   it('every error result is a valid tool result the next model call receives', async () => {
     const seen: unknown[] = [];
     const scripted = calls({ name: 'getWeather', args: { city: 42 } });
-    const model = { ...scripted, stream: (request: Parameters<typeof scripted.stream>[0]) => (seen.push(request.messages), scripted.stream(request)) };
+    const model = {
+      ...scripted,
+      stream: (request: Parameters<typeof scripted.stream>[0]) => (seen.push(request.messages), scripted.stream(request)),
+    };
     await collect(chat({ model, messages: [user('go')], tools: [getWeather] }));
     const second = seen[1] as { role: string; toolCallId?: string; error?: string }[];
     const toolMessage = second.find((message) => message.role === 'tool');
@@ -114,9 +130,15 @@ describe('server tools', () => {
         return { name };
       });
     const events = await collect(
-      chat({ model: calls({ name: 'first', args: {} }, { name: 'second', args: {} }), messages: [user('go')], tools: [make('first'), make('second')] }),
+      chat({
+        model: calls({ name: 'first', args: {} }, { name: 'second', args: {} }),
+        messages: [user('go')],
+        tools: [make('first'), make('second')],
+      }),
     );
-    expect(results(events).map((result) => JSON.parse(result.content))).toEqual(expect.arrayContaining([{ name: 'first' }, { name: 'second' }]));
+    expect(results(events).map((result) => JSON.parse(result.content))).toEqual(
+      expect.arrayContaining([{ name: 'first' }, { name: 'second' }]),
+    );
     const executing = events.filter((event) => event.type === 'CUSTOM' && event.name === 'chatwire.tool_executing');
     expect(executing).toHaveLength(2);
   });

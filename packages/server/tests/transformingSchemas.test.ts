@@ -13,11 +13,23 @@ import { clientFor } from './fixtures.js';
  * never fails on "expected string, received number".
  */
 const zodWordLength = z.object({ word: z.string().transform((word) => word.length) });
-const valibotWordLength = toStandardJsonSchema(v.object({ word: v.pipe(v.string(), v.transform((word) => word.length)) }));
+const valibotWordLength = toStandardJsonSchema(
+  v.object({
+    word: v.pipe(
+      v.string(),
+      v.transform((word) => word.length),
+    ),
+  }),
+);
 
 const countZod = toolDefinition({ name: 'countLetters', description: 'Count the letters of a word.', inputSchema: zodWordLength });
 const countValibot = toolDefinition({ name: 'countLetters', description: 'Count the letters of a word.', inputSchema: valibotWordLength });
-const countApproved = toolDefinition({ name: 'countLetters', description: 'Count the letters of a word.', inputSchema: zodWordLength, needsApproval: true });
+const countApproved = toolDefinition({
+  name: 'countLetters',
+  description: 'Count the letters of a word.',
+  inputSchema: zodWordLength,
+  needsApproval: true,
+});
 
 const lastCall = (client: ChatClient) => {
   const messages = client.getSnapshot().messages;

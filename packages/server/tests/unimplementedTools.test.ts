@@ -50,7 +50,10 @@ describe('a definition nobody implements', () => {
     expect(call?.result?.error).toMatch(/Tool 'getWeather' has no implementation/);
     expect(call?.result?.error).toMatch(/getWeather\.server\(impl\).*getWeather\.client\(impl\)/);
     expect(client.getSnapshot().status).toBe('ready');
-    const stuck = client.getSnapshot().messages.flatMap((message) => toolCallParts(message)).filter((part) => part.state === 'input-complete');
+    const stuck = client
+      .getSnapshot()
+      .messages.flatMap((message) => toolCallParts(message))
+      .filter((part) => part.state === 'input-complete');
     expect(stuck).toEqual([]);
   });
 

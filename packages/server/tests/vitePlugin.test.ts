@@ -34,7 +34,13 @@ async function devServer(plugin: ReturnType<typeof chatwireVitePlugin>): Promise
 }
 
 async function previewServer(plugin: ReturnType<typeof chatwireVitePlugin>): Promise<{ url: string; close: () => Promise<void> }> {
-  const server: PreviewServer = await preview({ configFile: false, root, logLevel: 'silent', plugins: [plugin], preview: { host: '127.0.0.1', port: 0 } });
+  const server: PreviewServer = await preview({
+    configFile: false,
+    root,
+    logLevel: 'silent',
+    plugins: [plugin],
+    preview: { host: '127.0.0.1', port: 0 },
+  });
   return { url: urlOf(server), close: () => server.close() };
 }
 
@@ -45,7 +51,11 @@ function urlOf(server: ViteDevServer | PreviewServer): string {
 }
 
 const postRun = (url: string, text: string) =>
-  fetch(`${url}/api/chat`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(runInput([user(text)])) });
+  fetch(`${url}/api/chat`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(runInput([user(text)])),
+  });
 
 async function expectStreamedAnswer(url: string, text: string): Promise<void> {
   const response = await postRun(url, text);

@@ -1,4 +1,11 @@
-import { DISCOVERY_TOOL_NAME, TOOL_PROGRESS_EVENT, type MessagePart, type NestedToolCall, type ToolCallPart, type ToolProgress } from '@chatwire/core';
+import {
+  DISCOVERY_TOOL_NAME,
+  TOOL_PROGRESS_EVENT,
+  type MessagePart,
+  type NestedToolCall,
+  type ToolCallPart,
+  type ToolProgress,
+} from '@chatwire/core';
 import { readDiscoveredNames } from '@chatwire/core/shared';
 
 /**
@@ -33,7 +40,8 @@ export function isDiscoveryCall(part: Pick<ToolCallPart, 'toolName'>): boolean {
  * How a call ended or where it stands, in the user's terms: a denial is the user's choice, a stop is
  * a stop. `waiting` means it waits for the user's approval.
  */
-export type ToolCallOutcome = 'pending' | 'waiting' | 'running' | 'done' | 'failed' | 'declined' | 'declined-moved-on' | 'stopped' | 'skipped';
+export type ToolCallOutcome =
+  'pending' | 'waiting' | 'running' | 'done' | 'failed' | 'declined' | 'declined-moved-on' | 'stopped' | 'skipped';
 
 /** A tool call's status as the components show it: its outcome and a readable label. */
 export interface ToolCallStatus {
@@ -64,7 +72,9 @@ export function toolCallStatus(part: Pick<ToolCallPart, 'state' | 'approval' | '
   }
   switch (part.state) {
     case 'cancelled':
-      return part.cancelReason === 'aborted' ? { outcome: 'stopped', label: 'Stopped' } : { outcome: 'skipped', label: 'Skipped (you sent a new message)' };
+      return part.cancelReason === 'aborted'
+        ? { outcome: 'stopped', label: 'Stopped' }
+        : { outcome: 'skipped', label: 'Skipped (you sent a new message)' };
     case 'output-error':
       return { outcome: 'failed', label: LABELS['output-error'] };
     case 'output-available':
@@ -98,7 +108,13 @@ export function nestedCallLabel(state: NestedToolCall['state']): string {
 export function requestedToolNames(part: Pick<ToolCallPart, 'input' | 'partialInput'>): string[] {
   const input = (part.input ?? part.partialInput) as { toolNames?: unknown; query?: unknown } | undefined;
   if (Array.isArray(input?.toolNames)) return input.toolNames.filter((name): name is string => typeof name === 'string');
-  if (typeof input?.query === 'string') return input.query.startsWith('select:') ? input.query.slice(7).split(',').map((name) => name.trim()) : [input.query];
+  if (typeof input?.query === 'string')
+    return input.query.startsWith('select:')
+      ? input.query
+          .slice(7)
+          .split(',')
+          .map((name) => name.trim())
+      : [input.query];
   return [];
 }
 
@@ -119,16 +135,19 @@ export function discoveryStatus(part: ToolCallPart): DiscoveryStatus {
   const names = discovered.length > 0 ? discovered : requestedToolNames(part);
   const list = names.join(', ') || DISCOVERY_WORDS.kindPlural;
   if (part.state === 'output-available') return { title: `Discovered ${list}`, names, phase: 'discovered', codeMode };
-  if (part.state === 'output-error' || part.state === 'cancelled') return { title: `Discovery failed: ${list}`, names, phase: 'failed', codeMode };
+  if (part.state === 'output-error' || part.state === 'cancelled')
+    return { title: `Discovery failed: ${list}`, names, phase: 'failed', codeMode };
   return { title: `Discovering ${list}…`, names, phase: 'discovering', codeMode };
 }
 
 /** `rainChance` -> `Rain chance`: a field name as a label. */
 export function fieldLabel(key: string): string {
-  const words = key.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/[_-]+/g, ' ').toLowerCase();
+  const words = key
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/[_-]+/g, ' ')
+    .toLowerCase();
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
-
 
 /** A file size as people read it: bytes, KB or MB. */
 export function formatSize(bytes: number): string {
@@ -147,7 +166,14 @@ export function toolProgressByCall(parts: readonly MessagePart[]): ReadonlyMap<s
   for (const part of parts) {
     if (part.type !== 'data' || part.name !== TOOL_PROGRESS_EVENT) continue;
     const data = part.data as Partial<Record<keyof ToolProgress, unknown>> | null;
-    if (!data || typeof data !== 'object' || typeof data.toolCallId !== 'string' || typeof data.progress !== 'number' || !Number.isFinite(data.progress)) continue;
+    if (
+      !data ||
+      typeof data !== 'object' ||
+      typeof data.toolCallId !== 'string' ||
+      typeof data.progress !== 'number' ||
+      !Number.isFinite(data.progress)
+    )
+      continue;
     const total = typeof data.total === 'number' && Number.isFinite(data.total) && data.total > 0 ? data.total : undefined;
     progress.set(data.toolCallId, {
       toolCallId: data.toolCallId,
@@ -163,6 +189,8 @@ export function toolProgressByCall(parts: readonly MessagePart[]): ReadonlyMap<s
 /** A running call's progress in words: `2 of 5 (40%) · Copying files`, `3 · Working`. */
 export function progressLabel(progress: ToolProgress): string {
   const amount =
-    progress.total === undefined ? `${progress.progress}` : `${progress.progress} of ${progress.total} (${Math.round(Math.min(1, Math.max(0, progress.progress / progress.total)) * 100)}%)`;
+    progress.total === undefined
+      ? `${progress.progress}`
+      : `${progress.progress} of ${progress.total} (${Math.round(Math.min(1, Math.max(0, progress.progress / progress.total)) * 100)}%)`;
   return progress.message ? `${amount} · ${progress.message}` : amount;
 }

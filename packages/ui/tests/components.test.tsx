@@ -8,12 +8,22 @@ import { assistant, discoveryDone, failed, refundDeclined, refundWaiting, toolCa
 afterEach(cleanup);
 
 /** The raw lifecycle state names: none of them may show as text by default. */
-const RAW_STATES = ['awaiting-input', 'input-streaming', 'input-complete', 'approval-requested', 'approval-responded', 'executing', 'output-available', 'output-error'];
+const RAW_STATES = [
+  'awaiting-input',
+  'input-streaming',
+  'input-complete',
+  'approval-requested',
+  'approval-responded',
+  'executing',
+  'output-available',
+  'output-error',
+];
 
 function visibleText(element: HTMLElement): string {
   // Folded <details> (the JSON, the discovery step's body) are not shown until opened.
   const clone = element.cloneNode(true) as HTMLElement;
-  for (const details of clone.querySelectorAll('details:not([open])')) for (const child of [...details.children]) if (child.tagName !== 'SUMMARY') child.remove();
+  for (const details of clone.querySelectorAll('details:not([open])'))
+    for (const child of [...details.children]) if (child.tagName !== 'SUMMARY') child.remove();
   return clone.textContent ?? '';
 }
 
@@ -29,12 +39,27 @@ describe('MessageList', () => {
 
   it('labels every tool call state in words and shows no raw state names or JSON by default', () => {
     const states = RAW_STATES.map((state) => toolCall({ toolName: 'lookUp', state: state as never, input: { query: 'shoes' } }));
-    const { container } = render(<MessageList messages={[assistant('a1', [...states, weatherDone, refundWaiting, refundDeclined, failed])]} onApproval={() => {}} />);
+    const { container } = render(
+      <MessageList messages={[assistant('a1', [...states, weatherDone, refundWaiting, refundDeclined, failed])]} onApproval={() => {}} />,
+    );
     const text = visibleText(container);
     for (const state of RAW_STATES) expect(text).not.toContain(state);
     expect(text).not.toContain('{"');
     const labels = screen.getAllByTestId('tool-state').map((element) => element.textContent);
-    expect(labels).toEqual(['Preparing', 'Preparing', 'Ready to run', 'Waiting for your approval', 'Answered', 'Running', 'Done', 'Failed', 'Done', 'Waiting for your approval', 'Declined', 'Failed']);
+    expect(labels).toEqual([
+      'Preparing',
+      'Preparing',
+      'Ready to run',
+      'Waiting for your approval',
+      'Answered',
+      'Running',
+      'Done',
+      'Failed',
+      'Done',
+      'Waiting for your approval',
+      'Declined',
+      'Failed',
+    ]);
     // Arguments and results read as fields.
     const weather = container.querySelectorAll('[data-tool="getWeather"]')[0] as HTMLElement;
     expect(weather.textContent).toContain('City: Paris');
@@ -56,13 +81,24 @@ describe('MessageList', () => {
     expect(screen.getAllByTestId('tool-call')).toHaveLength(1);
     hidden.unmount();
 
-    render(<MessageList messages={messages} discovery={(part) => <span data-testid="mine">{`found ${String((part.input as { toolNames: string[] }).toolNames)}`}</span>} />);
+    render(
+      <MessageList
+        messages={messages}
+        discovery={(part) => <span data-testid="mine">{`found ${String((part.input as { toolNames: string[] }).toolNames)}`}</span>}
+      />,
+    );
     expect(screen.getByTestId('mine').textContent).toBe('found trackShipment');
   });
 
   it('marks stopped answers and offers Regenerate on the last answer only', () => {
     const onRegenerate = vi.fn();
-    render(<MessageList messages={[user('u1', 'a'), assistant('a1', []), user('u2', 'b'), assistant('a2', [])]} stopped={new Set(['a2'])} onRegenerate={onRegenerate} />);
+    render(
+      <MessageList
+        messages={[user('u1', 'a'), assistant('a1', []), user('u2', 'b'), assistant('a2', [])]}
+        stopped={new Set(['a2'])}
+        onRegenerate={onRegenerate}
+      />,
+    );
     expect(screen.getByTestId('stopped-mark').textContent).toBe('Stopped: this answer was cut off');
     const regenerate = screen.getAllByRole('button', { name: 'Regenerate' });
     expect(regenerate).toHaveLength(1);
@@ -125,7 +161,9 @@ describe('the tool renderer registry', () => {
   });
 
   it("renders a registered tool's output with its renderer inside the card, and the generic card for the rest", () => {
-    const weatherUI = makeToolUI(getWeather, ({ output, input }) => <p data-testid="weather">{`${output?.celsius ?? '?'} °C, ${output?.sky ?? ''} in ${input?.city ?? ''}`}</p>);
+    const weatherUI = makeToolUI(getWeather, ({ output, input }) => (
+      <p data-testid="weather">{`${output?.celsius ?? '?'} °C, ${output?.sky ?? ''} in ${input?.city ?? ''}`}</p>
+    ));
     render(<MessageList messages={[assistant('a1', [weatherDone, failed])]} tools={[weatherUI]} />);
     expect(screen.getByTestId('weather').textContent).toBe('18 °C, clear in Paris');
     const cards = screen.getAllByTestId('tool-call');
@@ -140,17 +178,27 @@ describe('the tool renderer registry', () => {
       <button type="button" onClick={() => respond?.(true)}>{`custom: ${status.label}`}</button>
     ));
     const onApproval = vi.fn();
-    render(<MessageList messages={[assistant('a1', [refundWaiting])]} tools={[makeToolUI('refundOrder', render1)]} onApproval={onApproval} />);
+    render(
+      <MessageList messages={[assistant('a1', [refundWaiting])]} tools={[makeToolUI('refundOrder', render1)]} onApproval={onApproval} />,
+    );
     expect(render1).not.toHaveBeenCalled();
     cleanup();
-    render(<MessageList messages={[assistant('a1', [refundWaiting])]} tools={[makeToolUI('refundOrder', render2, { placement: 'card' })]} onApproval={onApproval} />);
+    render(
+      <MessageList
+        messages={[assistant('a1', [refundWaiting])]}
+        tools={[makeToolUI('refundOrder', render2, { placement: 'card' })]}
+        onApproval={onApproval}
+      />,
+    );
     fireEvent.click(screen.getByRole('button', { name: 'custom: Waiting for your approval' }));
     expect(onApproval).toHaveBeenCalledWith('approval-1', true);
     expect(screen.queryByTestId('tool-call')).toBeNull();
   });
 
   it('refuses two renderers for one tool and a renderer without a name', () => {
-    expect(() => createToolUIRegistry([makeToolUI('a', () => null), makeToolUI('a', () => null)])).toThrow('Two renderers for the tool "a"');
+    expect(() => createToolUIRegistry([makeToolUI('a', () => null), makeToolUI('a', () => null)])).toThrow(
+      'Two renderers for the tool "a"',
+    );
     expect(() => makeToolUI('', () => null)).toThrow(TypeError);
   });
 });
@@ -159,9 +207,13 @@ describe('toolCallStatus', () => {
   it('tells a stop from a declined call and from one skipped by a new message', () => {
     expect(toolCallStatus({ state: 'cancelled', cancelReason: 'aborted' }).label).toBe('Stopped');
     expect(toolCallStatus({ state: 'cancelled', cancelReason: 'superseded' }).label).toBe('Skipped (you sent a new message)');
-    expect(toolCallStatus({ state: 'cancelled', cancelReason: 'denied', approval: { id: 'x', requestedBy: 'server', approved: false, respondedBy: 'auto' } }).label).toBe(
-      'Declined (you sent a new message)',
-    );
+    expect(
+      toolCallStatus({
+        state: 'cancelled',
+        cancelReason: 'denied',
+        approval: { id: 'x', requestedBy: 'server', approved: false, respondedBy: 'auto' },
+      }).label,
+    ).toBe('Declined (you sent a new message)');
     expect(toolCallStatus({ state: 'input-complete', waitingFor: 'discovery' }).label).toBe('Waiting for discovery');
   });
 });
@@ -210,7 +262,14 @@ describe('hostile text', () => {
     const hostile = '<img src=x onerror="alert(1)">';
     const messages: ChatMessage[] = [
       user('u1', hostile),
-      assistant('a1', [toolCall({ toolName: 'echo', state: 'output-available', input: { text: hostile }, result: { state: 'complete', output: { text: hostile }, content: '' } })]),
+      assistant('a1', [
+        toolCall({
+          toolName: 'echo',
+          state: 'output-available',
+          input: { text: hostile },
+          result: { state: 'complete', output: { text: hostile }, content: '' },
+        }),
+      ]),
     ];
     const { container } = render(<MessageList messages={messages} />);
     expect(container.querySelector('img')).toBeNull();

@@ -12,7 +12,9 @@ describe('assistant text', () => {
     const { container } = render(<MessageList messages={[assistant('a1', [{ type: 'text', text, state: 'done' }])]} />);
     // Before the lazily loaded renderer arrives, or after: the words are there, never an <img>.
     expect(container.textContent).toContain('Here is');
-    await waitFor(() => expect(container.querySelector('.cw-markdown strong, .cw-markdown [data-streamdown="strong"]')?.textContent).toBe('bold'));
+    await waitFor(() =>
+      expect(container.querySelector('.cw-markdown strong, .cw-markdown [data-streamdown="strong"]')?.textContent).toBe('bold'),
+    );
     expect(container.querySelector('img')).toBeNull();
     expect(container.textContent).toContain('<img src=x onerror="alert(1)">');
     const link = screen.getByRole('link', { name: 'a link' });
@@ -25,7 +27,9 @@ describe('assistant text', () => {
   });
 
   it('completes unterminated Markdown while it streams', async () => {
-    const { container } = render(<MessageList messages={[assistant('a1', [{ type: 'text', text: 'Almost **done', state: 'streaming' }])]} busy />);
+    const { container } = render(
+      <MessageList messages={[assistant('a1', [{ type: 'text', text: 'Almost **done', state: 'streaming' }])]} busy />,
+    );
     await waitFor(() => expect(container.querySelector('.cw-markdown')).not.toBeNull());
     expect(container.querySelector('.cw-text')?.getAttribute('data-state')).toBe('streaming');
     expect(container.textContent).not.toContain('**');

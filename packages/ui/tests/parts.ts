@@ -18,7 +18,11 @@ export const weatherDone = toolCall({
   toolName: 'getWeather',
   state: 'output-available',
   input: { city: 'Paris' },
-  result: { state: 'complete', output: { city: 'Paris', celsius: 18, sky: 'clear' }, content: '{"city":"Paris","celsius":18,"sky":"clear"}' },
+  result: {
+    state: 'complete',
+    output: { city: 'Paris', celsius: 18, sky: 'clear' },
+    content: '{"city":"Paris","celsius":18,"sky":"clear"}',
+  },
 });
 
 export const refundWaiting = toolCall({

@@ -25,7 +25,12 @@ describe('tool progress (MCP progress notifications)', () => {
     const connection: ChatConnection = {
       async *run({ threadId, runId }) {
         yield { type: 'RUN_STARTED', threadId, runId };
-        yield { type: 'TOOL_CALL_START', toolCallId: 'c1', toolCallName: 'everything__trigger-long-running-operation', parentMessageId: 'a1' };
+        yield {
+          type: 'TOOL_CALL_START',
+          toolCallId: 'c1',
+          toolCallName: 'everything__trigger-long-running-operation',
+          parentMessageId: 'a1',
+        };
         yield { type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: '{"duration":2,"steps":4}' };
         yield { type: 'TOOL_CALL_END', toolCallId: 'c1' };
         yield { type: 'CUSTOM', name: 'chatwire.tool_executing', value: { toolCallId: 'c1' } };
@@ -47,15 +52,29 @@ describe('tool progress (MCP progress notifications)', () => {
     const rerender = () => view.rerender(<MessageList messages={client.getSnapshot().messages} />);
     const sent = client.sendMessage('run the long operation');
 
-    const dataParts = () => client.getSnapshot().messages.at(-1)?.parts.filter((part) => part.type === 'data') ?? [];
+    const dataParts = () =>
+      client
+        .getSnapshot()
+        .messages.at(-1)
+        ?.parts.filter((part) => part.type === 'data') ?? [];
     const progressOf = () => (dataParts()[0] as { data?: { progress?: unknown } } | undefined)?.data?.progress;
     await act(async () => {
       await vi.waitFor(() => expect(dataParts()).toHaveLength(1), WAIT);
       rerender();
     });
     // Kept in the snapshot as a data part of the assistant message, one per call.
-    const kept = client.getSnapshot().messages.at(-1)?.parts.filter((part) => part.type === 'data');
-    expect(kept).toEqual([{ type: 'data', name: 'chatwire.mcp.tool_progress', id: 'c1', data: { toolCallId: 'c1', server: 'everything', progress: 1, total: 4, message: '<b>step</b> one' } }]);
+    const kept = client
+      .getSnapshot()
+      .messages.at(-1)
+      ?.parts.filter((part) => part.type === 'data');
+    expect(kept).toEqual([
+      {
+        type: 'data',
+        name: 'chatwire.mcp.tool_progress',
+        id: 'c1',
+        data: { toolCallId: 'c1', server: 'everything', progress: 1, total: 4, message: '<b>step</b> one' },
+      },
+    ]);
     const bar = () => screen.getByTestId('tool-progress');
     expect(bar().textContent).toBe('1 of 4 (25%) · <b>step</b> one');
     // The server's text is text: no element came from it.
@@ -92,7 +111,12 @@ describe('tool progress (MCP progress notifications)', () => {
   it('reads reports defensively and words them', () => {
     const parts = [
       { type: 'data' as const, name: 'chatwire.mcp.tool_progress', id: 'a', data: { toolCallId: 'a', progress: 2 } },
-      { type: 'data' as const, name: 'chatwire.mcp.tool_progress', id: 'b', data: { toolCallId: 'b', progress: 5, total: 0, message: 'x'.repeat(900) } },
+      {
+        type: 'data' as const,
+        name: 'chatwire.mcp.tool_progress',
+        id: 'b',
+        data: { toolCallId: 'b', progress: 5, total: 0, message: 'x'.repeat(900) },
+      },
       { type: 'data' as const, name: 'chatwire.mcp.tool_progress', id: 'c', data: { toolCallId: 'c', progress: Number.NaN } },
       { type: 'data' as const, name: 'chatwire.mcp.tool_progress', id: 'd', data: 'not an object' },
       { type: 'data' as const, name: 'something-else', id: 'e', data: { toolCallId: 'e', progress: 1 } },
@@ -108,8 +132,19 @@ describe('tool progress (MCP progress notifications)', () => {
 
   it('shows an indeterminate bar without a total, and nothing on a finished call', () => {
     const running = toolCall({ toolCallId: 'r1', toolName: 'slow', state: 'executing', input: {} });
-    const done = toolCall({ toolCallId: 'd1', toolName: 'slow', state: 'output-available', input: {}, result: { state: 'complete', output: { ok: true }, content: '{"ok":true}' } });
-    const data = (id: string) => ({ type: 'data' as const, name: 'chatwire.mcp.tool_progress', id, data: { toolCallId: id, progress: 3, message: 'Working' } });
+    const done = toolCall({
+      toolCallId: 'd1',
+      toolName: 'slow',
+      state: 'output-available',
+      input: {},
+      result: { state: 'complete', output: { ok: true }, content: '{"ok":true}' },
+    });
+    const data = (id: string) => ({
+      type: 'data' as const,
+      name: 'chatwire.mcp.tool_progress',
+      id,
+      data: { toolCallId: id, progress: 3, message: 'Working' },
+    });
     render(<MessageList messages={[assistant('a1', [running, done, data('r1'), data('d1')])]} />);
     const bars = screen.getAllByTestId('tool-progress');
     expect(bars).toHaveLength(1);

@@ -21,7 +21,14 @@ export function accountTools(slow: Latency) {
       }),
     ),
     updateCustomerProfile.server(
-      slow(({ changes }) => ({ updated: Object.keys(changes), profile: { name: changes.displayName ?? 'Alex Morgan', phone: changes.phone ?? '+1 503 555 0142', marketingOptIn: changes.marketingOptIn ?? false } })),
+      slow(({ changes }) => ({
+        updated: Object.keys(changes),
+        profile: {
+          name: changes.displayName ?? 'Alex Morgan',
+          phone: changes.phone ?? '+1 503 555 0142',
+          marketingOptIn: changes.marketingOptIn ?? false,
+        },
+      })),
     ),
     listPaymentMethods.server(
       slow(() => ({

@@ -28,13 +28,22 @@ export function currencyTools(slow: Latency) {
     convertCurrency.server(
       slow(({ amount, from, to }) => {
         const rate = rateOf(to) / rateOf(from);
-        return { amount, from: from.toUpperCase(), to: to.toUpperCase(), rate: Math.round(rate * 10000) / 10000, converted: round2(amount * rate) };
+        return {
+          amount,
+          from: from.toUpperCase(),
+          to: to.toUpperCase(),
+          rate: Math.round(rate * 10000) / 10000,
+          converted: round2(amount * rate),
+        };
       }),
     ),
     getExchangeRates.server(
       slow(({ base, symbols }) => {
         const baseRate = rateOf(base);
-        const targets = symbols && symbols.length > 0 ? symbols.map((code) => code.toUpperCase()) : Object.keys(USD_RATES).filter((code) => code !== base.toUpperCase());
+        const targets =
+          symbols && symbols.length > 0
+            ? symbols.map((code) => code.toUpperCase())
+            : Object.keys(USD_RATES).filter((code) => code !== base.toUpperCase());
         return {
           base: base.toUpperCase(),
           date: TODAY,

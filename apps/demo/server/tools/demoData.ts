@@ -40,7 +40,15 @@ export interface Product {
 }
 
 export const PRODUCTS: readonly Product[] = [
-  { id: 'P-1001', name: 'Aurora Noise-Cancelling Headphones', category: 'audio', price: 199, rating: 4.6, warrantyMonths: 24, weightG: 250 },
+  {
+    id: 'P-1001',
+    name: 'Aurora Noise-Cancelling Headphones',
+    category: 'audio',
+    price: 199,
+    rating: 4.6,
+    warrantyMonths: 24,
+    weightG: 250,
+  },
   { id: 'P-1002', name: 'Pulse Wireless Earbuds', category: 'audio', price: 89, rating: 4.2, warrantyMonths: 12, weightG: 48 },
   { id: 'P-1003', name: 'Summit 27-inch 4K Monitor', category: 'displays', price: 349, rating: 4.5, warrantyMonths: 36, weightG: 5200 },
   { id: 'P-1004', name: 'Drift Mechanical Keyboard', category: 'accessories', price: 129, rating: 4.7, warrantyMonths: 24, weightG: 900 },

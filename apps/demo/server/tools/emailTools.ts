@@ -39,10 +39,21 @@ export function emailTools(slow: Latency) {
       }),
     ),
     draftEmail.server(
-      slow(({ to, subject, body, tone }) => ({ draftId: `DR-${100 + (hash(to + subject) % 900)}`, to, subject, tone: tone ?? 'neutral', words: body.split(/\s+/).filter(Boolean).length })),
+      slow(({ to, subject, body, tone }) => ({
+        draftId: `DR-${100 + (hash(to + subject) % 900)}`,
+        to,
+        subject,
+        tone: tone ?? 'neutral',
+        words: body.split(/\s+/).filter(Boolean).length,
+      })),
     ),
     sendEmail.server(
-      slow(({ to, subject, body }) => ({ messageId: `MSG-${10000 + (hash(to + subject + body) % 90000)}`, to, subject, sent: true as const })),
+      slow(({ to, subject, body }) => ({
+        messageId: `MSG-${10000 + (hash(to + subject + body) % 90000)}`,
+        to,
+        subject,
+        sent: true as const,
+      })),
     ),
   ] as const;
 }

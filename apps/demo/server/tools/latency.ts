@@ -1,7 +1,9 @@
 import type { ToolContext, ToolExecute } from '@chatwire/core';
 
 /** Wraps a tool's implementation so each call first waits the simulated latency (abortable). */
-export type Latency = <Input, Output>(execute: (input: Input, context: ToolContext) => Output | Promise<Output>) => ToolExecute<Input, Output>;
+export type Latency = <Input, Output>(
+  execute: (input: Input, context: ToolContext) => Output | Promise<Output>,
+) => ToolExecute<Input, Output>;
 
 /** Waits `ms` on the global timer (tests move it with fake timers); rejects with an `AbortError` when `signal` aborts. */
 function pause(ms: number, signal: AbortSignal): Promise<void> {

@@ -10,7 +10,9 @@ function orderFor(orderId: string) {
   const second = pick(PRODUCTS, orderId, 'b');
   const items = [
     { productId: first.id, name: first.name, quantity: 1 + (hash(orderId) % 2), price: first.price },
-    ...(second.id !== first.id && hash(orderId) % 3 === 0 ? [{ productId: second.id, name: second.name, quantity: 1, price: second.price }] : []),
+    ...(second.id !== first.id && hash(orderId) % 3 === 0
+      ? [{ productId: second.id, name: second.name, quantity: 1, price: second.price }]
+      : []),
   ];
   return {
     orderId,
@@ -40,7 +42,14 @@ export function orderTools(slow: Latency) {
     cancelOrder.server(
       slow(({ orderId, reason }) => {
         const order = orderFor(orderId);
-        return { orderId, cancelled: true, reason: reason ?? 'other', releasedAmount: order.total, currency: order.currency, test: orderId.startsWith('TEST-') };
+        return {
+          orderId,
+          cancelled: true,
+          reason: reason ?? 'other',
+          releasedAmount: order.total,
+          currency: order.currency,
+          test: orderId.startsWith('TEST-'),
+        };
       }),
     ),
     refundOrder.server(

@@ -1,4 +1,12 @@
-import { calculateFinancing, checkInventory, compareProducts, getProductDetails, getProductReviews, getRecommendations, searchProducts } from '../../shared/catalog.ts';
+import {
+  calculateFinancing,
+  checkInventory,
+  compareProducts,
+  getProductDetails,
+  getProductReviews,
+  getRecommendations,
+  searchProducts,
+} from '../../shared/catalog.ts';
 import { hash, pick, round2, PRODUCTS, productFor, PEOPLE } from './demoData.ts';
 import type { Latency } from './latency.ts';
 
@@ -14,7 +22,10 @@ export function productTools(slow: Latency) {
         });
         const matches = scored.filter((entry) => entry.score > 0).sort((a, b) => b.score - a.score);
         // Nothing matched: suggest popular products instead, in a stable order for this query.
-        const ranked = matches.length > 0 ? matches.map((entry) => entry.product) : [...PRODUCTS].sort((a, b) => hash(query + a.id) - hash(query + b.id));
+        const ranked =
+          matches.length > 0
+            ? matches.map((entry) => entry.product)
+            : [...PRODUCTS].sort((a, b) => hash(query + a.id) - hash(query + b.id));
         const results = ranked.slice(0, maxResults ?? 3).map((product) => ({
           id: product.id,
           name: product.name,
@@ -38,7 +49,13 @@ export function productTools(slow: Latency) {
           reviewCount: 40 + (hash(product.id) % 900),
           variants: pick([['black', 'silver'], ['graphite'], ['black', 'white', 'sand']], product.id),
           ...(includeSpecs
-            ? { specs: { weightGrams: product.weightG, warrantyMonths: product.warrantyMonths, connectivity: pick(['USB-C', 'Bluetooth 5.3', 'Wi-Fi 6'], product.id) } }
+            ? {
+                specs: {
+                  weightGrams: product.weightG,
+                  warrantyMonths: product.warrantyMonths,
+                  connectivity: pick(['USB-C', 'Bluetooth 5.3', 'Wi-Fi 6'], product.id),
+                },
+              }
             : {}),
         };
       }),
@@ -74,7 +91,7 @@ export function productTools(slow: Latency) {
                 stores: [0, 1].map((i) => ({
                   store: `${pick(['Downtown', 'Riverside', 'Northgate', 'Mall Plaza'], postalCode, String(i))} store`,
                   distanceKm: Math.min(radiusKm ?? 25, 2 + ((hash(postalCode) >> (i * 4)) % 20)),
-                  units: (hash(productId + postalCode + i) % 9),
+                  units: hash(productId + postalCode + i) % 9,
                 })),
               }
             : {}),
@@ -111,7 +128,11 @@ export function productTools(slow: Latency) {
         ];
         const reviews = Array.from({ length: limit ?? 3 }, (_, i) => {
           const stars = 1 + (hash(product.id + i) % 5);
-          return { author: pick(PEOPLE, product.id, String(i)).split(' ')[0] as string, stars, excerpt: excerpts[hash(product.id + i) % excerpts.length] as string };
+          return {
+            author: pick(PEOPLE, product.id, String(i)).split(' ')[0] as string,
+            stars,
+            excerpt: excerpts[hash(product.id + i) % excerpts.length] as string,
+          };
         });
         if (sort === 'lowestRating') reviews.sort((a, b) => a.stars - b.stars);
         if (sort === 'highestRating') reviews.sort((a, b) => b.stars - a.stars);

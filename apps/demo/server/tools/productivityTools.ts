@@ -5,7 +5,14 @@ import type { Latency } from './latency.ts';
 /** Server implementations of the notes and tasks tools. */
 export function productivityTools(slow: Latency) {
   return [
-    createNote.server(slow(({ title, body, tags }) => ({ noteId: `NOTE-${100 + (hash(title + body) % 900)}`, title, tags: tags ?? [], characters: body.length }))),
+    createNote.server(
+      slow(({ title, body, tags }) => ({
+        noteId: `NOTE-${100 + (hash(title + body) % 900)}`,
+        title,
+        tags: tags ?? [],
+        characters: body.length,
+      })),
+    ),
     searchNotes.server(
       slow(({ query, tag }) => ({
         query,

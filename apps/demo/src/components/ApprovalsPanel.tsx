@@ -41,7 +41,11 @@ export function ApprovalsPanel({ pending, onAnswer, onAnswerAll, grants }: Appro
                   {grant.effect === 'allow' ? 'Allowed' : 'Denied'} {grant.toolName} ({SCOPE_LABEL[grant.scope]}
                   {grant.arguments ? `, only ${grant.arguments}` : ''})
                 </span>
-                <button type="button" onClick={() => void grants.revoke(grant.id)} aria-label={`Revoke ${grant.toolName} (${SCOPE_LABEL[grant.scope]})`}>
+                <button
+                  type="button"
+                  onClick={() => void grants.revoke(grant.id)}
+                  aria-label={`Revoke ${grant.toolName} (${SCOPE_LABEL[grant.scope]})`}
+                >
                   Revoke
                 </button>
               </li>
@@ -60,7 +64,8 @@ function PendingApproval({ part, onAnswer }: { readonly part: ToolCallPart; read
   const [editing, setEditing] = useState(false);
   const [text, setText] = useState(() => JSON.stringify(part.input ?? {}, null, 2));
   const [problem, setProblem] = useState<string | undefined>();
-  const answer = (approved: boolean, extra: Omit<ApprovalResponseInput, 'id' | 'approved'> = {}) => onAnswer({ id: approval.id, approved, ...extra });
+  const answer = (approved: boolean, extra: Omit<ApprovalResponseInput, 'id' | 'approved'> = {}) =>
+    onAnswer({ id: approval.id, approved, ...extra });
   const approveEdited = () => {
     let edited: unknown;
     try {
@@ -76,7 +81,13 @@ function PendingApproval({ part, onAnswer }: { readonly part: ToolCallPart; read
     answer(true, { editedArgs: edited as Record<string, unknown> });
   };
   return (
-    <div className="approval-options" role="group" aria-label={`Approve ${part.toolName}`} data-testid="approval-options" data-tool={part.toolName}>
+    <div
+      className="approval-options"
+      role="group"
+      aria-label={`Approve ${part.toolName}`}
+      data-testid="approval-options"
+      data-tool={part.toolName}
+    >
       <p>
         <strong>{part.toolName}</strong> waits for your approval.
       </p>
@@ -112,7 +123,12 @@ function PendingApproval({ part, onAnswer }: { readonly part: ToolCallPart; read
         <div className="approval-edit">
           <label>
             Arguments (JSON)
-            <textarea data-testid="edit-args-input" value={text} rows={4} onChange={(event) => (setText(event.target.value), setProblem(undefined))} />
+            <textarea
+              data-testid="edit-args-input"
+              value={text}
+              rows={4}
+              onChange={(event) => (setText(event.target.value), setProblem(undefined))}
+            />
           </label>
           {problem ? <p role="alert">{problem}</p> : null}
           <button type="button" data-testid="approve-edited" onClick={approveEdited}>

@@ -44,10 +44,17 @@ export function fieldsOf(schema: Readonly<Record<string, unknown>>): Field[] {
     const names = Array.isArray(property['enumNames']) ? property['enumNames'] : [];
     if (Array.isArray(property['enum'])) {
       const values = property['enum'].filter((value): value is string | number => typeof value === 'string' || typeof value === 'number');
-      return { ...base, kind: 'choice', options: values.map((value, index) => ({ value, label: typeof names[index] === 'string' ? names[index] : String(value) })) };
+      return {
+        ...base,
+        kind: 'choice',
+        options: values.map((value, index) => ({ value, label: typeof names[index] === 'string' ? names[index] : String(value) })),
+      };
     }
     const oneOf = Array.isArray(property['oneOf']) ? property['oneOf'] : Array.isArray(property['anyOf']) ? property['anyOf'] : undefined;
-    if (oneOf && oneOf.every((option) => isRecord(option) && (typeof option['const'] === 'string' || typeof option['const'] === 'number'))) {
+    if (
+      oneOf &&
+      oneOf.every((option) => isRecord(option) && (typeof option['const'] === 'string' || typeof option['const'] === 'number'))
+    ) {
       return {
         ...base,
         kind: 'choice',
@@ -117,7 +124,10 @@ const ANSWERED: Record<Exclude<InputRequestView['status'], 'pending'>, string> =
  * appears; a refused answer is announced and leaves the form as it was. Once answered, it says what
  * was sent.
  */
-export const InputRequestForm = memo(function InputRequestForm(props: { request: InputRequestView; onAnswer: (answer: InputAnswerInput) => Promise<void> }) {
+export const InputRequestForm = memo(function InputRequestForm(props: {
+  request: InputRequestView;
+  onAnswer: (answer: InputAnswerInput) => Promise<void>;
+}) {
   const { request } = props;
   const id = useId();
   const fields = fieldsOf(request.schema);
@@ -147,17 +157,33 @@ export const InputRequestForm = memo(function InputRequestForm(props: { request:
 
   if (!pending) {
     return (
-      <section className="input-request input-request-answered" data-testid="input-request" data-status={request.status} aria-label={`Input for ${request.toolName}`}>
+      <section
+        className="input-request input-request-answered"
+        data-testid="input-request"
+        data-status={request.status}
+        aria-label={`Input for ${request.toolName}`}
+      >
         <p className="input-request-message">{request.message}</p>
         <p className="input-request-outcome" data-testid="input-request-outcome">
           {ANSWERED[request.status]}
-          {request.content ? `: ${Object.entries(request.content).map(([key, value]) => `${fields.find((field) => field.key === key)?.label ?? key} ${String(value)}`).join(', ')}` : ''}
+          {request.content
+            ? `: ${Object.entries(request.content)
+                .map(([key, value]) => `${fields.find((field) => field.key === key)?.label ?? key} ${String(value)}`)
+                .join(', ')}`
+            : ''}
         </p>
       </section>
     );
   }
   return (
-    <form className="input-request" data-testid="input-request" data-status="pending" aria-labelledby={`${id}-message`} onSubmit={submit} noValidate={false}>
+    <form
+      className="input-request"
+      data-testid="input-request"
+      data-status="pending"
+      aria-labelledby={`${id}-message`}
+      onSubmit={submit}
+      noValidate={false}
+    >
       <p className="input-request-message" id={`${id}-message`}>
         {request.message}
       </p>
@@ -174,7 +200,12 @@ export const InputRequestForm = memo(function InputRequestForm(props: { request:
             break;
           case 'choice':
             control = (
-              <select {...common} defaultValue={typeof field.defaultValue === 'string' || typeof field.defaultValue === 'number' ? String(field.defaultValue) : ''}>
+              <select
+                {...common}
+                defaultValue={
+                  typeof field.defaultValue === 'string' || typeof field.defaultValue === 'number' ? String(field.defaultValue) : ''
+                }
+              >
                 <option value="" disabled={field.required}>
                   {field.required ? 'Choose…' : 'None'}
                 </option>

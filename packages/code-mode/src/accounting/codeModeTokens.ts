@@ -45,7 +45,16 @@ export function codeModeTokens(
   const { prompt, toolDefinitions, allEager } = fixedTokens(codeMode, counter);
   const sent = prompt + toolDefinitions;
   const conversation = conversationTokens(options.messages ?? []);
-  return { method: counter.method, errorBound: counter.errorBound, prompt, toolDefinitions, sent, allEager, saved: allEager - sent, ...conversation };
+  return {
+    method: counter.method,
+    errorBound: counter.errorBound,
+    prompt,
+    toolDefinitions,
+    sent,
+    allEager,
+    saved: allEager - sent,
+    ...conversation,
+  };
 }
 
 /** What one instance's prompt and definitions cost per counter: they never change, so they are counted once. */

@@ -90,7 +90,10 @@ class LogCapture {
   finish(droppedByDriver: number): { logs: string[]; truncated: boolean } {
     const dropped = this.#dropped + droppedByDriver;
     const logs = [...this.lines];
-    if (dropped > 0) logs.push(`[${dropped} more console line${dropped === 1 ? '' : 's'} dropped: limit ${this.#limits.maxLogLines} lines / ${this.#limits.maxLogBytes} bytes]`);
+    if (dropped > 0)
+      logs.push(
+        `[${dropped} more console line${dropped === 1 ? '' : 's'} dropped: limit ${this.#limits.maxLogLines} lines / ${this.#limits.maxLogBytes} bytes]`,
+      );
     return { logs, truncated: dropped > 0 || this.#cut };
   }
 }
@@ -197,7 +200,11 @@ export async function runExecution(setup: ExecutionSetup): Promise<ExecuteTypesc
     startedEvent();
     return finish({
       success: false,
-      error: { code: 'code-too-large', name: 'RangeError', message: `The code is ${codeBytes} bytes; at most ${limits.maxCodeBytes} are accepted. Split the work into smaller executions.` },
+      error: {
+        code: 'code-too-large',
+        name: 'RangeError',
+        message: `The code is ${codeBytes} bytes; at most ${limits.maxCodeBytes} are accepted. Split the work into smaller executions.`,
+      },
     });
   }
   let javascript: string;
@@ -237,10 +244,18 @@ export async function runExecution(setup: ExecutionSetup): Promise<ExecuteTypesc
     const callStarted = performance.now();
     const fail = (name: string, message: string, input?: unknown, announced = false): ToolReply => {
       if (!announced) safeEmit(emit, { type: 'external_call', ...base, callId, toolName, input });
-      safeEmit(emit, { type: 'external_error', ...base, callId, toolName, error: { name, message }, durationMs: Math.round(performance.now() - callStarted) });
+      safeEmit(emit, {
+        type: 'external_error',
+        ...base,
+        callId,
+        toolName,
+        error: { name, message },
+        durationMs: Math.round(performance.now() - callStarted),
+      });
       return { ok: false, name, message };
     };
-    if (number > limits.maxToolCalls) return fail('ToolCallLimitError', `More than ${limits.maxToolCalls} external calls in one execution.`);
+    if (number > limits.maxToolCalls)
+      return fail('ToolCallLimitError', `More than ${limits.maxToolCalls} external calls in one execution.`);
     if (!bound) return fail('ReferenceError', `${binding} is not an available API.`);
     const gated = setup.gate(bound);
     if (gated) return fail('DiscoveryRequiredError', gated);
@@ -253,13 +268,26 @@ export async function runExecution(setup: ExecutionSetup): Promise<ExecuteTypesc
     safeEmit(emit, { type: 'external_call', ...base, callId, toolName, input });
     if (await needsApproval(bound.tool, input)) {
       // Nobody can answer an approval while the sandbox holds its VM and its deadline, so the call is refused, never run unapproved.
-      return fail('ApprovalRequiredError', `${binding} needs the user's approval, which cannot be asked for inside execute_typescript, so it was not run.`, input, true);
+      return fail(
+        'ApprovalRequiredError',
+        `${binding} needs the user's approval, which cannot be asked for inside execute_typescript, so it was not run.`,
+        input,
+        true,
+      );
     }
-    if (!(await concurrency.acquire(controller.signal))) return fail('AbortError', 'The execution ended before this call could start.', input, true);
+    if (!(await concurrency.acquire(controller.signal)))
+      return fail('AbortError', 'The execution ended before this call could start.', input, true);
     try {
       const outcome = await executeTool(bound.tool, input, { toolCallId: callId, signal: controller.signal });
       if (!outcome.ok) return fail('ToolError', outcome.error, input, true);
-      safeEmit(emit, { type: 'external_result', ...base, callId, toolName, output: outcome.output, durationMs: Math.round(performance.now() - callStarted) });
+      safeEmit(emit, {
+        type: 'external_result',
+        ...base,
+        callId,
+        toolName,
+        output: outcome.output,
+        durationMs: Math.round(performance.now() - callStarted),
+      });
       return { ok: true, json: outcome.content };
     } finally {
       concurrency.release();
@@ -285,7 +313,11 @@ export async function runExecution(setup: ExecutionSetup): Promise<ExecuteTypesc
     ]);
   } catch (error) {
     // A driver must not reject; one that does still becomes a failed execution.
-    outcome = { ok: false, error: { code: 'sandbox', name: 'SandboxError', message: error instanceof Error ? error.message : String(error) }, droppedLogLines: 0 };
+    outcome = {
+      ok: false,
+      error: { code: 'sandbox', name: 'SandboxError', message: error instanceof Error ? error.message : String(error) },
+      droppedLogLines: 0,
+    };
   } finally {
     clearTimeout(timer);
     setup.signal?.removeEventListener('abort', onCallerAbort);
@@ -296,7 +328,11 @@ export async function runExecution(setup: ExecutionSetup): Promise<ExecuteTypesc
     const { logs: lines, truncated } = logs.finish(0);
     const error: ExecutionError =
       outcome === 'timeout'
-        ? { code: 'timeout', name: 'TimeoutError', message: `The execution ran out of time (limit ${limits.timeoutMs} ms, time in external calls included).` }
+        ? {
+            code: 'timeout',
+            name: 'TimeoutError',
+            message: `The execution ran out of time (limit ${limits.timeoutMs} ms, time in external calls included).`,
+          }
         : { code: 'aborted', name: 'AbortError', message: 'The execution was stopped.' };
     return finish({ success: false, error, ...(lines.length ? { logs: lines } : {}), ...(truncated ? { truncated: true as const } : {}) });
   }
@@ -312,7 +348,11 @@ export async function runExecution(setup: ExecutionSetup): Promise<ExecuteTypesc
     try {
       result = parseJsonStrict(json);
     } catch {
-      return finish({ success: false, error: { code: 'result', name: 'TypeError', message: 'The returned value did not arrive as JSON.' }, ...withLogs });
+      return finish({
+        success: false,
+        error: { code: 'result', name: 'TypeError', message: 'The returned value did not arrive as JSON.' },
+        ...withLogs,
+      });
     }
     return finish({ success: true, result, ...withLogs, ...(logsCut ? { truncated: true as const } : {}) });
   }

@@ -39,7 +39,11 @@ export function stripTypeScript(typescript: string): string {
     const line = wrappedLine === undefined ? undefined : Math.max(1, wrappedLine - 1);
     const column = typeof loc?.column === 'number' ? loc.column + 1 : undefined;
     const reason = (error instanceof Error ? error.message : String(error)).replace(/\s*\(\d+:\d+\)\s*$/, '');
-    throw new TypeScriptError(line === undefined ? reason : `${reason} (line ${line}${column === undefined ? '' : `, column ${column}`})`, line, column);
+    throw new TypeScriptError(
+      line === undefined ? reason : `${reason} (line ${line}${column === undefined ? '' : `, column ${column}`})`,
+      line,
+      column,
+    );
   }
   // Sucrase keeps line breaks where they were, so the body sits between the first line and the last brace.
   if (!output.startsWith(OPEN.trimEnd())) throw new TypeScriptError('The TypeScript could not be transpiled.');

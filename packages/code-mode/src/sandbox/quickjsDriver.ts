@@ -12,8 +12,14 @@ import type { ConsoleLevel, SandboxDriver, SandboxOutcome, SandboxRequest, ToolR
 export type CompiledWasm = object;
 
 /** The global `WebAssembly`, as far as the driver uses it. */
-const wasmApi = (globalThis as unknown as { readonly WebAssembly: { readonly Module: abstract new (...args: never[]) => object; compile(bytes: ArrayBuffer | ArrayBufferView): Promise<CompiledWasm> } })
-  .WebAssembly;
+const wasmApi = (
+  globalThis as unknown as {
+    readonly WebAssembly: {
+      readonly Module: abstract new (...args: never[]) => object;
+      compile(bytes: ArrayBuffer | ArrayBufferView): Promise<CompiledWasm>;
+    };
+  }
+).WebAssembly;
 
 /** Options of {@link createQuickJsDriver}. */
 export interface QuickJsDriverOptions {
@@ -119,7 +125,8 @@ class QuickJsWorkerPool implements QuickJsDriver {
     this.#workerUrl = workerUrl;
     const count = (value: number | undefined, fallback: number, name: string, min: number) => {
       const result = value ?? fallback;
-      if (!Number.isInteger(result) || result < min) throw new CodeModeError('invalid-option', `'${name}' must be an integer of at least ${min} (got ${String(value)}).`);
+      if (!Number.isInteger(result) || result < min)
+        throw new CodeModeError('invalid-option', `'${name}' must be an integer of at least ${min} (got ${String(value)}).`);
       return result;
     };
     this.#maxWorkers = count(options.maxWorkers, 4, 'maxWorkers', 1);
@@ -182,7 +189,10 @@ class QuickJsWorkerPool implements QuickJsDriver {
       const given = this.#wasm;
       if (given instanceof wasmApi.Module) return given;
       // Anything else given is handed to compile, which rejects what is not a module's bytes.
-      const bytes = given === undefined ? await readFile(createRequire(import.meta.url).resolve('quickjs-wasi/quickjs.wasm')) : (given as ArrayBuffer | ArrayBufferView);
+      const bytes =
+        given === undefined
+          ? await readFile(createRequire(import.meta.url).resolve('quickjs-wasi/quickjs.wasm'))
+          : (given as ArrayBuffer | ArrayBufferView);
       return wasmApi.compile(bytes);
     })();
     // A failed compile is retried by the next execution rather than remembered forever.
@@ -241,13 +251,15 @@ class QuickJsWorkerPool implements QuickJsDriver {
         const { callId, binding, input } = data;
         if (typeof callId !== 'number' || typeof binding !== 'string' || typeof input !== 'string') return;
         void run.request.callTool(binding, input).then((reply) => {
-          if (pooled.run === run && !pooled.dead) pooled.worker.postMessage({ type: 'reply', seq: run.seq, callId, reply: encodeReply(reply) });
+          if (pooled.run === run && !pooled.dead)
+            pooled.worker.postMessage({ type: 'reply', seq: run.seq, callId, reply: encodeReply(reply) });
         });
         return;
       }
       case 'log': {
         const { level, text } = data;
-        if (typeof text === 'string') run.request.log((typeof level === 'string' && CONSOLE_LEVELS.has(level) ? level : 'log') as ConsoleLevel, text);
+        if (typeof text === 'string')
+          run.request.log((typeof level === 'string' && CONSOLE_LEVELS.has(level) ? level : 'log') as ConsoleLevel, text);
         return;
       }
       case 'done': {

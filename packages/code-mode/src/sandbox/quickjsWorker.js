@@ -114,7 +114,11 @@ function fromException(run, error, parsing = false) {
       ok: false,
       error: overflow
         ? { code: 'stack', name: 'RangeError', message: 'Maximum call stack size exceeded (inside the engine).' }
-        : { code: 'sandbox', name: 'SandboxError', message: `The sandbox engine failed (${cut(String(error?.message ?? error), MAX_MESSAGE)}); the next execution gets a fresh one.` },
+        : {
+            code: 'sandbox',
+            name: 'SandboxError',
+            message: `The sandbox engine failed (${cut(String(error?.message ?? error), MAX_MESSAGE)}); the next execution gets a fresh one.`,
+          },
       droppedLogLines: run.droppedLogLines,
     };
   }
@@ -150,7 +154,11 @@ function pump(run) {
     // No timers exist in the guest: with no job and no external call pending, nothing can ever settle it.
     end(run, {
       ok: false,
-      error: { code: 'never-settled', name: 'Error', message: 'The code awaited a promise that can never settle (nothing else was pending).' },
+      error: {
+        code: 'never-settled',
+        name: 'Error',
+        message: 'The code awaited a promise that can never settle (nothing else was pending).',
+      },
       droppedLogLines: run.droppedLogLines,
     });
   }
@@ -230,7 +238,11 @@ async function start(request) {
         end(run, { ok: true, json: kept, jsonLength, droppedLogLines: run.droppedLogLines });
       } else if (kind === 'result') {
         const message = readString(vm, bHandle) ?? 'The returned value is not JSON.';
-        end(run, { ok: false, error: { code: 'result', name: 'TypeError', message: cut(message, MAX_MESSAGE) }, droppedLogLines: run.droppedLogLines });
+        end(run, {
+          ok: false,
+          error: { code: 'result', name: 'TypeError', message: cut(message, MAX_MESSAGE) },
+          droppedLogLines: run.droppedLogLines,
+        });
       } else {
         const name = readString(vm, aHandle) ?? 'Error';
         const message = readString(vm, bHandle) ?? '';
@@ -273,7 +285,11 @@ function reply(message) {
 function stop(seq) {
   const run = current;
   if (!run || run.seq !== seq || run.outcome !== undefined) return;
-  end(run, { ok: false, error: { code: 'aborted', name: 'AbortError', message: 'The execution was stopped.' }, droppedLogLines: run.droppedLogLines });
+  end(run, {
+    ok: false,
+    error: { code: 'aborted', name: 'AbortError', message: 'The execution was stopped.' },
+    droppedLogLines: run.droppedLogLines,
+  });
   // Messages are handled between pumps, never during one, so the VM can go now.
   if (run.vm) report(run);
 }

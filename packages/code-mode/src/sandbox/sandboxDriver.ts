@@ -6,8 +6,7 @@ export type ConsoleLevel = 'log' | 'info' | 'warn' | 'error' | 'debug';
 
 /** The host's answer to one external call: the output's JSON, or an error as two strings. */
 export type ToolReply =
-  | { readonly ok: true; readonly json: string | undefined }
-  | { readonly ok: false; readonly name: string; readonly message: string };
+  { readonly ok: true; readonly json: string | undefined } | { readonly ok: false; readonly name: string; readonly message: string };
 
 /** One execution, as Code Mode hands it to a driver. */
 export interface SandboxRequest {

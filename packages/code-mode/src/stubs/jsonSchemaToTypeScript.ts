@@ -147,7 +147,11 @@ export class SchemaRenderer {
 
   #renderArray(schema: Schema, depth: number, indent: string, hint: string | undefined): Rendered {
     // 2020-12 tuples use `prefixItems` (+ `items` for the rest); draft-07 tuples an `items` array (+ `additionalItems`).
-    const prefix = Array.isArray(schema['prefixItems']) ? schema['prefixItems'] : Array.isArray(schema['items']) ? schema['items'] : undefined;
+    const prefix = Array.isArray(schema['prefixItems'])
+      ? schema['prefixItems']
+      : Array.isArray(schema['items'])
+        ? schema['items']
+        : undefined;
     if (prefix) {
       const rest = Array.isArray(schema['prefixItems']) ? schema['items'] : schema['additionalItems'];
       const members = prefix.map((item) => this.#render(item, depth + 1, indent, hint).text);
@@ -232,7 +236,13 @@ function union(members: readonly Rendered[]): Rendered {
 }
 
 function intersection(members: readonly Rendered[]): Rendered {
-  const texts = [...new Set(members.filter((member) => member.text !== 'unknown').map((member) => (member.binding === 'union' ? `(${member.text})` : member.text)))];
+  const texts = [
+    ...new Set(
+      members
+        .filter((member) => member.text !== 'unknown')
+        .map((member) => (member.binding === 'union' ? `(${member.text})` : member.text)),
+    ),
+  ];
   if (texts.length === 0) return UNKNOWN;
   if (texts.length === 1) return members.find((member) => member.text === texts[0]) ?? primary(texts[0] as string);
   return { text: texts.join(' & '), binding: 'intersection' };

@@ -49,9 +49,10 @@ export function assertToolName(name: string): void {
  * tool has no output schema or its validator cannot convert.
  */
 export function outputJsonSchema(tool: AnyTool): JsonSchema | undefined {
-  const standard = (tool.outputSchema as { readonly ['~standard']?: { readonly jsonSchema?: { readonly output?: (options: { target: string }) => unknown } } } | undefined)?.[
-    '~standard'
-  ];
+  const standard = (
+    tool.outputSchema as
+      { readonly ['~standard']?: { readonly jsonSchema?: { readonly output?: (options: { target: string }) => unknown } } } | undefined
+  )?.['~standard'];
   const convert = standard?.jsonSchema?.output;
   if (typeof convert !== 'function') return undefined;
   try {

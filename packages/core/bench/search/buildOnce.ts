@@ -11,7 +11,12 @@ import { loadData } from './retrieval.js';
 const data = loadData();
 if (!data) throw new Error('No tool-retrieval data.');
 const method = process.argv[2] ?? 'chatwire';
-const tools = data.catalog.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.parameters, ...(tool.server ? { group: tool.server } : {}) }));
+const tools = data.catalog.map((tool) => ({
+  name: tool.name,
+  description: tool.description,
+  inputSchema: tool.parameters,
+  ...(tool.server ? { group: tool.server } : {}),
+}));
 const cpu = process.cpuUsage();
 const start = performance.now();
 if (method === 'bm25') {

@@ -9,7 +9,8 @@ import { countTokens } from 'gpt-tokenizer';
 import { searchDiscoveryTool, type CatalogGroups, type CatalogTool as DiscoveryCatalogTool } from '../../src/shared.js';
 import type { CatalogTool } from './retrieval.js';
 
-const tokens = (tool: { name: string; description: string; parameters: unknown }) => countTokens(JSON.stringify({ name: tool.name, description: tool.description, parameters: tool.parameters }));
+const tokens = (tool: { name: string; description: string; parameters: unknown }) =>
+  countTokens(JSON.stringify({ name: tool.name, description: tool.description, parameters: tool.parameters }));
 
 function generated(count: number, groups: number): { tools: DiscoveryCatalogTool[]; groups: CatalogGroups } {
   const verbs = ['get', 'list', 'create', 'update', 'delete', 'search', 'send', 'read', 'export', 'sync'];
@@ -22,7 +23,12 @@ function generated(count: number, groups: number): { tools: DiscoveryCatalogTool
       ...(index % 11 === 10 ? {} : { group }),
     };
   });
-  const described = Object.fromEntries(Array.from({ length: groups }, (_, index) => [`server${index}`, { description: `MCP server ${index}: tools for its own service and account.` }]));
+  const described = Object.fromEntries(
+    Array.from({ length: groups }, (_, index) => [
+      `server${index}`,
+      { description: `MCP server ${index}: tools for its own service and account.` },
+    ]),
+  );
   return { tools, groups: described };
 }
 
@@ -30,17 +36,26 @@ function fromCatalog(catalog: readonly CatalogTool[], count: number): { tools: D
   // Interleave the sources so every size has some of each, in the file's order within a source.
   const bySource = ['livemcpbench', 'bfcl-live', 'metatool'].map((source) => catalog.filter((tool) => tool.source === source));
   const picked: CatalogTool[] = [];
-  for (let index = 0; picked.length < Math.min(count, catalog.length); index++) for (const list of bySource) if (list[index] && picked.length < count) picked.push(list[index] as CatalogTool);
+  for (let index = 0; picked.length < Math.min(count, catalog.length); index++)
+    for (const list of bySource) if (list[index] && picked.length < count) picked.push(list[index] as CatalogTool);
   const groups: Record<string, { description: string }> = {};
   for (const tool of catalog as (CatalogTool & { serverTitle?: string; category?: string })[]) {
-    if (tool.server && !groups[tool.server]) groups[tool.server] = { description: `${tool.serverTitle ?? tool.server} (${tool.category ?? 'MCP server'}).` };
+    if (tool.server && !groups[tool.server])
+      groups[tool.server] = { description: `${tool.serverTitle ?? tool.server} (${tool.category ?? 'MCP server'}).` };
   }
-  return { tools: picked.map((tool) => ({ name: tool.name, description: tool.description, ...(tool.server ? { group: tool.server } : {}) })), groups };
+  return {
+    tools: picked.map((tool) => ({ name: tool.name, description: tool.description, ...(tool.server ? { group: tool.server } : {}) })),
+    groups,
+  };
 }
 
 export async function catalogCosts(catalog: readonly CatalogTool[] | undefined): Promise<void> {
   console.log('\nDiscovery tool cost (o200k tokens on its JSON), by catalog size');
-  console.log(catalog ? '(50, 200, 1,254: the public catalog, LiveMCPBench tools grouped by server; 10,000: generated, 400 groups)\n' : '(no data folder: every size generated)\n');
+  console.log(
+    catalog
+      ? '(50, 200, 1,254: the public catalog, LiveMCPBench tools grouped by server; 10,000: generated, 400 groups)\n'
+      : '(no data folder: every size generated)\n',
+  );
   console.log('| lazy tools | groups | every name (before) | names + first sentences (before) | scale rule (now) |');
   console.log('| ---: | ---: | ---: | ---: | ---: |');
   for (const size of [50, 200, 1_254, 10_000]) {
@@ -49,6 +64,8 @@ export async function catalogCosts(catalog: readonly CatalogTool[] | undefined):
     const names = tokens(searchDiscoveryTool(tools, 'none', { groupAbove: Number.POSITIVE_INFINITY }));
     const sentences = tokens(searchDiscoveryTool(tools, 'first-sentence', { groupAbove: Number.POSITIVE_INFINITY }));
     const now = tokens(searchDiscoveryTool(tools, 'none', { groups }));
-    console.log(`| ${size.toLocaleString('en')} | ${groupCount} | ${names.toLocaleString('en')} | ${sentences.toLocaleString('en')} | ${now.toLocaleString('en')} |`);
+    console.log(
+      `| ${size.toLocaleString('en')} | ${groupCount} | ${names.toLocaleString('en')} | ${sentences.toLocaleString('en')} | ${now.toLocaleString('en')} |`,
+    );
   }
 }

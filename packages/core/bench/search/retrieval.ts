@@ -84,14 +84,22 @@ export const aiSdk: Method = {
   build(tools) {
     const set: Record<string, unknown> = {};
     for (const tool of tools) {
-      set[tool.name] = { type: 'function', description: tool.description, inputSchema: jsonSchema((tool.parameters ?? { type: 'object' }) as never), deferLoading: true };
+      set[tool.name] = {
+        type: 'function',
+        description: tool.description,
+        inputSchema: jsonSchema((tool.parameters ?? { type: 'object' }) as never),
+        deferLoading: true,
+      };
     }
     // The limit is fixed per tool; build one per topK asked for.
     const bound = new Map<number, (query: string) => Promise<{ tools: { name: string }[] }>>();
     const bind = (topK: number) => {
       const all = { ...set, search: toolSearch({ maxResults: topK }) } as never;
       const prepare = createToolSearchState({ tools: all, toolCallers: undefined });
-      const active = prepare(all) as unknown as Record<string, { execute: (input: { query: string }, options: unknown) => Promise<{ tools: { name: string }[] }> }>;
+      const active = prepare(all) as unknown as Record<
+        string,
+        { execute: (input: { query: string }, options: unknown) => Promise<{ tools: { name: string }[] }> }
+      >;
       const search = active['search'];
       if (!search) throw new Error('The AI SDK did not bind its search tool.');
       return (query: string) => search.execute({ query }, { toolCallId: 'bench', messages: [] });
@@ -165,14 +173,18 @@ export interface QueryScore {
 }
 
 /** Ranks every request once (top 10) and scores it. */
-export async function scoreEach(rank: (query: string, topK: number) => Promise<string[]> | string[], queries: readonly LabelledQuery[]): Promise<QueryScore[]> {
+export async function scoreEach(
+  rank: (query: string, topK: number) => Promise<string[]> | string[],
+  queries: readonly LabelledQuery[],
+): Promise<QueryScore[]> {
   const scores: QueryScore[] = [];
   for (const query of queries) {
     const start = performance.now();
     const ranked = await rank(query.query, 10);
     const ms = performance.now() - start;
     const wanted = needs(query);
-    const hitAt = (k: number) => wanted.filter((options) => options.some((name) => ranked.slice(0, k).includes(name))).length / wanted.length;
+    const hitAt = (k: number) =>
+      wanted.filter((options) => options.some((name) => ranked.slice(0, k).includes(name))).length / wanted.length;
     const first = ranked.findIndex((name) => wanted.some((options) => options.includes(name)));
     scores.push({ id: query.id, r1: hitAt(1), r5: hitAt(5), r10: hitAt(10), rr: first === -1 ? 0 : 1 / (first + 1), ms });
   }
@@ -187,7 +199,14 @@ export async function scoreEach(rank: (query: string, topK: number) => Promise<s
 export function aggregate(scores: readonly QueryScore[]): Scores {
   const n = scores.length || 1;
   const sum = (key: 'r1' | 'r5' | 'r10' | 'rr') => scores.reduce((total, score) => total + score[key], 0) / n;
-  return { r1: sum('r1'), r5: sum('r5'), r10: sum('r10'), mrr: sum('rr'), queries: scores.length, msMedian: median(scores.map((score) => score.ms)) };
+  return {
+    r1: sum('r1'),
+    r5: sum('r5'),
+    r10: sum('r10'),
+    mrr: sum('rr'),
+    queries: scores.length,
+    msMedian: median(scores.map((score) => score.ms)),
+  };
 }
 
 export function median(values: readonly number[]): number {

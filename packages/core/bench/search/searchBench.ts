@@ -17,7 +17,21 @@
  */
 import { execFileSync } from 'node:child_process';
 import { loadavg } from 'node:os';
-import { aggregate, aiSdk, chatwire, DATA_DIR, half, loadData, mastra, median, plainBm25, scoreEach, type CatalogTool, type Method, type Scores } from './retrieval.js';
+import {
+  aggregate,
+  aiSdk,
+  chatwire,
+  DATA_DIR,
+  half,
+  loadData,
+  mastra,
+  median,
+  plainBm25,
+  scoreEach,
+  type CatalogTool,
+  type Method,
+  type Scores,
+} from './retrieval.js';
 import { catalogCosts } from './catalogCost.js';
 
 const flag = (name: string) => {
@@ -48,7 +62,11 @@ async function retrieval(): Promise<void> {
       tools: data.catalog.filter((tool) => tool.source === source),
       queries: data.queries.filter((query) => query.source === source),
     })),
-    { setting: `pooled (${sources.join(' + ')})`, tools: data.catalog.filter((tool) => sources.includes(tool.source)), queries: data.queries.filter((query) => sources.includes(query.source)) },
+    {
+      setting: `pooled (${sources.join(' + ')})`,
+      tools: data.catalog.filter((tool) => sources.includes(tool.source)),
+      queries: data.queries.filter((query) => sources.includes(query.source)),
+    },
   ];
   for (const { setting, tools, queries } of settings) {
     for (const method of methods) {
@@ -62,13 +80,29 @@ async function retrieval(): Promise<void> {
       await scoreEach(rank, queries.slice(0, 50)); // warm-up
       const each = await scoreEach(rank, queries);
       const heldOut = new Set(queries.filter((query) => half(query.id) === 'held-out').map((query) => query.id));
-      rows.push({ setting, method: method.id, scores: aggregate(each), held: aggregate(each.filter((score) => heldOut.has(score.id))), buildMs: median(builds) });
+      rows.push({
+        setting,
+        method: method.id,
+        scores: aggregate(each),
+        held: aggregate(each.filter((score) => heldOut.has(score.id))),
+        buildMs: median(builds),
+      });
     }
   }
-  console.log(`\nTool retrieval (${data.catalog.length} tools, ${data.queries.length} labelled requests${only ? `, ${only} half only` : ''}; Node ${process.version}, one process; load average ${loadavg().map((load) => load.toFixed(1)).join(' ')})`);
-  console.log('recall@k counts each needed tool of a request (lenient: any tool in `acceptable` satisfies a need); MRR of the first satisfying tool.');
-  console.log('"held-out": the half of the requests no tuning read (hash of the request id); build ms: in this process, warm, median of 5.\n');
-  console.log('| setting | method | tools | requests (held-out) | recall@1 | recall@5 | recall@10 | MRR | held-out recall@5 | held-out MRR | median ms/query | index build ms |');
+  console.log(
+    `\nTool retrieval (${data.catalog.length} tools, ${data.queries.length} labelled requests${only ? `, ${only} half only` : ''}; Node ${process.version}, one process; load average ${loadavg()
+      .map((load) => load.toFixed(1))
+      .join(' ')})`,
+  );
+  console.log(
+    'recall@k counts each needed tool of a request (lenient: any tool in `acceptable` satisfies a need); MRR of the first satisfying tool.',
+  );
+  console.log(
+    '"held-out": the half of the requests no tuning read (hash of the request id); build ms: in this process, warm, median of 5.\n',
+  );
+  console.log(
+    '| setting | method | tools | requests (held-out) | recall@1 | recall@5 | recall@10 | MRR | held-out recall@5 | held-out MRR | median ms/query | index build ms |',
+  );
   console.log('| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
   for (const row of rows) {
     const tools = settings.find((setting) => setting.setting === row.setting)?.tools.length ?? 0;
@@ -81,9 +115,13 @@ async function retrieval(): Promise<void> {
   const peers = pooled.filter((row) => row.method !== 'chatwire');
   if (ours && peers.length) {
     const best = peers.reduce((a, b) => (b.scores.r5 > a.scores.r5 ? b : a));
-    console.log(`\nPooled recall@5: chatwire ${fmt(ours.scores.r5)} vs best other ${best.method} ${fmt(best.scores.r5)} (${((ours.scores.r5 - best.scores.r5) * 100).toFixed(1)} points).`);
+    console.log(
+      `\nPooled recall@5: chatwire ${fmt(ours.scores.r5)} vs best other ${best.method} ${fmt(best.scores.r5)} (${((ours.scores.r5 - best.scores.r5) * 100).toFixed(1)} points).`,
+    );
     const bestHeld = peers.reduce((a, b) => (b.held.r5 > a.held.r5 ? b : a));
-    console.log(`Held-out half: chatwire ${fmt(ours.held.r5)} vs best other ${bestHeld.method} ${fmt(bestHeld.held.r5)} (${((ours.held.r5 - bestHeld.held.r5) * 100).toFixed(1)} points).`);
+    console.log(
+      `Held-out half: chatwire ${fmt(ours.held.r5)} vs best other ${bestHeld.method} ${fmt(bestHeld.held.r5)} (${((ours.held.r5 - bestHeld.held.r5) * 100).toFixed(1)} points).`,
+    );
   }
   if (!flag('methods') || flag('build')) freshBuilds();
 }
@@ -101,7 +139,9 @@ function freshBuilds(): void {
     const wall: number[] = [];
     const cpu: number[] = [];
     for (let run = 0; run < 7; run++) {
-      const out = execFileSync(process.execPath, ['--conditions=@chatwire/source', '--import', 'tsx', script, method], { encoding: 'utf8' });
+      const out = execFileSync(process.execPath, ['--conditions=@chatwire/source', '--import', 'tsx', script, method], {
+        encoding: 'utf8',
+      });
       const result = JSON.parse(out.trim().split('\n').at(-1) ?? '{}') as { ms: number; cpuMs: number };
       wall.push(result.ms);
       cpu.push(result.cpuMs);

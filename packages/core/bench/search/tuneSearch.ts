@@ -20,11 +20,20 @@ for (const config of configs) {
   const cells: string[] = [];
   for (const source of sources) {
     const rank = method.build(data.catalog.filter((tool) => tool.source === source));
-    cells.push(aggregate(await scoreEach(rank, queries.filter((query) => query.source === source))).r5.toFixed(3));
+    cells.push(
+      aggregate(
+        await scoreEach(
+          rank,
+          queries.filter((query) => query.source === source),
+        ),
+      ).r5.toFixed(3),
+    );
   }
   const each = await scoreEach(method.build(data.catalog), queries);
   const checkOnly = new Set(queries.filter((query) => query.source === 'livemcpbench').map((query) => query.id));
   const objective = aggregate(each.filter((score) => !checkOnly.has(score.id))).r5;
   const pooled = aggregate(each);
-  console.log(`${cells.join(' | ')} | ${objective.toFixed(4)} | ${pooled.r1.toFixed(3)} | ${pooled.r5.toFixed(3)} | ${pooled.r10.toFixed(3)} | ${pooled.mrr.toFixed(3)} | ${config}`);
+  console.log(
+    `${cells.join(' | ')} | ${objective.toFixed(4)} | ${pooled.r1.toFixed(3)} | ${pooled.r5.toFixed(3)} | ${pooled.r10.toFixed(3)} | ${pooled.mrr.toFixed(3)} | ${config}`,
+  );
 }

@@ -5,7 +5,8 @@
 export type Shape = { readonly [field: string]: 's' | 'n' | 'b' | 'o' | 'S' | '*' | Shape };
 
 /** Whether `value` is a plain object (not null, not an array). */
-export const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+export const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const EXPECTED = { s: 'a string', n: 'a finite number', b: 'a boolean', o: 'an object', S: 'an array of strings', '*': 'present' } as const;
 

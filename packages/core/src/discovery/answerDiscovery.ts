@@ -15,7 +15,11 @@ export interface DiscoveryResult {
   /** Search mode: the ranked matches of a keyword query (score relative to the best match). */
   readonly matches?: readonly { readonly name: string; readonly summary: string; readonly score: number }[];
   /** `group:Name`: the group's tools (a page of them when `total` is larger). */
-  readonly group?: { readonly name: string; readonly total: number; readonly tools: readonly { readonly name: string; readonly summary: string }[] };
+  readonly group?: {
+    readonly name: string;
+    readonly total: number;
+    readonly tools: readonly { readonly name: string; readonly summary: string }[];
+  };
   /** `groups:`: every group with its tool count. */
   readonly groups?: readonly { readonly group: string; readonly tools: number }[];
   /** A sentence for the model. */
@@ -94,7 +98,12 @@ export async function isAllowed(catalog: DiscoveryCatalogAccess, name: string, p
 
 const failure = (error: string): DiscoveryAnswer => ({ ok: false, content: JSON.stringify({ error }), error, loaded: [] });
 
-const answerWith = (result: DiscoveryResult, loaded: readonly string[]): DiscoveryAnswer => ({ ok: true, content: JSON.stringify(result), result, loaded });
+const answerWith = (result: DiscoveryResult, loaded: readonly string[]): DiscoveryAnswer => ({
+  ok: true,
+  content: JSON.stringify(result),
+  result,
+  loaded,
+});
 
 /**
  * Answers one discovery call: the one implementation behind server-managed and client-managed
@@ -115,7 +124,11 @@ export async function answerDiscoveryCall(args: unknown, options: AnswerDiscover
   return load(names as string[], options, undefined);
 }
 
-async function load(names: readonly string[], options: AnswerDiscoveryOptions, extra: Partial<DiscoveryResult> | undefined): Promise<DiscoveryAnswer> {
+async function load(
+  names: readonly string[],
+  options: AnswerDiscoveryOptions,
+  extra: Partial<DiscoveryResult> | undefined,
+): Promise<DiscoveryAnswer> {
   const discovered: string[] = [];
   const loaded: string[] = [];
   const errors: Record<string, string> = {};
@@ -151,7 +164,8 @@ async function searchOrSelect(query: string, options: AnswerDiscoveryOptions): P
     return load(names, options, undefined);
   }
   const candidates: CatalogTool[] = [];
-  for (const tool of (await options.catalog.searchable?.()) ?? []) if (await isAllowed(options.catalog, tool.name, 'search')) candidates.push(tool);
+  for (const tool of (await options.catalog.searchable?.()) ?? [])
+    if (await isAllowed(options.catalog, tool.name, 'search')) candidates.push(tool);
   const lower = trimmed.slice(0, 7).toLowerCase();
   if (lower === 'groups:') {
     return answerWith({ discovered: [], groups: listGroups(candidates), note: "List a group's tools with query 'group:Name'." }, []);
@@ -160,24 +174,51 @@ async function searchOrSelect(query: string, options: AnswerDiscoveryOptions): P
     const name = trimmed.slice('group:'.length).trim();
     const listed = listGroup(candidates, name);
     if (!listed) return answerWith({ discovered: [], note: `No group '${name.slice(0, 80)}'; query 'groups:' lists them.` }, []);
-    const more = listed.total > listed.tools.length ? ` ${listed.total - listed.tools.length} more: search with words (+word = required) to find them.` : '';
-    return answerWith({ discovered: [], group: { name, total: listed.total, tools: listed.tools }, note: `Load the tools you need with query 'select:Name'.${more}` }, []);
+    const more =
+      listed.total > listed.tools.length
+        ? ` ${listed.total - listed.tools.length} more: search with words (+word = required) to find them.`
+        : '';
+    return answerWith(
+      {
+        discovered: [],
+        group: { name, total: listed.total, tools: listed.tools },
+        note: `Load the tools you need with query 'select:Name'.${more}`,
+      },
+      [],
+    );
   }
   const searched = options.search?.(trimmed, candidates);
-  const outcome = searched === undefined ? { matches: [] } : Array.isArray(searched) ? { matches: searched as readonly DiscoveryMatch[] } : await (searched as Promise<{ matches: readonly DiscoveryMatch[]; report?: DiscoverySearchReport }>);
+  const outcome =
+    searched === undefined
+      ? { matches: [] }
+      : Array.isArray(searched)
+        ? { matches: searched as readonly DiscoveryMatch[] }
+        : await (searched as Promise<{ matches: readonly DiscoveryMatch[]; report?: DiscoverySearchReport }>);
   const report = 'report' in outcome ? outcome.report : undefined;
-  const answered = await searchAnswer(outcome.matches.map(({ name, summary, score }) => ({ name, summary, score })), options);
+  const answered = await searchAnswer(
+    outcome.matches.map(({ name, summary, score }) => ({ name, summary, score })),
+    options,
+  );
   return report ? { ...answered, search: report } : answered;
 }
 
 async function searchAnswer(matches: DiscoveryMatch[], options: AnswerDiscoveryOptions): Promise<DiscoveryAnswer> {
   const { autoLoad } = options;
-  if (autoLoad === true) return load(matches.map((match) => match.name), options, { matches });
+  if (autoLoad === true)
+    return load(
+      matches.map((match) => match.name),
+      options,
+      { matches },
+    );
   if (autoLoad) {
     const max = autoLoad.max ?? AUTO_LOAD_DEFAULTS.max;
     const minScore = autoLoad.minScore ?? AUTO_LOAD_DEFAULTS.minScore;
     const chosen = matches.filter((match) => match.score >= minScore).slice(0, Math.max(0, max));
-    const answer = await load(chosen.map((match) => match.name), options, { matches });
+    const answer = await load(
+      chosen.map((match) => match.name),
+      options,
+      { matches },
+    );
     if (chosen.length === matches.length || !answer.result) return answer;
     const note = chosen.length
       ? `Loaded the ${chosen.length === 1 ? 'best match' : `${chosen.length} best matches`}; load others you need with query 'select:Name'.`
@@ -185,7 +226,11 @@ async function searchAnswer(matches: DiscoveryMatch[], options: AnswerDiscoveryO
     return answerWith({ ...answer.result, note }, answer.loaded);
   }
   return answerWith(
-    { discovered: [], matches, note: matches.length ? "Load the tools you need with query 'select:Name'." : 'No tools matched; try other words.' },
+    {
+      discovered: [],
+      matches,
+      note: matches.length ? "Load the tools you need with query 'select:Name'." : 'No tools matched; try other words.',
+    },
     [],
   );
 }

@@ -58,7 +58,12 @@ export function groupedCatalog(tools: readonly GroupedCatalogTool[], groups: Cat
   let listed = 0;
   for (const [name, members] of ordered) {
     const declared = Object.hasOwn(groups, name) ? groups[name]?.description : undefined;
-    const about = declared ? firstSentence(oneLine(declared)) : members.slice(0, 3).map((tool) => tool.name).join(', ');
+    const about = declared
+      ? firstSentence(oneLine(declared))
+      : members
+          .slice(0, 3)
+          .map((tool) => tool.name)
+          .join(', ');
     const head = `- ${cut(oneLine(name), 40)} (${members.length}):`;
     const line = `${head} ${cut(about, Math.max(10, GROUP_LINE_CHARS - head.length))}`;
     if (used + line.length > GROUP_LINES_BUDGET) break;
@@ -75,11 +80,17 @@ export function groupedCatalog(tools: readonly GroupedCatalogTool[], groups: Cat
 }
 
 /** The answer to `group:Name`: the group's tools (name and first sentence), at most {@link GROUP_LISTING_MAX} from `offset`. */
-export function listGroup(tools: readonly GroupedCatalogTool[], group: string, offset = 0): { tools: { name: string; summary: string }[]; total: number } | undefined {
+export function listGroup(
+  tools: readonly GroupedCatalogTool[],
+  group: string,
+  offset = 0,
+): { tools: { name: string; summary: string }[]; total: number } | undefined {
   const members = tools.filter((tool) => tool.group === group);
   if (members.length === 0) return undefined;
   return {
-    tools: members.slice(offset, offset + GROUP_LISTING_MAX).map((tool) => ({ name: tool.name, summary: cut(firstSentence(oneLine(tool.description)), 160) })),
+    tools: members
+      .slice(offset, offset + GROUP_LISTING_MAX)
+      .map((tool) => ({ name: tool.name, summary: cut(firstSentence(oneLine(tool.description)), 160) })),
     total: members.length,
   };
 }

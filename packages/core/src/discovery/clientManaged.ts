@@ -31,7 +31,8 @@ function managedWireTools(
   tools: readonly AnyTool[],
   discovered: readonly string[],
   detail: CatalogDetail,
-  search?: { readonly autoLoad?: boolean | { readonly max?: number }; readonly groups?: CatalogGroups; readonly groupAbove?: number } | false,
+  search?:
+    { readonly autoLoad?: boolean | { readonly max?: number }; readonly groups?: CatalogGroups; readonly groupAbove?: number } | false,
 ): WireTool[] {
   const plan = planToolList({
     tools,
@@ -45,12 +46,18 @@ function managedWireTools(
 const browserTokenEstimate: DiscoveryTokenCounter = {
   method: 'characters ÷ 4 (browser estimate)',
   errorBound: 0.3,
-  countTool: (tool) => Math.ceil(JSON.stringify({ name: tool.name, description: tool.description, parameters: tool.parameters }).length / 4),
+  countTool: (tool) =>
+    Math.ceil(JSON.stringify({ name: tool.name, description: tool.description, parameters: tool.parameters }).length / 4),
   countText: (text) => Math.ceil(text.length / 4),
 };
 
 /** The client's own accounting of one run in client-managed mode (see {@link browserTokenEstimate}). */
-function estimateClientUsage(runId: string, sent: readonly WireTool[], tools: readonly AnyTool[], messages: readonly WireMessage[]): ModelCallUsage {
+function estimateClientUsage(
+  runId: string,
+  sent: readonly WireTool[],
+  tools: readonly AnyTool[],
+  messages: readonly WireMessage[],
+): ModelCallUsage {
   const sentNames = new Set(sent.map((tool) => tool.name));
   const fresh = new Set(newlyDiscoveredTools(messages));
   return discoveryUsage({
@@ -135,13 +142,23 @@ export function clientDiscovery(options: ClientDiscoveryOptions = {}): ClientDis
   const searching = (tools: readonly AnyTool[]) => options.mode === 'search' || isGrouped(lazyCount(tools), options.groupAbove);
   let index: ToolSearch | undefined;
   const indexOf = (tools: readonly AnyTool[]): ToolSearch => {
-    const inputs = tools.filter((tool) => tool.lazy).map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.parameters, ...(tool.group ? { group: tool.group } : {}) }));
+    const inputs = tools
+      .filter((tool) => tool.lazy)
+      .map((tool) => ({
+        name: tool.name,
+        description: tool.description,
+        inputSchema: tool.parameters,
+        ...(tool.group ? { group: tool.group } : {}),
+      }));
     const groups = options.groups ? { groups: options.groups } : {};
     if (index) index.update(inputs, groups);
     else index = createToolSearch(inputs, groups);
     return index;
   };
-  const searchOptions = { ...(options.groups ? { groups: options.groups } : {}), ...(options.groupAbove === undefined ? {} : { groupAbove: options.groupAbove }) };
+  const searchOptions = {
+    ...(options.groups ? { groups: options.groups } : {}),
+    ...(options.groupAbove === undefined ? {} : { groupAbove: options.groupAbove }),
+  };
   return {
     wireTools: (tools, discovered) => managedWireTools(tools, discovered, detail, searching(tools) && searchOptions),
     answer: (input, tools, already) => {

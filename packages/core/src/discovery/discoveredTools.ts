@@ -45,7 +45,8 @@ function* chatEvidence(messages: readonly ChatMessage[]): Generator<Evidence> {
       if (part.type !== 'tool-call' || !part.result) continue;
       const loaded = readCompactionMarker(part.result.metadata);
       if (loaded.length > 0) yield { marker: loaded };
-      if (part.toolName === DISCOVERY_TOOL_NAME && part.state === 'output-available') yield { result: part.result.output ?? part.result.content };
+      if (part.toolName === DISCOVERY_TOOL_NAME && part.state === 'output-available')
+        yield { result: part.result.output ?? part.result.content };
     }
   }
 }

@@ -63,4 +63,3 @@ export function isDiscoveryStep(messages: readonly WireMessage[]): boolean {
   if (end === messages.length || response?.role !== 'assistant' || !response.toolCalls?.length) return false;
   return response.toolCalls.every((call) => call.function.name === DISCOVERY_TOOL_NAME || undiscovered.has(call.id));
 }
-

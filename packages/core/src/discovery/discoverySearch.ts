@@ -67,7 +67,13 @@ export async function runDiscoverySearch(options: {
   const summary = (name: string) => firstSentence(byName.get(name)?.description ?? '');
   const done = (matches: DiscoveryMatch[], by: 'app' | 'built-in', fallback?: DiscoverySearchReport['fallback']) => ({
     matches,
-    report: { by, ...(fallback ? { fallback } : {}), ms: Math.round((performance.now() - start) * 10) / 10, query: options.query, matches: matches.length },
+    report: {
+      by,
+      ...(fallback ? { fallback } : {}),
+      ms: Math.round((performance.now() - start) * 10) / 10,
+      query: options.query,
+      matches: matches.length,
+    },
   });
   let fallback: DiscoverySearchReport['fallback'];
   if (options.hook) {
@@ -80,7 +86,10 @@ export async function runDiscoverySearch(options: {
         if (typeof name !== 'string' || seen.has(name) || !byName.has(name)) continue;
         seen.add(name);
         const given = item.score;
-        const score = typeof given === 'number' && Number.isFinite(given) ? Math.min(1, Math.max(0, given)) : 1 - index / Math.max(1, outcome.value.length);
+        const score =
+          typeof given === 'number' && Number.isFinite(given)
+            ? Math.min(1, Math.max(0, given))
+            : 1 - index / Math.max(1, outcome.value.length);
         if (score < options.minScore) continue;
         matches.push({ name, summary: summary(name), score: Math.round(score * 100) / 100 });
         if (matches.length >= options.topK) break;
@@ -89,7 +98,11 @@ export async function runDiscoverySearch(options: {
     }
     fallback = outcome.why;
   }
-  const matches = (await (await options.index()).search(options.query, { topK: options.topK, minScore: options.minScore, filter: (name) => byName.has(name) })).map((match) => ({ name: match.name, summary: summary(match.name), score: Math.round(match.score * 100) / 100 }));
+  const matches = (
+    await (
+      await options.index()
+    ).search(options.query, { topK: options.topK, minScore: options.minScore, filter: (name) => byName.has(name) })
+  ).map((match) => ({ name: match.name, summary: summary(match.name), score: Math.round(match.score * 100) / 100 }));
   return done(matches, 'built-in', fallback);
 }
 
@@ -109,7 +122,9 @@ async function withTimeout(
   const run = (async () => {
     try {
       const value = await hook(options.query, { tools: options.tools, topK: options.topK, signal: controller.signal });
-      return Array.isArray(value) ? { ok: true as const, value: value as readonly { name: string; score?: number }[] } : { ok: false as const, why: 'invalid' as const };
+      return Array.isArray(value)
+        ? { ok: true as const, value: value as readonly { name: string; score?: number }[] }
+        : { ok: false as const, why: 'invalid' as const };
     } catch {
       return { ok: false as const, why: 'error' as const };
     }

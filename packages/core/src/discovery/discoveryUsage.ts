@@ -45,7 +45,10 @@ function countMessages(counter: Pick<DiscoveryTokenCounter, 'countText' | 'count
  * What discovery added to a history, counted on the messages as serialised: the messages it touched
  * minus the same messages without it (see `discoveryExchange`).
  */
-export function countDiscoveryExchange(counter: Pick<DiscoveryTokenCounter, 'countText' | 'countMessages'>, messages: readonly WireMessage[]): number {
+export function countDiscoveryExchange(
+  counter: Pick<DiscoveryTokenCounter, 'countText' | 'countMessages'>,
+  messages: readonly WireMessage[],
+): number {
   const { before, after } = discoveryExchange(messages);
   if (before.length === 0) return 0;
   return Math.max(0, countMessages(counter, before) - countMessages(counter, after));

@@ -43,9 +43,48 @@ export const TOOL_SEARCH_TUNING = {
  * words still match, at `requestWordWeight`.
  */
 const REQUEST_WORDS = [
-  'please', 'kindly', 'help', 'helping', 'assist', 'assistance', 'want', 'wanted', 'wants', 'need', 'needs', 'needed', 'wish',
-  'tell', 'know', 'let', 'hi', 'hello', 'hey', 'thanks', 'thank', 'able', 'possible', 'wonder', 'wondering', 'try', 'trying',
-  'looking', 'sure', 'okay', 'ok', 'just', 'really', 'something', 'anything', 'someone', 'anyone', 'maybe', 'perhaps', 'give', 'provide', 'show',
+  'please',
+  'kindly',
+  'help',
+  'helping',
+  'assist',
+  'assistance',
+  'want',
+  'wanted',
+  'wants',
+  'need',
+  'needs',
+  'needed',
+  'wish',
+  'tell',
+  'know',
+  'let',
+  'hi',
+  'hello',
+  'hey',
+  'thanks',
+  'thank',
+  'able',
+  'possible',
+  'wonder',
+  'wondering',
+  'try',
+  'trying',
+  'looking',
+  'sure',
+  'okay',
+  'ok',
+  'just',
+  'really',
+  'something',
+  'anything',
+  'someone',
+  'anyone',
+  'maybe',
+  'perhaps',
+  'give',
+  'provide',
+  'show',
 ];
 
 const STOP_WORDS = new Set(eng);
@@ -144,7 +183,12 @@ function splitAscii(text: string): string[] {
       if (start !== -1) words.push(lower.slice(start, index));
       start = -1;
     } else if (start === -1) start = index;
-    else if (kind === Char.Upper && (previous === Char.Lower || previous === Char.Digit || (previous === Char.Upper && charClass(text.charCodeAt(index + 1)) === Char.Lower))) {
+    else if (
+      kind === Char.Upper &&
+      (previous === Char.Lower ||
+        previous === Char.Digit ||
+        (previous === Char.Upper && charClass(text.charCodeAt(index + 1)) === Char.Lower))
+    ) {
       words.push(lower.slice(start, index));
       start = index;
     }
@@ -231,7 +275,12 @@ function indexTool(tool: ToolSearchInput, groupText: string, groupTerms: GroupTe
     groupTerms.set(groupText, (group = { terms, length: countTerms(groupText, terms) }));
   }
   const terms = [new Map<string, number>(), new Map<string, number>(), new Map<string, number>(), group.terms];
-  const lengths = [countTerms(tool.name, terms[0] as Map<string, number>), countTerms(description, terms[1] as Map<string, number>), countTerms(schemaText(tool.inputSchema).join(' '), terms[2] as Map<string, number>), group.length];
+  const lengths = [
+    countTerms(tool.name, terms[0] as Map<string, number>),
+    countTerms(description, terms[1] as Map<string, number>),
+    countTerms(schemaText(tool.inputSchema).join(' '), terms[2] as Map<string, number>),
+    group.length,
+  ];
   return { name: tool.name, terms, lengths, description: tool.description, inputSchema: tool.inputSchema, group: tool.group, groupText };
 }
 
@@ -261,7 +310,11 @@ function lowerBound(terms: readonly string[], prefix: string): number {
  * Builds the BM25F index over a catalog: see `createToolSearch` for what is indexed and how
  * scores read. `update` applies a changed catalog without re-reading unchanged tools.
  */
-export function createToolSearchEngine(tools: readonly ToolSearchInput[], options: ToolSearchOptions = {}, tuning: ToolSearchTuning = TOOL_SEARCH_TUNING): ToolSearchEngine {
+export function createToolSearchEngine(
+  tools: readonly ToolSearchInput[],
+  options: ToolSearchOptions = {},
+  tuning: ToolSearchTuning = TOOL_SEARCH_TUNING,
+): ToolSearchEngine {
   /** Indexed tools by name. */
   const indexed = new Map<string, IndexedTool>();
   /** For each term, the tools having it in any field. */
@@ -309,7 +362,14 @@ export function createToolSearchEngine(tools: readonly ToolSearchInput[], option
       seen.add(tool.name);
       const before = indexed.get(tool.name);
       const groupText = groupLine(tool.group, nextOptions.groups);
-      if (before && before.description === tool.description && before.inputSchema === tool.inputSchema && before.group === tool.group && before.groupText === groupText) continue;
+      if (
+        before &&
+        before.description === tool.description &&
+        before.inputSchema === tool.inputSchema &&
+        before.group === tool.group &&
+        before.groupText === groupText
+      )
+        continue;
       if (before) remove(before);
       add(indexTool(tool, groupText, groupTerms));
     }
@@ -352,7 +412,8 @@ export function createToolSearchEngine(tools: readonly ToolSearchInput[], option
     let result: Set<IndexedTool> | undefined;
     for (const term of terms) {
       const having = new Set<IndexedTool>();
-      for (const candidate of expand(term).keys()) for (const tool of postings.get(candidate) ?? []) if (!result || result.has(tool)) having.add(tool);
+      for (const candidate of expand(term).keys())
+        for (const tool of postings.get(candidate) ?? []) if (!result || result.has(tool)) having.add(tool);
       result = having;
       if (result.size === 0) break;
     }
@@ -395,7 +456,8 @@ export function createToolSearchEngine(tools: readonly ToolSearchInput[], option
         // A query word's rarity: of the tools matching it (exactly or as a prefix).
         const matching = new Set<IndexedTool>();
         for (const candidate of expansions.keys()) for (const tool of postings.get(candidate) ?? []) matching.add(tool);
-        const idf = Math.log(1 + (count - matching.size + 0.5) / (matching.size + 0.5)) * (requestTerms.has(term) ? tuning.requestWordWeight : 1);
+        const idf =
+          Math.log(1 + (count - matching.size + 0.5) / (matching.size + 0.5)) * (requestTerms.has(term) ? tuning.requestWordWeight : 1);
         totalIdf += idf;
         if (matching.size === 0) continue;
         for (const tool of matching) {
@@ -408,7 +470,8 @@ export function createToolSearchEngine(tools: readonly ToolSearchInput[], option
               const tf = (tool.terms[field] as Map<string, number>).get(candidate);
               if (tf === undefined) continue;
               const bField = b[field] as number;
-              frequency += ((boost[field] as number) * tf) / (1 - bField + (bField * (tool.lengths[field] as number)) / (averages[field] as number));
+              frequency +=
+                ((boost[field] as number) * tf) / (1 - bField + (bField * (tool.lengths[field] as number)) / (averages[field] as number));
             }
             // BM25F: the word's weighted counts over all fields saturate together.
             const value = (weight * frequency) / (k1 + frequency);

@@ -1,6 +1,12 @@
 import { describeError } from '../base/errors.js';
 import { parseJsonStrict } from '../base/parseJsonStrict.js';
-import { advancePartialJson, initialPartialJsonState, readPartialJson, shouldRefreshPartial, type PartialJsonState } from './partialJson.js';
+import {
+  advancePartialJson,
+  initialPartialJsonState,
+  readPartialJson,
+  shouldRefreshPartial,
+  type PartialJsonState,
+} from './partialJson.js';
 import type { ToolCallEvent, ToolCallPart } from './toolCallLifecycle.js';
 
 /**
@@ -18,7 +24,8 @@ interface ArgsScan {
 }
 const scans = new WeakMap<ToolCallPart, ArgsScan>();
 
-const scanOf = (call: ToolCallPart): ArgsScan => scans.get(call) ?? { scan: advancePartialJson(initialPartialJsonState, call.argsText), readAt: call.argsText.length };
+const scanOf = (call: ToolCallPart): ArgsScan =>
+  scans.get(call) ?? { scan: advancePartialJson(initialPartialJsonState, call.argsText), readAt: call.argsText.length };
 
 /**
  * The `inputDelta` event for `delta` of `call`'s arguments (with a fresh `partialInput` when one is
@@ -43,4 +50,3 @@ export function argumentsEnd(call: ToolCallPart): ToolCallEvent {
     return { type: 'inputEnd', invalid: describeError(error) };
   }
 }
-

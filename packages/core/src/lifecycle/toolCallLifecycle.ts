@@ -157,11 +157,35 @@ export type ToolCallEvent =
       readonly expiresAt?: string;
       readonly runId?: string;
     }
-  | { readonly type: 'approvalResponse'; readonly approved: boolean; readonly reason?: string; readonly by?: 'user' | 'auto'; readonly answer?: ToolApproval['answer'] }
+  | {
+      readonly type: 'approvalResponse';
+      readonly approved: boolean;
+      readonly reason?: string;
+      readonly by?: 'user' | 'auto';
+      readonly answer?: ToolApproval['answer'];
+    }
   | { readonly type: 'execute' }
-  | { readonly type: 'output'; readonly content: string; readonly output?: unknown; readonly messageId?: string; readonly metadata?: Record<string, unknown> }
-  | { readonly type: 'fail'; readonly error: string; readonly content?: string; readonly messageId?: string; readonly metadata?: Record<string, unknown> }
-  | { readonly type: 'cancel'; readonly reason: string; readonly content?: string; readonly messageId?: string; readonly metadata?: Record<string, unknown> };
+  | {
+      readonly type: 'output';
+      readonly content: string;
+      readonly output?: unknown;
+      readonly messageId?: string;
+      readonly metadata?: Record<string, unknown>;
+    }
+  | {
+      readonly type: 'fail';
+      readonly error: string;
+      readonly content?: string;
+      readonly messageId?: string;
+      readonly metadata?: Record<string, unknown>;
+    }
+  | {
+      readonly type: 'cancel';
+      readonly reason: string;
+      readonly content?: string;
+      readonly messageId?: string;
+      readonly metadata?: Record<string, unknown>;
+    };
 
 /** The names of {@link ToolCallEvent}s. */
 export type ToolCallEventType = ToolCallEvent['type'];
@@ -193,9 +217,7 @@ const toCancelled: TransitionRule = { target: 'cancelled' };
  * The lifecycle, as data: `transitions[state][event]` is the state the event leads to.
  * A pair missing from this table is refused. Nothing else changes a call's state.
  */
-export const toolCallTransitions: Readonly<
-  Record<ToolCallState, Partial<Readonly<Record<ToolCallEventType, TransitionRule>>>>
-> = {
+export const toolCallTransitions: Readonly<Record<ToolCallState, Partial<Readonly<Record<ToolCallEventType, TransitionRule>>>>> = {
   'awaiting-input': {
     inputDelta: { target: 'input-streaming' },
     inputEnd: { target: 'input-complete' },
@@ -281,18 +303,31 @@ const lastAt = (call: ToolCallPart) => call.timeline[call.timeline.length - 1]?.
 function applyEvent(call: ToolCallPart, event: ToolCallEvent, at: number): ToolCallTransition {
   const rule = toolCallTransitions[call.state][event.type];
   if (!rule) {
-    return { call, effects: [], refused: `tool call ${call.toolCallId} (${call.toolName}) cannot take '${event.type}' in state '${call.state}'` };
+    return {
+      call,
+      effects: [],
+      refused: `tool call ${call.toolCallId} (${call.toolName}) cannot take '${event.type}' in state '${call.state}'`,
+    };
   }
   if (rule.guard && !rule.guard(call, event)) {
     const why = event.type === 'resume' ? 'when nothing is held' : 'after the approval was denied';
-    return { call, effects: [], refused: `tool call ${call.toolCallId} (${call.toolName}) cannot take '${event.type}' in state '${call.state}' ${why}` };
+    return {
+      call,
+      effects: [],
+      refused: `tool call ${call.toolCallId} (${call.toolName}) cannot take '${event.type}' in state '${call.state}' ${why}`,
+    };
   }
   let next: ToolCallPart = call;
   const effects: ToolCallEffect[] = [];
 
   switch (event.type) {
     case 'inputDelta':
-      next = { ...call, state: rule.target, argsText: call.argsText + event.delta, ...('partialInput' in event ? { partialInput: event.partialInput } : {}) };
+      next = {
+        ...call,
+        state: rule.target,
+        argsText: call.argsText + event.delta,
+        ...('partialInput' in event ? { partialInput: event.partialInput } : {}),
+      };
       break;
     case 'inputEnd': {
       if (event.invalid !== undefined) {
@@ -341,7 +376,15 @@ function applyEvent(call: ToolCallPart, event: ToolCallEvent, at: number): ToolC
       next = { ...call, state: rule.target };
       break;
     case 'output':
-      next = { ...call, state: rule.target, result: settledResult(event, { state: 'complete', content: event.content, ...(event.output === undefined ? {} : { output: event.output }) }) };
+      next = {
+        ...call,
+        state: rule.target,
+        result: settledResult(event, {
+          state: 'complete',
+          content: event.content,
+          ...(event.output === undefined ? {} : { output: event.output }),
+        }),
+      };
       effects.push({ type: 'settled' });
       break;
     case 'fail':
@@ -366,7 +409,10 @@ function applyEvent(call: ToolCallPart, event: ToolCallEvent, at: number): ToolC
 }
 
 /** A result with the wire ids and metadata its event carried. */
-function settledResult(event: { readonly messageId?: string; readonly metadata?: Record<string, unknown> }, result: ToolResult): ToolResult {
+function settledResult(
+  event: { readonly messageId?: string; readonly metadata?: Record<string, unknown> },
+  result: ToolResult,
+): ToolResult {
   return {
     ...result,
     ...(event.messageId === undefined ? {} : { messageId: event.messageId }),

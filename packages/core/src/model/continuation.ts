@@ -61,7 +61,8 @@ export function resumeOf(state: ChatState): { readonly resume: ResumeEntry[]; re
   for (const part of turn?.parts ?? []) {
     if (part.type === 'tool-call') {
       const approval = part.approval;
-      if (part.state !== 'approval-responded' || approval?.requestedBy !== 'server' || approval.approved === undefined || approval.sentIn) continue;
+      if (part.state !== 'approval-responded' || approval?.requestedBy !== 'server' || approval.approved === undefined || approval.sentIn)
+        continue;
       resume.push({
         interruptId: approval.id,
         status: 'resolved',

@@ -34,7 +34,8 @@ function stateOf(usage: ModelCallUsage): ModelledCall | undefined {
   return { toolsSent: usage.toolsSent, sent: usage.tokens.sent, system: system ?? 0, input };
 }
 
-const startsWith = (list: readonly string[], prefix: readonly string[]) => prefix.length <= list.length && prefix.every((name, index) => list[index] === name);
+const startsWith = (list: readonly string[], prefix: readonly string[]) =>
+  prefix.length <= list.length && prefix.every((name, index) => list[index] === name);
 
 /**
  * The cached part of a call under {@link WARM_CACHE_MODEL}, given the conversation's previous call:
@@ -45,7 +46,8 @@ const startsWith = (list: readonly string[], prefix: readonly string[]) => prefi
 function modelledCached(previous: ModelledCall | undefined, call: ModelledCall): number {
   let cached: number;
   if (!previous) cached = call.sent + call.system;
-  else if (previous.toolsSent.length === call.toolsSent.length && startsWith(call.toolsSent, previous.toolsSent)) cached = call.sent + call.system + messagesOf(previous);
+  else if (previous.toolsSent.length === call.toolsSent.length && startsWith(call.toolsSent, previous.toolsSent))
+    cached = call.sent + call.system + messagesOf(previous);
   else if (startsWith(call.toolsSent, previous.toolsSent)) cached = previous.sent;
   else cached = 0;
   return Math.min(cached, call.input);
@@ -141,7 +143,12 @@ export function addModelCall(record: ConversationUsage | undefined, usage: Model
   let eagerCost = 0;
   if (!usage.discoveryStep) {
     const { sent, allEager, discoveryRoundTrips } = usage.tokens;
-    const state: ModelledCall = { toolsSent: ['*all*'], sent: allEager, system: lazy.system, input: Math.max(0, lazy.input - sent + allEager - discoveryRoundTrips) };
+    const state: ModelledCall = {
+      toolsSent: ['*all*'],
+      sent: allEager,
+      system: lazy.system,
+      input: Math.max(0, lazy.input - sent + allEager - discoveryRoundTrips),
+    };
     eagerInput = state.input;
     eagerCost = cost(state.input, modelledCached(eager, state));
     eager = state;

@@ -29,12 +29,26 @@ export interface FileUrlPolicy {
  * The `data:` URL types allowed by default: media, PDF, plain text and JSON. Markup that a browser
  * would run as a document (`text/html`, XML) is left out.
  */
-const DEFAULT_DATA_URL_TYPES: readonly string[] = ['image/*', 'audio/*', 'video/*', 'application/pdf', 'text/plain', 'text/csv', 'text/markdown', 'application/json', 'application/octet-stream'];
+const DEFAULT_DATA_URL_TYPES: readonly string[] = [
+  'image/*',
+  'audio/*',
+  'video/*',
+  'application/pdf',
+  'text/plain',
+  'text/csv',
+  'text/markdown',
+  'application/json',
+  'application/octet-stream',
+];
 
 /** The verdict on one file URL: allowed (and what kind it is), or refused with the scheme as a browser reads it. */
 export type FileUrlVerdict =
   | { readonly ok: true; readonly kind: 'http' | 'data' | 'blob' | 'relative' | 'upload' }
-  | { readonly ok: false; /** The scheme as parsed (`javascript:`), or `''` when the URL does not parse. */ readonly scheme: string; readonly reason: string };
+  | {
+      readonly ok: false;
+      /** The scheme as parsed (`javascript:`), or `''` when the URL does not parse. */ readonly scheme: string;
+      readonly reason: string;
+    };
 
 const refuse = (scheme: string, reason: string): FileUrlVerdict => ({ ok: false, scheme, reason });
 

@@ -44,10 +44,23 @@ export function fromWireMessages(wire: readonly WireMessage[], now: number = Dat
       }
     } else if (message.role === 'reasoning') {
       turn ??= { id: message.id, parts: [] };
-      turn.parts.push({ type: 'reasoning', text: message.content, state: 'done', messageId: message.id, ...subagent, ...(message.encryptedValue === undefined ? {} : { encryptedValue: message.encryptedValue }) });
+      turn.parts.push({
+        type: 'reasoning',
+        text: message.content,
+        state: 'done',
+        messageId: message.id,
+        ...subagent,
+        ...(message.encryptedValue === undefined ? {} : { encryptedValue: message.encryptedValue }),
+      });
     } else if (message.role === 'activity') {
       turn ??= { id: message.id, parts: [] };
-      turn.parts.push({ type: 'activity', messageId: message.id, activityType: message.activityType, content: message.content, ...subagent });
+      turn.parts.push({
+        type: 'activity',
+        messageId: message.id,
+        activityType: message.activityType,
+        content: message.content,
+        ...subagent,
+      });
     } else if (message.role === 'tool' && turn) {
       const index = turn.parts.findIndex((part) => part.type === 'tool-call' && part.toolCallId === message.toolCallId);
       const call = turn.parts[index];
@@ -63,7 +76,6 @@ export function fromWireMessages(wire: readonly WireMessage[], now: number = Dat
 function contentText(content: readonly { type: string; text?: string }[] | undefined): string {
   return (content ?? []).map((part) => (part.type === 'text' ? (part.text ?? '') : '')).join('');
 }
-
 
 /**
  * The media parts of a message's content as file parts: inline bytes as a `data:` URL, URLs as they

@@ -35,11 +35,24 @@ export function readInputRequest(part: InterruptPart): InputRequestView | undefi
   if (part.reason !== INTERRUPT_REASONS.inputRequest) return undefined;
   const chatwire = part.metadata?.['chatwire'];
   const request = isRecord(chatwire) ? chatwire['inputRequest'] : undefined;
-  if (!isRecord(request) || !isRecord(request['schema']) || typeof request['toolCallId'] !== 'string' || typeof request['toolName'] !== 'string') return undefined;
+  if (
+    !isRecord(request) ||
+    !isRecord(request['schema']) ||
+    typeof request['toolCallId'] !== 'string' ||
+    typeof request['toolName'] !== 'string'
+  )
+    return undefined;
   const meta = request as unknown as InputRequestMetadata;
   const payload = isRecord(part.payload) ? part.payload : undefined;
   const action = payload?.['action'] as InputAction | undefined;
-  const status = part.status === 'pending' ? 'pending' : part.status === 'cancelled' || action === 'cancel' ? 'cancelled' : action === 'accept' ? 'accepted' : 'declined';
+  const status =
+    part.status === 'pending'
+      ? 'pending'
+      : part.status === 'cancelled' || action === 'cancel'
+        ? 'cancelled'
+        : action === 'accept'
+          ? 'accepted'
+          : 'declined';
   const content = status === 'accepted' && isRecord(payload?.['content']) ? (payload['content'] as Record<string, unknown>) : undefined;
   return {
     id: part.id,

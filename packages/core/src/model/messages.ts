@@ -116,14 +116,7 @@ export interface DataPart<Name extends string = string, Data = unknown> {
 
 /** One piece of a message: text, a file, a tool call with its lifecycle, reasoning, activity, data, an interrupt or a subagent. */
 export type MessagePart<ToolPart extends ToolCallPart = ToolCallPart, Data extends DataPart = DataPart> =
-  | TextPart
-  | FilePart
-  | ToolPart
-  | ReasoningPart
-  | ActivityPart
-  | Data
-  | InterruptPart
-  | SubagentPart;
+  TextPart | FilePart | ToolPart | ReasoningPart | ActivityPart | Data | InterruptPart | SubagentPart;
 
 /** Who wrote a message. */
 export type ChatRole = 'user' | 'assistant' | 'system';
@@ -162,7 +155,9 @@ function toContentPart({ url, mimeType, filename }: FilePart): ContentPart {
   return {
     type: kind === 'image' || kind === 'audio' || kind === 'video' ? kind : 'document',
     // A base64 data URL (`data:<type>;base64,<bytes>`) is sent inline: its bytes are the text after the comma.
-    source: /^data:[^,]*;base64,/.test(url) ? { type: 'data', value: url.slice(url.indexOf(',') + 1), mimeType } : { type: 'url', value: url, mimeType },
+    source: /^data:[^,]*;base64,/.test(url)
+      ? { type: 'data', value: url.slice(url.indexOf(',') + 1), mimeType }
+      : { type: 'url', value: url, mimeType },
     ...(filename && { metadata: { filename } }),
   };
 }
@@ -182,7 +177,12 @@ export function toWireMessages(messages: readonly ChatMessage[]): WireMessage[] 
       const files = message.parts.flatMap((part) => (part.type === 'file' ? [toContentPart(part)] : []));
       // With files, the content is AG-UI's list of parts: the text (when there is some), then each file.
       const content = files.length > 0 ? (text ? [{ type: 'text', text }, ...files] : files) : text;
-      wire.push({ id: message.id, role: message.role, content, ...(message.metadata ? { metadata: { ...message.metadata } } : {}) } as WireMessage);
+      wire.push({
+        id: message.id,
+        role: message.role,
+        content,
+        ...(message.metadata ? { metadata: { ...message.metadata } } : {}),
+      } as WireMessage);
       continue;
     }
     let group: { id: string; content: string; calls: ToolCallPart[] } | undefined;
@@ -221,7 +221,12 @@ export function toWireMessages(messages: readonly ChatMessage[]): WireMessage[] 
         flush();
         wire.push(
           part.type === 'reasoning'
-            ? { id: part.messageId, role: 'reasoning', content: part.text, ...(part.encryptedValue === undefined ? {} : { encryptedValue: part.encryptedValue }) }
+            ? {
+                id: part.messageId,
+                role: 'reasoning',
+                content: part.text,
+                ...(part.encryptedValue === undefined ? {} : { encryptedValue: part.encryptedValue }),
+              }
             : { id: part.messageId, role: 'activity', activityType: part.activityType, content: { ...part.content } },
         );
         continue;

@@ -18,7 +18,12 @@ type Chunk = {
 const KINDS = {
   TEXT_MESSAGE_CHUNK: { id: 'messageId', start: 'TEXT_MESSAGE_START', content: 'TEXT_MESSAGE_CONTENT', end: 'TEXT_MESSAGE_END' },
   TOOL_CALL_CHUNK: { id: 'toolCallId', start: 'TOOL_CALL_START', content: 'TOOL_CALL_ARGS', end: 'TOOL_CALL_END' },
-  REASONING_MESSAGE_CHUNK: { id: 'messageId', start: 'REASONING_MESSAGE_START', content: 'REASONING_MESSAGE_CONTENT', end: 'REASONING_MESSAGE_END' },
+  REASONING_MESSAGE_CHUNK: {
+    id: 'messageId',
+    start: 'REASONING_MESSAGE_START',
+    content: 'REASONING_MESSAGE_CONTENT',
+    end: 'REASONING_MESSAGE_END',
+  },
 } as const;
 type Kind = keyof typeof KINDS;
 
@@ -33,7 +38,11 @@ export function createChunkExpander(): (event: WireEvent | undefined) => WireEve
   let open: { readonly kind: Kind; readonly id: string; readonly subagentRunId: string | undefined } | undefined;
   const close = (out: unknown[]) => {
     if (!open) return;
-    out.push({ type: KINDS[open.kind].end, [KINDS[open.kind].id]: open.id, ...(open.subagentRunId === undefined ? {} : { subagentRunId: open.subagentRunId }) });
+    out.push({
+      type: KINDS[open.kind].end,
+      [KINDS[open.kind].id]: open.id,
+      ...(open.subagentRunId === undefined ? {} : { subagentRunId: open.subagentRunId }),
+    });
     open = undefined;
   };
   return (event) => {
@@ -51,13 +60,27 @@ export function createChunkExpander(): (event: WireEvent | undefined) => WireEve
     if (!open || open.kind !== kind || (given !== undefined && given !== open.id)) {
       close(out);
       if (kind === 'TOOL_CALL_CHUNK' && typeof chunk.toolCallName !== 'string') {
-        throw new ChatwireError('invalid-event', 'The server sent an invalid TOOL_CALL_CHUNK event: the chunk that opens a call needs `toolCallName`.');
+        throw new ChatwireError(
+          'invalid-event',
+          'The server sent an invalid TOOL_CALL_CHUNK event: the chunk that opens a call needs `toolCallName`.',
+        );
       }
       const id = given ?? createId(kind === 'TOOL_CALL_CHUNK' ? 'call' : 'msg');
       out.push(
         kind === 'TOOL_CALL_CHUNK'
-          ? { type: spec.start, toolCallId: id, toolCallName: chunk.toolCallName, ...(chunk.parentMessageId === undefined ? {} : { parentMessageId: chunk.parentMessageId }), ...attribution }
-          : { type: spec.start, messageId: id, role: kind === 'REASONING_MESSAGE_CHUNK' ? 'reasoning' : (chunk.role ?? 'assistant'), ...attribution },
+          ? {
+              type: spec.start,
+              toolCallId: id,
+              toolCallName: chunk.toolCallName,
+              ...(chunk.parentMessageId === undefined ? {} : { parentMessageId: chunk.parentMessageId }),
+              ...attribution,
+            }
+          : {
+              type: spec.start,
+              messageId: id,
+              role: kind === 'REASONING_MESSAGE_CHUNK' ? 'reasoning' : (chunk.role ?? 'assistant'),
+              ...attribution,
+            },
       );
       open = { kind, id, subagentRunId: chunk.subagentRunId };
     }

@@ -46,7 +46,8 @@ const READ_FIELDS: Readonly<Record<string, Shape>> = {
  * `THINKING_*` markers included. A fixed pattern of alternatives without nested repetition, so
  * matching is linear in the type's length.
  */
-const PASSED_THROUGH = /^(?:RAW|STEP_(?:STARTED|FINISHED)|REASONING_(?:START|END)|THINKING_(?:START|END|TEXT_MESSAGE_START|TEXT_MESSAGE_END))$/;
+const PASSED_THROUGH =
+  /^(?:RAW|STEP_(?:STARTED|FINISHED)|REASONING_(?:START|END)|THINKING_(?:START|END|TEXT_MESSAGE_START|TEXT_MESSAGE_END))$/;
 
 const INTERRUPT: Shape = {
   id: 's',
@@ -105,7 +106,9 @@ function checkInterrupts(raw: Record<string, unknown>): string | undefined {
   const interrupts = outcome['interrupts'];
   if (!Array.isArray(interrupts)) return '`outcome.interrupts` must be an array';
   for (const [index, interrupt] of interrupts.entries()) {
-    const problem = isRecord(interrupt) ? checkShape(interrupt, INTERRUPT, `outcome.interrupts[${index}].`) : `\`outcome.interrupts[${index}]\` must be an object`;
+    const problem = isRecord(interrupt)
+      ? checkShape(interrupt, INTERRUPT, `outcome.interrupts[${index}].`)
+      : `\`outcome.interrupts[${index}]\` must be an object`;
     if (problem) return problem;
   }
   return undefined;
@@ -140,7 +143,9 @@ function checkToolCalls(calls: unknown, at: string): string | undefined {
   if (!Array.isArray(calls)) return `\`${at}toolCalls\` must be an array`;
   for (const [index, call] of calls.entries()) {
     const path = `${at}toolCalls[${index}].`;
-    const problem = isRecord(call) ? checkShape(call, { id: 's', function: { name: 's', arguments: 's' } }, path) : `\`${at}toolCalls[${index}]\` must be an object`;
+    const problem = isRecord(call)
+      ? checkShape(call, { id: 's', function: { name: 's', arguments: 's' } }, path)
+      : `\`${at}toolCalls[${index}]\` must be an object`;
     if (problem) return problem;
   }
   return undefined;

@@ -59,7 +59,6 @@ export function readModelCallUsage(value: unknown): ModelCallUsage | undefined {
   return value as unknown as ModelCallUsage;
 }
 
-
 const SEARCH_REPORT: Shape = { by: 's', ms: n, query: 's', matches: n, 'fallback?': 's' };
 
 function isSearchReport(value: unknown): boolean {

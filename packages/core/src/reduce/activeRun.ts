@@ -18,7 +18,8 @@ function resumeTokenOf(event: WireEvent): string | undefined {
 }
 
 /** Whether the event with this id was applied already (ids belong to the active run). */
-export const isApplied = (state: ChatState, id: number | undefined): boolean => id !== undefined && state.activeRun !== undefined && id <= state.activeRun.lastEventId;
+export const isApplied = (state: ChatState, id: number | undefined): boolean =>
+  id !== undefined && state.activeRun !== undefined && id <= state.activeRun.lastEventId;
 
 /**
  * `reduce`, plus the bookkeeping of resumable streams: an event whose id (`eventId`) was applied

@@ -2,7 +2,14 @@ import type { Event as WireEvent } from '@ag-ui/core';
 import type { ChatwireError } from '../base/errors.js';
 import type { ChatMessage, DataPart, InterruptPart, MessagePart } from '../model/messages.js';
 import { reduceEvent, type EventReducerKind } from './eventReducers.js';
-import { isTerminalToolCallState, transitionToolCall, type ToolCallEffect, type ToolCallEvent, type ToolCallPart, type ToolCallState } from '../lifecycle/toolCallLifecycle.js';
+import {
+  isTerminalToolCallState,
+  transitionToolCall,
+  type ToolCallEffect,
+  type ToolCallEvent,
+  type ToolCallPart,
+  type ToolCallState,
+} from '../lifecycle/toolCallLifecycle.js';
 import type { ModelCallUsage } from '../protocol/chatwireProtocol.js';
 import { MAX_TURN_RECORDS, type ChatState, type QueuedMessage, type TurnRecord } from '../model/chatState.js';
 
@@ -43,7 +50,13 @@ export type ChatAction =
   | { readonly type: 'requestStarted'; readonly runId: string; readonly resumed: readonly string[] }
   | WireEventAction
   /** The app answered (or cancelled) an interrupt. */
-  | { readonly type: 'interruptResponse'; readonly id: string; readonly status: 'resolved' | 'cancelled'; readonly payload?: unknown; readonly now: number }
+  | {
+      readonly type: 'interruptResponse';
+      readonly id: string;
+      readonly status: 'resolved' | 'cancelled';
+      readonly payload?: unknown;
+      readonly now: number;
+    }
   /** The app replaced the shared state. */
   | { readonly type: 'setAgentState'; readonly agentState: unknown }
   /** The send queue changed (a message queued, sent or cancelled). */
@@ -99,7 +112,13 @@ export function reduceChat(state: ChatState, action: ChatAction): Reduction {
       const superseded = supersedePending(state, action.message.createdAt);
       const turn: TurnRecord = { id: action.message.id, startedAt: action.message.createdAt, modelCalls: [] };
       return {
-        state: { ...superseded.state, messages: [...superseded.state.messages, action.message], status: 'submitted', error: undefined, turns: appendTurn(state.turns, turn) },
+        state: {
+          ...superseded.state,
+          messages: [...superseded.state.messages, action.message],
+          status: 'submitted',
+          error: undefined,
+          turns: appendTurn(state.turns, turn),
+        },
         changes: superseded.changes,
       };
     }
@@ -108,12 +127,15 @@ export function reduceChat(state: ChatState, action: ChatAction): Reduction {
       // A chat with a resume token reads resumable runs: it follows this one from its start (or, read again, from where it was).
       const run = sent.activeRun;
       const activeRun = sent.resumeToken ? (run?.runId === action.runId ? run : { runId: action.runId, lastEventId: 0 }) : undefined;
-      if (sent.status === 'submitted' && sent.error === undefined && sent.answersToSend.length === 0 && activeRun === run) return unchanged(sent);
+      if (sent.status === 'submitted' && sent.error === undefined && sent.answersToSend.length === 0 && activeRun === run)
+        return unchanged(sent);
       return unchanged({ ...sent, status: 'submitted', error: undefined, answersToSend: [], activeRun });
     }
     case 'interruptResponse': {
       const next = mapInterrupt(state, action.id, (part) =>
-        part.status !== 'pending' ? part : { ...part, status: action.status, ...(action.payload === undefined ? {} : { payload: action.payload }) },
+        part.status !== 'pending'
+          ? part
+          : { ...part, status: action.status, ...(action.payload === undefined ? {} : { payload: action.payload }) },
       );
       if (next === state) return { state, changes: [], warning: `There is no pending interrupt '${action.id}'.` };
       return unchanged({ ...next, answersToSend: [...next.answersToSend, action.id] });
@@ -139,21 +161,31 @@ export function reduceChat(state: ChatState, action: ChatAction): Reduction {
       // A run whose connection could not be restored may still be read later (`resumeStream()`), also
       // when the server answered the reconnections with errors (5xx) after the run had started; any
       // other failure ends it here.
-      const activeRun = code === 'network' || code === 'stream-truncated' || (code === 'http' && (state.activeRun?.lastEventId ?? 0) > 0) ? state.activeRun : undefined;
+      const activeRun =
+        code === 'network' || code === 'stream-truncated' || (code === 'http' && (state.activeRun?.lastEventId ?? 0) > 0)
+          ? state.activeRun
+          : undefined;
       return { state: { ...closed.state, status: 'error', error: action.error, activeRun }, changes: closed.changes };
     }
     case 'stopped': {
       const closed = closeTurn(state, 'aborted', action.now);
       const { state: next } = closed;
       return {
-        state: next.status === 'ready' && next.error === undefined && !next.activeRun ? next : { ...next, status: 'ready', error: undefined, activeRun: undefined },
+        state:
+          next.status === 'ready' && next.error === undefined && !next.activeRun
+            ? next
+            : { ...next, status: 'ready', error: undefined, activeRun: undefined },
         changes: closed.changes,
       };
     }
     case 'setMessages':
-      return action.messages === state.messages && state.answersToSend.length === 0 ? unchanged(state) : unchanged({ ...state, messages: action.messages, answersToSend: [] });
+      return action.messages === state.messages && state.answersToSend.length === 0
+        ? unchanged(state)
+        : unchanged({ ...state, messages: action.messages, answersToSend: [] });
     case 'clearError':
-      return state.error === undefined && state.status !== 'error' ? unchanged(state) : unchanged({ ...state, status: 'ready', error: undefined });
+      return state.error === undefined && state.status !== 'error'
+        ? unchanged(state)
+        : unchanged({ ...state, status: 'ready', error: undefined });
     case 'usage':
       return unchanged(recordUsage(state, action.usage, action.now));
   }
@@ -163,7 +195,11 @@ export function reduceChat(state: ChatState, action: ChatAction): Reduction {
  * Applies `decide(call)` to every call of the current (last) assistant turn: the one implementation
  * behind closing, superseding and settling held calls. Calls it returns nothing for are left alone.
  */
-export function forTurnCalls(state: ChatState, now: number, decide: (call: ToolCallPart) => ToolCallEvent | undefined): { state: ChatState; changes: ToolCallChange[] } {
+export function forTurnCalls(
+  state: ChatState,
+  now: number,
+  decide: (call: ToolCallPart) => ToolCallEvent | undefined,
+): { state: ChatState; changes: ToolCallChange[] } {
   const last = state.messages[state.messages.length - 1];
   const changes: ToolCallChange[] = [];
   let next = state;
@@ -187,7 +223,9 @@ export function forTurnCalls(state: ChatState, now: number, decide: (call: ToolC
 function supersedePending(state: ChatState, now: number): { state: ChatState; changes: ToolCallChange[] } {
   const reason = 'superseded by a new message';
   // Interrupts are cancelled visibly (the part says so), and the new message's run carries it.
-  state = mapLastAssistant(state, (parts) => mapParts(parts, (part) => (part.type === 'interrupt' && part.status === 'pending' ? { ...part, status: 'cancelled' } : part)));
+  state = mapLastAssistant(state, (parts) =>
+    mapParts(parts, (part) => (part.type === 'interrupt' && part.status === 'pending' ? { ...part, status: 'cancelled' } : part)),
+  );
   const settled = forTurnCalls(state, now, (call) => {
     if (isTerminalToolCallState(call.state) || call.state === 'approval-responded') return undefined;
     return call.state === 'approval-requested' && call.approval?.requestedBy === 'server'
@@ -219,7 +257,8 @@ function markSent(state: ChatState, ids: readonly string[], runId: string): Chat
   return mapLatestAssistant(state, (parts) =>
     mapParts(parts, (part) => {
       if (part.type === 'interrupt' && ids.includes(part.id)) return { ...part, sentIn: runId };
-      if (part.type === 'tool-call' && part.approval && ids.includes(part.approval.id)) return { ...part, approval: { ...part.approval, sentIn: runId } };
+      if (part.type === 'tool-call' && part.approval && ids.includes(part.approval.id))
+        return { ...part, approval: { ...part.approval, sentIn: runId } };
       return part;
     }),
   );
@@ -230,7 +269,12 @@ function cutAt(state: ChatState, id: string): ChatState {
   const index = state.messages.findIndex((message) => message.id === id);
   if (index < 0) return state;
   const turn = state.turns.findIndex((record) => record.id === id);
-  return { ...state, messages: state.messages.slice(0, index), turns: turn < 0 ? state.turns : state.turns.slice(0, turn), answersToSend: [] };
+  return {
+    ...state,
+    messages: state.messages.slice(0, index),
+    turns: turn < 0 ? state.turns : state.turns.slice(0, turn),
+    answersToSend: [],
+  };
 }
 
 function appendTurn(turns: readonly TurnRecord[], turn: TurnRecord): readonly TurnRecord[] {
@@ -305,11 +349,20 @@ export function findToolCall(
   return undefined;
 }
 
-export function updateToolCall(state: ChatState, toolCallId: string, event: ToolCallEvent, now: number, owner?: 'client' | 'server'): Reduction {
+export function updateToolCall(
+  state: ChatState,
+  toolCallId: string,
+  event: ToolCallEvent,
+  now: number,
+  owner?: 'client' | 'server',
+): Reduction {
   const found = findToolCall(state.messages, (call) => call.toolCallId === toolCallId);
   if (!found) {
     const refused = `no tool call with id '${toolCallId}' for '${event.type}'`;
-    return { state, changes: [{ toolCallId, toolName: '?', from: 'awaiting-input', to: 'awaiting-input', event: event.type, effects: [], refused }] };
+    return {
+      state,
+      changes: [{ toolCallId, toolName: '?', from: 'awaiting-input', to: 'awaiting-input', event: event.type, effects: [], refused }],
+    };
   }
   const { call, messageIndex, partIndex } = found;
   const result = transitionToolCall(call, event, now);

@@ -26,7 +26,11 @@ export type DataPartsOf<Schemas extends DataPartSchemas> = {
  * Resolves the checked part (which `wireEvent` actions carry to {@link reduceDataPart}), or a
  * warning saying why the event was dropped.
  */
-export async function readDataPart(name: string, value: unknown, schema: StandardSchemaV1 | true): Promise<{ readonly part: DataPart } | { readonly warning: string }> {
+export async function readDataPart(
+  name: string,
+  value: unknown,
+  schema: StandardSchemaV1 | true,
+): Promise<{ readonly part: DataPart } | { readonly warning: string }> {
   const envelope = value as { id?: unknown; data?: unknown } | null | undefined;
   const id = envelope?.id;
   if (typeof envelope !== 'object' || envelope === null || !('data' in envelope) || (id !== undefined && typeof id !== 'string')) {
@@ -52,7 +56,10 @@ export function reduceDataPart(state: ChatState, action: WireEventAction): Reduc
   const part = action.dataPart;
   if (!part) return unchanged(state);
   const next = mapLastAssistant(ensureAssistantTurn(state, action.now), (parts) => {
-    const index = part.id === undefined ? -1 : parts.findIndex((item: MessagePart) => item.type === 'data' && item.name === part.name && item.id === part.id);
+    const index =
+      part.id === undefined
+        ? -1
+        : parts.findIndex((item: MessagePart) => item.type === 'data' && item.name === part.name && item.id === part.id);
     if (index < 0) return [...parts, part];
     const copy = parts.slice();
     copy[index] = part;

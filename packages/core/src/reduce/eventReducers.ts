@@ -23,4 +23,5 @@ export function registerEventReducer(kind: EventReducerKind, reduce: EventReduce
 }
 
 /** Applies a `wireEvent` action with the reducer it names (see `reduceChat`); one nobody registered changes nothing. */
-export const reduceEvent = (state: ChatState, action: WireEventAction): Reduction => (registered[action.reducer] ?? unchanged)(state, action);
+export const reduceEvent = (state: ChatState, action: WireEventAction): Reduction =>
+  (registered[action.reducer] ?? unchanged)(state, action);

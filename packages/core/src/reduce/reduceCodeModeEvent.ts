@@ -24,7 +24,15 @@ const SHAPES: Record<CodeModeEventType, Shape> = {
   external_call: { ...base, callId: 's', toolName: 's' },
   external_result: { ...base, callId: 's', toolName: 's', durationMs: n },
   external_error: { ...base, callId: 's', toolName: 's', error: { name: 's', message: 's' }, durationMs: n },
-  execution_finished: { ...base, success: 'b', 'error?': { code: 's', name: 's', message: 's', 'line?': n }, durationMs: n, toolCalls: n, logLines: n, truncated: 'b' },
+  execution_finished: {
+    ...base,
+    success: 'b',
+    'error?': { code: 's', name: 's', message: 's', 'line?': n },
+    durationMs: n,
+    toolCalls: n,
+    logLines: n,
+    truncated: 'b',
+  },
 };
 const LEVELS = new Set(['log', 'info', 'warn', 'error', 'debug']);
 
@@ -35,7 +43,14 @@ export const isCodeModeEvent = (name: unknown): name is string => typeof name ==
 function executionOf(call: ToolCallPart, executionId: string): CodeExecution {
   if (call.codeExecution) return call.codeExecution;
   const input = (call.input ?? call.partialInput) as { typescriptCode?: unknown } | undefined;
-  return { executionId, code: typeof input?.typescriptCode === 'string' ? input.typescriptCode : '', state: 'running', logs: [], calls: [], undiscovered: [] };
+  return {
+    executionId,
+    code: typeof input?.typescriptCode === 'string' ? input.typescriptCode : '',
+    state: 'running',
+    logs: [],
+    calls: [],
+    undiscovered: [],
+  };
 }
 
 /** Replaces the nested call `callId` (appending it when new, within the cap). */
@@ -55,7 +70,14 @@ function nextExecution<T extends CodeModeEventType>(type: T, value: CodeModeEven
   switch (type) {
     case 'execution_started': {
       const started = value as CodeModeEventValues['execution_started'];
-      return { executionId: started.executionId, code: started.code, state: 'running', logs: [], calls: [], undiscovered: [...started.undiscovered] };
+      return {
+        executionId: started.executionId,
+        code: started.code,
+        state: 'running',
+        logs: [],
+        calls: [],
+        undiscovered: [...started.undiscovered],
+      };
     }
     case 'console': {
       const line = value as CodeModeEventValues['console'];
@@ -67,7 +89,14 @@ function nextExecution<T extends CodeModeEventType>(type: T, value: CodeModeEven
       return withCall(
         current,
         call.callId,
-        (known) => known ?? { callId: call.callId, toolName: call.toolName, state: 'executing', input: call.input, ...(call.inputTruncated === true ? { inputTruncated: true } : {}) },
+        (known) =>
+          known ?? {
+            callId: call.callId,
+            toolName: call.toolName,
+            state: 'executing',
+            input: call.input,
+            ...(call.inputTruncated === true ? { inputTruncated: true } : {}),
+          },
       );
     }
     case 'external_result': {

@@ -20,7 +20,11 @@ const text = (value: unknown) => (typeof value === 'string' ? value : '');
 const attribution = (event: Loose) => (typeof event['subagentRunId'] === 'string' ? { subagentRunId: event['subagentRunId'] } : {});
 
 /** Applies `map` to the latest part of the current turn that `match` picks (newest first). */
-function updatePart<T extends MessagePart>(state: ChatState, match: (part: MessagePart) => part is T, map: (part: T) => MessagePart): ChatState {
+function updatePart<T extends MessagePart>(
+  state: ChatState,
+  match: (part: MessagePart) => part is T,
+  map: (part: T) => MessagePart,
+): ChatState {
   return mapLastAssistant(state, (parts) => {
     for (let index = parts.length - 1; index >= 0; index--) {
       const part = parts[index] as MessagePart;
@@ -35,9 +39,13 @@ function updatePart<T extends MessagePart>(state: ChatState, match: (part: Messa
   });
 }
 
-const appendPart = (state: ChatState, part: MessagePart, now: number): ChatState => mapLastAssistant(ensureAssistantTurn(state, now), (parts) => [...parts, part]);
+const appendPart = (state: ChatState, part: MessagePart, now: number): ChatState =>
+  mapLastAssistant(ensureAssistantTurn(state, now), (parts) => [...parts, part]);
 
-const isReasoning = (id?: string) => (part: MessagePart): part is ReasoningPart => part.type === 'reasoning' && (id === undefined ? part.state === 'streaming' : part.messageId === id);
+const isReasoning =
+  (id?: string) =>
+  (part: MessagePart): part is ReasoningPart =>
+    part.type === 'reasoning' && (id === undefined ? part.state === 'streaming' : part.messageId === id);
 
 /** Reasoning text: a new part at its start, appended as it streams (created if the start was missed), done at its end. */
 function reasoning(state: ChatState, id: string | undefined, event: Loose, step: 'start' | 'content' | 'end', now: number): ChatState {
@@ -45,7 +53,13 @@ function reasoning(state: ChatState, id: string | undefined, event: Loose, step:
   if (step === 'end') return exists ? updatePart(state, isReasoning(id), (part) => ({ ...part, state: 'done' })) : state;
   const delta = step === 'content' ? text(event['delta']) : '';
   if (!exists) {
-    const part: ReasoningPart = { type: 'reasoning', text: delta, state: 'streaming', messageId: id ?? `thinking_${now.toString(36)}`, ...attribution(event) };
+    const part: ReasoningPart = {
+      type: 'reasoning',
+      text: delta,
+      state: 'streaming',
+      messageId: id ?? `thinking_${now.toString(36)}`,
+      ...attribution(event),
+    };
     const next = appendPart(state, part, now);
     return next.status === 'streaming' ? next : { ...next, status: 'streaming' };
   }
@@ -57,14 +71,24 @@ function patched(document: unknown, patch: unknown): { readonly value: unknown }
   if (!Array.isArray(patch)) return undefined;
   const copy = { value: structuredClone(document ?? {}) };
   // Patch the wrapper's `value`, so operations on the root ("" path) replace it too.
-  const operations = (patch as Operation[]).map((operation) => ({ ...operation, path: `/value${operation.path}`, ...('from' in operation ? { from: `/value${operation.from}` } : {}) }));
+  const operations = (patch as Operation[]).map((operation) => ({
+    ...operation,
+    path: `/value${operation.path}`,
+    ...('from' in operation ? { from: `/value${operation.from}` } : {}),
+  }));
   const results = applyPatch(copy, operations as Operation[]);
   return results.some((result) => result !== null) ? undefined : copy;
 }
 
 /** The last turn's activity part with this message id. */
-const isActivity = (id: string) => (part: MessagePart): part is ActivityPart => part.type === 'activity' && part.messageId === id;
-const isSubagent = (id: string) => (part: MessagePart): part is SubagentPart => part.type === 'subagent' && part.subagentRunId === id;
+const isActivity =
+  (id: string) =>
+  (part: MessagePart): part is ActivityPart =>
+    part.type === 'activity' && part.messageId === id;
+const isSubagent =
+  (id: string) =>
+  (part: MessagePart): part is SubagentPart =>
+    part.type === 'subagent' && part.subagentRunId === id;
 
 /**
  * Keeps the old object of every message and part a snapshot left as it was, so memoised rows do not
@@ -83,7 +107,8 @@ function reconcile(previous: readonly ChatMessage[], next: readonly ChatMessage[
       if (part.type === 'tool-call') calls.set(part.toolCallId, part);
     }
   }
-  const same = (a: MessagePart | undefined, b: MessagePart) => a !== undefined && JSON.stringify(comparable(a)) === JSON.stringify(comparable(b));
+  const same = (a: MessagePart | undefined, b: MessagePart) =>
+    a !== undefined && JSON.stringify(comparable(a)) === JSON.stringify(comparable(b));
   const keep = (next: MessagePart, old: MessagePart | undefined): MessagePart => {
     let part = next;
     if (part.type === 'tool-call') {
@@ -98,8 +123,11 @@ function reconcile(previous: readonly ChatMessage[], next: readonly ChatMessage[
   return next.map((message) => {
     const old = byId.get(message.id);
     const parts = message.parts.map((part, index) => keep(part, old?.role === message.role ? old.parts[index] : undefined));
-    if (old && old.role === message.role && parts.length === old.parts.length && parts.every((part, index) => part === old.parts[index])) return old;
-    return parts.every((part, index) => part === message.parts[index]) ? message : { ...message, ...(old ? { createdAt: old.createdAt } : {}), parts };
+    if (old && old.role === message.role && parts.length === old.parts.length && parts.every((part, index) => part === old.parts[index]))
+      return old;
+    return parts.every((part, index) => part === message.parts[index])
+      ? message
+      : { ...message, ...(old ? { createdAt: old.createdAt } : {}), parts };
   });
 }
 
@@ -129,7 +157,9 @@ export function reduceExtendedEvent(state: ChatState, wireEvent: WireEvent, now:
       const value = text(event['encryptedValue']);
       const next = mapLastAssistant(state, (parts) =>
         parts.map((part) =>
-          (part.type === 'reasoning' && part.messageId === entity) || (part.type === 'tool-call' && part.toolCallId === entity) ? { ...part, encryptedValue: value } : part,
+          (part.type === 'reasoning' && part.messageId === entity) || (part.type === 'tool-call' && part.toolCallId === entity)
+            ? { ...part, encryptedValue: value }
+            : part,
         ),
       );
       return unchanged(next);
@@ -138,7 +168,12 @@ export function reduceExtendedEvent(state: ChatState, wireEvent: WireEvent, now:
       return unchanged({ ...state, agentState: event['snapshot'] });
     case 'STATE_DELTA': {
       const result = patched(state.agentState, event['delta']);
-      if (!result) return { state, changes: [], warning: 'A STATE_DELTA did not apply to the shared state (a JSON Patch operation failed); the state stays as it was.' };
+      if (!result)
+        return {
+          state,
+          changes: [],
+          warning: 'A STATE_DELTA did not apply to the shared state (a JSON Patch operation failed); the state stays as it was.',
+        };
       return unchanged({ ...state, agentState: result.value });
     }
     case 'MESSAGES_SNAPSHOT': {
@@ -159,8 +194,19 @@ export function reduceExtendedEvent(state: ChatState, wireEvent: WireEvent, now:
       const messageId = id ?? '';
       const part = state.messages.at(-1)?.parts.find(isActivity(messageId));
       const result = part && patched(part.content, event['patch']);
-      if (!result) return { state, changes: [], warning: `An ACTIVITY_DELTA for '${messageId}' did not apply (no such activity, or a JSON Patch operation failed); it stays as it was.` };
-      return unchanged(updatePart(state, isActivity(messageId), (activity) => ({ ...activity, content: result.value as Record<string, unknown>, activityType: text(event['activityType']) || activity.activityType })));
+      if (!result)
+        return {
+          state,
+          changes: [],
+          warning: `An ACTIVITY_DELTA for '${messageId}' did not apply (no such activity, or a JSON Patch operation failed); it stays as it was.`,
+        };
+      return unchanged(
+        updatePart(state, isActivity(messageId), (activity) => ({
+          ...activity,
+          content: result.value as Record<string, unknown>,
+          activityType: text(event['activityType']) || activity.activityType,
+        })),
+      );
     }
     case 'SUBAGENT_STARTED': {
       const part: SubagentPart = {

@@ -18,7 +18,13 @@ import { discoveredToolsInChat } from '../discovery/discoveredTools.js';
 import { addModelCall } from '../model/conversationUsage.js';
 import { ChatwireError } from '../base/errors.js';
 import { parseResultContent, type InterruptPart, type MessagePart, type TextPart } from '../model/messages.js';
-import { APPROVAL_DECISION_EVENT, CHATWIRE_EVENTS, INTERRUPT_REASONS, type ApprovalDecision, type GrantOption } from '../protocol/chatwireProtocol.js';
+import {
+  APPROVAL_DECISION_EVENT,
+  CHATWIRE_EVENTS,
+  INTERRUPT_REASONS,
+  type ApprovalDecision,
+  type GrantOption,
+} from '../protocol/chatwireProtocol.js';
 import { readModelCallUsage, readResultMetadata } from '../protocol/protocolReaders.js';
 import { argumentsDelta, argumentsEnd } from '../lifecycle/streamedArguments.js';
 import { createToolCallPart, isTerminalToolCallState, type ToolCallEvent, type ToolCallPart } from '../lifecycle/toolCallLifecycle.js';
@@ -49,7 +55,8 @@ function settleHeld(reduction: Reduction, now: number): Reduction {
 }
 
 /** The call `toolCallId` of a chat state, if any. */
-const callIn = (state: ChatState, toolCallId: string): ToolCallPart | undefined => findToolCall(state.messages, (call) => call.toolCallId === toolCallId)?.call;
+const callIn = (state: ChatState, toolCallId: string): ToolCallPart | undefined =>
+  findToolCall(state.messages, (call) => call.toolCallId === toolCallId)?.call;
 
 export function reduceWireEvent(state: ChatState, event: WireEvent, now: number): Reduction {
   switch (event.type) {
@@ -63,8 +70,7 @@ export function reduceWireEvent(state: ChatState, event: WireEvent, now: number)
       const part = event.subagentRunId === undefined ? created : { ...created, subagentRunId: event.subagentRunId };
       return unchanged({ ...mapLastAssistant(withTurn, (parts) => [...parts, part]), status: 'streaming' });
     }
-    case 'TOOL_CALL_ARGS' as EventType.TOOL_CALL_ARGS:
-    {
+    case 'TOOL_CALL_ARGS' as EventType.TOOL_CALL_ARGS: {
       const call = callIn(state, event.toolCallId);
       if (!call) return updateToolCall(state, event.toolCallId, { type: 'inputDelta', delta: event.delta }, now); // refused: no such call
       const reading = argumentsDelta(call, event.delta);
@@ -73,13 +79,13 @@ export function reduceWireEvent(state: ChatState, event: WireEvent, now: number)
       if (next && next !== call) reading.remember(next);
       return reduction;
     }
-    case 'TOOL_CALL_END' as EventType.TOOL_CALL_END:
-    {
+    case 'TOOL_CALL_END' as EventType.TOOL_CALL_END: {
       const call = callIn(state, event.toolCallId);
       return updateToolCall(state, event.toolCallId, call ? argumentsEnd(call) : { type: 'inputEnd', input: {} }, now);
     }
     case 'TOOL_CALL_RESULT' as EventType.TOOL_CALL_RESULT: {
-      const content = typeof event.content === 'string' ? event.content : event.content.map((p) => (p.type === 'text' ? p.text : '')).join('');
+      const content =
+        typeof event.content === 'string' ? event.content : event.content.map((p) => (p.type === 'text' ? p.text : '')).join('');
       const meta = readResultMetadata(event.metadata);
       const base = { content, messageId: event.messageId, ...(event.metadata ? { metadata: event.metadata } : {}) };
       const toolEvent: ToolCallEvent =
@@ -93,7 +99,9 @@ export function reduceWireEvent(state: ChatState, event: WireEvent, now: number)
     case 'CUSTOM' as EventType.CUSTOM:
       if (event.name === CHATWIRE_EVENTS.modelCallUsage) {
         const usage = readModelCallUsage(event.value);
-        return usage ? unchanged({ ...recordUsage(state, usage, now), conversationUsage: addModelCall(state.conversationUsage, usage) }) : unchanged(state);
+        return usage
+          ? unchanged({ ...recordUsage(state, usage, now), conversationUsage: addModelCall(state.conversationUsage, usage) })
+          : unchanged(state);
       }
       if (event.name === APPROVAL_DECISION_EVENT) return recordDecision(state, event.value);
       if (event.name === CHATWIRE_EVENTS.toolExecuting) {
@@ -113,7 +121,10 @@ export function reduceWireEvent(state: ChatState, event: WireEvent, now: number)
         // An interrupt naming a call of this turn is that call's approval, whatever its reason (but a
         // tool's request for input, which asks for a form, not a yes or no); any other becomes an
         // interrupt part the app answers.
-        const call = interrupt.toolCallId === undefined || interrupt.reason === INTERRUPT_REASONS.inputRequest ? undefined : findToolCall(reduction.state.messages.slice(-1), (part) => part.toolCallId === interrupt.toolCallId);
+        const call =
+          interrupt.toolCallId === undefined || interrupt.reason === INTERRUPT_REASONS.inputRequest
+            ? undefined
+            : findToolCall(reduction.state.messages.slice(-1), (part) => part.toolCallId === interrupt.toolCallId);
         // A call this browser runs (or already answered) is not the user's to approve: the next
         // request's tool message answers it.
         if (call?.call.owner === 'client') continue;
@@ -130,7 +141,9 @@ export function reduceWireEvent(state: ChatState, event: WireEvent, now: number)
           const next = updateToolCall(reduction.state, call.call.toolCallId, approval, now, 'server');
           // What the server offers besides yes or no (grants, edits) joins the approval it asked.
           const offers = approvalOffers(interrupt);
-          const offered = patchCall(next.state, call.call.toolCallId, (part) => (part.approval ? { ...part, approval: { ...part.approval, ...offers } } : part));
+          const offered = patchCall(next.state, call.call.toolCallId, (part) =>
+            part.approval ? { ...part, approval: { ...part.approval, ...offers } } : part,
+          );
           reduction = { state: offered, changes: [...reduction.changes, ...next.changes] };
           continue;
         }
@@ -165,11 +178,19 @@ export function reduceWireEvent(state: ChatState, event: WireEvent, now: number)
 }
 
 /** What a server's approval offers besides yes or no: its grant options, and edits when its responseSchema has `editedArgs`. */
-function approvalOffers(interrupt: { readonly responseSchema?: unknown; readonly metadata?: Record<string, unknown> }): { grantOptions?: GrantOption[]; editable?: boolean } {
+function approvalOffers(interrupt: { readonly responseSchema?: unknown; readonly metadata?: Record<string, unknown> }): {
+  grantOptions?: GrantOption[];
+  editable?: boolean;
+} {
   const options = (interrupt.metadata?.['chatwire'] as { grantOptions?: unknown } | undefined)?.grantOptions;
   const properties = (interrupt.responseSchema as { properties?: Record<string, unknown> } | undefined)?.properties;
-  const grantOptions = Array.isArray(options) ? options.filter((option): option is GrantOption => option === 'once' || option === 'thread' || option === 'always') : undefined;
-  return { ...(grantOptions?.length ? { grantOptions } : {}), ...(properties && typeof properties['editedArgs'] === 'object' ? { editable: true } : {}) };
+  const grantOptions = Array.isArray(options)
+    ? options.filter((option): option is GrantOption => option === 'once' || option === 'thread' || option === 'always')
+    : undefined;
+  return {
+    ...(grantOptions?.length ? { grantOptions } : {}),
+    ...(properties && typeof properties['editedArgs'] === 'object' ? { editable: true } : {}),
+  };
 }
 
 /**
@@ -215,7 +236,13 @@ function appendText(state: ChatState, messageId: string, delta: string, now: num
       copy[copy.length - 1] = { ...last, text: last.text + delta };
       return copy;
     }
-    const part: TextPart = { type: 'text', text: delta, state: 'streaming', messageId, ...(subagentRunId === undefined ? {} : { subagentRunId }) };
+    const part: TextPart = {
+      type: 'text',
+      text: delta,
+      state: 'streaming',
+      messageId,
+      ...(subagentRunId === undefined ? {} : { subagentRunId }),
+    };
     return [...parts, part];
   });
   return unchanged(next.status === 'streaming' ? next : { ...next, status: 'streaming' });
@@ -234,4 +261,3 @@ function claimPending(state: ChatState): ChatState {
     return copy ?? parts;
   });
 }
-

@@ -32,10 +32,18 @@ export async function routeEvent(
   dataParts?: DataPartSchemas,
   warn?: (message: string) => void,
 ): Promise<{ readonly reducer: EventReducerKind; readonly dataPart?: DataPart }> {
-  registerEventReducer('core', trackActiveRun((state, action) => reduceWireEvent(state, action.event, action.now)));
+  registerEventReducer(
+    'core',
+    trackActiveRun((state, action) => reduceWireEvent(state, action.event, action.now)),
+  );
   const { type, name } = event;
   // Tool progress is a data part every chat keeps, declared or not (the app's own schema wins).
-  const schema = type === 'CUSTOM' && name !== undefined ? (dataParts && Object.hasOwn(dataParts, name) ? dataParts[name] : name === TOOL_PROGRESS_EVENT || undefined) : undefined;
+  const schema =
+    type === 'CUSTOM' && name !== undefined
+      ? dataParts && Object.hasOwn(dataParts, name)
+        ? dataParts[name]
+        : name === TOOL_PROGRESS_EVENT || undefined
+      : undefined;
   if (schema) {
     const read = await readDataPart(name as string, event.value, schema as true);
     if ('part' in read) {
@@ -46,7 +54,10 @@ export async function routeEvent(
   }
   if (!EXTENDED.test(type) && !(type === 'CUSTOM' && name?.startsWith(CODE_MODE_EVENT_PREFIX))) return { reducer: 'core' };
   await (extensions ??= import('./reduceExtendedEvent.js').then(({ reduceExtendedEvent }) =>
-    registerEventReducer('extended', trackActiveRun((state, action) => reduceExtendedEvent(state, action.event, action.now))),
+    registerEventReducer(
+      'extended',
+      trackActiveRun((state, action) => reduceExtendedEvent(state, action.event, action.now)),
+    ),
   ));
   return { reducer: 'extended' };
 }

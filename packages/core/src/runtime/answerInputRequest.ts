@@ -37,14 +37,22 @@ export async function answerInputRequest(client: ChatClient, answer: InputAnswer
   if (action === 'cancel') return client.cancelInterrupt(answer.id);
   if (action === 'decline') return client.respondToInterrupt({ id: answer.id, payload: { action } });
   if (action !== 'accept') {
-    throw new ChatwireError('invalid-argument', `answerInputRequest: the action must be 'accept', 'decline' or 'cancel' (got ${JSON.stringify(action)}).`);
+    throw new ChatwireError(
+      'invalid-argument',
+      `answerInputRequest: the action must be 'accept', 'decline' or 'cancel' (got ${JSON.stringify(action)}).`,
+    );
   }
   if (typeof content !== 'object' || content === null || Array.isArray(content)) {
     throw new ChatwireError('invalid-argument', "answerInputRequest: 'accept' needs the filled-in fields as an object in `content`.");
   }
-  if (hasProtoKey(content)) throw new ChatwireError('invalid-argument', "answerInputRequest: the content has a '__proto__' key, which is never accepted.");
+  if (hasProtoKey(content))
+    throw new ChatwireError('invalid-argument', "answerInputRequest: the content has a '__proto__' key, which is never accepted.");
   const valid = await validateWithSchema(jsonSchema(request.schema), content);
-  if (!valid.ok) throw new ChatwireError('invalid-argument', `answerInputRequest: the content does not match what '${request.toolName}' asked for: ${valid.error}`);
+  if (!valid.ok)
+    throw new ChatwireError(
+      'invalid-argument',
+      `answerInputRequest: the content does not match what '${request.toolName}' asked for: ${valid.error}`,
+    );
   // Answered meanwhile (validation may wait for the validator to load): the client refuses it.
   client.respondToInterrupt({ id: answer.id, payload: { action, content } });
 }

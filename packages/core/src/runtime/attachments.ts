@@ -54,7 +54,8 @@ const EXTENSION_TYPES: Readonly<Record<string, string>> = {
 };
 
 const isBlob = (value: unknown): value is Blob => typeof Blob !== 'undefined' && value instanceof Blob;
-const nameOf = (file: Blob, index: number) => (typeof (file as File).name === 'string' && (file as File).name ? `'${neutralizeBidi((file as File).name)}'` : `file ${index + 1}`);
+const nameOf = (file: Blob, index: number) =>
+  typeof (file as File).name === 'string' && (file as File).name ? `'${neutralizeBidi((file as File).name)}'` : `file ${index + 1}`;
 
 /** Bytes in the unit a person reads: bytes, KiB or MiB. */
 function formatBytes(bytes: number): string {
@@ -80,7 +81,11 @@ function mimeTypeOfUrl(url: string): string {
  * Throws only `ChatwireError`s (`invalid-file`, `file-too-large`, `upload-failed`, and `cancelled`
  * once `signal` aborts), before anything is sent: nothing is changed then.
  */
-export async function readAttachments(inputs: ArrayLike<FileInput>, options: AttachmentOptions = {}, signal: AbortSignal = new AbortController().signal): Promise<FilePart[]> {
+export async function readAttachments(
+  inputs: ArrayLike<FileInput>,
+  options: AttachmentOptions = {},
+  signal: AbortSignal = new AbortController().signal,
+): Promise<FilePart[]> {
   const files: readonly unknown[] = Array.from(inputs);
   const maxFile = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   const maxMessage = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
@@ -89,7 +94,10 @@ export async function readAttachments(inputs: ArrayLike<FileInput>, options: Att
   files.forEach((file, index) => {
     if (isBlob(file)) {
       if (file.size > maxFile) {
-        throw new ChatwireError('file-too-large', `${nameOf(file, index)} is ${formatBytes(file.size)}: files may be at most ${formatBytes(maxFile)} (attachments.maxFileBytes).`);
+        throw new ChatwireError(
+          'file-too-large',
+          `${nameOf(file, index)} is ${formatBytes(file.size)}: files may be at most ${formatBytes(maxFile)} (attachments.maxFileBytes).`,
+        );
       }
       if (!upload) total += base64Length(file.size);
       return;
@@ -100,12 +108,18 @@ export async function readAttachments(inputs: ArrayLike<FileInput>, options: Att
     }
     const verdict = checkFileUrl(url, { blob: true, relative: true });
     if (!verdict.ok) {
-      throw new ChatwireError('invalid-file', `Attachment ${index + 1} has a URL the agent cannot fetch (${verdict.scheme || 'not a URL'}): ${verdict.reason}; use https:, http:, data: or blob:.`);
+      throw new ChatwireError(
+        'invalid-file',
+        `Attachment ${index + 1} has a URL the agent cannot fetch (${verdict.scheme || 'not a URL'}): ${verdict.reason}; use https:, http:, data: or blob:.`,
+      );
     }
     total += url.length;
   });
   const tooMuch = (bytes: number) =>
-    new ChatwireError('file-too-large', `The files of this message come to ${formatBytes(bytes)} as sent: one message may carry at most ${formatBytes(maxMessage)} (attachments.maxMessageBytes).`);
+    new ChatwireError(
+      'file-too-large',
+      `The files of this message come to ${formatBytes(bytes)} as sent: one message may carry at most ${formatBytes(maxMessage)} (attachments.maxMessageBytes).`,
+    );
   if (total > maxMessage) throw tooMuch(total);
 
   const parts = await Promise.all(
@@ -113,7 +127,13 @@ export async function readAttachments(inputs: ArrayLike<FileInput>, options: Att
       if (!isBlob(file)) {
         // A `FilePart` is such an input too (an edit keeps a message's files by passing them again).
         const { url, mimeType, filename, size } = file as { url: string; mimeType?: string; filename?: string; size?: unknown };
-        return { type: 'file', url, mimeType: mimeType || mimeTypeOfUrl(url), ...(filename ? { filename: neutralizeBidi(filename) } : {}), ...(typeof size === 'number' ? { size } : {}) };
+        return {
+          type: 'file',
+          url,
+          mimeType: mimeType || mimeTypeOfUrl(url),
+          ...(filename ? { filename: neutralizeBidi(filename) } : {}),
+          ...(typeof size === 'number' ? { size } : {}),
+        };
       }
       const mimeType = file.type || 'application/octet-stream';
       const described = { mimeType, size: file.size, ...((file as File).name ? { filename: neutralizeBidi((file as File).name) } : {}) };
@@ -130,10 +150,12 @@ export async function readAttachments(inputs: ArrayLike<FileInput>, options: Att
       try {
         url = (await upload(file, { signal }))?.url;
       } catch (error) {
-        if (signal.aborted) throw new ChatwireError('cancelled', 'Stopped while the files were uploading: nothing was sent.', { cause: error });
+        if (signal.aborted)
+          throw new ChatwireError('cancelled', 'Stopped while the files were uploading: nothing was sent.', { cause: error });
         throw new ChatwireError('upload-failed', `Uploading ${nameOf(file, index)} failed: ${describeError(error)}`, { cause: error });
       }
-      if (typeof url !== 'string' || url === '') throw new ChatwireError('upload-failed', `uploadFile returned no URL for ${nameOf(file, index)}.`);
+      if (typeof url !== 'string' || url === '')
+        throw new ChatwireError('upload-failed', `uploadFile returned no URL for ${nameOf(file, index)}.`);
       return { type: 'file', url, ...described };
     }),
   );

@@ -83,7 +83,10 @@ export class BrowserToolRuntime {
     for (const call of calls) {
       if (call.owner !== 'client' || this.#running.has(call.toolCallId)) continue;
       if (call.state === 'executing') {
-        this.#answer(call.toolCallId, { type: 'fail', error: `The page was reloaded while '${call.toolName}' ran; its result is unknown.` });
+        this.#answer(call.toolCallId, {
+          type: 'fail',
+          error: `The page was reloaded while '${call.toolName}' ran; its result is unknown.`,
+        });
         count++;
       } else if (call.state === 'input-complete' && this.#clientTool(call.toolName)) {
         this.#onInputReady(call.toolCallId, false);
@@ -131,14 +134,23 @@ export class BrowserToolRuntime {
     // decides held calls when the run finishes.
     if (tool.lazy && !discoveredToolsInChat(this.#host.store.getSnapshot().messages).includes(tool.name)) {
       if (this.#host.streaming()) {
-        this.#host.store.dispatch({ type: 'toolCall', toolCallId, event: { type: 'defer', waitingFor: 'discovery' }, now: Date.now(), owner: 'client' });
+        this.#host.store.dispatch({
+          type: 'toolCall',
+          toolCallId,
+          event: { type: 'defer', waitingFor: 'discovery' },
+          now: Date.now(),
+          owner: 'client',
+        });
       } else {
         // Outside a stream (a call restored from saved messages, run by runPendingTools): rare, so
         // the answer's module loads on demand, as the stream's reducer that holds such calls does.
         const generation = this.#host.generation();
         void import('../discovery/undiscoveredCall.js').then(({ discoveryOffered, undiscoveredBrowserCall }) => {
           if (generation !== this.#host.generation()) return;
-          this.#answer(toolCallId, { type: 'fail', ...undiscoveredBrowserCall(tool.name, discoveryOffered(this.#host.store.getSnapshot().turns)) });
+          this.#answer(toolCallId, {
+            type: 'fail',
+            ...undiscoveredBrowserCall(tool.name, discoveryOffered(this.#host.store.getSnapshot().turns)),
+          });
         });
       }
       return;
@@ -181,7 +193,9 @@ export class BrowserToolRuntime {
       if (controller.signal.aborted) return;
       this.#answer(
         toolCallId,
-        answer.ok ? { type: 'output', output: answer.result, content: answer.content } : { type: 'fail', error: answer.error ?? 'Discovery failed.', content: answer.content },
+        answer.ok
+          ? { type: 'output', output: answer.result, content: answer.content }
+          : { type: 'fail', error: answer.error ?? 'Discovery failed.', content: answer.content },
       );
     });
     this.#track(toolCallId, promise, controller);
@@ -213,13 +227,20 @@ export class BrowserToolRuntime {
   }
 
   /** Runs a call on its raw input (executeTool validates it). */
-  async #runTool(toolCallId: string, tool: ClientTool<string, unknown, unknown>, input: unknown, controller: AbortController): Promise<void> {
+  async #runTool(
+    toolCallId: string,
+    tool: ClientTool<string, unknown, unknown>,
+    input: unknown,
+    controller: AbortController,
+  ): Promise<void> {
     this.#host.store.dispatch({ type: 'toolCall', toolCallId, event: { type: 'execute' }, now: Date.now(), owner: 'client' });
     const outcome = await executeTool(tool, input, { toolCallId, signal: controller.signal });
     if (controller.signal.aborted) return;
     this.#answer(
       toolCallId,
-      outcome.ok ? { type: 'output', output: outcome.output, content: outcome.content } : { type: 'fail', error: outcome.error, content: outcome.content },
+      outcome.ok
+        ? { type: 'output', output: outcome.output, content: outcome.content }
+        : { type: 'fail', error: outcome.error, content: outcome.content },
     );
   }
 }

@@ -88,7 +88,8 @@ export interface ChatClientOptions {
 }
 
 /** Arguments of {@link ChatClient.addToolResult}: an output, or an error for the model. */
-export type ToolResultInput = { readonly toolCallId: string; readonly output: unknown } | { readonly toolCallId: string; readonly error: string };
+export type ToolResultInput =
+  { readonly toolCallId: string; readonly output: unknown } | { readonly toolCallId: string; readonly error: string };
 
 /**
  * What `sendMessage` and `regenerate` resolve with: `sent` once the turn came to rest (finished,
@@ -185,10 +186,14 @@ export class ChatClient {
   constructor(options: ChatClientOptions) {
     this.#options = options;
     this.id = options.id ?? createId('chat');
-    this.#store = new ChatStore(this.id, { ...initialChatState(options.initialMessages), activeRun: options.initialActiveRun, resumeToken: options.initialResumeToken }, {
-      perform: (changes) => this.#tools.perform(changes),
-      warn: (message) => this.#warn(message),
-    });
+    this.#store = new ChatStore(
+      this.id,
+      { ...initialChatState(options.initialMessages), activeRun: options.initialActiveRun, resumeToken: options.initialResumeToken },
+      {
+        perform: (changes) => this.#tools.perform(changes),
+        warn: (message) => this.#warn(message),
+      },
+    );
     this.#tools = new BrowserToolRuntime({
       store: this.#store,
       tools: () => this.#options.tools ?? [],
@@ -256,7 +261,11 @@ export class ChatClient {
     // Queued messages go in order: a send waits behind them even when the chat is free.
     if (this.#options.queue && messageId === undefined && (this.#isBusy() || this.getSnapshot().queued.length > 0)) {
       return import('./sendQueue.js').then((module) =>
-        (this.#queue ??= new module.SendQueue(this.#store, () => this.#isBusy(), (...args) => this.#send(...args))).add(input, options, createId('msg')),
+        (this.#queue ??= new module.SendQueue(
+          this.#store,
+          () => this.#isBusy(),
+          (...args) => this.#send(...args),
+        )).add(input, options, createId('msg')),
       );
     }
     if (this.#isBusy()) return this.#refuse(this.#busyError());
@@ -304,7 +313,10 @@ export class ChatClient {
    */
   readonly setAgentState = (next: unknown): void => {
     const current = this.getSnapshot().agentState;
-    this.#store.dispatch({ type: 'setAgentState', agentState: typeof next === 'function' ? (next as (state: unknown) => unknown)(current) : next });
+    this.#store.dispatch({
+      type: 'setAgentState',
+      agentState: typeof next === 'function' ? (next as (state: unknown) => unknown)(current) : next,
+    });
   };
 
   /** Dismisses the error the last turn ended with: `status` turns `ready`, `error` `undefined`. */
@@ -378,7 +390,9 @@ export class ChatClient {
   #stopRemote(): void {
     const { activeRun, resumeToken } = this.getSnapshot();
     if (activeRun && resumeToken) {
-      this.#options.connection.stop?.({ threadId: this.id, runId: activeRun.runId, token: resumeToken }).catch((error: unknown) => this.#warn(`Could not stop the run on the server: ${describeError(error)}`));
+      this.#options.connection
+        .stop?.({ threadId: this.id, runId: activeRun.runId, token: resumeToken })
+        .catch((error: unknown) => this.#warn(`Could not stop the run on the server: ${describeError(error)}`));
     }
   }
 
@@ -397,10 +411,16 @@ export class ChatClient {
     const found = findToolCall(this.getSnapshot().messages, (call) => call.toolCallId === result.toolCallId);
     if (!found) throw new ChatwireError('unknown-tool-call', `addToolResult: there is no tool call '${result.toolCallId}'.`);
     if (isTerminalToolCallState(found.call.state)) {
-      throw new ChatwireError('tool-call-settled', `addToolResult: tool call '${result.toolCallId}' (${found.call.toolName}) already has its result.`);
+      throw new ChatwireError(
+        'tool-call-settled',
+        `addToolResult: tool call '${result.toolCallId}' (${found.call.toolName}) already has its result.`,
+      );
     }
     if (found.call.state !== 'input-complete' && found.call.state !== 'executing') {
-      throw new ChatwireError('invalid-argument', `addToolResult: tool call '${result.toolCallId}' is '${found.call.state}', not waiting for a result.`);
+      throw new ChatwireError(
+        'invalid-argument',
+        `addToolResult: tool call '${result.toolCallId}' is '${found.call.state}', not waiting for a result.`,
+      );
     }
     const event: ToolCallEvent =
       'error' in result
@@ -416,7 +436,10 @@ export class ChatClient {
   readonly addToolApprovalResponse = (response: ApprovalResponseInput): void => {
     const found = findToolCall(this.getSnapshot().messages, (call) => call.approval?.id === response.id);
     if (!found || found.call.state !== 'approval-requested') {
-      throw new ChatwireError('unknown-approval', `Approval '${response.id}' is not pending${found ? ` (already answered: the call is '${found.call.state}')` : ''}.`);
+      throw new ChatwireError(
+        'unknown-approval',
+        `Approval '${response.id}' is not pending${found ? ` (already answered: the call is '${found.call.state}')` : ''}.`,
+      );
     }
     const { id: _id, approved, reason, ...answer } = response;
     const event: ToolCallEvent = { type: 'approvalResponse', approved, reason, answer };
@@ -533,7 +556,8 @@ export class ChatClient {
     // A run read again was sent before: its resume entries went with it.
     store.dispatch({ type: 'requestStarted', runId, resumed: resuming ? [] : (input.resume ?? []).map((entry) => entry.interruptId) });
     const managed = this.#options.manageDiscovery;
-    if (managed && !resuming) store.dispatch({ type: 'usage', usage: managed.usage(runId, tools, this.#options.tools ?? [], input.messages), now: Date.now() });
+    if (managed && !resuming)
+      store.dispatch({ type: 'usage', usage: managed.usage(runId, tools, this.#options.tools ?? [], input.messages), now: Date.now() });
     if (store.inspector.active) store.inspector.emit({ type: 'request', at: Date.now(), runId, input });
 
     let ending: Awaited<ReturnType<typeof readRun>>;

@@ -20,7 +20,13 @@ export const DEFAULT_RECONNECT = { attempts: 5, delayMs: 500, maxDelayMs: 5_000 
 
 /** A connection's item: a bare event, or one with its stream's id (only a whole number counts as a resumable run's event number). */
 function unwrap(item: unknown): { readonly raw: unknown; readonly id: number | undefined } {
-  if (item !== null && typeof item === 'object' && !('type' in item) && 'event' in item && typeof (item as IdentifiedEvent).id === 'string') {
+  if (
+    item !== null &&
+    typeof item === 'object' &&
+    !('type' in item) &&
+    'event' in item &&
+    typeof (item as IdentifiedEvent).id === 'string'
+  ) {
     const { id, event } = item as IdentifiedEvent;
     return { raw: event, id: /^\d{1,15}$/.test(id) ? Number(id) : undefined };
   }
@@ -78,7 +84,13 @@ export async function readRunEvents(
       if (event.type === ('RUN_STARTED' as EventType.RUN_STARTED)) runId = event.runId;
       const route = await routeEvent(event, client.dataParts, options.warn);
       if (stale()) return false;
-      store.dispatch({ type: 'wireEvent', event, now: Date.now(), ...route, ...(id === undefined ? {} : { eventId: id, lastOfId: index === wireEvents.length - 1 }) });
+      store.dispatch({
+        type: 'wireEvent',
+        event,
+        now: Date.now(),
+        ...route,
+        ...(id === undefined ? {} : { eventId: id, lastOfId: index === wireEvents.length - 1 }),
+      });
       if (event.type === ('CUSTOM' as EventType.CUSTOM)) options.onCustomEvent({ name: event.name, value: event.value as unknown, runId });
     }
     return true;
@@ -100,16 +112,26 @@ export async function readRunEvents(
     for (;;) {
       if (last) {
         if (tries >= attempts) {
-          throw new ChatwireError(last.code, `${last.message} (reconnecting to the run failed ${attempts} times)`, { cause: last, ...(last.status === undefined ? {} : { status: last.status }) });
+          throw new ChatwireError(last.code, `${last.message} (reconnecting to the run failed ${attempts} times)`, {
+            cause: last,
+            ...(last.status === undefined ? {} : { status: last.status }),
+          });
         }
         await wait(Math.min(maxDelayMs, delayMs * 2 ** tries), signal);
         tries++;
         if (stale()) return undefined;
       }
       try {
-        const resumed = await connection.resume({ threadId: store.getSnapshot().id, runId: run.runId, token, lastEventId: store.getSnapshot().activeRun?.lastEventId ?? 0 }, { signal });
+        const resumed = await connection.resume(
+          { threadId: store.getSnapshot().id, runId: run.runId, token, lastEventId: store.getSnapshot().activeRun?.lastEventId ?? 0 },
+          { signal },
+        );
         if (resumed === undefined && failure) {
-          throw new ChatwireError('resume-failed', `The connection dropped and the server no longer has run '${run.runId}' (it ended more than its retention ago, or its server lost it): the rest of the answer cannot be read.`, { cause: failure });
+          throw new ChatwireError(
+            'resume-failed',
+            `The connection dropped and the server no longer has run '${run.runId}' (it ended more than its retention ago, or its server lost it): the rest of the answer cannot be read.`,
+            { cause: failure },
+          );
         }
         return resumed?.[Symbol.asyncIterator]();
       } catch (error) {
@@ -152,7 +174,10 @@ export async function readRunEvents(
         const ended = phase as Phase; // set by apply()
         if (ended === 'finished') return 'finished';
         if (ended === 'failed') return 'error';
-        throw new ChatwireError('stream-truncated', 'The response ended before the run finished, so the answer may be incomplete. Try again.');
+        throw new ChatwireError(
+          'stream-truncated',
+          'The response ended before the run finished, so the answer may be incomplete. Try again.',
+        );
       } catch (error) {
         next = undefined;
         if (stale()) return undefined;

@@ -31,11 +31,20 @@ export interface ReconnectOptions {
  */
 export class WireToolList {
   #cache:
-    | { readonly tools: readonly AnyTool[] | undefined; readonly managed: ClientDiscovery | undefined; readonly key: string; readonly wire: WireTool[] }
+    | {
+        readonly tools: readonly AnyTool[] | undefined;
+        readonly managed: ClientDiscovery | undefined;
+        readonly key: string;
+        readonly wire: WireTool[];
+      }
     | undefined;
 
   /** The tools to announce: all of them, or (client-managed discovery) eager + discovery tool + discovered. */
-  get(tools: readonly AnyTool[] | undefined, managed: ClientDiscovery | undefined, messages: Parameters<typeof discoveredToolsInChat>[0]): WireTool[] {
+  get(
+    tools: readonly AnyTool[] | undefined,
+    managed: ClientDiscovery | undefined,
+    messages: Parameters<typeof discoveredToolsInChat>[0],
+  ): WireTool[] {
     const discovered = managed ? discoveredToolsInChat(messages) : [];
     const key = discovered.join('\u0000');
     const cached = this.#cache;
@@ -75,7 +84,11 @@ export function buildRunInput(options: {
 export interface RunReading {
   readonly store: ChatStore;
   /** The client's options: its `connection`, its `dataParts` (declared CUSTOM events become `data` parts) and `reconnect`. */
-  readonly client: { readonly connection: ChatConnection; readonly dataParts?: DataPartSchemas | undefined; readonly reconnect?: ReconnectOptions | false | undefined };
+  readonly client: {
+    readonly connection: ChatConnection;
+    readonly dataParts?: DataPartSchemas | undefined;
+    readonly reconnect?: ReconnectOptions | false | undefined;
+  };
   readonly input: RunAgentInput;
   readonly signal: AbortSignal;
   /** The options of the send that started the turn: its own headers go to the connection. */
@@ -97,9 +110,10 @@ export interface RunReading {
  */
 export async function readRun(options: RunReading): Promise<RunEnding | undefined> {
   const { store, input, signal } = options;
-  const events = options.resuming
+  const stream = options.resuming
     ? undefined
-    : options.client.connection.run(input, { signal, headers: options.send?.headers, resumeToken: store.getSnapshot().resumeToken })[Symbol.asyncIterator]();
+    : options.client.connection.run(input, { signal, headers: options.send?.headers, resumeToken: store.getSnapshot().resumeToken });
+  const events = stream?.[Symbol.asyncIterator]();
   const first = events?.next();
   // Read (and its failure handled) by the reader once it has loaded.
   first?.catch(() => {});

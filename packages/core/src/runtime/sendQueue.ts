@@ -12,14 +12,21 @@ export class SendQueue {
   readonly #busy: () => boolean;
   readonly #send: (input: SendMessageInput, options: SendOptions | undefined, id: string) => Promise<SendResult>;
   /** What each queued message was sent with, and whom to tell how it went (the snapshot holds what the UI shows). */
-  readonly #entries = new Map<string, { readonly input: SendMessageInput; readonly options: SendOptions | undefined; readonly resolve: (result: SendResult) => void }>();
+  readonly #entries = new Map<
+    string,
+    { readonly input: SendMessageInput; readonly options: SendOptions | undefined; readonly resolve: (result: SendResult) => void }
+  >();
 
   /**
    * @param store The client's store (the queue lives in its snapshot, `queued`).
    * @param busy Whether a turn (or the reading of a message's files) is in progress.
    * @param send Sends a message now, as the user message `id`.
    */
-  constructor(store: ChatStore, busy: () => boolean, send: (input: SendMessageInput, options: SendOptions | undefined, id: string) => Promise<SendResult>) {
+  constructor(
+    store: ChatStore,
+    busy: () => boolean,
+    send: (input: SendMessageInput, options: SendOptions | undefined, id: string) => Promise<SendResult>,
+  ) {
     this.#store = store;
     this.#busy = busy;
     this.#send = send;
@@ -34,7 +41,10 @@ export class SendQueue {
     return new Promise((resolve) => {
       this.#entries.set(id, { input, options, resolve });
       const store = this.#store;
-      store.dispatch({ type: 'queue', queued: [...store.getSnapshot().queued, { id, text, ...(files ? { files: Array.from(files) } : {}), createdAt: Date.now() }] });
+      store.dispatch({
+        type: 'queue',
+        queued: [...store.getSnapshot().queued, { id, text, ...(files ? { files: Array.from(files) } : {}), createdAt: Date.now() }],
+      });
       // A queue paused by a stopped or failed turn goes on with the next send.
       this.drain();
     });

@@ -74,7 +74,11 @@ export type ToolDefinitionConfig<
 > = ToolDefinitionBaseConfig<Name, InputSchema, OutputSchema> & ParametersOption<InputSchema>;
 
 /** The fields of {@link ToolDefinitionConfig} every tool has. */
-export interface ToolDefinitionBaseConfig<Name extends string, InputSchema extends ToolSchema, OutputSchema extends ToolSchema | undefined> {
+export interface ToolDefinitionBaseConfig<
+  Name extends string,
+  InputSchema extends ToolSchema,
+  OutputSchema extends ToolSchema | undefined,
+> {
   /** The name the model calls. Letters, digits, `_` and `-`, at most 64 characters. */
   readonly name: Name;
   /** What the tool does, for the model. The first sentence doubles as its summary in catalogs. */
@@ -130,15 +134,13 @@ export interface ToolDefinition<Name extends string = string, Input = unknown, O
 }
 
 /** A tool that runs on the server. */
-export interface ServerTool<Name extends string = string, Input = unknown, Output = unknown>
-  extends ToolDefinition<Name, Input, Output> {
+export interface ServerTool<Name extends string = string, Input = unknown, Output = unknown> extends ToolDefinition<Name, Input, Output> {
   readonly kind: 'server';
   readonly execute: ToolExecute<Input, Output>;
 }
 
 /** A tool that runs in the browser. */
-export interface ClientTool<Name extends string = string, Input = unknown, Output = unknown>
-  extends ToolDefinition<Name, Input, Output> {
+export interface ClientTool<Name extends string = string, Input = unknown, Output = unknown> extends ToolDefinition<Name, Input, Output> {
   readonly kind: 'client';
   readonly execute: ToolExecute<Input, Output>;
 }
@@ -188,7 +190,8 @@ export function toolDefinition<
     name: config.name,
     description: config.description,
     inputSchema: toValidator(config.inputSchema) as StandardSchemaV1<unknown, Input>,
-    outputSchema: (config.outputSchema === undefined ? undefined : toValidator(config.outputSchema)) as StandardSchemaV1<unknown, Output> | undefined,
+    outputSchema: (config.outputSchema === undefined ? undefined : toValidator(config.outputSchema)) as
+      StandardSchemaV1<unknown, Output> | undefined,
     needsApproval: (config.needsApproval ?? false) as NeedsApproval<Input>,
     lazy: config.lazy ?? false,
     timeoutMs: config.timeoutMs ?? 30_000,
@@ -220,7 +223,9 @@ export async function validateToolOutput<Output>(
 ): Promise<Validation<Output>> {
   if (!tool.outputSchema) return { ok: true, value: output as Output };
   const checked = await validateSafely(tool.outputSchema, output);
-  return checked.ok ? checked : { ok: false, error: `'${tool.name}' returned a result that does not match its output schema: ${checked.error}` };
+  return checked.ok
+    ? checked
+    : { ok: false, error: `'${tool.name}' returned a result that does not match its output schema: ${checked.error}` };
 }
 
 /** A validator that throws is a failed validation, never an exception for the caller. */

@@ -19,7 +19,11 @@ const failure = (error: string, thrown?: { readonly error: unknown }): ToolOutco
   ...(thrown ? { thrown: thrown.error } : {}),
 });
 
-type Ending = { readonly kind: 'done'; readonly output: unknown } | { readonly kind: 'threw'; readonly error: unknown } | { readonly kind: 'timeout' } | { readonly kind: 'stopped' };
+type Ending =
+  | { readonly kind: 'done'; readonly output: unknown }
+  | { readonly kind: 'threw'; readonly error: unknown }
+  | { readonly kind: 'timeout' }
+  | { readonly kind: 'stopped' };
 
 /**
  * Runs a tool implementation the same way on both sides: validates the input against the input

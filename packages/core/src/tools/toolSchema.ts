@@ -16,7 +16,8 @@ export type ToolSchema = StandardSchemaV1 | JsonSchema;
 export type InferSchemaOutput<Schema> = Schema extends StandardSchemaV1<any, infer Output> ? Output : unknown;
 
 /** A Standard Schema validator that also converts itself to JSON Schema (Standard JSON Schema v1). */
-export type StandardJsonSchemaValidator<Input = unknown, Output = Input> = StandardSchemaV1<Input, Output> & StandardJSONSchemaV1<Input, Output>;
+export type StandardJsonSchemaValidator<Input = unknown, Output = Input> = StandardSchemaV1<Input, Output> &
+  StandardJSONSchemaV1<Input, Output>;
 
 /** Outcome of validating a value against a schema. */
 export type Validation<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: string };
@@ -67,7 +68,10 @@ export function schemaToJsonSchema(schema: ToolSchema, toolName: string): JsonSc
     try {
       converted = converter.input({ target: 'draft-07' });
     } catch (error) {
-      throw new TypeError(`Tool '${toolName}': its schema could not be converted to JSON Schema: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      throw new TypeError(
+        `Tool '${toolName}': its schema could not be converted to JSON Schema: ${error instanceof Error ? error.message : String(error)}`,
+        { cause: error },
+      );
     }
   }
   return withoutDialect(converted);
@@ -92,7 +96,9 @@ function formatIssues(issues: readonly StandardSchemaV1.Issue[]): string {
   if (issues.length === 0) return 'invalid value';
   return issues
     .map((issue) => {
-      const path = (issue.path ?? []).map((segment) => String(typeof segment === 'object' && segment !== null ? segment.key : segment)).join('.');
+      const path = (issue.path ?? [])
+        .map((segment) => String(typeof segment === 'object' && segment !== null ? segment.key : segment))
+        .join('.');
       return path ? `${path}: ${issue.message}` : issue.message;
     })
     .join('; ');

@@ -41,14 +41,21 @@ export interface IdentifiedEvent {
 export interface ChatConnection {
   run(
     input: RunAgentInput,
-    options: { readonly signal: AbortSignal; readonly headers?: Record<string, string> | undefined; readonly resumeToken?: string | undefined },
+    options: {
+      readonly signal: AbortSignal;
+      readonly headers?: Record<string, string> | undefined;
+      readonly resumeToken?: string | undefined;
+    },
   ): AsyncIterable<unknown>;
   /**
    * Reads a run again: its events after `lastEventId`, then the rest as they come. Resolves
    * `undefined` when the server has no such run (any more); rejects with a `ChatwireError` when it
    * refuses (`resume-failed`) or cannot be reached (`network`, `http` for a 5xx: worth retrying).
    */
-  resume?(run: RunLocation & { readonly lastEventId: number }, options: { readonly signal: AbortSignal }): Promise<AsyncIterable<unknown> | undefined>;
+  resume?(
+    run: RunLocation & { readonly lastEventId: number },
+    options: { readonly signal: AbortSignal },
+  ): Promise<AsyncIterable<unknown> | undefined>;
   /** Asks the server to stop a run, wherever it runs (its readers receive its cancelled end). */
   stop?(run: RunLocation): Promise<void>;
 }
@@ -101,7 +108,11 @@ export function fetchServerSentEvents(options: string | FetchConnectionOptions):
     let url = typeof config.url === 'function' ? config.url() : config.url;
     if (query) url += (url.includes('?') ? '&' : '?') + query;
     try {
-      const response = await (config.fetch ?? globalThis.fetch)(url, { ...init, headers: { ...headers, ...(await resolve(config.headers)), ...own }, credentials: config.credentials ?? 'same-origin' });
+      const response = await (config.fetch ?? globalThis.fetch)(url, {
+        ...init,
+        headers: { ...headers, ...(await resolve(config.headers)), ...own },
+        credentials: config.credentials ?? 'same-origin',
+      });
       return { url, response };
     } catch (error) {
       if (init.signal?.aborted) return undefined;
@@ -118,7 +129,11 @@ export function fetchServerSentEvents(options: string | FetchConnectionOptions):
       const sent = await request(
         {
           method: 'POST',
-          headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...(resumeToken ? { [RESUME_TOKEN_HEADER]: resumeToken } : {}) },
+          headers: {
+            'content-type': 'application/json',
+            accept: 'text/event-stream',
+            ...(resumeToken ? { [RESUME_TOKEN_HEADER]: resumeToken } : {}),
+          },
           body: JSON.stringify(body),
           signal,
         },

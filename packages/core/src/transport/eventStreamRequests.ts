@@ -15,12 +15,16 @@ import { readServerSentEventMessages } from './sse.js';
  */
 export async function* readEventStream(response: Response, url: string, signal: AbortSignal): AsyncGenerator<unknown, void, undefined> {
   if (!response.ok) {
-    throw new ChatwireError('http', `The server answered ${response.status}: ${await readErrorBody(response)}`, { status: response.status });
+    throw new ChatwireError('http', `The server answered ${response.status}: ${await readErrorBody(response)}`, {
+      status: response.status,
+    });
   }
   const type = response.headers.get('content-type') ?? '';
   if (!type.includes('text/event-stream') || !response.body) {
     await response.body?.cancel().catch(() => {});
-    throw new ChatwireError('not-sse', `Expected an event stream from ${url} but got '${type || 'no content type'}'.`, { status: response.status });
+    throw new ChatwireError('not-sse', `Expected an event stream from ${url} but got '${type || 'no content type'}'.`, {
+      status: response.status,
+    });
   }
   for await (const message of readServerSentEventMessages(response.body, signal)) {
     let event: unknown;
@@ -41,7 +45,11 @@ const query = (run: RunLocation) => new URLSearchParams({ threadId: run.threadId
  * `resume-failed` error when it refuses (a token it did not issue for the chat, a gap in its
  * buffer, ...); `http` for a 5xx, 408 or 429 (worth retrying).
  */
-export async function resumeRun(request: EndpointRequest, run: RunLocation & { readonly lastEventId: number }, signal: AbortSignal): Promise<AsyncIterable<unknown> | undefined> {
+export async function resumeRun(
+  request: EndpointRequest,
+  run: RunLocation & { readonly lastEventId: number },
+  signal: AbortSignal,
+): Promise<AsyncIterable<unknown> | undefined> {
   const sent = await request(
     { method: 'GET', headers: { accept: 'text/event-stream' }, signal },
     { [RESUME_TOKEN_HEADER]: run.token, 'last-event-id': String(run.lastEventId) },
@@ -56,7 +64,11 @@ export async function resumeRun(request: EndpointRequest, run: RunLocation & { r
   if (!response.ok) {
     const detail = await readErrorBody(response);
     const retry = response.status >= 500 || response.status === 408 || response.status === 429;
-    throw new ChatwireError(retry ? 'http' : 'resume-failed', `The server refused to resume run '${run.runId}' (${response.status}): ${detail}`, { status: response.status });
+    throw new ChatwireError(
+      retry ? 'http' : 'resume-failed',
+      `The server refused to resume run '${run.runId}' (${response.status}): ${detail}`,
+      { status: response.status },
+    );
   }
   return readEventStream(response, url, signal);
 }
@@ -81,7 +93,9 @@ export async function stopRun(request: EndpointRequest, run: RunLocation): Promi
       continue;
     }
     if (response && !response.ok && response.status !== 404) {
-      throw new ChatwireError('http', `The server did not stop run '${run.runId}' (${response.status}): ${await readErrorBody(response)}`, { status: response.status });
+      throw new ChatwireError('http', `The server did not stop run '${run.runId}' (${response.status}): ${await readErrorBody(response)}`, {
+        status: response.status,
+      });
     }
     await response?.body?.cancel().catch(() => {});
     return;

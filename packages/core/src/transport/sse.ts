@@ -22,12 +22,19 @@ export function readServerSentEvents(body: ReadableStream<Uint8Array>, signal?: 
  * run's events, and a reader resumes after the last id it processed). An event without an `id:`
  * line has `id: undefined` (the spec's "last event ID" carried over is not what a resume needs).
  */
-export function readServerSentEventMessages(body: ReadableStream<Uint8Array>, signal?: AbortSignal): AsyncGenerator<ServerSentEventMessage, void, undefined> {
+export function readServerSentEventMessages(
+  body: ReadableStream<Uint8Array>,
+  signal?: AbortSignal,
+): AsyncGenerator<ServerSentEventMessage, void, undefined> {
   return readEvents(body, signal, (event) => ({ id: event.id, data: event.data }));
 }
 
 /** The one reader behind both: decodes, parses, and hands over what `pick` takes of each event. */
-async function* readEvents<T>(body: ReadableStream<Uint8Array>, signal: AbortSignal | undefined, pick: (event: EventSourceMessage) => T): AsyncGenerator<T, void, undefined> {
+async function* readEvents<T>(
+  body: ReadableStream<Uint8Array>,
+  signal: AbortSignal | undefined,
+  pick: (event: EventSourceMessage) => T,
+): AsyncGenerator<T, void, undefined> {
   let pending: T[] = [];
   // Hands over everything parsed so far as one batch (shift() per item would be quadratic when one
   // network read carries thousands of events).

@@ -30,7 +30,10 @@ const hasCodeMode = (turns: readonly TurnRecord[]) => turns.some((turn) => turn.
  * What the panel reads: the latest snapshot (from the inspection stream, starting from one
  * `getSnapshot()`) and the recorded history, refreshed at most 5 times a second.
  */
-function useChatState(client: ChatClient | undefined, recorder: HistoryRecorder | undefined): { snapshot: ChatSnapshot | undefined; history: readonly HistoryTurn[] } {
+function useChatState(
+  client: ChatClient | undefined,
+  recorder: HistoryRecorder | undefined,
+): { snapshot: ChatSnapshot | undefined; history: readonly HistoryTurn[] } {
   const [state, setState] = useState(() => ({ snapshot: client?.getSnapshot(), history: recorder?.turns() ?? [] }));
   useEffect(() => {
     if (!client) return;
@@ -84,12 +87,15 @@ function useCatalog(url: string | undefined, version: string): CatalogState {
         if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
         const body = (await response.json()) as { tools?: CatalogEntry[]; servers?: unknown };
         const servers = Array.isArray(body.servers)
-          ? (body.servers as unknown[]).filter((server): server is ToolServerStatus => typeof (server as { name?: unknown } | null)?.name === 'string')
+          ? (body.servers as unknown[]).filter(
+              (server): server is ToolServerStatus => typeof (server as { name?: unknown } | null)?.name === 'string',
+            )
           : undefined;
         setState({ catalog: Array.isArray(body.tools) ? body.tools : [], servers, error: undefined, loadedAt: Date.now() });
       })
       .catch((error: unknown) => {
-        if (!abort.signal.aborted) setState((before) => ({ ...before, catalog: undefined, error: error instanceof Error ? error.message : String(error) }));
+        if (!abort.signal.aborted)
+          setState((before) => ({ ...before, catalog: undefined, error: error instanceof Error ? error.message : String(error) }));
       });
     return () => abort.abort();
   }, [url, version]);
@@ -119,7 +125,10 @@ export function Panel(props: PanelProps) {
   const [pickedTurn, setPickedTurn] = useState<number | undefined>(undefined);
   const turn = pickedTurn !== undefined && pickedTurn <= turnCount ? pickedTurn : turnCount;
   const tabRefs = useRef<(HTMLButtonElement | null)[]>([]);
-  const tokens = useMemo(() => buildTokensView(snapshot?.turns ?? [], snapshot?.conversationUsage), [snapshot?.turns, snapshot?.conversationUsage]);
+  const tokens = useMemo(
+    () => buildTokensView(snapshot?.turns ?? [], snapshot?.conversationUsage),
+    [snapshot?.turns, snapshot?.conversationUsage],
+  );
   // The Code Mode tab appears once a model call was sent Code Mode; the MCP tab when the catalog reports servers.
   const hasServers = servers !== undefined;
   const tabs = useMemo(
@@ -150,7 +159,13 @@ export function Panel(props: PanelProps) {
 
   const { layout, onLayout } = props;
   return (
-    <section aria-label="Chatwire devtools" data-testid="chatwire-devtools" data-dock={layout?.dock ?? 'embedded'} className="cw-frame" onKeyDown={onPanelKey}>
+    <section
+      aria-label="Chatwire devtools"
+      data-testid="chatwire-devtools"
+      data-dock={layout?.dock ?? 'embedded'}
+      className="cw-frame"
+      onKeyDown={onPanelKey}
+    >
       {layout ? <ResizeHandle layout={layout} onLayout={onLayout} /> : null}
       <header className="cw-header">
         {layout?.dock === 'floating' ? <MoveHandle layout={layout} onLayout={onLayout} /> : null}
@@ -200,7 +215,14 @@ export function Panel(props: PanelProps) {
       </div>
       <div className="cw-body" role="tabpanel" id={`cw-panel-${tab}`} aria-labelledby={`cw-tab-${tab}`}>
         {tab === 'tools' ? (
-          <ToolsView catalog={catalog} catalogError={catalogError} messages={snapshot.messages} turns={snapshot.turns} turn={turn} servers={servers} />
+          <ToolsView
+            catalog={catalog}
+            catalogError={catalogError}
+            messages={snapshot.messages}
+            turns={snapshot.turns}
+            turn={turn}
+            servers={servers}
+          />
         ) : null}
         {tab === 'tokens' ? (
           <>
@@ -209,9 +231,13 @@ export function Panel(props: PanelProps) {
           </>
         ) : null}
         {tab === 'timeline' ? <TimelineView messages={snapshot.messages} servers={servers} /> : null}
-        {tab === 'events' ? <EventsView history={history} turnId={snapshot.turns[turn - 1]?.id} dataParts={dataPartNames(props.client)} /> : null}
+        {tab === 'events' ? (
+          <EventsView history={history} turnId={snapshot.turns[turn - 1]?.id} dataParts={dataPartNames(props.client)} />
+        ) : null}
         {tab === 'code' ? <CodeModeView messages={snapshot.messages} turns={snapshot.turns} turn={turn} /> : null}
-        {tab === 'mcp' && servers ? <McpView servers={servers} messages={snapshot.messages} onRefresh={refresh} loadedAt={loadedAt} /> : null}
+        {tab === 'mcp' && servers ? (
+          <McpView servers={servers} messages={snapshot.messages} onRefresh={refresh} loadedAt={loadedAt} />
+        ) : null}
       </div>
     </section>
   );

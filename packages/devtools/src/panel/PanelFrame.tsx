@@ -70,7 +70,10 @@ export function ResizeHandle(props: { layout: PanelLayout; onLayout: OnLayout })
     event.preventDefault();
     if (layout.dock === 'bottom') onLayout({ bottomHeight: layout.bottomHeight + grow * step });
     else if (layout.dock === 'right') onLayout({ rightWidth: layout.rightWidth + grow * step });
-    else onLayout({ floating: { ...layout.floating, width: layout.floating.width - grow * step, height: layout.floating.height - grow * step } });
+    else
+      onLayout({
+        floating: { ...layout.floating, width: layout.floating.width - grow * step, height: layout.floating.height - grow * step },
+      });
   };
   const size = layout.dock === 'bottom' ? layout.bottomHeight : layout.dock === 'right' ? layout.rightWidth : layout.floating.width;
   return (

@@ -7,7 +7,9 @@ const percent = (share: number) => `${Math.abs(share * 100).toFixed(0)}%`;
 /** "saved 3,456 tokens (71%)", or "cost 120 tokens more (3%)" when discovery cost more than it saved. */
 function figure(value: SavingsFigure): string {
   if (value.allEager === 0) return 'no tool tokens yet';
-  return value.net >= 0 ? `saved ${tokens(value.net)} tokens (${percent(value.share)})` : `cost ${tokens(value.net)} tokens more (${percent(value.share)})`;
+  return value.net >= 0
+    ? `saved ${tokens(value.net)} tokens (${percent(value.share)})`
+    : `cost ${tokens(value.net)} tokens more (${percent(value.share)})`;
 }
 
 /** The headline: one figure in plain words, for the whole conversation. */
@@ -66,7 +68,11 @@ export function SavingsSummary(props: { savings: SavingsAtAGlance }) {
               {turn ? `Turn ${turn.number}: ${figure(turn)}` : 'No model call in this turn'}
             </p>
             {requests ? (
-              <p data-testid="savings-requests" data-net={requests.net} className={requests.net < 0 || requests.warmCache.ratio > 1 ? 'cw-bad' : undefined}>
+              <p
+                data-testid="savings-requests"
+                data-net={requests.net}
+                className={requests.net < 0 || requests.warmCache.ratio > 1 ? 'cw-bad' : undefined}
+              >
                 {requestsFigure(requests)}
               </p>
             ) : null}

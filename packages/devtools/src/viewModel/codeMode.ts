@@ -58,7 +58,8 @@ function sum(shares: readonly CodeModeUsage[]): CodeModeSavings {
   };
 }
 
-const sharesOf = (record: TurnRecord | undefined): CodeModeUsage[] => (record?.modelCalls ?? []).flatMap((call) => (call.codeMode ? [call.codeMode] : []));
+const sharesOf = (record: TurnRecord | undefined): CodeModeUsage[] =>
+  (record?.modelCalls ?? []).flatMap((call) => (call.codeMode ? [call.codeMode] : []));
 
 /** The assistant messages answering the turn that user message `id` started. */
 function turnMessages(messages: readonly ChatMessage[], id: string): ChatMessage[] {
@@ -92,7 +93,8 @@ export function buildCodeModeView(options: {
   const selected = modelCalls[options.call ?? modelCalls.length - 1]?.codeMode;
   // The latest share at or before the selected call says what the APIs were then (a call without Code Mode says nothing).
   let latest: CodeModeUsage | undefined;
-  for (const [index, call] of modelCalls.entries()) if (call.codeMode && index <= (options.call ?? modelCalls.length - 1)) latest = call.codeMode;
+  for (const [index, call] of modelCalls.entries())
+    if (call.codeMode && index <= (options.call ?? modelCalls.length - 1)) latest = call.codeMode;
   if (!latest) {
     for (let index = turnNumber - 2; index >= 0 && !latest; index--) latest = sharesOf(options.turns[index]).at(-1);
   }
@@ -100,7 +102,8 @@ export function buildCodeModeView(options: {
   const firstDiscovered = new Map<string, { turn: number; modelCall: number }>();
   options.turns.forEach((turnRecord, turnIndex) => {
     turnRecord.modelCalls.forEach((call, callIndex) => {
-      for (const name of call.codeMode?.apis.discovered ?? []) if (!firstDiscovered.has(name)) firstDiscovered.set(name, { turn: turnIndex + 1, modelCall: callIndex + 1 });
+      for (const name of call.codeMode?.apis.discovered ?? [])
+        if (!firstDiscovered.has(name)) firstDiscovered.set(name, { turn: turnIndex + 1, modelCall: callIndex + 1 });
     });
   });
 
@@ -111,7 +114,8 @@ export function buildCodeModeView(options: {
       if (part.type !== 'tool-call' || !part.codeExecution) continue;
       const execution = part.codeExecution;
       for (const nested of execution.calls) callsPerApi.set(nested.toolName, (callsPerApi.get(nested.toolName) ?? 0) + 1);
-      const stopped = execution.state === 'running' && (part.state === 'cancelled' || part.state === 'output-error' || part.state === 'output-available');
+      const stopped =
+        execution.state === 'running' && (part.state === 'cancelled' || part.state === 'output-error' || part.state === 'output-available');
       executions.push({
         toolCallId: part.toolCallId,
         state: stopped ? 'stopped' : execution.state,
@@ -131,7 +135,11 @@ export function buildCodeModeView(options: {
     callsInTurn: callsPerApi.get(name) ?? 0,
   });
   return {
-    rows: [...apis.eager.map((name) => row(name, 'eager')), ...apis.discovered.map((name) => row(name, 'discovered')), ...apis.undiscovered.map((name) => row(name, 'undiscovered'))],
+    rows: [
+      ...apis.eager.map((name) => row(name, 'eager')),
+      ...apis.discovered.map((name) => row(name, 'discovered')),
+      ...apis.undiscovered.map((name) => row(name, 'undiscovered')),
+    ],
     call: selected,
     turn: sum(sharesOf(record)),
     conversation: sum(options.turns.flatMap(sharesOf)),

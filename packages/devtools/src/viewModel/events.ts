@@ -14,7 +14,15 @@ export interface EventRow {
 }
 
 function label(recorded: RecordedEvent): string {
-  const event = recorded.event as { type: string; name?: string; toolCallName?: string; toolCallId?: string; messageId?: string; stepName?: string; delta?: string };
+  const event = recorded.event as {
+    type: string;
+    name?: string;
+    toolCallName?: string;
+    toolCallId?: string;
+    messageId?: string;
+    stepName?: string;
+    delta?: string;
+  };
   if (event.name) return event.name;
   if (event.toolCallName) return event.toolCallName;
   if (event.stepName) return event.stepName;
@@ -45,7 +53,15 @@ export function buildEventRows(
     if (filter.type && recorded.event.type !== filter.type) return;
     if (search && !JSON.stringify(recorded.event).toLowerCase().includes(search)) return;
     const dataPart = dataPartOf(recorded, filter.dataParts);
-    rows.push({ index, at: recorded.at, runId: recorded.runId, type: recorded.event.type, label: label(recorded), recorded, ...(dataPart ? { dataPart } : {}) });
+    rows.push({
+      index,
+      at: recorded.at,
+      runId: recorded.runId,
+      type: recorded.event.type,
+      label: label(recorded),
+      recorded,
+      ...(dataPart ? { dataPart } : {}),
+    });
   });
   return rows;
 }
@@ -64,7 +80,12 @@ export function turnAsFixture(turn: HistoryTurn): string {
 }
 
 /** Pretty JSON, cut at `limit` characters (the view offers the rest behind an expander). */
-export function truncatedJson(value: unknown, limit = 2_000): { readonly text: string; readonly truncated: boolean; readonly length: number } {
+export function truncatedJson(
+  value: unknown,
+  limit = 2_000,
+): { readonly text: string; readonly truncated: boolean; readonly length: number } {
   const full = JSON.stringify(value, null, 2) ?? String(value);
-  return full.length <= limit ? { text: full, truncated: false, length: full.length } : { text: `${full.slice(0, limit)}…`, truncated: true, length: full.length };
+  return full.length <= limit
+    ? { text: full, truncated: false, length: full.length }
+    : { text: `${full.slice(0, limit)}…`, truncated: true, length: full.length };
 }

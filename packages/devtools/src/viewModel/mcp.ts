@@ -52,7 +52,9 @@ const stringRecord = (value: unknown): [string, string][] =>
  * and the metadata of calls that loaded their tool (`metadata.chatwire.toolVersions`). `at` is when
  * the recording call settled.
  */
-export function recordedVersions(messages: readonly ChatMessage[]): { readonly name: string; readonly version: string; readonly at: number; readonly toolCallId: string }[] {
+export function recordedVersions(
+  messages: readonly ChatMessage[],
+): { readonly name: string; readonly version: string; readonly at: number; readonly toolCallId: string }[] {
   const records: { name: string; version: string; at: number; toolCallId: string }[] = [];
   for (const message of messages) {
     for (const part of message.parts) {
@@ -96,7 +98,8 @@ export function buildMcpRows(servers: readonly ToolServerStatus[], messages: rea
   });
 }
 
-const list = (names: readonly string[] | undefined): readonly string[] => (Array.isArray(names) ? names.filter((name): name is string => typeof name === 'string') : []);
+const list = (names: readonly string[] | undefined): readonly string[] =>
+  Array.isArray(names) ? names.filter((name): name is string => typeof name === 'string') : [];
 
 /**
  * The MCP rows of the timeline, oldest first: each server's connection states and tool-list changes
@@ -116,7 +119,16 @@ export function buildMcpTimeline(servers: readonly ToolServerStatus[], messages:
       const changed = list(event.changed);
       const error = typeof event.error === 'string' ? event.error : undefined;
       if (event.type === 'state') {
-        rows.push({ at: event.at, server: server.name, kind: 'state', summary: `${event.state ?? 'unknown'}`, added, removed, changed, error });
+        rows.push({
+          at: event.at,
+          server: server.name,
+          kind: 'state',
+          summary: `${event.state ?? 'unknown'}`,
+          added,
+          removed,
+          changed,
+          error,
+        });
         continue;
       }
       const parts = [
@@ -125,7 +137,16 @@ export function buildMcpTimeline(servers: readonly ToolServerStatus[], messages:
         changed.length ? `${changed.length} changed (drift)` : '',
       ].filter(Boolean);
       const count = typeof event.count === 'number' ? `${event.count} tools` : 'tools';
-      rows.push({ at: event.at, server: server.name, kind: 'tools', summary: parts.length ? `tool list changed: ${parts.join(', ')}; ${count}` : `listed ${count}`, added, removed, changed, error });
+      rows.push({
+        at: event.at,
+        server: server.name,
+        kind: 'tools',
+        summary: parts.length ? `tool list changed: ${parts.join(', ')}; ${count}` : `listed ${count}`,
+        added,
+        removed,
+        changed,
+        error,
+      });
     }
   }
   // Drift the conversation met: a later record of a tool with another version.

@@ -53,13 +53,20 @@ export function buildTimeline(messages: readonly ChatMessage[], now: number): Ti
       const request = part.type === 'interrupt' ? readInputRequest(part) : undefined;
       if (!request) continue;
       const list = asked.get(request.toolCallId) ?? [];
-      list.push({ id: request.id, message: request.message, status: request.status, content: request.content, expiresAt: request.expiresAt });
+      list.push({
+        id: request.id,
+        message: request.message,
+        status: request.status,
+        content: request.content,
+        expiresAt: request.expiresAt,
+      });
       asked.set(request.toolCallId, list);
     }
   }
   for (const message of messages) {
     if (message.role === 'user') turn++;
-    for (const part of message.parts) if (part.type === 'tool-call') rows.push(timelineRow(part, turn, now, asked.get(part.toolCallId) ?? []));
+    for (const part of message.parts)
+      if (part.type === 'tool-call') rows.push(timelineRow(part, turn, now, asked.get(part.toolCallId) ?? []));
   }
   return rows;
 }
@@ -95,7 +102,9 @@ function timelineRow(part: ToolCallPart, turn: number, now: number, inputRequest
  * The grants this chat's stream named, newest use last: each one the user created with an answer, and
  * each one that decided a call (`by: 'grant'`), with the calls it decided.
  */
-export function grantsInChat(rows: readonly TimelineRow[]): { readonly grant: GrantView; readonly createdBy: string | undefined; readonly decided: readonly string[] }[] {
+export function grantsInChat(
+  rows: readonly TimelineRow[],
+): { readonly grant: GrantView; readonly createdBy: string | undefined; readonly decided: readonly string[] }[] {
   const byId = new Map<string, { grant: GrantView; createdBy: string | undefined; decided: string[] }>();
   for (const row of rows) {
     const grant = row.decision?.grant;

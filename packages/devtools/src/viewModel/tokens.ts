@@ -92,7 +92,7 @@ function turnCache(calls: readonly ModelCallRow[]): TurnTokens['cache'] {
   return {
     cached: sum(splits.map((split) => split.cached)),
     uncached: sum(splits.map((split) => split.uncached)),
-    source: sources.size === 1 ? (splits[0]!.source) : 'mixed',
+    source: sources.size === 1 ? splits[0]!.source : 'mixed',
   };
 }
 
@@ -138,13 +138,19 @@ export function buildTokensView(turns: readonly TurnRecord[], conversationUsage?
     };
   });
   const records = turns.flatMap((record) => record.modelCalls);
-  const conversation = conversationUsage ?? (records.length > 0 ? records.reduce<ConversationUsage | undefined>(addModelCall, undefined) : undefined);
+  const conversation =
+    conversationUsage ?? (records.length > 0 ? records.reduce<ConversationUsage | undefined>(addModelCall, undefined) : undefined);
   const allEager = sum(rows.map((turn) => turn.allEager));
   const counting = new Map<string, { method: string; errorBound: number; estimate: boolean }>();
   for (const record of turns) for (const call of record.modelCalls) counting.set(call.counting.method, call.counting);
   return {
     turns: rows,
-    totals: { sent: sum(rows.map((turn) => turn.sent)), allEager, net: cumulativeNet, netShare: allEager > 0 ? cumulativeNet / allEager : 0 },
+    totals: {
+      sent: sum(rows.map((turn) => turn.sent)),
+      allEager,
+      net: cumulativeNet,
+      netShare: allEager > 0 ? cumulativeNet / allEager : 0,
+    },
     counting: [...counting.values()],
     cachingReported: rows.some((turn) => (turn.cachedInputTokens ?? 0) > 0),
     eagerCheaperCalls: sum(rows.map((turn) => turn.calls.filter((call) => call.eagerWouldBeCheaper).length)),

@@ -63,10 +63,12 @@ export function discoveryOrigins(messages: readonly ChatMessage[]): Map<string, 
   let turn = 0;
   for (const message of messages) {
     if (message.role === 'user') turn++;
-    for (const name of readCompactionMarker(message.metadata)) if (!origins.has(name)) origins.set(name, { turn, toolCallId: 'compaction marker' });
+    for (const name of readCompactionMarker(message.metadata))
+      if (!origins.has(name)) origins.set(name, { turn, toolCallId: 'compaction marker' });
     for (const part of message.parts) {
       if (part.type !== 'tool-call' || !part.result) continue;
-      for (const name of readCompactionMarker(part.result.metadata)) if (!origins.has(name)) origins.set(name, { turn, toolCallId: part.toolCallId });
+      for (const name of readCompactionMarker(part.result.metadata))
+        if (!origins.has(name)) origins.set(name, { turn, toolCallId: part.toolCallId });
       if (part.toolName !== DISCOVERY_TOOL_NAME || part.state !== 'output-available') continue;
       for (const name of readDiscoveredNames(part.result.output ?? part.result.content)) {
         if (!origins.has(name)) origins.set(name, { turn, toolCallId: part.toolCallId });
@@ -133,7 +135,8 @@ export function buildToolRows(options: {
     for (const turn of options.turns) {
       for (const call of turn.modelCalls) {
         for (const name of call.toolsDeferred) if (!entries.has(name)) entries.set(name, { name, lazy: true });
-        for (const name of call.toolsSent) if (!entries.has(name) && !discoveryTools.has(name)) entries.set(name, { name, lazy: origins.has(name) });
+        for (const name of call.toolsSent)
+          if (!entries.has(name) && !discoveryTools.has(name)) entries.set(name, { name, lazy: origins.has(name) });
       }
     }
   }

@@ -72,7 +72,11 @@ export class McpConfigError extends Error {
 const SERVER_NAME = /^[a-zA-Z0-9_.-]{1,64}$/;
 const stringRecord = z.record(z.string(), z.string());
 const names = z.array(z.string().min(1));
-const positiveMs = z.number().int().positive().max(24 * 60 * 60_000);
+const positiveMs = z
+  .number()
+  .int()
+  .positive()
+  .max(24 * 60 * 60_000);
 const options = {
   prefix: z.string().max(64).optional(),
   include: names.optional(),
@@ -88,9 +92,22 @@ const options = {
   type: z.string().optional(),
   disabled: z.boolean().optional(),
 };
-const stdioSchema = z.object({ command: z.string().min(1), args: z.array(z.string()).optional(), env: stringRecord.optional(), cwd: z.string().min(1).optional(), ...options }).strict();
+const stdioSchema = z
+  .object({
+    command: z.string().min(1),
+    args: z.array(z.string()).optional(),
+    env: stringRecord.optional(),
+    cwd: z.string().min(1).optional(),
+    ...options,
+  })
+  .strict();
 const httpSchema = z
-  .object({ url: z.string().min(1), headers: stringRecord.optional(), transport: z.enum(['auto', 'streamable-http', 'sse']).optional(), ...options })
+  .object({
+    url: z.string().min(1),
+    headers: stringRecord.optional(),
+    transport: z.enum(['auto', 'streamable-http', 'sse']).optional(),
+    ...options,
+  })
   .strict();
 
 function describeIssues(error: z.ZodError): string {
@@ -99,11 +116,17 @@ function describeIssues(error: z.ZodError): string {
 
 /** Checks one server entry; the error names the server and what is wrong. */
 export function parseMcpServerConfig(name: string, value: unknown): McpServerConfig {
-  if (!SERVER_NAME.test(name)) throw new McpConfigError(`MCP server name ${JSON.stringify(name.slice(0, 80))} is not allowed: use 1-64 letters, digits, '_', '.' or '-'.`);
-  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new McpConfigError(`MCP server '${name}': its entry must be an object with \`command\` (stdio) or \`url\` (HTTP).`);
+  if (!SERVER_NAME.test(name))
+    throw new McpConfigError(
+      `MCP server name ${JSON.stringify(name.slice(0, 80))} is not allowed: use 1-64 letters, digits, '_', '.' or '-'.`,
+    );
+  if (!value || typeof value !== 'object' || Array.isArray(value))
+    throw new McpConfigError(`MCP server '${name}': its entry must be an object with \`command\` (stdio) or \`url\` (HTTP).`);
   const entry = value as Record<string, unknown>;
-  if ('command' in entry && 'url' in entry) throw new McpConfigError(`MCP server '${name}': give either \`command\` (stdio) or \`url\` (HTTP), not both.`);
-  if (!('command' in entry) && !('url' in entry)) throw new McpConfigError(`MCP server '${name}': needs \`command\` (stdio) or \`url\` (HTTP).`);
+  if ('command' in entry && 'url' in entry)
+    throw new McpConfigError(`MCP server '${name}': give either \`command\` (stdio) or \`url\` (HTTP), not both.`);
+  if (!('command' in entry) && !('url' in entry))
+    throw new McpConfigError(`MCP server '${name}': needs \`command\` (stdio) or \`url\` (HTTP).`);
   const schema = 'command' in entry ? stdioSchema : httpSchema;
   const parsed = schema.safeParse(entry);
   if (!parsed.success) throw new McpConfigError(`MCP server '${name}': ${describeIssues(parsed.error)}.`);
@@ -114,7 +137,8 @@ export function parseMcpServerConfig(name: string, value: unknown): McpServerCon
     } catch {
       throw new McpConfigError(`MCP server '${name}': url ${JSON.stringify(String(entry['url']).slice(0, 200))} is not a URL.`);
     }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new McpConfigError(`MCP server '${name}': url must be http: or https: (got ${url.protocol}).`);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      throw new McpConfigError(`MCP server '${name}': url must be http: or https: (got ${url.protocol}).`);
   }
   const { type: _type, disabled: _disabled, ...config } = parsed.data as Record<string, unknown>;
   return Object.freeze(config) as unknown as McpServerConfig;
@@ -138,9 +162,11 @@ export function parseMcpConfig(input: unknown, source = 'the MCP configuration')
       throw new McpConfigError(`${source} is not valid JSON: ${error instanceof Error ? error.message : String(error)}.`);
     }
   }
-  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new McpConfigError(`${source} must be a JSON object with an \`mcpServers\` object.`);
+  if (!value || typeof value !== 'object' || Array.isArray(value))
+    throw new McpConfigError(`${source} must be a JSON object with an \`mcpServers\` object.`);
   const servers = (value as { mcpServers?: unknown }).mcpServers;
-  if (!servers || typeof servers !== 'object' || Array.isArray(servers)) throw new McpConfigError(`${source} needs an \`mcpServers\` object (name -> { command, args, env } or { url, headers }).`);
+  if (!servers || typeof servers !== 'object' || Array.isArray(servers))
+    throw new McpConfigError(`${source} needs an \`mcpServers\` object (name -> { command, args, env } or { url, headers }).`);
   const result: Record<string, McpServerConfig> = {};
   for (const [name, entry] of Object.entries(servers as Record<string, unknown>)) {
     if (entry && typeof entry === 'object' && (entry as { disabled?: unknown }).disabled === true) continue;

@@ -3,7 +3,13 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ElicitRequestSchema, McpError, ToolListChangedNotificationSchema, type CallToolResult, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ElicitRequestSchema,
+  McpError,
+  ToolListChangedNotificationSchema,
+  type CallToolResult,
+  type ElicitResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/cfworker-provider.js';
 import { z } from 'zod';
 import { isStdioConfig, type McpServerConfig } from '../config/mcpConfig.js';
@@ -145,7 +151,10 @@ export class McpConnection {
     return this.#httpKind ?? this.transportKind;
   }
   get #timeouts() {
-    return { ...DEFAULTS, ...Object.fromEntries(Object.entries(this.config).filter(([key, value]) => key in DEFAULTS && value !== undefined)) } as typeof DEFAULTS;
+    return {
+      ...DEFAULTS,
+      ...Object.fromEntries(Object.entries(this.config).filter(([key, value]) => key in DEFAULTS && value !== undefined)),
+    } as typeof DEFAULTS;
   }
 
   /** Connects (the first attempt); resolves when connected or failed, never rejects. */
@@ -183,7 +192,15 @@ export class McpConnection {
     const requestInit = config.headers ? { headers: { ...config.headers } } : undefined;
     const streamable = () => {
       this.#httpKind = 'streamable-http';
-      return new StreamableHTTPClientTransport(url, { ...(requestInit ? { requestInit } : {}), reconnectionOptions: { maxReconnectionDelay: 30_000, initialReconnectionDelay: 1_000, reconnectionDelayGrowFactor: 2, maxRetries: 2 } });
+      return new StreamableHTTPClientTransport(url, {
+        ...(requestInit ? { requestInit } : {}),
+        reconnectionOptions: {
+          maxReconnectionDelay: 30_000,
+          initialReconnectionDelay: 1_000,
+          reconnectionDelayGrowFactor: 2,
+          maxRetries: 2,
+        },
+      });
     };
     const sse = () => {
       this.#httpKind = 'sse';
@@ -200,7 +217,9 @@ export class McpConnection {
       // The SDK's default (AJV) compiles schemas with `new Function`; this one does not.
       jsonSchemaValidator: new CfWorkerJsonSchemaValidator(),
     });
-    client.setRequestHandler(ElicitRequestSchema, (request) => this.#elicit(request.params as { message?: unknown; requestedSchema?: unknown; mode?: unknown }));
+    client.setRequestHandler(ElicitRequestSchema, (request) =>
+      this.#elicit(request.params as { message?: unknown; requestedSchema?: unknown; mode?: unknown }),
+    );
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       void this.refresh();
     });
@@ -292,7 +311,10 @@ export class McpConnection {
 
   async #list(client: Client): Promise<void> {
     const { tools, skipped } = await readToolList(
-      (cursor) => client.request({ method: 'tools/list', params: cursor === undefined ? {} : { cursor } }, LENIENT_LIST, { timeout: this.#timeouts.connectTimeoutMs }),
+      (cursor) =>
+        client.request({ method: 'tools/list', params: cursor === undefined ? {} : { cursor } }, LENIENT_LIST, {
+          timeout: this.#timeouts.connectTimeoutMs,
+        }),
       this.#timeouts.maxTools,
     );
     this.#tools = tools;
@@ -363,7 +385,10 @@ export class McpConnection {
     const call = calls.length === 1 ? calls[0] : undefined;
     if (!call?.requestInput || (params.mode !== undefined && params.mode !== 'form')) return { action: 'decline' };
     const { elicitationTimeoutMs } = this.#timeouts;
-    const schema = params.requestedSchema && typeof params.requestedSchema === 'object' ? (params.requestedSchema as Record<string, unknown>) : { type: 'object', properties: {} };
+    const schema =
+      params.requestedSchema && typeof params.requestedSchema === 'object'
+        ? (params.requestedSchema as Record<string, unknown>)
+        : { type: 'object', properties: {} };
     const text = typeof params.message === 'string' ? params.message.slice(0, 2_000) : '';
     let timer: ReturnType<typeof setTimeout> | undefined;
     try {
@@ -375,13 +400,21 @@ export class McpConnection {
         }),
       ]);
       if (answer === 'timeout') {
-        call.fail(new McpServerError(this.name, `MCP server '${this.name}' asked the user for input and nobody answered within ${elicitationTimeoutMs} ms.`));
+        call.fail(
+          new McpServerError(
+            this.name,
+            `MCP server '${this.name}' asked the user for input and nobody answered within ${elicitationTimeoutMs} ms.`,
+          ),
+        );
         return { action: 'cancel' };
       }
-      if (answer.action === 'accept') return { action: 'accept', content: { ...defaultsOf(schema), ...(answer.content ?? {}) } as ElicitResult['content'] };
+      if (answer.action === 'accept')
+        return { action: 'accept', content: { ...defaultsOf(schema), ...(answer.content ?? {}) } as ElicitResult['content'] };
       return { action: answer.action === 'decline' ? 'decline' : 'cancel' };
     } catch (error) {
-      call.fail(new McpServerError(this.name, `MCP server '${this.name}' asked the user for input and the request failed: ${message(error)}`));
+      call.fail(
+        new McpServerError(this.name, `MCP server '${this.name}' asked the user for input and the request failed: ${message(error)}`),
+      );
       return { action: 'cancel' };
     } finally {
       clearTimeout(timer);

@@ -28,15 +28,27 @@ const MAX_NAME = 128;
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   if (value && typeof value === 'object') {
-    const entries = Object.keys(value).sort().map((key) => `${JSON.stringify(key)}:${canonical((value as Record<string, unknown>)[key])}`);
+    const entries = Object.keys(value)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${canonical((value as Record<string, unknown>)[key])}`);
     return `{${entries.join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';
 }
 
 /** The fingerprint of a tool definition (see {@link McpToolInfo.fingerprint}). */
-export function fingerprintTool(tool: { description?: unknown; inputSchema?: unknown; outputSchema?: unknown; annotations?: unknown }): string {
-  const material = canonical({ description: tool.description ?? '', inputSchema: tool.inputSchema ?? null, outputSchema: tool.outputSchema ?? null, annotations: tool.annotations ?? null });
+export function fingerprintTool(tool: {
+  description?: unknown;
+  inputSchema?: unknown;
+  outputSchema?: unknown;
+  annotations?: unknown;
+}): string {
+  const material = canonical({
+    description: tool.description ?? '',
+    inputSchema: tool.inputSchema ?? null,
+    outputSchema: tool.outputSchema ?? null,
+    annotations: tool.annotations ?? null,
+  });
   return createHash('sha256').update(material).digest('hex');
 }
 
@@ -57,10 +69,17 @@ export async function readToolList(
   for (let pages = 0; pages < MAX_PAGES; pages++) {
     const result = await page(cursor);
     for (const raw of result.tools) {
-      const name = typeof (raw as { name?: unknown } | null)?.name === 'string' ? ((raw as { name: string }).name.slice(0, MAX_NAME)) : '(unnamed)';
+      const name =
+        typeof (raw as { name?: unknown } | null)?.name === 'string' ? (raw as { name: string }).name.slice(0, MAX_NAME) : '(unnamed)';
       const parsed = ToolSchema.safeParse(raw);
       if (!parsed.success) {
-        skipped.push({ name, reason: `not a valid MCP tool: ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ').slice(0, 300)}` });
+        skipped.push({
+          name,
+          reason: `not a valid MCP tool: ${parsed.error.issues
+            .map((issue) => `${issue.path.join('.')}: ${issue.message}`)
+            .join('; ')
+            .slice(0, 300)}`,
+        });
         continue;
       }
       const tool = parsed.data;
@@ -97,6 +116,7 @@ export async function readToolList(
     if (!result.nextCursor) break;
     cursor = result.nextCursor;
   }
-  if (dropped > 0) skipped.push({ name: `(${dropped} more)`, reason: `the server lists more than maxTools (${maxTools}); the rest were dropped` });
+  if (dropped > 0)
+    skipped.push({ name: `(${dropped} more)`, reason: `the server lists more than maxTools (${maxTools}); the rest were dropped` });
   return { tools, skipped };
 }

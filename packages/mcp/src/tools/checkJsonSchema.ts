@@ -4,7 +4,19 @@ const MAX_NODES = 5_000;
 const TYPES = new Set(['string', 'number', 'integer', 'boolean', 'object', 'array', 'null']);
 const SCHEMA_MAPS = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'];
 const SCHEMA_LISTS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
-const SCHEMA_VALUES = ['items', 'additionalProperties', 'not', 'if', 'then', 'else', 'contains', 'propertyNames', 'additionalItems', 'unevaluatedProperties', 'unevaluatedItems'];
+const SCHEMA_VALUES = [
+  'items',
+  'additionalProperties',
+  'not',
+  'if',
+  'then',
+  'else',
+  'contains',
+  'propertyNames',
+  'additionalItems',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+];
 
 /**
  * Checks that a value is a usable JSON Schema (the structure of the keywords a tool schema uses:
@@ -24,9 +36,13 @@ export function checkJsonSchema(schema: unknown): string | undefined {
     if (type !== undefined) {
       const types: unknown[] = Array.isArray(type) ? (type as unknown[]) : [type];
       const bad = types.find((entry) => typeof entry !== 'string' || !TYPES.has(entry));
-      if (bad !== undefined || types.length === 0) return `${path || 'the schema'}: type ${JSON.stringify(bad ?? type).slice(0, 40)} is not a JSON Schema type`;
+      if (bad !== undefined || types.length === 0)
+        return `${path || 'the schema'}: type ${JSON.stringify(bad ?? type).slice(0, 40)} is not a JSON Schema type`;
     }
-    if (value['required'] !== undefined && (!Array.isArray(value['required']) || value['required'].some((entry) => typeof entry !== 'string'))) {
+    if (
+      value['required'] !== undefined &&
+      (!Array.isArray(value['required']) || value['required'].some((entry) => typeof entry !== 'string'))
+    ) {
       return `${path || 'the schema'}: required must be an array of strings`;
     }
     if (value['enum'] !== undefined && !Array.isArray(value['enum'])) return `${path || 'the schema'}: enum must be an array`;
@@ -75,7 +91,9 @@ export function withoutRegexKeywords(schema: unknown): unknown {
     if (key === 'format' && value === 'regex') continue;
     if (SCHEMA_MAPS.includes(key) && value && typeof value === 'object' && !Array.isArray(value)) {
       // Keys here are property names, not keywords: a property called `pattern` stays.
-      copy[key] = Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([name, child]) => [name, withoutRegexKeywords(child)]));
+      copy[key] = Object.fromEntries(
+        Object.entries(value as Record<string, unknown>).map(([name, child]) => [name, withoutRegexKeywords(child)]),
+      );
     } else if ((SCHEMA_LISTS.includes(key) || key === 'items') && Array.isArray(value)) {
       copy[key] = value.map(withoutRegexKeywords);
     } else if (SCHEMA_VALUES.includes(key)) {

@@ -36,6 +36,12 @@ export function decideLazy(mode: 'auto' | boolean, toolCount: number, tokens: nu
   if (mode === true) return { ...base, lazy: true, mode: 'always', reason: 'lazy: true in the configuration' };
   if (mode === false) return { ...base, lazy: false, mode: 'never', reason: 'lazy: false in the configuration' };
   if (toolCount > maxEagerTools) return { ...base, lazy: true, mode: 'auto', reason: `${toolCount} tools > ${maxEagerTools}` };
-  if (tokens > tokenBudget) return { ...base, lazy: true, mode: 'auto', reason: `${tokens} tokens > ${tokenBudget} (${share * 100}% of ${contextWindow})` };
-  return { ...base, lazy: false, mode: 'auto', reason: `${toolCount} tools, ${tokens} tokens: within ${maxEagerTools} tools and ${tokenBudget} tokens` };
+  if (tokens > tokenBudget)
+    return { ...base, lazy: true, mode: 'auto', reason: `${tokens} tokens > ${tokenBudget} (${share * 100}% of ${contextWindow})` };
+  return {
+    ...base,
+    lazy: false,
+    mode: 'auto',
+    reason: `${toolCount} tools, ${tokens} tokens: within ${maxEagerTools} tools and ${tokenBudget} tokens`,
+  };
 }

@@ -3,7 +3,13 @@ export type McpResultItem =
   | { readonly type: 'text'; readonly text: string }
   | { readonly type: 'image' | 'audio'; readonly mimeType: string; readonly bytes: number; readonly data?: string }
   | { readonly type: 'resource'; readonly uri: string; readonly mimeType?: string; readonly text?: string; readonly bytes?: number }
-  | { readonly type: 'resource_link'; readonly uri: string; readonly name?: string; readonly description?: string; readonly mimeType?: string };
+  | {
+      readonly type: 'resource_link';
+      readonly uri: string;
+      readonly name?: string;
+      readonly description?: string;
+      readonly mimeType?: string;
+    };
 
 /** What an MCP tool call returns to the model. */
 export interface McpToolOutput {
@@ -28,7 +34,12 @@ function mapItem(item: unknown): McpResultItem {
     case 'image':
     case 'audio': {
       const data = str('data') ?? '';
-      return { type: value['type'], mimeType: str('mimeType') ?? 'application/octet-stream', bytes: base64Bytes(data), ...(data.length <= INLINE_DATA_CHARS ? { data } : {}) };
+      return {
+        type: value['type'],
+        mimeType: str('mimeType') ?? 'application/octet-stream',
+        bytes: base64Bytes(data),
+        ...(data.length <= INLINE_DATA_CHARS ? { data } : {}),
+      };
     }
     case 'resource': {
       const resource = (value['resource'] ?? {}) as Record<string, unknown>;
@@ -42,7 +53,13 @@ function mapItem(item: unknown): McpResultItem {
       const name = str('name');
       const description = str('description');
       const mimeType = str('mimeType');
-      return { type: 'resource_link', uri: str('uri') ?? '', ...(name ? { name } : {}), ...(description ? { description } : {}), ...(mimeType ? { mimeType } : {}) };
+      return {
+        type: 'resource_link',
+        uri: str('uri') ?? '',
+        ...(name ? { name } : {}),
+        ...(description ? { description } : {}),
+        ...(mimeType ? { mimeType } : {}),
+      };
     }
     default:
       return { type: 'text', text: `[unsupported content type ${JSON.stringify(String(value['type'])).slice(0, 40)}]` };
@@ -65,7 +82,10 @@ export function errorTextOf(result: { readonly content?: unknown }): string {
  * (inlined only when tiny), embedded resources as their text or size, links as links, and
  * `structuredContent` kept. The whole is cut to `maxChars` of JSON text.
  */
-export function toToolOutput(result: { readonly content?: unknown; readonly structuredContent?: unknown }, maxChars: number): McpToolOutput {
+export function toToolOutput(
+  result: { readonly content?: unknown; readonly structuredContent?: unknown },
+  maxChars: number,
+): McpToolOutput {
   const content = (Array.isArray(result.content) ? result.content : []).map(mapItem);
   const structured =
     result.structuredContent && typeof result.structuredContent === 'object' && !Array.isArray(result.structuredContent)

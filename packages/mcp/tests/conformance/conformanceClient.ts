@@ -7,7 +7,10 @@ import { connectMcpServers } from '../../src/index.js';
 
 const url = process.argv.at(-1) ?? '';
 const scenario = process.env['MCP_CONFORMANCE_SCENARIO'] ?? '';
-const mcp = await connectMcpServers({ mcpServers: { conformance: { url, connectTimeoutMs: 10_000 } } }, { allowedHosts: ['localhost', '127.0.0.1'] });
+const mcp = await connectMcpServers(
+  { mcpServers: { conformance: { url, connectTimeoutMs: 10_000 } } },
+  { allowedHosts: ['localhost', '127.0.0.1'] },
+);
 const status = mcp.status()[0];
 if (status?.state !== 'connected') {
   console.error(`not connected: ${status?.lastError ?? 'unknown'}`);
@@ -22,7 +25,13 @@ const context = {
 };
 const call = async (name: string, input: unknown) => {
   const tool = mcp.tools().find((candidate) => candidate.name === `conformance__${name}`) as ServerTool | undefined;
-  if (!tool) throw new Error(`no tool ${name} (have ${mcp.tools().map((candidate) => candidate.name).join(', ')})`);
+  if (!tool)
+    throw new Error(
+      `no tool ${name} (have ${mcp
+        .tools()
+        .map((candidate) => candidate.name)
+        .join(', ')})`,
+    );
   const outcome = await executeTool(tool, input, context);
   console.log(JSON.stringify(outcome.ok ? outcome.output : outcome.error).slice(0, 500));
 };
@@ -30,7 +39,12 @@ try {
   if (scenario === 'tools_call') await call('add_numbers', { a: 2, b: 3 });
   else if (scenario === 'elicitation-sep1034-client-defaults') await call('test_client_elicitation_defaults', {});
   else if (scenario === 'sse-retry') await call('test_reconnection', {});
-  console.log(`tools: ${mcp.tools().map((tool) => tool.name).join(', ')}`);
+  console.log(
+    `tools: ${mcp
+      .tools()
+      .map((tool) => tool.name)
+      .join(', ')}`,
+  );
 } finally {
   await mcp.close();
 }

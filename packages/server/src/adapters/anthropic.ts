@@ -152,9 +152,14 @@ function toAnthropicBlock(attachment: Attachment): AnthropicContentBlock {
   const note = (reason: string): AnthropicContentBlock => ({ type: 'text', text: attachmentNotSent(attachment, reason) });
   const { kind, mimeType, base64, url, fileId, provider } = attachment;
   if (kind === 'audio' || kind === 'video') return note(`The Messages API does not take ${kind}.`);
-  if (fileId !== undefined && provider !== undefined && provider !== 'anthropic') return note(`Its file id was issued by ${provider}, not Anthropic.`);
+  if (fileId !== undefined && provider !== undefined && provider !== 'anthropic')
+    return note(`Its file id was issued by ${provider}, not Anthropic.`);
   const source = (): AnthropicMediaSource =>
-    base64 !== undefined ? { type: 'base64', media_type: mimeType as string, data: base64 } : url !== undefined ? { type: 'url', url } : { type: 'file', file_id: fileId as string };
+    base64 !== undefined
+      ? { type: 'base64', media_type: mimeType as string, data: base64 }
+      : url !== undefined
+        ? { type: 'url', url }
+        : { type: 'file', file_id: fileId as string };
   if (kind === 'image') {
     if (mimeType !== undefined && !IMAGE_TYPES.has(mimeType)) return note('The Messages API takes JPEG, PNG, GIF and WEBP images.');
     return { type: 'image', source: source() };
@@ -162,7 +167,11 @@ function toAnthropicBlock(attachment: Attachment): AnthropicContentBlock {
   const title = attachment.name ? { title: attachment.name } : {};
   if (mimeType === 'text/plain') {
     if (base64 === undefined) return note('The Messages API takes plain-text documents inline only.');
-    return { type: 'document', source: { type: 'text', media_type: 'text/plain', data: Buffer.from(base64, 'base64').toString('utf8') }, ...title };
+    return {
+      type: 'document',
+      source: { type: 'text', media_type: 'text/plain', data: Buffer.from(base64, 'base64').toString('utf8') },
+      ...title,
+    };
   }
   if (mimeType !== undefined && mimeType !== 'application/pdf') return note('The Messages API takes PDF and plain-text documents.');
   return { type: 'document', source: source(), ...title };
@@ -194,7 +203,10 @@ export function toAnthropicRequest(
   const discoveryCalls = new Set<string>();
   const flushAdditions = () => {
     if (pending.length === 0) return;
-    out.push({ role: 'system', content: pending.map((name): AnthropicContentBlock => ({ type: 'tool_addition', tool: { type: 'tool_reference', name } })) });
+    out.push({
+      role: 'system',
+      content: pending.map((name): AnthropicContentBlock => ({ type: 'tool_addition', tool: { type: 'tool_reference', name } })),
+    });
     pending = [];
   };
   const noteDiscovered = (names: readonly string[]) => {
@@ -214,8 +226,10 @@ export function toAnthropicRequest(
   for (const message of messages) {
     if (toolChanges) {
       noteDiscovered(readCompactionMarker(message.metadata));
-      if (message.role === 'assistant') for (const call of message.toolCalls ?? []) if (call.function.name === DISCOVERY_TOOL_NAME) discoveryCalls.add(call.id);
-      if (message.role === 'tool' && discoveryCalls.has(message.toolCallId) && message.error === undefined) noteDiscovered(readDiscoveredNames(message.content));
+      if (message.role === 'assistant')
+        for (const call of message.toolCalls ?? []) if (call.function.name === DISCOVERY_TOOL_NAME) discoveryCalls.add(call.id);
+      if (message.role === 'tool' && discoveryCalls.has(message.toolCallId) && message.error === undefined)
+        noteDiscovered(readDiscoveredNames(message.content));
     }
     switch (message.role) {
       case 'system':
@@ -286,7 +300,15 @@ type AnthropicEvent =
   | {
       type: 'content_block_start';
       index: number;
-      content_block?: { type?: string; text?: string; id?: string; name?: string; input?: unknown; tool_use_id?: string; content?: unknown };
+      content_block?: {
+        type?: string;
+        text?: string;
+        id?: string;
+        name?: string;
+        input?: unknown;
+        tool_use_id?: string;
+        content?: unknown;
+      };
     }
   | { type: 'content_block_delta'; index: number; delta?: { type?: string; text?: string; partial_json?: string } }
   | { type: 'content_block_stop'; index: number }
@@ -323,7 +345,9 @@ export function anthropic(options: AnthropicOptions): ChatModel {
   const searchTool = options.toolSearch ? TOOL_SEARCH_TOOLS[options.toolSearch] : undefined;
   const toolChanges = options.toolChanges && !searchTool ? TOOL_CHANGES : undefined;
   const promptCache = options.promptCache ?? toolChanges !== undefined;
-  const cacheControl = promptCache ? { type: 'ephemeral' as const, ...(typeof promptCache === 'object' ? { ttl: promptCache.ttl } : {}) } : undefined;
+  const cacheControl = promptCache
+    ? { type: 'ephemeral' as const, ...(typeof promptCache === 'object' ? { ttl: promptCache.ttl } : {}) }
+    : undefined;
   return {
     provider: 'anthropic',
     model: modelName,
@@ -335,7 +359,8 @@ export function anthropic(options: AnthropicOptions): ChatModel {
 
   async function* streamChunks(request: ModelRequest): AsyncGenerator<ModelChunk, void, undefined> {
     const deferred = searchTool ? (request.deferredTools ?? []) : [];
-    const nativeSearch = searchTool && deferred.length ? { searchTool: searchTool.name, deferred: new Set(deferred.map((tool) => tool.name)) } : undefined;
+    const nativeSearch =
+      searchTool && deferred.length ? { searchTool: searchTool.name, deferred: new Set(deferred.map((tool) => tool.name)) } : undefined;
     // Tool changes: every lazy tool declared deferred (a stable list), the discovered ones added in the messages.
     const changing = toolChanges && !nativeSearch && request.deferredTools?.length ? request.deferredTools : undefined;
     const changingNames = new Set(changing?.map((tool) => tool.name));
@@ -371,7 +396,14 @@ export function anthropic(options: AnthropicOptions): ChatModel {
     let stopReason: string | undefined;
     let stopped = false;
 
-    for await (const data of postForEvents({ label, url: `${baseURL}/v1/messages`, headers, body, signal: request.signal, fetch: doFetch })) {
+    for await (const data of postForEvents({
+      label,
+      url: `${baseURL}/v1/messages`,
+      headers,
+      body,
+      signal: request.signal,
+      fetch: doFetch,
+    })) {
       const event = parseEvent(label, data) as AnthropicEvent | null;
       if (!event || typeof event !== 'object') continue;
       switch (event.type) {
@@ -382,9 +414,15 @@ export function anthropic(options: AnthropicOptions): ChatModel {
           const block = event.content_block ?? {};
           if (block.type === 'text' && block.text) {
             yield { type: 'text-delta', delta: block.text };
-          } else if ((block.type === 'tool_use' || (nativeSearch && block.type === 'server_tool_use' && SEARCH_TOOL_NAMES.has(block.name ?? ''))) && block.id && block.name) {
+          } else if (
+            (block.type === 'tool_use' || (nativeSearch && block.type === 'server_tool_use' && SEARCH_TOOL_NAMES.has(block.name ?? ''))) &&
+            block.id &&
+            block.name
+          ) {
             toolBlocks.set(event.index, block.id);
-            yield block.type === 'tool_use' ? { type: 'tool-call-start', id: block.id, name: block.name } : { type: 'tool-search-start', id: block.id };
+            yield block.type === 'tool_use'
+              ? { type: 'tool-call-start', id: block.id, name: block.name }
+              : { type: 'tool-search-start', id: block.id };
             // Streaming sends `input: {}` here and the arguments as input_json_delta; a filled one counts.
             if (block.input && typeof block.input === 'object' && Object.keys(block.input).length > 0) {
               yield { type: 'tool-call-delta', id: block.id, delta: JSON.stringify(block.input) };
@@ -418,7 +456,10 @@ export function anthropic(options: AnthropicOptions): ChatModel {
           break;
         case 'error': {
           const kind = event.error?.type ? ` (${event.error.type})` : '';
-          throw new ProviderError('stream-error', `${label}: the provider reported an error mid-stream${kind}: ${event.error?.message ?? 'no message'}`);
+          throw new ProviderError(
+            'stream-error',
+            `${label}: the provider reported an error mid-stream${kind}: ${event.error?.message ?? 'no message'}`,
+          );
         }
         default:
           break; // ping, and event types added later (the API's versioning policy allows new ones)

@@ -11,7 +11,10 @@ import { toolInputOf } from './toolInputOf.js';
 
 /** The content of a `tool_search_tool_result` block: the tools the search loaded, or its error. */
 export type AnthropicToolSearchContent =
-  | { readonly type: 'tool_search_tool_search_result'; readonly tool_references: readonly { readonly type: 'tool_reference'; readonly tool_name: string }[] }
+  | {
+      readonly type: 'tool_search_tool_search_result';
+      readonly tool_references: readonly { readonly type: 'tool_reference'; readonly tool_name: string }[];
+    }
   | { readonly type: 'tool_search_tool_result_error'; readonly error_code: string };
 
 /** Anthropic's tool search tools, as sent in `tools` (Anthropic's tool search tool documentation). */
@@ -49,7 +52,9 @@ export function toolSearchBlocks(exchange: ProviderSearchExchange, context: Anth
     ? { type: 'tool_search_tool_result_error', error_code: marker.errorCode as string }
     : {
         type: 'tool_search_tool_search_result',
-        tool_references: loaded.filter((name) => context.deferred.has(name)).map((name) => ({ type: 'tool_reference' as const, tool_name: name })),
+        tool_references: loaded
+          .filter((name) => context.deferred.has(name))
+          .map((name) => ({ type: 'tool_reference' as const, tool_name: name })),
       };
   return [
     { type: 'server_tool_use', id: call.id, name: context.searchTool, input: toolInputOf(call.function.arguments) },
@@ -65,7 +70,9 @@ export function anthropicToolSearch(tool: (typeof TOOL_SEARCH_TOOLS)[keyof typeo
     billing: DEFERRED_BILLING,
     exchangeTexts: (messages, deferred) => {
       const context = { searchTool: tool.name, deferred: new Set(deferred) };
-      return [...providerSearchExchanges(messages, 'anthropic').values()].flatMap((exchange) => toolSearchBlocks(exchange, context).map((block) => JSON.stringify(block)));
+      return [...providerSearchExchanges(messages, 'anthropic').values()].flatMap((exchange) =>
+        toolSearchBlocks(exchange, context).map((block) => JSON.stringify(block)),
+      );
     },
   };
 }
@@ -81,6 +88,8 @@ export function toolSearchResult(id: string, content: unknown): ModelChunk {
     return { type: 'tool-search-result', id, toolNames };
   }
   const code = typeof value['error_code'] === 'string' ? value['error_code'] : undefined;
-  const message = code ? `The provider's tool search failed (${code}).` : "The provider's tool search returned a result this adapter does not know.";
+  const message = code
+    ? `The provider's tool search failed (${code}).`
+    : "The provider's tool search returned a result this adapter does not know.";
   return { type: 'tool-search-result', id, toolNames: [], error: { ...(code ? { code } : {}), message } };
 }

@@ -35,7 +35,11 @@ export type OpenAIChatMessage =
   | {
       readonly role: 'assistant';
       readonly content: string | null;
-      readonly tool_calls?: readonly { readonly id: string; readonly type: 'function'; readonly function: { readonly name: string; readonly arguments: string } }[];
+      readonly tool_calls?: readonly {
+        readonly id: string;
+        readonly type: 'function';
+        readonly function: { readonly name: string; readonly arguments: string };
+      }[];
     }
   | { readonly role: 'tool'; readonly tool_call_id: string; readonly content: string };
 
@@ -72,11 +76,20 @@ export const openAIToolTokens: ToolTokenCounter = {
 
 /** The tools of a request in the Chat Completions format, in the order received. */
 export function toOpenAITools(tools: readonly ModelTool[]): OpenAIFunctionTool[] {
-  return tools.map((tool) => ({ type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.parameters } }));
+  return tools.map((tool) => ({
+    type: 'function',
+    function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+  }));
 }
 
 const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/webp', 'image/gif']);
-const AUDIO_FORMATS: Record<string, 'wav' | 'mp3'> = { 'audio/wav': 'wav', 'audio/x-wav': 'wav', 'audio/wave': 'wav', 'audio/mpeg': 'mp3', 'audio/mp3': 'mp3' };
+const AUDIO_FORMATS: Record<string, 'wav' | 'mp3'> = {
+  'audio/wav': 'wav',
+  'audio/x-wav': 'wav',
+  'audio/wave': 'wav',
+  'audio/mpeg': 'mp3',
+  'audio/mp3': 'mp3',
+};
 const DETAILS = new Set(['auto', 'low', 'high']);
 const dataUrl = (attachment: Attachment) => `data:${attachment.mimeType};base64,${attachment.base64}`;
 
@@ -90,7 +103,8 @@ const dataUrl = (attachment: Attachment) => `data:${attachment.mimeType};base64,
 function toOpenAIPart(attachment: Attachment): OpenAIUserContentPart {
   const note = (reason: string): OpenAIUserContentPart => ({ type: 'text', text: attachmentNotSent(attachment, reason) });
   const { kind, mimeType, base64, url, fileId, provider } = attachment;
-  if (fileId !== undefined && provider !== undefined && provider !== 'openai') return note(`Its file id was issued by ${provider}, not OpenAI.`);
+  if (fileId !== undefined && provider !== undefined && provider !== 'openai')
+    return note(`Its file id was issued by ${provider}, not OpenAI.`);
   if (kind === 'image') {
     if (mimeType !== undefined && !IMAGE_TYPES.has(mimeType)) return note('The Chat Completions API takes PNG, JPEG, WEBP and GIF images.');
     if (fileId !== undefined) return note('The Chat Completions API takes images as URLs or inline data, not as file ids.');
@@ -172,7 +186,11 @@ interface ChunkToolCallDelta {
 }
 
 interface CompletionChunk {
-  choices?: { index?: number; delta?: { content?: string | null; refusal?: string | null; tool_calls?: ChunkToolCallDelta[] }; finish_reason?: string | null }[];
+  choices?: {
+    index?: number;
+    delta?: { content?: string | null; refusal?: string | null; tool_calls?: ChunkToolCallDelta[] };
+    finish_reason?: string | null;
+  }[];
   usage?: {
     prompt_tokens?: number;
     completion_tokens?: number;
@@ -246,7 +264,14 @@ export function openaiCompatible(options: OpenAICompatibleOptions): ChatModel {
       }
     };
 
-    for await (const data of postForEvents({ label, url: `${baseURL}/chat/completions`, headers, body, signal: request.signal, fetch: doFetch })) {
+    for await (const data of postForEvents({
+      label,
+      url: `${baseURL}/chat/completions`,
+      headers,
+      body,
+      signal: request.signal,
+      fetch: doFetch,
+    })) {
       if (data.trim() === '[DONE]') {
         done = true;
         break;

@@ -97,9 +97,21 @@ export type OpenAIResponsesInputItem =
   | { readonly role: 'developer'; readonly content: string }
   | { readonly role: 'user'; readonly content: string | readonly OpenAIResponsesInputPart[] }
   | { readonly role: 'assistant'; readonly content: string }
-  | { readonly type: 'function_call'; readonly call_id: string; readonly name: string; readonly arguments: string; readonly namespace?: string }
+  | {
+      readonly type: 'function_call';
+      readonly call_id: string;
+      readonly name: string;
+      readonly arguments: string;
+      readonly namespace?: string;
+    }
   | { readonly type: 'function_call_output'; readonly call_id: string; readonly output: string }
-  | { readonly type: 'tool_search_call'; readonly call_id: string; readonly execution: 'server' | 'client'; readonly arguments: unknown; readonly status: 'completed' }
+  | {
+      readonly type: 'tool_search_call';
+      readonly call_id: string;
+      readonly execution: 'server' | 'client';
+      readonly arguments: unknown;
+      readonly status: 'completed';
+    }
   | {
       readonly type: 'tool_search_output';
       readonly call_id: string;
@@ -112,7 +124,13 @@ const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 
 /** The tools of a request as Responses function tools, in the order received. */
 export function toResponsesTools(tools: readonly ModelTool[]): OpenAIResponsesFunctionTool[] {
-  return tools.map((tool) => ({ type: 'function', name: tool.name, description: tool.description, parameters: tool.parameters, strict: false }));
+  return tools.map((tool) => ({
+    type: 'function',
+    name: tool.name,
+    description: tool.description,
+    parameters: tool.parameters,
+    strict: false,
+  }));
 }
 
 const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/webp', 'image/gif']);
@@ -127,7 +145,8 @@ const dataUrl = (attachment: Attachment) => `data:${attachment.mimeType};base64,
 function toResponsesPart(attachment: Attachment): OpenAIResponsesInputPart {
   const note = (reason: string): OpenAIResponsesInputPart => ({ type: 'input_text', text: attachmentNotSent(attachment, reason) });
   const { kind, mimeType, base64, url, fileId, provider } = attachment;
-  if (fileId !== undefined && provider !== undefined && provider !== 'openai') return note(`Its file id was issued by ${provider}, not OpenAI.`);
+  if (fileId !== undefined && provider !== undefined && provider !== 'openai')
+    return note(`Its file id was issued by ${provider}, not OpenAI.`);
   if (kind === 'image') {
     if (mimeType !== undefined && !IMAGE_TYPES.has(mimeType)) return note('The Responses API takes PNG, JPEG, WEBP and GIF images.');
     const requested = (attachment.part.metadata as { detail?: unknown } | undefined)?.detail;
@@ -152,7 +171,11 @@ function toResponsesPart(attachment: Attachment): OpenAIResponsesInputPart {
  * as discovery calls and results, go back as `tool_search_call` and `tool_search_output` items.
  * Activity and reasoning messages are not sent (requests are stateless, `store: false`).
  */
-export function toResponsesInput(messages: readonly Message[], toolSearch?: OpenAIToolSearchContext, clientSearch?: OpenAIClientSearchContext): OpenAIResponsesInputItem[] {
+export function toResponsesInput(
+  messages: readonly Message[],
+  toolSearch?: OpenAIToolSearchContext,
+  clientSearch?: OpenAIClientSearchContext,
+): OpenAIResponsesInputItem[] {
   const searches = toolSearch ? providerSearchExchanges(messages, 'openai') : new Map<string, ProviderSearchExchange>();
   const clientCalls = new Set<string>();
   const out: OpenAIResponsesInputItem[] = [];
@@ -171,7 +194,12 @@ export function toResponsesInput(messages: readonly Message[], toolSearch?: Open
       case 'user': {
         const { content } = message;
         if (typeof content !== 'string' && content.some(isMediaPart)) {
-          out.push({ role: 'user', content: content.map((part) => (isMediaPart(part) ? toResponsesPart(readAttachment(part)) : { type: 'input_text' as const, text: part.text })) });
+          out.push({
+            role: 'user',
+            content: content.map((part) =>
+              isMediaPart(part) ? toResponsesPart(readAttachment(part)) : { type: 'input_text' as const, text: part.text },
+            ),
+          });
         } else {
           out.push({ role: 'user', content: contentToText(content) });
         }
@@ -381,7 +409,8 @@ export function openaiResponses(options: OpenAIResponsesOptions): ChatModel {
           const call = item.id ? calls.get(item.id) : undefined;
           if (item.type === 'function_call' && call && !call.ended) {
             // Arguments that only arrived whole (no deltas) still count.
-            if (!call.streamed && typeof item.arguments === 'string' && item.arguments) yield { type: 'tool-call-delta', id: call.id, delta: item.arguments };
+            if (!call.streamed && typeof item.arguments === 'string' && item.arguments)
+              yield { type: 'tool-call-delta', id: call.id, delta: item.arguments };
             call.ended = true;
             yield { type: 'tool-call-end', id: call.id };
           } else if (nativeSearch && item.type === 'tool_search_call' && item.execution !== 'client') {
@@ -389,7 +418,8 @@ export function openaiResponses(options: OpenAIResponsesOptions): ChatModel {
             if (!id || searches.has(id)) break;
             searches.add(id);
             yield { type: 'tool-search-start', id };
-            const args = item.arguments === undefined ? '' : typeof item.arguments === 'string' ? item.arguments : JSON.stringify(item.arguments);
+            const args =
+              item.arguments === undefined ? '' : typeof item.arguments === 'string' ? item.arguments : JSON.stringify(item.arguments);
             if (args) yield { type: 'tool-call-delta', id, delta: args };
             yield { type: 'tool-call-end', id };
           } else if (clientSearch && item.type === 'tool_search_call' && item.execution === 'client') {
@@ -399,7 +429,8 @@ export function openaiResponses(options: OpenAIResponsesOptions): ChatModel {
             searches.add(id);
             clientSearches++;
             yield { type: 'tool-call-start', id, name: DISCOVERY_TOOL_NAME };
-            const args = item.arguments === undefined ? '' : typeof item.arguments === 'string' ? item.arguments : JSON.stringify(item.arguments);
+            const args =
+              item.arguments === undefined ? '' : typeof item.arguments === 'string' ? item.arguments : JSON.stringify(item.arguments);
             if (args) yield { type: 'tool-call-delta', id, delta: args };
             yield { type: 'tool-call-end', id };
           } else if (nativeSearch && item.type === 'tool_search_output') {
@@ -412,18 +443,31 @@ export function openaiResponses(options: OpenAIResponsesOptions): ChatModel {
         case 'response.incomplete': {
           const usage = event.response?.usage ? usageOf(modelName, event.response.usage) : undefined;
           const incomplete = event.type === 'response.incomplete' ? event.response?.incomplete_details?.reason : undefined;
-          const reason = incomplete === 'max_output_tokens' ? 'length' : incomplete !== undefined || event.type === 'response.incomplete' ? 'other' : calls.size + clientSearches > 0 ? 'tool-calls' : 'stop';
+          const reason =
+            incomplete === 'max_output_tokens'
+              ? 'length'
+              : incomplete !== undefined || event.type === 'response.incomplete'
+                ? 'other'
+                : calls.size + clientSearches > 0
+                  ? 'tool-calls'
+                  : 'stop';
           outcome = { reason, ...(usage ? { usage } : {}) };
           break;
         }
         case 'response.failed': {
           const error = event.response?.error;
           const code = error?.code ? ` (${error.code})` : '';
-          throw new ProviderError('stream-error', `${label}: the provider reported an error mid-stream${code}: ${error?.message ?? 'the response failed'}`);
+          throw new ProviderError(
+            'stream-error',
+            `${label}: the provider reported an error mid-stream${code}: ${error?.message ?? 'the response failed'}`,
+          );
         }
         case 'error': {
           const code = event.code ? ` (${event.code})` : '';
-          throw new ProviderError('stream-error', `${label}: the provider reported an error mid-stream${code}: ${event.message ?? 'no message'}`);
+          throw new ProviderError(
+            'stream-error',
+            `${label}: the provider reported an error mid-stream${code}: ${event.message ?? 'no message'}`,
+          );
         }
         default:
           break; // response.created, content parts, *.done, and event types added later
@@ -444,13 +488,21 @@ export function openaiResponses(options: OpenAIResponsesOptions): ChatModel {
 /** A `tool_search_output` item as a chunk: the loaded function names (namespaced ones included). */
 function searchResult(id: string, item: ResponsesItem): ModelChunk {
   if (item.status === 'incomplete' || !Array.isArray(item.tools)) {
-    return { type: 'tool-search-result', id, toolNames: [], error: { code: 'incomplete', message: "The provider's tool search did not complete." } };
+    return {
+      type: 'tool-search-result',
+      id,
+      toolNames: [],
+      error: { code: 'incomplete', message: "The provider's tool search did not complete." },
+    };
   }
   const names = item.tools.flatMap((tool: unknown): string[] => {
     if (!tool || typeof tool !== 'object') return [];
     const { type, name, tools } = tool as { type?: unknown; name?: unknown; tools?: unknown };
     if (type === 'function' && typeof name === 'string') return [name];
-    if (type === 'namespace' && Array.isArray(tools)) return tools.flatMap((inner: unknown) => (inner && typeof (inner as { name?: unknown }).name === 'string' ? [(inner as { name: string }).name] : []));
+    if (type === 'namespace' && Array.isArray(tools))
+      return tools.flatMap((inner: unknown) =>
+        inner && typeof (inner as { name?: unknown }).name === 'string' ? [(inner as { name: string }).name] : [],
+      );
     return [];
   });
   return { type: 'tool-search-result', id, toolNames: names };

@@ -32,7 +32,9 @@ export type OpenAINamespaceOf = (tool: ModelTool) => { readonly name: string; re
 const NAMESPACE_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** `namespaces` as a function: `true` groups by each tool's `group` (its MCP server), a record also describes them. */
-export function namespaceOf(option: true | Readonly<Record<string, { readonly description?: string }>> | undefined): OpenAINamespaceOf | undefined {
+export function namespaceOf(
+  option: true | Readonly<Record<string, { readonly description?: string }>> | undefined,
+): OpenAINamespaceOf | undefined {
   if (!option) return undefined;
   const described = option === true ? {} : option;
   return (tool) => {
@@ -57,7 +59,10 @@ const definition = (tool: ModelTool): OpenAIResponsesFunctionTool => ({
  * inside a `namespace` tool (the model sees the namespace's name and description until a search loads
  * its functions). Ungrouped functions first, then namespaces in the order their first tool appears.
  */
-export function deferredToolList(tools: readonly ModelTool[], namespaces: OpenAINamespaceOf | undefined): (OpenAIResponsesFunctionTool | OpenAIResponsesNamespaceTool)[] {
+export function deferredToolList(
+  tools: readonly ModelTool[],
+  namespaces: OpenAINamespaceOf | undefined,
+): (OpenAIResponsesFunctionTool | OpenAIResponsesNamespaceTool)[] {
   const plain: OpenAIResponsesFunctionTool[] = [];
   const grouped = new Map<string, { description: string; tools: OpenAIResponsesFunctionTool[] }>();
   for (const tool of tools) {
@@ -70,7 +75,10 @@ export function deferredToolList(tools: readonly ModelTool[], namespaces: OpenAI
     entry.tools.push(definition(tool));
     grouped.set(space.name, entry);
   }
-  return [...plain, ...[...grouped].map(([name, entry]) => ({ type: 'namespace' as const, name, description: entry.description, tools: entry.tools }))];
+  return [
+    ...plain,
+    ...[...grouped].map(([name, entry]) => ({ type: 'namespace' as const, name, description: entry.description, tools: entry.tools })),
+  ];
 }
 
 /** What `toResponsesInput` needs to send provider-native searches back as OpenAI's own items. */
@@ -89,9 +97,20 @@ export interface OpenAIToolSearchContext {
 export function toolSearchItems(exchange: ProviderSearchExchange, context: OpenAIToolSearchContext): OpenAIResponsesInputItem[] {
   const { call, marker, failed, loaded } = exchange;
   if (failed && marker.errorCode === undefined) return [];
-  const tools = failed ? [] : deferredToolList(loaded.flatMap((name) => context.deferred.get(name) ?? []), context.namespaces);
+  const tools = failed
+    ? []
+    : deferredToolList(
+        loaded.flatMap((name) => context.deferred.get(name) ?? []),
+        context.namespaces,
+      );
   return [
-    { type: 'tool_search_call', call_id: call.id, execution: 'server', arguments: toolInputOf(call.function.arguments), status: 'completed' },
+    {
+      type: 'tool_search_call',
+      call_id: call.id,
+      execution: 'server',
+      arguments: toolInputOf(call.function.arguments),
+      status: 'completed',
+    },
     { type: 'tool_search_output', call_id: call.id, execution: 'server', status: 'completed', tools },
   ];
 }
@@ -105,7 +124,9 @@ export function openAIToolSearch(): ProviderToolSearch {
     exchangeTexts: (messages) => {
       // The definitions a search loaded count as tools sent; the texts here are the call and an output without them.
       const context: OpenAIToolSearchContext = { deferred: new Map() };
-      return [...providerSearchExchanges(messages, 'openai').values()].flatMap((exchange) => toolSearchItems(exchange, context).map((item) => JSON.stringify(item)));
+      return [...providerSearchExchanges(messages, 'openai').values()].flatMap((exchange) =>
+        toolSearchItems(exchange, context).map((item) => JSON.stringify(item)),
+      );
     },
   };
 }
@@ -163,7 +184,10 @@ export const clientSearchItems = {
       call_id: result.toolCallId,
       execution: 'client',
       status: failed ? 'incomplete' : 'completed',
-      tools: deferredToolList(names.flatMap((name) => context.deferred.get(name) ?? []), context.namespaces),
+      tools: deferredToolList(
+        names.flatMap((name) => context.deferred.get(name) ?? []),
+        context.namespaces,
+      ),
     };
   },
 };
@@ -173,7 +197,8 @@ export function loadedByClientSearches(messages: readonly Message[], context: Op
   const calls = new Set<string>();
   const loaded = new Set<string>();
   for (const message of messages) {
-    if (message.role === 'assistant') for (const call of message.toolCalls ?? []) if (call.function.name === DISCOVERY_TOOL_NAME) calls.add(call.id);
+    if (message.role === 'assistant')
+      for (const call of message.toolCalls ?? []) if (call.function.name === DISCOVERY_TOOL_NAME) calls.add(call.id);
     if (message.role === 'tool' && calls.has(message.toolCallId) && message.error === undefined) {
       for (const name of readDiscoveredNames(message.content)) if (context.deferred.has(name)) loaded.add(name);
     }

@@ -97,7 +97,8 @@ export async function errorFromResponse(label: string, response: Response): Prom
   const detail = providerMessage(body);
   const status = response.status;
   if (status === 401 || status === 403) {
-    const what = status === 401 ? 'authentication failed (check the API key)' : 'access denied (status 403; check the API key and its permissions)';
+    const what =
+      status === 401 ? 'authentication failed (check the API key)' : 'access denied (status 403; check the API key and its permissions)';
     return new ProviderError('authentication', withDetail(`${label}: ${what}`, detail), { status });
   }
   if (status === 429) {
@@ -115,7 +116,8 @@ export async function errorFromResponse(label: string, response: Response): Prom
 
 /** The stream ended (or the connection dropped) before the provider's end marker. */
 export function streamEndedEarly(label: string, cause?: unknown): ProviderError {
-  const reason = cause === undefined ? 'the connection closed before the end of the response' : `the connection failed: ${describeCause(cause)}`;
+  const reason =
+    cause === undefined ? 'the connection closed before the end of the response' : `the connection failed: ${describeCause(cause)}`;
   return new ProviderError('ended-early', `${label}: the provider's stream ended early (${reason})`, cause === undefined ? {} : { cause });
 }
 

@@ -65,9 +65,13 @@ export async function* postForEvents(request: ProviderStreamRequest): AsyncGener
     if (!response.ok) throw await errorFromResponse(label, response);
     if ((response.headers.get('content-type') ?? '').includes('application/json')) {
       const detail = providerMessage(await response.text().catch(() => ''));
-      throw new ProviderError('malformed', `${label}: the provider answered with JSON instead of an event stream${detail ? `: ${detail}` : ''}`, {
-        status: response.status,
-      });
+      throw new ProviderError(
+        'malformed',
+        `${label}: the provider answered with JSON instead of an event stream${detail ? `: ${detail}` : ''}`,
+        {
+          status: response.status,
+        },
+      );
     }
     if (!response.body) throw streamEndedEarly(label);
     events = readServerSentEvents(response.body, signal);

@@ -91,7 +91,11 @@ export async function decideByPolicy(
   return undefined;
 }
 
-async function runPolicy(policy: ApprovalPolicy, context: Omit<ApprovalPolicyContext, 'signal'>, timeoutMs: number): Promise<PolicyOutcome> {
+async function runPolicy(
+  policy: ApprovalPolicy,
+  context: Omit<ApprovalPolicyContext, 'signal'>,
+  timeoutMs: number,
+): Promise<PolicyOutcome> {
   const abort = new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timedOut = new Promise<'timeout'>((resolve) => {
@@ -118,9 +122,11 @@ function readVerdict(verdict: unknown): PolicyOutcome {
   const { decision, reason, message } = verdict as Record<string, unknown>;
   if (decision === 'approve') return { decision };
   if (decision === 'deny') {
-    const text = typeof reason === 'string' && reason.trim() !== '' ? reason.slice(0, MAX_TEXT) : 'The server policy does not allow this call.';
+    const text =
+      typeof reason === 'string' && reason.trim() !== '' ? reason.slice(0, MAX_TEXT) : 'The server policy does not allow this call.';
     return { decision, reason: text };
   }
-  if (decision === 'ask') return typeof message === 'string' && message.trim() !== '' ? { decision, message: message.slice(0, MAX_TEXT) } : { decision };
+  if (decision === 'ask')
+    return typeof message === 'string' && message.trim() !== '' ? { decision, message: message.slice(0, MAX_TEXT) } : { decision };
   return { decision: 'ask', failure: 'the approval policy answered something that is not a verdict' };
 }

@@ -24,8 +24,12 @@ export const userOwner = (user: string): string => `user:${user}`;
  * drift fingerprint when it has one (an MCP tool's definition as its server declares it). A tool
  * whose definition changes since a grant was given is not covered by it.
  */
-export function definitionVersion(tool: Pick<RegisteredTool, 'name' | 'description' | 'parameters'>, fingerprint: string | undefined): string {
-  const material = canonicalize({ name: tool.name, description: tool.description, parameters: tool.parameters, fingerprint: fingerprint ?? null }) ?? '';
+export function definitionVersion(
+  tool: Pick<RegisteredTool, 'name' | 'description' | 'parameters'>,
+  fingerprint: string | undefined,
+): string {
+  const material =
+    canonicalize({ name: tool.name, description: tool.description, parameters: tool.parameters, fingerprint: fingerprint ?? null }) ?? '';
   return createHash('sha256').update(material).digest('base64url').slice(0, 22);
 }
 
@@ -57,8 +61,16 @@ export async function verifiedGrants(store: GrantStore, signer: CallSigner, owne
  * The grant that decides a call, if any: same tool, same definition version, and either any
  * arguments or exactly these (canonical). A denial wins over an allowance, a thread's over a user's.
  */
-export function coveringGrant(grants: readonly StoredGrant[], toolName: string, version: string, canonicalArgs: string | undefined): StoredGrant | undefined {
-  const covering = grants.filter((grant) => grant.toolName === toolName && grant.version === version && (grant.arguments === undefined || grant.arguments === canonicalArgs));
+export function coveringGrant(
+  grants: readonly StoredGrant[],
+  toolName: string,
+  version: string,
+  canonicalArgs: string | undefined,
+): StoredGrant | undefined {
+  const covering = grants.filter(
+    (grant) =>
+      grant.toolName === toolName && grant.version === version && (grant.arguments === undefined || grant.arguments === canonicalArgs),
+  );
   return covering.find((grant) => grant.effect === 'deny') ?? covering.find((grant) => grant.scope === 'thread') ?? covering[0];
 }
 
@@ -70,7 +82,8 @@ export async function addGrant(
   now = Date.now(),
 ): Promise<StoredGrant | string> {
   const existing = await store.list(fields.owner);
-  if (existing.length >= MAX_GRANTS_PER_OWNER) return `this ${fields.scope === 'thread' ? 'chat' : 'user'} has ${MAX_GRANTS_PER_OWNER} grants already, the most the server keeps; revoke some first`;
+  if (existing.length >= MAX_GRANTS_PER_OWNER)
+    return `this ${fields.scope === 'thread' ? 'chat' : 'user'} has ${MAX_GRANTS_PER_OWNER} grants already, the most the server keeps; revoke some first`;
   const unsigned = { ...fields, id: `grt_${randomBytes(12).toString('base64url')}`, createdAt: now };
   const grant: StoredGrant = { ...unsigned, signature: signer.grantSignature(unsigned) };
   await store.put(grant);

@@ -45,7 +45,10 @@ const MAX_BODY_BYTES = 16 * 1024;
  */
 export function createGrantsHandler(options: GrantsHandlerOptions = {}): (request: Request) => Promise<Response> {
   const signer = new CallSigner(options.secret);
-  const policy: OriginPolicyOptions = { ...(options.allowedOrigins ? { allowedOrigins: options.allowedOrigins } : {}), ...(options.trustProxy ? { trustProxy: options.trustProxy } : {}) };
+  const policy: OriginPolicyOptions = {
+    ...(options.allowedOrigins ? { allowedOrigins: options.allowedOrigins } : {}),
+    ...(options.trustProxy ? { trustProxy: options.trustProxy } : {}),
+  };
   return withDefaultMount(async (request: Request): Promise<Response> => {
     const fail = (status: number, error: string, code: string, cors?: string) => withCors(Response.json({ error, code }, { status }), cors);
     if (options.allowedHosts !== undefined) {

@@ -46,19 +46,35 @@ export function versionOf(context: RunContext, tool: RegisteredTool): string {
  * Decides a validated server call: the tool's policy, then the handler's, then the tool's
  * `needsApproval`; a call that would ask runs (or is declined) without asking when a grant covers it.
  */
-export async function decideCall(context: RunContext, tool: RegisteredTool, call: ToolCall, input: unknown, needsApproval: boolean): Promise<CallVerdict> {
+export async function decideCall(
+  context: RunContext,
+  tool: RegisteredTool,
+  call: ToolCall,
+  input: unknown,
+  needsApproval: boolean,
+): Promise<CallVerdict> {
   const { approvals } = context;
   const base = { toolCallId: call.id, toolName: tool.name };
   const policies = approvals.policies(tool.name);
   const outcome = policies.some(Boolean)
     ? await decideByPolicy(
         policies,
-        { tool: policyTool(tool, needsApproval), input, toolCallId: call.id, threadId: context.threadId, runId: context.runId, user: approvals.user, request: approvals.request, messages: context.history },
+        {
+          tool: policyTool(tool, needsApproval),
+          input,
+          toolCallId: call.id,
+          threadId: context.threadId,
+          runId: context.runId,
+          user: approvals.user,
+          request: approvals.request,
+          messages: context.history,
+        },
         approvals.policyTimeoutMs,
       )
     : undefined;
   if (outcome?.decision === 'approve') return { kind: 'run', decision: { ...base, by: 'policy', decision: 'approve' } };
-  if (outcome?.decision === 'deny') return { kind: 'deny', reason: outcome.reason, decision: { ...base, by: 'policy', decision: 'deny', reason: outcome.reason } };
+  if (outcome?.decision === 'deny')
+    return { kind: 'deny', reason: outcome.reason, decision: { ...base, by: 'policy', decision: 'deny', reason: outcome.reason } };
   if (outcome === undefined && !needsApproval) return { kind: 'run' };
   // It would ask: the user may have answered already, for this chat or always.
   const grant = await findGrant(context, tool, call);
@@ -95,7 +111,10 @@ export function decisionEvent(decision: ApprovalDecision): Event {
  * Checks what an approval's payload asks for besides yes or no, before any approval is used:
  * `editedArgs` (validated against the tool's schema) and `grant` (offered for this tool and user).
  */
-export function answerReviewer(tools: RunTools, options: ChatOptions): (call: ToolCall, payload: Readonly<Record<string, unknown>>, approved: boolean) => Promise<ReviewedAnswer | undefined> {
+export function answerReviewer(
+  tools: RunTools,
+  options: ChatOptions,
+): (call: ToolCall, payload: Readonly<Record<string, unknown>>, approved: boolean) => Promise<ReviewedAnswer | undefined> {
   const approvals = runApprovalsOf(options);
   return async (call, payload, approved) => {
     const name = call.function.name;
@@ -104,13 +123,21 @@ export function answerReviewer(tools: RunTools, options: ChatOptions): (call: To
       const tool = tools.registry.get(name)?.server as ServerTool<string, unknown, unknown> | undefined;
       if (!tool) throw new ChatRequestError('invalid-edited-args', `'${name}' is not a server tool: its arguments cannot be edited here.`);
       const checked = await editedCall(tool, call, payload['editedArgs']);
-      if (!checked.ok) throw new ChatRequestError('invalid-edited-args', `The edited arguments of '${name}' (call ${call.id}) are refused: ${checked.error}. Nothing ran.`);
+      if (!checked.ok)
+        throw new ChatRequestError(
+          'invalid-edited-args',
+          `The edited arguments of '${name}' (call ${call.id}) are refused: ${checked.error}. Nothing ran.`,
+        );
       edited = { call: checked.call, input: checked.input };
     }
     const asked = payload['grant'];
     let grant: ReviewedAnswer['grant'];
     if (asked !== undefined && asked !== 'once') {
-      if (asked !== 'thread' && asked !== 'always') throw new ChatRequestError('invalid-grant', `An approval's grant is 'once', 'thread' or 'always' (got ${JSON.stringify(asked).slice(0, 40)}).`);
+      if (asked !== 'thread' && asked !== 'always')
+        throw new ChatRequestError(
+          'invalid-grant',
+          `An approval's grant is 'once', 'thread' or 'always' (got ${JSON.stringify(asked).slice(0, 40)}).`,
+        );
       const offered = grantOptionsFor(approvals, name);
       if (!offered.includes(asked) || (asked === 'always' && !approved)) {
         throw new ChatRequestError('grant-refused', grantRefusal(approvals, name, asked, approved));
@@ -124,12 +151,18 @@ export function answerReviewer(tools: RunTools, options: ChatOptions): (call: To
 function grantRefusal(approvals: RunApprovals, name: string, asked: 'thread' | 'always', approved: boolean): string {
   if (!approvals.grants) return `This server keeps no grants (grants are off, or its store has none): answer '${name}' for this call only.`;
   if (asked === 'always' && !approved) return `"Always" is for approvals; a denial can be remembered for this chat ('thread').`;
-  if (approvals.neverGrantable.includes(name)) return `'${name}' is never granted "always": the server asks for it every time (allow it once, or for this chat).`;
+  if (approvals.neverGrantable.includes(name))
+    return `'${name}' is never granted "always": the server asks for it every time (allow it once, or for this chat).`;
   return `"Always allow" needs a user the server names (createChatHandler's userOf); this request has none.`;
 }
 
 /** Stores the grant an answer asked for and says so in the stream; a store failure reaches the model as no grant, never as a lost answer. */
-export async function grantFromAnswer(context: RunContext, call: ToolCall, answer: ReviewedAnswer | undefined, approved: boolean): Promise<ApprovalDecision> {
+export async function grantFromAnswer(
+  context: RunContext,
+  call: ToolCall,
+  answer: ReviewedAnswer | undefined,
+  approved: boolean,
+): Promise<ApprovalDecision> {
   const tool = context.tools.registry.get(call.function.name);
   const base: ApprovalDecision = {
     toolCallId: call.id,

@@ -18,7 +18,10 @@ const PREFIX: Record<string, string> = { image: 'image/', audio: 'audio/', video
  * that fits the part (`image/*` for an image, ...), and URLs that are `https:`, `http:` or a base64
  * `data:` URL. Nothing is fetched or decoded.
  */
-export function checkAttachments(messages: readonly Message[], limits: { readonly maxAttachments: number; readonly maxAttachmentBytes: number }): AttachmentRefusal | undefined {
+export function checkAttachments(
+  messages: readonly Message[],
+  limits: { readonly maxAttachments: number; readonly maxAttachmentBytes: number },
+): AttachmentRefusal | undefined {
   let count = 0;
   for (const message of messages) {
     for (const part of mediaPartsOf(message)) {
@@ -33,9 +36,14 @@ export function checkAttachments(messages: readonly Message[], limits: { readonl
       }
       const attachment = readAttachment(part);
       const where = `${describeAttachment({ ...attachment, bytes: undefined })} in message '${message.id.slice(0, 80)}'`;
-      const invalid = (why: string): AttachmentRefusal => ({ status: 400, code: 'invalid-attachment', error: `Attachment ${where}: ${why}` });
+      const invalid = (why: string): AttachmentRefusal => ({
+        status: 400,
+        code: 'invalid-attachment',
+        error: `Attachment ${where}: ${why}`,
+      });
       const declared = part.source.mimeType;
-      if (declared !== undefined && attachment.mimeType === undefined) return invalid(`its MIME type ${JSON.stringify(declared.slice(0, 80))} is not a type/subtype.`);
+      if (declared !== undefined && attachment.mimeType === undefined)
+        return invalid(`its MIME type ${JSON.stringify(declared.slice(0, 80))} is not a type/subtype.`);
       const prefix = PREFIX[part.type];
       if (prefix && attachment.mimeType !== undefined && !attachment.mimeType.startsWith(prefix)) {
         return invalid(`a ${part.type} part needs a ${prefix}* MIME type (got ${attachment.mimeType}).`);

@@ -48,7 +48,8 @@ export function base64Size(text: string): number | undefined {
   let padding = 0;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
-    const letterOrDigit = (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || (code >= 48 && code <= 57) || code === 43 || code === 47;
+    const letterOrDigit =
+      (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || (code >= 48 && code <= 57) || code === 43 || code === 47;
     if (letterOrDigit && padding === 0) continue;
     // '=' only at the end, at most twice
     if (code === 61 && i >= text.length - 2) {
@@ -65,7 +66,10 @@ export function parseDataUrl(url: string): { readonly mimeType: string | undefin
   if (!url.slice(0, 5).toLowerCase().startsWith('data:')) return undefined;
   const comma = url.indexOf(',');
   if (comma < 0 || comma > 300) return undefined;
-  const header = url.slice(5, comma).split(';').map((piece) => piece.trim());
+  const header = url
+    .slice(5, comma)
+    .split(';')
+    .map((piece) => piece.trim());
   if (header.at(-1)?.toLowerCase() !== 'base64') return undefined;
   return { mimeType: mimeEssence(header[0] || undefined), base64: url.slice(comma + 1) };
 }
@@ -92,7 +96,14 @@ export function readAttachment(part: MediaPart): Attachment {
   }
   if (source.type === 'url') {
     const inline = parseDataUrl(source.value);
-    if (inline) return { ...base, name: filename, mimeType: mimeEssence(source.mimeType) ?? inline.mimeType, base64: inline.base64, bytes: base64Size(inline.base64) };
+    if (inline)
+      return {
+        ...base,
+        name: filename,
+        mimeType: mimeEssence(source.mimeType) ?? inline.mimeType,
+        base64: inline.base64,
+        bytes: base64Size(inline.base64),
+      };
     return { ...base, name: filename ?? lastPathSegment(source.value), mimeType: mimeEssence(source.mimeType), url: source.value };
   }
   return { ...base, name: filename, mimeType: mimeEssence(source.mimeType), fileId: source.value, provider: source.provider };
@@ -112,7 +123,11 @@ const ARTICLE: Record<MediaPart['type'], string> = { image: 'an image', audio: '
  * `a document at https://example.com/report.pdf (application/pdf)`, `an image with file id file-1 (openai)`.
  */
 export function describeAttachment(attachment: Attachment): string {
-  const details = [attachment.mimeType, attachment.bytes === undefined ? undefined : formatBytes(attachment.bytes), attachment.provider].filter(Boolean);
+  const details = [
+    attachment.mimeType,
+    attachment.bytes === undefined ? undefined : formatBytes(attachment.bytes),
+    attachment.provider,
+  ].filter(Boolean);
   const where = attachment.name
     ? ` named ${attachment.name}`
     : attachment.url

@@ -23,7 +23,10 @@ export function canonicalArguments(argumentsText: string): CanonicalArguments {
     return text === undefined ? { ok: false, reason: 'the arguments have no JSON form' } : { ok: true, text };
   } catch (error) {
     const lone = error instanceof Error && /surrogate/i.test(error.message);
-    return { ok: false, reason: lone ? 'the arguments contain a lone surrogate (text that is not valid Unicode)' : 'the arguments cannot be canonicalized' };
+    return {
+      ok: false,
+      reason: lone ? 'the arguments contain a lone surrogate (text that is not valid Unicode)' : 'the arguments cannot be canonicalized',
+    };
   }
 }
 

@@ -60,7 +60,10 @@ export class DiscoveryAccounting {
     const reported = options.providerUsage?.inputTokens;
     const input =
       reported === undefined
-        ? { tokens: this.#countRequest({ system: options.system, messages: options.messages, tools: plan.tools }), source: 'counted' as const }
+        ? {
+            tokens: this.#countRequest({ system: options.system, messages: options.messages, tools: plan.tools }),
+            source: 'counted' as const,
+          }
         : { tokens: reported, source: 'provider' as const };
     if (plan.providerSearch) return this.#providerSearchUsage(options, plan.providerSearch, { input, system });
     const base = discoveryUsage({
@@ -99,10 +102,17 @@ export class DiscoveryAccounting {
     const net = saved - discoveryRoundTrips;
     return {
       ...base,
-      toolsSent: [...plan.tools.filter((tool) => !deferredNames.has(tool.name)).map((tool) => tool.name), ...deferredTools.map((tool) => tool.name)],
+      toolsSent: [
+        ...plan.tools.filter((tool) => !deferredNames.has(tool.name)).map((tool) => tool.name),
+        ...deferredTools.map((tool) => tool.name),
+      ],
       tokens: { ...base.tokens, sent, saved, discoveryRoundTrips, net },
       eagerWouldBeCheaper: net < 0,
-      toolChanges: { deferredSent: deferredTools.map((tool) => tool.name), added: added.map((tool) => tool.name), billing: changes.billing },
+      toolChanges: {
+        deferredSent: deferredTools.map((tool) => tool.name),
+        added: added.map((tool) => tool.name),
+        billing: changes.billing,
+      },
     };
   }
 
@@ -152,7 +162,12 @@ export class DiscoveryAccounting {
       toolsSent: [...plan.tools.map((tool) => tool.name), search.name, ...deferredNames],
       tokens: { ...base.tokens, discoveryRoundTrips, net },
       eagerWouldBeCheaper: net < 0,
-      providerToolSearch: { tool: search.name, deferredSent: deferredNames, loaded: loaded.map((tool) => tool.name), billing: search.billing },
+      providerToolSearch: {
+        tool: search.name,
+        deferredSent: deferredNames,
+        loaded: loaded.map((tool) => tool.name),
+        billing: search.billing,
+      },
     };
   }
 }
@@ -172,6 +187,9 @@ function withoutExchanges(messages: readonly Message[], ids: ReadonlySet<string>
  * what the scripted model receives): the discovery calls and results, and calls of undiscovered lazy
  * tools that did not run with their results, minus the same messages without them.
  */
-export function countDiscoveryRoundTrips(messages: readonly Message[], countMessages: (messages: readonly Message[]) => number = jsonMessageTokens): number {
+export function countDiscoveryRoundTrips(
+  messages: readonly Message[],
+  countMessages: (messages: readonly Message[]) => number = jsonMessageTokens,
+): number {
   return countDiscoveryExchange({ countText: countTextTokens, countMessages }, messages);
 }

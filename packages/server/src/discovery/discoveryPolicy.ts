@@ -1,5 +1,11 @@
 import type { Message } from '@ag-ui/core';
-import { discoveredToolsInWire, isAllowed, newlyDiscoveredTools, type DiscoveryCatalogAccess, type DiscoveryPhase } from '@chatwire/core/shared';
+import {
+  discoveredToolsInWire,
+  isAllowed,
+  newlyDiscoveredTools,
+  type DiscoveryCatalogAccess,
+  type DiscoveryPhase,
+} from '@chatwire/core/shared';
 import { fingerprintOf } from '../extensions/chatwireExtension.js';
 import type { RegisteredTool, ToolRegistry } from '../toolRegistry.js';
 import type { DiscoveryOptions } from './discoveryOptions.js';

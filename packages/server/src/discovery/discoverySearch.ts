@@ -23,7 +23,12 @@ export class DiscoverySearch {
 
   /** The search index over this setup's lazy tools, brought up to date with this request's catalog. */
   #index(): ToolSearch {
-    const tools = this.#lazy.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.parameters, ...(tool.group ? { group: tool.group } : {}) }));
+    const tools = this.#lazy.map((tool) => ({
+      name: tool.name,
+      description: tool.description,
+      inputSchema: tool.parameters,
+      ...(tool.group ? { group: tool.group } : {}),
+    }));
     const groups = this.#options.groups ? { groups: this.#options.groups } : {};
     let index = indexes.get(this.#options);
     if (!index) indexes.set(this.#options, (index = createToolSearch(tools, groups)));

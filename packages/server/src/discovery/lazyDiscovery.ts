@@ -47,7 +47,9 @@ export class LazyDiscovery {
     registry: ToolRegistry,
     options: DiscoveryOptions,
     counter: ToolTokenCounter,
-    model: { readonly provider: string; readonly toolSearch?: ProviderToolSearch; readonly toolChanges?: ProviderToolChanges } = { provider: '' },
+    model: { readonly provider: string; readonly toolSearch?: ProviderToolSearch; readonly toolChanges?: ProviderToolChanges } = {
+      provider: '',
+    },
   ) {
     this.#registry = registry;
     this.#options = options;
@@ -94,20 +96,27 @@ export class LazyDiscovery {
     if (!option || !this.#deferring || this.#toolSearch) return undefined;
     const last = history.at(-1);
     if (!last || last.role !== 'user') return undefined;
-    const text = typeof last.content === 'string' ? last.content : last.content.map((part) => (part.type === 'text' ? part.text : '')).join(' ');
+    const text =
+      typeof last.content === 'string' ? last.content : last.content.map((part) => (part.type === 'text' ? part.text : '')).join(' ');
     if (!text.trim()) return undefined;
     const max = Math.max(0, Math.floor((option === true ? undefined : option.max) ?? PREFETCH_DEFAULTS.max));
     const minScore = (option === true ? undefined : option.minScore) ?? PREFETCH_DEFAULTS.minScore;
     if (max === 0) return undefined;
     const already = new Set(await this.discovered(history));
     const candidates: RegisteredTool[] = [];
-    for (const tool of this.#lazy) if (!already.has(tool.name) && (await this.#policy.allows(tool.name, 'search')) && (await this.#policy.allows(tool.name, 'load'))) candidates.push(tool);
+    for (const tool of this.#lazy)
+      if (!already.has(tool.name) && (await this.#policy.allows(tool.name, 'search')) && (await this.#policy.allows(tool.name, 'load')))
+        candidates.push(tool);
     if (candidates.length === 0) return undefined;
     const { matches } = await this.#search.search(text, candidates, max, minScore);
     if (matches.length === 0) return undefined;
     const names = matches.map((match) => match.name);
     const args = this.mode === 'search' ? { query: `select:${names.join(',')}` } : { toolNames: names };
-    const call: ToolCall = { id: `prefetch-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`, type: 'function', function: { name: DISCOVERY_TOOL_NAME, arguments: JSON.stringify(args) } };
+    const call: ToolCall = {
+      id: `prefetch-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`,
+      type: 'function',
+      function: { name: DISCOVERY_TOOL_NAME, arguments: JSON.stringify(args) },
+    };
     return { call, answer: await this.answer(call, history) };
   }
 

@@ -55,15 +55,26 @@ export async function planTools(planning: ToolPlanning, history: readonly Messag
     if (discovered.includes(tool.name) && (await policy.isActive(tool.name))) active.add(tool.name);
   }
   const detail = options.includeDescription ?? 'none';
-  const searchOptions = { autoLoad: options.autoLoad ?? false, ...(options.groups ? { groups: options.groups } : {}), ...(options.groupAbove === undefined ? {} : { groupAbove: options.groupAbove }) };
-  const plan = planToolListFor(registry.all(), discovered, (catalog) =>
-    planning.mode === 'search' ? searchDiscoveryTool(catalog, detail, searchOptions) : nameDiscoveryTool(catalog, detail),
-  { inCatalog: (name) => inCatalog.has(name), isActive: (name) => active.has(name) });
+  const searchOptions = {
+    autoLoad: options.autoLoad ?? false,
+    ...(options.groups ? { groups: options.groups } : {}),
+    ...(options.groupAbove === undefined ? {} : { groupAbove: options.groupAbove }),
+  };
+  const plan = planToolListFor(
+    registry.all(),
+    discovered,
+    (catalog) => (planning.mode === 'search' ? searchDiscoveryTool(catalog, detail, searchOptions) : nameDiscoveryTool(catalog, detail)),
+    { inCatalog: (name) => inCatalog.has(name), isActive: (name) => active.has(name) },
+  );
   const fresh = policy.newlyDiscovered(history);
   // Cache-preserving tool changes: every lazy tool the model may discover or has discovered, in catalog order, for the adapter to declare deferred.
   const changes = planning.toolChanges;
   const deferredTools = changes
-    ? planning.lazy.filter((tool) => active.has(tool.name) || (inCatalog.has(tool.name) && !discovered.includes(tool.name) && policy.accepts(tool.name))).map(toDeferredTool)
+    ? planning.lazy
+        .filter(
+          (tool) => active.has(tool.name) || (inCatalog.has(tool.name) && !discovered.includes(tool.name) && policy.accepts(tool.name)),
+        )
+        .map(toDeferredTool)
     : [];
   return {
     tools: plan.sent,

@@ -30,7 +30,10 @@ export const logErrorReport: ErrorReporter = (report) => {
 };
 
 /** Hands a report to the reporter; a throwing reporter never breaks the run. */
-export function reportError(reporter: ErrorReporter | undefined, report: Omit<ErrorReport, 'ref' | 'message'> & { readonly ref?: string }): string {
+export function reportError(
+  reporter: ErrorReporter | undefined,
+  report: Omit<ErrorReport, 'ref' | 'message'> & { readonly ref?: string },
+): string {
   const ref = report.ref ?? createId('err');
   try {
     (reporter ?? logErrorReport)({ ...report, ref, message: redactSecrets(describeError(report.error)) });
@@ -52,7 +55,8 @@ export function isExposed(error: unknown): error is Error & { expose: true } {
 export function safeModelMessage(error: unknown, ref: string): string {
   if (!(error instanceof ProviderError)) return `The run failed on the server (ref ${ref}).`;
   const status = error.status === undefined ? '' : ` (status ${error.status})`;
-  const retry = error.retryAfter !== undefined && /^\d{1,6}$/.test(error.retryAfter.trim()) ? `; retry after ${error.retryAfter.trim()} s` : '';
+  const retry =
+    error.retryAfter !== undefined && /^\d{1,6}$/.test(error.retryAfter.trim()) ? `; retry after ${error.retryAfter.trim()} s` : '';
   const text: Record<ProviderError['kind'], string> = {
     authentication: `The model provider refused the server's credentials${status}`,
     'rate-limit': `The model provider is rate limiting requests${status}${retry}`,

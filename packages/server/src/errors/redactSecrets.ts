@@ -2,7 +2,8 @@ const AUTHORITY_END = new Set(['/', '?', '#', ' ', '\t', '\n', '\r', '"', "'", '
 
 // A fixed pattern (never built from input). It starts at a literal `?` or `&` and its value class
 // has nothing after it, so it runs in linear time on any text.
-const SECRET_QUERY = /([?&](?:api[-_]?key|x-api-key|key|access[-_]?token|refresh[-_]?token|id[-_]?token|token|client[-_]?secret|secret|password|passwd|pwd|sig|signature|auth|authorization|code)=)[^&#\s"'<>]*/gi;
+const SECRET_QUERY =
+  /([?&](?:api[-_]?key|x-api-key|key|access[-_]?token|refresh[-_]?token|id[-_]?token|token|client[-_]?secret|secret|password|passwd|pwd|sig|signature|auth|authorization|code)=)[^&#\s"'<>]*/gi;
 
 /**
  * Removes credentials from text that may contain URLs: the user and password of every

@@ -36,7 +36,9 @@ export interface ChatwireExtension<Namespace extends ChatwireNamespace = Chatwir
    * Its share of each model call's accounting, under the `chatwire.model_call_usage` field named
    * after the namespace; called when one of its tools is sent with the call. Defaults to none.
    */
-  readonly usage?: (call: ExtensionUsageInput) => (Namespace extends keyof ModelCallUsage ? NonNullable<ModelCallUsage[Namespace]> : never) | undefined;
+  readonly usage?: (
+    call: ExtensionUsageInput,
+  ) => (Namespace extends keyof ModelCallUsage ? NonNullable<ModelCallUsage[Namespace]> : never) | undefined;
   /**
    * Drift tracking: a short fingerprint of a lazy tool's definition as it is now. Discovery records
    * it (in the discovery result, or the marker of a call that loaded the tool); a tool whose
@@ -48,7 +50,9 @@ export interface ChatwireExtension<Namespace extends ChatwireNamespace = Chatwir
    * What an approval policy is told about a tool besides its definition: the MCP server it comes
    * from and the annotations that server declared. Defaults to none.
    */
-  readonly approvalFacts?: (tool: AnyTool) => { readonly server?: string; readonly annotations?: Readonly<Record<string, unknown>> } | undefined;
+  readonly approvalFacts?: (
+    tool: AnyTool,
+  ) => { readonly server?: string; readonly annotations?: Readonly<Record<string, unknown>> } | undefined;
 }
 
 const granted = new WeakMap<object, ChatwireExtension>();
@@ -74,7 +78,8 @@ export function extendTools<Tools extends readonly AnyTool[], Namespace extends 
   }
   const frozen = Object.freeze({ ...extension }) as ChatwireExtension;
   for (const tool of tools) {
-    if (tool.kind !== 'server') throw new TypeError(`extendTools: '${tool.name}' is not a server tool; only tools that run in the agent loop emit events.`);
+    if (tool.kind !== 'server')
+      throw new TypeError(`extendTools: '${tool.name}' is not a server tool; only tools that run in the agent loop emit events.`);
     granted.set(tool, frozen);
   }
   return tools;

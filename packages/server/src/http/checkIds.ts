@@ -34,7 +34,10 @@ export function checkRunInputIds(input: RunAgentInput): IdRefusal | undefined {
     const error = idProblem(value, field);
     return error === undefined ? undefined : { field, error };
   };
-  const top = check(input.threadId, 'threadId') ?? check(input.runId, 'runId') ?? (input.parentRunId === undefined ? undefined : check(input.parentRunId, 'parentRunId'));
+  const top =
+    check(input.threadId, 'threadId') ??
+    check(input.runId, 'runId') ??
+    (input.parentRunId === undefined ? undefined : check(input.parentRunId, 'parentRunId'));
   if (top) return top;
   for (const [index, message] of input.messages.entries()) {
     const refused = check(message.id, `messages[${index}].id`);

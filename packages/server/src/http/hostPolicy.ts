@@ -38,7 +38,8 @@ export function hostnameOf(host: string): string | undefined {
 }
 
 /** Whether a host name cannot be a rebinding target: `localhost`, `*.localhost`, or an IP address. */
-const isLocalName = (hostname: string) => hostname === 'localhost' || hostname.endsWith('.localhost') || IPV4.test(hostname) || hostname.startsWith('[');
+const isLocalName = (hostname: string) =>
+  hostname === 'localhost' || hostname.endsWith('.localhost') || IPV4.test(hostname) || hostname.startsWith('[');
 
 /** Whether a socket's local address is a loopback one (127.0.0.0/8, ::1, or IPv4-mapped loopback). */
 export function isLoopbackAddress(address: string | undefined): boolean {

@@ -5,7 +5,15 @@ import type { BodyScan } from './readJsonBody.js';
  * Where a run input carries ids (the fields `checkRunInputIds` checks), as key paths; `*` is any
  * array index.
  */
-const ID_PATHS = new Set(['threadId', 'runId', 'parentRunId', 'messages.*.id', 'messages.*.toolCallId', 'messages.*.toolCalls.*.id', 'resume.*.interruptId']);
+const ID_PATHS = new Set([
+  'threadId',
+  'runId',
+  'parentRunId',
+  'messages.*.id',
+  'messages.*.toolCallId',
+  'messages.*.toolCalls.*.id',
+  'resume.*.interruptId',
+]);
 
 /** The deepest level an id sits at (`messages.*.toolCalls.*.id`: five containers); deeper levels are only counted. */
 const TRACKED_DEPTH = 5;
@@ -254,7 +262,11 @@ export class IdFieldScan implements BodyScan {
       // (continuation bytes add nothing)
       if (this.#idLength > MAX_ID_LENGTH) {
         this.#off = true;
-        return { code: 'invalid-id', field: this.#idField, error: `${this.#idField} is longer than ${MAX_ID_LENGTH} characters; ids may be at most ${MAX_ID_LENGTH} characters.` };
+        return {
+          code: 'invalid-id',
+          field: this.#idField,
+          error: `${this.#idField} is longer than ${MAX_ID_LENGTH} characters; ids may be at most ${MAX_ID_LENGTH} characters.`,
+        };
       }
     }
     return undefined;

@@ -46,7 +46,8 @@ export function checkOrigin(request: Request, options: OriginPolicyOptions = {})
   const allowed = options.allowedOrigins ?? [];
   if (origin !== null) {
     const normalized = normalize(origin);
-    if (normalized && (allowed === '*' || allowed.some((entry) => normalize(entry) === normalized))) return { ok: true, corsOrigin: normalized };
+    if (normalized && (allowed === '*' || allowed.some((entry) => normalize(entry) === normalized)))
+      return { ok: true, corsOrigin: normalized };
   }
   const refuse = (why: string): OriginVerdict => ({
     ok: false,
@@ -56,10 +57,15 @@ export function checkOrigin(request: Request, options: OriginPolicyOptions = {})
   });
   if (site !== null) {
     if (site === 'same-origin' || site === 'none') return { ok: true };
-    return refuse(`the browser says it came from a ${site === 'same-site' ? 'different origin of the same site' : 'different site'}${origin ? ` (${origin})` : ''}`);
+    return refuse(
+      `the browser says it came from a ${site === 'same-site' ? 'different origin of the same site' : 'different site'}${origin ? ` (${origin})` : ''}`,
+    );
   }
   if (origin === null) return { ok: true };
-  const host = (options.trustProxy ? request.headers.get('x-forwarded-host')?.split(',')[0]?.trim() : undefined) ?? request.headers.get('host') ?? new URL(request.url).host;
+  const host =
+    (options.trustProxy ? request.headers.get('x-forwarded-host')?.split(',')[0]?.trim() : undefined) ??
+    request.headers.get('host') ??
+    new URL(request.url).host;
   let originHost: string | undefined;
   try {
     originHost = new URL(origin).host;
@@ -81,7 +87,10 @@ export function withCors(response: Response, corsOrigin: string | undefined): Re
 /** The answer to a CORS preflight (`OPTIONS`) from an allowed origin; refused for any other. */
 export function preflightResponse(request: Request, verdict: OriginVerdict, methods = 'POST'): Response {
   if (!verdict.ok || verdict.corsOrigin === undefined) {
-    return Response.json({ error: 'This origin may not call the chat endpoint (no CORS for it).', code: 'forbidden-origin' }, { status: 403 });
+    return Response.json(
+      { error: 'This origin may not call the chat endpoint (no CORS for it).', code: 'forbidden-origin' },
+      { status: 403 },
+    );
   }
   const requested = request.headers.get('access-control-request-headers');
   return new Response(null, {
@@ -89,7 +98,8 @@ export function preflightResponse(request: Request, verdict: OriginVerdict, meth
     headers: {
       'access-control-allow-origin': verdict.corsOrigin,
       'access-control-allow-methods': methods,
-      'access-control-allow-headers': requested && requested.length < 1000 && /^[A-Za-z0-9-]+(\s*,\s*[A-Za-z0-9-]+)*$/.test(requested) ? requested : 'content-type',
+      'access-control-allow-headers':
+        requested && requested.length < 1000 && /^[A-Za-z0-9-]+(\s*,\s*[A-Za-z0-9-]+)*$/.test(requested) ? requested : 'content-type',
       'access-control-max-age': '600',
       vary: 'Origin',
     },

@@ -31,7 +31,8 @@ const kindOf = (value: unknown): string => (value === null ? 'null' : Array.isAr
 /** `messages[2].content` for a path. */
 function spell(path: Path | undefined): string {
   let text = '';
-  for (let at = path; at; at = at.parent) text = typeof at.key === 'number' ? `[${at.key}]${text}` : at.parent ? `.${at.key}${text}` : `${at.key}${text}`;
+  for (let at = path; at; at = at.parent)
+    text = typeof at.key === 'number' ? `[${at.key}]${text}` : at.parent ? `.${at.key}${text}` : `${at.key}${text}`;
   return text;
 }
 
@@ -65,7 +66,8 @@ const arrayOf =
   (value, at, problems) => {
     if (!Array.isArray(value)) return void problems.push({ at, expected: `array, received ${kindOf(value)}` });
     const out: unknown[] = new Array(value.length);
-    for (let index = 0; index < value.length && problems.length < MAX_PROBLEMS; index++) out[index] = check(value[index], { parent: at, key: index }, problems);
+    for (let index = 0; index < value.length && problems.length < MAX_PROBLEMS; index++)
+      out[index] = check(value[index], { parent: at, key: index }, problems);
     return out;
   };
 /** An open object: `fields` in AG-UI's order (optional ones may be absent), unknown fields kept after them. */
@@ -86,7 +88,9 @@ const object = (fields: Record<string, Check>): Check => {
 };
 /** A union told apart by one string field (`role`, `type`), as AG-UI's discriminated unions are. */
 const union = (key: string, variants: Record<string, Check>): Check => {
-  const expected = Object.keys(variants).map((name) => `"${name}"`).join(' or ');
+  const expected = Object.keys(variants)
+    .map((name) => `"${name}"`)
+    .join(' or ');
   return (value, at, problems) => {
     if (!isObject(value)) return void problems.push({ at, expected: `object, received ${kindOf(value)}` });
     const tag = value[key];
@@ -100,7 +104,8 @@ const textOrParts =
   (parts: Check): Check =>
   (value, at, problems) => {
     if (typeof value === 'string') return value;
-    if (!Array.isArray(value)) return void problems.push({ at, expected: `string or an array of content parts, received ${kindOf(value)}` });
+    if (!Array.isArray(value))
+      return void problems.push({ at, expected: `string or an array of content parts, received ${kindOf(value)}` });
     return parts(value, at, problems);
   };
 /** Present, whatever its value. */
@@ -125,17 +130,53 @@ const part = union('type', {
   document: media,
 });
 const content = textOrParts(arrayOf(part));
-const named = { subagentRunId: optional(string), id: string, role: anything, name: optional(string), encryptedValue: optional(string), metadata: anything };
-const toolCall = object({ id: string, type: oneOf('function'), function: object({ name: string, arguments: string }), encryptedValue: optional(string), metadata: anything });
+const named = {
+  subagentRunId: optional(string),
+  id: string,
+  role: anything,
+  name: optional(string),
+  encryptedValue: optional(string),
+  metadata: anything,
+};
+const toolCall = object({
+  id: string,
+  type: oneOf('function'),
+  function: object({ name: string, arguments: string }),
+  encryptedValue: optional(string),
+  metadata: anything,
+});
 
 const message = union('role', {
   developer: object({ ...named, content: string }),
   system: object({ ...named, content: string }),
   assistant: object({ ...named, content: optional(string), toolCalls: optional(arrayOf(toolCall)) }),
   user: object({ ...named, content }),
-  tool: object({ subagentRunId: optional(string), id: string, role: anything, content, toolCallId: string, error: optional(string), encryptedValue: optional(string), metadata: anything }),
-  activity: object({ subagentRunId: optional(string), id: string, role: anything, activityType: string, content: present, metadata: anything }),
-  reasoning: object({ subagentRunId: optional(string), id: string, role: anything, content: string, encryptedValue: optional(string), metadata: anything }),
+  tool: object({
+    subagentRunId: optional(string),
+    id: string,
+    role: anything,
+    content,
+    toolCallId: string,
+    error: optional(string),
+    encryptedValue: optional(string),
+    metadata: anything,
+  }),
+  activity: object({
+    subagentRunId: optional(string),
+    id: string,
+    role: anything,
+    activityType: string,
+    content: present,
+    metadata: anything,
+  }),
+  reasoning: object({
+    subagentRunId: optional(string),
+    id: string,
+    role: anything,
+    content: string,
+    encryptedValue: optional(string),
+    metadata: anything,
+  }),
 });
 
 const runInput = object({
@@ -146,8 +187,12 @@ const runInput = object({
   // As AG-UI's schema does: a null state reads as no state.
   state: (value) => (value === null ? undefined : value),
   messages: arrayOf(message),
-  tools: (value, at, problems) => (value === undefined ? [] : arrayOf(object({ name: string, description: string, parameters: anything, metadata: anything }))(value, at, problems)),
-  context: (value, at, problems) => (value === undefined ? [] : arrayOf(object({ description: string, value: string }))(value, at, problems)),
+  tools: (value, at, problems) =>
+    value === undefined
+      ? []
+      : arrayOf(object({ name: string, description: string, parameters: anything, metadata: anything }))(value, at, problems),
+  context: (value, at, problems) =>
+    value === undefined ? [] : arrayOf(object({ description: string, value: string }))(value, at, problems),
   forwardedProps: anything,
   resume: optional(arrayOf(object({ interruptId: string, status: oneOf('resolved', 'cancelled'), payload: anything, metadata: anything }))),
 });
@@ -157,9 +202,15 @@ const runInput = object({
  * defaulting to `[]`), or what is wrong, each problem as `expected string, received number at
  * messages[0].id` (at most eight, joined by `; `).
  */
-export function readRunInput(body: unknown): { readonly ok: true; readonly input: RunAgentInput } | { readonly ok: false; readonly error: string } {
+export function readRunInput(
+  body: unknown,
+): { readonly ok: true; readonly input: RunAgentInput } | { readonly ok: false; readonly error: string } {
   const problems: Problem[] = [];
   const input = runInput(body, undefined, problems);
-  if (problems.length > 0) return { ok: false, error: problems.map((problem) => `expected ${problem.expected}${problem.at ? ` at ${spell(problem.at)}` : ''}`).join('; ') };
+  if (problems.length > 0)
+    return {
+      ok: false,
+      error: problems.map((problem) => `expected ${problem.expected}${problem.at ? ` at ${spell(problem.at)}` : ''}`).join('; '),
+    };
   return { ok: true, input: input as RunAgentInput };
 }

@@ -13,7 +13,10 @@ export interface RunsPerOwnerOptions {
 }
 
 /** The defaults of {@link RunsPerOwnerOptions}. */
-export const DEFAULT_RUNS_PER_OWNER: { readonly maxRunsInFlight: number; readonly retryAfterSeconds: number } = { maxRunsInFlight: 4, retryAfterSeconds: 5 };
+export const DEFAULT_RUNS_PER_OWNER: { readonly maxRunsInFlight: number; readonly retryAfterSeconds: number } = {
+  maxRunsInFlight: 4,
+  retryAfterSeconds: 5,
+};
 
 /**
  * Counts each owner's runs in flight, so one user (or one IP) cannot start runs without end: a run

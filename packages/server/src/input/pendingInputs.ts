@@ -41,11 +41,14 @@ export class PendingInputs {
 
   /** Registers `input`; `onTimeout` runs when nobody answered by `input.expiresAt`. */
   add(input: PendingInput, onTimeout: () => void): void {
-    const timer = setTimeout(() => {
-      if (this.#pending.get(input.id)?.input !== input) return;
-      this.#pending.delete(input.id);
-      onTimeout();
-    }, Math.max(0, input.expiresAt - Date.now()));
+    const timer = setTimeout(
+      () => {
+        if (this.#pending.get(input.id)?.input !== input) return;
+        this.#pending.delete(input.id);
+        onTimeout();
+      },
+      Math.max(0, input.expiresAt - Date.now()),
+    );
     // A waiting request does not keep the process alive.
     timer.unref?.();
     this.#pending.set(input.id, { input, timer });

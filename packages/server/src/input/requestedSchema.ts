@@ -13,7 +13,23 @@ export const MAX_INPUT_DEPTH = 32;
 /** Keywords whose value is a map of names to schemas. */
 const SCHEMA_MAPS = ['properties', '$defs', 'definitions', 'dependentSchemas', 'dependencies'];
 /** Keywords whose value is a schema or a list of schemas. */
-const SCHEMA_SLOTS = ['items', 'prefixItems', 'allOf', 'anyOf', 'oneOf', 'not', 'if', 'then', 'else', 'additionalProperties', 'additionalItems', 'unevaluatedProperties', 'unevaluatedItems', 'contains', 'propertyNames'];
+const SCHEMA_SLOTS = [
+  'items',
+  'prefixItems',
+  'allOf',
+  'anyOf',
+  'oneOf',
+  'not',
+  'if',
+  'then',
+  'else',
+  'additionalProperties',
+  'additionalItems',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+  'contains',
+  'propertyNames',
+];
 
 /**
  * The first keyword of `schema` the validator would run at a cost the user's answer controls:
@@ -33,11 +49,14 @@ function costlyKeyword(schema: unknown, depth: number): string | undefined {
   }
   const record = schema as Record<string, unknown>;
   for (const reference of ['$ref', '$dynamicRef', '$recursiveRef']) {
-    if (reference in record) return `\`${reference}\` is not supported (a requested schema is self-contained; a reference can loop, and the validator then overflows its stack)`;
+    if (reference in record)
+      return `\`${reference}\` is not supported (a requested schema is self-contained; a reference can loop, and the validator then overflows its stack)`;
   }
-  if ('pattern' in record) return '`pattern` is not supported (it would compile a regular expression from the schema); use `enum` or check the value in the tool';
+  if ('pattern' in record)
+    return '`pattern` is not supported (it would compile a regular expression from the schema); use `enum` or check the value in the tool';
   if ('patternProperties' in record) return '`patternProperties` is not supported (it would compile regular expressions from the schema)';
-  if (record['format'] === 'regex') return "`format: 'regex'` is not supported (it would compile the user's answer as a regular expression)";
+  if (record['format'] === 'regex')
+    return "`format: 'regex'` is not supported (it would compile the user's answer as a regular expression)";
   if (record['uniqueItems'] === true) return '`uniqueItems` is not supported (it compares every pair of items of the answer)';
   for (const key of SCHEMA_MAPS) {
     const map = record[key];
@@ -73,7 +92,8 @@ export function checkRequestedSchema(schema: unknown): string | undefined {
   const record = schema as Record<string, unknown>;
   if (record['type'] !== 'object') return "the schema must describe an object (`type: 'object'`)";
   const properties = record['properties'];
-  if (typeof properties !== 'object' || properties === null || Array.isArray(properties)) return 'the schema must list its fields in `properties`';
+  if (typeof properties !== 'object' || properties === null || Array.isArray(properties))
+    return 'the schema must list its fields in `properties`';
   if (hasProtoKey(schema)) return "the schema has a '__proto__' key";
   const costly = costlyKeyword(schema, 0);
   if (costly) return costly;
@@ -83,7 +103,8 @@ export function checkRequestedSchema(schema: unknown): string | undefined {
   } catch (error) {
     return `the schema is not JSON (${error instanceof Error ? error.message : String(error)})`;
   }
-  if (text.length > MAX_REQUESTED_SCHEMA_CHARS) return `the schema is ${text.length} characters; at most ${MAX_REQUESTED_SCHEMA_CHARS} are allowed`;
+  if (text.length > MAX_REQUESTED_SCHEMA_CHARS)
+    return `the schema is ${text.length} characters; at most ${MAX_REQUESTED_SCHEMA_CHARS} are allowed`;
   return undefined;
 }
 
@@ -92,7 +113,8 @@ export function checkRequestedSchema(schema: unknown): string | undefined {
  * {@link MAX_INPUT_DEPTH} levels, without `__proto__` keys at any depth, that the schema accepts. Returns why not, or `undefined`.
  */
 export async function checkInputContent(schema: JsonSchema, content: unknown): Promise<string | undefined> {
-  if (typeof content !== 'object' || content === null || Array.isArray(content)) return 'the content must be an object of the requested fields';
+  if (typeof content !== 'object' || content === null || Array.isArray(content))
+    return 'the content must be an object of the requested fields';
   // Before the __proto__ check, which stops looking past 64 levels.
   if (nestsDeeperThan(content, MAX_INPUT_DEPTH)) return `the content nests deeper than ${MAX_INPUT_DEPTH} levels`;
   if (hasProtoKey(content)) return "the content has a '__proto__' key, which is never accepted";

@@ -73,12 +73,22 @@ export async function reviewInputAnswers(options: {
   for (const entry of options.entries) {
     const id = entry.interruptId;
     const parts = CallSigner.readInputRequestId(id);
-    const call = parts && [...options.calls.values()].find((candidate) => CallSigner.same(signer.inputRequestTag(threadId, candidate.id, parts.nonce, parts.expiresAt), parts.tag));
+    const call =
+      parts &&
+      [...options.calls.values()].find((candidate) =>
+        CallSigner.same(signer.inputRequestTag(threadId, candidate.id, parts.nonce, parts.expiresAt), parts.tag),
+      );
     if (!parts || !call) {
-      throw new ChatRequestError('unknown-input-request', `Input request '${id}' does not belong to a tool call of this conversation (unknown, or asked in another conversation).`);
+      throw new ChatRequestError(
+        'unknown-input-request',
+        `Input request '${id}' does not belong to a tool call of this conversation (unknown, or asked in another conversation).`,
+      );
     }
     if (options.answered.has(call.id) || claims.some((claim) => claim.key === answeredInputKey(id))) {
-      throw new ChatRequestError('input-request-answered', `Input request '${id}' of '${call.function.name}' was already answered; it cannot be answered again.`);
+      throw new ChatRequestError(
+        'input-request-answered',
+        `Input request '${id}' of '${call.function.name}' was already answered; it cannot be answered again.`,
+      );
     }
     if (!options.lastCalls.includes(call)) {
       throw new ChatRequestError(
@@ -104,7 +114,11 @@ export async function reviewInputAnswers(options: {
     }
     if (answer.action === 'accept') {
       const problem = await checkInputContent(pending.schema, answer.content);
-      if (problem) throw new ChatRequestError('invalid-input', `The answer to input request '${id}' of '${call.function.name}' is refused: ${problem}. The call still waits for a valid answer.`);
+      if (problem)
+        throw new ChatRequestError(
+          'invalid-input',
+          `The answer to input request '${id}' of '${call.function.name}' is refused: ${problem}. The call still waits for a valid answer.`,
+        );
     }
     answers.push({ pending, answer, superseded: options.movedOn });
   }
@@ -124,11 +138,14 @@ function readAnswer(entry: ResumeEntry, toolName: string): InputResponse {
   const payload: unknown = entry.payload;
   const fail = (why: string) =>
     new ChatRequestError('invalid-input-answer', `The answer to input request '${entry.interruptId}' of '${toolName}' is refused: ${why}.`);
-  if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) throw fail("the payload must be { action: 'accept' | 'decline' | 'cancel', content? }");
+  if (typeof payload !== 'object' || payload === null || Array.isArray(payload))
+    throw fail("the payload must be { action: 'accept' | 'decline' | 'cancel', content? }");
   if (hasProtoKey(payload)) throw fail("it has a '__proto__' key, which is never accepted");
   const { action, content } = payload as { action?: unknown; content?: unknown };
   if (action === 'decline' || action === 'cancel') return { action };
-  if (action !== 'accept') throw fail(`the action must be 'accept', 'decline' or 'cancel' (got ${JSON.stringify(action)?.slice(0, 40) ?? 'none'})`);
-  if (typeof content !== 'object' || content === null || Array.isArray(content)) throw fail("'accept' needs the filled-in fields as an object in `content`");
+  if (action !== 'accept')
+    throw fail(`the action must be 'accept', 'decline' or 'cancel' (got ${JSON.stringify(action)?.slice(0, 40) ?? 'none'})`);
+  if (typeof content !== 'object' || content === null || Array.isArray(content))
+    throw fail("'accept' needs the filled-in fields as an object in `content`");
   return { action, content: content as Record<string, unknown> };
 }

@@ -89,7 +89,9 @@ export class CallExecution {
       try {
         json = JSON.stringify(value);
       } catch (error) {
-        throw new TypeError(`emit('${name}'): the value is not JSON (${error instanceof Error ? error.message : String(error)}).`, { cause: error });
+        throw new TypeError(`emit('${name}'): the value is not JSON (${error instanceof Error ? error.message : String(error)}).`, {
+          cause: error,
+        });
       }
       // After its result (or with no run attached) the call's stream position is gone: dropped.
       // A copy: the tool may change its object after emitting it.
@@ -105,7 +107,14 @@ export class CallExecution {
       .then((outcome) => this.#outcomeEvent(outcome))
       .catch((error: unknown) => {
         // Not expected (executeValidatedTool turns failures into outcomes), but a lost call would hang the run.
-        const ref = reportError(this.#context.onError, { kind: 'run', error, threadId: this.#context.threadId, runId: this.#context.runId, toolName: tool.name, toolCallId: call.id });
+        const ref = reportError(this.#context.onError, {
+          kind: 'run',
+          error,
+          threadId: this.#context.threadId,
+          runId: this.#context.runId,
+          toolName: tool.name,
+          toolCallId: call.id,
+        });
         return errorResult(this.#context, call, `Tool '${tool.name}' failed (ref ${ref}; details are in the server log).`);
       })
       .then((event) => {
@@ -145,8 +154,17 @@ export class CallExecution {
     if (!('thrown' in outcome)) return errorResult(context, call, outcome.error, marker);
     // The tool threw: its text may hold secrets (connection strings, internal hosts). The model and the
     // client read a safe message unless the tool exposed it; the details go to onError.
-    const ref = reportError(context.onError, { kind: 'tool', error: outcome.thrown, threadId: context.threadId, runId: context.runId, toolName: tool.name, toolCallId: call.id });
-    const shown = isExposed(outcome.thrown) ? `Tool '${tool.name}' failed: ${redactSecrets(outcome.thrown.message)}` : `Tool '${tool.name}' failed (ref ${ref}; details are in the server log).`;
+    const ref = reportError(context.onError, {
+      kind: 'tool',
+      error: outcome.thrown,
+      threadId: context.threadId,
+      runId: context.runId,
+      toolName: tool.name,
+      toolCallId: call.id,
+    });
+    const shown = isExposed(outcome.thrown)
+      ? `Tool '${tool.name}' failed: ${redactSecrets(outcome.thrown.message)}`
+      : `Tool '${tool.name}' failed (ref ${ref}; details are in the server log).`;
     return errorResult(context, call, shown, marker);
   }
 
@@ -154,12 +172,19 @@ export class CallExecution {
     const name = this.prepared.tool.name;
     const problem = checkInputRequest(request);
     if (problem) return Promise.reject(new TypeError(`requestInput (tool '${name}'): ${problem}.`));
-    if (this.#waiting !== undefined) return Promise.reject(new TypeError(`requestInput (tool '${name}'): this call already waits for an answer; ask one thing at a time.`));
+    if (this.#waiting !== undefined)
+      return Promise.reject(
+        new TypeError(`requestInput (tool '${name}'): this call already waits for an answer; ask one thing at a time.`),
+      );
     const sink = this.#sink;
     // Stopped, or nobody to ask: the answer is a cancel, at once.
     if (this.#ended || !sink || this.#abort.signal.aborted) return Promise.resolve({ action: 'cancel' });
     if (pendingInputs.size >= MAX_PENDING_INPUTS) {
-      return Promise.reject(new Error(`requestInput (tool '${name}'): ${MAX_PENDING_INPUTS} input requests wait in this server process already, the most it holds; try again once some are answered.`));
+      return Promise.reject(
+        new Error(
+          `requestInput (tool '${name}'): ${MAX_PENDING_INPUTS} input requests wait in this server process already, the most it holds; try again once some are answered.`,
+        ),
+      );
     }
     const context = this.#context;
     const timeoutMs = request.timeoutMs ?? context.inputRequestTimeoutMs;
@@ -214,7 +239,11 @@ export class CallExecution {
         responseSchema: {
           type: 'object',
           properties: {
-            action: { type: 'string', enum: ['accept', 'decline', 'cancel'], description: 'accept sends content; decline and cancel send nothing.' },
+            action: {
+              type: 'string',
+              enum: ['accept', 'decline', 'cancel'],
+              description: 'accept sends content; decline and cancel send nothing.',
+            },
             content: schema,
           },
           required: ['action'],
@@ -229,9 +258,13 @@ export class CallExecution {
 function checkInputRequest(request: InputRequest): string | undefined {
   if (typeof request !== 'object' || request === null) return 'pass { message, schema, timeoutMs? }';
   if (typeof request.message !== 'string' || request.message.trim() === '') return 'the message must be a non-empty string';
-  if (request.message.length > MAX_INPUT_MESSAGE_CHARS) return `the message is ${request.message.length} characters; at most ${MAX_INPUT_MESSAGE_CHARS} are allowed`;
+  if (request.message.length > MAX_INPUT_MESSAGE_CHARS)
+    return `the message is ${request.message.length} characters; at most ${MAX_INPUT_MESSAGE_CHARS} are allowed`;
   const timeout = request.timeoutMs;
-  if (timeout !== undefined && (typeof timeout !== 'number' || !Number.isFinite(timeout) || timeout <= 0 || timeout > MAX_INPUT_TIMEOUT_MS)) {
+  if (
+    timeout !== undefined &&
+    (typeof timeout !== 'number' || !Number.isFinite(timeout) || timeout <= 0 || timeout > MAX_INPUT_TIMEOUT_MS)
+  ) {
     return `timeoutMs must be a positive number of milliseconds, at most ${MAX_INPUT_TIMEOUT_MS} (24 hours)`;
   }
   return checkRequestedSchema(request.schema);
@@ -247,6 +280,8 @@ function checkEventName(tool: PreparedCall['tool'], name: string): void {
   if (typeof name !== 'string' || name.length === 0) throw new TypeError('emit(name, value): the event name must be a non-empty string.');
   const granted = eventPrefixOf(tool);
   if (name.startsWith(RESERVED_PREFIX) && !(granted !== undefined && name.startsWith(granted) && name.length > granted.length)) {
-    throw new TypeError(`emit('${name}'): event names starting with '${RESERVED_PREFIX}' are reserved for Chatwire${granted ? ` (this tool may emit '${granted}*')` : ''}.`);
+    throw new TypeError(
+      `emit('${name}'): event names starting with '${RESERVED_PREFIX}' are reserved for Chatwire${granted ? ` (this tool may emit '${granted}*')` : ''}.`,
+    );
   }
 }

@@ -32,4 +32,3 @@ export function providerSearchResult(context: RunContext, search: ProviderSearch
   };
   return resultEvent(context, search.call, JSON.stringify(content), {});
 }
-

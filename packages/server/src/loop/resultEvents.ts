@@ -23,7 +23,12 @@ export function resultEvent(context: RunContext, call: ToolCall, content: string
 }
 
 /** A failed call's result: the model reads `{ error }` and can act on it. `meta` adds to the metadata (discovery markers). */
-export function errorResult(context: RunContext, call: ToolCall, error: string, meta: Omit<ResultMetadata, 'outcome' | 'error'> = {}): Event {
+export function errorResult(
+  context: RunContext,
+  call: ToolCall,
+  error: string,
+  meta: Omit<ResultMetadata, 'outcome' | 'error'> = {},
+): Event {
   return resultEvent(context, call, JSON.stringify({ error }), { ...meta, outcome: 'error', error });
 }
 

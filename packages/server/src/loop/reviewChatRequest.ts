@@ -29,7 +29,11 @@ export async function validateChatRequest(options: ChatOptions): Promise<void> {
  * answering, so a refused request is an HTTP error, then hands the result to `runChat`, which
  * reviews nothing again.
  */
-export async function reviewChatRequest(options: ChatOptions, consume = true, signer = new CallSigner(options.secret)): Promise<ReviewedRequest> {
+export async function reviewChatRequest(
+  options: ChatOptions,
+  consume = true,
+  signer = new CallSigner(options.secret),
+): Promise<ReviewedRequest> {
   const tools = runToolsOf(options);
   const review = await reviewHistory({
     messages: options.messages,

@@ -102,8 +102,11 @@ export async function* runChat(
       const tool = registered?.server;
       // An approved call of a lazy tool nobody discovered is its discovery (call-to-load): its result says so.
       const discovers = registered?.lazy === true && !(await context.tools.discovery.isDiscovered(registered.name, context.history));
-      const prepared = tool ? await prepareServerCall(tool, call, discovers) : { ok: false as const, error: `Unknown tool '${call.function.name}'.` };
-      if (prepared.ok) approved.push(call === asked ? prepared.prepared : { ...prepared.prepared, editedArguments: call.function.arguments });
+      const prepared = tool
+        ? await prepareServerCall(tool, call, discovers)
+        : { ok: false as const, error: `Unknown tool '${call.function.name}'.` };
+      if (prepared.ok)
+        approved.push(call === asked ? prepared.prepared : { ...prepared.prepared, editedArguments: call.function.arguments });
       else yield errorResult(context, call, prepared.error, call === asked ? {} : { editedArguments: call.function.arguments });
     }
     // Calls waiting for input get their answers and stream the rest of their work here.
@@ -127,7 +130,14 @@ export async function* runChat(
       const sentMessages = withEveryCallAnswered(context.history);
       const step = yield* streamModelStep(options.model, options.system, context, plan.tools, sentMessages, plan.deferredTools);
       if (step.usage) usage.push(step.usage);
-      const accounting = context.tools.discovery.usage({ runId, step: iteration + 1, plan, system: options.system, messages: sentMessages, providerUsage: providerUsageOf(step.usage) });
+      const accounting = context.tools.discovery.usage({
+        runId,
+        step: iteration + 1,
+        plan,
+        system: options.system,
+        messages: sentMessages,
+        providerUsage: providerUsageOf(step.usage),
+      });
       // Server packages' shares (Code Mode's), for the tools of theirs this call was sent.
       const shares = extensionUsage(
         plan.tools.map((tool) => context.tools.registry.get(tool.name)?.server),

@@ -31,7 +31,10 @@ export function runToolsOf(options: Pick<ChatOptions, 'tools' | 'frontendTools' 
   const serverTools = options.tools ?? [];
   const frontendTools = options.frontendTools ?? [];
   const hasLazy = serverTools.some((tool) => tool.lazy) || frontendTools.some((tool) => readWireToolMetadata(tool).lazy);
-  const registry = new ToolRegistry(serverTools, hasLazy ? frontendTools.filter((tool) => tool.name !== DISCOVERY_TOOL_NAME) : frontendTools);
+  const registry = new ToolRegistry(
+    serverTools,
+    hasLazy ? frontendTools.filter((tool) => tool.name !== DISCOVERY_TOOL_NAME) : frontendTools,
+  );
   const counter = toolTokensFor(options.model.toolTokens);
   const discovery = new LazyDiscovery(registry, options.discovery ?? {}, counter, options.model);
   const answersDiscovery = registry.get(DISCOVERY_TOOL_NAME)?.runsOn !== 'client';

@@ -22,7 +22,11 @@ export interface InputAnswer {
  * that now wait for the user: they keep running, detached from this run, and the run ends with
  * these interrupts.
  */
-export async function* executeServerCalls(context: RunContext, calls: readonly PreparedCall[], answers: readonly InputAnswer[] = []): AsyncGenerator<Event, Interrupt[], undefined> {
+export async function* executeServerCalls(
+  context: RunContext,
+  calls: readonly PreparedCall[],
+  answers: readonly InputAnswer[] = [],
+): AsyncGenerator<Event, Interrupt[], undefined> {
   if (calls.length === 0 && answers.length === 0) return [];
   for (const { call } of calls) {
     yield { type: EventType.CUSTOM, name: CHATWIRE_EVENTS.toolExecuting, value: { toolCallId: call.id } };

@@ -53,7 +53,9 @@ export async function prepareServerCall(
     return { ok: false, error: `Invalid JSON in the arguments of '${tool.name}': ${describeError(error)}` };
   }
   const valid = await validateToolInput(tool, raw);
-  return valid.ok ? { ok: true, prepared: { call, tool, input: valid.value, ...(discovers ? { discovers } : {}) } } : { ok: false, error: valid.error };
+  return valid.ok
+    ? { ok: true, prepared: { call, tool, input: valid.value, ...(discovers ? { discovers } : {}) } }
+    : { ok: false, error: valid.error };
 }
 
 /**
@@ -79,7 +81,11 @@ export async function* triageCalls(context: RunContext, calls: readonly ToolCall
     if (isServerDiscovery(call)) continue;
     const tool = registry.get(call.function.name);
     if (!tool) {
-      const available = registry.eager().map((t) => t.name).join(', ') || 'none';
+      const available =
+        registry
+          .eager()
+          .map((t) => t.name)
+          .join(', ') || 'none';
       const more = discovery.deferring ? ` More tools can be loaded with ${discovery.loadingTool}.` : '';
       yield errorResult(context, call, `Unknown tool '${call.function.name}'. Available tools: ${available}.${more}`);
       continue;
@@ -164,7 +170,13 @@ const PROMPT_ARGUMENTS_CHARS = 200;
 function approvalInterrupt(context: RunContext, call: ToolCall, toolName: string, policyMessage?: string): Interrupt | string {
   const expiresAt = Date.now() + context.approvalTtlMs;
   // A tool that tracks drift binds its definition version too: an approval of a tool that changed no longer matches.
-  const id = context.signer.approvalId(context.threadId, call, expiresAt, context.store.scope, context.tools.discovery.fingerprint(call.function.name));
+  const id = context.signer.approvalId(
+    context.threadId,
+    call,
+    expiresAt,
+    context.store.scope,
+    context.tools.discovery.fingerprint(call.function.name),
+  );
   const canonical = canonicalArguments(call.function.arguments);
   if (id === undefined || !canonical.ok) {
     return `The arguments of '${toolName}' cannot be approved: ${canonical.ok ? 'they have no canonical form' : canonical.reason}.`;
@@ -183,8 +195,15 @@ function approvalInterrupt(context: RunContext, call: ToolCall, toolName: string
         approved: { type: 'boolean', description: 'true runs the call; false declines it.' },
         reason: { type: 'string', description: 'Why it was declined; the model reads it.' },
         // AG-UI approve-with-edits: its presence is the signal that edits are accepted.
-        editedArgs: { ...editableSchema(context, toolName), description: 'Full replacement of the arguments (not merged); validated against the tool schema.' },
-        grant: { type: 'string', enum: grantOptions, description: "Remember the answer: 'once' (this call), 'thread' (this chat), 'always' (this tool, for this user)." },
+        editedArgs: {
+          ...editableSchema(context, toolName),
+          description: 'Full replacement of the arguments (not merged); validated against the tool schema.',
+        },
+        grant: {
+          type: 'string',
+          enum: grantOptions,
+          description: "Remember the answer: 'once' (this call), 'thread' (this chat), 'always' (this tool, for this user).",
+        },
         grantArguments: { type: 'boolean', description: 'With grant: only for these exact arguments.' },
       },
       required: ['approved'],
@@ -196,7 +215,9 @@ function approvalInterrupt(context: RunContext, call: ToolCall, toolName: string
 /** The schema of a tool's arguments, as `editedArgs` offers it (an object schema). */
 function editableSchema(context: RunContext, toolName: string): Record<string, unknown> {
   const parameters = context.tools.registry.get(toolName)?.parameters;
-  return parameters && typeof parameters === 'object' && !Array.isArray(parameters) ? { ...parameters, type: 'object' } : { type: 'object' };
+  return parameters && typeof parameters === 'object' && !Array.isArray(parameters)
+    ? { ...parameters, type: 'object' }
+    : { type: 'object' };
 }
 
 /** The error for a call nobody can run: named, with both ways to fix it. */

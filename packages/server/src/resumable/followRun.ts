@@ -13,7 +13,12 @@ const PAGE = 256;
  * allow) it stops with `gap`, so the reader's stream ends without a terminal event and a resume
  * from its last id is refused with a clear error. `signal` stops it, also while it waits.
  */
-export async function* followRun(store: RunStreamStore, run: RunAddress, after: number, signal: AbortSignal): AsyncGenerator<readonly StoredEvent[], FollowEnd, undefined> {
+export async function* followRun(
+  store: RunStreamStore,
+  run: RunAddress,
+  after: number,
+  signal: AbortSignal,
+): AsyncGenerator<readonly StoredEvent[], FollowEnd, undefined> {
   let cursor = after;
   let pokes = 0;
   let wake: (() => void) | undefined;

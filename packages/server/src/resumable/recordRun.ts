@@ -78,7 +78,8 @@ export async function recordRun(
           const batch = pending;
           pending = [];
           const stored = await store.append(run, batch, keepFrom(), now() + limits.staleAfterMs);
-          if (!stored) throw new Error('The run expired in the store while it was still running (was the producer stalled past `staleAfterMs`?).');
+          if (!stored)
+            throw new Error('The run expired in the store while it was still running (was the producer stalled past `staleAfterMs`?).');
         }
       } catch (error) {
         fail(error);
@@ -108,7 +109,10 @@ export async function recordRun(
     }
   };
   let unwatch: () => void = () => {};
-  const heartbeat = setInterval(() => void store.touch(run, now() + limits.staleAfterMs).catch(() => {}), Math.max(1_000, Math.floor(limits.staleAfterMs / 3)));
+  const heartbeat = setInterval(
+    () => void store.touch(run, now() + limits.staleAfterMs).catch(() => {}),
+    Math.max(1_000, Math.floor(limits.staleAfterMs / 3)),
+  );
   heartbeat.unref?.();
   try {
     unwatch = await store.watch(run, (signal) => {

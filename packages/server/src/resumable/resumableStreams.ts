@@ -68,7 +68,8 @@ function lastEventIdOf(request: Request, url: URL): number | string {
   const raw = request.headers.get('last-event-id') ?? url.searchParams.get('lastEventId');
   if (raw === null || raw.trim() === '') return 0;
   const text = raw.trim();
-  if (!/^\d{1,13}$/.test(text) || Number(text) > MAX_EVENT_ID) return `Last-Event-ID must be a whole number of this run's events (got ${JSON.stringify(text.slice(0, 40))}).`;
+  if (!/^\d{1,13}$/.test(text) || Number(text) > MAX_EVENT_ID)
+    return `Last-Event-ID must be a whole number of this run's events (got ${JSON.stringify(text.slice(0, 40))}).`;
   return Number(text);
 }
 
@@ -128,7 +129,11 @@ export class ResumableStreams {
     }
     if (!created) {
       this.#budget.release(run);
-      return refuse(409, `A run with runId '${input.runId}' already exists in this thread (running, or ended less than retainMs ago): start a new run with a new runId, or read this one with GET.`, 'run-exists');
+      return refuse(
+        409,
+        `A run with runId '${input.runId}' already exists in this thread (running, or ended less than retainMs ago): start a new run with a new runId, or read this one with GET.`,
+        'run-exists',
+      );
     }
     return { run, token, account };
   }
@@ -160,7 +165,11 @@ export class ResumableStreams {
     const after = lastEventIdOf(request, url);
     if (typeof after === 'string') return refuse(400, after, 'invalid-last-event-id');
     if (after > record.lastId) {
-      return refuse(400, `Last-Event-ID ${after} is ahead of run '${record.runId}', whose last event so far is ${record.lastId}.`, 'invalid-last-event-id');
+      return refuse(
+        400,
+        `Last-Event-ID ${after} is ahead of run '${record.runId}', whose last event so far is ${record.lastId}.`,
+        'invalid-last-event-id',
+      );
     }
     if (!named && record.state === 'ended') return noRun();
     if (record.firstId > after + 1) {
@@ -189,21 +198,39 @@ export class ResumableStreams {
   }
 
   /** The run a `GET` or `DELETE` names (or the owner's latest in the thread), once the token proves who asks. */
-  async #find(request: Request, url: URL, purpose: 'read' | 'stop'): Promise<Response | { record: RunRecord; token: string; named: boolean }> {
+  async #find(
+    request: Request,
+    url: URL,
+    purpose: 'read' | 'stop',
+  ): Promise<Response | { record: RunRecord; token: string; named: boolean }> {
     const threadId = url.searchParams.get('threadId');
-    if (!threadId) return refuse(400, `Name the thread: ${purpose === 'read' ? 'GET' : 'DELETE'} <api>?threadId=<id>[&runId=<id>].`, 'missing-thread-id');
-    const badId = idProblem(threadId, 'threadId') ?? (url.searchParams.get('runId') ? idProblem(url.searchParams.get('runId'), 'runId') : undefined);
+    if (!threadId)
+      return refuse(
+        400,
+        `Name the thread: ${purpose === 'read' ? 'GET' : 'DELETE'} <api>?threadId=<id>[&runId=<id>].`,
+        'missing-thread-id',
+      );
+    const badId =
+      idProblem(threadId, 'threadId') ?? (url.searchParams.get('runId') ? idProblem(url.searchParams.get('runId'), 'runId') : undefined);
     if (badId) return refuse(400, badId, 'invalid-id');
     const token = request.headers.get(RESUME_TOKEN_HEADER);
     if (!token) {
-      return refuse(401, `Send the resume token of the run in the \`${RESUME_TOKEN_HEADER}\` header (it came with the run: the response header of that name, and RUN_STARTED's metadata.chatwire.resume.token).`, 'missing-resume-token');
+      return refuse(
+        401,
+        `Send the resume token of the run in the \`${RESUME_TOKEN_HEADER}\` header (it came with the run: the response header of that name, and RUN_STARTED's metadata.chatwire.resume.token).`,
+        'missing-resume-token',
+      );
     }
     const owner = readResumeToken(this.#signer, threadId, token);
     if (owner === undefined) {
       const hint = this.#signer.configured
         ? 'check that every instance has the same CHATWIRE_SECRET'
         : 'this server has no CHATWIRE_SECRET, so tokens from before a restart or from another instance do not verify';
-      return refuse(403, `The resume token was not issued by this server for thread '${threadId.slice(0, 200)}' (${hint}).`, 'invalid-resume-token');
+      return refuse(
+        403,
+        `The resume token was not issued by this server for thread '${threadId.slice(0, 200)}' (${hint}).`,
+        'invalid-resume-token',
+      );
     }
     let runId = url.searchParams.get('runId') ?? undefined;
     const named = runId !== undefined && runId !== '';
@@ -217,7 +244,11 @@ export class ResumableStreams {
     // Another owner's run answers exactly like a missing one: ids cannot be probed.
     if (!record || record.owner !== owner) {
       if (!named) return noRun();
-      return refuse(404, `No run '${(runId ?? '').slice(0, 200)}' of this thread is running or retained for this token (runs are kept ${this.#options.retainMs} ms after they end).`, 'unknown-run');
+      return refuse(
+        404,
+        `No run '${(runId ?? '').slice(0, 200)}' of this thread is running or retained for this token (runs are kept ${this.#options.retainMs} ms after they end).`,
+        'unknown-run',
+      );
     }
     if (!named && purpose === 'stop' && record.state === 'ended') return noRun();
     return { record, token: token.trim(), named };
@@ -255,7 +286,10 @@ export class ResumableStreams {
       if (event.id !== 1) return event;
       const parsed = JSON.parse(event.data) as { metadata?: Record<string, unknown> };
       const chatwire = (parsed.metadata?.['chatwire'] ?? {}) as Record<string, unknown>;
-      return { id: event.id, data: JSON.stringify({ ...parsed, metadata: { ...parsed.metadata, chatwire: { ...chatwire, resume: { token } } } }) };
+      return {
+        id: event.id,
+        data: JSON.stringify({ ...parsed, metadata: { ...parsed.metadata, chatwire: { ...chatwire, resume: { token } } } }),
+      };
     };
     const body = new ReadableStream<Uint8Array>({
       pull: async (controller) => {
@@ -282,7 +316,11 @@ export class ResumableStreams {
       status: 200,
       // Ids are the client's strings: URI-encoded, so any id is a valid header value.
       // Ids are at most MAX_ID_LENGTH characters (checked at the door), so the header stays small.
-      headers: { ...EVENT_STREAM_HEADERS, [RESUME_TOKEN_HEADER]: token, ...(run.runId.length <= MAX_ID_LENGTH ? { 'chatwire-run-id': encodeURIComponent(run.runId) } : {}) },
+      headers: {
+        ...EVENT_STREAM_HEADERS,
+        [RESUME_TOKEN_HEADER]: token,
+        ...(run.runId.length <= MAX_ID_LENGTH ? { 'chatwire-run-id': encodeURIComponent(run.runId) } : {}),
+      },
     });
   }
 

@@ -1,4 +1,14 @@
-import { hashIds, idBytes, runKeyOf, utf8Length, type RunAddress, type RunRecord, type RunSignal, type RunStreamStore, type StoredEvent } from './runStreamStore.js';
+import {
+  hashIds,
+  idBytes,
+  runKeyOf,
+  utf8Length,
+  type RunAddress,
+  type RunRecord,
+  type RunSignal,
+  type RunStreamStore,
+  type StoredEvent,
+} from './runStreamStore.js';
 
 interface MemoryRun {
   record: RunRecord;
@@ -107,7 +117,15 @@ export function createMemoryRunStore(options: MemoryRunStoreOptions = {}): Memor
       if (live(key)) return false;
       const ids = idBytes(run);
       const entry: MemoryRun = {
-        record: { threadId: run.threadId, runId: run.runId, owner: run.owner, state: 'running', firstId: 1, lastId: 0, stopRequested: false },
+        record: {
+          threadId: run.threadId,
+          runId: run.runId,
+          owner: run.owner,
+          state: 'running',
+          firstId: 1,
+          lastId: 0,
+          stopRequested: false,
+        },
         events: [],
         head: 0,
         bytes: ids,

@@ -22,7 +22,9 @@ export interface MemoryStoreOptions {
  * const handler = createChatHandler({ model, tools, store: createMemoryStore() });
  * ```
  */
-export function createMemoryStore(options: MemoryStoreOptions = {}): ServerStore & { readonly size: () => number; readonly runs: MemoryRunStore; readonly grants: GrantStore } {
+export function createMemoryStore(
+  options: MemoryStoreOptions = {},
+): ServerStore & { readonly size: () => number; readonly runs: MemoryRunStore; readonly grants: GrantStore } {
   const now = options.now ?? Date.now;
   const sweepIntervalMs = options.sweepIntervalMs ?? 60_000;
   const entries = new Map<string, number>();

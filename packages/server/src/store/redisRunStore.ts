@@ -108,12 +108,19 @@ export function createRedisRunStore(options: RedisRunStoreOptions): RunStreamSto
     client.sendCommand(['EVAL', script, String(keys.length), ...keys, ...args.map(String)]);
 
   // One subscription per channel, shared by every watcher of that run on this instance.
-  const channels = new Map<string, { listeners: Set<(signal: RunSignal) => void>; ready: Promise<unknown>; dispatch: (message: string) => void }>();
+  const channels = new Map<
+    string,
+    { listeners: Set<(signal: RunSignal) => void>; ready: Promise<unknown>; dispatch: (message: string) => void }
+  >();
 
   return {
     async create(run, expiresAt) {
       const { meta } = keysOf(run);
-      const reply = await evalScript(CREATE, [meta, latestKey(run.threadId, run.owner)], [run.threadId, run.runId, run.owner, Math.ceil(expiresAt)]);
+      const reply = await evalScript(
+        CREATE,
+        [meta, latestKey(run.threadId, run.owner)],
+        [run.threadId, run.runId, run.owner, Math.ceil(expiresAt)],
+      );
       return Number(reply) === 1;
     },
     async append(run, events, keepFrom, expiresAt) {
@@ -143,8 +150,7 @@ export function createRedisRunStore(options: RedisRunStoreOptions): RunStreamSto
     async read(run, after, limit) {
       const { meta, events } = keysOf(run);
       const reply = (await evalScript(READ, [meta, events], [Math.max(0, Math.floor(after)), Math.max(0, Math.floor(limit))])) as
-        | [string[], [string, string[]][]]
-        | null;
+        [string[], [string, string[]][]] | null;
       if (!reply) return undefined;
       const [flat, entries] = reply;
       const record = recordOf(flat);

@@ -68,7 +68,11 @@ export interface RunStreamStore {
   /** The run's record, or `undefined` when it is unknown or expired. */
   info(run: RunAddress): Promise<RunRecord | undefined>;
   /** The run's record and up to `limit` events with an id above `after`; `undefined` when unknown or expired. */
-  read(run: RunAddress, after: number, limit: number): Promise<{ readonly record: RunRecord; readonly events: readonly StoredEvent[] } | undefined>;
+  read(
+    run: RunAddress,
+    after: number,
+    limit: number,
+  ): Promise<{ readonly record: RunRecord; readonly events: readonly StoredEvent[] } | undefined>;
   /** The run id of the latest run an owner started in a thread, while that run is held. */
   latest(threadId: string, owner: string): Promise<string | undefined>;
   /** Asks a running run to stop, wherever it runs; resolves whether it was running. */

@@ -20,5 +20,13 @@ export const NOTES_TXT = Buffer.from('Meeting notes: ship on Friday.\n', 'utf8')
 export const userWith = (id: string, ...content: ContentPart[]): Message => ({ id, role: 'user', content });
 
 export const text = (value: string): ContentPart => ({ type: 'text', text: value });
-export const catImage: ContentPart = { type: 'image', source: { type: 'data', value: CAT_PNG, mimeType: 'image/png' }, metadata: { filename: 'cat.png' } };
-export const reportPdf: ContentPart = { type: 'document', source: { type: 'data', value: REPORT_PDF, mimeType: 'application/pdf' }, metadata: { filename: 'report.pdf' } };
+export const catImage: ContentPart = {
+  type: 'image',
+  source: { type: 'data', value: CAT_PNG, mimeType: 'image/png' },
+  metadata: { filename: 'cat.png' },
+};
+export const reportPdf: ContentPart = {
+  type: 'document',
+  source: { type: 'data', value: REPORT_PDF, mimeType: 'application/pdf' },
+  metadata: { filename: 'report.pdf' },
+};

@@ -14,7 +14,8 @@ function server(limits = {}) {
 }
 
 const answerOf = (events: Event[]) => events.map((event) => (event.type === 'TEXT_MESSAGE_CONTENT' ? event.delta : '')).join('');
-const send = async (handler: (request: Request) => Promise<Response>, ...content: ContentPart[]) => post(handler, runInput([userWith('u1', ...content)]));
+const send = async (handler: (request: Request) => Promise<Response>, ...content: ContentPart[]) =>
+  post(handler, runInput([userWith('u1', ...content)]));
 
 describe('attachments in user messages (AG-UI 1.0 media parts)', () => {
   it('are accepted and reach the model; the scripted model names what it sees', async () => {
@@ -44,7 +45,10 @@ describe('attachments in user messages (AG-UI 1.0 media parts)', () => {
 
   it('counts an attachment as its description, not its bytes (megabytes of base64 are never tokenized)', async () => {
     const { handler } = server();
-    const big: ContentPart = { type: 'image', source: { type: 'data', value: pngBytes(2 * 1024 * 1024).toString('base64'), mimeType: 'image/png' } };
+    const big: ContentPart = {
+      type: 'image',
+      source: { type: 'data', value: pngBytes(2 * 1024 * 1024).toString('base64'), mimeType: 'image/png' },
+    };
     const response = await send(handler, text('look'), big);
     expect(response.status).toBe(200);
     const events = await readEvents(response);
@@ -59,7 +63,8 @@ describe('attachments in user messages (AG-UI 1.0 media parts)', () => {
     expect(response.status).toBe(413);
     expect(await response.json()).toEqual({
       code: 'attachment-too-large',
-      error: "Attachment an image named cat.png (image/png) in message 'u1' is 12 KB; this server accepts at most 10 KB per attachment (`limits.maxAttachmentBytes`). Upload it and send a URL instead.",
+      error:
+        "Attachment an image named cat.png (image/png) in message 'u1' is 12 KB; this server accepts at most 10 KB per attachment (`limits.maxAttachmentBytes`). Upload it and send a URL instead.",
     });
     expect(received).toHaveLength(0);
     // A data: URL counts the same.
@@ -69,9 +74,15 @@ describe('attachments in user messages (AG-UI 1.0 media parts)', () => {
 
   it('more than maxAttachments in the whole conversation is 413 too-many-attachments', async () => {
     const { handler } = server({ maxAttachments: 2 });
-    const response = await post(handler, runInput([userWith('u1', catImage, catImage), { id: 'a1', role: 'assistant', content: 'ok' }, userWith('u2', catImage)]));
+    const response = await post(
+      handler,
+      runInput([userWith('u1', catImage, catImage), { id: 'a1', role: 'assistant', content: 'ok' }, userWith('u2', catImage)]),
+    );
     expect(response.status).toBe(413);
-    expect(await response.json()).toMatchObject({ code: 'too-many-attachments', error: expect.stringContaining('carries 3 attachments; this server accepts at most 2') });
+    expect(await response.json()).toMatchObject({
+      code: 'too-many-attachments',
+      error: expect.stringContaining('carries 3 attachments; this server accepts at most 2'),
+    });
   });
 
   it('refuses malformed attachments with 400 invalid-attachment, saying what is wrong', async () => {

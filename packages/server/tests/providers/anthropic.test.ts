@@ -1,7 +1,16 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Event, Message } from '@ag-ui/core';
 import { DISCOVERY_TOOL_NAME } from '@chatwire/core';
-import { anthropic, anthropicToolTokens, chat, countToolList, toAnthropicRequest, type ChatOptions, type ErrorReport, type ModelTool } from '@chatwire/server';
+import {
+  anthropic,
+  anthropicToolTokens,
+  chat,
+  countToolList,
+  toAnthropicRequest,
+  type ChatOptions,
+  type ErrorReport,
+  type ModelTool,
+} from '@chatwire/server';
 import { countTokens } from 'gpt-tokenizer';
 import { collect, user } from '../fixtures.js';
 import {
@@ -32,10 +41,28 @@ afterEach(async () => {
 
 function setup(options: Partial<ChatOptions> = {}) {
   const { tools, spies } = providerTestTools();
-  const model = anthropic({ baseURL: provider.url, apiKey: 'sk-ant-test', model: 'claude-sonnet-4-5', maxTokens: 1024, headers: { 'x-test': 'yes' } });
+  const model = anthropic({
+    baseURL: provider.url,
+    apiKey: 'sk-ant-test',
+    model: 'claude-sonnet-4-5',
+    maxTokens: 1024,
+    headers: { 'x-test': 'yes' },
+  });
   const reports: ErrorReport[] = [];
   const run = (messages: Message[], extra: Partial<ChatOptions> = {}) =>
-    collect(chat({ model, messages, tools, system: SYSTEM, threadId: 't', secret: 's', onError: (report) => reports.push(report), ...options, ...extra }));
+    collect(
+      chat({
+        model,
+        messages,
+        tools,
+        system: SYSTEM,
+        threadId: 't',
+        secret: 's',
+        onError: (report) => reports.push(report),
+        ...options,
+        ...extra,
+      }),
+    );
   return { model, tools, spies, run, reports };
 }
 
@@ -45,10 +72,18 @@ interface SentTool {
   input_schema: ModelTool['parameters'];
 }
 const bodyOf = (index: number) =>
-  provider.requests[index]!.body as { system?: string; messages: { role: string; content: Record<string, unknown>[] }[]; tools?: SentTool[] };
+  provider.requests[index]!.body as {
+    system?: string;
+    messages: { role: string; content: Record<string, unknown>[] }[];
+    tools?: SentTool[];
+  };
 const toolNamesOf = (index: number) => (bodyOf(index).tools ?? []).map((tool) => tool.name);
 const toolEvents = (events: Event[]) =>
-  events.flatMap((event) => (event.type.startsWith('TOOL_CALL_') && event.type !== 'TOOL_CALL_RESULT' ? [`${event.type} ${(event as { toolCallId: string }).toolCallId}`] : []));
+  events.flatMap((event) =>
+    event.type.startsWith('TOOL_CALL_') && event.type !== 'TOOL_CALL_RESULT'
+      ? [`${event.type} ${(event as { toolCallId: string }).toolCallId}`]
+      : [],
+  );
 
 describe('anthropic: requests and streaming', () => {
   it('streams text to TEXT_MESSAGE_CONTENT events from one streamed Messages request', async () => {
@@ -82,7 +117,9 @@ describe('anthropic: requests and streaming', () => {
     const { run, tools } = setup();
     const eager = tools.filter((tool) => !tool.lazy);
     await run([user('hello', 'u1')], { tools: eager });
-    expect(bodyOf(0).tools).toEqual(eager.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.parameters })));
+    expect(bodyOf(0).tools).toEqual(
+      eager.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.parameters })),
+    );
   });
 
   it('one tool call runs the server tool, and the next request carries the tool_use and the tool_result', async () => {
@@ -91,7 +128,10 @@ describe('anthropic: requests and streaming', () => {
     const events = await run([user('weather in Paris?', 'u1')]);
 
     expect(textOf(events)).toBe('Let me check the weather.Hello from the test provider.');
-    expect(events.find((event) => event.type === 'TOOL_CALL_START')).toMatchObject({ toolCallId: 'toolu_01W1eather', toolCallName: 'getWeather' });
+    expect(events.find((event) => event.type === 'TOOL_CALL_START')).toMatchObject({
+      toolCallId: 'toolu_01W1eather',
+      toolCallName: 'getWeather',
+    });
     expect(events.flatMap((event) => (event.type === 'TOOL_CALL_ARGS' ? [event.delta] : [])).join('')).toBe('{"city": "Paris"}');
     expect(spies.weather).toHaveBeenCalledTimes(1);
     expect(spies.weather.mock.calls[0]![0]).toEqual({ city: 'Paris' });
@@ -117,10 +157,9 @@ describe('anthropic: requests and streaming', () => {
     const { run, spies } = setup();
     const events = await run([user('weather and umbrellas', 'u1')]);
 
-    expect(events.filter((event) => event.type === 'TOOL_CALL_START').map((event) => (event as { toolCallName: string }).toolCallName)).toEqual([
-      'getWeather',
-      'searchProducts',
-    ]);
+    expect(
+      events.filter((event) => event.type === 'TOOL_CALL_START').map((event) => (event as { toolCallName: string }).toolCallName),
+    ).toEqual(['getWeather', 'searchProducts']);
     expect(spies.weather.mock.calls[0]![0]).toEqual({ city: 'Paris' });
     expect(spies.search.mock.calls[0]![0]).toEqual({ query: 'umbrella' });
     // Each tool_use block ends at its content_block_stop, before the next one starts.
@@ -148,7 +187,11 @@ describe('anthropic: requests and streaming', () => {
     expect(messages[2]!.content).toEqual(
       expect.arrayContaining([
         { type: 'tool_result', tool_use_id: 'toolu_01P1weather', content: JSON.stringify({ city: 'Paris', temperature: 18 }) },
-        { type: 'tool_result', tool_use_id: 'toolu_01P2search', content: JSON.stringify({ query: 'umbrella', items: ['Compact umbrella'] }) },
+        {
+          type: 'tool_result',
+          tool_use_id: 'toolu_01P2search',
+          content: JSON.stringify({ query: 'umbrella', items: ['Compact umbrella'] }),
+        },
       ]),
     );
   });
@@ -185,7 +228,9 @@ describe('anthropic: usage and accounting', () => {
     expect(usagesOf(events)[0]!.providerUsage).toEqual(expected);
     const finished = events.at(-1);
     expect(finished?.type).toBe('RUN_FINISHED');
-    expect((finished as { usage?: unknown }).usage).toEqual([{ provider: 'anthropic', model: 'claude-sonnet-4-5', ...expected, cacheWriteInputTokens: 64 }]);
+    expect((finished as { usage?: unknown }).usage).toEqual([
+      { provider: 'anthropic', model: 'claude-sonnet-4-5', ...expected, cacheWriteInputTokens: 64 },
+    ]);
   });
 
   it('the tools in each request are exactly toolsSent, in order, and tokens.sent is the adapter count of them', async () => {
@@ -211,7 +256,10 @@ describe('anthropic: usage and accounting', () => {
 const failures: { name: string; response: FixtureResponse; reason: string[]; text: string }[] = [
   {
     name: '401',
-    response: { status: 401, body: JSON.stringify({ type: 'error', error: { type: 'authentication_error', message: 'invalid x-api-key' }, request_id: 'req_01' }) },
+    response: {
+      status: 401,
+      body: JSON.stringify({ type: 'error', error: { type: 'authentication_error', message: 'invalid x-api-key' }, request_id: 'req_01' }),
+    },
     reason: ['authentication failed (check the API key): invalid x-api-key'],
     text: '',
   },
@@ -220,7 +268,10 @@ const failures: { name: string; response: FixtureResponse; reason: string[]; tex
     response: {
       status: 429,
       headers: { 'content-type': 'application/json', 'retry-after': '30' },
-      body: JSON.stringify({ type: 'error', error: { type: 'rate_limit_error', message: 'Number of request tokens has exceeded your per-minute rate limit.' } }),
+      body: JSON.stringify({
+        type: 'error',
+        error: { type: 'rate_limit_error', message: 'Number of request tokens has exceeded your per-minute rate limit.' },
+      }),
     },
     reason: ['rate limited (status 429); retry after 30 seconds: Number of request tokens has exceeded your per-minute rate limit.'],
     text: '',
@@ -264,13 +315,23 @@ const failures: { name: string; response: FixtureResponse; reason: string[]; tex
 ];
 
 describe('anthropic: failures', () => {
-  it.each(failures)('$name ends in RUN_ERROR with a readable reason, keeps what streamed, and is not retried', async ({ response, reason, text }) => {
-    provider.respond(response, { body: sse('text.sse') });
-    const { run, reports } = setup();
-    const events = await run([user('hello', 'u1')]);
+  it.each(failures)(
+    '$name ends in RUN_ERROR with a readable reason, keeps what streamed, and is not retried',
+    async ({ response, reason, text }) => {
+      provider.respond(response, { body: sse('text.sse') });
+      const { run, reports } = setup();
+      const events = await run([user('hello', 'u1')]);
 
-    expectFailedRun(events, { prefix: `Anthropic API (${new URL(provider.url).host}): `, reason, text, requests: provider.requests.length, reports, host: new URL(provider.url).host });
-  });
+      expectFailedRun(events, {
+        prefix: `Anthropic API (${new URL(provider.url).host}): `,
+        reason,
+        text,
+        requests: provider.requests.length,
+        reports,
+        host: new URL(provider.url).host,
+      });
+    },
+  );
 
   it('an unreachable provider ends in RUN_ERROR; the address goes to onError, never to the client', async () => {
     const url = await closedPortUrl();

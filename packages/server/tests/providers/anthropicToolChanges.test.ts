@@ -4,7 +4,16 @@ import { z } from 'zod';
 import { DISCOVERY_TOOL_NAME, toolDefinition } from '@chatwire/core';
 import { discoveredToolsInChat } from '@chatwire/core/shared';
 import { cacheSplit } from '@chatwire/core/wire';
-import { anthropic, anthropicToolTokens, chat, createChatHandler, createMemoryStore, type ChatModel, type ChatOptions, type ModelTool } from '@chatwire/server';
+import {
+  anthropic,
+  anthropicToolTokens,
+  chat,
+  createChatHandler,
+  createMemoryStore,
+  type ChatModel,
+  type ChatOptions,
+  type ModelTool,
+} from '@chatwire/server';
 import { applyEvents, clientFor, collect, interruptsOf, readEvents, user } from '../fixtures.js';
 import { fixture, startProviderServer, textOf, usagesOf, type ProviderServer } from './providerServer.js';
 import { EAGER, providerTestTools } from './tools.js';
@@ -30,10 +39,13 @@ afterEach(async () => {
   await provider.close();
 });
 
-function setup(adapter: { toolChanges?: boolean; toolSearch?: 'bm25'; promptCache?: boolean; headers?: Record<string, string> } = { toolChanges: true }) {
+function setup(
+  adapter: { toolChanges?: boolean; toolSearch?: 'bm25'; promptCache?: boolean; headers?: Record<string, string> } = { toolChanges: true },
+) {
   const { tools, spies } = providerTestTools();
   const model = anthropic({ baseURL: provider.url, apiKey: 'sk-ant-test', model: 'claude-opus-5', maxTokens: 1024, ...adapter });
-  const run = (messages: Message[], extra: Partial<ChatOptions> = {}) => collect(chat({ model, messages, tools, system: SYSTEM, threadId: 't', secret: 's', ...extra }));
+  const run = (messages: Message[], extra: Partial<ChatOptions> = {}) =>
+    collect(chat({ model, messages, tools, system: SYSTEM, threadId: 't', secret: 's', ...extra }));
   return { model, tools, spies, run };
 }
 
@@ -64,7 +76,12 @@ describe('anthropic toolChanges: what is sent', () => {
       ['listOrders', true],
     ]);
     for (const tool of tools.filter((t) => t.lazy)) {
-      expect(sent.find((s) => s.name === tool.name)).toEqual({ name: tool.name, description: tool.description, input_schema: tool.parameters, defer_loading: true });
+      expect(sent.find((s) => s.name === tool.name)).toEqual({
+        name: tool.name,
+        description: tool.description,
+        input_schema: tool.parameters,
+        defer_loading: true,
+      });
     }
     expect(provider.requests[0]!.headers['anthropic-beta']).toBe(BETAS);
     expect(bodyOf(0).cache_control).toEqual({ type: 'ephemeral' });
@@ -104,11 +121,14 @@ describe('anthropic toolChanges: what is sent', () => {
         for await (const chunk of model.stream(request)) yield chunk.type === 'finish' ? { type: 'finish', reason: chunk.reason } : chunk;
       },
     };
-    const events = await collect(chat({ model: counted, messages: [user('where is TRK-42?', 'u1')], tools, system: SYSTEM, threadId: 't', secret: 's' }));
+    const events = await collect(
+      chat({ model: counted, messages: [user('where is TRK-42?', 'u1')], tools, system: SYSTEM, threadId: 't', secret: 's' }),
+    );
     const records = usagesOf(events);
     expect(records).toHaveLength(3);
     expect(records.every((record) => record.inputSource === 'counted')).toBe(true);
-    const count = (names: string[]) => names.reduce((sum, name) => sum + anthropicToolTokens.countTool(tools.find((t) => t.name === name)! as unknown as ModelTool), 0);
+    const count = (names: string[]) =>
+      names.reduce((sum, name) => sum + anthropicToolTokens.countTool(tools.find((t) => t.name === name)! as unknown as ModelTool), 0);
     const track = count(['trackShipment']);
 
     records.forEach((record, index) => {
@@ -133,12 +153,22 @@ describe('anthropic toolChanges: what is sent', () => {
   });
 
   it('a second turn through a ChatClient sends the addition at the same place, so the first turn stays the cached prefix', async () => {
-    provider.respond({ body: sse('lazy-1-discover.sse') }, { body: sse('lazy-2-track.sse') }, { body: sse('lazy-3-answer.sse') }, { body: sse('text.sse') });
+    provider.respond(
+      { body: sse('lazy-1-discover.sse') },
+      { body: sse('lazy-2-track.sse') },
+      { body: sse('lazy-3-answer.sse') },
+      { body: sse('text.sse') },
+    );
     const { tools, model } = setup();
     const { client } = clientFor(createChatHandler({ model, tools, system: SYSTEM, secret: 'client-secret' }));
     await client.sendMessage('where is TRK-42?');
     expect(discoveredToolsInChat(client.getSnapshot().messages)).toEqual(['trackShipment']);
-    expect(client.getSnapshot().turns.at(-1)?.modelCalls.map((call) => call.toolChanges?.added)).toEqual([[], ['trackShipment'], ['trackShipment']]);
+    expect(
+      client
+        .getSnapshot()
+        .turns.at(-1)
+        ?.modelCalls.map((call) => call.toolChanges?.added),
+    ).toEqual([[], ['trackShipment'], ['trackShipment']]);
 
     await client.sendMessage('thanks');
     expect(provider.requests).toHaveLength(4);
@@ -154,14 +184,18 @@ describe('anthropic toolChanges: what is sent', () => {
 
   it('keeps an anthropic-beta header the app set, adding the tool-change betas once', async () => {
     provider.respond({ body: sse('text.sse') });
-    await setup({ toolChanges: true, headers: { 'anthropic-beta': 'files-api-2025-04-14, mid-conversation-system-2026-04-07' } }).run([user('hello', 'u1')]);
+    await setup({ toolChanges: true, headers: { 'anthropic-beta': 'files-api-2025-04-14, mid-conversation-system-2026-04-07' } }).run([
+      user('hello', 'u1'),
+    ]);
     expect(provider.requests[0]!.headers['anthropic-beta']).toBe(`files-api-2025-04-14,${BETAS}`);
   });
 
   it('a discovered tool the active policy stops sending gets no addition and stays deferred', async () => {
     provider.respond({ body: sse('lazy-1-discover.sse') }, { body: sse('text.sse') });
     const { run } = setup();
-    await run([user('where is TRK-42?', 'u1')], { discovery: { filter: (name, phase) => !(name === 'trackShipment' && phase === 'active') } });
+    await run([user('where is TRK-42?', 'u1')], {
+      discovery: { filter: (name, phase) => !(name === 'trackShipment' && phase === 'active') },
+    });
     expect(bodyOf(1).messages.some((message) => message.role === 'system')).toBe(false);
     expect(toolsOf(1).map((tool) => tool.name)).toEqual([...EAGER, DISCOVERY_TOOL_NAME, 'listOrders']);
   });
@@ -169,7 +203,12 @@ describe('anthropic toolChanges: what is sent', () => {
 
 describe('anthropic toolChanges: approvals', () => {
   it('a denied approval is answered with a tool_result, and the next request keeps the tool list and is valid', async () => {
-    const refund = toolDefinition({ name: 'refundOrder', description: 'Refund an order.', inputSchema: z.object({ orderId: z.string() }), needsApproval: true }).server(async ({ orderId }) => ({
+    const refund = toolDefinition({
+      name: 'refundOrder',
+      description: 'Refund an order.',
+      inputSchema: z.object({ orderId: z.string() }),
+      needsApproval: true,
+    }).server(async ({ orderId }) => ({
       refunded: orderId,
     }));
     const { model, tools } = setup();
@@ -180,7 +219,14 @@ describe('anthropic toolChanges: approvals', () => {
           new Request('http://chatwire.test/api/chat', {
             method: 'POST',
             headers: { 'content-type': 'application/json' },
-            body: JSON.stringify({ threadId: 'thread_a', runId: `run_${Math.random()}`, messages, tools: [], context: [], ...(resume ? { resume } : {}) }),
+            body: JSON.stringify({
+              threadId: 'thread_a',
+              runId: `run_${Math.random()}`,
+              messages,
+              tools: [],
+              context: [],
+              ...(resume ? { resume } : {}),
+            }),
           }),
         ),
       );
@@ -190,7 +236,14 @@ describe('anthropic toolChanges: approvals', () => {
     const [interrupt] = interruptsOf(first);
     expect(interrupt?.reason).toBe('tool_call');
     const messages = applyEvents(history, first);
-    const resumed = await send(messages, [{ interruptId: interrupt!.id, status: 'resolved', payload: { approved: false, reason: 'not this order' }, metadata: interrupt!.metadata }]);
+    const resumed = await send(messages, [
+      {
+        interruptId: interrupt!.id,
+        status: 'resolved',
+        payload: { approved: false, reason: 'not this order' },
+        metadata: interrupt!.metadata,
+      },
+    ]);
     expect(resumed.find((event) => event.type === 'TOOL_CALL_RESULT')).toBeDefined();
     expect(resumed.at(-1)?.type).toBe('RUN_FINISHED');
 
@@ -203,8 +256,12 @@ describe('anthropic toolChanges: approvals', () => {
     const later = await send([...applyEvents(messages, resumed), user('thanks', 'u2')]);
     expect(later.at(-1)?.type).toBe('RUN_FINISHED');
     expect(toolsOf(2)).toEqual(toolsOf(0));
-    const uses = bodyOf(2).messages.flatMap((message) => message.content.filter((block) => block['type'] === 'tool_use').map((block) => block['id']));
-    const results = bodyOf(2).messages.flatMap((message) => message.content.filter((block) => block['type'] === 'tool_result').map((block) => block['tool_use_id']));
+    const uses = bodyOf(2).messages.flatMap((message) =>
+      message.content.filter((block) => block['type'] === 'tool_use').map((block) => block['id']),
+    );
+    const results = bodyOf(2).messages.flatMap((message) =>
+      message.content.filter((block) => block['type'] === 'tool_result').map((block) => block['tool_use_id']),
+    );
     expect(results).toEqual(uses);
   });
 });
@@ -241,11 +298,25 @@ describe('anthropic toolChanges: off, and with toolSearch', () => {
   });
 
   it('a conversation that discovered a tool before toolChanges was on gets the addition after that discovery', async () => {
-    provider.respond({ body: sse('lazy-1-discover.sse') }, { body: sse('lazy-2-track.sse') }, { body: sse('lazy-3-answer.sse') }, { body: sse('text.sse') });
+    provider.respond(
+      { body: sse('lazy-1-discover.sse') },
+      { body: sse('lazy-2-track.sse') },
+      { body: sse('lazy-3-answer.sse') },
+      { body: sse('text.sse') },
+    );
     const first = await setup({}).run([user('where is TRK-42?', 'u1')]);
     await setup().run([...applyEvents([user('where is TRK-42?', 'u1')], first), user('thanks', 'u2')]);
     const messages = bodyOf(3).messages;
-    expect(messages.map((message) => message.role)).toEqual(['user', 'assistant', 'user', 'system', 'assistant', 'user', 'assistant', 'user']);
+    expect(messages.map((message) => message.role)).toEqual([
+      'user',
+      'assistant',
+      'user',
+      'system',
+      'assistant',
+      'user',
+      'assistant',
+      'user',
+    ]);
     expect(messages[3]).toEqual(addition('trackShipment'));
     expect(toolsOf(3).map((tool) => [tool.name, tool.defer_loading ?? false])).toEqual([
       ['getWeather', false],

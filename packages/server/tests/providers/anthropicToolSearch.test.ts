@@ -2,7 +2,15 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Event, Message } from '@ag-ui/core';
 import { DISCOVERY_TOOL_NAME } from '@chatwire/core';
 import { discoveredToolsInChat, discoveredToolsInWire, toolCallParts } from '@chatwire/core/shared';
-import { anthropic, anthropicToolTokens, chat, countTextTokens, createChatHandler, type ChatOptions, type ModelTool } from '@chatwire/server';
+import {
+  anthropic,
+  anthropicToolTokens,
+  chat,
+  countTextTokens,
+  createChatHandler,
+  type ChatOptions,
+  type ModelTool,
+} from '@chatwire/server';
 import { applyEvents, clientFor, collect, user } from '../fixtures.js';
 import { fixture, startProviderServer, textOf, usagesOf, type ProviderServer } from './providerServer.js';
 import { EAGER, providerTestTools } from './tools.js';
@@ -27,8 +35,15 @@ afterEach(async () => {
 
 function setup(options: { toolSearch?: 'bm25' | 'regex' | undefined } = { toolSearch: 'bm25' }) {
   const { tools, spies } = providerTestTools();
-  const model = anthropic({ baseURL: provider.url, apiKey: 'sk-ant-test', model: 'claude-sonnet-4-5', maxTokens: 1024, ...(options.toolSearch ? { toolSearch: options.toolSearch } : {}) });
-  const run = (messages: Message[], extra: Partial<ChatOptions> = {}) => collect(chat({ model, messages, tools, system: SYSTEM, threadId: 't', secret: 's', ...extra }));
+  const model = anthropic({
+    baseURL: provider.url,
+    apiKey: 'sk-ant-test',
+    model: 'claude-sonnet-4-5',
+    maxTokens: 1024,
+    ...(options.toolSearch ? { toolSearch: options.toolSearch } : {}),
+  });
+  const run = (messages: Message[], extra: Partial<ChatOptions> = {}) =>
+    collect(chat({ model, messages, tools, system: SYSTEM, threadId: 't', secret: 's', ...extra }));
   return { model, tools, spies, run };
 }
 
@@ -39,7 +54,8 @@ interface SentTool {
   input_schema?: ModelTool['parameters'];
   defer_loading?: boolean;
 }
-const bodyOf = (index: number) => provider.requests[index]!.body as { messages: { role: string; content: Record<string, unknown>[] }[]; tools?: SentTool[] };
+const bodyOf = (index: number) =>
+  provider.requests[index]!.body as { messages: { role: string; content: Record<string, unknown>[] }[]; tools?: SentTool[] };
 const toolsOf = (index: number) => bodyOf(index).tools ?? [];
 const resultsOf = (events: Event[]) => events.flatMap((event) => (event.type === 'TOOL_CALL_RESULT' ? [event] : []));
 
@@ -54,7 +70,12 @@ describe('anthropic toolSearch: what is sent', () => {
     expect(sent.map((tool) => tool.name)).toEqual([...EAGER, 'tool_search_tool_bm25', ...LAZY]);
     expect(sent[2]).toEqual(SEARCH_TOOL);
     for (const tool of tools.filter((t) => t.lazy)) {
-      expect(sent.find((s) => s.name === tool.name)).toEqual({ name: tool.name, description: tool.description, input_schema: tool.parameters, defer_loading: true });
+      expect(sent.find((s) => s.name === tool.name)).toEqual({
+        name: tool.name,
+        description: tool.description,
+        input_schema: tool.parameters,
+        defer_loading: true,
+      });
     }
     for (const name of EAGER) expect(sent.find((s) => s.name === name)?.defer_loading).toBeUndefined();
     expect(sent.map((tool) => tool.name)).not.toContain(DISCOVERY_TOOL_NAME);
@@ -72,7 +93,8 @@ describe('anthropic toolSearch: what is sent', () => {
     const events = await run([user('where is TRK-42?', 'u1')]);
     const records = usagesOf(events);
     expect(records).toHaveLength(2);
-    const count = (names: string[]) => names.reduce((sum, name) => sum + anthropicToolTokens.countTool(tools.find((t) => t.name === name)! as unknown as ModelTool), 0);
+    const count = (names: string[]) =>
+      names.reduce((sum, name) => sum + anthropicToolTokens.countTool(tools.find((t) => t.name === name)! as unknown as ModelTool), 0);
     const searchTokens = countTextTokens(JSON.stringify(SEARCH_TOOL));
 
     records.forEach((record, index) => {
@@ -115,11 +137,16 @@ describe('anthropic toolSearch: discovery through the provider search', () => {
       ['srvtoolu_01S1search', DISCOVERY_TOOL_NAME],
       ['toolu_01T2track', 'trackShipment'],
     ]);
-    const args = events.flatMap((event) => (event.type === 'TOOL_CALL_ARGS' && event.toolCallId === 'srvtoolu_01S1search' ? [event.delta] : [])).join('');
+    const args = events
+      .flatMap((event) => (event.type === 'TOOL_CALL_ARGS' && event.toolCallId === 'srvtoolu_01S1search' ? [event.delta] : []))
+      .join('');
     expect(JSON.parse(args)).toEqual({ query: 'track a shipment' });
     const [discovery, tracked] = resultsOf(events);
     expect(discovery?.toolCallId).toBe('srvtoolu_01S1search');
-    expect(JSON.parse(discovery!.content as string)).toMatchObject({ discovered: ['trackShipment'], providerSearch: { provider: 'anthropic' } });
+    expect(JSON.parse(discovery!.content as string)).toMatchObject({
+      discovered: ['trackShipment'],
+      providerSearch: { provider: 'anthropic' },
+    });
     expect(tracked?.toolCallId).toBe('toolu_01T2track');
     expect(spies.track).toHaveBeenCalledTimes(1);
     expect(spies.track.mock.calls[0]![0]).toEqual({ trackingNumber: 'TRK-42' });
@@ -151,12 +178,26 @@ describe('anthropic toolSearch: discovery through the provider search', () => {
           { type: 'tool_use', id: 'toolu_01T2track', name: 'trackShipment', input: { trackingNumber: 'TRK-42' } },
         ],
       },
-      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_01T2track', content: JSON.stringify({ trackingNumber: 'TRK-42', status: 'in transit' }) }] },
+      {
+        role: 'user',
+        content: [
+          {
+            type: 'tool_result',
+            tool_use_id: 'toolu_01T2track',
+            content: JSON.stringify({ trackingNumber: 'TRK-42', status: 'in transit' }),
+          },
+        ],
+      },
     ]);
   });
 
   it('through a ChatClient: the snapshot shows the discovery part, and the next turn sends the search back natively with the tool still loaded', async () => {
-    provider.respond({ body: sse('tool-search-1-search-and-call.sse') }, { body: sse('lazy-3-answer.sse') }, { body: sse('lazy-2-track.sse') }, { body: sse('text.sse') });
+    provider.respond(
+      { body: sse('tool-search-1-search-and-call.sse') },
+      { body: sse('lazy-3-answer.sse') },
+      { body: sse('lazy-2-track.sse') },
+      { body: sse('text.sse') },
+    );
     const { tools, model, spies } = setup();
     const { client } = clientFor(createChatHandler({ model, tools, system: SYSTEM, secret: 'client-secret' }));
 
@@ -165,7 +206,12 @@ describe('anthropic toolSearch: discovery through the provider search', () => {
     const discovery = parts.find((part) => part.toolName === DISCOVERY_TOOL_NAME);
     expect(discovery).toMatchObject({ toolCallId: 'srvtoolu_01S1search', state: 'output-available' });
     expect(discoveredToolsInChat(client.getSnapshot().messages)).toEqual(['trackShipment']);
-    expect(client.getSnapshot().turns.at(-1)?.modelCalls.map((call) => call.providerToolSearch?.loaded)).toEqual([[], ['trackShipment']]);
+    expect(
+      client
+        .getSnapshot()
+        .turns.at(-1)
+        ?.modelCalls.map((call) => call.providerToolSearch?.loaded),
+    ).toEqual([[], ['trackShipment']]);
 
     // Second turn: the model calls the loaded tool again without searching (it stays loaded).
     await client.sendMessage('and again?');
@@ -174,7 +220,13 @@ describe('anthropic toolSearch: discovery through the provider search', () => {
     expect(toolsOf(2)).toEqual(toolsOf(0));
     const assistant = bodyOf(2).messages[1]!;
     expect(assistant.role).toBe('assistant');
-    expect(assistant.content.map((block) => block['type'])).toEqual(['text', 'server_tool_use', 'tool_search_tool_result', 'text', 'tool_use']);
+    expect(assistant.content.map((block) => block['type'])).toEqual([
+      'text',
+      'server_tool_use',
+      'tool_search_tool_result',
+      'text',
+      'tool_use',
+    ]);
     expect(assistant.content[2]).toEqual({
       type: 'tool_search_tool_result',
       tool_use_id: 'srvtoolu_01S1search',
@@ -201,7 +253,11 @@ describe('anthropic toolSearch: discovery through the provider search', () => {
       content: [
         { type: 'text', text: 'I cannot look up your orders right now.' },
         { type: 'server_tool_use', id: 'srvtoolu_01E1search', name: 'tool_search_tool_bm25', input: { query: 'orders' } },
-        { type: 'tool_search_tool_result', tool_use_id: 'srvtoolu_01E1search', content: { type: 'tool_search_tool_result_error', error_code: 'unavailable' } },
+        {
+          type: 'tool_search_tool_result',
+          tool_use_id: 'srvtoolu_01E1search',
+          content: { type: 'tool_search_tool_result_error', error_code: 'unavailable' },
+        },
       ],
     });
   });
@@ -214,7 +270,10 @@ describe('anthropic toolSearch: discovery through the provider search', () => {
     const search = resultsOf(events).find((event) => event.toolCallId === 'srvtoolu_01N1search');
     expect(search?.metadata).toMatchObject({ chatwire: { outcome: 'error' } });
     expect(provider.requests).toHaveLength(2);
-    expect(bodyOf(1).messages[1]).toEqual({ role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_01N2weather', name: 'getWeather', input: { city: 'Paris' } }] });
+    expect(bodyOf(1).messages[1]).toEqual({
+      role: 'assistant',
+      content: [{ type: 'tool_use', id: 'toolu_01N2weather', name: 'getWeather', input: { city: 'Paris' } }],
+    });
     expect(bodyOf(1).messages[2]!.content.map((block) => block['tool_use_id'])).toEqual(['toolu_01N2weather']);
   });
 });
@@ -252,7 +311,10 @@ describe('anthropic toolSearch: trust nothing', () => {
     const [discovery, call] = resultsOf(events);
     expect(JSON.parse(discovery!.content as string)).toMatchObject({
       discovered: [],
-      errors: { listOrders: expect.stringContaining('not among the tools sent'), deleteAccount: expect.stringContaining('not among the tools sent') },
+      errors: {
+        listOrders: expect.stringContaining('not among the tools sent'),
+        deleteAccount: expect.stringContaining('not among the tools sent'),
+      },
     });
     expect(call?.toolCallId).toBe('toolu_01F2orders');
     expect((call?.metadata as { chatwire: { error: string } }).chatwire.error).toBe(
@@ -261,7 +323,11 @@ describe('anthropic toolSearch: trust nothing', () => {
     expect(spies.orders).not.toHaveBeenCalled();
     // The references are not sent back either.
     const result = bodyOf(1).messages[1]!.content.find((block) => block['type'] === 'tool_search_tool_result');
-    expect(result).toEqual({ type: 'tool_search_tool_result', tool_use_id: 'srvtoolu_01F1search', content: { type: 'tool_search_tool_search_result', tool_references: [] } });
+    expect(result).toEqual({
+      type: 'tool_search_tool_result',
+      tool_use_id: 'srvtoolu_01F1search',
+      content: { type: 'tool_search_tool_search_result', tool_references: [] },
+    });
   });
 
   it('a client that changes a provider search result (to load another tool) is refused before any request', async () => {
@@ -303,7 +369,12 @@ describe('anthropic toolSearch: fallback to Chatwire discovery', () => {
   });
 
   it('a conversation that discovered a tool with Chatwire discovery keeps it as an ordinary tool after switching to toolSearch', async () => {
-    provider.respond({ body: sse('lazy-1-discover.sse') }, { body: sse('lazy-2-track.sse') }, { body: sse('lazy-3-answer.sse') }, { body: sse('text.sse') });
+    provider.respond(
+      { body: sse('lazy-1-discover.sse') },
+      { body: sse('lazy-2-track.sse') },
+      { body: sse('lazy-3-answer.sse') },
+      { body: sse('text.sse') },
+    );
     const before = setup({ toolSearch: undefined });
     const first = await before.run([user('where is TRK-42?', 'u1')]);
     expect(provider.requests).toHaveLength(3);

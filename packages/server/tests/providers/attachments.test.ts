@@ -32,7 +32,11 @@ describe('openaiCompatible sends attachments as Chat Completions content parts',
       answer(),
       text('compare these'),
       catImage,
-      { type: 'image', source: { type: 'url', value: 'https://example.com/dog.jpg', mimeType: 'image/jpeg' }, metadata: { detail: 'high' } },
+      {
+        type: 'image',
+        source: { type: 'url', value: 'https://example.com/dog.jpg', mimeType: 'image/jpeg' },
+        metadata: { detail: 'high' },
+      },
       { type: 'audio', source: { type: 'data', value: CLIP_WAV, mimeType: 'audio/wav' } },
       reportPdf,
       { type: 'document', source: { type: 'file', value: 'file-abc123', provider: 'openai' } },
@@ -65,10 +69,22 @@ describe('openaiCompatible sends attachments as Chat Completions content parts',
       {
         role: 'user',
         content: [
-          { type: 'text', text: '[Attachment not sent to the model: a video named clip.mp4 (video/mp4). The Chat Completions API does not take video.]' },
-          { type: 'text', text: '[Attachment not sent to the model: an audio clip named talk.mp3 (audio/mpeg). The Chat Completions API takes audio only as inline WAV or MP3 data.]' },
-          { type: 'text', text: '[Attachment not sent to the model: a document named report.pdf (application/pdf). The Chat Completions API takes documents inline or as an OpenAI file id, not as URLs.]' },
-          { type: 'text', text: '[Attachment not sent to the model: an image with file id file_011 (anthropic). Its file id was issued by anthropic, not OpenAI.]' },
+          {
+            type: 'text',
+            text: '[Attachment not sent to the model: a video named clip.mp4 (video/mp4). The Chat Completions API does not take video.]',
+          },
+          {
+            type: 'text',
+            text: '[Attachment not sent to the model: an audio clip named talk.mp3 (audio/mpeg). The Chat Completions API takes audio only as inline WAV or MP3 data.]',
+          },
+          {
+            type: 'text',
+            text: '[Attachment not sent to the model: a document named report.pdf (application/pdf). The Chat Completions API takes documents inline or as an OpenAI file id, not as URLs.]',
+          },
+          {
+            type: 'text',
+            text: '[Attachment not sent to the model: an image with file id file_011 (anthropic). Its file id was issued by anthropic, not OpenAI.]',
+          },
         ],
       },
     ]);
@@ -108,7 +124,11 @@ describe('anthropic sends attachments as Messages API blocks', () => {
           { type: 'image', source: { type: 'file', file_id: 'file_011CNha8iCJcU1wXNR6q4V8w' } },
           { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: REPORT_PDF }, title: 'report.pdf' },
           { type: 'document', source: { type: 'url', url: 'https://example.com/paper.pdf' }, title: 'paper.pdf' },
-          { type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'Meeting notes: ship on Friday.\n' }, title: 'notes.txt' },
+          {
+            type: 'document',
+            source: { type: 'text', media_type: 'text/plain', data: 'Meeting notes: ship on Friday.\n' },
+            title: 'notes.txt',
+          },
         ],
       },
     ]);
@@ -121,7 +141,11 @@ describe('anthropic sends attachments as Messages API blocks', () => {
       { type: 'audio', source: { type: 'data', value: CLIP_WAV, mimeType: 'audio/wav' }, metadata: { filename: 'clip.wav' } },
       { type: 'video', source: { type: 'file', value: 'file_v' } },
       { type: 'image', source: { type: 'data', value: CAT_PNG, mimeType: 'image/tiff' }, metadata: { filename: 'scan.tiff' } },
-      { type: 'document', source: { type: 'data', value: REPORT_PDF, mimeType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document' }, metadata: { filename: 'a.docx' } },
+      {
+        type: 'document',
+        source: { type: 'data', value: REPORT_PDF, mimeType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document' },
+        metadata: { filename: 'a.docx' },
+      },
       { type: 'document', source: { type: 'file', value: 'file-abc', provider: 'openai' } },
       text('thoughts?'),
     );
@@ -129,14 +153,23 @@ describe('anthropic sends attachments as Messages API blocks', () => {
       {
         role: 'user',
         content: [
-          { type: 'text', text: '[Attachment not sent to the model: an audio clip named clip.wav (audio/wav, 2 KB). The Messages API does not take audio.]' },
+          {
+            type: 'text',
+            text: '[Attachment not sent to the model: an audio clip named clip.wav (audio/wav, 2 KB). The Messages API does not take audio.]',
+          },
           { type: 'text', text: '[Attachment not sent to the model: a video with file id file_v. The Messages API does not take video.]' },
-          { type: 'text', text: '[Attachment not sent to the model: an image named scan.tiff (image/tiff, 12 KB). The Messages API takes JPEG, PNG, GIF and WEBP images.]' },
+          {
+            type: 'text',
+            text: '[Attachment not sent to the model: an image named scan.tiff (image/tiff, 12 KB). The Messages API takes JPEG, PNG, GIF and WEBP images.]',
+          },
           {
             type: 'text',
             text: '[Attachment not sent to the model: a document named a.docx (application/vnd.openxmlformats-officedocument.wordprocessingml.document, 3 KB). The Messages API takes PDF and plain-text documents.]',
           },
-          { type: 'text', text: '[Attachment not sent to the model: a document with file id file-abc (openai). Its file id was issued by openai, not Anthropic.]' },
+          {
+            type: 'text',
+            text: '[Attachment not sent to the model: a document with file id file-abc (openai). Its file id was issued by openai, not Anthropic.]',
+          },
           { type: 'text', text: 'thoughts?' },
         ],
       },

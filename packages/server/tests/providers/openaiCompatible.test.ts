@@ -1,7 +1,16 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Event, Message } from '@ag-ui/core';
 import { DISCOVERY_TOOL_NAME } from '@chatwire/core';
-import { chat, countToolList, openaiCompatible, openAIToolTokens, toOpenAIMessages, type ChatOptions, type ErrorReport, type ModelTool } from '@chatwire/server';
+import {
+  chat,
+  countToolList,
+  openaiCompatible,
+  openAIToolTokens,
+  toOpenAIMessages,
+  type ChatOptions,
+  type ErrorReport,
+  type ModelTool,
+} from '@chatwire/server';
 import { countTokens } from 'gpt-tokenizer';
 import { estimateTokensInFunctions } from 'gpt-tokenizer/functionCalling';
 import { collect, user } from '../fixtures.js';
@@ -36,14 +45,31 @@ function setup(options: Partial<ChatOptions> = {}) {
   const model = openaiCompatible({ baseURL: `${provider.url}/v1`, apiKey: 'sk-test', model: 'gpt-4o-mini', headers: { 'x-test': 'yes' } });
   const reports: ErrorReport[] = [];
   const run = (messages: Message[], extra: Partial<ChatOptions> = {}) =>
-    collect(chat({ model, messages, tools, system: SYSTEM, threadId: 't', secret: 's', onError: (report) => reports.push(report), ...options, ...extra }));
+    collect(
+      chat({
+        model,
+        messages,
+        tools,
+        system: SYSTEM,
+        threadId: 't',
+        secret: 's',
+        onError: (report) => reports.push(report),
+        ...options,
+        ...extra,
+      }),
+    );
   return { model, tools, spies, run, reports };
 }
 
-const bodyOf = (index: number) => provider.requests[index]!.body as { messages: Record<string, unknown>[]; tools?: { type: string; function: ModelTool }[] };
+const bodyOf = (index: number) =>
+  provider.requests[index]!.body as { messages: Record<string, unknown>[]; tools?: { type: string; function: ModelTool }[] };
 const toolNamesOf = (index: number) => (bodyOf(index).tools ?? []).map((tool) => tool.function.name);
 const toolEvents = (events: Event[]) =>
-  events.flatMap((event) => (event.type.startsWith('TOOL_CALL_') && event.type !== 'TOOL_CALL_RESULT' ? [`${event.type} ${(event as { toolCallId: string }).toolCallId}`] : []));
+  events.flatMap((event) =>
+    event.type.startsWith('TOOL_CALL_') && event.type !== 'TOOL_CALL_RESULT'
+      ? [`${event.type} ${(event as { toolCallId: string }).toolCallId}`]
+      : [],
+  );
 
 describe('openaiCompatible: requests and streaming', () => {
   it('streams text to TEXT_MESSAGE_CONTENT events from one streamed Chat Completions request', async () => {
@@ -78,7 +104,9 @@ describe('openaiCompatible: requests and streaming', () => {
     const { run, tools } = setup();
     await run([user('hello', 'u1')], { tools: tools.filter((tool) => !tool.lazy) });
     expect(bodyOf(0).tools).toEqual(
-      tools.filter((tool) => !tool.lazy).map((tool) => ({ type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.parameters } })),
+      tools
+        .filter((tool) => !tool.lazy)
+        .map((tool) => ({ type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.parameters } })),
     );
   });
 
@@ -101,7 +129,11 @@ describe('openaiCompatible: requests and streaming', () => {
     expect(bodyOf(1).messages).toEqual([
       { role: 'system', content: SYSTEM },
       { role: 'user', content: 'weather in Paris?' },
-      { role: 'assistant', content: null, tool_calls: [{ id: 'call_W1eather', type: 'function', function: { name: 'getWeather', arguments: '{"city":"Paris"}' } }] },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'call_W1eather', type: 'function', function: { name: 'getWeather', arguments: '{"city":"Paris"}' } }],
+      },
       { role: 'tool', tool_call_id: 'call_W1eather', content: result },
     ]);
   });
@@ -111,10 +143,9 @@ describe('openaiCompatible: requests and streaming', () => {
     const { run, spies } = setup();
     const events = await run([user('weather and umbrellas', 'u1')]);
 
-    expect(events.filter((event) => event.type === 'TOOL_CALL_START').map((event) => (event as { toolCallName: string }).toolCallName)).toEqual([
-      'getWeather',
-      'searchProducts',
-    ]);
+    expect(
+      events.filter((event) => event.type === 'TOOL_CALL_START').map((event) => (event as { toolCallName: string }).toolCallName),
+    ).toEqual(['getWeather', 'searchProducts']);
     expect(spies.weather.mock.calls[0]![0]).toEqual({ city: 'Paris' });
     expect(spies.search.mock.calls[0]![0]).toEqual({ query: 'umbrella' });
     // Deltas go to their call by index; both calls end at finish_reason, before any result.
@@ -161,7 +192,9 @@ describe('openaiCompatible: requests and streaming', () => {
     expect(discovery[0]).toEqual({
       role: 'assistant',
       content: null,
-      tool_calls: [{ id: 'call_D1discover', type: 'function', function: { name: DISCOVERY_TOOL_NAME, arguments: '{"toolNames":["trackShipment"]}' } }],
+      tool_calls: [
+        { id: 'call_D1discover', type: 'function', function: { name: DISCOVERY_TOOL_NAME, arguments: '{"toolNames":["trackShipment"]}' } },
+      ],
     });
     expect(discovery[1]).toMatchObject({ role: 'tool', tool_call_id: 'call_D1discover' });
     expect(JSON.parse(discovery[1]!['content'] as string)).toMatchObject({ discovered: ['trackShipment'] });
@@ -180,7 +213,9 @@ describe('openaiCompatible: requests and streaming', () => {
       expect(JSON.stringify(request.body)).not.toContain('defer_loading');
       expect(JSON.stringify(request.body)).not.toContain('tool_search');
     }
-    expect(usagesOf(events).every((record) => record.providerToolSearch === undefined && record.toolsSent.includes(DISCOVERY_TOOL_NAME))).toBe(true);
+    expect(
+      usagesOf(events).every((record) => record.providerToolSearch === undefined && record.toolsSent.includes(DISCOVERY_TOOL_NAME)),
+    ).toBe(true);
   });
 });
 
@@ -209,7 +244,9 @@ describe('openaiCompatible: usage and accounting', () => {
       expect(record.toolsSent).toEqual(sent.map((tool) => tool.name));
       // The adapter's counter on what went over the wire: per-tool counts plus the list framing.
       expect(record.tokens.sent).toBe(countToolList(openAIToolTokens, sent));
-      const perTool = sent.map((tool) => estimateTokensInFunctions([tool as never], countTokens) - estimateTokensInFunctions([], countTokens));
+      const perTool = sent.map(
+        (tool) => estimateTokensInFunctions([tool as never], countTokens) - estimateTokensInFunctions([], countTokens),
+      );
       expect(record.tokens.sent).toBe(perTool.reduce((a, b) => a + b, 0) + estimateTokensInFunctions([], countTokens));
       // Per-tool differences add up to (nearly) the estimate of the whole list.
       const whole = estimateTokensInFunctions(sent as never, countTokens);
@@ -225,7 +262,11 @@ describe('openaiCompatible: usage and accounting', () => {
     const big: ModelTool = {
       name: 'trackShipment',
       description: 'Track a shipment by its tracking number, with every carrier event.',
-      parameters: { type: 'object', properties: { trackingNumber: { type: 'string', description: 'The carrier tracking number.' } }, required: ['trackingNumber'] },
+      parameters: {
+        type: 'object',
+        properties: { trackingNumber: { type: 'string', description: 'The carrier tracking number.' } },
+        required: ['trackingNumber'],
+      },
     };
     expect(openAIToolTokens.countTool(big)).toBeGreaterThan(openAIToolTokens.countTool(small));
     expect(openAIToolTokens.countOverhead!(1)).toBeGreaterThan(0);
@@ -233,7 +274,12 @@ describe('openaiCompatible: usage and accounting', () => {
 });
 
 const rateLimitBody = JSON.stringify({
-  error: { message: 'Rate limit reached for gpt-4o-mini on requests per min (RPM): Limit 3, Used 3.', type: 'requests', param: null, code: 'rate_limit_exceeded' },
+  error: {
+    message: 'Rate limit reached for gpt-4o-mini on requests per min (RPM): Limit 3, Used 3.',
+    type: 'requests',
+    param: null,
+    code: 'rate_limit_exceeded',
+  },
 });
 
 const failures: { name: string; response: FixtureResponse; reason: string[]; text: string }[] = [
@@ -241,7 +287,9 @@ const failures: { name: string; response: FixtureResponse; reason: string[]; tex
     name: '401',
     response: {
       status: 401,
-      body: JSON.stringify({ error: { message: 'Incorrect API key provided: sk-test.', type: 'invalid_request_error', param: null, code: 'invalid_api_key' } }),
+      body: JSON.stringify({
+        error: { message: 'Incorrect API key provided: sk-test.', type: 'invalid_request_error', param: null, code: 'invalid_api_key' },
+      }),
     },
     reason: ['authentication failed (check the API key): Incorrect API key provided: sk-test.'],
     text: '',
@@ -254,7 +302,10 @@ const failures: { name: string; response: FixtureResponse; reason: string[]; tex
   },
   {
     name: '500',
-    response: { status: 500, body: JSON.stringify({ error: { message: 'The server had an error while processing your request.', type: 'server_error' } }) },
+    response: {
+      status: 500,
+      body: JSON.stringify({ error: { message: 'The server had an error while processing your request.', type: 'server_error' } }),
+    },
     reason: ['the provider failed (status 500): The server had an error while processing your request.'],
     text: '',
   },
@@ -272,20 +323,34 @@ const failures: { name: string; response: FixtureResponse; reason: string[]; tex
   },
   {
     name: 'a destroyed socket',
-    response: { body: sse('text.sse'), cutAfter: '"delta":{"content":" from"},"logprobs":null,"finish_reason":null}],"usage":null}\n\n', then: 'destroy' },
+    response: {
+      body: sse('text.sse'),
+      cutAfter: '"delta":{"content":" from"},"logprobs":null,"finish_reason":null}],"usage":null}\n\n',
+      then: 'destroy',
+    },
     reason: ["the provider's stream ended early (the connection failed:"],
     text: 'Hello from',
   },
 ];
 
 describe('openaiCompatible: failures', () => {
-  it.each(failures)('$name ends in RUN_ERROR with a readable reason, keeps what streamed, and is not retried', async ({ response, reason, text }) => {
-    provider.respond(response, { body: sse('text.sse') });
-    const { run, reports } = setup();
-    const events = await run([user('hello', 'u1')]);
+  it.each(failures)(
+    '$name ends in RUN_ERROR with a readable reason, keeps what streamed, and is not retried',
+    async ({ response, reason, text }) => {
+      provider.respond(response, { body: sse('text.sse') });
+      const { run, reports } = setup();
+      const events = await run([user('hello', 'u1')]);
 
-    expectFailedRun(events, { prefix: `OpenAI-compatible API (${new URL(provider.url).host}): `, reason, text, requests: provider.requests.length, reports, host: new URL(provider.url).host });
-  });
+      expectFailedRun(events, {
+        prefix: `OpenAI-compatible API (${new URL(provider.url).host}): `,
+        reason,
+        text,
+        requests: provider.requests.length,
+        reports,
+        host: new URL(provider.url).host,
+      });
+    },
+  );
 
   it('an unreachable provider ends in RUN_ERROR; the address goes to onError, never to the client', async () => {
     const url = await closedPortUrl();
@@ -302,7 +367,12 @@ describe('openaiCompatible: failures', () => {
 
   it('the user aborting through the chat signal finishes the run as cancelled: streamed text stays, the request is closed, nothing is retried', async () => {
     // The provider sends two deltas in one write (one network read) and then holds the stream open.
-    provider.respond({ body: sse('text.sse'), cutAfter: '"delta":{"content":" from"},"logprobs":null,"finish_reason":null}],"usage":null}\n\n', then: 'hold', writes: 'whole' });
+    provider.respond({
+      body: sse('text.sse'),
+      cutAfter: '"delta":{"content":" from"},"logprobs":null,"finish_reason":null}],"usage":null}\n\n',
+      then: 'hold',
+      writes: 'whole',
+    });
     const { tools } = providerTestTools();
     const model = openaiCompatible({ baseURL: `${provider.url}/v1`, apiKey: 'sk-test', model: 'gpt-4o-mini' });
     const abort = new AbortController();
@@ -331,8 +401,20 @@ describe('openaiCompatible: message conversion', () => {
     const messages: Message[] = [
       { id: 's', role: 'system', content: 'House rules.' },
       { id: 'd', role: 'developer', content: 'Be brief.' },
-      { id: 'u', role: 'user', content: [{ type: 'text', text: 'Hi ' }, { type: 'text', text: 'there' }] },
-      { id: 'a', role: 'assistant', content: 'Listing.', toolCalls: [{ id: 'c1', type: 'function', function: { name: 'listOrders', arguments: '' } }] },
+      {
+        id: 'u',
+        role: 'user',
+        content: [
+          { type: 'text', text: 'Hi ' },
+          { type: 'text', text: 'there' },
+        ],
+      },
+      {
+        id: 'a',
+        role: 'assistant',
+        content: 'Listing.',
+        toolCalls: [{ id: 'c1', type: 'function', function: { name: 'listOrders', arguments: '' } }],
+      },
       { id: 't', role: 'tool', toolCallId: 'c1', content: '{"orders":[]}', error: undefined },
       { id: 'r', role: 'reasoning', content: 'not sent' },
     ];
@@ -341,7 +423,11 @@ describe('openaiCompatible: message conversion', () => {
       { role: 'system', content: 'House rules.' },
       { role: 'system', content: 'Be brief.' },
       { role: 'user', content: 'Hi there' },
-      { role: 'assistant', content: 'Listing.', tool_calls: [{ id: 'c1', type: 'function', function: { name: 'listOrders', arguments: '{}' } }] },
+      {
+        role: 'assistant',
+        content: 'Listing.',
+        tool_calls: [{ id: 'c1', type: 'function', function: { name: 'listOrders', arguments: '{}' } }],
+      },
       { role: 'tool', tool_call_id: 'c1', content: '{"orders":[]}' },
     ]);
   });

@@ -4,7 +4,16 @@ import { z } from 'zod';
 import { DISCOVERY_TOOL_NAME, toolDefinition } from '@chatwire/core';
 import { discoveredToolsInChat, discoveredToolsInWire, toolCallParts } from '@chatwire/core/shared';
 import { readResultMetadata } from '@chatwire/core/wire';
-import { chat, createChatHandler, createMemoryStore, openaiResponses, toResponsesInput, type ChatOptions, type ErrorReport, type ModelTool } from '@chatwire/server';
+import {
+  chat,
+  createChatHandler,
+  createMemoryStore,
+  openaiResponses,
+  toResponsesInput,
+  type ChatOptions,
+  type ErrorReport,
+  type ModelTool,
+} from '@chatwire/server';
 import { applyEvents, clientFor, collect, interruptsOf, readEvents, user } from '../fixtures.js';
 import {
   abortAtFirstText,
@@ -39,10 +48,28 @@ afterEach(async () => {
 
 function setup(options: Partial<ChatOptions> = {}, adapter: { toolSearch?: 'hosted' | 'client'; reasoning?: { summary: 'auto' } } = {}) {
   const { tools, spies } = providerTestTools();
-  const model = openaiResponses({ baseURL: `${provider.url}/v1`, apiKey: 'sk-test', model: 'gpt-5-mini', headers: { 'x-test': 'yes' }, ...adapter });
+  const model = openaiResponses({
+    baseURL: `${provider.url}/v1`,
+    apiKey: 'sk-test',
+    model: 'gpt-5-mini',
+    headers: { 'x-test': 'yes' },
+    ...adapter,
+  });
   const reports: ErrorReport[] = [];
   const run = (messages: Message[], extra: Partial<ChatOptions> = {}) =>
-    collect(chat({ model, messages, tools, system: SYSTEM, threadId: 't', secret: 's', onError: (report) => reports.push(report), ...options, ...extra }));
+    collect(
+      chat({
+        model,
+        messages,
+        tools,
+        system: SYSTEM,
+        threadId: 't',
+        secret: 's',
+        onError: (report) => reports.push(report),
+        ...options,
+        ...extra,
+      }),
+    );
   return { model, tools, spies, run, reports };
 }
 
@@ -55,11 +82,16 @@ interface SentTool {
   strict?: boolean;
   defer_loading?: boolean;
 }
-const bodyOf = (index: number) => provider.requests[index]!.body as { input: Record<string, unknown>[]; tools?: SentTool[]; instructions?: string };
+const bodyOf = (index: number) =>
+  provider.requests[index]!.body as { input: Record<string, unknown>[]; tools?: SentTool[]; instructions?: string };
 const toolNamesOf = (index: number) => (bodyOf(index).tools ?? []).map((tool) => tool.name ?? tool.type);
 const resultsOf = (events: Event[]) => events.flatMap((event) => (event.type === 'TOOL_CALL_RESULT' ? [event] : []));
 const toolEvents = (events: Event[]) =>
-  events.flatMap((event) => (event.type.startsWith('TOOL_CALL_') && event.type !== 'TOOL_CALL_RESULT' ? [`${event.type} ${(event as { toolCallId: string }).toolCallId}`] : []));
+  events.flatMap((event) =>
+    event.type.startsWith('TOOL_CALL_') && event.type !== 'TOOL_CALL_RESULT'
+      ? [`${event.type} ${(event as { toolCallId: string }).toolCallId}`]
+      : [],
+  );
 
 describe('openaiResponses: requests and streaming', () => {
   it('streams text from one stateless POST /responses with the system prompt as instructions', async () => {
@@ -67,13 +99,24 @@ describe('openaiResponses: requests and streaming', () => {
     const { run } = setup();
     const events = await run([user('hello', 'u1')], { tools: [] });
 
-    expect(events.flatMap((event) => (event.type === 'TEXT_MESSAGE_CONTENT' ? [event.delta] : []))).toEqual(['Hello', ' from', ' the test', ' provider.']);
+    expect(events.flatMap((event) => (event.type === 'TEXT_MESSAGE_CONTENT' ? [event.delta] : []))).toEqual([
+      'Hello',
+      ' from',
+      ' the test',
+      ' provider.',
+    ]);
     expect(events.at(-1)?.type).toBe('RUN_FINISHED');
     const request = provider.requests[0]!;
     expect(request.path).toBe('/v1/responses');
     expect(request.headers['authorization']).toBe('Bearer sk-test');
     expect(request.headers['x-test']).toBe('yes');
-    expect(request.body).toEqual({ model: 'gpt-5-mini', instructions: SYSTEM, input: [{ role: 'user', content: 'hello' }], stream: true, store: false });
+    expect(request.body).toEqual({
+      model: 'gpt-5-mini',
+      instructions: SYSTEM,
+      input: [{ role: 'user', content: 'hello' }],
+      stream: true,
+      store: false,
+    });
   });
 
   it('sends tools as Responses function tools (flat, not strict) in the order received', async () => {
@@ -81,7 +124,9 @@ describe('openaiResponses: requests and streaming', () => {
     const { run, tools } = setup();
     await run([user('hello', 'u1')], { tools: tools.filter((tool) => !tool.lazy) });
     expect(bodyOf(0).tools).toEqual(
-      tools.filter((tool) => !tool.lazy).map((tool) => ({ type: 'function', name: tool.name, description: tool.description, parameters: tool.parameters, strict: false })),
+      tools
+        .filter((tool) => !tool.lazy)
+        .map((tool) => ({ type: 'function', name: tool.name, description: tool.description, parameters: tool.parameters, strict: false })),
     );
   });
 
@@ -118,7 +163,10 @@ describe('openaiResponses: requests and streaming', () => {
     const { run, spies } = setup();
     const events = await run([user('weather in Paris?', 'u1')]);
 
-    expect(events.find((event) => event.type === 'TOOL_CALL_START')).toMatchObject({ toolCallId: 'call_W1eather', toolCallName: 'getWeather' });
+    expect(events.find((event) => event.type === 'TOOL_CALL_START')).toMatchObject({
+      toolCallId: 'call_W1eather',
+      toolCallName: 'getWeather',
+    });
     expect(events.flatMap((event) => (event.type === 'TOOL_CALL_ARGS' ? [event.delta] : [])).join('')).toBe('{"city":"Paris"}');
     expect(spies.weather.mock.calls[0]![0]).toEqual({ city: 'Paris' });
     const result = JSON.stringify({ city: 'Paris', temperature: 18 });
@@ -152,7 +200,12 @@ describe('openaiResponses: requests and streaming', () => {
       { type: 'function_call', call_id: 'call_P1weather', name: 'getWeather', arguments: '{"city": "Paris"}' },
       { type: 'function_call', call_id: 'call_P2search', name: 'searchProducts', arguments: '{"query": "umbrella"}' },
     ]);
-    expect(input.slice(3).map((item) => item['call_id']).sort()).toEqual(['call_P1weather', 'call_P2search']);
+    expect(
+      input
+        .slice(3)
+        .map((item) => item['call_id'])
+        .sort(),
+    ).toEqual(['call_P1weather', 'call_P2search']);
     expect(input.slice(3).every((item) => item['type'] === 'function_call_output')).toBe(true);
   });
 
@@ -195,7 +248,12 @@ describe('openaiResponses: usage', () => {
 const failures: { name: string; response: FixtureResponse; reason: string[]; text: string }[] = [
   {
     name: '401',
-    response: { status: 401, body: JSON.stringify({ error: { message: 'Incorrect API key provided: sk-test.', type: 'invalid_request_error', param: null, code: 'invalid_api_key' } }) },
+    response: {
+      status: 401,
+      body: JSON.stringify({
+        error: { message: 'Incorrect API key provided: sk-test.', type: 'invalid_request_error', param: null, code: 'invalid_api_key' },
+      }),
+    },
     reason: ['authentication failed (check the API key): Incorrect API key provided: sk-test.'],
     text: '',
   },
@@ -204,12 +262,19 @@ const failures: { name: string; response: FixtureResponse; reason: string[]; tex
     response: {
       status: 429,
       headers: { 'content-type': 'application/json', 'retry-after': '7' },
-      body: JSON.stringify({ error: { message: 'Rate limit reached for gpt-5-mini.', type: 'requests', param: null, code: 'rate_limit_exceeded' } }),
+      body: JSON.stringify({
+        error: { message: 'Rate limit reached for gpt-5-mini.', type: 'requests', param: null, code: 'rate_limit_exceeded' },
+      }),
     },
     reason: ['rate limited (status 429); retry after 7 seconds', 'Rate limit reached for gpt-5-mini.'],
     text: '',
   },
-  { name: '500', response: { status: 500, body: JSON.stringify({ error: { message: 'The server had an error.', type: 'server_error' } }) }, reason: ['the provider failed (status 500): The server had an error.'], text: '' },
+  {
+    name: '500',
+    response: { status: 500, body: JSON.stringify({ error: { message: 'The server had an error.', type: 'server_error' } }) },
+    reason: ['the provider failed (status 500): The server had an error.'],
+    text: '',
+  },
   {
     name: 'response.failed mid-stream',
     response: { body: sse('failed.sse') },
@@ -222,7 +287,12 @@ const failures: { name: string; response: FixtureResponse; reason: string[]; tex
     reason: ['the provider reported an error mid-stream (rate_limit_exceeded): Rate limit reached for gpt-5-mini on tokens per min (TPM).'],
     text: 'Partial answer',
   },
-  { name: 'a malformed stream event', response: { body: sse('malformed.sse') }, reason: ['the provider sent a malformed stream event (not JSON)'], text: 'Hello' },
+  {
+    name: 'a malformed stream event',
+    response: { body: sse('malformed.sse') },
+    reason: ['the provider sent a malformed stream event (not JSON)'],
+    text: 'Hello',
+  },
   {
     name: 'a connection dropped before response.completed',
     response: { body: sse('text.sse'), cutAfter: '"delta":" the test"' },
@@ -238,18 +308,30 @@ const failures: { name: string; response: FixtureResponse; reason: string[]; tex
 ];
 
 describe('openaiResponses: failures', () => {
-  it.each(failures)('$name ends in RUN_ERROR with a redacted message, keeps what streamed, and is not retried', async ({ response, reason, text }) => {
-    provider.respond(response, { body: sse('text.sse') });
-    const { run, reports } = setup();
-    const events = await run([user('hello', 'u1')]);
-    expectFailedRun(events, { prefix: `OpenAI Responses API (${new URL(provider.url).host}): `, reason, text, requests: provider.requests.length, reports, host: new URL(provider.url).host });
-  });
+  it.each(failures)(
+    '$name ends in RUN_ERROR with a redacted message, keeps what streamed, and is not retried',
+    async ({ response, reason, text }) => {
+      provider.respond(response, { body: sse('text.sse') });
+      const { run, reports } = setup();
+      const events = await run([user('hello', 'u1')]);
+      expectFailedRun(events, {
+        prefix: `OpenAI Responses API (${new URL(provider.url).host}): `,
+        reason,
+        text,
+        requests: provider.requests.length,
+        reports,
+        host: new URL(provider.url).host,
+      });
+    },
+  );
 
   it('an unreachable provider ends in RUN_ERROR; the address goes to onError, never to the client', async () => {
     const url = await closedPortUrl();
     const model = openaiResponses({ baseURL: `${url}/v1`, apiKey: 'sk-test', model: 'gpt-5-mini' });
     const reports: ErrorReport[] = [];
-    const events = await collect(chat({ model, messages: [user('hello', 'u1')], onError: (report) => reports.push(report), tools: providerTestTools().tools }));
+    const events = await collect(
+      chat({ model, messages: [user('hello', 'u1')], onError: (report) => reports.push(report), tools: providerTestTools().tools }),
+    );
     const last = events.at(-1) as { type: string; message: string };
     expect(last.type).toBe('RUN_ERROR');
     expect(last.message).not.toContain(new URL(url).host);
@@ -257,10 +339,19 @@ describe('openaiResponses: failures', () => {
   });
 
   it('stopping mid-stream finishes the run as cancelled: streamed text stays, the request is closed, nothing is retried', async () => {
-    provider.respond({ body: sse('text.sse'), cutAfter: '"delta":" from","logprobs":[],"sequence_number":5}\n\n', then: 'hold', writes: 'whole' });
+    provider.respond({
+      body: sse('text.sse'),
+      cutAfter: '"delta":" from","logprobs":[],"sequence_number":5}\n\n',
+      then: 'hold',
+      writes: 'whole',
+    });
     const model = openaiResponses({ baseURL: `${provider.url}/v1`, apiKey: 'sk-test', model: 'gpt-5-mini' });
     const abort = new AbortController();
-    const events = await within(abortAtFirstText(chat({ model, messages: [user('hello', 'u1')], tools: providerTestTools().tools, signal: abort.signal }), abort), 3_000, 'the run ending after abort');
+    const events = await within(
+      abortAtFirstText(chat({ model, messages: [user('hello', 'u1')], tools: providerTestTools().tools, signal: abort.signal }), abort),
+      3_000,
+      'the run ending after abort',
+    );
     expect(textOf(events)).toBe('Hello');
     expect(events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'cancelled' } });
     await within(
@@ -276,7 +367,12 @@ describe('openaiResponses: failures', () => {
 
 describe('openaiResponses: approvals', () => {
   it('a denied approval answers the call with a declined output, and the next request is valid Responses input', async () => {
-    const refund = toolDefinition({ name: 'refundOrder', description: 'Refund an order.', inputSchema: z.object({ orderId: z.string() }), needsApproval: true }).server(async ({ orderId }) => ({
+    const refund = toolDefinition({
+      name: 'refundOrder',
+      description: 'Refund an order.',
+      inputSchema: z.object({ orderId: z.string() }),
+      needsApproval: true,
+    }).server(async ({ orderId }) => ({
       refunded: orderId,
     }));
     const model = openaiResponses({ baseURL: `${provider.url}/v1`, apiKey: 'sk-test', model: 'gpt-5-mini' });
@@ -287,7 +383,14 @@ describe('openaiResponses: approvals', () => {
           new Request('http://chatwire.test/api/chat', {
             method: 'POST',
             headers: { 'content-type': 'application/json' },
-            body: JSON.stringify({ threadId: 'thread_r', runId: `run_${Math.random()}`, messages, tools: [], context: [], ...(resume ? { resume } : {}) }),
+            body: JSON.stringify({
+              threadId: 'thread_r',
+              runId: `run_${Math.random()}`,
+              messages,
+              tools: [],
+              context: [],
+              ...(resume ? { resume } : {}),
+            }),
           }),
         ),
       );
@@ -297,7 +400,14 @@ describe('openaiResponses: approvals', () => {
     const [interrupt] = interruptsOf(first);
     expect(interrupt?.reason).toBe('tool_call');
     const messages = applyEvents(history, first);
-    const resumed = await send(messages, [{ interruptId: interrupt!.id, status: 'resolved', payload: { approved: false, reason: 'not this order' }, metadata: interrupt!.metadata }]);
+    const resumed = await send(messages, [
+      {
+        interruptId: interrupt!.id,
+        status: 'resolved',
+        payload: { approved: false, reason: 'not this order' },
+        metadata: interrupt!.metadata,
+      },
+    ]);
     const declined = resumed.find((event) => event.type === 'TOOL_CALL_RESULT');
     expect(declined && readResultMetadata(declined.metadata)).toMatchObject({ outcome: 'cancelled', reason: 'denied' });
     expect(textOf(resumed)).toBe('Understood, I will not refund ORD-1234.');
@@ -331,7 +441,14 @@ describe('openaiResponses: hosted tool search', () => {
     expect(sent.map((tool) => tool.name ?? tool.type)).toEqual([...EAGER, 'tool_search', ...LAZY]);
     expect(sent[2]).toEqual({ type: 'tool_search' });
     for (const tool of tools.filter((t) => t.lazy)) {
-      expect(sent.find((s) => s.name === tool.name)).toEqual({ type: 'function', name: tool.name, description: tool.description, parameters: tool.parameters, strict: false, defer_loading: true });
+      expect(sent.find((s) => s.name === tool.name)).toEqual({
+        type: 'function',
+        name: tool.name,
+        description: tool.description,
+        parameters: tool.parameters,
+        strict: false,
+        defer_loading: true,
+      });
     }
   });
 
@@ -347,7 +464,10 @@ describe('openaiResponses: hosted tool search', () => {
       ['call_S2track', 'trackShipment'],
     ]);
     const [discovery] = resultsOf(events);
-    expect(JSON.parse(discovery!.content as string)).toMatchObject({ discovered: ['trackShipment'], providerSearch: { provider: 'openai' } });
+    expect(JSON.parse(discovery!.content as string)).toMatchObject({
+      discovered: ['trackShipment'],
+      providerSearch: { provider: 'openai' },
+    });
     expect(spies.track.mock.calls[0]![0]).toEqual({ trackingNumber: 'TRK-42' });
     expect(textOf(events)).toBe('Shipment TRK-42 is in transit.');
 
@@ -356,7 +476,13 @@ describe('openaiResponses: hosted tool search', () => {
     const track = (bodyOf(0).tools ?? []).find((tool) => tool.name === 'trackShipment');
     expect(bodyOf(1).input).toEqual([
       { role: 'user', content: 'where is TRK-42?' },
-      { type: 'tool_search_call', call_id: 'tsc_call_S1', execution: 'server', arguments: { query: 'track a shipment' }, status: 'completed' },
+      {
+        type: 'tool_search_call',
+        call_id: 'tsc_call_S1',
+        execution: 'server',
+        arguments: { query: 'track a shipment' },
+        status: 'completed',
+      },
       { type: 'tool_search_output', call_id: 'tsc_call_S1', execution: 'server', status: 'completed', tools: [track] },
       { type: 'function_call', call_id: 'call_S2track', name: 'trackShipment', arguments: '{"trackingNumber":"TRK-42"}' },
       { type: 'function_call_output', call_id: 'call_S2track', output: JSON.stringify({ trackingNumber: 'TRK-42', status: 'in transit' }) },
@@ -371,9 +497,17 @@ describe('openaiResponses: hosted tool search', () => {
     const { client } = clientFor(createChatHandler({ model, tools, system: SYSTEM, secret: 'client-secret' }));
     await client.sendMessage('where is TRK-42?');
     const parts = client.getSnapshot().messages.flatMap((message) => toolCallParts(message));
-    expect(parts.find((part) => part.toolName === DISCOVERY_TOOL_NAME)).toMatchObject({ toolCallId: 'tsc_call_S1', state: 'output-available' });
+    expect(parts.find((part) => part.toolName === DISCOVERY_TOOL_NAME)).toMatchObject({
+      toolCallId: 'tsc_call_S1',
+      state: 'output-available',
+    });
     expect(discoveredToolsInChat(client.getSnapshot().messages)).toEqual(['trackShipment']);
-    expect(client.getSnapshot().turns.at(-1)?.modelCalls.map((call) => call.providerToolSearch?.loaded)).toEqual([[], ['trackShipment']]);
+    expect(
+      client
+        .getSnapshot()
+        .turns.at(-1)
+        ?.modelCalls.map((call) => call.providerToolSearch?.loaded),
+    ).toEqual([[], ['trackShipment']]);
   });
 
   it('an output naming a tool that was not sent deferred loads nothing, and the call of it is refused', async () => {
@@ -381,7 +515,10 @@ describe('openaiResponses: hosted tool search', () => {
     const { run } = setup({}, { toolSearch: 'hosted' });
     const events = await run([user('delete my account', 'u1')]);
     const [discovery, call] = resultsOf(events);
-    expect(JSON.parse(discovery!.content as string)).toMatchObject({ discovered: [], errors: { deleteAccount: expect.stringContaining('not among the tools sent') } });
+    expect(JSON.parse(discovery!.content as string)).toMatchObject({
+      discovered: [],
+      errors: { deleteAccount: expect.stringContaining('not among the tools sent') },
+    });
     expect(call?.toolCallId).toBe('call_F2delete');
     expect(readResultMetadata(call!.metadata)).toMatchObject({ outcome: 'error' });
     const output = bodyOf(1).input.find((item) => item['type'] === 'tool_search_output');
@@ -407,7 +544,9 @@ describe('openaiResponses: client-executed tool search', () => {
     const discovery = usagesOf(events)[0]!;
     expect(sent[2]).toMatchObject({ type: 'tool_search', execution: 'client', parameters: { type: 'object' } });
     // Without the catalog of names: OpenAI shows the model each deferred function's name and description already.
-    expect(sent[2]!.description).toBe('Loads more tools by name. Loaded tools join your tool list and can be called directly in your next step.');
+    expect(sent[2]!.description).toBe(
+      'Loads more tools by name. Loaded tools join your tool list and can be called directly in your next step.',
+    );
     expect(discovery.toolChanges?.deferredSent).toEqual(LAZY);
   });
 
@@ -416,7 +555,10 @@ describe('openaiResponses: client-executed tool search', () => {
     const { run, spies } = setup({}, { toolSearch: 'client' });
     const events = await run([user('where is TRK-42?', 'u1')]);
 
-    expect(events.find((event) => event.type === 'TOOL_CALL_START')).toMatchObject({ toolCallId: 'tsc_client_K1', toolCallName: DISCOVERY_TOOL_NAME });
+    expect(events.find((event) => event.type === 'TOOL_CALL_START')).toMatchObject({
+      toolCallId: 'tsc_client_K1',
+      toolCallName: DISCOVERY_TOOL_NAME,
+    });
     const [discovery] = resultsOf(events);
     expect(JSON.parse(discovery!.content as string)).toMatchObject({ discovered: ['trackShipment'] });
     expect(spies.track.mock.calls[0]![0]).toEqual({ trackingNumber: 'TRK-42' });
@@ -428,7 +570,13 @@ describe('openaiResponses: client-executed tool search', () => {
     const track = (bodyOf(0).tools ?? []).find((tool) => tool.name === 'trackShipment');
     const second = bodyOf(1).input;
     expect(second.slice(1)).toEqual([
-      { type: 'tool_search_call', call_id: 'tsc_client_K1', execution: 'client', arguments: { toolNames: ['trackShipment'] }, status: 'completed' },
+      {
+        type: 'tool_search_call',
+        call_id: 'tsc_client_K1',
+        execution: 'client',
+        arguments: { toolNames: ['trackShipment'] },
+        status: 'completed',
+      },
       { type: 'tool_search_output', call_id: 'tsc_client_K1', execution: 'client', status: 'completed', tools: [track] },
     ]);
     // Each request extends the previous one: the cached prefix survives the discovery.
@@ -447,12 +595,21 @@ describe('openaiResponses: client-executed tool search', () => {
   });
 
   it('a conversation that used Chatwire discovery before sends that discovery back as a client search, its tool still deferred', async () => {
-    provider.respond({ body: sse('lazy-1-discover.sse') }, { body: sse('lazy-2-track.sse') }, { body: sse('lazy-3-answer.sse') }, { body: sse('text.sse') });
+    provider.respond(
+      { body: sse('lazy-1-discover.sse') },
+      { body: sse('lazy-2-track.sse') },
+      { body: sse('lazy-3-answer.sse') },
+      { body: sse('text.sse') },
+    );
     const first = await setup().run([user('where is TRK-42?', 'u1')]);
     await setup({}, { toolSearch: 'client' }).run([...applyEvents([user('where is TRK-42?', 'u1')], first), user('thanks', 'u2')]);
     expect(toolNamesOf(3)).toEqual([...EAGER, 'tool_search', ...LAZY]);
     expect(bodyOf(3).input[1]).toMatchObject({ type: 'tool_search_call', call_id: 'call_D1discover', execution: 'client' });
-    expect(bodyOf(3).input[2]).toMatchObject({ type: 'tool_search_output', call_id: 'call_D1discover', tools: [{ name: 'trackShipment' }] });
+    expect(bodyOf(3).input[2]).toMatchObject({
+      type: 'tool_search_output',
+      call_id: 'call_D1discover',
+      tools: [{ name: 'trackShipment' }],
+    });
   });
 
   it('a tool called by name before any search (call-to-load) is sent as an ordinary tool, so it stays callable', async () => {
@@ -471,12 +628,37 @@ describe('openaiResponses: namespaces', () => {
     const lookup = vi.fn(async ({ email }: { email: string }) => ({ email, customer: 'Ada' }));
     const { tools } = providerTestTools();
     const extra = [
-      toolDefinition({ name: 'crmLookup', description: 'Look up a customer in the CRM.', inputSchema: z.object({ email: z.string() }), lazy: true, group: 'crm' }).server(lookup),
-      toolDefinition({ name: 'crmNote', description: 'Add a note to a customer.', inputSchema: z.object({ text: z.string() }), lazy: true, group: 'crm' }).server(async () => ({ ok: true })),
-      toolDefinition({ name: 'oddTool', description: 'A tool in an odd group.', inputSchema: z.object({}), lazy: true, group: 'my crm!' }).server(async () => ({ ok: true })),
+      toolDefinition({
+        name: 'crmLookup',
+        description: 'Look up a customer in the CRM.',
+        inputSchema: z.object({ email: z.string() }),
+        lazy: true,
+        group: 'crm',
+      }).server(lookup),
+      toolDefinition({
+        name: 'crmNote',
+        description: 'Add a note to a customer.',
+        inputSchema: z.object({ text: z.string() }),
+        lazy: true,
+        group: 'crm',
+      }).server(async () => ({ ok: true })),
+      toolDefinition({
+        name: 'oddTool',
+        description: 'A tool in an odd group.',
+        inputSchema: z.object({}),
+        lazy: true,
+        group: 'my crm!',
+      }).server(async () => ({ ok: true })),
     ];
-    const model = openaiResponses({ baseURL: `${provider.url}/v1`, apiKey: 'sk-test', model: 'gpt-5-mini', toolSearch: 'hosted', namespaces: { crm: { description: 'The CRM.' } } });
-    const run = (messages: Message[]) => collect(chat({ model, messages, tools: [...tools, ...extra], system: SYSTEM, threadId: 't', secret: 's' }));
+    const model = openaiResponses({
+      baseURL: `${provider.url}/v1`,
+      apiKey: 'sk-test',
+      model: 'gpt-5-mini',
+      toolSearch: 'hosted',
+      namespaces: { crm: { description: 'The CRM.' } },
+    });
+    const run = (messages: Message[]) =>
+      collect(chat({ model, messages, tools: [...tools, ...extra], system: SYSTEM, threadId: 't', secret: 's' }));
     return { run, lookup };
   }
 
@@ -512,9 +694,18 @@ describe('openaiResponses: namespaces', () => {
     expect(JSON.parse(discovery!.content as string)).toMatchObject({ discovered: ['crmLookup'] });
     expect(lookup.mock.calls[0]![0]).toEqual({ email: 'ada@example.com' });
     const input = bodyOf(1).input;
-    expect(input[2]).toMatchObject({ type: 'tool_search_output', tools: [{ type: 'namespace', name: 'crm', tools: [{ name: 'crmLookup' }] }] });
+    expect(input[2]).toMatchObject({
+      type: 'tool_search_output',
+      tools: [{ type: 'namespace', name: 'crm', tools: [{ name: 'crmLookup' }] }],
+    });
     expect((input[2]!['tools'] as { tools: unknown[] }[])[0]!.tools).toHaveLength(1);
-    expect(input[3]).toEqual({ type: 'function_call', call_id: 'call_N2lookup', name: 'crmLookup', arguments: '{"email":"ada@example.com"}', namespace: 'crm' });
+    expect(input[3]).toEqual({
+      type: 'function_call',
+      call_id: 'call_N2lookup',
+      name: 'crmLookup',
+      arguments: '{"email":"ada@example.com"}',
+      namespace: 'crm',
+    });
     expect(bodyOf(1).tools).toEqual(bodyOf(0).tools);
   });
 });
@@ -524,8 +715,20 @@ describe('openaiResponses: message conversion', () => {
     const messages: Message[] = [
       { id: 's', role: 'system', content: 'House rules.' },
       { id: 'd', role: 'developer', content: 'Be brief.' },
-      { id: 'u', role: 'user', content: [{ type: 'text', text: 'Hi ' }, { type: 'text', text: 'there' }] },
-      { id: 'a', role: 'assistant', content: 'Listing.', toolCalls: [{ id: 'c1', type: 'function', function: { name: 'listOrders', arguments: '' } }] },
+      {
+        id: 'u',
+        role: 'user',
+        content: [
+          { type: 'text', text: 'Hi ' },
+          { type: 'text', text: 'there' },
+        ],
+      },
+      {
+        id: 'a',
+        role: 'assistant',
+        content: 'Listing.',
+        toolCalls: [{ id: 'c1', type: 'function', function: { name: 'listOrders', arguments: '' } }],
+      },
       { id: 't', role: 'tool', toolCallId: 'c1', content: '{"orders":[]}' },
       { id: 'r', role: 'reasoning', content: 'not sent' },
     ];

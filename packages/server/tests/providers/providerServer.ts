@@ -107,7 +107,8 @@ export async function startProviderServer() {
 export type ProviderServer = Awaited<ReturnType<typeof startProviderServer>>;
 
 /** The streamed text of a run. */
-export const textOf = (events: readonly Event[]) => events.map((event) => (event.type === 'TEXT_MESSAGE_CONTENT' ? event.delta : '')).join('');
+export const textOf = (events: readonly Event[]) =>
+  events.map((event) => (event.type === 'TEXT_MESSAGE_CONTENT' ? event.delta : '')).join('');
 
 /** The types of a run's events, in order. */
 export const typesOf = (events: readonly Event[]) => events.map((event) => event.type as string);

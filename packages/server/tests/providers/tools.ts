@@ -9,15 +9,26 @@ export function providerTestTools() {
   const track = vi.fn(async ({ trackingNumber }: { trackingNumber: string }) => ({ trackingNumber, status: 'in transit' }));
   const orders = vi.fn(async () => ({ orders: ['ORD-1'] }));
   const tools = [
-    toolDefinition({ name: 'getWeather', description: 'Current weather for a city.', inputSchema: z.object({ city: z.string() }) }).server(weather),
-    toolDefinition({ name: 'searchProducts', description: 'Search the product catalog.', inputSchema: z.object({ query: z.string() }) }).server(search),
+    toolDefinition({ name: 'getWeather', description: 'Current weather for a city.', inputSchema: z.object({ city: z.string() }) }).server(
+      weather,
+    ),
+    toolDefinition({
+      name: 'searchProducts',
+      description: 'Search the product catalog.',
+      inputSchema: z.object({ query: z.string() }),
+    }).server(search),
     toolDefinition({
       name: 'trackShipment',
       description: 'Track a shipment by its tracking number.',
       inputSchema: z.object({ trackingNumber: z.string().describe('The carrier tracking number, e.g. TRK-42.') }),
       lazy: true,
     }).server(track),
-    toolDefinition({ name: 'listOrders', description: 'List the customer orders, newest first.', inputSchema: z.object({}), lazy: true }).server(orders),
+    toolDefinition({
+      name: 'listOrders',
+      description: 'List the customer orders, newest first.',
+      inputSchema: z.object({}),
+      lazy: true,
+    }).server(orders),
   ];
   return { tools, spies: { weather, search, track, orders } };
 }

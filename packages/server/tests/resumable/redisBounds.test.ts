@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createChatHandler, createRedisStore, createScriptedModel, RESUME_TOKEN_HEADER, type ChatModel, type ModelChunk } from '@chatwire/server';
+import {
+  createChatHandler,
+  createRedisStore,
+  createScriptedModel,
+  RESUME_TOKEN_HEADER,
+  type ChatModel,
+  type ModelChunk,
+} from '@chatwire/server';
 import { serve } from '../fixtures.js';
 import { redisClient, startRedis } from '../security/redisServer.js';
 import { getRun, postRun, readFrames, storyInput, until } from './resumableFixtures.js';
@@ -32,10 +39,15 @@ describe('resumable runs on Redis stay within their bounds', () => {
     const subscriber = client.duplicate();
     subscriber.on('error', () => {});
     await subscriber.connect();
-    closers.push(() => client.quit(), () => subscriber.quit());
+    closers.push(
+      () => client.quit(),
+      () => subscriber.quit(),
+    );
     const maxBytes = 64 * 1024;
     const store = createRedisStore({ client, subscriber, prefix: 'bounds:' });
-    const server = await serve(createChatHandler({ model: wordyModel(1024 * 1024), secret: 'redis-bounds', store, resumable: { maxBytes } }));
+    const server = await serve(
+      createChatHandler({ model: wordyModel(1024 * 1024), secret: 'redis-bounds', store, resumable: { maxBytes } }),
+    );
     closers.push(server.close);
     const response = await postRun(server.url, storyInput('t_redis_mem', 'r1', 'hello'));
     const token = response.headers.get(RESUME_TOKEN_HEADER) as string;
@@ -53,6 +65,8 @@ describe('resumable runs on Redis stay within their bounds', () => {
     expect(bytes).toBeLessThanOrEqual(maxBytes);
     // Redis's own measure of the stream key: the held events plus its structure, not the megabyte.
     expect(Number(await client.sendCommand(['MEMORY', 'USAGE', key as string]))).toBeLessThan(2 * maxBytes);
-    expect((await getRun(server.url, { threadId: 't_redis_mem', runId: 'r1' }, { [RESUME_TOKEN_HEADER]: token, 'last-event-id': '0' })).status).toBe(410);
+    expect(
+      (await getRun(server.url, { threadId: 't_redis_mem', runId: 'r1' }, { [RESUME_TOKEN_HEADER]: token, 'last-event-id': '0' })).status,
+    ).toBe(410);
   });
 });

@@ -2,7 +2,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createChatHandler, createRedisStore, RESUME_TOKEN_HEADER, type ServerStore, type RunStreamStore } from '@chatwire/server';
 import { serve } from '../fixtures.js';
 import { redisClient, startRedis } from '../security/redisServer.js';
-import { countingModel, expectLongStory, getRun, idsOf, postRun, readFrames, stopRun, storyInput, textOf, until } from './resumableFixtures.js';
+import {
+  countingModel,
+  expectLongStory,
+  getRun,
+  idsOf,
+  postRun,
+  readFrames,
+  stopRun,
+  storyInput,
+  textOf,
+  until,
+} from './resumableFixtures.js';
 
 let redis: Awaited<ReturnType<typeof startRedis>>;
 const closers: (() => Promise<unknown>)[] = [];
@@ -21,7 +32,10 @@ async function sharedStore(prefix = 'chatwire:'): Promise<ServerStore & { runs: 
   const subscriber = client.duplicate();
   subscriber.on('error', () => {});
   await subscriber.connect();
-  closers.push(() => client.quit(), () => subscriber.quit());
+  closers.push(
+    () => client.quit(),
+    () => subscriber.quit(),
+  );
   return createRedisStore({ client, subscriber, prefix }) as ServerStore & { runs: RunStreamStore };
 }
 
@@ -35,7 +49,8 @@ async function instance() {
 
 const ascending = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
 const auth = (token: string, extra: Record<string, string> = {}) => ({ [RESUME_TOKEN_HEADER]: token, ...extra });
-const contents = (frames: readonly { event: { type: string } }[]) => frames.filter(({ event }) => event.type === 'TEXT_MESSAGE_CONTENT').length;
+const contents = (frames: readonly { event: { type: string } }[]) =>
+  frames.filter(({ event }) => event.type === 'TEXT_MESSAGE_CONTENT').length;
 
 describe('resumable streams on a real Redis, shared by two instances', () => {
   it('starts on one instance and resumes on the other from Last-Event-ID: nothing lost, nothing repeated', async () => {
@@ -58,7 +73,7 @@ describe('resumable streams on a real Redis, shared by two instances', () => {
     expect(b.model.stats.chunks).toBe(0);
   });
 
-  it('a reload that lands on the other instance finds the thread\'s run in flight and replays it from the start', async () => {
+  it("a reload that lands on the other instance finds the thread's run in flight and replays it from the start", async () => {
     const a = await instance();
     const b = await instance();
     const response = await postRun(a.url, storyInput('t_two_reload', 'r_live'));
@@ -94,7 +109,9 @@ describe('resumable streams on a real Redis, shared by two instances', () => {
 
   it('a token from one instance is refused by an instance with another secret', async () => {
     const a = await instance();
-    const other = await serve(createChatHandler({ model: countingModel(), secret: 'another-secret', store: await sharedStore(), resumable: true }));
+    const other = await serve(
+      createChatHandler({ model: countingModel(), secret: 'another-secret', store: await sharedStore(), resumable: true }),
+    );
     closers.push(other.close);
     const response = await postRun(a.url, storyInput('t_secret', 'r1', 'hello'));
     const token = response.headers.get(RESUME_TOKEN_HEADER) as string;
@@ -116,7 +133,15 @@ describe('the run buffers in Redis', () => {
     expect(await runs.append(run('r1'), events(1, 5), 1, Date.now() + 60_000)).toBe(true);
     expect(await runs.append(run('r1'), events(6, 10), 4, Date.now() + 60_000)).toBe(true);
     const page = await runs.read(run('r1'), 5, 100);
-    expect(page?.record).toMatchObject({ threadId: 't_unit', runId: 'r1', owner: 'owner-1', state: 'running', firstId: 4, lastId: 10, stopRequested: false });
+    expect(page?.record).toMatchObject({
+      threadId: 't_unit',
+      runId: 'r1',
+      owner: 'owner-1',
+      state: 'running',
+      firstId: 4,
+      lastId: 10,
+      stopRequested: false,
+    });
     expect(page?.events).toEqual(events(6, 10));
     expect((await runs.read(run('r1'), 0, 2))?.events).toEqual(events(4, 5));
     expect(await runs.latest('t_unit', 'owner-1')).toBe('r1');
@@ -148,7 +173,7 @@ describe('the run buffers in Redis', () => {
     expect(await reader.latest('t_unit', 'owner-1')).toBeUndefined();
   });
 
-  it("a reader of a run whose instance died is not left waiting: the stream ends when the run expires", async () => {
+  it('a reader of a run whose instance died is not left waiting: the stream ends when the run expires', async () => {
     const store = await sharedStore();
     const b = await serve(createChatHandler({ model: countingModel(), secret: 'shared-secret', store, resumable: true }));
     closers.push(b.close);
@@ -159,7 +184,12 @@ describe('the run buffers in Redis', () => {
     const owner = token.split('.')[1] as string;
     const dead = { threadId: 't_dead', runId: 'r_dead', owner };
     await store.runs.create(dead, Date.now() + 60_000);
-    await store.runs.append(dead, [{ id: 1, data: JSON.stringify({ type: 'RUN_STARTED', threadId: 't_dead', runId: 'r_dead' }) }], 1, Date.now() + 400);
+    await store.runs.append(
+      dead,
+      [{ id: 1, data: JSON.stringify({ type: 'RUN_STARTED', threadId: 't_dead', runId: 'r_dead' }) }],
+      1,
+      Date.now() + 400,
+    );
     const started = Date.now();
     const { frames } = await readFrames(await getRun(b.url, { threadId: 't_dead', runId: 'r_dead' }, auth(token)));
     expect(frames.map((frame) => frame.event.type)).toEqual(['RUN_STARTED']);

@@ -20,7 +20,10 @@ export function framesOf(text: string): Frame[] {
  * Reads an SSE response frame by frame; with `until`, stops reading (cancels the body: the client
  * goes away) as soon as it returns true, and also returns the raw text read so far.
  */
-export async function readFrames(response: Response, until?: (frames: readonly Frame[]) => boolean): Promise<{ frames: Frame[]; text: string }> {
+export async function readFrames(
+  response: Response,
+  until?: (frames: readonly Frame[]) => boolean,
+): Promise<{ frames: Frame[]; text: string }> {
   const frames: Frame[] = [];
   let text = '';
   const parser = createParser({ onEvent: (event) => frames.push({ id: Number(event.id), event: JSON.parse(event.data) as Event }) });
@@ -41,7 +44,8 @@ export async function readFrames(response: Response, until?: (frames: readonly F
 }
 
 /** The streamed text of some frames. */
-export const textOf = (frames: readonly Frame[]) => frames.map(({ event }) => (event.type === 'TEXT_MESSAGE_CONTENT' ? event.delta : '')).join('');
+export const textOf = (frames: readonly Frame[]) =>
+  frames.map(({ event }) => (event.type === 'TEXT_MESSAGE_CONTENT' ? event.delta : '')).join('');
 
 /** Asserts-free check that ids run 1, 2, 3, ... without a gap or a repeat. */
 export const idsOf = (frames: readonly Frame[]) => frames.map((frame) => frame.id);
@@ -81,7 +85,11 @@ export function storyInput(threadId: string, runId: string, content = 'write a l
 
 /** A POST of a run input, optionally with a resume token. */
 export function postRun(url: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
-  return fetch(`${url}/api/chat`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  return fetch(`${url}/api/chat`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
 }
 
 /** A GET (resume) of a run, or of the owner's latest run in the thread when `runId` is omitted. */

@@ -3,7 +3,20 @@ import { HttpAgent } from '@ag-ui/client';
 import { EventSchema } from '@ag-ui/core/schemas';
 import { createChatHandler, createMemoryStore, createScriptedModel, RESUME_TOKEN_HEADER, type ChatHandlerOptions } from '@chatwire/server';
 import { serve } from '../fixtures.js';
-import { countingModel, expectLongStory, framesOf, getRun, idsOf, postRun, readFrames, stopRun, storyInput, textOf, until, type Frame } from './resumableFixtures.js';
+import {
+  countingModel,
+  expectLongStory,
+  framesOf,
+  getRun,
+  idsOf,
+  postRun,
+  readFrames,
+  stopRun,
+  storyInput,
+  textOf,
+  until,
+  type Frame,
+} from './resumableFixtures.js';
 
 const servers: { close: () => Promise<void> }[] = [];
 afterEach(async () => {
@@ -12,7 +25,9 @@ afterEach(async () => {
 
 async function start(options: Partial<ChatHandlerOptions> = {}) {
   const model = countingModel();
-  const server = await serve(createChatHandler({ model, secret: 'resume-secret', store: createMemoryStore(), resumable: true, ...options }));
+  const server = await serve(
+    createChatHandler({ model, secret: 'resume-secret', store: createMemoryStore(), resumable: true, ...options }),
+  );
   servers.push(server);
   return { url: server.url, model };
 }
@@ -31,7 +46,12 @@ describe('resumable streams (in memory)', () => {
     expect(token).toMatch(/^rt1\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}$/);
     const { frames } = await readFrames(response);
     expect(idsOf(frames)).toEqual(ascending(1, frames.length));
-    expect(frames[0]?.event).toMatchObject({ type: 'RUN_STARTED', threadId: 't_ids', runId: 'r1', metadata: { chatwire: { resume: { token } } } });
+    expect(frames[0]?.event).toMatchObject({
+      type: 'RUN_STARTED',
+      threadId: 't_ids',
+      runId: 'r1',
+      metadata: { chatwire: { resume: { token } } },
+    });
     expect(frames.at(-1)?.event.type).toBe('RUN_FINISHED');
     for (const { event } of frames) expect(EventSchema.safeParse(event).success, JSON.stringify(event)).toBe(true);
   });
@@ -88,7 +108,9 @@ describe('resumable streams (in memory)', () => {
     const lastComplete = kept.at(-1)!.id;
     expect(framesOf(text).length).toBeGreaterThan(kept.length);
 
-    const rest = await readFrames(await getRun(url, { threadId: 't_cut', runId: 'r1' }, auth(token, { 'last-event-id': String(lastComplete) })));
+    const rest = await readFrames(
+      await getRun(url, { threadId: 't_cut', runId: 'r1' }, auth(token, { 'last-event-id': String(lastComplete) })),
+    );
     const all = [...kept, ...rest.frames];
     expect(idsOf(all)).toEqual(ascending(1, all.length));
     expect(framesOf(text).find((frame) => frame.id === lastComplete + 1)?.event).toEqual(rest.frames[0]?.event);
@@ -100,7 +122,11 @@ describe('resumable streams (in memory)', () => {
     const response = await postRun(url, storyInput('t_stop', 'r1'));
     const token = tokenOf(response);
     const first = await readFrames(response, (frames) => contents(frames) >= 2);
-    const resumed = await getRun(url, { threadId: 't_stop', runId: 'r1' }, auth(token, { 'last-event-id': String(first.frames.at(-1)!.id) }));
+    const resumed = await getRun(
+      url,
+      { threadId: 't_stop', runId: 'r1' },
+      auth(token, { 'last-event-id': String(first.frames.at(-1)!.id) }),
+    );
     const reading = readFrames(resumed);
 
     const stopped = await stopRun(url, { threadId: 't_stop', runId: 'r1' }, auth(token));
@@ -115,7 +141,10 @@ describe('resumable streams (in memory)', () => {
     expect(model.stats.chunks).toBe(at);
     expect(expectLongStory(textOf([...first.frames, ...frames]))).toBe(false);
     // Stopping again, or a finished run: nothing to stop.
-    expect(await (await stopRun(url, { threadId: 't_stop', runId: 'r1' }, auth(token))).json()).toEqual({ runId: 'r1', status: 'finished' });
+    expect(await (await stopRun(url, { threadId: 't_stop', runId: 'r1' }, auth(token))).json()).toEqual({
+      runId: 'r1',
+      status: 'finished',
+    });
   });
 
   it('DELETE without a run id stops the latest run of the thread; with none in flight it answers 204', async () => {
@@ -225,18 +254,38 @@ describe('who may resume or stop a run', () => {
     const response = await postRun(url, storyInput('t_cors', 'r1', 'hello'));
     const token = tokenOf(response);
     await readFrames(response);
-    const crossSite = await getRun(url, { threadId: 't_cors', runId: 'r1' }, auth(token, { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' }));
+    const crossSite = await getRun(
+      url,
+      { threadId: 't_cors', runId: 'r1' },
+      auth(token, { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' }),
+    );
     expect(crossSite.status).toBe(403);
-    expect((await stopRun(url, { threadId: 't_cors', runId: 'r1' }, auth(token, { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' }))).status).toBe(403);
+    expect(
+      (
+        await stopRun(
+          url,
+          { threadId: 't_cors', runId: 'r1' },
+          auth(token, { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' }),
+        )
+      ).status,
+    ).toBe(403);
 
     const preflight = await fetch(`${url}/api/chat?threadId=t_cors`, {
       method: 'OPTIONS',
-      headers: { origin: 'https://app.example', 'access-control-request-method': 'GET', 'access-control-request-headers': `${RESUME_TOKEN_HEADER}, last-event-id` },
+      headers: {
+        origin: 'https://app.example',
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': `${RESUME_TOKEN_HEADER}, last-event-id`,
+      },
     });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-methods')).toBe('GET, POST, DELETE');
     expect(preflight.headers.get('access-control-allow-headers')).toBe(`${RESUME_TOKEN_HEADER}, last-event-id`);
-    const listed = await getRun(url, { threadId: 't_cors', runId: 'r1' }, auth(token, { origin: 'https://app.example', 'sec-fetch-site': 'cross-site' }));
+    const listed = await getRun(
+      url,
+      { threadId: 't_cors', runId: 'r1' },
+      auth(token, { origin: 'https://app.example', 'sec-fetch-site': 'cross-site' }),
+    );
     expect(listed.status).toBe(200);
     expect(listed.headers.get('access-control-allow-origin')).toBe('https://app.example');
     expect(listed.headers.get('access-control-expose-headers')).toContain(RESUME_TOKEN_HEADER);
@@ -256,7 +305,10 @@ describe('bounds and bad input', () => {
       expect(await refused.json()).toMatchObject({ code: 'invalid-last-event-id' });
     }
     const ahead = await getRun(url, { threadId: 't_leid', runId: 'r1' }, auth(token, { 'last-event-id': String(frames.length + 1) }));
-    expect(await ahead.json()).toMatchObject({ code: 'invalid-last-event-id', error: expect.stringContaining(`last event so far is ${frames.length}`) });
+    expect(await ahead.json()).toMatchObject({
+      code: 'invalid-last-event-id',
+      error: expect.stringContaining(`last event so far is ${frames.length}`),
+    });
     // The query parameter stands in for the header.
     const byQuery = await fetch(`${url}/api/chat?threadId=t_leid&runId=r1&lastEventId=${frames.length - 1}`, { headers: auth(token) });
     expect(idsOf((await readFrames(byQuery)).frames)).toEqual([frames.length]);
@@ -275,7 +327,9 @@ describe('bounds and bad input', () => {
     expect(await refused.json()).toMatchObject({ code: 'resume-gap', error: expect.stringContaining('maxEvents') });
     // The newest 30 are still there for a reader that was close behind.
     const last = live.frames.length;
-    const tail = await readFrames(await getRun(url, { threadId: 't_gap', runId: 'r1' }, auth(token, { 'last-event-id': String(last - 10) })));
+    const tail = await readFrames(
+      await getRun(url, { threadId: 't_gap', runId: 'r1' }, auth(token, { 'last-event-id': String(last - 10) })),
+    );
     expect(idsOf(tail.frames)).toEqual(ascending(last - 9, last));
     expect(tail.frames.map((frame) => frame.event)).toEqual(live.frames.slice(-10).map((frame) => frame.event));
     expect((await getRun(url, { threadId: 't_gap', runId: 'r1' }, auth(token, { 'last-event-id': String(last - 31) }))).status).toBe(410);
@@ -307,6 +361,8 @@ describe('bounds and bad input', () => {
 
   it('without a store that has run buffers, creating the handler says what to configure', () => {
     const approvalsOnly = { scope: 'x', claim: async () => true, has: async () => false };
-    expect(() => createChatHandler({ model: createScriptedModel(), secret: 's', store: approvalsOnly, resumable: true })).toThrow(/createRedisStore\(\{ client, subscriber \}\)/);
+    expect(() => createChatHandler({ model: createScriptedModel(), secret: 's', store: approvalsOnly, resumable: true })).toThrow(
+      /createRedisStore\(\{ client, subscriber \}\)/,
+    );
   });
 });

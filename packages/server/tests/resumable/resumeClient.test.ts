@@ -53,232 +53,316 @@ async function storyUntilPart(chat: ChatClient, n: number) {
 }
 
 describe('ChatClient resumes a resumable run', () => {
-  it('reload mid-stream: a new client with the same id, built from saved state, reads the rest; nothing lost, nothing twice', async () => {
-    const { url, model } = await server();
-    const before = client(url);
-    void storyUntilPart(before.chat, 3);
-    await until(() => textSoFar(before.chat).includes('Part 3:'));
-    const saved = savedChat(before.chat);
-    // The page goes away: the reader detaches, the run goes on.
-    before.chat.dispose();
-    expect(saved.activeRun?.lastEventId).toBeGreaterThan(10);
-    expect(saved.resumeToken).toMatch(/^rt1\./);
-    expect(parts(answerOf(saved.messages)).at(-1)).toBeLessThan(12);
+  it(
+    'reload mid-stream: a new client with the same id, built from saved state, reads the rest; nothing lost, nothing twice',
+    async () => {
+      const { url, model } = await server();
+      const before = client(url);
+      void storyUntilPart(before.chat, 3);
+      await until(() => textSoFar(before.chat).includes('Part 3:'));
+      const saved = savedChat(before.chat);
+      // The page goes away: the reader detaches, the run goes on.
+      before.chat.dispose();
+      expect(saved.activeRun?.lastEventId).toBeGreaterThan(10);
+      expect(saved.resumeToken).toMatch(/^rt1\./);
+      expect(parts(answerOf(saved.messages)).at(-1)).toBeLessThan(12);
 
-    const after = client(url, { initialMessages: saved.messages, initialActiveRun: saved.activeRun, initialResumeToken: saved.resumeToken });
-    await after.chat.resumeStream();
+      const after = client(url, {
+        initialMessages: saved.messages,
+        initialActiveRun: saved.activeRun,
+        initialResumeToken: saved.resumeToken,
+      });
+      await after.chat.resumeStream();
 
-    const resumed = after.requests.find((request) => request.method === 'GET');
-    expect(resumed?.url).toBe(`${url}/api/chat?threadId=chat_resume&runId=${encodeURIComponent(saved.activeRun!.runId)}`);
-    expect(resumed?.headers).toMatchObject({ [RESUME_TOKEN_HEADER]: saved.resumeToken, 'last-event-id': String(saved.activeRun!.lastEventId) });
-    const server_ = await recordedRun(url, { threadId: 'chat_resume', runId: saved.activeRun!.runId, token: saved.resumeToken! });
-    const snapshot = after.chat.getSnapshot();
-    expect(answerOf(snapshot.messages)).toBe(server_.text);
-    expect(expectLongStory(answerOf(snapshot.messages))).toBe(true);
-    expect(snapshot.messages.map((message) => message.role)).toEqual(['user', 'assistant']);
-    expect(snapshot).toMatchObject({ status: 'ready', error: undefined, activeRun: undefined });
-    // One run, read by two clients: the model ran once, to its end.
-    expect(model.calls).toHaveLength(1);
-    expect(model.calls[0]).toMatchObject({ finished: true });
-  }, LONG);
+      const resumed = after.requests.find((request) => request.method === 'GET');
+      expect(resumed?.url).toBe(`${url}/api/chat?threadId=chat_resume&runId=${encodeURIComponent(saved.activeRun!.runId)}`);
+      expect(resumed?.headers).toMatchObject({
+        [RESUME_TOKEN_HEADER]: saved.resumeToken,
+        'last-event-id': String(saved.activeRun!.lastEventId),
+      });
+      const server_ = await recordedRun(url, { threadId: 'chat_resume', runId: saved.activeRun!.runId, token: saved.resumeToken! });
+      const snapshot = after.chat.getSnapshot();
+      expect(answerOf(snapshot.messages)).toBe(server_.text);
+      expect(expectLongStory(answerOf(snapshot.messages))).toBe(true);
+      expect(snapshot.messages.map((message) => message.role)).toEqual(['user', 'assistant']);
+      expect(snapshot).toMatchObject({ status: 'ready', error: undefined, activeRun: undefined });
+      // One run, read by two clients: the model ran once, to its end.
+      expect(model.calls).toHaveLength(1);
+      expect(model.calls[0]).toMatchObject({ finished: true });
+    },
+    LONG,
+  );
 
-  it('a connection cut in the middle of an SSE frame: the client reconnects after the last whole frame and ends with exactly the run', async () => {
-    const { url, model } = await server();
-    const proxy = await cuttingProxy(url, { marker: 'TEXT_MESSAGE_CONTENT', occurrence: 40 });
-    closers.push(proxy.close);
-    const { chat, requests } = client(proxy.url);
-    await chat.sendMessage('write a long story');
+  it(
+    'a connection cut in the middle of an SSE frame: the client reconnects after the last whole frame and ends with exactly the run',
+    async () => {
+      const { url, model } = await server();
+      const proxy = await cuttingProxy(url, { marker: 'TEXT_MESSAGE_CONTENT', occurrence: 40 });
+      closers.push(proxy.close);
+      const { chat, requests } = client(proxy.url);
+      await chat.sendMessage('write a long story');
 
-    expect(proxy.cut.done).toBe(true);
-    // The client held half a frame when the socket broke; the frame before it was its last.
-    expect(proxy.cut.delivered).toMatch(/\nid: \d+\ndata: \{"type":"$/);
-    const gets = requests.filter((request) => request.method === 'GET');
-    expect(gets).toHaveLength(1);
-    expect(gets[0]?.headers['last-event-id']).toBe(String(proxy.lastWholeFrameId()));
-    const runId = new URL(gets[0]!.url).searchParams.get('runId')!;
-    const recorded = await recordedRun(url, { threadId: 'chat_resume', runId, token: chat.getSnapshot().resumeToken! });
-    expect(answerOf(chat.getSnapshot().messages)).toBe(recorded.text);
-    expect(expectLongStory(recorded.text)).toBe(true);
-    expect(chat.getSnapshot()).toMatchObject({ status: 'ready', error: undefined, activeRun: undefined });
-    expect(model.calls).toHaveLength(1);
-  }, LONG);
+      expect(proxy.cut.done).toBe(true);
+      // The client held half a frame when the socket broke; the frame before it was its last.
+      expect(proxy.cut.delivered).toMatch(/\nid: \d+\ndata: \{"type":"$/);
+      const gets = requests.filter((request) => request.method === 'GET');
+      expect(gets).toHaveLength(1);
+      expect(gets[0]?.headers['last-event-id']).toBe(String(proxy.lastWholeFrameId()));
+      const runId = new URL(gets[0]!.url).searchParams.get('runId')!;
+      const recorded = await recordedRun(url, { threadId: 'chat_resume', runId, token: chat.getSnapshot().resumeToken! });
+      expect(answerOf(chat.getSnapshot().messages)).toBe(recorded.text);
+      expect(expectLongStory(recorded.text)).toBe(true);
+      expect(chat.getSnapshot()).toMatchObject({ status: 'ready', error: undefined, activeRun: undefined });
+      expect(model.calls).toHaveLength(1);
+    },
+    LONG,
+  );
 
-  it('stop after resume: DELETE with the token stops the run on the server; its events end cancelled and the model signal is aborted', async () => {
-    const { url, model } = await server({ delayMs: 8 });
-    const before = client(url);
-    void storyUntilPart(before.chat, 2);
-    await until(() => textSoFar(before.chat).includes('Part 2:'));
-    const saved = savedChat(before.chat);
-    before.chat.dispose();
+  it(
+    'stop after resume: DELETE with the token stops the run on the server; its events end cancelled and the model signal is aborted',
+    async () => {
+      const { url, model } = await server({ delayMs: 8 });
+      const before = client(url);
+      void storyUntilPart(before.chat, 2);
+      await until(() => textSoFar(before.chat).includes('Part 2:'));
+      const saved = savedChat(before.chat);
+      before.chat.dispose();
 
-    const after = client(url, { initialMessages: saved.messages, initialActiveRun: saved.activeRun, initialResumeToken: saved.resumeToken });
-    const resuming = after.chat.resumeStream();
-    await until(() => textSoFar(after.chat).includes('Part 4:'));
-    after.chat.stop();
-    await resuming;
-    expect(after.chat.getSnapshot()).toMatchObject({ status: 'ready', error: undefined, activeRun: undefined });
+      const after = client(url, {
+        initialMessages: saved.messages,
+        initialActiveRun: saved.activeRun,
+        initialResumeToken: saved.resumeToken,
+      });
+      const resuming = after.chat.resumeStream();
+      await until(() => textSoFar(after.chat).includes('Part 4:'));
+      after.chat.stop();
+      await resuming;
+      expect(after.chat.getSnapshot()).toMatchObject({ status: 'ready', error: undefined, activeRun: undefined });
 
-    // The stop goes out in the background (stop() returns at once).
-    await until(() => after.requests.some((request) => request.method === 'DELETE'));
-    const stop = after.requests.find((request) => request.method === 'DELETE');
-    expect(stop?.url).toBe(`${url}/api/chat?threadId=chat_resume&runId=${encodeURIComponent(saved.activeRun!.runId)}`);
-    expect(stop?.headers[RESUME_TOKEN_HEADER]).toBe(saved.resumeToken);
-    await until(() => model.calls[0]?.signal.aborted === true);
-    expect(model.calls[0]?.finished).toBe(false);
-    const recorded = await recordedRun(url, { threadId: 'chat_resume', runId: saved.activeRun!.runId, token: saved.resumeToken! });
-    expect(recorded.frames.at(-1)?.event).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'cancelled' } });
-    expect(expectLongStory(recorded.text)).toBe(false);
-    // What the client shows is a prefix of what the server recorded.
-    expect(recorded.text.startsWith(textSoFar(after.chat))).toBe(true);
-  }, LONG);
+      // The stop goes out in the background (stop() returns at once).
+      await until(() => after.requests.some((request) => request.method === 'DELETE'));
+      const stop = after.requests.find((request) => request.method === 'DELETE');
+      expect(stop?.url).toBe(`${url}/api/chat?threadId=chat_resume&runId=${encodeURIComponent(saved.activeRun!.runId)}`);
+      expect(stop?.headers[RESUME_TOKEN_HEADER]).toBe(saved.resumeToken);
+      await until(() => model.calls[0]?.signal.aborted === true);
+      expect(model.calls[0]?.finished).toBe(false);
+      const recorded = await recordedRun(url, { threadId: 'chat_resume', runId: saved.activeRun!.runId, token: saved.resumeToken! });
+      expect(recorded.frames.at(-1)?.event).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'cancelled' } });
+      expect(expectLongStory(recorded.text)).toBe(false);
+      // What the client shows is a prefix of what the server recorded.
+      expect(recorded.text.startsWith(textSoFar(after.chat))).toBe(true);
+    },
+    LONG,
+  );
 
-  it('a stop before the response arrived, on a chat that has its token, stops the new run on the server too', async () => {
-    const { url, model } = await server({ delayMs: 8 });
-    // The second POST reaches the server, which starts the run; its response is held back until the page stopped.
-    let posts = 0;
-    let answered = false;
-    let stopped = false;
-    const fetch = (async (input: string | URL | Request, init?: RequestInit) => {
-      if (init?.method !== 'POST' || ++posts === 1) return globalThis.fetch(input, init);
-      const response = await globalThis.fetch(input, { ...init, signal: null });
-      answered = true;
-      await until(() => stopped);
-      await response.body?.cancel();
-      throw new DOMException('The operation was aborted.', 'AbortError');
-    }) as typeof globalThis.fetch;
-    const recorder = recordingFetch();
-    const { chat } = client(url, { connection: fetchServerSentEvents({ url: `${url}/api/chat`, fetch: (input, init) => (init?.method === 'DELETE' ? recorder.fetch(input, init) : fetch(input, init)) }) });
-    await chat.sendMessage('hello');
-    void chat.sendMessage('write a long story');
-    await until(() => answered);
-    expect(chat.getSnapshot().activeRun?.lastEventId).toBe(0);
-    chat.stop();
-    stopped = true;
-    await until(() => recorder.requests.length === 1);
-    await recorder.idle();
-    const runId = new URL(recorder.requests[0]!.url).searchParams.get('runId')!;
-    await until(() => model.calls[1]?.signal.aborted === true);
-    expect(model.calls[1]?.finished).toBe(false);
-    const recorded = await recordedRun(url, { threadId: 'chat_resume', runId, token: chat.getSnapshot().resumeToken! });
-    expect(recorded.frames.at(-1)?.event).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'cancelled' } });
-  }, LONG);
+  it(
+    'a stop before the response arrived, on a chat that has its token, stops the new run on the server too',
+    async () => {
+      const { url, model } = await server({ delayMs: 8 });
+      // The second POST reaches the server, which starts the run; its response is held back until the page stopped.
+      let posts = 0;
+      let answered = false;
+      let stopped = false;
+      const fetch = (async (input: string | URL | Request, init?: RequestInit) => {
+        if (init?.method !== 'POST' || ++posts === 1) return globalThis.fetch(input, init);
+        const response = await globalThis.fetch(input, { ...init, signal: null });
+        answered = true;
+        await until(() => stopped);
+        await response.body?.cancel();
+        throw new DOMException('The operation was aborted.', 'AbortError');
+      }) as typeof globalThis.fetch;
+      const recorder = recordingFetch();
+      const { chat } = client(url, {
+        connection: fetchServerSentEvents({
+          url: `${url}/api/chat`,
+          fetch: (input, init) => (init?.method === 'DELETE' ? recorder.fetch(input, init) : fetch(input, init)),
+        }),
+      });
+      await chat.sendMessage('hello');
+      void chat.sendMessage('write a long story');
+      await until(() => answered);
+      expect(chat.getSnapshot().activeRun?.lastEventId).toBe(0);
+      chat.stop();
+      stopped = true;
+      await until(() => recorder.requests.length === 1);
+      await recorder.idle();
+      const runId = new URL(recorder.requests[0]!.url).searchParams.get('runId')!;
+      await until(() => model.calls[1]?.signal.aborted === true);
+      expect(model.calls[1]?.finished).toBe(false);
+      const recorded = await recordedRun(url, { threadId: 'chat_resume', runId, token: chat.getSnapshot().resumeToken! });
+      expect(recorded.frames.at(-1)?.event).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'cancelled' } });
+    },
+    LONG,
+  );
 
-  it('a stop before the request went out finds nothing to stop, quietly', async () => {
-    const { url, model } = await server();
-    const { chat, requests, idle } = client(url);
-    await chat.sendMessage('hello');
-    void chat.sendMessage('write a long story');
-    chat.stop();
-    // Tried four times, 250 ms apart (the run could have been on its way), then nothing to stop: no warning, no error.
-    await until(() => requests.filter((request) => request.method === 'DELETE').length >= 4);
-    await idle();
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    const stops = requests.filter((request) => request.method === 'DELETE');
-    expect(stops).toHaveLength(4);
-    const runId = new URL(stops[0]!.url).searchParams.get('runId')!;
-    expect((await getRun(url, { threadId: 'chat_resume', runId }, { [RESUME_TOKEN_HEADER]: chat.getSnapshot().resumeToken! })).status).toBe(404);
-    expect(model.calls).toHaveLength(1);
-    expect(chat.getSnapshot()).toMatchObject({ status: 'ready', error: undefined });
-  }, LONG);
+  it(
+    'a stop before the request went out finds nothing to stop, quietly',
+    async () => {
+      const { url, model } = await server();
+      const { chat, requests, idle } = client(url);
+      await chat.sendMessage('hello');
+      void chat.sendMessage('write a long story');
+      chat.stop();
+      // Tried four times, 250 ms apart (the run could have been on its way), then nothing to stop: no warning, no error.
+      await until(() => requests.filter((request) => request.method === 'DELETE').length >= 4);
+      await idle();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const stops = requests.filter((request) => request.method === 'DELETE');
+      expect(stops).toHaveLength(4);
+      const runId = new URL(stops[0]!.url).searchParams.get('runId')!;
+      expect(
+        (await getRun(url, { threadId: 'chat_resume', runId }, { [RESUME_TOKEN_HEADER]: chat.getSnapshot().resumeToken! })).status,
+      ).toBe(404);
+      expect(model.calls).toHaveLength(1);
+      expect(chat.getSnapshot()).toMatchObject({ status: 'ready', error: undefined });
+    },
+    LONG,
+  );
 
-  it('a server without resumable streams: a cut connection fails the turn as before, and nothing is read again', async () => {
-    const { url, model } = await server({ resumable: false });
-    const proxy = await cuttingProxy(url, { marker: 'TEXT_MESSAGE_CONTENT', occurrence: 20 });
-    closers.push(proxy.close);
-    const { chat, requests } = client(proxy.url);
-    await chat.sendMessage('write a long story');
-    expect(chat.getSnapshot()).toMatchObject({ status: 'error', error: { code: 'network' }, activeRun: undefined, resumeToken: undefined });
-    expect(requests.map((request) => request.method)).toEqual(['POST']);
-    await until(() => model.calls[0]?.signal.aborted === true);
-  }, LONG);
+  it(
+    'a server without resumable streams: a cut connection fails the turn as before, and nothing is read again',
+    async () => {
+      const { url, model } = await server({ resumable: false });
+      const proxy = await cuttingProxy(url, { marker: 'TEXT_MESSAGE_CONTENT', occurrence: 20 });
+      closers.push(proxy.close);
+      const { chat, requests } = client(proxy.url);
+      await chat.sendMessage('write a long story');
+      expect(chat.getSnapshot()).toMatchObject({
+        status: 'error',
+        error: { code: 'network' },
+        activeRun: undefined,
+        resumeToken: undefined,
+      });
+      expect(requests.map((request) => request.method)).toEqual(['POST']);
+      await until(() => model.calls[0]?.signal.aborted === true);
+    },
+    LONG,
+  );
 });
 
 describe('resuming fails clearly, or quietly when there is nothing left', () => {
-  it('a token the server did not issue for this chat: resume-failed (403), and the saved run is dropped', async () => {
-    const { url } = await server();
-    const before = client(url);
-    void storyUntilPart(before.chat, 1);
-    await until(() => textSoFar(before.chat).includes('Part 1:'));
-    const saved = savedChat(before.chat);
-    before.chat.dispose();
-    const other = await server({ secret: 'another-secret' });
-    const foreign = client(other.url, { id: 'chat_resume' });
-    await foreign.chat.sendMessage('hello');
-    const wrongToken = foreign.chat.getSnapshot().resumeToken!;
-    expect(wrongToken).not.toBe(saved.resumeToken);
+  it(
+    'a token the server did not issue for this chat: resume-failed (403), and the saved run is dropped',
+    async () => {
+      const { url } = await server();
+      const before = client(url);
+      void storyUntilPart(before.chat, 1);
+      await until(() => textSoFar(before.chat).includes('Part 1:'));
+      const saved = savedChat(before.chat);
+      before.chat.dispose();
+      const other = await server({ secret: 'another-secret' });
+      const foreign = client(other.url, { id: 'chat_resume' });
+      await foreign.chat.sendMessage('hello');
+      const wrongToken = foreign.chat.getSnapshot().resumeToken!;
+      expect(wrongToken).not.toBe(saved.resumeToken);
 
-    const after = client(url, { initialMessages: saved.messages, initialActiveRun: saved.activeRun, initialResumeToken: wrongToken });
-    await after.chat.resumeStream();
-    const { status, error, activeRun } = after.chat.getSnapshot();
-    expect(status).toBe('error');
-    expect(error).toMatchObject({ code: 'resume-failed', status: 403, message: expect.stringContaining('resume token was not issued by this server') });
-    expect(activeRun).toBeUndefined();
-    // What was saved stays.
-    expect(answerOf(after.chat.getSnapshot().messages)).toBe(answerOf(saved.messages));
-  }, LONG);
+      const after = client(url, { initialMessages: saved.messages, initialActiveRun: saved.activeRun, initialResumeToken: wrongToken });
+      await after.chat.resumeStream();
+      const { status, error, activeRun } = after.chat.getSnapshot();
+      expect(status).toBe('error');
+      expect(error).toMatchObject({
+        code: 'resume-failed',
+        status: 403,
+        message: expect.stringContaining('resume token was not issued by this server'),
+      });
+      expect(activeRun).toBeUndefined();
+      // What was saved stays.
+      expect(answerOf(after.chat.getSnapshot().messages)).toBe(answerOf(saved.messages));
+    },
+    LONG,
+  );
 
-  it('events no longer held (410 resume-gap): resume-failed, naming the buffer limits', async () => {
-    const { url, model } = await server({ resumable: { maxEvents: 30 } });
-    const before = client(url);
-    void storyUntilPart(before.chat, 1);
-    await until(() => textSoFar(before.chat).includes('Part 1:'));
-    const saved = savedChat(before.chat);
-    before.chat.dispose();
-    await until(() => model.calls[0]?.finished === true);
+  it(
+    'events no longer held (410 resume-gap): resume-failed, naming the buffer limits',
+    async () => {
+      const { url, model } = await server({ resumable: { maxEvents: 30 } });
+      const before = client(url);
+      void storyUntilPart(before.chat, 1);
+      await until(() => textSoFar(before.chat).includes('Part 1:'));
+      const saved = savedChat(before.chat);
+      before.chat.dispose();
+      await until(() => model.calls[0]?.finished === true);
 
-    const after = client(url, { initialMessages: saved.messages, initialActiveRun: saved.activeRun, initialResumeToken: saved.resumeToken });
-    await after.chat.resumeStream();
-    expect(after.chat.getSnapshot()).toMatchObject({
-      status: 'error',
-      error: { code: 'resume-failed', status: 410, message: expect.stringContaining('maxEvents') },
-      activeRun: undefined,
-    });
-  }, LONG);
+      const after = client(url, {
+        initialMessages: saved.messages,
+        initialActiveRun: saved.activeRun,
+        initialResumeToken: saved.resumeToken,
+      });
+      await after.chat.resumeStream();
+      expect(after.chat.getSnapshot()).toMatchObject({
+        status: 'error',
+        error: { code: 'resume-failed', status: 410, message: expect.stringContaining('maxEvents') },
+        activeRun: undefined,
+      });
+    },
+    LONG,
+  );
 
-  it('a run expired from the store (its retention passed): resumeStream resolves quietly, the saved answer stays as it was', async () => {
-    const { url, model } = await server({ resumable: { retainMs: 50 } });
-    const before = client(url);
-    void storyUntilPart(before.chat, 1);
-    await until(() => textSoFar(before.chat).includes('Part 1:'));
-    const saved = savedChat(before.chat);
-    before.chat.dispose();
-    await until(() => model.calls[0]?.finished === true);
-    // Past its retention, the server no longer has the run (404 for its id).
-    await new Promise((resolve) => setTimeout(resolve, 150));
-    const probe = await getRun(url, { threadId: 'chat_resume', runId: saved.activeRun!.runId }, { [RESUME_TOKEN_HEADER]: saved.resumeToken! });
-    expect(probe.status).toBe(404);
+  it(
+    'a run expired from the store (its retention passed): resumeStream resolves quietly, the saved answer stays as it was',
+    async () => {
+      const { url, model } = await server({ resumable: { retainMs: 50 } });
+      const before = client(url);
+      void storyUntilPart(before.chat, 1);
+      await until(() => textSoFar(before.chat).includes('Part 1:'));
+      const saved = savedChat(before.chat);
+      before.chat.dispose();
+      await until(() => model.calls[0]?.finished === true);
+      // Past its retention, the server no longer has the run (404 for its id).
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      const probe = await getRun(
+        url,
+        { threadId: 'chat_resume', runId: saved.activeRun!.runId },
+        { [RESUME_TOKEN_HEADER]: saved.resumeToken! },
+      );
+      expect(probe.status).toBe(404);
 
-    const onError = (error: unknown) => {
-      throw new Error(`unexpected error: ${String(error)}`);
-    };
-    const after = client(url, { initialMessages: saved.messages, initialActiveRun: saved.activeRun, initialResumeToken: saved.resumeToken, onError });
-    await after.chat.resumeStream();
-    const snapshot = after.chat.getSnapshot();
-    expect(snapshot).toMatchObject({ status: 'ready', error: undefined, activeRun: undefined });
-    expect(answerOf(snapshot.messages)).toBe(answerOf(saved.messages));
-    expect(snapshot.messages.at(-1)?.parts.every((part) => part.type !== 'text' || part.state === 'done')).toBe(true);
-  }, LONG);
+      const onError = (error: unknown) => {
+        throw new Error(`unexpected error: ${String(error)}`);
+      };
+      const after = client(url, {
+        initialMessages: saved.messages,
+        initialActiveRun: saved.activeRun,
+        initialResumeToken: saved.resumeToken,
+        onError,
+      });
+      await after.chat.resumeStream();
+      const snapshot = after.chat.getSnapshot();
+      expect(snapshot).toMatchObject({ status: 'ready', error: undefined, activeRun: undefined });
+      expect(answerOf(snapshot.messages)).toBe(answerOf(saved.messages));
+      expect(snapshot.messages.at(-1)?.parts.every((part) => part.type !== 'text' || part.state === 'done')).toBe(true);
+    },
+    LONG,
+  );
 
-  it('the run is gone while reconnecting after a drop (404): resume-failed, the answer kept as far as it got', async () => {
-    const { url, model } = await server({ resumable: { retainMs: 50 } });
-    const proxy = await cuttingProxy(url, { marker: 'TEXT_MESSAGE_CONTENT', occurrence: 20 });
-    closers.push(proxy.close);
-    // The reconnect waits until the run ended and its retention passed.
-    const recorder = recordingFetch();
-    let open = false;
-    const fetch = (async (input: string | URL | Request, init?: RequestInit) => {
-      if (init?.method === 'GET') await until(() => open, 20_000);
-      return recorder.fetch(input, init);
-    }) as typeof globalThis.fetch;
-    const { chat } = client(proxy.url, { connection: fetchServerSentEvents({ url: `${proxy.url}/api/chat`, fetch }) });
-    const turn = chat.sendMessage('write a long story');
-    await until(() => model.calls[0]?.finished === true);
-    await new Promise((resolve) => setTimeout(resolve, 150));
-    open = true;
-    await turn;
-    expect(chat.getSnapshot()).toMatchObject({ status: 'error', error: { code: 'resume-failed', message: expect.stringContaining('no longer has run') }, activeRun: undefined });
-    expect(parts(textSoFar(chat)).length).toBeLessThan(12);
-  }, LONG);
+  it(
+    'the run is gone while reconnecting after a drop (404): resume-failed, the answer kept as far as it got',
+    async () => {
+      const { url, model } = await server({ resumable: { retainMs: 50 } });
+      const proxy = await cuttingProxy(url, { marker: 'TEXT_MESSAGE_CONTENT', occurrence: 20 });
+      closers.push(proxy.close);
+      // The reconnect waits until the run ended and its retention passed.
+      const recorder = recordingFetch();
+      let open = false;
+      const fetch = (async (input: string | URL | Request, init?: RequestInit) => {
+        if (init?.method === 'GET') await until(() => open, 20_000);
+        return recorder.fetch(input, init);
+      }) as typeof globalThis.fetch;
+      const { chat } = client(proxy.url, { connection: fetchServerSentEvents({ url: `${proxy.url}/api/chat`, fetch }) });
+      const turn = chat.sendMessage('write a long story');
+      await until(() => model.calls[0]?.finished === true);
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      open = true;
+      await turn;
+      expect(chat.getSnapshot()).toMatchObject({
+        status: 'error',
+        error: { code: 'resume-failed', message: expect.stringContaining('no longer has run') },
+        activeRun: undefined,
+      });
+      expect(parts(textSoFar(chat)).length).toBeLessThan(12);
+    },
+    LONG,
+  );
 });
 
 describe('two server instances sharing a real Redis', () => {
@@ -303,46 +387,64 @@ describe('two server instances sharing a real Redis', () => {
     return started;
   }
 
-  it('starts on one instance, resumes on the other after a reload, and a stop sent to the second stops the model on the first', async () => {
-    const a = await instance(8);
-    const b = await instance(8);
-    const before = client(a.url, { id: 'chat_two' });
-    void storyUntilPart(before.chat, 2);
-    await until(() => textSoFar(before.chat).includes('Part 2:'));
-    const saved = savedChat(before.chat);
-    before.chat.dispose();
+  it(
+    'starts on one instance, resumes on the other after a reload, and a stop sent to the second stops the model on the first',
+    async () => {
+      const a = await instance(8);
+      const b = await instance(8);
+      const before = client(a.url, { id: 'chat_two' });
+      void storyUntilPart(before.chat, 2);
+      await until(() => textSoFar(before.chat).includes('Part 2:'));
+      const saved = savedChat(before.chat);
+      before.chat.dispose();
 
-    // The reload lands on the other instance.
-    const after = client(b.url, { id: 'chat_two', initialMessages: saved.messages, initialActiveRun: saved.activeRun, initialResumeToken: saved.resumeToken });
-    const resuming = after.chat.resumeStream();
-    await until(() => textSoFar(after.chat).includes('Part 4:'));
-    after.chat.stop();
-    await resuming;
-    await until(() => after.requests.some((request) => request.method === 'DELETE' && request.url.startsWith(b.url)));
+      // The reload lands on the other instance.
+      const after = client(b.url, {
+        id: 'chat_two',
+        initialMessages: saved.messages,
+        initialActiveRun: saved.activeRun,
+        initialResumeToken: saved.resumeToken,
+      });
+      const resuming = after.chat.resumeStream();
+      await until(() => textSoFar(after.chat).includes('Part 4:'));
+      after.chat.stop();
+      await resuming;
+      await until(() => after.requests.some((request) => request.method === 'DELETE' && request.url.startsWith(b.url)));
 
-    await until(() => a.model.calls[0]?.signal.aborted === true);
-    expect(a.model.calls[0]?.finished).toBe(false);
-    expect(b.model.calls).toHaveLength(0);
-    const recorded = await recordedRun(a.url, { threadId: 'chat_two', runId: saved.activeRun!.runId, token: saved.resumeToken! });
-    expect(recorded.frames.at(-1)?.event).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'cancelled' } });
-    expect(recorded.text.startsWith(textSoFar(after.chat))).toBe(true);
-    expect(after.chat.getSnapshot()).toMatchObject({ status: 'ready', activeRun: undefined });
-  }, LONG);
+      await until(() => a.model.calls[0]?.signal.aborted === true);
+      expect(a.model.calls[0]?.finished).toBe(false);
+      expect(b.model.calls).toHaveLength(0);
+      const recorded = await recordedRun(a.url, { threadId: 'chat_two', runId: saved.activeRun!.runId, token: saved.resumeToken! });
+      expect(recorded.frames.at(-1)?.event).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'cancelled' } });
+      expect(recorded.text.startsWith(textSoFar(after.chat))).toBe(true);
+      expect(after.chat.getSnapshot()).toMatchObject({ status: 'ready', activeRun: undefined });
+    },
+    LONG,
+  );
 
-  it('a reload that lands on the other instance reads the rest to the end: nothing lost, nothing twice', async () => {
-    const a = await instance();
-    const b = await instance();
-    const before = client(a.url, { id: 'chat_two_end' });
-    void storyUntilPart(before.chat, 3);
-    await until(() => textSoFar(before.chat).includes('Part 3:'));
-    const saved = savedChat(before.chat);
-    before.chat.dispose();
-    const after = client(b.url, { id: 'chat_two_end', initialMessages: saved.messages, initialActiveRun: saved.activeRun, initialResumeToken: saved.resumeToken });
-    await after.chat.resumeStream();
-    const recorded = await recordedRun(b.url, { threadId: 'chat_two_end', runId: saved.activeRun!.runId, token: saved.resumeToken! });
-    expect(answerOf(after.chat.getSnapshot().messages)).toBe(recorded.text);
-    expect(expectLongStory(recorded.text)).toBe(true);
-    expect(a.model.calls[0]).toMatchObject({ finished: true });
-    expect(b.model.calls).toHaveLength(0);
-  }, LONG);
+  it(
+    'a reload that lands on the other instance reads the rest to the end: nothing lost, nothing twice',
+    async () => {
+      const a = await instance();
+      const b = await instance();
+      const before = client(a.url, { id: 'chat_two_end' });
+      void storyUntilPart(before.chat, 3);
+      await until(() => textSoFar(before.chat).includes('Part 3:'));
+      const saved = savedChat(before.chat);
+      before.chat.dispose();
+      const after = client(b.url, {
+        id: 'chat_two_end',
+        initialMessages: saved.messages,
+        initialActiveRun: saved.activeRun,
+        initialResumeToken: saved.resumeToken,
+      });
+      await after.chat.resumeStream();
+      const recorded = await recordedRun(b.url, { threadId: 'chat_two_end', runId: saved.activeRun!.runId, token: saved.resumeToken! });
+      expect(answerOf(after.chat.getSnapshot().messages)).toBe(recorded.text);
+      expect(expectLongStory(recorded.text)).toBe(true);
+      expect(a.model.calls[0]).toMatchObject({ finished: true });
+      expect(b.model.calls).toHaveLength(0);
+    },
+    LONG,
+  );
 });

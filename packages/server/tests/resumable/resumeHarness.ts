@@ -2,7 +2,15 @@ import { createServer as createHttpServer } from 'node:http';
 import { connect, createServer as createTcpServer, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { messageText, type ChatClient, type ChatMessage } from '@chatwire/core';
-import { createChatHandler, createMemoryStore, createScriptedModel, toNodeListener, type ChatHandlerOptions, type ChatModel, type ModelChunk } from '@chatwire/server';
+import {
+  createChatHandler,
+  createMemoryStore,
+  createScriptedModel,
+  toNodeListener,
+  type ChatHandlerOptions,
+  type ChatModel,
+  type ModelChunk,
+} from '@chatwire/server';
 import { getRun, readFrames, textOf, type Frame } from './resumableFixtures.js';
 
 /**
@@ -152,7 +160,10 @@ export function answerOf(messages: readonly ChatMessage[]): string {
 }
 
 /** The whole run as the server recorded it (read again from its first event). */
-export async function recordedRun(url: string, run: { threadId: string; runId: string; token: string }): Promise<{ frames: Frame[]; text: string }> {
+export async function recordedRun(
+  url: string,
+  run: { threadId: string; runId: string; token: string },
+): Promise<{ frames: Frame[]; text: string }> {
   const response = await getRun(url, { threadId: run.threadId, runId: run.runId }, { 'chatwire-resume-token': run.token });
   if (response.status !== 200) throw new Error(`GET of the run answered ${response.status}`);
   const { frames } = await readFrames(response);

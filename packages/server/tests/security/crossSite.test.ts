@@ -11,7 +11,10 @@ describe('cross-site requests cannot drive the handler', () => {
     for (const contentType of ['text/plain;charset=UTF-8', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x']) {
       const response = await post(handler, body, { 'content-type': contentType });
       expect(response.status, contentType).toBe(415);
-      expect(await response.json()).toMatchObject({ code: 'unsupported-media-type', error: expect.stringMatching(/Content-Type: application\/json/) });
+      expect(await response.json()).toMatchObject({
+        code: 'unsupported-media-type',
+        error: expect.stringMatching(/Content-Type: application\/json/),
+      });
     }
     const none = await handler(new Request('http://chatwire.test/api/chat', { method: 'POST', body: new Blob([JSON.stringify(body)]) }));
     expect(none.status).toBe(415);
@@ -60,18 +63,31 @@ describe('cross-site requests cannot drive the handler', () => {
     const preflight = await handler(
       new Request('http://chatwire.test/api/chat', {
         method: 'OPTIONS',
-        headers: { origin: 'https://app.example.com', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, authorization' },
+        headers: {
+          origin: 'https://app.example.com',
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'content-type, authorization',
+        },
       }),
     );
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
     expect(preflight.headers.get('access-control-allow-headers')).toBe('content-type, authorization');
-    const run = await post(handler, body, { 'content-type': 'application/json', origin: 'https://app.example.com', 'sec-fetch-site': 'cross-site' });
+    const run = await post(handler, body, {
+      'content-type': 'application/json',
+      origin: 'https://app.example.com',
+      'sec-fetch-site': 'cross-site',
+    });
     expect(run.status).toBe(200);
     expect(run.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
     await run.body?.cancel();
 
-    const other = await handler(new Request('http://chatwire.test/api/chat', { method: 'OPTIONS', headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' } }));
+    const other = await handler(
+      new Request('http://chatwire.test/api/chat', {
+        method: 'OPTIONS',
+        headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' },
+      }),
+    );
     expect(other.status).toBe(403);
     expect(other.headers.get('access-control-allow-origin')).toBeNull();
   });
@@ -79,7 +95,11 @@ describe('cross-site requests cannot drive the handler', () => {
   it('a cross-site approval is refused and the refund does not run', async () => {
     const { send, handler, refund } = refundServer();
     const { messages, approve } = await askForRefund(send);
-    const forged = await post(handler, { threadId: 'thread_a', runId: 'r2', messages, tools: [], context: [], resume: [approve] }, { 'content-type': 'text/plain', origin: 'http://localhost:9999', 'sec-fetch-site': 'same-site' });
+    const forged = await post(
+      handler,
+      { threadId: 'thread_a', runId: 'r2', messages, tools: [], context: [], resume: [approve] },
+      { 'content-type': 'text/plain', origin: 'http://localhost:9999', 'sec-fetch-site': 'same-site' },
+    );
     expect(forged.status).toBe(403);
     expect(refund).not.toHaveBeenCalled();
   });

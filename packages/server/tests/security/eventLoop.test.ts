@@ -26,9 +26,15 @@ describe('client-supplied text never blocks the event loop', () => {
     const handleChat = createChatHandler({ model: createScriptedModel() });
     const server = await serve((request) => (new URL(request.url).pathname === '/health' ? new Response('ok') : handleChat(request)));
     try {
-      const hostile = runInput([user('hello')], { tools: [{ name: 'lookup', description: 'a'.repeat(98 * 1024), parameters: { type: 'object', properties: {} } }] });
+      const hostile = runInput([user('hello')], {
+        tools: [{ name: 'lookup', description: 'a'.repeat(98 * 1024), parameters: { type: 'object', properties: {} } }],
+      });
       const work = (async () => {
-        const response = await fetch(`${server.url}/api/chat`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(hostile) });
+        const response = await fetch(`${server.url}/api/chat`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(hostile),
+        });
         const events = await readEvents(response);
         expect(events.at(-1)?.type).toBe('RUN_FINISHED');
       })();
@@ -49,7 +55,11 @@ describe('client-supplied text never blocks the event loop', () => {
     }
     const prose = 'Tool calls move through clear states; approvals wait for a person, and lazy tools stay out of the prompt. '.repeat(300);
     expect(countTextTokens(prose)).toBe(countTokens(prose));
-    const tool = { name: 'getWeather', description: 'Current weather for a city.', parameters: { type: 'object', properties: { city: { type: 'string', description: 'City name, e.g. Paris' } }, required: ['city'] } };
+    const tool = {
+      name: 'getWeather',
+      description: 'Current weather for a city.',
+      parameters: { type: 'object', properties: { city: { type: 'string', description: 'City name, e.g. Paris' } }, required: ['city'] },
+    };
     expect(jsonToolTokens.countTool(tool)).toBe(countTokens(JSON.stringify(tool)));
   });
 

@@ -10,7 +10,15 @@ const send = (...content: ContentPart[]) => post(handler, runInput([userWith('u1
 const answerOf = (events: Event[]) => events.map((event) => (event.type === 'TEXT_MESSAGE_CONTENT' ? event.delta : '')).join('');
 
 /** URLs a browser reads as `javascript:` (the WHATWG parser strips leading C0 controls and spaces, and tabs and newlines anywhere). */
-const BYPASSES = [' javascript:alert(1)', 'java\tscript:alert(1)', '\x01javascript:alert(1)', 'JaVaScRiPt:alert(1)', '\njavascript:alert(1)', 'vbscript:msgbox(1)', 'file:///etc/passwd'];
+const BYPASSES = [
+  ' javascript:alert(1)',
+  'java\tscript:alert(1)',
+  '\x01javascript:alert(1)',
+  'JaVaScRiPt:alert(1)',
+  '\njavascript:alert(1)',
+  'vbscript:msgbox(1)',
+  'file:///etc/passwd',
+];
 
 describe('attachment URLs, read as browsers read them', () => {
   it('refuses every URL a browser would read as another scheme, with a 400 before anything runs', async () => {
@@ -36,7 +44,11 @@ describe('file names with bidi controls', () => {
   it('are echoed in their real order: the model never sees or repeats a right-to-left override', async () => {
     // Shows as "invoice_exe.pdf" when the override is obeyed; it is an .exe.
     const name = 'invoice_\u202Efdp.exe';
-    const response = await send(text('what is this?'), { type: 'image', source: { type: 'data', value: CAT_PNG, mimeType: 'image/png' }, metadata: { filename: name } });
+    const response = await send(text('what is this?'), {
+      type: 'image',
+      source: { type: 'data', value: CAT_PNG, mimeType: 'image/png' },
+      metadata: { filename: name },
+    });
     expect(response.status).toBe(200);
     const answer = answerOf(await readEvents(response));
     expect(answer).toContain('invoice_fdp.exe');

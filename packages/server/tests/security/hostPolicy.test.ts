@@ -8,12 +8,21 @@ import { runInput, user } from '../fixtures.js';
 function postWithHost(port: number, host: string): Promise<{ status: number; body: string }> {
   const body = JSON.stringify(runInput([user('hello')]));
   return new Promise((resolve, reject) => {
-    const request = httpRequest({ host: '127.0.0.1', port, path: '/api/chat', method: 'POST', headers: { host, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (response) => {
-      let text = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => (text += chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text }));
-    });
+    const request = httpRequest(
+      {
+        host: '127.0.0.1',
+        port,
+        path: '/api/chat',
+        method: 'POST',
+        headers: { host, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      },
+      (response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (text += chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text }));
+      },
+    );
     request.on('error', reject);
     request.end(body);
   });
@@ -62,7 +71,14 @@ describe('Host allowlist (DNS rebinding)', () => {
 
   it('the handler checks Host itself when given allowedHosts (any framework, not only node:http)', async () => {
     const handler = createChatHandler({ model: createScriptedModel(), allowedHosts: ['chat.example.com'] });
-    const post = (url: string) => handler(new Request(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(runInput([user('hello')])) }));
+    const post = (url: string) =>
+      handler(
+        new Request(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(runInput([user('hello')])),
+        }),
+      );
     const refused = await post('http://rebound.example/api/chat');
     expect(refused.status).toBe(403);
     expect(await refused.json()).toMatchObject({ code: 'forbidden-host' });

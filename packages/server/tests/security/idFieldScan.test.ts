@@ -17,7 +17,14 @@ function scan(body: string, size?: number): string | undefined {
   return undefined;
 }
 
-const input = (extra: Record<string, unknown> = {}) => ({ threadId: 't1', runId: 'r1', messages: [{ id: 'u1', role: 'user', content: 'hi' }], tools: [], context: [], ...extra });
+const input = (extra: Record<string, unknown> = {}) => ({
+  threadId: 't1',
+  runId: 'r1',
+  messages: [{ id: 'u1', role: 'user', content: 'hi' }],
+  tools: [],
+  context: [],
+  ...extra,
+});
 const long = (length: number) => 'x'.repeat(length);
 
 describe('oversized ids are refused while the body arrives', () => {
@@ -26,10 +33,37 @@ describe('oversized ids are refused while the body arrives', () => {
       [input({ threadId: long(257) }), 'threadId'],
       [input({ runId: long(1_000) }), 'runId'],
       [input({ parentRunId: long(300) }), 'parentRunId'],
-      [input({ messages: [{ id: 'u1', role: 'user', content: 'hi' }, { id: long(300), role: 'user', content: 'hi' }] }), 'messages[1].id'],
-      [input({ messages: [{ id: 'u1', role: 'user', content: 'hi' }, { id: 't1', role: 'tool', toolCallId: long(300), content: '1' }] }), 'messages[1].toolCallId'],
       [
-        input({ messages: [{ id: 'a1', role: 'assistant', toolCalls: [{ id: 'c0', type: 'function', function: { name: 'x', arguments: '{}' } }, { id: long(300), type: 'function', function: { name: 'y', arguments: '{}' } }] }] }),
+        input({
+          messages: [
+            { id: 'u1', role: 'user', content: 'hi' },
+            { id: long(300), role: 'user', content: 'hi' },
+          ],
+        }),
+        'messages[1].id',
+      ],
+      [
+        input({
+          messages: [
+            { id: 'u1', role: 'user', content: 'hi' },
+            { id: 't1', role: 'tool', toolCallId: long(300), content: '1' },
+          ],
+        }),
+        'messages[1].toolCallId',
+      ],
+      [
+        input({
+          messages: [
+            {
+              id: 'a1',
+              role: 'assistant',
+              toolCalls: [
+                { id: 'c0', type: 'function', function: { name: 'x', arguments: '{}' } },
+                { id: long(300), type: 'function', function: { name: 'y', arguments: '{}' } },
+              ],
+            },
+          ],
+        }),
         'messages[0].toolCalls[1].id',
       ],
       [input({ resume: [{ interruptId: long(300), status: 'resolved' }] }), 'resume[0].interruptId'],
@@ -53,7 +87,8 @@ describe('oversized ids are refused while the body arrives', () => {
       ['😀'.repeat(129), true],
     ];
     for (const [runId, refused] of cases) {
-      for (const size of [undefined, 1, 3]) expect(scan(JSON.stringify(input({ runId })), size), `${runId.length} code units`).toBe(refused ? 'runId' : undefined);
+      for (const size of [undefined, 1, 3])
+        expect(scan(JSON.stringify(input({ runId })), size), `${runId.length} code units`).toBe(refused ? 'runId' : undefined);
     }
     // Written with escapes: 1,200 bytes that are 200 characters pass, 300 characters do not.
     const escaped = (count: number) => JSON.stringify(input()).replace('"runId":"r1"', `"runId":"${'\\u0069'.repeat(count)}"`);
@@ -77,14 +112,25 @@ describe('oversized ids are refused while the body arrives', () => {
       messages: [{ id: 'u1', role: 'user', content: long(100_000) }],
       state: { runId: long(1_000), list: [{ id: long(1_000) }] },
       forwardedProps: { threadId: long(1_000), deep: [[[[[[{ id: long(1_000) }]]]]]] },
-      tools: [{ name: 'lookup', description: long(5_000), parameters: { type: 'object', properties: { id: { type: 'string', description: long(500) } } } }],
+      tools: [
+        {
+          name: 'lookup',
+          description: long(5_000),
+          parameters: { type: 'object', properties: { id: { type: 'string', description: long(500) } } },
+        },
+      ],
       context: [{ description: 'runId', value: long(1_000) }],
     });
     for (const size of [undefined, 1, 1_000]) expect(scan(JSON.stringify(body), size)).toBeUndefined();
   });
 
   it('turns itself off on what it cannot follow, and the parse answers', () => {
-    for (const text of ['[{"runId":"' + long(300) + '"}]', '"' + long(300) + '"', '}{"runId":"' + long(300) + '"}', '{"a":1}}{"runId":"' + long(300) + '"}']) {
+    for (const text of [
+      '[{"runId":"' + long(300) + '"}]',
+      '"' + long(300) + '"',
+      '}{"runId":"' + long(300) + '"}',
+      '{"a":1}}{"runId":"' + long(300) + '"}',
+    ]) {
       expect(scan(text), text.slice(0, 20)).toBeUndefined();
     }
   });
@@ -101,7 +147,12 @@ describe('oversized ids are refused while the body arrives', () => {
       },
     });
     const response = await handler(
-      new Request('http://localhost/api/chat', { method: 'POST', headers: { 'content-type': 'application/json' }, body, duplex: 'half' } as RequestInit),
+      new Request('http://localhost/api/chat', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+        duplex: 'half',
+      } as RequestInit),
     );
     expect(response.status).toBe(400);
     const answer = (await response.json()) as { code: string; error: string };

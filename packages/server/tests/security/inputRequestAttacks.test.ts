@@ -26,11 +26,21 @@ function setup(schema: JsonSchema, seen: InputResponse[] = []) {
   });
   /** `resume` as written (a JSON text) when it nests deeper than JSON.stringify can go. */
   const send = async (threadId: string, messages: readonly Message[], resume?: unknown[] | string) => {
-    const fields = JSON.stringify({ threadId, runId: `run_${Math.random()}`, messages, tools: [], context: [], ...(Array.isArray(resume) ? { resume } : {}) });
+    const fields = JSON.stringify({
+      threadId,
+      runId: `run_${Math.random()}`,
+      messages,
+      tools: [],
+      context: [],
+      ...(Array.isArray(resume) ? { resume } : {}),
+    });
     const body = typeof resume === 'string' ? `${fields.slice(0, -1)},"resume":${resume}}` : fields;
-    const response = await handler(new Request('http://chatwire.test/api/chat', { method: 'POST', headers: { 'content-type': 'application/json' }, body }));
+    const response = await handler(
+      new Request('http://chatwire.test/api/chat', { method: 'POST', headers: { 'content-type': 'application/json' }, body }),
+    );
     const text = await response.clone().text();
-    if (response.status !== 200) return { status: response.status, text, body: JSON.parse(text) as { error: string; code: string }, events: [] as Event[] };
+    if (response.status !== 200)
+      return { status: response.status, text, body: JSON.parse(text) as { error: string; code: string }, events: [] as Event[] };
     return { status: 200, text, body: undefined, events: await readEvents(response) };
   };
   return { send, reports };
@@ -67,7 +77,9 @@ describe('input requests under attack', () => {
     const first = await send('thread_field', history);
     const [interrupt] = interruptsOf(first.events);
     expect(interrupt?.reason).toBe('input_request');
-    const answered = await send('thread_field', applyEvents(history, first.events), [{ interruptId: interrupt!.id, status: 'resolved', payload: { action: 'accept', content: { pattern: 'dots' } } }]);
+    const answered = await send('thread_field', applyEvents(history, first.events), [
+      { interruptId: interrupt!.id, status: 'resolved', payload: { action: 'accept', content: { pattern: 'dots' } } },
+    ]);
     expect(answered.status).toBe(200);
     expect(seen).toEqual([{ action: 'accept', content: { pattern: 'dots' } }]);
   });
@@ -81,7 +93,9 @@ describe('input requests under attack', () => {
     expect(interrupt?.reason).toBe('input_request');
     const messages = applyEvents(history, first.events);
     const nested = (depth: number, inner: string) => '{"a":'.repeat(depth) + inner + '}'.repeat(depth);
-    const deepProto = JSON.parse(`{"action":"accept","content":{"name":"x","extra":${nested(80, '{"__proto__":{"admin":true}}')}}}`) as unknown;
+    const deepProto = JSON.parse(
+      `{"action":"accept","content":{"name":"x","extra":${nested(80, '{"__proto__":{"admin":true}}')}}}`,
+    ) as unknown;
     const refused = await send('thread_deep', messages, [{ interruptId: interrupt!.id, status: 'resolved', payload: deepProto }]);
     expect(refused.status).toBe(400);
     const deep = `[{"interruptId":${JSON.stringify(interrupt!.id)},"status":"resolved","payload":{"action":"accept","content":{"name":"x","extra":${nested(100_000, '1')}}}}]`;
@@ -89,7 +103,9 @@ describe('input requests under attack', () => {
     expect(tooDeep.status).toBe(400);
     expect(seen).toEqual([]);
     // The call still waits: a plain answer goes through.
-    const valid = await send('thread_deep', messages, [{ interruptId: interrupt!.id, status: 'resolved', payload: { action: 'accept', content: { name: 'x' } } }]);
+    const valid = await send('thread_deep', messages, [
+      { interruptId: interrupt!.id, status: 'resolved', payload: { action: 'accept', content: { name: 'x' } } },
+    ]);
     expect(valid.status).toBe(200);
     expect(seen).toEqual([{ action: 'accept', content: { name: 'x' } }]);
   });
@@ -114,7 +130,16 @@ describe('input requests under attack', () => {
       const id = `inp_filler_${i}`;
       filler.push(id);
       pendingInputs.add(
-        { id, threadId: 't', toolCallId: `c${i}`, toolName: 'ask', schema: { type: 'object', properties: {} }, expiresAt: Date.now() + 60_000, call: undefined, deliver: () => false },
+        {
+          id,
+          threadId: 't',
+          toolCallId: `c${i}`,
+          toolName: 'ask',
+          schema: { type: 'object', properties: {} },
+          expiresAt: Date.now() + 60_000,
+          call: undefined,
+          deliver: () => false,
+        },
         () => {},
       );
     }

@@ -31,7 +31,13 @@ describe('run starts are spread over event-loop turns', () => {
     const started = turns;
     const responses = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
-        handleChat(new Request('http://localhost/api/chat', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(runInput([user(`hello ${i}`)])) })),
+        handleChat(
+          new Request('http://localhost/api/chat', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify(runInput([user(`hello ${i}`)])),
+          }),
+        ),
       ),
     );
     done = true;

@@ -22,7 +22,12 @@ afterAll(async () => {
 });
 
 const refund = vi.fn(async ({ orderId }: { orderId: string }) => ({ refunded: orderId }));
-const refundOrder = toolDefinition({ name: 'refundOrder', description: 'Refund an order.', inputSchema: z.object({ orderId: z.string() }), needsApproval: true }).server(refund);
+const refundOrder = toolDefinition({
+  name: 'refundOrder',
+  description: 'Refund an order.',
+  inputSchema: z.object({ orderId: z.string() }),
+  needsApproval: true,
+}).server(refund);
 
 describe('grants on a real Redis', () => {
   it('a grant given on one instance covers the call on another; revoked on either, both ask again; a record edited in Redis covers nothing', async () => {
@@ -31,7 +36,12 @@ describe('grants on a real Redis', () => {
     const b = approvalServer({ tools: [refundOrder], store: createRedisStore({ client: await connect(), prefix: 'grants-a:' }) });
     const first = await a.send('t_redis', [user('use refundOrder for ORD-1')], undefined, 'ada');
     const [interrupt] = interruptsOf(first.events);
-    await a.send('t_redis', first.messages, [{ interruptId: interrupt!.id, status: 'resolved', payload: { approved: true, grant: 'always' } }], 'ada');
+    await a.send(
+      't_redis',
+      first.messages,
+      [{ interruptId: interrupt!.id, status: 'resolved', payload: { approved: true, grant: 'always' } }],
+      'ada',
+    );
     const onB = await b.send('t_redis_other', [user('use refundOrder for ORD-2')], undefined, 'ada');
     expect(interruptsOf(onB.events)).toEqual([]);
     expect(decisionsOf(onB.events)[0]).toMatchObject({ by: 'grant', grant: { scope: 'always' } });
@@ -40,7 +50,12 @@ describe('grants on a real Redis', () => {
     // Someone with Redis access but no secret widens the grant to any user: it no longer verifies.
     const raw = await connect();
     const [record] = (await raw.sendCommand(['HVALS', 'grants-a:grants:user:ada'])) as string[];
-    await raw.sendCommand(['HSET', 'grants-a:grants:user:mallory', 'grt_x', JSON.stringify({ ...JSON.parse(record!), owner: 'user:mallory', id: 'grt_x' })]);
+    await raw.sendCommand([
+      'HSET',
+      'grants-a:grants:user:mallory',
+      'grt_x',
+      JSON.stringify({ ...JSON.parse(record!), owner: 'user:mallory', id: 'grt_x' }),
+    ]);
     const mallory = await b.send('t_redis_m', [user('use refundOrder for ORD-3')], undefined, 'mallory');
     expect(interruptsOf(mallory.events)).toHaveLength(1);
 

@@ -18,11 +18,16 @@ async function freePort(): Promise<number> {
 
 /** A real redis-server on a free loopback port, without persistence; `stop()` ends it. */
 export async function startRedis(): Promise<{ url: string; stop: () => Promise<void> }> {
-  if (!existsSync(binary)) throw new Error(`redis-server is missing at ${binary}: run \`node .ci/ensure-redis.mjs\` (npm test does), or set REDIS_SERVER_PATH.`);
+  if (!existsSync(binary))
+    throw new Error(`redis-server is missing at ${binary}: run \`node .ci/ensure-redis.mjs\` (npm test does), or set REDIS_SERVER_PATH.`);
   const port = await freePort();
-  const child: ChildProcess = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child: ChildProcess = spawn(
+    binary,
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let output = '';
   child.stdout?.on('data', (chunk) => (output += String(chunk)));
   child.stderr?.on('data', (chunk) => (output += String(chunk)));

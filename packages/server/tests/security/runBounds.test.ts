@@ -1,5 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createChatHandler, createMemoryStore, createScriptedModel, RESUME_TOKEN_HEADER, type ChatHandlerOptions, type ChatModel, type ModelChunk } from '@chatwire/server';
+import {
+  createChatHandler,
+  createMemoryStore,
+  createScriptedModel,
+  RESUME_TOKEN_HEADER,
+  type ChatHandlerOptions,
+  type ChatModel,
+  type ModelChunk,
+} from '@chatwire/server';
 import { serve } from '../fixtures.js';
 import { getRun, postRun, readFrames, stopRun, storyInput, until } from '../resumable/resumableFixtures.js';
 
@@ -36,7 +44,9 @@ function hangingModel(): ChatModel {
 
 async function start(options: Partial<ChatHandlerOptions>) {
   const store = createMemoryStore();
-  const server = await serve(createChatHandler({ model: createScriptedModel(), secret: 'bounds-secret', store, resumable: true, ...options }));
+  const server = await serve(
+    createChatHandler({ model: createScriptedModel(), secret: 'bounds-secret', store, resumable: true, ...options }),
+  );
   servers.push(server);
   return { url: server.url, runs: store.runs };
 }
@@ -96,7 +106,16 @@ describe('ids are checked at the door', () => {
         },
         'messages[1].toolCalls[0].id',
       ],
-      [{ ...storyInput('t_ids', 'r5'), messages: [{ id: 'u1', role: 'user', content: 'hi' }, { id: 't1', role: 'tool', toolCallId: long, content: '1' }] }, 'messages[1].toolCallId'],
+      [
+        {
+          ...storyInput('t_ids', 'r5'),
+          messages: [
+            { id: 'u1', role: 'user', content: 'hi' },
+            { id: 't1', role: 'tool', toolCallId: long, content: '1' },
+          ],
+        },
+        'messages[1].toolCallId',
+      ],
       [storyInput('t_ids', 'run\u0001one', 'hello'), 'runId'],
       [storyInput('t_ids', 'run\u202Eeno', 'hello'), 'runId'],
       [storyInput('t_ids', '', 'hello'), 'runId'],
@@ -110,7 +129,10 @@ describe('ids are checked at the door', () => {
       expect(response.headers.get('chatwire-run-id')).toBeNull();
     }
     // 256 characters is the limit, and it is allowed.
-    const edge = await postRun(url, { ...storyInput('t_ids', 'e'.repeat(256), 'hello'), messages: [{ id: 'm'.repeat(256), role: 'user', content: 'hello' }] });
+    const edge = await postRun(url, {
+      ...storyInput('t_ids', 'e'.repeat(256), 'hello'),
+      messages: [{ id: 'm'.repeat(256), role: 'user', content: 'hello' }],
+    });
     expect(edge.status).toBe(200);
     expect(decodeURIComponent(edge.headers.get('chatwire-run-id') ?? '')).toBe('e'.repeat(256));
     await readFrames(edge);
@@ -219,7 +241,13 @@ describe('a cap on runs in flight per owner', () => {
   it('without resumable streams, a run counts until its client leaves', async () => {
     const handler = createChatHandler({ model: hangingModel(), runsPerOwner: { ownerOf, maxRunsInFlight: 1, retryAfterSeconds: 2 } });
     const post = (runId: string) =>
-      handler(new Request('http://127.0.0.1/api/chat', { method: 'POST', headers: { 'content-type': 'application/json', 'x-user': 'carol' }, body: JSON.stringify(storyInput('t_plain', runId, 'hi')) }));
+      handler(
+        new Request('http://127.0.0.1/api/chat', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-user': 'carol' },
+          body: JSON.stringify(storyInput('t_plain', runId, 'hi')),
+        }),
+      );
     const first = await post('r1');
     expect(first.status).toBe(200);
     const reader = (first.body as ReadableStream<Uint8Array>).getReader();

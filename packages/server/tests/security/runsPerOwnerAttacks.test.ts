@@ -40,7 +40,12 @@ describe('the per-owner cap when ownerOf fails', () => {
   });
 
   it('an async ownerOf that rejects is answered the same way', async () => {
-    const handler = createChatHandler({ model: createScriptedModel(), secret: 's', onError: () => {}, runsPerOwner: { ownerOf: () => Promise.reject(new Error('session store down')) } });
+    const handler = createChatHandler({
+      model: createScriptedModel(),
+      secret: 's',
+      onError: () => {},
+      runsPerOwner: { ownerOf: () => Promise.reject(new Error('session store down')) },
+    });
     const refused = await handler(post('x'));
     expect(refused.status).toBe(500);
     expect(((await refused.json()) as { code: string }).code).toBe('internal-error');

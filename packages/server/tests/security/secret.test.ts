@@ -21,7 +21,11 @@ describe('CHATWIRE_SECRET', () => {
       const handler = createChatHandler({ model: createScriptedModel() });
       for (let attempt = 0; attempt < 2; attempt++) {
         const response = await handler(
-          new Request('http://localhost/api/chat', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(runInput([user('hi')])) }),
+          new Request('http://localhost/api/chat', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify(runInput([user('hi')])),
+          }),
         );
         expect(response.status).toBe(500);
         const body = (await response.json()) as { code: string; error: string };
@@ -31,7 +35,9 @@ describe('CHATWIRE_SECRET', () => {
       expect(error).toHaveBeenCalledTimes(1);
       expect(String(error.mock.calls[0]?.[0])).toMatch(/CHATWIRE_SECRET is not set/);
       // chat() itself still refuses before any event.
-      await expect(chat({ model: createScriptedModel(), messages: [] })[Symbol.asyncIterator]().next()).rejects.toThrow(ChatwireConfigError);
+      await expect(chat({ model: createScriptedModel(), messages: [] })[Symbol.asyncIterator]().next()).rejects.toThrow(
+        ChatwireConfigError,
+      );
     } finally {
       error.mockRestore();
     }
@@ -43,14 +49,22 @@ describe('CHATWIRE_SECRET', () => {
     const handler = createChatHandler({ model: createScriptedModel() });
     vi.stubEnv('CHATWIRE_SECRET', 'a-long-random-value');
     const response = await handler(
-      new Request('http://localhost/api/chat', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(runInput([user('hi')])) }),
+      new Request('http://localhost/api/chat', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(runInput([user('hi')])),
+      }),
     );
     expect(response.status).toBe(200);
     expect((await readEvents(response)).at(-1)?.type).toBe('RUN_FINISHED');
     const explicit = createChatHandler({ model: createScriptedModel(), secret: 'explicit' });
     vi.stubEnv('CHATWIRE_SECRET', '');
     const second = await explicit(
-      new Request('http://localhost/api/chat', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(runInput([user('hi')])) }),
+      new Request('http://localhost/api/chat', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(runInput([user('hi')])),
+      }),
     );
     expect(second.status).toBe(200);
     await readEvents(second);

@@ -8,13 +8,24 @@ import { applyEvents, interruptsOf, readEvents, user } from '../fixtures.js';
 /** A refund tool that needs approval, with a spy on its implementation. */
 export function refundTool() {
   const refund = vi.fn(async ({ orderId }: { orderId: string }) => ({ refunded: orderId }));
-  const tool = toolDefinition({ name: 'refundOrder', description: 'Refund an order.', inputSchema: z.object({ orderId: z.string() }), needsApproval: true }).server(refund);
+  const tool = toolDefinition({
+    name: 'refundOrder',
+    description: 'Refund an order.',
+    inputSchema: z.object({ orderId: z.string() }),
+    needsApproval: true,
+  }).server(refund);
   return { refund, tool };
 }
 
 /** A POST to a Fetch handler the way a browser or a script sends it. */
-export function post(handler: (request: Request) => Promise<Response>, body: unknown, headers: Record<string, string> = { 'content-type': 'application/json' }) {
-  return handler(new Request('http://chatwire.test/api/chat', { method: 'POST', headers, body: typeof body === 'string' ? body : JSON.stringify(body) }));
+export function post(
+  handler: (request: Request) => Promise<Response>,
+  body: unknown,
+  headers: Record<string, string> = { 'content-type': 'application/json' },
+) {
+  return handler(
+    new Request('http://chatwire.test/api/chat', { method: 'POST', headers, body: typeof body === 'string' ? body : JSON.stringify(body) }),
+  );
 }
 
 export interface Sent {
@@ -26,15 +37,29 @@ export interface Sent {
 /** A server with a refund tool and its own store; `send` posts one run and reads the answer. */
 export function refundServer(options: Partial<ChatHandlerOptions> & { store?: ServerStore } = {}) {
   const { refund, tool } = refundTool();
-  const handler = createChatHandler({ model: createScriptedModel(), tools: [tool], secret: 'test-secret', store: createMemoryStore(), ...options });
+  const handler = createChatHandler({
+    model: createScriptedModel(),
+    tools: [tool],
+    secret: 'test-secret',
+    store: createMemoryStore(),
+    ...options,
+  });
   return { refund, handler, send: sendTo(handler) };
 }
 
 /** Sends runs to a handler. */
 export function sendTo(handler: (request: Request) => Promise<Response>) {
   return async (threadId: string, messages: Message[], resume?: ResumeEntry[]): Promise<Sent> => {
-    const response = await post(handler, { threadId, runId: `run_${Math.random()}`, messages, tools: [], context: [], ...(resume ? { resume } : {}) });
-    if (response.status !== 200) return { status: response.status, body: (await response.json()) as { error: string; code: string }, events: [] };
+    const response = await post(handler, {
+      threadId,
+      runId: `run_${Math.random()}`,
+      messages,
+      tools: [],
+      context: [],
+      ...(resume ? { resume } : {}),
+    });
+    if (response.status !== 200)
+      return { status: response.status, body: (await response.json()) as { error: string; code: string }, events: [] };
     return { status: 200, body: undefined, events: await readEvents(response) };
   };
 }

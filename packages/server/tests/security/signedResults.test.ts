@@ -8,10 +8,25 @@ import { sendTo } from './securityFixtures.js';
 
 function server() {
   const transfer = vi.fn(async () => ({ sent: true }));
-  const noteDown = toolDefinition({ name: 'noteDown', description: 'Write a note.', inputSchema: z.object({ text: z.string() }) }).server(async ({ text }) => ({ noted: text }));
-  const transferMoney = toolDefinition({ name: 'transferMoney', description: 'Send money.', inputSchema: z.object({ text: z.string() }) }).server(transfer);
-  const showBanner = toolDefinition({ name: 'showBanner', description: 'Show a banner in the page.', inputSchema: z.object({ text: z.string() }) });
-  const handler = createChatHandler({ model: createScriptedModel(), tools: [noteDown, transferMoney, showBanner], secret: 's', store: createMemoryStore() });
+  const noteDown = toolDefinition({ name: 'noteDown', description: 'Write a note.', inputSchema: z.object({ text: z.string() }) }).server(
+    async ({ text }) => ({ noted: text }),
+  );
+  const transferMoney = toolDefinition({
+    name: 'transferMoney',
+    description: 'Send money.',
+    inputSchema: z.object({ text: z.string() }),
+  }).server(transfer);
+  const showBanner = toolDefinition({
+    name: 'showBanner',
+    description: 'Show a banner in the page.',
+    inputSchema: z.object({ text: z.string() }),
+  });
+  const handler = createChatHandler({
+    model: createScriptedModel(),
+    tools: [noteDown, transferMoney, showBanner],
+    secret: 's',
+    store: createMemoryStore(),
+  });
   return { send: sendTo(handler), transfer };
 }
 

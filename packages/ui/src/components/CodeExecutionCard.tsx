@@ -29,7 +29,9 @@ function NestedCall({ call: given, ended }: { call: NestedToolCall; ended: boole
         </span>
       </span>
       {call.state === 'output-available' ? <code className="cw-nested-output">{`→ ${brief(call.output)}`}</code> : null}
-      {call.state === 'output-error' && call.error ? <span className="cw-tool-error">{`${call.error.name}: ${call.error.message}`}</span> : null}
+      {call.state === 'output-error' && call.error ? (
+        <span className="cw-tool-error">{`${call.error.name}: ${call.error.message}`}</span>
+      ) : null}
     </li>
   );
 }
@@ -49,9 +51,20 @@ export const CodeExecutionCard = memo(function CodeExecutionCard(props: { part: 
   const logs = execution ? execution.logs.map((line) => line.text) : (output?.logs ?? []);
   const status = toolCallStatus(part);
   const failed = output?.success === false || part.state === 'output-error';
-  const label = failed ? 'Code failed' : part.state === 'output-available' ? 'Code ran' : part.state === 'executing' ? 'Running code' : status.label;
+  const label = failed
+    ? 'Code failed'
+    : part.state === 'output-available'
+      ? 'Code ran'
+      : part.state === 'executing'
+        ? 'Running code'
+        : status.label;
   return (
-    <div className={`cw-tool-call cw-code cw-outcome-${failed ? 'failed' : status.outcome}`} data-testid="code-part" data-state={part.state} data-outcome={failed ? 'failed' : status.outcome}>
+    <div
+      className={`cw-tool-call cw-code cw-outcome-${failed ? 'failed' : status.outcome}`}
+      data-testid="code-part"
+      data-state={part.state}
+      data-outcome={failed ? 'failed' : status.outcome}
+    >
       <div className="cw-tool-head">
         <span className="cw-tool-name">Code Mode</span>
         <span className="cw-tool-state" data-testid="code-state">

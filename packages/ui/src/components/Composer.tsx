@@ -53,7 +53,12 @@ export function Composer(props: ComposerProps) {
             <li key={`${file.name}-${index}`} className="cw-chip">
               <span className="cw-chip-name">{file.name}</span>
               <span className="cw-chip-size">{formatSize(file.size)}</span>
-              <button type="button" className="cw-chip-remove" aria-label={`Remove ${file.name}`} onClick={() => composer.removeFile(index)}>
+              <button
+                type="button"
+                className="cw-chip-remove"
+                aria-label={`Remove ${file.name}`}
+                onClick={() => composer.removeFile(index)}
+              >
                 ×
               </button>
             </li>
@@ -64,7 +69,13 @@ export function Composer(props: ComposerProps) {
         {accept === false ? null : (
           <>
             <input ref={picker} type="file" accept={accept} multiple hidden data-testid="file-input" onChange={onPick} />
-            <button type="button" className="cw-attach" aria-label="Attach files" title="Attach files" onClick={() => picker.current?.click()}>
+            <button
+              type="button"
+              className="cw-attach"
+              aria-label="Attach files"
+              title="Attach files"
+              onClick={() => picker.current?.click()}
+            >
               +
             </button>
           </>

@@ -13,12 +13,17 @@ const scalar = (value: unknown): string =>
  */
 export function summarizeValue(value: unknown): string {
   if (Array.isArray(value)) {
-    const names = value.map((item) => (isRecord(item) ? scalar(item['name'] ?? item['title'] ?? item['id'] ?? item['date']) : scalar(item))).filter(Boolean);
+    const names = value
+      .map((item) => (isRecord(item) ? scalar(item['name'] ?? item['title'] ?? item['id'] ?? item['date']) : scalar(item)))
+      .filter(Boolean);
     return names.length > 0
       ? names.slice(0, 4).join(', ') + (value.length > 4 ? `, and ${value.length - 4} more` : '')
       : `${value.length} item${value.length === 1 ? '' : 's'}`;
   }
-  if (isRecord(value)) return Object.entries(value).map(([key, field]) => `${fieldLabel(key)}: ${typeof field === 'object' && field !== null ? '…' : scalar(field)}`).join(' · ');
+  if (isRecord(value))
+    return Object.entries(value)
+      .map(([key, field]) => `${fieldLabel(key)}: ${typeof field === 'object' && field !== null ? '…' : scalar(field)}`)
+      .join(' · ');
   if (typeof value === 'boolean') return value ? 'yes' : 'no';
   return scalar(value);
 }

@@ -51,7 +51,10 @@ interface RowOptions {
 export function MessageList(props: MessageListProps) {
   useEffect(preloadMarkdown, []);
   const { tools } = props;
-  const registry = useMemo(() => (tools === undefined ? undefined : tools instanceof Map ? tools : createToolUIRegistry(tools as readonly ToolUI[])), [tools]);
+  const registry = useMemo(
+    () => (tools === undefined ? undefined : tools instanceof Map ? tools : createToolUIRegistry(tools as readonly ToolUI[])),
+    [tools],
+  );
   const options = useMemo<RowOptions>(
     () => ({
       tools: registry,
@@ -81,11 +84,21 @@ export function MessageList(props: MessageListProps) {
   );
 }
 
-const MessageRow = memo(function MessageRow(props: { message: ChatMessage; isLast: boolean; busy: boolean; stopped: boolean; options: RowOptions }) {
+const MessageRow = memo(function MessageRow(props: {
+  message: ChatMessage;
+  isLast: boolean;
+  busy: boolean;
+  stopped: boolean;
+  options: RowOptions;
+}) {
   const { message } = props;
   return (
     <li className={`cw-message cw-message-${message.role}`} data-role={message.role} data-stopped={props.stopped || undefined}>
-      {message.role === 'user' ? <UserMessage message={message} busy={props.busy} onEdit={props.options.onEdit} /> : <AssistantMessage {...props} />}
+      {message.role === 'user' ? (
+        <UserMessage message={message} busy={props.busy} onEdit={props.options.onEdit} />
+      ) : (
+        <AssistantMessage {...props} />
+      )}
       {props.stopped ? (
         <p className="cw-stopped" data-testid="stopped-mark">
           {message.role === 'user' ? 'Stopped before an answer arrived' : 'Stopped: this answer was cut off'}
@@ -117,7 +130,14 @@ function AssistantMessage(props: { message: ChatMessage; isLast: boolean; busy: 
             );
           case 'tool-call':
             return (
-              <ToolPart key={part.toolCallId} part={part} tools={options.tools} discovery={options.discovery} onApproval={options.onApproval} progress={progress.get(part.toolCallId)} />
+              <ToolPart
+                key={part.toolCallId}
+                part={part}
+                tools={options.tools}
+                discovery={options.discovery}
+                onApproval={options.onApproval}
+                progress={progress.get(part.toolCallId)}
+              />
             );
           case 'file':
             return <Attachments key={index} files={[part]} />;
@@ -206,7 +226,14 @@ function UserMessage(props: { message: ChatMessage; busy: boolean; onEdit: ((mes
   };
   return (
     <form className="cw-edit" onSubmit={save}>
-      <textarea ref={field} aria-label="Edit message" value={draft} rows={3} onChange={(event) => setDraft(event.target.value)} onKeyDown={onKeyDown} />
+      <textarea
+        ref={field}
+        aria-label="Edit message"
+        value={draft}
+        rows={3}
+        onChange={(event) => setDraft(event.target.value)}
+        onKeyDown={onKeyDown}
+      />
       <p className="cw-edit-note">Messages after this one are replaced by the new answer.</p>
       <div className="cw-message-actions">
         <button type="button" className="cw-action" onClick={() => setDraft(undefined)}>

@@ -32,7 +32,13 @@ export const ToolCallCard = memo(function ToolCallCard(props: ToolCallCardProps)
   const input = part.state === 'input-streaming' ? part.partialInput : part.input;
   const declined = status.outcome === 'declined' || status.outcome === 'declined-moved-on';
   return (
-    <div className={`cw-tool-call cw-outcome-${status.outcome}`} data-testid="tool-call" data-tool={part.toolName} data-state={part.state} data-outcome={status.outcome}>
+    <div
+      className={`cw-tool-call cw-outcome-${status.outcome}`}
+      data-testid="tool-call"
+      data-tool={part.toolName}
+      data-state={part.state}
+      data-outcome={status.outcome}
+    >
       <div className="cw-tool-head">
         <span className="cw-tool-name">{part.toolName}</span>
         <span className="cw-tool-state" data-testid="tool-state">
@@ -49,7 +55,9 @@ export const ToolCallCard = memo(function ToolCallCard(props: ToolCallCardProps)
       ) : null}
       {declined ? (
         <p className="cw-tool-note" data-testid="tool-declined">
-          {status.outcome === 'declined' ? `You declined this, so ${part.toolName} did not run.` : `Sending a new message declined this request; ${part.toolName} did not run.`}
+          {status.outcome === 'declined'
+            ? `You declined this, so ${part.toolName} did not run.`
+            : `Sending a new message declined this request; ${part.toolName} did not run.`}
         </p>
       ) : null}
       {status.outcome === 'failed' && part.result?.error ? (
@@ -71,7 +79,11 @@ function ProgressLine(props: { progress: ToolProgress }) {
   const label = progressLabel(progress);
   return (
     <div className="cw-tool-progress" data-testid="tool-progress" role="status">
-      <progress max={progress.total} value={progress.total === undefined ? undefined : Math.min(progress.progress, progress.total)} aria-label={`Progress: ${label}`} />
+      <progress
+        max={progress.total}
+        value={progress.total === undefined ? undefined : Math.min(progress.progress, progress.total)}
+        aria-label={`Progress: ${label}`}
+      />
       <span className="cw-tool-progress-label">{label}</span>
     </div>
   );

@@ -55,11 +55,7 @@ export function makeToolUI<Input = unknown, Output = unknown, Name extends strin
   render: (props: ToolUIProps<Input, Output>) => ReactNode,
   options?: ToolUIOptions,
 ): ToolUI<Name, Input, Output>;
-export function makeToolUI(
-  tool: ToolDefinition | string,
-  render: (props: ToolUIProps) => ReactNode,
-  options: ToolUIOptions = {},
-): ToolUI {
+export function makeToolUI(tool: ToolDefinition | string, render: (props: ToolUIProps) => ReactNode, options: ToolUIOptions = {}): ToolUI {
   const toolName = typeof tool === 'string' ? tool : tool.name;
   if (typeof toolName !== 'string' || toolName === '') throw new TypeError('makeToolUI needs a tool definition or a non-empty tool name.');
   return { toolName, render, placement: options.placement ?? 'body' };

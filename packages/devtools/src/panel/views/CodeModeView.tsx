@@ -3,7 +3,8 @@ import type { ChatMessage, TurnRecord } from '@chatwire/core';
 import { buildCodeModeView, type CodeModeSavings } from '../../viewModel/index.js';
 
 const format = (value: number | undefined) => (value === undefined ? '–' : value.toLocaleString('en-US'));
-const share = (savings: CodeModeSavings) => (savings.allEager > 0 ? `${((savings.net / savings.allEager) * 100).toFixed(1)}% of all up front` : 'nothing sent yet');
+const share = (savings: CodeModeSavings) =>
+  savings.allEager > 0 ? `${((savings.net / savings.allEager) * 100).toFixed(1)}% of all up front` : 'nothing sent yet';
 
 /** A savings card: net tokens saved and its share. */
 function SavingsCard(props: { label: string; savings: CodeModeSavings; testId: string }) {
@@ -27,7 +28,10 @@ export function CodeModeView(props: { messages: readonly ChatMessage[]; turns: r
   const callCount = record?.modelCalls.length ?? 0;
   const [pickedCall, setPickedCall] = useState<number | undefined>(undefined);
   const call = pickedCall !== undefined && pickedCall < callCount ? pickedCall : Math.max(0, callCount - 1);
-  const view = useMemo(() => buildCodeModeView({ turns: props.turns, messages: props.messages, turn: props.turn, call }), [props.turns, props.messages, props.turn, call]);
+  const view = useMemo(
+    () => buildCodeModeView({ turns: props.turns, messages: props.messages, turn: props.turn, call }),
+    [props.turns, props.messages, props.turn, call],
+  );
   if (!view) return <p className="cw-empty">No Code Mode in this chat yet.</p>;
   const count = (status: string) => view.rows.filter((row) => row.status === status).length;
   const tokens = view.call?.tokens;
@@ -38,10 +42,18 @@ export function CodeModeView(props: { messages: readonly ChatMessage[]; turns: r
         <span className="cw-chip" data-testid="code-count-eager">{`${count('eager')} eager`}</span>
         <span className="cw-chip" data-testid="code-count-discovered">{`${count('discovered')} discovered`}</span>
         <span className="cw-chip" data-testid="code-count-undiscovered">{`${count('undiscovered')} not discovered yet`}</span>
-        <span className="cw-chip" data-testid="code-count-executions">{`${view.executions.length} execution${view.executions.length === 1 ? '' : 's'} this turn`}</span>
+        <span
+          className="cw-chip"
+          data-testid="code-count-executions"
+        >{`${view.executions.length} execution${view.executions.length === 1 ? '' : 's'} this turn`}</span>
       </div>
       <div className="cw-toolbar">
-        <select aria-label="Code Mode model call" value={call} onChange={(event) => setPickedCall(Number(event.target.value))} disabled={callCount === 0}>
+        <select
+          aria-label="Code Mode model call"
+          value={call}
+          onChange={(event) => setPickedCall(Number(event.target.value))}
+          disabled={callCount === 0}
+        >
           {callCount === 0 ? <option value={0}>no model call yet</option> : null}
           {Array.from({ length: callCount }, (_, index) => (
             <option key={index} value={index}>{`Model call ${index + 1}`}</option>
@@ -54,7 +66,11 @@ export function CodeModeView(props: { messages: readonly ChatMessage[]; turns: r
         <div className="cw-card" data-testid="code-call-tokens">
           <span className="cw-muted">{`Model call ${callCount === 0 ? '–' : call + 1}: prompt + definitions sent`}</span>
           <strong>{format(tokens?.sent)}</strong>
-          <span className="cw-muted">{tokens ? `all up front ${format(tokens.allEager)} · discovery ${format(tokens.discoveryRoundTrips)} · code ${format(tokens.code)} · results ${format(tokens.results)}` : 'not sent execute_typescript'}</span>
+          <span className="cw-muted">
+            {tokens
+              ? `all up front ${format(tokens.allEager)} · discovery ${format(tokens.discoveryRoundTrips)} · code ${format(tokens.code)} · results ${format(tokens.results)}`
+              : 'not sent execute_typescript'}
+          </span>
         </div>
       </div>
       <table aria-label="Code Mode APIs">
@@ -63,7 +79,9 @@ export function CodeModeView(props: { messages: readonly ChatMessage[]; turns: r
             <th>API</th>
             <th title="As of the selected model call">Status</th>
             <th title="The turn, and the first model call sent its signature">Discovered in</th>
-            <th className="num" title="Calls the code of this turn made to it">Calls this turn</th>
+            <th className="num" title="Calls the code of this turn made to it">
+              Calls this turn
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -107,9 +125,9 @@ export function CodeModeView(props: { messages: readonly ChatMessage[]; turns: r
         </>
       ) : null}
       <p className="cw-note">
-        In Code Mode, lazy tools are listed by name in the system prompt until discovery (discover_tools) returns their TypeScript signatures. Saved counts the stubs kept out of the prompt (and
-        discover_tools&apos; own definition against it); net also subtracts the discovery calls and results carried in the history. Code and results are what
-        executions add to every later model call.
+        In Code Mode, lazy tools are listed by name in the system prompt until discovery (discover_tools) returns their TypeScript
+        signatures. Saved counts the stubs kept out of the prompt (and discover_tools&apos; own definition against it); net also subtracts
+        the discovery calls and results carried in the history. Code and results are what executions add to every later model call.
       </p>
     </div>
   );

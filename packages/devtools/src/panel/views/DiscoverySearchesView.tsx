@@ -6,7 +6,9 @@ import type { TurnRecord } from '@chatwire/core';
  * under the Tokens tab when the turn has any.
  */
 export function DiscoverySearchesView({ turns, turn }: { turns: readonly TurnRecord[]; turn: number }) {
-  const searches = (turns[turn - 1]?.modelCalls ?? []).flatMap((call) => (call.discoverySearches ?? []).map((search) => ({ ...search, step: call.step })));
+  const searches = (turns[turn - 1]?.modelCalls ?? []).flatMap((call) =>
+    (call.discoverySearches ?? []).map((search) => ({ ...search, step: call.step })),
+  );
   if (searches.length === 0) return null;
   return (
     <>
@@ -25,7 +27,9 @@ export function DiscoverySearchesView({ turns, turn }: { turns: readonly TurnRec
           {searches.map((search, index) => (
             <tr key={index} data-by={search.by}>
               <td className="num">{search.step}</td>
-              <td className={search.fallback ? 'cw-bad' : ''}>{search.by === 'app' ? 'app search hook' : search.fallback ? `built-in (hook ${search.fallback})` : 'built-in'}</td>
+              <td className={search.fallback ? 'cw-bad' : ''}>
+                {search.by === 'app' ? 'app search hook' : search.fallback ? `built-in (hook ${search.fallback})` : 'built-in'}
+              </td>
               <td>{search.query.length > 120 ? `${search.query.slice(0, 119)}…` : search.query}</td>
               <td className="num">{search.matches}</td>
               <td className="num">{search.ms}</td>

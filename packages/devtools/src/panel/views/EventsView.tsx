@@ -48,7 +48,10 @@ export function EventsView(props: { history: readonly HistoryTurn[]; turnId: str
   const turn = props.history.find((entry) => entry.id === props.turnId) ?? props.history[props.history.length - 1];
   // Compared by content: the panel passes a new list on every refresh.
   const declared = props.dataParts?.join('\n') ?? '';
-  const rows = useMemo(() => buildEventRows(turn, { type, search, dataParts: declared ? declared.split('\n') : [] }), [turn, type, search, declared]);
+  const rows = useMemo(
+    () => buildEventRows(turn, { type, search, dataParts: declared ? declared.split('\n') : [] }),
+    [turn, type, search, declared],
+  );
   const capped = useCappedList(rows, 300);
   const { copy, fallback, status } = useCopy();
   if (!turn) return <p className="cw-empty">No events recorded yet.</p>;
@@ -63,7 +66,13 @@ export function EventsView(props: { history: readonly HistoryTurn[]; turnId: str
             </option>
           ))}
         </select>
-        <input type="search" aria-label="Search events" placeholder="Search events" value={search} onChange={(event) => setSearch(event.target.value)} />
+        <input
+          type="search"
+          aria-label="Search events"
+          placeholder="Search events"
+          value={search}
+          onChange={(event) => setSearch(event.target.value)}
+        />
         <button type="button" className="cw-button" onClick={() => copy('the turn as a test fixture', turnAsFixture(turn))}>
           Copy turn as test fixture
         </button>
@@ -84,10 +93,16 @@ export function EventsView(props: { history: readonly HistoryTurn[]; turnId: str
         <details key={row.index} className="cw-event" data-testid="event-row" data-type={row.type}>
           <summary>
             <span className="cw-name">{row.type}</span> <span className="cw-muted">{row.label.slice(0, 80)}</span>
-            {row.dataPart ? <span className="cw-chip" data-testid="data-part-row">{`data part${row.dataPart.id ? ` #${row.dataPart.id}` : ''}`}</span> : null}
+            {row.dataPart ? (
+              <span className="cw-chip" data-testid="data-part-row">{`data part${row.dataPart.id ? ` #${row.dataPart.id}` : ''}`}</span>
+            ) : null}
           </summary>
           <Payload value={row.recorded.event} />
-          <button type="button" className="cw-button" onClick={() => copy(`${row.type} as JSON`, JSON.stringify(row.recorded.event, null, 2))}>
+          <button
+            type="button"
+            className="cw-button"
+            onClick={() => copy(`${row.type} as JSON`, JSON.stringify(row.recorded.event, null, 2))}
+          >
             Copy as JSON
           </button>
         </details>

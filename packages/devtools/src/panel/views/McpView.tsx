@@ -11,7 +11,8 @@ const STATE_WORDS: Record<string, string> = {
   failed: 'failed (never connected, retrying)',
   closed: 'closed',
 };
-const stateClass = (state: string) => (state === 'connected' ? 'cw-good' : state === 'connecting' || state === 'reconnecting' ? 'cw-warn' : 'cw-bad');
+const stateClass = (state: string) =>
+  state === 'connected' ? 'cw-good' : state === 'connecting' || state === 'reconnecting' ? 'cw-warn' : 'cw-bad';
 const truncated = (text: string) => (text.length > 300 ? `${text.slice(0, 300)}…` : text);
 
 /**
@@ -19,7 +20,12 @@ const truncated = (text: string) => (text.length > 300 ? `${text.slice(0, 300)}�
  * error, tool count, the tokens of their definitions, the lazy decision, how many the conversation
  * discovered, and tools skipped or drifted. Every string is rendered as text.
  */
-export function McpView(props: { servers: readonly ToolServerStatus[]; messages: readonly ChatMessage[]; onRefresh: () => void; loadedAt: number | undefined }) {
+export function McpView(props: {
+  servers: readonly ToolServerStatus[];
+  messages: readonly ChatMessage[];
+  onRefresh: () => void;
+  loadedAt: number | undefined;
+}) {
   const rows = useMemo(() => buildMcpRows(props.servers, props.messages), [props.servers, props.messages]);
   return (
     <div>
@@ -30,7 +36,9 @@ export function McpView(props: { servers: readonly ToolServerStatus[]; messages:
         <button type="button" className="cw-button" onClick={props.onRefresh}>
           Refresh
         </button>
-        {props.loadedAt ? <span className="cw-muted">{`as of ${new Date(props.loadedAt).toLocaleTimeString('en-GB', { hour12: false })}`}</span> : null}
+        {props.loadedAt ? (
+          <span className="cw-muted">{`as of ${new Date(props.loadedAt).toLocaleTimeString('en-GB', { hour12: false })}`}</span>
+        ) : null}
       </div>
       {rows.length === 0 ? <p className="cw-empty">The catalog lists no MCP servers.</p> : null}
       <table aria-label="MCP servers">
@@ -40,14 +48,25 @@ export function McpView(props: { servers: readonly ToolServerStatus[]; messages:
             <th>Transport</th>
             <th>State</th>
             <th className="num">Tools</th>
-            <th className="num" title="Tokens of all its tool definitions, counted as the model adapter sends them">Tokens</th>
+            <th className="num" title="Tokens of all its tool definitions, counted as the model adapter sends them">
+              Tokens
+            </th>
             <th title="Whether its tools wait for discovery, and the lazy rule's reason">Sent</th>
-            <th className="num" title="Of its tools, how many this conversation discovered">Discovered</th>
+            <th className="num" title="Of its tools, how many this conversation discovered">
+              Discovered
+            </th>
           </tr>
         </thead>
         <tbody>
           {rows.map((row) => (
-            <tr key={row.name} data-testid="mcp-server-row" data-server={row.name} data-state={row.state} data-tools={row.toolCount} data-discovered={row.discovered}>
+            <tr
+              key={row.name}
+              data-testid="mcp-server-row"
+              data-server={row.name}
+              data-state={row.state}
+              data-tools={row.toolCount}
+              data-discovered={row.discovered}
+            >
               <td>
                 <span className="cw-name">{row.name}</span>
                 {row.trusted ? <span className="cw-muted"> · trusted</span> : null}
@@ -72,7 +91,11 @@ export function McpView(props: { servers: readonly ToolServerStatus[]; messages:
               <td className="num">
                 <span data-testid="mcp-tool-count">{row.toolCount}</span>
                 {row.skipped.length ? (
-                  <div className="cw-warn" data-testid="mcp-skipped" title={row.skipped.map((item) => `${item.name}: ${item.reason}`).join('\n')}>{`${row.skipped.length} skipped`}</div>
+                  <div
+                    className="cw-warn"
+                    data-testid="mcp-skipped"
+                    title={row.skipped.map((item) => `${item.name}: ${item.reason}`).join('\n')}
+                  >{`${row.skipped.length} skipped`}</div>
                 ) : null}
               </td>
               <td className="num" data-testid="mcp-tokens">
@@ -85,7 +108,11 @@ export function McpView(props: { servers: readonly ToolServerStatus[]; messages:
               <td className="num">
                 <span data-testid="mcp-discovered">{row.lazy ? `${row.discovered} of ${row.toolCount}` : '–'}</span>
                 {row.drifted.length ? (
-                  <div className="cw-warn" data-testid="mcp-drifted" title="Changed since the conversation discovered them: the model must discover them again">
+                  <div
+                    className="cw-warn"
+                    data-testid="mcp-drifted"
+                    title="Changed since the conversation discovered them: the model must discover them again"
+                  >
                     {`${row.drifted.length} changed since discovery`}
                   </div>
                 ) : null}

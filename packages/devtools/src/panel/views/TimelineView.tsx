@@ -10,7 +10,8 @@ const truncated = (text: string) => (text.length > 200 ? `${text.slice(0, 200)}�
 const INPUT_STATUS = { pending: 'waiting for the user', accepted: 'answered', declined: 'declined', cancelled: 'cancelled' } as const;
 const clock = (at: number) => new Date(at).toLocaleTimeString('en-GB', { hour12: false });
 
-const names = (label: string, list: readonly string[]) => (list.length ? `${label} ${list.slice(0, 8).join(', ')}${list.length > 8 ? ` and ${list.length - 8} more` : ''}` : '');
+const names = (label: string, list: readonly string[]) =>
+  list.length ? `${label} ${list.slice(0, 8).join(', ')}${list.length > 8 ? ` and ${list.length - 8} more` : ''}` : '';
 
 /** The MCP servers' connection states, tool-list changes and drift, newest first. */
 function McpTimeline(props: { rows: readonly McpTimelineRow[] }) {
@@ -33,11 +34,13 @@ function McpTimeline(props: { rows: readonly McpTimelineRow[] }) {
               <td className="cw-name">{row.server}</td>
               <td className={row.kind === 'drift' ? 'cw-warn' : undefined}>
                 {row.summary}
-                {[names('added:', row.added), names('removed:', row.removed), row.kind === 'tools' ? names('changed:', row.changed) : ''].filter(Boolean).map((line) => (
-                  <div key={line} className="cw-muted">
-                    {line}
-                  </div>
-                ))}
+                {[names('added:', row.added), names('removed:', row.removed), row.kind === 'tools' ? names('changed:', row.changed) : '']
+                  .filter(Boolean)
+                  .map((line) => (
+                    <div key={line} className="cw-muted">
+                      {line}
+                    </div>
+                  ))}
                 {row.error ? <div className="cw-bad">{truncated(row.error)}</div> : null}
               </td>
             </tr>
@@ -115,8 +118,12 @@ export function TimelineView(props: { messages: readonly ChatMessage[]; servers?
                     {row.decision.reason ? <span className="cw-muted">{` ${truncated(row.decision.reason)}`}</span> : null}
                   </div>
                 ) : null}
-                {row.decision?.by === 'user' && row.decision.grant ? <div className="cw-muted">{`created grant ${row.decision.grant.id} (${row.decision.grant.scope === 'always' ? 'always' : 'this chat'})`}</div> : null}
-                {row.decision?.editedArguments ? <div className="cw-muted">{`approved with edits: ${truncated(row.decision.editedArguments)}`}</div> : null}
+                {row.decision?.by === 'user' && row.decision.grant ? (
+                  <div className="cw-muted">{`created grant ${row.decision.grant.id} (${row.decision.grant.scope === 'always' ? 'always' : 'this chat'})`}</div>
+                ) : null}
+                {row.decision?.editedArguments ? (
+                  <div className="cw-muted">{`approved with edits: ${truncated(row.decision.editedArguments)}`}</div>
+                ) : null}
                 {row.inputRequests.map((request) => (
                   <div key={request.id} className="cw-input-request" data-testid="timeline-input-request" data-status={request.status}>
                     {`asked “${request.message}”: ${INPUT_STATUS[request.status]}`}

@@ -5,7 +5,8 @@ const format = (value: number | undefined) => (value === undefined ? '–' : Mat
 const percent = (share: number) => `${(share * 100).toFixed(1)}%`;
 
 /** "1,180 / 214 (modelled)": cached and uncached input of a call or a turn, labelled by where it comes from. */
-const cacheCell = (cache: ModelCallRow['cache'] | TurnTokens['cache']) => (cache ? `${format(cache.cached)} / ${format(cache.uncached)} (${cache.source})` : '–');
+const cacheCell = (cache: ModelCallRow['cache'] | TurnTokens['cache']) =>
+  cache ? `${format(cache.cached)} / ${format(cache.uncached)} (${cache.source})` : '–';
 
 /** The conversation's whole requests against sending every tool up front: requests, input, net (a cost shown as such) and the warm-cache model. */
 function ConversationRecord({ record }: { record: ConversationUsage }) {
@@ -17,8 +18,12 @@ function ConversationRecord({ record }: { record: ConversationUsage }) {
         <thead>
           <tr>
             <th />
-            <th className="num" title="As sent: lazy tools only once discovered">With discovery</th>
-            <th className="num" title="Modelled: every tool sent with every request, no discovery">All up front</th>
+            <th className="num" title="As sent: lazy tools only once discovered">
+              With discovery
+            </th>
+            <th className="num" title="Modelled: every tool sent with every request, no discovery">
+              All up front
+            </th>
             <th className="num">Difference</th>
           </tr>
         </thead>
@@ -28,26 +33,34 @@ function ConversationRecord({ record }: { record: ConversationUsage }) {
             <td className="num">{record.requests.lazy}</td>
             <td className="num">{record.requests.allEager}</td>
             <td className={`num ${record.requests.lazy > record.requests.allEager ? 'cw-bad' : ''}`}>
-              {record.requests.lazy === record.requests.allEager ? 'same' : `${Math.abs(record.requests.lazy - record.requests.allEager)} ${record.requests.lazy > record.requests.allEager ? 'more' : 'fewer'}`}
+              {record.requests.lazy === record.requests.allEager
+                ? 'same'
+                : `${Math.abs(record.requests.lazy - record.requests.allEager)} ${record.requests.lazy > record.requests.allEager ? 'more' : 'fewer'}`}
             </td>
           </tr>
           <tr data-testid="conversation-input" data-net={record.net}>
             <td>Input tokens</td>
             <td className="num">{format(record.input.lazy)}</td>
             <td className="num">{format(record.input.allEager)}</td>
-            <td className={`num ${saved ? 'cw-good' : 'cw-bad'}`}>{`${saved ? 'saved' : 'cost more'} ${format(Math.abs(record.net))} (${percent(Math.abs(record.netShare))})`}</td>
+            <td
+              className={`num ${saved ? 'cw-good' : 'cw-bad'}`}
+            >{`${saved ? 'saved' : 'cost more'} ${format(Math.abs(record.net))} (${percent(Math.abs(record.netShare))})`}</td>
           </tr>
           <tr data-testid="conversation-warm-cache">
             <td>Warm-cache cost (modelled)</td>
             <td className="num">{format(record.warmCache.lazy)}</td>
             <td className="num">{format(record.warmCache.allEager)}</td>
-            <td className={`num ${record.warmCache.ratio > 1 ? 'cw-bad' : 'cw-good'}`}>{`${percent(record.warmCache.ratio)} of up front`}</td>
+            <td
+              className={`num ${record.warmCache.ratio > 1 ? 'cw-bad' : 'cw-good'}`}
+            >{`${percent(record.warmCache.ratio)} of up front`}</td>
           </tr>
         </tbody>
       </table>
       <p className="cw-note">
         {`All up front is modelled from the same records: each request with every tool sent and no discovery exchange, without the ${record.requests.lazy - record.requests.allEager} request(s) that existed only for discovery. Warm-cache model: ${record.warmCache.model}.`}
-        {record.skipped > 0 ? ` ${record.skipped} record(s) without a whole-request figure (browser estimates, older servers) are left out.` : ''}
+        {record.skipped > 0
+          ? ` ${record.skipped} record(s) without a whole-request figure (browser estimates, older servers) are left out.`
+          : ''}
         {record.estimate ? ' Some figures are estimates.' : ''}
       </p>
     </>
@@ -60,29 +73,41 @@ function Chart({ turns }: { turns: readonly TurnTokens[] }) {
   const width = 100 / Math.max(turns.length, 1);
   return (
     <figure className="cw-figure">
-    <figcaption className="cw-legend">
-      <span>{`Tool tokens per turn (max ${format(max)})`}</span>
-      <span><i className="cw-swatch" style={{ background: 'var(--bar)' }} aria-hidden="true" />all up front</span>
-      <span><i className="cw-swatch" style={{ background: 'var(--bar-strong)' }} aria-hidden="true" />sent</span>
-    </figcaption>
-    <svg className="cw-chart" viewBox="0 0 100 50" preserveAspectRatio="none" role="img" aria-label="Tool tokens per turn: every tool up front against sent">
-      {turns.map((turn, index) => {
-        const eager = (turn.allEager / max) * 46;
-        const sent = (turn.sent / max) * 46;
-        return (
-          <g key={turn.id || index}>
-            <title>{`Turn ${turn.turn}: sent ${turn.sent} of ${turn.allEager} tool tokens`}</title>
-            <rect x={index * width + width * 0.15} y={50 - eager} width={width * 0.7} height={eager} fill="var(--bar)" />
-            <rect x={index * width + width * 0.3} y={50 - sent} width={width * 0.4} height={sent} fill="var(--bar-strong)" />
-          </g>
-        );
-      })}
-    </svg>
-    <div className="cw-axis" aria-hidden="true">
-      {turns.map((turn, index) => (
-        <span key={turn.id || index}>{turns.length > 12 && index % Math.ceil(turns.length / 12) !== 0 ? '' : `T${turn.turn}`}</span>
-      ))}
-    </div>
+      <figcaption className="cw-legend">
+        <span>{`Tool tokens per turn (max ${format(max)})`}</span>
+        <span>
+          <i className="cw-swatch" style={{ background: 'var(--bar)' }} aria-hidden="true" />
+          all up front
+        </span>
+        <span>
+          <i className="cw-swatch" style={{ background: 'var(--bar-strong)' }} aria-hidden="true" />
+          sent
+        </span>
+      </figcaption>
+      <svg
+        className="cw-chart"
+        viewBox="0 0 100 50"
+        preserveAspectRatio="none"
+        role="img"
+        aria-label="Tool tokens per turn: every tool up front against sent"
+      >
+        {turns.map((turn, index) => {
+          const eager = (turn.allEager / max) * 46;
+          const sent = (turn.sent / max) * 46;
+          return (
+            <g key={turn.id || index}>
+              <title>{`Turn ${turn.turn}: sent ${turn.sent} of ${turn.allEager} tool tokens`}</title>
+              <rect x={index * width + width * 0.15} y={50 - eager} width={width * 0.7} height={eager} fill="var(--bar)" />
+              <rect x={index * width + width * 0.3} y={50 - sent} width={width * 0.4} height={sent} fill="var(--bar-strong)" />
+            </g>
+          );
+        })}
+      </svg>
+      <div className="cw-axis" aria-hidden="true">
+        {turns.map((turn, index) => (
+          <span key={turn.id || index}>{turns.length > 12 && index % Math.ceil(turns.length / 12) !== 0 ? '' : `T${turn.turn}`}</span>
+        ))}
+      </div>
     </figure>
   );
 }
@@ -107,7 +132,9 @@ export function TokensView(props: { view: TokensViewModel; selectedTurn: number 
         </div>
         <div className="cw-card">
           <span className="cw-muted">Model calls where all up front was cheaper</span>
-          <strong className={view.eagerCheaperCalls ? 'cw-warn' : ''}>{`${view.eagerCheaperCalls} call${view.eagerCheaperCalls === 1 ? '' : 's'}`}</strong>
+          <strong
+            className={view.eagerCheaperCalls ? 'cw-warn' : ''}
+          >{`${view.eagerCheaperCalls} call${view.eagerCheaperCalls === 1 ? '' : 's'}`}</strong>
         </div>
       </div>
       {view.conversation ? <ConversationRecord record={view.conversation} /> : null}
@@ -126,12 +153,18 @@ export function TokensView(props: { view: TokensViewModel; selectedTurn: number 
             <th className="num">Net / turn</th>
             <th className="num">Net, cumulative</th>
             <th className="num">Provider input / turn</th>
-            <th className="num" title="Cached / uncached input tokens: the provider's report (reported) or the warm-cache model (modelled)">Cached / uncached / turn</th>
+            <th className="num" title="Cached / uncached input tokens: the provider's report (reported) or the warm-cache model (modelled)">
+              Cached / uncached / turn
+            </th>
           </tr>
         </thead>
         <tbody>
           {view.turns.map((turn) => (
-            <tr key={turn.id || turn.turn} data-testid="tokens-turn-row" aria-current={turn.turn === props.selectedTurn ? 'true' : undefined}>
+            <tr
+              key={turn.id || turn.turn}
+              data-testid="tokens-turn-row"
+              aria-current={turn.turn === props.selectedTurn ? 'true' : undefined}
+            >
               <td>{turn.turn}</td>
               <td className="num">{turn.calls.length}</td>
               <td className="num">{format(turn.sent)}</td>
@@ -141,7 +174,9 @@ export function TokensView(props: { view: TokensViewModel; selectedTurn: number 
               <td className={`num ${turn.net >= 0 ? 'cw-good' : 'cw-bad'}`}>{format(turn.net)}</td>
               <td className="num">{format(turn.cumulativeNet)}</td>
               <td className="num">{format(turn.providerInputTokens)}</td>
-              <td className="num" data-testid="turn-cache">{cacheCell(turn.cache)}</td>
+              <td className="num" data-testid="turn-cache">
+                {cacheCell(turn.cache)}
+              </td>
             </tr>
           ))}
         </tbody>
@@ -161,7 +196,12 @@ export function TokensView(props: { view: TokensViewModel; selectedTurn: number 
                 <th className="num">Saved / call</th>
                 <th className="num">Net / call</th>
                 <th className="num">Provider input / call</th>
-                <th className="num" title="Cached / uncached input tokens: the provider's report (reported) or the warm-cache model (modelled)">Cached / uncached / call</th>
+                <th
+                  className="num"
+                  title="Cached / uncached input tokens: the provider's report (reported) or the warm-cache model (modelled)"
+                >
+                  Cached / uncached / call
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -187,7 +227,12 @@ export function TokensView(props: { view: TokensViewModel; selectedTurn: number 
         </>
       ) : null}
       <p className="cw-note">
-        {view.counting.map((counting) => `Counted with ${counting.method}${counting.estimate ? ` (estimate, ±${Math.round(counting.errorBound * 100)}%)` : ' (exact for that serialisation)'}.`).join(' ')}
+        {view.counting
+          .map(
+            (counting) =>
+              `Counted with ${counting.method}${counting.estimate ? ` (estimate, ±${Math.round(counting.errorBound * 100)}%)` : ' (exact for that serialisation)'}.`,
+          )
+          .join(' ')}
       </p>
       <p className="cw-note">
         Saved counts tool-definition tokens not sent; net also subtracts the discovery calls and results carried in the history.

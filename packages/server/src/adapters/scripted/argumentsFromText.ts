@@ -60,7 +60,23 @@ function explicitJson(text: string): Record<string, unknown> | undefined {
 }
 
 /** Words that make up the request to call a tool rather than its arguments. */
-const COMMAND_WORDS = new Set(['use', 'call', 'run', 'invoke', 'try', 'please', 'can', 'could', 'would', 'you', 'the', 'tool', 'now', 'just', 'then']);
+const COMMAND_WORDS = new Set([
+  'use',
+  'call',
+  'run',
+  'invoke',
+  'try',
+  'please',
+  'can',
+  'could',
+  'would',
+  'you',
+  'the',
+  'tool',
+  'now',
+  'just',
+  'then',
+]);
 
 /** Drops the command words (and punctuation) at the start of `text`. */
 function withoutCommand(text: string): string {

@@ -9,7 +9,26 @@ import type { ScriptContext } from './scriptContext.js';
 import type { ScriptReply, ScriptRule, ScriptedToolCall } from './scriptRule.js';
 import { findWord } from './words.js';
 
-const STOP_WORDS = new Set(['the', 'and', 'for', 'with', 'that', 'this', 'from', 'please', 'what', 'about', 'into', 'your', 'have', 'some', 'tool', 'tools', 'use', 'call']);
+const STOP_WORDS = new Set([
+  'the',
+  'and',
+  'for',
+  'with',
+  'that',
+  'this',
+  'from',
+  'please',
+  'what',
+  'about',
+  'into',
+  'your',
+  'have',
+  'some',
+  'tool',
+  'tools',
+  'use',
+  'call',
+]);
 
 const words = (text: string): string[] => text.toLowerCase().match(/[a-z0-9]+/g) ?? [];
 
@@ -117,7 +136,9 @@ export const builtInRules: readonly ScriptRule[] = [
     reply: (context) => {
       // Call-to-load answered with an error that loaded the tool (a browser tool's discovery rule, or
       // arguments that did not validate): the tool is sent now, with its schema, so call it again.
-      const loaded = context.results.flatMap((result) => (result.isError ? [...result.content.matchAll(/Tool '([A-Za-z0-9_-]+)' is loaded now/g)].map((m) => m[1] as string) : []));
+      const loaded = context.results.flatMap((result) =>
+        result.isError ? [...result.content.matchAll(/Tool '([A-Za-z0-9_-]+)' is loaded now/g)].map((m) => m[1] as string) : [],
+      );
       const ready = [...new Set(loaded)].filter((name) => context.sentTools.has(name));
       return ready.length > 0 ? callsFor(context, ready) : undefined;
     },
@@ -126,7 +147,9 @@ export const builtInRules: readonly ScriptRule[] = [
     name: 'discover after a self-correction error',
     when: (context) => context.phase === 'tools' && context.sentTools.has(DISCOVERY_TOOL_NAME),
     reply: (context) => {
-      const names = context.results.flatMap((result) => [...result.content.matchAll(/Tool '([A-Za-z0-9_-]+)' must be discovered first/g)].map((m) => m[1] as string));
+      const names = context.results.flatMap((result) =>
+        [...result.content.matchAll(/Tool '([A-Za-z0-9_-]+)' must be discovered first/g)].map((m) => m[1] as string),
+      );
       return names.length > 0 ? { toolCalls: [discoveryCall(context, names)] } : undefined;
     },
   },

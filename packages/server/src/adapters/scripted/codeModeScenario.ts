@@ -42,7 +42,9 @@ function promptApis(system: string): { eager: CodeApi[]; lazy: CodeApi[] } {
     if (close > open) {
       // Each stub ends with its `declare function` line; the text since the previous one is its declarations.
       let from = open + 14;
-      for (const match of system.slice(from, close).matchAll(/^(?:\/\*\* (.*) \*\/\n)?declare function external_([A-Za-z_$][\w$]*)\(.*$/gm)) {
+      for (const match of system
+        .slice(from, close)
+        .matchAll(/^(?:\/\*\* (.*) \*\/\n)?declare function external_([A-Za-z_$][\w$]*)\(.*$/gm)) {
         const end = open + 14 + match.index + match[0].length;
         eager.push({ name: match[2] as string, description: match[1] ?? '', stub: system.slice(from, end).trim() });
         from = end;
@@ -57,7 +59,8 @@ function promptApis(system: string): { eager: CodeApi[]; lazy: CodeApi[] } {
     if (inline !== undefined && !inline.endsWith(':')) {
       for (const name of inline.split(',')) lazy.push({ name: bare(name.trim()), description: '', stub: undefined });
     }
-    for (const match of listed.matchAll(/^- (external_[A-Za-z_$][\w$]*): (.*)$/gm)) lazy.push({ name: bare(match[1] as string), description: match[2] as string, stub: undefined });
+    for (const match of listed.matchAll(/^- (external_[A-Za-z_$][\w$]*): (.*)$/gm))
+      lazy.push({ name: bare(match[1] as string), description: match[2] as string, stub: undefined });
   }
   return { eager, lazy };
 }
@@ -78,7 +81,8 @@ function discoveredStubs(messages: readonly Message[]): Map<string, { descriptio
     const tools = (value as { tools?: unknown } | null)?.tools;
     for (const tool of Array.isArray(tools) ? tools : []) {
       const { name, description, typeStub } = (tool ?? {}) as { name?: unknown; description?: unknown; typeStub?: unknown };
-      if (typeof name === 'string' && typeof typeStub === 'string') found.set(bare(name), { description: typeof description === 'string' ? description : '', stub: typeStub });
+      if (typeof name === 'string' && typeof typeStub === 'string')
+        found.set(bare(name), { description: typeof description === 'string' ? description : '', stub: typeStub });
     }
   }
   return found;
@@ -99,7 +103,23 @@ function knownApis(context: ScriptContext): CodeApi[] {
 
 const words = (text: string): string[] => text.toLowerCase().match(/[a-z0-9]+/g) ?? [];
 const nameParts = (name: string) => words(name.replace(/([a-z0-9])([A-Z])/g, '$1 $2'));
-const STOP_WORDS = new Set(['the', 'and', 'for', 'with', 'use', 'code', 'typescript', 'compare', 'get', 'run', 'write', 'some', 'what', 'tool', 'tools']);
+const STOP_WORDS = new Set([
+  'the',
+  'and',
+  'for',
+  'with',
+  'use',
+  'code',
+  'typescript',
+  'compare',
+  'get',
+  'run',
+  'write',
+  'some',
+  'what',
+  'tool',
+  'tools',
+]);
 
 /** The APIs the message is about: those it names, else the best match of its words against names and descriptions. */
 function wantedApis(text: string, apis: readonly CodeApi[]): CodeApi[] {
@@ -130,7 +150,10 @@ function inputSchemaOf(api: CodeApi): JsonSchema {
   if (start < 0) return { type: 'object', properties };
   const end = stub.indexOf('\n}', start);
   let description = '';
-  for (const line of stub.slice(start, end < 0 ? undefined : end).split('\n').slice(1)) {
+  for (const line of stub
+    .slice(start, end < 0 ? undefined : end)
+    .split('\n')
+    .slice(1)) {
     const doc = /^ {2}\/\*\*\s?(.*?)\s*(?:\*\/)?$/.exec(line) ?? /^ {3}\* (?!@)(.*)$/.exec(line);
     if (doc) {
       if (!description && doc[1]) description = doc[1];
@@ -175,8 +198,13 @@ function writeCode(text: string, apis: readonly CodeApi[]): string {
     const properties = schema['properties'] as Record<string, { type?: string }>;
     // The first required text argument takes each listed value in turn ("city": Paris, then Tokyo).
     const key = required.find((name) => properties[name]?.type === 'string' && !('enum' in (properties[name] ?? {})));
-    const rows = key && values.length > 0 ? values.map((value) => ({ label: value, args: { ...args, [key]: value } })) : [{ label: api.name, args }];
-    for (const row of rows) calls.push({ label: apis.length > 1 && rows.length > 1 ? `${api.name} ${row.label}` : row.label, line: `${PREFIX}${api.name}(${JSON.stringify(row.args)})` });
+    const rows =
+      key && values.length > 0 ? values.map((value) => ({ label: value, args: { ...args, [key]: value } })) : [{ label: api.name, args }];
+    for (const row of rows)
+      calls.push({
+        label: apis.length > 1 && rows.length > 1 ? `${api.name} ${row.label}` : row.label,
+        line: `${PREFIX}${api.name}(${JSON.stringify(row.args)})`,
+      });
   }
   const kept = calls.slice(0, MAX_CALLS);
   return [
@@ -236,15 +264,23 @@ export const codeModeRules: readonly ScriptRule[] = [
     when: (context) => context.phase === 'tools' && resultOf(context, EXECUTE) !== undefined,
     reply: (context) => {
       const result = resultOf(context, EXECUTE);
-      return result ? { text: result.isError ? `The code could not run: ${result.content}` : describeExecution(result.content) } : undefined;
+      return result
+        ? { text: result.isError ? `The code could not run: ${result.content}` : describeExecution(result.content) }
+        : undefined;
     },
   },
   {
     name: 'code mode: write code once the APIs are discovered',
-    when: (context) => context.phase === 'tools' && sends(context, EXECUTE) && resultOf(context, DISCOVER) !== undefined && !context.calledSinceUser.has(EXECUTE),
+    when: (context) =>
+      context.phase === 'tools' &&
+      sends(context, EXECUTE) &&
+      resultOf(context, DISCOVER) !== undefined &&
+      !context.calledSinceUser.has(EXECUTE),
     reply: (context) => {
       const wanted = wantedApis(context.userText, knownApis(context)).filter((api) => api.stub !== undefined);
-      return wanted.length > 0 ? { toolCalls: [{ name: EXECUTE, args: { typescriptCode: writeCode(context.userText, wanted) } }] } : undefined;
+      return wanted.length > 0
+        ? { toolCalls: [{ name: EXECUTE, args: { typescriptCode: writeCode(context.userText, wanted) } }] }
+        : undefined;
     },
   },
   {

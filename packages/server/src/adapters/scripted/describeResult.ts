@@ -52,7 +52,10 @@ function itemLabel(item: unknown): string | undefined {
 }
 
 function describeArray(items: readonly unknown[], noun: string): string {
-  const labels = items.map(itemLabel).filter((label): label is string => label !== undefined).slice(0, 3);
+  const labels = items
+    .map(itemLabel)
+    .filter((label): label is string => label !== undefined)
+    .slice(0, 3);
   const count = `${items.length} ${items.length === 1 ? noun.replace(/s$/, '') : noun}`;
   return labels.length > 0 ? `${count} (${labels.join(', ')}${items.length > labels.length ? ', …' : ''})` : count;
 }
@@ -85,7 +88,8 @@ export function describeValue(value: unknown): string {
 
 function errorText(content: string): string {
   const value = parse(content);
-  if (value && typeof value === 'object' && typeof (value as { error?: unknown }).error === 'string') return (value as { error: string }).error;
+  if (value && typeof value === 'object' && typeof (value as { error?: unknown }).error === 'string')
+    return (value as { error: string }).error;
   return typeof value === 'string' ? value : content;
 }
 
@@ -112,7 +116,8 @@ export function describeResult(result: ResultToDescribe): string {
     return sentence(`${toolName} failed: ${shorten(message.trim(), 240)}`);
   }
   const value = parse(result.content);
-  if (Array.isArray(value)) return value.length === 0 ? `${toolName} returned nothing.` : `${toolName} returned ${describeArray(value, 'items')}.`;
+  if (Array.isArray(value))
+    return value.length === 0 ? `${toolName} returned nothing.` : `${toolName} returned ${describeArray(value, 'items')}.`;
   if (value === null || typeof value !== 'object') {
     const text = scalar(value);
     return text === undefined ? `${toolName} finished.` : sentence(`${toolName} returned ${text}`);

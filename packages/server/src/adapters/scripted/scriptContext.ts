@@ -43,7 +43,10 @@ export function readCatalog(tools: readonly ModelTool[]): string[] {
   const lines = [...discovery.description.matchAll(/^- ([A-Za-z0-9_-]+)/gm)].map((match) => match[1] as string);
   if (lines.length > 0) return lines;
   const list = /Tools you can load: ([^\n]*?)\.?$/m.exec(discovery.description)?.[1] ?? '';
-  return list.split(',').map((name) => name.trim()).filter((name) => /^[A-Za-z0-9_-]+$/.test(name));
+  return list
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => /^[A-Za-z0-9_-]+$/.test(name));
 }
 
 /**
@@ -88,7 +91,11 @@ export function readContext(request: ModelRequest, catalogCalls: ScriptContext['
   const results: ScriptContext['results'][number][] = [];
   for (let i = messages.length - 1; i >= 0 && messages[i]?.role === 'tool'; i--) {
     const message = messages[i] as ToolMessage;
-    results.unshift({ toolName: names.get(message.toolCallId) ?? 'a tool', content: textOf(message), isError: message.error !== undefined });
+    results.unshift({
+      toolName: names.get(message.toolCallId) ?? 'a tool',
+      content: textOf(message),
+      isError: message.error !== undefined,
+    });
   }
   // Only the start of a long message is read: the model's rules stay fast whatever a request carries.
   const userText = lastUser >= 0 ? textOf(messages[lastUser] as Message).slice(0, MAX_READ_CHARS) : '';

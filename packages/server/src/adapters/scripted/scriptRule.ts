@@ -39,4 +39,3 @@ export function decide(rules: readonly ScriptRule[], context: ScriptContext): Sc
   }
   return { text: NOTHING_TO_ADD };
 }
-

@@ -100,7 +100,11 @@ export function createScriptedModel(options: ScriptedModelOptions = {}): ChatMod
         inputTokens: countRequestTokens(request),
         outputTokens: countTokens(output),
       };
-      yield { type: 'finish', reason: reply.toolCalls?.length ? 'tool-calls' : 'stop', usage: { ...usage, totalTokens: (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0) } };
+      yield {
+        type: 'finish',
+        reason: reply.toolCalls?.length ? 'tool-calls' : 'stop',
+        usage: { ...usage, totalTokens: (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0) },
+      };
     },
   };
 }
