@@ -133,15 +133,13 @@ test('long content never overflows its bubble or the page', async ({ page }) => 
   await sendAndWait(page, `say ${long}`);
   await sendAndWait(page, 'show me some markdown');
   const width = page.viewportSize()!.width;
-  const bubbles = await page
-    .locator('.cw-message')
-    .evaluateAll((elements) =>
-      elements.map((element) => ({
-        scroll: element.scrollWidth,
-        client: element.clientWidth,
-        right: element.getBoundingClientRect().right,
-      })),
-    );
+  const bubbles = await page.locator('.cw-message').evaluateAll((elements) =>
+    elements.map((element) => ({
+      scroll: element.scrollWidth,
+      client: element.clientWidth,
+      right: element.getBoundingClientRect().right,
+    })),
+  );
   expect(bubbles.length).toBe(6);
   for (const bubble of bubbles) {
     expect(bubble.scroll).toBeLessThanOrEqual(bubble.client + 1);
