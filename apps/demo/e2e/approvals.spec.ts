@@ -39,6 +39,29 @@ test('allow for this chat: the same tool then runs without asking; revoked, it a
   await expect(page.getByTestId('approval-options')).toBeVisible();
 });
 
+test('devtools lists the grant from the server and revokes it; the next call asks again', async ({ page }) => {
+  await sendAndWait(page, 'use refundOrder for ORD-1234');
+  await page.getByTestId('approval-options').getByTestId('allow-thread').click();
+  await expect(card(page, 'refundOrder')).toHaveAttribute('data-state', 'output-available');
+  await expect(page.getByTestId('status')).toHaveText('ready');
+
+  await page.getByRole('button', { name: 'Chatwire devtools' }).click();
+  const panel = page.getByTestId('chatwire-devtools');
+  await expect(panel).toBeVisible();
+  await panel.getByRole('tab', { name: 'Timeline' }).click();
+  const listed = panel.getByTestId('devtools-server-grant');
+  await expect(listed).toHaveCount(1);
+  await expect(listed).toContainText('allow · this chat');
+  await expect(listed).toContainText('refundOrder');
+  await screenshot(page, 'devtools-server-grants');
+  await listed.getByRole('button', { name: /^Revoke / }).click();
+  await expect(panel.getByTestId('devtools-server-grant')).toHaveCount(0);
+  await expect(panel.getByTestId('devtools-server-grants-error')).toHaveCount(0);
+
+  await sendAndWait(page, 'use refundOrder for ORD-5678');
+  await expect(card(page, 'refundOrder')).toHaveAttribute('data-state', 'approval-requested');
+});
+
 test('edit the arguments, then approve: the call runs with the edited input', async ({ page }) => {
   await sendAndWait(page, 'use refundOrder for ORD-1234');
   const options = page.getByTestId('approval-options');

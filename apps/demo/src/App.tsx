@@ -207,7 +207,7 @@ export function App() {
         <PagePanel notes={page.notes} todos={page.todos} open={panelOpen} onClose={() => setPanelOpen(false)} />
       </div>
       <Suspense fallback={null}>
-        <Devtools client={client} catalogUrl="/api/tools" />
+        <Devtools client={client} catalogUrl="/api/tools" grantsUrl="/api/grants" />
       </Suspense>
     </div>
   );

@@ -245,6 +245,57 @@ describe('Code Mode events on the stream', () => {
     expect(warnings).toEqual([]);
   });
 
+  it('a nested call needing approval is refused (never asked) and ends in a terminal state; the run finishes', async () => {
+    const { all, log } = createFixtureTools();
+    const codeMode = createCodeMode({ tools: all, driver });
+    const refusing = ["try { await external_deleteCity({ city: 'Oslo' }); return 'ran'; } catch (e) { return e.name; }"].join('\n');
+    const handler = createChatHandler({
+      model: createScriptedModel({
+        rules: [
+          { name: 'execute', when: /delete/i, reply: { toolCalls: [{ name: 'execute_typescript', args: { typescriptCode: refusing } }] } },
+          { name: 'answer', when: (context) => context.phase === 'tools', reply: { text: 'Oslo was not deleted.' } },
+        ],
+      }),
+      tools: [...codeMode.tools],
+      system: codeMode.systemPrompt,
+      secret: 's',
+    });
+    const client = new ChatClient({
+      connection: fetchServerSentEvents({
+        url: 'http://chatwire.test/api/chat',
+        fetch: ((url: string, init?: RequestInit) => handler(new Request(url, init))) as typeof fetch,
+      }),
+    });
+    await client.sendMessage('delete Oslo with code');
+    const snapshot = client.getSnapshot();
+    const part = snapshot.messages
+      .at(-1)
+      ?.parts.find((p): p is ToolCallPart => p.type === 'tool-call' && p.toolName === 'execute_typescript');
+    // The tool never ran; the nested call is in a terminal state with the reason, not left executing.
+    expect(log.inputs).toEqual([]);
+    expect(part?.state).toBe('output-available');
+    expect(part?.result?.output).toMatchObject({ success: true, result: 'ApprovalRequiredError' });
+    expect(part?.codeExecution?.state).toBe('succeeded');
+    expect(part?.codeExecution?.calls).toHaveLength(1);
+    expect(part?.codeExecution?.calls[0]).toMatchObject({
+      toolName: 'deleteCity',
+      state: 'output-error',
+      input: { city: 'Oslo' },
+      error: { name: 'ApprovalRequiredError' },
+    });
+    // Nothing is left waiting for an answer.
+    const waiting = snapshot.messages.flatMap((message) =>
+      message.parts.filter((p) => p.type === 'tool-call' && (p as ToolCallPart).state === 'approval-requested'),
+    );
+    expect(waiting).toEqual([]);
+    expect(snapshot.status).toBe('ready');
+    const text = snapshot.messages
+      .at(-1)
+      ?.parts.flatMap((p) => (p.type === 'text' ? [p.text] : []))
+      .join('');
+    expect(text).toBe('Oslo was not deleted.');
+  });
+
   it('reports events to onEvent outside chat() too, without a stream', async () => {
     const seen: CodeModeEvent[] = [];
     const { all } = createFixtureTools();

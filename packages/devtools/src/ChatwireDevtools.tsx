@@ -11,6 +11,12 @@ export interface ChatwireDevtoolsProps {
   /** The server's tool catalog (`GET`, e.g. `/api/tools`), for kinds and token counts. Defaults to none. */
   readonly catalogUrl?: string;
   /**
+   * The server's grants endpoint (`createGrantsHandler`, e.g. `/api/grants`): the Timeline lists the
+   * chat's grants from it (`GET ?threadId=`) and can revoke one (`POST { threadId, revoke }`). Defaults
+   * to none: the Timeline then shows only the grants the chat's stream named.
+   */
+  readonly grantsUrl?: string;
+  /**
    * `floating` (default): a toggle button opens the panel, which docks at the bottom or on the right,
    * or floats, as the user chooses. `embedded`: the panel in place, always open.
    */
@@ -105,7 +111,7 @@ export function ChatwireDevtools(props: ChatwireDevtoolsProps) {
   const [open, setOpen] = useState(embedded || (props.initialOpen ?? false));
   const host = useRef<HTMLDivElement>(null);
   const panel = useRef<PanelHandle | undefined>(undefined);
-  const { client, catalogUrl } = props;
+  const { client, catalogUrl, grantsUrl } = props;
   const position = props.position ?? 'right-edge';
 
   // The saved layout is read after mounting (never during a server render), with its open state.
@@ -168,6 +174,7 @@ export function ChatwireDevtools(props: ChatwireDevtoolsProps) {
     client,
     history,
     catalogUrl,
+    grantsUrl,
     onClose: embedded ? undefined : close,
     layout: embedded ? undefined : layout,
     onLayout,

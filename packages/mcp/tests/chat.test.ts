@@ -11,7 +11,8 @@ import {
   type ModelTool,
 } from '@chatwire/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applyEvents, collect, readEvents, runInput, user } from '../../server/tests/fixtures.js';
+import { applyEvents, collect, interruptsOf, readEvents, runInput, user } from '../../server/tests/fixtures.js';
+import { readResultMetadata } from '@chatwire/core/wire';
 import { connectMcpServers, type McpServers } from '../src/index.js';
 import { FAULTY, stdio, until } from './mcpFixtures.js';
 
@@ -81,6 +82,44 @@ describe('MCP tools in the agent loop', () => {
     const finished = events.at(-1);
     expect(finished).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'interrupt' } });
     expect(results(events).some((result) => JSON.stringify(result.content).includes('deleted'))).toBe(false);
+  });
+
+  it('denied: the MCP call ends cancelled (denied) without reaching the server, and the next message works', async () => {
+    const handler = createChatHandler({ model: createScriptedModel(), tools: () => mcp.tools(), secret: 'test-secret' });
+    const send = async (messages: Message[], extra: Record<string, unknown> = {}) =>
+      readEvents(
+        await handler(
+          new Request('http://chatwire.test/api/chat', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify(runInput(messages, { threadId: 't_denied', ...extra })),
+          }),
+        ),
+      );
+    const history = [user('use odd__delete_all')];
+    const first = await send(history);
+    const [interrupt] = interruptsOf(first);
+    expect(interrupt?.reason).toBe('tool_call');
+    const asked = applyEvents(history, first);
+    const resumed = await send(asked, {
+      resume: [
+        {
+          interruptId: interrupt!.id,
+          status: 'resolved',
+          payload: { approved: false, reason: 'keep my data' },
+          metadata: interrupt!.metadata,
+        },
+      ],
+    });
+    const denied = results(resumed).find((result) => result.toolCallId === interrupt!.toolCallId);
+    expect(denied).toBeDefined();
+    expect(readResultMetadata(denied!.metadata)).toMatchObject({ outcome: 'cancelled', reason: 'denied' });
+    expect(JSON.stringify(denied!.content)).not.toContain('deleted');
+    expect(resumed.at(-1)).toMatchObject({ type: 'RUN_FINISHED' });
+    expect(interruptsOf(resumed)).toEqual([]);
+    const after = await send([...applyEvents(asked, resumed), user('use odd__echo with text still here')]);
+    expect(after.at(-1)).toMatchObject({ type: 'RUN_FINISHED' });
+    expect(results(after).at(-1)?.content).toContain('still here');
   });
 
   it('an isError result with a secret in it reaches the client redacted', async () => {

@@ -230,7 +230,15 @@ export function Panel(props: PanelProps) {
             <DiscoverySearchesView turns={snapshot.turns} turn={turn} />
           </>
         ) : null}
-        {tab === 'timeline' ? <TimelineView messages={snapshot.messages} servers={servers} /> : null}
+        {tab === 'timeline' ? (
+          <TimelineView
+            messages={snapshot.messages}
+            servers={servers}
+            grants={
+              props.grantsUrl ? { url: props.grantsUrl, threadId: props.client.id, version: `${settledTurns}:${refreshed}` } : undefined
+            }
+          />
+        ) : null}
         {tab === 'events' ? (
           <EventsView history={history} turnId={snapshot.turns[turn - 1]?.id} dataParts={dataPartNames(props.client)} />
         ) : null}

@@ -11,6 +11,8 @@ export interface PanelProps {
   /** The turns recorded since the devtools mounted (the client keeps no history of its own). */
   readonly history: HistoryRecorder | undefined;
   readonly catalogUrl: string | undefined;
+  /** The server's grants endpoint: the Timeline lists the chat's grants from it, with Revoke. */
+  readonly grantsUrl: string | undefined;
   readonly onClose: (() => void) | undefined;
   /** Where the panel sits (undefined when embedded in the page). */
   readonly layout: PanelLayout | undefined;

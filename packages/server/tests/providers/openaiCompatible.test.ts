@@ -1,9 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Event, Message } from '@ag-ui/core';
-import { DISCOVERY_TOOL_NAME } from '@chatwire/core';
+import type { Event, Message, ResumeEntry } from '@ag-ui/core';
+import { z } from 'zod';
+import { DISCOVERY_TOOL_NAME, toolDefinition } from '@chatwire/core';
+import { readResultMetadata } from '@chatwire/core/wire';
 import {
   chat,
   countToolList,
+  createChatHandler,
+  createMemoryStore,
   openaiCompatible,
   openAIToolTokens,
   toOpenAIMessages,
@@ -13,7 +17,7 @@ import {
 } from '@chatwire/server';
 import { countTokens } from 'gpt-tokenizer';
 import { estimateTokensInFunctions } from 'gpt-tokenizer/functionCalling';
-import { collect, user } from '../fixtures.js';
+import { applyEvents, collect, interruptsOf, readEvents, user } from '../fixtures.js';
 import {
   abortAtFirstText,
   closedPortUrl,
@@ -216,6 +220,79 @@ describe('openaiCompatible: requests and streaming', () => {
     expect(
       usagesOf(events).every((record) => record.providerToolSearch === undefined && record.toolsSent.includes(DISCOVERY_TOOL_NAME)),
     ).toBe(true);
+  });
+});
+
+describe('openaiCompatible: approvals', () => {
+  it('a denied approval answers the call with a declined tool message, and the next request is valid Chat Completions input', async () => {
+    const refund = toolDefinition({
+      name: 'refundOrder',
+      description: 'Refund an order.',
+      inputSchema: z.object({ orderId: z.string() }),
+      needsApproval: true,
+    }).server(async ({ orderId }) => ({ refunded: orderId }));
+    const model = openaiCompatible({ baseURL: `${provider.url}/v1`, apiKey: 'sk-test', model: 'gpt-4o-mini' });
+    const handler = createChatHandler({ model, tools: [refund], secret: 'approval-secret', store: createMemoryStore() });
+    const send = async (messages: Message[], resume?: ResumeEntry[]) =>
+      readEvents(
+        await handler(
+          new Request('http://chatwire.test/api/chat', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({
+              threadId: 'thread_c',
+              runId: `run_${Math.random()}`,
+              messages,
+              tools: [],
+              context: [],
+              ...(resume ? { resume } : {}),
+            }),
+          }),
+        ),
+      );
+    provider.respond({ body: sse('refund-call.sse') }, { body: sse('after-denial.sse') }, { body: sse('text.sse') });
+    const history = [user('refund ORD-1234', 'u1')];
+    const first = await send(history);
+    const [interrupt] = interruptsOf(first);
+    expect(interrupt?.reason).toBe('tool_call');
+    const messages = applyEvents(history, first);
+    const resumed = await send(messages, [
+      {
+        interruptId: interrupt!.id,
+        status: 'resolved',
+        payload: { approved: false, reason: 'not this order' },
+        metadata: interrupt!.metadata,
+      },
+    ]);
+    const declined = resumed.find((event) => event.type === 'TOOL_CALL_RESULT');
+    expect(declined && readResultMetadata(declined.metadata)).toMatchObject({ outcome: 'cancelled', reason: 'denied' });
+    expect(textOf(resumed)).toBe('Understood, I will not refund ORD-1234.');
+
+    // The request after the denial (no system prompt here): the assistant tool call is answered by a tool message with its id.
+    const sent = bodyOf(1).messages;
+    expect(sent.slice(0, 2)).toEqual([
+      { role: 'user', content: 'refund ORD-1234' },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'call_R1refund', type: 'function', function: { name: 'refundOrder', arguments: '{"orderId":"ORD-1234"}' } }],
+      },
+    ]);
+    expect(sent[2]).toMatchObject({ role: 'tool', tool_call_id: 'call_R1refund' });
+    expect(sent[2]!['content']).toMatch(/declined to run 'refundOrder': not this order/);
+    expect(sent).toHaveLength(3);
+
+    // And the next turn on that history is accepted: every tool_calls id has exactly one tool message after it.
+    const later = await send([...applyEvents(messages, resumed), user('thanks', 'u2')]);
+    expect(later.at(-1)?.type).toBe('RUN_FINISHED');
+    const next = bodyOf(2).messages;
+    const calls = next.flatMap((message) => ((message['tool_calls'] as { id: string }[] | undefined) ?? []).map((call) => call.id));
+    const answers = next.flatMap((message) => (message['role'] === 'tool' ? [message['tool_call_id']] : []));
+    expect(calls).toEqual(['call_R1refund']);
+    expect(answers).toEqual(calls);
+    const callAt = next.findIndex((message) => message['tool_calls'] !== undefined);
+    expect(next[callAt + 1]).toMatchObject({ role: 'tool', tool_call_id: 'call_R1refund' });
+    expect(next.at(-1)).toEqual({ role: 'user', content: 'thanks' });
   });
 });
 

@@ -2,6 +2,7 @@ import { useEffect, useMemo, useState } from 'react';
 import type { ChatMessage } from '@chatwire/core';
 import type { ToolServerStatus } from '@chatwire/core/shared';
 import { buildMcpTimeline, buildTimeline, grantsInChat, type McpTimelineRow } from '../../viewModel/index.js';
+import { ServerGrantsView, type ServerGrantsSource } from './ServerGrantsView.js';
 import { ShowMore, useCappedList } from './ShowMore.js';
 
 const duration = (ms: number) => (ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`);
@@ -54,9 +55,14 @@ function McpTimeline(props: { rows: readonly McpTimelineRow[] }) {
 
 /**
  * Every tool call with the states it went through and the time it spent in each; with MCP servers in
- * the catalog, their connection states, tool-list changes and drift too.
+ * the catalog, their connection states, tool-list changes and drift too; with a grants endpoint, the
+ * chat's grants on the server, each revocable.
  */
-export function TimelineView(props: { messages: readonly ChatMessage[]; servers?: readonly ToolServerStatus[] | undefined }) {
+export function TimelineView(props: {
+  messages: readonly ChatMessage[];
+  servers?: readonly ToolServerStatus[] | undefined;
+  grants?: ServerGrantsSource | undefined;
+}) {
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     const timer = setInterval(() => setNow(Date.now()), 1000);
@@ -66,10 +72,12 @@ export function TimelineView(props: { messages: readonly ChatMessage[]; servers?
   const capped = useCappedList([...rows].reverse(), 100);
   const mcpRows = useMemo(() => (props.servers ? buildMcpTimeline(props.servers, props.messages) : []), [props.servers, props.messages]);
   const mcp = mcpRows.length > 0 ? <McpTimeline rows={mcpRows} /> : null;
+  const serverGrants = props.grants ? <ServerGrantsView source={props.grants} /> : null;
   if (rows.length === 0) {
     return (
       <div>
         <p className="cw-empty">No tool calls yet.</p>
+        {serverGrants}
         {mcp}
       </div>
     );
@@ -137,6 +145,7 @@ export function TimelineView(props: { messages: readonly ChatMessage[]; servers?
       </table>
       <ShowMore list={capped} />
       <GrantList rows={rows} />
+      {serverGrants}
       {mcp}
     </div>
   );
