@@ -438,7 +438,7 @@ export class ChatClient {
     if (!found || found.call.state !== 'approval-requested') {
       throw new ChatwireError(
         'unknown-approval',
-        `Approval '${response.id}' is not pending${found ? ` (already answered: the call is '${found.call.state}')` : ''}.`,
+        `There is no pending approval '${response.id}'${found ? ` (already answered: the call is '${found.call.state}')` : ''}.`,
       );
     }
     const { id: _id, approved, reason, ...answer } = response;
