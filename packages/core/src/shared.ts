@@ -77,7 +77,7 @@ export type {
 } from './discovery/answerDiscovery.js';
 export { planToolList } from './discovery/planTools.js';
 export type { PlannableTool, ToolListPlan } from './discovery/planTools.js';
-export { countDiscoveryExchange, discoveryUsage } from './discovery/discoveryUsage.js';
+export { countDiscoveryExchange, countToolList, discoveryUsage } from './discovery/discoveryUsage.js';
 export type { CacheSplit, LazyAgainstEager, ModelledCall } from './model/conversationUsage.js';
 export type { CountableTool, DiscoveryTokenCounter } from './discovery/discoveryUsage.js';
 export { createToolSearch } from './discovery/toolSearch.js';

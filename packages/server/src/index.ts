@@ -68,13 +68,12 @@ export type { DiscoveryAnswer, DiscoveryPhase } from './discovery/lazyDiscovery.
 export type { DiscoveryOptions } from './discovery/discoveryOptions.js';
 export type { ToolPlan } from './discovery/toolPlan.js';
 export { countDiscoveryRoundTrips } from './discovery/discoveryAccounting.js';
-export { createToolSearch } from '@chatwire/core/shared';
+export { countToolList, createToolSearch } from '@chatwire/core/shared';
 export type { ToolSearch, ToolSearchHook, ToolSearchMatch, ToolSearchInput } from '@chatwire/core/shared';
 export {
   cachedToolTokens,
   countRequestTokens,
   countTextTokens,
-  countToolList,
   countableMessage,
   jsonMessageTokens,
   jsonSystemTokens,

@@ -1,8 +1,14 @@
 import type { Message, ToolCall } from '@ag-ui/core';
 import { DISCOVERY_TOOL_NAME, type ModelCallUsage } from '@chatwire/core';
-import { answerDiscoveryCall, describeError, selfCorrectionError, isGrouped, type DiscoveryAnswer } from '@chatwire/core/shared';
+import {
+  answerDiscoveryCall,
+  countToolList,
+  describeError,
+  selfCorrectionError,
+  isGrouped,
+  type DiscoveryAnswer,
+} from '@chatwire/core/shared';
 import type { ProviderToolChanges, ProviderToolSearch, ToolTokenCounter } from '../model.js';
-import { countToolList } from '../tokens.js';
 import { toModelTool, type RegisteredTool, type ToolRegistry } from '../toolRegistry.js';
 import { providerSelfCorrectionError } from './providerToolSearch.js';
 import { DiscoveryAccounting, type ModelCallAccountingInput } from './discoveryAccounting.js';

@@ -1,0 +1,40 @@
+import { countToolList as coreCountToolList, discoveryUsage } from '@chatwire/core/shared';
+import { describe, expect, it } from 'vitest';
+import { countToolList as serverCountToolList, type ModelTool } from '../src/index.js';
+
+// Issue 25: each rule that was written twice now has one implementation; these tests show that the
+// former call sites give the same answer.
+
+const tools: ModelTool[] = [
+  { name: 'getWeather', description: 'Weather for a city', parameters: { type: 'object' } },
+  { name: 'shop__searchProducts', description: 'Search the shop', parameters: { type: 'object' } },
+];
+/** One token per character of the name, plus 7 per list: easy to count by hand. */
+const counter = { countTool: (tool: { name: string }) => tool.name.length, countOverhead: () => 7 };
+
+describe('one countToolList (core discovery accounting and the server tokens)', () => {
+  it.each([
+    ['core /shared', coreCountToolList],
+    ['@chatwire/server', serverCountToolList],
+  ])('%s counts each definition plus the list framing', (_site, count) => {
+    expect(count(counter, tools)).toBe(7 + 'getWeather'.length + 'shop__searchProducts'.length);
+    expect(count({ countTool: () => 3 }, tools)).toBe(6);
+    expect(count(counter, [])).toBe(7);
+  });
+
+  it('discoveryUsage (both sides) sends what countToolList counts', () => {
+    const usage = discoveryUsage({
+      runId: 'r',
+      step: 0,
+      sent: tools.slice(0, 1),
+      all: tools,
+      discoveryTool: undefined,
+      deferred: [],
+      newlyDiscovered: [],
+      messages: [],
+      counter: { method: 'test', errorBound: 0, countText: (text) => text.length, ...counter },
+    });
+    expect(usage.tokens.sent).toBe(serverCountToolList(counter, tools.slice(0, 1)));
+    expect(usage.tokens.allEager).toBe(serverCountToolList(counter, tools));
+  });
+});
