@@ -1,6 +1,6 @@
-import { countToolList as coreCountToolList, discoveryUsage } from '@chatwire/core/shared';
+import { countToolList as coreCountToolList, discoveryUsage, splitWords } from '@chatwire/core/shared';
 import { describe, expect, it } from 'vitest';
-import { countToolList as serverCountToolList, type ModelTool } from '../src/index.js';
+import { countToolList as serverCountToolList, createScriptedModel, nameParts, type ModelTool } from '../src/index.js';
 
 // Issue 25: each rule that was written twice now has one implementation; these tests show that the
 // former call sites give the same answer.
@@ -36,5 +36,35 @@ describe('one countToolList (core discovery accounting and the server tokens)', 
     });
     expect(usage.tokens.sent).toBe(serverCountToolList(counter, tools.slice(0, 1)));
     expect(usage.tokens.allEager).toBe(serverCountToolList(counter, tools));
+  });
+});
+
+describe('one tool-name splitter (tool search and the scripted model)', () => {
+  it.each([
+    ['searchProducts', ['search', 'products']],
+    ['search_products', ['search', 'products']],
+    ['shop__search', ['shop', 'search']],
+    ['slack.postMessage', ['slack', 'post', 'message']],
+    // The scripted model's own copy read this as `get`, `httpstatus`.
+    ['getHTTPStatus', ['get', 'http', 'status']],
+  ])('%s splits the same at both former call sites', (name, parts) => {
+    expect(splitWords(name)).toEqual(parts);
+    expect(nameParts(name)).toEqual(parts);
+  });
+
+  it('the scripted model picks a tool by the words of its name, acronyms included', async () => {
+    const model = createScriptedModel();
+    const lookup = { name: 'getHTTPStatus', description: 'Looks something up', parameters: { type: 'object' } };
+    const other = { name: 'sendEmail', description: 'Sends mail', parameters: { type: 'object' } };
+    const calls: string[] = [];
+    for await (const chunk of model.stream({
+      system: undefined,
+      messages: [{ id: 'u1', role: 'user', content: 'what is the http status of example.org?' }],
+      tools: [other, lookup],
+      signal: new AbortController().signal,
+    })) {
+      if (chunk.type === 'tool-call-start') calls.push(chunk.name);
+    }
+    expect(calls).toEqual(['getHTTPStatus']);
   });
 });
