@@ -1,6 +1,10 @@
-import { countToolList as coreCountToolList, discoveryUsage, splitWords } from '@chatwire/core/shared';
-import { describe, expect, it } from 'vitest';
+import { toolDefinition } from '@chatwire/core';
+import { countToolList as coreCountToolList, discoveryUsage, resolveNeedsApproval, splitWords } from '@chatwire/core/shared';
+import { describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
 import { countToolList as serverCountToolList, createScriptedModel, nameParts, type ModelTool } from '../src/index.js';
+import { approvalServer } from './approvalFlows.js';
+import { interruptsOf, user } from './fixtures.js';
 
 // Issue 25: each rule that was written twice now has one implementation; these tests show that the
 // former call sites give the same answer.
@@ -66,5 +70,45 @@ describe('one tool-name splitter (tool search and the scripted model)', () => {
       if (chunk.type === 'tool-call-start') calls.push(chunk.name);
     }
     expect(calls).toEqual(['getHTTPStatus']);
+  });
+});
+
+describe('one "a throwing needsApproval asks" (browser runtime, server loop, Code Mode)', () => {
+  const input = { city: 'Paris' };
+  it.each([
+    [
+      'throws',
+      () => {
+        throw new Error('policy down');
+      },
+    ],
+    ['rejects', async () => Promise.reject(new Error('policy down'))],
+  ])('the shared rule asks when needsApproval %s, and says why', async (_how, rule) => {
+    const tool = toolDefinition({
+      name: 'getWeather',
+      description: 'Weather.',
+      inputSchema: z.object({ city: z.string() }),
+      needsApproval: rule,
+    });
+    const heard: unknown[] = [];
+    expect(await resolveNeedsApproval(tool, input, (error) => heard.push(error))).toBe(true);
+    expect(heard).toEqual([new Error('policy down')]);
+    expect(await resolveNeedsApproval(tool, input)).toBe(true);
+  });
+
+  it('the server chat loop asks, and does not run the tool, when needsApproval throws', async () => {
+    const impl = vi.fn(async ({ city }: { city: string }) => ({ city, celsius: 20 }));
+    const getWeather = toolDefinition({
+      name: 'getWeather',
+      description: 'Weather.',
+      inputSchema: z.object({ city: z.string() }),
+      needsApproval: () => {
+        throw new Error('policy down');
+      },
+    }).server(impl);
+    const { send } = approvalServer({ tools: [getWeather] });
+    const run = await send('t_throwing_needs_approval', [user('use getWeather for Paris')]);
+    expect(impl).not.toHaveBeenCalled();
+    expect(interruptsOf(run.events)).toHaveLength(1);
   });
 });

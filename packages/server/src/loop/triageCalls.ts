@@ -139,12 +139,8 @@ export async function* triageCalls(context: RunContext, calls: readonly ToolCall
       }
       continue;
     }
-    let needsApproval: boolean;
-    try {
-      needsApproval = await resolveNeedsApproval(server, prepared.prepared.input);
-    } catch {
-      needsApproval = true; // a failing policy asks rather than runs
-    }
+    // A failing policy asks rather than runs.
+    const needsApproval = await resolveNeedsApproval(server, prepared.prepared.input);
     // Policies, then grants: a call may run, or be declined, without anyone being asked.
     const verdict = await decideCall(context, tool, call, prepared.prepared.input, needsApproval);
     if (verdict.decision) yield decisionEvent(verdict.decision);
