@@ -1,8 +1,22 @@
 import { toolDefinition } from '@chatwire/core';
-import { countToolList as coreCountToolList, discoveryUsage, resolveNeedsApproval, splitWords } from '@chatwire/core/shared';
+import {
+  countToolList as coreCountToolList,
+  discoveryUsage,
+  parseToolArguments,
+  resolveNeedsApproval,
+  splitWords,
+} from '@chatwire/core/shared';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { countToolList as serverCountToolList, createScriptedModel, nameParts, type ModelTool } from '../src/index.js';
+import {
+  countToolList as serverCountToolList,
+  createScriptedModel,
+  nameParts,
+  type ChatModel,
+  type ModelChunk,
+  type ModelTool,
+} from '../src/index.js';
+import { toolInputOf } from '../src/adapters/toolInputOf.js';
 import { approvalServer } from './approvalFlows.js';
 import { interruptsOf, user } from './fixtures.js';
 
@@ -110,5 +124,52 @@ describe('one "a throwing needsApproval asks" (browser runtime, server loop, Cod
     const run = await send('t_throwing_needs_approval', [user('use getWeather for Paris')]);
     expect(impl).not.toHaveBeenCalled();
     expect(interruptsOf(run.events)).toHaveLength(1);
+  });
+});
+
+describe('one tool-argument parser (browser lifecycle, server loop, discovery, provider adapters)', () => {
+  const hostile = '{"__proto__":{"polluted":true},"city":"Paris"}';
+  const ownProto = (value: unknown) => typeof value === 'object' && value !== null && Object.hasOwn(value, '__proto__');
+
+  it.each([
+    ['parseToolArguments (core /shared)', (text: string) => parseToolArguments(text)],
+    // Provider adapters' copy parsed with JSON.parse and kept the `__proto__` key.
+    ['toolInputOf (provider adapters)', (text: string) => toolInputOf(text)],
+  ])('%s drops a `__proto__` key and reads blank text as {}', (_site, parse) => {
+    const value = parse(hostile);
+    expect(value).toEqual({ city: 'Paris' });
+    expect(ownProto(value)).toBe(false);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(parse('')).toEqual({});
+    expect(parse('  ')).toEqual({});
+  });
+
+  it('the server chat loop runs a tool with the arguments minus their `__proto__` key', async () => {
+    const seen: unknown[] = [];
+    const getWeather = toolDefinition({
+      name: 'getWeather',
+      description: 'Weather.',
+      inputSchema: z.object({ city: z.string() }).passthrough(),
+    }).server(async (input) => (seen.push(input), { celsius: 20 }));
+    let calls = 0;
+    const model: ChatModel = {
+      provider: 'test',
+      model: 'hostile-arguments',
+      async *stream(): AsyncIterable<ModelChunk> {
+        if (calls++ > 0) {
+          yield { type: 'text-delta', delta: 'done' };
+          yield { type: 'finish', reason: 'stop' };
+          return;
+        }
+        yield { type: 'tool-call-start', id: 'call_1', name: 'getWeather' };
+        yield { type: 'tool-call-delta', id: 'call_1', delta: hostile };
+        yield { type: 'tool-call-end', id: 'call_1' };
+        yield { type: 'finish', reason: 'tool-calls' };
+      },
+    };
+    const { send } = approvalServer({ tools: [getWeather], model });
+    await send('t_hostile_args', [user('weather in Paris')]);
+    expect(seen).toEqual([{ city: 'Paris' }]);
+    expect(ownProto(seen[0])).toBe(false);
   });
 });

@@ -4,6 +4,7 @@ import {
   answerDiscoveryCall,
   countToolList,
   describeError,
+  parseToolArguments,
   selfCorrectionError,
   isGrouped,
   type DiscoveryAnswer,
@@ -202,7 +203,7 @@ export class LazyDiscovery {
   async answer(call: ToolCall, history: readonly Message[]): Promise<DiscoveryAnswer> {
     let args: unknown;
     try {
-      args = JSON.parse(call.function.arguments || '{}');
+      args = parseToolArguments(call.function.arguments);
     } catch (error) {
       const message = `Invalid JSON in the arguments of '${DISCOVERY_TOOL_NAME}': ${describeError(error)}`;
       return { ok: false, content: JSON.stringify({ error: message }), error: message, loaded: [] };

@@ -2,7 +2,7 @@ import type { Event, Interrupt, ToolCall } from '@ag-ui/core';
 import { DISCOVERY_TOOL_NAME, type ServerTool } from '@chatwire/core';
 import {
   describeError,
-  parseJsonStrict,
+  parseToolArguments,
   loadingFailure,
   resolveNeedsApproval,
   unavailableError,
@@ -48,7 +48,7 @@ export async function prepareServerCall(
 ): Promise<{ readonly ok: true; readonly prepared: PreparedCall } | { readonly ok: false; readonly error: string }> {
   let raw: unknown;
   try {
-    raw = parseJsonStrict(call.function.arguments.trim() === '' ? '{}' : call.function.arguments);
+    raw = parseToolArguments(call.function.arguments);
   } catch (error) {
     return { ok: false, error: `Invalid JSON in the arguments of '${tool.name}': ${describeError(error)}` };
   }
