@@ -63,6 +63,7 @@ export {
   readCompactionMarker,
   readDiscoveredNames,
 } from './discovery/discoveredTools.js';
+export type { WireDiscoveryOptions } from './discovery/discoveredTools.js';
 export { discoveryExchange, isDiscoveryStep } from './discovery/discoveryExchange.js';
 export type { DiscoveryExchange } from './discovery/discoveryExchange.js';
 export { answerDiscoveryCall, isAllowed, loadingFailure, selfCorrectionError, unavailableError } from './discovery/answerDiscovery.js';
