@@ -17,7 +17,7 @@ export { describeError } from './base/errors.js';
 export { createId } from './base/ids.js';
 export { Inspector } from './inspection/inspection.js';
 export { parseResultContent, toolCallParts, toWireMessages } from './model/messages.js';
-export { parseJsonStrict } from './base/parseJsonStrict.js';
+export { parseJsonStrict, parseToolArguments } from './base/parseJsonStrict.js';
 export { hasProtoKey } from './base/hasProtoKey.js';
 export { CHATWIRE_EVENTS, INTERRUPT_REASONS, RESUME_TOKEN_HEADER } from './protocol/chatwireProtocol.js';
 export type {
@@ -63,6 +63,7 @@ export {
   readCompactionMarker,
   readDiscoveredNames,
 } from './discovery/discoveredTools.js';
+export type { WireDiscoveryOptions } from './discovery/discoveredTools.js';
 export { discoveryExchange, isDiscoveryStep } from './discovery/discoveryExchange.js';
 export type { DiscoveryExchange } from './discovery/discoveryExchange.js';
 export { answerDiscoveryCall, isAllowed, loadingFailure, selfCorrectionError, unavailableError } from './discovery/answerDiscovery.js';
@@ -77,7 +78,8 @@ export type {
 } from './discovery/answerDiscovery.js';
 export { planToolList } from './discovery/planTools.js';
 export type { PlannableTool, ToolListPlan } from './discovery/planTools.js';
-export { countDiscoveryExchange, discoveryUsage } from './discovery/discoveryUsage.js';
+export { countDiscoveryExchange, countToolList, discoveryUsage } from './discovery/discoveryUsage.js';
+export { splitWords } from './discovery/splitWords.js';
 export type { CacheSplit, LazyAgainstEager, ModelledCall } from './model/conversationUsage.js';
 export type { CountableTool, DiscoveryTokenCounter } from './discovery/discoveryUsage.js';
 export { createToolSearch } from './discovery/toolSearch.js';

@@ -9,7 +9,7 @@ import {
   searchDiscoveryTool,
   GROUPED_CATALOG_ABOVE,
 } from '@chatwire/core/shared';
-import { splitWords } from '../src/discovery/toolSearchEngine.js';
+import { splitWords } from '../src/discovery/splitWords.js';
 
 /** A small catalog written for these tests: several naming conventions, one schema-only clue. */
 const tools = [

@@ -61,20 +61,26 @@ export type { ScriptedModelOptions } from './adapters/scripted/scriptedModel.js'
 export { readCatalog } from './adapters/scripted/scriptContext.js';
 export type { ScriptContext } from './adapters/scripted/scriptContext.js';
 export type { ScriptReply, ScriptRule, ScriptedToolCall } from './adapters/scripted/scriptRule.js';
-export { nameParts } from './adapters/scripted/builtInRules.js';
+/**
+ * The words of a tool name in every naming convention (`searchProducts`, `shop__search`,
+ * `getHTTPStatus`), as the scripted model reads tool names: core's `splitWords`, the splitter of the
+ * tool search.
+ *
+ * @deprecated Use `splitWords` from `@chatwire/core/shared`.
+ */
+export { splitWords as nameParts } from '@chatwire/core/shared';
 export { argumentsFromText } from './adapters/scripted/argumentsFromText.js';
 export { LazyDiscovery } from './discovery/lazyDiscovery.js';
 export type { DiscoveryAnswer, DiscoveryPhase } from './discovery/lazyDiscovery.js';
 export type { DiscoveryOptions } from './discovery/discoveryOptions.js';
 export type { ToolPlan } from './discovery/toolPlan.js';
 export { countDiscoveryRoundTrips } from './discovery/discoveryAccounting.js';
-export { createToolSearch } from '@chatwire/core/shared';
+export { countToolList, createToolSearch } from '@chatwire/core/shared';
 export type { ToolSearch, ToolSearchHook, ToolSearchMatch, ToolSearchInput } from '@chatwire/core/shared';
 export {
   cachedToolTokens,
   countRequestTokens,
   countTextTokens,
-  countToolList,
   countableMessage,
   jsonMessageTokens,
   jsonSystemTokens,

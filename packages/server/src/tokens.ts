@@ -138,10 +138,3 @@ export function toolTokensFor(counter: ToolTokenCounter | undefined): ReturnType
   }
   return cached;
 }
-
-/** Tokens of a list of tools: each definition plus the list's framing. */
-export function countToolList(counter: ToolTokenCounter, tools: readonly ModelTool[]): number {
-  let total = counter.countOverhead?.(tools.length) ?? 0;
-  for (const tool of tools) total += counter.countTool(tool);
-  return total;
-}

@@ -1,5 +1,5 @@
 import type { Message } from '@ag-ui/core';
-import { parseJsonStrict, readCompactionMarker, readDiscoveredNames } from '@chatwire/core/shared';
+import { discoveredToolsInWire, parseJsonStrict } from '@chatwire/core/shared';
 import { DISCOVER_TOOLS } from '../prompt/renderSystemPrompt.js';
 import { bareToolName } from '../stubs/toolStubs.js';
 
@@ -36,31 +36,18 @@ export function requestedToolNames(argumentsText: string): string[] {
  * execution. Restart-safe: nothing outside the messages is consulted.
  */
 export function discoveredInConversation(messages: readonly Message[], options: DiscoveredOptions): string[] {
-  const found = new Set<string>();
-  const add = (name: string) => {
-    if (options.lazyNames.has(name)) found.add(name);
-  };
-  const discoveryCalls = new Set<string>();
   let lastAssistant = -1;
   messages.forEach((message, index) => {
     if (message.role === 'assistant') lastAssistant = index;
   });
-
-  messages.forEach((message, index) => {
-    for (const name of readCompactionMarker(message.metadata)) add(name);
-    if (message.role === 'assistant') {
-      const calls = message.toolCalls ?? [];
-      const current = options.toolCallId === undefined ? -1 : calls.findIndex((call) => call.id === options.toolCallId);
+  // Core's one derivation of the discovered set, with Code Mode's tool and its same-response rule.
+  return discoveredToolsInWire(messages, (name) => options.lazyNames.has(name), {
+    discoveryTool: DISCOVER_TOOLS,
+    requested: (call, { index, position, calls }) => {
+      const current = options.toolCallId === undefined ? -1 : calls.findIndex((other) => other.id === options.toolCallId);
       const sameResponse = current >= 0 || (options.toolCallId === undefined && options.sameResponse !== false && index === lastAssistant);
-      calls.forEach((call, position) => {
-        if (call.function.name !== DISCOVER_TOOLS) return;
-        discoveryCalls.add(call.id);
-        const before = current >= 0 ? position < current : sameResponse;
-        if (before) for (const name of requestedToolNames(call.function.arguments)) add(name);
-      });
-    } else if (message.role === 'tool' && discoveryCalls.has(message.toolCallId) && message.error === undefined) {
-      for (const name of readDiscoveredNames(message.content)) add(name);
-    }
+      const before = current >= 0 ? position < current : sameResponse;
+      return before ? requestedToolNames(call.function.arguments) : [];
+    },
   });
-  return [...found];
 }

@@ -107,11 +107,7 @@ async function needsApproval(tool: ServerTool<string, unknown, unknown>, input: 
   if (tool.needsApproval === false) return false;
   const valid = await validateToolInput(tool, input);
   if (!valid.ok) return false;
-  try {
-    return await resolveNeedsApproval(tool, valid.value);
-  } catch {
-    return true;
-  }
+  return resolveNeedsApproval(tool, valid.value);
 }
 
 /** Lets at most `size` callers run at once; the rest wait in order. */

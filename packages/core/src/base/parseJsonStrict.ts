@@ -10,3 +10,19 @@ export function safeJsonReviver(key: string, value: unknown): unknown {
 export function parseJsonStrict(text: string): unknown {
   return JSON.parse(text, safeJsonReviver);
 }
+
+/**
+ * Parses a tool call's argument text: the one parser for arguments on every side (the browser's
+ * tool-call lifecycle, the server's chat loop and discovery, provider adapters). Empty or blank
+ * text means `{}`; `__proto__` keys are dropped (see `parseJsonStrict`). Throws a `SyntaxError`
+ * on text that is not complete, valid JSON.
+ *
+ * @example
+ * ```ts
+ * parseToolArguments(''); // {}
+ * parseToolArguments('{"__proto__":{"admin":true},"city":"Paris"}'); // { city: 'Paris' }
+ * ```
+ */
+export function parseToolArguments(text: string): unknown {
+  return parseJsonStrict(text.trim() === '' ? '{}' : text);
+}

@@ -1,4 +1,4 @@
-import type { Message as WireMessage } from '@ag-ui/core';
+import type { ToolCall, Message as WireMessage } from '@ag-ui/core';
 import type { ChatMessage } from '../model/messages.js';
 import { parseResultContent } from '../model/messages.js';
 import { DISCOVERY_TOOL_NAME } from '../protocol/chatwireProtocol.js';
@@ -24,13 +24,20 @@ export function readCompactionMarker(metadata: Readonly<Record<string, unknown>>
 /** What a conversation says about discovery, in order: compaction markers, call-to-load results and successful discovery results. */
 type Evidence = { readonly marker: readonly string[] } | { readonly result: unknown };
 
-function* wireEvidence(messages: readonly WireMessage[]): Generator<Evidence> {
+function* wireEvidence(messages: readonly WireMessage[], options: WireDiscoveryOptions = {}): Generator<Evidence> {
   const discoveryCalls = new Set<string>();
-  for (const message of messages) {
+  const tool = options.discoveryTool ?? DISCOVERY_TOOL_NAME;
+  for (const [index, message] of messages.entries()) {
     const marker = readCompactionMarker(message.metadata);
     if (marker.length > 0) yield { marker };
     if (message.role === 'assistant') {
-      for (const call of message.toolCalls ?? []) if (call.function.name === DISCOVERY_TOOL_NAME) discoveryCalls.add(call.id);
+      const calls = message.toolCalls ?? [];
+      for (const [position, call] of calls.entries()) {
+        if (call.function.name !== tool) continue;
+        discoveryCalls.add(call.id);
+        const requested = options.requested?.(call, { index, position, calls });
+        if (requested && requested.length > 0) yield { marker: requested };
+      }
     } else if (message.role === 'tool' && discoveryCalls.has(message.toolCallId) && message.error === undefined) {
       yield { result: message.content };
     }
@@ -60,6 +67,21 @@ function discoveredFrom(evidence: Iterable<Evidence>, accept: (name: string) => 
   return [...order];
 }
 
+/** How another discovery tool (Code Mode's `discover_tools`) reads in {@link discoveredToolsInWire}. */
+export interface WireDiscoveryOptions {
+  /** The discovery tool's name. Defaults to Chatwire's discovery tool. */
+  readonly discoveryTool?: string;
+  /**
+   * Names a discovery call counts as discovered before its result exists (Code Mode: calls earlier
+   * in the same response). `index` is the assistant message's, `position` the call's among `calls`.
+   * Defaults to none.
+   */
+  readonly requested?: (
+    call: ToolCall,
+    where: { readonly index: number; readonly position: number; readonly calls: readonly ToolCall[] },
+  ) => readonly string[];
+}
+
 /**
  * The tools a conversation has discovered, in discovery order, derived from the messages alone
  * (successful discovery results, call-to-load results and compaction markers, all read from
@@ -67,8 +89,12 @@ function discoveredFrom(evidence: Iterable<Evidence>, accept: (name: string) => 
  * `accept` vets each name (the server applies its load policy, so a marker a client made up cannot
  * load a tool the policy refuses). Defaults to accepting every name.
  */
-export function discoveredToolsInWire(messages: readonly WireMessage[], accept: (name: string) => boolean = () => true): string[] {
-  return discoveredFrom(wireEvidence(messages), accept);
+export function discoveredToolsInWire(
+  messages: readonly WireMessage[],
+  accept: (name: string) => boolean = () => true,
+  options?: WireDiscoveryOptions,
+): string[] {
+  return discoveredFrom(wireEvidence(messages, options), accept);
 }
 
 /** {@link discoveredToolsInWire} for UI messages (what `ChatClient` holds). */

@@ -28,8 +28,19 @@ export interface DiscoveryTokenCounter {
   countMessages?(messages: readonly WireMessage[]): number;
 }
 
-/** Tokens of a list of tools: each definition plus the list's framing. */
-function countToolList(counter: Pick<DiscoveryTokenCounter, 'countTool' | 'countOverhead'>, tools: readonly CountableTool[]): number {
+/**
+ * Tokens of a list of tools: each definition plus the list's framing (`countOverhead`, 0 when the
+ * counter has none). The one count used by the browser's and the server's discovery accounting.
+ *
+ * @example
+ * ```ts
+ * const tokens = countToolList(counter, [{ name: 'getWeather', description: 'Weather', parameters: {} }]);
+ * ```
+ */
+export function countToolList<T extends CountableTool>(
+  counter: { countTool(tool: T): number; countOverhead?(toolCount: number): number },
+  tools: readonly T[],
+): number {
   let total = counter.countOverhead?.(tools.length) ?? 0;
   for (const tool of tools) total += counter.countTool(tool);
   return total;

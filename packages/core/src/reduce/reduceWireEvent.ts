@@ -17,6 +17,7 @@ import { discoveryOffered, undiscoveredBrowserCall } from '../discovery/undiscov
 import { discoveredToolsInChat } from '../discovery/discoveredTools.js';
 import { addModelCall } from '../model/conversationUsage.js';
 import { ChatwireError } from '../base/errors.js';
+import { parseJsonStrict } from '../base/parseJsonStrict.js';
 import { parseResultContent, type InterruptPart, type MessagePart, type TextPart } from '../model/messages.js';
 import {
   APPROVAL_DECISION_EVENT,
@@ -203,7 +204,7 @@ function recordDecision(state: ChatState, value: unknown): Reduction {
   if (!decision || typeof decision.toolCallId !== 'string' || (by !== 'policy' && by !== 'grant' && by !== 'user')) return unchanged(state);
   let edited: unknown;
   try {
-    edited = typeof decision.editedArguments === 'string' ? JSON.parse(decision.editedArguments) : undefined;
+    edited = typeof decision.editedArguments === 'string' ? parseJsonStrict(decision.editedArguments) : undefined;
   } catch {
     edited = undefined;
   }

@@ -165,13 +165,10 @@ export class BrowserToolRuntime {
         this.#answer(toolCallId, { type: 'fail', error: input.error });
         return;
       }
-      let needsApproval: boolean;
-      try {
-        needsApproval = await resolveNeedsApproval(tool, input.value);
-      } catch (error) {
-        needsApproval = true; // when the policy itself fails, ask rather than run
-        this.#host.warn(`needsApproval of '${tool.name}' threw (${describeError(error)}); asking the user.`);
-      }
+      // When the policy itself fails, ask rather than run.
+      const needsApproval = await resolveNeedsApproval(tool, input.value, (error) =>
+        this.#host.warn(`needsApproval of '${tool.name}' threw (${describeError(error)}); asking the user.`),
+      );
       if (generation !== this.#host.generation() || controller.signal.aborted) return;
       if (needsApproval) {
         const event: ToolCallEvent = { type: 'approvalRequest', approvalId: createId('approval'), requestedBy: 'client' };

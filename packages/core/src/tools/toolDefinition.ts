@@ -237,10 +237,29 @@ async function validateSafely<T>(schema: StandardSchemaV1<unknown, T>, value: un
   }
 }
 
-/** Whether this call needs the user's approval, evaluating a function form on the input. */
-export async function resolveNeedsApproval<Input>(tool: ToolDefinition<string, Input, unknown>, input: Input): Promise<boolean> {
+/**
+ * Whether this call needs the user's approval, evaluating a function form on the input. A function
+ * that throws (or rejects) asks rather than runs; `onThrow` hears why. The one rule used by the
+ * browser runtime, the server's chat loop and Code Mode.
+ *
+ * @example
+ * ```ts
+ * if (await resolveNeedsApproval(tool, input, (error) => console.warn(error))) askTheUser();
+ * ```
+ */
+export async function resolveNeedsApproval<Input>(
+  tool: ToolDefinition<string, Input, unknown>,
+  input: Input,
+  onThrow?: (error: unknown) => void,
+): Promise<boolean> {
   const rule = tool.needsApproval;
-  return typeof rule === 'function' ? Boolean(await rule(input)) : rule;
+  if (typeof rule !== 'function') return rule;
+  try {
+    return Boolean(await rule(input));
+  } catch (error) {
+    onThrow?.(error);
+    return true;
+  }
 }
 
 /** Chatwire's extension of an AG-UI tool's metadata. */

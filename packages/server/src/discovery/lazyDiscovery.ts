@@ -1,8 +1,15 @@
 import type { Message, ToolCall } from '@ag-ui/core';
 import { DISCOVERY_TOOL_NAME, type ModelCallUsage } from '@chatwire/core';
-import { answerDiscoveryCall, describeError, selfCorrectionError, isGrouped, type DiscoveryAnswer } from '@chatwire/core/shared';
+import {
+  answerDiscoveryCall,
+  countToolList,
+  describeError,
+  parseToolArguments,
+  selfCorrectionError,
+  isGrouped,
+  type DiscoveryAnswer,
+} from '@chatwire/core/shared';
 import type { ProviderToolChanges, ProviderToolSearch, ToolTokenCounter } from '../model.js';
-import { countToolList } from '../tokens.js';
 import { toModelTool, type RegisteredTool, type ToolRegistry } from '../toolRegistry.js';
 import { providerSelfCorrectionError } from './providerToolSearch.js';
 import { DiscoveryAccounting, type ModelCallAccountingInput } from './discoveryAccounting.js';
@@ -196,7 +203,7 @@ export class LazyDiscovery {
   async answer(call: ToolCall, history: readonly Message[]): Promise<DiscoveryAnswer> {
     let args: unknown;
     try {
-      args = JSON.parse(call.function.arguments || '{}');
+      args = parseToolArguments(call.function.arguments);
     } catch (error) {
       const message = `Invalid JSON in the arguments of '${DISCOVERY_TOOL_NAME}': ${describeError(error)}`;
       return { ok: false, content: JSON.stringify({ error: message }), error: message, loaded: [] };

@@ -2,7 +2,7 @@ import type { Event, Interrupt, ToolCall } from '@ag-ui/core';
 import { DISCOVERY_TOOL_NAME, type ServerTool } from '@chatwire/core';
 import {
   describeError,
-  parseJsonStrict,
+  parseToolArguments,
   loadingFailure,
   resolveNeedsApproval,
   unavailableError,
@@ -48,7 +48,7 @@ export async function prepareServerCall(
 ): Promise<{ readonly ok: true; readonly prepared: PreparedCall } | { readonly ok: false; readonly error: string }> {
   let raw: unknown;
   try {
-    raw = parseJsonStrict(call.function.arguments.trim() === '' ? '{}' : call.function.arguments);
+    raw = parseToolArguments(call.function.arguments);
   } catch (error) {
     return { ok: false, error: `Invalid JSON in the arguments of '${tool.name}': ${describeError(error)}` };
   }
@@ -139,12 +139,8 @@ export async function* triageCalls(context: RunContext, calls: readonly ToolCall
       }
       continue;
     }
-    let needsApproval: boolean;
-    try {
-      needsApproval = await resolveNeedsApproval(server, prepared.prepared.input);
-    } catch {
-      needsApproval = true; // a failing policy asks rather than runs
-    }
+    // A failing policy asks rather than runs.
+    const needsApproval = await resolveNeedsApproval(server, prepared.prepared.input);
     // Policies, then grants: a call may run, or be declined, without anyone being asked.
     const verdict = await decideCall(context, tool, call, prepared.prepared.input, needsApproval);
     if (verdict.decision) yield decisionEvent(verdict.decision);

@@ -1,5 +1,6 @@
 import type { Message } from '@ag-ui/core';
 import { DISCOVERY_TOOL_NAME } from '@chatwire/core';
+import { splitWords } from '@chatwire/core/shared';
 import { describeAttachment } from '../../attachments/readAttachment.js';
 import { argumentsFromText } from './argumentsFromText.js';
 import { LONG_ANSWER, MARKDOWN_ANSWER, shorten } from './cannedTexts.js';
@@ -31,15 +32,6 @@ const STOP_WORDS = new Set([
 ]);
 
 const words = (text: string): string[] => text.toLowerCase().match(/[a-z0-9]+/g) ?? [];
-
-/** Splits `searchProducts`, `search_products` and `shop__search` into `search`, `products`. */
-export function nameParts(name: string): string[] {
-  return name
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .split(/[^A-Za-z0-9]+/)
-    .filter(Boolean)
-    .map((part) => part.toLowerCase());
-}
 
 /** Tool names the text mentions, in order of appearance, among the candidates. */
 function mentionedTools(text: string, candidates: Iterable<string>): string[] {
@@ -93,7 +85,7 @@ function bestMatch(context: ScriptContext): string | undefined {
     if (name === DISCOVERY_TOOL_NAME) continue;
     const tool = context.request.tools.find((candidate) => candidate.name === name);
     let score = 0;
-    for (const part of nameParts(name)) if (asked.has(part) || asked.has(part.replace(/s$/, ''))) score += 3;
+    for (const part of splitWords(name)) if (asked.has(part) || asked.has(part.replace(/s$/, ''))) score += 3;
     for (const word of new Set(words(tool?.description ?? ''))) if (word.length > 3 && asked.has(word)) score += 1;
     if (score >= 4 && (!best || score > best.score)) best = { name, score };
   }

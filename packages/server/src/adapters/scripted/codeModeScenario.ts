@@ -1,5 +1,6 @@
 import type { Message } from '@ag-ui/core';
 import type { JsonSchema } from '@chatwire/core';
+import { splitWords } from '@chatwire/core/shared';
 import { argumentsFromText } from './argumentsFromText.js';
 import { describeValue } from './describeResult.js';
 import { findWord } from './words.js';
@@ -102,7 +103,6 @@ function knownApis(context: ScriptContext): CodeApi[] {
 }
 
 const words = (text: string): string[] => text.toLowerCase().match(/[a-z0-9]+/g) ?? [];
-const nameParts = (name: string) => words(name.replace(/([a-z0-9])([A-Z])/g, '$1 $2'));
 const STOP_WORDS = new Set([
   'the',
   'and',
@@ -129,7 +129,8 @@ function wantedApis(text: string, apis: readonly CodeApi[]): CodeApi[] {
   let best: { api: CodeApi; score: number } | undefined;
   for (const api of apis) {
     let score = 0;
-    for (const part of nameParts(api.name)) if (!STOP_WORDS.has(part) && (asked.has(part) || asked.has(part.replace(/s$/, '')))) score += 3;
+    for (const part of splitWords(api.name))
+      if (!STOP_WORDS.has(part) && (asked.has(part) || asked.has(part.replace(/s$/, '')))) score += 3;
     for (const word of new Set(words(api.description))) if (word.length > 3 && asked.has(word)) score += 1;
     if (score >= 3 && (!best || score > best.score)) best = { api, score };
   }
