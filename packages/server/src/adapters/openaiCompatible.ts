@@ -82,7 +82,8 @@ export function toOpenAITools(tools: readonly ModelTool[]): OpenAIFunctionTool[]
   }));
 }
 
-const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/webp', 'image/gif']);
+/** The image formats OpenAI's APIs (Chat Completions and Responses) take. */
+export const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/webp', 'image/gif']);
 const AUDIO_FORMATS: Record<string, 'wav' | 'mp3'> = {
   'audio/wav': 'wav',
   'audio/x-wav': 'wav',
@@ -91,7 +92,13 @@ const AUDIO_FORMATS: Record<string, 'wav' | 'mp3'> = {
   'audio/mp3': 'mp3',
 };
 const DETAILS = new Set(['auto', 'low', 'high']);
-const dataUrl = (attachment: Attachment) => `data:${attachment.mimeType};base64,${attachment.base64}`;
+/** An inline attachment as a `data:` URL. */
+export const dataUrl = (attachment: Attachment) => `data:${attachment.mimeType};base64,${attachment.base64}`;
+/** The image `detail` an attachment's `metadata.detail` asks for, when OpenAI knows it. */
+export function imageDetail(attachment: Attachment): 'auto' | 'low' | 'high' | undefined {
+  const detail = (attachment.part.metadata as { detail?: unknown } | undefined)?.detail;
+  return typeof detail === 'string' && DETAILS.has(detail) ? (detail as 'auto' | 'low' | 'high') : undefined;
+}
 
 /**
  * One attachment in the Chat Completions format: images as `image_url` (inline data as a `data:`
@@ -108,8 +115,8 @@ function toOpenAIPart(attachment: Attachment): OpenAIUserContentPart {
   if (kind === 'image') {
     if (mimeType !== undefined && !IMAGE_TYPES.has(mimeType)) return note('The Chat Completions API takes PNG, JPEG, WEBP and GIF images.');
     if (fileId !== undefined) return note('The Chat Completions API takes images as URLs or inline data, not as file ids.');
-    const detail = (attachment.part.metadata as { detail?: unknown } | undefined)?.detail;
-    const withDetail = typeof detail === 'string' && DETAILS.has(detail) ? { detail: detail as 'auto' | 'low' | 'high' } : {};
+    const detail = imageDetail(attachment);
+    const withDetail = detail ? { detail } : {};
     return { type: 'image_url', image_url: { url: base64 !== undefined ? dataUrl(attachment) : (url as string), ...withDetail } };
   }
   if (kind === 'audio') {

@@ -2,7 +2,7 @@ import { contentToText, type Message, type TokenUsage } from '@ag-ui/core';
 import { DISCOVERY_TOOL_NAME } from '@chatwire/core';
 import { createId } from '@chatwire/core/shared';
 import type { ChatModel, ModelChunk, ModelRequest, ModelTool } from '../model.js';
-import { openAIToolTokens } from './openaiCompatible.js';
+import { IMAGE_TYPES, dataUrl, imageDetail, openAIToolTokens } from './openaiCompatible.js';
 import { ProviderError, parseEvent, streamEndedEarly } from './providerErrors.js';
 import { postForEvents, providerLabel, untilAborted } from './providerStream.js';
 import { attachmentNotSent, isMediaPart, readAttachment, type Attachment } from '../attachments/readAttachment.js';
@@ -133,10 +133,6 @@ export function toResponsesTools(tools: readonly ModelTool[]): OpenAIResponsesFu
   }));
 }
 
-const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/webp', 'image/gif']);
-const DETAILS = new Set(['auto', 'low', 'high']);
-const dataUrl = (attachment: Attachment) => `data:${attachment.mimeType};base64,${attachment.base64}`;
-
 /**
  * One attachment as a Responses input part: images as `input_image` (inline data as a `data:` URL,
  * a URL, or an OpenAI `file_id`), PDFs as `input_file` (inline or a `file_id`). What the API cannot
@@ -149,8 +145,7 @@ function toResponsesPart(attachment: Attachment): OpenAIResponsesInputPart {
     return note(`Its file id was issued by ${provider}, not OpenAI.`);
   if (kind === 'image') {
     if (mimeType !== undefined && !IMAGE_TYPES.has(mimeType)) return note('The Responses API takes PNG, JPEG, WEBP and GIF images.');
-    const requested = (attachment.part.metadata as { detail?: unknown } | undefined)?.detail;
-    const detail = typeof requested === 'string' && DETAILS.has(requested) ? (requested as 'auto' | 'low' | 'high') : 'auto';
+    const detail = imageDetail(attachment) ?? 'auto';
     if (fileId !== undefined) return { type: 'input_image', file_id: fileId, detail };
     return { type: 'input_image', image_url: base64 !== undefined ? dataUrl(attachment) : (url as string), detail };
   }
