@@ -9,7 +9,7 @@ import { checkOrigin, preflightResponse, withCors, type OriginPolicyOptions } fr
 import { checkHost, type HostPolicyOptions } from './http/hostPolicy.js';
 import { checkRunInputIds } from './http/checkIds.js';
 import { IdFieldScan } from './http/idFieldScan.js';
-import { runStartTurn } from './http/largeBodyTurns.js';
+import { arrivalTurn, runStartTurn } from './http/largeBodyTurns.js';
 import { RunsPerOwner, releasing, type RunsPerOwnerOptions } from './http/runsPerOwner.js';
 import { isJsonContentType, readJsonBody } from './http/readJsonBody.js';
 import { readRunInput } from './http/readRunInput.js';
@@ -226,6 +226,8 @@ export function createChatHandler(options: ChatHandlerOptions): (request: Reques
         'unsupported-media-type',
       );
     }
+    // One request read and checked per event-loop turn: a burst that arrived together is spread over turns.
+    await arrivalTurn();
     // An oversized id is refused as it arrives, before megabytes of it are decoded and parsed.
     const body = await readJsonBody(request, limits.maxBodyBytes, new IdFieldScan());
     if (!body.ok) return fail(body.status, body.error, body.code);

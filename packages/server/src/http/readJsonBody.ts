@@ -1,6 +1,13 @@
 import { describeError } from '@chatwire/core/shared';
 import { LARGE_BODY_BYTES, largeBodyTurn } from './largeBodyTurns.js';
 
+/**
+ * Bodies are scanned (see {@link BodyScan}) once they reach this size (bytes): below it, parsing the
+ * whole body and checking the result costs less than scanning it (a 1,000-message history is about
+ * 130 KB), and an oversized id in it costs no more than the body's own size to parse.
+ */
+export const SCAN_FROM_BYTES = 256 * 1024;
+
 /** A body that could not be read as JSON: the status and error the handler answers with. */
 export interface BodyFailure {
   readonly status: 400 | 413 | 415;
@@ -25,7 +32,8 @@ export interface BodyScan {
  * Reads a request body as JSON with a size limit enforced while it streams: a `Content-Length`
  * above the limit is refused before reading anything, and a body that grows past it is cancelled
  * as soon as it does (413 either way), so an oversized body never sits in memory. A `scan` sees each
- * chunk as it arrives and can refuse the body (400) before it is decoded and parsed.
+ * chunk of a body of {@link SCAN_FROM_BYTES} or more as it arrives (the earlier chunks first) and can
+ * refuse the body (400) before it is decoded and parsed.
  */
 export async function readJsonBody(
   request: Request,
@@ -45,6 +53,7 @@ export async function readJsonBody(
   }
   const chunks: Uint8Array[] = [];
   let size = 0;
+  let scanning = false;
   if (request.body) {
     const reader = request.body.getReader();
     try {
@@ -56,7 +65,13 @@ export async function readJsonBody(
           await reader.cancel().catch(() => {});
           return tooLarge(`larger than ${maxBytes} bytes`);
         }
-        const refused = scan?.push(value);
+        // Small bodies are parsed whole (cheaper than scanning them); the scan starts, from the first byte, once a body is large.
+        let refused: ReturnType<BodyScan['push']>;
+        if (scan && size >= SCAN_FROM_BYTES) {
+          if (!scanning) for (const earlier of chunks) refused ??= scan.push(earlier);
+          scanning = true;
+          refused ??= scan.push(value);
+        }
         if (refused) {
           await reader.cancel().catch(() => {});
           return { ok: false, status: 400, code: refused.code, error: refused.error };
