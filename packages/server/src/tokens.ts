@@ -218,7 +218,8 @@ function splitPiece(text: string): Piece {
   };
   const split = new RegExp(O200K_TOKEN_SPLIT_REGEX.source, 'gu');
   const head = split.exec(text)?.[0];
-  if (head === undefined || !PUNCTUATION.test(head) || !ENDS_PUNCTUATION.test(text.slice(head.length, head.length + 2))) return unjoinable();
+  if (head === undefined || !PUNCTUATION.test(head) || !ENDS_PUNCTUATION.test(text.slice(head.length, head.length + 2)))
+    return unjoinable();
   // The tail starts where the trailing punctuation (and one space before it) does, if a pre-token ends there.
   let start = text.length;
   while (start > head.length && PUNCTUATION.test(text.charAt(start - 1))) start--;
@@ -264,8 +265,7 @@ export function joinedTokens(texts: readonly string[]): number {
   if (counted.length === 1) return (counted[0] as Piece).tokens;
   for (let i = 0; i < counted.length; i++) {
     const piece = counted[i] as Piece;
-    if ((i > 0 && piece.head === undefined) || (i < counted.length - 1 && piece.tail === undefined))
-      return countTextTokens(texts.join(''));
+    if ((i > 0 && piece.head === undefined) || (i < counted.length - 1 && piece.tail === undefined)) return countTextTokens(texts.join(''));
   }
   let total = 0;
   for (let i = 0; i < counted.length; i++) {
