@@ -1,6 +1,7 @@
 import { defaultMountOf } from './http/defaultMount.js';
 import { checkHost, isLoopbackAddress, type HostPolicyOptions } from './http/hostPolicy.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 
 /** A Fetch-style handler; `undefined` means "not mine" (the next middleware or a 404 answers). */
 export type FetchHandler = (request: Request) => Response | undefined | Promise<Response | undefined>;
@@ -113,6 +114,17 @@ const BODY_ALREADY_READ =
   'The request body was already read by a middleware mounted before this handler, which left no parsed body on `req.body`. ' +
   'Mount the chat handler before body parsers (for example before `app.use(express.json())`), or use `express.json()` so `req.body` holds the parsed JSON.';
 
+/** Whether each connection arrived on a loopback address, asked once per connection (a system call each time). */
+const loopbackSockets = new WeakMap<Socket, boolean>();
+function loopbackSocket(socket: Socket): boolean {
+  let loopback = loopbackSockets.get(socket);
+  if (loopback === undefined) {
+    loopback = isLoopbackAddress(socket.localAddress);
+    loopbackSockets.set(socket, loopback);
+  }
+  return loopback;
+}
+
 /** Methods a Fetch `Request` cannot carry (the Fetch spec forbids them). */
 const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
 
@@ -214,7 +226,7 @@ export function toNodeListener(
       return;
     }
     // A request without Host is not from a browser (HTTP/1.1 browsers always send it): nothing to rebind.
-    const allowedHosts = options.allowedHosts ?? (isLoopbackAddress(req.socket.localAddress) ? 'local' : 'any');
+    const allowedHosts = options.allowedHosts ?? (loopbackSocket(req.socket) ? 'local' : 'any');
     const foreignHost = req.headers.host === undefined ? undefined : checkHost(req.headers.host, allowedHosts);
     if (foreignHost !== undefined) {
       res.statusCode = 403;
