@@ -155,12 +155,12 @@ export async function measureServerFigures(
   const deltas = options.deltas ?? 2_000;
   const concurrent: Record<string, Record<string, number>> = {};
   for (const runs of [50, 200]) {
-    const cells = [];
+    const cells: Awaited<ReturnType<typeof concurrentCell>>[] = [];
     for (let round = 0; round < rounds; round++) cells.push(await concurrentCell(runs, deltas));
     concurrent[`runs${runs}`] = Object.fromEntries(
       Object.keys(cells[0] as object).map((key) => [
         key,
-        round(median(cells.map((cell) => (cell as Record<string, number>)[key] as number))),
+        round(median(cells.map((cell) => (cell as unknown as Record<string, number>)[key] as number))),
       ]),
     );
   }

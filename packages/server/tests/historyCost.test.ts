@@ -131,9 +131,10 @@ describe("a request's server cost is flat in the history it carries", () => {
       expect(countRequestTokens(request)).toBe(whole);
     }
     // Same id, other content: counted anew, never taken from the remembered count.
-    const first = countRequestTokens({ messages: [{ id: 'same', role: 'user', content: 'short' }], tools: [] });
+    const first = countRequestTokens({ system: undefined, messages: [{ id: 'same', role: 'user', content: 'short' }], tools: [] });
     const counted = tokenCountStats.counted;
     const second = countRequestTokens({
+      system: undefined,
       messages: [{ id: 'same', role: 'user', content: 'a much longer message than before' }],
       tools: [],
     });
