@@ -171,10 +171,10 @@ const TAIL = /^ ?[^\s\p{L}\p{N}]+$/u;
 /** A character that ends a run of punctuation and that such a pre-token never takes (it takes `[\r\n/]` after it). */
 const ENDS_PUNCTUATION = /^[\p{L}\p{N}\t\v\f \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]/u;
 
-/** Pieces remembered by their text, oldest first, and the characters they hold in all. */
+/** Pieces remembered by their text, oldest first (the first dropped: a live chat's messages come back at its next turn), and the characters they hold in all. */
 const pieces = new Map<string, Piece>();
 let piecesChars = 0;
-/** The most characters of pieces remembered (about 16 MB of strings); the least recently used go first. */
+/** The most characters of pieces remembered (about 16 MB of strings); the oldest go first. */
 const PIECE_CACHE_CHARS = 8 * 1024 * 1024;
 /** Pieces longer than this are counted each time (a message of megabytes is not kept). */
 const MAX_PIECE_CHARS = 512 * 1024;
@@ -192,8 +192,6 @@ function pieceOf(text: string): Piece {
   const known = pieces.get(text);
   if (known) {
     tokenCountStats.remembered++;
-    pieces.delete(text);
-    pieces.set(text, known);
     return known;
   }
   tokenCountStats.counted++;
