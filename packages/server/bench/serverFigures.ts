@@ -12,7 +12,7 @@
  *   was sent before (a chat's next turn); `cold`: a history this process never saw.
  *
  * Environment: BENCH_ROUNDS (processes per concurrent cell, default 2; the median of their figures),
- * BENCH_COST_REQUESTS (requests per cost figure, default 30).
+ * BENCH_COST_REQUESTS (requests per cost figure, default 30), BENCH_PARTS (`concurrent,cost` by default).
  */
 import { spawn } from 'node:child_process';
 import { availableParallelism, cpus, loadavg } from 'node:os';
@@ -148,13 +148,20 @@ async function requestCost(count: number, requests: number, warm: boolean) {
 
 /** Every server figure (see the file's comment). */
 export async function measureServerFigures(
-  options: { readonly rounds?: number; readonly costRequests?: number; readonly deltas?: number } = {},
+  options: {
+    readonly rounds?: number;
+    readonly costRequests?: number;
+    readonly deltas?: number;
+    /** `concurrent` and/or `cost`. Defaults to both (BENCH_PARTS). */
+    readonly parts?: readonly string[];
+  } = {},
 ) {
   const rounds = options.rounds ?? Number(process.env['BENCH_ROUNDS'] ?? 2);
   const requests = options.costRequests ?? Number(process.env['BENCH_COST_REQUESTS'] ?? 30);
   const deltas = options.deltas ?? 2_000;
+  const parts = options.parts ?? (process.env['BENCH_PARTS'] ?? 'concurrent,cost').split(',');
   const concurrent: Record<string, Record<string, number>> = {};
-  for (const runs of [50, 200]) {
+  for (const runs of parts.includes('concurrent') ? [50, 200] : []) {
     const cells: Awaited<ReturnType<typeof concurrentCell>>[] = [];
     for (let round = 0; round < rounds; round++) cells.push(await concurrentCell(runs, deltas));
     concurrent[`runs${runs}`] = Object.fromEntries(
@@ -164,11 +171,13 @@ export async function measureServerFigures(
       ]),
     );
   }
-  const requestCostFigures = {
-    messages0: await requestCost(0, requests, true),
-    messages1000: await requestCost(1_000, requests, true),
-    messages1000Cold: await requestCost(1_000, requests, false),
-  };
+  const requestCostFigures = parts.includes('cost')
+    ? {
+        messages0: await requestCost(0, requests, true),
+        messages1000: await requestCost(1_000, requests, true),
+        messages1000Cold: await requestCost(1_000, requests, false),
+      }
+    : {};
   return {
     machine: {
       cpu: cpus()[0]?.model ?? 'unknown',
