@@ -218,23 +218,16 @@ function splitPiece(text: string): Piece {
   const head = split.exec(text)?.[0];
   if (head === undefined || !PUNCTUATION.test(head) || !ENDS_PUNCTUATION.test(text.slice(head.length, head.length + 2)))
     return unjoinable();
-  // The tail starts where the trailing punctuation (and one space before it) does, if a pre-token ends there.
+  // The tail starts where the trailing punctuation (and one space before it) does. A pre-token ends there: the
+  // character before it is a letter, a digit or white space, which ends a word, a number or a run of white space
+  // without reaching into punctuation (a word takes `'s` and the like only before a letter), and ` ?` takes the one
+  // space. A surrogate (half of a character outside the BMP) would be mistaken for punctuation: not joinable then.
   let start = text.length;
   while (start > head.length && PUNCTUATION.test(text.charAt(start - 1))) start--;
   if (start > head.length && text.charAt(start - 1) === ' ') start--;
   if (start === text.length || start <= head.length) return unjoinable();
-  let boundary = false;
-  for (let match = split.exec(text); match; match = split.exec(text)) {
-    const end = match.index + match[0].length;
-    if (end >= start) {
-      boundary = end === start;
-      break;
-    }
-  }
   const tail = text.slice(start);
-  if (!boundary || !TAIL.test(tail)) return unjoinable();
-  split.lastIndex = start;
-  if (split.exec(text)?.[0] !== tail) return unjoinable();
+  if (!TAIL.test(tail) || /[\ud800-\udfff]/.test(tail)) return unjoinable();
   // Pre-tokens are counted one by one, so the piece's tokens are its head's, its inner ones and its tail's.
   const inner = countTextTokens(text.slice(head.length, start));
   return { tokens: joinTokens(head) + inner + joinTokens(tail), head, tail, inner };
