@@ -78,3 +78,58 @@ describe('ChatClient: one turn, one answer to "busy"', () => {
     expect(requests).toHaveLength(1);
   });
 });
+
+describe('ChatClient: each fact recorded once, in the snapshot', () => {
+  it('"answered, not yet sent" is the part’s sentIn: set by the request that carried the answer, kept across a reload', async () => {
+    const setTheme = toolDefinition({ name: 'setTheme', description: 'Theme.', inputSchema: { type: 'object' } }).client(async () => ({
+      applied: true,
+    }));
+    const { client, requests } = clientOver(() => sseResponse(requests.length === 1 ? toolTurn : answer), { tools: [setTheme] });
+    await client.sendMessage('dark please');
+    expect(requests).toHaveLength(2);
+    const call = client
+      .getSnapshot()
+      .messages.at(-1)
+      ?.parts.find((part) => part.type === 'tool-call');
+    // The continuation carried the result: the call names that request's run.
+    expect(call).toMatchObject({ state: 'output-available', sentIn: (requests[1]!.body as { runId: string }).runId });
+    expect('answersToSend' in client.getSnapshot()).toBe(false);
+    // A client rebuilt from these messages sends nothing again on its own, and its next message carries no resume entry.
+    const { client: restored, requests: after } = clientOver(() => sseResponse(answer), {
+      tools: [setTheme],
+      initialMessages: client.getSnapshot().messages,
+    });
+    expect(restored.runPendingTools()).toBe(0);
+    await restored.sendMessage('thanks');
+    expect(after).toHaveLength(1);
+    expect((after[0]!.body as { resume?: unknown }).resume).toBeUndefined();
+  });
+
+  it('"the browser is still deciding a call" shows in the snapshot (waitingFor: decision) until the approval request', async () => {
+    let decide!: (value: boolean) => void;
+    const decided = new Promise<boolean>((resolve) => (decide = resolve));
+    const setTheme = toolDefinition({
+      name: 'setTheme',
+      description: 'Theme.',
+      inputSchema: { type: 'object' },
+      needsApproval: () => decided,
+    }).client(async () => ({ applied: true }));
+    const { client, requests } = clientOver(() => sseResponse(requests.length === 1 ? toolTurn : answer), { tools: [setTheme] });
+    const sending = client.sendMessage('dark please');
+    const callOf = () =>
+      client
+        .getSnapshot()
+        .messages.at(-1)
+        ?.parts.find((part) => part.type === 'tool-call');
+    await vi.waitFor(() => expect(callOf()).toMatchObject({ state: 'input-complete', waitingFor: 'decision' }));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // The run ended; the turn waits for the decision (busy, no request, not resting on the user).
+    expect(client.getSnapshot().status).not.toBe('ready');
+    expect(await client.sendMessage('again')).toMatchObject({ sent: false, error: { code: 'busy' } });
+    decide(true);
+    await sending;
+    expect(callOf()).toMatchObject({ state: 'approval-requested' });
+    expect(callOf()).not.toHaveProperty('waitingFor');
+    expect(requests).toHaveLength(1);
+  });
+});

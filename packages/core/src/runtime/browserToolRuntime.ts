@@ -41,7 +41,10 @@ export class BrowserToolRuntime {
     this.#host = host;
   }
 
-  /** Whether a browser tool is executing (or deciding whether it needs approval). */
+  /**
+   * Whether a browser tool is executing or being decided (the snapshot shows both: `executing`,
+   * `waitingFor: 'decision'`); what `stop()` aborts.
+   */
   get busy(): boolean {
     return this.#running.size > 0;
   }
@@ -154,7 +157,8 @@ export class BrowserToolRuntime {
       }
       return;
     }
-    // Registered before any await, so the end of the run waits for this call.
+    // Registered before any await, so the end of the run waits for this call; the snapshot says it is being decided.
+    this.#deciding(toolCallId);
     const turn = this.#host.turn();
     const controller = new AbortController();
     const promise = (async () => {
@@ -184,6 +188,7 @@ export class BrowserToolRuntime {
   /** Client-managed discovery: the catalog is this browser's tools; the answer is the shared one. */
   #answerDiscovery(managed: ClientDiscovery, toolCallId: string, input: unknown): void {
     const already = new Set(discoveredToolsInChat(this.#host.store.getSnapshot().messages));
+    this.#deciding(toolCallId);
     const controller = new AbortController();
     const promise = managed.answer(input, this.#host.tools(), already).then((answer) => {
       if (controller.signal.aborted) return;
@@ -195,6 +200,17 @@ export class BrowserToolRuntime {
       );
     });
     this.#track(toolCallId, promise, controller);
+  }
+
+  /** The call is being decided here (`waitingFor: 'decision'`) until its approval request, execution or answer. */
+  #deciding(toolCallId: string): void {
+    this.#host.store.dispatch({
+      type: 'toolCall',
+      toolCallId,
+      event: { type: 'defer', waitingFor: 'decision' },
+      now: Date.now(),
+      owner: 'client',
+    });
   }
 
   #onApprovalAnswered(toolCallId: string, approved: boolean): void {

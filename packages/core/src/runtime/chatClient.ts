@@ -548,7 +548,7 @@ export class ChatClient {
     const send = turn.options;
     const input = buildRunInput({ store, runId, tools, context: this.#options.context, send });
     // A run read again was sent before: its resume entries went with it.
-    store.dispatch({ type: 'requestStarted', runId, resumed: resuming ? [] : (input.resume ?? []).map((entry) => entry.interruptId) });
+    store.dispatch({ type: 'requestStarted', runId, ...(resuming ? { readAgain: true } : {}) });
     const managed = this.#options.manageDiscovery;
     if (managed && !resuming)
       store.dispatch({ type: 'usage', usage: managed.usage(runId, tools, this.#options.tools ?? [], input.messages), now: Date.now() });
@@ -606,7 +606,8 @@ export class ChatClient {
    */
   #maybeContinue(of: Turn<unknown>): void {
     const turn = this.#turn;
-    if (of !== turn || !turn.current || turn.working) return;
+    // What the browser still decides or runs shows in the snapshot (`nextStep` says `running`).
+    if (of !== turn || !turn.current || turn.streaming) return;
     const snapshot = this.getSnapshot();
     if (snapshot.status === 'error') return;
     const step = nextStep(snapshot);

@@ -69,12 +69,6 @@ export class Turn<Options = unknown> {
     return this.phase !== 'resting' || status === 'submitted' || status === 'streaming';
   }
 
-  /** Whether the turn is working (a request or a browser tool): what follows is decided once it is not. */
-  get working(): boolean {
-    const phase = this.phase;
-    return phase === 'requesting' || phase === 'tools';
-  }
-
   /** Whether a request of this turn's stream is open (a discovery may still arrive in it). */
   get streaming(): boolean {
     return !this.#ended && this.#request !== undefined;
