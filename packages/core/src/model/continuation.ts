@@ -47,7 +47,7 @@ export function answeredNotSent(part: MessagePart): boolean {
  * {@link answeredNotSent}): what makes an automatic continuation worthwhile. Derived from the
  * messages, never stored apart.
  */
-export function answersToSend(state: Pick<ChatState, 'messages'>): string[] {
+function answersToSend(state: Pick<ChatState, 'messages'>): string[] {
   const last = state.messages[state.messages.length - 1];
   if (last?.role !== 'assistant') return [];
   const ids: string[] = [];
