@@ -6,7 +6,7 @@ export const LARGE_BODY_BYTES = 256 * 1024;
  * order they asked. Hand-written: a few lines over `setImmediate`, whose callbacks queued from a
  * callback run on the next turn.
  */
-export function turnQueue(): () => Promise<void> {
+function turnQueue(): () => Promise<void> {
   let tail: Promise<void> = Promise.resolve();
   return () => {
     const turn = tail.then(() => new Promise<void>((resolve) => setImmediate(resolve)));
