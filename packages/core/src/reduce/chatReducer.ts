@@ -226,6 +226,10 @@ function supersedePending(state: ChatState, now: number): { state: ChatState; ch
     mapParts(parts, (part) => (part.type === 'interrupt' && part.status === 'pending' ? { ...part, status: 'cancelled' } : part)),
   );
   const settled = forTurnCalls(state, now, (call) => {
+    // A denial a request carried whose outcome never arrived (the page went away while that run
+    // streamed): its outcome is known, so the call ends as the server ended it, cancelled.
+    if (call.state === 'approval-responded' && call.approval?.approved === false && call.sentIn !== undefined)
+      return { type: 'cancel', reason: 'denied' };
     if (isTerminalToolCallState(call.state) || call.state === 'approval-responded') return undefined;
     return call.state === 'approval-requested' && call.approval?.requestedBy === 'server'
       ? { type: 'approvalResponse', approved: false, reason, by: 'auto' }
