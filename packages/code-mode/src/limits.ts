@@ -41,6 +41,7 @@ export const DEFAULT_CODE_MODE_LIMITS: ResolvedLimits = Object.freeze({
 /**
  * @deprecated Renamed {@link DEFAULT_CODE_MODE_LIMITS} (each package's defaults are named after what
  * they limit; the server's request limits are `DEFAULT_REQUEST_LIMITS`). This alias is removed in the next minor version.
+ * @alias
  */
 export const DEFAULT_LIMITS = DEFAULT_CODE_MODE_LIMITS;
 

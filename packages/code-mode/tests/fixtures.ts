@@ -3,7 +3,7 @@ import { toolDefinition } from '@chatwire/core';
 import { z } from 'zod';
 
 /** Resolves after `ms`, or rejects when `signal` aborts first. */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(resolve, ms);
     signal?.addEventListener(

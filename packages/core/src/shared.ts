@@ -59,11 +59,12 @@ export {
   createCompactionMarker,
   discoveredToolsInChat,
   discoveredToolsInWire,
+  discoverySources,
   newlyDiscoveredTools,
   readCompactionMarker,
   readDiscoveredNames,
 } from './discovery/discoveredTools.js';
-export type { WireDiscoveryOptions } from './discovery/discoveredTools.js';
+export type { DiscoverySource, WireDiscoveryOptions } from './discovery/discoveredTools.js';
 export { discoveryExchange, isDiscoveryStep } from './discovery/discoveryExchange.js';
 export type { DiscoveryExchange } from './discovery/discoveryExchange.js';
 export { answerDiscoveryCall, isAllowed, loadingFailure, selfCorrectionError, unavailableError } from './discovery/answerDiscovery.js';

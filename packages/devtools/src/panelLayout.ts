@@ -17,7 +17,7 @@ export interface PanelLayout {
 }
 
 /** The smallest a docked or floating panel may get, in px. */
-export const MIN_PANEL_SIZE = { width: 300, height: 180 } as const;
+const MIN_PANEL_SIZE = { width: 300, height: 180 } as const;
 
 /**
  * The first layout: docked at the bottom on narrow windows, on the right on wide ones. On a phone

@@ -1,4 +1,3 @@
-import type { Event } from '@ag-ui/core';
 import { type AnyTool, type ServerTool, type ToolContext } from '@chatwire/core';
 import { executeTool } from '@chatwire/core/shared';
 import { createRequire } from 'node:module';
@@ -48,11 +47,4 @@ export async function until(check: () => boolean, ms = 10_000): Promise<void> {
     if (Date.now() > end) throw new Error('condition not met in time');
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
-}
-
-/** Collects a run's events. */
-export async function collect(events: AsyncIterable<Event>): Promise<Event[]> {
-  const out: Event[] = [];
-  for await (const event of events) out.push(event);
-  return out;
 }

@@ -122,7 +122,7 @@ export function withRegistry(registry: ChatRegistry) {
 }
 
 /** SSE text for a list of events. */
-export function sse(events: readonly unknown[]): string {
+function sse(events: readonly unknown[]): string {
   return events.map((event) => `data: ${JSON.stringify(event)}\n\n`).join('');
 }
 

@@ -49,6 +49,7 @@ export const DEFAULT_REQUEST_LIMITS: Required<RequestLimits> = Object.freeze({
 /**
  * @deprecated Renamed {@link DEFAULT_REQUEST_LIMITS} (each package's defaults are named after what
  * they limit; Code Mode's are `DEFAULT_CODE_MODE_LIMITS`). This alias is removed in the next minor version.
+ * @alias
  */
 export const DEFAULT_LIMITS = DEFAULT_REQUEST_LIMITS;
 

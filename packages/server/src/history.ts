@@ -49,10 +49,10 @@ export interface HistoryReview {
 }
 
 /** How long a used approval is kept past its expiry, for clocks that disagree a little. */
-export const CLOCK_MARGIN_MS = 5 * 60_000;
+const CLOCK_MARGIN_MS = 5 * 60_000;
 
 /** The store key that marks an approval as used. */
-export const usedApprovalKey = (approvalId: string): string => `approval:${approvalId}`;
+const usedApprovalKey = (approvalId: string): string => `approval:${approvalId}`;
 
 /** What a binding failure most likely means, given how the server's secret is configured. */
 function secretHint(signer: CallSigner): string {

@@ -5,7 +5,7 @@ import { describeAttachment, readAttachment } from './attachments/readAttachment
 import type { ModelRequest, ModelTool, ToolTokenCounter } from './model.js';
 
 /** The longest run of one kind of character (letters, punctuation, whitespace) counted in one piece. */
-export const MAX_COUNTED_RUN = 64;
+const MAX_COUNTED_RUN = 64;
 
 // 0 letter (and any non-ASCII), 1 digit, 2 whitespace, 3 ASCII punctuation and symbols.
 function kindOf(code: number): number {

@@ -110,8 +110,5 @@ export const GUEST_PRELUDE = String.raw`(function (hostCall, hostLog, hostDone, 
   };
 })`;
 
-/** The file name guest code runs under (stack traces name it; the host reads line numbers from it). */
-export const GUEST_FILENAME = 'code.ts';
-
 /** Wraps a transpiled body as the guest evaluates it: one line before the body, so guest line = line - 1. */
 export const wrapGuestCode = (body: string): string => `(async function () {\n${body}\n})()`;

@@ -21,8 +21,19 @@ export function readCompactionMarker(metadata: Readonly<Record<string, unknown>>
   return Array.isArray(names) ? names.filter((name): name is string => typeof name === 'string') : [];
 }
 
-/** What a conversation says about discovery, in order: compaction markers, call-to-load results and successful discovery results. */
-type Evidence = { readonly marker: readonly string[] } | { readonly result: unknown };
+/**
+ * What a conversation says about discovery, in order: compaction markers, call-to-load results and
+ * successful discovery results; `source` says where (UI messages only).
+ */
+type Evidence = ({ readonly marker: readonly string[] } | { readonly result: unknown }) & { readonly source?: DiscoverySource };
+
+/** Where a tool was first discovered in a conversation of UI messages (see {@link discoverySources}). */
+export interface DiscoverySource {
+  /** The index of the message that carried the evidence. */
+  readonly messageIndex: number;
+  /** The discovery call, or the call of the tool itself that loaded it (call-to-load); absent for a compaction marker. */
+  readonly toolCallId?: string;
+}
 
 function* wireEvidence(messages: readonly WireMessage[], options: WireDiscoveryOptions = {}): Generator<Evidence> {
   const discoveryCalls = new Set<string>();
@@ -45,26 +56,31 @@ function* wireEvidence(messages: readonly WireMessage[], options: WireDiscoveryO
 }
 
 function* chatEvidence(messages: readonly ChatMessage[]): Generator<Evidence> {
-  for (const message of messages) {
+  for (const [messageIndex, message] of messages.entries()) {
     const marker = readCompactionMarker(message.metadata);
-    if (marker.length > 0) yield { marker };
+    if (marker.length > 0) yield { marker, source: { messageIndex } };
     for (const part of message.parts) {
       if (part.type !== 'tool-call' || !part.result) continue;
+      const source = { messageIndex, toolCallId: part.toolCallId };
       const loaded = readCompactionMarker(part.result.metadata);
-      if (loaded.length > 0) yield { marker: loaded };
+      if (loaded.length > 0) yield { marker: loaded, source };
       if (part.toolName === DISCOVERY_TOOL_NAME && part.state === 'output-available')
-        yield { result: part.result.output ?? part.result.content };
+        yield { result: part.result.output ?? part.result.content, source };
     }
   }
 }
 
-/** The one derivation of the discovered set, whichever message shape the evidence came from. */
-function discoveredFrom(evidence: Iterable<Evidence>, accept: (name: string) => boolean): string[] {
-  const order = new Set<string>();
+/**
+ * The one derivation of the discovered set, whichever message shape the evidence came from: each
+ * accepted name, in discovery order, with the evidence that first discovered it.
+ */
+function discoveredFrom(evidence: Iterable<Evidence>, accept: (name: string) => boolean): Map<string, Evidence> {
+  const first = new Map<string, Evidence>();
   for (const item of evidence) {
-    for (const name of 'marker' in item ? item.marker : readDiscoveredNames(item.result)) if (accept(name)) order.add(name);
+    for (const name of 'marker' in item ? item.marker : readDiscoveredNames(item.result))
+      if (!first.has(name) && accept(name)) first.set(name, item);
   }
-  return [...order];
+  return first;
 }
 
 /** How another discovery tool (Code Mode's `discover_tools`) reads in {@link discoveredToolsInWire}. */
@@ -94,12 +110,22 @@ export function discoveredToolsInWire(
   accept: (name: string) => boolean = () => true,
   options?: WireDiscoveryOptions,
 ): string[] {
-  return discoveredFrom(wireEvidence(messages, options), accept);
+  return [...discoveredFrom(wireEvidence(messages, options), accept).keys()];
 }
 
 /** {@link discoveredToolsInWire} for UI messages (what `ChatClient` holds). */
 export function discoveredToolsInChat(messages: readonly ChatMessage[]): string[] {
-  return discoveredFrom(chatEvidence(messages), () => true);
+  return [...discoveredFrom(chatEvidence(messages), () => true).keys()];
+}
+
+/**
+ * {@link discoveredToolsInChat} with where each tool was first discovered (the same derivation, so
+ * the two always agree): what devtools shows as a tool's discovery origin.
+ */
+export function discoverySources(messages: readonly ChatMessage[]): Map<string, DiscoverySource> {
+  const sources = new Map<string, DiscoverySource>();
+  for (const [name, evidence] of discoveredFrom(chatEvidence(messages), () => true)) sources.set(name, evidence.source as DiscoverySource);
+  return sources;
 }
 
 /**

@@ -56,7 +56,10 @@ export interface ToolApproval {
   readonly message?: string;
   readonly expiresAt?: string;
   readonly runId?: string;
-  /** The run whose input carried the answer (a server's approval); unset until one did. */
+  /**
+   * @deprecated No longer set: read the call's own `sentIn` (the one record of "answered, not yet
+   * sent" for results, denials and approvals alike).
+   */
   readonly sentIn?: string;
   /** When it was answered (ms since epoch), and by whom: the user, or Chatwire when the user moved on. */
   readonly respondedAt?: number;
@@ -123,10 +126,13 @@ export interface ToolCallPart<Name extends string = string, Input = unknown, Out
   /** A provider's opaque reasoning artefact for this call (`REASONING_ENCRYPTED_VALUE`); it travels back with the history. */
   readonly encryptedValue?: string;
   /**
-   * Set while the call's input is complete but its execution waits for something the run may still
-   * bring: `discovery` for a lazy browser tool whose discovery may arrive later in the same response.
+   * Set while the call's input is complete but its execution waits: `discovery` for a lazy browser
+   * tool whose discovery may arrive later in the same response (held until the run ends);
+   * `decision` while this browser decides the call (validates its input, asks its `needsApproval`,
+   * or answers a client-managed discovery). The snapshot alone thus tells that the browser is still
+   * at work on the turn.
    */
-  readonly waitingFor?: 'discovery';
+  readonly waitingFor?: ToolCallWait;
   /**
    * What Code Mode ran for this call (an `execute_typescript` call whose server streams
    * `chatwire.code_mode.*` events): the code, its logs, its nested calls. Absent otherwise, and in
@@ -134,9 +140,18 @@ export interface ToolCallPart<Name extends string = string, Input = unknown, Out
    * what it returned).
    */
   readonly codeExecution?: CodeExecution;
+  /**
+   * The run whose request carried this client's answer to the call (its result, error or denial, or
+   * its answer to a server's approval); unset while the answer is not sent yet, and on calls this
+   * client did not answer. See `answeredNotSent`.
+   */
+  readonly sentIn?: string;
   /** Who decided whether this server call ran (a policy, a grant, the user), from `chatwire.approval_decision`. */
   readonly decision?: ApprovalDecision;
 }
+
+/** What a call whose input is complete may wait for before it runs (see `ToolCallPart.waitingFor`). */
+export type ToolCallWait = 'discovery' | 'decision';
 
 /** What can happen to a tool call. */
 export type ToolCallEvent =
@@ -144,8 +159,11 @@ export type ToolCallEvent =
   | { readonly type: 'inputDelta'; readonly delta: string; readonly partialInput?: unknown }
   /** The arguments are complete: their strict parse, or (`invalid`) why they are not JSON. */
   | { readonly type: 'inputEnd'; readonly input?: unknown; readonly invalid?: string }
-  /** Hold a complete input until the run ends (a lazy browser tool whose discovery may still arrive). */
-  | { readonly type: 'defer'; readonly waitingFor: 'discovery' }
+  /**
+   * Hold a complete input: until the run ends (`discovery`: a lazy browser tool whose discovery may
+   * still arrive), or while this browser decides the call (`decision`).
+   */
+  | { readonly type: 'defer'; readonly waitingFor: ToolCallWait }
   /** The run ended: decide a held input again. */
   | { readonly type: 'resume' }
   | {

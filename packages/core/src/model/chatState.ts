@@ -51,11 +51,6 @@ export interface ChatState {
    */
   readonly conversationUsage?: ConversationUsage;
   /**
-   * Tool calls this client answered (a result, or an approval) since the last request: what makes an
-   * automatic continuation worthwhile. Cleared when the next request starts.
-   */
-  readonly answersToSend: readonly string[];
-  /**
    * The agent's shared state (AG-UI `STATE_SNAPSHOT` / `STATE_DELTA`, or the app's `setAgentState`),
    * sent back as the next run's `state`. `undefined` until either side sets it.
    */
@@ -73,7 +68,7 @@ export interface ChatState {
 
 /** The state of a chat with these messages and nothing in progress. */
 export function initialChatState(messages: readonly ChatMessage[] = []): ChatState {
-  return { messages, status: 'ready', error: undefined, turns: [], answersToSend: [], agentState: undefined, queued: [] };
+  return { messages, status: 'ready', error: undefined, turns: [], agentState: undefined, queued: [] };
 }
 
 /** The snapshot a `ChatClient` exposes: the chat state plus the chat id. */

@@ -12,6 +12,7 @@ import {
 } from '../lifecycle/toolCallLifecycle.js';
 import type { ModelCallUsage } from '../protocol/chatwireProtocol.js';
 import { MAX_TURN_RECORDS, type ChatState, type QueuedMessage, type TurnRecord } from '../model/chatState.js';
+import { answeredNotSent } from '../model/continuation.js';
 
 /**
  * Reduces one AG-UI event. The event reducers live apart from the commands' (`reduceWireEvent` in
@@ -46,8 +47,12 @@ export type ChatAction =
   | { readonly type: 'userMessage'; readonly message: ChatMessage; readonly replaces?: string }
   /** The app dismissed the error: the chat is ready again. */
   | { readonly type: 'clearError' }
-  /** A request went out; `resumed` names the interrupts (and approvals) its input answered. */
-  | { readonly type: 'requestStarted'; readonly runId: string; readonly resumed: readonly string[] }
+  /**
+   * A request went out, carrying every answer not sent yet (tool results, approvals, interrupts),
+   * which it marks as sent in `runId`; `readAgain`: a run's stream read again (resumed), which
+   * carries nothing new.
+   */
+  | { readonly type: 'requestStarted'; readonly runId: string; readonly readAgain?: boolean }
   | WireEventAction
   /** The app answered (or cancelled) an interrupt. */
   | {
@@ -63,7 +68,7 @@ export type ChatAction =
   | { readonly type: 'queue'; readonly queued: readonly QueuedMessage[] }
   /**
    * A tool-call event. `answer` marks one this client produced as an answer to the agent (a result or
-   * an approval), which the next request carries.
+   * an approval; shown in inspection), which the next request carries.
    */
   | {
       readonly type: 'toolCall';
@@ -123,13 +128,12 @@ export function reduceChat(state: ChatState, action: ChatAction): Reduction {
       };
     }
     case 'requestStarted': {
-      const sent = action.resumed.length > 0 ? markSent(state, action.resumed, action.runId) : state;
+      const sent = action.readAgain ? state : markSent(state, action.runId);
       // A chat with a resume token reads resumable runs: it follows this one from its start (or, read again, from where it was).
       const run = sent.activeRun;
       const activeRun = sent.resumeToken ? (run?.runId === action.runId ? run : { runId: action.runId, lastEventId: 0 }) : undefined;
-      if (sent.status === 'submitted' && sent.error === undefined && sent.answersToSend.length === 0 && activeRun === run)
-        return unchanged(sent);
-      return unchanged({ ...sent, status: 'submitted', error: undefined, answersToSend: [], activeRun });
+      if (sent.status === 'submitted' && sent.error === undefined && activeRun === run) return unchanged(sent);
+      return unchanged({ ...sent, status: 'submitted', error: undefined, activeRun });
     }
     case 'interruptResponse': {
       const next = mapInterrupt(state, action.id, (part) =>
@@ -138,7 +142,7 @@ export function reduceChat(state: ChatState, action: ChatAction): Reduction {
           : { ...part, status: action.status, ...(action.payload === undefined ? {} : { payload: action.payload }) },
       );
       if (next === state) return { state, changes: [], warning: `There is no pending interrupt '${action.id}'.` };
-      return unchanged({ ...next, answersToSend: [...next.answersToSend, action.id] });
+      return unchanged(next);
     }
     case 'setAgentState':
       return unchanged(action.agentState === state.agentState ? state : { ...state, agentState: action.agentState });
@@ -146,11 +150,8 @@ export function reduceChat(state: ChatState, action: ChatAction): Reduction {
       return unchanged({ ...state, queued: action.queued });
     case 'wireEvent':
       return reduceEvent(state, action);
-    case 'toolCall': {
-      const reduction = updateToolCall(state, action.toolCallId, action.event, action.now, action.owner);
-      if (action.answer !== true || reduction.state === state || state.answersToSend.includes(action.toolCallId)) return reduction;
-      return { ...reduction, state: { ...reduction.state, answersToSend: [...state.answersToSend, action.toolCallId] } };
-    }
+    case 'toolCall':
+      return updateToolCall(state, action.toolCallId, action.event, action.now, action.owner);
     case 'settled': {
       const closed = closeTurn(state, undefined, 0).state;
       return unchanged(closed.status === 'ready' ? closed : { ...closed, status: 'ready' });
@@ -179,9 +180,7 @@ export function reduceChat(state: ChatState, action: ChatAction): Reduction {
       };
     }
     case 'setMessages':
-      return action.messages === state.messages && state.answersToSend.length === 0
-        ? unchanged(state)
-        : unchanged({ ...state, messages: action.messages, answersToSend: [] });
+      return action.messages === state.messages ? unchanged(state) : unchanged({ ...state, messages: action.messages });
     case 'clearError':
       return state.error === undefined && state.status !== 'error'
         ? unchanged(state)
@@ -227,6 +226,10 @@ function supersedePending(state: ChatState, now: number): { state: ChatState; ch
     mapParts(parts, (part) => (part.type === 'interrupt' && part.status === 'pending' ? { ...part, status: 'cancelled' } : part)),
   );
   const settled = forTurnCalls(state, now, (call) => {
+    // A denial a request carried whose outcome never arrived (the page went away while that run
+    // streamed): its outcome is known, so the call ends as the server ended it, cancelled.
+    if (call.state === 'approval-responded' && call.approval?.approved === false && call.sentIn !== undefined)
+      return { type: 'cancel', reason: 'denied' };
     if (isTerminalToolCallState(call.state) || call.state === 'approval-responded') return undefined;
     return call.state === 'approval-requested' && call.approval?.requestedBy === 'server'
       ? { type: 'approvalResponse', approved: false, reason, by: 'auto' }
@@ -252,15 +255,12 @@ function mapInterrupt(state: ChatState, id: string, map: (part: InterruptPart) =
   return mapLatestAssistant(state, (parts) => mapParts(parts, (part) => (part.type === 'interrupt' && part.id === id ? map(part) : part)));
 }
 
-/** Marks the interrupts and server approvals a request's input answered, so none is sent twice. */
-function markSent(state: ChatState, ids: readonly string[], runId: string): ChatState {
+/** Marks every answer a request's input carried (see `answeredNotSent`) as sent in `runId`, so none is sent twice. */
+function markSent(state: ChatState, runId: string): ChatState {
   return mapLatestAssistant(state, (parts) =>
-    mapParts(parts, (part) => {
-      if (part.type === 'interrupt' && ids.includes(part.id)) return { ...part, sentIn: runId };
-      if (part.type === 'tool-call' && part.approval && ids.includes(part.approval.id))
-        return { ...part, approval: { ...part.approval, sentIn: runId } };
-      return part;
-    }),
+    mapParts(parts, (part) =>
+      (part.type === 'interrupt' || part.type === 'tool-call') && answeredNotSent(part) ? { ...part, sentIn: runId } : part,
+    ),
   );
 }
 
@@ -273,7 +273,6 @@ function cutAt(state: ChatState, id: string): ChatState {
     ...state,
     messages: state.messages.slice(0, index),
     turns: turn < 0 ? state.turns : state.turns.slice(0, turn),
-    answersToSend: [],
   };
 }
 

@@ -43,16 +43,13 @@ import { createToolCallPart, isTerminalToolCallState, type ToolCallEvent, type T
  */
 function settleHeld(reduction: Reduction, now: number): Reduction {
   let discovered: string[] | undefined;
-  const failed: string[] = [];
   const settled = forTurnCalls(reduction.state, now, (call) => {
-    if (call.waitingFor === undefined) return undefined;
+    if (call.waitingFor !== 'discovery') return undefined;
     discovered ??= discoveredToolsInChat(reduction.state.messages);
     if (discovered.includes(call.toolName)) return { type: 'resume' };
-    failed.push(call.toolCallId);
     return { type: 'fail', ...undiscoveredBrowserCall(call.toolName, discoveryOffered(reduction.state.turns)) };
   });
-  const state = failed.length > 0 ? { ...settled.state, answersToSend: [...settled.state.answersToSend, ...failed] } : settled.state;
-  return { ...reduction, state, changes: [...reduction.changes, ...settled.changes] };
+  return { ...reduction, state: settled.state, changes: [...reduction.changes, ...settled.changes] };
 }
 
 /** The call `toolCallId` of a chat state, if any. */

@@ -1,5 +1,6 @@
 import { findToolCall, type ToolCallChange } from '../reduce/chatReducer.js';
 import type { ChatStore } from './chatStore.js';
+import type { Turn } from './turn.js';
 import type { ClientDiscovery } from '../discovery/clientManaged.js';
 import { discoveredToolsInChat } from '../discovery/discoveredTools.js';
 import { describeError } from '../base/errors.js';
@@ -18,12 +19,10 @@ export interface BrowserToolHost {
   manageDiscovery(): ClientDiscovery | undefined;
   /** Calls the app's `onToolCall`. */
   onToolCall(call: ToolCallPart): void;
-  /** Changes whenever a turn is stopped or replaced; work from an older turn checks it. */
-  generation(): number;
-  /** Whether a run's stream is still open (a discovery may still arrive in it). */
-  streaming(): boolean;
-  /** A call settled, a server's approval was answered, or an execution ended: the client decides what follows. */
-  settled(generation: number): void;
+  /** The chat's current turn; work started for a turn that is no longer current is dropped. */
+  turn(): Turn;
+  /** A call settled, a server's approval was answered, or an execution ended during `turn`: the client decides what follows. */
+  settled(turn: Turn): void;
   warn(message: string): void;
 }
 
@@ -42,7 +41,10 @@ export class BrowserToolRuntime {
     this.#host = host;
   }
 
-  /** Whether a browser tool is executing (or deciding whether it needs approval). */
+  /**
+   * Whether a browser tool is executing or being decided (the snapshot shows both: `executing`,
+   * `waitingFor: 'decision'`); what `stop()` aborts.
+   */
   get busy(): boolean {
     return this.#running.size > 0;
   }
@@ -69,7 +71,7 @@ export class BrowserToolRuntime {
         }
       }
     }
-    if (settled) this.#host.settled(this.#host.generation());
+    if (settled) this.#host.settled(this.#host.turn());
   }
 
   /**
@@ -133,7 +135,7 @@ export class BrowserToolRuntime {
     // same response may still arrive, so while the stream is open the call is held; the reducer
     // decides held calls when the run finishes.
     if (tool.lazy && !discoveredToolsInChat(this.#host.store.getSnapshot().messages).includes(tool.name)) {
-      if (this.#host.streaming()) {
+      if (this.#host.turn().streaming) {
         this.#host.store.dispatch({
           type: 'toolCall',
           toolCallId,
@@ -144,9 +146,9 @@ export class BrowserToolRuntime {
       } else {
         // Outside a stream (a call restored from saved messages, run by runPendingTools): rare, so
         // the answer's module loads on demand, as the stream's reducer that holds such calls does.
-        const generation = this.#host.generation();
+        const turn = this.#host.turn();
         void import('../discovery/undiscoveredCall.js').then(({ discoveryOffered, undiscoveredBrowserCall }) => {
-          if (generation !== this.#host.generation()) return;
+          if (!turn.current) return;
           this.#answer(toolCallId, {
             type: 'fail',
             ...undiscoveredBrowserCall(tool.name, discoveryOffered(this.#host.store.getSnapshot().turns)),
@@ -155,12 +157,13 @@ export class BrowserToolRuntime {
       }
       return;
     }
-    // Registered before any await, so the end of the run waits for this call.
-    const generation = this.#host.generation();
+    // Registered before any await, so the end of the run waits for this call; the snapshot says it is being decided.
+    this.#deciding(toolCallId);
+    const turn = this.#host.turn();
     const controller = new AbortController();
     const promise = (async () => {
       const input = await validateToolInput(tool, call.input);
-      if (generation !== this.#host.generation() || controller.signal.aborted) return;
+      if (!turn.current || controller.signal.aborted) return;
       if (!input.ok) {
         this.#answer(toolCallId, { type: 'fail', error: input.error });
         return;
@@ -169,7 +172,7 @@ export class BrowserToolRuntime {
       const needsApproval = await resolveNeedsApproval(tool, input.value, (error) =>
         this.#host.warn(`needsApproval of '${tool.name}' threw (${describeError(error)}); asking the user.`),
       );
-      if (generation !== this.#host.generation() || controller.signal.aborted) return;
+      if (!turn.current || controller.signal.aborted) return;
       if (needsApproval) {
         const event: ToolCallEvent = { type: 'approvalRequest', approvalId: createId('approval'), requestedBy: 'client' };
         this.#host.store.dispatch({ type: 'toolCall', toolCallId, event, now: Date.now(), owner: 'client' });
@@ -185,6 +188,7 @@ export class BrowserToolRuntime {
   /** Client-managed discovery: the catalog is this browser's tools; the answer is the shared one. */
   #answerDiscovery(managed: ClientDiscovery, toolCallId: string, input: unknown): void {
     const already = new Set(discoveredToolsInChat(this.#host.store.getSnapshot().messages));
+    this.#deciding(toolCallId);
     const controller = new AbortController();
     const promise = managed.answer(input, this.#host.tools(), already).then((answer) => {
       if (controller.signal.aborted) return;
@@ -196,6 +200,17 @@ export class BrowserToolRuntime {
       );
     });
     this.#track(toolCallId, promise, controller);
+  }
+
+  /** The call is being decided here (`waitingFor: 'decision'`) until its approval request, execution or answer. */
+  #deciding(toolCallId: string): void {
+    this.#host.store.dispatch({
+      type: 'toolCall',
+      toolCallId,
+      event: { type: 'defer', waitingFor: 'decision' },
+      now: Date.now(),
+      owner: 'client',
+    });
   }
 
   #onApprovalAnswered(toolCallId: string, approved: boolean): void {
@@ -214,11 +229,11 @@ export class BrowserToolRuntime {
   }
 
   #track(toolCallId: string, promise: Promise<void>, controller: AbortController): void {
-    const generation = this.#host.generation();
+    const turn = this.#host.turn();
     const tracked = promise.finally(() => {
       if (this.#running.get(toolCallId)?.promise !== tracked) return;
       this.#running.delete(toolCallId);
-      this.#host.settled(generation);
+      this.#host.settled(turn);
     });
     this.#running.set(toolCallId, { promise: tracked, controller });
   }

@@ -15,6 +15,7 @@ import type { FileInput } from '../model/messages.js';
 import type { DataPartSchemas } from '../reduce/dataParts.js';
 import type { GrantOption } from '../protocol/chatwireProtocol.js';
 import type { SendQueue } from './sendQueue.js';
+import { Turn } from './turn.js';
 import { WireToolList, buildRunInput, readRun, type ReconnectOptions } from './runRequest.js';
 import { isTerminalToolCallState, type ToolCallEvent, type ToolCallPart } from '../lifecycle/toolCallLifecycle.js';
 import type { AnyTool } from '../tools/toolDefinition.js';
@@ -168,24 +169,18 @@ export class ChatClient {
   readonly #store: ChatStore;
   readonly #tools: BrowserToolRuntime;
   readonly #wireTools = new WireToolList();
-  /** The request in flight, if any. */
-  #request: AbortController | undefined;
-  /** Automatic continuations used in this turn (a guard, not chat state). */
-  #steps = 0;
-  /** Changes whenever a turn is stopped or replaced; async work from an older turn checks it. */
-  #generation = 0;
-  /** Resolves the promise `sendMessage` returned, once the turn comes to rest. */
-  #resolveTurn: (() => void) | undefined;
-  /** The options of the send that started the current turn. */
-  #turnOptions: SendOptions | undefined;
-  /** Aborts the reading or uploading of a message's files before it is sent. */
-  #preparing: AbortController | undefined;
+  /**
+   * The current turn: its request, its abort, its phase and step budget (see `Turn`). Never
+   * missing: a chat that has not sent yet, or was stopped, has a resting turn without options.
+   */
+  #turn: Turn<SendOptions>;
   /** The send queue (`queue: true`), loaded with the first queued message. */
   #queue: SendQueue | undefined;
 
   constructor(options: ChatClientOptions) {
     this.#options = options;
     this.id = options.id ?? createId('chat');
+    this.#turn = this.#newTurn(undefined);
     this.#store = new ChatStore(
       this.id,
       { ...initialChatState(options.initialMessages), activeRun: options.initialActiveRun, resumeToken: options.initialResumeToken },
@@ -199,9 +194,8 @@ export class ChatClient {
       tools: () => this.#options.tools ?? [],
       manageDiscovery: () => this.#options.manageDiscovery,
       onToolCall: (toolCall) => this.#options.onToolCall?.({ toolCall }),
-      generation: () => this.#generation,
-      streaming: () => this.#request !== undefined,
-      settled: (generation) => this.#maybeContinue(generation),
+      turn: () => this.#turn,
+      settled: (turn) => this.#maybeContinue(turn),
       warn: (message) => this.#warn(message),
     });
     this.subscribe = this.#store.subscribe;
@@ -259,16 +253,16 @@ export class ChatClient {
       return this.#refuse(new ChatwireError('invalid-argument', `sendMessage: there is no user message '${messageId}' to edit.`));
     }
     // Queued messages go in order: a send waits behind them even when the chat is free.
-    if (this.#options.queue && messageId === undefined && (this.#isBusy() || this.getSnapshot().queued.length > 0)) {
+    if (this.#options.queue && messageId === undefined && (this.#busy() || this.getSnapshot().queued.length > 0)) {
       return import('./sendQueue.js').then((module) =>
         (this.#queue ??= new module.SendQueue(
           this.#store,
-          () => this.#isBusy(),
+          () => this.#busy(),
           (...args) => this.#send(...args),
         )).add(input, options, createId('msg')),
       );
     }
-    if (this.#isBusy()) return this.#refuse(this.#busyError());
+    if (this.#busy()) return this.#refuse(this.#busyError());
     return this.#send(input, options, messageId ?? createId('msg'));
   };
 
@@ -304,7 +298,7 @@ export class ChatClient {
       throw new ChatwireError('unknown-interrupt', `There is no pending interrupt '${id}'.`);
     }
     this.#store.dispatch({ type: 'interruptResponse', id, status, payload, now: Date.now() });
-    this.#maybeContinue(this.#generation);
+    this.#maybeContinue(this.#turn);
   }
 
   /**
@@ -329,14 +323,14 @@ export class ChatClient {
    * `{ sent: false, error }` (`busy`, or `invalid-argument` without a user message) and changes nothing.
    */
   readonly regenerate = (options?: SendOptions): Promise<SendResult> => {
-    if (this.#isBusy()) return this.#refuse(this.#busyError());
+    if (this.#busy()) return this.#refuse(this.#busyError());
     const messages = this.getSnapshot().messages;
     let end = messages.length;
     while (end > 0 && messages[end - 1]?.role !== 'user') end--;
     if (end === 0) return this.#refuse(new ChatwireError('invalid-argument', 'There is no user message to regenerate from.'));
     this.stop();
     this.#store.dispatch({ type: 'setMessages', messages: messages.slice(0, end) });
-    return this.#startTurn(options);
+    return this.#startTurn(this.#newTurn(options));
   };
 
   /**
@@ -356,8 +350,8 @@ export class ChatClient {
    */
   readonly resumeStream = (): Promise<void> => {
     const { activeRun, resumeToken } = this.getSnapshot();
-    if (!activeRun || !resumeToken || this.#isBusy()) return Promise.resolve();
-    return this.#startTurn(undefined, activeRun).then(() => {});
+    if (!activeRun || !resumeToken || this.#busy()) return Promise.resolve();
+    return this.#startTurn(this.#newTurn(undefined), activeRun).then(() => {});
   };
 
   /**
@@ -372,18 +366,18 @@ export class ChatClient {
 
   /** Stops the current response; `remote`: a resumable run is stopped on the server too (else the reader only detaches). */
   #stop(remote: boolean): void {
-    this.#preparing?.abort();
-    this.#preparing = undefined;
     // Also a run kept after a failed turn: it may still be going on the server.
     if (remote) this.#stopRemote();
-    const active = this.#request !== undefined || this.#tools.busy || this.#isBusy();
-    if (!active) return;
-    this.#generation++;
-    this.#request?.abort();
-    this.#request = undefined;
-    this.#tools.abortAll();
-    this.#store.dispatch({ type: 'stopped', now: Date.now() });
-    this.#restTurn();
+    const { phase } = this.#turn;
+    if (!this.#busy()) return;
+    this.#turn.end();
+    // Files being read: nothing was sent, so there is nothing to close in the chat.
+    if (phase !== 'preparing') {
+      this.#tools.abortAll();
+      // While the ended turn is still the chat's: what the stop settles starts no continuation.
+      this.#store.dispatch({ type: 'stopped', now: Date.now() });
+    }
+    this.#turn = this.#newTurn(undefined);
   }
 
   /** Asks the server to stop the snapshot's resumable run, if there is one (`DELETE`). */
@@ -453,7 +447,7 @@ export class ChatClient {
    * fails instead of running twice. Returns how many calls it picked up.
    */
   readonly runPendingTools = (): number => {
-    if (this.#isBusy()) return 0;
+    if (this.#busy()) return 0;
     const last = this.getSnapshot().messages.at(-1);
     const calls = last?.role === 'assistant' ? toolCallParts(last) : [];
     return this.#tools.runPending(calls);
@@ -479,9 +473,19 @@ export class ChatClient {
   // ---------------------------------------------------------------------------------------------
   // Turns and runs
 
-  #isBusy(): boolean {
-    const { status } = this.getSnapshot();
-    return status === 'submitted' || status === 'streaming' || this.#preparing !== undefined;
+  /** The one answer to "is a response in progress": the current turn's (see `Turn.busy`). */
+  #busy(): boolean {
+    return this.#turn.busy(this.getSnapshot().status);
+  }
+
+  #newTurn(options: SendOptions | undefined): Turn<SendOptions> {
+    return new Turn(options, () => this.#tools.busy);
+  }
+
+  /** Ends the current turn (stopped or replaced) and makes `turn` the chat's. */
+  #replaceTurn(turn: Turn<SendOptions>): void {
+    this.#turn.end();
+    this.#turn = turn;
   }
 
   /** Reads the files (when there are some), appends the user message and starts its turn. */
@@ -489,18 +493,22 @@ export class ChatClient {
     const { text = '', files, metadata, messageId } = input;
     const parts: MessagePart[] = text ? [{ type: 'text', text, state: 'done' }] : [];
     if (files?.length) {
-      const preparing = (this.#preparing = new AbortController());
+      // The chat is busy while the files are read, and `stop()` aborts the reading.
+      const current = this.#turn;
+      const signal = current.prepare();
       try {
         // Reading and uploading files is loaded the first time a message has some; it throws only ChatwireErrors.
         const attachments = await import('./attachments.js');
-        parts.push(...(await attachments.readAttachments(files, this.#options.attachments, preparing.signal)));
+        parts.push(...(await attachments.readAttachments(files, this.#options.attachments, signal)));
       } catch (error) {
         return this.#refuse(error as ChatwireError);
       } finally {
-        if (this.#preparing === preparing) this.#preparing = undefined;
+        current.prepared();
       }
+      // Stopped while the files were read: nothing is sent.
+      if (!current.current) return this.#refuse(new ChatwireError('cancelled', 'The message was stopped before it was sent.'));
       // An answer given meanwhile (an approval) may have started a continuation.
-      if (this.#isBusy()) return this.#refuse(this.#busyError());
+      if (this.#busy()) return this.#refuse(this.#busyError());
     }
     const now = Date.now();
     if (this.#store.inspector.active) this.#store.inspector.emit({ type: 'turn', at: now, id });
@@ -509,7 +517,7 @@ export class ChatClient {
       message: { id, role: 'user', parts, createdAt: now, ...(metadata ? { metadata } : {}) },
       ...(messageId === undefined ? {} : { replaces: messageId }),
     });
-    return this.#startTurn(options);
+    return this.#startTurn(this.#newTurn(options));
   }
 
   #busyError(): ChatwireError {
@@ -522,39 +530,25 @@ export class ChatClient {
     return Promise.resolve({ sent: false, error });
   }
 
-  /** Starts a turn: a new run, or (`resuming`) the active run read again. */
-  #startTurn(options?: SendOptions, resuming?: ActiveRun): Promise<SendResult> {
+  /** Starts `turn` (replacing the current one, if it is not that one already): a new run, or (`resuming`) the active run read again. */
+  #startTurn(turn: Turn<SendOptions>, resuming?: ActiveRun): Promise<SendResult> {
     // A run still active here is one a failed turn kept (to read it again later; a run's end clears
     // it): the new turn replaces it, so it stops first.
     if (!resuming) this.#stopRemote();
-    this.#restTurn();
-    this.#turnOptions = options;
-    this.#steps = 0;
-    this.#generation++;
-    const done = new Promise<SendResult>((resolve) => {
-      this.#resolveTurn = () => resolve({ sent: true });
-    });
-    void this.#run(this.#generation, resuming);
-    return done;
+    if (this.#turn !== turn) this.#replaceTurn(turn);
+    void this.#run(turn, resuming);
+    return turn.rested;
   }
 
-  /** The turn came to rest (finished, failed, stopped or waiting on the user). */
-  #restTurn(): void {
-    const resolve = this.#resolveTurn;
-    this.#resolveTurn = undefined;
-    resolve?.();
-  }
-
-  async #run(generation: number, resuming?: ActiveRun): Promise<void> {
-    const controller = new AbortController();
-    this.#request = controller;
+  async #run(turn: Turn<SendOptions>, resuming?: ActiveRun): Promise<void> {
+    const controller = turn.request();
     const runId = resuming?.runId ?? createId('run');
     const store = this.#store;
     const tools = this.#wireTools.get(this.#options.tools, this.#options.manageDiscovery, this.getSnapshot().messages);
-    const send = this.#turnOptions;
+    const send = turn.options;
     const input = buildRunInput({ store, runId, tools, context: this.#options.context, send });
     // A run read again was sent before: its resume entries went with it.
-    store.dispatch({ type: 'requestStarted', runId, resumed: resuming ? [] : (input.resume ?? []).map((entry) => entry.interruptId) });
+    store.dispatch({ type: 'requestStarted', runId, ...(resuming ? { readAgain: true } : {}) });
     const managed = this.#options.manageDiscovery;
     if (managed && !resuming)
       store.dispatch({ type: 'usage', usage: managed.usage(runId, tools, this.#options.tools ?? [], input.messages), now: Date.now() });
@@ -570,7 +564,7 @@ export class ChatClient {
         send,
         resuming: resuming !== undefined,
         warn: (message) => this.#warn(message),
-        isCurrent: () => generation === this.#generation,
+        isCurrent: () => turn.current,
         onCustomEvent: (event) => {
           try {
             this.#options.onCustomEvent?.(event);
@@ -580,45 +574,47 @@ export class ChatClient {
         },
       });
     } catch (error) {
-      if (generation !== this.#generation || controller.signal.aborted) return;
-      this.#fail(error instanceof ChatwireError ? error : new ChatwireError('network', describeError(error), { cause: error }));
+      if (!turn.current || controller.signal.aborted) return;
+      this.#fail(turn, error instanceof ChatwireError ? error : new ChatwireError('network', describeError(error), { cause: error }));
       return;
     } finally {
-      if (this.#request === controller) this.#request = undefined;
+      turn.requestEnded(controller);
     }
     if (ending === undefined) return;
     if (ending !== 'finished') {
       this.#tools.abortAll();
       const error = this.getSnapshot().error;
       if (error) this.#options.onError?.(error);
-      this.#restTurn();
+      turn.rest();
       return;
     }
     // Browser tools that started while the stream was read decide again as they settle.
-    this.#maybeContinue(generation);
+    this.#maybeContinue(turn);
   }
 
-  #fail(error: ChatwireError): void {
+  #fail(turn: Turn<SendOptions>, error: ChatwireError): void {
     this.#tools.abortAll();
     this.#store.dispatch({ type: 'failed', error, now: Date.now() });
     if (this.#store.inspector.active) this.#store.inspector.emit({ type: 'error', at: Date.now(), error });
     this.#options.onError?.(error);
-    this.#restTurn();
+    turn.rest();
   }
 
   /**
    * Decides what follows once nothing streams, from the snapshot (see `nextStep`): wait for the
    * user, continue automatically (within the step budget), or end the turn.
    */
-  #maybeContinue(generation: number): void {
-    if (generation !== this.#generation || this.#request || this.#tools.busy) return;
+  #maybeContinue(of: Turn<unknown>): void {
+    const turn = this.#turn;
+    // What the browser still decides or runs shows in the snapshot (`nextStep` says `running`).
+    if (of !== turn || !turn.current || turn.streaming) return;
     const snapshot = this.getSnapshot();
     if (snapshot.status === 'error') return;
     const step = nextStep(snapshot);
     if (step === 'running') return;
     if (step === 'waiting' || step === 'finish') {
       this.#store.dispatch({ type: 'settled' });
-      this.#restTurn();
+      turn.rest();
       if (step === 'finish') {
         const last = snapshot.messages[snapshot.messages.length - 1];
         this.#options.onFinish?.({ message: last?.role === 'assistant' ? last : undefined, messages: this.getSnapshot().messages });
@@ -627,11 +623,11 @@ export class ChatClient {
       return;
     }
     const budget = this.#options.maxSteps ?? 10;
-    if (this.#steps >= budget) {
-      this.#fail(new ChatwireError('step-budget', `Stopped after ${budget} automatic continuations in one turn (maxSteps).`));
+    if (turn.steps >= budget) {
+      this.#fail(turn, new ChatwireError('step-budget', `Stopped after ${budget} automatic continuations in one turn (maxSteps).`));
       return;
     }
-    this.#steps++;
-    void this.#run(generation);
+    turn.steps++;
+    void this.#run(turn);
   }
 }

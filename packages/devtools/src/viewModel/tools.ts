@@ -1,5 +1,5 @@
 import { DISCOVERY_TOOL_NAME, type ChatMessage, type TurnRecord } from '@chatwire/core';
-import { readCompactionMarker, readDiscoveredNames, type ToolCatalogEntry } from '@chatwire/core/shared';
+import { discoverySources, type ToolCatalogEntry } from '@chatwire/core/shared';
 
 /** A tool as the catalog describes it (`GET /api/tools`); only the name is required here. */
 export type CatalogEntry = Pick<ToolCatalogEntry, 'name'> & Partial<ToolCatalogEntry>;
@@ -59,21 +59,13 @@ export interface ToolFilter {
  * call-to-load results count as discoveries, as in core's `discoveredToolsInChat`).
  */
 export function discoveryOrigins(messages: readonly ChatMessage[]): Map<string, Omit<DiscoveryOrigin, 'modelCall'>> {
-  const origins = new Map<string, Omit<DiscoveryOrigin, 'modelCall'>>();
+  // Core's one derivation says where; this adds the turn (user messages up to that message).
+  const turnAt: number[] = [];
   let turn = 0;
-  for (const message of messages) {
-    if (message.role === 'user') turn++;
-    for (const name of readCompactionMarker(message.metadata))
-      if (!origins.has(name)) origins.set(name, { turn, toolCallId: 'compaction marker' });
-    for (const part of message.parts) {
-      if (part.type !== 'tool-call' || !part.result) continue;
-      for (const name of readCompactionMarker(part.result.metadata))
-        if (!origins.has(name)) origins.set(name, { turn, toolCallId: part.toolCallId });
-      if (part.toolName !== DISCOVERY_TOOL_NAME || part.state !== 'output-available') continue;
-      for (const name of readDiscoveredNames(part.result.output ?? part.result.content)) {
-        if (!origins.has(name)) origins.set(name, { turn, toolCallId: part.toolCallId });
-      }
-    }
+  for (const message of messages) turnAt.push(message.role === 'user' ? ++turn : turn);
+  const origins = new Map<string, Omit<DiscoveryOrigin, 'modelCall'>>();
+  for (const [name, source] of discoverySources(messages)) {
+    origins.set(name, { turn: turnAt[source.messageIndex] ?? 0, toolCallId: source.toolCallId ?? 'compaction marker' });
   }
   return origins;
 }

@@ -122,7 +122,7 @@ export function streamEndedEarly(label: string, cause?: unknown): ProviderError 
 }
 
 /** A stream event that is not JSON. */
-export function malformedEvent(label: string, data: string, cause?: unknown): ProviderError {
+function malformedEvent(label: string, data: string, cause?: unknown): ProviderError {
   return new ProviderError('malformed', `${label}: the provider sent a malformed stream event (not JSON), starting: ${shorten(data, 80)}`, {
     cause,
   });

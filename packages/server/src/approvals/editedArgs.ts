@@ -4,7 +4,7 @@ import { validateToolInput } from '@chatwire/core/shared';
 import canonicalize from 'canonicalize';
 
 /** The longest edited arguments accepted, as canonical JSON (characters). */
-export const MAX_EDITED_ARGS_CHARS = 64 * 1024;
+const MAX_EDITED_ARGS_CHARS = 64 * 1024;
 
 /** Why edited arguments are refused, or the call as it will run: same id and tool, the edited arguments in canonical JSON. */
 export type EditedCall =

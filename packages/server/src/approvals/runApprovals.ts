@@ -38,7 +38,7 @@ export type CallVerdict =
   | { readonly kind: 'ask'; readonly message?: string; readonly decision?: ApprovalDecision };
 
 /** The version a grant of this tool is bound to, as it is now. */
-export function versionOf(context: RunContext, tool: RegisteredTool): string {
+function versionOf(context: RunContext, tool: RegisteredTool): string {
   return definitionVersion(tool, context.tools.discovery.fingerprint(tool.name));
 }
 

@@ -33,7 +33,7 @@ export function mediaPartsOf(message: Message): MediaPart[] {
 }
 
 /** The essence of a MIME type (`image/png` of `Image/PNG; x=1`), or `undefined` when it is not `type/subtype`. */
-export function mimeEssence(value: string | undefined): string | undefined {
+function mimeEssence(value: string | undefined): string | undefined {
   if (value === undefined || value.length > 255) return undefined;
   const essence = (value.split(';', 1)[0] ?? '').trim().toLowerCase();
   return /^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*$/.test(essence) ? essence : undefined;
@@ -43,7 +43,7 @@ export function mimeEssence(value: string | undefined): string | undefined {
  * The decoded size of standard, padded base64, or `undefined` when the text is not that. A loop over
  * the characters: linear, and nothing is decoded.
  */
-export function base64Size(text: string): number | undefined {
+function base64Size(text: string): number | undefined {
   if (text.length % 4 !== 0) return undefined;
   let padding = 0;
   for (let i = 0; i < text.length; i++) {
@@ -62,7 +62,7 @@ export function base64Size(text: string): number | undefined {
 }
 
 /** A `data:<mime>;base64,<data>` URL's parts, or `undefined` for any other URL. */
-export function parseDataUrl(url: string): { readonly mimeType: string | undefined; readonly base64: string } | undefined {
+function parseDataUrl(url: string): { readonly mimeType: string | undefined; readonly base64: string } | undefined {
   if (!url.slice(0, 5).toLowerCase().startsWith('data:')) return undefined;
   const comma = url.indexOf(',');
   if (comma < 0 || comma > 300) return undefined;

@@ -63,8 +63,3 @@ export function resolveSigningKey(secret?: string | Uint8Array, environment: Sec
   }
   return { key: processKey, configured: false };
 }
-
-/** Forgets that the development warning was printed (tests). */
-export function resetSecretWarning(): void {
-  warned = false;
-}

@@ -23,7 +23,7 @@ export interface ErrorReport {
 export type ErrorReporter = (report: ErrorReport) => void;
 
 /** The default reporter: one `console.error` line per failure (silent under `NODE_ENV=test`). */
-export const logErrorReport: ErrorReporter = (report) => {
+const logErrorReport: ErrorReporter = (report) => {
   if (process.env['NODE_ENV'] === 'test') return;
   const where = report.toolName ? ` in tool '${report.toolName}'` : '';
   console.error(`[chatwire] ${report.kind} error${where} (ref ${report.ref}, run ${report.runId}): ${report.message}`);

@@ -26,7 +26,7 @@ export interface HostPolicyOptions {
 const IPV4 = /^\d{1,3}(?:\.\d{1,3}){3}$/;
 
 /** The host name of a `Host` header value (lowercased, port dropped), or `undefined` when it is not a host. */
-export function hostnameOf(host: string): string | undefined {
+function hostnameOf(host: string): string | undefined {
   if (host === '' || host.length > 300) return undefined;
   // A server sees a handful of Host values: each is parsed once (a URL parse per request adds up in a burst).
   if (hostnames.has(host)) return hostnames.get(host);

@@ -36,7 +36,7 @@ export interface PendingInput<Call = unknown> {
  * requests to the instance that started its run (sticky sessions by thread id). A request another
  * process started, or one from before a restart, is answered with an error result instead.
  */
-export class PendingInputs {
+class PendingInputs {
   readonly #pending = new Map<string, { readonly input: PendingInput; readonly timer: ReturnType<typeof setTimeout> }>();
 
   /** Registers `input`; `onTimeout` runs when nobody answered by `input.expiresAt`. */

@@ -2,13 +2,13 @@ import { jsonSchema, type JsonSchema } from '@chatwire/core';
 import { hasProtoKey, validateWithSchema } from '@chatwire/core/shared';
 
 /** How large a requested schema may be, serialised (it travels to the browser in the interrupt). */
-export const MAX_REQUESTED_SCHEMA_CHARS = 64 * 1024;
+const MAX_REQUESTED_SCHEMA_CHARS = 64 * 1024;
 
 /** How long an input request's message may be. */
 export const MAX_INPUT_MESSAGE_CHARS = 4_000;
 
 /** How deeply a requested schema, and the content answering it, may nest. */
-export const MAX_INPUT_DEPTH = 32;
+const MAX_INPUT_DEPTH = 32;
 
 /** Keywords whose value is a map of names to schemas. */
 const SCHEMA_MAPS = ['properties', '$defs', 'definitions', 'dependentSchemas', 'dependencies'];

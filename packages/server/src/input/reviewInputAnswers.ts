@@ -37,7 +37,7 @@ export interface InputAnswersReview {
 }
 
 /** The store key that marks an input request as answered. */
-export const answeredInputKey = (id: string): string => `input:${id}`;
+const answeredInputKey = (id: string): string => `input:${id}`;
 
 /** How long an answered input request's key is kept past its expiry. */
 const KEY_MARGIN_MS = 5 * 60_000;

@@ -16,7 +16,7 @@ import type { RunContext } from './runContext.js';
 
 /** `Interrupt.reason` of a tool approval: the AG-UI core value for an interrupt bound to a tool call. */
 /** AG-UI's own interrupt reason for a tool call awaiting approval. */
-export const APPROVAL_REASON = INTERRUPT_REASONS.toolApproval;
+const APPROVAL_REASON = INTERRUPT_REASONS.toolApproval;
 
 /** A server call ready to run: its tool, and its input parsed and validated exactly once. */
 export interface PreparedCall {

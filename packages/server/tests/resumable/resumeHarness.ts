@@ -21,7 +21,7 @@ import { getRun, readFrames, textOf, type Frame } from './resumableFixtures.js';
  */
 
 /** The scripted model at a pace, recording each call's signal and whether it streamed to its end. */
-export function watchedModel(delayMs = 3): ChatModel & { readonly calls: { signal: AbortSignal; chunks: number; finished: boolean }[] } {
+function watchedModel(delayMs = 3): ChatModel & { readonly calls: { signal: AbortSignal; chunks: number; finished: boolean }[] } {
   const scripted = createScriptedModel({ delayMs });
   const calls: { signal: AbortSignal; chunks: number; finished: boolean }[] = [];
   return {

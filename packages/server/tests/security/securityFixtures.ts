@@ -6,7 +6,7 @@ import { createChatHandler, createMemoryStore, createScriptedModel, type ChatHan
 import { applyEvents, interruptsOf, readEvents, user } from '../fixtures.js';
 
 /** A refund tool that needs approval, with a spy on its implementation. */
-export function refundTool() {
+function refundTool() {
   const refund = vi.fn(async ({ orderId }: { orderId: string }) => ({ refunded: orderId }));
   const tool = toolDefinition({
     name: 'refundOrder',
