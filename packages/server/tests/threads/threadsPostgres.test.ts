@@ -47,7 +47,10 @@ describe('threads on one PostgreSQL server', () => {
       const view = (await (await fetch(`${httpTwo.url}/api/threads/${threadId}`)).json()) as ThreadView;
       expect(view.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
 
-      const second = clientFor((request) => fetch(`${httpTwo.url}/api/chat`, request), { id: threadId, initialMessages: fromWireMessages(view.messages) });
+      const second = clientFor((request) => fetch(`${httpTwo.url}/api/chat`, request), {
+        id: threadId,
+        initialMessages: fromWireMessages(view.messages),
+      });
       await second.client.sendMessage('and tomorrow?');
       expect(second.client.getSnapshot().error).toBeUndefined();
       // Instance two's model read the whole thread, from the database.
@@ -91,7 +94,9 @@ describe('threads on one PostgreSQL server', () => {
     const before = await getView(server.threads, 'pg_down');
     await postgres.stop();
     try {
-      const refused = await server.chat(chatRequest(runInput([...before.messages, user('during the outage', 'o2')], { threadId: 'pg_down' })));
+      const refused = await server.chat(
+        chatRequest(runInput([...before.messages, user('during the outage', 'o2')], { threadId: 'pg_down' })),
+      );
       expect(refused.status).toBe(503);
       expect(await refused.json()).toMatchObject({ code: 'threads-unavailable', error: expect.stringContaining('nothing was saved') });
       const list = await server.threads(threadsRequest(''));
