@@ -1,9 +1,9 @@
 import type { Message } from '@ag-ui/core';
 import { decodeCursor, encodeCursor } from './threadCursor.js';
 import { MIGRATION_LOCK, THREAD_MIGRATIONS } from './threadSchema.js';
+import { branchPointsOf, newestLeaf, pathTo } from './threadTree.js';
 import {
   ThreadStoreError,
-  type BranchPoint,
   type StoredMessage,
   type ThreadAppend,
   type ThreadLookup,
@@ -52,23 +52,6 @@ const storedOf = (row: MessageRow): StoredMessage => ({ message: parsed(row.mess
 /** Now, to the millisecond (what list cursors carry), and never earlier than the thread's last activity. */
 const NEXT_ACTIVITY = `greatest(date_trunc('milliseconds', clock_timestamp()), updated_at + interval '1 millisecond')`;
 
-/** The branch from the root to `$2` in thread `$1`, oldest first. */
-const PATH_SQL = `WITH RECURSIVE path AS (
-    SELECT id, parent_id, seq, message, 0 AS depth FROM chatwire_messages WHERE thread_id = $1 AND id = $2
-    UNION ALL
-    SELECT m.id, m.parent_id, m.seq, m.message, path.depth + 1
-      FROM chatwire_messages m JOIN path ON m.thread_id = $1 AND m.id = path.parent_id
-  )
-  SELECT id, parent_id, seq, message FROM path ORDER BY depth DESC`;
-
-/** The newest message under `$2` in thread `$1`, itself included: a leaf, since children are newer than parents. */
-const NEWEST_LEAF_SQL = `WITH RECURSIVE below AS (
-    SELECT id, seq FROM chatwire_messages WHERE thread_id = $1 AND id = $2
-    UNION ALL
-    SELECT m.id, m.seq FROM chatwire_messages m JOIN below ON m.thread_id = $1 AND m.parent_id = below.id
-  )
-  SELECT id FROM below ORDER BY seq DESC LIMIT 1`;
-
 /** SQLSTATE classes of a database that is not there or not serving: connection, resources, shutdown. */
 const UNAVAILABLE_STATES = /^(08|53|57|58)/;
 
@@ -113,24 +96,34 @@ export function createSqlThreadStore(db: SqlDatabase): ThreadStore {
         [threadId, owner],
       )
     ).rows[0];
-  const pathOf = async (session: SqlSession, threadId: string, messageId: string | null) =>
-    messageId === null ? [] : (await session.query<MessageRow>(PATH_SQL, [threadId, messageId])).rows.map(storedOf);
-  const view = async (session: SqlSession, row: ThreadRow & { active_leaf: string | null }): Promise<ThreadView> => {
-    const path = await pathOf(session, row.id, row.active_leaf);
-    const parents = path.flatMap((stored) => (stored.parentId === null ? [] : [stored.parentId]));
-    const { rows } = await session.query<{ parent_id: string | null; siblings: string[] | string }>(
-      `SELECT parent_id, json_agg(id ORDER BY seq) AS siblings FROM chatwire_messages
-        WHERE thread_id = $1 AND (parent_id IS NULL OR parent_id IN (SELECT json_array_elements_text($2::json)))
-        GROUP BY parent_id HAVING count(*) > 1`,
-      [row.id, JSON.stringify(parents)],
+  /**
+   * A thread's tree: every message with its parent and creation order, in one indexed read. The
+   * branch, its branch points and a newest leaf are then walked here, as the memory store walks them
+   * (threadTree.ts): one read of n rows instead of a recursive query of n steps.
+   */
+  const treeOf = async (session: SqlSession, threadId: string) => {
+    const { rows } = await session.query<MessageRow>(
+      'SELECT id, parent_id, seq, message FROM chatwire_messages WHERE thread_id = $1 ORDER BY seq',
+      [threadId],
     );
-    const siblingsOf = new Map(rows.map((sibling) => [sibling.parent_id, parsed(sibling.siblings)]));
-    const branches: BranchPoint[] = [];
-    for (const { message, parentId } of path) {
-      const siblings = siblingsOf.get(parentId);
-      if (siblings) branches.push({ messageId: message.id, siblings, index: siblings.indexOf(message.id) });
+    const messages = new Map<string, StoredMessage>();
+    const children = new Map<string | null, string[]>();
+    for (const row of rows) {
+      messages.set(row.id, storedOf(row));
+      const siblings = children.get(row.parent_id);
+      if (siblings) siblings.push(row.id);
+      else children.set(row.parent_id, [row.id]);
     }
-    return { thread: summaryOf(row), messages: path.map((stored) => stored.message), branches };
+    return { messages, children };
+  };
+  const view = async (session: SqlSession, row: ThreadRow & { active_leaf: string | null }): Promise<ThreadView> => {
+    const tree = await treeOf(session, row.id);
+    const path = pathTo(row.active_leaf, (id) => tree.messages.get(id));
+    return {
+      thread: summaryOf(row),
+      messages: path.map((stored) => stored.message),
+      branches: branchPointsOf(path, (parentId) => tree.children.get(parentId) ?? []),
+    };
   };
   return {
     list: (owner, page) =>
@@ -174,14 +167,26 @@ export function createSqlThreadStore(db: SqlDatabase): ThreadStore {
       run(() =>
         db.transaction(async (tx) => {
           if (!(await ownedThread(tx, owner, threadId))) return undefined;
-          const leaf = (await tx.query<{ id: string }>(NEWEST_LEAF_SQL, [threadId, messageId])).rows[0];
-          if (!leaf) throw new ThreadStoreError('unknown-message', `Thread '${threadId}' has no message '${messageId}'.`);
+          const tree = await treeOf(tx, threadId);
+          if (!tree.messages.has(messageId))
+            throw new ThreadStoreError('unknown-message', `Thread '${threadId}' has no message '${messageId}'.`);
+          const leaf = newestLeaf(
+            messageId,
+            (id) => tree.children.get(id) ?? [],
+            (id) => tree.messages.get(id)?.seq ?? 0,
+          );
           const { rows } = await tx.query<ThreadRow & { active_leaf: string | null }>(
             `UPDATE chatwire_threads SET active_leaf = $2, updated_at = ${NEXT_ACTIVITY} WHERE id = $1
               RETURNING id, title, created_at, updated_at, active_leaf`,
-            [threadId, leaf.id],
+            [threadId, leaf],
           );
-          return view(tx, rows[0] as ThreadRow & { active_leaf: string | null });
+          const updated = rows[0] as ThreadRow & { active_leaf: string | null };
+          const path = pathTo(updated.active_leaf, (id) => tree.messages.get(id));
+          return {
+            thread: summaryOf(updated),
+            messages: path.map((stored) => stored.message),
+            branches: branchPointsOf(path, (parentId) => tree.children.get(parentId) ?? []),
+          };
         }),
       ),
     lookup: (owner, threadId, messageIds) =>
@@ -200,9 +205,11 @@ export function createSqlThreadStore(db: SqlDatabase): ThreadStore {
         return { exists: true, owned: true, found };
       }),
     path: (owner, threadId, messageId) =>
-      run(async () =>
-        (await ownedThread(db, owner, threadId)) ? (await pathOf(db, threadId, messageId)).map((stored) => stored.message) : [],
-      ),
+      run(async () => {
+        if (!(await ownedThread(db, owner, threadId))) return [];
+        const tree = await treeOf(db, threadId);
+        return tree.messages.has(messageId) ? pathTo(messageId, (id) => tree.messages.get(id)).map((stored) => stored.message) : [];
+      }),
     append: (owner, threadId, append: ThreadAppend) =>
       run(() =>
         db.transaction(async (tx) => {
