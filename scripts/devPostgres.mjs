@@ -12,7 +12,9 @@ const { startPostgres } = await import('../packages/server/tests/threads/postgre
 
 const port = Number(process.env.PGPORT ?? 5433);
 const server = await startPostgres(port);
-console.log(`PostgreSQL (throwaway) on 127.0.0.1:${port}\n\n  DATABASE_URL=${server.url} npm start\n\nCtrl+C stops it and deletes its data.`);
+console.log(
+  `PostgreSQL (throwaway) on 127.0.0.1:${port}\n\n  DATABASE_URL=${server.url} npm start\n\nCtrl+C stops it and deletes its data.`,
+);
 const stop = () => void server.destroy().finally(() => process.exit(0));
 process.once('SIGINT', stop);
 process.once('SIGTERM', stop);
