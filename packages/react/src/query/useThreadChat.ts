@@ -1,0 +1,120 @@
+import { useCallback, useEffect, useMemo } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  ThreadsError,
+  branchAt,
+  switchBranch,
+  threadMessages,
+  type AnyTool,
+  type BranchPoint,
+  type BranchView,
+  type ChatMessage,
+  type DataPartSchemas,
+  type ThreadDetail,
+} from '@chatwire/core';
+import { useChat, type UseChatOptions, type UseChatResult } from '../useChat.js';
+import { apiOf, threadKeys, threadQueryOptions, threadsClientOf, type ThreadsQueryConfig } from './threadQueries.js';
+
+/** Options of {@link useThreadChat}: `useChat`'s, with the thread id required and the threads endpoint. */
+export interface UseThreadChatOptions<
+  Tools extends readonly AnyTool[] = readonly AnyTool[],
+  DataParts extends DataPartSchemas = DataPartSchemas,
+> extends Omit<UseChatOptions<Tools, DataParts>, 'id' | 'initialMessages'> {
+  /** The thread's id: the chat id (AG-UI `threadId`) the server files its runs under. A new id is a new thread. */
+  readonly id: string;
+  /** The threads endpoint and how to call it. Defaults to `/api/threads` with the page's `fetch`. */
+  readonly threads?: ThreadsQueryConfig;
+}
+
+/** What {@link useThreadChat} returns: `useChat`'s result plus the thread and its branches. */
+export interface UseThreadChatResult<
+  Tools extends readonly AnyTool[] = readonly AnyTool[],
+  DataParts extends DataPartSchemas = DataPartSchemas,
+> extends UseChatResult<Tools, DataParts> {
+  /** The thread as the server last sent it (`undefined` before its first run, or while it loads). */
+  readonly thread: ThreadDetail | undefined;
+  /** The branch points of the active branch (messages with siblings). */
+  readonly branches: readonly BranchPoint[];
+  /** A message's place among its siblings, for a branch picker; `undefined` when it has none. */
+  readonly branchAt: (messageId: string) => BranchView | undefined;
+  /**
+   * Shows the branch through `messageId` (a sibling from `branchAt`): the server makes it active, then
+   * it replaces the messages. Rejects (changing nothing) while a response is in progress or when the
+   * server refuses.
+   */
+  readonly switchBranch: (messageId: string) => Promise<void>;
+}
+
+/**
+ * A chat kept on the server as a thread: `useChat` whose conversation loads from the thread (through
+ * React Query, shared with `useThread`), whose list and thread queries are read again whenever a run
+ * ends, and which shows the thread's branches and switches between them. Editing a message
+ * (`sendMessage({ text, messageId })`) or `regenerate()` makes a sibling on the server; the chat shows
+ * the new branch, and the old one stays a `switchBranch` away.
+ *
+ * @example
+ * ```tsx
+ * const chat = useThreadChat({ id: threadId, api: '/api/chat', threads: { api: '/api/threads' } });
+ * const view = chat.branchAt(message.id); // { index, count, previous, next } or undefined
+ * <button disabled={!view?.next} onClick={() => chat.switchBranch(view!.next!)}>›</button>;
+ * ```
+ */
+export function useThreadChat<
+  const Tools extends readonly AnyTool[] = readonly AnyTool[],
+  const DataParts extends DataPartSchemas = DataPartSchemas,
+>(options: UseThreadChatOptions<Tools, DataParts>): UseThreadChatResult<Tools, DataParts> {
+  const { threads: config, ...chatOptions } = options;
+  const queryClient = useQueryClient();
+  const api = apiOf(config);
+  const id = options.id;
+  const configKey = JSON.stringify([api, config?.credentials, config?.headers]);
+  // The options object is new on every render; the config it holds changes rarely.
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const stableConfig = useMemo(() => config, [configKey, config?.fetch]);
+
+  const loader = useCallback(
+    async (threadId: string): Promise<readonly ChatMessage[]> => {
+      try {
+        return threadMessages(await queryClient.fetchQuery(threadQueryOptions(threadId, stableConfig)));
+      } catch (error) {
+        // A thread that does not exist yet is a new one: it starts empty, and the server creates it on its first run.
+        if (error instanceof ThreadsError && error.code === 'unknown-thread') return [];
+        throw error;
+      }
+    },
+    [queryClient, stableConfig],
+  );
+  const chat = useChat<Tools, DataParts>({ ...chatOptions, id, initialMessages: loader });
+  const thread = useQuery({ ...threadQueryOptions(id, stableConfig), enabled: true });
+
+  // When a run ends, the server has written its turn: the list (order, default title) and the thread (branches) change.
+  const { client } = chat;
+  useEffect(() => {
+    let running = false;
+    const check = () => {
+      const { status } = client.getSnapshot();
+      const nowRunning = status === 'submitted' || status === 'streaming';
+      if (running && !nowRunning) {
+        void queryClient.invalidateQueries({ queryKey: threadKeys.lists(api) });
+        void queryClient.invalidateQueries({ queryKey: threadKeys.detail(api, client.id) });
+      }
+      running = nowRunning;
+    };
+    check();
+    return client.subscribe(check);
+  }, [client, queryClient, api]);
+
+  const detail = thread.data;
+  const branches = useMemo(() => detail?.branches ?? [], [detail]);
+  const at = useCallback((messageId: string) => branchAt(branches, messageId), [branches]);
+  const switchTo = useCallback(
+    async (messageId: string) => {
+      const next = await switchBranch(client, threadsClientOf(stableConfig), messageId);
+      queryClient.setQueryData(threadKeys.detail(api, client.id), next);
+      void queryClient.invalidateQueries({ queryKey: threadKeys.lists(api) });
+    },
+    [client, queryClient, api, stableConfig],
+  );
+
+  return { ...chat, thread: detail, branches, branchAt: at, switchBranch: switchTo };
+}
