@@ -116,6 +116,8 @@ export function fakeThreadsServer(base = 'http://app.test/api/threads') {
       failNext = status;
     },
     has: (id: string) => threads.has(id),
+    /** Whether the thread stores a message of this id. */
+    stores: (threadId: string, messageId: string) => threads.get(threadId)?.nodes.has(messageId) ?? false,
     titleOf: (id: string) => threads.get(id)?.title,
   };
 }

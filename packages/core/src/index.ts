@@ -100,5 +100,5 @@ export type {
   ThreadsClientOptions,
   ThreadSummary,
 } from './threads/threadsClient.js';
-export { branchAt, switchBranch, threadMessages } from './threads/branches.js';
+export { branchAt, switchBranch, threadMessages, wireIdOf } from './threads/branches.js';
 export type { BranchableChat, BranchView } from './threads/branches.js';

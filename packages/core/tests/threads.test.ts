@@ -7,6 +7,7 @@ import {
   createThreadsClient,
   fetchToolCatalog,
   switchBranch,
+  wireIdOf,
   type ChatConnection,
 } from '@chatwire/core';
 import { fakeThreadsServer } from '../../../tests/fakeThreadsServer.js';
@@ -168,5 +169,23 @@ describe('fetchToolCatalog', () => {
     await expect(fetchToolCatalog('/api/tools', { fetch: status })).rejects.toThrow(/500/);
     const shape = (async () => new Response(JSON.stringify({ tools: 'x' }))) as typeof globalThis.fetch;
     await expect(fetchToolCatalog('/api/tools', { fetch: shape })).rejects.toThrow(/no tools list/);
+  });
+});
+
+describe('wireIdOf', () => {
+  it('is a user message’s id, and the wire id of an assistant turn’s first message', () => {
+    expect(wireIdOf({ id: 'u1', role: 'user', parts: [{ type: 'text', text: 'x', state: 'done' }] })).toBe('u1');
+    const turn = {
+      id: 'turn_1',
+      role: 'assistant' as const,
+      parts: [
+        { type: 'data' as const, name: 'progress', id: 'd', data: {} },
+        { type: 'text' as const, text: 'a', state: 'done' as const, messageId: 'w1' },
+        { type: 'text' as const, text: 'b', state: 'done' as const, messageId: 'w2' },
+      ],
+    };
+    expect(wireIdOf(turn as never)).toBe('w1');
+    expect(branchAt([{ messageId: 'w1', siblings: ['w0', 'w1'], index: 1 }], turn as never)).toMatchObject({ index: 1, previous: 'w0' });
+    expect(wireIdOf({ id: 'turn_2', role: 'assistant', parts: [] })).toBe('turn_2');
   });
 });

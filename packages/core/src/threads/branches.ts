@@ -17,16 +17,31 @@ export interface BranchView {
 }
 
 /**
- * The branch picker of a message: its place among its siblings, or `undefined` when it has none.
- * `branches` are a thread's branch points (`ThreadDetail.branches`).
+ * The id the server files a UI message under: a user message's own id; for an assistant turn, the
+ * wire id of its first message (a streamed turn has a client id, its parts carry the wire ids).
+ */
+export function wireIdOf(message: Pick<ChatMessage, 'id' | 'role' | 'parts'>): string {
+  if (message.role !== 'assistant') return message.id;
+  for (const part of message.parts) if ('messageId' in part && typeof part.messageId === 'string') return part.messageId;
+  return message.id;
+}
+
+/**
+ * The branch picker of a message (a UI message, or a wire message id): its place among its
+ * siblings, or `undefined` when it has none. `branches` are a thread's branch points
+ * (`ThreadDetail.branches`).
  *
  * @example
  * ```ts
- * const view = branchAt(thread.branches, message.id);
+ * const view = branchAt(thread.branches, message);
  * if (view) label = `${view.index + 1}/${view.count}`;
  * ```
  */
-export function branchAt(branches: readonly BranchPoint[] | undefined, messageId: string): BranchView | undefined {
+export function branchAt(
+  branches: readonly BranchPoint[] | undefined,
+  message: string | Pick<ChatMessage, 'id' | 'role' | 'parts'>,
+): BranchView | undefined {
+  const messageId = typeof message === 'string' ? message : wireIdOf(message);
   const point = branches?.find((candidate) => candidate.messageId === messageId);
   if (!point || point.siblings.length < 2) return undefined;
   return {

@@ -35,8 +35,13 @@ export interface UseThreadChatResult<
   readonly thread: ThreadDetail | undefined;
   /** The branch points of the active branch (messages with siblings). */
   readonly branches: readonly BranchPoint[];
-  /** A message's place among its siblings, for a branch picker; `undefined` when it has none. */
-  readonly branchAt: (messageId: string) => BranchView | undefined;
+  /** A message's place among its siblings (a UI message, or a wire id), for a branch picker; `undefined` when it has none. */
+  readonly branchAt: (message: string | ChatMessage) => BranchView | undefined;
+  /**
+   * `useChat`'s `sendMessage`, except that an edit (`{ text, messageId }`) sends the new text as a new
+   * message after the edited one's predecessors: the server files it as a sibling.
+   */
+  readonly sendMessage: UseChatResult<Tools, DataParts>['sendMessage'];
   /**
    * Shows the branch through `messageId` (a sibling from `branchAt`): the server makes it active, then
    * it replaces the messages. Rejects (changing nothing) while a response is in progress or when the
@@ -55,7 +60,7 @@ export interface UseThreadChatResult<
  * @example
  * ```tsx
  * const chat = useThreadChat({ id: threadId, api: '/api/chat', threads: { api: '/api/threads' } });
- * const view = chat.branchAt(message.id); // { index, count, previous, next } or undefined
+ * const view = chat.branchAt(message); // { index, count, previous, next } or undefined
  * <button disabled={!view?.next} onClick={() => chat.switchBranch(view!.next!)}>›</button>;
  * ```
  */
@@ -106,7 +111,7 @@ export function useThreadChat<
 
   const detail = thread.data;
   const branches = useMemo(() => detail?.branches ?? [], [detail]);
-  const at = useCallback((messageId: string) => branchAt(branches, messageId), [branches]);
+  const at = useCallback((message: string | ChatMessage) => branchAt(branches, message), [branches]);
   const switchTo = useCallback(
     async (messageId: string) => {
       const next = await switchBranch(client, threadsClientOf(stableConfig), messageId);
@@ -116,5 +121,22 @@ export function useThreadChat<
     [client, queryClient, api, stableConfig],
   );
 
-  return { ...chat, thread: detail, branches, branchAt: at, switchBranch: switchTo };
+  // The server keeps what it stored under an id: an edit is a new message (a sibling), never the old id with new text.
+  const sendMessage = useCallback<UseChatResult['sendMessage']>(
+    (message, sendOptions) => {
+      const input = typeof message === 'string' ? undefined : message;
+      if (input?.messageId === undefined) return client.sendMessage(message, sendOptions);
+      const { messages, status } = client.getSnapshot();
+      const at = messages.findIndex((item) => item.id === input.messageId && item.role === 'user');
+      const empty = typeof input.text !== 'string' || (input.text.trim() === '' && !input.files?.length);
+      // Anything the client refuses is refused as it would be, changing nothing.
+      if (at < 0 || empty || status === 'submitted' || status === 'streaming') return client.sendMessage(message, sendOptions);
+      const { messageId: _edited, ...rest } = input;
+      client.setMessages(messages.slice(0, at));
+      return client.sendMessage(rest, sendOptions);
+    },
+    [client],
+  );
+
+  return { ...chat, sendMessage, thread: detail, branches, branchAt: at, switchBranch: switchTo };
 }
