@@ -5,6 +5,8 @@ import {
   createChatHandler,
   createGrantsHandler,
   createMemoryStore,
+  createMemoryThreadStore,
+  createThreadsHandler,
   createRedisStore,
   createScriptedModel,
   createToolsHandler,
@@ -12,6 +14,7 @@ import {
   openaiResponses,
   type ChatModel,
   type ServerStore,
+  type ThreadStore,
   type DiscoveryOptions,
   type FetchHandler,
   type ScriptRule,
@@ -34,6 +37,8 @@ export interface DemoRoutesOptions {
   readonly discovery?: DiscoveryOptions;
   /** Where approvals and resumable runs are kept. Defaults to {@link storeFromEnv}, else in memory. */
   readonly store?: ServerStore;
+  /** Where threads are kept (`/api/threads`, and the history of every chat). Defaults to one in memory. */
+  readonly threads?: ThreadStore;
   /**
    * Connected MCP servers whose tools join the demo's (read per request); their status is served in
    * the catalog's `servers` for the devtools' MCP view. Defaults to none.
@@ -167,7 +172,8 @@ export function demoToolNames(): string[] {
 
 /**
  * The demo server's routes: `/api/chat` (`POST` one AG-UI run, `GET` resumes one, `DELETE` stops
- * one), `GET /api/tools` (the catalog) and `/api/grants` (list and revoke grants).
+ * one), `GET /api/tools` (the catalog), `/api/grants` (list and revoke grants) and `/api/threads`
+ * (list, open, rename, delete threads, switch branches).
  */
 export function createDemoRoutes(options: DemoRoutesOptions = {}): FetchHandler {
   const delayMs = options.delayMs ?? Number(process.env['CHATWIRE_DELAY_MS'] ?? 25);
@@ -182,6 +188,8 @@ export function createDemoRoutes(options: DemoRoutesOptions = {}): FetchHandler 
   const store = options.store ?? storeFromEnv(process.env) ?? createMemoryStore();
   // A one-person demo: every request is the same user, so "always allow" has someone to belong to.
   const userOf = () => 'demo-user';
+  // Threads: every turn is stored, and the chat's history is read from the store (docs/threads.md).
+  const threads = options.threads ?? createMemoryThreadStore();
   const mcp = options.mcp;
   // MCP servers come and go (reconnects, list changes): each request reads their current tools.
   const currentTools = mcp ? () => [...tools, ...mcp.tools()] : tools;
@@ -192,6 +200,7 @@ export function createDemoRoutes(options: DemoRoutesOptions = {}): FetchHandler 
     resumable: true,
     store,
     userOf,
+    threads,
     system: `You are the Chatwire demo assistant for a shop and workspace. Use tools when they help.\n\n${codeMode.systemPrompt}`,
     ...(options.discovery ? { discovery: options.discovery } : {}),
   });
@@ -200,11 +209,13 @@ export function createDemoRoutes(options: DemoRoutesOptions = {}): FetchHandler 
   const servers = mcp?.catalogStatus ? () => mcp.catalogStatus?.() ?? [] : undefined;
   const handleTools = createToolsHandler(currentTools, { counter: model.toolTokens, ...(servers ? { servers } : {}) });
   const handleGrants = createGrantsHandler({ store, userOf });
+  const handleThreads = createThreadsHandler({ threads, userOf });
   return (request) => {
     const { pathname } = new URL(request.url);
     if (pathname === '/api/chat') return handleChat(request);
     if (pathname === '/api/grants') return handleGrants(request);
     if (pathname === '/api/tools') return handleTools(request);
+    if (pathname === '/api/threads' || pathname.startsWith('/api/threads/')) return handleThreads(request);
     return undefined;
   };
 }

@@ -120,4 +120,22 @@ export type { GrantOptions } from './approvals/grants.js';
 export { createGrantsHandler } from './approvals/grantsHandler.js';
 export type { GrantList, GrantsHandlerOptions } from './approvals/grantsHandler.js';
 export { createMemoryGrantStore } from './store/memoryStore.js';
+export { NO_OWNER, ThreadStoreError } from './threads/threadStore.js';
+export type {
+  BranchPoint,
+  StoredMessage,
+  ThreadAppend,
+  ThreadLookup,
+  ThreadPage,
+  ThreadPageRequest,
+  ThreadRunRecord,
+  ThreadStore,
+  ThreadStoreErrorCode,
+  ThreadSummary,
+  ThreadView,
+} from './threads/threadStore.js';
+export { createMemoryThreadStore } from './threads/memoryThreadStore.js';
+export { createThreadsHandler, DEFAULT_THREADS_PER_PAGE, MAX_THREADS_PER_PAGE } from './threads/threadsHandler.js';
+export type { ThreadsHandlerOptions } from './threads/threadsHandler.js';
+export { MAX_TITLE_LENGTH } from './threads/threadTitle.js';
 export { createRedisGrantStore } from './store/redisStore.js';
