@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   ThreadsError,
@@ -22,6 +22,17 @@ export interface UseThreadChatOptions<
 > extends Omit<UseChatOptions<Tools, DataParts>, 'id' | 'initialMessages'> {
   /** The thread's id: the chat id (AG-UI `threadId`) the server files its runs under. A new id is a new thread. */
   readonly id: string;
+  /**
+   * Messages to show at once instead of loading the thread's, for example the page's own copy saved
+   * with a run in flight (`initialActiveRun`) to resume after a reload. Defaults to loading the thread.
+   */
+  readonly initialMessages?: readonly ChatMessage[];
+  /**
+   * The app just made this id up for a new conversation: nothing is read from the server until its
+   * first run ends (a thread that does not exist yet would answer 404). Read when the hook mounts.
+   * Defaults to `false`.
+   */
+  readonly newThread?: boolean;
   /** The threads endpoint and how to call it. Defaults to `/api/threads` with the page's `fetch`. */
   readonly threads?: ThreadsQueryConfig;
 }
@@ -68,7 +79,7 @@ export function useThreadChat<
   const Tools extends readonly AnyTool[] = readonly AnyTool[],
   const DataParts extends DataPartSchemas = DataPartSchemas,
 >(options: UseThreadChatOptions<Tools, DataParts>): UseThreadChatResult<Tools, DataParts> {
-  const { threads: config, ...chatOptions } = options;
+  const { threads: config, newThread = false, ...chatOptions } = options;
   const queryClient = useQueryClient();
   const api = apiOf(config);
   const id = options.id;
@@ -77,8 +88,12 @@ export function useThreadChat<
   // eslint-disable-next-line react-hooks/exhaustive-deps
   const stableConfig = useMemo(() => config, [configKey, config?.fetch]);
 
+  // A new thread exists on the server once its first run ended.
+  const [exists, setExists] = useState(!newThread);
+  const existsNow = useRef(exists);
   const loader = useCallback(
     async (threadId: string): Promise<readonly ChatMessage[]> => {
+      if (!existsNow.current) return [];
       try {
         return threadMessages(await queryClient.fetchQuery(threadQueryOptions(threadId, stableConfig)));
       } catch (error) {
@@ -89,8 +104,9 @@ export function useThreadChat<
     },
     [queryClient, stableConfig],
   );
-  const chat = useChat<Tools, DataParts>({ ...chatOptions, id, initialMessages: loader });
-  const thread = useQuery({ ...threadQueryOptions(id, stableConfig), enabled: true });
+  const own = chatOptions.initialMessages;
+  const chat = useChat<Tools, DataParts>({ ...chatOptions, id, initialMessages: own && own.length > 0 ? own : loader });
+  const thread = useQuery({ ...threadQueryOptions(id, stableConfig), enabled: exists });
 
   // When a run ends, the server has written its turn: the list (order, default title) and the thread (branches) change.
   const { client } = chat;
@@ -100,6 +116,8 @@ export function useThreadChat<
       const { status } = client.getSnapshot();
       const nowRunning = status === 'submitted' || status === 'streaming';
       if (running && !nowRunning) {
+        existsNow.current = true;
+        setExists(true);
         void queryClient.invalidateQueries({ queryKey: threadKeys.lists(api) });
         void queryClient.invalidateQueries({ queryKey: threadKeys.detail(api, client.id) });
       }
