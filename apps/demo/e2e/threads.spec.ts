@@ -34,8 +34,9 @@ test('threads: two chats, switch, rename, delete, edit and switch branches, relo
   await list.getByRole('button', { name: 'New thread' }).click();
   await expect(page.locator('[data-role]')).toHaveCount(0);
   await sendAndWait(page, `banana ${tag}`);
+  await expect(page).toHaveURL(/\?thread=demo-/);
   expect(new URL(page.url()).searchParams.get('thread')).not.toBe(first);
-  list = await threads(page);
+  await threads(page);
   await expect(threadItem(page, `apple ${tag}`)).toHaveCount(1);
   await expect(threadItem(page, `banana ${tag}`)).toHaveAttribute('aria-current', 'true');
 
