@@ -183,6 +183,22 @@ describe('useThreadChat', () => {
     await waitFor(() => expect(result.current.list.threads.map((thread) => thread.title)).toEqual(['Hi there']));
   });
 
+  it('newThread reads nothing from the server before the first run ended, then reads the thread', async () => {
+    const server = fakeThreadsServer();
+    const { connection } = persistingConnection(server, () => 'Hi!');
+    const { wrapper } = setup();
+    const { result } = renderHook(
+      () => useThreadChat({ id: 'fresh-1', newThread: true, connection, threads: { api: API, fetch: server.fetch }, batching: 'none' }),
+      { wrapper },
+    );
+    await waitFor(() => expect(result.current.isLoadingMessages).toBe(false));
+    expect(server.requests).toEqual([]);
+    expect(result.current.thread).toBeUndefined();
+    await act(() => result.current.sendMessage('Hello'));
+    await waitFor(() => expect(result.current.thread?.thread.title).toBe('Hello'));
+    expect(server.requests.map((request) => `${request.method} ${request.url}`)).toEqual(['GET /api/threads/fresh-1']);
+  });
+
   it('an edit becomes a sibling branch: the chat shows the new branch, and switches back and forth', async () => {
     const server = fakeThreadsServer();
     server.append('t1', [user('u1', 'Weather in Paris?'), assistant('a1', 'Sunny in Paris.')]);
