@@ -19,7 +19,17 @@ function demoServer(at: number, env: Record<string, string>) {
     timeout: 60_000,
     // `vite preview` sets NODE_ENV=production in the server process, and the handler reads its signing
     // secret at the first request (since the missing-secret fix), so the served demo needs one, as deployed.
-    env: { PORT: String(at), HOST: '127.0.0.1', CHATWIRE_DELAY_MS: '12', CHATWIRE_MODEL: 'scripted', CHATWIRE_SECRET: secret, ...env },
+    // Threads in memory: each run starts with none, and the two servers do not share a PGlite folder (PGlite
+    // holds its folder alone); page reloads and second pages still see them (one server process).
+    env: {
+      PORT: String(at),
+      HOST: '127.0.0.1',
+      CHATWIRE_DELAY_MS: '12',
+      CHATWIRE_MODEL: 'scripted',
+      CHATWIRE_SECRET: secret,
+      CHATWIRE_THREADS: 'memory',
+      ...env,
+    },
   };
 }
 

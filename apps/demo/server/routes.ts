@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { createClient } from 'redis';
 import { DISCOVERY_TOOL_NAME } from '@chatwire/core';
 import {
@@ -6,6 +7,8 @@ import {
   createGrantsHandler,
   createMemoryStore,
   createMemoryThreadStore,
+  createPgliteThreadStore,
+  createPostgresThreadStore,
   createThreadsHandler,
   createRedisStore,
   createScriptedModel,
@@ -37,7 +40,7 @@ export interface DemoRoutesOptions {
   readonly discovery?: DiscoveryOptions;
   /** Where approvals and resumable runs are kept. Defaults to {@link storeFromEnv}, else in memory. */
   readonly store?: ServerStore;
-  /** Where threads are kept (`/api/threads`, and the history of every chat). Defaults to one in memory. */
+  /** Where threads are kept (`/api/threads`, and the history of every chat). Defaults to {@link threadsFromEnv}. */
   readonly threads?: ThreadStore;
   /**
    * Connected MCP servers whose tools join the demo's (read per request); their status is served in
@@ -170,6 +173,27 @@ export function demoToolNames(): string[] {
   ];
 }
 
+/** Where the demo keeps its threads by default: `apps/demo/.data/threads` (ignored by git). */
+export const DEMO_THREADS_DIR = fileURLToPath(new URL('../.data/threads', import.meta.url));
+
+/**
+ * The demo's thread store: `DATABASE_URL=postgres://...` uses that PostgreSQL server; otherwise
+ * PGlite in `CHATWIRE_DATA_DIR` (default {@link DEMO_THREADS_DIR}), so threads survive a restart;
+ * `CHATWIRE_THREADS=memory` keeps them in memory (lost on restart).
+ */
+export function threadsFromEnv(env: ModelEnv): ThreadStore {
+  const url = setting(env, 'DATABASE_URL');
+  if (url) {
+    if (!/^postgres(ql)?:\/\//.test(url)) throw new Error('DATABASE_URL must be a postgres:// or postgresql:// URL.');
+    return createPostgresThreadStore({ connectionString: url });
+  }
+  const mode = setting(env, 'CHATWIRE_THREADS');
+  if (mode === 'memory') return createMemoryThreadStore();
+  if (mode !== undefined && mode !== 'pglite')
+    throw new Error(`CHATWIRE_THREADS must be 'pglite' (the default) or 'memory' (got '${mode}').`);
+  return createPgliteThreadStore({ dataDir: setting(env, 'CHATWIRE_DATA_DIR') ?? DEMO_THREADS_DIR });
+}
+
 /**
  * The demo server's routes: `/api/chat` (`POST` one AG-UI run, `GET` resumes one, `DELETE` stops
  * one), `GET /api/tools` (the catalog), `/api/grants` (list and revoke grants) and `/api/threads`
@@ -189,7 +213,11 @@ export function createDemoRoutes(options: DemoRoutesOptions = {}): FetchHandler 
   // A one-person demo: every request is the same user, so "always allow" has someone to belong to.
   const userOf = () => 'demo-user';
   // Threads: every turn is stored, and the chat's history is read from the store (docs/threads.md).
-  const threads = options.threads ?? createMemoryThreadStore();
+  const threads = options.threads ?? threadsFromEnv(process.env);
+  // PGlite compiles its WebAssembly and creates the schema when first used: at startup, not in the first request.
+  void threads
+    .list('', { limit: 1 })
+    .catch((error: unknown) => console.error(`[demo] threads: ${error instanceof Error ? error.message : String(error)}`));
   const mcp = options.mcp;
   // MCP servers come and go (reconnects, list changes): each request reads their current tools.
   const currentTools = mcp ? () => [...tools, ...mcp.tools()] : tools;

@@ -135,6 +135,13 @@ export type {
   ThreadView,
 } from './threads/threadStore.js';
 export { createMemoryThreadStore } from './threads/memoryThreadStore.js';
+export { createPgliteThreadStore } from './threads/pgliteThreadStore.js';
+export type { PgliteLike, PgliteThreadStoreOptions } from './threads/pgliteThreadStore.js';
+export { createPostgresThreadStore } from './threads/postgresThreadStore.js';
+export type { PgPoolClientLike, PgPoolLike, PostgresThreadStoreOptions } from './threads/postgresThreadStore.js';
+export { createSqlThreadStore } from './threads/sqlThreadStore.js';
+export type { SqlDatabase, SqlSession } from './threads/sqlThreadStore.js';
+export { THREAD_MIGRATIONS } from './threads/threadSchema.js';
 export { createThreadsHandler, DEFAULT_THREADS_PER_PAGE, MAX_THREADS_PER_PAGE } from './threads/threadsHandler.js';
 export type { ThreadsHandlerOptions } from './threads/threadsHandler.js';
 export { MAX_TITLE_LENGTH } from './threads/threadTitle.js';

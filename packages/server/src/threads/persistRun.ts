@@ -1,6 +1,6 @@
 import { EventType, type Event } from '@ag-ui/core';
 import { reportError, type ErrorReporter } from '../errors/errorReport.js';
-import type { ThreadStore } from './threadStore.js';
+import { ThreadStoreError, type ThreadStore } from './threadStore.js';
 import { TurnRecorder } from './turnRecorder.js';
 
 /** Where a run's messages go: the thread, its owner, and the message the run continues. */
@@ -38,6 +38,14 @@ export async function* persistRun(events: AsyncIterable<Event>, place: RunPlace)
         try {
           await save();
         } catch (error) {
+          if (error instanceof ThreadStoreError && (error.code === 'unknown-thread' || error.code === 'unknown-branch-point')) {
+            yield {
+              type: EventType.RUN_ERROR,
+              message: `Thread '${place.threadId}' was deleted while this turn ran; nothing of it was kept.`,
+              code: 'unknown-thread',
+            };
+            return;
+          }
           const ref = reportError(place.onError, { kind: 'run', error, threadId: place.threadId, runId: place.runId });
           yield {
             type: EventType.RUN_ERROR,

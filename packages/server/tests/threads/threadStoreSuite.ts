@@ -18,7 +18,9 @@ export function threadStoreSuite(name: string, open: () => Promise<ThreadStore>)
     let store: ThreadStore;
     beforeAll(async () => {
       store = await open();
-    });
+      // Opening (PGlite compiles its WebAssembly, a server starts) and the schema's creation happen here, not in a test's time.
+      await store.list('nobody', { limit: 1 });
+    }, 120_000);
     afterAll(async () => {
       await store?.close();
     });

@@ -35,7 +35,7 @@ describe('a chat handler with a thread store', () => {
     for (const id of ids.slice(1)) expect(streamIds.has(id)).toBe(true);
     expect(view.messages[2]).toMatchObject({ role: 'tool', metadata: { chatwire: { signature: expect.any(String) } } });
     const runs = await store.runs('ann', 'th1');
-    expect(runs).toEqual([expect.objectContaining({ outcome: 'success', runId: expect.any(String) })]);
+    expect(runs).toEqual([expect.objectContaining({ outcome: 'success', runId: expect.any(String), usage: expect.anything() })]);
 
     // The next request carries a copy in which the client changed nothing the model reads but dropped the tool message's
     // metadata: the stored copy (signed) is what the model gets.
@@ -69,6 +69,12 @@ describe('a chat handler with a thread store', () => {
     await vi.waitFor(() => expect(before.client.getSnapshot().status).toBe('ready'));
     expect(before.client.getSnapshot().error).toBeUndefined();
     before.client.dispose();
+    // The runs are on record: the one that asked for the approval, the one that ran it with the decision, the hand-off.
+    const runs = await store.runs('ann', 'th_client');
+    expect(runs.map((run) => run.outcome)).toEqual(['success', 'interrupt', 'success', 'success', 'success']);
+    expect(runs[1]?.details).toMatchObject({ interrupts: [expect.objectContaining({ reason: expect.any(String) })] });
+    expect(runs[2]?.details).toMatchObject({ decisions: [expect.objectContaining({ decision: 'approve' })] });
+    expect(runs[3]?.details).toMatchObject({ pendingToolCallIds: [banner!.toolCallId] });
 
     // A reload (or another device): the thread comes from the server, and the chat continues from it.
     const view = await open(server.threads, 'th_client');

@@ -79,6 +79,17 @@ describe('the threads endpoints', () => {
     expect((await server.threads(threadsRequest('/r1'))).status).toBe(200);
   });
 
+  it('a thread deleted while its turn runs: the run ends with RUN_ERROR unknown-thread and nothing comes back', async () => {
+    const store = createMemoryThreadStore();
+    const server = threadServer(store);
+    const response = await server.chat(chatRequest(runInput([user('write a long story', 'del1')], { threadId: 'del' })));
+    // The user message is stored before the run starts; the thread goes while the answer streams.
+    expect((await server.threads(threadsRequest('/del', { method: 'DELETE' }))).status).toBe(204);
+    const events = await readEvents(response);
+    expect(events.at(-1)).toMatchObject({ type: 'RUN_ERROR', code: 'unknown-thread' });
+    expect(await store.open('ann', 'del')).toBeUndefined();
+  });
+
   it('scopes threads by userOf, with one shared owner when the app names no user', async () => {
     const store = createMemoryThreadStore();
     const server = threadServer(store, () => undefined);
