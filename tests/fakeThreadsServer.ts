@@ -3,7 +3,7 @@ import type { Message as WireMessage } from '@ag-ui/core';
 /**
  * A threads endpoint in memory for client tests, answering as the contract in docs/threads.md says:
  * a message tree per thread, the active branch root to leaf, branch points with siblings in creation
- * order, `404 { code: 'unknown-thread' }`. Written from the contract, not from the server package, so
+ * order, `404 { error, code: 'unknown-thread' }`, `404 unknown-message` for a branch that is not there. Written from the contract, not from the server package, so
  * the client is tested against what it was promised.
  */
 export function fakeThreadsServer(base = 'http://app.test/api/threads') {
@@ -51,7 +51,7 @@ export function fakeThreadsServer(base = 'http://app.test/api/threads') {
     if (failNext !== undefined) {
       const status = failNext;
       failNext = undefined;
-      return json(status, { code: 'store-unavailable', message: 'The thread store is down.' });
+      return json(status, { code: 'threads-unavailable', error: 'The thread store is down.' });
     }
     const rest = url.pathname.slice(new URL(base).pathname.length).split('/').filter(Boolean).map(decodeURIComponent);
     if (rest.length === 0 && method === 'GET') {
@@ -62,7 +62,7 @@ export function fakeThreadsServer(base = 'http://app.test/api/threads') {
       return json(200, { threads: page.map(summary), nextCursor: offset + limit < all.length ? String(offset + limit) : null });
     }
     const thread = threads.get(rest[0] ?? '');
-    if (!thread) return json(404, { code: 'unknown-thread', message: 'There is no such thread.' });
+    if (!thread) return json(404, { code: 'unknown-thread', error: 'There is no such thread.' });
     if (rest.length === 1 && method === 'GET') return json(200, detail(thread));
     if (rest.length === 1 && method === 'PATCH') {
       thread.title = (body as { title: string }).title;
@@ -75,7 +75,7 @@ export function fakeThreadsServer(base = 'http://app.test/api/threads') {
     }
     if (rest[1] === 'active' && method === 'POST') {
       const messageId = (body as { messageId: string }).messageId;
-      if (!thread.nodes.has(messageId)) return json(409, { code: 'unknown-branch-point', message: 'No such message.' });
+      if (!thread.nodes.has(messageId)) return json(404, { code: 'unknown-message', error: 'No such message.' });
       // The newest leaf under the message.
       let leaf = messageId;
       for (;;) {
@@ -87,7 +87,7 @@ export function fakeThreadsServer(base = 'http://app.test/api/threads') {
       thread.updatedAt = tick();
       return json(200, detail(thread));
     }
-    return json(405, { code: 'method-not-allowed' });
+    return json(405, { code: 'method-not-allowed', error: 'Not allowed.' });
   }) as typeof globalThis.fetch;
 
   return {

@@ -121,9 +121,13 @@ describe('branches', () => {
     const shown = (await threads.get('t1')).messages;
     client.setMessages([{ id: 'u2', role: 'user', parts: [{ type: 'text', text: 'Weather in Lyon?', state: 'done' }], createdAt: 1 }]);
     const before = client.getSnapshot().messages;
-    await expect(switchBranch(client, threads, 'nope')).rejects.toMatchObject({ code: 'unknown-branch-point', status: 409 });
+    await expect(switchBranch(client, threads, 'nope')).rejects.toMatchObject({
+      code: 'unknown-message',
+      message: 'No such message.',
+      status: 404,
+    });
     server.failNext(503);
-    await expect(switchBranch(client, threads, 'u1')).rejects.toMatchObject({ code: 'store-unavailable', status: 503 });
+    await expect(switchBranch(client, threads, 'u1')).rejects.toMatchObject({ code: 'threads-unavailable', status: 503 });
     expect(client.getSnapshot().messages).toBe(before);
     expect(shown.map((message) => message.id)).toEqual(['u2', 'a2']);
   });

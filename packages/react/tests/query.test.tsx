@@ -88,7 +88,7 @@ describe('thread mutations', () => {
     server.failNext(503);
     held.release();
     await waitFor(() => expect(result.current.rename.isError).toBe(true));
-    expect(result.current.rename.error).toMatchObject({ code: 'store-unavailable', status: 503 });
+    expect(result.current.rename.error).toMatchObject({ code: 'threads-unavailable', status: 503 });
     expect(result.current.list.threads[0]?.title).toBe('Weather in Paris?');
   });
 
@@ -260,7 +260,7 @@ describe('useThreadChat', () => {
     await waitFor(() => expect(result.current.branchAt('u2')).toMatchObject({ count: 2 }));
     const shown = result.current.messages;
     server.failNext(503);
-    await act(() => expect(result.current.switchBranch('u1')).rejects.toMatchObject({ code: 'store-unavailable' }));
+    await act(() => expect(result.current.switchBranch('u1')).rejects.toMatchObject({ code: 'threads-unavailable' }));
     expect(result.current.messages).toBe(shown);
     expect(result.current.branchAt('u2')).toMatchObject({ index: 1 });
   });

@@ -182,8 +182,9 @@ export function createThreadsClient(options: ThreadsClientOptions = {}): Threads
     const body: unknown = await response.json().catch(() => undefined);
     if (!response.ok) {
       const code = isRecord(body) && typeof body.code === 'string' ? body.code : 'http';
-      const message =
-        isRecord(body) && typeof body.message === 'string' ? body.message : `The threads endpoint answered ${response.status}.`;
+      // The endpoint answers `{ error, code }`.
+      const text: unknown = isRecord(body) ? body.error : undefined;
+      const message = typeof text === 'string' ? text : `The threads endpoint answered ${response.status}.`;
       throw new ThreadsError(code, message, { status: response.status });
     }
     return body;
