@@ -42,6 +42,18 @@ export function Chat() {
 }`,
   },
   {
+    name: 'useThreadChat + useThreads (@chatwire/react/query)',
+    limit: 28_000,
+    // Threads through React Query: the entry's peer (React Query) is bundled and counted, with useChat.
+    code: `import { createElement } from 'react';
+import { useThreadChat, useThreads } from '@chatwire/react/query';
+export function Chat(props) {
+  const chat = useThreadChat({ id: props.id });
+  const list = useThreads();
+  return createElement('p', null, chat.messages.length, chat.branches.length, list.threads.length);
+}`,
+  },
+  {
     name: 'devtools production entry (@chatwire/devtools)',
     limit: 999,
     code: `import { createElement } from 'react';

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import { TOOL_PROGRESS_EVENT, type ChatClient, type ChatSnapshot, type TurnRecord } from '@chatwire/core';
+import { TOOL_PROGRESS_EVENT, fetchToolCatalog, type ChatClient, type ChatSnapshot, type TurnRecord } from '@chatwire/core';
 import type { HistoryRecorder, HistoryTurn, ToolServerStatus } from '@chatwire/core/shared';
 import { buildTokensView, savingsAtAGlance, type CatalogEntry } from '../viewModel/index.js';
 import type { PanelProps } from './mountPanel.js';
@@ -82,16 +82,9 @@ function useCatalog(url: string | undefined, version: string): CatalogState {
   useEffect(() => {
     if (!url) return;
     const abort = new AbortController();
-    fetch(url, { signal: abort.signal, headers: { accept: 'application/json' } })
-      .then(async (response) => {
-        if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
-        const body = (await response.json()) as { tools?: CatalogEntry[]; servers?: unknown };
-        const servers = Array.isArray(body.servers)
-          ? (body.servers as unknown[]).filter(
-              (server): server is ToolServerStatus => typeof (server as { name?: unknown } | null)?.name === 'string',
-            )
-          : undefined;
-        setState({ catalog: Array.isArray(body.tools) ? body.tools : [], servers, error: undefined, loadedAt: Date.now() });
+    fetchToolCatalog(url, { signal: abort.signal })
+      .then(({ tools, servers }) => {
+        setState({ catalog: [...tools], servers, error: undefined, loadedAt: Date.now() });
       })
       .catch((error: unknown) => {
         if (!abort.signal.aborted)
