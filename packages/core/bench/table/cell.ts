@@ -11,10 +11,16 @@ const cell = cells[name];
 if (!cell) throw new Error(`no cell '${name}' (cells: ${Object.keys(cells).join(', ')})`);
 const run = await cell.prepare();
 for (let index = 0; index < cell.warmup; index++) await run();
+// Wall time, and the CPU time of this process (user + system, in ms): on a shared machine the CPU
+// time is what the code cost, the wall time also what other processes took.
+const wall: number[] = [];
 const samples: number[] = [];
 for (let index = 0; index < cell.samples; index++) {
   const start = performance.now();
+  const cpu = process.cpuUsage();
   await run();
-  samples.push(performance.now() - start);
+  const used = process.cpuUsage(cpu);
+  samples.push((used.user + used.system) / 1000);
+  wall.push(performance.now() - start);
 }
-process.stdout.write(`${JSON.stringify({ cell: name, samples })}\n`);
+process.stdout.write(`${JSON.stringify({ cell: name, samples, wall })}\n`);

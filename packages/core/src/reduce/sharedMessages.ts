@@ -24,10 +24,14 @@ interface Shared {
   joined?: readonly ChatMessage[];
 }
 
-const shared = new WeakMap<object, Shared>();
+/** Where a shared state keeps its source: a non-enumerable property, so spreading, JSON and equality never see it. */
+const SOURCE = Symbol('chatwire.sharedMessages');
 
-function join(this: ChatState): readonly ChatMessage[] {
-  const source = shared.get(this) as Shared;
+const sourceOf = (state: object): Shared | undefined => (state as { [SOURCE]?: Shared })[SOURCE];
+
+/** The getter of every shared state's `messages` (one function for all: the objects keep one fast shape). */
+function join(this: object): readonly ChatMessage[] {
+  const source = sourceOf(this) as Shared;
   if (!source.joined) {
     const joined = source.base.slice();
     joined[joined.length - 1] = source.last;
@@ -35,22 +39,20 @@ function join(this: ChatState): readonly ChatMessage[] {
   }
   return source.joined;
 }
+const MESSAGES: PropertyDescriptor = { get: join, enumerable: true };
 
-function share<S extends ChatState>(state: S, source: Shared): S {
-  shared.set(state, source);
-  return Object.defineProperty(state, 'messages', { get: join, enumerable: true, configurable: false });
-}
-
-/** The fields of `state` but `messages`, with `fields` over them: a fresh object. */
-function fieldsOf<S extends ChatState>(state: S, fields: Partial<S> | undefined): S {
+/** A new state: `state`'s fields but `messages`, `fields` over them, and the messages of `source`. */
+function share<S extends ChatState>(state: S, fields: Partial<S> | undefined, source: Shared): S {
   const next: Record<string, unknown> = {};
   for (const key of Object.keys(state)) if (key !== 'messages') next[key] = state[key as keyof S];
-  return Object.assign(next, fields) as S;
+  if (fields) Object.assign(next, fields);
+  Object.defineProperty(next, SOURCE, { value: source });
+  return Object.defineProperty(next, 'messages', MESSAGES) as S;
 }
 
 /** The last message of `state` (without joining its messages). */
 export function lastMessage(state: ChatState): ChatMessage | undefined {
-  const source = shared.get(state);
+  const source = sourceOf(state);
   return source ? source.last : state.messages[state.messages.length - 1];
 }
 
@@ -59,12 +61,12 @@ export function lastMessage(state: ChatState): ChatMessage | undefined {
  * costs the same whatever the length of the chat. `state` must have a message.
  */
 export function withLastMessage<S extends ChatState>(state: S, message: ChatMessage, fields?: Partial<S>): S {
-  const base = shared.get(state)?.base ?? state.messages;
-  return share(fieldsOf(state, fields), { base, last: message });
+  const base = sourceOf(state)?.base ?? state.messages;
+  return share(state, fields, { base, last: message });
 }
 
 /** `state` with other fields than `messages` changed, its messages shared (not copied, not joined). */
 export function withFields<S extends ChatState>(state: S, fields: Partial<S>): S {
-  const source = shared.get(state);
-  return source ? share(fieldsOf(state, fields), source) : { ...state, ...fields };
+  const source = sourceOf(state);
+  return source ? share(state, fields, source) : { ...state, ...fields };
 }
