@@ -100,7 +100,8 @@ export interface Reduction {
 }
 
 /** A reduction that changed no tool call. */
-export const unchanged = (state: ChatState): Reduction => ({ state, changes: [] });
+export const unchanged = (state: ChatState): Reduction => ({ state, changes: NO_CHANGES });
+const NO_CHANGES: readonly ToolCallChange[] = [];
 
 /**
  * The chat's pure reducer. Returns the same state object when nothing changed, so the client can

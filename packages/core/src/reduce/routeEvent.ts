@@ -43,6 +43,7 @@ export function routeEvent(
 ): Route | Promise<Route> {
   registerEventReducer('core', coreReducer);
   const { type } = event;
+  if (type === 'TEXT_MESSAGE_CONTENT' || type === 'TOOL_CALL_ARGS') return CORE;
   if (type !== 'CUSTOM') return !EXTENDED.test(type) ? CORE : extensionsLoaded ? EXTENDED_ROUTE : loadExtended();
   return routeCustom(event, dataParts, warn);
 }

@@ -24,6 +24,9 @@ interface Shared {
   joined?: readonly ChatMessage[];
 }
 
+/** Chats up to this many messages are copied per change, as before: below it a copy is cheaper than sharing. */
+const COPY_UP_TO = 32;
+
 /** Where a shared state keeps its source: a non-enumerable property, so spreading, JSON and equality never see it. */
 const SOURCE = Symbol('chatwire.sharedMessages');
 
@@ -61,8 +64,14 @@ export function lastMessage(state: ChatState): ChatMessage | undefined {
  * costs the same whatever the length of the chat. `state` must have a message.
  */
 export function withLastMessage<S extends ChatState>(state: S, message: ChatMessage, fields?: Partial<S>): S {
-  const base = sourceOf(state)?.base ?? state.messages;
-  return share(state, fields, { base, last: message });
+  const source = sourceOf(state);
+  if (!source && state.messages.length <= COPY_UP_TO) {
+    // A short chat: copying its few messages costs less than sharing them.
+    const messages = state.messages.slice();
+    messages[messages.length - 1] = message;
+    return { ...state, ...fields, messages };
+  }
+  return share(state, fields, { base: source?.base ?? state.messages, last: message });
 }
 
 /** `state` with other fields than `messages` changed, its messages shared (not copied, not joined). */
