@@ -49,7 +49,8 @@ export async function readFloor(body: Body): Promise<number> {
       events++;
     },
   });
-  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) parser.feed(decoder.decode(chunk.value, { stream: true }));
+  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read())
+    parser.feed(decoder.decode(chunk.value, { stream: true }));
   if (events !== body.events) throw new Error(`floor: read ${events} events, wanted ${body.events}`);
   return events;
 }

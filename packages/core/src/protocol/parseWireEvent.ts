@@ -82,7 +82,10 @@ export function parseWireEvent(raw: unknown): ParsedWireEvent {
   const fields = Object.hasOwn(READ_FIELDS, type) ? READ_FIELDS[type] : undefined;
   if (!fields) return PASSED_THROUGH.test(type) ? { known: true, event: raw as unknown as WireEvent } : { known: false, type };
   // The deltas, most of any stream, are checked without the general walk.
-  if ((type === 'TEXT_MESSAGE_CONTENT' || type === 'TOOL_CALL_ARGS') && isDelta(raw, type === 'TOOL_CALL_ARGS' ? 'toolCallId' : 'messageId'))
+  if (
+    (type === 'TEXT_MESSAGE_CONTENT' || type === 'TOOL_CALL_ARGS') &&
+    isDelta(raw, type === 'TOOL_CALL_ARGS' ? 'toolCallId' : 'messageId')
+  )
     return { known: true, event: raw as unknown as WireEvent };
   const problem = checkShape(raw, { 'subagentRunId?': 's', ...fields }) ?? checkContent(raw) ?? checkInterrupts(raw) ?? checkMessages(raw);
   if (problem) throw new ChatwireError('invalid-event', `The server sent an invalid ${type} event: ${problem}.`);

@@ -343,7 +343,10 @@ function callInLast(state: ChatState, toolCallId: string): { partIndex: number; 
 }
 
 /** Finds the tool call `toolCallId`, in the last message first (see {@link callInLast}), then newest message first. */
-export function findCall(state: ChatState, toolCallId: string): { messageIndex: number; partIndex: number; call: ToolCallPart } | undefined {
+export function findCall(
+  state: ChatState,
+  toolCallId: string,
+): { messageIndex: number; partIndex: number; call: ToolCallPart } | undefined {
   const inLast = callInLast(state, toolCallId);
   if (inLast) return { messageIndex: -1, ...inLast };
   return findToolCall(state.messages, (call) => call.toolCallId === toolCallId);

@@ -70,7 +70,12 @@ export function reduceWireEvent(state: ChatState, event: WireEvent, now: number)
       const withTurn = ensureAssistantTurn(state, now);
       const created = createToolCallPart(event.toolCallId, event.toolCallName, event.parentMessageId ?? event.toolCallId, now);
       const part = event.subagentRunId === undefined ? created : { ...created, subagentRunId: event.subagentRunId };
-      return unchanged(withFields(mapLastAssistant(withTurn, (parts) => [...parts, part]), { status: 'streaming' }));
+      return unchanged(
+        withFields(
+          mapLastAssistant(withTurn, (parts) => [...parts, part]),
+          { status: 'streaming' },
+        ),
+      );
     }
     case 'TOOL_CALL_ARGS' as EventType.TOOL_CALL_ARGS: {
       const call = callIn(state, event.toolCallId);

@@ -80,7 +80,12 @@ export async function readRunEvents(
   let tries = 0;
 
   /** Dispatches one event with its route; false once the reading is stale. */
-  const dispatch = (event: WireEvent, route: Exclude<ReturnType<typeof routeEvent>, Promise<unknown>>, id: number | undefined, last: boolean) => {
+  const dispatch = (
+    event: WireEvent,
+    route: Exclude<ReturnType<typeof routeEvent>, Promise<unknown>>,
+    id: number | undefined,
+    last: boolean,
+  ) => {
     if (stale()) return false;
     store.dispatch({ type: 'wireEvent', event, now: Date.now(), ...route, ...(id === undefined ? {} : { eventId: id, lastOfId: last }) });
     if (event.type === ('CUSTOM' as EventType.CUSTOM)) options.onCustomEvent({ name: event.name, value: event.value as unknown, runId });
@@ -95,7 +100,8 @@ export async function readRunEvents(
       if (event.type === ('RUN_STARTED' as EventType.RUN_STARTED)) runId = event.runId;
       const route = routeEvent(event, client.dataParts, options.warn);
       const last = index === wireEvents.length - 1;
-      if (route instanceof Promise) return route.then((resolved) => dispatch(event, resolved, id, last) && apply(wireEvents, id, index + 1));
+      if (route instanceof Promise)
+        return route.then((resolved) => dispatch(event, resolved, id, last) && apply(wireEvents, id, index + 1));
       if (!dispatch(event, route, id, last)) return false;
     }
     return true;

@@ -123,24 +123,24 @@ export function fetchServerSentEvents(options: string | FetchConnectionOptions):
   // One network read's events at a time for the client's reader (`eventBatches.ts`), one at a time for anyone else.
   async function* runBatches(input: RunAgentInput, { signal, headers, resumeToken }: Parameters<ChatConnection['run']>[1]) {
     const requests = loadRequests();
-      const extras = await resolve(config.body);
-      const body: RunAgentInput = extras
-        ? { ...input, forwardedProps: { ...extras, ...((input.forwardedProps ?? {}) as Record<string, unknown>) } }
-        : input;
-      const sent = await request(
-        {
-          method: 'POST',
-          headers: {
-            'content-type': 'application/json',
-            accept: 'text/event-stream',
-            ...(resumeToken ? { [RESUME_TOKEN_HEADER]: resumeToken } : {}),
-          },
-          body: JSON.stringify(body),
-          signal,
+    const extras = await resolve(config.body);
+    const body: RunAgentInput = extras
+      ? { ...input, forwardedProps: { ...extras, ...((input.forwardedProps ?? {}) as Record<string, unknown>) } }
+      : input;
+    const sent = await request(
+      {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'text/event-stream',
+          ...(resumeToken ? { [RESUME_TOKEN_HEADER]: resumeToken } : {}),
         },
-        headers,
-      );
-      if (sent) yield* (await requests).readEventBatches(sent.response, sent.url, signal);
+        body: JSON.stringify(body),
+        signal,
+      },
+      headers,
+    );
+    if (sent) yield* (await requests).readEventBatches(sent.response, sent.url, signal);
   }
   return {
     run: (input, options) => eventsOfBatches(runBatches(input, options)),
