@@ -18,7 +18,7 @@
  * Not part of `npm test`. Method and the latest run: docs/benchmarks.md.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -37,11 +37,7 @@ const ratio = (value: number | undefined, base: number | undefined) =>
   value === undefined || base === undefined ? '-' : `${(value / base).toFixed(2)}x`;
 const versionOf = (name: string) => {
   try {
-    return (
-      JSON.parse(execFileSync('node', ['-p', `JSON.stringify(require('${name}/package.json'))`], { cwd: root }).toString()) as {
-        version: string;
-      }
-    ).version;
+    return (JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
   } catch {
     return '?';
   }
