@@ -110,14 +110,14 @@ export const cells: Record<string, Cell> = {
   'text20k/tanstack-hidden': { samples: 5, warmup: 2, prepare: async () => tanstackOf(TEXT_20K()) },
   'tool4k/floor': { samples: 20, warmup: 5, prepare: async () => floorOf(chatwireBody(TOOL_4K())) },
   'tool4k/chatwire': { samples: Number(process.env['BENCH_SAMPLES'] ?? 20), warmup: 5, prepare: async () => chatwireOf(TOOL_4K()) },
-  'tool4k/ai-sdk': { samples: 6, warmup: 2, prepare: async () => aiSdkOf(TOOL_4K()) },
-  'tool4k/tanstack-hidden': { samples: 6, warmup: 2, prepare: async () => tanstackOf(TOOL_4K()) },
+  'tool4k/ai-sdk': { samples: 4, warmup: 1, prepare: async () => aiSdkOf(TOOL_4K()) },
+  'tool4k/tanstack-hidden': { samples: 4, warmup: 1, prepare: async () => tanstackOf(TOOL_4K()) },
   'text1/chatwire': { samples: 30, warmup: 10, prepare: async () => chatwireOf(textScenario(1)) },
   'text1/floor': { samples: 30, warmup: 10, prepare: async () => floorOf(chatwireBody(textScenario(1))) },
   'history0/chatwire': { samples: 10, warmup: 3, prepare: async () => chatwireOf(HISTORY_DELTAS()) },
   'history16k/chatwire': { samples: 10, warmup: 3, prepare: async () => chatwireOf(HISTORY_DELTAS(), chatwireHistory(HISTORY)) },
-  'history0/ai-sdk': { samples: 5, warmup: 2, prepare: async () => aiSdkOf(HISTORY_DELTAS()) },
-  'history16k/ai-sdk': { samples: 5, warmup: 2, prepare: async () => aiSdkOf(HISTORY_DELTAS(), aiSdkHistory(HISTORY)) },
+  'history0/ai-sdk': { samples: 3, warmup: 1, prepare: async () => aiSdkOf(HISTORY_DELTAS()) },
+  'history16k/ai-sdk': { samples: 3, warmup: 1, prepare: async () => aiSdkOf(HISTORY_DELTAS(), aiSdkHistory(HISTORY)) },
 };
 
 function floorOf(body: Body): () => Promise<void> {
