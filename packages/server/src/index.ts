@@ -121,3 +121,4 @@ export { createGrantsHandler } from './approvals/grantsHandler.js';
 export type { GrantList, GrantsHandlerOptions } from './approvals/grantsHandler.js';
 export { createMemoryGrantStore } from './store/memoryStore.js';
 export { createRedisGrantStore } from './store/redisStore.js';
+export type { TelemetryOptions } from './telemetry/telemetryOptions.js';

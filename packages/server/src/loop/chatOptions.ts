@@ -6,6 +6,7 @@ import type { DiscoveryOptions } from '../discovery/discoveryOptions.js';
 import type { ErrorReporter } from '../errors/errorReport.js';
 import type { ChatModel } from '../model.js';
 import type { ServerStore } from '../store/serverStore.js';
+import type { TelemetryOptions } from '../telemetry/telemetryOptions.js';
 import { createMemoryStore } from '../store/memoryStore.js';
 
 /** Options of `chat()`: one AG-UI run. */
@@ -81,6 +82,12 @@ export interface ChatOptions {
   readonly user?: string;
   /** The HTTP request of this run, handed to approval policies. `createChatHandler` sets it. */
   readonly request?: Request;
+  /**
+   * OpenTelemetry spans and metrics in the GenAI conventions, sent to the SDK the app registered
+   * (none registered: nothing is observed). Inputs and outputs are recorded only when turned on
+   * here. See docs/observability.md. Defaults to on, without inputs and outputs.
+   */
+  readonly telemetry?: TelemetryOptions;
 }
 
 /** The default of {@link ChatOptions.approvalTtlMs}: one hour. */
