@@ -1,6 +1,6 @@
 import { EventType, type Event, type Interrupt, type Message, type TokenUsage } from '@ag-ui/core';
 import { APPROVAL_DECISION_EVENT, DISCOVERY_TOOL_NAME, type AnyTool, type ApprovalDecision, type ModelCallUsage } from '@chatwire/core';
-import { CHATWIRE_EVENTS, CODE_MODE_EVENTS, type ResultMetadata } from '@chatwire/core/shared';
+import { CHATWIRE_EVENTS, CODE_MODE_EVENTS, INTERRUPT_REASONS, type ResultMetadata } from '@chatwire/core/shared';
 import { addModelCall, type ConversationUsage } from '@chatwire/core/wire';
 import type { Attributes, Context, Span, Tracer } from '@opentelemetry/api';
 import { approvalFactsOf, extensionOf } from '../extensions/chatwireExtension.js';
@@ -146,7 +146,7 @@ export class RunTrace {
     if (this.#ended) return;
     this.#ended = true;
     if (error !== undefined) {
-      this.#root.recordException(error instanceof Error ? error : String(error));
+      this.#root.recordException(error instanceof Error ? error : { message: 'A value that is not an Error was thrown.' });
       this.#root.setAttribute(GEN_AI.errorType, error instanceof Error ? error.name : '_OTHER');
       this.#root.setStatus({ code: this.#api.SpanStatusCode.ERROR });
     }
@@ -363,7 +363,7 @@ export class RunTrace {
     if (usage) this.#usageOn(this.#root, usage);
     for (const interrupt of outcome.interrupts ?? []) {
       const toolCallId = interrupt.toolCallId;
-      const approval = interrupt.reason === 'tool_approval' || interrupt.reason.includes('approval');
+      const approval = interrupt.reason === INTERRUPT_REASONS.toolApproval;
       this.#root.addEvent(approval ? SPAN_EVENTS.approvalRequested : SPAN_EVENTS.inputRequested, {
         [CHATWIRE.interruptReason]: interrupt.reason,
         ...(toolCallId === undefined ? {} : { [GEN_AI.toolCallId]: toolCallId, [GEN_AI.toolName]: this.#nameOf(toolCallId) }),
