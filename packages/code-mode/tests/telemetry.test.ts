@@ -11,7 +11,7 @@ const exporter = new InMemorySpanExporter();
 const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
 trace.setGlobalTracerProvider(provider);
 afterAll(async () => {
-  driver.dispose();
+  await driver.dispose();
   await provider.shutdown();
   trace.disable();
   metrics.disable();
