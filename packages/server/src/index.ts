@@ -122,3 +122,5 @@ export type { GrantList, GrantsHandlerOptions } from './approvals/grantsHandler.
 export { createMemoryGrantStore } from './store/memoryStore.js';
 export { createRedisGrantStore } from './store/redisStore.js';
 export type { TelemetryOptions } from './telemetry/telemetryOptions.js';
+export { writeRunRecords } from './records/runRecords.js';
+export type { RunRecordSink } from './records/runRecords.js';

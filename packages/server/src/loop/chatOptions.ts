@@ -7,6 +7,7 @@ import type { ErrorReporter } from '../errors/errorReport.js';
 import type { ChatModel } from '../model.js';
 import type { ServerStore } from '../store/serverStore.js';
 import type { TelemetryOptions } from '../telemetry/telemetryOptions.js';
+import type { RunRecordSink } from '../records/runRecords.js';
 import { createMemoryStore } from '../store/memoryStore.js';
 
 /** Options of `chat()`: one AG-UI run. */
@@ -88,6 +89,12 @@ export interface ChatOptions {
    * here. See docs/observability.md. Defaults to on, without inputs and outputs.
    */
   readonly telemetry?: TelemetryOptions;
+  /**
+   * Receives each run's record when it ends (its request, events and accounting: the file devtools
+   * opens), e.g. `writeRunRecords('./run-records')`. Records hold the conversation: keep them private.
+   * Defaults to none (nothing is recorded).
+   */
+  readonly runRecords?: RunRecordSink;
 }
 
 /** The default of {@link ChatOptions.approvalTtlMs}: one hour. */

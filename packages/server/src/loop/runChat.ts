@@ -25,6 +25,7 @@ import { errorResult, deniedResult, resultEvent } from './resultEvents.js';
 import type { DiscoveryAnswer } from '../discovery/lazyDiscovery.js';
 import { prepareServerCall, triageCalls, type PreparedCall } from './triageCalls.js';
 import { tracedRun } from '../telemetry/tracedRun.js';
+import { recordedRun } from '../records/runRecords.js';
 
 /**
  * The agent loop of one AG-UI run. `reviewed` is the review `createChatHandler` already made (and
@@ -41,8 +42,9 @@ export function runChat(
   reviewed: ReviewedRequest | undefined,
   signer = new CallSigner(options.secret),
 ): AsyncGenerator<Event, void, undefined> {
-  // OpenTelemetry spans and metrics, when the app registered an SDK (telemetry/): else the loop's own events.
-  return tracedRun(options, runLoop(options, reviewed, signer));
+  // OpenTelemetry spans and metrics when the app registered an SDK (telemetry/), and the run's record
+  // when the app asked for one (records/): else the loop's own events, untouched.
+  return tracedRun(options, recordedRun(options, runLoop(options, reviewed, signer)));
 }
 
 async function* runLoop(
