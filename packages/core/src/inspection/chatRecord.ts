@@ -79,7 +79,7 @@ export function readChatRecord(text: string): ChatRecordReading {
   const history = value['history'];
   if (!Array.isArray(history) || !history.every((turn) => isRecord(turn) && Array.isArray(turn['events']) && Array.isArray(turn['runs'])))
     return { ok: false, error: 'The chat record\'s "history" is not a list of turns with "runs" and "events".' };
-  const eventsOk = history.every((turn) =>
+  const eventsOk = (history as Record<string, unknown>[]).every((turn) =>
     (turn['events'] as unknown[]).every(
       (entry) => isRecord(entry) && isRecord(entry['event']) && typeof entry['event']['type'] === 'string',
     ),

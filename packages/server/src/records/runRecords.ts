@@ -66,10 +66,10 @@ async function* recording(options: ChatOptions, sink: RunRecordSink, events: Run
  */
 export function writeRunRecords(directory: string): RunRecordSink {
   return async (record) => {
-    const [{ mkdir, writeFile }, { join }] = await Promise.all([import('node:fs/promises'), import('node:path')]);
-    await mkdir(directory, { recursive: true });
+    const [fs, path] = await Promise.all([import('node:fs/promises'), import('node:path')]);
+    await fs.mkdir(directory, { recursive: true });
     const runId = record.history[0]?.runs[0]?.runId ?? 'run';
     const name = `${encodeURIComponent(record.chatId)}--${encodeURIComponent(runId)}.chatwire-record.json`;
-    await writeFile(join(directory, name), JSON.stringify(record));
+    await fs.writeFile(path.join(directory, name), JSON.stringify(record));
   };
 }
