@@ -1,5 +1,5 @@
 import type { Event as WireEvent, RunAgentInput } from '@ag-ui/core';
-import { CHATWIRE_EVENTS, type ModelCallUsage } from '../protocol/chatwireProtocol.js';
+import { CHATWIRE_EVENTS, type ModelCallUsage, type ToolCatalogEntry } from '../protocol/chatwireProtocol.js';
 import { readModelCallUsage } from '../protocol/protocolReaders.js';
 import { addModelCall, type ConversationUsage } from '../model/conversationUsage.js';
 import type { ChatStatus, TurnRecord } from '../model/chatState.js';
@@ -44,6 +44,8 @@ export interface ChatRecord {
   readonly snapshots: readonly RecordedSnapshot[];
   /** Token accounting: each turn's model calls, and the conversation's discovery economics. */
   readonly accounting: { readonly turns: readonly TurnRecord[]; readonly conversationUsage?: ConversationUsage };
+  /** The server's tool catalog when the record was saved (devtools records it when it had one). */
+  readonly catalog?: readonly ToolCatalogEntry[];
 }
 
 /** The outcome of {@link readChatRecord}. */
