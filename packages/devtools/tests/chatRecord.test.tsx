@@ -1,4 +1,4 @@
-import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Event, RunAgentInput } from '@ag-ui/core';
 import { ChatClient, type ChatConnection } from '@chatwire/core';
@@ -39,13 +39,15 @@ const inPanel = (testId: string) => shadow()?.querySelector(`[data-testid="${tes
 const buttonNamed = (name: string) =>
   [...shadow().querySelectorAll('button')].find((button) => button.textContent === name) as HTMLButtonElement;
 
-/** Opens `text` as the file `name` through the panel's file input. */
+/** Opens `text` as the file `name` through the panel's file input, and waits until the panel names the file. */
 async function openFile(text: string, name = 'record.json') {
   const input = inPanel('devtools-record-file') as HTMLInputElement;
-  await act(async () => {
+  act(() => {
     fireEvent.change(input, { target: { files: [new File([text], name, { type: 'application/json' })] } });
-    await new Promise((resolve) => setTimeout(resolve, 50));
   });
+  await waitFor(() =>
+    expect(`${inPanel('devtools-record-banner')?.textContent ?? ''}${inPanel('devtools-record-error')?.textContent ?? ''}`).toContain(name),
+  );
 }
 
 afterEach(() => {
@@ -91,6 +93,8 @@ describe("devtools saves a chat's record and opens saved ones", () => {
     expect(record.snapshots).toHaveLength(2);
     expect(record.snapshots[1]!.messages).toHaveLength(4);
     expect(record.accounting.turns.map((turn) => turn.modelCalls.length)).toEqual([1, 1]);
+    // Both turns' savings, once the panel caught up (it refreshes at most 5 times a second).
+    await waitFor(() => expect(inPanel('savings-conversation')?.getAttribute('data-net')).toBe(String(2 * 1_670)));
     const liveNet = inPanel('savings-conversation')?.getAttribute('data-net');
 
     // A new, empty chat; the saved record opened in its place shows what the saved chat showed.

@@ -5,7 +5,7 @@ import { MAX_CHAT_RECORD_CHARS, readChatRecord, type ChatRecord } from '@chatwir
 const readText = (file: Blob) =>
   new Promise<string>((resolve, reject) => {
     const reader = new FileReader();
-    reader.onload = () => resolve(String(reader.result));
+    reader.onload = () => resolve(typeof reader.result === 'string' ? reader.result : '');
     reader.onerror = () => reject(reader.error ?? new Error('unreadable'));
     reader.readAsText(file);
   });
