@@ -90,5 +90,5 @@ export { GROUPED_CATALOG_ABOVE, groupedCatalog } from './discovery/catalogGroups
 export type { CatalogGroups, GroupedCatalogTool } from './discovery/catalogGroups.js';
 export { recordHistory } from './inspection/eventHistory.js';
 export type { HistoryRecorder, HistoryTurn, RecordedEvent, RecordedRun, SettledSnapshot } from './inspection/eventHistory.js';
-export { CHAT_RECORD_FORMAT, MAX_CHAT_RECORD_CHARS, modelCallsIn, readChatRecord, runRecord } from './inspection/chatRecord.js';
+export { CHAT_RECORD_FORMAT, MAX_CHAT_RECORD_CHARS, readChatRecord, runRecord } from './inspection/chatRecord.js';
 export type { ChatRecord, ChatRecordReading, RecordedSnapshot } from './inspection/chatRecord.js';

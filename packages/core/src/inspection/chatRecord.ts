@@ -100,7 +100,7 @@ export function readChatRecord(text: string): ChatRecordReading {
 }
 
 /** The model-call accounting a run's events carry (`chatwire.model_call_usage`), checked. */
-export function modelCallsIn(events: readonly WireEvent[]): ModelCallUsage[] {
+function modelCallsIn(events: readonly WireEvent[]): ModelCallUsage[] {
   return events.flatMap((event) =>
     event.type === 'CUSTOM' && event.name === CHATWIRE_EVENTS.modelCallUsage ? (readModelCallUsage(event.value) ?? []) : [],
   );

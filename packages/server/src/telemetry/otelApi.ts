@@ -21,3 +21,7 @@ export function loadOtelApi(): Promise<OtelApi | null> {
   );
   return loading;
 }
+
+// Loading starts with the server package, so runs after the first milliseconds find the API ready
+// and are never delayed by it (a run that starts before waits for it: see tracedRun).
+void loadOtelApi();
