@@ -9,6 +9,8 @@ import { defineConfig } from '@playwright/test';
 const port = Number(process.env['E2E_PORT'] ?? 4317);
 // One signing secret for both demo servers of the run.
 const secret = randomBytes(32).toString('hex');
+/** Where the served demo writes each run's record (records.spec.ts opens one in devtools). */
+const RUN_RECORDS_DIR = new URL('./test-results/run-records/', import.meta.url).pathname;
 
 /** The built demo served on loopback by the test run itself, stopping with it. */
 function demoServer(at: number, env: Record<string, string>) {
@@ -28,6 +30,7 @@ function demoServer(at: number, env: Record<string, string>) {
       CHATWIRE_MODEL: 'scripted',
       CHATWIRE_SECRET: secret,
       CHATWIRE_THREADS: 'memory',
+      CHATWIRE_RUN_RECORDS: RUN_RECORDS_DIR,
       ...env,
     },
   };

@@ -13,6 +13,7 @@ import {
   createRedisStore,
   createScriptedModel,
   createToolsHandler,
+  writeRunRecords,
   openaiCompatible,
   openaiResponses,
   type ChatModel,
@@ -47,6 +48,11 @@ export interface DemoRoutesOptions {
    * the catalog's `servers` for the devtools' MCP view. Defaults to none.
    */
   readonly mcp?: { tools(): readonly AnyTool[]; catalogStatus?(): ToolServerStatus[] };
+  /**
+   * A directory to write each run's record in (open one in devtools with "Open record"). Defaults to
+   * `CHATWIRE_RUN_RECORDS`, else none: nothing is written.
+   */
+  readonly runRecords?: string;
 }
 
 /** Environment variables {@link modelFromEnv} reads. */
@@ -221,6 +227,7 @@ export function createDemoRoutes(options: DemoRoutesOptions = {}): FetchHandler 
   const mcp = options.mcp;
   // MCP servers come and go (reconnects, list changes): each request reads their current tools.
   const currentTools = mcp ? () => [...tools, ...mcp.tools()] : tools;
+  const runRecords = options.runRecords ?? (process.env['CHATWIRE_RUN_RECORDS'] || undefined);
   const handleChat = createChatHandler({
     model,
     tools: currentTools,
@@ -231,6 +238,7 @@ export function createDemoRoutes(options: DemoRoutesOptions = {}): FetchHandler 
     threads,
     system: `You are the Chatwire demo assistant for a shop and workspace. Use tools when they help.\n\n${codeMode.systemPrompt}`,
     ...(options.discovery ? { discovery: options.discovery } : {}),
+    ...(runRecords ? { runRecords: writeRunRecords(runRecords) } : {}),
   });
   // The catalog carries the MCP servers' status for the devtools (the demo is a development tool; an app
   // serves this where only its developers read it).

@@ -146,3 +146,6 @@ export { createThreadsHandler, DEFAULT_THREADS_PER_PAGE, MAX_THREADS_PER_PAGE } 
 export type { ThreadsHandlerOptions } from './threads/threadsHandler.js';
 export { MAX_TITLE_LENGTH } from './threads/threadTitle.js';
 export { createRedisGrantStore } from './store/redisStore.js';
+export type { TelemetryOptions } from './telemetry/telemetryOptions.js';
+export { writeRunRecords } from './records/runRecords.js';
+export type { RunRecordSink } from './records/runRecords.js';
