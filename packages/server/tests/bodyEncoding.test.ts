@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createChatHandler, createScriptedModel } from '@chatwire/server';
 import { readEvents, runInput, user } from './fixtures.js';
 
-const post = (handler: (request: Request) => Promise<Response>, body: Uint8Array) =>
+const post = (handler: (request: Request) => Promise<Response>, body: Uint8Array<ArrayBuffer>) =>
   handler(new Request('http://localhost/api/chat', { method: 'POST', headers: { 'content-type': 'application/json' }, body }));
 
 describe('request bodies are read as UTF-8', () => {
