@@ -29,7 +29,19 @@ import tseslint from 'typescript-eslint';
  */
 
 /** packages/core/src's folders, lowest first (docs/architecture.md draws them). */
-export const CORE_LAYERS = ['base', 'protocol', 'lifecycle', 'tools', 'model', 'discovery', 'reduce', 'transport', 'inspection', 'runtime'];
+export const CORE_LAYERS = [
+  'base',
+  'protocol',
+  'lifecycle',
+  'tools',
+  'model',
+  'discovery',
+  'reduce',
+  'transport',
+  'inspection',
+  'runtime',
+  'threads',
+];
 
 /** One config block per layer: what it may not import. */
 const coreLayerRules = CORE_LAYERS.map((layer, index) => {

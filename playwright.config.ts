@@ -9,6 +9,8 @@ import { defineConfig } from '@playwright/test';
 const port = Number(process.env['E2E_PORT'] ?? 4317);
 // One signing secret for both demo servers of the run.
 const secret = randomBytes(32).toString('hex');
+/** Where the served demo writes each run's record (records.spec.ts opens one in devtools). */
+const RUN_RECORDS_DIR = new URL('./test-results/run-records/', import.meta.url).pathname;
 
 /** The built demo served on loopback by the test run itself, stopping with it. */
 function demoServer(at: number, env: Record<string, string>) {
@@ -19,7 +21,18 @@ function demoServer(at: number, env: Record<string, string>) {
     timeout: 60_000,
     // `vite preview` sets NODE_ENV=production in the server process, and the handler reads its signing
     // secret at the first request (since the missing-secret fix), so the served demo needs one, as deployed.
-    env: { PORT: String(at), HOST: '127.0.0.1', CHATWIRE_DELAY_MS: '12', CHATWIRE_MODEL: 'scripted', CHATWIRE_SECRET: secret, ...env },
+    // Threads in memory: each run starts with none, and the two servers do not share a PGlite folder (PGlite
+    // holds its folder alone); page reloads and second pages still see them (one server process).
+    env: {
+      PORT: String(at),
+      HOST: '127.0.0.1',
+      CHATWIRE_DELAY_MS: '12',
+      CHATWIRE_MODEL: 'scripted',
+      CHATWIRE_SECRET: secret,
+      CHATWIRE_THREADS: 'memory',
+      CHATWIRE_RUN_RECORDS: RUN_RECORDS_DIR,
+      ...env,
+    },
   };
 }
 

@@ -26,7 +26,7 @@ const isExternal = (id) => REACT.some((name) => id === name || id.startsWith(`${
 const entries = [
   {
     name: 'ChatClient (@chatwire/core)',
-    limit: 12_000,
+    limit: 16_000,
     code: `import { ChatClient, fetchServerSentEvents } from '@chatwire/core';
 export const client = new ChatClient({ connection: fetchServerSentEvents('/api/chat') });`,
   },
@@ -39,6 +39,34 @@ import { useChat } from '@chatwire/react';
 export function Chat() {
   const chat = useChat({ api: '/api/chat' });
   return createElement('p', null, chat.messages.length, chat.status, chat.error?.message);
+}`,
+  },
+  {
+    name: 'useThreadChat + useThreads (@chatwire/react/query)',
+    limit: 28_000,
+    // Threads through React Query: the entry's peer (React Query) is bundled and counted, with useChat.
+    code: `import { createElement } from 'react';
+import { useThreadChat, useThreads } from '@chatwire/react/query';
+export function Chat(props) {
+  const chat = useThreadChat({ id: props.id });
+  const list = useThreads();
+  return createElement('p', null, chat.messages.length, chat.branches.length, list.threads.length);
+}`,
+  },
+  {
+    name: 'useChat, a chat that sends a message and renders a tool call (@chatwire/react)',
+    limit: 20_000,
+    code: `import { createElement as h } from 'react';
+import { useChat } from '@chatwire/react';
+const part = (p, i) =>
+  p.type === 'text' ? h('p', { key: i }, p.text)
+  : p.type === 'tool-call' ? h('pre', { key: i }, p.toolName, ' ', p.state, ' ', JSON.stringify(p.input ?? p.partialInput ?? null))
+  : null;
+export function Chat() {
+  const chat = useChat({ api: '/api/chat' });
+  return h('div', null,
+    chat.messages.map((m) => h('div', { key: m.id }, m.parts.map(part))),
+    h('button', { onClick: () => chat.sendMessage('Hello') }, 'Send'));
 }`,
   },
   {

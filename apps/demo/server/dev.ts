@@ -3,6 +3,7 @@ import { createServer } from 'vite';
 import { McpConfigError } from '@chatwire/mcp';
 import { startDemoMcp } from './mcp.ts';
 import { createDemoRoutes, demoToolNames, modelFromEnv } from './routes.ts';
+import { startDemoTelemetry } from './telemetry.ts';
 
 /** `npm start`: the Vite dev server with the API mounted on the same origin. */
 const port = Number(process.env['PORT'] ?? 5173);
@@ -20,8 +21,11 @@ try {
   console.error(`\n  The demo cannot start: ${error.message}\n`);
   process.exit(1);
 }
-process.once('SIGINT', () => void mcp?.close().finally(() => process.exit(130)));
-process.once('SIGTERM', () => void mcp?.close().finally(() => process.exit(143)));
+// OTEL_EXPORTER_OTLP_ENDPOINT set: the handler's spans and metrics go there (docs/observability.md).
+const telemetry = await startDemoTelemetry(process.env);
+const stop = (code: number) => void Promise.allSettled([mcp?.close(), telemetry?.shutdown()]).finally(() => process.exit(code));
+process.once('SIGINT', () => stop(130));
+process.once('SIGTERM', () => stop(143));
 const server = await createServer({
   configFile: new URL('../vite.config.ts', import.meta.url).pathname,
   plugins: [chatwireVitePlugin(createDemoRoutes({ ...(model ? { model } : {}), ...(mcp ? { mcp } : {}) }))],
@@ -30,3 +34,4 @@ const server = await createServer({
 await server.listen();
 const url = server.resolvedUrls?.local[0] ?? `http://127.0.0.1:${port}/`;
 console.log(`\n  Chatwire demo running at ${url}  (${modelLabel}; Ctrl+C to stop)\n`);
+if (telemetry) console.log(`  OpenTelemetry: spans and metrics to ${telemetry.endpoint} (OTLP/HTTP)\n`);

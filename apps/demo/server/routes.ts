@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { createClient } from 'redis';
 import { DISCOVERY_TOOL_NAME } from '@chatwire/core';
 import {
@@ -5,13 +6,19 @@ import {
   createChatHandler,
   createGrantsHandler,
   createMemoryStore,
+  createMemoryThreadStore,
+  createPgliteThreadStore,
+  createPostgresThreadStore,
+  createThreadsHandler,
   createRedisStore,
   createScriptedModel,
   createToolsHandler,
+  writeRunRecords,
   openaiCompatible,
   openaiResponses,
   type ChatModel,
   type ServerStore,
+  type ThreadStore,
   type DiscoveryOptions,
   type FetchHandler,
   type ScriptRule,
@@ -34,11 +41,18 @@ export interface DemoRoutesOptions {
   readonly discovery?: DiscoveryOptions;
   /** Where approvals and resumable runs are kept. Defaults to {@link storeFromEnv}, else in memory. */
   readonly store?: ServerStore;
+  /** Where threads are kept (`/api/threads`, and the history of every chat). Defaults to {@link threadsFromEnv}. */
+  readonly threads?: ThreadStore;
   /**
    * Connected MCP servers whose tools join the demo's (read per request); their status is served in
    * the catalog's `servers` for the devtools' MCP view. Defaults to none.
    */
   readonly mcp?: { tools(): readonly AnyTool[]; catalogStatus?(): ToolServerStatus[] };
+  /**
+   * A directory to write each run's record in (open one in devtools with "Open record"). Defaults to
+   * `CHATWIRE_RUN_RECORDS`, else none: nothing is written.
+   */
+  readonly runRecords?: string;
 }
 
 /** Environment variables {@link modelFromEnv} reads. */
@@ -165,9 +179,31 @@ export function demoToolNames(): string[] {
   ];
 }
 
+/** Where the demo keeps its threads by default: `apps/demo/.data/threads` (ignored by git). */
+export const DEMO_THREADS_DIR = fileURLToPath(new URL('../.data/threads', import.meta.url));
+
+/**
+ * The demo's thread store: `DATABASE_URL=postgres://...` uses that PostgreSQL server; otherwise
+ * PGlite in `CHATWIRE_DATA_DIR` (default {@link DEMO_THREADS_DIR}), so threads survive a restart;
+ * `CHATWIRE_THREADS=memory` keeps them in memory (lost on restart).
+ */
+export function threadsFromEnv(env: ModelEnv): ThreadStore {
+  const url = setting(env, 'DATABASE_URL');
+  if (url) {
+    if (!/^postgres(ql)?:\/\//.test(url)) throw new Error('DATABASE_URL must be a postgres:// or postgresql:// URL.');
+    return createPostgresThreadStore({ connectionString: url });
+  }
+  const mode = setting(env, 'CHATWIRE_THREADS');
+  if (mode === 'memory') return createMemoryThreadStore();
+  if (mode !== undefined && mode !== 'pglite')
+    throw new Error(`CHATWIRE_THREADS must be 'pglite' (the default) or 'memory' (got '${mode}').`);
+  return createPgliteThreadStore({ dataDir: setting(env, 'CHATWIRE_DATA_DIR') ?? DEMO_THREADS_DIR });
+}
+
 /**
  * The demo server's routes: `/api/chat` (`POST` one AG-UI run, `GET` resumes one, `DELETE` stops
- * one), `GET /api/tools` (the catalog) and `/api/grants` (list and revoke grants).
+ * one), `GET /api/tools` (the catalog), `/api/grants` (list and revoke grants) and `/api/threads`
+ * (list, open, rename, delete threads, switch branches).
  */
 export function createDemoRoutes(options: DemoRoutesOptions = {}): FetchHandler {
   const delayMs = options.delayMs ?? Number(process.env['CHATWIRE_DELAY_MS'] ?? 25);
@@ -182,9 +218,16 @@ export function createDemoRoutes(options: DemoRoutesOptions = {}): FetchHandler 
   const store = options.store ?? storeFromEnv(process.env) ?? createMemoryStore();
   // A one-person demo: every request is the same user, so "always allow" has someone to belong to.
   const userOf = () => 'demo-user';
+  // Threads: every turn is stored, and the chat's history is read from the store (docs/threads.md).
+  const threads = options.threads ?? threadsFromEnv(process.env);
+  // PGlite compiles its WebAssembly and creates the schema when first used: at startup, not in the first request.
+  void threads
+    .list('', { limit: 1 })
+    .catch((error: unknown) => console.error(`[demo] threads: ${error instanceof Error ? error.message : String(error)}`));
   const mcp = options.mcp;
   // MCP servers come and go (reconnects, list changes): each request reads their current tools.
   const currentTools = mcp ? () => [...tools, ...mcp.tools()] : tools;
+  const runRecords = options.runRecords ?? (process.env['CHATWIRE_RUN_RECORDS'] || undefined);
   const handleChat = createChatHandler({
     model,
     tools: currentTools,
@@ -192,19 +235,23 @@ export function createDemoRoutes(options: DemoRoutesOptions = {}): FetchHandler 
     resumable: true,
     store,
     userOf,
+    threads,
     system: `You are the Chatwire demo assistant for a shop and workspace. Use tools when they help.\n\n${codeMode.systemPrompt}`,
     ...(options.discovery ? { discovery: options.discovery } : {}),
+    ...(runRecords ? { runRecords: writeRunRecords(runRecords) } : {}),
   });
   // The catalog carries the MCP servers' status for the devtools (the demo is a development tool; an app
   // serves this where only its developers read it).
   const servers = mcp?.catalogStatus ? () => mcp.catalogStatus?.() ?? [] : undefined;
   const handleTools = createToolsHandler(currentTools, { counter: model.toolTokens, ...(servers ? { servers } : {}) });
   const handleGrants = createGrantsHandler({ store, userOf });
+  const handleThreads = createThreadsHandler({ threads, userOf });
   return (request) => {
     const { pathname } = new URL(request.url);
     if (pathname === '/api/chat') return handleChat(request);
     if (pathname === '/api/grants') return handleGrants(request);
     if (pathname === '/api/tools') return handleTools(request);
+    if (pathname === '/api/threads' || pathname.startsWith('/api/threads/')) return handleThreads(request);
     return undefined;
   };
 }

@@ -1,11 +1,13 @@
 import { answerInputRequest, readInputRequest, type ChatMessage, type InputAnswerInput, type MessagePart } from '@chatwire/core';
 import { ChatwireDevtools } from '@chatwire/devtools';
-import { useChat } from '@chatwire/react';
-import { ChatError, Composer, MessageList } from '@chatwire/ui';
+import { useThreadChat } from '@chatwire/react/query';
+import { BranchPicker, ChatError, Composer, MessageList } from '@chatwire/ui';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { ApprovalsPanel } from './components/ApprovalsPanel.tsx';
 import { InputRequestForm } from './components/InputRequestForm.tsx';
 import { PagePanel } from './components/PagePanel.tsx';
+import { ThreadSidebar } from './components/ThreadSidebar.tsx';
+import { showNoThreadInAddress, showThreadInAddress, threadInAddress } from './currentThread.ts';
 import { pageStateOf } from './pageState.ts';
 import { clearSavedChat, loadSavedChat, newChatId, useSavedChat } from './savedChat.ts';
 import { createToolUIs } from './toolUIs.tsx';
@@ -20,21 +22,48 @@ const Devtools =
     ? lazy(() => import('@chatwire/devtools/production').then((module) => ({ default: module.ChatwireDevtools })))
     : ChatwireDevtools;
 
-/** The demo page: a conversation built from @chatwire/ui, plus the page state that browser tools change. */
+/**
+ * The demo: the thread the address names (`?thread=`), else the one open last, else a new one. The
+ * server keeps the threads; switching remounts the page for the other thread.
+ */
 export function App() {
+  const [open, setOpen] = useState(() => {
+    const named = threadInAddress();
+    if (named) return { id: named, isNew: false };
+    const last = loadSavedChat();
+    // A chat saved with messages was sent to the server; a new one exists there once its first run ended.
+    return last?.threadId && last.messages.length > 0 ? { id: last.threadId, isNew: false } : { id: newChatId(), isNew: true };
+  });
+  const openThread = useCallback((id: string, isNew = false) => setOpen({ id, isNew }), []);
+  return <ChatPage key={open.id} threadId={open.id} isNew={open.isNew} onOpenThread={openThread} />;
+}
+
+/** One thread's page: a conversation built from @chatwire/ui, the thread list, and the page state that browser tools change. */
+function ChatPage(props: {
+  readonly threadId: string;
+  readonly isNew: boolean;
+  readonly onOpenThread: (id: string, isNew?: boolean) => void;
+}) {
+  const { threadId: chatId, onOpenThread } = props;
   const [panelOpen, setPanelOpen] = useState(false);
+  const [threadsOpen, setThreadsOpen] = useState(false);
   const conversation = useRef<HTMLElement>(null);
   const [tools] = useState(() => createBrowserTools({ scrollToTop: () => conversation.current?.scrollTo({ top: 0 }) }));
   // Renderers for the demo's tools; every other tool gets @chatwire/ui's generic card.
   const [toolUIs] = useState(() => createToolUIs(() => setPanelOpen(true)));
-  // The chat survives a reload: it is saved in localStorage, and a run that was streaming when the
-  // page went away is read to its end (resumable streams; the server keeps the run going).
-  const [saved] = useState(loadSavedChat);
-  // Each page's chat has its own id (saved with it, so a reload continues it): grants "for this chat" belong to it.
-  const [chatId] = useState(() => saved?.threadId ?? newChatId());
-  const chat = useChat({
+  // The server keeps every thread (the list, and each one's branches). The open one is also saved in
+  // localStorage with its run in flight, so a reload shows it at once and reads that run to its end
+  // (resumable streams; the server keeps the run going). Any other thread loads from the server.
+  const [saved] = useState(() => {
+    const last = loadSavedChat();
+    return last?.threadId === chatId && last.messages.length > 0 ? last : undefined;
+  });
+  // Each chat has its own id, the thread's: grants "for this chat" belong to it.
+  const chat = useThreadChat({
     id: chatId,
     api: '/api/chat',
+    threads: { api: '/api/threads' },
+    newThread: props.isNew,
     tools,
     catalog: '/api/tools',
     grants: '/api/grants',
@@ -69,15 +98,60 @@ export function App() {
 
   const onApproval = useCallback((id: string, approved: boolean) => client.addToolApprovalResponse({ id, approved }), [client]);
   const onRegenerate = useCallback(() => void client.regenerate(), [client]);
-  // An edit keeps the message's attachments (an edit replaces them otherwise).
+  // An edit keeps the message's attachments (an edit replaces them otherwise); the server keeps the
+  // old version as a sibling branch.
+  const { sendMessage } = chat;
   const onEdit = useCallback(
     (messageId: string, text: string) => {
       const edited = client.getSnapshot().messages.find((message) => message.id === messageId);
       const files = edited?.parts.filter((part) => part.type === 'file') ?? [];
-      void client.sendMessage(files.length > 0 ? { text, messageId, files } : { text, messageId });
+      void sendMessage(files.length > 0 ? { text, messageId, files } : { text, messageId });
     },
-    [client],
+    [client, sendMessage],
   );
+  // ‹ 1/2 › on edited messages and regenerated answers (the thread's branch points).
+  const { branchAt, switchBranch } = chat;
+  const [branchError, setBranchError] = useState<string | undefined>(undefined);
+  const renderMessageEnd = useCallback(
+    (message: ChatMessage) => {
+      const view = branchAt(message);
+      if (!view) return null;
+      const go = (id: string | undefined) => {
+        if (id === undefined) return;
+        setBranchError(undefined);
+        switchBranch(id).catch((error: unknown) => setBranchError(error instanceof Error ? error.message : String(error)));
+      };
+      return (
+        <BranchPicker
+          index={view.index}
+          count={view.count}
+          disabled={busy}
+          label={message.role === 'user' ? 'Versions of this message' : 'Versions of this answer'}
+          onPrevious={() => go(view.previous)}
+          onNext={() => go(view.next)}
+        />
+      );
+    },
+    [branchAt, switchBranch, busy],
+  );
+  const openThread = useCallback(
+    (id: string) => {
+      setThreadsOpen(false);
+      if (id !== chatId) onOpenThread(id);
+    },
+    [chatId, onOpenThread],
+  );
+  const newThread = useCallback(() => {
+    // The old thread stays on the server (and in the list); the page forgets its local copy.
+    clearSavedChat();
+    onOpenThread(newChatId(), true);
+  }, [onOpenThread]);
+  // The address names the thread once the server has it (a reload of a new, empty chat starts another new one).
+  const known = !props.isNew || chat.thread !== undefined;
+  useEffect(() => {
+    if (known) showThreadInAddress(chatId);
+    else showNoThreadInAddress();
+  }, [known, chatId]);
   // A server tool asking for input (the demo's bookTable, an MCP server's elicitation): a form from its schema.
   const onInputAnswer = useCallback((answer: InputAnswerInput) => answerInputRequest(client, answer), [client]);
   const renderPart = useCallback(
@@ -128,16 +202,25 @@ export function App() {
         <span className="status" data-testid="status" data-status={chat.status}>
           {chat.status}
         </span>
+        <button
+          type="button"
+          className="threads-toggle"
+          aria-controls="thread-sidebar"
+          aria-expanded={threadsOpen}
+          data-testid="threads-toggle"
+          onClick={() => setThreadsOpen((open) => !open)}
+        >
+          Chats
+        </button>
         {chat.messages.length > 0 ? (
           <button
             type="button"
             className="header-button"
             aria-label="New chat"
             onClick={() => {
-              // Stops a response on the server too, and starts over (the chat is saved empty).
-              client.setMessages([]);
-              clearSavedChat();
-              setStopped(new Set());
+              // Stops a response on the server too; the old chat stays in the list.
+              client.stop();
+              newThread();
             }}
           >
             New<span className="header-button-more"> chat</span>
@@ -160,6 +243,16 @@ export function App() {
         </button>
       </header>
       <div className="layout">
+        <ThreadSidebar
+          current={chatId}
+          open={threadsOpen}
+          onClose={() => setThreadsOpen(false)}
+          onOpenThread={openThread}
+          onNewThread={() => {
+            setThreadsOpen(false);
+            newThread();
+          }}
+        />
         <div className="chat-column">
           <main
             className="conversation"
@@ -184,7 +277,13 @@ export function App() {
               onRegenerate={onRegenerate}
               onEdit={onEdit}
               renderPart={renderPart}
+              renderMessageEnd={renderMessageEnd}
             />
+            {branchError ? (
+              <p className="branch-error" role="alert">
+                {`That version could not be shown: ${branchError}`}
+              </p>
+            ) : null}
             {chat.error ? <ChatError error={chat.error} onRetry={onRegenerate} onDismiss={chat.clearError} /> : null}
             {/* In the scrolling conversation, so it never takes room from it on a phone. */}
             {chat.pendingApprovals.length > 0 || chat.grants.list.length > 0 ? (

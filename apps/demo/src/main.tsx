@@ -1,14 +1,20 @@
 import { ChatProvider } from '@chatwire/react';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App.tsx';
 import '@chatwire/ui/styles.css';
 import './styles.css';
 
+// The server state (threads, the tool catalog's query) lives in React Query; live chats in the ChatProvider's registry.
+const queryClient = new QueryClient();
+
 createRoot(document.getElementById('root') as HTMLElement).render(
   <StrictMode>
-    <ChatProvider>
-      <App />
-    </ChatProvider>
+    <QueryClientProvider client={queryClient}>
+      <ChatProvider>
+        <App />
+      </ChatProvider>
+    </QueryClientProvider>
   </StrictMode>,
 );

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { ChatClient, fetchServerSentEvents, messageText, type ToolCallPart } from '@chatwire/core';
 import { createDemoRoutes } from '../server/routes.ts';
+import { createMemoryThreadStore } from '@chatwire/server';
 
 /** The demo's Code Mode turn, through its own routes and a ChatClient, as the page runs it. */
 function demoClient() {
-  const routes = createDemoRoutes({ delayMs: 0 });
+  const routes = createDemoRoutes({ delayMs: 0, threads: createMemoryThreadStore() });
   const warnings: string[] = [];
   const client = new ChatClient({
     connection: fetchServerSentEvents({

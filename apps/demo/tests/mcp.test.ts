@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Event } from '@ag-ui/core';
 import { readServerSentEvents } from '@chatwire/core/wire';
 import { McpConfigError, type McpServers } from '@chatwire/mcp';
-import { createScriptedModel } from '@chatwire/server';
+import { createMemoryThreadStore, createScriptedModel } from '@chatwire/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoMcp, userMcpServers } from '../server/mcp.ts';
 import { createDemoRoutes, demoToolNames } from '../server/routes.ts';
@@ -52,7 +52,7 @@ describe('the demo with its MCP servers', () => {
   });
 
   it('the scripted model discovers and calls an MCP tool by name through /api/chat', async () => {
-    const routes = createDemoRoutes({ model: createScriptedModel(), mcp });
+    const routes = createDemoRoutes({ model: createScriptedModel(), mcp, threads: createMemoryThreadStore() });
     const input = {
       threadId: 't',
       runId: 'r',

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { RESUME_TOKEN_HEADER, type FetchHandler } from '@chatwire/server';
+import { RESUME_TOKEN_HEADER, createMemoryThreadStore, type FetchHandler } from '@chatwire/server';
 import { createDemoRoutes, storeFromEnv } from '../server/routes.ts';
 import { startRedis } from '../../../packages/server/tests/security/redisServer.ts';
 import { framesOf } from '../../../packages/server/tests/resumable/resumableFixtures.ts';
@@ -27,7 +27,7 @@ const story = (runId: string) =>
 
 describe('the demo server resumes runs', () => {
   it('in memory by default: a run read halfway is read again, from where it was, after a "reload"', async () => {
-    const routes = createDemoRoutes({ delayMs: 1 });
+    const routes = createDemoRoutes({ delayMs: 1, threads: createMemoryThreadStore() });
     const response = await call(routes, '/api/chat', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -49,8 +49,9 @@ describe('the demo server resumes runs', () => {
 
   it('with REDIS_URL: two demo instances share runs (started on one, resumed on the other)', async () => {
     expect(storeFromEnv({})).toBeUndefined();
-    const one = createDemoRoutes({ delayMs: 1, store: storeFromEnv({ REDIS_URL: redis.url }) });
-    const two = createDemoRoutes({ delayMs: 1, store: storeFromEnv({ REDIS_URL: redis.url }) });
+    const threads = createMemoryThreadStore();
+    const one = createDemoRoutes({ delayMs: 1, store: storeFromEnv({ REDIS_URL: redis.url }), threads });
+    const two = createDemoRoutes({ delayMs: 1, store: storeFromEnv({ REDIS_URL: redis.url }), threads });
     const response = await call(one, '/api/chat', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

@@ -283,8 +283,11 @@ function checkTanStack(status: string, error: Error | undefined, messages: reado
 }
 
 /** The same turn on the AI SDK's `Chat` (`AbstractChat` with its shipped state) over `DefaultChatTransport`. */
-export async function runAiSdk(scenario: Scenario, body: Body): Promise<void> {
-  const chat = new AiSdkChat<UIMessage>({ transport: new DefaultChatTransport({ api: URL_, fetch: fetchReplaying(body) }) });
+export async function runAiSdk(scenario: Scenario, body: Body, history?: UIMessage[]): Promise<void> {
+  const chat = new AiSdkChat<UIMessage>({
+    transport: new DefaultChatTransport({ api: URL_, fetch: fetchReplaying(body) }),
+    ...(history ? { messages: history } : {}),
+  });
   await chat.sendMessage({ text: 'hi' });
   checkAiSdk(chat.status, chat.error, chat.messages, scenario);
 }

@@ -28,6 +28,7 @@ describe('one tool-argument parser: the browser lifecycle and the shared parser 
     ['{"city":"Paris"}', { city: 'Paris' }],
     ['{"__proto__":{"polluted":true},"city":"Paris"}', { city: 'Paris' }],
     ['{"nested":{"__proto__":{"x":1},"y":2}}', { nested: { y: 2 } }],
+    ['{"\\u005f_proto__":{"polluted":true},"city":"Nice"}', { city: 'Nice' }],
     ['', {}],
     ['  ', {}],
   ])('%j', (text, expected) => {

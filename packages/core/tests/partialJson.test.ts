@@ -157,6 +157,8 @@ describe('__proto__ keys never reach a prototype', () => {
   const attacks = [
     '{"__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}},"a":1}',
     '{"x":{"__proto__":{"polluted":true}},"list":[{"__proto__":{"polluted":true}}],"a":1}',
+    // The key spelled with escapes: the text never contains "__proto__" itself.
+    '{"\\u005f_proto__":{"polluted":true},"x":{"_\\u005fproto\\u005f_":{"polluted":true}},"a":1}',
   ];
 
   const expectClean = (value: unknown) => {

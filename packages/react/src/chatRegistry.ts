@@ -1,5 +1,5 @@
 import { createContext, useContext, useEffect, useState } from 'react';
-import { ChatClient, type ChatClientOptions, type ChatMessage } from '@chatwire/core';
+import { ChatClient, fetchToolCatalog, type ChatClientOptions, type ChatMessage } from '@chatwire/core';
 import { type ToolCatalog } from '@chatwire/core/shared';
 
 /** Defaults to five minutes: how long a chat no component uses stays alive. */
@@ -157,23 +157,13 @@ export class ChatRegistry {
         if (current.started && !current.state.error) return;
         current.started = true;
         if (current.state.error) set({ data: undefined, error: null, isLoading: true });
-        void fetchCatalog(url).then(
+        void fetchToolCatalog(url).then(
           (data) => set({ data, error: null, isLoading: false }),
           (error: unknown) => set({ data: undefined, error: error instanceof Error ? error : new Error(String(error)), isLoading: false }),
         );
       },
     };
   }
-}
-
-async function fetchCatalog(url: string): Promise<ToolCatalog> {
-  const response = await fetch(url, { headers: { accept: 'application/json' } });
-  if (!response.ok) throw new Error(`Loading the tool catalog from ${url} failed: ${response.status}`);
-  const body = (await response.json()) as unknown;
-  if (!body || typeof body !== 'object' || !Array.isArray((body as { tools?: unknown }).tools)) {
-    throw new Error(`The tool catalog from ${url} has no tools list.`);
-  }
-  return body as ToolCatalog;
 }
 
 /**

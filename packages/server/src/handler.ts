@@ -9,7 +9,7 @@ import { checkOrigin, preflightResponse, withCors, type OriginPolicyOptions } fr
 import { checkHost, type HostPolicyOptions } from './http/hostPolicy.js';
 import { checkRunInputIds } from './http/checkIds.js';
 import { IdFieldScan } from './http/idFieldScan.js';
-import { runStartTurn } from './http/largeBodyTurns.js';
+import { arrivalTurn, runStartTurn } from './http/largeBodyTurns.js';
 import { RunsPerOwner, releasing, type RunsPerOwnerOptions } from './http/runsPerOwner.js';
 import { isJsonContentType, readJsonBody } from './http/readJsonBody.js';
 import { readRunInput } from './http/readRunInput.js';
@@ -22,6 +22,9 @@ import { ChatwireConfigError } from './binding/secret.js';
 import { RESUMABLE_RESPONSE_HEADERS, ResumableStreams, type ResumableStreamOptions } from './resumable/resumableStreams.js';
 import { createMemoryRunStore } from './store/memoryRunStore.js';
 import type { RunStreamStore } from './store/runStreamStore.js';
+import { persistRun } from './threads/persistRun.js';
+import { NO_OWNER, type ThreadStore } from './threads/threadStore.js';
+import { commitTurn, placeTurn, type PlacedTurn } from './threads/turnStart.js';
 
 /** Limits on what one request may carry; each refusal names the limit. */
 export interface RequestLimits {
@@ -95,6 +98,14 @@ export interface ChatHandlerOptions
    * A throw fails the request with a 500. Defaults to none.
    */
   readonly userOf?: UserOf;
+  /**
+   * Where threads live (`createPgliteThreadStore`, `createPostgresThreadStore`, `createMemoryThreadStore`).
+   * With it, every turn is stored with the server's message ids, a request's `threadId` names a
+   * thread of `userOf(request)` (created on its first run), and the model reads the stored branch the
+   * request continues, not the request's copy (see docs/threads.md). Serve the thread list with
+   * `createThreadsHandler` on the same options. Defaults to none: the request's history is the chat.
+   */
+  readonly threads?: ThreadStore;
 }
 
 /** Names the user of a request (see {@link ChatHandlerOptions.userOf}). */
@@ -182,6 +193,7 @@ export function createChatHandler(options: ChatHandlerOptions): (request: Reques
     resumable: resumableOption,
     tools: toolsOption,
     userOf,
+    threads,
     ...chatDefaults
   } = options;
   const runsPerOwner = ownerOptions ? new RunsPerOwner(ownerOptions) : undefined;
@@ -227,6 +239,8 @@ export function createChatHandler(options: ChatHandlerOptions): (request: Reques
         'unsupported-media-type',
       );
     }
+    // One request read and checked per event-loop turn: a burst that arrived together is spread over turns.
+    await arrivalTurn();
     // An oversized id is refused as it arrives, before megabytes of it are decoded and parsed.
     const body = await readJsonBody(request, limits.maxBodyBytes, new IdFieldScan());
     if (!body.ok) return fail(body.status, body.error, body.code);
@@ -268,6 +282,23 @@ export function createChatHandler(options: ChatHandlerOptions): (request: Reques
       const ref = reportError(options.onError, { kind: 'run', error, threadId: input.threadId, runId: input.runId });
       return fail(500, `The server's tools or the request's user could not be read (ref ${ref}).`, 'internal-error');
     }
+    // With a thread store, the thread decides the history: the stored branch the request continues.
+    const owner = typeof user === 'string' && user !== '' ? user : NO_OWNER;
+    let turn: PlacedTurn | undefined;
+    if (threads) {
+      try {
+        const placed = await placeTurn(threads, owner, input.threadId, input.messages);
+        if (!placed.ok) {
+          slot();
+          return fail(placed.status, placed.error, placed.code);
+        }
+        turn = placed;
+      } catch (error) {
+        slot();
+        const ref = reportError(options.onError, { kind: 'run', error, threadId: input.threadId, runId: input.runId });
+        return fail(503, `The thread store is unavailable; nothing was saved. Try again shortly (ref ${ref}).`, 'threads-unavailable');
+      }
+    }
     const opened = resumable ? await resumable.open(input, request) : undefined;
     if (opened instanceof Response) {
       slot();
@@ -276,7 +307,7 @@ export function createChatHandler(options: ChatHandlerOptions): (request: Reques
     const chatOptions: ChatOptions = {
       ...chatDefaults,
       tools,
-      messages: input.messages,
+      messages: turn ? turn.messages : input.messages,
       frontendTools: (input.tools ?? []) as WireTool[],
       threadId: input.threadId,
       runId: input.runId,
@@ -296,7 +327,36 @@ export function createChatHandler(options: ChatHandlerOptions): (request: Reques
       const ref = reportError(options.onError, { kind: 'run', error, threadId: input.threadId, runId: input.runId });
       return fail(500, `The request could not be checked (ref ${ref}).`, 'internal-error');
     }
-    const events = releasing(runChat(chatOptions, review, signer), slot);
+    if (threads && turn) {
+      let refusal: Awaited<ReturnType<typeof commitTurn>>;
+      try {
+        refusal = await commitTurn(threads, owner, input.threadId, turn);
+      } catch (error) {
+        if (opened) await resumable?.discard(opened);
+        slot();
+        const ref = reportError(options.onError, { kind: 'run', error, threadId: input.threadId, runId: input.runId });
+        return fail(503, `The thread store is unavailable; nothing was saved. Try again shortly (ref ${ref}).`, 'threads-unavailable');
+      }
+      if (refusal) {
+        if (opened) await resumable?.discard(opened);
+        slot();
+        return fail(refusal.status, refusal.error, refusal.code);
+      }
+    }
+    const run = runChat(chatOptions, review, signer);
+    // The run's messages are stored (under the request's last new message) before its last event goes out.
+    const stored =
+      threads && turn
+        ? persistRun(run, {
+            store: threads,
+            owner,
+            threadId: input.threadId,
+            runId: input.runId,
+            parentId: turn.runParentId,
+            onError: options.onError,
+          })
+        : run;
+    const events = releasing(stored, slot);
     if (resumable && opened) return cors(resumable.start(opened, events, abort));
     return withCors(toServerSentEventsResponse(events, { abort }), corsOrigin);
   }, '/api/chat');

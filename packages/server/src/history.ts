@@ -142,7 +142,7 @@ export async function reviewHistory(options: {
           `Keep message metadata in the client (Chatwire's ChatClient does), or let the server re-run the conversation from the user's message.`,
       );
     }
-    if (!CallSigner.same(signer.resultSignature(threadId, signedCall, content), signature)) {
+    if (!signer.verifiesResult(threadId, signedCall, content, signature)) {
       throw new ChatRequestError(
         'forged-result',
         `The result of '${call.function.name}' (call ${call.id}) was not produced by this server for this call: server tool results cannot be supplied ` +

@@ -120,4 +120,32 @@ export type { GrantOptions } from './approvals/grants.js';
 export { createGrantsHandler } from './approvals/grantsHandler.js';
 export type { GrantList, GrantsHandlerOptions } from './approvals/grantsHandler.js';
 export { createMemoryGrantStore } from './store/memoryStore.js';
+export { NO_OWNER, ThreadStoreError } from './threads/threadStore.js';
+export type {
+  BranchPoint,
+  StoredMessage,
+  ThreadAppend,
+  ThreadLookup,
+  ThreadPage,
+  ThreadPageRequest,
+  ThreadRunRecord,
+  ThreadStore,
+  ThreadStoreErrorCode,
+  ThreadSummary,
+  ThreadView,
+} from './threads/threadStore.js';
+export { createMemoryThreadStore } from './threads/memoryThreadStore.js';
+export { createPgliteThreadStore } from './threads/pgliteThreadStore.js';
+export type { PgliteLike, PgliteThreadStoreOptions } from './threads/pgliteThreadStore.js';
+export { createPostgresThreadStore } from './threads/postgresThreadStore.js';
+export type { PgPoolClientLike, PgPoolLike, PostgresThreadStoreOptions } from './threads/postgresThreadStore.js';
+export { createSqlThreadStore } from './threads/sqlThreadStore.js';
+export type { SqlDatabase, SqlSession } from './threads/sqlThreadStore.js';
+export { THREAD_MIGRATIONS } from './threads/threadSchema.js';
+export { createThreadsHandler, DEFAULT_THREADS_PER_PAGE, MAX_THREADS_PER_PAGE } from './threads/threadsHandler.js';
+export type { ThreadsHandlerOptions } from './threads/threadsHandler.js';
+export { MAX_TITLE_LENGTH } from './threads/threadTitle.js';
 export { createRedisGrantStore } from './store/redisStore.js';
+export type { TelemetryOptions } from './telemetry/telemetryOptions.js';
+export { writeRunRecords } from './records/runRecords.js';
+export type { RunRecordSink } from './records/runRecords.js';

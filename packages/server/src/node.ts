@@ -1,6 +1,8 @@
 import { defaultMountOf } from './http/defaultMount.js';
 import { checkHost, isLoopbackAddress, type HostPolicyOptions } from './http/hostPolicy.js';
+import { ARRIVALS_PER_TURN, turnQueue } from './http/largeBodyTurns.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 
 /** A Fetch-style handler; `undefined` means "not mine" (the next middleware or a 404 answers). */
 export type FetchHandler = (request: Request) => Response | undefined | Promise<Response | undefined>;
@@ -113,6 +115,17 @@ const BODY_ALREADY_READ =
   'The request body was already read by a middleware mounted before this handler, which left no parsed body on `req.body`. ' +
   'Mount the chat handler before body parsers (for example before `app.use(express.json())`), or use `express.json()` so `req.body` holds the parsed JSON.';
 
+/** Whether each connection arrived on a loopback address, asked once per connection (a system call each time). */
+const loopbackSockets = new WeakMap<Socket, boolean>();
+function loopbackSocket(socket: Socket): boolean {
+  let loopback = loopbackSockets.get(socket);
+  if (loopback === undefined) {
+    loopback = isLoopbackAddress(socket.localAddress);
+    loopbackSockets.set(socket, loopback);
+  }
+  return loopback;
+}
+
 /** Methods a Fetch `Request` cannot carry (the Fetch spec forbids them). */
 const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
 
@@ -195,16 +208,21 @@ function toFetchRequest(req: IncomingMessage, signal: AbortSignal): Request | st
  * mounting order does not matter (the parser's own size limit applies first: `express.json()`
  * refuses bodies over 100 kB unless given `{ limit }`). A body read by a middleware that left
  * nothing on `req.body` is a 400 `body-already-read` that says so, not a JSON error.
+ *
+ * Requests with a body (`POST`, ...) are admitted at most 8 per event-loop turn, in the order they
+ * arrived, so a burst of them never holds the loop; `GET`, `HEAD` and `OPTIONS` are served at once.
  */
 export function toNodeListener(
   handler: FetchHandler,
   options: HostPolicyOptions = {},
 ): (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => void {
-  return (req, res, next) => {
+  const serve = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => {
     const abort = new AbortController();
     res.on('close', () => {
       if (!res.writableFinished) abort.abort();
     });
+    // The client left while its request waited for its turn.
+    if (req.socket?.destroyed) abort.abort();
     const request = toFetchRequest(req, abort.signal);
     if (typeof request === 'string') {
       res.statusCode = 400;
@@ -214,7 +232,7 @@ export function toNodeListener(
       return;
     }
     // A request without Host is not from a browser (HTTP/1.1 browsers always send it): nothing to rebind.
-    const allowedHosts = options.allowedHosts ?? (isLoopbackAddress(req.socket.localAddress) ? 'local' : 'any');
+    const allowedHosts = options.allowedHosts ?? (loopbackSocket(req.socket) ? 'local' : 'any');
     const foreignHost = req.headers.host === undefined ? undefined : checkHost(req.headers.host, allowedHosts);
     if (foreignHost !== undefined) {
       res.statusCode = 403;
@@ -269,7 +287,22 @@ export function toNodeListener(
         } else res.end();
       });
   };
+  return (req, res, next) => {
+    // Building a Fetch Request with a body stream and a signal costs a few hundred microseconds: a
+    // burst of uploads that arrived together is admitted a few per turn, so the requests without a
+    // body that arrive meanwhile (a health check) are answered without waiting for the whole burst.
+    const method = req.method?.toUpperCase();
+    if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS') serve(req, res, next);
+    else
+      void bodyRequestTurn().then(
+        () => serve(req, res, next),
+        () => serve(req, res, next),
+      );
+  };
 }
+
+/** Requests with a body admitted per event-loop turn, in the order they arrived (see `turnQueue`). */
+const bodyRequestTurn = turnQueue(ARRIVALS_PER_TURN);
 
 /** The shape of a Vite plugin this module needs (no runtime dependency on Vite). */
 export interface VitePluginLike {

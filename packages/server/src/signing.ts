@@ -17,6 +17,16 @@ export interface ApprovalIdParts {
 
 const SCOPE = /^[A-Za-z0-9_-]{1,64}$/;
 
+/** The characters of verified results a signer remembers in all (the oldest go first), and the largest result it remembers. */
+const MAX_REMEMBERED_TOTAL_CHARS = 4 * 1024 * 1024;
+const MAX_REMEMBERED_CHARS = 64 * 1024;
+
+/**
+ * How many result signatures were computed (an HMAC) and how many were found already verified, since
+ * the process started: tests count work with it, not time.
+ */
+export const signatureStats = { computed: 0, remembered: 0 };
+
 /**
  * Binds approvals and server results to the conversation they belong to, with HMAC-SHA256 over
  * the facts that must not change. Stateless: it keeps verifying across restarts and instances as
@@ -108,6 +118,44 @@ export class CallSigner {
   resultSignature(threadId: string, call: ToolCall, content: string): string {
     return this.#mac('result', threadId, call.id, call.function.name, signedArguments(call.function.arguments), content);
   }
+
+  /**
+   * Whether `signature` is this server's signature of `call`'s result `content` in `threadId`
+   * ({@link resultSignature}, compared in constant time). A history is sent again with every turn,
+   * so a signature that verified is remembered with exactly what it verified (thread, call id, tool
+   * name, raw arguments, content): the same inputs again are the same answer without another HMAC;
+   * anything that differs in one character is verified afresh. Failures are never remembered.
+   */
+  verifiesResult(threadId: string, call: ToolCall, content: string, signature: string): boolean {
+    const known = this.#verified.get(signature);
+    if (
+      known !== undefined &&
+      known.threadId === threadId &&
+      known.callId === call.id &&
+      known.name === call.function.name &&
+      known.args === call.function.arguments &&
+      known.content === content
+    ) {
+      signatureStats.remembered++;
+      return true;
+    }
+    signatureStats.computed++;
+    if (!CallSigner.same(this.resultSignature(threadId, call, content), signature)) return false;
+    const size = threadId.length + call.id.length + call.function.name.length + call.function.arguments.length + content.length;
+    if (size <= MAX_REMEMBERED_CHARS && !this.#verified.has(signature)) {
+      this.#verified.set(signature, { threadId, callId: call.id, name: call.function.name, args: call.function.arguments, content, size });
+      this.#verifiedChars += size;
+      for (const [old, entry] of this.#verified) {
+        if (this.#verifiedChars <= MAX_REMEMBERED_TOTAL_CHARS) break;
+        this.#verified.delete(old);
+        this.#verifiedChars -= entry.size;
+      }
+    }
+    return true;
+  }
+
+  readonly #verified = new Map<string, { threadId: string; callId: string; name: string; args: string; content: string; size: number }>();
+  #verifiedChars = 0;
 
   /**
    * The interrupt id of a tool's input request: `inp_<expiry>.<nonce>.<tag>`, the tag binding the

@@ -11,10 +11,48 @@ export const EVENT_STREAM_HEADERS: Readonly<Record<string, string>> = {
   'x-accel-buffering': 'no',
 };
 
+/** The most characters of frames one chunk of a response carries. */
+export const MAX_CHUNK_CHARS = 64 * 1024;
+/** The most time (ms) one chunk takes to put together: a model that streams without pause is cut there. */
+const CHUNK_BUDGET_MS = 1;
+/** The time (ms) all responses of the process together spend putting chunks together in one event-loop turn. */
+const TURN_BUDGET_MS = 4;
+
+/** Resolves on the next turn of the event loop (after pending I/O). */
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/** Time spent on chunks in this turn, by every response; set back to 0 at the next turn. */
+let spentThisTurn = 0;
+let resetQueued = false;
+function spend(ms: number): void {
+  spentThisTurn += ms;
+  if (resetQueued) return;
+  resetQueued = true;
+  setImmediate(() => {
+    spentThisTurn = 0;
+    resetQueued = false;
+  });
+}
+
+/**
+ * Counts of what SSE responses did since the process started (chunks written, events in them):
+ * tests count writes with it, not time.
+ */
+export const sseStats = { chunks: 0, events: 0 };
+
 /**
  * Turns AG-UI events into a streaming `Response` (`data: <json>\n\n` frames). When the client
  * goes away the body is cancelled, which aborts `abort` (pass its signal to `chat()` so the model
  * stops) and ends the event iterator.
+ *
+ * Writes are coalesced and shared fairly: the events that are ready within one turn of the event
+ * loop go out as one chunk (one write to the socket), not one write per event; a chunk takes at most
+ * a millisecond to put together and holds at most {@link MAX_CHUNK_CHARS}, and all responses of the
+ * process together spend at most a few milliseconds per turn, so a model that streams without pause
+ * never holds the loop from other runs, new requests or a health check (the responses over the
+ * budget wait for the next turn, in the order they asked). A response's first chunk (its
+ * `RUN_STARTED`) is never held back. Backpressure is the stream's own: the next chunk is put together
+ * only when the reader asks for it.
  *
  * @example
  * ```ts
@@ -28,12 +66,47 @@ export function toServerSentEventsResponse(
 ): Response {
   const iterator = events[Symbol.asyncIterator]();
   const encoder = new TextEncoder();
+  // An event asked for in one chunk that was not ready before the chunk ended: the next chunk starts with it.
+  let waiting: Promise<IteratorResult<Event>> | undefined;
+  let first = true;
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
       try {
-        const next = await iterator.next();
-        if (next.done) controller.close();
-        else controller.enqueue(encoder.encode(encodeServerSentEvent(next.value)));
+        // Over this turn's budget: wait for a turn with budget left (others that waited earlier go first).
+        if (!first) while (spentThisTurn >= TURN_BUDGET_MS) await nextTurn();
+        first = false;
+        const next = await (waiting ?? iterator.next());
+        waiting = undefined;
+        if (next.done) return controller.close();
+        const started = performance.now();
+        let frames = encodeServerSentEvent(next.value);
+        let events = 1;
+        // The rest of this turn's events join the chunk: each next() is raced against the end of the turn.
+        let turnOver = false;
+        const turnEnd = nextTurn().then(() => {
+          turnOver = true;
+          return undefined;
+        });
+        let done = false;
+        while (!turnOver && frames.length < MAX_CHUNK_CHARS && performance.now() - started < CHUNK_BUDGET_MS) {
+          const pending = iterator.next();
+          const more = await Promise.race([pending, turnEnd]);
+          if (more === undefined) {
+            waiting = pending;
+            break;
+          }
+          if (more.done) {
+            done = true;
+            break;
+          }
+          frames += encodeServerSentEvent(more.value);
+          events++;
+        }
+        spend(performance.now() - started);
+        sseStats.chunks++;
+        sseStats.events += events;
+        controller.enqueue(encoder.encode(frames));
+        if (done) controller.close();
       } catch (error) {
         controller.error(error);
       }

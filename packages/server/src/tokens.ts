@@ -1,5 +1,6 @@
 import type { Message } from '@ag-ui/core';
 import { countTokens } from 'gpt-tokenizer';
+import { O200K_TOKEN_SPLIT_REGEX } from 'gpt-tokenizer/encodingParams/constants';
 import { describeAttachment, readAttachment } from './attachments/readAttachment.js';
 import type { ModelRequest, ModelTool, ToolTokenCounter } from './model.js';
 
@@ -77,19 +78,27 @@ export function countableMessage(message: Message): Message {
  * Tokens messages add to a request serialised as JSON (what the scripted model receives): o200k on
  * each message's JSON. The comma between two messages costs nothing of its own: the tokenizer merges
  * it with the braces around it (`"},{"` is one token, as `"}` and `{"` are at the ends of one message).
+ * Each message's count is remembered by its JSON text (see {@link countRequestTokens}).
  */
 export function jsonMessageTokens(messages: readonly Message[]): number {
-  return messages.reduce((sum, message) => sum + countTextTokens(JSON.stringify(countableMessage(message))), 0);
+  return messages.reduce((sum, message) => sum + pieceOf(JSON.stringify(countableMessage(message))).tokens, 0);
 }
 
 /**
  * Tokens of everything a request carries (system, messages, tools), counted with o200k on the JSON
  * the scripted model receives. A media part counts as its description, not its bytes.
+ *
+ * A chat's history grows by a few messages a turn, so each message's JSON is counted once and
+ * remembered by its text (what is counted is what is remembered: an id proves nothing), and the
+ * request's count is put together from its messages' counts ({@link joinedTokens}): the figure of
+ * counting the request's JSON in one piece, at a cost that grows with the history only by
+ * serialising it.
  */
 export function countRequestTokens(request: Pick<ModelRequest, 'system' | 'messages' | 'tools'>): number {
-  return countTextTokens(
-    JSON.stringify({ system: request.system ?? '', messages: request.messages.map(countableMessage), tools: request.tools }),
-  );
+  const texts = [`{"system":${JSON.stringify(request.system ?? '')},"messages":[`];
+  request.messages.forEach((message, index) => texts.push(`${index === 0 ? '' : ','}${JSON.stringify(countableMessage(message))}`));
+  texts.push(`],"tools":${JSON.stringify(request.tools)}}`);
+  return joinedTokens(texts);
 }
 
 /** Tokens of a system prompt serialised as a JSON string. */
@@ -137,4 +146,125 @@ export function toolTokensFor(counter: ToolTokenCounter | undefined): ReturnType
     counters.set(base, cached);
   }
   return cached;
+}
+
+/**
+ * A piece of JSON as the o200k pre-tokenizer splits it: its first and last pre-tokens and the tokens
+ * between them. Two pieces joined split as they do apart, except where the last pre-token of the
+ * first and the first of the second merge into one (`"}` and `,{"` become `"},{"`); when both are
+ * punctuation, the merged pre-token is counted on its own text.
+ */
+interface Piece {
+  /** Tokens of the whole piece. */
+  readonly tokens: number;
+  /** The first pre-token, when it is punctuation a letter, digit or space follows; else `undefined` (not joinable). */
+  readonly head: string | undefined;
+  /** The last pre-token, when it is punctuation (at most one space before it); else `undefined` (not joinable). */
+  readonly tail: string | undefined;
+  /** Tokens of the piece without its head and tail. */
+  readonly inner: number;
+}
+
+/** Punctuation as the pre-tokenizer reads it (no letter, digit or white space); a tail may start with one space. */
+const PUNCTUATION = /^[^\s\p{L}\p{N}]+$/u;
+const TAIL = /^ ?[^\s\p{L}\p{N}]+$/u;
+/** A character that ends a run of punctuation and that such a pre-token never takes (it takes `[\r\n/]` after it). */
+const ENDS_PUNCTUATION = /^[\p{L}\p{N}\t\v\f \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]/u;
+
+/** Pieces remembered by their text, oldest first (the first dropped: a live chat's messages come back at its next turn), and the characters they hold in all. */
+const pieces = new Map<string, Piece>();
+let piecesChars = 0;
+/** The most characters of pieces remembered (about 16 MB of strings); the oldest go first. */
+const PIECE_CACHE_CHARS = 8 * 1024 * 1024;
+/** Pieces longer than this are counted each time (a message of megabytes is not kept). */
+const MAX_PIECE_CHARS = 512 * 1024;
+/** Merged pre-tokens at joins (a few kinds: `"},{"`, `}]},{"`...) and their tokens. */
+const joins = new Map<string, number>();
+
+/**
+ * How many pieces of JSON (a message, the start or end of a request) were tokenized, and how many
+ * were found already counted, since the process started: tests count work with it, not time.
+ */
+export const tokenCountStats = { counted: 0, remembered: 0 };
+
+/** The counted form of one piece of JSON, remembered by its text. */
+function pieceOf(text: string): Piece {
+  const known = pieces.get(text);
+  if (known) {
+    tokenCountStats.remembered++;
+    return known;
+  }
+  tokenCountStats.counted++;
+  const piece = splitPiece(text);
+  if (text.length <= MAX_PIECE_CHARS) {
+    pieces.set(text, piece);
+    piecesChars += text.length;
+    for (const old of pieces.keys()) {
+      if (piecesChars <= PIECE_CACHE_CHARS) break;
+      pieces.delete(old);
+      piecesChars -= old.length;
+    }
+  }
+  return piece;
+}
+
+/** Counts a piece and finds its head and tail with the tokenizer's own split pattern. */
+function splitPiece(text: string): Piece {
+  const unjoinable = (): Piece => {
+    const tokens = countTextTokens(text);
+    return { tokens, head: undefined, tail: undefined, inner: tokens };
+  };
+  const split = new RegExp(O200K_TOKEN_SPLIT_REGEX.source, 'gu');
+  const head = split.exec(text)?.[0];
+  if (head === undefined || !PUNCTUATION.test(head) || !ENDS_PUNCTUATION.test(text.slice(head.length, head.length + 2)))
+    return unjoinable();
+  // The tail starts where the trailing punctuation (and one space before it) does. A pre-token ends there: the
+  // character before it is a letter, a digit or white space, which ends a word, a number or a run of white space
+  // without reaching into punctuation (a word takes `'s` and the like only before a letter), and ` ?` takes the one
+  // space. A surrogate (half of a character outside the BMP) would be mistaken for punctuation: not joinable then.
+  let start = text.length;
+  while (start > head.length && PUNCTUATION.test(text.charAt(start - 1))) start--;
+  if (start > head.length && text.charAt(start - 1) === ' ') start--;
+  if (start === text.length || start <= head.length) return unjoinable();
+  const tail = text.slice(start);
+  if (!TAIL.test(tail) || /[\ud800-\udfff]/.test(tail)) return unjoinable();
+  // Pre-tokens are counted one by one, so the piece's tokens are its head's, its inner ones and its tail's.
+  const inner = countTextTokens(text.slice(head.length, start));
+  return { tokens: joinTokens(head) + inner + joinTokens(tail), head, tail, inner };
+}
+
+/** Tokens of a short text at a join, remembered (there are only a few kinds). */
+function joinTokens(text: string): number {
+  let tokens = joins.get(text);
+  if (tokens === undefined) {
+    tokens = countTextTokens(text);
+    if (joins.size >= 4_096) joins.clear();
+    joins.set(text, tokens);
+  }
+  return tokens;
+}
+
+/**
+ * Tokens of `texts` joined, from each text's remembered counts: the inner tokens of each, the first
+ * one's head, the last one's tail, and at each join the merged punctuation counted on its own text.
+ * The figure `countTextTokens(texts.join(''))` gives (the pre-tokenizer splits the joined text at
+ * the same places); when a join is not punctuation meeting punctuation, the joined text is counted
+ * in one piece instead.
+ */
+export function joinedTokens(texts: readonly string[]): number {
+  const counted = texts.map(pieceOf);
+  if (counted.length === 1) return (counted[0] as Piece).tokens;
+  for (let i = 0; i < counted.length; i++) {
+    const piece = counted[i] as Piece;
+    if ((i > 0 && piece.head === undefined) || (i < counted.length - 1 && piece.tail === undefined)) return countTextTokens(texts.join(''));
+  }
+  let total = 0;
+  for (let i = 0; i < counted.length; i++) {
+    const piece = counted[i] as Piece;
+    total += piece.inner;
+    if (i === 0) total += piece.head === undefined ? piece.tokens - piece.inner - joinTokens(piece.tail as string) : joinTokens(piece.head);
+    else total += joinTokens(`${(counted[i - 1] as Piece).tail as string}${piece.head as string}`);
+    if (i === counted.length - 1) total += piece.tail === undefined ? 0 : joinTokens(piece.tail);
+  }
+  return total;
 }

@@ -17,6 +17,8 @@ export { Attachments } from './components/Attachments.js';
 export { Composer } from './components/Composer.js';
 export type { ComposerProps } from './components/Composer.js';
 export { ChatError } from './components/ChatError.js';
+export { BranchPicker } from './components/BranchPicker.js';
+export type { BranchPickerProps } from './components/BranchPicker.js';
 export { RawJson, ToolInputFields, ToolOutputFields, summarizeValue } from './components/Fields.js';
 export { ApprovalPrompt } from './primitives/ApprovalPrompt.js';
 export type { ApprovalPromptProps } from './primitives/ApprovalPrompt.js';

@@ -8,7 +8,16 @@ export function safeJsonReviver(key: string, value: unknown): unknown {
  * dropping `__proto__` keys. Throws a `SyntaxError` on anything that is not complete, valid JSON.
  */
 export function parseJsonStrict(text: string): unknown {
-  return JSON.parse(text, safeJsonReviver);
+  return parseJsonSafely(text);
+}
+
+/**
+ * `JSON.parse` dropping `__proto__` keys: with the reviver only when the text could hold one (the
+ * name itself, or any `\u` escape, which could spell it), since a reviver call per value makes a
+ * parse several times slower. Throws like `JSON.parse`.
+ */
+export function parseJsonSafely(text: string): unknown {
+  return text.includes('__proto__') || text.includes('\\u') ? JSON.parse(text, safeJsonReviver) : JSON.parse(text);
 }
 
 /**

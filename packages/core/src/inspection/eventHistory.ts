@@ -1,5 +1,6 @@
 import type { Event as WireEvent, RunAgentInput } from '@ag-ui/core';
 import type { InspectionEvent } from './inspection.js';
+import type { ChatSnapshot } from '../model/chatState.js';
 
 /** One recorded AG-UI event. */
 export interface RecordedEvent {
@@ -24,6 +25,12 @@ export interface HistoryTurn {
   readonly events: readonly RecordedEvent[];
   /** Events not kept because the turn exceeded its cap. */
   readonly dropped: number;
+}
+
+/** A snapshot of the chat when it settled (a turn ended), and when. */
+export interface SettledSnapshot {
+  readonly at: number;
+  readonly snapshot: ChatSnapshot;
 }
 
 /** Limits of {@link EventHistory}. */
@@ -51,6 +58,8 @@ class EventHistory {
   readonly #maxTurns: number;
   readonly #maxEvents: number;
   readonly #turns: MutableTurn[] = [];
+  readonly #snapshots: SettledSnapshot[] = [];
+  #settled = true;
 
   constructor(options: EventHistoryOptions = {}) {
     this.#maxTurns = Math.max(1, options.turns ?? 50);
@@ -84,6 +93,21 @@ class EventHistory {
     else turn.dropped++;
   }
 
+  /** Keeps the snapshot each time the chat settles (`ready` or `error` after anything else): a reference, no copy. */
+  snapshot(snapshot: ChatSnapshot, at: number): void {
+    const settled = snapshot.status === 'ready' || snapshot.status === 'error';
+    if (settled && !this.#settled) {
+      this.#snapshots.push({ at, snapshot });
+      if (this.#snapshots.length > this.#maxTurns) this.#snapshots.splice(0, this.#snapshots.length - this.#maxTurns);
+    }
+    this.#settled = settled;
+  }
+
+  /** The settled snapshots, oldest first. */
+  snapshots(): readonly SettledSnapshot[] {
+    return [...this.#snapshots];
+  }
+
   /** The recorded turns, oldest first (a copy of the list; the entries are read-only). */
   turns(): readonly HistoryTurn[] {
     return this.#turns.map((turn) => ({ ...turn, runs: [...turn.runs], events: [...turn.events] }));
@@ -94,6 +118,8 @@ class EventHistory {
 export interface HistoryRecorder {
   /** The recorded turns, oldest first. */
   turns(): readonly HistoryTurn[];
+  /** The chat's snapshot each time it settled since recording began, oldest first (as many as turns are kept). */
+  snapshots(): readonly SettledSnapshot[];
   /** Stops recording (what was recorded stays readable). */
   stop(): void;
 }
@@ -117,6 +143,7 @@ export function recordHistory(
     if (event.type === 'turn') history.startTurn(event.id, event.at);
     else if (event.type === 'request') history.request(event.runId, event.input, event.at);
     else if (event.type === 'event') history.event(event.runId, event.event, event.at);
+    else if (event.type === 'snapshot') history.snapshot(event.snapshot, event.at);
   });
-  return { turns: () => history.turns(), stop };
+  return { turns: () => history.turns(), snapshots: () => history.snapshots(), stop };
 }

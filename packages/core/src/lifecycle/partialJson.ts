@@ -12,7 +12,7 @@
  * the total cost of a stream linear in its length.
  */
 
-import { safeJsonReviver } from '../base/parseJsonStrict.js';
+import { parseJsonSafely } from '../base/parseJsonStrict.js';
 
 type Mode =
   | 'value' // expecting a value (or `]` right after `[`)
@@ -185,7 +185,7 @@ export function readPartialJson(text: string, state: PartialJsonState): unknown 
   }
   if (body.trim() === '') return undefined;
   try {
-    return JSON.parse(body, safeJsonReviver);
+    return parseJsonSafely(body);
   } catch {
     return undefined;
   }

@@ -230,6 +230,8 @@ export interface ModelCallUsage {
     readonly outputTokens?: number;
     readonly totalTokens?: number;
     readonly cachedInputTokens?: number;
+    /** Input tokens written to the provider's prompt cache (part of `inputTokens`). */
+    readonly cacheWriteInputTokens?: number;
   };
   /**
    * Provider-native deferred loading, when the model adapter's own tool search replaced the discovery

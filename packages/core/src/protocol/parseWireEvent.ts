@@ -81,10 +81,22 @@ export function parseWireEvent(raw: unknown): ParsedWireEvent {
   const type = raw['type'];
   const fields = Object.hasOwn(READ_FIELDS, type) ? READ_FIELDS[type] : undefined;
   if (!fields) return PASSED_THROUGH.test(type) ? { known: true, event: raw as unknown as WireEvent } : { known: false, type };
+  // The deltas, most of any stream, are checked without the general walk.
+  if (
+    (type === 'TEXT_MESSAGE_CONTENT' || type === 'TOOL_CALL_ARGS') &&
+    isDelta(raw, type === 'TOOL_CALL_ARGS' ? 'toolCallId' : 'messageId')
+  )
+    return { known: true, event: raw as unknown as WireEvent };
   const problem = checkShape(raw, { 'subagentRunId?': 's', ...fields }) ?? checkContent(raw) ?? checkInterrupts(raw) ?? checkMessages(raw);
   if (problem) throw new ChatwireError('invalid-event', `The server sent an invalid ${type} event: ${problem}.`);
   return { known: true, event: raw as unknown as WireEvent };
 }
+
+/** A text or argument delta with what READ_FIELDS asks of it (anything else goes through `checkShape`, which says what is wrong). */
+const isDelta = (raw: Record<string, unknown>, id: string): boolean =>
+  typeof raw['delta'] === 'string' &&
+  typeof raw[id] === 'string' &&
+  (raw['subagentRunId'] === undefined || typeof raw['subagentRunId'] === 'string');
 
 /** TOOL_CALL_RESULT's `content`: a string, or content parts whose text parts carry text. */
 function checkContent(raw: Record<string, unknown>): string | undefined {

@@ -33,7 +33,7 @@ const MODEL_CALL_USAGE: Shape = {
   eagerWouldBeCheaper: 'b',
   'discoveryStep?': 'b',
   'auto?': { deferring: 'b', lazyTokens: n, threshold: n, contextWindow: n },
-  'providerUsage?': { 'inputTokens?': n, 'outputTokens?': n, 'totalTokens?': n, 'cachedInputTokens?': n },
+  'providerUsage?': { 'inputTokens?': n, 'outputTokens?': n, 'totalTokens?': n, 'cachedInputTokens?': n, 'cacheWriteInputTokens?': n },
   'providerToolSearch?': { tool: 's', deferredSent: 'S', loaded: 'S', billing: 's' },
   'codeMode?': {
     apis: { eager: 'S', discovered: 'S', undiscovered: 'S', newlyDiscovered: 'S' },

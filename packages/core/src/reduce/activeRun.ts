@@ -2,6 +2,7 @@ import type { Event as WireEvent } from '@ag-ui/core';
 import { unchanged } from './chatReducer.js';
 import type { EventReducer } from './eventReducers.js';
 import type { ChatState } from '../model/chatState.js';
+import { withFields } from './sharedMessages.js';
 
 /**
  * Resumable streams in the snapshot: which run a chat reads and the last event it applied
@@ -37,12 +38,12 @@ export function trackActiveRun(reduce: EventReducer): EventReducer {
     if (token !== undefined) {
       const runId = (event as { readonly runId: string }).runId;
       const run = next.activeRun?.runId === runId ? next.activeRun : { runId, lastEventId: 0 };
-      next = { ...next, resumeToken: token, activeRun: run };
+      next = withFields(next, { resumeToken: token, activeRun: run });
     }
     if (event.type === 'RUN_FINISHED' || event.type === 'RUN_ERROR') {
-      if (next.activeRun) next = { ...next, activeRun: undefined };
+      if (next.activeRun) next = withFields(next, { activeRun: undefined });
     } else if (action.lastOfId && id !== undefined && next.activeRun) {
-      next = { ...next, activeRun: { runId: next.activeRun.runId, lastEventId: id } };
+      next = withFields(next, { activeRun: { runId: next.activeRun.runId, lastEventId: id } });
     }
     return next === reduction.state ? reduction : { ...reduction, state: next };
   };

@@ -13,6 +13,7 @@ import {
 import type { ModelCallUsage } from '../protocol/chatwireProtocol.js';
 import { MAX_TURN_RECORDS, type ChatState, type QueuedMessage, type TurnRecord } from '../model/chatState.js';
 import { answeredNotSent } from '../model/continuation.js';
+import { lastMessage, withLastMessage } from './sharedMessages.js';
 
 /**
  * Reduces one AG-UI event. The event reducers live apart from the commands' (`reduceWireEvent` in
@@ -104,7 +105,8 @@ export interface Reduction {
 }
 
 /** A reduction that changed no tool call. */
-export const unchanged = (state: ChatState): Reduction => ({ state, changes: [] });
+export const unchanged = (state: ChatState): Reduction => ({ state, changes: NO_CHANGES });
+const NO_CHANGES: readonly ToolCallChange[] = [];
 
 /**
  * The chat's pure reducer. Returns the same state object when nothing changed, so the client can
@@ -199,7 +201,7 @@ export function forTurnCalls(
   now: number,
   decide: (call: ToolCallPart) => ToolCallEvent | undefined,
 ): { state: ChatState; changes: ToolCallChange[] } {
-  const last = state.messages[state.messages.length - 1];
+  const last = lastMessage(state);
   const changes: ToolCallChange[] = [];
   let next = state;
   if (last?.role !== 'assistant') return { state, changes };
@@ -303,8 +305,7 @@ export function finishText(parts: readonly MessagePart[], messageId: string | un
 
 /** The last message must be the assistant turn being streamed into; starts one when it is not. */
 export function ensureAssistantTurn(state: ChatState, now: number): ChatState {
-  const last = state.messages[state.messages.length - 1];
-  if (last?.role === 'assistant') return state;
+  if (lastMessage(state)?.role === 'assistant') return state;
   const turn: ChatMessage = { id: `turn_${now.toString(36)}_${state.messages.length}`, role: 'assistant', parts: [], createdAt: now };
   return { ...state, messages: [...state.messages, turn] };
 }
@@ -322,15 +323,32 @@ function mapLatestAssistant(state: ChatState, map: (parts: readonly MessagePart[
   return { ...state, messages };
 }
 
+/** Maps the parts of the last message when it is the assistant's; costs the same whatever the length of the chat (`sharedMessages.ts`). */
 export function mapLastAssistant(state: ChatState, map: (parts: readonly MessagePart[]) => readonly MessagePart[]): ChatState {
-  const index = state.messages.length - 1;
-  const last = state.messages[index];
+  const last = lastMessage(state);
   if (last?.role !== 'assistant') return state;
   const parts = map(last.parts);
-  if (parts === last.parts) return state;
-  const messages = state.messages.slice();
-  messages[index] = { ...last, parts };
-  return { ...state, messages };
+  return parts === last.parts ? state : withLastMessage(state, { ...last, parts });
+}
+
+/** The tool call `toolCallId` when it is in the last message (where the streaming path finds it, without joining `messages`). */
+function callInLast(state: ChatState, toolCallId: string): { partIndex: number; call: ToolCallPart } | undefined {
+  const parts = lastMessage(state)?.parts ?? [];
+  for (let p = parts.length - 1; p >= 0; p--) {
+    const part = parts[p] as MessagePart;
+    if (part.type === 'tool-call' && part.toolCallId === toolCallId) return { partIndex: p, call: part };
+  }
+  return undefined;
+}
+
+/** Finds the tool call `toolCallId`, in the last message first (see {@link callInLast}), then newest message first. */
+export function findCall(
+  state: ChatState,
+  toolCallId: string,
+): { messageIndex: number; partIndex: number; call: ToolCallPart } | undefined {
+  const inLast = callInLast(state, toolCallId);
+  if (inLast) return { messageIndex: -1, ...inLast };
+  return findToolCall(state.messages, (call) => call.toolCallId === toolCallId);
 }
 
 /** Finds a tool call, newest message first. */
@@ -355,7 +373,7 @@ export function updateToolCall(
   now: number,
   owner?: 'client' | 'server',
 ): Reduction {
-  const found = findToolCall(state.messages, (call) => call.toolCallId === toolCallId);
+  const found = findCall(state, toolCallId);
   if (!found) {
     const refused = `no tool call with id '${toolCallId}' for '${event.type}'`;
     return {
@@ -375,9 +393,11 @@ export function updateToolCall(
     ...(result.refused ? { refused: result.refused } : {}),
   };
   if (result.call === call) return { state, changes: [change] };
-  const message = state.messages[messageIndex] as ChatMessage;
+  // The last message (messageIndex -1): replaced without copying `messages`.
+  const message = (messageIndex < 0 ? lastMessage(state) : state.messages[messageIndex]) as ChatMessage;
   const parts = message.parts.slice();
   parts[partIndex] = owner && result.call.owner !== owner ? { ...result.call, owner } : result.call;
+  if (messageIndex < 0) return { state: withLastMessage(state, { ...message, parts }), changes: [change] };
   const messages = state.messages.slice();
   messages[messageIndex] = { ...message, parts };
   return { state: { ...state, messages }, changes: [change] };

@@ -2,6 +2,7 @@ import type { EventType, Event as WireEvent } from '@ag-ui/core';
 import {
   closeTurn,
   ensureAssistantTurn,
+  findCall,
   findToolCall,
   finishText,
   forTurnCalls,
@@ -13,6 +14,7 @@ import {
   type Reduction,
 } from './chatReducer.js';
 import type { ChatState } from '../model/chatState.js';
+import { withFields } from './sharedMessages.js';
 import { discoveryOffered, undiscoveredBrowserCall } from '../discovery/undiscoveredCall.js';
 import { discoveredToolsInChat } from '../discovery/discoveredTools.js';
 import { addModelCall } from '../model/conversationUsage.js';
@@ -53,8 +55,7 @@ function settleHeld(reduction: Reduction, now: number): Reduction {
 }
 
 /** The call `toolCallId` of a chat state, if any. */
-const callIn = (state: ChatState, toolCallId: string): ToolCallPart | undefined =>
-  findToolCall(state.messages, (call) => call.toolCallId === toolCallId)?.call;
+const callIn = (state: ChatState, toolCallId: string): ToolCallPart | undefined => findCall(state, toolCallId)?.call;
 
 export function reduceWireEvent(state: ChatState, event: WireEvent, now: number): Reduction {
   switch (event.type) {
@@ -66,7 +67,12 @@ export function reduceWireEvent(state: ChatState, event: WireEvent, now: number)
       const withTurn = ensureAssistantTurn(state, now);
       const created = createToolCallPart(event.toolCallId, event.toolCallName, event.parentMessageId ?? event.toolCallId, now);
       const part = event.subagentRunId === undefined ? created : { ...created, subagentRunId: event.subagentRunId };
-      return unchanged({ ...mapLastAssistant(withTurn, (parts) => [...parts, part]), status: 'streaming' });
+      return unchanged(
+        withFields(
+          mapLastAssistant(withTurn, (parts) => [...parts, part]),
+          { status: 'streaming' },
+        ),
+      );
     }
     case 'TOOL_CALL_ARGS' as EventType.TOOL_CALL_ARGS: {
       const call = callIn(state, event.toolCallId);
@@ -243,7 +249,7 @@ function appendText(state: ChatState, messageId: string, delta: string, now: num
     };
     return [...parts, part];
   });
-  return unchanged(next.status === 'streaming' ? next : { ...next, status: 'streaming' });
+  return unchanged(next.status === 'streaming' ? next : withFields(next, { status: 'streaming' }));
 }
 
 /** Marks the last turn's unanswered, unowned calls as the client's. */

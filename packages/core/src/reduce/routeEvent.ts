@@ -20,22 +20,39 @@ import { reduceWireEvent } from './reduceWireEvent.js';
  */
 const EXTENDED = /^(?:REASONING_|THINKING_|STATE_|ACTIVITY_|MESSAGES_SNAPSHOT$|SUBAGENT_)/;
 let extensions: Promise<void> | undefined;
+let extensionsLoaded = false;
+
+/** Where an event goes: the reducer that applies it, and the checked data part it adds, if any. */
+type Route = { readonly reducer: EventReducerKind; readonly dataPart?: DataPart };
+const CORE: Route = { reducer: 'core' };
+const EXTENDED_ROUTE: Route = { reducer: 'extended' };
+const coreReducer = trackActiveRun((state, action) => reduceWireEvent(state, action.event, action.now));
 
 /**
  * How one event is applied: by the core reducer, the extended one (loading and registering it the
  * first time), or for a `CUSTOM` event whose name `dataParts` declares, as a checked data part
  * (when the value is valid; else `warn` says why it was dropped, and the core reducer takes the
- * event). Resolves what the `wireEvent` action carries besides the event.
+ * event). Returns what the `wireEvent` action carries besides the event: at once for the events of
+ * the core path and whenever nothing is left to load or check (no promise per text or argument
+ * delta), else a promise of it.
  */
-export async function routeEvent(
+export function routeEvent(
   event: { readonly type: string; readonly name?: string; readonly value?: unknown },
   dataParts?: DataPartSchemas,
   warn?: (message: string) => void,
-): Promise<{ readonly reducer: EventReducerKind; readonly dataPart?: DataPart }> {
-  registerEventReducer(
-    'core',
-    trackActiveRun((state, action) => reduceWireEvent(state, action.event, action.now)),
-  );
+): Route | Promise<Route> {
+  registerEventReducer('core', coreReducer);
+  const { type } = event;
+  if (type === 'TEXT_MESSAGE_CONTENT' || type === 'TOOL_CALL_ARGS') return CORE;
+  if (type !== 'CUSTOM') return !EXTENDED.test(type) ? CORE : extensionsLoaded ? EXTENDED_ROUTE : loadExtended();
+  return routeCustom(event, dataParts, warn);
+}
+
+function routeCustom(
+  event: { readonly type: string; readonly name?: string; readonly value?: unknown },
+  dataParts: DataPartSchemas | undefined,
+  warn: ((message: string) => void) | undefined,
+): Route | Promise<Route> {
   const { type, name } = event;
   // Tool progress is a data part every chat keeps, declared or not (the app's own schema wins).
   const schema =
@@ -44,20 +61,27 @@ export async function routeEvent(
         ? dataParts[name]
         : name === TOOL_PROGRESS_EVENT || undefined
       : undefined;
-  if (schema) {
-    const read = await readDataPart(name as string, event.value, schema as true);
+  const unchecked = (): Route | Promise<Route> =>
+    type === 'CUSTOM' && name?.startsWith(CODE_MODE_EVENT_PREFIX) ? (extensionsLoaded ? EXTENDED_ROUTE : loadExtended()) : CORE;
+  if (!schema) return unchecked();
+  return readDataPart(name as string, event.value, schema as true).then((read) => {
     if ('part' in read) {
       registerEventReducer('dataPart', trackActiveRun(reduceDataPart));
       return { reducer: 'dataPart', dataPart: read.part };
     }
     warn?.(read.warning);
-  }
-  if (!EXTENDED.test(type) && !(type === 'CUSTOM' && name?.startsWith(CODE_MODE_EVENT_PREFIX))) return { reducer: 'core' };
-  await (extensions ??= import('./reduceExtendedEvent.js').then(({ reduceExtendedEvent }) =>
+    return unchecked();
+  });
+}
+
+/** Loads and registers the extended reducer (once), then routes to it. */
+async function loadExtended(): Promise<Route> {
+  await (extensions ??= import('./reduceExtendedEvent.js').then(({ reduceExtendedEvent }) => {
     registerEventReducer(
       'extended',
       trackActiveRun((state, action) => reduceExtendedEvent(state, action.event, action.now)),
-    ),
-  ));
-  return { reducer: 'extended' };
+    );
+    extensionsLoaded = true;
+  }));
+  return EXTENDED_ROUTE;
 }

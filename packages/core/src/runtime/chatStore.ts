@@ -2,6 +2,7 @@ import { reduceChat, type ChatAction, type Reduction, type ToolCallChange } from
 import type { ChatSnapshot, ChatState } from '../model/chatState.js';
 import { describeError } from '../base/errors.js';
 import { Inspector } from '../inspection/inspection.js';
+import { withFields } from '../reduce/sharedMessages.js';
 
 /** What the store asks of its owner. */
 export interface ChatStoreHooks {
@@ -48,7 +49,9 @@ export class ChatStore {
       if (change.refused) this.#hooks.warn(change.refused);
     }
     if (reduction.state !== previous) {
-      this.#snapshot = { ...reduction.state, id: previous.id };
+      // The reducers keep the id of the snapshot they were given; messages stay shared (sharedMessages.ts).
+      const next = reduction.state as Partial<ChatSnapshot>;
+      this.#snapshot = next.id === previous.id ? (next as ChatSnapshot) : withFields(reduction.state as ChatSnapshot, { id: previous.id });
       if (inspecting) {
         if (previous.status !== reduction.state.status) {
           this.inspector.emit({ type: 'status', at: Date.now(), from: previous.status, to: reduction.state.status });

@@ -7,6 +7,7 @@ import { nextPhase, type Phase } from '../protocol/runPhase.js';
 import { routeEvent } from '../reduce/routeEvent.js';
 import { isApplied } from '../reduce/activeRun.js';
 import type { RunEnding, RunReading } from './runRequest.js';
+import { batchReader } from '../transport/eventBatches.js';
 
 /**
  * The reader behind `readRun`, loaded while the first request is under way: checks each event,
@@ -67,7 +68,7 @@ const wait = (ms: number, signal: AbortSignal) =>
 export async function readRunEvents(
   options: RunReading,
   events: AsyncIterator<unknown> | undefined,
-  first: Promise<IteratorResult<unknown>> | undefined,
+  first: Promise<IteratorResult<readonly unknown[], unknown>> | undefined,
 ): Promise<RunEnding | undefined> {
   const { store, signal, client } = options;
   const stale = () => !options.isCurrent() || signal.aborted;
@@ -78,20 +79,30 @@ export async function readRunEvents(
   // Reconnection tries made since the last event that arrived.
   let tries = 0;
 
-  const apply = async (wireEvents: readonly WireEvent[], id: number | undefined): Promise<boolean> => {
-    for (const [index, event] of wireEvents.entries()) {
+  /** Dispatches one event with its route; false once the reading is stale. */
+  const dispatch = (
+    event: WireEvent,
+    route: Exclude<ReturnType<typeof routeEvent>, Promise<unknown>>,
+    id: number | undefined,
+    last: boolean,
+  ) => {
+    if (stale()) return false;
+    store.dispatch({ type: 'wireEvent', event, now: Date.now(), ...route, ...(id === undefined ? {} : { eventId: id, lastOfId: last }) });
+    if (event.type === ('CUSTOM' as EventType.CUSTOM)) options.onCustomEvent({ name: event.name, value: event.value as unknown, runId });
+    return true;
+  };
+
+  /** Applies the events one item expanded into: without waiting, unless a route must load or check something first. */
+  const apply = (wireEvents: readonly WireEvent[], id: number | undefined, from = 0): boolean | Promise<boolean> => {
+    for (let index = from; index < wireEvents.length; index++) {
+      const event = wireEvents[index] as WireEvent;
       phase = nextPhase(phase, event.type);
       if (event.type === ('RUN_STARTED' as EventType.RUN_STARTED)) runId = event.runId;
-      const route = await routeEvent(event, client.dataParts, options.warn);
-      if (stale()) return false;
-      store.dispatch({
-        type: 'wireEvent',
-        event,
-        now: Date.now(),
-        ...route,
-        ...(id === undefined ? {} : { eventId: id, lastOfId: index === wireEvents.length - 1 }),
-      });
-      if (event.type === ('CUSTOM' as EventType.CUSTOM)) options.onCustomEvent({ name: event.name, value: event.value as unknown, runId });
+      const route = routeEvent(event, client.dataParts, options.warn);
+      const last = index === wireEvents.length - 1;
+      if (route instanceof Promise)
+        return route.then((resolved) => dispatch(event, resolved, id, last) && apply(wireEvents, id, index + 1));
+      if (!dispatch(event, route, id, last)) return false;
     }
     return true;
   };
@@ -151,24 +162,30 @@ export async function readRunEvents(
     }
   }
   let current: AsyncIterator<unknown> = events;
+  let read = batchReader(current);
   let next = first;
   try {
     for (;;) {
       try {
-        for (let item = await (next ?? current.next()); !item.done; item = await current.next()) {
+        // A batch at a time (one network read's events), each applied without waiting when nothing has to load.
+        for (let batch = await (next ?? read()); !batch.done; batch = await read()) {
           next = undefined;
-          if (stale()) return undefined;
-          const { raw, id } = unwrap(item.value);
-          // Already applied (a server that repeats itself): nothing to do, not even the lifecycle check.
-          if (isApplied(store.getSnapshot(), id)) continue;
-          const parsed = parseWireEvent(raw);
-          if (!parsed.known) {
-            ignoreUnknown(store, parsed.type, options.warn);
-            continue;
+          for (const item of batch.value) {
+            if (stale()) return undefined;
+            const { raw, id } = unwrap(item);
+            // Already applied (a server that repeats itself): nothing to do, not even the lifecycle check.
+            if (isApplied(store.getSnapshot(), id)) continue;
+            const parsed = parseWireEvent(raw);
+            if (!parsed.known) {
+              ignoreUnknown(store, parsed.type, options.warn);
+              continue;
+            }
+            if (store.inspector.active) store.inspector.emit({ type: 'event', at: Date.now(), runId, event: parsed.event });
+            let applied = apply(expand(parsed.event), id);
+            if (typeof applied !== 'boolean') applied = await applied;
+            if (!applied) return undefined;
+            tries = 0;
           }
-          if (store.inspector.active) store.inspector.emit({ type: 'event', at: Date.now(), runId, event: parsed.event });
-          if (!(await apply(expand(parsed.event), id))) return undefined;
-          tries = 0;
         }
         if (stale()) return undefined;
         const ended = phase as Phase; // set by apply()
@@ -187,6 +204,7 @@ export async function readRunEvents(
         if (stale()) return undefined;
         if (!reopened) throw error;
         current = reopened;
+        read = batchReader(current);
       }
     }
   } finally {

@@ -7,6 +7,7 @@ import { resumeOf } from '../model/continuation.js';
 import { discoveredToolsInChat } from '../discovery/discoveredTools.js';
 import { toWireMessages } from '../model/messages.js';
 import { toWireTool, type AnyTool } from '../tools/toolDefinition.js';
+import { batchReader } from '../transport/eventBatches.js';
 
 /** How reading one run ended. */
 export type RunEnding = 'finished' | 'error' | 'gone';
@@ -114,7 +115,8 @@ export async function readRun(options: RunReading): Promise<RunEnding | undefine
     ? undefined
     : options.client.connection.run(input, { signal, headers: options.send?.headers, resumeToken: store.getSnapshot().resumeToken });
   const events = stream?.[Symbol.asyncIterator]();
-  const first = events?.next();
+  // Read a batch at a time (one network read's events, when the connection offers them so).
+  const first = events && batchReader(events)();
   // Read (and its failure handled) by the reader once it has loaded.
   first?.catch(() => {});
   return (await import('./readRunEvents.js')).readRunEvents(options, events, first);

@@ -1,6 +1,7 @@
 import type { RunAgentInput } from '@ag-ui/core';
 import { ChatwireError, describeError } from '../base/errors.js';
 import { RESUME_TOKEN_HEADER } from '../protocol/chatwireProtocol.js';
+import { eventsOfBatches } from './eventBatches.js';
 
 /**
  * Reading a response (its checks, the SSE reader with eventsource-parser) and the requests of
@@ -119,28 +120,30 @@ export function fetchServerSentEvents(options: string | FetchConnectionOptions):
       throw new ChatwireError('network', `Could not reach ${url}: ${describeError(error)}`, { cause: error });
     }
   };
-  return {
-    async *run(input, { signal, headers, resumeToken }) {
-      const requests = loadRequests();
-      const extras = await resolve(config.body);
-      const body: RunAgentInput = extras
-        ? { ...input, forwardedProps: { ...extras, ...((input.forwardedProps ?? {}) as Record<string, unknown>) } }
-        : input;
-      const sent = await request(
-        {
-          method: 'POST',
-          headers: {
-            'content-type': 'application/json',
-            accept: 'text/event-stream',
-            ...(resumeToken ? { [RESUME_TOKEN_HEADER]: resumeToken } : {}),
-          },
-          body: JSON.stringify(body),
-          signal,
+  // One network read's events at a time for the client's reader (`eventBatches.ts`), one at a time for anyone else.
+  async function* runBatches(input: RunAgentInput, { signal, headers, resumeToken }: Parameters<ChatConnection['run']>[1]) {
+    const requests = loadRequests();
+    const extras = await resolve(config.body);
+    const body: RunAgentInput = extras
+      ? { ...input, forwardedProps: { ...extras, ...((input.forwardedProps ?? {}) as Record<string, unknown>) } }
+      : input;
+    const sent = await request(
+      {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'text/event-stream',
+          ...(resumeToken ? { [RESUME_TOKEN_HEADER]: resumeToken } : {}),
         },
-        headers,
-      );
-      if (sent) yield* (await requests).readEventStream(sent.response, sent.url, signal);
-    },
+        body: JSON.stringify(body),
+        signal,
+      },
+      headers,
+    );
+    if (sent) yield* (await requests).readEventBatches(sent.response, sent.url, signal);
+  }
+  return {
+    run: (input, options) => eventsOfBatches(runBatches(input, options)),
     resume: async (run, { signal }) => (await loadRequests()).resumeRun(request, run, signal),
     stop: async (run) => (await loadRequests()).stopRun(request, run),
   };

@@ -1,7 +1,8 @@
 import { ChatwireError, describeError } from '../base/errors.js';
 import type { EndpointRequest, IdentifiedEvent, RunLocation } from './connection.js';
 import { RESUME_TOKEN_HEADER } from '../protocol/chatwireProtocol.js';
-import { readServerSentEventMessages } from './sse.js';
+import { readServerSentEventBatches } from './sse.js';
+import { eventsOfBatches } from './eventBatches.js';
 
 /**
  * The parts of `fetchServerSentEvents` that run once a response arrives, loaded while the first
@@ -11,9 +12,14 @@ import { readServerSentEventMessages } from './sse.js';
 
 /**
  * Checks a response (2xx, `text/event-stream`) and yields its events as parsed JSON; an event that
- * came with an SSE `id:` line is yielded as an {@link IdentifiedEvent}.
+ * came with an SSE `id:` line is yielded as an {@link IdentifiedEvent}. One event at a time, or a
+ * network read's worth at a time for the client's reader (`eventBatches.ts`).
  */
-export async function* readEventStream(response: Response, url: string, signal: AbortSignal): AsyncGenerator<unknown, void, undefined> {
+export const readEventStream = (response: Response, url: string, signal: AbortSignal): AsyncIterable<unknown> =>
+  eventsOfBatches(readEventBatches(response, url, signal));
+
+/** {@link readEventStream}'s events, a network read at a time. */
+export async function* readEventBatches(response: Response, url: string, signal: AbortSignal): AsyncGenerator<unknown[], void, undefined> {
   if (!response.ok) {
     throw new ChatwireError('http', `The server answered ${response.status}: ${await readErrorBody(response)}`, {
       status: response.status,
@@ -26,14 +32,20 @@ export async function* readEventStream(response: Response, url: string, signal: 
       status: response.status,
     });
   }
-  for await (const message of readServerSentEventMessages(response.body, signal)) {
-    let event: unknown;
-    try {
-      event = JSON.parse(message.data) as unknown;
-    } catch (error) {
-      throw new ChatwireError('invalid-event', `The server sent an event that is not JSON: ${describeError(error)}`, { cause: error });
+  for await (const messages of readServerSentEventBatches(response.body, signal)) {
+    const events: unknown[] = [];
+    for (const message of messages) {
+      let event: unknown;
+      try {
+        event = JSON.parse(message.data) as unknown;
+      } catch (error) {
+        // The events before it are handed over first: nothing that arrived whole is lost.
+        if (events.length > 0) yield events;
+        throw new ChatwireError('invalid-event', `The server sent an event that is not JSON: ${describeError(error)}`, { cause: error });
+      }
+      events.push(message.id === undefined ? event : ({ id: message.id, event } satisfies IdentifiedEvent));
     }
-    yield message.id === undefined ? event : ({ id: message.id, event } satisfies IdentifiedEvent);
+    yield events;
   }
 }
 

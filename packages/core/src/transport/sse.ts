@@ -14,7 +14,7 @@ export interface ServerSentEventMessage {
  * from the missing end of the run.
  */
 export function readServerSentEvents(body: ReadableStream<Uint8Array>, signal?: AbortSignal): AsyncGenerator<string, void, undefined> {
-  return readEvents(body, signal, (event) => event.data);
+  return oneByOne(readBatches(body, signal, (event) => event.data));
 }
 
 /**
@@ -26,15 +26,27 @@ export function readServerSentEventMessages(
   body: ReadableStream<Uint8Array>,
   signal?: AbortSignal,
 ): AsyncGenerator<ServerSentEventMessage, void, undefined> {
-  return readEvents(body, signal, (event) => ({ id: event.id, data: event.data }));
+  return oneByOne(readServerSentEventBatches(body, signal));
 }
 
-/** The one reader behind both: decodes, parses, and hands over what `pick` takes of each event. */
-async function* readEvents<T>(
+/** Like {@link readServerSentEventMessages}, a batch at a time: the events each network read completed (never an empty batch). */
+export function readServerSentEventBatches(
+  body: ReadableStream<Uint8Array>,
+  signal?: AbortSignal,
+): AsyncGenerator<ServerSentEventMessage[], void, undefined> {
+  return readBatches(body, signal, (event) => ({ id: event.id, data: event.data }));
+}
+
+async function* oneByOne<T>(batches: AsyncGenerator<T[], void, undefined>): AsyncGenerator<T, void, undefined> {
+  for await (const batch of batches) yield* batch;
+}
+
+/** The one reader behind all three: decodes, parses, and hands over what `pick` takes of each event, per network read. */
+async function* readBatches<T>(
   body: ReadableStream<Uint8Array>,
   signal: AbortSignal | undefined,
   pick: (event: EventSourceMessage) => T,
-): AsyncGenerator<T, void, undefined> {
+): AsyncGenerator<T[], void, undefined> {
   let pending: T[] = [];
   // Hands over everything parsed so far as one batch (shift() per item would be quadratic when one
   // network read carries thousands of events).
@@ -65,11 +77,11 @@ async function* readEvents<T>(
       }
       if (chunk.done) break;
       parser.feed(decoder.decode(chunk.value, { stream: true }));
-      yield* takePending();
+      if (pending.length > 0) yield takePending();
       if (signal?.aborted) return;
     }
     parser.feed(decoder.decode());
-    yield* takePending();
+    if (pending.length > 0) yield takePending();
   } finally {
     signal?.removeEventListener('abort', onAbort);
     reader.releaseLock();

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import { TOOL_PROGRESS_EVENT, type ChatClient, type ChatSnapshot, type TurnRecord } from '@chatwire/core';
+import { TOOL_PROGRESS_EVENT, fetchToolCatalog, type ChatClient, type ChatSnapshot, type TurnRecord } from '@chatwire/core';
 import type { HistoryRecorder, HistoryTurn, ToolServerStatus } from '@chatwire/core/shared';
 import { buildTokensView, savingsAtAGlance, type CatalogEntry } from '../viewModel/index.js';
 import type { PanelProps } from './mountPanel.js';
@@ -12,6 +12,8 @@ import { CodeModeView } from './views/CodeModeView.js';
 import { DiscoverySearchesView } from './views/DiscoverySearchesView.js';
 import { ToolsView } from './views/ToolsView.js';
 import { McpView } from './views/McpView.js';
+import { RecordControls, type OpenedRecord } from './RecordControls.js';
+import { chatRecordOf, downloadChatRecord, viewOfRecord } from './chatRecordFile.js';
 
 const TABS = [
   { id: 'tools', label: 'Tools' },
@@ -82,16 +84,9 @@ function useCatalog(url: string | undefined, version: string): CatalogState {
   useEffect(() => {
     if (!url) return;
     const abort = new AbortController();
-    fetch(url, { signal: abort.signal, headers: { accept: 'application/json' } })
-      .then(async (response) => {
-        if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
-        const body = (await response.json()) as { tools?: CatalogEntry[]; servers?: unknown };
-        const servers = Array.isArray(body.servers)
-          ? (body.servers as unknown[]).filter(
-              (server): server is ToolServerStatus => typeof (server as { name?: unknown } | null)?.name === 'string',
-            )
-          : undefined;
-        setState({ catalog: Array.isArray(body.tools) ? body.tools : [], servers, error: undefined, loadedAt: Date.now() });
+    fetchToolCatalog(url, { signal: abort.signal })
+      .then(({ tools, servers }) => {
+        setState({ catalog: [...tools], servers, error: undefined, loadedAt: Date.now() });
       })
       .catch((error: unknown) => {
         if (!abort.signal.aborted)
@@ -105,7 +100,12 @@ function useCatalog(url: string | undefined, version: string): CatalogState {
 /** The devtools panel: a header with the turn selector and the savings, four tabs (with Code Mode and MCP when the chat has them), and the selected view. */
 export function Panel(props: PanelProps) {
   const [tab, setTab] = useState<TabId>('tools');
-  const { snapshot, history } = useChatState(props.client, props.history);
+  const live = useChatState(props.client, props.history);
+  // An opened record is shown the same way as the live chat, in its place, until "Back to live chat".
+  const [opened, setOpened] = useState<OpenedRecord>();
+  const recordView = useMemo(() => (opened ? viewOfRecord(opened.record) : undefined), [opened]);
+  const snapshot = recordView ? recordView.snapshot : live.snapshot;
+  const history = recordView ? recordView.history : live.history;
   const turnCount = snapshot?.turns.length ?? 0;
   const [refreshed, setRefreshed] = useState(0);
   const settled = snapshot?.status === 'ready' || snapshot?.status === 'error';
@@ -114,7 +114,14 @@ export function Panel(props: PanelProps) {
   useEffect(() => {
     if (settled) setSettledTurns(turnCount);
   }, [settled, turnCount]);
-  const { catalog, servers, error: catalogError, loadedAt } = useCatalog(props.catalogUrl, `${settledTurns}:${refreshed}`);
+  const liveCatalog = useCatalog(props.catalogUrl, `${settledTurns}:${refreshed}`);
+  const { servers, error: catalogError, loadedAt } = liveCatalog;
+  const catalog = recordView?.catalog ?? liveCatalog.catalog;
+  const { client, history: recorder } = props;
+  const save = useMemo(
+    () => (client ? () => downloadChatRecord(chatRecordOf(client, recorder, liveCatalog.catalog)) : undefined),
+    [client, recorder, liveCatalog.catalog],
+  );
   const refresh = useCallback(() => setRefreshed((count) => count + 1), []);
   const watchingServers = servers !== undefined && (tab === 'mcp' || tab === 'timeline');
   useEffect(() => {
@@ -123,6 +130,10 @@ export function Panel(props: PanelProps) {
     return () => clearInterval(timer);
   }, [watchingServers, refresh]);
   const [pickedTurn, setPickedTurn] = useState<number | undefined>(undefined);
+  const openRecord = useCallback((next: OpenedRecord | undefined) => {
+    setOpened(next);
+    setPickedTurn(undefined);
+  }, []);
   const turn = pickedTurn !== undefined && pickedTurn <= turnCount ? pickedTurn : turnCount;
   const tabRefs = useRef<(HTMLButtonElement | null)[]>([]);
   const tokens = useMemo(
@@ -153,8 +164,13 @@ export function Panel(props: PanelProps) {
     tabRefs.current[next]?.focus();
   };
 
-  if (!props.client || !snapshot) {
-    return <div className="cw-empty">No chat to inspect: pass a ChatClient or the id of a chat.</div>;
+  if (!snapshot) {
+    return (
+      <div className="cw-empty">
+        No chat to inspect: pass a ChatClient or the id of a chat, or open a saved record.
+        <RecordControls opened={undefined} onSave={undefined} onOpen={openRecord} />
+      </div>
+    );
   }
 
   const { layout, onLayout } = props;
@@ -190,6 +206,7 @@ export function Panel(props: PanelProps) {
             Close
           </button>
         ) : null}
+        <RecordControls opened={opened} onSave={save} onOpen={openRecord} />
         <SavingsSummary savings={savingsAtAGlance(tokens, turn)} />
       </header>
       <div className="cw-tabs" role="tablist" aria-label="Devtools views">
@@ -235,12 +252,18 @@ export function Panel(props: PanelProps) {
             messages={snapshot.messages}
             servers={servers}
             grants={
-              props.grantsUrl ? { url: props.grantsUrl, threadId: props.client.id, version: `${settledTurns}:${refreshed}` } : undefined
+              props.grantsUrl && props.client && !opened
+                ? { url: props.grantsUrl, threadId: props.client.id, version: `${settledTurns}:${refreshed}` }
+                : undefined
             }
           />
         ) : null}
         {tab === 'events' ? (
-          <EventsView history={history} turnId={snapshot.turns[turn - 1]?.id} dataParts={dataPartNames(props.client)} />
+          <EventsView
+            history={history}
+            turnId={snapshot.turns[turn - 1]?.id}
+            dataParts={recordView?.dataParts ?? (props.client ? dataPartNames(props.client) : [])}
+          />
         ) : null}
         {tab === 'code' ? <CodeModeView messages={snapshot.messages} turns={snapshot.turns} turn={turn} /> : null}
         {tab === 'mcp' && servers ? (

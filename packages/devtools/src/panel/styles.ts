@@ -96,6 +96,9 @@ td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 pre { margin: 4px 0; padding: 6px; background: var(--soft); border-radius: 6px; white-space: pre-wrap; word-break: break-word; max-height: 280px; overflow: auto;
   font: 11px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; }
 .cw-empty { color: var(--muted); padding: 20px; text-align: center; }
+.cw-record { display: flex; flex-wrap: wrap; align-items: center; gap: 6px; }
+.cw-record-banner { flex: 1 0 100%; margin: 0; padding: 4px 8px; border-radius: 6px; background: var(--soft); border: 1px solid var(--accent); overflow-wrap: anywhere; }
+.cw-record-error { flex: 1 0 100%; margin: 0; color: var(--bad); overflow-wrap: anywhere; }
 tr.cw-group th { position: static; background: var(--soft); color: var(--fg); }
 textarea.cw-copy { width: 100%; height: 120px; font: 11px ui-monospace, monospace; }
 `;

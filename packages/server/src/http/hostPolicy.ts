@@ -28,6 +28,17 @@ const IPV4 = /^\d{1,3}(?:\.\d{1,3}){3}$/;
 /** The host name of a `Host` header value (lowercased, port dropped), or `undefined` when it is not a host. */
 function hostnameOf(host: string): string | undefined {
   if (host === '' || host.length > 300) return undefined;
+  // A server sees a handful of Host values: each is parsed once (a URL parse per request adds up in a burst).
+  if (hostnames.has(host)) return hostnames.get(host);
+  const hostname = parseHostname(host);
+  if (hostnames.size >= 256) hostnames.clear();
+  hostnames.set(host, hostname);
+  return hostname;
+}
+
+const hostnames = new Map<string, string | undefined>();
+
+function parseHostname(host: string): string | undefined {
   try {
     const url = new URL(`http://${host}`);
     if (url.pathname !== '/' || url.username || url.password || url.search || url.hash) return undefined;

@@ -15,6 +15,9 @@ const ID_PATHS = new Set([
   'resume.*.interruptId',
 ]);
 
+/** The last key of each path in {@link ID_PATHS}. */
+const ID_KEYS = new Set([...ID_PATHS].map((path) => path.slice(path.lastIndexOf('.') + 1)));
+
 /** The deepest level an id sits at (`messages.*.toolCalls.*.id`: five containers); deeper levels are only counted. */
 const TRACKED_DEPTH = 5;
 
@@ -192,7 +195,8 @@ export class IdFieldScan implements BodyScan {
       this.#keyRaw = false;
       return;
     }
-    const path = frame ? this.#frames.map((open) => open.key).join('.') : undefined;
+    // The path is spelled only under a key an id can have (most strings are under other keys).
+    const path = frame && frame.key !== undefined && ID_KEYS.has(frame.key) ? this.#frames.map((open) => open.key).join('.') : undefined;
     if (path !== undefined && ID_PATHS.has(path)) {
       this.#mode = 'id-string';
       this.#idField = this.#fieldName();

@@ -6,6 +6,8 @@ import type { DiscoveryOptions } from '../discovery/discoveryOptions.js';
 import type { ErrorReporter } from '../errors/errorReport.js';
 import type { ChatModel } from '../model.js';
 import type { ServerStore } from '../store/serverStore.js';
+import type { TelemetryOptions } from '../telemetry/telemetryOptions.js';
+import type { RunRecordSink } from '../records/runRecords.js';
 import { createMemoryStore } from '../store/memoryStore.js';
 
 /** Options of `chat()`: one AG-UI run. */
@@ -81,6 +83,18 @@ export interface ChatOptions {
   readonly user?: string;
   /** The HTTP request of this run, handed to approval policies. `createChatHandler` sets it. */
   readonly request?: Request;
+  /**
+   * OpenTelemetry spans and metrics in the GenAI conventions, sent to the SDK the app registered
+   * (none registered: nothing is observed). Inputs and outputs are recorded only when turned on
+   * here. See docs/observability.md. Defaults to on, without inputs and outputs.
+   */
+  readonly telemetry?: TelemetryOptions;
+  /**
+   * Receives each run's record when it ends (its request, events and accounting: the file devtools
+   * opens), e.g. `writeRunRecords('./run-records')`. Records hold the conversation: keep them private.
+   * Defaults to none (nothing is recorded).
+   */
+  readonly runRecords?: RunRecordSink;
 }
 
 /** The default of {@link ChatOptions.approvalTtlMs}: one hour. */

@@ -24,6 +24,8 @@ import { executeServerCalls } from './serverCalls.js';
 import { errorResult, deniedResult, resultEvent } from './resultEvents.js';
 import type { DiscoveryAnswer } from '../discovery/lazyDiscovery.js';
 import { prepareServerCall, triageCalls, type PreparedCall } from './triageCalls.js';
+import { tracedRun } from '../telemetry/tracedRun.js';
+import { recordedRun } from '../records/runRecords.js';
 
 /**
  * The agent loop of one AG-UI run. `reviewed` is the review `createChatHandler` already made (and
@@ -35,10 +37,20 @@ import { prepareServerCall, triageCalls, type PreparedCall } from './triageCalls
  * approval, or a running server tool waits for the user's input (`requestInput`: the call keeps
  * running, and the next run's resume entry hands it the answer); `cancelled` when it was stopped or reached `maxIterations`. RUN_ERROR when it failed.
  */
-export async function* runChat(
+export function runChat(
   options: ChatOptions,
   reviewed: ReviewedRequest | undefined,
   signer = new CallSigner(options.secret),
+): AsyncGenerator<Event, void, undefined> {
+  // OpenTelemetry spans and metrics when the app registered an SDK (telemetry/), and the run's record
+  // when the app asked for one (records/): else the loop's own events, untouched.
+  return tracedRun(options, recordedRun(options, runLoop(options, reviewed, signer)));
+}
+
+async function* runLoop(
+  options: ChatOptions,
+  reviewed: ReviewedRequest | undefined,
+  signer: CallSigner,
 ): AsyncGenerator<Event, void, undefined> {
   // Without a secret in production, `chat()` refuses before any event (ChatwireConfigError), as it always did.
   signer.ready();
@@ -195,8 +207,9 @@ export async function* runChat(
 /** The provider's own figures for one model call, as `chatwire.model_call_usage` carries them. */
 function providerUsageOf(usage: TokenUsage | undefined) {
   if (!usage) return undefined;
-  const { inputTokens, outputTokens, totalTokens, cachedInputTokens } = usage;
+  const { inputTokens, outputTokens, totalTokens, cachedInputTokens, cacheWriteInputTokens } = usage;
   return {
+    ...(cacheWriteInputTokens === undefined ? {} : { cacheWriteInputTokens }),
     ...(inputTokens === undefined ? {} : { inputTokens }),
     ...(outputTokens === undefined ? {} : { outputTokens }),
     ...(totalTokens === undefined ? {} : { totalTokens }),

@@ -225,7 +225,8 @@ describe('anthropic: usage and accounting', () => {
 
     // input_tokens 12 + cache_read_input_tokens 1920 + cache_creation_input_tokens 64, as AG-UI's inputTokens counts.
     const expected = { inputTokens: 1996, outputTokens: 4, totalTokens: 2000, cachedInputTokens: 1920 };
-    expect(usagesOf(events)[0]!.providerUsage).toEqual(expected);
+    // The cache write (64) too: the call's gen_ai.usage.cache_creation.input_tokens.
+    expect(usagesOf(events)[0]!.providerUsage).toEqual({ ...expected, cacheWriteInputTokens: 64 });
     const finished = events.at(-1);
     expect(finished?.type).toBe('RUN_FINISHED');
     expect((finished as { usage?: unknown }).usage).toEqual([

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createChatHandler, createScriptedModel } from '@chatwire/server';
-import { largeBodyTurn } from '../../src/http/largeBodyTurns.js';
+import { largeBodyTurn, turnQueue } from '../../src/http/largeBodyTurns.js';
 import { readEvents, runInput, user } from '../fixtures.js';
 
 describe('large bodies are parsed one per event-loop turn', () => {
@@ -18,19 +18,44 @@ describe('large bodies are parsed one per event-loop turn', () => {
   });
 });
 
-describe('run starts are spread over event-loop turns', () => {
-  it('a burst of 20 requests arriving together starts one run per turn, so other work runs between them', async () => {
-    const handleChat = createChatHandler({ model: createScriptedModel(), secret: 'turns-secret' });
-    let turns = 0;
+describe('arrivals and run starts are spread over event-loop turns', () => {
+  it('turnQueue(3) lets at most three callers through per turn, in order', async () => {
+    let turn = 0;
     let done = false;
     const tick = () => {
-      turns++;
+      turn++;
       if (!done) setImmediate(tick);
     };
     setImmediate(tick);
-    const started = turns;
+    const next = turnQueue(3);
+    const turns = await Promise.all(Array.from({ length: 7 }, () => next().then(() => turn)));
+    done = true;
+    const perTurn = new Map<number, number>();
+    for (const at of turns) perTurn.set(at, (perTurn.get(at) ?? 0) + 1);
+    expect([...perTurn.values()]).toEqual([3, 3, 1]);
+    expect(turns).toEqual([...turns].sort((a, b) => a - b));
+  });
+
+  it('a burst of 40 requests arriving together is read and started over several turns, at most 8 per turn', async () => {
+    let turn = 0;
+    let done = false;
+    const tick = () => {
+      turn++;
+      if (!done) setImmediate(tick);
+    };
+    // The turn each run started in: the handler asks for the request's user right after the run's start turn.
+    const startedIn: number[] = [];
+    const handleChat = createChatHandler({
+      model: createScriptedModel(),
+      secret: 'turns-secret',
+      userOf: () => {
+        startedIn.push(turn);
+        return undefined;
+      },
+    });
+    setImmediate(tick);
     const responses = await Promise.all(
-      Array.from({ length: 20 }, (_, i) =>
+      Array.from({ length: 40 }, (_, i) =>
         handleChat(
           new Request('http://localhost/api/chat', {
             method: 'POST',
@@ -40,10 +65,13 @@ describe('run starts are spread over event-loop turns', () => {
         ),
       ),
     );
-    done = true;
-    expect(responses.map((response) => response.status)).toEqual(Array.from({ length: 20 }, () => 200));
-    // Other work (the ticker) had a turn between every two starts.
-    expect(turns - started).toBeGreaterThanOrEqual(20);
     await Promise.all(responses.map((response) => readEvents(response)));
+    done = true;
+    expect(responses.map((response) => response.status)).toEqual(Array.from({ length: 40 }, () => 200));
+    expect(startedIn).toHaveLength(40);
+    const perTurn = new Map<number, number>();
+    for (const at of startedIn) perTurn.set(at, (perTurn.get(at) ?? 0) + 1);
+    expect(Math.max(...perTurn.values())).toBeLessThanOrEqual(8);
+    expect(perTurn.size).toBeGreaterThanOrEqual(5);
   });
 });

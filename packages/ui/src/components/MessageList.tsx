@@ -31,6 +31,12 @@ export interface MessageListProps {
    * data parts, activity); return nothing to leave one out. Defaults to leaving them out.
    */
   renderPart?: (part: MessagePart, message: ChatMessage) => ReactNode;
+  /**
+   * Draws something at the end of a message's row, for example a `BranchPicker` on an edited or
+   * regenerated message. Pass a new function when what it draws changes (rows are memoised on it).
+   * Defaults to nothing.
+   */
+  renderMessageEnd?: (message: ChatMessage) => ReactNode;
 }
 
 interface RowOptions {
@@ -40,6 +46,7 @@ interface RowOptions {
   onRegenerate: (() => void) | undefined;
   onEdit: ((messageId: string, text: string) => void) | undefined;
   renderPart: ((part: MessagePart, message: ChatMessage) => ReactNode) | undefined;
+  renderMessageEnd: ((message: ChatMessage) => ReactNode) | undefined;
 }
 
 /**
@@ -63,8 +70,9 @@ export function MessageList(props: MessageListProps) {
       onRegenerate: props.onRegenerate,
       onEdit: props.onEdit,
       renderPart: props.renderPart,
+      renderMessageEnd: props.renderMessageEnd,
     }),
-    [registry, props.discovery, props.onApproval, props.onRegenerate, props.onEdit, props.renderPart],
+    [registry, props.discovery, props.onApproval, props.onRegenerate, props.onEdit, props.renderPart, props.renderMessageEnd],
   );
   const last = props.messages[props.messages.length - 1];
   if (props.messages.length === 0 && props.empty !== undefined) return <>{props.empty}</>;
@@ -104,6 +112,7 @@ const MessageRow = memo(function MessageRow(props: {
           {message.role === 'user' ? 'Stopped before an answer arrived' : 'Stopped: this answer was cut off'}
         </p>
       ) : null}
+      {props.options.renderMessageEnd?.(message)}
     </li>
   );
 });

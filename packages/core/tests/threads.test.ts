@@ -1,0 +1,195 @@
+import { describe, expect, it } from 'vitest';
+import {
+  ChatClient,
+  ChatwireError,
+  ThreadsError,
+  branchAt,
+  createThreadsClient,
+  fetchToolCatalog,
+  switchBranch,
+  wireIdOf,
+  type ChatConnection,
+} from '@chatwire/core';
+import { fakeThreadsServer } from '../../../tests/fakeThreadsServer.js';
+
+const user = (id: string, content: string) => ({ id, role: 'user' as const, content });
+const assistant = (id: string, content: string) => ({ id, role: 'assistant' as const, content });
+
+/** A thread with one edited user message: u1 -> a1, and its sibling u2 -> a2 (active). */
+function editedThread() {
+  const server = fakeThreadsServer();
+  server.append('t1', [user('u1', 'Weather in Paris?'), assistant('a1', 'Sunny in Paris.')]);
+  server.append('t1', [user('u2', 'Weather in Lyon?'), assistant('a2', 'Rainy in Lyon.')], null);
+  return server;
+}
+
+const noConnection: ChatConnection = {
+  run: () => {
+    throw new Error('no requests in this test');
+  },
+};
+
+describe('createThreadsClient', () => {
+  it('lists pages with limit and cursor, newest activity first', async () => {
+    const server = fakeThreadsServer();
+    for (const id of ['t1', 't2', 't3']) server.append(id, [user(`${id}-u`, `Question ${id}`)]);
+    const threads = createThreadsClient({ api: 'http://app.test/api/threads', fetch: server.fetch });
+    const first = await threads.list({ limit: 2 });
+    expect(first.threads.map((thread) => thread.id)).toEqual(['t3', 't2']);
+    expect(first.nextCursor).not.toBeNull();
+    const second = await threads.list({ limit: 2, cursor: first.nextCursor });
+    expect(second.threads.map((thread) => thread.id)).toEqual(['t1']);
+    expect(second.nextCursor).toBeNull();
+    expect(server.requests[1]?.url).toContain('cursor=');
+  });
+
+  it('reads, renames and deletes a thread; a missing one rejects with the server code', async () => {
+    const server = editedThread();
+    const threads = createThreadsClient({ api: 'http://app.test/api/threads/', fetch: server.fetch });
+    const detail = await threads.get('t1');
+    expect(detail.messages.map((message) => message.id)).toEqual(['u2', 'a2']);
+    expect(detail.branches).toEqual([{ messageId: 'u2', siblings: ['u1', 'u2'], index: 1 }]);
+    expect((await threads.rename('t1', 'Lyon')).title).toBe('Lyon');
+    expect(server.requests.at(-1)).toMatchObject({ method: 'PATCH', url: '/api/threads/t1', body: { title: 'Lyon' } });
+    await threads.remove('t1');
+    const error = await threads.get('t1').catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ThreadsError);
+    expect(error).toMatchObject({ code: 'unknown-thread', status: 404 });
+  });
+
+  it('escapes thread ids into one path segment', async () => {
+    const server = fakeThreadsServer();
+    const threads = createThreadsClient({ api: 'http://app.test/api/threads', fetch: server.fetch });
+    await threads.get('../admin?x=1').catch(() => {});
+    expect(server.requests[0]?.url).toBe('/api/threads/..%2Fadmin%3Fx%3D1');
+  });
+
+  it('refuses answers of the wrong shape, and reports a failed request as network', async () => {
+    const bad = (async () => new Response(JSON.stringify({ thread: { id: 1 }, messages: [], branches: [] }))) as typeof fetch;
+    await expect(createThreadsClient({ fetch: bad }).get('t1')).rejects.toMatchObject({ code: 'invalid-response' });
+    const badBranch = (async () =>
+      new Response(
+        JSON.stringify({
+          thread: { id: 't', title: '', createdAt: '', updatedAt: '' },
+          messages: [],
+          branches: [{ messageId: 'm', siblings: ['m'], index: 3 }],
+        }),
+      )) as typeof fetch;
+    await expect(createThreadsClient({ fetch: badBranch }).get('t')).rejects.toMatchObject({ code: 'invalid-response' });
+    const down = (async () => {
+      throw new TypeError('fetch failed');
+    }) as typeof fetch;
+    await expect(createThreadsClient({ fetch: down }).list()).rejects.toMatchObject({ name: 'ThreadsError', code: 'network' });
+  });
+});
+
+describe('branches', () => {
+  it('branchAt gives a message its place among its siblings, and nothing for a message without any', () => {
+    const branches = [{ messageId: 'u2', siblings: ['u1', 'u2', 'u3'], index: 1 }];
+    expect(branchAt(branches, 'u2')).toEqual({ index: 1, count: 3, previous: 'u1', next: 'u3' });
+    expect(branchAt(branches, 'a2')).toBeUndefined();
+    expect(branchAt([{ messageId: 'u1', siblings: ['u1', 'u2'], index: 0 }], 'u1')).toEqual({
+      index: 0,
+      count: 2,
+      previous: undefined,
+      next: 'u2',
+    });
+  });
+
+  it('switchBranch makes the branch active on the server and shows its messages', async () => {
+    const server = editedThread();
+    const threads = createThreadsClient({ api: 'http://app.test/api/threads', fetch: server.fetch });
+    const client = new ChatClient({ id: 't1', connection: noConnection });
+    const first = await threads.get('t1');
+    const view = branchAt(first.branches, 'u2');
+    const detail = await switchBranch(client, threads, view!.previous!);
+    expect(server.requests.at(-1)).toMatchObject({ method: 'POST', url: '/api/threads/t1/active', body: { messageId: 'u1' } });
+    expect(client.getSnapshot().messages.map((message) => [message.id, message.role])).toEqual([
+      ['u1', 'user'],
+      ['a1', 'assistant'],
+    ]);
+    expect(branchAt(detail.branches, 'u1')).toMatchObject({ index: 0, count: 2, next: 'u2' });
+    // And back: the newest leaf of the other branch.
+    await switchBranch(client, threads, 'u2');
+    expect(client.getSnapshot().messages.map((message) => message.id)).toEqual(['u2', 'a2']);
+  });
+
+  it('a refused switch changes nothing', async () => {
+    const server = editedThread();
+    const threads = createThreadsClient({ api: 'http://app.test/api/threads', fetch: server.fetch });
+    const client = new ChatClient({ id: 't1', connection: noConnection });
+    const shown = (await threads.get('t1')).messages;
+    client.setMessages([{ id: 'u2', role: 'user', parts: [{ type: 'text', text: 'Weather in Lyon?', state: 'done' }], createdAt: 1 }]);
+    const before = client.getSnapshot().messages;
+    await expect(switchBranch(client, threads, 'nope')).rejects.toMatchObject({
+      code: 'unknown-message',
+      message: 'No such message.',
+      status: 404,
+    });
+    server.failNext(503);
+    await expect(switchBranch(client, threads, 'u1')).rejects.toMatchObject({ code: 'threads-unavailable', status: 503 });
+    expect(client.getSnapshot().messages).toBe(before);
+    expect(shown.map((message) => message.id)).toEqual(['u2', 'a2']);
+  });
+
+  it('refuses to switch while a response is in progress', async () => {
+    const server = editedThread();
+    const threads = createThreadsClient({ api: 'http://app.test/api/threads', fetch: server.fetch });
+    // A connection that never answers keeps the turn in progress.
+    const pending: ChatConnection = {
+      run: (_input, { signal }) => ({
+        [Symbol.asyncIterator]: () => ({
+          next: () =>
+            new Promise<IteratorResult<unknown>>((_resolve, reject) =>
+              signal.addEventListener('abort', () => reject(new Error('aborted'))),
+            ),
+        }),
+      }),
+    };
+    const client = new ChatClient({ id: 't1', connection: pending });
+    void client.sendMessage('Hello');
+    await Promise.resolve();
+    const error = await switchBranch(client, threads, 'u1').catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ChatwireError);
+    expect(error).toMatchObject({ code: 'busy' });
+    expect(server.requests).toHaveLength(0);
+    client.stop();
+  });
+});
+
+describe('fetchToolCatalog', () => {
+  it('reads tools and servers, leaving out entries without a name', async () => {
+    const fetch = (async () =>
+      new Response(
+        JSON.stringify({ tools: [{ name: 'a', lazy: true }, { nope: 1 }, null], servers: [{ name: 'mcp', state: 'ready' }, 7] }),
+      )) as typeof globalThis.fetch;
+    const catalog = await fetchToolCatalog('/api/tools', { fetch });
+    expect(catalog.tools.map((tool) => tool.name)).toEqual(['a']);
+    expect(catalog.servers?.map((server) => server.name)).toEqual(['mcp']);
+  });
+
+  it('rejects a failed answer and one without a tools list', async () => {
+    const status = (async () => new Response('no', { status: 500 })) as typeof globalThis.fetch;
+    await expect(fetchToolCatalog('/api/tools', { fetch: status })).rejects.toThrow(/500/);
+    const shape = (async () => new Response(JSON.stringify({ tools: 'x' }))) as typeof globalThis.fetch;
+    await expect(fetchToolCatalog('/api/tools', { fetch: shape })).rejects.toThrow(/no tools list/);
+  });
+});
+
+describe('wireIdOf', () => {
+  it('is a user message’s id, and the wire id of an assistant turn’s first message', () => {
+    expect(wireIdOf({ id: 'u1', role: 'user', parts: [{ type: 'text', text: 'x', state: 'done' }] })).toBe('u1');
+    const turn = {
+      id: 'turn_1',
+      role: 'assistant' as const,
+      parts: [
+        { type: 'data' as const, name: 'progress', id: 'd', data: {} },
+        { type: 'text' as const, text: 'a', state: 'done' as const, messageId: 'w1' },
+        { type: 'text' as const, text: 'b', state: 'done' as const, messageId: 'w2' },
+      ],
+    };
+    expect(wireIdOf(turn as never)).toBe('w1');
+    expect(branchAt([{ messageId: 'w1', siblings: ['w0', 'w1'], index: 1 }], turn as never)).toMatchObject({ index: 1, previous: 'w0' });
+    expect(wireIdOf({ id: 'turn_2', role: 'assistant', parts: [] })).toBe('turn_2');
+  });
+});

@@ -1,0 +1,168 @@
+import type { Message } from '@ag-ui/core';
+import { decodeCursor, encodeCursor } from './threadCursor.js';
+import {
+  ThreadStoreError,
+  type ThreadRunRecord,
+  type StoredMessage,
+  type ThreadAppend,
+  type ThreadLookup,
+  type ThreadPage,
+  type ThreadPageRequest,
+  type ThreadStore,
+  type ThreadSummary,
+  type ThreadView,
+} from './threadStore.js';
+import { branchPointsOf, newestLeaf, pathTo } from './threadTree.js';
+
+interface MemoryThread {
+  readonly id: string;
+  readonly owner: string;
+  title: string;
+  readonly createdAt: number;
+  updatedAt: number;
+  activeLeaf: string | null;
+  readonly messages: Map<string, StoredMessage>;
+  readonly children: Map<string | null, string[]>;
+  readonly runs: ThreadRunRecord[];
+}
+
+const summaryOf = (thread: MemoryThread): ThreadSummary => ({
+  id: thread.id,
+  title: thread.title,
+  createdAt: new Date(thread.createdAt).toISOString(),
+  updatedAt: new Date(thread.updatedAt).toISOString(),
+});
+
+/** Newest activity first, then by id (descending), as the SQL stores order. */
+const newestFirst = (a: MemoryThread, b: MemoryThread) => b.updatedAt - a.updatedAt || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+
+/**
+ * A {@link ThreadStore} in this process's memory: for tests and single-process tools. Threads are
+ * lost when the process ends; use `createPgliteThreadStore` to keep them in a file.
+ *
+ * @example
+ * ```ts
+ * const handler = createChatHandler({ model, threads: createMemoryThreadStore() });
+ * ```
+ */
+export function createMemoryThreadStore(): ThreadStore {
+  const threads = new Map<string, MemoryThread>();
+  let seq = 0;
+  // Each activity gets a later time than the one before, so two writes in one millisecond still order.
+  let lastTime = 0;
+  const now = () => (lastTime = Math.max(Date.now(), lastTime + 1));
+  const owned = (owner: string, threadId: string) => {
+    const thread = threads.get(threadId);
+    return thread && thread.owner === owner ? thread : undefined;
+  };
+  const view = (thread: MemoryThread): ThreadView => {
+    const path = pathTo(thread.activeLeaf, (id) => thread.messages.get(id));
+    return {
+      thread: summaryOf(thread),
+      messages: path.map((stored) => structuredClone(stored.message)),
+      branches: branchPointsOf(path, (parentId) => thread.children.get(parentId) ?? []),
+    };
+  };
+  return {
+    async list(owner: string, page: ThreadPageRequest): Promise<ThreadPage> {
+      const after = page.cursor ? decodeCursor(page.cursor) : undefined;
+      const mine = [...threads.values()].filter((thread) => thread.owner === owner).sort(newestFirst);
+      const start = after
+        ? mine.filter((thread) => thread.updatedAt < after.updatedAt || (thread.updatedAt === after.updatedAt && thread.id < after.id))
+        : mine;
+      const shown = start.slice(0, page.limit);
+      const last = shown.at(-1);
+      return {
+        threads: shown.map(summaryOf),
+        nextCursor: start.length > page.limit && last ? encodeCursor({ updatedAt: last.updatedAt, id: last.id }) : null,
+      };
+    },
+    async open(owner, threadId) {
+      const thread = owned(owner, threadId);
+      return thread ? view(thread) : undefined;
+    },
+    async rename(owner, threadId, title) {
+      const thread = owned(owner, threadId);
+      if (!thread) return undefined;
+      thread.title = title;
+      thread.updatedAt = now();
+      return summaryOf(thread);
+    },
+    async remove(owner, threadId) {
+      if (!owned(owner, threadId)) return false;
+      threads.delete(threadId);
+      return true;
+    },
+    async activate(owner, threadId, messageId) {
+      const thread = owned(owner, threadId);
+      if (!thread) return undefined;
+      if (!thread.messages.has(messageId)) {
+        throw new ThreadStoreError('unknown-message', `Thread '${threadId}' has no message '${messageId}'.`);
+      }
+      thread.activeLeaf = newestLeaf(
+        messageId,
+        (id) => thread.children.get(id) ?? [],
+        (id) => thread.messages.get(id)?.seq ?? 0,
+      );
+      thread.updatedAt = now();
+      return view(thread);
+    },
+    async lookup(owner, threadId, messageIds): Promise<ThreadLookup> {
+      const thread = threads.get(threadId);
+      const found = new Map<string, StoredMessage>();
+      if (!thread || thread.owner !== owner) return { exists: thread !== undefined, owned: false, found };
+      for (const id of messageIds) {
+        const stored = thread.messages.get(id);
+        if (stored) found.set(id, { ...stored, message: structuredClone(stored.message) });
+      }
+      return { exists: true, owned: true, found };
+    },
+    async path(owner, threadId, messageId): Promise<readonly Message[]> {
+      const thread = owned(owner, threadId);
+      if (!thread || !thread.messages.has(messageId)) return [];
+      return pathTo(messageId, (id) => thread.messages.get(id)).map((stored) => structuredClone(stored.message));
+    },
+    async append(owner, threadId, append: ThreadAppend) {
+      const existing = threads.get(threadId);
+      if (existing && existing.owner !== owner) throw new ThreadStoreError('unknown-thread', `There is no thread '${threadId}'.`);
+      const thread: MemoryThread = existing ?? {
+        id: threadId,
+        owner,
+        title: append.title ?? 'New chat',
+        createdAt: now(),
+        updatedAt: lastTime,
+        activeLeaf: null,
+        messages: new Map(),
+        children: new Map(),
+        runs: [],
+      };
+      if (append.parentId !== null && !thread.messages.has(append.parentId)) {
+        throw new ThreadStoreError('unknown-branch-point', `Thread '${threadId}' has no message '${append.parentId}' to continue from.`);
+      }
+      const ids = new Set<string>();
+      for (const message of append.messages) {
+        if (thread.messages.has(message.id) || ids.has(message.id)) {
+          throw new ThreadStoreError('history-conflict', `Thread '${threadId}' already has a message '${message.id}'.`);
+        }
+        ids.add(message.id);
+      }
+      // Checked first, written after: nothing of a refused append is kept.
+      if (!existing) threads.set(threadId, thread);
+      let parentId = append.parentId;
+      for (const message of append.messages) {
+        thread.messages.set(message.id, { message: structuredClone(message), parentId, seq: ++seq });
+        const siblings = thread.children.get(parentId);
+        if (siblings) siblings.push(message.id);
+        else thread.children.set(parentId, [message.id]);
+        parentId = message.id;
+      }
+      thread.activeLeaf = append.messages.at(-1)?.id ?? append.parentId ?? thread.activeLeaf;
+      if (append.run) thread.runs.push(structuredClone(append.run));
+      thread.updatedAt = now();
+    },
+    async runs(owner, threadId) {
+      return structuredClone(owned(owner, threadId)?.runs ?? []);
+    },
+    async close() {},
+  };
+}

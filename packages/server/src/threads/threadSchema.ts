@@ -1,0 +1,48 @@
+/**
+ * The SQL schema of the thread stores, as numbered migrations: PGlite and PostgreSQL run the same
+ * statements (PGlite is PostgreSQL). A migration runs once per database, in order, inside one
+ * transaction with the others of its start-up, recorded in `chatwire_migrations`.
+ *
+ * - `chatwire_threads`: one row per thread: its owner, title, times, and active leaf.
+ * - `chatwire_messages`: the tree: each message (the AG-UI message as JSON, kept byte for byte)
+ *   with its parent in the same thread (`NULL` for a root) and `seq`, the creation order.
+ * - `chatwire_runs`: each run's end: outcome, usage, interrupts and approval decisions.
+ */
+export const THREAD_MIGRATIONS: readonly (readonly string[])[] = [
+  [
+    `CREATE TABLE chatwire_threads (
+      id text PRIMARY KEY,
+      owner text NOT NULL,
+      title text NOT NULL,
+      created_at timestamptz NOT NULL,
+      updated_at timestamptz NOT NULL,
+      active_leaf text
+    )`,
+    `CREATE INDEX chatwire_threads_by_activity ON chatwire_threads (owner, updated_at DESC, id DESC)`,
+    `CREATE TABLE chatwire_messages (
+      thread_id text NOT NULL REFERENCES chatwire_threads (id) ON DELETE CASCADE,
+      id text NOT NULL,
+      parent_id text,
+      seq bigint GENERATED ALWAYS AS IDENTITY,
+      role text NOT NULL,
+      message json NOT NULL,
+      created_at timestamptz NOT NULL DEFAULT now(),
+      PRIMARY KEY (thread_id, id),
+      FOREIGN KEY (thread_id, parent_id) REFERENCES chatwire_messages (thread_id, id) ON DELETE CASCADE
+    )`,
+    `CREATE INDEX chatwire_messages_children ON chatwire_messages (thread_id, parent_id, seq)`,
+    `CREATE TABLE chatwire_runs (
+      thread_id text NOT NULL REFERENCES chatwire_threads (id) ON DELETE CASCADE,
+      seq bigint GENERATED ALWAYS AS IDENTITY,
+      run_id text NOT NULL,
+      outcome text NOT NULL,
+      usage json,
+      details json,
+      created_at timestamptz NOT NULL DEFAULT now(),
+      PRIMARY KEY (thread_id, seq)
+    )`,
+  ],
+];
+
+/** The advisory lock that keeps two instances from migrating one database at once. */
+export const MIGRATION_LOCK = 7_402_127;

@@ -1,0 +1,142 @@
+import type { Message } from '@ag-ui/core';
+
+/** One thread as lists show it. Times are ISO 8601 strings. */
+export interface ThreadSummary {
+  readonly id: string;
+  /** The title the user gave it, else the start of its first user message (at most 80 characters). */
+  readonly title: string;
+  readonly createdAt: string;
+  /** The last activity: the newest message, a rename or a branch switch. */
+  readonly updatedAt: string;
+}
+
+/** A message of the active branch that has siblings (an edit or a regenerate made them). */
+export interface BranchPoint {
+  readonly messageId: string;
+  /** The ids of this message and its siblings, in creation order. */
+  readonly siblings: readonly string[];
+  /** This message's place in `siblings`. */
+  readonly index: number;
+}
+
+/** One thread opened: its active branch root to leaf, and the branch points on it. */
+export interface ThreadView {
+  readonly thread: ThreadSummary;
+  readonly messages: readonly Message[];
+  readonly branches: readonly BranchPoint[];
+}
+
+/** One page of a thread list, newest activity first. */
+export interface ThreadPage {
+  readonly threads: readonly ThreadSummary[];
+  /** Pass back as `cursor` for the next page; `null` on the last page. */
+  readonly nextCursor: string | null;
+}
+
+/** What a run records beside its messages: how it ended, its token usage, the approvals decided in it. */
+export interface ThreadRunRecord {
+  readonly runId: string;
+  /** `success`, `interrupt`, `cancelled` or `error`. */
+  readonly outcome: string;
+  /** RUN_FINISHED's or RUN_ERROR's usage, as AG-UI carries it. */
+  readonly usage?: unknown;
+  /** The interrupts (approvals, input requests) the run ended with, and the decisions made in it. */
+  readonly details?: unknown;
+}
+
+/**
+ * A chain of new messages added under `parentId` (`null`: a new root), in one transaction: the
+ * thread is created when it does not exist (owned by `owner`, titled `title`), and the chain's
+ * last message becomes the active leaf (`parentId` when the chain is empty: a regenerate's start).
+ */
+export interface ThreadAppend {
+  readonly parentId: string | null;
+  readonly messages: readonly Message[];
+  /** The title of a thread this append creates. */
+  readonly title?: string;
+  /** Recorded with the chain (a run's end). */
+  readonly run?: ThreadRunRecord;
+}
+
+/** A message of a thread, where it stands in the tree. */
+export interface StoredMessage {
+  readonly message: Message;
+  readonly parentId: string | null;
+  /** Creation order within the store: later messages have larger numbers. */
+  readonly seq: number;
+}
+
+/** A page request of {@link ThreadStore.list}. */
+export interface ThreadPageRequest {
+  /** Threads per page, 1 to 100. */
+  readonly limit: number;
+  /** The `nextCursor` of the page before. */
+  readonly cursor?: string | undefined;
+}
+
+/**
+ * Where threads live: each thread is a tree of AG-UI messages (every message has a parent, the
+ * first ones none), with an active leaf, an owner and a title. Every method is scoped to an owner
+ * (the app's user, `''` when the app names none): another owner's thread answers as missing.
+ * Writes are atomic: an append that fails writes nothing. Implementations: `createMemoryThreadStore`
+ * (tests, one process), `createPgliteThreadStore` (embedded, file-backed) and
+ * `createPostgresThreadStore` (several instances), the last two on one SQL schema.
+ */
+export interface ThreadStore {
+  /** A page of the owner's threads, newest activity first. */
+  list(owner: string, page: ThreadPageRequest): Promise<ThreadPage>;
+  /** The thread with its active branch and branch points, or `undefined` (missing or not the owner's). */
+  open(owner: string, threadId: string): Promise<ThreadView | undefined>;
+  /** Renames a thread; `undefined` when it is missing or not the owner's. */
+  rename(owner: string, threadId: string, title: string): Promise<ThreadSummary | undefined>;
+  /** Deletes a thread and its messages; `false` when it is missing or not the owner's. */
+  remove(owner: string, threadId: string): Promise<boolean>;
+  /**
+   * Makes the branch through `messageId` active (its newest leaf) and opens the thread; `undefined`
+   * when the thread is missing or not the owner's. Throws {@link ThreadStoreError} `unknown-message`.
+   */
+  activate(owner: string, threadId: string, messageId: string): Promise<ThreadView | undefined>;
+  /**
+   * The stored messages among `messageIds` (others are absent from the map), with where they stand;
+   * `owned: false` when the thread exists with another owner, `exists: false` when it does not exist.
+   */
+  lookup(owner: string, threadId: string, messageIds: readonly string[]): Promise<ThreadLookup>;
+  /** The branch from the root to `messageId` (inclusive), oldest first; empty when it is not stored. */
+  path(owner: string, threadId: string, messageId: string): Promise<readonly Message[]>;
+  /**
+   * Adds a chain of messages (see {@link ThreadAppend}). Throws {@link ThreadStoreError}:
+   * `unknown-thread` (another owner's), `unknown-branch-point` (no `parentId` in the thread),
+   * `history-conflict` (a message id the thread already has).
+   */
+  append(owner: string, threadId: string, append: ThreadAppend): Promise<void>;
+  /** The runs recorded in a thread, oldest first (empty when it is missing or not the owner's). */
+  runs(owner: string, threadId: string): Promise<readonly ThreadRunRecord[]>;
+  /** Releases connections the store opened itself. */
+  close(): Promise<void>;
+}
+
+/** What {@link ThreadStore.lookup} found. */
+export interface ThreadLookup {
+  readonly exists: boolean;
+  readonly owned: boolean;
+  readonly found: ReadonlyMap<string, StoredMessage>;
+}
+
+/** Why a thread store refused a write or a read. */
+export type ThreadStoreErrorCode =
+  'unknown-thread' | 'unknown-branch-point' | 'unknown-message' | 'history-conflict' | 'threads-unavailable';
+
+/** A refusal of a thread store (a `code` the endpoints map to HTTP), or its database being unreachable (`threads-unavailable`). */
+export class ThreadStoreError extends Error {
+  override readonly name = 'ThreadStoreError';
+  constructor(
+    readonly code: ThreadStoreErrorCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+/** The owner of requests when the app names no user: one shared owner. */
+export const NO_OWNER = '';
