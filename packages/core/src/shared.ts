@@ -54,7 +54,7 @@ export type { StandardJsonSchemaValidator, Validation } from './tools/toolSchema
 export { executeTool, executeValidatedTool } from './tools/toolExecution.js';
 export type { ToolOutcome } from './tools/toolExecution.js';
 export { DISCOVERY_NOTE, discoveryCatalog, isGrouped, nameDiscoveryTool, searchDiscoveryTool } from './discovery/catalog.js';
-export type { CatalogDetail, CatalogTool } from './discovery/catalog.js';
+export type { CatalogDetail, CatalogTool, DiscoveryCatalogTool } from './discovery/catalog.js';
 export {
   createCompactionMarker,
   discoveredToolsInChat,

@@ -8,6 +8,6 @@ export type { CatalogState } from './chatRegistry.js';
 export { createBatchedView } from './batchedSnapshot.js';
 export type { BatchedView, RenderBatching } from './batchedSnapshot.js';
 export { useToolCatalog } from './useToolCatalog.js';
-export type { CatalogTool, ToolCatalog } from './useToolCatalog.js';
+export type { CatalogTool, ToolCatalog, ToolCatalogEntry } from './useToolCatalog.js';
 export { useGrants } from './useGrants.js';
 export type { GrantsRequestOptions, GrantsState } from './useGrants.js';

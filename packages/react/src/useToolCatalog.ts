@@ -2,9 +2,12 @@ import { useEffect, useMemo, useSyncExternalStore } from 'react';
 import type { ToolCatalog, ToolCatalogEntry } from '@chatwire/core/shared';
 import { useChatRegistry, type CatalogState } from './chatRegistry.js';
 
-export type { ToolCatalog };
+export type { ToolCatalog, ToolCatalogEntry };
 
-/** One tool of a server's catalog (`GET /api/tools`). */
+/**
+ * @deprecated Renamed `ToolCatalogEntry` (core's name for one tool of a server's catalog, `GET /api/tools`).
+ * This alias is removed in the next minor version.
+ */
 export type CatalogTool = ToolCatalogEntry;
 
 const idle: CatalogState = { data: undefined, error: null, isLoading: false };

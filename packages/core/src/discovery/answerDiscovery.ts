@@ -1,5 +1,5 @@
 import { DISCOVERY_TOOL_NAME } from '../protocol/chatwireProtocol.js';
-import { DISCOVERY_NOTE, type CatalogTool } from './catalog.js';
+import { DISCOVERY_NOTE, type DiscoveryCatalogTool } from './catalog.js';
 import { listGroup, listGroups } from './catalogGroups.js';
 import type { DiscoveryMatch, DiscoverySearchReport } from './discoverySearch.js';
 
@@ -51,7 +51,7 @@ export interface DiscoveryCatalogAccess {
   /** The per-request policy (see `DiscoveryOptions.filter`). Defaults to allowing everything. */
   allowed?(name: string, phase: DiscoveryPhase): boolean | Promise<boolean>;
   /** The lazy tools a keyword search may rank (search mode). */
-  searchable?(): readonly CatalogTool[] | Promise<readonly CatalogTool[]>;
+  searchable?(): readonly DiscoveryCatalogTool[] | Promise<readonly DiscoveryCatalogTool[]>;
 }
 
 /**
@@ -60,7 +60,7 @@ export interface DiscoveryCatalogAccess {
  */
 export type DiscoverySearch = (
   query: string,
-  tools: readonly CatalogTool[],
+  tools: readonly DiscoveryCatalogTool[],
 ) => readonly DiscoveryMatch[] | Promise<{ readonly matches: readonly DiscoveryMatch[]; readonly report?: DiscoverySearchReport }>;
 
 /** Options of {@link answerDiscoveryCall}. */
@@ -163,7 +163,7 @@ async function searchOrSelect(query: string, options: AnswerDiscoveryOptions): P
       .filter(Boolean);
     return load(names, options, undefined);
   }
-  const candidates: CatalogTool[] = [];
+  const candidates: DiscoveryCatalogTool[] = [];
   for (const tool of (await options.catalog.searchable?.()) ?? [])
     if (await isAllowed(options.catalog, tool.name, 'search')) candidates.push(tool);
   const lower = trimmed.slice(0, 7).toLowerCase();

@@ -4,13 +4,24 @@ import { GROUPED_CATALOG_ABOVE, groupedCatalog, type CatalogGroups } from './cat
 /** How much the discovery tool's catalog says about each lazy tool. */
 export type CatalogDetail = 'none' | 'first-sentence' | 'full';
 
-/** A tool as catalogs see it. */
-export interface CatalogTool {
+/**
+ * A tool as the discovery tool's catalog lists it (`discoveryCatalog`, keyword search): its name,
+ * description and group. Not to be confused with `ToolCatalogEntry`, one tool of a server's
+ * `GET /api/tools` answer.
+ */
+export interface DiscoveryCatalogTool {
   readonly name: string;
   readonly description: string;
   /** The tool's group (an MCP server, or the app's own), listed instead of its name in large catalogs. */
   readonly group?: string;
 }
+
+/**
+ * @deprecated Renamed {@link DiscoveryCatalogTool} (a server's catalog entry is `ToolCatalogEntry`).
+ * This alias is removed in the next minor version.
+ * @public
+ */
+export type CatalogTool = DiscoveryCatalogTool;
 
 /** The first sentence of a description (for catalogs with `includeDescription: 'first-sentence'`). */
 export function firstSentence(description: string): string {
@@ -22,13 +33,13 @@ export function firstSentence(description: string): string {
  * The catalog part of the discovery tool's description. It lists every lazy tool (discovered or
  * not), so it never changes as tools get discovered and the cached prompt prefix stays valid.
  */
-export function discoveryCatalog(tools: readonly CatalogTool[], detail: CatalogDetail = 'none'): string {
+export function discoveryCatalog(tools: readonly DiscoveryCatalogTool[], detail: CatalogDetail = 'none'): string {
   if (detail === 'none') return `Tools you can load: ${tools.map((tool) => tool.name).join(', ')}.`;
   return `Tools you can load:\n${tools.map((tool) => `- ${tool.name}: ${detail === 'full' ? tool.description : firstSentence(tool.description)}`).join('\n')}`;
 }
 
 /** The discovery tool in name mode: its description (with the catalog) and its parameters. */
-export function nameDiscoveryTool(tools: readonly CatalogTool[], detail: CatalogDetail = 'none') {
+export function nameDiscoveryTool(tools: readonly DiscoveryCatalogTool[], detail: CatalogDetail = 'none') {
   return {
     name: DISCOVERY_TOOL_NAME,
     description: `Loads more tools by name. Loaded tools join your tool list and can be called directly in your next step. ${discoveryCatalog(tools, detail)}`,
@@ -42,7 +53,7 @@ export function nameDiscoveryTool(tools: readonly CatalogTool[], detail: Catalog
 
 /** The discovery tool in search mode: `select:` by name, or keywords; above the scale rule, groups instead of names. */
 export function searchDiscoveryTool(
-  tools: readonly CatalogTool[],
+  tools: readonly DiscoveryCatalogTool[],
   detail: CatalogDetail = 'none',
   options: { readonly autoLoad?: boolean | { readonly max?: number }; readonly groups?: CatalogGroups; readonly groupAbove?: number } = {},
 ) {
