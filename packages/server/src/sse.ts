@@ -12,7 +12,7 @@ export const EVENT_STREAM_HEADERS: Readonly<Record<string, string>> = {
 };
 
 /** The most characters of frames one chunk of a response carries. */
-export const MAX_CHUNK_CHARS = 64 * 1024;
+const MAX_CHUNK_CHARS = 64 * 1024;
 /** The most time (ms) one chunk takes to put together: a model that streams without pause is cut there. */
 const CHUNK_BUDGET_MS = 1;
 /** The time (ms) all responses of the process together spend putting chunks together in one event-loop turn. */
@@ -38,7 +38,7 @@ function spend(ms: number): void {
  * Counts of what SSE responses did since the process started (chunks written, events in them):
  * tests count writes with it, not time.
  */
-export const sseStats = { chunks: 0, events: 0 };
+const sseStats = { chunks: 0, events: 0 };
 
 /**
  * Turns AG-UI events into a streaming `Response` (`data: <json>\n\n` frames). When the client

@@ -251,7 +251,7 @@ function joinTokens(text: string): number {
  * the same places); when a join is not punctuation meeting punctuation, the joined text is counted
  * in one piece instead.
  */
-export function joinedTokens(texts: readonly string[]): number {
+function joinedTokens(texts: readonly string[]): number {
   const counted = texts.map(pieceOf);
   if (counted.length === 1) return (counted[0] as Piece).tokens;
   for (let i = 0; i < counted.length; i++) {

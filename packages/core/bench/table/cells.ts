@@ -22,7 +22,7 @@ import {
 
 /** The client under test: this checkout's `@chatwire/core`, or a baseline's (`BENCH_CORE`, a path to its `src/index.ts`). */
 type Core = typeof import('@chatwire/core');
-export const loadCore = async (): Promise<Core> =>
+const loadCore = async (): Promise<Core> =>
   (process.env['BENCH_CORE'] ? await import(process.env['BENCH_CORE']) : await import('@chatwire/core')) as Core;
 
 /** A turn the harness can time: `prepare` builds the input once, `run` is one sample. */
@@ -38,7 +38,7 @@ export interface Cell {
  * `read()` per 512-byte chunk, `TextDecoder`, eventsource-parser, `JSON.parse` of every event),
  * and nothing else.
  */
-export async function readFloor(body: Body): Promise<number> {
+async function readFloor(body: Body): Promise<number> {
   const response = await fetchReplaying(body)(URL_, { method: 'POST', body: '{}' });
   const reader = (response.body as ReadableStream<Uint8Array>).getReader();
   const decoder = new TextDecoder();

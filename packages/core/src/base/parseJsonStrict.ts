@@ -1,5 +1,5 @@
 /** Drops `__proto__` keys so a parsed value can never carry a replaced prototype. */
-export function safeJsonReviver(key: string, value: unknown): unknown {
+function safeJsonReviver(key: string, value: unknown): unknown {
   return key === '__proto__' ? undefined : value;
 }
 

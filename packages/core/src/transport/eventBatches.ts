@@ -7,7 +7,7 @@
  */
 
 /** The method a batching iterator has besides `next()`: the events not yet handed over, up to the end of the latest read. */
-export const NEXT_BATCH = Symbol('chatwire.nextBatch');
+const NEXT_BATCH = Symbol('chatwire.nextBatch');
 
 /** Reads the next batch of events. */
 export type ReadBatch = () => Promise<IteratorResult<readonly unknown[], unknown>>;

@@ -52,7 +52,7 @@ export function chatRecordOf(
 }
 
 /** A file name for a chat's record: `chatwire-<chat id>-<time>.json`, with only safe characters. */
-export function recordFileName(record: ChatRecord): string {
+function recordFileName(record: ChatRecord): string {
   const id = record.chatId.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 60);
   const time = record.savedAt.replace(/[:.]/g, '-');
   return `chatwire-${id}-${time}.json`;

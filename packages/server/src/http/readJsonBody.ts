@@ -7,7 +7,7 @@ import { LARGE_BODY_BYTES, largeBodyTurn } from './largeBodyTurns.js';
  * whole body and checking the result costs less than scanning it (a 1,000-message history is about
  * 130 KB), and an oversized id in it costs no more than the body's own size to parse.
  */
-export const SCAN_FROM_BYTES = 256 * 1024;
+const SCAN_FROM_BYTES = 256 * 1024;
 
 /** A body that could not be read as JSON: the status and error the handler answers with. */
 export interface BodyFailure {

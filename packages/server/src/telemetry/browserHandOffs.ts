@@ -15,7 +15,7 @@ interface Waiting {
  * ends when a later request of this process carries the call's result. Bounded in count and age;
  * a span closed without an answer says so (`chatwire.tool.outcome: unanswered`).
  */
-export class BrowserHandOffs {
+class BrowserHandOffs {
   readonly #waiting = new Map<string, Waiting>();
 
   /** Keeps a handed-off call's span open until its answer. */

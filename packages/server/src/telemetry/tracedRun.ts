@@ -33,7 +33,7 @@ async function* afterLoading(options: ChatOptions, events: RunEvents): RunEvents
  * The run's trace, or `undefined` when nothing would record it: the tracer's span does not record
  * (no SDK, or not sampled) and no meter provider is registered. Nothing else is computed before.
  */
-export function startRunTrace(api: OtelApi, options: ChatOptions): RunTrace | undefined {
+function startRunTrace(api: OtelApi, options: ChatOptions): RunTrace | undefined {
   const tracer = api.trace.getTracer(INSTRUMENTATION_SCOPE);
   // A browser's or a gateway's trace continues: W3C `traceparent` through the registered propagator.
   const parent = options.request ? api.propagation.extract(api.ROOT_CONTEXT, options.request.headers, headerGetter) : api.context.active();

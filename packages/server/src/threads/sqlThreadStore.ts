@@ -56,7 +56,7 @@ const NEXT_ACTIVITY = `greatest(date_trunc('milliseconds', clock_timestamp()), u
 const UNAVAILABLE_STATES = /^(08|53|57|58)/;
 
 /** Whether an error means the database could not be reached or used (as opposed to a bug in a query). */
-export function isUnavailable(error: unknown): boolean {
+function isUnavailable(error: unknown): boolean {
   const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
   if (typeof code === 'string' && (UNAVAILABLE_STATES.test(code) || /^E[A-Z]+$/.test(code))) return true;
   return typeof message === 'string' && /connect|terminat|closed|timeout|ECONN|socket/i.test(message);

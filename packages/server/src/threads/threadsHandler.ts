@@ -28,7 +28,7 @@ export const MAX_THREADS_PER_PAGE = 100;
 const MAX_BODY_BYTES = 16 * 1024;
 
 /** The owner of a request: its user, or the one shared owner when there is none. */
-export async function ownerOf(userOf: ThreadsHandlerOptions['userOf'], request: Request): Promise<string> {
+async function ownerOf(userOf: ThreadsHandlerOptions['userOf'], request: Request): Promise<string> {
   const user = userOf ? await userOf(request) : undefined;
   return typeof user === 'string' && user !== '' ? user : NO_OWNER;
 }

@@ -4,12 +4,12 @@ import { toolDefinition } from '@chatwire/core';
 import { createChatHandler, createScriptedModel, createThreadsHandler, type ChatModel, type ThreadStore } from '@chatwire/server';
 
 /** A server tool that needs no approval, one that does, and a browser tool. */
-export const getWeather = toolDefinition({
+const getWeather = toolDefinition({
   name: 'getWeather',
   description: 'The weather in a city.',
   inputSchema: z.object({ city: z.string() }),
 }).server(async ({ city }: { city: string }) => ({ city, temp: 3 }));
-export const refundOrder = toolDefinition({
+const refundOrder = toolDefinition({
   name: 'refundOrder',
   description: 'Refund an order.',
   inputSchema: z.object({ orderId: z.string() }),
