@@ -1,5 +1,5 @@
 import type { Event as WireEvent } from '@ag-ui/core';
-import { unchanged } from './chatReducer.js';
+import { noCallChanges } from './chatReducer.js';
 import type { EventReducer } from './eventReducers.js';
 import type { ChatState } from '../model/chatState.js';
 import { withFields } from './sharedMessages.js';
@@ -31,7 +31,7 @@ export const isApplied = (state: ChatState, id: number | undefined): boolean =>
 export function trackActiveRun(reduce: EventReducer): EventReducer {
   return (state, action) => {
     const { event, eventId: id } = action;
-    if (isApplied(state, id)) return unchanged(state);
+    if (isApplied(state, id)) return noCallChanges(state);
     const reduction = reduce(state, action);
     let next = reduction.state;
     const token = event.type === 'RUN_STARTED' ? resumeTokenOf(event) : undefined;

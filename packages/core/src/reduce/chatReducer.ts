@@ -104,8 +104,8 @@ export interface Reduction {
   readonly warning?: string;
 }
 
-/** A reduction that changed no tool call. */
-export const unchanged = (state: ChatState): Reduction => ({ state, changes: NO_CHANGES });
+/** A reduction to `state` that changed no tool call (the state itself may have changed). */
+export const noCallChanges = (state: ChatState): Reduction => ({ state, changes: NO_CHANGES });
 const NO_CHANGES: readonly ToolCallChange[] = [];
 
 /**
@@ -134,8 +134,8 @@ export function reduceChat(state: ChatState, action: ChatAction): Reduction {
       // A chat with a resume token reads resumable runs: it follows this one from its start (or, read again, from where it was).
       const run = sent.activeRun;
       const activeRun = sent.resumeToken ? (run?.runId === action.runId ? run : { runId: action.runId, lastEventId: 0 }) : undefined;
-      if (sent.status === 'submitted' && sent.error === undefined && activeRun === run) return unchanged(sent);
-      return unchanged({ ...sent, status: 'submitted', error: undefined, activeRun });
+      if (sent.status === 'submitted' && sent.error === undefined && activeRun === run) return noCallChanges(sent);
+      return noCallChanges({ ...sent, status: 'submitted', error: undefined, activeRun });
     }
     case 'interruptResponse': {
       const next = mapInterrupt(state, action.id, (part) =>
@@ -144,19 +144,19 @@ export function reduceChat(state: ChatState, action: ChatAction): Reduction {
           : { ...part, status: action.status, ...(action.payload === undefined ? {} : { payload: action.payload }) },
       );
       if (next === state) return { state, changes: [], warning: `There is no pending interrupt '${action.id}'.` };
-      return unchanged(next);
+      return noCallChanges(next);
     }
     case 'setAgentState':
-      return unchanged(action.agentState === state.agentState ? state : { ...state, agentState: action.agentState });
+      return noCallChanges(action.agentState === state.agentState ? state : { ...state, agentState: action.agentState });
     case 'queue':
-      return unchanged({ ...state, queued: action.queued });
+      return noCallChanges({ ...state, queued: action.queued });
     case 'wireEvent':
       return reduceEvent(state, action);
     case 'toolCall':
       return updateToolCall(state, action.toolCallId, action.event, action.now, action.owner);
     case 'settled': {
       const closed = closeTurn(state, undefined, 0).state;
-      return unchanged(closed.status === 'ready' ? closed : { ...closed, status: 'ready' });
+      return noCallChanges(closed.status === 'ready' ? closed : { ...closed, status: 'ready' });
     }
     case 'failed': {
       const closed = closeTurn(state, `The run failed before this call finished: ${action.error.message}`, action.now);
@@ -182,13 +182,13 @@ export function reduceChat(state: ChatState, action: ChatAction): Reduction {
       };
     }
     case 'setMessages':
-      return action.messages === state.messages ? unchanged(state) : unchanged({ ...state, messages: action.messages });
+      return action.messages === state.messages ? noCallChanges(state) : noCallChanges({ ...state, messages: action.messages });
     case 'clearError':
       return state.error === undefined && state.status !== 'error'
-        ? unchanged(state)
-        : unchanged({ ...state, status: 'ready', error: undefined });
+        ? noCallChanges(state)
+        : noCallChanges({ ...state, status: 'ready', error: undefined });
     case 'usage':
-      return unchanged(recordUsage(state, action.usage, action.now));
+      return noCallChanges(recordUsage(state, action.usage, action.now));
   }
 }
 

@@ -1,5 +1,5 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
-import { ensureAssistantTurn, mapLastAssistant, unchanged, type Reduction, type WireEventAction } from './chatReducer.js';
+import { ensureAssistantTurn, mapLastAssistant, noCallChanges, type Reduction, type WireEventAction } from './chatReducer.js';
 import type { ChatState } from '../model/chatState.js';
 import type { DataPart, MessagePart } from '../model/messages.js';
 import { validateWithSchema, type InferSchemaOutput } from '../tools/toolSchema.js';
@@ -54,7 +54,7 @@ export async function readDataPart(
 /** Puts the action's data part on the current assistant message, replacing the part with the same name and id. */
 export function reduceDataPart(state: ChatState, action: WireEventAction): Reduction {
   const part = action.dataPart;
-  if (!part) return unchanged(state);
+  if (!part) return noCallChanges(state);
   const next = mapLastAssistant(ensureAssistantTurn(state, action.now), (parts) => {
     const index =
       part.id === undefined
@@ -65,5 +65,5 @@ export function reduceDataPart(state: ChatState, action: WireEventAction): Reduc
     copy[index] = part;
     return copy;
   });
-  return unchanged(next.status === 'streaming' ? next : { ...next, status: 'streaming' });
+  return noCallChanges(next.status === 'streaming' ? next : { ...next, status: 'streaming' });
 }

@@ -1,5 +1,5 @@
 import type { ChatState } from '../model/chatState.js';
-import { unchanged, type Reduction, type WireEventAction } from './chatReducer.js';
+import { noCallChanges, type Reduction, type WireEventAction } from './chatReducer.js';
 
 /**
  * The table of event reducers. A `wireEvent` action is plain data: it names its reducer by kind
@@ -24,4 +24,4 @@ export function registerEventReducer(kind: EventReducerKind, reduce: EventReduce
 
 /** Applies a `wireEvent` action with the reducer it names (see `reduceChat`); one nobody registered changes nothing. */
 export const reduceEvent = (state: ChatState, action: WireEventAction): Reduction =>
-  (registered[action.reducer] ?? unchanged)(state, action);
+  (registered[action.reducer] ?? noCallChanges)(state, action);

@@ -1,4 +1,4 @@
-import { findToolCall, unchanged, type Reduction } from './chatReducer.js';
+import { findToolCall, noCallChanges, type Reduction } from './chatReducer.js';
 import type { ChatState } from '../model/chatState.js';
 import type { CodeExecution, NestedToolCall } from '../lifecycle/codeExecution.js';
 import type { ChatMessage } from '../model/messages.js';
@@ -158,11 +158,11 @@ export function reduceCodeModeEvent(state: ChatState, name: string, value: unkno
   const { call, messageIndex, partIndex } = found;
   const current = executionOf(call, event.executionId);
   const execution = nextExecution(type, event, current);
-  if (execution === current) return unchanged(state);
+  if (execution === current) return noCallChanges(state);
   const message = state.messages[messageIndex] as ChatMessage;
   const parts = message.parts.slice();
   parts[partIndex] = { ...call, codeExecution: execution };
   const messages = state.messages.slice();
   messages[messageIndex] = { ...message, parts };
-  return unchanged({ ...state, messages });
+  return noCallChanges({ ...state, messages });
 }

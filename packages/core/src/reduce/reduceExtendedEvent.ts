@@ -1,6 +1,6 @@
 import type { Event as WireEvent, Message as WireMessage } from '@ag-ui/core';
 import { applyPatch, type Operation } from 'rfc6902';
-import { ensureAssistantTurn, mapLastAssistant, unchanged, type Reduction } from './chatReducer.js';
+import { ensureAssistantTurn, mapLastAssistant, noCallChanges, type Reduction } from './chatReducer.js';
 import type { ChatState } from '../model/chatState.js';
 import { fromWireMessages } from '../model/fromWireMessages.js';
 import type { ActivityPart, ChatMessage, MessagePart, ReasoningPart, SubagentPart } from '../model/messages.js';
@@ -145,13 +145,13 @@ export function reduceExtendedEvent(state: ChatState, wireEvent: WireEvent, now:
   switch (event.type as string) {
     case 'REASONING_MESSAGE_START':
     case 'THINKING_TEXT_MESSAGE_START':
-      return unchanged(reasoning(state, id, event, 'start', now));
+      return noCallChanges(reasoning(state, id, event, 'start', now));
     case 'REASONING_MESSAGE_CONTENT':
     case 'THINKING_TEXT_MESSAGE_CONTENT':
-      return unchanged(reasoning(state, id, event, 'content', now));
+      return noCallChanges(reasoning(state, id, event, 'content', now));
     case 'REASONING_MESSAGE_END':
     case 'THINKING_TEXT_MESSAGE_END':
-      return unchanged(reasoning(state, id, event, 'end', now));
+      return noCallChanges(reasoning(state, id, event, 'end', now));
     case 'REASONING_ENCRYPTED_VALUE': {
       const entity = text(event['entityId']);
       const value = text(event['encryptedValue']);
@@ -162,10 +162,10 @@ export function reduceExtendedEvent(state: ChatState, wireEvent: WireEvent, now:
             : part,
         ),
       );
-      return unchanged(next);
+      return noCallChanges(next);
     }
     case 'STATE_SNAPSHOT':
-      return unchanged({ ...state, agentState: event['snapshot'] });
+      return noCallChanges({ ...state, agentState: event['snapshot'] });
     case 'STATE_DELTA': {
       const result = patched(state.agentState, event['delta']);
       if (!result)
@@ -174,21 +174,21 @@ export function reduceExtendedEvent(state: ChatState, wireEvent: WireEvent, now:
           changes: [],
           warning: 'A STATE_DELTA did not apply to the shared state (a JSON Patch operation failed); the state stays as it was.',
         };
-      return unchanged({ ...state, agentState: result.value });
+      return noCallChanges({ ...state, agentState: result.value });
     }
     case 'MESSAGES_SNAPSHOT': {
       const messages = reconcile(state.messages, fromWireMessages(event['messages'] as WireMessage[], now));
-      return unchanged({ ...state, messages });
+      return noCallChanges({ ...state, messages });
     }
     case 'ACTIVITY_SNAPSHOT': {
       const messageId = id ?? '';
       const activityType = text(event['activityType']);
       const content = (event['content'] ?? {}) as Record<string, unknown>;
       if (!state.messages.at(-1)?.parts.some(isActivity(messageId))) {
-        return unchanged(appendPart(state, { type: 'activity', messageId, activityType, content, ...attribution(event) }, now));
+        return noCallChanges(appendPart(state, { type: 'activity', messageId, activityType, content, ...attribution(event) }, now));
       }
-      if (event['replace'] === false) return unchanged(state);
-      return unchanged(updatePart(state, isActivity(messageId), (part) => ({ ...part, activityType, content })));
+      if (event['replace'] === false) return noCallChanges(state);
+      return noCallChanges(updatePart(state, isActivity(messageId), (part) => ({ ...part, activityType, content })));
     }
     case 'ACTIVITY_DELTA': {
       const messageId = id ?? '';
@@ -200,7 +200,7 @@ export function reduceExtendedEvent(state: ChatState, wireEvent: WireEvent, now:
           changes: [],
           warning: `An ACTIVITY_DELTA for '${messageId}' did not apply (no such activity, or a JSON Patch operation failed); it stays as it was.`,
         };
-      return unchanged(
+      return noCallChanges(
         updatePart(state, isActivity(messageId), (activity) => ({
           ...activity,
           content: result.value as Record<string, unknown>,
@@ -218,12 +218,12 @@ export function reduceExtendedEvent(state: ChatState, wireEvent: WireEvent, now:
         ...(typeof event['parentSubagentRunId'] === 'string' ? { parentSubagentRunId: event['parentSubagentRunId'] } : {}),
         ...(typeof event['parentToolCallId'] === 'string' ? { parentToolCallId: event['parentToolCallId'] } : {}),
       };
-      return unchanged(appendPart(state, part, now));
+      return noCallChanges(appendPart(state, part, now));
     }
     case 'SUBAGENT_FINISHED':
     case 'SUBAGENT_ERROR': {
       const failed = event.type === 'SUBAGENT_ERROR';
-      return unchanged(
+      return noCallChanges(
         updatePart(state, isSubagent(text(event['subagentRunId'])), (part) => ({
           ...part,
           state: failed ? 'error' : 'finished',
@@ -233,9 +233,9 @@ export function reduceExtendedEvent(state: ChatState, wireEvent: WireEvent, now:
     }
     case 'CUSTOM':
       // Only Code Mode's events are routed here (see routeEvent).
-      return isCodeModeEvent(event['name']) ? reduceCodeModeEvent(state, event['name'], event['value']) : unchanged(state);
+      return isCodeModeEvent(event['name']) ? reduceCodeModeEvent(state, event['name'], event['value']) : noCallChanges(state);
     default:
       // REASONING_START / REASONING_END / THINKING_START / THINKING_END mark spans with no content of their own.
-      return unchanged(state);
+      return noCallChanges(state);
   }
 }

@@ -9,7 +9,7 @@ import {
   mapLastAssistant,
   mapParts,
   recordUsage,
-  unchanged,
+  noCallChanges,
   updateToolCall,
   type Reduction,
 } from './chatReducer.js';
@@ -62,12 +62,12 @@ export function reduceWireEvent(state: ChatState, event: WireEvent, now: number)
     case 'TEXT_MESSAGE_CONTENT' as EventType.TEXT_MESSAGE_CONTENT:
       return appendText(state, event.messageId, event.delta, now, event.subagentRunId);
     case 'TEXT_MESSAGE_END' as EventType.TEXT_MESSAGE_END:
-      return unchanged(mapLastAssistant(state, (parts) => finishText(parts, event.messageId)));
+      return noCallChanges(mapLastAssistant(state, (parts) => finishText(parts, event.messageId)));
     case 'TOOL_CALL_START' as EventType.TOOL_CALL_START: {
       const withTurn = ensureAssistantTurn(state, now);
       const created = createToolCallPart(event.toolCallId, event.toolCallName, event.parentMessageId ?? event.toolCallId, now);
       const part = event.subagentRunId === undefined ? created : { ...created, subagentRunId: event.subagentRunId };
-      return unchanged(
+      return noCallChanges(
         withFields(
           mapLastAssistant(withTurn, (parts) => [...parts, part]),
           { status: 'streaming' },
@@ -104,15 +104,17 @@ export function reduceWireEvent(state: ChatState, event: WireEvent, now: number)
       if (event.name === CHATWIRE_EVENTS.modelCallUsage) {
         const usage = readModelCallUsage(event.value);
         return usage
-          ? unchanged({ ...recordUsage(state, usage, now), conversationUsage: addModelCall(state.conversationUsage, usage) })
-          : unchanged(state);
+          ? noCallChanges({ ...recordUsage(state, usage, now), conversationUsage: addModelCall(state.conversationUsage, usage) })
+          : noCallChanges(state);
       }
       if (event.name === APPROVAL_DECISION_EVENT) return recordDecision(state, event.value);
       if (event.name === CHATWIRE_EVENTS.toolExecuting) {
         const toolCallId = (event.value as { toolCallId?: unknown } | undefined)?.toolCallId;
-        return typeof toolCallId === 'string' ? updateToolCall(state, toolCallId, { type: 'execute' }, now, 'server') : unchanged(state);
+        return typeof toolCallId === 'string'
+          ? updateToolCall(state, toolCallId, { type: 'execute' }, now, 'server')
+          : noCallChanges(state);
       }
-      return unchanged(state);
+      return noCallChanges(state);
     case 'RUN_FINISHED' as EventType.RUN_FINISHED: {
       if (event.outcome?.type === 'cancelled') {
         // Stopped by whoever ran it: nothing is waited for, so unfinished calls are cancelled (like a stop here).
@@ -177,7 +179,7 @@ export function reduceWireEvent(state: ChatState, event: WireEvent, now: number)
       return { state: { ...closed.state, status: 'error', error }, changes: closed.changes };
     }
     default:
-      return unchanged(state);
+      return noCallChanges(state);
   }
 }
 
@@ -204,7 +206,8 @@ function approvalOffers(interrupt: { readonly responseSchema?: unknown; readonly
 function recordDecision(state: ChatState, value: unknown): Reduction {
   const decision = value as ApprovalDecision | undefined;
   const by = decision?.by;
-  if (!decision || typeof decision.toolCallId !== 'string' || (by !== 'policy' && by !== 'grant' && by !== 'user')) return unchanged(state);
+  if (!decision || typeof decision.toolCallId !== 'string' || (by !== 'policy' && by !== 'grant' && by !== 'user'))
+    return noCallChanges(state);
   let edited: unknown;
   try {
     edited = typeof decision.editedArguments === 'string' ? parseJsonStrict(decision.editedArguments) : undefined;
@@ -212,7 +215,7 @@ function recordDecision(state: ChatState, value: unknown): Reduction {
     edited = undefined;
   }
   const next = patchCall(state, decision.toolCallId, (part) => ({ ...part, decision, ...(edited === undefined ? {} : { input: edited }) }));
-  return next === state ? unchanged(state) : { state: next, changes: [] };
+  return next === state ? noCallChanges(state) : { state: next, changes: [] };
 }
 
 /** Changes one tool-call part outside its lifecycle (what it was offered, who decided it); the same state when no part has that id. */
@@ -231,7 +234,7 @@ function patchCall(state: ChatState, toolCallId: string, patch: (part: ToolCallP
 }
 
 function appendText(state: ChatState, messageId: string, delta: string, now: number, subagentRunId?: string): Reduction {
-  if (delta === '') return unchanged(state); // keep-alives
+  if (delta === '') return noCallChanges(state); // keep-alives
   const withTurn = ensureAssistantTurn(state, now);
   const next = mapLastAssistant(withTurn, (parts) => {
     const last = parts[parts.length - 1];
@@ -249,7 +252,7 @@ function appendText(state: ChatState, messageId: string, delta: string, now: num
     };
     return [...parts, part];
   });
-  return unchanged(next.status === 'streaming' ? next : withFields(next, { status: 'streaming' }));
+  return noCallChanges(next.status === 'streaming' ? next : withFields(next, { status: 'streaming' }));
 }
 
 /** Marks the last turn's unanswered, unowned calls as the client's. */
