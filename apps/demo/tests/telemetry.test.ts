@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { trace } from '@opentelemetry/api';
 import { readServerSentEvents } from '@chatwire/core/wire';
+import { createMemoryThreadStore } from '@chatwire/server';
 import { createDemoRoutes } from '../server/routes.ts';
 import { startDemoTelemetry } from '../server/telemetry.ts';
 
@@ -43,7 +44,8 @@ describe('the demo exports OpenTelemetry when OTEL_EXPORTER_OTLP_ENDPOINT is set
     closing.push(otlp.close);
     const telemetry = await startDemoTelemetry({ OTEL_EXPORTER_OTLP_ENDPOINT: `${otlp.url}/`, OTEL_SERVICE_NAME: 'demo-under-test' });
     expect(telemetry?.endpoint).toBe(`${otlp.url}/v1/traces`);
-    const routes = createDemoRoutes({ delayMs: 1 });
+    // Threads in memory: the test must not write into the demo's own PGlite folder.
+    const routes = createDemoRoutes({ delayMs: 1, threads: createMemoryThreadStore() });
     const response = (await routes(
       new Request('http://demo.test/api/chat', {
         method: 'POST',
