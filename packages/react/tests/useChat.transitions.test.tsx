@@ -1,14 +1,23 @@
 import { render, within } from '@testing-library/react';
 import { memo, useLayoutEffect, useState, useTransition, version } from 'react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ChatProvider, useChat, useChatSelector } from '@chatwire/react';
-import { cleanupAfterEach, deltas, freshRegistry, lastAnswer, outsideAct, scriptedConnection, textAnswer, until } from './helpers.tsx';
+import { cleanupAfterEach, deltas, freshRegistry, Gate, gatedConnection, lastAnswer, outsideAct, until } from './helpers.tsx';
 
 cleanupAfterEach();
 
-/** Items of the page a navigation shows; each takes ITEM_MS to render, so the page takes far longer than a frame. */
+/*
+ * Nothing here depends on how fast the machine is. The stream moves one delta per step (a gate),
+ * animation frames run when the test says so (a frame queue), and the navigation's page takes at
+ * least ITEM_MS per item to render, so React (which yields every 5 ms of rendering) needs many
+ * slices to render it, whatever the load: the test counts steps, never milliseconds.
+ */
+
+/** Items of the page a navigation shows; each takes at least ITEM_MS to render, so React yields at least every two items. */
 const ITEMS = 40;
 const ITEM_MS = 4;
+/** Steps given to the navigation: each item needs a slice at most, so this is ample. */
+const STEPS = ITEMS * 3;
 
 function SlowItem({ index }: { readonly index: number }) {
   const end = performance.now() + ITEM_MS;
@@ -29,31 +38,55 @@ const SlowPage = memo(function SlowPage({ onCommit }: { readonly onCommit: () =>
   );
 });
 
+/** Animation frames that run only when `flush()` is called. */
+function manualFrames() {
+  let queued = new Map<number, FrameRequestCallback>();
+  let next = 0;
+  vi.stubGlobal('requestAnimationFrame', (callback: FrameRequestCallback) => {
+    queued.set(++next, callback);
+    return next;
+  });
+  vi.stubGlobal('cancelAnimationFrame', (id: number) => void queued.delete(id));
+  return {
+    flush() {
+      const due = queued;
+      queued = new Map();
+      for (const callback of due.values()) callback(performance.now());
+    },
+  };
+}
+
+/** One macrotask: React's scheduler runs (at most) a slice of the pending render meanwhile. */
+const macrotask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
 /**
- * Streams an answer for over a second (a delta every few milliseconds, so the chat publishes
- * once per animation frame), starts a navigation transition to the slow page once streaming, and
- * reports whether the navigation committed while the answer was still streaming.
+ * Renders a chat (read through `useChat`, or synchronously through `useChatSelector`) beside a page
+ * a navigation transition can show, and returns the steps: `send`, `navigate`, `step` (one more
+ * delta, an animation frame, then a macrotask) and `finish` (the rest of the answer).
  */
-async function navigateWhileStreaming(
-  reader: 'useChat' | 'useChatSelector',
-  id: string,
-  order: 'send first' | 'navigate first' = 'send first',
-) {
-  const parts = deltas(300, 'w');
-  const { connection } = scriptedConnection((input) => textAnswer(input, parts, { macrotaskEvery: 1, breakMs: 4 }));
+function setUp(reader: 'useChat' | 'useChatSelector', id: string) {
+  const frames = manualFrames();
+  const parts = deltas(STEPS * 2, 'w');
+  const gate = new Gate();
+  const { connection } = gatedConnection(parts, gate);
+  const registry = freshRegistry();
   let send: () => void = () => {};
   let navigate: () => void = () => {};
-  let committedAt: number | undefined;
-  const onCommit = () => {
-    committedAt ??= performance.now();
-  };
+  // What committed, in order, with what the chat's status was then.
+  const commits: { readonly what: 'navigation' | 'status'; readonly status: string | undefined }[] = [];
+  const chatStatus = () => registry.get(id)?.getSnapshot().status;
+  const onCommit = () => void commits.push({ what: 'navigation', status: chatStatus() });
 
+  function StatusView({ status }: { readonly status: string }) {
+    useLayoutEffect(() => void commits.push({ what: 'status', status }), [status]);
+    return <span data-testid="status">{status}</span>;
+  }
   function UseChatReader() {
     const chat = useChat({ id, connection });
     send = () => void chat.sendMessage('a long story');
     return (
       <>
-        <span data-testid="status">{chat.status}</span>
+        <StatusView status={chat.status} />
         <p data-testid="text">{lastAnswer(chat.messages)}</p>
       </>
     );
@@ -65,7 +98,7 @@ async function navigateWhileStreaming(
     const text = useChatSelector(id, (snapshot) => lastAnswer(snapshot.messages));
     return (
       <>
-        <span data-testid="status">{status}</span>
+        <StatusView status={status} />
         <p data-testid="text">{text}</p>
       </>
     );
@@ -82,64 +115,103 @@ async function navigateWhileStreaming(
     );
   }
 
-  const registry = freshRegistry();
   const view = render(
     <ChatProvider registry={registry} connection={connection}>
       <App />
     </ChatProvider>,
   );
-  const status = () => within(view.container).getByTestId('status').textContent;
-  return outsideAct(async () => {
-    let startedAt = performance.now();
-    let submittedAt = 0;
-    if (order === 'send first') {
-      send();
-      await until(() => status() === 'streaming');
-      startedAt = performance.now();
-      navigate();
-    } else {
-      navigate();
-      // The navigation's render is under way (React yields every few milliseconds) when the message goes.
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      send();
-      await until(() => status() !== 'ready');
-      submittedAt = performance.now();
-    }
-    await until(() => status() === 'ready', 15_000);
-    const streamEndedAt = performance.now();
-    await until(() => committedAt !== undefined, 5_000);
-    const measured = {
-      statusBeforeNavigation: submittedAt > 0 && submittedAt < (committedAt as number),
-      committedWhileStreaming: (committedAt as number) < streamEndedAt,
-      navigationMs: Math.round((committedAt as number) - startedAt),
-      streamMs: Math.round(streamEndedAt - startedAt),
-      text: within(view.container).getByTestId('text').textContent,
-    };
-    view.unmount();
-    return { ...measured, expectedText: parts.join('') };
-  });
+  const text = () => within(view.container).getByTestId('text').textContent;
+  const navigated = () => commits.some((commit) => commit.what === 'navigation');
+  return {
+    commits,
+    navigated,
+    text,
+    expectedText: parts.join(''),
+    send: () => send(),
+    navigate: () => navigate(),
+    /** One more delta reaches the client, the animation frame runs, then React gets a macrotask. */
+    async step() {
+      const released = gate.passed + 1;
+      gate.release();
+      // The stream reader applied it: the client's text holds every delta let through so far.
+      const expected = parts.slice(0, released).join('');
+      await until(() => lastAnswer(registry.get(id)?.getSnapshot().messages ?? []) === expected);
+      frames.flush();
+      await macrotask();
+    },
+    /** Lets the rest of the answer through and waits for the chat to be ready and rendered. */
+    async finish() {
+      gate.open();
+      await until(() => chatStatus() === 'ready', 15_000);
+      frames.flush();
+      await until(() => text() === parts.join(''), 15_000);
+    },
+    unmount: () => view.unmount(),
+  };
 }
 
 describe('useChat and React transitions', () => {
   it(`a navigation transition slower than a frame commits while an answer streams (React ${version}, jsdom)`, async () => {
-    const withUseChat = await navigateWhileStreaming('useChat', 'transitions-use-chat');
-    const withSelector = await navigateWhileStreaming('useChatSelector', 'transitions-selector');
-    console.log(
-      `navigation (${ITEMS} x ${ITEM_MS} ms render) during a stream: useChat ${withUseChat.navigationMs} ms (stream went on ${withUseChat.streamMs} ms); ` +
-        `synchronous reads ${withSelector.navigationMs} ms (stream ${withSelector.streamMs} ms)`,
-    );
-    expect(withUseChat.text).toBe(withUseChat.expectedText);
-    expect(withUseChat.committedWhileStreaming).toBe(true);
-    // The contrast: read synchronously (useSyncExternalStore on every change), the same navigation
-    // restarts with every streamed update and waits for the stream to end.
-    expect(withSelector.text).toBe(withSelector.expectedText);
-    expect(withSelector.committedWhileStreaming).toBe(false);
+    await outsideAct(async () => {
+      const chat = setUp('useChat', 'transitions-use-chat');
+      chat.send();
+      await chat.step();
+      await until(() => chat.commits.some((commit) => commit.status === 'streaming'));
+      chat.navigate();
+      let steps = 0;
+      while (!chat.navigated() && steps < STEPS) {
+        await chat.step();
+        steps++;
+      }
+      // The navigation committed while the answer was still streaming (the gate still holds most of it).
+      expect(chat.commits.find((commit) => commit.what === 'navigation')?.status).toBe('streaming');
+      expect(steps).toBeLessThan(STEPS);
+      await chat.finish();
+      expect(chat.text()).toBe(chat.expectedText);
+      chat.unmount();
+    });
+  }, 40_000);
+
+  it('the contrast: read synchronously, the same navigation restarts with every streamed update and waits for the stream to end', async () => {
+    await outsideAct(async () => {
+      const chat = setUp('useChatSelector', 'transitions-selector');
+      chat.send();
+      await chat.step();
+      await until(() => chat.commits.some((commit) => commit.status === 'streaming'));
+      chat.navigate();
+      for (let steps = 0; steps < STEPS; steps++) await chat.step();
+      // Three times the steps useChat needs at most, and still no navigation.
+      expect(chat.navigated()).toBe(false);
+      await chat.finish();
+      await until(() => chat.navigated(), 15_000);
+      expect(chat.commits.find((commit) => commit.what === 'navigation')?.status).toBe('ready');
+      expect(chat.text()).toBe(chat.expectedText);
+      chat.unmount();
+    });
   }, 40_000);
 
   it('status changes stay urgent: they render at once, even while a slow navigation transition renders', async () => {
-    const measured = await navigateWhileStreaming('useChat', 'transitions-status', 'navigate first');
-    expect(measured.statusBeforeNavigation).toBe(true);
-    expect(measured.committedWhileStreaming).toBe(true);
-    expect(measured.text).toBe(measured.expectedText);
-  }, 20_000);
+    await outsideAct(async () => {
+      const chat = setUp('useChat', 'transitions-status');
+      chat.navigate();
+      // The navigation's render is under way (it needs many slices) when the message goes.
+      await macrotask();
+      expect(chat.navigated()).toBe(false);
+      chat.send();
+      await until(() => chat.commits.some((commit) => commit.what === 'status' && commit.status !== 'ready'));
+      const statusAt = chat.commits.findIndex((commit) => commit.what === 'status' && commit.status !== 'ready');
+      const navigationAt = chat.commits.findIndex((commit) => commit.what === 'navigation');
+      // The status rendered before the navigation committed.
+      expect(navigationAt === -1 || statusAt < navigationAt).toBe(true);
+      let steps = 0;
+      while (!chat.navigated() && steps < STEPS) {
+        await chat.step();
+        steps++;
+      }
+      expect(chat.commits.find((commit) => commit.what === 'navigation')?.status).toBe('streaming');
+      await chat.finish();
+      expect(chat.text()).toBe(chat.expectedText);
+      chat.unmount();
+    });
+  }, 40_000);
 });
