@@ -21,7 +21,7 @@ const record = (over: {
   step: 1,
   toolsSent: over.tools,
   toolsDeferred: [],
-  toolsDiscovered: [],
+  newlyDiscovered: [],
   tokens: {
     sent: over.sent,
     allEager: over.allEager,

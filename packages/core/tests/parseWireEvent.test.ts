@@ -169,7 +169,7 @@ describe('readModelCallUsage', () => {
     step: 1,
     toolsSent: ['a'],
     toolsDeferred: [],
-    toolsDiscovered: [],
+    newlyDiscovered: [],
     tokens: { sent: 10, allEager: 20, saved: 10, discoveryTool: 3, discoveryRoundTrips: 0, net: 10 },
     counting: { method: 'o200k', errorBound: 0, estimate: false },
     eagerWouldBeCheaper: false,
@@ -193,6 +193,21 @@ describe('readModelCallUsage', () => {
     expect(readModelCallUsage({ ...usage, source: 'browser' })).toBeUndefined();
     expect(readModelCallUsage({ ...usage, providerUsage: { inputTokens: 'many' } })).toBeUndefined();
     expect(readModelCallUsage(null)).toBeUndefined();
+  });
+
+  it('reads the newly discovered tools under their new name, and under their deprecated name `toolsDiscovered`', () => {
+    const renamed = { ...usage, newlyDiscovered: ['trackShipment'] };
+    expect(readModelCallUsage(renamed)?.newlyDiscovered).toEqual(['trackShipment']);
+    // A server from before the rename sends `toolsDiscovered`: read as `newlyDiscovered`, the old name not kept.
+    const { newlyDiscovered: _new, ...withoutNew } = usage;
+    const old = readModelCallUsage({ ...withoutNew, toolsDiscovered: ['trackShipment'] });
+    expect(old?.newlyDiscovered).toEqual(['trackShipment']);
+    expect(old && 'toolsDiscovered' in old).toBe(false);
+    // Both: the new name wins.
+    expect(readModelCallUsage({ ...renamed, toolsDiscovered: ['other'] })?.newlyDiscovered).toEqual(['trackShipment']);
+    // Neither, or the old name of the wrong type: not a record.
+    expect(readModelCallUsage(withoutNew)).toBeUndefined();
+    expect(readModelCallUsage({ ...withoutNew, toolsDiscovered: 'trackShipment' })).toBeUndefined();
   });
 
   it('reads the provider-native deferred loading part, and drops a record whose part is malformed', () => {

@@ -10,7 +10,7 @@ const usage = (runId: string) => ({
   step: 1,
   toolsSent: ['getWeather', '__lazy__tool__discovery__'],
   toolsDeferred: ['trackShipment'],
-  toolsDiscovered: [],
+  newlyDiscovered: [],
   tokens: { sent: 300, allEager: 2_000, saved: 1_700, discoveryTool: 60, discoveryRoundTrips: 30, net: 1_670 },
   counting: { method: 'o200k tokenizer on the tool JSON', errorBound: 0, estimate: false },
   eagerWouldBeCheaper: false,

@@ -43,7 +43,7 @@ describe('which search answered, in devtools', () => {
       step: 1,
       toolsSent: [],
       toolsDeferred: [],
-      toolsDiscovered: [],
+      newlyDiscovered: [],
       tokens: { sent: 0, allEager: 0, saved: 0, discoveryTool: 0, discoveryRoundTrips: 0, net: 0 },
       counting: { method: 'm', errorBound: 0, estimate: false },
       eagerWouldBeCheaper: false,

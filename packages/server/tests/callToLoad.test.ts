@@ -89,7 +89,7 @@ describe('call-to-load (the default): a call of an undiscovered lazy tool is its
     const records = usages(first.events);
     expect(records.map((record) => record.discoveryStep)).toEqual([false, false]);
     expect(records.map((record) => record.tokens.discoveryRoundTrips)).toEqual([0, 0]);
-    expect(records[1]!.toolsDiscovered).toEqual(['trackShipment']);
+    expect(records[1]!.newlyDiscovered).toEqual(['trackShipment']);
 
     // The discovery lives in the conversation: a later run (a new server, the history sent back) sends the tool.
     expect(discoveredToolsInWire(first.history)).toEqual(['trackShipment']);

@@ -471,11 +471,11 @@ describe('client-managed discovery (manageDiscovery) against a plain AG-UI serve
     expect(before!.toolsDeferred).toEqual(['showBanner', 'fillAddress']);
     expect(before!.tokens.discoveryTool).toBeGreaterThan(0);
     expect(before!.tokens.discoveryRoundTrips).toBe(0);
-    expect(discovered!.toolsDiscovered).toEqual(['showBanner']);
+    expect(discovered!.newlyDiscovered).toEqual(['showBanner']);
     expect(discovered!.toolsDeferred).toEqual(['fillAddress']);
     expect(discovered!.tokens.sent).toBeGreaterThan(before!.tokens.sent);
     expect(discovered!.tokens.discoveryRoundTrips).toBeGreaterThan(0);
-    expect(after!.toolsDiscovered).toEqual([]);
+    expect(after!.newlyDiscovered).toEqual([]);
   });
 });
 

@@ -226,7 +226,9 @@ describe('token accounting per model call', () => {
     });
     expect(records[0]!.toolsDeferred).toEqual(['listOrders', 'trackShipment', 'convertCurrency']);
     expect(records[1]!.toolsDeferred).toEqual(['listOrders', 'convertCurrency']);
-    expect(records[1]!.toolsDiscovered).toEqual(['trackShipment']);
+    expect(records[1]!.newlyDiscovered).toEqual(['trackShipment']);
+    // The wire carries the new name only (clients read the deprecated `toolsDiscovered` too, servers no longer send it).
+    expect(records.every((record) => !Object.hasOwn(record, 'toolsDiscovered'))).toBe(true);
     expect(records[0]!.tokens.discoveryRoundTrips).toBe(0);
     expect(records[1]!.tokens.discoveryRoundTrips).toBeGreaterThan(0);
   });

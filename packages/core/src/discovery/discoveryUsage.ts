@@ -105,7 +105,7 @@ export function discoveryUsage(options: {
     step: options.step,
     toolsSent: options.sent.map((tool) => tool.name),
     toolsDeferred: [...options.deferred],
-    toolsDiscovered: [...options.newlyDiscovered],
+    newlyDiscovered: [...options.newlyDiscovered],
     tokens: {
       sent,
       allEager,

@@ -169,8 +169,12 @@ export interface ModelCallUsage {
   readonly toolsSent: readonly string[];
   /** Lazy tools withheld from this call. */
   readonly toolsDeferred: readonly string[];
-  /** Tools sent for the first time since the previous model response (just discovered). */
-  readonly toolsDiscovered: readonly string[];
+  /**
+   * Tools sent for the first time since the previous model response: newly discovered in this run,
+   * where `discovered` elsewhere means every tool discovered so far. Readers also accept the field's
+   * former name, `toolsDiscovered` (deprecated; accepted until the next minor release).
+   */
+  readonly newlyDiscovered: readonly string[];
   readonly tokens: {
     /** Tool-definition tokens sent with this call (the discovery tool included). */
     readonly sent: number;

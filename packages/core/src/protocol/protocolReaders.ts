@@ -27,7 +27,8 @@ const MODEL_CALL_USAGE: Shape = {
   step: n,
   toolsSent: 'S',
   toolsDeferred: 'S',
-  toolsDiscovered: 'S',
+  'newlyDiscovered?': 'S',
+  'toolsDiscovered?': 'S',
   tokens: { sent: n, allEager: n, saved: n, discoveryTool: n, discoveryRoundTrips: n, net: n, 'input?': n, 'system?': n },
   counting: { method: 's', errorBound: n, estimate: 'b' },
   eagerWouldBeCheaper: 'b',
@@ -46,8 +47,10 @@ const MODEL_CALL_USAGE: Shape = {
  * Reads the value of a `chatwire.model_call_usage` event: the record when every field it has is of
  * the right type, `undefined` otherwise.
  */
-export function readModelCallUsage(value: unknown): ModelCallUsage | undefined {
-  if (!isRecord(value) || checkShape(value, MODEL_CALL_USAGE)) return undefined;
+export function readModelCallUsage(given: unknown): ModelCallUsage | undefined {
+  if (!isRecord(given) || checkShape(given, MODEL_CALL_USAGE)) return undefined;
+  const value = withNewlyDiscovered(given);
+  if (!value) return undefined;
   if (value['source'] !== undefined && value['source'] !== 'server' && value['source'] !== 'client') return undefined;
   if (value['inputSource'] !== undefined && value['inputSource'] !== 'provider' && value['inputSource'] !== 'counted') return undefined;
   // Which search answered each discovery query: kept only when every entry reads right.
@@ -57,6 +60,17 @@ export function readModelCallUsage(value: unknown): ModelCallUsage | undefined {
     return rest as unknown as ModelCallUsage;
   }
   return value as unknown as ModelCallUsage;
+}
+
+/**
+ * The record with `newlyDiscovered`, read from `toolsDiscovered` (its deprecated name, which servers
+ * before the rename send) when only that is there; `undefined` when neither is.
+ */
+function withNewlyDiscovered(value: Record<string, unknown>): Record<string, unknown> | undefined {
+  if (!Object.hasOwn(value, 'toolsDiscovered')) return value['newlyDiscovered'] === undefined ? undefined : value;
+  const { toolsDiscovered, ...rest } = value;
+  if (rest['newlyDiscovered'] !== undefined) return rest;
+  return toolsDiscovered === undefined ? undefined : { ...rest, newlyDiscovered: toolsDiscovered };
 }
 
 const SEARCH_REPORT: Shape = { by: 's', ms: n, query: 's', matches: n, 'fallback?': 's' };

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { TOOL_PROGRESS_EVENT, fetchToolCatalog, type ChatClient, type ChatSnapshot, type TurnRecord } from '@chatwire/core';
 import type { HistoryRecorder, HistoryTurn, ToolServerStatus } from '@chatwire/core/shared';
-import { buildTokensView, savingsAtAGlance, type CatalogEntry } from '../viewModel/index.js';
+import { buildTokensView, savingsAtAGlance, type PartialToolCatalogEntry } from '../viewModel/index.js';
 import type { PanelProps } from './mountPanel.js';
 import { DockControls, MoveHandle, ResizeHandle } from './PanelFrame.js';
 import { SavingsSummary } from './SavingsSummary.js';
@@ -65,7 +65,7 @@ function dataPartNames(client: ChatClient): readonly string[] {
 }
 
 interface CatalogState {
-  readonly catalog: CatalogEntry[] | undefined;
+  readonly catalog: PartialToolCatalogEntry[] | undefined;
   /** The tool sources (MCP servers) the catalog reports, when the app serves them. */
   readonly servers: readonly ToolServerStatus[] | undefined;
   readonly error: string | undefined;

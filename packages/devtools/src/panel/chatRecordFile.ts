@@ -9,7 +9,7 @@ import {
   type ToolCatalogEntry,
 } from '@chatwire/core/shared';
 import { fromWireMessages, parseWireEvent, reduceWireEvent } from '@chatwire/core/wire';
-import type { CatalogEntry } from '../viewModel/index.js';
+import type { PartialToolCatalogEntry } from '../viewModel/index.js';
 
 /** A snapshot as a record keeps it: JSON data only (the error as its code and message). */
 function recordedSnapshot(at: number, snapshot: ChatSnapshot): RecordedSnapshot {
@@ -28,7 +28,7 @@ function recordedSnapshot(at: number, snapshot: ChatSnapshot): RecordedSnapshot 
 export function chatRecordOf(
   client: ChatClient,
   recorder: HistoryRecorder | undefined,
-  catalog: readonly CatalogEntry[] | undefined,
+  catalog: readonly PartialToolCatalogEntry[] | undefined,
 ): ChatRecord {
   const current = client.getSnapshot();
   const settled = (recorder?.snapshots() ?? []).map(({ at, snapshot }) => recordedSnapshot(at, snapshot));
@@ -75,7 +75,7 @@ export function downloadChatRecord(record: ChatRecord): void {
 export interface RecordView {
   readonly snapshot: ChatSnapshot;
   readonly history: readonly HistoryTurn[];
-  readonly catalog: readonly CatalogEntry[] | undefined;
+  readonly catalog: readonly PartialToolCatalogEntry[] | undefined;
   readonly dataParts: readonly string[];
 }
 

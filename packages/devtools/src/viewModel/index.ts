@@ -1,7 +1,7 @@
 export { buildTokensView, savingsAtAGlance } from './tokens.js';
 export type { ModelCallRow, SavingsAtAGlance, SavingsFigure, TokensView, TurnTokens } from './tokens.js';
 export { buildToolRows, discoveryOrigins, groupToolRows, usedTools } from './tools.js';
-export type { CatalogEntry, DiscoveryOrigin, DiscoveryStatus, ToolFilter, ToolGroup, ToolRow } from './tools.js';
+export type { PartialToolCatalogEntry, DiscoveryOrigin, DiscoveryStatus, ToolFilter, ToolGroup, ToolRow } from './tools.js';
 export { buildTimeline, grantsInChat } from './timeline.js';
 export type { TimelineRow, TimelineStep } from './timeline.js';
 export { buildEventRows, eventTypes, truncatedJson, turnAsFixture } from './events.js';

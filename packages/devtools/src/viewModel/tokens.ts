@@ -13,7 +13,7 @@ export interface ModelCallRow {
   readonly net: number;
   readonly toolsSent: number;
   readonly toolsDeferred: number;
-  readonly toolsDiscovered: readonly string[];
+  readonly newlyDiscovered: readonly string[];
   readonly providerInputTokens: number | undefined;
   readonly cachedInputTokens: number | undefined;
   readonly eagerWouldBeCheaper: boolean;
@@ -75,7 +75,7 @@ function row(usage: ModelCallUsage, previous: ModelCallUsage | undefined): Model
     net: usage.tokens.net,
     toolsSent: usage.toolsSent.length,
     toolsDeferred: usage.toolsDeferred.length,
-    toolsDiscovered: usage.toolsDiscovered,
+    newlyDiscovered: usage.newlyDiscovered,
     providerInputTokens: usage.providerUsage?.inputTokens,
     cachedInputTokens: usage.providerUsage?.cachedInputTokens,
     eagerWouldBeCheaper: usage.eagerWouldBeCheaper,

@@ -1,8 +1,11 @@
 import { DISCOVERY_TOOL_NAME, type ChatMessage, type TurnRecord } from '@chatwire/core';
 import { discoverySources, type ToolCatalogEntry } from '@chatwire/core/shared';
 
-/** A tool as the catalog describes it (`GET /api/tools`); only the name is required here. */
-export type CatalogEntry = Pick<ToolCatalogEntry, 'name'> & Partial<ToolCatalogEntry>;
+/**
+ * A tool as the catalog (`GET /api/tools`) describes it, or as much of it as is known: core's
+ * `ToolCatalogEntry` with only the name required.
+ */
+export type PartialToolCatalogEntry = Pick<ToolCatalogEntry, 'name'> & Partial<ToolCatalogEntry>;
 
 /** Where a tool stands in the selected turn. */
 export type DiscoveryStatus = 'eager' | 'undiscovered' | 'discovered';
@@ -90,7 +93,7 @@ export function usedTools(messages: readonly ChatMessage[]): Set<string> {
  * model call `call` (0-based; defaults to the turn's last) was sent it.
  */
 export function buildToolRows(options: {
-  readonly catalog: readonly CatalogEntry[] | undefined;
+  readonly catalog: readonly PartialToolCatalogEntry[] | undefined;
   readonly messages: readonly ChatMessage[];
   readonly turns: readonly TurnRecord[];
   readonly turn?: number;
@@ -120,7 +123,7 @@ export function buildToolRows(options: {
     }
   }
 
-  const entries = new Map<string, CatalogEntry>();
+  const entries = new Map<string, PartialToolCatalogEntry>();
   for (const entry of options.catalog ?? []) entries.set(entry.name, entry);
   if (!options.catalog) {
     // Without a catalog, the accounting records still name every tool: sent ones and withheld ones.
@@ -201,7 +204,7 @@ function firstSentIn(turns: readonly TurnRecord[]): Map<string, { turn: number; 
   const first = new Map<string, { turn: number; modelCall: number }>();
   turns.forEach((record, turnIndex) => {
     record.modelCalls.forEach((call, callIndex) => {
-      for (const name of call.toolsDiscovered) if (!first.has(name)) first.set(name, { turn: turnIndex + 1, modelCall: callIndex + 1 });
+      for (const name of call.newlyDiscovered) if (!first.has(name)) first.set(name, { turn: turnIndex + 1, modelCall: callIndex + 1 });
     });
   });
   return first;

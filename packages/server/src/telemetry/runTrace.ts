@@ -222,7 +222,7 @@ export class RunTrace {
       [CHATWIRE.toolsSentCount]: usage.toolsSent.length,
       [CHATWIRE.toolsWithheld]: [...usage.toolsDeferred],
       [CHATWIRE.toolsWithheldCount]: usage.toolsDeferred.length,
-      [CHATWIRE.toolsDiscovered]: [...usage.toolsDiscovered],
+      [CHATWIRE.toolsDiscovered]: [...usage.newlyDiscovered],
       [CHATWIRE.toolTokensSent]: usage.tokens.sent,
       [CHATWIRE.toolTokensAllEager]: usage.tokens.allEager,
       [CHATWIRE.tokensSaved]: usage.tokens.saved,

@@ -250,7 +250,7 @@ describe('anthropic: usage and accounting', () => {
       expect(record.tokens.sent).toBe(sent.reduce((sum, tool) => sum + countTokens(JSON.stringify(tool)), 0));
       expect(record.counting).toEqual({ method: anthropicToolTokens.method, errorBound: 0.25, estimate: true });
     });
-    expect(records[1]!.toolsDiscovered).toEqual(['trackShipment']);
+    expect(records[1]!.newlyDiscovered).toEqual(['trackShipment']);
   });
 });
 

@@ -137,7 +137,7 @@ describe('anthropic toolChanges: what is sent', () => {
       expect(record.tokens.sent).toBe(records[0]!.tokens.sent);
     });
     expect(records.map((record) => record.toolChanges?.added)).toEqual([[], ['trackShipment'], ['trackShipment']]);
-    expect(records[1]!.toolsDiscovered).toEqual(['trackShipment']);
+    expect(records[1]!.newlyDiscovered).toEqual(['trackShipment']);
     // The added definition is counted once per request that carries it, with the discovery exchanges.
     const roundTripsWithout = (index: number) => records[index]!.tokens.discoveryRoundTrips - track;
     expect(roundTripsWithout(1)).toBeGreaterThan(0);

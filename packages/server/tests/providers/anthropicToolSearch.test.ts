@@ -111,7 +111,7 @@ describe('anthropic toolSearch: what is sent', () => {
     // Second call: trackShipment was loaded by the search in its history, so its definition is billed.
     expect(records[1]!.providerToolSearch?.loaded).toEqual(['trackShipment']);
     expect(records[1]!.toolsDeferred).toEqual(['listOrders']);
-    expect(records[1]!.toolsDiscovered).toEqual(['trackShipment']);
+    expect(records[1]!.newlyDiscovered).toEqual(['trackShipment']);
     expect(records[1]!.tokens.sent).toBe(count([...EAGER, 'trackShipment']) + searchTokens);
     expect(records[1]!.tokens.allEager).toBe(count([...EAGER, ...LAZY]));
     // The search counted as sent back: the server_tool_use and tool_search_tool_result blocks of request 2.

@@ -330,7 +330,7 @@ describe('openaiCompatible: usage and accounting', () => {
       expect(Math.abs(record.tokens.sent - whole)).toBeLessThanOrEqual(openAIToolTokens.errorBound * whole);
       expect(record.counting).toEqual({ method: openAIToolTokens.method, errorBound: 0.05, estimate: true });
     });
-    expect(records[1]!.toolsDiscovered).toEqual(['trackShipment']);
+    expect(records[1]!.newlyDiscovered).toEqual(['trackShipment']);
   });
 
   it('the counter counts nothing for no tools and more for a bigger tool', () => {

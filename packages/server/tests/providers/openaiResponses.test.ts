@@ -220,7 +220,7 @@ describe('openaiResponses: requests and streaming', () => {
     expect(spies.track.mock.calls[0]![0]).toEqual({ trackingNumber: 'TRK-42' });
     expect(textOf(events)).toBe('Shipment TRK-42 is in transit.');
     for (const request of provider.requests) expect(JSON.stringify(request.body)).not.toMatch(/defer_loading|tool_search/);
-    expect(usagesOf(events)[1]!.toolsDiscovered).toEqual(['trackShipment']);
+    expect(usagesOf(events)[1]!.newlyDiscovered).toEqual(['trackShipment']);
     expect(discoveredToolsInWire(applyEvents([user('where is TRK-42?', 'u1')], events))).toEqual(['trackShipment']);
   });
 });

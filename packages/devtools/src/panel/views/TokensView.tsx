@@ -212,7 +212,7 @@ export function TokensView(props: { view: TokensViewModel; selectedTurn: number 
                   </td>
                   <td className="num">{call.toolsSent}</td>
                   <td className="num">{call.toolsDeferred}</td>
-                  <td className="cw-name">{call.toolsDiscovered.join(', ')}</td>
+                  <td className="cw-name">{call.newlyDiscovered.join(', ')}</td>
                   <td className="num">{format(call.sent)}</td>
                   <td className="num">{format(call.saved)}</td>
                   <td className={`num ${call.net >= 0 ? 'cw-good' : 'cw-bad'}`}>{format(call.net)}</td>

@@ -1,7 +1,14 @@
 import { Fragment, useMemo, useState } from 'react';
 import type { ChatMessage, TurnRecord } from '@chatwire/core';
 import type { ToolServerStatus } from '@chatwire/core/shared';
-import { buildMcpRows, buildToolRows, groupToolRows, type CatalogEntry, type ToolFilter, type ToolRow } from '../../viewModel/index.js';
+import {
+  buildMcpRows,
+  buildToolRows,
+  groupToolRows,
+  type PartialToolCatalogEntry,
+  type ToolFilter,
+  type ToolRow,
+} from '../../viewModel/index.js';
 import { ShowMore, useCappedList } from './ShowMore.js';
 
 /** A tool's discovery status in the words the components and docs use. */
@@ -21,7 +28,7 @@ const FILTERS: { value: NonNullable<ToolFilter['only']>; label: string }[] = [
 
 /** Every tool with its kind and its discovery status in the selected turn and model call. */
 export function ToolsView(props: {
-  catalog: readonly CatalogEntry[] | undefined;
+  catalog: readonly PartialToolCatalogEntry[] | undefined;
   catalogError: string | undefined;
   messages: readonly ChatMessage[];
   turns: readonly TurnRecord[];
