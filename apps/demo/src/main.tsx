@@ -1,3 +1,4 @@
+import { codeModeEvents } from '@chatwire/code-mode/client';
 import { ChatProvider } from '@chatwire/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
@@ -8,11 +9,13 @@ import './styles.css';
 
 // The server state (threads, the tool catalog's query) lives in React Query; live chats in the ChatProvider's registry.
 const queryClient = new QueryClient();
+// Code Mode on the client: each execute_typescript call's part shows its code, console and nested calls as they run.
+const customEvents = [codeModeEvents];
 
 createRoot(document.getElementById('root') as HTMLElement).render(
   <StrictMode>
     <QueryClientProvider client={queryClient}>
-      <ChatProvider>
+      <ChatProvider customEvents={customEvents}>
         <App />
       </ChatProvider>
     </QueryClientProvider>

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ChatClient, fetchServerSentEvents, messageText, type ToolCallPart } from '@chatwire/core';
+import { codeModeEvents, readCodeModeUsage } from '@chatwire/code-mode/client';
 import { createDemoRoutes } from '../server/routes.ts';
 import { createMemoryThreadStore } from '@chatwire/server';
 
@@ -12,6 +13,8 @@ function demoClient() {
       url: 'http://demo.test/api/chat',
       fetch: (async (url: string, init?: RequestInit) => (await routes(new Request(url, init))) as Response) as typeof fetch,
     }),
+    // As the page turns Code Mode on (src/main.tsx).
+    customEvents: [codeModeEvents],
     onWarning: (message) => warnings.push(message),
   });
   const calls = () =>
@@ -30,7 +33,7 @@ describe('Code Mode in the demo', () => {
     expect(discovery).toMatchObject({ toolName: 'discover_tools', state: 'output-available', input: { toolNames: ['getWeather'] } });
     expect(execution?.toolName).toBe('execute_typescript');
     expect(execution?.state).toBe('output-available');
-    expect(execution?.codeExecution).toMatchObject({
+    expect(execution?.extensions?.codeMode).toMatchObject({
       state: 'succeeded',
       logs: [{ level: 'log', text: '2 result(s) received' }],
       calls: [
@@ -38,7 +41,7 @@ describe('Code Mode in the demo', () => {
         { toolName: 'getWeather', state: 'output-available', input: { city: 'Tokyo' } },
       ],
     });
-    expect(execution?.codeExecution?.code).toContain('Promise.all');
+    expect(execution?.extensions?.codeMode?.code).toContain('Promise.all');
     const result = execution?.result?.output as { success: boolean; result: Record<string, { city: string; celsius: number }> };
     expect(result.success).toBe(true);
     expect(Object.keys(result.result)).toEqual(['Paris', 'Tokyo']);
@@ -46,7 +49,7 @@ describe('Code Mode in the demo', () => {
     expect(answer).toContain(`Paris: city Paris, celsius ${result.result['Paris']?.celsius}`);
     expect(answer).toContain(`Tokyo: city Tokyo, celsius ${result.result['Tokyo']?.celsius}`);
     // Accounting: getWeather was undiscovered for the first model call, discovered from the second on.
-    const shares = client.getSnapshot().turns[0]?.modelCalls.map((call) => call.codeMode);
+    const shares = client.getSnapshot().turns[0]?.modelCalls.map(readCodeModeUsage);
     expect(shares?.map((share) => share?.apis.discovered)).toEqual([[], ['getWeather'], ['getWeather']]);
     expect(shares?.[0]?.apis.eager).toEqual(['searchProducts', 'getExchangeRates']);
     expect(shares?.[0]?.apis.undiscovered).toContain('getWeather');
@@ -58,6 +61,6 @@ describe('Code Mode in the demo', () => {
     const { client, calls } = demoClient();
     await client.sendMessage('use getWeather for Paris');
     expect(calls().map((call) => call.toolName)).toEqual(['getWeather']);
-    expect(calls()[0]?.codeExecution).toBeUndefined();
+    expect(calls()[0]?.extensions?.codeMode).toBeUndefined();
   });
 });

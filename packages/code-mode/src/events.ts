@@ -1,9 +1,9 @@
-import { CODE_MODE_EVENTS, type CodeModeEventType, type CodeModeEventValues } from '@chatwire/core/shared';
+import { CODE_MODE_EVENTS, type CodeModeEventType, type CodeModeEventValues } from './client/codeModeProtocol.js';
 import type { ExecutionError } from './errors.js';
 import { cutToBytes } from './execution/runExecution.js';
 
 /**
- * CUSTOM event names for Code Mode executions (core's, the one list both sides read): each
+ * CUSTOM event names for Code Mode executions (the one list both sides read, client/codeModeProtocol.ts): each
  * {@link CodeModeEvent} `type` maps to one name under `chatwire.code_mode.`.
  */
 export { CODE_MODE_EVENTS };

@@ -1,9 +1,9 @@
 import { EventType, type CustomEvent, type Event } from '@ag-ui/core';
 import { ChatClient, fetchServerSentEvents, type ModelCallUsage, type ToolCallPart } from '@chatwire/core';
-import { type CodeModeEventValues } from '@chatwire/core/shared';
 import { chat, createChatHandler, createScriptedModel, type ScriptRule } from '@chatwire/server';
 import { countTokens } from 'gpt-tokenizer';
 import { afterAll, describe, expect, it } from 'vitest';
+import { codeModeEvents, readCodeModeUsage, type CodeModeEventValues } from '../src/client.js';
 import { createCodeMode, createQuickJsDriver, toWireEvent, type CodeModeEvent } from '../src/index.js';
 import { createFixtureTools } from './fixtures.js';
 
@@ -33,7 +33,7 @@ const rules: ScriptRule[] = [
   { name: 'answer', when: (context) => context.phase === 'tools', reply: { text: 'Oslo is 7 degrees colder than in 1990.' } },
 ];
 
-const codeModeEvents = (events: readonly Event[]) =>
+const codeModeEventsIn = (events: readonly Event[]) =>
   events.filter((event): event is CustomEvent => event.type === EventType.CUSTOM && event.name.startsWith('chatwire.code_mode.'));
 const usageOf = (events: readonly Event[]) =>
   events.flatMap((event) =>
@@ -62,7 +62,7 @@ describe('Code Mode events on the stream', () => {
     const { events } = await runScenario();
     const execute = events.find((event) => event.type === EventType.TOOL_CALL_START && event.toolCallName === 'execute_typescript');
     const toolCallId = execute?.type === EventType.TOOL_CALL_START ? execute.toolCallId : 'missing';
-    const streamed = codeModeEvents(events);
+    const streamed = codeModeEventsIn(events);
     const names = streamed.map((event) => event.name.slice('chatwire.code_mode.'.length));
     expect(names[0]).toBe('execution_started');
     expect(names.at(-1)).toBe('execution_finished');
@@ -119,7 +119,7 @@ describe('Code Mode events on the stream', () => {
 
   it('adds Code Mode’s share to each model call’s accounting: APIs as each call saw them, and the tokens', async () => {
     const { events, codeMode } = await runScenario();
-    const shares = usageOf(events).map((usage) => usage.codeMode);
+    const shares = usageOf(events).map(readCodeModeUsage);
     expect(shares).toHaveLength(3);
     expect(shares.map((share) => share?.apis)).toEqual([
       {
@@ -199,6 +199,7 @@ describe('Code Mode events on the stream', () => {
         url: 'http://chatwire.test/api/chat',
         fetch: ((url: string, init?: RequestInit) => handler(new Request(url, init))) as typeof fetch,
       }),
+      customEvents: [codeModeEvents],
       onWarning: (message) => warnings.push(message),
     });
     const seen = new Set<string>();
@@ -207,7 +208,7 @@ describe('Code Mode events on the stream', () => {
         .getSnapshot()
         .messages.at(-1)
         ?.parts.find((p): p is ToolCallPart => p.type === 'tool-call' && p.toolName === 'execute_typescript');
-      for (const nested of part?.codeExecution?.calls ?? []) seen.add(`${nested.toolName}:${nested.state}`);
+      for (const nested of part?.extensions?.codeMode?.calls ?? []) seen.add(`${nested.toolName}:${nested.state}`);
     });
     await client.sendMessage('use code to compare Oslo today with 1990');
     const part = client
@@ -216,7 +217,7 @@ describe('Code Mode events on the stream', () => {
       ?.parts.find((p): p is ToolCallPart => p.type === 'tool-call' && p.toolName === 'execute_typescript');
     expect(part?.state).toBe('output-available');
     expect(part?.result?.output).toEqual({ success: true, result: { warmer: -7 }, logs: ['comparing'] });
-    expect(part?.codeExecution).toMatchObject({
+    expect(part?.extensions?.codeMode).toMatchObject({
       code,
       state: 'succeeded',
       logs: [{ level: 'log', text: 'comparing' }],
@@ -237,7 +238,7 @@ describe('Code Mode events on the stream', () => {
       'getWeather:executing',
       'getWeather:output-available',
     ]);
-    expect(client.getSnapshot().turns[0]?.modelCalls.map((call) => call.codeMode?.apis.discovered)).toEqual([
+    expect(client.getSnapshot().turns[0]?.modelCalls.map((call) => readCodeModeUsage(call)?.apis.discovered)).toEqual([
       [],
       ['fetchArchive'],
       ['fetchArchive'],
@@ -265,6 +266,7 @@ describe('Code Mode events on the stream', () => {
         url: 'http://chatwire.test/api/chat',
         fetch: ((url: string, init?: RequestInit) => handler(new Request(url, init))) as typeof fetch,
       }),
+      customEvents: [codeModeEvents],
     });
     await client.sendMessage('delete Oslo with code');
     const snapshot = client.getSnapshot();
@@ -275,9 +277,9 @@ describe('Code Mode events on the stream', () => {
     expect(log.inputs).toEqual([]);
     expect(part?.state).toBe('output-available');
     expect(part?.result?.output).toMatchObject({ success: true, result: 'ApprovalRequiredError' });
-    expect(part?.codeExecution?.state).toBe('succeeded');
-    expect(part?.codeExecution?.calls).toHaveLength(1);
-    expect(part?.codeExecution?.calls[0]).toMatchObject({
+    expect(part?.extensions?.codeMode?.state).toBe('succeeded');
+    expect(part?.extensions?.codeMode?.calls).toHaveLength(1);
+    expect(part?.extensions?.codeMode?.calls[0]).toMatchObject({
       toolName: 'deleteCity',
       state: 'output-error',
       input: { city: 'Oslo' },

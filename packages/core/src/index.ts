@@ -1,8 +1,8 @@
 /**
  * `@chatwire/core`: what an app needs to build a chat. The client and its connection, tool
  * definitions, the messages and parts a UI renders, answering approvals, interrupts and input
- * requests, client-managed discovery, and the types of all of these. What servers, Code Mode and the
- * other Chatwire packages share (the reducer, the lifecycle table, discovery's catalog, search and
+ * requests, client-managed discovery, the extension point for other packages' events
+ * (`customEvents`), and the types of all of these. What servers and the other Chatwire packages share (the reducer, the lifecycle table, discovery's catalog, search and
  * accounting, tool execution, Chatwire's event names) is on `@chatwire/core/shared`; reading AG-UI
  * streams yourself is on `@chatwire/core/wire`.
  *
@@ -25,6 +25,7 @@ export type { ReconnectOptions } from './runtime/runRequest.js';
 export type { AttachmentOptions } from './runtime/attachments.js';
 export type { FileInput } from './model/messages.js';
 export type { DataPartSchemas, DataPartsOf } from './reduce/dataParts.js';
+export type { CustomEventExtension, CustomEventOutcome, CustomEventReducer } from './reduce/customEvents.js';
 export type { ChatSnapshot } from './model/chatState.js';
 export { pendingInterrupts } from './model/continuation.js';
 export type { ActiveRun, ChatState, ChatStatus, QueuedMessage, TurnRecord } from './model/chatState.js';
@@ -60,10 +61,10 @@ export type { InputAnswerInput } from './runtime/answerInputRequest.js';
 export type { InputAction, InputRequest, InputRequestPayload, InputResponse } from './tools/inputRequest.js';
 export { APPROVAL_DECISION_EVENT, DISCOVERY_TOOL_NAME, TOOL_PROGRESS_EVENT } from './protocol/chatwireProtocol.js';
 export type { ApprovalDecision, GrantOption, GrantScope, GrantView, ModelCallUsage, ToolProgress } from './protocol/chatwireProtocol.js';
-export type { CodeExecution, CodeExecutionLog, NestedToolCall } from './lifecycle/codeExecution.js';
 export { isTerminalToolCallState } from './lifecycle/toolCallLifecycle.js';
 export type {
   ToolApproval,
+  ToolCallExtensions,
   ToolCallPart,
   ToolCallState,
   ToolCallTimelineEntry,

@@ -1,5 +1,5 @@
 /**
- * `@chatwire/core/shared`: what servers, Code Mode and the other Chatwire packages share with the
+ * `@chatwire/core/shared`: what servers and the other Chatwire packages share with the
  * browser client, so each rule has one implementation: the chat reducer and its snapshot store, the
  * tool-call lifecycle table, tool validation and execution, discovery (catalog, answers, search,
  * groups, the discovered set, accounting), Chatwire's event names, JSON and id helpers, inspection's
@@ -29,15 +29,8 @@ export type {
   ToolServerEvent,
   ToolServerStatus,
 } from './protocol/chatwireProtocol.js';
-export { CODE_MODE_EVENT_PREFIX, CODE_MODE_EVENTS } from './protocol/codeModeProtocol.js';
-export type {
-  CodeModeConsoleLevel,
-  CodeModeEventBase,
-  CodeModeEventType,
-  CodeModeEventValues,
-  CodeModeExecutionError,
-  CodeModeUsage,
-} from './protocol/codeModeProtocol.js';
+export { checkShape, isRecord } from './base/checkShape.js';
+export type { Shape } from './base/checkShape.js';
 export { encodeServerSentEvent } from './transport/encodeServerSentEvent.js';
 export {
   createToolCallPart,

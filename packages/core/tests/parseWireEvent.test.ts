@@ -223,31 +223,9 @@ describe('readModelCallUsage', () => {
     expect(readModelCallUsage({ ...native, providerToolSearch: { ...providerToolSearch, billing: undefined } })).toBeUndefined();
   });
 
-  const codeMode = {
-    apis: { eager: ['getTime'], discovered: ['getWeather'], undiscovered: ['getForecast'], newlyDiscovered: ['getWeather'] },
-    tokens: {
-      prompt: 400,
-      toolDefinitions: 120,
-      sent: 520,
-      allEager: 900,
-      saved: 380,
-      discoveryRoundTrips: 90,
-      net: 290,
-      code: 60,
-      results: 30,
-    },
-    counting: { method: 'o200k', errorBound: 0 },
-  };
-
-  it('reads Code Mode’s share of a record', () => {
-    expect(readModelCallUsage({ ...usage, codeMode })).toEqual({ ...usage, codeMode });
-  });
-
-  it('drops a record whose Code Mode share is malformed', () => {
-    expect(
-      readModelCallUsage({ ...usage, codeMode: { ...codeMode, apis: { ...codeMode.apis, undiscovered: 'getForecast' } } }),
-    ).toBeUndefined();
-    expect(readModelCallUsage({ ...usage, codeMode: { ...codeMode, tokens: { ...codeMode.tokens, results: undefined } } })).toBeUndefined();
-    expect(readModelCallUsage({ ...usage, codeMode: 'yes' })).toBeUndefined();
+  it('passes an extension’s share through unchecked, for the extension’s own reader', () => {
+    const share = { apis: { eager: ['getTime'] }, tokens: { sent: 'not checked here' } };
+    const read = readModelCallUsage({ ...usage, sandbox: share });
+    expect(read).toEqual({ ...usage, sandbox: share });
   });
 });

@@ -1,3 +1,4 @@
+import { codeModeEvents } from '@chatwire/code-mode/client';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ChatClient, type ChatConnection } from '@chatwire/core';
@@ -277,6 +278,8 @@ describe('the devtools panel', () => {
           yield { type: 'RUN_FINISHED', threadId, runId };
         },
       },
+      // The app turned Code Mode on: executions reach the parts the view reads.
+      customEvents: [codeModeEvents],
     });
     render(<ChatwireDevtools client={client} catalogUrl={undefined} />);
     await act(async () => {

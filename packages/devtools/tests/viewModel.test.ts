@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { type ChatMessage, type CodeExecution, type ModelCallUsage, type ToolCallPart, type TurnRecord } from '@chatwire/core';
-import { createToolCallPart, transitionToolCall, type CodeModeUsage, type HistoryTurn, type ToolCallEvent } from '@chatwire/core/shared';
+import { type ChatMessage, type ModelCallUsage, type ToolCallPart, type TurnRecord } from '@chatwire/core';
+import type { CodeExecution, CodeModeUsage } from '@chatwire/code-mode/client';
+import { createToolCallPart, transitionToolCall, type HistoryTurn, type ToolCallEvent } from '@chatwire/core/shared';
 import {
   buildCodeModeView,
   buildEventRows,
@@ -15,7 +16,9 @@ import {
 } from '@chatwire/devtools/production';
 
 /** A hand-written accounting record (what a server would stream for one model call). */
-const usage = (over: Partial<ModelCallUsage> & { sent: number; allEager: number; roundTrips?: number }): ModelCallUsage => ({
+const usage = (
+  over: Partial<ModelCallUsage> & { sent: number; allEager: number; roundTrips?: number; codeMode?: CodeModeUsage },
+): ModelCallUsage => ({
   runId: 'run_1',
   step: 1,
   toolsSent: [],
@@ -605,7 +608,7 @@ describe('Code Mode view', () => {
       [{ type: 'execute' }, 2],
       [stopped ? { type: 'cancel', reason: 'aborted' } : { type: 'output', content: '{"success":true}', output: { success: true } }, 3],
     ]),
-    codeExecution,
+    extensions: { codeMode: codeExecution },
   });
   const messages: ChatMessage[] = [
     userMessage('u1'),

@@ -88,6 +88,12 @@ export interface UseChatOptions<
    * Schema the value's `data` must pass, or `true`. Defaults to none.
    */
   readonly dataParts?: DataParts;
+  /**
+   * Extensions whose `CUSTOM` events build state on the tool call they are about
+   * (`part.extensions[name]`), such as Code Mode's `codeModeEvents` (`@chatwire/code-mode/client`).
+   * Keep the array stable (a module constant, or on `ChatProvider`). Defaults to none.
+   */
+  readonly customEvents?: ChatClientOptions['customEvents'];
   /** Queue messages sent while a response is in progress (see `queued`, `cancelQueued`). Defaults to `false` (refused as `busy`). */
   readonly queue?: boolean;
   /** The tool catalog endpoint (`GET`, e.g. `/api/tools`) for the discovery view. Defaults to none. */
@@ -271,17 +277,17 @@ export function useChat<
 
   // Props that change reach the same client; it is never re-created for them. This also applies
   // this hook's options to a chat another hook (useChatSelector) created first.
-  const { tools, context, maxSteps, manageDiscovery, connection, attachments, dataParts, queue, reconnect } = merged;
+  const { tools, context, maxSteps, manageDiscovery, connection, attachments, dataParts, customEvents, queue, reconnect } = merged;
   useIsomorphicLayoutEffect(() => {
     client.updateOptions({
-      ...clientOptions({ tools, context, maxSteps, manageDiscovery, attachments, dataParts, queue, reconnect }),
+      ...clientOptions({ tools, context, maxSteps, manageDiscovery, attachments, dataParts, customEvents, queue, reconnect }),
       connection: connection ?? bound.connection,
       onFinish: bound.onFinish,
       onError: bound.onError,
       onToolCall: bound.onToolCall,
       onCustomEvent: bound.onCustomEvent,
     });
-  }, [client, tools, context, maxSteps, manageDiscovery, connection, attachments, dataParts, queue, reconnect, bound]);
+  }, [client, tools, context, maxSteps, manageDiscovery, connection, attachments, dataParts, customEvents, queue, reconnect, bound]);
   useIsomorphicLayoutEffect(() => {
     const initial = latest.current.initialMessages;
     if (Array.isArray(initial) && initial.length > 0 && client.getSnapshot().messages.length === 0) client.setMessages(initial);
@@ -432,7 +438,10 @@ async function resumeThenRunPending(client: ChatClient): Promise<void> {
 }
 
 function clientOptions(
-  options: Pick<UseChatOptions, 'tools' | 'context' | 'maxSteps' | 'manageDiscovery' | 'attachments' | 'dataParts' | 'queue' | 'reconnect'>,
+  options: Pick<
+    UseChatOptions,
+    'tools' | 'context' | 'maxSteps' | 'manageDiscovery' | 'attachments' | 'dataParts' | 'customEvents' | 'queue' | 'reconnect'
+  >,
 ): Partial<ChatClientOptions> {
   return {
     ...(options.tools ? { tools: options.tools } : {}),
@@ -441,6 +450,7 @@ function clientOptions(
     ...(options.manageDiscovery === undefined ? {} : { manageDiscovery: options.manageDiscovery }),
     ...(options.attachments === undefined ? {} : { attachments: options.attachments }),
     ...(options.dataParts === undefined ? {} : { dataParts: options.dataParts }),
+    ...(options.customEvents === undefined ? {} : { customEvents: options.customEvents }),
     ...(options.queue === undefined ? {} : { queue: options.queue }),
     ...(options.reconnect === undefined ? {} : { reconnect: options.reconnect }),
   };

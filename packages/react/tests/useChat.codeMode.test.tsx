@@ -2,14 +2,19 @@ import { memo } from 'react';
 import { act, render, renderHook, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { ChatMessage, ToolCallPart } from '@chatwire/core';
+import { codeModeEvents } from '@chatwire/code-mode/client';
 import { useChat } from '@chatwire/react';
 import { Gate, cleanupAfterEach, freshRegistry, scriptedConnection, withRegistry } from './helpers.tsx';
 
 cleanupAfterEach();
 
+/** Code Mode turned on (a module constant: the option keeps its identity across renders). */
+const customEvents = [codeModeEvents];
+
 /**
  * Code Mode through useChat: the `chatwire.code_mode.*` events of an `execute_typescript` call
- * reach `messages` as the call's `codeExecution`, nested calls moving through their states.
+ * reach `messages` as the call's `extensions.codeMode` (with `customEvents: [codeModeEvents]`),
+ * nested calls moving through their states.
  * Hand-written events in the shape docs/protocol.md documents.
  */
 
@@ -64,7 +69,9 @@ describe('useChat with Code Mode', () => {
   it('exposes the execution on the call’s part in messages, each nested call moving through its states', async () => {
     const gate = new Gate();
     const { connection } = codeModeConnection(gate);
-    const { result } = renderHook(() => useChat({ id: 'code', connection, batching: 'none' }), { wrapper: withRegistry(freshRegistry()) });
+    const { result } = renderHook(() => useChat({ id: 'code', connection, customEvents, batching: 'none' }), {
+      wrapper: withRegistry(freshRegistry()),
+    });
     await act(async () => {
       await result.current.sendMessage('hi');
     });
@@ -73,9 +80,12 @@ describe('useChat with Code Mode', () => {
       sending = result.current.sendMessage('use code');
     });
     await waitFor(() =>
-      expect(executionOf(result.current.messages)?.codeExecution?.calls.map((call) => call.state)).toEqual(['executing', 'executing']),
+      expect(executionOf(result.current.messages)?.extensions?.codeMode?.calls.map((call) => call.state)).toEqual([
+        'executing',
+        'executing',
+      ]),
     );
-    expect(executionOf(result.current.messages)?.codeExecution).toMatchObject({ code, state: 'running', logs: [] });
+    expect(executionOf(result.current.messages)?.extensions?.codeMode).toMatchObject({ code, state: 'running', logs: [] });
 
     gate.open();
     await act(async () => {
@@ -84,7 +94,7 @@ describe('useChat with Code Mode', () => {
     const call = executionOf(result.current.messages);
     expect(call?.state).toBe('output-available');
     expect(call?.result?.output).toEqual({ success: true, result: [18], logs: ['one of two'] });
-    expect(call?.codeExecution).toMatchObject({
+    expect(call?.extensions?.codeMode).toMatchObject({
       state: 'succeeded',
       logs: [{ level: 'log', text: 'one of two' }],
       calls: [
@@ -101,7 +111,7 @@ describe('useChat with Code Mode', () => {
     const renders = new Map<string, number>();
     const Row = memo(function Row({ message }: { message: ChatMessage }) {
       renders.set(message.id, (renders.get(message.id) ?? 0) + 1);
-      const execution = executionOf([message])?.codeExecution;
+      const execution = executionOf([message])?.extensions?.codeMode;
       return (
         <li data-testid={message.role}>
           {execution ? execution.calls.map((call) => `${call.toolName}:${call.state}`).join(' ') : message.id}
@@ -110,7 +120,7 @@ describe('useChat with Code Mode', () => {
     });
     let send: ((text: string) => Promise<unknown>) | undefined;
     function Chat() {
-      const chat = useChat({ id: 'code-rows', connection, batching: 'none' });
+      const chat = useChat({ id: 'code-rows', connection, customEvents, batching: 'none' });
       send = chat.sendMessage;
       return (
         <ul>

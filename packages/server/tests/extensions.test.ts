@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import type { Event } from '@ag-ui/core';
 import { z } from 'zod';
 import { toolDefinition, type ModelCallUsage } from '@chatwire/core';
-import { type CodeModeUsage } from '@chatwire/core/shared';
 import { chat, createScriptedModel, extendTools, extensionOf, type ChatwireNamespace, type ScriptRule } from '@chatwire/server';
 import { collect, user } from './fixtures.js';
 
@@ -12,11 +11,16 @@ import { collect, user } from './fixtures.js';
  */
 
 const calling = (when: string, name: string): ScriptRule => ({ name: when, when, reply: { toolCalls: [{ name, args: {} }] } });
+/** The accounting records, with the extensions' shares (fields named after their namespace). */
 const usageOf = (events: readonly Event[]) =>
-  events.flatMap((event) => (event.type === 'CUSTOM' && event.name === 'chatwire.model_call_usage' ? [event.value as ModelCallUsage] : []));
+  events.flatMap((event) =>
+    event.type === 'CUSTOM' && event.name === 'chatwire.model_call_usage'
+      ? [event.value as ModelCallUsage & { readonly codeMode?: unknown }]
+      : [],
+  );
 
 /** A made-up Code Mode share, checkable field by field. */
-const share = (toolsSent: readonly string[]): CodeModeUsage => ({
+const share = (toolsSent: readonly string[]) => ({
   apis: { eager: ['a'], discovered: [], undiscovered: ['b'], newlyDiscovered: [] },
   tokens: {
     prompt: toolsSent.length,

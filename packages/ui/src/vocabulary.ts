@@ -1,11 +1,5 @@
-import {
-  DISCOVERY_TOOL_NAME,
-  TOOL_PROGRESS_EVENT,
-  type MessagePart,
-  type NestedToolCall,
-  type ToolCallPart,
-  type ToolProgress,
-} from '@chatwire/core';
+import { DISCOVERY_TOOL_NAME, TOOL_PROGRESS_EVENT, type MessagePart, type ToolCallPart, type ToolProgress } from '@chatwire/core';
+import type { NestedToolCall } from '@chatwire/code-mode/client';
 import { readDiscoveredNames } from '@chatwire/core/shared';
 
 /**

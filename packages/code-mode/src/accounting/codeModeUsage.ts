@@ -1,5 +1,5 @@
 import type { Message } from '@ag-ui/core';
-import type { CodeModeUsage } from '@chatwire/core/shared';
+import type { CodeModeUsage } from '../client/codeModeProtocol.js';
 import type { ToolTokenCounter } from '@chatwire/server';
 import type { CodeMode } from '../createCodeMode.js';
 import { discoveredInConversation } from '../discovery/discoveredInConversation.js';

@@ -83,12 +83,12 @@ function discoveredFrom(evidence: Iterable<Evidence>, accept: (name: string) => 
   return first;
 }
 
-/** How another discovery tool (Code Mode's `discover_tools`) reads in {@link discoveredToolsInWire}. */
+/** How another discovery tool (a server package's own, such as a sandbox's `discover_tools`) reads in {@link discoveredToolsInWire}. */
 export interface WireDiscoveryOptions {
   /** The discovery tool's name. Defaults to Chatwire's discovery tool. */
   readonly discoveryTool?: string;
   /**
-   * Names a discovery call counts as discovered before its result exists (Code Mode: calls earlier
+   * Names a discovery call counts as discovered before its result exists (for example, calls earlier
    * in the same response). `index` is the assistant message's, `position` the call's among `calls`.
    * Defaults to none.
    */

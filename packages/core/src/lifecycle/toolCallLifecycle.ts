@@ -1,4 +1,3 @@
-import type { CodeExecution } from './codeExecution.js';
 import type { ApprovalDecision, ApprovalPayload, GrantOption } from '../protocol/chatwireProtocol.js';
 
 /**
@@ -94,6 +93,23 @@ export interface ToolResult<Output = unknown> {
 }
 
 /**
+ * The state extensions keep on a tool-call part (`part.extensions`), by extension name. An
+ * extension package names and types its entry by declaration merging:
+ *
+ * @example
+ * ```ts
+ * declare module '@chatwire/core' {
+ *   interface ToolCallExtensions {
+ *     readonly myExtension?: MyCallState;
+ *   }
+ * }
+ * ```
+ */
+export interface ToolCallExtensions {
+  readonly [extension: string]: unknown;
+}
+
+/**
  * A tool call as it appears in a message's parts. Immutable: every change produces a new object
  * through {@link transitionToolCall}.
  */
@@ -134,12 +150,11 @@ export interface ToolCallPart<Name extends string = string, Input = unknown, Out
    */
   readonly waitingFor?: ToolCallWait;
   /**
-   * What Code Mode ran for this call (an `execute_typescript` call whose server streams
-   * `chatwire.code_mode.*` events): the code, its logs, its nested calls. Absent otherwise, and in
-   * conversations rebuilt from saved messages (the call's input and result still hold the code and
-   * what it returned).
+   * What extensions keep on this call, by extension name: the state their `CUSTOM` events built
+   * (see `CustomEventExtension`, the client's `customEvents` option). Absent when none did, and in
+   * conversations rebuilt from saved messages (it never goes back to the server).
    */
-  readonly codeExecution?: CodeExecution;
+  readonly extensions?: ToolCallExtensions;
   /**
    * The run whose request carried this client's answer to the call (its result, error or denial, or
    * its answer to a server's approval); unset while the answer is not sent yet, and on calls this

@@ -1,5 +1,3 @@
-import type { CodeModeUsage } from './codeModeProtocol.js';
-
 /**
  * Chatwire's additions to AG-UI, in one place: CUSTOM event names, interrupt reasons, and the
  * metadata Chatwire puts on tool results and interrupts. docs/protocol.md documents each with JSON.
@@ -7,8 +5,8 @@ import type { CodeModeUsage } from './codeModeProtocol.js';
 
 /**
  * Names of Chatwire's own CUSTOM events: only the agent loop emits them (a tool's `emit` cannot).
- * Server packages emit theirs under a namespace of their own, such as Code Mode's
- * `chatwire.code_mode.*` (`CODE_MODE_EVENTS`).
+ * Server packages emit theirs under a namespace of their own (`extendTools` in `@chatwire/server`),
+ * which a client reads through an extension (`customEvents`).
  */
 export const CHATWIRE_EVENTS = {
   /** A server tool started executing: `{ toolCallId }`. */
@@ -215,8 +213,6 @@ export interface ModelCallUsage {
   readonly eagerWouldBeCheaper: boolean;
   /** Auto mode's decision, when auto mode is on. */
   readonly auto?: { readonly deferring: boolean; readonly lazyTokens: number; readonly threshold: number; readonly contextWindow: number };
-  /** Code Mode's share, when the call was sent `execute_typescript` (see `CodeModeUsage`). */
-  readonly codeMode?: CodeModeUsage;
   /**
    * Discovery searches answered since the previous model call (search mode, and prefetch): which
    * search answered each (the app's `search` hook or the built-in one, and why it fell back).

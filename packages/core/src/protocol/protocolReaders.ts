@@ -36,16 +36,12 @@ const MODEL_CALL_USAGE: Shape = {
   'auto?': { deferring: 'b', lazyTokens: n, threshold: n, contextWindow: n },
   'providerUsage?': { 'inputTokens?': n, 'outputTokens?': n, 'totalTokens?': n, 'cachedInputTokens?': n, 'cacheWriteInputTokens?': n },
   'providerToolSearch?': { tool: 's', deferredSent: 'S', loaded: 'S', billing: 's' },
-  'codeMode?': {
-    apis: { eager: 'S', discovered: 'S', undiscovered: 'S', newlyDiscovered: 'S' },
-    tokens: { prompt: n, toolDefinitions: n, sent: n, allEager: n, saved: n, discoveryRoundTrips: n, net: n, code: n, results: n },
-    counting: { method: 's', errorBound: n },
-  },
 };
 
 /**
  * Reads the value of a `chatwire.model_call_usage` event: the record when every field it has is of
- * the right type, `undefined` otherwise.
+ * the right type, `undefined` otherwise. Fields it does not know (an extension's share, under the
+ * name of the extension's namespace) pass through unchecked, for the extension's own reader.
  */
 export function readModelCallUsage(given: unknown): ModelCallUsage | undefined {
   if (!isRecord(given) || checkShape(given, MODEL_CALL_USAGE)) return undefined;

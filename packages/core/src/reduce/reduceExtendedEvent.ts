@@ -5,14 +5,12 @@ import type { ChatState } from '../model/chatState.js';
 import { fromWireMessages } from '../model/fromWireMessages.js';
 import type { ActivityPart, ChatMessage, MessagePart, ReasoningPart, SubagentPart } from '../model/messages.js';
 import { isTerminalToolCallState, type ToolCallPart } from '../lifecycle/toolCallLifecycle.js';
-import { isCodeModeEvent, reduceCodeModeEvent } from './reduceCodeModeEvent.js';
 
 /**
  * The AG-UI events outside the core chat path, reduced here: reasoning (and legacy `THINKING_*`),
- * shared state, activity, messages snapshots, subagents, and Code Mode's `chatwire.code_mode.*`
- * CUSTOM events (reduceCodeModeEvent.ts). The run loop loads this module the
+ * shared state, activity, messages snapshots and subagents. The run loop loads this module the
  * first time such an event arrives (so chats that never see one do not ship it, JSON Patch
- * included) and passes {@link reduceExtendedEvent} in the action; it is as pure as the reducer.
+ * included) and registers {@link reduceExtendedEvent} (routeEvent.ts); it is as pure as the reducer.
  */
 
 type Loose = WireEvent & Record<string, unknown>;
@@ -113,8 +111,8 @@ function reconcile(previous: readonly ChatMessage[], next: readonly ChatMessage[
     let part = next;
     if (part.type === 'tool-call') {
       const mine = calls.get(part.toolCallId);
-      // A snapshot carries no Code Mode execution (only this client's events built it): it stays.
-      if (mine?.codeExecution && !part.codeExecution) part = { ...part, codeExecution: mine.codeExecution };
+      // A snapshot carries no extension state (only this client's events built it): it stays.
+      if (mine?.extensions && !part.extensions) part = { ...part, extensions: mine.extensions };
       if (mine && mine.owner === 'client' && isTerminalToolCallState(mine.state) && !isTerminalToolCallState(part.state)) return mine;
       if (mine && same(mine, part)) return mine;
     }
@@ -231,9 +229,6 @@ export function reduceExtendedEvent(state: ChatState, wireEvent: WireEvent, now:
         })),
       );
     }
-    case 'CUSTOM':
-      // Only Code Mode's events are routed here (see routeEvent).
-      return isCodeModeEvent(event['name']) ? reduceCodeModeEvent(state, event['name'], event['value']) : noCallChanges(state);
     default:
       // REASONING_START / REASONING_END / THINKING_START / THINKING_END mark spans with no content of their own.
       return noCallChanges(state);

@@ -1,23 +1,21 @@
 import type { DataPart } from '../model/messages.js';
-import { CODE_MODE_EVENT_PREFIX } from '../protocol/codeModeProtocol.js';
 import { TOOL_PROGRESS_EVENT } from '../protocol/chatwireProtocol.js';
 import { trackActiveRun } from './activeRun.js';
+import { extensionReducer, RESERVED_REDUCERS, type CustomEventExtension } from './customEvents.js';
 import { readDataPart, reduceDataPart, type DataPartSchemas } from './dataParts.js';
-import { registerEventReducer, type EventReducerKind } from './eventReducers.js';
+import { isEventReducerRegistered, registerEventReducer, type EventReducerKind } from './eventReducers.js';
 import { reduceWireEvent } from './reduceWireEvent.js';
 
 /**
  * Which reducer applies an AG-UI event, and the loading and registering of the reducers (see
  * `eventReducers.ts`). Part of the stream reader's lazy chunk: the core reducer registers with it;
- * the extended one (and Code Mode's) the first time such an event arrives; the data-part reducer
- * the first time a declared event does. Every registered reducer keeps resumable streams'
+ * the extended one the first time such an event arrives; the data-part reducer the first time a
+ * declared event does; an extension's (the client's `customEvents`) the first time one of its
+ * events does. Every registered reducer keeps resumable streams'
  * bookkeeping (`trackActiveRun`).
  */
 
-/**
- * Events outside the core chat path, reduced by the `reduceExtendedEvent` module (loaded on first
- * use); Code Mode's CUSTOM events (`chatwire.code_mode.*`) go there too.
- */
+/** Events outside the core chat path, reduced by the `reduceExtendedEvent` module (loaded on first use). */
 const EXTENDED = /^(?:REASONING_|THINKING_|STATE_|ACTIVITY_|MESSAGES_SNAPSHOT$|SUBAGENT_)/;
 let extensions: Promise<void> | undefined;
 let extensionsLoaded = false;
@@ -28,32 +26,40 @@ const CORE: Route = { reducer: 'core' };
 const EXTENDED_ROUTE: Route = { reducer: 'extended' };
 const coreReducer = trackActiveRun((state, action) => reduceWireEvent(state, action.event, action.now));
 
+/** The client's options that route events: its declared data parts and its extensions. */
+export interface EventRouting {
+  readonly dataParts?: DataPartSchemas | undefined;
+  readonly customEvents?: readonly CustomEventExtension[] | undefined;
+}
+
 /**
  * How one event is applied: by the core reducer, the extended one (loading and registering it the
- * first time), or for a `CUSTOM` event whose name `dataParts` declares, as a checked data part
+ * first time), for a `CUSTOM` event whose name `dataParts` declares, as a checked data part
  * (when the value is valid; else `warn` says why it was dropped, and the core reducer takes the
- * event). Returns what the `wireEvent` action carries besides the event: at once for the events of
+ * event), or for one whose name starts with an extension's prefix (`customEvents`), by that
+ * extension's reducer (loaded and registered the first time). Returns what the `wireEvent` action carries besides the event: at once for the events of
  * the core path and whenever nothing is left to load or check (no promise per text or argument
  * delta), else a promise of it.
  */
 export function routeEvent(
   event: { readonly type: string; readonly name?: string; readonly value?: unknown },
-  dataParts?: DataPartSchemas,
+  routing?: EventRouting,
   warn?: (message: string) => void,
 ): Route | Promise<Route> {
   registerEventReducer('core', coreReducer);
   const { type } = event;
   if (type === 'TEXT_MESSAGE_CONTENT' || type === 'TOOL_CALL_ARGS') return CORE;
   if (type !== 'CUSTOM') return !EXTENDED.test(type) ? CORE : extensionsLoaded ? EXTENDED_ROUTE : loadExtended();
-  return routeCustom(event, dataParts, warn);
+  return routeCustom(event, routing, warn);
 }
 
 function routeCustom(
   event: { readonly type: string; readonly name?: string; readonly value?: unknown },
-  dataParts: DataPartSchemas | undefined,
+  routing: EventRouting | undefined,
   warn: ((message: string) => void) | undefined,
 ): Route | Promise<Route> {
   const { type, name } = event;
+  const dataParts = routing?.dataParts;
   // Tool progress is a data part every chat keeps, declared or not (the app's own schema wins).
   const schema =
     type === 'CUSTOM' && name !== undefined
@@ -61,8 +67,10 @@ function routeCustom(
         ? dataParts[name]
         : name === TOOL_PROGRESS_EVENT || undefined
       : undefined;
-  const unchecked = (): Route | Promise<Route> =>
-    type === 'CUSTOM' && name?.startsWith(CODE_MODE_EVENT_PREFIX) ? (extensionsLoaded ? EXTENDED_ROUTE : loadExtended()) : CORE;
+  const unchecked = (): Route | Promise<Route> => {
+    const extension = name === undefined ? undefined : routing?.customEvents?.find((each) => name.startsWith(each.prefix));
+    return extension ? routeToExtension(extension, warn) : CORE;
+  };
   if (!schema) return unchecked();
   return readDataPart(name as string, event.value, schema as true).then((read) => {
     if ('part' in read) {
@@ -84,4 +92,42 @@ async function loadExtended(): Promise<Route> {
     extensionsLoaded = true;
   }));
   return EXTENDED_ROUTE;
+}
+
+const extensionRoutes = new Map<string, Route>();
+const extensionLoads = new Map<string, Promise<Route>>();
+
+/**
+ * Routes to an extension's reducer: at once when it is registered, else after loading and
+ * registering it (once per name). A reserved name, or a loader that fails, routes to the core
+ * reducer (which ignores the event) and says why.
+ */
+function routeToExtension(extension: CustomEventExtension, warn: ((message: string) => void) | undefined): Route | Promise<Route> {
+  const { name } = extension;
+  const known = extensionRoutes.get(name);
+  if (known) return known;
+  if (RESERVED_REDUCERS.has(name)) {
+    warn?.(`The custom event extension '${name}' has a reserved name: its events are ignored.`);
+    return CORE;
+  }
+  let loading = extensionLoads.get(name);
+  if (!loading) {
+    loading = extension.load().then(
+      (reduce) => {
+        if (!isEventReducerRegistered(name)) registerEventReducer(name, trackActiveRun(extensionReducer(name, reduce)));
+        const route: Route = { reducer: name };
+        extensionRoutes.set(name, route);
+        return route;
+      },
+      (error: unknown) => {
+        extensionLoads.delete(name);
+        warn?.(
+          `The custom event extension '${name}' did not load (${error instanceof Error ? error.message : String(error)}): its event is ignored.`,
+        );
+        return CORE;
+      },
+    );
+    extensionLoads.set(name, loading);
+  }
+  return loading;
 }

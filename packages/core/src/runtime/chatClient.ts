@@ -12,6 +12,7 @@ import { isProductionBuild, type InspectionObserver } from '../inspection/inspec
 import { toolCallParts, type ChatMessage, type MessagePart } from '../model/messages.js';
 import type { AttachmentOptions } from './attachments.js';
 import type { FileInput } from '../model/messages.js';
+import type { CustomEventExtension } from '../reduce/customEvents.js';
 import type { DataPartSchemas } from '../reduce/dataParts.js';
 import type { GrantOption } from '../protocol/chatwireProtocol.js';
 import type { SendQueue } from './sendQueue.js';
@@ -80,6 +81,14 @@ export interface ChatClientOptions {
    * an invalid one is dropped with a development warning. Defaults to none.
    */
   readonly dataParts?: DataPartSchemas;
+  /**
+   * Extensions whose `CUSTOM` events build state on the tool call they are about
+   * (`part.extensions[name]`), such as Code Mode's `codeModeEvents` from `@chatwire/code-mode/client`:
+   * plain data (a name, the prefix of its event names, a loader of its reducer), loaded the first
+   * time one of its events arrives. Events of an extension not listed here change nothing.
+   * Defaults to none.
+   */
+  readonly customEvents?: readonly CustomEventExtension[];
   /**
    * Queue messages sent while a response is in progress and send them in order once the chat is
    * free (`snapshot.queued`; `cancelQueued(id)`, `clearQueue()`). A stopped or failed turn pauses

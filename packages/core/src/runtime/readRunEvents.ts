@@ -98,7 +98,7 @@ export async function readRunEvents(
       const event = wireEvents[index] as WireEvent;
       phase = nextPhase(phase, event.type);
       if (event.type === ('RUN_STARTED' as EventType.RUN_STARTED)) runId = event.runId;
-      const route = routeEvent(event, client.dataParts, options.warn);
+      const route = routeEvent(event, client, options.warn);
       const last = index === wireEvents.length - 1;
       if (route instanceof Promise)
         return route.then((resolved) => dispatch(event, resolved, id, last) && apply(wireEvents, id, index + 1));

@@ -2,6 +2,7 @@ import type { Context, RunAgentInput, Tool as WireTool } from '@ag-ui/core';
 import type { ChatStore } from './chatStore.js';
 import type { ClientDiscovery } from '../discovery/clientManaged.js';
 import type { ChatConnection } from '../transport/connection.js';
+import type { CustomEventExtension } from '../reduce/customEvents.js';
 import type { DataPartSchemas } from '../reduce/dataParts.js';
 import { resumeOf } from '../model/continuation.js';
 import { discoveredToolsInChat } from '../discovery/discoveredTools.js';
@@ -84,10 +85,14 @@ export function buildRunInput(options: {
 /** The options of one reading of a run (see {@link readRun}). */
 export interface RunReading {
   readonly store: ChatStore;
-  /** The client's options: its `connection`, its `dataParts` (declared CUSTOM events become `data` parts) and `reconnect`. */
+  /**
+   * The client's options: its `connection`, its `dataParts` (declared CUSTOM events become `data`
+   * parts), its `customEvents` (extensions' CUSTOM events) and `reconnect`.
+   */
   readonly client: {
     readonly connection: ChatConnection;
     readonly dataParts?: DataPartSchemas | undefined;
+    readonly customEvents?: readonly CustomEventExtension[] | undefined;
     readonly reconnect?: ReconnectOptions | false | undefined;
   };
   readonly input: RunAgentInput;

@@ -240,7 +240,7 @@ async function validateSafely<T>(schema: StandardSchemaV1<unknown, T>, value: un
 /**
  * Whether this call needs the user's approval, evaluating a function form on the input. A function
  * that throws (or rejects) asks rather than runs; `onThrow` hears why. The one rule used by the
- * browser runtime, the server's chat loop and Code Mode.
+ * browser runtime, the server's chat loop and server packages that run tools themselves.
  *
  * @example
  * ```ts

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import { TOOL_PROGRESS_EVENT, fetchToolCatalog, type ChatClient, type ChatSnapshot, type TurnRecord } from '@chatwire/core';
+import { TOOL_PROGRESS_EVENT, fetchToolCatalog, type ChatClient, type ChatSnapshot } from '@chatwire/core';
 import type { HistoryRecorder, HistoryTurn, ToolServerStatus } from '@chatwire/core/shared';
-import { buildTokensView, savingsAtAGlance, type PartialToolCatalogEntry } from '../viewModel/index.js';
+import { buildTokensView, hasCodeMode, savingsAtAGlance, type PartialToolCatalogEntry } from '../viewModel/index.js';
 import type { PanelProps } from './mountPanel.js';
 import { DockControls, MoveHandle, ResizeHandle } from './PanelFrame.js';
 import { SavingsSummary } from './SavingsSummary.js';
@@ -26,7 +26,6 @@ const TABS = [
 type TabId = (typeof TABS)[number]['id'];
 
 /** Whether any model call of the chat was sent Code Mode (its tab shows only then). */
-const hasCodeMode = (turns: readonly TurnRecord[]) => turns.some((turn) => turn.modelCalls.some((call) => call.codeMode !== undefined));
 
 /**
  * What the panel reads: the latest snapshot (from the inspection stream, starting from one

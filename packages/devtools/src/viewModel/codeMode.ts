@@ -1,5 +1,5 @@
-import type { ChatMessage, CodeExecution, TurnRecord } from '@chatwire/core';
-import type { CodeModeUsage } from '@chatwire/core/shared';
+import type { ChatMessage, ModelCallUsage, TurnRecord } from '@chatwire/core';
+import { codeExecutionOf, readCodeModeUsage, type CodeExecution, type CodeModeUsage } from '@chatwire/code-mode/client';
 
 /** Where a Code Mode API stands in the selected model call. */
 export type CodeModeApiStatus = 'eager' | 'discovered' | 'undiscovered';
@@ -59,7 +59,14 @@ function sum(shares: readonly CodeModeUsage[]): CodeModeSavings {
 }
 
 const sharesOf = (record: TurnRecord | undefined): CodeModeUsage[] =>
-  (record?.modelCalls ?? []).flatMap((call) => (call.codeMode ? [call.codeMode] : []));
+  (record?.modelCalls ?? []).flatMap((call) => {
+    const share = readCodeModeUsage(call);
+    return share ? [share] : [];
+  });
+
+/** Whether any model call of these turns has Code Mode's share. */
+export const hasCodeMode = (turns: readonly TurnRecord[]): boolean =>
+  turns.some((turn) => turn.modelCalls.some((call: ModelCallUsage) => readCodeModeUsage(call) !== undefined));
 
 /** The assistant messages answering the turn that user message `id` started. */
 function turnMessages(messages: readonly ChatMessage[], id: string): ChatMessage[] {
@@ -86,15 +93,16 @@ export function buildCodeModeView(options: {
   /** 0-based model call of the turn; defaults to its last. */
   readonly call?: number;
 }): CodeModeView | undefined {
-  if (!options.turns.some((record) => sharesOf(record).length > 0)) return undefined;
+  if (!hasCodeMode(options.turns)) return undefined;
   const turnNumber = options.turn ?? options.turns.length;
   const record = options.turns[turnNumber - 1];
   const modelCalls = record?.modelCalls ?? [];
-  const selected = modelCalls[options.call ?? modelCalls.length - 1]?.codeMode;
+  const selectedCall = modelCalls[options.call ?? modelCalls.length - 1];
+  const selected = selectedCall ? readCodeModeUsage(selectedCall) : undefined;
   // The latest share at or before the selected call says what the APIs were then (a call without Code Mode says nothing).
   let latest: CodeModeUsage | undefined;
   for (const [index, call] of modelCalls.entries())
-    if (call.codeMode && index <= (options.call ?? modelCalls.length - 1)) latest = call.codeMode;
+    if (index <= (options.call ?? modelCalls.length - 1)) latest = readCodeModeUsage(call) ?? latest;
   if (!latest) {
     for (let index = turnNumber - 2; index >= 0 && !latest; index--) latest = sharesOf(options.turns[index]).at(-1);
   }
@@ -102,7 +110,7 @@ export function buildCodeModeView(options: {
   const firstDiscovered = new Map<string, { turn: number; modelCall: number }>();
   options.turns.forEach((turnRecord, turnIndex) => {
     turnRecord.modelCalls.forEach((call, callIndex) => {
-      for (const name of call.codeMode?.apis.discovered ?? [])
+      for (const name of readCodeModeUsage(call)?.apis.discovered ?? [])
         if (!firstDiscovered.has(name)) firstDiscovered.set(name, { turn: turnIndex + 1, modelCall: callIndex + 1 });
     });
   });
@@ -111,8 +119,8 @@ export function buildCodeModeView(options: {
   const callsPerApi = new Map<string, number>();
   for (const message of record ? turnMessages(options.messages, record.id) : []) {
     for (const part of message.parts) {
-      if (part.type !== 'tool-call' || !part.codeExecution) continue;
-      const execution = part.codeExecution;
+      const execution = part.type === 'tool-call' ? codeExecutionOf(part) : undefined;
+      if (part.type !== 'tool-call' || !execution) continue;
       for (const nested of execution.calls) callsPerApi.set(nested.toolName, (callsPerApi.get(nested.toolName) ?? 0) + 1);
       const stopped =
         execution.state === 'running' && (part.state === 'cancelled' || part.state === 'output-error' || part.state === 'output-available');

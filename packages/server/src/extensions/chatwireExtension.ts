@@ -1,6 +1,5 @@
 import type { Message } from '@ag-ui/core';
-import { type AnyTool, type ModelCallUsage } from '@chatwire/core';
-import { CODE_MODE_EVENT_PREFIX } from '@chatwire/core/shared';
+import type { AnyTool } from '@chatwire/core';
 import type { ToolTokenCounter } from '../model.js';
 
 /**
@@ -8,8 +7,9 @@ import type { ToolTokenCounter } from '../model.js';
  * events (`chatwire.tool_executing`, `chatwire.model_call_usage`) are in none: only the agent loop
  * emits them.
  */
-const NAMESPACES = {
-  codeMode: CODE_MODE_EVENT_PREFIX,
+export const NAMESPACES = {
+  // @chatwire/code-mode's CODE_MODE_EVENT_PREFIX (its stream test fails if the two ever differ).
+  codeMode: 'chatwire.code_mode.',
   mcp: 'chatwire.mcp.',
 } as const;
 
@@ -36,9 +36,7 @@ export interface ChatwireExtension<Namespace extends ChatwireNamespace = Chatwir
    * Its share of each model call's accounting, under the `chatwire.model_call_usage` field named
    * after the namespace; called when one of its tools is sent with the call. Defaults to none.
    */
-  readonly usage?: (
-    call: ExtensionUsageInput,
-  ) => (Namespace extends keyof ModelCallUsage ? NonNullable<ModelCallUsage[Namespace]> : never) | undefined;
+  readonly usage?: (call: ExtensionUsageInput) => object | undefined;
   /**
    * Drift tracking: a short fingerprint of a lazy tool's definition as it is now. Discovery records
    * it (in the discovery result, or the marker of a call that loaded the tool); a tool whose
@@ -125,7 +123,7 @@ export function extensionUsage(
   sentTools: readonly (AnyTool | undefined)[],
   input: ExtensionUsageInput,
   report: (error: unknown) => void,
-): Partial<Pick<ModelCallUsage, Extract<ChatwireNamespace, keyof ModelCallUsage>>> {
+): Readonly<Partial<Record<ChatwireNamespace, object>>> {
   const shares: Record<string, unknown> = {};
   const seen = new Set<ChatwireExtension>();
   for (const tool of sentTools) {
@@ -139,5 +137,5 @@ export function extensionUsage(
       report(error);
     }
   }
-  return shares as Partial<Pick<ModelCallUsage, Extract<ChatwireNamespace, keyof ModelCallUsage>>>;
+  return shares;
 }

@@ -1,15 +1,24 @@
 import { EventType, type Event, type Interrupt, type Message, type TokenUsage } from '@ag-ui/core';
 import { APPROVAL_DECISION_EVENT, DISCOVERY_TOOL_NAME, type AnyTool, type ApprovalDecision, type ModelCallUsage } from '@chatwire/core';
-import { CHATWIRE_EVENTS, CODE_MODE_EVENTS, INTERRUPT_REASONS, type ResultMetadata } from '@chatwire/core/shared';
+import { CHATWIRE_EVENTS, INTERRUPT_REASONS, type ResultMetadata } from '@chatwire/core/shared';
 import { addModelCall, type ConversationUsage } from '@chatwire/core/wire';
 import type { Attributes, Context, Span, Tracer } from '@opentelemetry/api';
-import { approvalFactsOf, extensionOf } from '../extensions/chatwireExtension.js';
+import { approvalFactsOf, extensionOf, NAMESPACES } from '../extensions/chatwireExtension.js';
 import type { ChatOptions } from '../loop/chatOptions.js';
 import { CHATWIRE, GEN_AI, SPAN_EVENTS } from './attributes.js';
 import { browserHandOffs } from './browserHandOffs.js';
 import type { GenAiInstruments } from './genAiMetrics.js';
 import type { OtelApi } from './otelApi.js';
 import { conversationNets } from './conversationNets.js';
+
+/** The Code Mode events tracing reads: nested calls become spans under their `execute_typescript` call. */
+const CODE_MODE = {
+  executionStarted: `${NAMESPACES.codeMode}execution_started`,
+  externalCall: `${NAMESPACES.codeMode}external_call`,
+  externalResult: `${NAMESPACES.codeMode}external_result`,
+  externalError: `${NAMESPACES.codeMode}external_error`,
+  executionFinished: `${NAMESPACES.codeMode}execution_finished`,
+} as const;
 
 interface ModelCall {
   readonly span: Span;
@@ -253,12 +262,12 @@ export class RunTrace {
     if (name === CHATWIRE_EVENTS.modelCallUsage) this.#modelCallUsage(value as ModelCallUsage);
     else if (name === CHATWIRE_EVENTS.toolExecuting && typeof record['toolCallId'] === 'string') this.#startTool(record['toolCallId']);
     else if (name === APPROVAL_DECISION_EVENT) this.#decision(value as ApprovalDecision);
-    else if (name === CODE_MODE_EVENTS.external_call) this.#startNested(record);
-    else if (name === CODE_MODE_EVENTS.external_result || name === CODE_MODE_EVENTS.external_error) this.#endNested(record);
-    else if (name === CODE_MODE_EVENTS.execution_started) {
+    else if (name === CODE_MODE.externalCall) this.#startNested(record);
+    else if (name === CODE_MODE.externalResult || name === CODE_MODE.externalError) this.#endNested(record);
+    else if (name === CODE_MODE.executionStarted) {
       const parent = this.#tools.get(String(record['toolCallId']));
       parent?.addEvent(SPAN_EVENTS.codeModeStarted, { [CHATWIRE.codeModeExecution]: String(record['executionId']) });
-    } else if (name === CODE_MODE_EVENTS.execution_finished) {
+    } else if (name === CODE_MODE.executionFinished) {
       const parent = this.#tools.get(String(record['toolCallId']));
       if (typeof record['toolCalls'] === 'number') parent?.setAttribute(CHATWIRE.codeModeToolCalls, record['toolCalls']);
     }

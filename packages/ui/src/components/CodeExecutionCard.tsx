@@ -1,5 +1,6 @@
 import { memo } from 'react';
-import { isTerminalToolCallState, type NestedToolCall, type ToolCallPart } from '@chatwire/core';
+import { isTerminalToolCallState, type ToolCallPart } from '@chatwire/core';
+import type { NestedToolCall } from '@chatwire/code-mode/client';
 import { nestedCallLabel, toolCallStatus } from '../vocabulary.js';
 
 /** What `execute_typescript` returned to the model (the call's result). */
@@ -39,12 +40,13 @@ function NestedCall({ call: given, ended }: { call: NestedToolCall; ended: boole
 /**
  * A Code Mode execution (`execute_typescript`): the TypeScript the model wrote, each call its code
  * made (running, then done or failed), the console and what the code returned. Live while it runs
- * (from the call's `codeExecution`); a chat rebuilt from saved messages still shows the code, logs
- * and result.
+ * (from the call's `extensions.codeMode`, with `codeModeEvents` from `@chatwire/code-mode/client`
+ * in the chat's `customEvents`); a chat rebuilt from saved messages, or one without them, still
+ * shows the code, logs and result.
  */
 export const CodeExecutionCard = memo(function CodeExecutionCard(props: { part: ToolCallPart }) {
   const { part } = props;
-  const execution = part.codeExecution;
+  const execution = part.extensions?.codeMode;
   const input = (part.input ?? part.partialInput) as { typescriptCode?: unknown } | undefined;
   const code = execution?.code ?? (typeof input?.typescriptCode === 'string' ? input.typescriptCode : '');
   const output = part.state === 'output-available' ? (part.result?.output as ExecutionResult | undefined) : undefined;

@@ -1,9 +1,10 @@
-import type { CodeModeConsoleLevel, CodeModeExecutionError } from '../protocol/codeModeProtocol.js';
+import type { CodeModeConsoleLevel, CodeModeExecutionError } from './codeModeProtocol.js';
 
 /**
  * What Code Mode ran for an `execute_typescript` call, as its `chatwire.code_mode.*` events told
- * it: on the call's part as `codeExecution`. The call's own `result` is what the model read (the
- * returned value, the logs, or the error); this is how it got there.
+ * it: on the call's part as `part.extensions.codeMode` (read it with `codeExecutionOf(part)`), in a
+ * client that lists `codeModeEvents` in its `customEvents`. The call's own `result` is what the
+ * model read (the returned value, the logs, or the error); this is how it got there.
  */
 export interface CodeExecution {
   readonly executionId: string;

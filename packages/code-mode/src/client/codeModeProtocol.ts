@@ -1,11 +1,12 @@
 /**
  * Code Mode on the wire: the `chatwire.code_mode.*` CUSTOM events an `execute_typescript` call
- * emits while its code runs (`@chatwire/code-mode` sends them, the client reduces them onto the
- * call's part), and the Code Mode share of a model call's accounting. docs/protocol.md documents
- * each with JSON. Types and names only: nothing here runs in the browser's initial load.
+ * emits while its code runs (the server side of this package sends them; a client that lists
+ * `codeModeEvents` in its `customEvents` reduces them onto the call's part), and the Code Mode
+ * share of a model call's accounting. docs/protocol.md documents each with JSON. Types and names
+ * only: the one list both sides read.
  */
 
-/** The prefix of every Code Mode event; the namespace `@chatwire/server` grants Code Mode's tools. */
+/** The prefix of every Code Mode event; the namespace `@chatwire/server` grants Code Mode's tools (`extendTools`). */
 export const CODE_MODE_EVENT_PREFIX = 'chatwire.code_mode.';
 
 /** The CUSTOM event name of each Code Mode event type. */

@@ -1,13 +1,35 @@
 import { describe, expect, it } from 'vitest';
-import { type ChatMessage, type CodeExecution, type ToolCallPart } from '@chatwire/core';
-import { CODE_MODE_EVENTS, toWireMessages } from '@chatwire/core/shared';
-import { clientOver, run, sse, sseResponse } from './fixtures.js';
+import { ChatClient, type ChatClientOptions, type ChatConnection, type ChatMessage, type ToolCallPart } from '@chatwire/core';
+import { toWireMessages } from '@chatwire/core/shared';
+import { readModelCallUsage } from '@chatwire/core/wire';
+import { CODE_MODE_EVENTS, codeExecutionOf, codeModeEvents, readCodeModeUsage, type CodeExecution } from '../src/client.js';
 
 /**
- * Code Mode's `chatwire.code_mode.*` events on the client: each updates the `codeExecution` of the
+ * Code Mode's `chatwire.code_mode.*` events on the client, turned on with `customEvents:
+ * [codeModeEvents]`: each updates the execution (`part.extensions.codeMode`) of the
  * `execute_typescript` call it names. The streams are hand-written in the shape docs/protocol.md
- * documents (and packages/code-mode's chat test checks the server emits).
+ * documents (and stream.test.ts checks the server emits).
  */
+
+const run = {
+  started: { type: 'RUN_STARTED', threadId: 't', runId: 'r' },
+  finished: { type: 'RUN_FINISHED', threadId: 't', runId: 'r' },
+  text: (messageId: string, ...deltas: string[]) => [
+    { type: 'TEXT_MESSAGE_START', messageId, role: 'assistant' },
+    ...deltas.map((delta) => ({ type: 'TEXT_MESSAGE_CONTENT', messageId, delta })),
+    { type: 'TEXT_MESSAGE_END', messageId },
+  ],
+};
+
+/** A client whose every run streams `events` (AG-UI events, as a connection yields them). */
+function clientOver(events: readonly unknown[], options: Partial<ChatClientOptions>): ChatClient {
+  const connection: ChatConnection = {
+    async *run() {
+      for (const event of events) yield event;
+    },
+  };
+  return new ChatClient({ connection, onWarning: () => {}, ...options });
+}
 
 const code =
   "const [a, b] = await Promise.all([external_getWeather({ city: 'Paris' }), external_getWeather({ city: 'Tokyo' })]);\nreturn { warmer: a.celsius > b.celsius ? 'Paris' : 'Tokyo' };";
@@ -52,13 +74,14 @@ const resultEvent = { type: 'TOOL_CALL_RESULT', messageId: 't1', toolCallId: 'x1
 const callOf = (messages: readonly ChatMessage[]) =>
   messages.at(-1)?.parts.find((part): part is ToolCallPart => part.type === 'tool-call' && part.toolCallId === 'x1');
 
-function clientFor(events: readonly unknown[]) {
+function clientFor(events: readonly unknown[], customEvents: ChatClientOptions['customEvents'] = [codeModeEvents]) {
   const warnings: string[] = [];
-  const { client } = clientOver(() => sseResponse(sse(events)), { onWarning: (message) => warnings.push(message) });
+  const client = clientOver(events, { customEvents, onWarning: (message) => warnings.push(message) });
   // Every execution this client's listeners saw, in order (the store notifies once per change).
   const seen: CodeExecution[] = [];
   client.subscribe(() => {
-    const current = callOf(client.getSnapshot().messages)?.codeExecution;
+    const call = callOf(client.getSnapshot().messages);
+    const current = call && codeExecutionOf(call);
     if (current && current !== seen.at(-1)) seen.push(current);
   });
   return { client, warnings, seen };
@@ -79,7 +102,7 @@ describe('Code Mode executions on the client', () => {
     const call = callOf(client.getSnapshot().messages);
     expect(call?.state).toBe('output-available');
     expect(call?.result?.output).toEqual(result);
-    expect(call?.codeExecution).toEqual({
+    expect(call?.extensions?.codeMode).toEqual({
       executionId: 'exec_1',
       code,
       state: 'succeeded',
@@ -135,7 +158,7 @@ describe('Code Mode executions on the client', () => {
       run.finished,
     ]);
     await client.sendMessage('slow');
-    expect(callOf(client.getSnapshot().messages)?.codeExecution).toMatchObject({
+    expect(callOf(client.getSnapshot().messages)?.extensions?.codeMode).toMatchObject({
       state: 'failed',
       error,
       durationMs: 502,
@@ -146,7 +169,7 @@ describe('Code Mode executions on the client', () => {
   it('starts the execution from the call’s input when events arrive before execution_started', async () => {
     const { client } = clientFor([run.started, ...executeCall, executionEvents[1], executionEvents[3], run.finished]);
     await client.sendMessage('late');
-    expect(callOf(client.getSnapshot().messages)?.codeExecution).toMatchObject({
+    expect(callOf(client.getSnapshot().messages)?.extensions?.codeMode).toMatchObject({
       executionId: 'exec_1',
       code,
       state: 'running',
@@ -170,7 +193,7 @@ describe('Code Mode executions on the client', () => {
       run.finished,
     ]);
     await client.sendMessage('big');
-    expect(callOf(client.getSnapshot().messages)?.codeExecution?.calls[0]).toMatchObject({
+    expect(callOf(client.getSnapshot().messages)?.extensions?.codeMode?.calls[0]).toMatchObject({
       state: 'output-available',
       output: '{"rows":[1,2… [cut]',
       outputTruncated: true,
@@ -193,7 +216,7 @@ describe('Code Mode executions on the client', () => {
       run.finished,
     ]);
     await client.sendMessage('bad events');
-    const execution = callOf(client.getSnapshot().messages)?.codeExecution;
+    const execution = callOf(client.getSnapshot().messages)?.extensions?.codeMode;
     expect(execution?.logs).toEqual([{ level: 'log', text: 'kept' }]);
     expect(execution?.calls).toEqual([]);
     expect(warnings).toEqual([
@@ -208,7 +231,7 @@ describe('Code Mode executions on the client', () => {
     const lines = Array.from({ length: 1_005 }, (_, index) => custom('console', { level: 'log', text: `line ${index}` }));
     const { client } = clientFor([run.started, ...executeCall, executionEvents[0], ...lines, run.finished]);
     await client.sendMessage('noisy');
-    const execution = callOf(client.getSnapshot().messages)?.codeExecution;
+    const execution = callOf(client.getSnapshot().messages)?.extensions?.codeMode;
     expect(execution?.logs).toHaveLength(1_000);
     expect(execution?.logs.at(-1)).toEqual({ level: 'log', text: 'line 999' });
     expect(execution?.truncated).toBe(true);
@@ -236,8 +259,75 @@ describe('Code Mode executions on the client', () => {
     await client.sendMessage('compare');
     const call = callOf(client.getSnapshot().messages);
     expect(call?.state).toBe('output-available');
-    expect(call?.codeExecution?.state).toBe('succeeded');
-    expect(call?.codeExecution?.calls).toHaveLength(2);
+    expect(call?.extensions?.codeMode?.state).toBe('succeeded');
+    expect(call?.extensions?.codeMode?.calls).toHaveLength(2);
     expect(JSON.stringify(toWireMessages(client.getSnapshot().messages))).not.toContain('exec_1');
+  });
+});
+
+describe('turning Code Mode on in a client', () => {
+  it('a client without codeModeEvents keeps Code Mode’s events off the parts (the call still has its input and result)', async () => {
+    const { client, warnings, seen } = clientFor([run.started, ...executeCall, ...executionEvents, resultEvent, run.finished], []);
+    await client.sendMessage('compare');
+    const call = callOf(client.getSnapshot().messages);
+    expect(call?.state).toBe('output-available');
+    expect(call?.result?.output).toEqual(result);
+    expect(call?.extensions).toBeUndefined();
+    expect(seen).toEqual([]);
+    expect(warnings).toEqual([]);
+  });
+
+  it('is plain data: a name, the namespace’s prefix, a loader of the reducer', async () => {
+    expect(codeModeEvents.name).toBe('codeMode');
+    expect(codeModeEvents.prefix).toBe('chatwire.code_mode.');
+    for (const name of Object.values(CODE_MODE_EVENTS)) expect(name.startsWith(codeModeEvents.prefix)).toBe(true);
+    expect(typeof (await codeModeEvents.load())).toBe('function');
+  });
+});
+
+describe('readCodeModeUsage', () => {
+  const usage = {
+    runId: 'r',
+    step: 1,
+    toolsSent: ['execute_typescript'],
+    toolsDeferred: [],
+    newlyDiscovered: [],
+    tokens: { sent: 10, allEager: 20, saved: 10, discoveryTool: 3, discoveryRoundTrips: 0, net: 10 },
+    counting: { method: 'o200k', errorBound: 0, estimate: false },
+    eagerWouldBeCheaper: false,
+  };
+  const codeMode = {
+    apis: { eager: ['getTime'], discovered: ['getWeather'], undiscovered: ['getForecast'], newlyDiscovered: ['getWeather'] },
+    tokens: {
+      prompt: 400,
+      toolDefinitions: 120,
+      sent: 520,
+      allEager: 900,
+      saved: 380,
+      discoveryRoundTrips: 90,
+      net: 290,
+      code: 60,
+      results: 30,
+    },
+    counting: { method: 'o200k', errorBound: 0 },
+  };
+
+  it('reads Code Mode’s share of a record core read (core passes the field through unchecked)', () => {
+    const record = readModelCallUsage({ ...usage, codeMode });
+    expect(record).toBeDefined();
+    expect(readCodeModeUsage(record!)).toEqual(codeMode);
+    expect(readCodeModeUsage(readModelCallUsage(usage)!)).toBeUndefined();
+  });
+
+  it('reads a malformed share as none, and keeps the rest of the record', () => {
+    for (const malformed of [
+      { ...codeMode, apis: { ...codeMode.apis, undiscovered: 'getForecast' } },
+      { ...codeMode, tokens: { ...codeMode.tokens, results: undefined } },
+      'yes',
+    ]) {
+      const record = readModelCallUsage({ ...usage, codeMode: malformed });
+      expect(record?.tokens.sent).toBe(10);
+      expect(readCodeModeUsage(record!)).toBeUndefined();
+    }
   });
 });

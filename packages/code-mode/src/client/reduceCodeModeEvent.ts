@@ -1,15 +1,13 @@
-import { findToolCall, noCallChanges, type Reduction } from './chatReducer.js';
-import type { ChatState } from '../model/chatState.js';
-import type { CodeExecution, NestedToolCall } from '../lifecycle/codeExecution.js';
-import type { ChatMessage } from '../model/messages.js';
-import type { ToolCallPart } from '../lifecycle/toolCallLifecycle.js';
-import { checkShape, isRecord, type Shape } from '../base/checkShape.js';
-import { CODE_MODE_EVENT_PREFIX, type CodeModeEventType, type CodeModeEventValues } from '../protocol/codeModeProtocol.js';
+import type { CustomEventReducer, ToolCallPart } from '@chatwire/core';
+import { checkShape, isRecord, type Shape } from '@chatwire/core/shared';
+import type { CodeExecution, NestedToolCall } from './codeExecution.js';
+import { CODE_MODE_EVENT_PREFIX, type CodeModeEventType, type CodeModeEventValues } from './codeModeProtocol.js';
 
 /*
- * The reducer of Code Mode's `chatwire.code_mode.*` events: each one updates the `codeExecution`
- * of the `execute_typescript` call it names. Loaded with the protocol extensions (the first such
- * event), so chats without Code Mode never ship it.
+ * The client reducer of Code Mode's `chatwire.code_mode.*` events: each one updates the execution
+ * (`CodeExecution`) of the `execute_typescript` call it names, which the client keeps on that
+ * call's part as `extensions.codeMode`. Loaded (by `codeModeEvents.load`) the first time such an
+ * event arrives, so chats without Code Mode never ship it.
  */
 
 /** Console lines and nested calls one execution keeps at most (the server's own limits are lower by default). */
@@ -36,12 +34,10 @@ const SHAPES: Record<CodeModeEventType, Shape> = {
 };
 const LEVELS = new Set(['log', 'info', 'warn', 'error', 'debug']);
 
-/** Whether a CUSTOM event's name is a Code Mode event's. */
-export const isCodeModeEvent = (name: unknown): name is string => typeof name === 'string' && name.startsWith(CODE_MODE_EVENT_PREFIX);
-
 /** The execution a call shows, started from its input when an event came before `execution_started`. */
 function executionOf(call: ToolCallPart, executionId: string): CodeExecution {
-  if (call.codeExecution) return call.codeExecution;
+  const known = call.extensions?.codeMode;
+  if (known) return known;
   const input = (call.input ?? call.partialInput) as { typescriptCode?: unknown } | undefined;
   return {
     executionId,
@@ -64,7 +60,6 @@ function withCall(execution: CodeExecution, callId: string, map: (call: NestedTo
   calls[index] = map(execution.calls[index]);
   return { ...execution, calls };
 }
-
 /** The next execution for one (checked) event. */
 function nextExecution<T extends CodeModeEventType>(type: T, value: CodeModeEventValues[T], current: CodeExecution): CodeExecution {
   switch (type) {
@@ -143,26 +138,20 @@ function nextExecution<T extends CodeModeEventType>(type: T, value: CodeModeEven
 }
 
 /**
- * Reduces one `chatwire.code_mode.*` event onto its call's `codeExecution`. A value of the wrong
- * shape, an unknown type or a call this chat does not have changes nothing and says why (`warning`).
+ * Reduces one `chatwire.code_mode.*` event onto its call's execution (`extensions.codeMode`). A
+ * value of the wrong shape, an unknown type or a call this chat does not have changes nothing and
+ * says why (`warning`).
  */
-export function reduceCodeModeEvent(state: ChatState, name: string, value: unknown): Reduction {
+export const reduceCodeModeEvent: CustomEventReducer = ({ name, value }, callOf) => {
   const type = name.slice(CODE_MODE_EVENT_PREFIX.length) as CodeModeEventType;
-  const shape = Object.hasOwn(SHAPES, type) ? SHAPES[type] : undefined;
-  if (!shape) return { state, changes: [], warning: `Unknown Code Mode event '${name}': ignored.` };
+  const shape = name.startsWith(CODE_MODE_EVENT_PREFIX) && Object.hasOwn(SHAPES, type) ? SHAPES[type] : undefined;
+  if (!shape) return { warning: `Unknown Code Mode event '${name}': ignored.` };
   const problem = isRecord(value) ? checkShape(value, shape) : 'the value must be an object';
-  if (problem) return { state, changes: [], warning: `A '${name}' event was ignored: ${problem}.` };
+  if (problem) return { warning: `A '${name}' event was ignored: ${problem}.` };
   const event = value as unknown as CodeModeEventValues[CodeModeEventType];
-  const found = findToolCall(state.messages, (call) => call.toolCallId === event.toolCallId);
-  if (!found) return { state, changes: [], warning: `A '${name}' event names no tool call of this chat ('${event.toolCallId}'): ignored.` };
-  const { call, messageIndex, partIndex } = found;
+  const call = callOf(event.toolCallId);
+  if (!call) return { warning: `A '${name}' event names no tool call of this chat ('${event.toolCallId}'): ignored.` };
   const current = executionOf(call, event.executionId);
   const execution = nextExecution(type, event, current);
-  if (execution === current) return noCallChanges(state);
-  const message = state.messages[messageIndex] as ChatMessage;
-  const parts = message.parts.slice();
-  parts[partIndex] = { ...call, codeExecution: execution };
-  const messages = state.messages.slice();
-  messages[messageIndex] = { ...message, parts };
-  return noCallChanges({ ...state, messages });
-}
+  return execution === current ? undefined : { toolCallId: call.toolCallId, state: execution };
+};
