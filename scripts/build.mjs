@@ -4,7 +4,8 @@
  * JavaScript, `.d.ts`, declaration maps, source maps), from a clean `dist/` each time so a renamed
  * source never leaves a stale file to be packed. @chatwire/core first: the others import its
  * published types (`dist/index.d.ts`), exactly as an app does; @chatwire/code-mode and @chatwire/mcp
- * last, after the server whose types they import.
+ * after the server whose types they import; @chatwire/ui and @chatwire/devtools last, after
+ * @chatwire/code-mode (they read Code Mode's client types, `@chatwire/code-mode/client`).
  */
 import { spawn } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
@@ -30,9 +31,10 @@ function build(name) {
 const started = performance.now();
 try {
   await build('core');
-  await Promise.all(['react', 'devtools', 'server', 'ui'].map(build));
+  await Promise.all(['react', 'server'].map(build));
   // Code Mode and MCP compile against the server's published types too.
   await Promise.all(['code-mode', 'mcp'].map(build));
+  await Promise.all(['devtools', 'ui'].map(build));
 } catch (error) {
   console.error(error instanceof Error ? error.message : error);
   process.exit(1);
