@@ -29,8 +29,6 @@ export type {
   ToolServerEvent,
   ToolServerStatus,
 } from './protocol/chatwireProtocol.js';
-export { checkShape, isRecord } from './base/checkShape.js';
-export type { Shape } from './base/checkShape.js';
 export { encodeServerSentEvent } from './transport/encodeServerSentEvent.js';
 export {
   createToolCallPart,

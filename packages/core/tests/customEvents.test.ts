@@ -122,6 +122,16 @@ describe('customEvents: other packages’ CUSTOM events onto tool-call parts', (
     expect(reserved.loads()).toBe(0);
     expect(callOf(reservedClient.getSnapshot().messages, 'c1')?.extensions).toBeUndefined();
     expect(reservedWarnings).toEqual(["The custom event extension 'core' has a reserved name: its events are ignored."]);
+    // A name an object inherits is refused too: it could never be told from the table's own entries.
+    const inherited = extension('constructor');
+    const { client: inheritedClient, warnings: inheritedWarnings } = clientOver(
+      [[run.started, ...toolCall('c1'), step('c1', 'x'), run.finished]],
+      [inherited.declared],
+    );
+    await inheritedClient.sendMessage('go');
+    expect(inherited.loads()).toBe(0);
+    expect(callOf(inheritedClient.getSnapshot().messages, 'c1')?.extensions).toBeUndefined();
+    expect(inheritedWarnings).toEqual(["The custom event extension 'constructor' has a reserved name: its events are ignored."]);
 
     let failures = 1;
     const flaky = extension('flakySteps', async () => {

@@ -437,21 +437,21 @@ async function resumeThenRunPending(client: ChatClient): Promise<void> {
   client.runPendingTools();
 }
 
-function clientOptions(
-  options: Pick<
-    UseChatOptions,
-    'tools' | 'context' | 'maxSteps' | 'manageDiscovery' | 'attachments' | 'dataParts' | 'customEvents' | 'queue' | 'reconnect'
-  >,
-): Partial<ChatClientOptions> {
-  return {
-    ...(options.tools ? { tools: options.tools } : {}),
-    ...(options.context ? { context: options.context } : {}),
-    ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }),
-    ...(options.manageDiscovery === undefined ? {} : { manageDiscovery: options.manageDiscovery }),
-    ...(options.attachments === undefined ? {} : { attachments: options.attachments }),
-    ...(options.dataParts === undefined ? {} : { dataParts: options.dataParts }),
-    ...(options.customEvents === undefined ? {} : { customEvents: options.customEvents }),
-    ...(options.queue === undefined ? {} : { queue: options.queue }),
-    ...(options.reconnect === undefined ? {} : { reconnect: options.reconnect }),
-  };
+/** The options `useChat` hands on to its client as they are (one that is `undefined` is left out). */
+const CLIENT_OPTIONS = [
+  'tools',
+  'context',
+  'maxSteps',
+  'manageDiscovery',
+  'attachments',
+  'dataParts',
+  'customEvents',
+  'queue',
+  'reconnect',
+] as const satisfies readonly (keyof UseChatOptions & keyof ChatClientOptions)[];
+
+function clientOptions(options: Pick<UseChatOptions, (typeof CLIENT_OPTIONS)[number]>): Partial<ChatClientOptions> {
+  const picked: Record<string, unknown> = {};
+  for (const key of CLIENT_OPTIONS) if (options[key] !== undefined) picked[key] = options[key];
+  return picked as Partial<ChatClientOptions>;
 }

@@ -1,5 +1,5 @@
 import type { ModelCallUsage } from '@chatwire/core';
-import { checkShape, isRecord, type Shape } from '@chatwire/core/shared';
+import { checkShape, isRecord, type Shape } from '@chatwire/core/wire';
 import type { CodeModeUsage } from './codeModeProtocol.js';
 
 const n = 'n' as const;

@@ -1,5 +1,5 @@
 import type { CustomEventReducer, ToolCallPart } from '@chatwire/core';
-import { checkShape, isRecord, type Shape } from '@chatwire/core/shared';
+import { checkShape, isRecord, type Shape } from '@chatwire/core/wire';
 import type { CodeExecution, NestedToolCall } from './codeExecution.js';
 import { CODE_MODE_EVENT_PREFIX, type CodeModeEventType, type CodeModeEventValues } from './codeModeProtocol.js';
 

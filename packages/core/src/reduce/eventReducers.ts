@@ -15,16 +15,14 @@ export type EventReducerKind = 'core' | 'extended' | 'dataPart' | (string & {});
 /** A registered reducer: the state and the (plain data) `wireEvent` action. */
 export type EventReducer = (state: ChatState, action: WireEventAction) => Reduction;
 
-const registered = new Map<string, EventReducer>();
+// An extension's name is never one of Object.prototype's (routeEvent refuses those), so a plain object serves.
+const registered: Partial<Record<EventReducerKind, EventReducer>> = {};
 
 /** Registers the reducer of one kind (the first registration stays). */
 export function registerEventReducer(kind: EventReducerKind, reduce: EventReducer): void {
-  if (!registered.has(kind)) registered.set(kind, reduce);
+  registered[kind] ??= reduce;
 }
-
-/** Whether a reducer of this kind is registered. */
-export const isEventReducerRegistered = (kind: EventReducerKind): boolean => registered.has(kind);
 
 /** Applies a `wireEvent` action with the reducer it names (see `reduceChat`); one nobody registered changes nothing. */
 export const reduceEvent = (state: ChatState, action: WireEventAction): Reduction =>
-  (registered.get(action.reducer) ?? noCallChanges)(state, action);
+  (registered[action.reducer] ?? noCallChanges)(state, action);

@@ -3,7 +3,7 @@ import { TOOL_PROGRESS_EVENT } from '../protocol/chatwireProtocol.js';
 import { trackActiveRun } from './activeRun.js';
 import { extensionReducer, RESERVED_REDUCERS, type CustomEventExtension } from './customEvents.js';
 import { readDataPart, reduceDataPart, type DataPartSchemas } from './dataParts.js';
-import { isEventReducerRegistered, registerEventReducer, type EventReducerKind } from './eventReducers.js';
+import { registerEventReducer, type EventReducerKind } from './eventReducers.js';
 import { reduceWireEvent } from './reduceWireEvent.js';
 
 /**
@@ -106,7 +106,7 @@ function routeToExtension(extension: CustomEventExtension, warn: ((message: stri
   const { name } = extension;
   const known = extensionRoutes.get(name);
   if (known) return known;
-  if (RESERVED_REDUCERS.has(name)) {
+  if (RESERVED_REDUCERS.has(name) || name in Object.prototype) {
     warn?.(`The custom event extension '${name}' has a reserved name: its events are ignored.`);
     return CORE;
   }
@@ -114,7 +114,7 @@ function routeToExtension(extension: CustomEventExtension, warn: ((message: stri
   if (!loading) {
     loading = extension.load().then(
       (reduce) => {
-        if (!isEventReducerRegistered(name)) registerEventReducer(name, trackActiveRun(extensionReducer(name, reduce)));
+        registerEventReducer(name, trackActiveRun(extensionReducer(name, reduce)));
         const route: Route = { reducer: name };
         extensionRoutes.set(name, route);
         return route;
