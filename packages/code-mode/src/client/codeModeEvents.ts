@@ -13,7 +13,7 @@ declare module '@chatwire/core' {
  * Turns Code Mode on in a client: list it in `customEvents` (of `ChatClient`, `useChat` or
  * `ChatProvider`), and each `execute_typescript` call's part gets what its code did as it runs
  * (`codeExecutionOf(part)`: the code, its console, each nested call). Plain data: its reducer loads
- * with the first Code Mode event, so the initial load carries only these few bytes. Without it,
+ * while the chat's first run is under way, so the initial load carries only these few bytes. Without it,
  * Code Mode's events change nothing (the call's input and result still show the code and what it
  * returned).
  *

@@ -6,8 +6,8 @@ import type { ToolCallPart } from '../lifecycle/toolCallLifecycle.js';
 /*
  * The extension point for the CUSTOM events an extension owns: an app lists the extensions it uses
  * in the client's `customEvents` option as plain data (a name, the prefix of its event names, a
- * loader). The first event whose name starts with the prefix loads the extension's reducer and
- * registers it under the extension's name (routeEvent.ts); from then on `wireEvent` actions name it
+ * loader). The client's first run (or else the first event whose name starts with the prefix)
+ * loads the extension's reducer and registers it under the extension's name (routeEvent.ts); from then on `wireEvent` actions name it
  * like any other reducer and carry only the event. What the reducer builds lands on the tool call
  * the event is about, as `part.extensions[name]`.
  */

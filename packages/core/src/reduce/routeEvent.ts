@@ -10,8 +10,8 @@ import { reduceWireEvent } from './reduceWireEvent.js';
  * Which reducer applies an AG-UI event, and the loading and registering of the reducers (see
  * `eventReducers.ts`). Part of the stream reader's lazy chunk: the core reducer registers with it;
  * the extended one the first time such an event arrives; the data-part reducer the first time a
- * declared event does; an extension's (the client's `customEvents`) the first time one of its
- * events does. Every registered reducer keeps resumable streams'
+ * declared event does; an extension's (the client's `customEvents`) when a run of a client that
+ * lists it starts. Every registered reducer keeps resumable streams'
  * bookkeeping (`trackActiveRun`).
  */
 
@@ -37,7 +37,7 @@ export interface EventRouting {
  * first time), for a `CUSTOM` event whose name `dataParts` declares, as a checked data part
  * (when the value is valid; else `warn` says why it was dropped, and the core reducer takes the
  * event), or for one whose name starts with an extension's prefix (`customEvents`), by that
- * extension's reducer (loaded and registered the first time). Returns what the `wireEvent` action carries besides the event: at once for the events of
+ * extension's reducer (loaded and registered when a run starts, or by its first event). Returns what the `wireEvent` action carries besides the event: at once for the events of
  * the core path and whenever nothing is left to load or check (no promise per text or argument
  * delta), else a promise of it.
  */
@@ -49,6 +49,8 @@ export function routeEvent(
   registerEventReducer('core', coreReducer);
   const { type } = event;
   if (type === 'TEXT_MESSAGE_CONTENT' || type === 'TOOL_CALL_ARGS') return CORE;
+  // Extensions load while the run is under way, so that their first event waits for nothing (a failed load is tried again then).
+  if (type === 'RUN_STARTED') for (const extension of routing?.customEvents ?? []) void routeToExtension(extension, undefined);
   if (type !== 'CUSTOM') return !EXTENDED.test(type) ? CORE : extensionsLoaded ? EXTENDED_ROUTE : loadExtended();
   return routeCustom(event, routing, warn);
 }

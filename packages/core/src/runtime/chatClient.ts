@@ -84,8 +84,8 @@ export interface ChatClientOptions {
   /**
    * Extensions whose `CUSTOM` events build state on the tool call they are about
    * (`part.extensions[name]`), such as Code Mode's `codeModeEvents` from `@chatwire/code-mode/client`:
-   * plain data (a name, the prefix of its event names, a loader of its reducer), loaded the first
-   * time one of its events arrives. Events of an extension not listed here change nothing.
+   * plain data (a name, the prefix of its event names, a loader of its reducer), loaded while the
+   * client's first run is under way. Events of an extension not listed here change nothing.
    * Defaults to none.
    */
   readonly customEvents?: readonly CustomEventExtension[];
