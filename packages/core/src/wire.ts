@@ -24,7 +24,7 @@ export type { FileUrlPolicy, FileUrlVerdict } from './model/fileUrl.js';
 export { neutralizeBidi } from './base/bidiControls.js';
 export { reduceWireEvent } from './reduce/reduceWireEvent.js';
 export { readModelCallUsage, readResultMetadata } from './protocol/protocolReaders.js';
-// The shape checks the readers above use, for extensions' readers of their own events (Code Mode's).
+// The shape checks the readers above use, for extensions' readers of their own events.
 export { checkShape, isRecord } from './base/checkShape.js';
 export type { Shape } from './base/checkShape.js';
 export { CACHED_INPUT_PRICE, WARM_CACHE_MODEL, addModelCall, cacheSplit } from './model/conversationUsage.js';
