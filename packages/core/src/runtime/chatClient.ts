@@ -366,8 +366,8 @@ export class ChatClient {
 
   /** Stops the current response; `remote`: a resumable run is stopped on the server too (else the reader only detaches). */
   #stop(remote: boolean): void {
-    // Also a run kept after a failed turn: it may still be going on the server.
-    if (remote) this.#stopRemote();
+    // The turn's run in flight, named before the turn ends; else a run kept after a failed turn: it may still be going on the server.
+    if (remote) this.#stopRemote(this.#turn.run);
     const { phase } = this.#turn;
     if (!this.#busy()) return;
     this.#turn.end();
@@ -380,12 +380,21 @@ export class ChatClient {
     this.#turn = this.#newTurn(undefined);
   }
 
-  /** Asks the server to stop the snapshot's resumable run, if there is one (`DELETE`). */
-  #stopRemote(): void {
+  /**
+   * Asks the server to stop a resumable run (`DELETE`): `inFlight`, the current turn's run whose
+   * request is open, else the run a failed turn kept (`snapshot.activeRun`). The run in flight is
+   * named by the id its request was sent with, so a stop pressed before its response arrived names
+   * it too (never the previous run); a stop that overtakes the request is kept by the server until
+   * the run starts, and ends it then. With no token yet (a chat's first run, before its response
+   * arrived) there is nothing to prove the stop with: the request is aborted, and the server stops a
+   * first run whose request left before it started.
+   */
+  #stopRemote(inFlight?: string): void {
     const { activeRun, resumeToken } = this.getSnapshot();
-    if (activeRun && resumeToken) {
+    const runId = inFlight ?? activeRun?.runId;
+    if (runId !== undefined && resumeToken) {
       this.#options.connection
-        .stop?.({ threadId: this.id, runId: activeRun.runId, token: resumeToken })
+        .stop?.({ threadId: this.id, runId, token: resumeToken })
         .catch((error: unknown) => this.#warn(`Could not stop the run on the server: ${describeError(error)}`));
     }
   }
@@ -541,8 +550,8 @@ export class ChatClient {
   }
 
   async #run(turn: Turn<SendOptions>, resuming?: ActiveRun): Promise<void> {
-    const controller = turn.request();
     const runId = resuming?.runId ?? createId('run');
+    const controller = turn.request(runId);
     const store = this.#store;
     const tools = this.#wireTools.get(this.#options.tools, this.#options.manageDiscovery, this.getSnapshot().messages);
     const send = turn.options;

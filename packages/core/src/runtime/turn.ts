@@ -28,6 +28,8 @@ export class Turn<Options = unknown> {
   steps = 0;
   /** The request in flight, if any. */
   #request: AbortController | undefined;
+  /** The run id the request in flight starts or reads (what a stop names on the server). */
+  #runId: string | undefined;
   /** Reading or uploading the files of the user's next message (which starts the next turn). */
   #preparing: AbortController | undefined;
   #ended = false;
@@ -74,6 +76,14 @@ export class Turn<Options = unknown> {
     return !this.#ended && this.#request !== undefined;
   }
 
+  /**
+   * The run of this turn's request in flight (the id it was sent with), while one is: what a stop
+   * asks the server to stop. Never an earlier request's run, even before this one's response arrived.
+   */
+  get run(): string | undefined {
+    return this.#ended ? undefined : this.#runId;
+  }
+
   /** Starts reading the message's files; returns the signal that aborts it. */
   prepare(): AbortSignal {
     this.#preparing = new AbortController();
@@ -85,16 +95,19 @@ export class Turn<Options = unknown> {
     this.#preparing = undefined;
   }
 
-  /** A request of this turn starts; returns the controller that aborts it. */
-  request(): AbortController {
+  /** A request of this turn starts, for run `runId`; returns the controller that aborts it. */
+  request(runId?: string): AbortController {
     const controller = new AbortController();
     this.#request = controller;
+    this.#runId = runId;
     return controller;
   }
 
   /** The request `controller` ended (its stream closed, failed or was aborted). */
   requestEnded(controller: AbortController): void {
-    if (this.#request === controller) this.#request = undefined;
+    if (this.#request !== controller) return;
+    this.#request = undefined;
+    this.#runId = undefined;
   }
 
   /** The turn came to rest (finished, failed or waiting on the user): `rested` resolves. A resting turn may still continue. */

@@ -203,12 +203,12 @@ describe('ChatClient resumes a resumable run', () => {
       await chat.sendMessage('hello');
       void chat.sendMessage('write a long story');
       chat.stop();
-      // Tried four times, 250 ms apart (the run could have been on its way), then nothing to stop: no warning, no error.
-      await until(() => requests.filter((request) => request.method === 'DELETE').length >= 4);
+      // One stop, kept by the server for a run that may still be on its way (202 pending); none comes: no warning, no error.
+      await until(() => requests.some((request) => request.method === 'DELETE'));
       await idle();
-      await new Promise((resolve) => setTimeout(resolve, 300));
       const stops = requests.filter((request) => request.method === 'DELETE');
-      expect(stops).toHaveLength(4);
+      expect(stops).toHaveLength(1);
+      expect(stops[0]?.status).toBe(202);
       const runId = new URL(stops[0]!.url).searchParams.get('runId')!;
       expect(
         (await getRun(url, { threadId: 'chat_resume', runId }, { [RESUME_TOKEN_HEADER]: chat.getSnapshot().resumeToken! })).status,
