@@ -332,12 +332,7 @@ export class ResumableStreams {
   }
 
   /** The run's events after `after` as SSE with ids; RUN_STARTED carries the reader's resume token. */
-  #stream(
-    run: RunAddress,
-    after: number,
-    token: string,
-    watch?: { readonly handedOver: () => void; readonly left: () => void },
-  ): Response {
+  #stream(run: RunAddress, after: number, token: string, watch?: { readonly handedOver: () => void; readonly left: () => void }): Response {
     const abort = new AbortController();
     const pages = followRun(this.#store, run, after, abort.signal);
     const encoder = new TextEncoder();

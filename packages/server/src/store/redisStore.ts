@@ -53,12 +53,16 @@ export function createRedisStore(options: RedisStoreOptions): ServerStore {
   const { client } = options;
   return {
     scope: options.scope ?? 'redis',
-    ...(options.subscriber ? { runs: createRedisRunStore({
-          client,
-          subscriber: options.subscriber,
-          prefix,
-          ...(options.stopMarks ? { stopMarks: options.stopMarks } : {}),
-        }) } : {}),
+    ...(options.subscriber
+      ? {
+          runs: createRedisRunStore({
+            client,
+            subscriber: options.subscriber,
+            prefix,
+            ...(options.stopMarks ? { stopMarks: options.stopMarks } : {}),
+          }),
+        }
+      : {}),
     grants: createRedisGrantStore(client, prefix),
     async claim(key, expiresAt) {
       const reply = await client.sendCommand(['SET', prefix + key, '1', 'NX', 'PXAT', String(Math.ceil(expiresAt))]);
