@@ -97,14 +97,45 @@ describe('stop() on a resumable server names the current turn’s run', () => {
     expect(stops.map((stop) => stop.runId)).toEqual([runs[0]?.runId, runs[1]?.runId]);
   });
 
-  it('with no token yet (a chat’s first run, before its response), nothing can prove a stop: the request is aborted, no run is named', async () => {
-    const { connection, runs, stops } = pendingConnection({ token: false });
+  it('a chat’s first run stopped before its response: the request stays open until RUN_STARTED brings the token, then the stop goes out and the request ends', async () => {
+    const { connection, runs, stops, open } = pendingConnection({ token: true });
     const client = new ChatClient({ id: 'chat_first', connection });
     void client.sendMessage('first');
     await waitFor(client, () => runs.length === 1);
     client.stop();
-    expect(runs[0]?.signal.aborted).toBe(true);
+    // Stopped here at once; nothing to prove the stop with yet.
+    expect(client.getSnapshot()).toMatchObject({ status: 'ready', activeRun: undefined, resumeToken: undefined });
+    expect(stops).toEqual([]);
+    expect(runs[0]?.signal.aborted).toBe(false);
+    open();
+    await new Promise<void>((resolve) => runs[0]?.signal.addEventListener('abort', () => resolve(), { once: true }));
+    expect(stops).toEqual([{ threadId: 'chat_first', runId: runs[0]?.runId, token: TOKEN }]);
+    // Nothing of the stopped run was applied.
+    expect(client.getSnapshot().messages.filter((message) => message.role === 'assistant')).toEqual([]);
+    expect(client.getSnapshot().status).toBe('ready');
+  });
+
+  it('a first run on a server without resumable streams (no token in RUN_STARTED): no stop is sent, the request ends at its first event', async () => {
+    const { connection, runs, stops, open } = pendingConnection({ token: false });
+    const client = new ChatClient({ id: 'chat_plain', connection });
+    void client.sendMessage('first');
+    await waitFor(client, () => runs.length === 1);
+    client.stop();
+    open();
+    await new Promise<void>((resolve) => runs[0]?.signal.addEventListener('abort', () => resolve(), { once: true }));
     expect(stops).toEqual([]);
     expect(client.getSnapshot()).toMatchObject({ status: 'ready', activeRun: undefined, resumeToken: undefined });
+  });
+
+  it('a first run whose RUN_STARTED was applied already is not kept open: the stop aborts it at once', async () => {
+    const { connection, runs, stops, open } = pendingConnection({ token: false });
+    const client = new ChatClient({ id: 'chat_started', connection });
+    void client.sendMessage('first');
+    await waitFor(client, () => runs.length === 1);
+    open();
+    await waitFor(client, (snapshot) => snapshot.status === 'streaming');
+    client.stop();
+    expect(runs[0]?.signal.aborted).toBe(true);
+    expect(stops).toEqual([]);
   });
 });

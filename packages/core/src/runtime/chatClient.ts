@@ -2,7 +2,8 @@ import { findToolCall } from '../reduce/chatReducer.js';
 import { initialChatState, type ActiveRun, type ChatSnapshot } from '../model/chatState.js';
 import { BrowserToolRuntime } from './browserToolRuntime.js';
 import { ChatStore } from './chatStore.js';
-import type { Context } from '@ag-ui/core';
+import type { Context, Event as WireEvent } from '@ag-ui/core';
+import { resumeTokenOf } from '../reduce/activeRun.js';
 import type { ChatConnection } from '../transport/connection.js';
 import { nextStep, pendingInterrupts } from '../model/continuation.js';
 import type { ClientDiscovery } from '../discovery/clientManaged.js';
@@ -19,6 +20,9 @@ import { Turn } from './turn.js';
 import { WireToolList, buildRunInput, readRun, type ReconnectOptions } from './runRequest.js';
 import { isTerminalToolCallState, type ToolCallEvent, type ToolCallPart } from '../lifecycle/toolCallLifecycle.js';
 import type { AnyTool } from '../tools/toolDefinition.js';
+
+/** How long a stop keeps a chat's first request open for the token of its run (see `ChatClient.stop`). */
+const TOKEN_WAIT_MS = 10_000;
 
 export type { ChatSnapshot } from '../model/chatState.js';
 
@@ -176,6 +180,11 @@ export class ChatClient {
   #turn: Turn<SendOptions>;
   /** The send queue (`queue: true`), loaded with the first queued message. */
   #queue: SendQueue | undefined;
+  /**
+   * Requests a stop kept open to learn their run's token (a chat's first run, stopped before its
+   * response): the run to stop once the token arrives, and the timer that gives up waiting.
+   */
+  readonly #tokenWaits = new Map<AbortController, { readonly runId: string; readonly timer: ReturnType<typeof setTimeout> }>();
 
   constructor(options: ChatClientOptions) {
     this.#options = options;
@@ -367,7 +376,20 @@ export class ChatClient {
   /** Stops the current response; `remote`: a resumable run is stopped on the server too (else the reader only detaches). */
   #stop(remote: boolean): void {
     // The turn's run in flight, named before the turn ends; else a run kept after a failed turn: it may still be going on the server.
-    if (remote) this.#stopRemote(this.#turn.run);
+    const inFlight = this.#turn.run;
+    if (remote) this.#stopRemote(inFlight);
+    // No token yet (a chat's first run, before its response): the request stays open until its RUN_STARTED brings one.
+    const waiting =
+      remote && inFlight !== undefined && !this.getSnapshot().resumeToken && this.#options.connection.stop
+        ? this.#turn.detachRequest()
+        : undefined;
+    if (waiting && inFlight !== undefined) {
+      const timer = setTimeout(() => {
+        this.#tokenWaits.delete(waiting);
+        waiting.abort();
+      }, TOKEN_WAIT_MS);
+      this.#tokenWaits.set(waiting, { runId: inFlight, timer });
+    }
     const { phase } = this.#turn;
     if (!this.#busy()) return;
     this.#turn.end();
@@ -397,6 +419,27 @@ export class ChatClient {
         .stop?.({ threadId: this.id, runId, token: resumeToken })
         .catch((error: unknown) => this.#warn(`Could not stop the run on the server: ${describeError(error)}`));
     }
+  }
+
+  /**
+   * The first event of a request kept open by a stop arrived (see `#tokenWaits`): with a resume token
+   * (`RUN_STARTED` of a resumable server) the run is stopped on the server under it; the request ends.
+   */
+  #stopWithToken(controller: AbortController, unread: unknown, stream: AsyncIterator<unknown>): boolean {
+    const waiting = this.#tokenWaits.get(controller);
+    if (!waiting) return false;
+    this.#tokenWaits.delete(controller);
+    clearTimeout(waiting.timer);
+    const started = typeof unread === 'object' && unread !== null && (unread as { type?: unknown }).type === 'RUN_STARTED';
+    const token = started ? resumeTokenOf(unread as WireEvent) : undefined;
+    if (token) {
+      this.#options.connection
+        .stop?.({ threadId: this.id, runId: waiting.runId, token })
+        .catch((error: unknown) => this.#warn(`Could not stop the run on the server: ${describeError(error)}`));
+    }
+    controller.abort();
+    void stream.return?.(undefined)?.catch(() => {});
+    return true;
   }
 
   /** Replaces the messages (stopping any response first). */
@@ -574,6 +617,8 @@ export class ChatClient {
         resuming: resuming !== undefined,
         warn: (message) => this.#warn(message),
         isCurrent: () => turn.current,
+        onRunStarted: () => turn.runStarted(),
+        onStale: (unread, stream) => this.#stopWithToken(controller, unread, stream),
         onCustomEvent: (event) => {
           try {
             this.#options.onCustomEvent?.(event);

@@ -97,7 +97,10 @@ export async function readRunEvents(
     for (let index = from; index < wireEvents.length; index++) {
       const event = wireEvents[index] as WireEvent;
       phase = nextPhase(phase, event.type);
-      if (event.type === ('RUN_STARTED' as EventType.RUN_STARTED)) runId = event.runId;
+      if (event.type === ('RUN_STARTED' as EventType.RUN_STARTED)) {
+        runId = event.runId;
+        options.onRunStarted?.();
+      }
       const route = routeEvent(event, client.dataParts, options.warn);
       const last = index === wireEvents.length - 1;
       if (route instanceof Promise)
@@ -164,15 +167,21 @@ export async function readRunEvents(
   let current: AsyncIterator<unknown> = events;
   let read = batchReader(current);
   let next = first;
+  // Whether `onStale` took the stream (then it closes it, not this reader).
+  let handedOff = false;
   try {
     for (;;) {
       try {
         // A batch at a time (one network read's events), each applied without waiting when nothing has to load.
         for (let batch = await (next ?? read()); !batch.done; batch = await read()) {
           next = undefined;
-          for (const item of batch.value) {
-            if (stale()) return undefined;
-            const { raw, id } = unwrap(item);
+          const items = batch.value;
+          for (let index = 0; index < items.length; index++) {
+            if (stale()) {
+              handedOff = options.onStale?.(unwrap(items[index]).raw, current) ?? false;
+              return undefined;
+            }
+            const { raw, id } = unwrap(items[index]);
             // Already applied (a server that repeats itself): nothing to do, not even the lifecycle check.
             if (isApplied(store.getSnapshot(), id)) continue;
             const parsed = parseWireEvent(raw);
@@ -209,6 +218,6 @@ export async function readRunEvents(
     }
   } finally {
     // A reading that stops early releases its stream (the SSE reader's lock and abort listener).
-    void current.return?.(undefined)?.catch(() => {});
+    if (!handedOff) void current.return?.(undefined)?.catch(() => {});
   }
 }

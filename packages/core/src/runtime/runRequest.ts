@@ -100,6 +100,15 @@ export interface RunReading {
   readonly isCurrent: () => boolean;
   /** A CUSTOM event was applied. */
   readonly onCustomEvent: (event: { readonly name: string; readonly value: unknown; readonly runId: string }) => void;
+  /** The request's `RUN_STARTED` was applied. */
+  readonly onRunStarted?: () => void;
+  /**
+   * The reading went stale (the turn was stopped) while `signal` was left open: called with the first
+   * event that arrived and was not applied (as the connection yielded it, without its id), and the
+   * stream, which it then owns and closes. Returns whether it took it; if not (or without it) the
+   * stream is closed here.
+   */
+  readonly onStale?: (unread: unknown, stream: AsyncIterator<unknown>) => boolean;
 }
 
 /**

@@ -30,6 +30,8 @@ export class Turn<Options = unknown> {
   #request: AbortController | undefined;
   /** The run id the request in flight starts or reads (what a stop names on the server). */
   #runId: string | undefined;
+  /** Whether the request in flight's `RUN_STARTED` was applied. */
+  #started = false;
   /** Reading or uploading the files of the user's next message (which starts the next turn). */
   #preparing: AbortController | undefined;
   #ended = false;
@@ -84,6 +86,24 @@ export class Turn<Options = unknown> {
     return this.#ended ? undefined : this.#runId;
   }
 
+  /** The request in flight's `RUN_STARTED` was applied. */
+  runStarted(): void {
+    this.#started = true;
+  }
+
+  /**
+   * Takes the request in flight away from the turn without aborting it, while nothing of its run was
+   * applied: the caller owns (and must end) it. What a stop does to a chat's first run before its
+   * response, to learn the token its `RUN_STARTED` brings. `undefined` when there is none, or its run started.
+   */
+  detachRequest(): AbortController | undefined {
+    const request = this.#request;
+    if (this.#ended || !request || this.#started) return undefined;
+    this.#request = undefined;
+    this.#runId = undefined;
+    return request;
+  }
+
   /** Starts reading the message's files; returns the signal that aborts it. */
   prepare(): AbortSignal {
     this.#preparing = new AbortController();
@@ -100,6 +120,7 @@ export class Turn<Options = unknown> {
     const controller = new AbortController();
     this.#request = controller;
     this.#runId = runId;
+    this.#started = false;
     return controller;
   }
 
@@ -108,6 +129,7 @@ export class Turn<Options = unknown> {
     if (this.#request !== controller) return;
     this.#request = undefined;
     this.#runId = undefined;
+    this.#started = false;
   }
 
   /** The turn came to rest (finished, failed or waiting on the user): `rested` resolves. A resting turn may still continue. */

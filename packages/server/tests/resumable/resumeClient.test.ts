@@ -220,6 +220,29 @@ describe('ChatClient resumes a resumable run', () => {
   );
 
   it(
+    "a chat's first run stopped before its response: the stop goes out once RUN_STARTED brings the token, and the model stops",
+    async () => {
+      const { url, model } = await server();
+      const { chat, requests, idle } = client(url);
+      void chat.sendMessage('write a long story');
+      // Stopped before anything came back: the chat has no token for this thread yet.
+      await until(() => requests.some((request) => request.method === 'POST'));
+      expect(chat.getSnapshot().resumeToken).toBeUndefined();
+      chat.stop();
+      expect(chat.getSnapshot()).toMatchObject({ status: 'ready', error: undefined });
+      await until(() => requests.some((request) => request.method === 'DELETE'), 15_000);
+      await idle();
+      const stops = requests.filter((request) => request.method === 'DELETE');
+      expect(stops).toHaveLength(1);
+      expect(stops[0]?.status).toBe(200);
+      await until(() => model.calls[0]?.signal.aborted === true, 15_000);
+      expect(model.calls).toHaveLength(1);
+      expect(chat.getSnapshot().messages.filter((message) => message.role === 'assistant')).toEqual([]);
+    },
+    LONG,
+  );
+
+  it(
     'a server without resumable streams: a cut connection fails the turn as before, and nothing is read again',
     async () => {
       const { url, model } = await server({ resumable: false });
