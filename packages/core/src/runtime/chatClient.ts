@@ -2,8 +2,7 @@ import { findToolCall } from '../reduce/chatReducer.js';
 import { initialChatState, type ActiveRun, type ChatSnapshot } from '../model/chatState.js';
 import { BrowserToolRuntime } from './browserToolRuntime.js';
 import { ChatStore } from './chatStore.js';
-import type { Context, Event as WireEvent } from '@ag-ui/core';
-import { resumeTokenOf } from '../reduce/activeRun.js';
+import type { Context } from '@ag-ui/core';
 import type { ChatConnection } from '../transport/connection.js';
 import { nextStep, pendingInterrupts } from '../model/continuation.js';
 import type { ClientDiscovery } from '../discovery/clientManaged.js';
@@ -180,11 +179,6 @@ export class ChatClient {
   #turn: Turn<SendOptions>;
   /** The send queue (`queue: true`), loaded with the first queued message. */
   #queue: SendQueue | undefined;
-  /**
-   * Requests a stop kept open to learn their run's token (a chat's first run, stopped before its
-   * response): the run to stop once the token arrives, and the timer that gives up waiting.
-   */
-  readonly #tokenWaits = new Map<AbortController, { readonly runId: string; readonly timer: ReturnType<typeof setTimeout> }>();
 
   constructor(options: ChatClientOptions) {
     this.#options = options;
@@ -377,18 +371,10 @@ export class ChatClient {
   #stop(remote: boolean): void {
     // The turn's run in flight, named before the turn ends; else a run kept after a failed turn: it may still be going on the server.
     const inFlight = this.#turn.run;
-    if (remote) this.#stopRemote(inFlight);
-    // No token yet (a chat's first run, before its response): the request stays open until its RUN_STARTED brings one.
-    const waiting =
-      remote && inFlight !== undefined && !this.getSnapshot().resumeToken && this.#options.connection.stop
-        ? this.#turn.detachRequest()
-        : undefined;
-    if (waiting && inFlight !== undefined) {
-      const timer = setTimeout(() => {
-        this.#tokenWaits.delete(waiting);
-        waiting.abort();
-      }, TOKEN_WAIT_MS);
-      this.#tokenWaits.set(waiting, { runId: inFlight, timer });
+    if (remote) {
+      this.#stopRemote(inFlight);
+      // No token yet (a chat's first run, before its response): the request stays open until its RUN_STARTED brings one.
+      if (!this.getSnapshot().resumeToken && this.#options.connection.stop) this.#turn.keepForToken(TOKEN_WAIT_MS);
     }
     const { phase } = this.#turn;
     if (!this.#busy()) return;
@@ -411,35 +397,13 @@ export class ChatClient {
    * arrived) there is nothing to prove the stop with: the request is aborted, and the server stops a
    * first run whose request left before it started.
    */
-  #stopRemote(inFlight?: string): void {
-    const { activeRun, resumeToken } = this.getSnapshot();
-    const runId = inFlight ?? activeRun?.runId;
+  #stopRemote(inFlight?: string, resumeToken = this.getSnapshot().resumeToken): void {
+    const runId = inFlight ?? this.getSnapshot().activeRun?.runId;
     if (runId !== undefined && resumeToken) {
       this.#options.connection
         .stop?.({ threadId: this.id, runId, token: resumeToken })
         .catch((error: unknown) => this.#warn(`Could not stop the run on the server: ${describeError(error)}`));
     }
-  }
-
-  /**
-   * The first event of a request kept open by a stop arrived (see `#tokenWaits`): with a resume token
-   * (`RUN_STARTED` of a resumable server) the run is stopped on the server under it; the request ends.
-   */
-  #stopWithToken(controller: AbortController, unread: unknown, stream: AsyncIterator<unknown>): boolean {
-    const waiting = this.#tokenWaits.get(controller);
-    if (!waiting) return false;
-    this.#tokenWaits.delete(controller);
-    clearTimeout(waiting.timer);
-    const started = typeof unread === 'object' && unread !== null && (unread as { type?: unknown }).type === 'RUN_STARTED';
-    const token = started ? resumeTokenOf(unread as WireEvent) : undefined;
-    if (token) {
-      this.#options.connection
-        .stop?.({ threadId: this.id, runId: waiting.runId, token })
-        .catch((error: unknown) => this.#warn(`Could not stop the run on the server: ${describeError(error)}`));
-    }
-    controller.abort();
-    void stream.return?.(undefined)?.catch(() => {});
-    return true;
   }
 
   /** Replaces the messages (stopping any response first). */
@@ -618,7 +582,14 @@ export class ChatClient {
         warn: (message) => this.#warn(message),
         isCurrent: () => turn.current,
         onRunStarted: () => turn.runStarted(),
-        onStale: (unread, stream) => this.#stopWithToken(controller, unread, stream),
+        // A request a stop kept open (see `#stop`): its run is stopped under the token its RUN_STARTED brought.
+        onStale: (token, stream) => {
+          if (!turn.keptForToken(controller)) return false;
+          if (token) this.#stopRemote(runId, token);
+          controller.abort();
+          void stream.return?.(undefined)?.catch(() => {});
+          return true;
+        },
         onCustomEvent: (event) => {
           try {
             this.#options.onCustomEvent?.(event);

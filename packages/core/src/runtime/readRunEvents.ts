@@ -5,7 +5,7 @@ import { createChunkExpander } from '../protocol/expandChunks.js';
 import { parseWireEvent } from '../protocol/parseWireEvent.js';
 import { nextPhase, type Phase } from '../protocol/runPhase.js';
 import { routeEvent } from '../reduce/routeEvent.js';
-import { isApplied } from '../reduce/activeRun.js';
+import { isApplied, resumeTokenOf } from '../reduce/activeRun.js';
 import type { RunEnding, RunReading } from './runRequest.js';
 import { batchReader } from '../transport/eventBatches.js';
 
@@ -33,6 +33,12 @@ function unwrap(item: unknown): { readonly raw: unknown; readonly id: number | u
   }
   return { raw: item, id: undefined };
 }
+
+/** The resume token of a raw `RUN_STARTED` (a Chatwire server's, with resumable streams), if it is one that has one. */
+const tokenOfStart = (raw: unknown): string | undefined =>
+  typeof raw === 'object' && raw !== null && (raw as { type?: unknown }).type === 'RUN_STARTED'
+    ? resumeTokenOf(raw as WireEvent)
+    : undefined;
 
 /** Event types each chat (its store) already warned about as unknown: one warning per type. */
 const unknownTypes = new WeakMap<object, Set<string>>();
@@ -178,7 +184,7 @@ export async function readRunEvents(
           const items = batch.value;
           for (let index = 0; index < items.length; index++) {
             if (stale()) {
-              handedOff = options.onStale?.(unwrap(items[index]).raw, current) ?? false;
+              handedOff = options.onStale?.(tokenOfStart(unwrap(items[index]).raw), current) ?? false;
               return undefined;
             }
             const { raw, id } = unwrap(items[index]);

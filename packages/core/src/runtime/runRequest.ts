@@ -103,12 +103,12 @@ export interface RunReading {
   /** The request's `RUN_STARTED` was applied. */
   readonly onRunStarted?: () => void;
   /**
-   * The reading went stale (the turn was stopped) while `signal` was left open: called with the first
-   * event that arrived and was not applied (as the connection yielded it, without its id), and the
-   * stream, which it then owns and closes. Returns whether it took it; if not (or without it) the
-   * stream is closed here.
+   * The reading went stale (the turn was stopped) while `signal` was left open: called, when the next
+   * event arrives (not applied), with the resume token it carries when it is a `RUN_STARTED` with one,
+   * and the stream, which it then owns and closes. Returns whether it took it; if not (or without it)
+   * the stream is closed here.
    */
-  readonly onStale?: (unread: unknown, stream: AsyncIterator<unknown>) => boolean;
+  readonly onStale?: (token: string | undefined, stream: AsyncIterator<unknown>) => boolean;
 }
 
 /**

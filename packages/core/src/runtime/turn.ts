@@ -32,6 +32,8 @@ export class Turn<Options = unknown> {
   #runId: string | undefined;
   /** Whether the request in flight's `RUN_STARTED` was applied. */
   #started = false;
+  /** The request a stop keeps open for its run's token (see {@link keepForToken}). */
+  #kept: AbortController | undefined;
   /** Reading or uploading the files of the user's next message (which starts the next turn). */
   #preparing: AbortController | undefined;
   #ended = false;
@@ -92,16 +94,20 @@ export class Turn<Options = unknown> {
   }
 
   /**
-   * Takes the request in flight away from the turn without aborting it, while nothing of its run was
-   * applied: the caller owns (and must end) it. What a stop does to a chat's first run before its
-   * response, to learn the token its `RUN_STARTED` brings. `undefined` when there is none, or its run started.
+   * Keeps the request in flight open when the turn ends (at most `ms`), while nothing of its run was
+   * applied: what a stop does to a chat's first run before its response, to learn the token its
+   * `RUN_STARTED` brings (see {@link keptForToken}).
    */
-  detachRequest(): AbortController | undefined {
+  keepForToken(ms: number): void {
     const request = this.#request;
-    if (this.#ended || !request || this.#started) return undefined;
-    this.#request = undefined;
-    this.#runId = undefined;
-    return request;
+    if (this.#ended || !request || this.#started) return;
+    this.#kept = request;
+    setTimeout(() => request.abort(), ms);
+  }
+
+  /** Whether `controller` is the request {@link keepForToken} kept open. */
+  keptForToken(controller: AbortController): boolean {
+    return this.#kept === controller;
   }
 
   /** Starts reading the message's files; returns the signal that aborts it. */
@@ -144,7 +150,7 @@ export class Turn<Options = unknown> {
     this.#ended = true;
     this.#preparing?.abort();
     this.#preparing = undefined;
-    this.#request?.abort();
+    if (this.#request !== this.#kept) this.#request?.abort();
     this.#request = undefined;
     this.rest();
   }
