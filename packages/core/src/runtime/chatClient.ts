@@ -359,7 +359,9 @@ export class ChatClient {
 
   /**
    * Stops the current response: aborts the request and running tools, keeps what arrived. On a
-   * server with resumable streams, asks it to stop the run too (`DELETE`), also a resumed one. A
+   * server with resumable streams, asks it to stop the run too (`DELETE`), also a resumed one, and
+   * one whose response has not arrived yet (a chat's first run: once its `RUN_STARTED` brings the
+   * token, the request kept open until then without applying anything). A
    * message whose files are still being read or uploaded is not sent. Queued messages stay queued
    * (paused until the next send).
    */
