@@ -357,7 +357,7 @@ export function createChatHandler(options: ChatHandlerOptions): (request: Reques
           })
         : run;
     const events = releasing(stored, slot);
-    if (resumable && opened) return cors(resumable.start(opened, events, abort));
+    if (resumable && opened) return cors(resumable.start(opened, events, abort, request.signal));
     return withCors(toServerSentEventsResponse(events, { abort }), corsOrigin);
   }, '/api/chat');
 }

@@ -26,7 +26,16 @@ export type { MemoryStoreOptions } from './store/memoryStore.js';
 export type { MemoryRunStore } from './store/memoryRunStore.js';
 export { createRedisStore } from './store/redisStore.js';
 export type { RedisCommandClient, RedisStoreOptions } from './store/redisStore.js';
-export type { OwnedRun, RunAddress, RunRecord, RunSignal, RunStreamStore, StoredEvent } from './store/runStreamStore.js';
+export type {
+  OwnedRun,
+  RunAddress,
+  RunRecord,
+  RunSignal,
+  RunStreamStore,
+  StopMarkLimits,
+  StopOutcome,
+  StoredEvent,
+} from './store/runStreamStore.js';
 export type { RedisSubscriber } from './store/redisRunStore.js';
 export { DEFAULT_RESUMABLE } from './resumable/resumableStreams.js';
 export type { ResumableStreamOptions } from './resumable/resumableStreams.js';

@@ -12,7 +12,7 @@ import { withFields } from './sharedMessages.js';
  */
 
 /** The resume token a Chatwire server puts on `RUN_STARTED` (`metadata.chatwire.resume.token`), if any. */
-function resumeTokenOf(event: WireEvent): string | undefined {
+export function resumeTokenOf(event: WireEvent): string | undefined {
   const metadata = (event as { readonly metadata?: unknown }).metadata as { chatwire?: { resume?: { token?: unknown } } } | undefined;
   const token = metadata?.chatwire?.resume?.token;
   return typeof token === 'string' && token !== '' ? token : undefined;

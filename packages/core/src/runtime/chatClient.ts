@@ -21,6 +21,9 @@ import { WireToolList, buildRunInput, readRun, type ReconnectOptions } from './r
 import { isTerminalToolCallState, type ToolCallEvent, type ToolCallPart } from '../lifecycle/toolCallLifecycle.js';
 import type { AnyTool } from '../tools/toolDefinition.js';
 
+/** How long a stop keeps a chat's first request open for the token of its run (see `ChatClient.stop`). */
+const TOKEN_WAIT_MS = 10_000;
+
 export type { ChatSnapshot } from '../model/chatState.js';
 
 /** Options of {@link ChatClient}. Every callback is read at call time, so updates apply at once. */
@@ -365,7 +368,9 @@ export class ChatClient {
 
   /**
    * Stops the current response: aborts the request and running tools, keeps what arrived. On a
-   * server with resumable streams, asks it to stop the run too (`DELETE`), also a resumed one. A
+   * server with resumable streams, asks it to stop the run too (`DELETE`), also a resumed one, and
+   * one whose response has not arrived yet (a chat's first run: once its `RUN_STARTED` brings the
+   * token, the request kept open until then without applying anything). A
    * message whose files are still being read or uploaded is not sent. Queued messages stay queued
    * (paused until the next send).
    */
@@ -375,8 +380,13 @@ export class ChatClient {
 
   /** Stops the current response; `remote`: a resumable run is stopped on the server too (else the reader only detaches). */
   #stop(remote: boolean): void {
-    // Also a run kept after a failed turn: it may still be going on the server.
-    if (remote) this.#stopRemote();
+    // The turn's run in flight, named before the turn ends; else a run kept after a failed turn: it may still be going on the server.
+    const inFlight = this.#turn.run;
+    if (remote) {
+      this.#stopRemote(inFlight);
+      // No token yet (a chat's first run, before its response): the request stays open until its RUN_STARTED brings one.
+      if (!this.getSnapshot().resumeToken && this.#options.connection.stop) this.#turn.keepForToken(TOKEN_WAIT_MS);
+    }
     const { phase } = this.#turn;
     if (!this.#busy()) return;
     this.#turn.end();
@@ -389,12 +399,20 @@ export class ChatClient {
     this.#turn = this.#newTurn(undefined);
   }
 
-  /** Asks the server to stop the snapshot's resumable run, if there is one (`DELETE`). */
-  #stopRemote(): void {
-    const { activeRun, resumeToken } = this.getSnapshot();
-    if (activeRun && resumeToken) {
+  /**
+   * Asks the server to stop a resumable run (`DELETE`): `inFlight`, the current turn's run whose
+   * request is open, else the run a failed turn kept (`snapshot.activeRun`). The run in flight is
+   * named by the id its request was sent with, so a stop pressed before its response arrived names
+   * it too (never the previous run); a stop that overtakes the request is kept by the server until
+   * the run starts, and ends it then. With no token yet (a chat's first run, before its response
+   * arrived) there is nothing to prove the stop with: the request is aborted, and the server stops a
+   * first run whose request left before it started.
+   */
+  #stopRemote(inFlight?: string, resumeToken = this.getSnapshot().resumeToken): void {
+    const runId = inFlight ?? this.getSnapshot().activeRun?.runId;
+    if (runId !== undefined && resumeToken) {
       this.#options.connection
-        .stop?.({ threadId: this.id, runId: activeRun.runId, token: resumeToken })
+        .stop?.({ threadId: this.id, runId, token: resumeToken })
         .catch((error: unknown) => this.#warn(`Could not stop the run on the server: ${describeError(error)}`));
     }
   }
@@ -550,8 +568,8 @@ export class ChatClient {
   }
 
   async #run(turn: Turn<SendOptions>, resuming?: ActiveRun): Promise<void> {
-    const controller = turn.request();
     const runId = resuming?.runId ?? createId('run');
+    const controller = turn.request(runId);
     const store = this.#store;
     const tools = this.#wireTools.get(this.#options.tools, this.#options.manageDiscovery, this.getSnapshot().messages);
     const send = turn.options;
@@ -574,6 +592,15 @@ export class ChatClient {
         resuming: resuming !== undefined,
         warn: (message) => this.#warn(message),
         isCurrent: () => turn.current,
+        onRunStarted: () => turn.runStarted(),
+        // A request a stop kept open (see `#stop`): its run is stopped under the token its RUN_STARTED brought.
+        onStale: (token, stream) => {
+          if (!turn.keptForToken(controller)) return false;
+          if (token) this.#stopRemote(runId, token);
+          controller.abort();
+          void stream.return?.(undefined)?.catch(() => {});
+          return true;
+        },
         onCustomEvent: (event) => {
           try {
             this.#options.onCustomEvent?.(event);

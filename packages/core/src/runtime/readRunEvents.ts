@@ -5,7 +5,7 @@ import { createChunkExpander } from '../protocol/expandChunks.js';
 import { parseWireEvent } from '../protocol/parseWireEvent.js';
 import { nextPhase, type Phase } from '../protocol/runPhase.js';
 import { routeEvent } from '../reduce/routeEvent.js';
-import { isApplied } from '../reduce/activeRun.js';
+import { isApplied, resumeTokenOf } from '../reduce/activeRun.js';
 import type { RunEnding, RunReading } from './runRequest.js';
 import { batchReader } from '../transport/eventBatches.js';
 
@@ -33,6 +33,12 @@ function unwrap(item: unknown): { readonly raw: unknown; readonly id: number | u
   }
   return { raw: item, id: undefined };
 }
+
+/** The resume token of a raw `RUN_STARTED` (a Chatwire server's, with resumable streams), if it is one that has one. */
+const tokenOfStart = (raw: unknown): string | undefined =>
+  typeof raw === 'object' && raw !== null && (raw as { type?: unknown }).type === 'RUN_STARTED'
+    ? resumeTokenOf(raw as WireEvent)
+    : undefined;
 
 /** Event types each chat (its store) already warned about as unknown: one warning per type. */
 const unknownTypes = new WeakMap<object, Set<string>>();
@@ -97,7 +103,10 @@ export async function readRunEvents(
     for (let index = from; index < wireEvents.length; index++) {
       const event = wireEvents[index] as WireEvent;
       phase = nextPhase(phase, event.type);
-      if (event.type === ('RUN_STARTED' as EventType.RUN_STARTED)) runId = event.runId;
+      if (event.type === ('RUN_STARTED' as EventType.RUN_STARTED)) {
+        runId = event.runId;
+        options.onRunStarted?.();
+      }
       const route = routeEvent(event, client, options.warn);
       const last = index === wireEvents.length - 1;
       if (route instanceof Promise)
@@ -164,15 +173,21 @@ export async function readRunEvents(
   let current: AsyncIterator<unknown> = events;
   let read = batchReader(current);
   let next = first;
+  // Whether `onStale` took the stream (then it closes it, not this reader).
+  let handedOff = false;
   try {
     for (;;) {
       try {
         // A batch at a time (one network read's events), each applied without waiting when nothing has to load.
         for (let batch = await (next ?? read()); !batch.done; batch = await read()) {
           next = undefined;
-          for (const item of batch.value) {
-            if (stale()) return undefined;
-            const { raw, id } = unwrap(item);
+          const items = batch.value;
+          for (let index = 0; index < items.length; index++) {
+            if (stale()) {
+              handedOff = options.onStale?.(tokenOfStart(unwrap(items[index]).raw), current) ?? false;
+              return undefined;
+            }
+            const { raw, id } = unwrap(items[index]);
             // Already applied (a server that repeats itself): nothing to do, not even the lifecycle check.
             if (isApplied(store.getSnapshot(), id)) continue;
             const parsed = parseWireEvent(raw);
@@ -209,6 +224,6 @@ export async function readRunEvents(
     }
   } finally {
     // A reading that stops early releases its stream (the SSE reader's lock and abort listener).
-    void current.return?.(undefined)?.catch(() => {});
+    if (!handedOff) void current.return?.(undefined)?.catch(() => {});
   }
 }

@@ -105,6 +105,15 @@ export interface RunReading {
   readonly isCurrent: () => boolean;
   /** A CUSTOM event was applied. */
   readonly onCustomEvent: (event: { readonly name: string; readonly value: unknown; readonly runId: string }) => void;
+  /** The request's `RUN_STARTED` was applied. */
+  readonly onRunStarted?: () => void;
+  /**
+   * The reading went stale (the turn was stopped) while `signal` was left open: called, when the next
+   * event arrives (not applied), with the resume token it carries when it is a `RUN_STARTED` with one,
+   * and the stream, which it then owns and closes. Returns whether it took it; if not (or without it)
+   * the stream is closed here.
+   */
+  readonly onStale?: (token: string | undefined, stream: AsyncIterator<unknown>) => boolean;
 }
 
 /**

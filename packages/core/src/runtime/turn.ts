@@ -28,6 +28,12 @@ export class Turn<Options = unknown> {
   steps = 0;
   /** The request in flight, if any. */
   #request: AbortController | undefined;
+  /** The run id the request in flight starts or reads (what a stop names on the server). */
+  #runId: string | undefined;
+  /** Whether the request in flight's `RUN_STARTED` was applied. */
+  #started = false;
+  /** The request a stop keeps open for its run's token (see {@link keepForToken}). */
+  #kept: AbortController | undefined;
   /** Reading or uploading the files of the user's next message (which starts the next turn). */
   #preparing: AbortController | undefined;
   #ended = false;
@@ -74,6 +80,36 @@ export class Turn<Options = unknown> {
     return !this.#ended && this.#request !== undefined;
   }
 
+  /**
+   * The run of this turn's request in flight (the id it was sent with), while one is: what a stop
+   * asks the server to stop. Never an earlier request's run, even before this one's response arrived.
+   */
+  get run(): string | undefined {
+    return this.#ended ? undefined : this.#runId;
+  }
+
+  /** The request in flight's `RUN_STARTED` was applied. */
+  runStarted(): void {
+    this.#started = true;
+  }
+
+  /**
+   * Keeps the request in flight open when the turn ends (at most `ms`), while nothing of its run was
+   * applied: what a stop does to a chat's first run before its response, to learn the token its
+   * `RUN_STARTED` brings (see {@link keptForToken}).
+   */
+  keepForToken(ms: number): void {
+    const request = this.#request;
+    if (this.#ended || !request || this.#started) return;
+    this.#kept = request;
+    setTimeout(() => request.abort(), ms);
+  }
+
+  /** Whether `controller` is the request {@link keepForToken} kept open. */
+  keptForToken(controller: AbortController): boolean {
+    return this.#kept === controller;
+  }
+
   /** Starts reading the message's files; returns the signal that aborts it. */
   prepare(): AbortSignal {
     this.#preparing = new AbortController();
@@ -85,16 +121,21 @@ export class Turn<Options = unknown> {
     this.#preparing = undefined;
   }
 
-  /** A request of this turn starts; returns the controller that aborts it. */
-  request(): AbortController {
+  /** A request of this turn starts, for run `runId`; returns the controller that aborts it. */
+  request(runId?: string): AbortController {
     const controller = new AbortController();
     this.#request = controller;
+    this.#runId = runId;
+    this.#started = false;
     return controller;
   }
 
   /** The request `controller` ended (its stream closed, failed or was aborted). */
   requestEnded(controller: AbortController): void {
-    if (this.#request === controller) this.#request = undefined;
+    if (this.#request !== controller) return;
+    this.#request = undefined;
+    this.#runId = undefined;
+    this.#started = false;
   }
 
   /** The turn came to rest (finished, failed or waiting on the user): `rested` resolves. A resting turn may still continue. */
@@ -109,7 +150,7 @@ export class Turn<Options = unknown> {
     this.#ended = true;
     this.#preparing?.abort();
     this.#preparing = undefined;
-    this.#request?.abort();
+    if (this.#request !== this.#kept) this.#request?.abort();
     this.#request = undefined;
     this.rest();
   }

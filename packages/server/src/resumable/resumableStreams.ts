@@ -20,6 +20,13 @@ export interface ResumableStreamOptions {
   /** How long a stop request (`DELETE`) waits for the run to end before answering 202. Defaults to 5,000. */
   readonly stopWaitMs?: number;
   /**
+   * How long a stop (`DELETE` naming a run id) that finds no run of the asker is kept, in
+   * milliseconds: a run with that id started by the same token's owner within this time ends at
+   * once, stopped (the stop overtook the run's `POST`). Defaults to 30,000. How many such marks a
+   * store keeps is bounded by the store (`stopMarks` of `createMemoryRunStore` / `createRedisRunStore`).
+   */
+  readonly stopMarkMs?: number;
+  /**
    * A running run whose instance stops refreshing it (heartbeat every third of this) expires after
    * this many milliseconds, so readers of a run whose server died are not left waiting. Defaults to 60,000.
    */
@@ -39,6 +46,7 @@ export const DEFAULT_RESUMABLE: Required<ResumableStreamOptions> = {
   maxEvents: 20_000,
   maxBytes: 4 * 1024 * 1024,
   stopWaitMs: 5_000,
+  stopMarkMs: 30_000,
   staleAfterMs: 60_000,
   budget: DEFAULT_RUN_BUDGET,
 };
@@ -55,6 +63,8 @@ export interface OpenedRun {
   readonly token: string;
   /** Its line in the process's run budget. */
   readonly account: RunAccount;
+  /** Whether this request's token was issued with this run (the client had none for the thread: it learns it from this response only). */
+  readonly minted: boolean;
 }
 
 const json = (status: number, body: Record<string, unknown>) => Response.json(body, { status, headers: { 'cache-control': 'no-store' } });
@@ -135,7 +145,7 @@ export class ResumableStreams {
         'run-exists',
       );
     }
-    return { run, token, account };
+    return { run, token, account, minted: minted !== undefined };
   }
 
   /** Forgets a run that was opened but refused before it started (its history did not verify). */
@@ -144,8 +154,12 @@ export class ResumableStreams {
     await this.#store.end(opened.run, Date.now()).catch(() => {});
   }
 
-  /** Starts recording the run's events and answers with its stream, read from the store like any resume. */
-  start(opened: OpenedRun, events: AsyncIterable<Event>, abort: AbortController): Response {
+  /**
+   * Starts recording the run's events and answers with its stream, read from the store like any resume.
+   * A run whose token was issued with it (`minted`) is stopped when its request goes away before its
+   * stream handed over anything: that client never learnt the token, so no one could read or stop it.
+   */
+  start(opened: OpenedRun, events: AsyncIterable<Event>, abort: AbortController, signal?: AbortSignal): Response {
     const { run } = opened;
     void recordRun(this.#store, run, events, {
       abort,
@@ -153,7 +167,22 @@ export class ResumableStreams {
       account: opened.account,
       onFailure: (error) => void reportError(this.#onError, { kind: 'run', error, threadId: run.threadId, runId: run.runId }),
     });
-    return this.#stream(run, 0, opened.token);
+    if (!opened.minted) return this.#stream(run, 0, opened.token);
+    let handedOver = false;
+    const orphaned = () => {
+      if (handedOver) return;
+      handedOver = true;
+      void this.#store.stop(run, Date.now()).catch(() => {});
+    };
+    if (signal?.aborted) orphaned();
+    else signal?.addEventListener('abort', orphaned, { once: true });
+    return this.#stream(run, 0, opened.token, {
+      handedOver: () => {
+        handedOver = true;
+        signal?.removeEventListener('abort', orphaned);
+      },
+      left: orphaned,
+    });
   }
 
   /** `GET`: the run's events after `Last-Event-ID`, then the rest as they come. */
@@ -182,16 +211,33 @@ export class ResumableStreams {
     return this.#stream(record, after, token);
   }
 
-  /** `DELETE`: asks the run to stop wherever it runs, and waits (up to `stopWaitMs`) for its end. */
+  /**
+   * `DELETE`: asks the run to stop wherever it runs, and waits (up to `stopWaitMs`) for its end. A
+   * named run the store does not hold for this token (not started yet, long gone, or another
+   * owner's: answered alike, so ids cannot be probed) is marked for `stopMarkMs`: if this owner
+   * starts it meanwhile, it ends at once, stopped.
+   */
   async stop(request: Request): Promise<Response> {
-    const found = await this.#find(request, new URL(request.url), 'stop');
-    if (found instanceof Response) return found;
-    const { record } = found;
-    const run: RunAddress = { threadId: record.threadId, runId: record.runId };
+    const url = new URL(request.url);
+    const runId = url.searchParams.get('runId');
+    if (!runId) {
+      const found = await this.#find(request, url, 'stop');
+      if (found instanceof Response) return found;
+      return this.#stopOwned(found.record);
+    }
+    const asker = this.#asker(request, url, 'stop');
+    if (asker instanceof Response) return asker;
+    return this.#stopOwned({ threadId: asker.threadId, runId, owner: asker.owner });
+  }
+
+  async #stopOwned(owned: OwnedRun): Promise<Response> {
+    const run: OwnedRun = { threadId: owned.threadId, runId: owned.runId, owner: owned.owner };
     try {
-      if (record.state === 'ended' || !(await this.#store.requestStop(run))) return json(200, { runId: record.runId, status: 'finished' });
+      const outcome = await this.#store.stop(run, Date.now() + this.#options.stopMarkMs);
+      if (outcome === 'ended') return json(200, { runId: run.runId, status: 'finished' });
+      if (outcome === 'marked') return json(202, { runId: run.runId, status: 'pending' });
       const ended = await this.#waitForEnd(run, this.#options.stopWaitMs);
-      return ended ? json(200, { runId: record.runId, status: 'stopped' }) : json(202, { runId: record.runId, status: 'stopping' });
+      return ended ? json(200, { runId: run.runId, status: 'stopped' }) : json(202, { runId: run.runId, status: 'stopping' });
     } catch (error) {
       return this.#unavailable(error, run);
     }
@@ -203,6 +249,33 @@ export class ResumableStreams {
     url: URL,
     purpose: 'read' | 'stop',
   ): Promise<Response | { record: RunRecord; token: string; named: boolean }> {
+    const asker = this.#asker(request, url, purpose);
+    if (asker instanceof Response) return asker;
+    const { threadId, owner, token } = asker;
+    let runId = url.searchParams.get('runId') ?? undefined;
+    const named = runId !== undefined && runId !== '';
+    let record: RunRecord | undefined;
+    try {
+      if (!named) runId = await this.#store.latest(threadId, owner);
+      if (runId !== undefined && runId !== '') record = await this.#store.info({ threadId, runId });
+    } catch (error) {
+      return this.#unavailable(error, { threadId, runId: runId ?? '' });
+    }
+    // Another owner's run answers exactly like a missing one: ids cannot be probed.
+    if (!record || record.owner !== owner) {
+      if (!named) return noRun();
+      return refuse(
+        404,
+        `No run '${(runId ?? '').slice(0, 200)}' of this thread is running or retained for this token (runs are kept ${this.#options.retainMs} ms after they end).`,
+        'unknown-run',
+      );
+    }
+    if (!named && purpose === 'stop' && record.state === 'ended') return noRun();
+    return { record, token, named };
+  }
+
+  /** Who asks, from the request's thread and resume token (checked ids, a token this server issued for the thread). */
+  #asker(request: Request, url: URL, purpose: 'read' | 'stop'): Response | { threadId: string; owner: string; token: string } {
     const threadId = url.searchParams.get('threadId');
     if (!threadId)
       return refuse(
@@ -232,26 +305,7 @@ export class ResumableStreams {
         'invalid-resume-token',
       );
     }
-    let runId = url.searchParams.get('runId') ?? undefined;
-    const named = runId !== undefined && runId !== '';
-    let record: RunRecord | undefined;
-    try {
-      if (!named) runId = await this.#store.latest(threadId, owner);
-      if (runId !== undefined && runId !== '') record = await this.#store.info({ threadId, runId });
-    } catch (error) {
-      return this.#unavailable(error, { threadId, runId: runId ?? '' });
-    }
-    // Another owner's run answers exactly like a missing one: ids cannot be probed.
-    if (!record || record.owner !== owner) {
-      if (!named) return noRun();
-      return refuse(
-        404,
-        `No run '${(runId ?? '').slice(0, 200)}' of this thread is running or retained for this token (runs are kept ${this.#options.retainMs} ms after they end).`,
-        'unknown-run',
-      );
-    }
-    if (!named && purpose === 'stop' && record.state === 'ended') return noRun();
-    return { record, token: token.trim(), named };
+    return { threadId, owner, token: token.trim() };
   }
 
   async #waitForEnd(run: RunAddress, ms: number): Promise<boolean> {
@@ -278,7 +332,7 @@ export class ResumableStreams {
   }
 
   /** The run's events after `after` as SSE with ids; RUN_STARTED carries the reader's resume token. */
-  #stream(run: RunAddress, after: number, token: string): Response {
+  #stream(run: RunAddress, after: number, token: string, watch?: { readonly handedOver: () => void; readonly left: () => void }): Response {
     const abort = new AbortController();
     const pages = followRun(this.#store, run, after, abort.signal);
     const encoder = new TextEncoder();
@@ -304,10 +358,14 @@ export class ResumableStreams {
         // The reader may have left while the store was read.
         if (abort.signal.aborted) return;
         if (next.done) controller.close();
-        else controller.enqueue(encoder.encode(next.value.map((event) => encodeEventFrame(withToken(event))).join('')));
+        else {
+          controller.enqueue(encoder.encode(next.value.map((event) => encodeEventFrame(withToken(event))).join('')));
+          watch?.handedOver();
+        }
       },
       cancel: async () => {
-        // The reader left: it only detaches; the run goes on.
+        // The reader left: it only detaches; the run goes on (unless it never got the run's token).
+        watch?.left();
         abort.abort();
         await pages.return(undefined as never).catch(() => {});
       },

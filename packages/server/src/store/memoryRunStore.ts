@@ -1,12 +1,15 @@
 import {
+  DEFAULT_STOP_MARKS,
   hashIds,
   idBytes,
   runKeyOf,
   utf8Length,
+  type OwnedRun,
   type RunAddress,
   type RunRecord,
   type RunSignal,
   type RunStreamStore,
+  type StopMarkLimits,
   type StoredEvent,
 } from './runStreamStore.js';
 
@@ -29,6 +32,8 @@ interface MemoryRun {
 export interface MemoryRunStoreOptions {
   /** The clock. Defaults to `Date.now`. */
   readonly now?: () => number;
+  /** How many "stopped before start" marks it keeps (see `RunStreamStore.stop`). Defaults to {@link DEFAULT_STOP_MARKS}. */
+  readonly stopMarks?: StopMarkLimits;
 }
 
 /** A {@link RunStreamStore} in memory, with its own accounting. */
@@ -40,6 +45,8 @@ export interface MemoryRunStore extends RunStreamStore {
    * or of every run when none is named. Dropped events stop counting the moment they are dropped.
    */
   readonly bytesHeld: (run?: RunAddress) => number;
+  /** "Stopped before start" marks held (live or not yet swept). */
+  readonly stopMarks: () => number;
 }
 
 /**
@@ -53,6 +60,47 @@ export function createMemoryRunStore(options: MemoryRunStoreOptions = {}): Memor
   const runs = new Map<string, MemoryRun>();
   const latestRuns = new Map<string, { runId: string; key: string }>();
   const keyOf = runKeyOf;
+  const markLimits = { ...DEFAULT_STOP_MARKS, ...options.stopMarks };
+  // "Stopped before start" marks, oldest first (every mark lives as long, so also soonest to expire
+  // first), and each thread-and-owner group's marks, oldest first (at most `perOwner` of them).
+  const marks = new Map<string, { readonly until: number; readonly group: string }>();
+  const markGroups = new Map<string, string[]>();
+  const dropMark = (key: string) => {
+    const mark = marks.get(key);
+    if (!mark) return;
+    marks.delete(key);
+    const group = markGroups.get(mark.group);
+    if (!group) return;
+    group.splice(group.indexOf(key), 1);
+    if (group.length === 0) markGroups.delete(mark.group);
+  };
+  const sweepMarks = () => {
+    const at = now();
+    for (const [key, mark] of marks) {
+      if (mark.until > at) break;
+      dropMark(key);
+    }
+  };
+  const mark = (run: OwnedRun, until: number) => {
+    sweepMarks();
+    const key = hashIds(run.threadId, run.runId, run.owner);
+    const groupKey = hashIds(run.threadId, run.owner);
+    dropMark(key);
+    marks.set(key, { until, group: groupKey });
+    let group = markGroups.get(groupKey);
+    if (!group) markGroups.set(groupKey, (group = []));
+    group.push(key);
+    if (group.length > markLimits.perOwner) dropMark(group[0] as string);
+    if (marks.size > markLimits.max) dropMark(marks.keys().next().value as string);
+  };
+  /** Uses up the run's mark: whether its owner asked it to stop before it existed. */
+  const takeMark = (run: OwnedRun): boolean => {
+    const key = hashIds(run.threadId, run.runId, run.owner);
+    const found = marks.get(key);
+    if (!found) return false;
+    dropMark(key);
+    return found.until > now();
+  };
 
   const live = (key: string): MemoryRun | undefined => {
     const run = runs.get(key);
@@ -108,6 +156,7 @@ export function createMemoryRunStore(options: MemoryRunStoreOptions = {}): Memor
 
   return {
     size: () => runs.size,
+    stopMarks: () => marks.size,
     bytesHeld: (run) => {
       if (!run) return total;
       return runs.get(keyOf(run))?.bytes ?? 0;
@@ -124,7 +173,7 @@ export function createMemoryRunStore(options: MemoryRunStoreOptions = {}): Memor
           state: 'running',
           firstId: 1,
           lastId: 0,
-          stopRequested: false,
+          stopRequested: takeMark(run),
         },
         events: [],
         head: 0,
@@ -185,12 +234,17 @@ export function createMemoryRunStore(options: MemoryRunStoreOptions = {}): Memor
       if (!pointer) return undefined;
       return live(pointer.key) ? pointer.runId : undefined;
     },
-    async requestStop(run) {
+    async stop(run, markUntil) {
       const entry = live(keyOf(run));
-      if (!entry || entry.record.state !== 'running') return false;
+      // Another owner's run is answered like a missing one: marked for this owner, where it stops nothing.
+      if (!entry || entry.record.owner !== run.owner) {
+        mark(run, markUntil);
+        return 'marked';
+      }
+      if (entry.record.state !== 'running') return 'ended';
       entry.record = { ...entry.record, stopRequested: true };
       notify(entry, 'stop');
-      return true;
+      return 'stopping';
     },
     async watch(run, listener) {
       const entry = live(keyOf(run));

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { ServerStore, GrantStore, StoredGrant } from './serverStore.js';
 import { createMemoryRunStore, type MemoryRunStore } from './memoryRunStore.js';
+import type { StopMarkLimits } from './runStreamStore.js';
 
 /** Options of {@link createMemoryStore}. */
 export interface MemoryStoreOptions {
@@ -8,6 +9,8 @@ export interface MemoryStoreOptions {
   readonly sweepIntervalMs?: number;
   /** The clock. Defaults to `Date.now`. */
   readonly now?: () => number;
+  /** How many "stopped before start" marks its `runs` keep (a stop that overtook its run's `POST`). Defaults to 16 per token, 10,000 in all. */
+  readonly stopMarks?: StopMarkLimits;
 }
 
 /**
@@ -41,7 +44,7 @@ export function createMemoryStore(
   return {
     scope: `mem-${randomBytes(6).toString('base64url')}`,
     size: () => entries.size,
-    runs: createMemoryRunStore({ now }),
+    runs: createMemoryRunStore({ now, ...(options.stopMarks ? { stopMarks: options.stopMarks } : {}) }),
     grants: createMemoryGrantStore(),
     async claim(key, expiresAt) {
       const time = now();

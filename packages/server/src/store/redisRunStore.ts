@@ -1,4 +1,14 @@
-import { hashIds, runKeyOf, type RunAddress, type RunRecord, type RunSignal, type RunStreamStore } from './runStreamStore.js';
+import {
+  DEFAULT_STOP_MARKS,
+  hashIds,
+  runKeyOf,
+  type RunAddress,
+  type RunRecord,
+  type RunSignal,
+  type RunStreamStore,
+  type StopMarkLimits,
+  type StopOutcome,
+} from './runStreamStore.js';
 import type { RedisCommandClient } from './redisStore.js';
 
 /**
@@ -19,13 +29,23 @@ export interface RedisRunStoreOptions {
   readonly prefix?: string;
   /** How often a watcher re-checks without a notification, in milliseconds. Defaults to 5,000. */
   readonly tickMs?: number;
+  /** How many "stopped before start" marks it keeps (see `RunStreamStore.stop`). Defaults to {@link DEFAULT_STOP_MARKS}. */
+  readonly stopMarks?: StopMarkLimits;
 }
 
 // Each script is one atomic step, so readers never see a half-written append (and MULTI cannot be
 // used on a connection other callers share). Keys of one run share a hash tag ({...}) for Redis Cluster.
+// A "stopped before start" mark (STOP) is a member of one sorted set of all marks (KEYS[3] here),
+// scored by its expiry; creating its run uses it up.
 const CREATE = `
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-redis.call('HSET', KEYS[1], 'threadId', ARGV[1], 'runId', ARGV[2], 'owner', ARGV[3], 'state', 'running', 'firstId', '1', 'lastId', '0', 'stop', '0')
+local stop = '0'
+local expiry = redis.call('ZSCORE', KEYS[3], ARGV[5])
+if expiry then
+  redis.call('ZREM', KEYS[3], ARGV[5])
+  if tonumber(expiry) > tonumber(ARGV[6]) then stop = '1' end
+end
+redis.call('HSET', KEYS[1], 'threadId', ARGV[1], 'runId', ARGV[2], 'owner', ARGV[3], 'state', 'running', 'firstId', '1', 'lastId', '0', 'stop', stop)
 redis.call('PEXPIREAT', KEYS[1], ARGV[4])
 redis.call('SET', KEYS[2], ARGV[2], 'PXAT', ARGV[4])
 return 1`;
@@ -56,11 +76,31 @@ local meta = redis.call('HGETALL', KEYS[1])
 if #meta == 0 then return false end
 if tonumber(ARGV[2]) <= 0 then return {meta, {}} end
 return {meta, redis.call('XRANGE', KEYS[2], '(0-' .. ARGV[1], '+', 'COUNT', ARGV[2])}`;
+// The owner's run: stopped, or found ended. Any other (missing, or another owner's, answered alike):
+// a mark in the set of all marks (KEYS[2]) and in its thread-and-owner group (KEYS[3]), expired ones
+// swept, the group's and then the whole set's oldest dropped past their bounds.
 const STOP = `
-if redis.call('HGET', KEYS[1], 'state') ~= 'running' then return 0 end
-redis.call('HSET', KEYS[1], 'stop', '1')
-redis.call('PUBLISH', ARGV[1], 'stop')
-return 1`;
+local state = redis.call('HGET', KEYS[1], 'state')
+if state and redis.call('HGET', KEYS[1], 'owner') == ARGV[2] then
+  if state ~= 'running' then return 'ended' end
+  redis.call('HSET', KEYS[1], 'stop', '1')
+  redis.call('PUBLISH', ARGV[1], 'stop')
+  return 'stopping'
+end
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[4])
+redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', ARGV[4])
+redis.call('ZADD', KEYS[2], ARGV[5], ARGV[3])
+redis.call('ZADD', KEYS[3], ARGV[5], ARGV[3])
+local over = redis.call('ZCARD', KEYS[3]) - tonumber(ARGV[6])
+if over > 0 then
+  local dropped = redis.call('ZPOPMIN', KEYS[3], over)
+  for i = 1, #dropped, 2 do redis.call('ZREM', KEYS[2], dropped[i]) end
+end
+over = redis.call('ZCARD', KEYS[2]) - tonumber(ARGV[7])
+if over > 0 then redis.call('ZPOPMIN', KEYS[2], over) end
+if redis.call('PTTL', KEYS[2]) < tonumber(ARGV[5]) - tonumber(ARGV[4]) then redis.call('PEXPIREAT', KEYS[2], ARGV[5]) end
+redis.call('PEXPIREAT', KEYS[3], ARGV[5])
+return 'marked'`;
 
 /** Up to this many events go in one append script (the producer batches whatever piled up). */
 const MAX_BATCH = 500;
@@ -104,6 +144,10 @@ export function createRedisRunStore(options: RedisRunStoreOptions): RunStreamSto
     return { meta: `${prefix}run:{${id}}:meta`, events: `${prefix}run:{${id}}:events`, channel: `${prefix}run:${id}` };
   };
   const latestKey = (threadId: string, owner: string) => `${prefix}latest:${hashIds(threadId, owner)}`;
+  const marksKey = `${prefix}stopmarks`;
+  const markGroupKey = (threadId: string, owner: string) => `${prefix}stopmarks:${hashIds(threadId, owner)}`;
+  const markOf = (run: RunAddress & { readonly owner: string }) => hashIds(run.threadId, run.runId, run.owner);
+  const markLimits = { ...DEFAULT_STOP_MARKS, ...options.stopMarks };
   const evalScript = (script: string, keys: readonly string[], args: readonly (string | number)[]) =>
     client.sendCommand(['EVAL', script, String(keys.length), ...keys, ...args.map(String)]);
 
@@ -118,8 +162,8 @@ export function createRedisRunStore(options: RedisRunStoreOptions): RunStreamSto
       const { meta } = keysOf(run);
       const reply = await evalScript(
         CREATE,
-        [meta, latestKey(run.threadId, run.owner)],
-        [run.threadId, run.runId, run.owner, Math.ceil(expiresAt)],
+        [meta, latestKey(run.threadId, run.owner), marksKey],
+        [run.threadId, run.runId, run.owner, Math.ceil(expiresAt), markOf(run), Date.now()],
       );
       return Number(reply) === 1;
     },
@@ -164,9 +208,14 @@ export function createRedisRunStore(options: RedisRunStoreOptions): RunStreamSto
       const reply = await client.sendCommand(['GET', latestKey(threadId, owner)]);
       return typeof reply === 'string' ? reply : undefined;
     },
-    async requestStop(run) {
+    async stop(run, markUntil) {
       const { meta, channel } = keysOf(run);
-      return Number(await evalScript(STOP, [meta], [channel])) === 1;
+      const reply = await evalScript(
+        STOP,
+        [meta, marksKey, markGroupKey(run.threadId, run.owner)],
+        [channel, run.owner, markOf(run), Date.now(), Math.ceil(markUntil), markLimits.perOwner, markLimits.max],
+      );
+      return String(reply) as StopOutcome;
     },
     async watch(run, listener) {
       const { channel } = keysOf(run);

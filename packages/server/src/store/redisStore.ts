@@ -1,5 +1,6 @@
 import type { ServerStore, GrantStore, StoredGrant } from './serverStore.js';
 import { createRedisRunStore, type RedisSubscriber } from './redisRunStore.js';
+import type { StopMarkLimits } from './runStreamStore.js';
 
 /**
  * The one method {@link createRedisStore} needs from a Redis client: send a raw command. A
@@ -27,6 +28,8 @@ export interface RedisStoreOptions {
    * and serves approvals only.
    */
   readonly subscriber?: RedisSubscriber;
+  /** How many "stopped before start" marks its `runs` keep (a stop that overtook its run's `POST`). Defaults to 16 per token, 10,000 in all. */
+  readonly stopMarks?: StopMarkLimits;
 }
 
 /**
@@ -50,7 +53,16 @@ export function createRedisStore(options: RedisStoreOptions): ServerStore {
   const { client } = options;
   return {
     scope: options.scope ?? 'redis',
-    ...(options.subscriber ? { runs: createRedisRunStore({ client, subscriber: options.subscriber, prefix }) } : {}),
+    ...(options.subscriber
+      ? {
+          runs: createRedisRunStore({
+            client,
+            subscriber: options.subscriber,
+            prefix,
+            ...(options.stopMarks ? { stopMarks: options.stopMarks } : {}),
+          }),
+        }
+      : {}),
     grants: createRedisGrantStore(client, prefix),
     async claim(key, expiresAt) {
       const reply = await client.sendCommand(['SET', prefix + key, '1', 'NX', 'PXAT', String(Math.ceil(expiresAt))]);

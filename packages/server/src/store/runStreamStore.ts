@@ -53,6 +53,8 @@ export interface RunStreamStore {
   /**
    * Registers a new run until `expiresAt` and makes it its owner's latest run in the thread.
    * Resolves `false` when a run with this thread and run id is still held (running or retained).
+   * A run its owner asked to stop before it existed (a live mark of {@link stop}) is created with
+   * `stopRequested` set, and the mark is used up.
    */
   create(run: OwnedRun, expiresAt: number): Promise<boolean>;
   /**
@@ -75,14 +77,40 @@ export interface RunStreamStore {
   ): Promise<{ readonly record: RunRecord; readonly events: readonly StoredEvent[] } | undefined>;
   /** The run id of the latest run an owner started in a thread, while that run is held. */
   latest(threadId: string, owner: string): Promise<string | undefined>;
-  /** Asks a running run to stop, wherever it runs; resolves whether it was running. */
-  requestStop(run: RunAddress): Promise<boolean>;
+  /**
+   * Asks `run` to stop, wherever it runs, in one atomic step: the owner's run still running is marked
+   * and its watchers hear `stop` (`'stopping'`); the owner's run that ended answers `'ended'`; and when
+   * the store holds no such run of this owner (not started yet, long gone, or another owner's),
+   * a "stopped before start" mark for this thread, run id and owner is kept until `markUntil`
+   * (`'marked'`): a {@link create} of that run by that owner before then makes it a run asked to stop.
+   * Marks are bounded (see {@link StopMarkLimits}): a flood of stops for made-up ids holds a fixed
+   * number of them, the oldest dropped first.
+   */
+  stop(run: OwnedRun, markUntil: number): Promise<StopOutcome>;
   /**
    * Calls `listener` when the run gets events, ends or is asked to stop, and with `tick` now and then
    * (so a missed notification only delays); resolves once listening, with the function that stops it.
    */
   watch(run: RunAddress, listener: (signal: RunSignal) => void): Promise<() => void>;
 }
+
+/** What {@link RunStreamStore.stop} did: stopped the owner's running run, found it ended, or marked it stopped before start. */
+export type StopOutcome = 'stopping' | 'ended' | 'marked';
+
+/**
+ * The bounds of "stopped before start" marks in a run store ({@link RunStreamStore.stop}): a stop
+ * that arrives before its run (its `POST` still on the way) must still stop it, and a flood of stops
+ * for made-up run ids must not fill the store.
+ */
+export interface StopMarkLimits {
+  /** Marks kept per thread and owner (one resume token); past it that owner's oldest goes. Defaults to 16. */
+  readonly perOwner?: number;
+  /** Marks kept in the whole store; past it the oldest goes. Defaults to 10,000. */
+  readonly max?: number;
+}
+
+/** The default {@link StopMarkLimits}. */
+export const DEFAULT_STOP_MARKS: Required<StopMarkLimits> = { perOwner: 16, max: 10_000 };
 
 /**
  * A short, fixed-length key for client-chosen ids: the SHA-256 of their JSON (self-delimiting, so

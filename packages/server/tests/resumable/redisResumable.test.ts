@@ -161,13 +161,13 @@ describe('the run buffers in Redis', () => {
     await producer.create(run('r2'), Date.now() + 60_000);
     const signals: string[] = [];
     const unwatch = await producer.watch(run('r2'), (signal) => signals.push(signal));
-    expect(await reader.requestStop(run('r2'))).toBe(true);
+    expect(await reader.stop(run('r2'), Date.now() + 1_000)).toBe('stopping');
     await until(() => signals.includes('stop'));
     expect((await reader.info(run('r2')))?.stopRequested).toBe(true);
     unwatch();
     await producer.end(run('r2'), Date.now() + 150);
     expect((await reader.info(run('r2')))?.state).toBe('ended');
-    expect(await reader.requestStop(run('r2'))).toBe(false);
+    expect(await reader.stop(run('r2'), Date.now() + 1_000)).toBe('ended');
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(await reader.info(run('r2'))).toBeUndefined();
     expect(await reader.latest('t_unit', 'owner-1')).toBeUndefined();

@@ -50,22 +50,37 @@ export const textOf = (frames: readonly Frame[]) =>
 /** Asserts-free check that ids run 1, 2, 3, ... without a gap or a repeat. */
 export const idsOf = (frames: readonly Frame[]) => frames.map((frame) => frame.id);
 
-/** A scripted model at a pace, counting the chunks it produced and whether it ran to its end. */
-export function countingModel(delayMs = 3): ChatModel & { readonly stats: { chunks: number; finished: boolean; stopped: boolean } } {
+/**
+ * A scripted model at a pace, counting the chunks it produced and whether it ran to its end;
+ * `settled()` resolves once a stream of it finished or was stopped (an event, not a deadline).
+ */
+export function countingModel(delayMs = 3): ChatModel & {
+  readonly stats: { chunks: number; finished: boolean; stopped: boolean };
+  readonly settled: () => Promise<void>;
+} {
   const scripted = createScriptedModel({ delayMs });
   const stats = { chunks: 0, finished: false, stopped: false };
+  const waiters: (() => void)[] = [];
+  const settle = () => {
+    for (const resolve of waiters.splice(0)) resolve();
+  };
   return {
     ...scripted,
     stats,
+    settled: () => (stats.finished || stats.stopped ? Promise.resolve() : new Promise<void>((resolve) => waiters.push(resolve))),
     async *stream(request) {
       try {
         for await (const chunk of scripted.stream(request) as AsyncIterable<ModelChunk>) {
           stats.chunks++;
-          if (chunk.type === 'finish') stats.finished = true;
+          if (chunk.type === 'finish') {
+            stats.finished = true;
+            settle();
+          }
           yield chunk;
         }
       } catch (error) {
         stats.stopped = true;
+        settle();
         throw error;
       }
     },

@@ -120,13 +120,21 @@ export async function cuttingProxy(target: string, options: { marker: string; oc
 
 /** A fetch that records each request's method, URL and headers before passing it on; `idle()` waits for the requests in flight. */
 export function recordingFetch() {
-  const requests: { method: string; url: string; headers: Record<string, string> }[] = [];
+  const requests: { method: string; url: string; headers: Record<string, string>; status?: number }[] = [];
   const inFlight = new Set<Promise<unknown>>();
   const fetch = (async (url: string | URL | Request, init?: RequestInit) => {
-    requests.push({ method: init?.method ?? 'GET', url: String(url), headers: { ...(init?.headers as Record<string, string>) } });
+    const entry: (typeof requests)[number] = {
+      method: init?.method ?? 'GET',
+      url: String(url),
+      headers: { ...(init?.headers as Record<string, string>) },
+    };
+    requests.push(entry);
     const sent = globalThis.fetch(url, init);
     const settled = sent.then(
-      (response) => (init?.method === 'DELETE' ? response.clone().text() : undefined),
+      (response) => {
+        entry.status = response.status;
+        return init?.method === 'DELETE' ? response.clone().text() : undefined;
+      },
       () => {},
     );
     inFlight.add(settled);
