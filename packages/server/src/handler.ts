@@ -9,7 +9,7 @@ import { checkOrigin, preflightResponse, withCors, type OriginPolicyOptions } fr
 import { checkHost, type HostPolicyOptions } from './http/hostPolicy.js';
 import { checkRunInputIds } from './http/checkIds.js';
 import { IdFieldScan } from './http/idFieldScan.js';
-import { arrivalTurn, runStartTurn } from './http/largeBodyTurns.js';
+import { arrivalTurn, runStartTurn, wasAdmitted } from './http/largeBodyTurns.js';
 import { RunsPerOwner, releasing, type RunsPerOwnerOptions } from './http/runsPerOwner.js';
 import { isJsonContentType, readJsonBody } from './http/readJsonBody.js';
 import { readRunInput } from './http/readRunInput.js';
@@ -240,7 +240,9 @@ export function createChatHandler(options: ChatHandlerOptions): (request: Reques
       );
     }
     // One request read and checked per event-loop turn: a burst that arrived together is spread over turns.
-    await arrivalTurn();
+    // A request the node adapter admitted on its own turn (see `admitRequest`) is read, checked and started in that turn.
+    const admitted = wasAdmitted(request);
+    if (!admitted) await arrivalTurn();
     // An oversized id is refused as it arrives, before megabytes of it are decoded and parsed.
     const body = await readJsonBody(request, limits.maxBodyBytes, new IdFieldScan());
     if (!body.ok) return fail(body.status, body.error, body.code);
@@ -268,7 +270,7 @@ export function createChatHandler(options: ChatHandlerOptions): (request: Reques
     if (slot instanceof Response) return cors(slot);
     // One run start per event-loop turn (the slot held meanwhile, so the owner's cap counts this run):
     // a burst of requests never starts all its runs, with their reviews and first steps, in one turn.
-    await runStartTurn();
+    if (!admitted) await runStartTurn();
     const abort = new AbortController();
     // With resumable streams a disconnect only detaches the reader; the run stops on DELETE.
     if (!resumable) request.signal?.addEventListener('abort', () => abort.abort(), { once: true });

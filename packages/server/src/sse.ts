@@ -1,5 +1,6 @@
 import type { Event } from '@ag-ui/core';
 import { encodeServerSentEvent } from '@chatwire/core/shared';
+import { admissionsWaiting } from './http/largeBodyTurns.js';
 
 /**
  * Headers every Chatwire event stream carries. No `Connection` header: HTTP/1.1 keeps connections
@@ -17,6 +18,11 @@ const MAX_CHUNK_CHARS = 64 * 1024;
 const CHUNK_BUDGET_MS = 1;
 /** The time (ms) all responses of the process together spend putting chunks together in one event-loop turn. */
 const TURN_BUDGET_MS = 4;
+/**
+ * The same while requests wait to be admitted (read, checked, started): their first bytes go first,
+ * and the runs already streaming still move on every turn (a flood of new requests starves none).
+ */
+const ADMITTING_TURN_BUDGET_MS = 1;
 
 /** Resolves on the next turn of the event loop (after pending I/O). */
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
@@ -73,11 +79,18 @@ export function toServerSentEventsResponse(
     async pull(controller) {
       try {
         // Over this turn's budget: wait for a turn with budget left (others that waited earlier go first).
-        if (!first) while (spentThisTurn >= TURN_BUDGET_MS) await nextTurn();
-        first = false;
+        if (!first) while (spentThisTurn >= (admissionsWaiting() ? ADMITTING_TURN_BUDGET_MS : TURN_BUDGET_MS)) await nextTurn();
         const next = await (waiting ?? iterator.next());
         waiting = undefined;
         if (next.done) return controller.close();
+        if (first) {
+          // The first event (RUN_STARTED) goes out alone, at once: the run's first byte waits for nothing.
+          first = false;
+          sseStats.chunks++;
+          sseStats.events++;
+          controller.enqueue(encoder.encode(encodeServerSentEvent(next.value)));
+          return;
+        }
         const started = performance.now();
         let frames = encodeServerSentEvent(next.value);
         let events = 1;
