@@ -13,6 +13,7 @@ import { arrivalTurn, runStartTurn, wasAdmitted } from './http/largeBodyTurns.js
 import { RunsPerOwner, releasing, type RunsPerOwnerOptions } from './http/runsPerOwner.js';
 import { isJsonContentType, readJsonBody } from './http/readJsonBody.js';
 import { readRunInput } from './http/readRunInput.js';
+import { parseRunInputText, rememberCheckedMessages } from './http/knownMessages.js';
 import { CallSigner } from './signing.js';
 import type { ToolTokenCounter } from './model.js';
 import { countTextTokens, toolTokensFor } from './tokens.js';
@@ -244,7 +245,7 @@ export function createChatHandler(options: ChatHandlerOptions): (request: Reques
     const admitted = wasAdmitted(request);
     if (!admitted) await arrivalTurn();
     // An oversized id is refused as it arrives, before megabytes of it are decoded and parsed.
-    const body = await readJsonBody(request, limits.maxBodyBytes, new IdFieldScan());
+    const body = await readJsonBody(request, limits.maxBodyBytes, new IdFieldScan(), parseRunInputText);
     if (!body.ok) return fail(body.status, body.error, body.code);
     // Counts first: a 3,000-message body is refused before the schema walks every message.
     const counted = checkCounts(body.value, limits);
@@ -259,6 +260,8 @@ export function createChatHandler(options: ChatHandlerOptions): (request: Reques
     if (refused) return withCors(refused, corsOrigin);
     const attachments = checkAttachments(input.messages, limits);
     if (attachments) return fail(attachments.status, attachments.error, attachments.code);
+    // Each new message passed its checks: the next turn's request, which carries it again, takes it as checked.
+    rememberCheckedMessages(body.value, input.messages);
     let slot: (() => void) | Response;
     try {
       slot = runsPerOwner ? await runsPerOwner.acquire(request) : () => {};

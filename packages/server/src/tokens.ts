@@ -3,6 +3,7 @@ import { countTokens } from 'gpt-tokenizer';
 import { O200K_TOKEN_SPLIT_REGEX } from 'gpt-tokenizer/encodingParams/constants';
 import { describeAttachment, readAttachment } from './attachments/readAttachment.js';
 import type { ModelRequest, ModelTool, ToolTokenCounter } from './model.js';
+import { isCheckedMessage } from './http/knownMessages.js';
 
 /** The longest run of one kind of character (letters, punctuation, whitespace) counted in one piece. */
 const MAX_COUNTED_RUN = 64;
@@ -96,9 +97,28 @@ export function jsonMessageTokens(messages: readonly Message[]): number {
  */
 export function countRequestTokens(request: Pick<ModelRequest, 'system' | 'messages' | 'tools'>): number {
   const texts = [`{"system":${JSON.stringify(request.system ?? '')},"messages":[`];
-  request.messages.forEach((message, index) => texts.push(`${index === 0 ? '' : ','}${JSON.stringify(countableMessage(message))}`));
+  request.messages.forEach((message, index) => texts.push(countableText(message, index > 0)));
   texts.push(`],"tools":${JSON.stringify(request.tools)}}`);
   return joinedTokens(texts);
+}
+
+/** The JSON of the checked messages the handler shares between requests (deep-frozen: they never change), without and with the comma before it. */
+const frozenTexts = new WeakMap<Message, { plain?: string; joined?: string }>();
+
+/**
+ * A message's JSON as counted (after a comma when it is not the first): serialised once for a
+ * checked message (see `http/knownMessages.ts`), and then the same string each time, whose hash the
+ * engine keeps, so finding its remembered count costs no pass over its text.
+ */
+function countableText(message: Message, comma: boolean): string {
+  if (!isCheckedMessage(message)) return `${comma ? ',' : ''}${JSON.stringify(countableMessage(message))}`;
+  let texts = frozenTexts.get(message);
+  if (texts === undefined) {
+    texts = {};
+    frozenTexts.set(message, texts);
+  }
+  if (comma) return (texts.joined ??= `,${(texts.plain ??= JSON.stringify(countableMessage(message)))}`);
+  return (texts.plain ??= JSON.stringify(countableMessage(message)));
 }
 
 /** Tokens of a system prompt serialised as a JSON string. */
