@@ -33,6 +33,27 @@ describe('a request parses and checks only the messages the server has not seen'
     expect(knownMessageStats.remembered - before.remembered).toBe(1_000);
   });
 
+  it("a chat's turns: each request parses only what the last turn added, and an edit deep in the history only the edited message", async () => {
+    const handler = createChatHandler({ model: createScriptedModel(), secret: 'known-secret' });
+    const history: Message[] = chat(1_000, 'turns');
+    expect((await post(handler, [...history, user('turn 0', 'turns_q0')])).status).toBe(200);
+    history.push({ id: 'turns_q0', role: 'user', content: 'turn 0' });
+    for (let turn = 1; turn <= 3; turn++) {
+      history.push({ id: `turns_r${turn}`, role: 'assistant', content: `reply ${turn}` });
+      const before = { ...knownMessageStats };
+      const message = { id: `turns_q${turn}`, role: 'user' as const, content: `turn ${turn}` };
+      expect((await readEvents(await post(handler, [...history, message]))).at(-1)?.type).toBe('RUN_FINISHED');
+      history.push(message);
+      // The assistant's reply the client sends back, and the new question.
+      expect(knownMessageStats.parsed - before.parsed).toBe(2);
+      expect(knownMessageStats.remembered - before.remembered).toBe(history.length - 2);
+    }
+    const edited = history.map((message, i) => (i === 500 ? { ...message, content: 'edited deep in the history' } : message));
+    const before = { ...knownMessageStats };
+    expect((await post(handler, [...edited, user('after the edit', 'turns_edit')])).status).toBe(200);
+    expect(knownMessageStats.parsed - before.parsed).toBe(2);
+  });
+
   it('a message changed under an id the server saw is parsed and checked anew, never taken from what the id had', async () => {
     const handler = createChatHandler({ model: createScriptedModel(), secret: 'known-secret' });
     const earlier = chat(40, 'edit');
