@@ -12,6 +12,7 @@ import {
 } from '@chatwire/server';
 import { readServerSentEvents } from '@chatwire/core/wire';
 import { runInput, user } from './fixtures.js';
+import { turnQueue } from '../src/http/largeBodyTurns.js';
 
 /** A model that streams `deltas` text deltas with no pause between them (the case where one run could hold the loop). */
 const fastModel = (deltas: number): ChatModel => ({
@@ -182,5 +183,50 @@ describe('a fair server: writes coalesced per turn, no run starving the others',
     expect(Math.max(...waited)).toBeLessThanOrEqual(40 / 8 + 1);
     // The runs admitted first do not wait for a second and third turn.
     expect(Math.min(...waited)).toBeLessThanOrEqual(1);
+  });
+
+  it('while requests wait to be admitted, the streams start at most two chunks a turn between them, and all move on', async () => {
+    async function* endless(run: number): AsyncGenerator<Event> {
+      for (let i = 0; ; i++) yield { type: EventType.TEXT_MESSAGE_CONTENT, messageId: `m${run}`, delta: `d${i} ` } as Event;
+    }
+    let turn = 0;
+    let ticking = true;
+    const tick = () => {
+      turn++;
+      if (ticking) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const responses = Array.from({ length: 10 }, (_, run) => toServerSentEventsResponse(endless(run)));
+    const readers = responses.map((response) => (response.body as ReadableStream<Uint8Array>).getReader());
+    // Each stream's first chunk, then 30 turns in which 60 requests wait for a turn of their own.
+    await Promise.all(readers.map((reader) => reader.read()));
+    const admissions = turnQueue(2);
+    const waiting = Array.from({ length: 60 }, () => admissions());
+    const from = turn;
+    const chunksPerTurn = new Map<number, number>();
+    const readsPerStream = readers.map(() => 0);
+    let admitting = true;
+    const reading = readers.map(async (reader, run) => {
+      // The chunk each stream queued ahead before the requests came.
+      await reader.read();
+      while (admitting) {
+        await reader.read();
+        readsPerStream[run]!++;
+        chunksPerTurn.set(turn, (chunksPerTurn.get(turn) ?? 0) + 1);
+      }
+    });
+    await Promise.all(waiting);
+    admitting = false;
+    const turns = turn - from;
+    ticking = false;
+    await Promise.all(readers.map((reader) => reader.cancel()));
+    await Promise.allSettled(reading);
+    expect(turns).toBeGreaterThanOrEqual(30);
+    // Up to the turn the last request was let through: at most two chunks a turn, ten streams between them.
+    const whileWaiting = [...chunksPerTurn.entries()].filter(([at]) => at < from + turns).map(([, count]) => count);
+    expect(whileWaiting.length).toBeGreaterThanOrEqual(20);
+    expect(Math.max(...whileWaiting)).toBeLessThanOrEqual(2);
+    // Every stream moved on while the requests waited: none starved.
+    for (const reads of readsPerStream) expect(reads).toBeGreaterThan(0);
   });
 });
