@@ -37,9 +37,6 @@ export const knownMessageStats = { parsed: 0, remembered: 0 };
 /** Whether a message is one the server checked before (frozen, shared; see the file's comment). */
 export const isCheckedMessage = (message: unknown): boolean => typeof message === 'object' && message !== null && checked.has(message);
 
-/** The new messages of a parsed body: where each sits in `messages`, and its text. */
-const freshOf = new WeakMap<object, readonly { readonly index: number; readonly text: string }[]>();
-
 const WHITESPACE = new Set([0x20, 0x09, 0x0a, 0x0d]);
 
 /** A JSON scan over `text`: only where values start and end, never their meaning. */
