@@ -12,9 +12,14 @@
  *   was sent before (a chat's next turn); `cold`: a history this process never saw.
  *
  * Environment: BENCH_ROUNDS (processes per concurrent cell, default 2; the median of their figures),
- * BENCH_COST_REQUESTS (requests per cost figure, default 30), BENCH_PARTS (`concurrent,cost` by default).
+ * BENCH_COST_REQUESTS (requests per cost figure, default 30), BENCH_PARTS (`concurrent,cost` by default),
+ * BENCH_BASELINE (a git ref: the same figures of that commit's server, in the same run, as `before`;
+ * see {@link measureServerFiguresWithBaseline}).
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, symlinkSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { request as httpRequest } from 'node:http';
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -28,13 +33,56 @@ const median = (values: readonly number[]) => {
 };
 const round = (value: number) => Math.round(value * 10) / 10;
 
+/**
+ * Posts one run with node:http (a connection of its own, as a browser tab opens) and reads its
+ * response: the time of its first body byte and of its last, from `started`, and the chunks it came
+ * in. node:http rather than `fetch`: undici's work per request and per chunk, in a client process
+ * reading hundreds of streams at once, delayed the requests themselves (measured: the 200th request
+ * reached the server seconds after the first) and was counted as the server's time to first byte.
+ */
+function post(port: number, body: string, started: number): Promise<{ ttfb: number; latency: number; chunks: number }> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(
+      {
+        host: '127.0.0.1',
+        port,
+        path: '/api/chat',
+        method: 'POST',
+        agent: false,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      },
+      (response) => {
+        let first: number | undefined;
+        let chunks = 0;
+        let tail = '';
+        response.on('data', (chunk: Buffer) => {
+          first ??= performance.now() - started;
+          chunks++;
+          tail = (tail + chunk.toString('latin1')).slice(-200);
+        });
+        response.once('error', reject);
+        response.once('end', () => {
+          if (response.statusCode !== 200 || !tail.includes('RUN_FINISHED'))
+            reject(new Error(`a run did not finish (${response.statusCode})`));
+          else resolve({ ttfb: first ?? Number.NaN, latency: performance.now() - started, chunks });
+        });
+      },
+    );
+    request.once('error', reject);
+    request.end(body);
+  });
+}
+
 /** One cell: `runs` runs started at once against a fresh server process. */
-async function concurrentCell(runs: number, deltas: number) {
-  const child = spawn(
-    process.execPath,
-    ['--conditions=@chatwire/source', '--import', 'tsx', fileURLToPath(new URL('./serverFiguresServer.ts', import.meta.url))],
-    { stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, BENCH_DELTAS: String(deltas) } },
-  );
+async function concurrentCell(
+  runs: number,
+  deltas: number,
+  serverScript = fileURLToPath(new URL('./serverFiguresServer.ts', import.meta.url)),
+) {
+  const child = spawn(process.execPath, ['--conditions=@chatwire/source', '--import', 'tsx', serverScript], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+    env: { ...process.env, BENCH_DELTAS: String(deltas) },
+  });
   try {
     const port = await new Promise<number>((resolve, reject) => {
       let buffered = '';
@@ -44,7 +92,6 @@ async function concurrentCell(runs: number, deltas: number) {
       });
       child.once('exit', (code) => reject(new Error(`the bench server exited (${code})`)));
     });
-    const url = `http://127.0.0.1:${port}/api/chat`;
     const body = (i: number) =>
       JSON.stringify({
         threadId: `t${i}`,
@@ -54,27 +101,9 @@ async function concurrentCell(runs: number, deltas: number) {
         context: [],
       });
     // A first run warms the process (module loading, the tokenizer's tables): not a figure.
-    await (await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: body(-1) })).text();
+    await post(port, body(-1), performance.now());
     const started = performance.now();
-    const results = await Promise.all(
-      Array.from({ length: runs }, async (_, i) => {
-        const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: body(i) });
-        const reader = (response.body as ReadableStream<Uint8Array>).getReader();
-        let first: number | undefined;
-        let chunks = 0;
-        let text = '';
-        const decoder = new TextDecoder();
-        for (;;) {
-          const { done, value } = await reader.read();
-          if (done) break;
-          first ??= performance.now() - started;
-          chunks++;
-          text += decoder.decode(value, { stream: true });
-        }
-        if (!text.includes('RUN_FINISHED')) throw new Error(`run ${i} did not finish`);
-        return { ttfb: first ?? Number.NaN, latency: performance.now() - started, chunks };
-      }),
-    );
+    const results = await Promise.all(Array.from({ length: runs }, (_, i) => post(port, body(i), started)));
     return {
       ttfbMedian: median(results.map((r) => r.ttfb)),
       ttfbMax: Math.max(...results.map((r) => r.ttfb)),
@@ -162,35 +191,115 @@ export async function measureServerFigures(
   const parts = options.parts ?? (process.env['BENCH_PARTS'] ?? 'concurrent,cost').split(',');
   const concurrent: Record<string, Record<string, number>> = {};
   for (const runs of parts.includes('concurrent') ? [50, 200] : []) {
-    const cells: Awaited<ReturnType<typeof concurrentCell>>[] = [];
+    const cells: CellFigures[] = [];
     for (let round = 0; round < rounds; round++) cells.push(await concurrentCell(runs, deltas));
-    concurrent[`runs${runs}`] = Object.fromEntries(
-      Object.keys(cells[0] as object).map((key) => [
-        key,
-        round(median(cells.map((cell) => (cell as unknown as Record<string, number>)[key] as number))),
-      ]),
-    );
+    concurrent[`runs${runs}`] = medianOfCells(cells);
   }
-  const requestCostFigures = parts.includes('cost')
-    ? {
-        messages0: await requestCost(0, requests, true),
-        messages1000: await requestCost(1_000, requests, true),
-        messages1000Cold: await requestCost(1_000, requests, false),
-      }
-    : {};
+  return { machine: machine(), deltasPerRun: deltas, concurrent, requestCost: parts.includes('cost') ? await requestCosts(requests) : {} };
+}
+
+type CellFigures = Awaited<ReturnType<typeof concurrentCell>>;
+
+/** Each figure's median over the cells (fresh processes) of one row. */
+const medianOfCells = (cells: readonly CellFigures[]): Record<string, number> =>
+  Object.fromEntries(
+    Object.keys(cells[0] as object).map((key) => [
+      key,
+      round(median(cells.map((cell) => (cell as unknown as Record<string, number>)[key] as number))),
+    ]),
+  );
+
+const machine = () => ({
+  cpu: cpus()[0]?.model ?? 'unknown',
+  cores: availableParallelism(),
+  loadAverage1m: round(loadavg()[0] ?? 0),
+  node: process.version,
+});
+
+const requestCosts = async (requests: number) => ({
+  messages0: await requestCost(0, requests, true),
+  messages1000: await requestCost(1_000, requests, true),
+  messages1000Cold: await requestCost(1_000, requests, false),
+});
+
+/** The checkout's root (this file is `packages/server/bench/serverFigures.ts`). */
+const root = resolve(fileURLToPath(new URL('../../..', import.meta.url)));
+
+/**
+ * A baseline commit's server, to measure beside this checkout's in the same run: its
+ * `packages/server/src` and `packages/core/src` (what the server imports) extracted once per commit
+ * under node_modules/.cache (as `npm run bench` extracts a baseline's core for the client cells),
+ * with `@chatwire/server` and `@chatwire/core` resolving to them, and this checkout's bench scripts
+ * copied beside them (so both sides run the same harness). The other dependencies resolve to this
+ * checkout's node_modules.
+ */
+function baselineServer(ref: string): { readonly sha: string; readonly figures: string; readonly server: string } {
+  const sha = execFileSync('git', ['rev-parse', '--short', ref], { cwd: root }).toString().trim();
+  const dir = join(root, 'node_modules', '.cache', `chatwire-bench-server-${sha}`);
+  if (!existsSync(join(dir, 'packages/server/src/index.ts'))) {
+    mkdirSync(dir, { recursive: true });
+    const paths = ['packages/server/src', 'packages/server/package.json', 'packages/core/src', 'packages/core/package.json'];
+    const archive = execFileSync('git', ['archive', sha, ...paths], { cwd: root, maxBuffer: 256 * 1024 * 1024 });
+    execFileSync('tar', ['-x', '-C', dir], { input: archive });
+    mkdirSync(join(dir, 'node_modules', '@chatwire'), { recursive: true });
+    for (const name of ['server', 'core']) symlinkSync(join(dir, 'packages', name), join(dir, 'node_modules', '@chatwire', name), 'dir');
+  }
+  const bench = join(dir, 'packages/server/bench');
+  mkdirSync(bench, { recursive: true });
+  for (const file of ['serverFigures.ts', 'serverFiguresServer.ts'])
+    copyFileSync(fileURLToPath(new URL(`./${file}`, import.meta.url)), join(bench, file));
+  return { sha, figures: join(bench, 'serverFigures.ts'), server: join(bench, 'serverFiguresServer.ts') };
+}
+
+/** The request-cost figures of the server that `figuresScript` imports, measured in a fresh process. */
+function costInProcess(figuresScript: string, requests: number): Record<string, { wallMs: number; cpuMs: number }> {
+  const child = spawnSync(process.execPath, ['--conditions=@chatwire/source', '--import', 'tsx', figuresScript], {
+    cwd: root,
+    encoding: 'utf8',
+    env: { ...process.env, BENCH_PARTS: 'cost', BENCH_COST_REQUESTS: String(requests), BENCH_NESTED: '1' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  if (child.status !== 0) throw new Error(`the request-cost figures of ${figuresScript} failed`);
+  return (JSON.parse(child.stdout) as { requestCost: Record<string, { wallMs: number; cpuMs: number }> }).requestCost;
+}
+
+/**
+ * This checkout's server figures and a baseline commit's (`ref`, BENCH_BASELINE), in the same run:
+ * each concurrent cell's rounds alternate between the two servers (fresh processes each), and the
+ * request costs are measured in a fresh process per side, this checkout's first.
+ */
+export async function measureServerFiguresWithBaseline(
+  ref: string,
+  options: { readonly rounds?: number; readonly costRequests?: number; readonly deltas?: number; readonly parts?: readonly string[] } = {},
+) {
+  const baseline = baselineServer(ref);
+  const rounds = options.rounds ?? Number(process.env['BENCH_ROUNDS'] ?? 2);
+  const requests = options.costRequests ?? Number(process.env['BENCH_COST_REQUESTS'] ?? 30);
+  const deltas = options.deltas ?? 2_000;
+  const parts = options.parts ?? (process.env['BENCH_PARTS'] ?? 'concurrent,cost').split(',');
+  const now: Record<string, Record<string, number>> = {};
+  const before: Record<string, Record<string, number>> = {};
+  for (const runs of parts.includes('concurrent') ? [50, 200] : []) {
+    const cells = { now: [] as CellFigures[], before: [] as CellFigures[] };
+    for (let round = 0; round < rounds; round++) {
+      cells.now.push(await concurrentCell(runs, deltas));
+      cells.before.push(await concurrentCell(runs, deltas, baseline.server));
+    }
+    now[`runs${runs}`] = medianOfCells(cells.now);
+    before[`runs${runs}`] = medianOfCells(cells.before);
+  }
+  const cost = parts.includes('cost');
   return {
-    machine: {
-      cpu: cpus()[0]?.model ?? 'unknown',
-      cores: availableParallelism(),
-      loadAverage1m: round(loadavg()[0] ?? 0),
-      node: process.version,
-    },
+    machine: machine(),
     deltasPerRun: deltas,
-    concurrent,
-    requestCost: requestCostFigures,
+    now: { concurrent: now, requestCost: cost ? costInProcess(fileURLToPath(import.meta.url), requests) : {} },
+    before: { commit: baseline.sha, concurrent: before, requestCost: cost ? costInProcess(baseline.figures, requests) : {} },
   };
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  process.stdout.write(`${JSON.stringify(await measureServerFigures(), null, 2)}\n`);
+  const baselineRef = process.env['BENCH_NESTED'] ? undefined : process.env['BENCH_BASELINE'];
+  const figures = baselineRef ? await measureServerFiguresWithBaseline(baselineRef) : await measureServerFigures();
+  process.stdout.write(`${JSON.stringify(figures, null, 2)}\n`);
 }

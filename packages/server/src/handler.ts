@@ -9,10 +9,11 @@ import { checkOrigin, preflightResponse, withCors, type OriginPolicyOptions } fr
 import { checkHost, type HostPolicyOptions } from './http/hostPolicy.js';
 import { checkRunInputIds } from './http/checkIds.js';
 import { IdFieldScan } from './http/idFieldScan.js';
-import { arrivalTurn, runStartTurn } from './http/largeBodyTurns.js';
+import { arrivalTurn, runStartTurn, wasAdmitted } from './http/largeBodyTurns.js';
 import { RunsPerOwner, releasing, type RunsPerOwnerOptions } from './http/runsPerOwner.js';
 import { isJsonContentType, readJsonBody } from './http/readJsonBody.js';
 import { readRunInput } from './http/readRunInput.js';
+import { parseRunInputText, rememberCheckedMessages } from './http/knownMessages.js';
 import { CallSigner } from './signing.js';
 import type { ToolTokenCounter } from './model.js';
 import { countTextTokens, toolTokensFor } from './tokens.js';
@@ -240,9 +241,11 @@ export function createChatHandler(options: ChatHandlerOptions): (request: Reques
       );
     }
     // One request read and checked per event-loop turn: a burst that arrived together is spread over turns.
-    await arrivalTurn();
+    // A request the node adapter admitted on its own turn (see `admitRequest`) is read, checked and started in that turn.
+    const admitted = wasAdmitted(request);
+    if (!admitted) await arrivalTurn();
     // An oversized id is refused as it arrives, before megabytes of it are decoded and parsed.
-    const body = await readJsonBody(request, limits.maxBodyBytes, new IdFieldScan());
+    const body = await readJsonBody(request, limits.maxBodyBytes, new IdFieldScan(), parseRunInputText);
     if (!body.ok) return fail(body.status, body.error, body.code);
     // Counts first: a 3,000-message body is refused before the schema walks every message.
     const counted = checkCounts(body.value, limits);
@@ -257,6 +260,8 @@ export function createChatHandler(options: ChatHandlerOptions): (request: Reques
     if (refused) return withCors(refused, corsOrigin);
     const attachments = checkAttachments(input.messages, limits);
     if (attachments) return fail(attachments.status, attachments.error, attachments.code);
+    // Each new message passed its checks: the next turn's request, which carries it again, takes it as checked.
+    rememberCheckedMessages(body.value, input.messages);
     let slot: (() => void) | Response;
     try {
       slot = runsPerOwner ? await runsPerOwner.acquire(request) : () => {};
@@ -268,7 +273,7 @@ export function createChatHandler(options: ChatHandlerOptions): (request: Reques
     if (slot instanceof Response) return cors(slot);
     // One run start per event-loop turn (the slot held meanwhile, so the owner's cap counts this run):
     // a burst of requests never starts all its runs, with their reviews and first steps, in one turn.
-    await runStartTurn();
+    if (!admitted) await runStartTurn();
     const abort = new AbortController();
     // With resumable streams a disconnect only detaches the reader; the run stops on DELETE.
     if (!resumable) request.signal?.addEventListener('abort', () => abort.abort(), { once: true });

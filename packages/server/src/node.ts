@@ -1,6 +1,6 @@
 import { defaultMountOf } from './http/defaultMount.js';
 import { checkHost, isLoopbackAddress, type HostPolicyOptions } from './http/hostPolicy.js';
-import { ARRIVALS_PER_TURN, turnQueue } from './http/largeBodyTurns.js';
+import { ARRIVALS_PER_TURN, admitRequest, turnQueue } from './http/largeBodyTurns.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 
@@ -216,7 +216,7 @@ export function toNodeListener(
   handler: FetchHandler,
   options: HostPolicyOptions = {},
 ): (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => void {
-  const serve = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => {
+  const serve = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void, admitted = false) => {
     const abort = new AbortController();
     res.on('close', () => {
       if (!res.writableFinished) abort.abort();
@@ -231,6 +231,7 @@ export function toNodeListener(
       res.end(JSON.stringify({ error: request, code: request === BODY_ALREADY_READ ? 'body-already-read' : 'bad-request' }));
       return;
     }
+    if (admitted) admitRequest(request);
     // A request without Host is not from a browser (HTTP/1.1 browsers always send it): nothing to rebind.
     const allowedHosts = options.allowedHosts ?? (loopbackSocket(req.socket) ? 'local' : 'any');
     const foreignHost = req.headers.host === undefined ? undefined : checkHost(req.headers.host, allowedHosts);
@@ -295,8 +296,8 @@ export function toNodeListener(
     if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS') serve(req, res, next);
     else
       void bodyRequestTurn().then(
-        () => serve(req, res, next),
-        () => serve(req, res, next),
+        () => serve(req, res, next, true),
+        () => serve(req, res, next, true),
       );
   };
 }

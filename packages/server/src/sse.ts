@@ -1,5 +1,6 @@
 import type { Event } from '@ag-ui/core';
 import { encodeServerSentEvent } from '@chatwire/core/shared';
+import { admissionsWaiting } from './http/largeBodyTurns.js';
 
 /**
  * Headers every Chatwire event stream carries. No `Connection` header: HTTP/1.1 keeps connections
@@ -17,21 +18,62 @@ const MAX_CHUNK_CHARS = 64 * 1024;
 const CHUNK_BUDGET_MS = 1;
 /** The time (ms) all responses of the process together spend putting chunks together in one event-loop turn. */
 const TURN_BUDGET_MS = 4;
+/**
+ * Chunks all responses together start in one turn while requests wait to be admitted (read,
+ * checked, started). Responses start their chunks together, each before any has spent its time,
+ * so a time budget alone lets every stream (and every run just started, with its first model step)
+ * take its millisecond in the turn: while a burst of requests waits, each turn admits its requests
+ * and moves this many streams on, in the order they asked (the runs already streaming still move,
+ * turn by turn: a flood of new requests starves none).
+ */
+const ADMITTING_CHUNKS_PER_TURN = 2;
 
 /** Resolves on the next turn of the event loop (after pending I/O). */
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
-/** Time spent on chunks in this turn, by every response; set back to 0 at the next turn. */
+/** Time spent on chunks in this turn, by every response, and the chunks started; set back to 0 at the next turn. */
 let spentThisTurn = 0;
+let startedThisTurn = 0;
 let resetQueued = false;
-function spend(ms: number): void {
-  spentThisTurn += ms;
+/** Responses waiting for a turn to start a chunk in while requests wait to be admitted, first come first served. */
+const chunkQueue: (() => void)[] = [];
+function queueReset(): void {
   if (resetQueued) return;
   resetQueued = true;
   setImmediate(() => {
     spentThisTurn = 0;
+    startedThisTurn = 0;
     resetQueued = false;
+    // This turn's starts go to the responses that waited longest; the rest wait for the next turn.
+    const admitting = admissionsWaiting();
+    while (chunkQueue.length > 0 && (!admitting || startedThisTurn < ADMITTING_CHUNKS_PER_TURN)) {
+      startedThisTurn++;
+      (chunkQueue.shift() as () => void)();
+    }
+    if (chunkQueue.length > 0 || startedThisTurn > 0) queueReset();
   });
+}
+function spend(ms: number): void {
+  spentThisTurn += ms;
+  queueReset();
+}
+
+/**
+ * Waits for a turn in which this response may put a chunk together, and counts its start: within
+ * the time budget; and while requests wait to be admitted, in turn with the other responses (the
+ * ones that waited longest first, at most {@link ADMITTING_CHUNKS_PER_TURN} a turn).
+ */
+async function chunkTurn(): Promise<void> {
+  while (spentThisTurn >= TURN_BUDGET_MS) await nextTurn();
+  if (admissionsWaiting() && (chunkQueue.length > 0 || startedThisTurn >= ADMITTING_CHUNKS_PER_TURN)) {
+    await new Promise<void>((resolve) => {
+      chunkQueue.push(resolve);
+      queueReset();
+    });
+    return;
+  }
+  startedThisTurn++;
+  queueReset();
 }
 
 /**
@@ -73,11 +115,18 @@ export function toServerSentEventsResponse(
     async pull(controller) {
       try {
         // Over this turn's budget: wait for a turn with budget left (others that waited earlier go first).
-        if (!first) while (spentThisTurn >= TURN_BUDGET_MS) await nextTurn();
-        first = false;
+        if (!first) await chunkTurn();
         const next = await (waiting ?? iterator.next());
         waiting = undefined;
         if (next.done) return controller.close();
+        if (first) {
+          // The first event (RUN_STARTED) goes out alone, at once: the run's first byte waits for nothing.
+          first = false;
+          sseStats.chunks++;
+          sseStats.events++;
+          controller.enqueue(encoder.encode(encodeServerSentEvent(next.value)));
+          return;
+        }
         const started = performance.now();
         let frames = encodeServerSentEvent(next.value);
         let events = 1;

@@ -3,6 +3,7 @@ import { countTokens } from 'gpt-tokenizer';
 import { O200K_TOKEN_SPLIT_REGEX } from 'gpt-tokenizer/encodingParams/constants';
 import { describeAttachment, readAttachment } from './attachments/readAttachment.js';
 import type { ModelRequest, ModelTool, ToolTokenCounter } from './model.js';
+import { isCheckedMessage } from './http/knownMessages.js';
 
 /** The longest run of one kind of character (letters, punctuation, whitespace) counted in one piece. */
 const MAX_COUNTED_RUN = 64;
@@ -96,9 +97,50 @@ export function jsonMessageTokens(messages: readonly Message[]): number {
  */
 export function countRequestTokens(request: Pick<ModelRequest, 'system' | 'messages' | 'tools'>): number {
   const texts = [`{"system":${JSON.stringify(request.system ?? '')},"messages":[`];
-  request.messages.forEach((message, index) => texts.push(`${index === 0 ? '' : ','}${JSON.stringify(countableMessage(message))}`));
-  texts.push(`],"tools":${JSON.stringify(request.tools)}}`);
-  return joinedTokens(texts);
+  const pieces: Piece[] = [pieceOf(texts[0] as string)];
+  request.messages.forEach((message, index) => {
+    const text = countableText(message, index > 0);
+    texts.push(text);
+    pieces.push(pieceOfMessage(message, index > 0, text));
+  });
+  const end = `],"tools":${JSON.stringify(request.tools)}}`;
+  texts.push(end);
+  pieces.push(pieceOf(end));
+  return joinedTokens(texts, pieces);
+}
+
+/** The JSON of the checked messages the handler shares between requests (deep-frozen: they never change), without and with the comma before it. */
+const frozenTexts = new WeakMap<Message, { plain?: string; joined?: string; plainPiece?: Piece; joinedPiece?: Piece }>();
+
+/** The counted piece of a message's text; kept with a checked message, so its next request finds it without a lookup. */
+function pieceOfMessage(message: Message, comma: boolean, text: string): Piece {
+  const texts = isCheckedMessage(message) ? frozenTexts.get(message) : undefined;
+  if (!texts) return pieceOf(text);
+  const kept = comma ? texts.joinedPiece : texts.plainPiece;
+  if (kept) {
+    tokenCountStats.remembered++;
+    return kept;
+  }
+  const piece = pieceOf(text);
+  if (comma) texts.joinedPiece = piece;
+  else texts.plainPiece = piece;
+  return piece;
+}
+
+/**
+ * A message's JSON as counted (after a comma when it is not the first): serialised once for a
+ * checked message (see `http/knownMessages.ts`), and then the same string each time, whose hash the
+ * engine keeps, so finding its remembered count costs no pass over its text.
+ */
+function countableText(message: Message, comma: boolean): string {
+  if (!isCheckedMessage(message)) return `${comma ? ',' : ''}${JSON.stringify(countableMessage(message))}`;
+  let texts = frozenTexts.get(message);
+  if (texts === undefined) {
+    texts = {};
+    frozenTexts.set(message, texts);
+  }
+  if (comma) return (texts.joined ??= `,${(texts.plain ??= JSON.stringify(countableMessage(message)))}`);
+  return (texts.plain ??= JSON.stringify(countableMessage(message)));
 }
 
 /** Tokens of a system prompt serialised as a JSON string. */
@@ -251,8 +293,8 @@ function joinTokens(text: string): number {
  * the same places); when a join is not punctuation meeting punctuation, the joined text is counted
  * in one piece instead.
  */
-function joinedTokens(texts: readonly string[]): number {
-  const counted = texts.map(pieceOf);
+function joinedTokens(texts: readonly string[], pieces?: readonly Piece[]): number {
+  const counted = pieces ?? texts.map(pieceOf);
   if (counted.length === 1) return (counted[0] as Piece).tokens;
   for (let i = 0; i < counted.length; i++) {
     const piece = counted[i] as Piece;

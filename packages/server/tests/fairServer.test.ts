@@ -1,8 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { EventType, type Event } from '@ag-ui/core';
-import { createChatHandler, createScriptedModel, toServerSentEventsResponse, type ChatModel, type ModelChunk } from '@chatwire/server';
+import { createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  createChatHandler,
+  createScriptedModel,
+  toNodeListener,
+  toServerSentEventsResponse,
+  type ChatModel,
+  type ModelChunk,
+} from '@chatwire/server';
 import { readServerSentEvents } from '@chatwire/core/wire';
 import { runInput, user } from './fixtures.js';
+import { turnQueue } from '../src/http/largeBodyTurns.js';
 
 /** A model that streams `deltas` text deltas with no pause between them (the case where one run could hold the loop). */
 const fastModel = (deltas: number): ChatModel => ({
@@ -100,5 +110,123 @@ describe('a fair server: writes coalesced per turn, no run starving the others',
     expect(pulled).toBeLessThan(20_000);
     await reader.cancel();
     expect(abort.signal.aborted).toBe(true);
+  });
+
+  it("a run's first chunk is its RUN_STARTED alone, written at once", async () => {
+    const handler = createChatHandler({ model: fastModel(2_000), secret: 'fair-secret' });
+    const response = await post(handler, 0);
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    const first = new TextDecoder().decode((await reader.read()).value);
+    await reader.cancel();
+    const events = await eventsOf(first);
+    expect(events.map((event) => event.type)).toEqual([EventType.RUN_STARTED]);
+  });
+
+  it('through the node adapter, a burst of 40 runs has every first event written in the turn its request is admitted', async () => {
+    let turn = 0;
+    let ticking = true;
+    const tick = () => {
+      turn++;
+      if (ticking) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const handler = toNodeListener(createChatHandler({ model: fastModel(2_000), secret: 'fair-secret' }));
+    const arrived: number[] = [];
+    const firstWritten: number[] = [];
+    const server = createServer((req, res) => {
+      const run = Number(req.headers['x-run']);
+      arrived[run] = turn;
+      const write = res.write.bind(res) as (chunk: unknown, ...rest: unknown[]) => boolean;
+      res.write = ((chunk: unknown, ...rest: unknown[]) => {
+        firstWritten[run] ??= turn;
+        return write(chunk, ...rest);
+      }) as typeof res.write;
+      handler(req, res);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    try {
+      await Promise.all(
+        Array.from(
+          { length: 40 },
+          (_, run) =>
+            new Promise<void>((resolve, reject) => {
+              const body = JSON.stringify(runInput([user(`hello ${run}`)]));
+              const request = httpRequest(
+                {
+                  host: '127.0.0.1',
+                  port,
+                  path: '/api/chat',
+                  method: 'POST',
+                  agent: false,
+                  headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'x-run': String(run) },
+                },
+                (response) => {
+                  response.resume();
+                  response.once('end', resolve);
+                  response.once('error', reject);
+                },
+              );
+              request.once('error', reject);
+              request.end(body);
+            }),
+        ),
+      );
+    } finally {
+      ticking = false;
+      server.close();
+    }
+    expect(firstWritten.filter((at) => at !== undefined)).toHaveLength(40);
+    // At most 8 requests with a body are admitted per turn, each read, checked and started in its
+    // admission turn (not one turn later to read it and another to start it): 40 arrivals take 5 turns.
+    const waited = firstWritten.map((at, run) => at - (arrived[run] as number));
+    expect(Math.max(...waited)).toBeLessThanOrEqual(40 / 8 + 1);
+    // The runs admitted first do not wait for a second and third turn.
+    expect(Math.min(...waited)).toBeLessThanOrEqual(1);
+  });
+
+  it('while requests wait to be admitted, the streams start at most two chunks a turn between them, and all move on', async () => {
+    async function* endless(run: number): AsyncGenerator<Event> {
+      for (let i = 0; ; i++) yield { type: EventType.TEXT_MESSAGE_CONTENT, messageId: `m${run}`, delta: `d${i} ` } as Event;
+    }
+    let turn = 0;
+    let ticking = true;
+    const tick = () => {
+      turn++;
+      if (ticking) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const responses = Array.from({ length: 10 }, (_, run) => toServerSentEventsResponse(endless(run)));
+    const readers = responses.map((response) => (response.body as ReadableStream<Uint8Array>).getReader());
+    // Each stream's first chunk, then 30 turns in which 60 requests wait for a turn of their own.
+    await Promise.all(readers.map((reader) => reader.read()));
+    const admissions = turnQueue(2);
+    const waiting = Array.from({ length: 60 }, () => admissions());
+    const from = turn;
+    const chunksPerTurn = new Map<number, number>();
+    const readsPerStream = readers.map(() => 0);
+    let admitting = true;
+    const reading = readers.map(async (reader, run) => {
+      // The chunk each stream queued ahead before the requests came.
+      await reader.read();
+      while (admitting) {
+        await reader.read();
+        readsPerStream[run]!++;
+        chunksPerTurn.set(turn, (chunksPerTurn.get(turn) ?? 0) + 1);
+      }
+    });
+    await Promise.all(waiting);
+    admitting = false;
+    const turns = turn - from;
+    ticking = false;
+    await Promise.all(readers.map((reader) => reader.cancel()));
+    await Promise.allSettled(reading);
+    expect(turns).toBeGreaterThanOrEqual(30);
+    // Up to the turn the last request was let through: at most two chunks a turn, ten streams between them.
+    const whileWaiting = [...chunksPerTurn.entries()].filter(([at]) => at < from + turns).map(([, count]) => count);
+    expect(whileWaiting.length).toBeGreaterThanOrEqual(20);
+    expect(Math.max(...whileWaiting)).toBeLessThanOrEqual(2);
+    // Every stream moved on while the requests waited: none starved.
+    for (const reads of readsPerStream) expect(reads).toBeGreaterThan(0);
   });
 });

@@ -11,7 +11,8 @@
  * - `BENCH_BASELINE=<git ref>`: the Chatwire cells also run on that commit's `packages/core/src`
  *   (extracted under node_modules/.cache), so "before" and "after" come from the same run.
  * - Server rows: `packages/server/bench/serverFigures.ts` (its own fresh processes), when this
- *   checkout has it.
+ *   checkout has it; with `BENCH_BASELINE`, the same figures of that commit's `packages/server/src`
+ *   (and the core it imports) in the same run, as `before`.
  * - Size rows: `scripts/sizeLimits.mjs` (built packages, Vite and esbuild) and
  *   `packages/core/bench/bundleSize.mjs` (the peers' bundles), run as they are.
  *
@@ -134,6 +135,47 @@ if (want('client')) {
   console.log('');
 }
 
+/** What `serverFigures.ts` prints: one checkout's figures, or this one's and a baseline's (`now`, `before`). */
+interface ServerSide {
+  readonly concurrent: Record<string, Record<string, number>>;
+  readonly requestCost: Record<string, { readonly wallMs: number; readonly cpuMs: number }>;
+}
+type ServerFigures = (ServerSide | { readonly now: ServerSide; readonly before: ServerSide & { readonly commit: string } }) & {
+  readonly machine: { readonly loadAverage1m: number };
+};
+
+/** The server rows as a table: this checkout beside the baseline's (when measured). */
+function printServerTable(figures: ServerFigures): void {
+  const now = 'now' in figures ? figures.now : figures;
+  const before = 'before' in figures ? figures.before : undefined;
+  const pair = (side: ServerSide | undefined, runs: string, a: string, b: string) => {
+    const row = side?.concurrent[runs];
+    return row ? `${ms(row[a])} / ${ms(row[b])}` : '-';
+  };
+  const cost = (side: ServerSide | undefined, key: string) => {
+    const figure = side?.requestCost[key];
+    return figure ? `${ms(figure.cpuMs)} [${ms(figure.wallMs)}]` : '-';
+  };
+  console.log(`| server figure (ms) | Chatwire | before${before ? ` (${before.commit})` : ''} |`);
+  console.log('| --- | ---: | ---: |');
+  for (const runs of ['runs50', 'runs200']) {
+    const count = runs.slice(4);
+    console.log(
+      `| ${count} runs: time to first byte, median / max | ${pair(now, runs, 'ttfbMedian', 'ttfbMax')} | ${pair(before, runs, 'ttfbMedian', 'ttfbMax')} |`,
+    );
+    console.log(
+      `| ${count} runs: latency, median / max | ${pair(now, runs, 'latencyMedian', 'latencyMax')} | ${pair(before, runs, 'latencyMedian', 'latencyMax')} |`,
+    );
+  }
+  for (const [key, title] of [
+    ['messages0', 'one request, no earlier message: CPU [wall]'],
+    ['messages1000', 'one request after 1,000 messages, warm: CPU [wall]'],
+    ['messages1000Cold', 'one request after 1,000 messages, cold: CPU [wall]'],
+  ] as const)
+    console.log(`| ${title} | ${cost(now, key)} | ${cost(before, key)} |`);
+  console.log(`\n(load average when the server figures ended: ${figures.machine.loadAverage1m})\n`);
+}
+
 if (want('server')) {
   const script = join(root, 'packages/server/bench/serverFigures.ts');
   if (existsSync(script)) {
@@ -145,6 +187,7 @@ if (want('server')) {
       maxBuffer: 16 * 1024 * 1024,
     });
     if (child.status !== 0) throw new Error('the server figures failed');
+    printServerTable(JSON.parse(child.stdout) as ServerFigures);
     console.log('```json');
     console.log(child.stdout.trim());
     console.log('```\n');

@@ -1,4 +1,5 @@
 import type { RunAgentInput } from '@ag-ui/core';
+import { isCheckedMessage } from './knownMessages.js';
 
 /** The longest id the handler accepts (thread, run, message, tool-call ids), in UTF-16 code units. */
 export const MAX_ID_LENGTH = 256;
@@ -40,6 +41,8 @@ export function checkRunInputIds(input: RunAgentInput): IdRefusal | undefined {
     (input.parentRunId === undefined ? undefined : check(input.parentRunId, 'parentRunId'));
   if (top) return top;
   for (const [index, message] of input.messages.entries()) {
+    // Checked when the server first saw it (see knownMessages.ts).
+    if (isCheckedMessage(message)) continue;
     const refused = check(message.id, `messages[${index}].id`);
     if (refused) return refused;
     if (message.role === 'assistant') {

@@ -10,6 +10,7 @@ export function turnQueue(perTurn = 1): () => Promise<void> {
   let tail: Promise<void> = Promise.resolve();
   let inTurn = 0;
   return () => {
+    waitingCallers++;
     if (inTurn > 0 && inTurn < perTurn) {
       inTurn++;
       return tail;
@@ -19,7 +20,9 @@ export function turnQueue(perTurn = 1): () => Promise<void> {
       () =>
         new Promise<void>((resolve) =>
           setImmediate(() => {
-            // Callers from now on wait for the next turn.
+            // This turn's callers are through (`inTurn` of them unless the turn is still the tail);
+            // callers from now on wait for the next turn.
+            waitingCallers -= tail === turn ? inTurn : perTurn;
             if (tail === turn) inTurn = 0;
             resolve();
           }),
@@ -29,6 +32,33 @@ export function turnQueue(perTurn = 1): () => Promise<void> {
     return turn;
   };
 }
+
+/** Callers of every turn queue still waiting for their turn (see {@link admissionsWaiting}). */
+let waitingCallers = 0;
+
+/**
+ * Whether requests wait in a turn queue (to be read, checked, or started): while they do, streaming
+ * responses take a smaller share of each turn (see `sse.ts`), so a burst of new runs gets its first
+ * bytes out within a few turns instead of waiting behind the deltas of the runs already streaming.
+ */
+export const admissionsWaiting = (): boolean => waitingCallers > 0;
+
+/** Requests a server adapter already admitted on a turn of its own (see {@link admitRequest}). */
+const admittedRequests = new WeakSet<Request>();
+
+/**
+ * Marks a request a server adapter admitted through a turn queue of its own (`toNodeListener` admits
+ * {@link ARRIVALS_PER_TURN} requests with a body per turn): the handler then reads, checks and starts
+ * it in that same turn, instead of waiting one more turn at {@link arrivalTurn} and another at
+ * {@link runStartTurn}. The work per turn stays bounded by the adapter's queue, and a burst's first
+ * bytes go out turns earlier.
+ */
+export function admitRequest(request: Request): void {
+  admittedRequests.add(request);
+}
+
+/** Whether a server adapter already admitted this request on a turn (see {@link admitRequest}). */
+export const wasAdmitted = (request: Request): boolean => admittedRequests.has(request);
 
 /** Requests read and checked, and runs started, in one event-loop turn at most (see {@link arrivalTurn}). */
 export const ARRIVALS_PER_TURN = 8;

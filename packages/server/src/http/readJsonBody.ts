@@ -34,12 +34,14 @@ export interface BodyScan {
  * above the limit is refused before reading anything, and a body that grows past it is cancelled
  * as soon as it does (413 either way), so an oversized body never sits in memory. A `scan` sees each
  * chunk of a body of {@link SCAN_FROM_BYTES} or more as it arrives (the earlier chunks first) and can
- * refuse the body (400) before it is decoded and parsed.
+ * refuse the body (400) before it is decoded and parsed. `parse` reads the text (`JSON.parse`
+ * unless given; the chat handler's also recognises messages it checked before, see `knownMessages.ts`).
  */
 export async function readJsonBody(
   request: Request,
   maxBytes: number,
   scan?: BodyScan,
+  parse: (text: string) => unknown = JSON.parse,
 ): Promise<{ readonly ok: true; readonly value: unknown } | ({ readonly ok: false } & BodyFailure)> {
   const tooLarge = (size: string): { ok: false } & BodyFailure => ({
     ok: false,
@@ -97,7 +99,7 @@ export async function readJsonBody(
     // A byte order mark is dropped, as TextDecoder drops it.
     const start = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
     const text = Buffer.from(bytes.buffer, bytes.byteOffset + start, bytes.byteLength - start).toString('utf8');
-    return { ok: true, value: JSON.parse(text) as unknown };
+    return { ok: true, value: parse(text) };
   } catch (error) {
     return { ok: false, status: 400, code: 'invalid-json', error: `The request body is not valid JSON: ${describeError(error)}` };
   }

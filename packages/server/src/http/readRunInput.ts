@@ -1,4 +1,5 @@
 import type { RunAgentInput } from '@ag-ui/core';
+import { isCheckedMessage } from './knownMessages.js';
 
 /*
  * The shape check of an AG-UI 1.0 `RunAgentInput`, the same rules as `@ag-ui/core/schemas`
@@ -186,7 +187,8 @@ const runInput = object({
   parentRunId: optional(string),
   // As AG-UI's schema does: a null state reads as no state.
   state: (value) => (value === null ? undefined : value),
-  messages: arrayOf(message),
+  // A message the server checked before (the same text, byte for byte) is taken as that check left it.
+  messages: arrayOf((value, at, problems) => (isCheckedMessage(value) ? value : message(value, at, problems))),
   tools: (value, at, problems) =>
     value === undefined
       ? []
