@@ -125,3 +125,19 @@ describe('the RunAgentInput shape check agrees with AG-UI’s schema', () => {
     if (!hostile.ok) expect(hostile.error.split('; ')).toHaveLength(8);
   });
 });
+
+describe('a `__proto__` key in the body', () => {
+  it('never becomes the prototype of a checked object, so unchecked fields cannot be read through it', () => {
+    // JSON.parse keeps `__proto__` as an own key; the check must not assign it on the object it builds.
+    const body = JSON.parse(
+      '{"threadId":"t","runId":"r","messages":[{"id":"m1","role":"assistant","__proto__":{"toolCalls":[{"id":1,"type":"evil"}]}}]}',
+    ) as unknown;
+    const read = readRunInput(body);
+    expect(read.ok).toBe(true);
+    if (!read.ok) return;
+    const [assistant] = read.input.messages as Record<string, unknown>[];
+    expect(Object.getPrototypeOf(assistant)).toBe(Object.prototype);
+    expect(assistant?.toolCalls).toBeUndefined();
+    expect(Object.keys(assistant ?? {})).not.toContain('__proto__');
+  });
+});

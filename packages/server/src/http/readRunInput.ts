@@ -83,7 +83,9 @@ const object = (fields: Record<string, Check>): Check => {
       if (read !== undefined) out[field] = read;
       if (problems.length >= MAX_PROBLEMS) return out;
     }
-    for (const key of Object.keys(value)) if (!Object.hasOwn(fields, key)) out[key] = value[key];
+    // `__proto__` (an own key after JSON.parse) is dropped: assigned, it would set `out`'s prototype,
+    // and fields the check never saw would then be read through it.
+    for (const key of Object.keys(value)) if (!Object.hasOwn(fields, key) && key !== '__proto__') out[key] = value[key];
     return out;
   };
 };
