@@ -171,77 +171,81 @@ function toContentPart({ url, mimeType, filename }: FilePart): ContentPart {
  */
 export function toWireMessages(messages: readonly ChatMessage[]): WireMessage[] {
   const wire: WireMessage[] = [];
-  for (const message of messages) {
-    if (message.role === 'user' || message.role === 'system') {
-      const text = messageText(message);
-      const files = message.parts.flatMap((part) => (part.type === 'file' ? [toContentPart(part)] : []));
-      // With files, the content is AG-UI's list of parts: the text (when there is some), then each file.
-      const content = files.length > 0 ? (text ? [{ type: 'text', text }, ...files] : files) : text;
+  for (const message of messages) appendWireMessages(message, wire);
+  return wire;
+}
+
+/** Appends the AG-UI messages one UI message becomes to `wire` (see {@link toWireMessages}): a function of that message alone. */
+export function appendWireMessages(message: ChatMessage, wire: WireMessage[]): void {
+  if (message.role === 'user' || message.role === 'system') {
+    const text = messageText(message);
+    const files: ContentPart[] = [];
+    for (const part of message.parts) if (part.type === 'file') files.push(toContentPart(part));
+    // With files, the content is AG-UI's list of parts: the text (when there is some), then each file.
+    const content = files.length > 0 ? (text ? [{ type: 'text', text }, ...files] : files) : text;
+    wire.push({
+      id: message.id,
+      role: message.role,
+      content,
+      ...(message.metadata ? { metadata: { ...message.metadata } } : {}),
+    } as WireMessage);
+    return;
+  }
+  let group: { id: string; content: string; calls: ToolCallPart[] } | undefined;
+  const flush = () => {
+    if (!group) return;
+    const toolCalls: WireToolCall[] = group.calls.map((call) => ({
+      id: call.toolCallId,
+      type: 'function',
+      function: { name: call.toolName, arguments: call.argsText },
+      ...(call.encryptedValue === undefined ? {} : { encryptedValue: call.encryptedValue }),
+    }));
+    wire.push({
+      id: group.id,
+      role: 'assistant',
+      ...(group.content ? { content: group.content } : {}),
+      ...(toolCalls.length > 0 ? { toolCalls } : {}),
+    });
+    for (const call of group.calls) {
+      if (!isTerminalToolCallState(call.state) || !call.result) continue;
+      // A result the client made up for a call the server owns (stopped, failed) is not sent:
+      // only the server speaks for its calls, and it fills in a "no result" answer itself.
+      if (call.owner !== 'client' && call.result.messageId === undefined) continue;
       wire.push({
-        id: message.id,
-        role: message.role,
-        content,
-        ...(message.metadata ? { metadata: { ...message.metadata } } : {}),
-      } as WireMessage);
+        id: call.result.messageId ?? `${call.toolCallId}-result`,
+        role: 'tool',
+        toolCallId: call.toolCallId,
+        content: call.result.content,
+        ...(call.result.state === 'error' && call.result.error ? { error: call.result.error } : {}),
+        ...(call.result.metadata ? { metadata: call.result.metadata } : {}),
+      });
+    }
+    group = undefined;
+  };
+  for (const part of message.parts) {
+    if (part.type === 'reasoning' || part.type === 'activity') {
+      flush();
+      wire.push(
+        part.type === 'reasoning'
+          ? {
+              id: part.messageId,
+              role: 'reasoning',
+              content: part.text,
+              ...(part.encryptedValue === undefined ? {} : { encryptedValue: part.encryptedValue }),
+            }
+          : { id: part.messageId, role: 'activity', activityType: part.activityType, content: { ...part.content } },
+      );
       continue;
     }
-    let group: { id: string; content: string; calls: ToolCallPart[] } | undefined;
-    const flush = () => {
-      if (!group) return;
-      const toolCalls: WireToolCall[] = group.calls.map((call) => ({
-        id: call.toolCallId,
-        type: 'function',
-        function: { name: call.toolName, arguments: call.argsText },
-        ...(call.encryptedValue === undefined ? {} : { encryptedValue: call.encryptedValue }),
-      }));
-      wire.push({
-        id: group.id,
-        role: 'assistant',
-        ...(group.content ? { content: group.content } : {}),
-        ...(toolCalls.length > 0 ? { toolCalls } : {}),
-      });
-      for (const call of group.calls) {
-        if (!isTerminalToolCallState(call.state) || !call.result) continue;
-        // A result the client made up for a call the server owns (stopped, failed) is not sent:
-        // only the server speaks for its calls, and it fills in a "no result" answer itself.
-        if (call.owner !== 'client' && call.result.messageId === undefined) continue;
-        wire.push({
-          id: call.result.messageId ?? `${call.toolCallId}-result`,
-          role: 'tool',
-          toolCallId: call.toolCallId,
-          content: call.result.content,
-          ...(call.result.state === 'error' && call.result.error ? { error: call.result.error } : {}),
-          ...(call.result.metadata ? { metadata: call.result.metadata } : {}),
-        });
-      }
-      group = undefined;
-    };
-    for (const part of message.parts) {
-      if (part.type === 'reasoning' || part.type === 'activity') {
-        flush();
-        wire.push(
-          part.type === 'reasoning'
-            ? {
-                id: part.messageId,
-                role: 'reasoning',
-                content: part.text,
-                ...(part.encryptedValue === undefined ? {} : { encryptedValue: part.encryptedValue }),
-              }
-            : { id: part.messageId, role: 'activity', activityType: part.activityType, content: { ...part.content } },
-        );
-        continue;
-      }
-      if (part.type !== 'text' && part.type !== 'tool-call') continue;
-      const id = part.messageId ?? message.id;
-      // A new wire message starts when the id changes, or when text follows tool calls.
-      if (group && (group.id !== id || (part.type === 'text' && group.calls.length > 0))) flush();
-      group ??= { id, content: '', calls: [] };
-      if (part.type === 'text') group.content += part.text;
-      else group.calls.push(part);
-    }
-    flush();
+    if (part.type !== 'text' && part.type !== 'tool-call') continue;
+    const id = part.messageId ?? message.id;
+    // A new wire message starts when the id changes, or when text follows tool calls.
+    if (group && (group.id !== id || (part.type === 'text' && group.calls.length > 0))) flush();
+    group ??= { id, content: '', calls: [] };
+    if (part.type === 'text') group.content += part.text;
+    else group.calls.push(part);
   }
-  return wire;
+  flush();
 }
 
 /** Parses a result's content as JSON when it is JSON, else keeps the text. */

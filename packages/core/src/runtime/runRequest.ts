@@ -5,7 +5,7 @@ import type { ChatConnection } from '../transport/connection.js';
 import type { DataPartSchemas } from '../reduce/dataParts.js';
 import { resumeOf } from '../model/continuation.js';
 import { discoveredToolsInChat } from '../discovery/discoveredTools.js';
-import { toWireMessages } from '../model/messages.js';
+import { requestMessages } from './requestMessages.js';
 import { toWireTool, type AnyTool } from '../tools/toolDefinition.js';
 import { batchReader } from '../transport/eventBatches.js';
 
@@ -72,7 +72,7 @@ export function buildRunInput(options: {
     runId: options.runId,
     protocolVersion: '1.0',
     ...(parentRunId === undefined ? {} : { parentRunId }),
-    messages: toWireMessages(snapshot.messages),
+    messages: requestMessages(snapshot.messages),
     tools: options.tools,
     context: [...(options.context ?? []), ...(options.send?.context ?? [])],
     state: snapshot.agentState ?? {},

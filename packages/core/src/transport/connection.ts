@@ -2,6 +2,7 @@ import type { RunAgentInput } from '@ag-ui/core';
 import { ChatwireError, describeError } from '../base/errors.js';
 import { RESUME_TOKEN_HEADER } from '../protocol/chatwireProtocol.js';
 import { eventsOfBatches } from './eventBatches.js';
+import { runInputJson } from './requestBody.js';
 
 /**
  * Reading a response (its checks, the SSE reader with eventsource-parser) and the requests of
@@ -135,7 +136,7 @@ export function fetchServerSentEvents(options: string | FetchConnectionOptions):
           accept: 'text/event-stream',
           ...(resumeToken ? { [RESUME_TOKEN_HEADER]: resumeToken } : {}),
         },
-        body: JSON.stringify(body),
+        body: runInputJson(body),
         signal,
       },
       headers,
