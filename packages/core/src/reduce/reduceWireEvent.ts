@@ -14,13 +14,13 @@ import {
   type Reduction,
 } from './chatReducer.js';
 import type { ChatState } from '../model/chatState.js';
-import { withFields } from './sharedMessages.js';
+import { lastMessage, withFields, withLastMessage } from './sharedMessages.js';
 import { discoveryOffered, undiscoveredBrowserCall } from '../discovery/undiscoveredCall.js';
 import { discoveredToolsInChat } from '../discovery/discoveredTools.js';
 import { addModelCall } from '../model/conversationUsage.js';
 import { ChatwireError } from '../base/errors.js';
 import { parseJsonStrict } from '../base/parseJsonStrict.js';
-import { parseResultContent, type InterruptPart, type MessagePart, type TextPart } from '../model/messages.js';
+import { parseResultContent, type ChatMessage, type InterruptPart, type MessagePart, type TextPart } from '../model/messages.js';
 import {
   APPROVAL_DECISION_EVENT,
   CHATWIRE_EVENTS,
@@ -75,12 +75,14 @@ export function reduceWireEvent(state: ChatState, event: WireEvent, now: number)
       );
     }
     case 'TOOL_CALL_ARGS' as EventType.TOOL_CALL_ARGS: {
-      const call = callIn(state, event.toolCallId);
-      if (!call) return updateToolCall(state, event.toolCallId, { type: 'inputDelta', delta: event.delta }, now); // refused: no such call
-      const reading = argumentsDelta(call, event.delta);
-      const reduction = updateToolCall(state, event.toolCallId, reading.event, now);
-      const next = callIn(reduction.state, event.toolCallId);
-      if (next && next !== call) reading.remember(next);
+      const found = findCall(state, event.toolCallId);
+      if (!found) return updateToolCall(state, event.toolCallId, { type: 'inputDelta', delta: event.delta }, now); // refused: no such call
+      const reading = argumentsDelta(found.call, event.delta);
+      const reduction = updateToolCall(state, event.toolCallId, reading.event, now, undefined, found);
+      // The call the delta produced is where it was found (the last message's, or another message's).
+      const message = found.messageIndex < 0 ? lastMessage(reduction.state) : reduction.state.messages[found.messageIndex];
+      const next = message?.parts[found.partIndex];
+      if (next?.type === 'tool-call' && next !== found.call) reading.remember(next);
       return reduction;
     }
     case 'TOOL_CALL_END' as EventType.TOOL_CALL_END: {
@@ -235,6 +237,17 @@ function patchCall(state: ChatState, toolCallId: string, patch: (part: ToolCallP
 
 function appendText(state: ChatState, messageId: string, delta: string, now: number, subagentRunId?: string): Reduction {
   if (delta === '') return noCallChanges(state); // keep-alives
+  // The common case, written out: more text for the streaming part at the end of the assistant turn.
+  const message = lastMessage(state);
+  const parts = message?.role === 'assistant' ? message.parts : undefined;
+  const last = parts?.[parts.length - 1];
+  if (parts && last?.type === 'text' && last.state === 'streaming' && last.messageId === messageId) {
+    const copy = parts.slice();
+    copy[copy.length - 1] = { ...last, text: last.text + delta };
+    return noCallChanges(
+      withLastMessage(state, { ...(message as ChatMessage), parts: copy }, state.status === 'streaming' ? undefined : { status: 'streaming' }),
+    );
+  }
   const withTurn = ensureAssistantTurn(state, now);
   const next = mapLastAssistant(withTurn, (parts) => {
     const last = parts[parts.length - 1];

@@ -20,12 +20,19 @@ function messageJson(message: unknown): string {
   return json;
 }
 
+/** The JSON of a messages array: the kept JSON of each, joined (string concatenation: no array of pieces). */
+function messagesJson(messages: readonly unknown[]): string {
+  let json = '';
+  for (let index = 0; index < messages.length; index++) json += (index === 0 ? '' : ',') + messageJson(messages[index]);
+  return `[${json}]`;
+}
+
 /** `JSON.stringify(input)`, writing each frozen message of `input.messages` once in its life. */
 export function runInputJson(input: RunAgentInput): string {
   let json = '';
   for (const key of Object.keys(input)) {
     const value = (input as unknown as Record<string, unknown>)[key];
-    const text = key === 'messages' && Array.isArray(value) ? `[${value.map(messageJson).join(',')}]` : JSON.stringify(value);
+    const text = key === 'messages' && Array.isArray(value) ? messagesJson(value) : JSON.stringify(value);
     // JSON.stringify leaves out what has no JSON (undefined, functions, symbols).
     if (text !== undefined) json += `${json ? ',' : ''}${JSON.stringify(key)}:${text}`;
   }
