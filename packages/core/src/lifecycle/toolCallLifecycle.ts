@@ -1,3 +1,4 @@
+import { KnownShape } from '../base/knownShape.js';
 import type { CodeExecution } from './codeExecution.js';
 import type { ApprovalDecision, ApprovalPayload, GrantOption } from '../protocol/chatwireProtocol.js';
 
@@ -288,6 +289,31 @@ export interface ToolCallTransition {
   readonly refused?: string;
 }
 
+/** The keys a call has while its arguments stream (see `KnownShape`). */
+const STREAMING_CALL = new KnownShape([
+  'timeline',
+  'type',
+  'toolCallId',
+  'toolName',
+  'state',
+  'messageId',
+  'argsText',
+  'partialInput',
+  'input',
+  'subagentRunId',
+]);
+
+/** `call` with more arguments: written out when it has only the keys of a streaming call, as every argument delta makes one. */
+function withArguments(call: ToolCallPart, state: ToolCallState, argsText: string, partialInput: unknown): ToolCallPart {
+  if (!STREAMING_CALL.fits(call)) return { ...call, state, argsText, partialInput };
+  const { timeline, toolCallId, toolName, messageId, input, subagentRunId } = call;
+  return STREAMING_CALL.made(
+    'subagentRunId' in call
+      ? { timeline, type: 'tool-call', toolCallId, toolName, state, messageId, argsText, partialInput, input, subagentRunId }
+      : { timeline, type: 'tool-call', toolCallId, toolName, state, messageId, argsText, partialInput, input },
+  );
+}
+
 /** Creates a call in `awaiting-input`, as when TOOL_CALL_START arrives (at `at`, ms since epoch). */
 export function createToolCallPart(toolCallId: string, toolName: string, messageId: string, at = 0): ToolCallPart {
   return {
@@ -340,11 +366,12 @@ function applyEvent(call: ToolCallPart, event: ToolCallEvent, at: number): ToolC
 
   switch (event.type) {
     case 'inputDelta':
-      // Written out rather than a conditional spread: this runs for every argument delta.
-      next =
-        'partialInput' in event
-          ? { ...call, state: rule.target, argsText: call.argsText + event.delta, partialInput: event.partialInput }
-          : { ...call, state: rule.target, argsText: call.argsText + event.delta };
+      next = withArguments(
+        call,
+        rule.target,
+        call.argsText + event.delta,
+        'partialInput' in event ? event.partialInput : call.partialInput,
+      );
       break;
     case 'inputEnd': {
       if (event.invalid !== undefined) {

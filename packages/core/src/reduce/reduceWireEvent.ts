@@ -11,6 +11,7 @@ import {
   recordUsage,
   noCallChanges,
   updateToolCall,
+  withParts,
   type Reduction,
 } from './chatReducer.js';
 import type { ChatState } from '../model/chatState.js';
@@ -19,6 +20,7 @@ import { discoveryOffered, undiscoveredBrowserCall } from '../discovery/undiscov
 import { discoveredToolsInChat } from '../discovery/discoveredTools.js';
 import { addModelCall } from '../model/conversationUsage.js';
 import { ChatwireError } from '../base/errors.js';
+import { KnownShape } from '../base/knownShape.js';
 import { parseJsonStrict } from '../base/parseJsonStrict.js';
 import { parseResultContent, type ChatMessage, type InterruptPart, type MessagePart, type TextPart } from '../model/messages.js';
 import {
@@ -235,6 +237,9 @@ function patchCall(state: ChatState, toolCallId: string, patch: (part: ToolCallP
   return found ? { ...state, messages } : state;
 }
 
+/** The keys of a streaming text part (see `KnownShape`). */
+const TEXT_PART = new KnownShape(['type', 'text', 'state', 'messageId', 'subagentRunId']);
+
 function appendText(state: ChatState, messageId: string, delta: string, now: number, subagentRunId?: string): Reduction {
   if (delta === '') return noCallChanges(state); // keep-alives
   // The common case, written out: more text for the streaming part at the end of the assistant turn.
@@ -243,9 +248,16 @@ function appendText(state: ChatState, messageId: string, delta: string, now: num
   const last = parts?.[parts.length - 1];
   if (parts && last?.type === 'text' && last.state === 'streaming' && last.messageId === messageId) {
     const copy = parts.slice();
-    copy[copy.length - 1] = { ...last, text: last.text + delta };
+    const text = last.text + delta;
+    copy[copy.length - 1] = !TEXT_PART.fits(last)
+      ? { ...last, text }
+      : TEXT_PART.made(
+          last.subagentRunId === undefined
+            ? { type: 'text', text, state: 'streaming', messageId }
+            : { type: 'text', text, state: 'streaming', messageId, subagentRunId: last.subagentRunId },
+        );
     return noCallChanges(
-      withLastMessage(state, { ...(message as ChatMessage), parts: copy }, state.status === 'streaming' ? undefined : { status: 'streaming' }),
+      withLastMessage(state, withParts(message as ChatMessage, copy), state.status === 'streaming' ? undefined : { status: 'streaming' }),
     );
   }
   const withTurn = ensureAssistantTurn(state, now);

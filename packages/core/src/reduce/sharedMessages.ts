@@ -1,5 +1,6 @@
 import type { ChatState } from '../model/chatState.js';
 import type { ChatMessage } from '../model/messages.js';
+import { KnownShape } from '../base/knownShape.js';
 
 /**
  * Structural sharing of `messages` while the last message streams. A delta changes one message, the
@@ -70,6 +71,37 @@ function share<S extends ChatState>(state: S, fields: Partial<S> | undefined, so
   return new SharedState(state, fields, source) as unknown as S;
 }
 
+/** The keys of a chat state (and a snapshot's `id`). */
+const STATE = new KnownShape([
+  'messages',
+  'status',
+  'error',
+  'turns',
+  'conversationUsage',
+  'agentState',
+  'queued',
+  'activeRun',
+  'resumeToken',
+  'id',
+]);
+
+/** `state` with `messages`, written out (see `KnownShape`): the optional keys stay exactly as present as they were. */
+function stateWith<S extends ChatState>(state: S, messages: readonly ChatMessage[]): S {
+  const next: Record<string, unknown> = {
+    messages,
+    status: state.status,
+    error: state.error,
+    turns: state.turns,
+    agentState: state.agentState,
+    queued: state.queued,
+  };
+  if ('conversationUsage' in state) next['conversationUsage'] = state.conversationUsage;
+  if ('activeRun' in state) next['activeRun'] = state.activeRun;
+  if ('resumeToken' in state) next['resumeToken'] = state.resumeToken;
+  if ('id' in state) next['id'] = (state as { id?: unknown }).id;
+  return next as S;
+}
+
 /** The last message of `state` (without joining its messages). */
 export function lastMessage(state: ChatState): ChatMessage | undefined {
   const source = sourceOf(state);
@@ -86,7 +118,7 @@ export function withLastMessage<S extends ChatState>(state: S, message: ChatMess
     // A short chat: copying its few messages costs less than sharing them.
     const messages = state.messages.slice();
     messages[messages.length - 1] = message;
-    return fields ? { ...state, ...fields, messages } : { ...state, messages };
+    return fields ? { ...state, ...fields, messages } : STATE.fits(state) ? STATE.made(stateWith(state, messages)) : { ...state, messages };
   }
   return share(state, fields, { base: source?.base ?? state.messages, last: message });
 }
