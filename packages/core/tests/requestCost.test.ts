@@ -54,7 +54,7 @@ const originalStringify = JSON.stringify;
 afterEach(() => {
   JSON.stringify = originalStringify;
 });
-async function countMessagesSerialised(run: () => Promise<void>): Promise<number> {
+async function countMessagesSerialised(run: () => Promise<unknown>): Promise<number> {
   let count = 0;
   JSON.stringify = function (value: unknown, ...rest: unknown[]) {
     if (value !== null && typeof value === 'object' && 'role' in value) count++;

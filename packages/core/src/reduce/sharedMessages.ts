@@ -47,24 +47,26 @@ class SharedState {
     Object.defineProperty(this, 'messages', MESSAGES);
   }
 
-  static sourceOf(state: object): Shared | undefined {
-    return #source in state ? (state as SharedState).#source : undefined;
-  }
+  /** The source of a shared state; `undefined` for any other state (a spread copy included). */
+  static readonly sourceOf = (state: object): Shared | undefined => (#source in state ? (state as SharedState).#source : undefined);
 
-  /** The getter of every shared state's `messages`: joins base and last the first time it is read. */
-  static join(this: SharedState): readonly ChatMessage[] {
-    const source = this.#source;
-    if (!source.joined) {
-      const joined = source.base.slice();
-      joined[joined.length - 1] = source.last;
-      source.joined = joined;
-    }
-    return source.joined;
-  }
+  /** The getter of every shared state's `messages` (one for all): joins base and last the first time it is read. */
+  static readonly messages: PropertyDescriptor = {
+    enumerable: true,
+    get(this: SharedState): readonly ChatMessage[] {
+      const source = this.#source;
+      if (!source.joined) {
+        const joined = source.base.slice();
+        joined[joined.length - 1] = source.last;
+        source.joined = joined;
+      }
+      return source.joined;
+    },
+  };
 }
 
 const sourceOf = SharedState.sourceOf;
-const MESSAGES: PropertyDescriptor = { get: SharedState.join, enumerable: true };
+const MESSAGES = SharedState.messages;
 
 /** A new state: `state`'s fields but `messages`, `fields` over them, and the messages of `source`. */
 function share<S extends ChatState>(state: S, fields: Partial<S> | undefined, source: Shared): S {
