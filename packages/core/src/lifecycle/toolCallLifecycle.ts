@@ -306,12 +306,20 @@ const STREAMING_CALL = new KnownShape([
 /** `call` with more arguments: written out when it has only the keys of a streaming call, as every argument delta makes one. */
 function withArguments(call: ToolCallPart, state: ToolCallState, argsText: string, partialInput: unknown): ToolCallPart {
   if (!STREAMING_CALL.fits(call)) return { ...call, state, argsText, partialInput };
-  const { timeline, toolCallId, toolName, messageId, input, subagentRunId } = call;
-  return STREAMING_CALL.made(
-    'subagentRunId' in call
-      ? { timeline, type: 'tool-call', toolCallId, toolName, state, messageId, argsText, partialInput, input, subagentRunId }
-      : { timeline, type: 'tool-call', toolCallId, toolName, state, messageId, argsText, partialInput, input },
-  );
+  const { timeline, toolCallId, toolName, messageId, input } = call;
+  const next: Record<string, unknown> = {
+    timeline,
+    type: 'tool-call',
+    toolCallId,
+    toolName,
+    state,
+    messageId,
+    argsText,
+    partialInput,
+    input,
+  };
+  if ('subagentRunId' in call) next['subagentRunId'] = call.subagentRunId;
+  return STREAMING_CALL.made(next as unknown as ToolCallPart);
 }
 
 /** Creates a call in `awaiting-input`, as when TOOL_CALL_START arrives (at `at`, ms since epoch). */

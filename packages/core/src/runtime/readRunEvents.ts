@@ -9,6 +9,9 @@ import { isApplied } from '../reduce/activeRun.js';
 import type { RunEnding, RunReading } from './runRequest.js';
 import { batchReader } from '../transport/eventBatches.js';
 
+// The requests' messages, each converted once: used by `buildRunInput` once this chunk has loaded.
+export { requestMessages } from './requestMessages.js';
+
 /**
  * The reader behind `readRun`, loaded while the first request is under way: checks each event,
  * expands chunks, enforces the run lifecycle and dispatches each event with its reducer. On a

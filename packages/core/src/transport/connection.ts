@@ -2,14 +2,14 @@ import type { RunAgentInput } from '@ag-ui/core';
 import { ChatwireError, describeError } from '../base/errors.js';
 import { RESUME_TOKEN_HEADER } from '../protocol/chatwireProtocol.js';
 import { eventsOfBatches } from './eventBatches.js';
-import { runInputJson } from './requestBody.js';
 
 /**
  * Reading a response (its checks, the SSE reader with eventsource-parser) and the requests of
  * resumable streams are needed only once a response arrives: they load while the request is under
  * way, so they are off the initial load of an app and cost no wait.
  */
-const loadRequests = () => import('./eventStreamRequests.js');
+let loaded: typeof import('./eventStreamRequests.js') | undefined;
+const loadRequests = () => import('./eventStreamRequests.js').then((module) => (loaded = module));
 
 /** Where a resumable run is, and the token that proves who may read or stop it. */
 export interface RunLocation {
@@ -136,7 +136,8 @@ export function fetchServerSentEvents(options: string | FetchConnectionOptions):
           accept: 'text/event-stream',
           ...(resumeToken ? { [RESUME_TOKEN_HEADER]: resumeToken } : {}),
         },
-        body: runInputJson(body),
+        // Once the reading chunk has loaded (from the second request on), each message's JSON is written once in its life.
+        body: loaded ? loaded.runInputJson(body) : JSON.stringify(body),
         signal,
       },
       headers,
