@@ -1,4 +1,3 @@
-import { KnownShape } from '../base/knownShape.js';
 import type { CodeExecution } from './codeExecution.js';
 import type { ApprovalDecision, ApprovalPayload, GrantOption } from '../protocol/chatwireProtocol.js';
 
@@ -289,39 +288,6 @@ export interface ToolCallTransition {
   readonly refused?: string;
 }
 
-/** The keys a call has while its arguments stream (see `KnownShape`). */
-const STREAMING_CALL = new KnownShape([
-  'timeline',
-  'type',
-  'toolCallId',
-  'toolName',
-  'state',
-  'messageId',
-  'argsText',
-  'partialInput',
-  'input',
-  'subagentRunId',
-]);
-
-/** `call` with more arguments: written out when it has only the keys of a streaming call, as every argument delta makes one. */
-function withArguments(call: ToolCallPart, state: ToolCallState, argsText: string, partialInput: unknown): ToolCallPart {
-  if (!STREAMING_CALL.fits(call)) return { ...call, state, argsText, partialInput };
-  const { timeline, toolCallId, toolName, messageId, input } = call;
-  const next: Record<string, unknown> = {
-    timeline,
-    type: 'tool-call',
-    toolCallId,
-    toolName,
-    state,
-    messageId,
-    argsText,
-    partialInput,
-    input,
-  };
-  if ('subagentRunId' in call) next['subagentRunId'] = call.subagentRunId;
-  return STREAMING_CALL.made(next as unknown as ToolCallPart);
-}
-
 /** Creates a call in `awaiting-input`, as when TOOL_CALL_START arrives (at `at`, ms since epoch). */
 export function createToolCallPart(toolCallId: string, toolName: string, messageId: string, at = 0): ToolCallPart {
   return {
@@ -374,12 +340,11 @@ function applyEvent(call: ToolCallPart, event: ToolCallEvent, at: number): ToolC
 
   switch (event.type) {
     case 'inputDelta':
-      next = withArguments(
-        call,
-        rule.target,
-        call.argsText + event.delta,
-        'partialInput' in event ? event.partialInput : call.partialInput,
-      );
+      // Two literals rather than a conditional spread: this runs for every argument delta.
+      next =
+        'partialInput' in event
+          ? { ...call, state: rule.target, argsText: call.argsText + event.delta, partialInput: event.partialInput }
+          : { ...call, state: rule.target, argsText: call.argsText + event.delta };
       break;
     case 'inputEnd': {
       if (event.invalid !== undefined) {

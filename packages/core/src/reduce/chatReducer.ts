@@ -14,7 +14,6 @@ import type { ModelCallUsage } from '../protocol/chatwireProtocol.js';
 import { MAX_TURN_RECORDS, type ChatState, type QueuedMessage, type TurnRecord } from '../model/chatState.js';
 import { answeredNotSent } from '../model/continuation.js';
 import { lastMessage, withLastMessage } from './sharedMessages.js';
-import { KnownShape } from '../base/knownShape.js';
 
 /**
  * Reduces one AG-UI event. The event reducers live apart from the commands' (`reduceWireEvent` in
@@ -329,17 +328,7 @@ export function mapLastAssistant(state: ChatState, map: (parts: readonly Message
   const last = lastMessage(state);
   if (last?.role !== 'assistant') return state;
   const parts = map(last.parts);
-  return parts === last.parts ? state : withLastMessage(state, withParts(last, parts));
-}
-
-/** The keys of a message. */
-const MESSAGE = new KnownShape(['id', 'role', 'parts', 'createdAt', 'metadata']);
-
-/** `message` with `parts`: written out when it has only a message's keys (see `KnownShape`), as every delta replaces it. */
-export function withParts(message: ChatMessage, parts: readonly MessagePart[]): ChatMessage {
-  if (!MESSAGE.fits(message)) return { ...message, parts };
-  const { id, role, createdAt, metadata } = message;
-  return MESSAGE.made('metadata' in message ? { id, role, parts, createdAt, metadata } : { id, role, parts, createdAt });
+  return parts === last.parts ? state : withLastMessage(state, { ...last, parts });
 }
 
 /** The tool call `toolCallId` when it is in the last message (where the streaming path finds it, without joining `messages`). */
@@ -403,7 +392,7 @@ export function updateToolCall(
   const message = (messageIndex < 0 ? lastMessage(state) : state.messages[messageIndex]) as ChatMessage;
   const parts = message.parts.slice();
   parts[partIndex] = owner && result.call.owner !== owner ? { ...result.call, owner } : result.call;
-  if (messageIndex < 0) return { state: withLastMessage(state, withParts(message, parts)), changes: [change] };
+  if (messageIndex < 0) return { state: withLastMessage(state, { ...message, parts }), changes: [change] };
   const messages = state.messages.slice();
   messages[messageIndex] = { ...message, parts };
   return { state: { ...state, messages }, changes: [change] };

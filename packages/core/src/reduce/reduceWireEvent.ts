@@ -11,11 +11,10 @@ import {
   recordUsage,
   noCallChanges,
   updateToolCall,
-  withParts,
   type Reduction,
 } from './chatReducer.js';
 import type { ChatState } from '../model/chatState.js';
-import { lastMessage, withFields, withLastMessage } from './sharedMessages.js';
+import { copiesMessages, lastMessage, withFields, withLastMessage } from './sharedMessages.js';
 import { discoveryOffered, undiscoveredBrowserCall } from '../discovery/undiscoveredCall.js';
 import { discoveredToolsInChat } from '../discovery/discoveredTools.js';
 import { addModelCall } from '../model/conversationUsage.js';
@@ -237,8 +236,52 @@ function patchCall(state: ChatState, toolCallId: string, patch: (part: ToolCallP
   return found ? { ...state, messages } : state;
 }
 
-/** The keys of a streaming text part (see `KnownShape`). */
-const TEXT_PART = new KnownShape(['type', 'text', 'state', 'messageId', 'subagentRunId']);
+/** The keys of a streaming text part, of a message and of a chat state (see `KnownShape`). */
+const TEXT_PART = /* @__PURE__ */ new KnownShape(['type', 'text', 'state', 'messageId', 'subagentRunId']);
+const MESSAGE = /* @__PURE__ */ new KnownShape(['id', 'role', 'parts', 'createdAt', 'metadata']);
+const STATE = /* @__PURE__ */ new KnownShape([
+  'messages',
+  'status',
+  'error',
+  'turns',
+  'conversationUsage',
+  'agentState',
+  'queued',
+  'activeRun',
+  'resumeToken',
+  'id',
+]);
+
+/** `message` with `parts`, written out when it has only a message's keys. */
+function withParts(message: ChatMessage, parts: readonly MessagePart[]): ChatMessage {
+  if (!MESSAGE.fits(message)) return { ...message, parts };
+  const { id, role, createdAt, metadata } = message;
+  return MESSAGE.made('metadata' in message ? { id, role, parts, createdAt, metadata } : { id, role, parts, createdAt });
+}
+
+/**
+ * A short chat's state (see `sharedMessages.ts`) with its last message replaced, written out when it
+ * has only a state's keys (the optional ones exactly as present as they were); else `withLastMessage`.
+ */
+function withStreamedMessage(state: ChatState, message: ChatMessage): ChatState {
+  if (!copiesMessages(state) || !STATE.fits(state)) return withLastMessage(state, message);
+  const { messages } = state;
+  const copy = messages.slice();
+  copy[copy.length - 1] = message;
+  const next: Record<string, unknown> = {
+    messages: copy,
+    status: state.status,
+    error: state.error,
+    turns: state.turns,
+    agentState: state.agentState,
+    queued: state.queued,
+  };
+  if ('conversationUsage' in state) next['conversationUsage'] = state.conversationUsage;
+  if ('activeRun' in state) next['activeRun'] = state.activeRun;
+  if ('resumeToken' in state) next['resumeToken'] = state.resumeToken;
+  if ('id' in state) next['id'] = (state as { id?: unknown }).id;
+  return STATE.made(next as unknown as ChatState);
+}
 
 function appendText(state: ChatState, messageId: string, delta: string, now: number, subagentRunId?: string): Reduction {
   if (delta === '') return noCallChanges(state); // keep-alives
@@ -256,8 +299,9 @@ function appendText(state: ChatState, messageId: string, delta: string, now: num
             ? { type: 'text', text, state: 'streaming', messageId }
             : { type: 'text', text, state: 'streaming', messageId, subagentRunId: last.subagentRunId },
         );
+    const next = withParts(message as ChatMessage, copy);
     return noCallChanges(
-      withLastMessage(state, withParts(message as ChatMessage, copy), state.status === 'streaming' ? undefined : { status: 'streaming' }),
+      state.status === 'streaming' ? withStreamedMessage(state, next) : withLastMessage(state, next, { status: 'streaming' }),
     );
   }
   const withTurn = ensureAssistantTurn(state, now);

@@ -1,5 +1,5 @@
 import type { Message as WireMessage } from '@ag-ui/core';
-import { appendWireMessages, type ChatMessage } from '../model/messages.js';
+import type { ChatMessage } from '../model/messages.js';
 
 /**
  * The AG-UI `messages` of a request, converted once per message. Every request carries the whole
@@ -13,7 +13,7 @@ import { appendWireMessages, type ChatMessage } from '../model/messages.js';
  */
 const wireOf = new WeakMap<ChatMessage, readonly WireMessage[]>();
 
-/** Freezes what {@link appendWireMessages} made for a message (never the app's own values it refers to, such as metadata's). */
+/** Freezes what the conversion made for a message (never the app's own values it refers to, such as metadata's). */
 function freezeWire(message: WireMessage): WireMessage {
   const { content, toolCalls } = message as { content?: unknown; toolCalls?: unknown };
   if (Array.isArray(content)) {
@@ -30,14 +30,20 @@ function freezeWire(message: WireMessage): WireMessage {
   return Object.freeze(message);
 }
 
-/** The AG-UI messages of `messages` (as `toWireMessages` converts them), each message converted once. */
-export function requestMessages(messages: readonly ChatMessage[]): WireMessage[] {
+/**
+ * The AG-UI messages of `messages`, each message converted once by `append` (`appendWireMessages`,
+ * passed in so that this lazily loaded chunk does not make the conversion part of bundles that never send).
+ */
+export function requestMessages(
+  messages: readonly ChatMessage[],
+  append: (message: ChatMessage, wire: WireMessage[]) => void,
+): WireMessage[] {
   const wire: WireMessage[] = [];
   for (const message of messages) {
     let own = wireOf.get(message);
     if (!own) {
       const made: WireMessage[] = [];
-      appendWireMessages(message, made);
+      append(message, made);
       own = made.map(freezeWire);
       wireOf.set(message, own);
     }

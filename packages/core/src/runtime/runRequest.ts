@@ -5,7 +5,7 @@ import type { ChatConnection } from '../transport/connection.js';
 import type { DataPartSchemas } from '../reduce/dataParts.js';
 import { resumeOf } from '../model/continuation.js';
 import { discoveredToolsInChat } from '../discovery/discoveredTools.js';
-import { toWireMessages } from '../model/messages.js';
+import { appendWireMessages, toWireMessages } from '../model/wireMessages.js';
 import { toWireTool, type AnyTool } from '../tools/toolDefinition.js';
 import { batchReader } from '../transport/eventBatches.js';
 
@@ -76,7 +76,7 @@ export function buildRunInput(options: {
     protocolVersion: '1.0',
     ...(parentRunId === undefined ? {} : { parentRunId }),
     // Once the reader's chunk has loaded (from the second request on), each message is converted once in its life.
-    messages: reader ? reader.requestMessages(snapshot.messages) : toWireMessages(snapshot.messages),
+    messages: reader ? reader.requestMessages(snapshot.messages, appendWireMessages) : toWireMessages(snapshot.messages),
     tools: options.tools,
     context: [...(options.context ?? []), ...(options.send?.context ?? [])],
     state: snapshot.agentState ?? {},

@@ -9,7 +9,7 @@ import { eventsOfBatches } from './eventBatches.js';
  * way, so they are off the initial load of an app and cost no wait.
  */
 let loaded: typeof import('./eventStreamRequests.js') | undefined;
-const loadRequests = () => import('./eventStreamRequests.js').then((module) => (loaded = module));
+const loadRequests = async () => (loaded = await import('./eventStreamRequests.js'));
 
 /** Where a resumable run is, and the token that proves who may read or stop it. */
 export interface RunLocation {
