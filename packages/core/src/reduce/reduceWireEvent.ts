@@ -79,7 +79,7 @@ export function reduceWireEvent(state: ChatState, event: WireEvent, now: number)
       const found = findCall(state, event.toolCallId);
       if (!found) return updateToolCall(state, event.toolCallId, { type: 'inputDelta', delta: event.delta }, now); // refused: no such call
       const reading = argumentsDelta(found.call, event.delta);
-      const reduction = updateToolCall(state, event.toolCallId, reading.event, now, undefined, found);
+      const reduction = updateToolCall(state, event.toolCallId, reading.event, now, undefined, found, replaceLastParts);
       // The call the delta produced is where it was found (the last message's, or another message's).
       const message = found.messageIndex < 0 ? lastMessage(reduction.state) : reduction.state.messages[found.messageIndex];
       const next = message?.parts[found.partIndex];
@@ -251,6 +251,10 @@ const STATE = /* @__PURE__ */ new KnownShape([
   'resumeToken',
   'id',
 ]);
+
+/** The last message with `parts`, in a state made the streaming path's way. */
+const replaceLastParts = (state: ChatState, message: ChatMessage, parts: readonly MessagePart[]): ChatState =>
+  withStreamedMessage(state, withParts(message, parts));
 
 /** `message` with `parts`, written out when it has only a message's keys. */
 function withParts(message: ChatMessage, parts: readonly MessagePart[]): ChatMessage {
