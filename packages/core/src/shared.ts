@@ -16,7 +16,8 @@ export type { ChatAction, Reduction, ToolCallChange, WireEventReducer } from './
 export { describeError } from './base/errors.js';
 export { createId } from './base/ids.js';
 export { Inspector } from './inspection/inspection.js';
-export { parseResultContent, toolCallParts, toWireMessages } from './model/messages.js';
+export { parseResultContent, toolCallParts } from './model/messages.js';
+export { toWireMessages } from './model/wireMessages.js';
 export { parseJsonStrict, parseToolArguments } from './base/parseJsonStrict.js';
 export { hasProtoKey } from './base/hasProtoKey.js';
 export { CHATWIRE_EVENTS, INTERRUPT_REASONS, RESUME_TOKEN_HEADER } from './protocol/chatwireProtocol.js';

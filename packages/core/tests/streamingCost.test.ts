@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ChatMessage } from '@chatwire/core';
+import { initialChatState } from '@chatwire/core/shared';
+import { reduceWireEvent } from '@chatwire/core/wire';
 import { clientOver, sse, sseResponse } from './fixtures.js';
 
 /**
@@ -155,5 +157,95 @@ describe('the events of one network read are applied without waiting between the
     expect(client.getSnapshot().status).toBe('ready');
     // Every delta of the read (and the events around them) was applied before the microtask ran.
     expect(beforeOthers).toBeGreaterThanOrEqual(500);
+  });
+});
+
+describe('the streaming path keeps what it does not know', () => {
+  // Deltas write their copies out for objects with only the keys the client gives them; anything
+  // else (a saved part or call with keys of the app's own) is copied whole.
+  const saved = (part: object): ChatMessage[] => [
+    { id: 'u', role: 'user', createdAt: 1, parts: [{ type: 'text', text: 'hi', state: 'done' }] },
+    { id: 'a', role: 'assistant', createdAt: 2, metadata: { saved: true }, parts: [part as ChatMessage['parts'][number]] },
+  ];
+
+  it('a text delta keeps the extra keys of a saved streaming part and its message', () => {
+    let state = initialChatState(saved({ type: 'text', text: 'hel', state: 'streaming', messageId: 'm', note: 'kept' }));
+    for (const delta of ['l', 'o'])
+      state = reduceWireEvent(state, { type: 'TEXT_MESSAGE_CONTENT', messageId: 'm', delta } as never, 3).state;
+    expect(state.messages.at(-1)).toEqual({
+      id: 'a',
+      role: 'assistant',
+      createdAt: 2,
+      metadata: { saved: true },
+      parts: [{ type: 'text', text: 'hello', state: 'streaming', messageId: 'm', note: 'kept' }],
+    });
+  });
+
+  it('an argument delta keeps the extra keys of a saved streaming call', () => {
+    let state = initialChatState(
+      saved({
+        type: 'tool-call',
+        toolCallId: 'c1',
+        toolName: 'search',
+        state: 'input-streaming',
+        messageId: 'm',
+        argsText: '{"q":"a',
+        partialInput: { q: 'a' },
+        input: undefined,
+        timeline: [{ state: 'awaiting-input', at: 1 }],
+        label: 'kept too',
+      }),
+    );
+    for (const delta of ['b', 'c', '"}'])
+      state = reduceWireEvent(state, { type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta } as never, 4).state;
+    expect(state.messages.at(-1)).toMatchObject({ id: 'a', metadata: { saved: true } });
+    expect(state.messages.at(-1)?.parts[0]).toMatchObject({ argsText: '{"q":"abc"}', state: 'input-streaming', label: 'kept too' });
+  });
+
+  it('the copies it writes out have exactly the keys a spread would give', () => {
+    let state = initialChatState([]);
+    const events = [
+      { type: 'TEXT_MESSAGE_CONTENT', messageId: 'm', delta: 'a' },
+      { type: 'TEXT_MESSAGE_CONTENT', messageId: 'm', delta: 'b' },
+      { type: 'TOOL_CALL_START', toolCallId: 'c1', toolCallName: 'search', parentMessageId: 'm', subagentRunId: 's1' },
+      { type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: '{' },
+      { type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: '}' },
+    ];
+    for (const event of events) state = reduceWireEvent(state, event as never, 5).state;
+    const message = state.messages.at(-1) as ChatMessage;
+    expect(Object.keys(message).sort()).toEqual(['createdAt', 'id', 'parts', 'role']);
+    expect(Object.keys(message.parts[0] as object).sort()).toEqual(['messageId', 'state', 'text', 'type']);
+    expect(message.parts[0]).toMatchObject({ text: 'ab' });
+    expect(Object.keys(message.parts[1] as object).sort()).toEqual(
+      ['argsText', 'input', 'messageId', 'partialInput', 'state', 'subagentRunId', 'timeline', 'toolCallId', 'toolName', 'type'].sort(),
+    );
+    expect(message.parts[1]).toMatchObject({ argsText: '{}', partialInput: {}, subagentRunId: 's1', state: 'input-streaming' });
+    expect(Object.keys(state).sort()).toEqual(Object.keys(initialChatState([])).sort());
+  });
+});
+
+describe('partial arguments are read without re-scanning', () => {
+  it('2,000 one-character argument deltas read the partial input at geometric intervals, not per delta', async () => {
+    const argumentParses = async (args: number) => {
+      const { client } = clientOver(() => sseResponse(sse(runEvents(1, args))));
+      let parses = 0;
+      const parse = JSON.parse;
+      JSON.parse = ((text: string, reviver?: never) => {
+        if (typeof text === 'string' && text.startsWith('{"note"')) parses++;
+        return parse(text, reviver);
+      }) as typeof JSON.parse;
+      try {
+        await client.sendMessage('hi');
+      } finally {
+        JSON.parse = parse;
+      }
+      return parses;
+    };
+    const few = await argumentParses(200);
+    const many = await argumentParses(2_000);
+    // Every delta while the text is under 64 characters, then each time it grew by an eighth, plus the final strict parse.
+    expect(few).toBeLessThanOrEqual(64 + 12);
+    expect(many).toBeLessThanOrEqual(64 + 32);
+    expect(many - few).toBeLessThanOrEqual(20);
   });
 });

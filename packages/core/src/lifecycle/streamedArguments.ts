@@ -19,10 +19,10 @@ import type { ToolCallEvent, ToolCallPart } from './toolCallLifecycle.js';
 
 interface ArgsScan {
   /** The part this scan read (a part rebuilt or replaced elsewhere is scanned again from its text). */
-  readonly part: ToolCallPart;
-  readonly scan: PartialJsonState;
+  part: ToolCallPart;
+  scan: PartialJsonState;
   /** Length of `argsText` when `partialInput` was last read. */
-  readonly readAt: number;
+  readAt: number;
 }
 
 /**
@@ -33,7 +33,7 @@ interface ArgsScan {
 const scans = new Map<string, ArgsScan>();
 const MAX_SCANS = 64;
 
-function scanOf(call: ToolCallPart): Omit<ArgsScan, 'part'> {
+function scanOf(call: ToolCallPart): Readonly<Omit<ArgsScan, 'part'>> {
   const kept = scans.get(call.toolCallId);
   return kept?.part === call ? kept : { scan: advancePartialJson(initialPartialJsonState, call.argsText), readAt: call.argsText.length };
 }
@@ -48,7 +48,15 @@ class ArgumentsReading {
 
   /** Call with the call the event produced, so the next delta continues the scan (instead of scanning again from the start). */
   remember(next: ToolCallPart): void {
-    if (scans.size >= MAX_SCANS && !scans.has(next.toolCallId)) scans.clear();
+    // The call's entry is updated in place (this module's own object): no allocation per delta.
+    const kept = scans.get(next.toolCallId);
+    if (kept) {
+      kept.part = next;
+      kept.scan = this.scan;
+      kept.readAt = this.readAt;
+      return;
+    }
+    if (scans.size >= MAX_SCANS) scans.clear();
     scans.set(next.toolCallId, { part: next, scan: this.scan, readAt: this.readAt });
   }
 }

@@ -355,12 +355,11 @@ function applyEvent(call: ToolCallPart, event: ToolCallEvent, at: number): ToolC
 
   switch (event.type) {
     case 'inputDelta':
-      next = {
-        ...call,
-        state: rule.target,
-        argsText: call.argsText + event.delta,
-        ...('partialInput' in event ? { partialInput: event.partialInput } : {}),
-      };
+      // Two literals rather than a conditional spread: this runs for every argument delta.
+      next =
+        'partialInput' in event
+          ? { ...call, state: rule.target, argsText: call.argsText + event.delta, partialInput: event.partialInput }
+          : { ...call, state: rule.target, argsText: call.argsText + event.delta };
       break;
     case 'inputEnd': {
       if (event.invalid !== undefined) {

@@ -33,6 +33,7 @@ type Kind = keyof typeof KINDS;
  * reference client does: a chunk with a new id opens its message or call (closing the one open),
  * a chunk without an id continues the open one, and any other event closes what chunks left open.
  * Call the returned function with `undefined` at the end of the stream to close what is still open.
+ * The array it returns is read before the next call (it may be reused).
  */
 export function createChunkExpander(): (event: WireEvent | undefined) => WireEvent[] {
   let open: { readonly kind: Kind; readonly id: string; readonly subagentRunId: string | undefined } | undefined;
@@ -45,7 +46,14 @@ export function createChunkExpander(): (event: WireEvent | undefined) => WireEve
     });
     open = undefined;
   };
+  // Most events are no chunk and come with none open: they pass as they are, in one array reused
+  // for each (the caller reads it before it expands the next event).
+  const single: WireEvent[] = [];
   return (event) => {
+    if (!open && event && !Object.hasOwn(KINDS, event.type)) {
+      single[0] = event;
+      return single;
+    }
     const out: unknown[] = [];
     if (!event || !Object.hasOwn(KINDS, event.type)) {
       close(out);

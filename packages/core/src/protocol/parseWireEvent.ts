@@ -92,6 +92,19 @@ export function parseWireEvent(raw: unknown): ParsedWireEvent {
   return { known: true, event: raw as unknown as WireEvent };
 }
 
+/**
+ * The event itself when `raw` is a well-formed text or argument delta (most of any stream), else
+ * `undefined`: what {@link parseWireEvent} would accept for it, without the object it returns. The
+ * client's reader calls it first and `parseWireEvent` for everything else.
+ */
+export function checkedDelta(raw: unknown): WireEvent | undefined {
+  if (raw === null || typeof raw !== 'object') return undefined;
+  const type = (raw as { type?: unknown }).type;
+  if (type === 'TEXT_MESSAGE_CONTENT') return isDelta(raw as Record<string, unknown>, 'messageId') ? (raw as WireEvent) : undefined;
+  if (type === 'TOOL_CALL_ARGS') return isDelta(raw as Record<string, unknown>, 'toolCallId') ? (raw as WireEvent) : undefined;
+  return undefined;
+}
+
 /** A text or argument delta with what READ_FIELDS asks of it (anything else goes through `checkShape`, which says what is wrong). */
 const isDelta = (raw: Record<string, unknown>, id: string): boolean =>
   typeof raw['delta'] === 'string' &&

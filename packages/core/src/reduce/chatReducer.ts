@@ -332,23 +332,21 @@ export function mapLastAssistant(state: ChatState, map: (parts: readonly Message
 }
 
 /** The tool call `toolCallId` when it is in the last message (where the streaming path finds it, without joining `messages`). */
-function callInLast(state: ChatState, toolCallId: string): { partIndex: number; call: ToolCallPart } | undefined {
+function callInLast(state: ChatState, toolCallId: string): { messageIndex: -1; partIndex: number; call: ToolCallPart } | undefined {
   const parts = lastMessage(state)?.parts ?? [];
   for (let p = parts.length - 1; p >= 0; p--) {
     const part = parts[p] as MessagePart;
-    if (part.type === 'tool-call' && part.toolCallId === toolCallId) return { partIndex: p, call: part };
+    if (part.type === 'tool-call' && part.toolCallId === toolCallId) return { messageIndex: -1, partIndex: p, call: part };
   }
   return undefined;
 }
 
+/** Where a tool call is: `messageIndex` -1 for the last message (found without joining `messages`). */
+export type FoundCall = { readonly messageIndex: number; readonly partIndex: number; readonly call: ToolCallPart };
+
 /** Finds the tool call `toolCallId`, in the last message first (see {@link callInLast}), then newest message first. */
-export function findCall(
-  state: ChatState,
-  toolCallId: string,
-): { messageIndex: number; partIndex: number; call: ToolCallPart } | undefined {
-  const inLast = callInLast(state, toolCallId);
-  if (inLast) return { messageIndex: -1, ...inLast };
-  return findToolCall(state.messages, (call) => call.toolCallId === toolCallId);
+export function findCall(state: ChatState, toolCallId: string): FoundCall | undefined {
+  return callInLast(state, toolCallId) ?? findToolCall(state.messages, (call) => call.toolCallId === toolCallId);
 }
 
 /** Finds a tool call, newest message first. */
@@ -372,8 +370,12 @@ export function updateToolCall(
   event: ToolCallEvent,
   now: number,
   owner?: 'client' | 'server',
+  /** Where the call is, when the caller has just found it (`findCall`). */
+  found: FoundCall | undefined = findCall(state, toolCallId),
+  /** How to replace the last message's parts (the streaming path brings a faster copy). */
+  replaceLast: (state: ChatState, message: ChatMessage, parts: readonly MessagePart[]) => ChatState = (current, message, parts) =>
+    withLastMessage(current, { ...message, parts }),
 ): Reduction {
-  const found = findCall(state, toolCallId);
   if (!found) {
     const refused = `no tool call with id '${toolCallId}' for '${event.type}'`;
     return {
@@ -383,21 +385,17 @@ export function updateToolCall(
   }
   const { call, messageIndex, partIndex } = found;
   const result = transitionToolCall(call, event, now);
-  const change: ToolCallChange = {
-    toolCallId,
-    toolName: call.toolName,
-    from: call.state,
-    to: result.call.state,
-    event: event.type,
-    effects: result.effects,
-    ...(result.refused ? { refused: result.refused } : {}),
-  };
+  const { refused } = result;
+  // Written out rather than spread: one is made for every argument delta.
+  const change: ToolCallChange = refused
+    ? { toolCallId, toolName: call.toolName, from: call.state, to: result.call.state, event: event.type, effects: result.effects, refused }
+    : { toolCallId, toolName: call.toolName, from: call.state, to: result.call.state, event: event.type, effects: result.effects };
   if (result.call === call) return { state, changes: [change] };
   // The last message (messageIndex -1): replaced without copying `messages`.
   const message = (messageIndex < 0 ? lastMessage(state) : state.messages[messageIndex]) as ChatMessage;
   const parts = message.parts.slice();
   parts[partIndex] = owner && result.call.owner !== owner ? { ...result.call, owner } : result.call;
-  if (messageIndex < 0) return { state: withLastMessage(state, { ...message, parts }), changes: [change] };
+  if (messageIndex < 0) return { state: replaceLast(state, message, parts), changes: [change] };
   const messages = state.messages.slice();
   messages[messageIndex] = { ...message, parts };
   return { state: { ...state, messages }, changes: [change] };

@@ -14,13 +14,14 @@ import {
   type Reduction,
 } from './chatReducer.js';
 import type { ChatState } from '../model/chatState.js';
-import { withFields } from './sharedMessages.js';
+import { copiesMessages, lastMessage, withFields, withLastMessage } from './sharedMessages.js';
 import { discoveryOffered, undiscoveredBrowserCall } from '../discovery/undiscoveredCall.js';
 import { discoveredToolsInChat } from '../discovery/discoveredTools.js';
 import { addModelCall } from '../model/conversationUsage.js';
 import { ChatwireError } from '../base/errors.js';
+import { KnownShape } from '../base/knownShape.js';
 import { parseJsonStrict } from '../base/parseJsonStrict.js';
-import { parseResultContent, type InterruptPart, type MessagePart, type TextPart } from '../model/messages.js';
+import { parseResultContent, type ChatMessage, type InterruptPart, type MessagePart, type TextPart } from '../model/messages.js';
 import {
   APPROVAL_DECISION_EVENT,
   CHATWIRE_EVENTS,
@@ -75,12 +76,14 @@ export function reduceWireEvent(state: ChatState, event: WireEvent, now: number)
       );
     }
     case 'TOOL_CALL_ARGS' as EventType.TOOL_CALL_ARGS: {
-      const call = callIn(state, event.toolCallId);
-      if (!call) return updateToolCall(state, event.toolCallId, { type: 'inputDelta', delta: event.delta }, now); // refused: no such call
-      const reading = argumentsDelta(call, event.delta);
-      const reduction = updateToolCall(state, event.toolCallId, reading.event, now);
-      const next = callIn(reduction.state, event.toolCallId);
-      if (next && next !== call) reading.remember(next);
+      const found = findCall(state, event.toolCallId);
+      if (!found) return updateToolCall(state, event.toolCallId, { type: 'inputDelta', delta: event.delta }, now); // refused: no such call
+      const reading = argumentsDelta(found.call, event.delta);
+      const reduction = updateToolCall(state, event.toolCallId, reading.event, now, undefined, found, replaceLastParts);
+      // The call the delta produced is where it was found (the last message's, or another message's).
+      const message = found.messageIndex < 0 ? lastMessage(reduction.state) : reduction.state.messages[found.messageIndex];
+      const next = message?.parts[found.partIndex];
+      if (next?.type === 'tool-call' && next !== found.call) reading.remember(next);
       return reduction;
     }
     case 'TOOL_CALL_END' as EventType.TOOL_CALL_END: {
@@ -233,8 +236,78 @@ function patchCall(state: ChatState, toolCallId: string, patch: (part: ToolCallP
   return found ? { ...state, messages } : state;
 }
 
+/** The keys of a streaming text part, of a message and of a chat state (see `KnownShape`). */
+const TEXT_PART = /* @__PURE__ */ new KnownShape(['type', 'text', 'state', 'messageId', 'subagentRunId']);
+const MESSAGE = /* @__PURE__ */ new KnownShape(['id', 'role', 'parts', 'createdAt', 'metadata']);
+const STATE = /* @__PURE__ */ new KnownShape([
+  'messages',
+  'status',
+  'error',
+  'turns',
+  'conversationUsage',
+  'agentState',
+  'queued',
+  'activeRun',
+  'resumeToken',
+  'id',
+]);
+
+/** The last message with `parts`, in a state made the streaming path's way. */
+const replaceLastParts = (state: ChatState, message: ChatMessage, parts: readonly MessagePart[]): ChatState =>
+  withStreamedMessage(state, withParts(message, parts));
+
+/** `message` with `parts`, written out when it has only a message's keys. */
+function withParts(message: ChatMessage, parts: readonly MessagePart[]): ChatMessage {
+  if (!MESSAGE.fits(message)) return { ...message, parts };
+  const { id, role, createdAt, metadata } = message;
+  return MESSAGE.made('metadata' in message ? { id, role, parts, createdAt, metadata } : { id, role, parts, createdAt });
+}
+
+/**
+ * A short chat's state (see `sharedMessages.ts`) with its last message replaced, written out when it
+ * has only a state's keys (the optional ones exactly as present as they were); else `withLastMessage`.
+ */
+function withStreamedMessage(state: ChatState, message: ChatMessage): ChatState {
+  if (!copiesMessages(state) || !STATE.fits(state)) return withLastMessage(state, message);
+  const { messages } = state;
+  const copy = messages.slice();
+  copy[copy.length - 1] = message;
+  const next: Record<string, unknown> = {
+    messages: copy,
+    status: state.status,
+    error: state.error,
+    turns: state.turns,
+    agentState: state.agentState,
+    queued: state.queued,
+  };
+  if ('conversationUsage' in state) next['conversationUsage'] = state.conversationUsage;
+  if ('activeRun' in state) next['activeRun'] = state.activeRun;
+  if ('resumeToken' in state) next['resumeToken'] = state.resumeToken;
+  if ('id' in state) next['id'] = (state as { id?: unknown }).id;
+  return STATE.made(next as unknown as ChatState);
+}
+
 function appendText(state: ChatState, messageId: string, delta: string, now: number, subagentRunId?: string): Reduction {
   if (delta === '') return noCallChanges(state); // keep-alives
+  // The common case, written out: more text for the streaming part at the end of the assistant turn.
+  const message = lastMessage(state);
+  const parts = message?.role === 'assistant' ? message.parts : undefined;
+  const last = parts?.[parts.length - 1];
+  if (parts && last?.type === 'text' && last.state === 'streaming' && last.messageId === messageId) {
+    const copy = parts.slice();
+    const text = last.text + delta;
+    copy[copy.length - 1] = !TEXT_PART.fits(last)
+      ? { ...last, text }
+      : TEXT_PART.made(
+          last.subagentRunId === undefined
+            ? { type: 'text', text, state: 'streaming', messageId }
+            : { type: 'text', text, state: 'streaming', messageId, subagentRunId: last.subagentRunId },
+        );
+    const next = withParts(message as ChatMessage, copy);
+    return noCallChanges(
+      state.status === 'streaming' ? withStreamedMessage(state, next) : withLastMessage(state, next, { status: 'streaming' }),
+    );
+  }
   const withTurn = ensureAssistantTurn(state, now);
   const next = mapLastAssistant(withTurn, (parts) => {
     const last = parts[parts.length - 1];

@@ -53,6 +53,9 @@ function share<S extends ChatState>(state: S, fields: Partial<S> | undefined, so
   return Object.defineProperty(next, 'messages', MESSAGES) as S;
 }
 
+/** Whether {@link withLastMessage} copies `state`'s messages (a short chat that shares none): read without joining them. */
+export const copiesMessages = (state: ChatState): boolean => !sourceOf(state) && state.messages.length <= COPY_UP_TO;
+
 /** The last message of `state` (without joining its messages). */
 export function lastMessage(state: ChatState): ChatMessage | undefined {
   const source = sourceOf(state);

@@ -2,12 +2,15 @@ import type { Event as WireEvent, EventType } from '@ag-ui/core';
 import { ChatwireError } from '../base/errors.js';
 import type { IdentifiedEvent } from '../transport/connection.js';
 import { createChunkExpander } from '../protocol/expandChunks.js';
-import { parseWireEvent } from '../protocol/parseWireEvent.js';
+import { checkedDelta, parseWireEvent } from '../protocol/parseWireEvent.js';
 import { nextPhase, type Phase } from '../protocol/runPhase.js';
 import { routeEvent } from '../reduce/routeEvent.js';
 import { isApplied, resumeTokenOf } from '../reduce/activeRun.js';
 import type { RunEnding, RunReading } from './runRequest.js';
 import { batchReader } from '../transport/eventBatches.js';
+
+// The requests' messages, each converted once: used by `buildRunInput` once this chunk has loaded.
+export { requestMessages } from './requestMessages.js';
 
 /**
  * The reader behind `readRun`, loaded while the first request is under way: checks each event,
@@ -19,20 +22,12 @@ import { batchReader } from '../transport/eventBatches.js';
 /** The defaults of `ReconnectOptions`. */
 export const DEFAULT_RECONNECT = { attempts: 5, delayMs: 500, maxDelayMs: 5_000 } as const;
 
-/** A connection's item: a bare event, or one with its stream's id (only a whole number counts as a resumable run's event number). */
-function unwrap(item: unknown): { readonly raw: unknown; readonly id: number | undefined } {
-  if (
-    item !== null &&
-    typeof item === 'object' &&
-    !('type' in item) &&
-    'event' in item &&
-    typeof (item as IdentifiedEvent).id === 'string'
-  ) {
-    const { id, event } = item as IdentifiedEvent;
-    return { raw: event, id: /^\d{1,15}$/.test(id) ? Number(id) : undefined };
-  }
-  return { raw: item, id: undefined };
-}
+/** Whether a connection's item is an event with its stream's id rather than a bare event. */
+const isIdentified = (item: unknown): item is IdentifiedEvent =>
+  item !== null && typeof item === 'object' && !('type' in item) && 'event' in item && typeof (item as IdentifiedEvent).id === 'string';
+
+/** The id of an identified item: only a whole number counts as a resumable run's event number. */
+const eventNumber = (id: string): number | undefined => (/^\d{1,15}$/.test(id) ? Number(id) : undefined);
 
 /** The resume token of a raw `RUN_STARTED` (a Chatwire server's, with resumable streams), if it is one that has one. */
 const tokenOfStart = (raw: unknown): string | undefined =>
@@ -93,7 +88,17 @@ export async function readRunEvents(
     last: boolean,
   ) => {
     if (stale()) return false;
-    store.dispatch({ type: 'wireEvent', event, now: Date.now(), ...route, ...(id === undefined ? {} : { eventId: id, lastOfId: last }) });
+    // Written out rather than spread: this object is made for every event.
+    const { reducer, dataPart } = route;
+    store.dispatch(
+      id === undefined
+        ? dataPart === undefined
+          ? { type: 'wireEvent', event, now: Date.now(), reducer }
+          : { type: 'wireEvent', event, now: Date.now(), reducer, dataPart }
+        : dataPart === undefined
+          ? { type: 'wireEvent', event, now: Date.now(), reducer, eventId: id, lastOfId: last }
+          : { type: 'wireEvent', event, now: Date.now(), reducer, dataPart, eventId: id, lastOfId: last },
+    );
     if (event.type === ('CUSTOM' as EventType.CUSTOM)) options.onCustomEvent({ name: event.name, value: event.value as unknown, runId });
     return true;
   };
@@ -181,22 +186,28 @@ export async function readRunEvents(
         // A batch at a time (one network read's events), each applied without waiting when nothing has to load.
         for (let batch = await (next ?? read()); !batch.done; batch = await read()) {
           next = undefined;
-          const items = batch.value;
-          for (let index = 0; index < items.length; index++) {
+          for (const item of batch.value) {
+            const identified = isIdentified(item);
+            const raw = identified ? item.event : item;
             if (stale()) {
-              handedOff = options.onStale?.(tokenOfStart(unwrap(items[index]).raw), current) ?? false;
+              handedOff = options.onStale?.(tokenOfStart(raw), current) ?? false;
               return undefined;
             }
-            const { raw, id } = unwrap(items[index]);
+            const id = identified ? eventNumber(item.id) : undefined;
             // Already applied (a server that repeats itself): nothing to do, not even the lifecycle check.
             if (isApplied(store.getSnapshot(), id)) continue;
-            const parsed = parseWireEvent(raw);
-            if (!parsed.known) {
-              ignoreUnknown(store, parsed.type, options.warn);
-              continue;
+            // Deltas, most of a stream, are checked without the general parse.
+            let event = checkedDelta(raw);
+            if (!event) {
+              const parsed = parseWireEvent(raw);
+              if (!parsed.known) {
+                ignoreUnknown(store, parsed.type, options.warn);
+                continue;
+              }
+              event = parsed.event;
             }
-            if (store.inspector.active) store.inspector.emit({ type: 'event', at: Date.now(), runId, event: parsed.event });
-            let applied = apply(expand(parsed.event), id);
+            if (store.inspector.active) store.inspector.emit({ type: 'event', at: Date.now(), runId, event });
+            let applied = apply(expand(event), id);
             if (typeof applied !== 'boolean') applied = await applied;
             if (!applied) return undefined;
             tries = 0;

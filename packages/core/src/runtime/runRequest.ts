@@ -6,7 +6,7 @@ import type { CustomEventExtension } from '../reduce/customEvents.js';
 import type { DataPartSchemas } from '../reduce/dataParts.js';
 import { resumeOf } from '../model/continuation.js';
 import { discoveredToolsInChat } from '../discovery/discoveredTools.js';
-import { toWireMessages } from '../model/messages.js';
+import { appendWireMessages, toWireMessages } from '../model/wireMessages.js';
 import { toWireTool, type AnyTool } from '../tools/toolDefinition.js';
 import { batchReader } from '../transport/eventBatches.js';
 
@@ -57,6 +57,9 @@ export class WireToolList {
   }
 }
 
+/** The reader's chunk, once loaded. */
+let reader: typeof import('./readRunEvents.js') | undefined;
+
 /** The run input of the next request, built from the snapshot (messages, resume entries) and the send's own `body`. */
 export function buildRunInput(options: {
   readonly store: ChatStore;
@@ -73,7 +76,8 @@ export function buildRunInput(options: {
     runId: options.runId,
     protocolVersion: '1.0',
     ...(parentRunId === undefined ? {} : { parentRunId }),
-    messages: toWireMessages(snapshot.messages),
+    // Once the reader's chunk has loaded (from the second request on), each message is converted once in its life.
+    messages: reader ? reader.requestMessages(snapshot.messages, appendWireMessages) : toWireMessages(snapshot.messages),
     tools: options.tools,
     context: [...(options.context ?? []), ...(options.send?.context ?? [])],
     state: snapshot.agentState ?? {},
@@ -133,5 +137,6 @@ export async function readRun(options: RunReading): Promise<RunEnding | undefine
   const first = events && batchReader(events)();
   // Read (and its failure handled) by the reader once it has loaded.
   first?.catch(() => {});
-  return (await import('./readRunEvents.js')).readRunEvents(options, events, first);
+  reader ??= await import('./readRunEvents.js');
+  return reader.readRunEvents(options, events, first);
 }

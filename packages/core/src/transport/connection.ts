@@ -8,7 +8,8 @@ import { eventsOfBatches } from './eventBatches.js';
  * resumable streams are needed only once a response arrives: they load while the request is under
  * way, so they are off the initial load of an app and cost no wait.
  */
-const loadRequests = () => import('./eventStreamRequests.js');
+let loaded: typeof import('./eventStreamRequests.js') | undefined;
+const loadRequests = async () => (loaded = await import('./eventStreamRequests.js'));
 
 /** Where a resumable run is, and the token that proves who may read or stop it. */
 export interface RunLocation {
@@ -135,7 +136,8 @@ export function fetchServerSentEvents(options: string | FetchConnectionOptions):
           accept: 'text/event-stream',
           ...(resumeToken ? { [RESUME_TOKEN_HEADER]: resumeToken } : {}),
         },
-        body: JSON.stringify(body),
+        // Once the reading chunk has loaded (from the second request on), each message's JSON is written once in its life.
+        body: loaded ? loaded.runInputJson(body) : JSON.stringify(body),
         signal,
       },
       headers,

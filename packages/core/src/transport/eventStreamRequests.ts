@@ -4,6 +4,9 @@ import { RESUME_TOKEN_HEADER } from '../protocol/chatwireProtocol.js';
 import { readServerSentEventBatches } from './sse.js';
 import { eventsOfBatches } from './eventBatches.js';
 
+// Request bodies that keep each message's JSON: used by `fetchServerSentEvents` once this chunk has loaded.
+export { runInputJson } from './requestBody.js';
+
 /**
  * The parts of `fetchServerSentEvents` that run once a response arrives, loaded while the first
  * request is under way: checking and reading an event stream, and the requests of resumable
