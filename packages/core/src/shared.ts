@@ -72,7 +72,6 @@ export type {
 export { planToolList } from './discovery/planTools.js';
 export type { PlannableTool, ToolListPlan } from './discovery/planTools.js';
 export { countDiscoveryExchange, countToolList, discoveryUsage } from './discovery/discoveryUsage.js';
-export { splitWords } from './discovery/splitWords.js';
 export type { CacheSplit, LazyAgainstEager, ModelledCall } from './model/conversationUsage.js';
 export type { CountableTool, DiscoveryTokenCounter } from './discovery/discoveryUsage.js';
 export { createToolSearch } from './discovery/toolSearch.js';

@@ -75,9 +75,9 @@ export type { ScriptReply, ScriptRule, ScriptedToolCall } from './adapters/scrip
  * `getHTTPStatus`), as the scripted model reads tool names: core's `splitWords`, the splitter of the
  * tool search.
  *
- * @deprecated Use `splitWords` from `@chatwire/core/shared`.
+ * @deprecated Use `splitWords` from `@chatwire/core/wire`.
  */
-export { splitWords as nameParts } from '@chatwire/core/shared';
+export { splitWords as nameParts } from '@chatwire/core/wire';
 export { argumentsFromText } from './adapters/scripted/argumentsFromText.js';
 export { LazyDiscovery } from './discovery/lazyDiscovery.js';
 export type { DiscoveryAnswer, DiscoveryPhase } from './discovery/lazyDiscovery.js';

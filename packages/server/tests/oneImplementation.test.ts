@@ -1,11 +1,6 @@
 import { toolDefinition } from '@chatwire/core';
-import {
-  countToolList as coreCountToolList,
-  discoveryUsage,
-  parseToolArguments,
-  resolveNeedsApproval,
-  splitWords,
-} from '@chatwire/core/shared';
+import { countToolList as coreCountToolList, discoveryUsage, parseToolArguments, resolveNeedsApproval } from '@chatwire/core/shared';
+import { splitWords } from '@chatwire/core/wire';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import {

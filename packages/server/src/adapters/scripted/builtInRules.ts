@@ -1,6 +1,6 @@
 import type { Message } from '@ag-ui/core';
 import { DISCOVERY_TOOL_NAME } from '@chatwire/core';
-import { splitWords } from '@chatwire/core/shared';
+import { splitWords } from '@chatwire/core/wire';
 import { describeAttachment } from '../../attachments/readAttachment.js';
 import { argumentsFromText } from './argumentsFromText.js';
 import { LONG_ANSWER, MARKDOWN_ANSWER, shorten } from './cannedTexts.js';

@@ -1,6 +1,6 @@
 import type { Message } from '@ag-ui/core';
 import type { JsonSchema } from '@chatwire/core';
-import { splitWords } from '@chatwire/core/shared';
+import { splitWords } from '@chatwire/core/wire';
 import { argumentsFromText } from './argumentsFromText.js';
 import { describeValue } from './describeResult.js';
 import { findWord } from './words.js';
