@@ -114,8 +114,8 @@ export const cells: Record<string, Cell> = {
   'tool4k/tanstack-hidden': { samples: 4, warmup: 1, prepare: async () => tanstackOf(TOOL_4K()) },
   'text1/chatwire': { samples: 30, warmup: 10, prepare: async () => chatwireOf(textScenario(1)) },
   'text1/floor': { samples: 30, warmup: 10, prepare: async () => floorOf(chatwireBody(textScenario(1))) },
-  'history0/chatwire': { samples: 10, warmup: 3, prepare: async () => chatwireOf(HISTORY_DELTAS()) },
-  'history16k/chatwire': { samples: 10, warmup: 3, prepare: async () => chatwireOf(HISTORY_DELTAS(), chatwireHistory(HISTORY)) },
+  'history0/chatwire': { samples: 10, warmup: 10, prepare: async () => chatwireOf(HISTORY_DELTAS()) },
+  'history16k/chatwire': { samples: 10, warmup: 10, prepare: async () => chatwireOf(HISTORY_DELTAS(), chatwireHistory(HISTORY)) },
   'history0/ai-sdk': { samples: 3, warmup: 1, prepare: async () => aiSdkOf(HISTORY_DELTAS()) },
   'history16k/ai-sdk': { samples: 3, warmup: 1, prepare: async () => aiSdkOf(HISTORY_DELTAS(), aiSdkHistory(HISTORY)) },
 };
