@@ -476,3 +476,33 @@ describe('refused events are reported in development', () => {
     expect(seen).toContainEqual({ type: 'warning', at: expect.any(Number), message });
   });
 });
+
+describe('argument deltas copy the call whole', () => {
+  const stream = (call: ToolCallPart, deltas: readonly string[]) =>
+    deltas.reduce((current, delta) => transitionToolCall(current, { type: 'inputDelta', delta }, 5).call, call);
+
+  it('a call as created: the same keys after each delta, the text appended, nothing shared with the input call', () => {
+    const created = createToolCallPart('c1', 'search', 'm1', 1);
+    const after = stream(created, ['{"q"', ':"', 'cat"}']);
+    expect(Object.keys(after).sort()).toEqual(Object.keys(created).sort());
+    expect(after).toMatchObject({
+      state: 'input-streaming',
+      argsText: '{"q":"cat"}',
+      toolCallId: 'c1',
+      toolName: 'search',
+      messageId: 'm1',
+    });
+    expect(after.timeline.map((entry) => entry.state)).toEqual(['awaiting-input', 'input-streaming']);
+    expect(created).toMatchObject({ state: 'awaiting-input', argsText: '' });
+  });
+
+  it('a call with keys beyond the created ones keeps every one of them through the deltas', () => {
+    const created = createToolCallPart('c2', 'search', 'm1', 1);
+    const extended = { ...created, owner: 'client', subagentRunId: 'sub-1', extensions: { mine: { n: 1 } } } as ToolCallPart;
+    const after = stream(extended, ['{', '}']);
+    expect(after).toMatchObject({ owner: 'client', subagentRunId: 'sub-1', extensions: { mine: { n: 1 } }, argsText: '{}' });
+    // A call missing one created key is not given it either.
+    const { input: _dropped, ...fewer } = created;
+    expect(Object.hasOwn(stream(fewer as ToolCallPart, ['{']), 'input')).toBe(false);
+  });
+});

@@ -23,6 +23,19 @@ export class KnownShape {
     return true;
   }
 
+  /** Whether `value` has exactly the known keys, every one of them (so a literal naming them all copies it as it is). */
+  isExactly(value: object): boolean {
+    if (value === this.#last) return true;
+    let count = 0;
+    for (const key in value) {
+      if (!this.#keys.has(key)) return false;
+      count++;
+    }
+    if (count !== this.#keys.size) return false;
+    this.#last = value;
+    return true;
+  }
+
   /** Marks `value`, a copy made with known keys only, as fitting; returns it. */
   made<T extends object>(value: T): T {
     this.#last = value;

@@ -67,12 +67,8 @@ export function advancePartialJson(state: PartialJsonState, delta: string): Part
   let { mode, closers, cut, cutClosers, escapeStart, unicodeLeft, literalStart } = state;
   const offset = state.length;
 
-  const afterValue = (end: number) => {
-    mode = closers === '' ? 'done' : 'afterValue';
-    cut = end;
-    cutClosers = closers;
-  };
-
+  // A value ended at `cut`: written out at each place rather than as a closure, which would be
+  // made again for every delta (this runs once per argument delta).
   for (let k = 0; k < delta.length && mode !== 'invalid'; k++) {
     const ch = delta[k] as string;
     const index = offset + k;
@@ -91,7 +87,11 @@ export function advancePartialJson(state: PartialJsonState, delta: string): Part
         escapeStart = index;
       } else if (ch === '"') {
         if (mode === 'key') mode = 'colon';
-        else afterValue(index + 1);
+        else {
+          mode = closers === '' ? 'done' : 'afterValue';
+          cut = index + 1;
+          cutClosers = closers;
+        }
       }
       continue;
     }
@@ -99,7 +99,9 @@ export function advancePartialJson(state: PartialJsonState, delta: string): Part
     if (mode === 'literal') {
       if (LITERAL_CHAR.test(ch)) continue;
       // The literal ended at this character; it is checked by the strict parse at the end.
-      afterValue(index);
+      mode = closers === '' ? 'done' : 'afterValue';
+      cut = index;
+      cutClosers = closers;
       literalStart = -1;
       // fall through: the current character is handled in the new mode
     }
@@ -121,7 +123,9 @@ export function advancePartialJson(state: PartialJsonState, delta: string): Part
           cutClosers = closers;
         } else if (ch === ']' && mode === 'value' && closers[0] === ']') {
           closers = closers.slice(1);
-          afterValue(index + 1);
+          mode = closers === '' ? 'done' : 'afterValue';
+          cut = index + 1;
+          cutClosers = closers;
         } else if (ch === '"') {
           mode = 'string';
         } else if (LITERAL_CHAR.test(ch)) {
@@ -134,7 +138,9 @@ export function advancePartialJson(state: PartialJsonState, delta: string): Part
         if (ch === '"') mode = 'key';
         else if (ch === '}' && mode === 'keyOrEnd' && closers[0] === '}') {
           closers = closers.slice(1);
-          afterValue(index + 1);
+          mode = closers === '' ? 'done' : 'afterValue';
+          cut = index + 1;
+          cutClosers = closers;
         } else mode = 'invalid';
         break;
       case 'colon':
@@ -144,7 +150,9 @@ export function advancePartialJson(state: PartialJsonState, delta: string): Part
         if (ch === ',') mode = closers[0] === '}' ? 'nextKey' : 'nextValue';
         else if (ch === closers[0]) {
           closers = closers.slice(1);
-          afterValue(index + 1);
+          mode = closers === '' ? 'done' : 'afterValue';
+          cut = index + 1;
+          cutClosers = closers;
         } else mode = 'invalid';
         break;
       case 'done':

@@ -1,3 +1,4 @@
+import { KnownShape } from '../base/knownShape.js';
 import type { ApprovalDecision, ApprovalPayload, GrantOption } from '../protocol/chatwireProtocol.js';
 
 /**
@@ -318,6 +319,19 @@ export function createToolCallPart(toolCallId: string, toolName: string, message
   };
 }
 
+/** The keys `createToolCallPart` gives a call, which it keeps while its arguments stream (see `KnownShape`). */
+const STREAMING_CALL = /* @__PURE__ */ new KnownShape([
+  'timeline',
+  'type',
+  'toolCallId',
+  'toolName',
+  'state',
+  'messageId',
+  'argsText',
+  'partialInput',
+  'input',
+]);
+
 /**
  * Applies one event to a call at time `at`: a pure function of its arguments. Refused events
  * return the same call with a `refused` reason; the caller reports them. A change of state is
@@ -356,10 +370,25 @@ function applyEvent(call: ToolCallPart, event: ToolCallEvent, at: number): ToolC
   switch (event.type) {
     case 'inputDelta':
       // Two literals rather than a conditional spread: this runs for every argument delta.
-      next =
-        'partialInput' in event
-          ? { ...call, state: rule.target, argsText: call.argsText + event.delta, partialInput: event.partialInput }
-          : { ...call, state: rule.target, argsText: call.argsText + event.delta };
+      // A call with only the keys it was made with (the usual streaming call) is copied as a literal
+      // naming them (see `KnownShape`: a spread costs many times more); any other call is spread.
+      if (STREAMING_CALL.isExactly(call))
+        next = STREAMING_CALL.made({
+          timeline: call.timeline,
+          type: call.type,
+          toolCallId: call.toolCallId,
+          toolName: call.toolName,
+          state: rule.target,
+          messageId: call.messageId,
+          argsText: call.argsText + event.delta,
+          partialInput: 'partialInput' in event ? event.partialInput : call.partialInput,
+          input: call.input,
+        });
+      else
+        next =
+          'partialInput' in event
+            ? { ...call, state: rule.target, argsText: call.argsText + event.delta, partialInput: event.partialInput }
+            : { ...call, state: rule.target, argsText: call.argsText + event.delta };
       break;
     case 'inputEnd': {
       if (event.invalid !== undefined) {
