@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   createChatHandler,
   createRedisStore,
@@ -8,19 +8,11 @@ import {
   type ModelChunk,
 } from '@chatwire/server';
 import { serve } from '../fixtures.js';
-import { redisClient, startRedis } from '../security/redisServer.js';
+import { redisClient, redisForFile } from '../security/redisServer.js';
 import { getRun, postRun, readFrames, storyInput, until } from './resumableFixtures.js';
 
-let redis: Awaited<ReturnType<typeof startRedis>>;
-const closers: (() => Promise<unknown>)[] = [];
-
-beforeAll(async () => {
-  redis = await startRedis();
-}, 20_000);
-afterAll(async () => {
-  for (const close of closers.splice(0).reverse()) await close().catch(() => {});
-  await redis?.stop();
-});
+const redis = redisForFile();
+const { closers } = redis;
 
 /** A model that answers with `total` characters of text in deltas of 1 KB, at no pace. */
 function wordyModel(total: number): ChatModel {

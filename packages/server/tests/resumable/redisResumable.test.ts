@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createChatHandler, createRedisStore, RESUME_TOKEN_HEADER, type ServerStore, type RunStreamStore } from '@chatwire/server';
 import { serve } from '../fixtures.js';
-import { redisClient, startRedis } from '../security/redisServer.js';
+import { redisClient, redisForFile } from '../security/redisServer.js';
 import {
   countingModel,
   expectLongStory,
@@ -15,16 +15,8 @@ import {
   until,
 } from './resumableFixtures.js';
 
-let redis: Awaited<ReturnType<typeof startRedis>>;
-const closers: (() => Promise<unknown>)[] = [];
-
-beforeAll(async () => {
-  redis = await startRedis();
-}, 20_000);
-afterAll(async () => {
-  for (const close of closers.splice(0).reverse()) await close().catch(() => {});
-  await redis?.stop();
-});
+const redis = redisForFile();
+const { closers } = redis;
 
 /** A store on the shared Redis with its own connections, as one server instance has. */
 async function sharedStore(prefix = 'chatwire:'): Promise<ServerStore & { runs: RunStreamStore }> {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   createChatHandler,
   createMemoryStore,
@@ -10,22 +10,15 @@ import {
   type StopMarkLimits,
 } from '@chatwire/server';
 import { serve } from '../fixtures.js';
-import { redisClient, startRedis } from '../security/redisServer.js';
+import { redisClient, redisForFile } from '../security/redisServer.js';
 import { countingModel, postRun, readFrames, stopRun, storyInput, textOf } from './resumableFixtures.js';
 
 // A stop (DELETE) may reach the server before the POST that starts its run (two requests, two
 // connections): the stop is kept as a "stopped before start" mark for that run id and token owner,
 // and the run ends at once, cancelled, when it starts. The marks are bounded in count and time.
 
-let redis: Awaited<ReturnType<typeof startRedis>>;
-const closers: (() => Promise<unknown>)[] = [];
-beforeAll(async () => {
-  redis = await startRedis();
-}, 20_000);
-afterAll(async () => {
-  for (const close of closers.splice(0).reverse()) await close().catch(() => {});
-  await redis?.stop();
-});
+const redis = redisForFile();
+const { closers } = redis;
 
 const auth = (token: string) => ({ [RESUME_TOKEN_HEADER]: token });
 const tokenOf = (response: Response) => response.headers.get(RESUME_TOKEN_HEADER) as string;

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { createClient } from 'redis';
+import { afterAll, beforeAll } from 'vitest';
 
 const binary = process.env['REDIS_SERVER_PATH'] ?? '/usr/bin/redis-server';
 
@@ -64,4 +65,27 @@ export async function redisClient(url: string) {
   client.on('error', () => {});
   await client.connect();
   return client;
+}
+
+/**
+ * A redis-server for a whole test file: started before its tests and stopped after them, once the
+ * closers the tests registered (servers, clients) have run, newest first. `url` is its address.
+ */
+export function redisForFile(): { readonly url: string; readonly closers: (() => Promise<unknown>)[] } {
+  let redis: Awaited<ReturnType<typeof startRedis>> | undefined;
+  const closers: (() => Promise<unknown>)[] = [];
+  beforeAll(async () => {
+    redis = await startRedis();
+  }, 20_000);
+  afterAll(async () => {
+    for (const close of closers.splice(0).reverse()) await close().catch(() => {});
+    await redis?.stop();
+  });
+  return {
+    get url() {
+      if (!redis) throw new Error('redis-server has not started: read `url` inside a test or hook.');
+      return redis.url;
+    },
+    closers,
+  };
 }
