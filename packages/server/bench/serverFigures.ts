@@ -24,7 +24,13 @@ import { availableParallelism, cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { toolDefinition } from '@chatwire/core';
-import { createChatHandler, createMemoryThreadStore, createPgliteThreadStore, createScriptedModel, type ThreadStore } from '@chatwire/server';
+import {
+  createChatHandler,
+  createMemoryThreadStore,
+  createPgliteThreadStore,
+  createScriptedModel,
+  type ThreadStore,
+} from '@chatwire/server';
 import { CallSigner } from '../src/signing.js';
 
 const median = (values: readonly number[]) => {

@@ -192,7 +192,12 @@ export function keepStoredTokenCount(message: Message, count: unknown): void {
   if (!isStoredMessage(message) || !isCount(count)) return;
   const plainPiece: Piece = { tokens: count.tokens, head: count.head, tail: count.tail, inner: count.inner };
   const joinedHead = `,${count.head}`;
-  const joinedPiece: Piece = { tokens: joinTokens(joinedHead) + count.inner + joinTokens(count.tail), head: joinedHead, tail: count.tail, inner: count.inner };
+  const joinedPiece: Piece = {
+    tokens: joinTokens(joinedHead) + count.inner + joinTokens(count.tail),
+    head: joinedHead,
+    tail: count.tail,
+    inner: count.inner,
+  };
   const texts = frozenTexts.get(message) ?? {};
   frozenTexts.set(message, { ...texts, plainPiece, joinedPiece });
 }
@@ -352,7 +357,8 @@ function joinedTokens(textsOf: () => readonly string[], pieces: readonly Piece[]
   if (counted.length === 1) return (counted[0] as Piece).tokens;
   for (let i = 0; i < counted.length; i++) {
     const piece = counted[i] as Piece;
-    if ((i > 0 && piece.head === undefined) || (i < counted.length - 1 && piece.tail === undefined)) return countTextTokens(textsOf().join(''));
+    if ((i > 0 && piece.head === undefined) || (i < counted.length - 1 && piece.tail === undefined))
+      return countTextTokens(textsOf().join(''));
   }
   let total = 0;
   for (let i = 0; i < counted.length; i++) {
