@@ -9,9 +9,10 @@ import {
   THREAD_MIGRATIONS,
 } from '@chatwire/server';
 import { signatureStats } from '../../src/signing.js';
-import { countRequestTokens, tokenCountStats } from '../../src/tokens.js';
+import { tokenCountStats } from '../../src/tokens.js';
 import { readEvents, runInput, user } from '../fixtures.js';
 import { chatRequest, threadServer } from './threadsFixtures.js';
+import { tokenMigrationSuite } from './tokenMigrationSuite.js';
 
 const storedEvent = (events: readonly Event[]) =>
   events.find((e): e is Extract<Event, { type: 'CUSTOM' }> => e.type === 'CUSTOM' && e.name === 'chatwire.thread.stored');
@@ -154,58 +155,15 @@ describe('the server trusts nothing the client sends with a stored message id', 
   });
 });
 
-describe('stored token counts in the SQL stores', () => {
-  const messages: Message[] = [
-    { id: 'm1', role: 'user', content: 'Where is the nearest station?' },
-    { id: 'm2', role: 'assistant', content: 'Two streets north, past the bakery.' },
-    { id: 'm3', role: 'user', content: 'und auf Deutsch? 🚉 bitte' },
-  ];
-
-  it('a branch read back counts as its text does, and the count comes from the row (a changed row changes it)', async () => {
-    const db = await PGlite.create('memory://');
-    const store = createPgliteThreadStore({ db });
-    await store.append('ann', 'counted', { parentId: null, messages, title: 't' });
-    const request = (list: readonly Message[]) => ({ system: 'Be brief.', messages: list, tools: [] });
-    const read = await store.path('ann', 'counted', 'm3');
-    expect(countRequestTokens(request(read))).toBe(countRequestTokens(request(structuredClone(messages))));
-    const stored = await db.query<{ tokens: { tokens: number } | null }>("SELECT tokens FROM chatwire_messages WHERE id = 'm2'");
-    expect(stored.rows[0]?.tokens?.tokens).toBeGreaterThan(5);
-    await db.query(
-      "UPDATE chatwire_messages SET tokens = json_build_object('counter', tokens->>'counter', 'tokens', (tokens->>'tokens')::int + 1000, 'inner', (tokens->>'inner')::int + 1000, 'head', tokens->>'head', 'tail', tokens->>'tail') WHERE id = 'm2'",
-    );
-    const reread = await store.path('ann', 'counted', 'm3');
-    expect(countRequestTokens(request(reread))).toBe(countRequestTokens(request(structuredClone(messages))) + 1000);
-    await store.close();
-    await db.close();
-  });
-
-  it('migrates a database made before counts were stored: old rows count on their text, new rows carry counts', async () => {
-    const db = await PGlite.create('memory://');
-    await db.exec('CREATE TABLE chatwire_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
-    for (const statement of THREAD_MIGRATIONS[0] ?? []) await db.query(statement);
-    await db.query('INSERT INTO chatwire_migrations (version) VALUES (1)');
-    await db.query(
-      "INSERT INTO chatwire_threads (id, owner, title, created_at, updated_at, active_leaf) VALUES ('old', 'ann', 'old', now(), now(), 'm1')",
-    );
-    await db.query("INSERT INTO chatwire_messages (thread_id, id, parent_id, role, message) VALUES ('old', 'm1', NULL, 'user', $1::json)", [
-      JSON.stringify(messages[0]),
-    ]);
-    const store = createPgliteThreadStore({ db });
-    const old = await store.path('ann', 'old', 'm1');
-    expect(old).toEqual([messages[0]]);
-    const versions = await db.query<{ version: number }>('SELECT version FROM chatwire_migrations ORDER BY version');
-    expect(versions.rows.map((row) => row.version)).toEqual([1, 2]);
-    const request = (list: readonly Message[]) => ({ system: undefined, messages: list, tools: [] });
-    expect(countRequestTokens(request(old))).toBe(countRequestTokens(request([structuredClone(messages[0] as Message)])));
-    await store.append('ann', 'old', { parentId: 'm1', messages: [messages[1] as Message] });
-    const rows = await db.query<{ id: string; tokens: unknown }>(
-      "SELECT id, tokens FROM chatwire_messages WHERE thread_id = 'old' ORDER BY seq",
-    );
-    expect(rows.rows.map((row) => [row.id, row.tokens === null])).toEqual([
-      ['m1', true],
-      ['m2', false],
-    ]);
-    await store.close();
-    await db.close();
-  });
+tokenMigrationSuite('PGlite', async () => {
+  const db = await PGlite.create('memory://');
+  const store = createPgliteThreadStore({ db });
+  return {
+    query: (text, params) => db.query(text, params),
+    store,
+    close: async () => {
+      await store.close();
+      await db.close();
+    },
+  };
 });
