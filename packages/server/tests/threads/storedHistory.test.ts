@@ -1,13 +1,7 @@
 import type { Event, Message } from '@ag-ui/core';
 import { PGlite } from '@electric-sql/pglite';
 import { describe, expect, it } from 'vitest';
-import {
-  createChatHandler,
-  createMemoryThreadStore,
-  createPgliteThreadStore,
-  createScriptedModel,
-  THREAD_MIGRATIONS,
-} from '@chatwire/server';
+import { createChatHandler, createMemoryThreadStore, createPgliteThreadStore, createScriptedModel } from '@chatwire/server';
 import { signatureStats } from '../../src/signing.js';
 import { tokenCountStats } from '../../src/tokens.js';
 import { readEvents, runInput, user } from '../fixtures.js';
