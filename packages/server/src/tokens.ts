@@ -345,6 +345,24 @@ function joinTokens(text: string): number {
   return tokens;
 }
 
+/** The merged pre-token of a tail and the next head, by the pair (a chat's joins are nearly all `"}` then `,{"`): no string is built per join. */
+const joinPairs = new Map<string, Map<string, number>>();
+function joinedPairTokens(tail: string, head: string): number {
+  let heads = joinPairs.get(tail);
+  if (heads === undefined) {
+    if (joinPairs.size >= 256) joinPairs.clear();
+    heads = new Map();
+    joinPairs.set(tail, heads);
+  }
+  let tokens = heads.get(head);
+  if (tokens === undefined) {
+    tokens = joinTokens(`${tail}${head}`);
+    if (heads.size >= 256) heads.clear();
+    heads.set(head, tokens);
+  }
+  return tokens;
+}
+
 /**
  * Tokens of `texts` joined, from each text's remembered counts: the inner tokens of each, the first
  * one's head, the last one's tail, and at each join the merged punctuation counted on its own text.
@@ -365,7 +383,7 @@ function joinedTokens(textsOf: () => readonly string[], pieces: readonly Piece[]
     const piece = counted[i] as Piece;
     total += piece.inner;
     if (i === 0) total += piece.head === undefined ? piece.tokens - piece.inner - joinTokens(piece.tail as string) : joinTokens(piece.head);
-    else total += joinTokens(`${(counted[i - 1] as Piece).tail as string}${piece.head as string}`);
+    else total += joinedPairTokens((counted[i - 1] as Piece).tail as string, piece.head as string);
     if (i === counted.length - 1) total += piece.tail === undefined ? 0 : joinTokens(piece.tail);
   }
   return total;

@@ -26,7 +26,7 @@ tokenMigrationSuite('PostgreSQL', async () => {
   const pool = new pg.Pool({ connectionString: server.url.replace(/\/postgres$/, `/${name}`), max: 2 });
   const store = createPostgresThreadStore({ pool });
   return {
-    query: (text, params) => pool.query(text, params),
+    query: async <Row>(text: string, params?: unknown[]) => (await pool.query(text, params)) as unknown as { rows: Row[] },
     store,
     close: async () => {
       await store.close();
