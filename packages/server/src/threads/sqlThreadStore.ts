@@ -58,6 +58,9 @@ function storedOf(row: MessageRow): StoredMessage {
   return { message, parentId: row.parent_id, seq: Number(row.seq) };
 }
 
+/** The most messages a SQL store keeps of what it read for chat requests (see `readMessages`). */
+const READ_MESSAGES_KEPT = 50_000;
+
 /** Now, to the millisecond (what list cursors carry), and never earlier than the thread's last activity. */
 const NEXT_ACTIVITY = `greatest(date_trunc('milliseconds', clock_timestamp()), updated_at + interval '1 millisecond')`;
 
@@ -78,6 +81,20 @@ function isUnavailable(error: unknown): boolean {
  * both keep their messages (as siblings when they continue the same message).
  */
 export function createSqlThreadStore(db: SqlDatabase): ThreadStore {
+  /**
+   * Messages this store read for chat requests, frozen, by thread and `seq` (a row's message is
+   * never updated and `seq` is never reused, so an entry never goes stale), the oldest dropped first
+   * past {@link READ_MESSAGES_KEPT}: a chat's next turn reads its branch without its messages.
+   */
+  const readMessages = new Map<string, Message>();
+  const rememberRead = (key: string, message: Message) => {
+    readMessages.delete(key);
+    readMessages.set(key, message);
+    for (const oldest of readMessages.keys()) {
+      if (readMessages.size <= READ_MESSAGES_KEPT) break;
+      readMessages.delete(oldest);
+    }
+  };
   let ready: Promise<void> | undefined;
   const migrated = () =>
     (ready ??= migrate(db).catch((error: unknown) => {
@@ -124,6 +141,39 @@ export function createSqlThreadStore(db: SqlDatabase): ThreadStore {
       else children.set(row.parent_id, [row.id]);
     }
     return { messages, children };
+  };
+  /**
+   * The branch to `messageId`, for a chat request: the tree's shape (ids, parents, order) in one
+   * indexed read without the messages, then only the branch's messages this instance has not read
+   * before ({@link readMessages}: a row's message never changes, and `seq` is never reused).
+   */
+  const branchOf = async (session: SqlSession, threadId: string, messageId: string): Promise<Message[]> => {
+    const { rows } = await session.query<Omit<MessageRow, 'message' | 'tokens'>>(
+      'SELECT id, parent_id, seq FROM chatwire_messages WHERE thread_id = $1',
+      [threadId],
+    );
+    const shape = new Map(rows.map((row) => [row.id, row]));
+    const path: Omit<MessageRow, 'message' | 'tokens'>[] = [];
+    for (let id: string | null = messageId; id !== null;) {
+      const row = shape.get(id);
+      if (!row) break;
+      path.push(row);
+      id = row.parent_id;
+    }
+    path.reverse();
+    const missing = path.filter((row) => !readMessages.has(`${threadId}\u0000${row.seq}`));
+    if (missing.length > 0) {
+      const { rows: read } = await session.query<MessageRow>(
+        `SELECT id, parent_id, seq, message, tokens FROM chatwire_messages
+          WHERE thread_id = $1 AND seq IN (SELECT json_array_elements_text($2::json)::bigint)`,
+        [threadId, JSON.stringify(missing.map((row) => String(row.seq)))],
+      );
+      for (const row of read) rememberRead(`${threadId}\u0000${row.seq}`, storedOf(row).message);
+    }
+    return path.flatMap((row) => {
+      const message = readMessages.get(`${threadId}\u0000${row.seq}`);
+      return message ? [message] : [];
+    });
   };
   const view = async (session: SqlSession, row: ThreadRow & { active_leaf: string | null }): Promise<ThreadView> => {
     const tree = await treeOf(session, row.id);
@@ -216,8 +266,7 @@ export function createSqlThreadStore(db: SqlDatabase): ThreadStore {
     path: (owner, threadId, messageId) =>
       run(async () => {
         if (!(await ownedThread(db, owner, threadId))) return [];
-        const tree = await treeOf(db, threadId);
-        return tree.messages.has(messageId) ? pathTo(messageId, (id) => tree.messages.get(id)).map((stored) => stored.message) : [];
+        return branchOf(db, threadId, messageId);
       }),
     append: (owner, threadId, append: ThreadAppend) =>
       run(() =>

@@ -24,10 +24,13 @@ tokenMigrationSuite('PostgreSQL', async () => {
   await admin.query(`CREATE DATABASE ${name}`);
   await admin.end();
   const pool = new pg.Pool({ connectionString: server.url.replace(/\/postgres$/, `/${name}`), max: 2 });
+  // The server stops right after the last test: a connection still closing then hears its shutdown notice.
+  pool.on('connect', (client) => client.on('error', () => {}));
   const store = createPostgresThreadStore({ pool });
   return {
     query: async <Row>(text: string, params?: unknown[]) => (await pool.query(text, params)) as unknown as { rows: Row[] },
     store,
+    another: () => createPostgresThreadStore({ pool }),
     close: async () => {
       await store.close();
       await pool.end();

@@ -155,6 +155,7 @@ tokenMigrationSuite('PGlite', async () => {
   return {
     query: (text, params) => db.query(text, params),
     store,
+    another: () => createPgliteThreadStore({ db }),
     close: async () => {
       await store.close();
       await db.close();

@@ -7,6 +7,8 @@ import { countRequestTokens } from '../../src/tokens.js';
 export interface RawDatabase {
   query<Row>(text: string, params?: unknown[]): Promise<{ rows: Row[] }>;
   readonly store: ThreadStore;
+  /** Another store on the same database, as another instance (or a restarted process) opens it. */
+  another(): ThreadStore;
   close(): Promise<void>;
 }
 
@@ -32,12 +34,34 @@ export function tokenMigrationSuite(name: string, open: () => Promise<RawDatabas
           `UPDATE chatwire_messages SET tokens = json_build_object('counter', tokens->>'counter', 'tokens', (tokens->>'tokens')::int + 1000,
             'inner', (tokens->>'inner')::int + 1000, 'head', tokens->>'head', 'tail', tokens->>'tail') WHERE id = 'm2'`,
         );
-        const reread = await db.store.path('ann', 'counted', 'm3');
+        // A store that read the branch keeps what it read (rows never change); another instance reads the row.
+        expect(countRequestTokens(request(await db.store.path('ann', 'counted', 'm3')))).toBe(
+          countRequestTokens(request(structuredClone(messages))),
+        );
+        const reread = await db.another().path('ann', 'counted', 'm3');
+        expect(reread).toEqual(messages);
         expect(countRequestTokens(request(reread))).toBe(countRequestTokens(request(structuredClone(messages))) + 1000);
         // A count of another tokenizer (or anything else) is ignored: the message is counted on its text.
         await db.query(`UPDATE chatwire_messages SET tokens = '{"counter":"other","tokens":1}'::json WHERE id = 'm2'`);
-        const other = await db.store.path('ann', 'counted', 'm3');
+        const other = await db.another().path('ann', 'counted', 'm3');
         expect(countRequestTokens(request(other))).toBe(countRequestTokens(request(structuredClone(messages))));
+      } finally {
+        await db.close();
+      }
+    }, 60_000);
+
+    it('a branch read for a request and kept is never stale: a thread deleted and made again under the same ids reads anew', async () => {
+      const db = await open();
+      try {
+        await db.store.append('ann', 'again', { parentId: null, messages, title: 't' });
+        expect(await db.store.path('ann', 'again', 'm3')).toEqual(messages);
+        expect(await db.store.remove('ann', 'again')).toBe(true);
+        expect(await db.store.path('ann', 'again', 'm3')).toEqual([]);
+        const changed = messages.map((message) => ({ ...message, content: `${message.content as string} (again)` }) as Message);
+        await db.store.append('ann', 'again', { parentId: null, messages: changed, title: 't' });
+        expect(await db.store.path('ann', 'again', 'm3')).toEqual(changed);
+        // Another owner reads nothing of it, kept or not.
+        expect(await db.store.path('bob', 'again', 'm3')).toEqual([]);
       } finally {
         await db.close();
       }
