@@ -189,9 +189,10 @@ const storedLeafOf = (text: string): string | undefined =>
  * Median wall and CPU time of one request to a server with a thread store (`memory` or `pglite`, in
  * memory) whose thread holds `count` earlier messages: the request carries the last stored message
  * and the new one (what a client that read `chatwire.thread.stored` sends). `warm`: each request
- * continues the thread the one before left (the leaf its `chatwire.thread.stored` named, else the
- * history's last message); `cold`: a thread this process never read, stored outside the handler
- * before the request (as another instance or an earlier process wrote it).
+ * continues the thread where the one before left it (its leaf, read from the store between requests,
+ * and checked against what `chatwire.thread.stored` named); `cold`: a thread this process never
+ * read, stored outside the handler before the first request (as another instance or an earlier
+ * process wrote it).
  */
 async function requestCostStored(count: number, requests: number, warm: boolean, kind: 'memory' | 'pglite') {
   const secret = 'bench-secret';
@@ -234,7 +235,12 @@ async function requestCostStored(count: number, requests: number, warm: boolean,
   for (let i = -5; i < requests; i++) {
     const threadId = warm ? 'thread_warm' : `thread_cold${i}`;
     const sent = await send(threadId, warm ? warmLeaf : coldLeaves.get(threadId), i);
-    if (warm) warmLeaf = sent.leaf ?? warmLeaf;
+    if (warm) {
+      // The leaf as the store has it (outside the measured request): the same for a server that does not name it.
+      warmLeaf = (await threads.open('', threadId))?.messages.at(-1)?.id;
+      if (sent.leaf !== undefined && sent.leaf !== warmLeaf)
+        throw new Error(`chatwire.thread.stored named ${sent.leaf}, not the leaf ${warmLeaf}`);
+    }
     // The first 5: the process's first requests (not figures).
     if (i >= 0) samples.push(sent);
   }
