@@ -163,12 +163,19 @@ export function createSqlThreadStore(db: SqlDatabase): ThreadStore {
     path.reverse();
     const missing = path.filter((row) => !readMessages.has(`${threadId}\u0000${row.seq}`));
     if (missing.length > 0) {
-      const { rows: read } = await session.query<MessageRow>(
-        `SELECT id, parent_id, seq, message, tokens FROM chatwire_messages
-          WHERE thread_id = $1 AND seq IN (SELECT json_array_elements_text($2::json)::bigint)`,
-        [threadId, JSON.stringify(missing.map((row) => String(row.seq)))],
-      );
-      for (const row of read) rememberRead(`${threadId}\u0000${row.seq}`, storedOf(row).message);
+      // Most of the branch unread (a thread this instance has not served): the thread's rows in one indexed read, as `open` reads them.
+      const { rows: read } =
+        missing.length > path.length / 2
+          ? await session.query<MessageRow>('SELECT id, parent_id, seq, message, tokens FROM chatwire_messages WHERE thread_id = $1', [
+              threadId,
+            ])
+          : await session.query<MessageRow>(
+              `SELECT id, parent_id, seq, message, tokens FROM chatwire_messages
+                WHERE thread_id = $1 AND seq IN (SELECT json_array_elements_text($2::json)::bigint)`,
+              [threadId, JSON.stringify(missing.map((row) => String(row.seq)))],
+            );
+      const wanted = new Set(missing.map((row) => String(row.seq)));
+      for (const row of read) if (wanted.has(String(row.seq))) rememberRead(`${threadId}\u0000${row.seq}`, storedOf(row).message);
     }
     return path.flatMap((row) => {
       const message = readMessages.get(`${threadId}\u0000${row.seq}`);
