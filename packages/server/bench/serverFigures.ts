@@ -9,10 +9,14 @@
  * - `requestCost`: one request (handler call to the response's last byte, a short answer) carrying 0
  *   or 1,000 earlier messages (a quarter of them signed server tool results), median over fresh
  *   requests in one process, in ms of wall time and of the process's CPU time. `warm`: the history
- *   was sent before (a chat's next turn); `cold`: a history this process never saw.
+ *   was sent before (a chat's next turn); `cold`: a history this process never saw. The `stored*`
+ *   figures: the same on a server with a thread store (memory, or PGlite in memory) whose thread holds
+ *   0 or 1,000 earlier messages, the request carrying the stored leaf and the new message (see
+ *   {@link requestCostStored}).
  *
  * Environment: BENCH_ROUNDS (processes per concurrent cell, default 2; the median of their figures),
- * BENCH_COST_REQUESTS (requests per cost figure, default 30), BENCH_PARTS (`concurrent,cost` by default),
+ * BENCH_COST_REQUESTS (requests per cost figure, default 30), BENCH_COST_CELLS (comma-separated names of
+ * the cost figures to measure, all by default), BENCH_PARTS (`concurrent,cost` by default),
  * BENCH_BASELINE (a git ref: the same figures of that commit's server, in the same run, as `before`;
  * see {@link measureServerFiguresWithBaseline}).
  */
