@@ -171,6 +171,12 @@ function printServerTable(figures: ServerFigures): void {
     ['messages0', 'one request, no earlier message: CPU [wall]'],
     ['messages1000', 'one request after 1,000 messages, warm: CPU [wall]'],
     ['messages1000Cold', 'one request after 1,000 messages, cold: CPU [wall]'],
+    ['storedMemory0', 'thread store (memory), the stored leaf and a new message, no earlier message: CPU [wall]'],
+    ['storedMemory1000', 'thread store (memory), the same after 1,000 stored messages, warm: CPU [wall]'],
+    ['storedMemory1000Cold', 'thread store (memory), the same, cold: CPU [wall]'],
+    ['storedPglite0', 'thread store (PGlite in process), no earlier message: CPU [wall]'],
+    ['storedPglite1000', 'thread store (PGlite in process), after 1,000 stored messages, warm: CPU [wall]'],
+    ['storedPglite1000Cold', 'thread store (PGlite in process), the same, cold: CPU [wall]'],
   ] as const)
     console.log(`| ${title} | ${cost(now, key)} | ${cost(before, key)} |`);
   console.log(`\n(load average when the server figures ended: ${figures.machine.loadAverage1m})\n`);
