@@ -78,7 +78,8 @@ export interface ThreadPageRequest {
  * Where threads live: each thread is a tree of AG-UI messages (every message has a parent, the
  * first ones none), with an active leaf, an owner and a title. Every method is scoped to an owner
  * (the app's user, `''` when the app names none): another owner's thread answers as missing.
- * Writes are atomic: an append that fails writes nothing. Implementations: `createMemoryThreadStore`
+ * Writes are atomic: an append that fails writes nothing. The messages the built-in stores return
+ * are frozen and may be shared between calls (copy one to change it). Implementations: `createMemoryThreadStore`
  * (tests, one process), `createPgliteThreadStore` (embedded, file-backed) and
  * `createPostgresThreadStore` (several instances), the last two on one SQL schema.
  */
