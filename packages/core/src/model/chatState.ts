@@ -64,6 +64,13 @@ export interface ChatState {
    * later request, it proves this chat may read (resume) and stop its runs.
    */
   readonly resumeToken?: string | undefined;
+  /**
+   * Thread stores: the id of the last message of this chat's thread the server has stored (from its
+   * `chatwire.thread.stored` event, a thread loaded from the server, or the app's
+   * `initialStoredMessageId` / `setStoredMessageId`). While that message is in `messages`, a request
+   * carries the messages from it on instead of all of them (see `ChatClientOptions.history`).
+   */
+  readonly storedMessageId?: string | undefined;
 }
 
 /** The state of a chat with these messages and nothing in progress. */

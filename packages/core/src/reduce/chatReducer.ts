@@ -83,6 +83,8 @@ export type ChatAction =
   | { readonly type: 'failed'; readonly error: ChatwireError; readonly now: number }
   | { readonly type: 'stopped'; readonly now: number }
   | { readonly type: 'setMessages'; readonly messages: readonly ChatMessage[] }
+  /** The app says which message its thread's server has stored last (`undefined`: none known; requests carry every message). */
+  | { readonly type: 'storedMessage'; readonly messageId: string | undefined }
   | { readonly type: 'usage'; readonly usage: ModelCallUsage; readonly now: number };
 
 /** A tool-call transition that happened (or was refused) while reducing. */
@@ -189,6 +191,8 @@ export function reduceChat(state: ChatState, action: ChatAction): Reduction {
         : noCallChanges({ ...state, status: 'ready', error: undefined });
     case 'usage':
       return noCallChanges(recordUsage(state, action.usage, action.now));
+    case 'storedMessage':
+      return noCallChanges(state.storedMessageId === action.messageId ? state : { ...state, storedMessageId: action.messageId });
   }
 }
 
