@@ -287,7 +287,9 @@ function checkTanStack(status: string, error: Error | undefined, messages: reado
  * recipe): `prepareSendMessagesRequest` returns `{ id, message }` instead of every message.
  */
 const lastMessageOnly = {
-  prepareSendMessagesRequest: ({ id, messages }: { id: string; messages: UIMessage[] }) => ({ body: { id, message: messages[messages.length - 1] } }),
+  prepareSendMessagesRequest: ({ id, messages }: { id: string; messages: UIMessage[] }) => ({
+    body: { id, message: messages[messages.length - 1] },
+  }),
 };
 
 /**

@@ -167,7 +167,9 @@ describe('useThreadChat', () => {
 
   it("a loaded thread is stored: each request carries the thread's last message and the new one, and the server files it right", async () => {
     const server = fakeThreadsServer();
-    const earlier = Array.from({ length: 40 }, (_, index) => (index % 2 === 0 ? user(`u${index}`, `Q${index}`) : assistant(`a${index}`, `A${index}`)));
+    const earlier = Array.from({ length: 40 }, (_, index) =>
+      index % 2 === 0 ? user(`u${index}`, `Q${index}`) : assistant(`a${index}`, `A${index}`),
+    );
     server.append('t1', earlier);
     const { connection, runs } = persistingConnection(server, (_input, run) => `Answer ${run}.`);
     const { wrapper } = setup();

@@ -138,9 +138,7 @@ if (want('client')) {
   console.log(
     `| 5,000 deltas after 16,000 earlier messages vs none (stored thread; AI SDK: last message only) | - | ${pair(many, none)} | ${pair(beforeMany, beforeNone)} | ${pair(aiMany, aiNone)} | - |`,
   );
-  console.log(
-    `| the same, every request carrying the whole history | - | ${pair(manyFull, none)} | - | ${pair(aiManyFull, aiNone)} | - |`,
-  );
+  console.log(`| the same, every request carrying the whole history | - | ${pair(manyFull, none)} | - | ${pair(aiManyFull, aiNone)} | - |`);
   console.log('');
 }
 

@@ -15,7 +15,11 @@ const MAX_ID_LENGTH = 512;
 export function recordThreadStored(state: ChatState, value: unknown): Reduction {
   const { threadId, messageId } = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
   if (typeof threadId !== 'string' || typeof messageId !== 'string' || messageId === '' || messageId.length > MAX_ID_LENGTH)
-    return { state, changes: [], warning: `Ignored a '${THREAD_STORED_EVENT}' event: its value must be { threadId, messageId } (strings).` };
+    return {
+      state,
+      changes: [],
+      warning: `Ignored a '${THREAD_STORED_EVENT}' event: its value must be { threadId, messageId } (strings).`,
+    };
   const chatId = (state as { readonly id?: unknown }).id;
   if (threadId !== chatId)
     return { state, changes: [], warning: `Ignored a '${THREAD_STORED_EVENT}' event about another thread than this chat's.` };

@@ -68,6 +68,7 @@ export function requestMessages(
     }
   }
   const wire: WireMessage[] = [...first];
-  for (let index = start; index < messages.length; index++) for (const item of wireMessagesOf(messages[index] as ChatMessage, append)) wire.push(item);
+  for (let index = start; index < messages.length; index++)
+    for (const item of wireMessagesOf(messages[index] as ChatMessage, append)) wire.push(item);
   return wire;
 }
