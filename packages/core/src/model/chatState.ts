@@ -78,6 +78,11 @@ export function initialChatState(messages: readonly ChatMessage[] = []): ChatSta
   return { messages, status: 'ready', error: undefined, turns: [], agentState: undefined, queued: [] };
 }
 
+/** `state` with `messageId` as the last message its thread has stored (`storedMessageId`); the same state when it already is. */
+export function withStoredMessage<State extends ChatState>(state: State, messageId: string | undefined): State {
+  return state.storedMessageId === messageId ? state : { ...state, storedMessageId: messageId };
+}
+
 /** The snapshot a `ChatClient` exposes: the chat state plus the chat id. */
 export interface ChatSnapshot extends ChatState {
   readonly id: string;

@@ -11,7 +11,7 @@ import {
   type ToolCallState,
 } from '../lifecycle/toolCallLifecycle.js';
 import type { ModelCallUsage } from '../protocol/chatwireProtocol.js';
-import { MAX_TURN_RECORDS, type ChatState, type QueuedMessage, type TurnRecord } from '../model/chatState.js';
+import { MAX_TURN_RECORDS, withStoredMessage, type ChatState, type QueuedMessage, type TurnRecord } from '../model/chatState.js';
 import { answeredNotSent } from '../model/continuation.js';
 import { lastMessage, withLastMessage } from './sharedMessages.js';
 
@@ -192,7 +192,7 @@ export function reduceChat(state: ChatState, action: ChatAction): Reduction {
     case 'usage':
       return noCallChanges(recordUsage(state, action.usage, action.now));
     case 'storedMessage':
-      return noCallChanges(state.storedMessageId === action.messageId ? state : { ...state, storedMessageId: action.messageId });
+      return noCallChanges(withStoredMessage(state, action.messageId));
   }
 }
 

@@ -1,6 +1,6 @@
-import type { ChatState } from '../model/chatState.js';
+import { withStoredMessage, type ChatState } from '../model/chatState.js';
 import { THREAD_STORED_EVENT } from '../protocol/chatwireProtocol.js';
-import { reduceChat, type Reduction } from './chatReducer.js';
+import { noCallChanges, type Reduction } from './chatReducer.js';
 
 /** The longest message id a stored-message hint may name (ids are short; a longer one is no id this client sent or read). */
 const MAX_ID_LENGTH = 512;
@@ -23,5 +23,5 @@ export function recordThreadStored(state: ChatState, value: unknown): Reduction 
   const chatId = (state as { readonly id?: unknown }).id;
   if (threadId !== chatId)
     return { state, changes: [], warning: `Ignored a '${THREAD_STORED_EVENT}' event about another thread than this chat's.` };
-  return reduceChat(state, { type: 'storedMessage', messageId });
+  return noCallChanges(withStoredMessage(state, messageId));
 }
