@@ -199,6 +199,22 @@ describe('useThreadChat', () => {
     ]);
   });
 
+  it("history: 'full' sends the whole loaded thread, as AG-UI does", async () => {
+    const server = fakeThreadsServer();
+    server.append('t1', [user('u1', 'Weather in Paris?'), assistant('a1', 'Sunny.')]);
+    const { connection, runs } = persistingConnection(server, () => 'Rainy tomorrow.');
+    const { wrapper } = setup();
+    const { result } = renderHook(
+      () => useThreadChat({ id: 't1', connection, history: 'full', threads: { api: API, fetch: server.fetch }, batching: 'none' }),
+      { wrapper },
+    );
+    await waitFor(() => expect(result.current.thread?.messages).toHaveLength(2));
+    expect(result.current.client.getSnapshot().storedMessageId).toBe('a1');
+    await act(() => result.current.sendMessage('And tomorrow?'));
+    expect(runs[0]?.messages.map((message) => message.id).slice(0, 2)).toEqual(['u1', 'a1']);
+    expect(runs[0]?.messages).toHaveLength(3);
+  });
+
   it('a new thread id starts empty and appears in the list after its first run', async () => {
     const server = fakeThreadsServer();
     const { connection } = persistingConnection(server, () => 'Hello!');
