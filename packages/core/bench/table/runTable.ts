@@ -119,6 +119,14 @@ if (want('client')) {
       `| ${title} | ${ms(floor.cpu)} [${ms(floor.wall)}] | ${cell(ours)} | ${cell(before)} | ${cell(aiSdk)} | ${cell(tanstack)} |`,
     );
   }
+}
+
+// `BENCH_ONLY=history` runs this row alone (it is part of `client`).
+if (want('client') || want('history')) {
+  if (!want('client')) {
+    console.log('| figure | floor | Chatwire | before | AI SDK | TanStack AI |');
+    console.log('| --- | ---: | ---: | ---: | ---: | ---: |');
+  }
   // The history row: a stored thread (Chatwire: the request carries the stored leaf and the new
   // message; the AI SDK: its documented `prepareSendMessagesRequest` sending only the last message),
   // then the same history sent whole with every request. "before" runs the same cells on the baseline
