@@ -3,8 +3,9 @@ import type { ChatMessage } from '../model/messages.js';
 
 /**
  * The AG-UI `messages` of a request, converted once per message. A request carries the whole chat
- * (servers rely on AG-UI's full `messages`), or, on a server whose thread store said what it stored,
- * the messages from the last stored one on; messages are immutable and a turn changes only the last few, so each message's wire form is kept by the message object itself (a WeakMap: it
+ * (servers rely on AG-UI's full `messages`), or, on a server whose thread store said what it
+ * stored, the messages from the last stored one on. Messages are immutable and a turn changes only
+ * the last few, so each message's wire form is kept by the message object itself (a WeakMap: it
  * goes when the message does) and a turn converts only the messages that are new or changed.
  *
  * The wire messages are shared between requests, so they are frozen (with the arrays and objects
