@@ -24,7 +24,13 @@ import { availableParallelism, cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { toolDefinition } from '@chatwire/core';
-import { createChatHandler, createScriptedModel } from '@chatwire/server';
+import {
+  createChatHandler,
+  createMemoryThreadStore,
+  createPgliteThreadStore,
+  createScriptedModel,
+  type ThreadStore,
+} from '@chatwire/server';
 import { CallSigner } from '../src/signing.js';
 
 const median = (values: readonly number[]) => {
@@ -175,6 +181,67 @@ async function requestCost(count: number, requests: number, warm: boolean) {
   return { wallMs: round(median(samples.map((s) => s.wallMs))), cpuMs: round(median(samples.map((s) => s.cpuMs))) };
 }
 
+/** The stored message a `chatwire.thread.stored` event of a response names, if the server sent one. */
+const storedLeafOf = (text: string): string | undefined =>
+  /"name":"chatwire\.thread\.stored","value":\{[^}]*"messageId":"([^"]+)"/.exec(text)?.[1];
+
+/**
+ * Median wall and CPU time of one request to a server with a thread store (`memory` or `pglite`, in
+ * memory) whose thread holds `count` earlier messages: the request carries the last stored message
+ * and the new one (what a client that read `chatwire.thread.stored` sends). `warm`: each request
+ * continues the thread the one before left (the leaf its `chatwire.thread.stored` named, else the
+ * history's last message); `cold`: a thread this process never read, stored outside the handler
+ * before the request (as another instance or an earlier process wrote it).
+ */
+async function requestCostStored(count: number, requests: number, warm: boolean, kind: 'memory' | 'pglite') {
+  const secret = 'bench-secret';
+  const noteDown = toolDefinition({ name: 'noteDown', description: 'Write a note.', inputSchema: z.object({ text: z.string() }) }).server(
+    async ({ text }) => ({ noted: text }),
+  );
+  const threads: ThreadStore = kind === 'memory' ? createMemoryThreadStore() : createPgliteThreadStore({ dataDir: 'memory://' });
+  const handler = createChatHandler({ model: createScriptedModel(), tools: [noteDown], secret, threads });
+  const signer = new CallSigner(secret);
+  /** A thread of `count` messages stored as one chain; resolves to its last message's id. */
+  const storeThread = async (threadId: string, tag: string) => {
+    const history = historyOf(count, threadId, signer, tag) as { id: string }[];
+    if (history.length > 0) await threads.append('', threadId, { parentId: null, messages: history as never, title: tag });
+    return history.at(-1)?.id;
+  };
+  const send = async (threadId: string, leaf: string | undefined, i: number) => {
+    const body = JSON.stringify({
+      threadId,
+      runId: `run_${i}`,
+      messages: [...(leaf ? [{ id: leaf, role: 'assistant' }] : []), { id: `q${i}`, role: 'user', content: 'hello there' }],
+      tools: [],
+      context: [],
+    });
+    const wall = performance.now();
+    const cpu = process.cpuUsage();
+    const response = await handler(
+      new Request('http://localhost/api/chat', { method: 'POST', headers: { 'content-type': 'application/json' }, body }),
+    );
+    const text = await response.text();
+    const used = process.cpuUsage(cpu);
+    if (response.status !== 200 || !text.includes('RUN_FINISHED')) throw new Error(`request refused: ${text.slice(0, 300)}`);
+    return { wallMs: performance.now() - wall, cpuMs: (used.user + used.system) / 1000, leaf: storedLeafOf(text) };
+  };
+  // Cold threads are all stored before the first request, so storing (and counting) them is never
+  // inside a measured request, nor is the garbage it leaves.
+  const coldLeaves = new Map<string, string | undefined>();
+  if (!warm) for (let i = -5; i < requests; i++) coldLeaves.set(`thread_cold${i}`, await storeThread(`thread_cold${i}`, `cold${i}`));
+  let warmLeaf = warm ? await storeThread('thread_warm', 'warm') : undefined;
+  const samples: { wallMs: number; cpuMs: number }[] = [];
+  for (let i = -5; i < requests; i++) {
+    const threadId = warm ? 'thread_warm' : `thread_cold${i}`;
+    const sent = await send(threadId, warm ? warmLeaf : coldLeaves.get(threadId), i);
+    if (warm) warmLeaf = sent.leaf ?? warmLeaf;
+    // The first 5: the process's first requests (not figures).
+    if (i >= 0) samples.push(sent);
+  }
+  await threads.close();
+  return { wallMs: round(median(samples.map((s) => s.wallMs))), cpuMs: round(median(samples.map((s) => s.cpuMs))) };
+}
+
 /** Every server figure (see the file's comment). */
 export async function measureServerFigures(
   options: {
@@ -216,11 +283,25 @@ const machine = () => ({
   node: process.version,
 });
 
-const requestCosts = async (requests: number) => ({
-  messages0: await requestCost(0, requests, true),
-  messages1000: await requestCost(1_000, requests, true),
-  messages1000Cold: await requestCost(1_000, requests, false),
-});
+/** Each request-cost figure, by name; BENCH_COST_CELLS (comma-separated names) measures only those. */
+const COST_CELLS: Record<string, (requests: number) => Promise<{ wallMs: number; cpuMs: number }>> = {
+  messages0: (requests) => requestCost(0, requests, true),
+  messages1000: (requests) => requestCost(1_000, requests, true),
+  messages1000Cold: (requests) => requestCost(1_000, requests, false),
+  storedMemory0: (requests) => requestCostStored(0, requests, true, 'memory'),
+  storedMemory1000: (requests) => requestCostStored(1_000, requests, true, 'memory'),
+  storedMemory1000Cold: (requests) => requestCostStored(1_000, requests, false, 'memory'),
+  storedPglite0: (requests) => requestCostStored(0, requests, true, 'pglite'),
+  storedPglite1000: (requests) => requestCostStored(1_000, requests, true, 'pglite'),
+  storedPglite1000Cold: (requests) => requestCostStored(1_000, requests, false, 'pglite'),
+};
+
+const requestCosts = async (requests: number) => {
+  const only = process.env['BENCH_COST_CELLS']?.split(',');
+  const figures: Record<string, { wallMs: number; cpuMs: number }> = {};
+  for (const [name, measure] of Object.entries(COST_CELLS)) if (!only || only.includes(name)) figures[name] = await measure(requests);
+  return figures;
+};
 
 /** The checkout's root (this file is `packages/server/bench/serverFigures.ts`). */
 const root = resolve(fileURLToPath(new URL('../../..', import.meta.url)));

@@ -1,6 +1,7 @@
 import type { AssistantMessage, Message, ResumeEntry, ToolCall, ToolMessage } from '@ag-ui/core';
 import { readResultMetadata } from '@chatwire/core/wire';
 import { CallSigner } from './signing.js';
+import { isStoredMessage } from './threads/storedMessages.js';
 import type { ServerStore } from './store/serverStore.js';
 import { isInputRequestEntry, reviewInputAnswers, type LateInputAnswer, type ReviewedInputAnswer } from './input/reviewInputAnswers.js';
 
@@ -65,7 +66,8 @@ function secretHint(signer: CallSigner): string {
  * Checks an incoming history and resume entries before anything runs:
  * - call ids are unique, and every result answers a call;
  * - every result for a tool the browser does not execute carries this server's signature over the
- *   thread, the call id, the tool name, the canonical arguments and the content;
+ *   thread, the call id, the tool name, the canonical arguments and the content (a result a thread
+ *   store handed out was checked when it was stored, and is not checked again);
  * - every approval names a call of this conversation with the same tool and canonical arguments,
  *   is unexpired, unanswered and still pending, was issued under the store's scope, and (with
  *   `consume`) is claimed in the store so it can never be used again.
@@ -134,7 +136,9 @@ export async function reviewHistory(options: {
     const { signature, editedArguments } = readResultMetadata(message.metadata);
     // Approved with edits: the signature covers the edited arguments, and the model reads them as the call's.
     const signedCall = editedArguments === undefined ? call : { ...call, function: { ...call.function, arguments: editedArguments } };
-    if (signature === undefined) {
+    // A result the thread store handed out was verified (or produced) by the request that stored it, in this thread.
+    const stored = isStoredMessage(message);
+    if (signature === undefined && !stored) {
       throw new ChatRequestError(
         'unsigned-result',
         `The result of '${call.function.name}' (call ${call.id}) came back without its metadata: this server signs the results of its own tools ` +
@@ -142,7 +146,7 @@ export async function reviewHistory(options: {
           `Keep message metadata in the client (Chatwire's ChatClient does), or let the server re-run the conversation from the user's message.`,
       );
     }
-    if (!signer.verifiesResult(threadId, signedCall, content, signature)) {
+    if (!stored && !signer.verifiesResult(threadId, signedCall, content, signature as string)) {
       throw new ChatRequestError(
         'forged-result',
         `The result of '${call.function.name}' (call ${call.id}) was not produced by this server for this call: server tool results cannot be supplied ` +

@@ -153,6 +153,8 @@ export type { SqlDatabase, SqlSession } from './threads/sqlThreadStore.js';
 export { THREAD_MIGRATIONS } from './threads/threadSchema.js';
 export { createThreadsHandler, DEFAULT_THREADS_PER_PAGE, MAX_THREADS_PER_PAGE } from './threads/threadsHandler.js';
 export type { ThreadsHandlerOptions } from './threads/threadsHandler.js';
+export { THREAD_STORED_EVENT } from './threads/persistRun.js';
+export type { ThreadStoredValue } from './threads/persistRun.js';
 export { MAX_TITLE_LENGTH } from './threads/threadTitle.js';
 export { createRedisGrantStore } from './store/redisStore.js';
 export type { TelemetryOptions } from './telemetry/telemetryOptions.js';

@@ -4,6 +4,7 @@ import { O200K_TOKEN_SPLIT_REGEX } from 'gpt-tokenizer/encodingParams/constants'
 import { describeAttachment, readAttachment } from './attachments/readAttachment.js';
 import type { ModelRequest, ModelTool, ToolTokenCounter } from './model.js';
 import { isCheckedMessage } from './http/knownMessages.js';
+import { isStoredMessage } from './threads/storedMessages.js';
 
 /** The longest run of one kind of character (letters, punctuation, whitespace) counted in one piece. */
 const MAX_COUNTED_RUN = 64;
@@ -96,44 +97,43 @@ export function jsonMessageTokens(messages: readonly Message[]): number {
  * serialising it.
  */
 export function countRequestTokens(request: Pick<ModelRequest, 'system' | 'messages' | 'tools'>): number {
-  const texts = [`{"system":${JSON.stringify(request.system ?? '')},"messages":[`];
-  const pieces: Piece[] = [pieceOf(texts[0] as string)];
-  request.messages.forEach((message, index) => {
-    const text = countableText(message, index > 0);
-    texts.push(text);
-    pieces.push(pieceOfMessage(message, index > 0, text));
-  });
+  const start = `{"system":${JSON.stringify(request.system ?? '')},"messages":[`;
   const end = `],"tools":${JSON.stringify(request.tools)}}`;
-  texts.push(end);
+  const pieces: Piece[] = [pieceOf(start)];
+  request.messages.forEach((message, index) => pieces.push(pieceOfMessage(message, index > 0)));
   pieces.push(pieceOf(end));
-  return joinedTokens(texts, pieces);
+  // The texts are only needed when a join cannot be put together from the pieces (rare): a stored message's count needs no text.
+  return joinedTokens(() => [start, ...request.messages.map((message, index) => countableText(message, index > 0)), end], pieces);
 }
+
+/** Messages whose JSON and counts are kept with the object: checked request messages and stored ones, both frozen. */
+const isShared = (message: Message): boolean => isCheckedMessage(message) || isStoredMessage(message);
 
 /** The JSON of the checked messages the handler shares between requests (deep-frozen: they never change), without and with the comma before it. */
 const frozenTexts = new WeakMap<Message, { plain?: string; joined?: string; plainPiece?: Piece; joinedPiece?: Piece }>();
 
-/** The counted piece of a message's text; kept with a checked message, so its next request finds it without a lookup. */
-function pieceOfMessage(message: Message, comma: boolean, text: string): Piece {
-  const texts = isCheckedMessage(message) ? frozenTexts.get(message) : undefined;
-  if (!texts) return pieceOf(text);
-  const kept = comma ? texts.joinedPiece : texts.plainPiece;
+/** The counted piece of a message's text; kept with a shared message, so its next request finds it without a lookup. */
+function pieceOfMessage(message: Message, comma: boolean): Piece {
+  const texts = isShared(message) ? frozenTexts.get(message) : undefined;
+  const kept = comma ? texts?.joinedPiece : texts?.plainPiece;
   if (kept) {
     tokenCountStats.remembered++;
     return kept;
   }
-  const piece = pieceOf(text);
-  if (comma) texts.joinedPiece = piece;
-  else texts.plainPiece = piece;
+  const piece = pieceOf(countableText(message, comma));
+  const made = isShared(message) ? frozenTexts.get(message) : undefined;
+  if (made && comma) made.joinedPiece = piece;
+  else if (made) made.plainPiece = piece;
   return piece;
 }
 
 /**
  * A message's JSON as counted (after a comma when it is not the first): serialised once for a
- * checked message (see `http/knownMessages.ts`), and then the same string each time, whose hash the
- * engine keeps, so finding its remembered count costs no pass over its text.
+ * shared message (see `http/knownMessages.ts`, `threads/storedMessages.ts`), and then the same
+ * string each time, whose hash the engine keeps, so finding its remembered count costs no pass over its text.
  */
 function countableText(message: Message, comma: boolean): string {
-  if (!isCheckedMessage(message)) return `${comma ? ',' : ''}${JSON.stringify(countableMessage(message))}`;
+  if (!isShared(message)) return `${comma ? ',' : ''}${JSON.stringify(countableMessage(message))}`;
   let texts = frozenTexts.get(message);
   if (texts === undefined) {
     texts = {};
@@ -141,6 +141,65 @@ function countableText(message: Message, comma: boolean): string {
   }
   if (comma) return (texts.joined ??= `,${(texts.plain ??= JSON.stringify(countableMessage(message)))}`);
   return (texts.plain ??= JSON.stringify(countableMessage(message)));
+}
+
+/** The tokenizer and serialisation a {@link StoredTokenCount} was counted with; a count of another is ignored. */
+const STORED_COUNTER = 'o200k-json-1';
+
+/**
+ * A message's token count as a thread store keeps it beside the message (SQL `tokens`): the o200k
+ * count of its JSON in the form {@link countRequestTokens} joins, so a request that continues a
+ * stored branch neither serialises nor tokenizes it again. Plain JSON.
+ */
+export interface StoredTokenCount {
+  readonly counter: string;
+  readonly tokens: number;
+  readonly inner: number;
+  readonly head: string;
+  readonly tail: string;
+}
+
+/** The count to store with a message, or `undefined` when its JSON does not join from pieces (then it is counted on its text). */
+export function storedTokenCountOf(message: Message): StoredTokenCount | undefined {
+  const piece = pieceOf(JSON.stringify(countableMessage(message)));
+  if (piece.head === undefined || piece.tail === undefined) return undefined;
+  return { counter: STORED_COUNTER, tokens: piece.tokens, inner: piece.inner, head: piece.head, tail: piece.tail };
+}
+
+const isCount = (value: unknown): value is StoredTokenCount => {
+  const count = value as Partial<StoredTokenCount> | null;
+  return (
+    typeof count === 'object' &&
+    count !== null &&
+    count.counter === STORED_COUNTER &&
+    typeof count.tokens === 'number' &&
+    typeof count.inner === 'number' &&
+    typeof count.head === 'string' &&
+    typeof count.tail === 'string' &&
+    PUNCTUATION.test(count.head) &&
+    TAIL.test(count.tail)
+  );
+};
+
+/**
+ * Keeps a stored message's count (from {@link storedTokenCountOf}, read back from the store) with the
+ * message (marked stored, see `threads/storedMessages.ts`), for {@link countRequestTokens}: the
+ * message as the first of a request, and after a comma (`,{"` joins as one pre-token, as `{"` does).
+ * Anything else read back (a count of another tokenizer, `null` from a row stored before counts
+ * were) is ignored: the message is then counted on its text.
+ */
+export function keepStoredTokenCount(message: Message, count: unknown): void {
+  if (!isStoredMessage(message) || !isCount(count)) return;
+  const plainPiece: Piece = { tokens: count.tokens, head: count.head, tail: count.tail, inner: count.inner };
+  const joinedHead = `,${count.head}`;
+  const joinedPiece: Piece = {
+    tokens: joinTokens(joinedHead) + count.inner + joinTokens(count.tail),
+    head: joinedHead,
+    tail: count.tail,
+    inner: count.inner,
+  };
+  const texts = frozenTexts.get(message) ?? {};
+  frozenTexts.set(message, { ...texts, plainPiece, joinedPiece });
 }
 
 /** Tokens of a system prompt serialised as a JSON string. */
@@ -286,6 +345,24 @@ function joinTokens(text: string): number {
   return tokens;
 }
 
+/** The merged pre-token of a tail and the next head, by the pair (a chat's joins are nearly all `"}` then `,{"`): no string is built per join. */
+const joinPairs = new Map<string, Map<string, number>>();
+function joinedPairTokens(tail: string, head: string): number {
+  let heads = joinPairs.get(tail);
+  if (heads === undefined) {
+    if (joinPairs.size >= 256) joinPairs.clear();
+    heads = new Map();
+    joinPairs.set(tail, heads);
+  }
+  let tokens = heads.get(head);
+  if (tokens === undefined) {
+    tokens = joinTokens(`${tail}${head}`);
+    if (heads.size >= 256) heads.clear();
+    heads.set(head, tokens);
+  }
+  return tokens;
+}
+
 /**
  * Tokens of `texts` joined, from each text's remembered counts: the inner tokens of each, the first
  * one's head, the last one's tail, and at each join the merged punctuation counted on its own text.
@@ -293,19 +370,20 @@ function joinTokens(text: string): number {
  * the same places); when a join is not punctuation meeting punctuation, the joined text is counted
  * in one piece instead.
  */
-function joinedTokens(texts: readonly string[], pieces?: readonly Piece[]): number {
-  const counted = pieces ?? texts.map(pieceOf);
+function joinedTokens(textsOf: () => readonly string[], pieces: readonly Piece[]): number {
+  const counted = pieces;
   if (counted.length === 1) return (counted[0] as Piece).tokens;
   for (let i = 0; i < counted.length; i++) {
     const piece = counted[i] as Piece;
-    if ((i > 0 && piece.head === undefined) || (i < counted.length - 1 && piece.tail === undefined)) return countTextTokens(texts.join(''));
+    if ((i > 0 && piece.head === undefined) || (i < counted.length - 1 && piece.tail === undefined))
+      return countTextTokens(textsOf().join(''));
   }
   let total = 0;
   for (let i = 0; i < counted.length; i++) {
     const piece = counted[i] as Piece;
     total += piece.inner;
     if (i === 0) total += piece.head === undefined ? piece.tokens - piece.inner - joinTokens(piece.tail as string) : joinTokens(piece.head);
-    else total += joinTokens(`${(counted[i - 1] as Piece).tail as string}${piece.head as string}`);
+    else total += joinedPairTokens((counted[i - 1] as Piece).tail as string, piece.head as string);
     if (i === counted.length - 1) total += piece.tail === undefined ? 0 : joinTokens(piece.tail);
   }
   return total;

@@ -34,6 +34,8 @@ export function discoveryExchange(messages: readonly WireMessage[]): DiscoveryEx
   }
   const before: WireMessage[] = [];
   const after: WireMessage[] = [];
+  // Most histories have no discovery in them: nothing more to walk.
+  if (dropped.size === 0) return { before, after };
   for (const message of messages) {
     if (message.role === 'tool' && dropped.has(message.toolCallId)) before.push(message);
     else if (message.role === 'assistant' && message.toolCalls?.some((call) => dropped.has(call.id))) {

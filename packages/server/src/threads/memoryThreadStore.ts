@@ -13,6 +13,8 @@ import {
   type ThreadView,
 } from './threadStore.js';
 import { branchPointsOf, newestLeaf, pathTo } from './threadTree.js';
+import { markStored } from './storedMessages.js';
+import { keepStoredTokenCount, storedTokenCountOf } from '../tokens.js';
 
 interface MemoryThread {
   readonly id: string;
@@ -38,7 +40,8 @@ const newestFirst = (a: MemoryThread, b: MemoryThread) => b.updatedAt - a.update
 
 /**
  * A {@link ThreadStore} in this process's memory: for tests and single-process tools. Threads are
- * lost when the process ends; use `createPgliteThreadStore` to keep them in a file.
+ * lost when the process ends; use `createPgliteThreadStore` to keep them in a file. Messages are
+ * copied in and handed out frozen (the same object each time, never to be changed).
  *
  * @example
  * ```ts
@@ -59,7 +62,7 @@ export function createMemoryThreadStore(): ThreadStore {
     const path = pathTo(thread.activeLeaf, (id) => thread.messages.get(id));
     return {
       thread: summaryOf(thread),
-      messages: path.map((stored) => structuredClone(stored.message)),
+      messages: path.map((stored) => stored.message),
       branches: branchPointsOf(path, (parentId) => thread.children.get(parentId) ?? []),
     };
   };
@@ -113,14 +116,14 @@ export function createMemoryThreadStore(): ThreadStore {
       if (!thread || thread.owner !== owner) return { exists: thread !== undefined, owned: false, found };
       for (const id of messageIds) {
         const stored = thread.messages.get(id);
-        if (stored) found.set(id, { ...stored, message: structuredClone(stored.message) });
+        if (stored) found.set(id, stored);
       }
       return { exists: true, owned: true, found };
     },
     async path(owner, threadId, messageId): Promise<readonly Message[]> {
       const thread = owned(owner, threadId);
       if (!thread || !thread.messages.has(messageId)) return [];
-      return pathTo(messageId, (id) => thread.messages.get(id)).map((stored) => structuredClone(stored.message));
+      return pathTo(messageId, (id) => thread.messages.get(id)).map((stored) => stored.message);
     },
     async append(owner, threadId, append: ThreadAppend) {
       const existing = threads.get(threadId);
@@ -150,7 +153,10 @@ export function createMemoryThreadStore(): ThreadStore {
       if (!existing) threads.set(threadId, thread);
       let parentId = append.parentId;
       for (const message of append.messages) {
-        thread.messages.set(message.id, { message: structuredClone(message), parentId, seq: ++seq });
+        // Kept frozen, with its token count: handed out as it is (never copied), and never counted again.
+        const kept = markStored(structuredClone(message));
+        keepStoredTokenCount(kept, storedTokenCountOf(kept));
+        thread.messages.set(message.id, { message: kept, parentId, seq: ++seq });
         const siblings = thread.children.get(parentId);
         if (siblings) siblings.push(message.id);
         else thread.children.set(parentId, [message.id]);

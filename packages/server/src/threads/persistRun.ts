@@ -14,29 +14,43 @@ export interface RunPlace {
 }
 
 /**
+ * The name of the CUSTOM event a server with a thread store sends just before RUN_FINISHED, once
+ * the run's messages are stored: `value` is {@link ThreadStoredValue}. A client may then send only
+ * the stored message and what follows it (see docs/threads.md); other AG-UI servers never send it.
+ */
+export const THREAD_STORED_EVENT = 'chatwire.thread.stored';
+
+/** The value of a {@link THREAD_STORED_EVENT} event. */
+export interface ThreadStoredValue {
+  readonly threadId: string;
+  /** The last message of the run's branch now stored (the leaf): the run's last message, else the message it continued. */
+  readonly messageId: string;
+}
+
+/**
  * Passes a run's events through and stores what the run added, in one append, before the run's
  * last event (RUN_FINISHED or RUN_ERROR) goes out: when the append fails, that last event becomes a
  * RUN_ERROR `threads-unavailable` and the thread keeps nothing of the run (its request's messages
- * were stored before it started). A run that stops early (the reader went away) is stored as far
- * as it got.
+ * were stored before it started). Once stored, a RUN_FINISHED is preceded by a CUSTOM
+ * {@link THREAD_STORED_EVENT} naming the branch's stored leaf. A run that stops early (the reader
+ * went away) is stored as far as it got.
  */
 export async function* persistRun(events: AsyncIterable<Event>, place: RunPlace): AsyncGenerator<Event, void, undefined> {
   const recorder = new TurnRecorder(place.runId);
   let saved = false;
   const save = async () => {
     saved = true;
-    await place.store.append(place.owner, place.threadId, {
-      parentId: place.parentId,
-      messages: recorder.messages(),
-      run: recorder.record(),
-    });
+    const messages = recorder.messages();
+    await place.store.append(place.owner, place.threadId, { parentId: place.parentId, messages, run: recorder.record() });
+    return messages.at(-1)?.id ?? place.parentId;
   };
   try {
     for await (const event of events) {
       recorder.see(event);
       if (event.type === EventType.RUN_FINISHED || event.type === EventType.RUN_ERROR) {
+        let leaf: string | null;
         try {
-          await save();
+          leaf = await save();
         } catch (error) {
           if (error instanceof ThreadStoreError && (error.code === 'unknown-thread' || error.code === 'unknown-branch-point')) {
             yield {
@@ -53,6 +67,10 @@ export async function* persistRun(events: AsyncIterable<Event>, place: RunPlace)
             code: 'threads-unavailable',
           };
           return;
+        }
+        if (event.type === EventType.RUN_FINISHED && leaf !== null) {
+          const value: ThreadStoredValue = { threadId: place.threadId, messageId: leaf };
+          yield { type: EventType.CUSTOM, name: THREAD_STORED_EVENT, value };
         }
       }
       yield event;

@@ -2,6 +2,8 @@ import type { Message } from '@ag-ui/core';
 import { decodeCursor, encodeCursor } from './threadCursor.js';
 import { MIGRATION_LOCK, THREAD_MIGRATIONS } from './threadSchema.js';
 import { branchPointsOf, newestLeaf, pathTo } from './threadTree.js';
+import { markStored } from './storedMessages.js';
+import { keepStoredTokenCount, storedTokenCountOf } from '../tokens.js';
 import {
   ThreadStoreError,
   type StoredMessage,
@@ -37,6 +39,8 @@ interface MessageRow {
   parent_id: string | null;
   seq: string | number;
   message: Message | string;
+  /** The message's token count as stored with it (`null` for rows stored before counts were: see THREAD_MIGRATIONS). */
+  tokens: unknown;
 }
 
 const iso = (value: Date | string) => new Date(value).toISOString();
@@ -47,7 +51,12 @@ const summaryOf = (row: ThreadRow): ThreadSummary => ({
   updatedAt: iso(row.updated_at),
 });
 const parsed = <T>(value: T | string): T => (typeof value === 'string' ? (JSON.parse(value) as T) : value);
-const storedOf = (row: MessageRow): StoredMessage => ({ message: parsed(row.message), parentId: row.parent_id, seq: Number(row.seq) });
+/** A row as a stored message: frozen and marked stored, with the token count stored beside it (see tokens.ts). */
+function storedOf(row: MessageRow): StoredMessage {
+  const message = markStored(parsed(row.message));
+  if (row.tokens !== null && row.tokens !== undefined) keepStoredTokenCount(message, parsed(row.tokens));
+  return { message, parentId: row.parent_id, seq: Number(row.seq) };
+}
 
 /** Now, to the millisecond (what list cursors carry), and never earlier than the thread's last activity. */
 const NEXT_ACTIVITY = `greatest(date_trunc('milliseconds', clock_timestamp()), updated_at + interval '1 millisecond')`;
@@ -103,7 +112,7 @@ export function createSqlThreadStore(db: SqlDatabase): ThreadStore {
    */
   const treeOf = async (session: SqlSession, threadId: string) => {
     const { rows } = await session.query<MessageRow>(
-      'SELECT id, parent_id, seq, message FROM chatwire_messages WHERE thread_id = $1 ORDER BY seq',
+      'SELECT id, parent_id, seq, message, tokens FROM chatwire_messages WHERE thread_id = $1 ORDER BY seq',
       [threadId],
     );
     const messages = new Map<string, StoredMessage>();
@@ -196,7 +205,7 @@ export function createSqlThreadStore(db: SqlDatabase): ThreadStore {
         if (!thread || thread.owner !== owner) return { exists: thread !== undefined, owned: false, found };
         if (messageIds.length > 0) {
           const { rows } = await db.query<MessageRow>(
-            `SELECT id, parent_id, seq, message FROM chatwire_messages
+            `SELECT id, parent_id, seq, message, tokens FROM chatwire_messages
               WHERE thread_id = $1 AND id IN (SELECT json_array_elements_text($2::json))`,
             [threadId, JSON.stringify(messageIds)],
           );
@@ -239,11 +248,13 @@ export function createSqlThreadStore(db: SqlDatabase): ThreadStore {
               parent_id: index === 0 ? append.parentId : (append.messages[index - 1] as Message).id,
               role: message.role,
               message: JSON.stringify(message),
+              // Counted once, as it is stored: a request that continues the message reads its count (tokens.ts).
+              tokens: JSON.stringify(storedTokenCountOf(message) ?? null),
             }));
             await tx.query(
-              `INSERT INTO chatwire_messages (thread_id, id, parent_id, role, message)
-                SELECT $1, m.id, m.parent_id, m.role, m.message::json
-                  FROM json_to_recordset($2::json) AS m(ord int, id text, parent_id text, role text, message text)
+              `INSERT INTO chatwire_messages (thread_id, id, parent_id, role, message, tokens)
+                SELECT $1, m.id, m.parent_id, m.role, m.message::json, m.tokens::json
+                  FROM json_to_recordset($2::json) AS m(ord int, id text, parent_id text, role text, message text, tokens text)
                   ORDER BY m.ord`,
               [threadId, JSON.stringify(rows)],
             );

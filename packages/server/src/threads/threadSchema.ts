@@ -7,6 +7,10 @@
  * - `chatwire_messages`: the tree: each message (the AG-UI message as JSON, kept byte for byte)
  *   with its parent in the same thread (`NULL` for a root) and `seq`, the creation order.
  * - `chatwire_runs`: each run's end: outcome, usage, interrupts and approval decisions.
+ *
+ * Migration 2 adds `chatwire_messages.tokens`: each message's token count, counted as it is stored,
+ * so a request that continues a stored branch does not tokenize it again. Rows stored before it keep
+ * `NULL` there and are counted on their text when read, as before: nothing needs rewriting.
  */
 export const THREAD_MIGRATIONS: readonly (readonly string[])[] = [
   [
@@ -42,6 +46,7 @@ export const THREAD_MIGRATIONS: readonly (readonly string[])[] = [
       PRIMARY KEY (thread_id, seq)
     )`,
   ],
+  [`ALTER TABLE chatwire_messages ADD COLUMN tokens json`],
 ];
 
 /** The advisory lock that keeps two instances from migrating one database at once. */

@@ -90,7 +90,9 @@ export async function placeTurn(
     if (!branchPoint || stored.seq > branchPoint.seq) branchPoint = stored;
   });
   const branch = branchPoint ? await store.path(owner, threadId, branchPoint.message.id) : [];
-  const onBranch = new Map(branch.map((message) => [message.id, message]));
+  // A request that carries only the stored leaf (and what follows it) needs no index of the branch.
+  let onBranch: Set<string> | undefined;
+  const isOnBranch = (id: string) => id === branchPoint?.message.id || (onBranch ??= new Set(branch.map((message) => message.id))).has(id);
   for (const [index, message] of messages.entries()) {
     const stored = lookup.found.get(message.id);
     if (!stored) {
@@ -103,7 +105,7 @@ export async function placeTurn(
       }
       continue;
     }
-    if (!onBranch.has(message.id)) {
+    if (!isOnBranch(message.id)) {
       return refused(
         409,
         'history-conflict',

@@ -1,7 +1,9 @@
+import pg from 'pg';
 import { createPostgresThreadStore } from '@chatwire/server';
 import { afterAll, beforeAll } from 'vitest';
 import { startPostgres, type PostgresServer } from './postgresServer.js';
 import { threadStoreSuite } from './threadStoreSuite.js';
+import { tokenMigrationSuite } from './tokenMigrationSuite.js';
 
 let server: PostgresServer;
 beforeAll(async () => {
@@ -12,3 +14,23 @@ afterAll(async () => {
 });
 
 threadStoreSuite('PostgreSQL', async () => createPostgresThreadStore({ connectionString: server.url }));
+
+let databases = 0;
+tokenMigrationSuite('PostgreSQL', async () => {
+  // A database of its own per test: the suite above migrated the server's default one.
+  const name = `chatwire_tokens_${++databases}`;
+  const admin = new pg.Client({ connectionString: server.url });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const pool = new pg.Pool({ connectionString: server.url.replace(/\/postgres$/, `/${name}`), max: 2 });
+  const store = createPostgresThreadStore({ pool });
+  return {
+    query: async <Row>(text: string, params?: unknown[]) => (await pool.query(text, params)) as unknown as { rows: Row[] },
+    store,
+    close: async () => {
+      await store.close();
+      await pool.end();
+    },
+  };
+});

@@ -1,0 +1,77 @@
+import type { Message } from '@ag-ui/core';
+import { describe, expect, it } from 'vitest';
+import { THREAD_MIGRATIONS, type ThreadStore } from '@chatwire/server';
+import { countRequestTokens } from '../../src/tokens.js';
+
+/** A database of the suite's own: raw queries on it, a thread store on it, and closing both. */
+export interface RawDatabase {
+  query<Row>(text: string, params?: unknown[]): Promise<{ rows: Row[] }>;
+  readonly store: ThreadStore;
+  close(): Promise<void>;
+}
+
+const messages: Message[] = [
+  { id: 'm1', role: 'user', content: 'Where is the nearest station?' },
+  { id: 'm2', role: 'assistant', content: 'Two streets north, past the bakery.' },
+  { id: 'm3', role: 'user', content: 'und auf Deutsch? 🚉 bitte' },
+];
+const request = (list: readonly Message[]) => ({ system: 'Be brief.', messages: list, tools: [] });
+
+/** Stored token counts on a SQL thread store (`open` gives an empty database each time). */
+export function tokenMigrationSuite(name: string, open: () => Promise<RawDatabase>): void {
+  describe(`${name}: token counts stored with messages`, () => {
+    it('a branch read back counts as its text does, and the count comes from the row (a changed row changes it)', async () => {
+      const db = await open();
+      try {
+        await db.store.append('ann', 'counted', { parentId: null, messages, title: 't' });
+        const read = await db.store.path('ann', 'counted', 'm3');
+        expect(countRequestTokens(request(read))).toBe(countRequestTokens(request(structuredClone(messages))));
+        const stored = await db.query<{ tokens: { tokens: number } | null }>("SELECT tokens FROM chatwire_messages WHERE id = 'm2'");
+        expect(stored.rows[0]?.tokens?.tokens).toBeGreaterThan(5);
+        await db.query(
+          `UPDATE chatwire_messages SET tokens = json_build_object('counter', tokens->>'counter', 'tokens', (tokens->>'tokens')::int + 1000,
+            'inner', (tokens->>'inner')::int + 1000, 'head', tokens->>'head', 'tail', tokens->>'tail') WHERE id = 'm2'`,
+        );
+        const reread = await db.store.path('ann', 'counted', 'm3');
+        expect(countRequestTokens(request(reread))).toBe(countRequestTokens(request(structuredClone(messages))) + 1000);
+        // A count of another tokenizer (or anything else) is ignored: the message is counted on its text.
+        await db.query(`UPDATE chatwire_messages SET tokens = '{"counter":"other","tokens":1}'::json WHERE id = 'm2'`);
+        const other = await db.store.path('ann', 'counted', 'm3');
+        expect(countRequestTokens(request(other))).toBe(countRequestTokens(request(structuredClone(messages))));
+      } finally {
+        await db.close();
+      }
+    }, 60_000);
+
+    it('migrates a database made before counts were stored: old rows count on their text, new rows carry counts', async () => {
+      const db = await open();
+      try {
+        await db.query('CREATE TABLE chatwire_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
+        for (const statement of THREAD_MIGRATIONS[0] ?? []) await db.query(statement);
+        await db.query('INSERT INTO chatwire_migrations (version) VALUES (1)');
+        await db.query(
+          "INSERT INTO chatwire_threads (id, owner, title, created_at, updated_at, active_leaf) VALUES ('old', 'ann', 'old', now(), now(), 'm1')",
+        );
+        await db.query(
+          "INSERT INTO chatwire_messages (thread_id, id, parent_id, role, message) VALUES ('old', 'm1', NULL, 'user', $1::json)",
+          [JSON.stringify(messages[0])],
+        );
+        const old = await db.store.path('ann', 'old', 'm1');
+        expect(old).toEqual([messages[0]]);
+        const versions = await db.query<{ version: number }>('SELECT version FROM chatwire_migrations ORDER BY version');
+        expect(versions.rows.map((row) => row.version)).toEqual([1, 2]);
+        expect(countRequestTokens(request(old))).toBe(countRequestTokens(request([structuredClone(messages[0] as Message)])));
+        await db.store.append('ann', 'old', { parentId: 'm1', messages: [messages[1] as Message] });
+        const rows = await db.query<{ id: string; tokens: unknown }>(
+          "SELECT id, tokens FROM chatwire_messages WHERE thread_id = 'old' ORDER BY seq",
+        );
+        expect(rows.rows.map((row) => [row.id, row.tokens === null])).toEqual([
+          ['m1', true],
+          ['m2', false],
+        ]);
+      } finally {
+        await db.close();
+      }
+    }, 60_000);
+  });
+}
