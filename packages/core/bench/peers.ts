@@ -282,10 +282,23 @@ function checkTanStack(status: string, error: Error | undefined, messages: reado
   }
 }
 
-/** The same turn on the AI SDK's `Chat` (`AbstractChat` with its shipped state) over `DefaultChatTransport`. */
-export async function runAiSdk(scenario: Scenario, body: Body, history?: UIMessage[]): Promise<void> {
+/**
+ * The AI SDK's documented way of sending only the last message (its "Send Custom Body from useChat"
+ * recipe): `prepareSendMessagesRequest` returns `{ id, message }` instead of every message.
+ */
+const lastMessageOnly = {
+  prepareSendMessagesRequest: ({ id, messages }: { id: string; messages: UIMessage[] }) => ({
+    body: { id, message: messages[messages.length - 1] },
+  }),
+};
+
+/**
+ * The same turn on the AI SDK's `Chat` (`AbstractChat` with its shipped state) over `DefaultChatTransport`;
+ * `send: 'last'` sends only the last message ({@link lastMessageOnly}), as an app with a server that keeps the history would.
+ */
+export async function runAiSdk(scenario: Scenario, body: Body, history?: UIMessage[], send: 'all' | 'last' = 'all'): Promise<void> {
   const chat = new AiSdkChat<UIMessage>({
-    transport: new DefaultChatTransport({ api: URL_, fetch: fetchReplaying(body) }),
+    transport: new DefaultChatTransport({ api: URL_, fetch: fetchReplaying(body), ...(send === 'last' ? lastMessageOnly : {}) }),
     ...(history ? { messages: history } : {}),
   });
   await chat.sendMessage({ text: 'hi' });

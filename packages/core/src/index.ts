@@ -21,7 +21,7 @@ export type {
   SendResult,
   ToolResultInput,
 } from './runtime/chatClient.js';
-export type { ReconnectOptions } from './runtime/runRequest.js';
+export type { HistoryMode, ReconnectOptions } from './runtime/runRequest.js';
 export type { AttachmentOptions } from './runtime/attachments.js';
 export type { FileInput } from './model/messages.js';
 export type { DataPartSchemas, DataPartsOf } from './reduce/dataParts.js';
@@ -59,8 +59,16 @@ export { answerInputRequest } from './runtime/answerInputRequest.js';
 export type { InputRequestView } from './model/inputRequests.js';
 export type { InputAnswerInput } from './runtime/answerInputRequest.js';
 export type { InputAction, InputRequest, InputRequestPayload, InputResponse } from './tools/inputRequest.js';
-export { APPROVAL_DECISION_EVENT, DISCOVERY_TOOL_NAME, TOOL_PROGRESS_EVENT } from './protocol/chatwireProtocol.js';
-export type { ApprovalDecision, GrantOption, GrantScope, GrantView, ModelCallUsage, ToolProgress } from './protocol/chatwireProtocol.js';
+export { APPROVAL_DECISION_EVENT, DISCOVERY_TOOL_NAME, THREAD_STORED_EVENT, TOOL_PROGRESS_EVENT } from './protocol/chatwireProtocol.js';
+export type {
+  ApprovalDecision,
+  GrantOption,
+  GrantScope,
+  GrantView,
+  ModelCallUsage,
+  ThreadStored,
+  ToolProgress,
+} from './protocol/chatwireProtocol.js';
 export { isTerminalToolCallState } from './lifecycle/toolCallLifecycle.js';
 export type {
   ToolApproval,

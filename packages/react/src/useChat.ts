@@ -96,6 +96,11 @@ export interface UseChatOptions<
   readonly customEvents?: ChatClientOptions['customEvents'];
   /** Queue messages sent while a response is in progress (see `queued`, `cancelQueued`). Defaults to `false` (refused as `busy`). */
   readonly queue?: boolean;
+  /**
+   * Which messages a request carries (`ChatClient`'s `history`): `'stored'`, from the last one the
+   * server's thread store has on, once it said which; `'full'`, always all of them. Defaults to `'stored'`.
+   */
+  readonly history?: ChatClientOptions['history'];
   /** The tool catalog endpoint (`GET`, e.g. `/api/tools`) for the discovery view. Defaults to none. */
   readonly catalog?: string;
   /** The grants endpoint (`createGrantsHandler`, e.g. `/api/grants`) for `grants`. Defaults to none (an empty list). */
@@ -277,17 +282,31 @@ export function useChat<
 
   // Props that change reach the same client; it is never re-created for them. This also applies
   // this hook's options to a chat another hook (useChatSelector) created first.
-  const { tools, context, maxSteps, manageDiscovery, connection, attachments, dataParts, customEvents, queue, reconnect } = merged;
+  const { tools, context, maxSteps, manageDiscovery, connection, attachments, dataParts, customEvents, queue, reconnect, history } = merged;
   useIsomorphicLayoutEffect(() => {
     client.updateOptions({
-      ...clientOptions({ tools, context, maxSteps, manageDiscovery, attachments, dataParts, customEvents, queue, reconnect }),
+      ...clientOptions({ tools, context, maxSteps, manageDiscovery, attachments, dataParts, customEvents, queue, reconnect, history }),
       connection: connection ?? bound.connection,
       onFinish: bound.onFinish,
       onError: bound.onError,
       onToolCall: bound.onToolCall,
       onCustomEvent: bound.onCustomEvent,
     });
-  }, [client, tools, context, maxSteps, manageDiscovery, connection, attachments, dataParts, customEvents, queue, reconnect, bound]);
+  }, [
+    client,
+    tools,
+    context,
+    maxSteps,
+    manageDiscovery,
+    connection,
+    attachments,
+    dataParts,
+    customEvents,
+    queue,
+    reconnect,
+    history,
+    bound,
+  ]);
   useIsomorphicLayoutEffect(() => {
     const initial = latest.current.initialMessages;
     if (Array.isArray(initial) && initial.length > 0 && client.getSnapshot().messages.length === 0) client.setMessages(initial);
@@ -447,6 +466,7 @@ const CLIENT_OPTIONS = [
   'dataParts',
   'customEvents',
   'queue',
+  'history',
   'reconnect',
 ] as const satisfies readonly (keyof UseChatOptions & keyof ChatClientOptions)[];
 

@@ -165,6 +165,56 @@ describe('useThreadChat', () => {
     expect(result.current.chat.messages.map(messageText)).toEqual(['Weather in Paris?', 'Sunny.', 'And tomorrow?', 'Rainy tomorrow.']);
   });
 
+  it("a loaded thread is stored: each request carries the thread's last message and the new one, and the server files it right", async () => {
+    const server = fakeThreadsServer();
+    const earlier = Array.from({ length: 40 }, (_, index) =>
+      index % 2 === 0 ? user(`u${index}`, `Q${index}`) : assistant(`a${index}`, `A${index}`),
+    );
+    server.append('t1', earlier);
+    const { connection, runs } = persistingConnection(server, (_input, run) => `Answer ${run}.`);
+    const { wrapper } = setup();
+    const { result } = renderHook(
+      () => useThreadChat({ id: 't1', connection, threads: { api: API, fetch: server.fetch }, batching: 'none' }),
+      { wrapper },
+    );
+    await waitFor(() => expect(result.current.messages).toHaveLength(40));
+    await waitFor(() => expect(result.current.client.getSnapshot().storedMessageId).toBe('a39'));
+    await act(() => result.current.sendMessage('First?'));
+    expect(runs[0]?.messages.map((message) => message.id)).toEqual(['a39', result.current.messages[40]?.id]);
+    // The run ended: the thread read again names its new leaf, the answer this chat shows.
+    await waitFor(() => expect(result.current.thread?.messages).toHaveLength(42));
+    // (A streamed answer's wire id is the one in the stream: `m_<runId>` in this fake.)
+    const answer = `m_${runs[0]?.runId}`;
+    await waitFor(() => expect(result.current.client.getSnapshot().storedMessageId).toBe(answer));
+    await act(() => result.current.sendMessage('Second?'));
+    expect(runs[1]?.messages.map((message) => message.id)).toEqual([answer, result.current.messages[42]?.id]);
+    // What the server filed is the whole conversation, in order, though no request carried it.
+    await waitFor(() => expect(result.current.thread?.messages).toHaveLength(44));
+    expect(result.current.thread?.messages.map((message) => message.content)).toEqual([
+      ...earlier.map((message) => message.content),
+      'First?',
+      'Answer 0.',
+      'Second?',
+      'Answer 1.',
+    ]);
+  });
+
+  it("history: 'full' sends the whole loaded thread, as AG-UI does", async () => {
+    const server = fakeThreadsServer();
+    server.append('t1', [user('u1', 'Weather in Paris?'), assistant('a1', 'Sunny.')]);
+    const { connection, runs } = persistingConnection(server, () => 'Rainy tomorrow.');
+    const { wrapper } = setup();
+    const { result } = renderHook(
+      () => useThreadChat({ id: 't1', connection, history: 'full', threads: { api: API, fetch: server.fetch }, batching: 'none' }),
+      { wrapper },
+    );
+    await waitFor(() => expect(result.current.thread?.messages).toHaveLength(2));
+    expect(result.current.client.getSnapshot().storedMessageId).toBe('a1');
+    await act(() => result.current.sendMessage('And tomorrow?'));
+    expect(runs[0]?.messages.map((message) => message.id).slice(0, 2)).toEqual(['u1', 'a1']);
+    expect(runs[0]?.messages).toHaveLength(3);
+  });
+
   it('a new thread id starts empty and appears in the list after its first run', async () => {
     const server = fakeThreadsServer();
     const { connection } = persistingConnection(server, () => 'Hello!');

@@ -55,12 +55,29 @@ async function readFloor(body: Body): Promise<number> {
   return events;
 }
 
-/** One Chatwire turn on a new client (optionally after `history` earlier messages); throws unless the content arrived whole. */
-async function chatwireTurn(core: Core, scenario: Scenario, body: Body, history: readonly unknown[] = []): Promise<void> {
+/**
+ * One Chatwire turn on a new client (optionally after `history` earlier messages); throws unless the
+ * content arrived whole. `stored`: the history is a thread the server has stored (its last message's
+ * id, as an app that loaded the thread passes it), so the request carries that message and the new one.
+ */
+async function chatwireTurn(core: Core, scenario: Scenario, body: Body, history: readonly unknown[] = [], stored?: string): Promise<void> {
   const warnings: string[] = [];
+  const replaying = fetchReplaying(body);
+  let sent = -1;
   const client = new core.ChatClient({
-    connection: core.fetchServerSentEvents({ url: URL_, fetch: fetchReplaying(body) }),
+    connection: core.fetchServerSentEvents({
+      url: URL_,
+      // With a stored history, check what the request carried (its body is two messages long: reading it again costs nothing to speak of).
+      fetch:
+        stored === undefined
+          ? replaying
+          : (((url: string, init?: RequestInit) => {
+              sent = (JSON.parse(String(init?.body)) as { messages: unknown[] }).messages.length;
+              return replaying(url, init);
+            }) as typeof fetch),
+    }),
     initialMessages: history as ConstructorParameters<Core['ChatClient']>[0]['initialMessages'],
+    ...(stored === undefined ? {} : { initialStoredMessageId: stored }),
     onWarning: (message) => warnings.push(message),
   });
   await client.sendMessage('hi');
@@ -69,6 +86,8 @@ async function chatwireTurn(core: Core, scenario: Scenario, body: Body, history:
   const last = snapshot.messages[snapshot.messages.length - 1];
   if (snapshot.status !== 'ready' || last?.role !== 'assistant') throw new Error(`chatwire: status ${snapshot.status}`);
   if (snapshot.messages.length !== history.length + 2) throw new Error(`chatwire: ${snapshot.messages.length} messages`);
+  // A baseline without stored history (BENCH_CORE before it) sends everything, which is what "before" measures.
+  if (stored !== undefined && sent !== 2 && sent !== history.length + 1) throw new Error(`chatwire: the request carried ${sent} messages`);
   if (scenario.kind === 'text') {
     if (core.messageText(last) !== scenario.text) throw new Error('chatwire: the text differs');
   } else {
@@ -115,9 +134,18 @@ export const cells: Record<string, Cell> = {
   'text1/chatwire': { samples: 30, warmup: 10, prepare: async () => chatwireOf(textScenario(1)) },
   'text1/floor': { samples: 30, warmup: 10, prepare: async () => floorOf(chatwireBody(textScenario(1))) },
   'history0/chatwire': { samples: 10, warmup: 10, prepare: async () => chatwireOf(HISTORY_DELTAS()) },
-  'history16k/chatwire': { samples: 10, warmup: 10, prepare: async () => chatwireOf(HISTORY_DELTAS(), chatwireHistory(HISTORY)) },
+  // The history is a stored thread (the server's thread store keeps it): the request carries its last message and the new one.
+  'history16k/chatwire': {
+    samples: 10,
+    warmup: 10,
+    prepare: async () => chatwireOf(HISTORY_DELTAS(), chatwireHistory(HISTORY), `h${HISTORY - 1}`),
+  },
+  // The same history sent whole with every request (a server without a thread store).
+  'history16k/chatwire-full': { samples: 10, warmup: 10, prepare: async () => chatwireOf(HISTORY_DELTAS(), chatwireHistory(HISTORY)) },
   'history0/ai-sdk': { samples: 3, warmup: 1, prepare: async () => aiSdkOf(HISTORY_DELTAS()) },
-  'history16k/ai-sdk': { samples: 3, warmup: 1, prepare: async () => aiSdkOf(HISTORY_DELTAS(), aiSdkHistory(HISTORY)) },
+  // The AI SDK's documented way of sending only the last message (`prepareSendMessagesRequest`).
+  'history16k/ai-sdk': { samples: 3, warmup: 1, prepare: async () => aiSdkOf(HISTORY_DELTAS(), aiSdkHistory(HISTORY), 'last') },
+  'history16k/ai-sdk-full': { samples: 3, warmup: 1, prepare: async () => aiSdkOf(HISTORY_DELTAS(), aiSdkHistory(HISTORY)) },
 };
 
 function floorOf(body: Body): () => Promise<void> {
@@ -126,15 +154,15 @@ function floorOf(body: Body): () => Promise<void> {
   };
 }
 
-async function chatwireOf(scenario: Scenario, history?: unknown[]): Promise<() => Promise<void>> {
+async function chatwireOf(scenario: Scenario, history?: unknown[], stored?: string): Promise<() => Promise<void>> {
   const core = await loadCore();
   const body = chatwireBody(scenario);
-  return () => chatwireTurn(core, scenario, body, history);
+  return () => chatwireTurn(core, scenario, body, history, stored);
 }
 
-async function aiSdkOf(scenario: Scenario, history?: UIMessage[]): Promise<() => Promise<void>> {
+async function aiSdkOf(scenario: Scenario, history?: UIMessage[], send?: 'all' | 'last'): Promise<() => Promise<void>> {
   const body = await aiSdkBody(scenario);
-  return () => runAiSdk(scenario, body, history);
+  return () => runAiSdk(scenario, body, history, send);
 }
 
 async function tanstackOf(scenario: Scenario): Promise<() => Promise<void>> {

@@ -119,19 +119,34 @@ if (want('client')) {
       `| ${title} | ${ms(floor.cpu)} [${ms(floor.wall)}] | ${cell(ours)} | ${cell(before)} | ${cell(aiSdk)} | ${cell(tanstack)} |`,
     );
   }
+}
+
+// `BENCH_ONLY=history` runs this row alone (it is part of `client`).
+if (want('client') || want('history')) {
+  if (!want('client')) {
+    console.log('| figure | floor | Chatwire | before | AI SDK | TanStack AI |');
+    console.log('| --- | ---: | ---: | ---: | ---: | ---: |');
+  }
+  // The history row: a stored thread (Chatwire: the request carries the stored leaf and the new
+  // message; the AI SDK: its documented `prepareSendMessagesRequest` sending only the last message),
+  // then the same history sent whole with every request. "before" runs the same cells on the baseline
+  // (whose client, without stored history, sends everything in both).
   const none = measure('history0/chatwire');
   const many = measure('history16k/chatwire');
+  const manyFull = measure('history16k/chatwire-full');
   const beforeNone = baseline ? measure('history0/chatwire', baseline.entry) : undefined;
   const beforeMany = baseline ? measure('history16k/chatwire', baseline.entry) : undefined;
   const aiNone = measure('history0/ai-sdk');
   const aiMany = measure('history16k/ai-sdk');
+  const aiManyFull = measure('history16k/ai-sdk-full');
   const pair = (with_: Figure | undefined, without: Figure | undefined) =>
     with_ && without
       ? `${ms(with_.cpu)} vs ${ms(without.cpu)} [${ms(with_.wall)} vs ${ms(without.wall)}] (${ratio(with_.cpu, without.cpu)})`
       : '-';
   console.log(
-    `| 5,000 deltas after 16,000 earlier messages vs none | - | ${pair(many, none)} | ${pair(beforeMany, beforeNone)} | ${pair(aiMany, aiNone)} | - |`,
+    `| 5,000 deltas after 16,000 earlier messages vs none (stored thread; AI SDK: last message only) | - | ${pair(many, none)} | ${pair(beforeMany, beforeNone)} | ${pair(aiMany, aiNone)} | - |`,
   );
+  console.log(`| the same, every request carrying the whole history | - | ${pair(manyFull, none)} | - | ${pair(aiManyFull, aiNone)} | - |`);
   console.log('');
 }
 

@@ -64,11 +64,23 @@ export interface ChatState {
    * later request, it proves this chat may read (resume) and stop its runs.
    */
   readonly resumeToken?: string | undefined;
+  /**
+   * Thread stores: the id of the last message of this chat's thread the server has stored (from its
+   * `chatwire.thread.stored` event, a thread loaded from the server, or the app's
+   * `initialStoredMessageId` / `setStoredMessageId`). While that message is in `messages`, a request
+   * carries the messages from it on instead of all of them (see `ChatClientOptions.history`).
+   */
+  readonly storedMessageId?: string | undefined;
 }
 
 /** The state of a chat with these messages and nothing in progress. */
 export function initialChatState(messages: readonly ChatMessage[] = []): ChatState {
   return { messages, status: 'ready', error: undefined, turns: [], agentState: undefined, queued: [] };
+}
+
+/** `state` with `messageId` as the last message its thread has stored (`storedMessageId`); the same state when it already is. */
+export function withStoredMessage<State extends ChatState>(state: State, messageId: string | undefined): State {
+  return state.storedMessageId === messageId ? state : { ...state, storedMessageId: messageId };
 }
 
 /** The snapshot a `ChatClient` exposes: the chat state plus the chat id. */

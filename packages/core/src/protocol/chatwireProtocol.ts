@@ -43,6 +43,21 @@ export interface ToolProgress {
 export const APPROVAL_DECISION_EVENT = 'chatwire.approval_decision';
 
 /**
+ * The CUSTOM event a server with a thread store sends just before `RUN_FINISHED`, once the run's
+ * messages are stored: `{ threadId, messageId }` (see {@link ThreadStored}). Only a hint: the client
+ * then sends, from its next request on, the messages from that one on instead of the whole chat
+ * (`ChatClientOptions.history`); the server reads the stored branch either way. Apart from
+ * {@link CHATWIRE_EVENTS} so the client's first load does not carry it.
+ */
+export const THREAD_STORED_EVENT = 'chatwire.thread.stored';
+
+/** The value of a {@link THREAD_STORED_EVENT}: the thread, and the last message of the run's branch now stored (the leaf). */
+export interface ThreadStored {
+  readonly threadId: string;
+  readonly messageId: string;
+}
+
+/**
  * Resumable streams: the header that carries a chat's resume token, in both directions (the server
  * hands it out with a run, also as `RUN_STARTED`'s `metadata.chatwire.resume.token`; the client
  * sends it back with the chat's next requests, and to read (`GET`) or stop (`DELETE`) its runs).

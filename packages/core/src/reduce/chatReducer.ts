@@ -11,7 +11,7 @@ import {
   type ToolCallState,
 } from '../lifecycle/toolCallLifecycle.js';
 import type { ModelCallUsage } from '../protocol/chatwireProtocol.js';
-import { MAX_TURN_RECORDS, type ChatState, type QueuedMessage, type TurnRecord } from '../model/chatState.js';
+import { MAX_TURN_RECORDS, withStoredMessage, type ChatState, type QueuedMessage, type TurnRecord } from '../model/chatState.js';
 import { answeredNotSent } from '../model/continuation.js';
 import { lastMessage, withLastMessage } from './sharedMessages.js';
 
@@ -83,6 +83,8 @@ export type ChatAction =
   | { readonly type: 'failed'; readonly error: ChatwireError; readonly now: number }
   | { readonly type: 'stopped'; readonly now: number }
   | { readonly type: 'setMessages'; readonly messages: readonly ChatMessage[] }
+  /** The app says which message its thread's server has stored last (`undefined`: none known; requests carry every message). */
+  | { readonly type: 'storedMessage'; readonly messageId: string | undefined }
   | { readonly type: 'usage'; readonly usage: ModelCallUsage; readonly now: number };
 
 /** A tool-call transition that happened (or was refused) while reducing. */
@@ -189,6 +191,8 @@ export function reduceChat(state: ChatState, action: ChatAction): Reduction {
         : noCallChanges({ ...state, status: 'ready', error: undefined });
     case 'usage':
       return noCallChanges(recordUsage(state, action.usage, action.now));
+    case 'storedMessage':
+      return noCallChanges(withStoredMessage(state, action.messageId));
   }
 }
 

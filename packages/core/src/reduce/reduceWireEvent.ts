@@ -26,10 +26,12 @@ import {
   APPROVAL_DECISION_EVENT,
   CHATWIRE_EVENTS,
   INTERRUPT_REASONS,
+  THREAD_STORED_EVENT,
   type ApprovalDecision,
   type GrantOption,
 } from '../protocol/chatwireProtocol.js';
 import { readModelCallUsage, readResultMetadata } from '../protocol/protocolReaders.js';
+import { recordThreadStored } from './threadStored.js';
 import { argumentsDelta, argumentsEnd } from '../lifecycle/streamedArguments.js';
 import { createToolCallPart, isTerminalToolCallState, type ToolCallEvent, type ToolCallPart } from '../lifecycle/toolCallLifecycle.js';
 
@@ -111,6 +113,7 @@ export function reduceWireEvent(state: ChatState, event: WireEvent, now: number)
           : noCallChanges(state);
       }
       if (event.name === APPROVAL_DECISION_EVENT) return recordDecision(state, event.value);
+      if (event.name === THREAD_STORED_EVENT) return recordThreadStored(state, event.value);
       if (event.name === CHATWIRE_EVENTS.toolExecuting) {
         const toolCallId = (event.value as { toolCallId?: unknown } | undefined)?.toolCallId;
         return typeof toolCallId === 'string'
@@ -249,6 +252,7 @@ const STATE = /* @__PURE__ */ new KnownShape([
   'queued',
   'activeRun',
   'resumeToken',
+  'storedMessageId',
   'id',
 ]);
 
@@ -283,6 +287,7 @@ function withStreamedMessage(state: ChatState, message: ChatMessage): ChatState 
   if ('conversationUsage' in state) next['conversationUsage'] = state.conversationUsage;
   if ('activeRun' in state) next['activeRun'] = state.activeRun;
   if ('resumeToken' in state) next['resumeToken'] = state.resumeToken;
+  if ('storedMessageId' in state) next['storedMessageId'] = state.storedMessageId;
   if ('id' in state) next['id'] = (state as { id?: unknown }).id;
   return STATE.made(next as unknown as ChatState);
 }

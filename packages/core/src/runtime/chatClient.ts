@@ -2,7 +2,7 @@ import { findToolCall } from '../reduce/chatReducer.js';
 import { initialChatState, type ActiveRun, type ChatSnapshot } from '../model/chatState.js';
 import { BrowserToolRuntime } from './browserToolRuntime.js';
 import { ChatStore } from './chatStore.js';
-import type { Context } from '@ag-ui/core';
+import type { Context, RunAgentInput } from '@ag-ui/core';
 import type { ChatConnection } from '../transport/connection.js';
 import { nextStep, pendingInterrupts } from '../model/continuation.js';
 import type { ClientDiscovery } from '../discovery/clientManaged.js';
@@ -17,9 +17,13 @@ import type { DataPartSchemas } from '../reduce/dataParts.js';
 import type { GrantOption } from '../protocol/chatwireProtocol.js';
 import type { SendQueue } from './sendQueue.js';
 import { Turn } from './turn.js';
-import { WireToolList, buildRunInput, readRun, type ReconnectOptions } from './runRequest.js';
+import { WireToolList, buildRunInput, readRun, wireHistory, type HistoryMode, type ReconnectOptions } from './runRequest.js';
 import { isTerminalToolCallState, type ToolCallEvent, type ToolCallPart } from '../lifecycle/toolCallLifecycle.js';
 import type { AnyTool } from '../tools/toolDefinition.js';
+
+/** The whole chat's wire messages: `sent` when the request carried all of them. */
+const fullHistory = (snapshot: ChatSnapshot, sent: RunAgentInput['messages']) =>
+  snapshot.storedMessageId === undefined ? sent : wireHistory(snapshot.messages);
 
 /** How long a stop keeps a chat's first request open for the token of its run (see `ChatClient.stop`). */
 const TOKEN_WAIT_MS = 10_000;
@@ -41,6 +45,20 @@ export interface ChatClientOptions {
   readonly initialActiveRun?: ActiveRun;
   /** Resumable streams: the saved `snapshot.resumeToken` to start from. Defaults to none (the server issues one with the first run). */
   readonly initialResumeToken?: string;
+  /**
+   * Thread stores: the id of the last message of `initialMessages` that the server has stored (an app
+   * that loads a stored thread itself passes its last message's id), which `snapshot.storedMessageId`
+   * starts from. Defaults to none: until the server's `chatwire.thread.stored` event names one, every
+   * request carries the whole chat.
+   */
+  readonly initialStoredMessageId?: string;
+  /**
+   * Which messages a request carries: `'stored'`, the messages from the last one the server has
+   * stored on (`snapshot.storedMessageId`, while it is in the chat), else all of them; `'full'`,
+   * always all of them (AG-UI's usual request). A server without a thread store never names a stored
+   * message, so it always gets all of them. Defaults to `'stored'`.
+   */
+  readonly history?: HistoryMode;
   /**
    * Resumable streams: reconnect to a run whose connection dropped before it ended, when the server
    * announced resumable streams (see `ReconnectOptions`), or `false` to fail at once as before.
@@ -195,7 +213,12 @@ export class ChatClient {
     this.#turn = this.#newTurn(undefined);
     this.#store = new ChatStore(
       this.id,
-      { ...initialChatState(options.initialMessages), activeRun: options.initialActiveRun, resumeToken: options.initialResumeToken },
+      {
+        ...initialChatState(options.initialMessages),
+        activeRun: options.initialActiveRun,
+        resumeToken: options.initialResumeToken,
+        storedMessageId: options.initialStoredMessageId,
+      },
       {
         perform: (changes) => this.#tools.perform(changes),
         warn: (message) => this.#warn(message),
@@ -229,7 +252,11 @@ export class ChatClient {
   }
 
   /** Replaces some options; later requests and callbacks use the new values. */
-  updateOptions(options: Partial<Omit<ChatClientOptions, 'id' | 'initialMessages' | 'initialActiveRun' | 'initialResumeToken'>>): void {
+  updateOptions(
+    options: Partial<
+      Omit<ChatClientOptions, 'id' | 'initialMessages' | 'initialActiveRun' | 'initialResumeToken' | 'initialStoredMessageId'>
+    >,
+  ): void {
     this.#options = { ...this.#options, ...options };
   }
 
@@ -425,6 +452,24 @@ export class ChatClient {
   };
 
   /**
+   * Thread stores: says which message the server has stored last (`snapshot.storedMessageId`), for an
+   * app that loaded a stored thread itself (its last message's id); requests then carry the messages
+   * from that one on while it is in the chat (see `history`). `undefined` forgets it: requests carry
+   * every message again. The server reads its stored branch whatever a request carries; a message it
+   * never stored makes the request fail (`409`), as the whole chat would.
+   *
+   * @example
+   * ```ts
+   * const detail = await threads.get(threadId);
+   * client.setMessages(threadMessages(detail));
+   * client.setStoredMessageId(detail.messages.at(-1)?.id);
+   * ```
+   */
+  readonly setStoredMessageId = (messageId: string | undefined): void => {
+    this.#store.dispatch({ type: 'storedMessage', messageId });
+  };
+
+  /**
    * Answers a tool call the app handles itself. Throws `unknown-tool-call` when no such call exists
    * and `tool-call-settled` when it already has a result.
    */
@@ -573,12 +618,17 @@ export class ChatClient {
     const store = this.#store;
     const tools = this.#wireTools.get(this.#options.tools, this.#options.manageDiscovery, this.getSnapshot().messages);
     const send = turn.options;
-    const input = buildRunInput({ store, runId, tools, context: this.#options.context, send });
+    const input = buildRunInput({ store, runId, tools, context: this.#options.context, send, history: this.#options.history });
     // A run read again was sent before: its resume entries went with it.
     store.dispatch({ type: 'requestStarted', runId, ...(resuming ? { readAgain: true } : {}) });
     const managed = this.#options.manageDiscovery;
     if (managed && !resuming)
-      store.dispatch({ type: 'usage', usage: managed.usage(runId, tools, this.#options.tools ?? [], input.messages), now: Date.now() });
+      store.dispatch({
+        type: 'usage',
+        // The model reads the whole chat even when the request carries only what follows its stored part.
+        usage: managed.usage(runId, tools, this.#options.tools ?? [], fullHistory(store.getSnapshot(), input.messages)),
+        now: Date.now(),
+      });
     if (store.inspector.active) store.inspector.emit({ type: 'request', at: Date.now(), runId, input });
 
     let ending: Awaited<ReturnType<typeof readRun>>;

@@ -1,4 +1,5 @@
-import type { Context, RunAgentInput, Tool as WireTool } from '@ag-ui/core';
+import type { Context, Message as WireMessage, RunAgentInput, Tool as WireTool } from '@ag-ui/core';
+import type { ChatMessage } from '../model/messages.js';
 import type { ChatStore } from './chatStore.js';
 import type { ClientDiscovery } from '../discovery/clientManaged.js';
 import type { ChatConnection } from '../transport/connection.js';
@@ -60,6 +61,25 @@ export class WireToolList {
 /** The reader's chunk, once loaded. */
 let reader: typeof import('./readRunEvents.js') | undefined;
 
+/**
+ * Which messages a request carries: `stored` (the default), the messages from the last one the
+ * thread's server stored on (`ChatState.storedMessageId`) while that one is in the chat, else all of
+ * them; `full`, always all of them.
+ */
+export type HistoryMode = 'stored' | 'full';
+
+/**
+ * The AG-UI messages of the next request: every message of the chat, or (`from`, a stored message's
+ * id) the messages from that one on when it is among them.
+ */
+export function wireHistory(messages: readonly ChatMessage[], from?: string): WireMessage[] {
+  // Once the reader's chunk has loaded (from the second request on), each message is converted once in its life.
+  if (reader) return reader.requestMessages(messages, appendWireMessages, from);
+  const wire = toWireMessages(messages);
+  const at = from === undefined ? -1 : wire.findLastIndex((message) => message.id === from);
+  return at > 0 ? wire.slice(at) : wire;
+}
+
 /** The run input of the next request, built from the snapshot (messages, resume entries) and the send's own `body`. */
 export function buildRunInput(options: {
   readonly store: ChatStore;
@@ -68,6 +88,8 @@ export function buildRunInput(options: {
   readonly context: readonly Context[] | undefined;
   /** The options of the send that started the turn. */
   readonly send: { readonly body?: Record<string, unknown>; readonly context?: readonly Context[] } | undefined;
+  /** Which messages to send (see {@link HistoryMode}). Defaults to `stored`. */
+  readonly history?: HistoryMode | undefined;
 }): RunAgentInput {
   const snapshot = options.store.getSnapshot();
   const { resume, parentRunId } = resumeOf(snapshot);
@@ -76,8 +98,7 @@ export function buildRunInput(options: {
     runId: options.runId,
     protocolVersion: '1.0',
     ...(parentRunId === undefined ? {} : { parentRunId }),
-    // Once the reader's chunk has loaded (from the second request on), each message is converted once in its life.
-    messages: reader ? reader.requestMessages(snapshot.messages, appendWireMessages) : toWireMessages(snapshot.messages),
+    messages: wireHistory(snapshot.messages, options.history === 'full' ? undefined : snapshot.storedMessageId),
     tools: options.tools,
     context: [...(options.context ?? []), ...(options.send?.context ?? [])],
     state: snapshot.agentState ?? {},

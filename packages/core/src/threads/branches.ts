@@ -62,6 +62,8 @@ export interface BranchableChat {
   readonly id: string;
   readonly getSnapshot: () => ChatSnapshot;
   readonly setMessages: (messages: readonly ChatMessage[]) => void;
+  /** Says which message the server has stored last (a `ChatClient` has it): the branch's leaf, so that requests carry only what follows it. */
+  readonly setStoredMessageId?: (messageId: string | undefined) => void;
 }
 
 /**
@@ -86,5 +88,7 @@ export async function switchBranch(chat: BranchableChat, threads: ThreadsClient,
   const detail = await threads.activate(chat.id, messageId);
   if (busy()) throw refuse();
   chat.setMessages(threadMessages(detail));
+  // Every message of a branch the server answers with is stored.
+  chat.setStoredMessageId?.(detail.messages.at(-1)?.id);
   return detail;
 }

@@ -128,6 +128,11 @@ export function useThreadChat<
   }, [client, queryClient, api]);
 
   const detail = thread.data;
+  // Every message of the thread as the server sent it is stored: requests carry only what follows its last one.
+  const leaf = detail?.messages.at(-1)?.id;
+  useEffect(() => {
+    if (leaf !== undefined) client.setStoredMessageId(leaf);
+  }, [client, leaf]);
   const branches = useMemo(() => detail?.branches ?? [], [detail]);
   const at = useCallback((message: string | ChatMessage) => branchAt(branches, message), [branches]);
   const switchTo = useCallback(
