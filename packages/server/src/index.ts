@@ -153,8 +153,10 @@ export type { SqlDatabase, SqlSession } from './threads/sqlThreadStore.js';
 export { THREAD_MIGRATIONS } from './threads/threadSchema.js';
 export { createThreadsHandler, DEFAULT_THREADS_PER_PAGE, MAX_THREADS_PER_PAGE } from './threads/threadsHandler.js';
 export type { ThreadsHandlerOptions } from './threads/threadsHandler.js';
-export { THREAD_STORED_EVENT } from './threads/persistRun.js';
-export type { ThreadStoredValue } from './threads/persistRun.js';
+/** The CUSTOM event a server with a thread store sends before RUN_FINISHED once the run is stored (defined in @chatwire/core, shared with the client). */
+export { THREAD_STORED_EVENT } from '@chatwire/core';
+/** The value of a {@link THREAD_STORED_EVENT} event: the thread and its stored leaf (`ThreadStored` of @chatwire/core). */
+export type { ThreadStored as ThreadStoredValue } from '@chatwire/core';
 export { MAX_TITLE_LENGTH } from './threads/threadTitle.js';
 export { createRedisGrantStore } from './store/redisStore.js';
 export type { TelemetryOptions } from './telemetry/telemetryOptions.js';

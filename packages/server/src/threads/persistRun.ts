@@ -1,4 +1,5 @@
 import { EventType, type Event } from '@ag-ui/core';
+import { THREAD_STORED_EVENT, type ThreadStored } from '@chatwire/core';
 import { reportError, type ErrorReporter } from '../errors/errorReport.js';
 import { ThreadStoreError, type ThreadStore } from './threadStore.js';
 import { TurnRecorder } from './turnRecorder.js';
@@ -11,20 +12,6 @@ export interface RunPlace {
   readonly runId: string;
   readonly parentId: string | null;
   readonly onError?: ErrorReporter | undefined;
-}
-
-/**
- * The name of the CUSTOM event a server with a thread store sends just before RUN_FINISHED, once
- * the run's messages are stored: `value` is {@link ThreadStoredValue}. A client may then send only
- * the stored message and what follows it (see docs/threads.md); other AG-UI servers never send it.
- */
-export const THREAD_STORED_EVENT = 'chatwire.thread.stored';
-
-/** The value of a {@link THREAD_STORED_EVENT} event. */
-export interface ThreadStoredValue {
-  readonly threadId: string;
-  /** The last message of the run's branch now stored (the leaf): the run's last message, else the message it continued. */
-  readonly messageId: string;
 }
 
 /**
@@ -69,7 +56,7 @@ export async function* persistRun(events: AsyncIterable<Event>, place: RunPlace)
           return;
         }
         if (event.type === EventType.RUN_FINISHED && leaf !== null) {
-          const value: ThreadStoredValue = { threadId: place.threadId, messageId: leaf };
+          const value: ThreadStored = { threadId: place.threadId, messageId: leaf };
           yield { type: EventType.CUSTOM, name: THREAD_STORED_EVENT, value };
         }
       }
