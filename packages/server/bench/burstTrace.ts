@@ -11,7 +11,7 @@
  *
  * Prints the first, median and last runs by first byte, the medians and maxima of each step (ms from
  * the burst's start), the server's CPU time (user and system) and its socket writes up to the last
- * first byte, and the event-loop lag of both processes.
+ * first byte (and for the whole burst), and the event-loop lag of both processes.
  *
  * `node --conditions=@chatwire/source --import tsx packages/server/bench/burstTrace.ts`. Environment:
  * RUNS; BENCH_DELTAS; PRE=1 opens every connection and builds every request before the clock (as
@@ -32,6 +32,7 @@ interface ServerDump {
   readonly cpuUserMs: number;
   readonly cpuSystemMs: number;
   readonly writes: number;
+  readonly cpuToLastEndMs: number;
 }
 
 const now = () => performance.timeOrigin + performance.now();
@@ -177,5 +178,6 @@ console.log(
 console.log(
   `server up to the last first byte: CPU ${ms(server.cpuUserMs)} ms user + ${ms(server.cpuSystemMs)} ms system, ${server.writes} socket writes (${runs} runs)`,
 );
+console.log(`server CPU for the whole burst (to the last response's end): ${ms(server.cpuToLastEndMs)} ms`);
 console.log(`event-loop lag max: client ${ms(lag.max / 1e6)} ms, server ${ms(server.lagMaxMs)} ms`);
 process.exit(0);

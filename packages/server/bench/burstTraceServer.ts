@@ -1,7 +1,8 @@
 /**
  * The server of `burstTrace.ts`: serverFiguresServer.ts's chat handler and model, with a timestamp at
  * each step of each request (keyed by the client's port), its CPU time and its socket writes counted
- * from `start` (a line on stdin) to the last response's first write, printed as JSON on `dump`.
+ * from `start` (a line on stdin) to the last response's first write (and its CPU time to the last
+ * response's end), printed as JSON on `dump`.
  */
 import { createServer } from 'node:http';
 import { Socket, type AddressInfo } from 'node:net';
@@ -27,6 +28,7 @@ const stamp = (port: number | undefined, key: string) => {
 };
 let cpuAtStart = process.cpuUsage();
 let cpuAtLastFirst = { user: 0, system: 0 };
+let cpuAtLastEnd = { user: 0, system: 0 };
 let writes = 0;
 let writesAtLastFirst = 0;
 // Every write to the operating system goes through Writable's `_write`/`_writev` hooks, which net.Socket's `_writeGeneric` serves.
@@ -60,7 +62,10 @@ const server = createServer((req, res) => {
     }
     return write(...args);
   }) as typeof res.write;
-  res.once('finish', () => stamp(port, 'end'));
+  res.once('finish', () => {
+    stamp(port, 'end');
+    cpuAtLastEnd = process.cpuUsage(cpuAtStart);
+  });
   listener(req, res);
 });
 server.on('connection', (socket: Socket) => stamp(socket.remotePort, 'accept'));
@@ -84,6 +89,7 @@ process.stdin.on('data', (text: string) => {
       cpuUserMs: cpuAtLastFirst.user / 1000,
       cpuSystemMs: cpuAtLastFirst.system / 1000,
       writes: writesAtLastFirst,
+      cpuToLastEndMs: (cpuAtLastEnd.user + cpuAtLastEnd.system) / 1000,
     };
     process.stdout.write(`${JSON.stringify(dump)}\n`);
   }
