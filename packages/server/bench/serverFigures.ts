@@ -3,9 +3,11 @@
  * by {@link measureServerFigures} for `npm run bench` to print beside the client's:
  *
  * - `concurrent`: 50 and 200 runs started together against a server in a fresh process (one per
- *   cell), each streaming 2,000 text deltas as fast as the model gives them: time to first byte of
- *   each response (the first event) and each run's latency (to its last byte), median and max, in ms;
- *   and the chunks each response arrived in (one per event before writes were coalesced).
+ *   cell, warmed by one untimed burst of the same runs), each streaming 2,000 text deltas as fast as
+ *   the model gives them: time to first byte of each response (the first event) and each run's
+ *   latency (to its last byte), from the moment its request was written (every connection is open
+ *   and every request built before the clock starts), median and max, in ms; and the chunks each
+ *   response arrived in (one per event before writes were coalesced).
  * - `requestCost`: one request (handler call to the response's last byte, a short answer) carrying 0
  *   or 1,000 earlier messages (a quarter of them signed server tool results), median over fresh
  *   requests in one process, in ms of wall time and of the process's CPU time. `warm`: the history
@@ -23,7 +25,8 @@
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, symlinkSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { request as httpRequest } from 'node:http';
+import { request as httpRequest, type ClientRequest } from 'node:http';
+import { connect, type Socket } from 'node:net';
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -44,21 +47,44 @@ const median = (values: readonly number[]) => {
 const round = (value: number) => Math.round(value * 10) / 10;
 
 /**
- * Posts one run with node:http (a connection of its own, as a browser tab opens) and reads its
- * response: the time of its first body byte and of its last, from `started`, and the chunks it came
- * in. node:http rather than `fetch`: undici's work per request and per chunk, in a client process
- * reading hundreds of streams at once, delayed the requests themselves (measured: the 200th request
- * reached the server seconds after the first) and was counted as the server's time to first byte.
+ * Opens a connection to the server and resolves once it is connected (see {@link concurrentCell}: the
+ * connections of a cell are opened before its clock starts).
  */
-function post(port: number, body: string, started: number): Promise<{ ttfb: number; latency: number; chunks: number }> {
+function connectTo(port: number): Promise<Socket> {
   return new Promise((resolve, reject) => {
-    const request = httpRequest(
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => resolve(socket));
+    socket.once('error', reject);
+  });
+}
+
+/** One run's figures, in ms from the moment its request was written. */
+interface RunFigures {
+  readonly ttfb: number;
+  readonly latency: number;
+  readonly chunks: number;
+}
+
+/**
+ * Prepares one run's request with node:http on `connection` (an open connection of its own, as a
+ * browser tab keeps one; or a port, to open one): `send()` writes it and returns the time it did;
+ * `result` resolves with the time of its response's first body byte and of its last, from then, and
+ * the chunks it came in. The request is built before `send()`, so a cell can write all of its
+ * requests in one go. node:http rather than `fetch`: undici's work per request and per chunk, in a
+ * client process reading hundreds of streams at once, delayed the requests themselves (measured:
+ * the 200th request reached the server seconds after the first) and was counted as the server's
+ * time to first byte.
+ */
+function prepareRun(connection: Socket | number, body: string): { readonly send: () => number; readonly result: Promise<RunFigures> } {
+  let sent = Number.NaN;
+  let request!: ClientRequest;
+  const result = new Promise<RunFigures>((resolve, reject) => {
+    request = httpRequest(
       {
         host: '127.0.0.1',
-        port,
         path: '/api/chat',
         method: 'POST',
-        agent: false,
+        ...(typeof connection === 'number' ? { port: connection, agent: false } : { createConnection: () => connection }),
         headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
       },
       (response) => {
@@ -66,7 +92,7 @@ function post(port: number, body: string, started: number): Promise<{ ttfb: numb
         let chunks = 0;
         let tail = '';
         response.on('data', (chunk: Buffer) => {
-          first ??= performance.now() - started;
+          first ??= performance.now() - sent;
           chunks++;
           tail = (tail + chunk.toString('latin1')).slice(-200);
         });
@@ -74,13 +100,27 @@ function post(port: number, body: string, started: number): Promise<{ ttfb: numb
         response.once('end', () => {
           if (response.statusCode !== 200 || !tail.includes('RUN_FINISHED'))
             reject(new Error(`a run did not finish (${response.statusCode})`));
-          else resolve({ ttfb: first ?? Number.NaN, latency: performance.now() - started, chunks });
+          else resolve({ ttfb: first ?? Number.NaN, latency: performance.now() - sent, chunks });
         });
       },
     );
     request.once('error', reject);
-    request.end(body);
   });
+  return {
+    send: () => {
+      sent = performance.now();
+      request.end(body);
+      return sent;
+    },
+    result,
+  };
+}
+
+/** Posts one run on a connection of its own and reads its response (see {@link prepareRun}). */
+function post(port: number, body: string): Promise<RunFigures> {
+  const run = prepareRun(port, body);
+  run.send();
+  return run.result;
 }
 
 /** One cell: `runs` runs started at once against a fresh server process. */
@@ -110,10 +150,25 @@ async function concurrentCell(
         tools: [],
         context: [],
       });
-    // A first run warms the process (module loading, the tokenizer's tables): not a figure.
-    await post(port, body(-1), performance.now());
-    const started = performance.now();
-    const results = await Promise.all(Array.from({ length: runs }, (_, i) => post(port, body(i), started)));
+    // A first run warms the process (module loading, the tokenizer's tables), then an untimed burst
+    // of the same runs warms the code a burst runs (a server under load has served requests before):
+    // not figures. Measured with timestamps on both sides, a burst on a process that had served one
+    // run took about twice as long to its first bytes, compiling its code as it went.
+    await post(port, body(-1));
+    await Promise.all(Array.from({ length: runs }, (_, i) => post(port, body(-2 - i))));
+    // Every run's connection is open and its request built before the clock starts; the requests are
+    // then written in one go, and each run's times count from the moment its request was written.
+    // Opening 200 connections and building 200 requests one after another is the client process's
+    // work: measured with timestamps in both processes, the 50th request reached the server 40 to
+    // 110 ms after the first on this 2-core machine (the client also read the first runs' streams
+    // meanwhile), and that time was counted as the server's.
+    const sockets = await Promise.all(Array.from({ length: runs }, () => connectTo(port)));
+    const prepared = sockets.map((socket, i) => prepareRun(socket, body(i)));
+    // The server accepts the connections meanwhile (its side of a connection comes after the client's
+    // `connect`), and each request gets its socket (node:http assigns it on the next tick).
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    for (const run of prepared) run.send();
+    const results = await Promise.all(prepared.map((run) => run.result));
     return {
       ttfbMedian: median(results.map((r) => r.ttfb)),
       ttfbMax: Math.max(...results.map((r) => r.ttfb)),

@@ -126,6 +126,11 @@ function loopbackSocket(socket: Socket): boolean {
   return loopback;
 }
 
+/** What {@link endOfTurn} resolves with. */
+const END_OF_TURN = Symbol('end of turn');
+/** Resolves with {@link END_OF_TURN} on the next turn of the event loop (after pending I/O). */
+const endOfTurn = (): Promise<typeof END_OF_TURN> => new Promise((resolve) => setImmediate(resolve, END_OF_TURN));
+
 /** Methods a Fetch `Request` cannot carry (the Fetch spec forbids them). */
 const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
 
@@ -260,7 +265,6 @@ export function toNodeListener(
         // of a bounded upload is read and thrown away, and only a larger one closes the connection.
         const unread = !req.complete;
         if (unread && !discardable(req)) res.setHeader('connection', 'close');
-        res.flushHeaders();
         if (unread && discardable(req)) res.once('finish', () => discardRest(req));
         if (!response.body) {
           res.end();
@@ -269,10 +273,17 @@ export function toNodeListener(
         const reader = response.body.getReader();
         abort.signal.addEventListener('abort', () => void reader.cancel().catch(() => {}), { once: true });
         try {
+          // The headers go out with the body's first chunk when the body has it within this turn
+          // (an event stream's first event): one write to the socket instead of two, so a burst of
+          // new runs wakes its clients half as often. A body that has nothing yet does not hold the
+          // status back: the headers then go out alone.
+          let read = reader.read();
+          if ((await Promise.race([read, endOfTurn()])) === END_OF_TURN) res.flushHeaders();
           for (;;) {
-            const { done, value } = await reader.read();
+            const { done, value } = await read;
             if (done) break;
             if (!res.write(value)) await new Promise((resolve) => res.once('drain', resolve));
+            read = reader.read();
           }
         } catch {
           // the client went away, or the body failed: nothing more can be sent

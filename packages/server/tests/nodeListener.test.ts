@@ -1,4 +1,5 @@
-import { connect } from 'node:net';
+import { request as httpRequest, type Server } from 'node:http';
+import { connect, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { createChatHandler, createScriptedModel } from '@chatwire/server';
 import { readEvents, runInput, serve, user } from './fixtures.js';
@@ -163,6 +164,90 @@ describe('toNodeListener with malformed HTTP', () => {
       });
       for (let waited = 0; outcomes.length === 0 && waited < 3_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
       expect(outcomes).toEqual(['failed']);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+/** What each connection of `server` handed to the operating system, one entry per write (Writable's `_write`/`_writev`). */
+function recordWrites(server: Server): string[][] {
+  const connections: string[][] = [];
+  server.on('connection', (socket: Socket) => {
+    const writes: string[] = [];
+    connections.push(writes);
+    const text = (chunk: unknown) => (typeof chunk === 'string' ? chunk : Buffer.from(chunk as Uint8Array).toString('latin1'));
+    const write = socket._write.bind(socket);
+    const writev = socket._writev?.bind(socket);
+    socket._write = (chunk, encoding, callback) => {
+      writes.push(text(chunk));
+      write(chunk, encoding, callback);
+    };
+    if (writev)
+      socket._writev = (chunks, callback) => {
+        writes.push(chunks.map(({ chunk }) => text(chunk)).join(''));
+        writev(chunks, callback);
+      };
+  });
+  return connections;
+}
+
+describe('toNodeListener writes', () => {
+  it("sends an event stream's headers and its first event in one write", async () => {
+    const server = await serve(createChatHandler({ model: createScriptedModel() }));
+    const connections = recordWrites(server.server);
+    try {
+      const response = await fetch(`${server.url}/api/chat`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(runInput([user('hello')])),
+      });
+      const events = await readEvents(response);
+      expect(events[0]?.type).toBe('RUN_STARTED');
+      const first = connections[0]?.[0] ?? '';
+      expect(first.startsWith('HTTP/1.1 200')).toBe(true);
+      expect(first).toContain('"type":"RUN_STARTED"');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('sends the headers alone when the body has nothing yet: the status is not held back until the first chunk', async () => {
+    let headersArrived = () => {};
+    const arrived = new Promise<void>((resolve) => (headersArrived = resolve));
+    // The body's first chunk waits for the client to have the headers: holding them back would never end.
+    const handler = () =>
+      new Response(
+        new ReadableStream<Uint8Array>({
+          async start(controller) {
+            await arrived;
+            controller.enqueue(new TextEncoder().encode('data: {"type":"RUN_STARTED"}\n\n'));
+            controller.close();
+          },
+        }),
+        { headers: { 'content-type': 'text/event-stream' } },
+      );
+    const server = await serve(handler);
+    const connections = recordWrites(server.server);
+    try {
+      const { port } = new URL(server.url);
+      const body = await new Promise<string>((resolve, reject) => {
+        const request = httpRequest(
+          { host: '127.0.0.1', port: Number(port), path: '/api/chat', method: 'POST', agent: false },
+          (response) => {
+            expect(response.statusCode).toBe(200);
+            headersArrived();
+            let text = '';
+            response.on('data', (chunk: Buffer) => (text += chunk.toString()));
+            response.once('end', () => resolve(text));
+          },
+        );
+        request.once('error', reject);
+        request.end('{}');
+      });
+      expect(body).toContain('RUN_STARTED');
+      expect(connections[0]?.[0]?.startsWith('HTTP/1.1 200')).toBe(true);
+      expect(connections[0]?.[0]).not.toContain('RUN_STARTED');
     } finally {
       await server.close();
     }
