@@ -1,4 +1,4 @@
-import type { Event as WireEvent, EventType } from '@ag-ui/core';
+import type { Event as WireEvent, EventType, TextMessageContentEvent } from '@ag-ui/core';
 import { ChatwireError } from '../base/errors.js';
 import type { IdentifiedEvent } from '../transport/connection.js';
 import { createChunkExpander } from '../protocol/expandChunks.js';
@@ -175,6 +175,30 @@ export async function readRunEvents(
       return 'gone';
     }
   }
+  /**
+   * Text deltas waiting to be applied as one: consecutive `TEXT_MESSAGE_CONTENT` events of one
+   * network read for the same message. Nothing can observe the state between two events of a read
+   * (they are applied in one go, without waiting), so one change with their joined text replaces a
+   * reduction, a snapshot and a notification per delta; every delta is still checked (and shown to
+   * inspectors) on its own, in order.
+   */
+  let text: { readonly first: TextMessageContentEvent; delta: string; count: number; id: number | undefined } | undefined;
+  /** Applies the waiting text deltas (see `text`); false once the reading is stale. */
+  const flushText = (): boolean => {
+    const pending = text;
+    if (!pending) return true;
+    text = undefined;
+    const { first } = pending;
+    const joined =
+      pending.count === 1
+        ? first
+        : ((first.subagentRunId === undefined
+            ? { type: first.type, messageId: first.messageId, delta: pending.delta }
+            : { type: first.type, messageId: first.messageId, delta: pending.delta, subagentRunId: first.subagentRunId }) as WireEvent);
+    single[0] = joined;
+    return apply(single, pending.id) as boolean;
+  };
+  const single: WireEvent[] = [];
   let current: AsyncIterator<unknown> = events;
   let read = batchReader(current);
   let next = first;
@@ -194,10 +218,29 @@ export async function readRunEvents(
               return undefined;
             }
             const id = identified ? eventNumber(item.id) : undefined;
-            // Already applied (a server that repeats itself): nothing to do, not even the lifecycle check.
-            if (isApplied(store.getSnapshot(), id)) continue;
+            // Already applied, or waiting to be (a server that repeats itself): nothing to do, not even the lifecycle check.
+            const snapshot = store.getSnapshot();
+            if (isApplied(snapshot, id) || (snapshot.activeRun && id !== undefined && text?.id !== undefined && id <= text.id)) continue;
             // Deltas, most of a stream, are checked without the general parse.
             let event = checkedDelta(raw);
+            let expanded: readonly WireEvent[] | undefined;
+            if (event?.type === ('TEXT_MESSAGE_CONTENT' as EventType.TEXT_MESSAGE_CONTENT)) {
+              expanded = expand(event);
+              // A text delta while no chunk is open expands to itself: it waits, to be joined to the next ones (see `text`).
+              if (expanded.length === 1) {
+                if (store.inspector.active) store.inspector.emit({ type: 'event', at: Date.now(), runId, event });
+                if (text && text.first.messageId === event.messageId && text.first.subagentRunId === event.subagentRunId) {
+                  text.delta += event.delta;
+                  text.count++;
+                  if (id !== undefined) text.id = id;
+                } else {
+                  if (!flushText()) return undefined;
+                  text = { first: event, delta: event.delta, count: 1, id };
+                }
+                continue;
+              }
+            }
+            if (!flushText()) return undefined;
             if (!event) {
               const parsed = parseWireEvent(raw);
               if (!parsed.known) {
@@ -207,11 +250,13 @@ export async function readRunEvents(
               event = parsed.event;
             }
             if (store.inspector.active) store.inspector.emit({ type: 'event', at: Date.now(), runId, event });
-            let applied = apply(expand(event), id);
+            let applied = apply(expanded ?? expand(event), id);
             if (typeof applied !== 'boolean') applied = await applied;
             if (!applied) return undefined;
             tries = 0;
           }
+          if (!flushText()) return undefined;
+          tries = 0;
         }
         if (stale()) return undefined;
         const ended = phase as Phase; // set by apply()
