@@ -210,13 +210,17 @@ export async function readRunEvents(
         // A batch at a time (one network read's events), each applied without waiting when nothing has to load.
         for (let batch = await (next ?? read()); !batch.done; batch = await read()) {
           next = undefined;
+          // Only code this loop calls (reducers' listeners and effects, inspectors) can make the reading
+          // stale between two items of a batch: checked at its start and after each call out.
+          let mayBeStale = true;
           for (const item of batch.value) {
             const identified = isIdentified(item);
             const raw = identified ? item.event : item;
-            if (stale()) {
+            if (mayBeStale && stale()) {
               handedOff = options.onStale?.(tokenOfStart(raw), current) ?? false;
               return undefined;
             }
+            mayBeStale = false;
             const id = identified ? eventNumber(item.id) : undefined;
             // Already applied, or waiting to be (a server that repeats itself): nothing to do, not even the lifecycle check.
             const snapshot = store.getSnapshot();
@@ -228,19 +232,30 @@ export async function readRunEvents(
               expanded = expand(event);
               // A text delta while no chunk is open expands to itself: it waits, to be joined to the next ones (see `text`).
               if (expanded.length === 1) {
-                if (store.inspector.active) store.inspector.emit({ type: 'event', at: Date.now(), runId, event });
-                if (text && text.first.messageId === event.messageId && text.first.subagentRunId === event.subagentRunId) {
+                const joins =
+                  text !== undefined && text.first.messageId === event.messageId && text.first.subagentRunId === event.subagentRunId;
+                if (!joins) {
+                  // Another message's text: the waiting deltas go first, then this one waits (unless they made the reading stale).
+                  if (!flushText()) return undefined;
+                  if (stale()) {
+                    handedOff = options.onStale?.(tokenOfStart(raw), current) ?? false;
+                    return undefined;
+                  }
+                }
+                if (store.inspector.active) {
+                  store.inspector.emit({ type: 'event', at: Date.now(), runId, event });
+                  mayBeStale = true;
+                }
+                if (joins && text) {
                   text.delta += event.delta;
                   text.count++;
                   if (id !== undefined) text.id = id;
-                } else {
-                  if (!flushText()) return undefined;
-                  text = { first: event, delta: event.delta, count: 1, id };
-                }
+                } else text = { first: event, delta: event.delta, count: 1, id };
                 continue;
               }
             }
             if (!flushText()) return undefined;
+            mayBeStale = true;
             if (!event) {
               const parsed = parseWireEvent(raw);
               if (!parsed.known) {
