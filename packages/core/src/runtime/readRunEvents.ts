@@ -182,19 +182,21 @@ export async function readRunEvents(
    * reduction, a snapshot and a notification per delta; every delta is still checked (and shown to
    * inspectors) on its own, in order.
    */
-  let text: { readonly first: TextMessageContentEvent; delta: string; count: number; id: number | undefined } | undefined;
+  let text: { readonly first: TextMessageContentEvent; readonly deltas: string[]; id: number | undefined } | undefined;
   /** Applies the waiting text deltas (see `text`); false once the reading is stale. */
   const flushText = (): boolean => {
     const pending = text;
     if (!pending) return true;
     text = undefined;
-    const { first } = pending;
+    const { first, deltas } = pending;
+    // Joined into one flat string: the message's text then holds one piece per read, not one per delta.
+    const delta = deltas.length === 1 ? first.delta : deltas.join('');
     const joined =
-      pending.count === 1
+      deltas.length === 1
         ? first
         : ((first.subagentRunId === undefined
-            ? { type: first.type, messageId: first.messageId, delta: pending.delta }
-            : { type: first.type, messageId: first.messageId, delta: pending.delta, subagentRunId: first.subagentRunId }) as WireEvent);
+            ? { type: first.type, messageId: first.messageId, delta }
+            : { type: first.type, messageId: first.messageId, delta, subagentRunId: first.subagentRunId }) as WireEvent);
     single[0] = joined;
     return apply(single, pending.id) as boolean;
   };
@@ -247,10 +249,9 @@ export async function readRunEvents(
                   mayBeStale = true;
                 }
                 if (joins && text) {
-                  text.delta += event.delta;
-                  text.count++;
+                  text.deltas.push(event.delta);
                   if (id !== undefined) text.id = id;
-                } else text = { first: event, delta: event.delta, count: 1, id };
+                } else text = { first: event, deltas: [event.delta], id };
                 continue;
               }
             }
