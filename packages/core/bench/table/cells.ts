@@ -104,8 +104,10 @@ const HISTORY = 16_000;
 
 /** Every cell, by name: `<row>/<library>`. */
 export const cells: Record<string, Cell> = {
-  'text20k/floor': { samples: 10, warmup: 3, prepare: async () => floorOf(chatwireBody(TEXT_20K())) },
-  'text20k/chatwire': { samples: Number(process.env['BENCH_SAMPLES'] ?? 10), warmup: 3, prepare: async () => chatwireOf(TEXT_20K()) },
+  // 10 untimed turns, as the history row: a fresh process's turns of the floor and of Chatwire were still
+  // getting faster until about the tenth (3 before: its first timed samples were 3 to 4 times its last).
+  'text20k/floor': { samples: 10, warmup: 10, prepare: async () => floorOf(chatwireBody(TEXT_20K())) },
+  'text20k/chatwire': { samples: Number(process.env['BENCH_SAMPLES'] ?? 10), warmup: 10, prepare: async () => chatwireOf(TEXT_20K()) },
   'text20k/ai-sdk': { samples: 5, warmup: 2, prepare: async () => aiSdkOf(TEXT_20K()) },
   'text20k/tanstack-hidden': { samples: 5, warmup: 2, prepare: async () => tanstackOf(TEXT_20K()) },
   'tool4k/floor': { samples: 20, warmup: 5, prepare: async () => floorOf(chatwireBody(TOOL_4K())) },
