@@ -242,13 +242,27 @@ describe('the events of one network read are applied without waiting between the
       { type: 'TEXT_MESSAGE_CHUNK', messageId: 'c', delta: 'six' },
       { type: 'TEXT_MESSAGE_CHUNK', delta: ' seven' },
       { type: 'TEXT_MESSAGE_CONTENT', messageId: 'c', delta: ' eight' },
+      // Argument deltas join the same way: per call, nothing between them.
+      { type: 'TOOL_CALL_START', toolCallId: 'k1', toolCallName: 'search', parentMessageId: 'm' },
+      { type: 'TOOL_CALL_ARGS', toolCallId: 'k1', delta: '{"q":' },
+      { type: 'TOOL_CALL_ARGS', toolCallId: 'k1', delta: '"fo' },
+      { type: 'TOOL_CALL_START', toolCallId: 'k2', toolCallName: 'search', parentMessageId: 'm' },
+      { type: 'TOOL_CALL_ARGS', toolCallId: 'k2', delta: '{"q":"b' },
+      { type: 'TOOL_CALL_ARGS', toolCallId: 'k1', delta: 'x"' },
+      { type: 'TOOL_CALL_ARGS', toolCallId: 'k1', delta: '}' },
+      { type: 'TOOL_CALL_ARGS', toolCallId: 'k2', delta: 'ar"}', subagentRunId: 's1' },
+      { type: 'TOOL_CALL_END', toolCallId: 'k1' },
+      { type: 'TOOL_CALL_END', toolCallId: 'k2' },
       { type: 'RUN_FINISHED', threadId: 't', runId: 'r' },
     ];
     const finalMessages = async (reads: string[]) => {
       const { client } = clientOver(() => sseResponse(bodyOf(reads)));
       await client.sendMessage('hi');
       // Ids and times are made per client: the role and the parts are what the stream wrote.
-      return client.getSnapshot().messages.map(({ role, parts }) => ({ role, parts }));
+      return client.getSnapshot().messages.map(({ role, parts }) => ({
+        role,
+        parts: parts.map((part) => (part.type === 'tool-call' ? { ...part, timeline: part.timeline.map((entry) => entry.state) } : part)),
+      }));
     };
     const joined = await finalMessages([sse(events)]);
     expect(joined).toEqual(await finalMessages(events.map((event) => sse([event]))));
@@ -257,6 +271,11 @@ describe('the events of one network read are applied without waiting between the
       ?.parts.map((part) => (part.type === 'text' ? part.text : ''))
       .join('');
     expect(texts).toBe('one two threefour fivesix seven eight');
+    const calls = joined.at(-1)?.parts.flatMap((part) => (part.type === 'tool-call' ? [[part.toolCallId, part.argsText, part.input]] : []));
+    expect(calls).toEqual([
+      ['k1', '{"q":"fox"}', { q: 'fox' }],
+      ['k2', '{"q":"bar"}', { q: 'bar' }],
+    ]);
   });
 
   it('a resumable run keeps the id of the last joined delta, and skips one its server repeats in the same read', async () => {

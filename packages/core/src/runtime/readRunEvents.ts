@@ -1,4 +1,4 @@
-import type { Event as WireEvent, EventType, TextMessageContentEvent } from '@ag-ui/core';
+import type { Event as WireEvent, EventType, TextMessageContentEvent, ToolCallArgsEvent } from '@ag-ui/core';
 import { ChatwireError } from '../base/errors.js';
 import type { IdentifiedEvent } from '../transport/connection.js';
 import { createChunkExpander } from '../protocol/expandChunks.js';
@@ -18,6 +18,9 @@ export { requestMessages } from './requestMessages.js';
  * server with resumable streams it also keeps the run's place (`activeRun`), reads a run again
  * (`resumeStream()`), and reconnects with backoff when the connection drops before the run ends.
  */
+
+/** The events a run of deltas joins (`checkedDelta` passes only these). */
+type DeltaEvent = TextMessageContentEvent | ToolCallArgsEvent;
 
 /** The defaults of `ReconnectOptions`. */
 export const DEFAULT_RECONNECT = { attempts: 5, delayMs: 500, maxDelayMs: 5_000 } as const;
@@ -176,28 +179,30 @@ export async function readRunEvents(
     }
   }
   /**
-   * Text deltas waiting to be applied as one: consecutive `TEXT_MESSAGE_CONTENT` events of one
-   * network read for the same message. Nothing can observe the state between two events of a read
-   * (they are applied in one go, without waiting), so one change with their joined text replaces a
-   * reduction, a snapshot and a notification per delta; every delta is still checked (and shown to
-   * inspectors) on its own, in order.
+   * Deltas waiting to be applied as one: consecutive `TEXT_MESSAGE_CONTENT` events of one network
+   * read for the same message, or `TOOL_CALL_ARGS` events for the same call. The events of a read
+   * are applied in one go, without waiting, so no render, timer or awaited code can see the state
+   * between two of them: one change with their deltas joined replaces a reduction, a snapshot and a
+   * notification per delta. Every delta is still checked (and shown to inspectors) on its own, in order.
    */
-  let text: { readonly first: TextMessageContentEvent; readonly deltas: string[]; id: number | undefined } | undefined;
-  /** Applies the waiting text deltas (see `text`); false once the reading is stale. */
+  let text: { readonly first: DeltaEvent; readonly key: string; readonly deltas: string[]; id: number | undefined } | undefined;
+  /** Applies the waiting deltas (see `text`); false once the reading is stale. */
   const flushText = (): boolean => {
     const pending = text;
     if (!pending) return true;
     text = undefined;
     const { first, deltas } = pending;
-    // Joined into one flat string: the message's text then holds one piece per read, not one per delta.
-    const delta = deltas.length === 1 ? first.delta : deltas.join('');
-    const joined =
-      deltas.length === 1
-        ? first
-        : ((first.subagentRunId === undefined
-            ? { type: first.type, messageId: first.messageId, delta }
-            : { type: first.type, messageId: first.messageId, delta, subagentRunId: first.subagentRunId }) as WireEvent);
-    single[0] = joined;
+    if (deltas.length === 1) single[0] = first;
+    else {
+      // Joined into one flat string: a message's text then holds one piece per read, not one per delta.
+      const delta = deltas.join('');
+      const { type, subagentRunId } = first;
+      const joined =
+        type === ('TEXT_MESSAGE_CONTENT' as EventType.TEXT_MESSAGE_CONTENT)
+          ? { type, messageId: first.messageId, delta }
+          : { type, toolCallId: first.toolCallId, delta };
+      single[0] = (subagentRunId === undefined ? joined : { ...joined, subagentRunId }) as WireEvent;
+    }
     return apply(single, pending.id) as boolean;
   };
   const single: WireEvent[] = [];
@@ -230,12 +235,17 @@ export async function readRunEvents(
             // Deltas, most of a stream, are checked without the general parse.
             let event = checkedDelta(raw);
             let expanded: readonly WireEvent[] | undefined;
-            if (event?.type === ('TEXT_MESSAGE_CONTENT' as EventType.TEXT_MESSAGE_CONTENT)) {
+            if (event) {
               expanded = expand(event);
-              // A text delta while no chunk is open expands to itself: it waits, to be joined to the next ones (see `text`).
+              // A delta while no chunk is open expands to itself: it waits, to be joined to the next ones (see `text`).
               if (expanded.length === 1) {
+                const delta = event as DeltaEvent;
+                const key = delta.type === ('TEXT_MESSAGE_CONTENT' as EventType.TEXT_MESSAGE_CONTENT) ? delta.messageId : delta.toolCallId;
                 const joins =
-                  text !== undefined && text.first.messageId === event.messageId && text.first.subagentRunId === event.subagentRunId;
+                  text !== undefined &&
+                  text.first.type === delta.type &&
+                  text.key === key &&
+                  text.first.subagentRunId === delta.subagentRunId;
                 if (!joins) {
                   // Another message's text: the waiting deltas go first, then this one waits (unless they made the reading stale).
                   if (!flushText()) return undefined;
@@ -249,9 +259,9 @@ export async function readRunEvents(
                   mayBeStale = true;
                 }
                 if (joins && text) {
-                  text.deltas.push(event.delta);
+                  text.deltas.push(delta.delta);
                   if (id !== undefined) text.id = id;
-                } else text = { first: event, deltas: [event.delta], id };
+                } else text = { first: delta, key, deltas: [delta.delta], id };
                 continue;
               }
             }
