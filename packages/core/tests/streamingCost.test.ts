@@ -2,7 +2,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatMessage } from '@chatwire/core';
 import { initialChatState } from '@chatwire/core/shared';
 import { reduceWireEvent } from '@chatwire/core/wire';
-import { clientOver, sse, sseResponse } from './fixtures.js';
+import { bodyOf, clientOver, sse, sseResponse } from './fixtures.js';
 
 /**
  * What one delta costs, counted (never timed): copies of the `messages` array, and how many events
@@ -116,8 +116,10 @@ describe('a delta touches only the message it changes', () => {
     expect(many.copies).toBe(few.copies);
   });
 
-  it('each delta still makes a new snapshot, and every snapshot keeps what it showed', async () => {
-    const { client } = clientOver(() => sseResponse(sse(runEvents(3))), { initialMessages: history(100) });
+  it('each network read of deltas makes a new snapshot, and every snapshot keeps what it showed', async () => {
+    // One event per network read: every delta is a change of its own.
+    const reads = runEvents(3).map((event) => sse([event]));
+    const { client } = clientOver(() => sseResponse(bodyOf(reads)), { initialMessages: history(100) });
     const seen: { snapshot: ReturnType<typeof client.getSnapshot>; text: string }[] = [];
     client.subscribe(() => {
       const snapshot = client.getSnapshot();
@@ -151,18 +153,154 @@ describe('a delta touches only the message it changes', () => {
 describe('the events of one network read are applied without waiting between them', () => {
   it('applies 500 text deltas before any other task or microtask runs', async () => {
     const { client } = clientOver(() => sseResponse(sse(runEvents(500))));
-    let notified = 0;
-    let beforeOthers: number | undefined;
+    let beforeOthers: unknown;
+    let asked = false;
     client.subscribe(() => {
-      notified++;
-      const text = client.getSnapshot().messages.at(-1)?.parts[0];
-      // At the first delta, ask for a microtask: it runs only once the reader yields.
-      if (text?.type === 'text' && text.text === 'w0 ') queueMicrotask(() => (beforeOthers = notified));
+      const last = client.getSnapshot().messages.at(-1);
+      // At the first text of the answer, ask for a microtask: it runs only once the reader yields.
+      if (last?.role === 'assistant' && last.parts[0]?.type === 'text' && !asked) {
+        asked = true;
+        queueMicrotask(() => (beforeOthers = client.getSnapshot().messages.at(-1)?.parts[0]));
+      }
     });
     await client.sendMessage('hi');
     expect(client.getSnapshot().status).toBe('ready');
-    // Every delta of the read (and the events around them) was applied before the microtask ran.
-    expect(beforeOthers).toBeGreaterThanOrEqual(500);
+    // Every delta of the read, and the message's end after them, was applied before the microtask ran.
+    const full = Array.from({ length: 500 }, (_, index) => `w${index} `).join('');
+    expect(beforeOthers).toEqual({ type: 'text', text: full, state: 'done', messageId: 'm' });
+  });
+
+  it('the text deltas of one read make one change: one reduction, one snapshot, one notification', async () => {
+    const snapshotsOf = async (events: unknown[]) => {
+      const { client } = clientOver(() => sseResponse(sse(events)));
+      const texts: string[] = [];
+      client.subscribe(() => {
+        const last = client.getSnapshot().messages.at(-1);
+        const part = last?.role === 'assistant' ? last.parts[0] : undefined;
+        if (part?.type === 'text') texts.push(part.text);
+      });
+      await client.sendMessage('hi');
+      return { client, texts };
+    };
+    const few = await snapshotsOf(runEvents(2));
+    const many = await snapshotsOf(runEvents(2_000));
+    expect(many.client.getSnapshot().messages.at(-1)?.parts[0]).toMatchObject({
+      text: Array.from({ length: 2_000 }, (_, index) => `w${index} `).join(''),
+      state: 'done',
+    });
+    // As many changes for 2,000 deltas as for 2, the first of them already all the text.
+    expect(many.texts).toHaveLength(few.texts.length);
+    expect(many.texts[0]).toHaveLength(many.texts.at(-1)?.length ?? -1);
+  });
+
+  it('joins only deltas of the same message with nothing between them, in order', async () => {
+    const events = [
+      { type: 'RUN_STARTED', threadId: 't', runId: 'r' },
+      { type: 'TEXT_MESSAGE_START', messageId: 'a', role: 'assistant' },
+      { type: 'TEXT_MESSAGE_CONTENT', messageId: 'a', delta: 'one ' },
+      { type: 'TEXT_MESSAGE_CONTENT', messageId: 'a', delta: '' },
+      { type: 'TEXT_MESSAGE_CONTENT', messageId: 'a', delta: 'two' },
+      { type: 'TEXT_MESSAGE_END', messageId: 'a' },
+      { type: 'TEXT_MESSAGE_START', messageId: 'b', role: 'assistant' },
+      { type: 'TEXT_MESSAGE_CONTENT', messageId: 'b', delta: 'three ' },
+      { type: 'TEXT_MESSAGE_CONTENT', messageId: 'b', delta: 'four' },
+      { type: 'TEXT_MESSAGE_START', messageId: 'd', role: 'assistant' },
+      { type: 'TEXT_MESSAGE_CONTENT', messageId: 'd', delta: 'five' },
+      { type: 'TEXT_MESSAGE_CONTENT', messageId: 'b', delta: ' and' },
+      // A chunk opens a message, a content event closes it (AG-UI's chunk rule) and continues its own.
+      { type: 'TEXT_MESSAGE_CHUNK', messageId: 'c', delta: 'six' },
+      { type: 'TEXT_MESSAGE_CONTENT', messageId: 'b', delta: ' seven' },
+      { type: 'TEXT_MESSAGE_CONTENT', messageId: 'b', delta: ' eight' },
+      { type: 'RUN_FINISHED', threadId: 't', runId: 'r' },
+    ];
+    const { client } = clientOver(() => sseResponse(sse(events)));
+    const seen: unknown[] = [];
+    client.inspect((event) => {
+      if (event.type === 'event' && event.event.type === 'TEXT_MESSAGE_CONTENT') seen.push(event.event.delta);
+    });
+    await client.sendMessage('hi');
+    const parts = client
+      .getSnapshot()
+      .messages.at(-1)
+      ?.parts.map((part) => (part.type === 'text' ? [part.messageId, part.text] : []));
+    expect(parts).toEqual([
+      ['a', 'one two'],
+      ['b', 'three four'],
+      ['d', 'five'],
+      ['b', ' and'],
+      ['c', 'six'],
+      ['b', ' seven eight'],
+    ]);
+    // Inspectors still see every delta, one by one.
+    expect(seen).toEqual(['one ', '', 'two', 'three ', 'four', 'five', ' and', ' seven', ' eight']);
+  });
+
+  it('ends in the same messages whether the deltas arrive in one read or one per read', async () => {
+    const events = [
+      { type: 'RUN_STARTED', threadId: 't', runId: 'r' },
+      { type: 'TEXT_MESSAGE_START', messageId: 'm', role: 'assistant' },
+      { type: 'TEXT_MESSAGE_CONTENT', messageId: 'm', delta: 'one ' },
+      { type: 'TEXT_MESSAGE_CONTENT', messageId: 'm', delta: 'two ', subagentRunId: 's1' },
+      { type: 'TEXT_MESSAGE_CONTENT', messageId: 'm', delta: 'three', subagentRunId: 's1' },
+      { type: 'TEXT_MESSAGE_CONTENT', messageId: 'n', delta: 'four', subagentRunId: 's2' },
+      { type: 'TEXT_MESSAGE_CONTENT', messageId: 'm', delta: ' five' },
+      { type: 'TEXT_MESSAGE_END', messageId: 'm' },
+      { type: 'TEXT_MESSAGE_CHUNK', messageId: 'c', delta: 'six' },
+      { type: 'TEXT_MESSAGE_CHUNK', delta: ' seven' },
+      { type: 'TEXT_MESSAGE_CONTENT', messageId: 'c', delta: ' eight' },
+      // Argument deltas join the same way: per call, nothing between them.
+      { type: 'TOOL_CALL_START', toolCallId: 'k1', toolCallName: 'search', parentMessageId: 'm' },
+      { type: 'TOOL_CALL_ARGS', toolCallId: 'k1', delta: '{"q":' },
+      { type: 'TOOL_CALL_ARGS', toolCallId: 'k1', delta: '"fo' },
+      { type: 'TOOL_CALL_START', toolCallId: 'k2', toolCallName: 'search', parentMessageId: 'm' },
+      { type: 'TOOL_CALL_ARGS', toolCallId: 'k2', delta: '{"q":"b' },
+      { type: 'TOOL_CALL_ARGS', toolCallId: 'k1', delta: 'x"' },
+      { type: 'TOOL_CALL_ARGS', toolCallId: 'k1', delta: '}' },
+      { type: 'TOOL_CALL_ARGS', toolCallId: 'k2', delta: 'ar"}', subagentRunId: 's1' },
+      { type: 'TOOL_CALL_END', toolCallId: 'k1' },
+      { type: 'TOOL_CALL_END', toolCallId: 'k2' },
+      { type: 'RUN_FINISHED', threadId: 't', runId: 'r' },
+    ];
+    const finalMessages = async (reads: string[]) => {
+      const { client } = clientOver(() => sseResponse(bodyOf(reads)));
+      await client.sendMessage('hi');
+      // Ids and times are made per client: the role and the parts are what the stream wrote.
+      return client.getSnapshot().messages.map(({ role, parts }) => ({
+        role,
+        parts: parts.map((part) => (part.type === 'tool-call' ? { ...part, timeline: part.timeline.map((entry) => entry.state) } : part)),
+      }));
+    };
+    const joined = await finalMessages([sse(events)]);
+    expect(joined).toEqual(await finalMessages(events.map((event) => sse([event]))));
+    const texts = joined
+      .at(-1)
+      ?.parts.map((part) => (part.type === 'text' ? part.text : ''))
+      .join('');
+    expect(texts).toBe('one two threefour fivesix seven eight');
+    const calls = joined.at(-1)?.parts.flatMap((part) => (part.type === 'tool-call' ? [[part.toolCallId, part.argsText, part.input]] : []));
+    expect(calls).toEqual([
+      ['k1', '{"q":"fox"}', { q: 'fox' }],
+      ['k2', '{"q":"bar"}', { q: 'bar' }],
+    ]);
+  });
+
+  it('a resumable run keeps the id of the last joined delta, and skips one its server repeats in the same read', async () => {
+    const TOKEN = 'rt1.token';
+    const frames = [
+      [1, { type: 'RUN_STARTED', threadId: 't', runId: 'r', metadata: { chatwire: { resume: { token: TOKEN } } } }],
+      [2, { type: 'TEXT_MESSAGE_START', messageId: 'm', role: 'assistant' }],
+      [3, { type: 'TEXT_MESSAGE_CONTENT', messageId: 'm', delta: 'a' }],
+      [4, { type: 'TEXT_MESSAGE_CONTENT', messageId: 'm', delta: 'b' }],
+      [3, { type: 'TEXT_MESSAGE_CONTENT', messageId: 'm', delta: 'a' }],
+      [5, { type: 'TEXT_MESSAGE_CONTENT', messageId: 'm', delta: 'c' }],
+    ] as const;
+    const body = frames.map(([id, event]) => `id: ${id}\ndata: ${JSON.stringify(event)}\n\n`).join('');
+    // The connection drops after these (no end of the run), and the client may not reconnect: what it kept is what it read.
+    const { client } = clientOver(() => sseResponse(bodyOf([body], { failWith: new TypeError('terminated') })), { reconnect: false });
+    await client.sendMessage('hi');
+    const snapshot = client.getSnapshot();
+    expect(snapshot.messages.at(-1)?.parts[0]).toMatchObject({ text: 'abc' });
+    expect(snapshot.activeRun).toEqual({ runId: 'r', lastEventId: 5 });
   });
 });
 

@@ -123,12 +123,16 @@ const HISTORY = 16_000;
 
 /** Every cell, by name: `<row>/<library>`. */
 export const cells: Record<string, Cell> = {
-  'text20k/floor': { samples: 10, warmup: 3, prepare: async () => floorOf(chatwireBody(TEXT_20K())) },
-  'text20k/chatwire': { samples: Number(process.env['BENCH_SAMPLES'] ?? 10), warmup: 3, prepare: async () => chatwireOf(TEXT_20K()) },
+  // 10 untimed turns, as the history row: a fresh process's turns of the floor and of Chatwire were still
+  // getting faster until about the tenth (3 before: its first timed samples were 3 to 4 times its last).
+  'text20k/floor': { samples: 10, warmup: 10, prepare: async () => floorOf(chatwireBody(TEXT_20K())) },
+  'text20k/chatwire': { samples: Number(process.env['BENCH_SAMPLES'] ?? 10), warmup: 10, prepare: async () => chatwireOf(TEXT_20K()) },
   'text20k/ai-sdk': { samples: 5, warmup: 2, prepare: async () => aiSdkOf(TEXT_20K()) },
   'text20k/tanstack-hidden': { samples: 5, warmup: 2, prepare: async () => tanstackOf(TEXT_20K()) },
-  'tool4k/floor': { samples: 20, warmup: 5, prepare: async () => floorOf(chatwireBody(TOOL_4K())) },
-  'tool4k/chatwire': { samples: Number(process.env['BENCH_SAMPLES'] ?? 20), warmup: 5, prepare: async () => chatwireOf(TOOL_4K()) },
+  // 25 untimed turns: a turn is short (about 10 ms warm), and a fresh process's turns were still falling
+  // (78 ms to 11 ms for Chatwire, 17 ms to 4.6 ms for the floor) until about the 25th (5 before).
+  'tool4k/floor': { samples: 20, warmup: 25, prepare: async () => floorOf(chatwireBody(TOOL_4K())) },
+  'tool4k/chatwire': { samples: Number(process.env['BENCH_SAMPLES'] ?? 20), warmup: 25, prepare: async () => chatwireOf(TOOL_4K()) },
   'tool4k/ai-sdk': { samples: 4, warmup: 1, prepare: async () => aiSdkOf(TOOL_4K()) },
   'tool4k/tanstack-hidden': { samples: 4, warmup: 1, prepare: async () => tanstackOf(TOOL_4K()) },
   'text1/chatwire': { samples: 30, warmup: 10, prepare: async () => chatwireOf(textScenario(1)) },

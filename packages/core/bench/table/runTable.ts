@@ -61,23 +61,38 @@ interface Figure {
   readonly wall: number;
 }
 
-/** Runs `cell` in `rounds` fresh processes; the median of all samples. */
-function measure(cell: string, core?: string): Figure {
-  const cpu: number[] = [];
-  const wall: number[] = [];
-  for (let round = 0; round < rounds; round++) {
-    const child = spawnSync(
-      process.execPath,
-      ['--conditions=@chatwire/source', '--import', 'tsx', join(import.meta.dirname, 'cell.ts'), cell],
-      { cwd: root, env: { ...process.env, ...(core ? { BENCH_CORE: core } : {}) }, encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 },
-    );
-    if (child.status !== 0) throw new Error(`cell ${cell} failed:\n${child.stderr}`);
-    const result = JSON.parse(child.stdout.trim().split('\n').at(-1) as string) as { samples: number[]; wall: number[] };
-    cpu.push(...result.samples);
-    wall.push(...result.wall);
-  }
-  return { cpu: median(cpu), wall: median(wall) };
+/** One fresh process of `cell`: its timed samples. */
+function runCell(cell: string, core: string | undefined): { samples: number[]; wall: number[] } {
+  const child = spawnSync(
+    process.execPath,
+    ['--conditions=@chatwire/source', '--import', 'tsx', join(import.meta.dirname, 'cell.ts'), cell],
+    { cwd: root, env: { ...process.env, ...(core ? { BENCH_CORE: core } : {}) }, encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 },
+  );
+  if (child.status !== 0) throw new Error(`cell ${cell} failed:\n${child.stderr}`);
+  return JSON.parse(child.stdout.trim().split('\n').at(-1) as string) as { samples: number[]; wall: number[] };
 }
+
+/**
+ * Runs the cells of one row (`[cell, core]`; `core` a baseline's entry, see cells.ts) in `rounds`
+ * fresh processes each, one process of every cell per round (floor, Chatwire, before, peers, then
+ * again): a machine whose load drifts during the row then weighs on every cell alike, which the
+ * ratios need. Each figure is the median of all of its cell's samples.
+ */
+function measureRow(cells: readonly (readonly [string, string?])[]): Figure[] {
+  const cpu = cells.map((): number[] => []);
+  const wall = cells.map((): number[] => []);
+  for (let round = 0; round < rounds; round++) {
+    for (const [index, [cell, core]] of cells.entries()) {
+      const result = runCell(cell, core);
+      cpu[index]?.push(...result.samples);
+      wall[index]?.push(...result.wall);
+    }
+  }
+  return cells.map((_, index) => ({ cpu: median(cpu[index] ?? []), wall: median(wall[index] ?? []) }));
+}
+
+/** Runs `cell` alone in `rounds` fresh processes; the median of all samples. */
+const measure = (cell: string, core?: string): Figure => measureRow([[cell, core]])[0] as Figure;
 
 const started = Date.now();
 const load = () =>
@@ -108,11 +123,14 @@ if (want('client')) {
   console.log('| figure | floor | Chatwire (x floor) | before (x floor) | AI SDK (x floor) | TanStack AI, yield skipped (x floor) |');
   console.log('| --- | ---: | ---: | ---: | ---: | ---: |');
   for (const { row, title } of rows) {
-    const floor = measure(`${row}/floor`);
-    const ours = measure(`${row}/chatwire`);
-    const before = baseline ? measure(`${row}/chatwire`, baseline.entry) : undefined;
-    const aiSdk = measure(`${row}/ai-sdk`);
-    const tanstack = measure(`${row}/tanstack-hidden`);
+    const figures = measureRow([
+      [`${row}/floor`],
+      [`${row}/chatwire`],
+      [`${row}/ai-sdk`],
+      [`${row}/tanstack-hidden`],
+      ...(baseline ? [[`${row}/chatwire`, baseline.entry] as const] : []),
+    ]);
+    const [floor, ours, aiSdk, tanstack, before] = figures as [Figure, Figure, Figure, Figure, Figure | undefined];
     const cell = (figure: Figure | undefined) =>
       figure ? `${ms(figure.cpu)} [${ms(figure.wall)}] (${ratio(figure.cpu, floor.cpu)})` : '-';
     console.log(

@@ -28,6 +28,14 @@ const KINDS = {
 type Kind = keyof typeof KINDS;
 
 /**
+ * Whether `type` is one of the chunk kinds: compared as strings (most types differ in length, so
+ * this is quick) rather than looked up in `KINDS`, which costs a string-table lookup of every
+ * event's freshly parsed `type`.
+ */
+const isChunk = (type: string): type is Kind =>
+  type === 'TEXT_MESSAGE_CHUNK' || type === 'TOOL_CALL_CHUNK' || type === 'REASONING_MESSAGE_CHUNK';
+
+/**
  * Expands AG-UI's chunk shorthands (`TEXT_MESSAGE_CHUNK`, `TOOL_CALL_CHUNK`,
  * `REASONING_MESSAGE_CHUNK`) into the start / content / end events they stand for, as the
  * reference client does: a chunk with a new id opens its message or call (closing the one open),
@@ -50,12 +58,12 @@ export function createChunkExpander(): (event: WireEvent | undefined) => WireEve
   // for each (the caller reads it before it expands the next event).
   const single: WireEvent[] = [];
   return (event) => {
-    if (!open && event && !Object.hasOwn(KINDS, event.type)) {
+    if (!open && event && !isChunk(event.type)) {
       single[0] = event;
       return single;
     }
     const out: unknown[] = [];
-    if (!event || !Object.hasOwn(KINDS, event.type)) {
+    if (!event || !isChunk(event.type)) {
       close(out);
       if (event) out.push(event);
       return out as WireEvent[];

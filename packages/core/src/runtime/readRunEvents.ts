@@ -1,4 +1,4 @@
-import type { Event as WireEvent, EventType } from '@ag-ui/core';
+import type { Event as WireEvent, EventType, TextMessageContentEvent, ToolCallArgsEvent } from '@ag-ui/core';
 import { ChatwireError } from '../base/errors.js';
 import type { IdentifiedEvent } from '../transport/connection.js';
 import { createChunkExpander } from '../protocol/expandChunks.js';
@@ -18,6 +18,9 @@ export { requestMessages } from './requestMessages.js';
  * server with resumable streams it also keeps the run's place (`activeRun`), reads a run again
  * (`resumeStream()`), and reconnects with backoff when the connection drops before the run ends.
  */
+
+/** The events a run of deltas joins (`checkedDelta` passes only these). */
+type DeltaEvent = TextMessageContentEvent | ToolCallArgsEvent;
 
 /** The defaults of `ReconnectOptions`. */
 export const DEFAULT_RECONNECT = { attempts: 5, delayMs: 500, maxDelayMs: 5_000 } as const;
@@ -175,6 +178,34 @@ export async function readRunEvents(
       return 'gone';
     }
   }
+  /**
+   * Deltas waiting to be applied as one: consecutive `TEXT_MESSAGE_CONTENT` events of one network
+   * read for the same message, or `TOOL_CALL_ARGS` events for the same call. The events of a read
+   * are applied in one go, without waiting, so no render, timer or awaited code can see the state
+   * between two of them: one change with their deltas joined replaces a reduction, a snapshot and a
+   * notification per delta. Every delta is still checked (and shown to inspectors) on its own, in order.
+   */
+  let text: { readonly first: DeltaEvent; readonly key: string; readonly deltas: string[]; id: number | undefined } | undefined;
+  /** Applies the waiting deltas (see `text`); false once the reading is stale. */
+  const flushText = (): boolean => {
+    const pending = text;
+    if (!pending) return true;
+    text = undefined;
+    const { first, deltas } = pending;
+    if (deltas.length === 1) single[0] = first;
+    else {
+      // Joined into one flat string: a message's text then holds one piece per read, not one per delta.
+      const delta = deltas.join('');
+      const { type, subagentRunId } = first;
+      const joined =
+        type === ('TEXT_MESSAGE_CONTENT' as EventType.TEXT_MESSAGE_CONTENT)
+          ? { type, messageId: first.messageId, delta }
+          : { type, toolCallId: first.toolCallId, delta };
+      single[0] = (subagentRunId === undefined ? joined : { ...joined, subagentRunId }) as WireEvent;
+    }
+    return apply(single, pending.id) as boolean;
+  };
+  const single: WireEvent[] = [];
   let current: AsyncIterator<unknown> = events;
   let read = batchReader(current);
   let next = first;
@@ -186,18 +217,56 @@ export async function readRunEvents(
         // A batch at a time (one network read's events), each applied without waiting when nothing has to load.
         for (let batch = await (next ?? read()); !batch.done; batch = await read()) {
           next = undefined;
+          // Only code this loop calls (reducers' listeners and effects, inspectors) can make the reading
+          // stale between two items of a batch: checked at its start and after each call out.
+          let mayBeStale = true;
           for (const item of batch.value) {
             const identified = isIdentified(item);
             const raw = identified ? item.event : item;
-            if (stale()) {
+            if (mayBeStale && stale()) {
               handedOff = options.onStale?.(tokenOfStart(raw), current) ?? false;
               return undefined;
             }
+            mayBeStale = false;
             const id = identified ? eventNumber(item.id) : undefined;
-            // Already applied (a server that repeats itself): nothing to do, not even the lifecycle check.
-            if (isApplied(store.getSnapshot(), id)) continue;
+            // Already applied, or waiting to be (a server that repeats itself): nothing to do, not even the lifecycle check.
+            const snapshot = store.getSnapshot();
+            if (isApplied(snapshot, id) || (snapshot.activeRun && id !== undefined && text?.id !== undefined && id <= text.id)) continue;
             // Deltas, most of a stream, are checked without the general parse.
             let event = checkedDelta(raw);
+            let expanded: readonly WireEvent[] | undefined;
+            if (event) {
+              expanded = expand(event);
+              // A delta while no chunk is open expands to itself: it waits, to be joined to the next ones (see `text`).
+              if (expanded.length === 1) {
+                const delta = event as DeltaEvent;
+                const key = delta.type === ('TEXT_MESSAGE_CONTENT' as EventType.TEXT_MESSAGE_CONTENT) ? delta.messageId : delta.toolCallId;
+                const joins =
+                  text !== undefined &&
+                  text.first.type === delta.type &&
+                  text.key === key &&
+                  text.first.subagentRunId === delta.subagentRunId;
+                if (!joins) {
+                  // Another message's text: the waiting deltas go first, then this one waits (unless they made the reading stale).
+                  if (!flushText()) return undefined;
+                  if (stale()) {
+                    handedOff = options.onStale?.(tokenOfStart(raw), current) ?? false;
+                    return undefined;
+                  }
+                }
+                if (store.inspector.active) {
+                  store.inspector.emit({ type: 'event', at: Date.now(), runId, event });
+                  mayBeStale = true;
+                }
+                if (joins && text) {
+                  text.deltas.push(delta.delta);
+                  if (id !== undefined) text.id = id;
+                } else text = { first: delta, key, deltas: [delta.delta], id };
+                continue;
+              }
+            }
+            if (!flushText()) return undefined;
+            mayBeStale = true;
             if (!event) {
               const parsed = parseWireEvent(raw);
               if (!parsed.known) {
@@ -207,11 +276,13 @@ export async function readRunEvents(
               event = parsed.event;
             }
             if (store.inspector.active) store.inspector.emit({ type: 'event', at: Date.now(), runId, event });
-            let applied = apply(expand(event), id);
+            let applied = apply(expanded ?? expand(event), id);
             if (typeof applied !== 'boolean') applied = await applied;
             if (!applied) return undefined;
             tries = 0;
           }
+          if (!flushText()) return undefined;
+          tries = 0;
         }
         if (stale()) return undefined;
         const ended = phase as Phase; // set by apply()
