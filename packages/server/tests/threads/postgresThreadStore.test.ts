@@ -24,8 +24,11 @@ tokenMigrationSuite('PostgreSQL', async () => {
   await admin.query(`CREATE DATABASE ${name}`);
   await admin.end();
   const pool = new pg.Pool({ connectionString: server.url.replace(/\/postgres$/, `/${name}`), max: 2 });
-  // The server stops right after the last test: a connection still closing then hears its shutdown notice.
+  // The server stops right after the last test: a connection still closing then hears its shutdown
+  // notice (57P01), which pg-pool re-emits on the pool for an idle client (uncaught without a
+  // listener, as the store's own pool has one).
   pool.on('connect', (client) => client.on('error', () => {}));
+  pool.on('error', () => {});
   const store = createPostgresThreadStore({ pool });
   return {
     query: async <Row>(text: string, params?: unknown[]) => (await pool.query(text, params)) as unknown as { rows: Row[] },
