@@ -28,6 +28,10 @@ test('devtools saves the chat as a record file and reopens it; a server run reco
   await sendAndWait(page, 'use trackShipment for TRK-123456');
   await sendAndWait(page, 'What is the weather in Paris?');
   await expect(panel.getByLabel('Turn', { exact: true }).locator('option')).toHaveCount(2);
+  // The panel refreshes at most 5 times a second, so it can still show the chat from before the second
+  // turn ended when the app says ready: its figure is read once the panel has the turn's RUN_FINISHED.
+  await panel.getByRole('tab', { name: 'Events' }).click();
+  await expect(panel.locator('[data-testid="event-row"][data-type="RUN_FINISHED"]')).toHaveCount(1);
   const net = await panel.getByTestId('savings-conversation').getAttribute('data-net');
 
   // Save: a JSON download holding both turns' events, the settled snapshots and the accounting.
