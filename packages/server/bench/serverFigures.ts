@@ -202,6 +202,19 @@ function historyOf(count: number, threadId: string, signer: CallSigner, tag: str
   return messages.slice(0, count);
 }
 
+/** One chat request through `handler` (the call to its answer's last byte): wall and process CPU time, and the answer; throws unless the run finished. */
+async function timedRequest(handler: (request: Request) => Promise<Response>, body: string) {
+  const wall = performance.now();
+  const cpu = process.cpuUsage();
+  const response = await handler(
+    new Request('http://localhost/api/chat', { method: 'POST', headers: { 'content-type': 'application/json' }, body }),
+  );
+  const text = await response.text();
+  const used = process.cpuUsage(cpu);
+  if (response.status !== 200 || !text.includes('RUN_FINISHED')) throw new Error(`request refused: ${text.slice(0, 300)}`);
+  return { wallMs: performance.now() - wall, cpuMs: (used.user + used.system) / 1000, text };
+}
+
 /** Median wall and CPU time of one request carrying `count` earlier messages. */
 async function requestCost(count: number, requests: number, warm: boolean) {
   const secret = 'bench-secret';
@@ -220,15 +233,8 @@ async function requestCost(count: number, requests: number, warm: boolean) {
       tools: [],
       context: [],
     });
-    const wall = performance.now();
-    const cpu = process.cpuUsage();
-    const response = await handler(
-      new Request('http://localhost/api/chat', { method: 'POST', headers: { 'content-type': 'application/json' }, body }),
-    );
-    const text = await response.text();
-    const used = process.cpuUsage(cpu);
-    if (response.status !== 200 || !text.includes('RUN_FINISHED')) throw new Error(`request refused: ${text.slice(0, 200)}`);
-    return { wallMs: performance.now() - wall, cpuMs: (used.user + used.system) / 1000 };
+    const { wallMs, cpuMs } = await timedRequest(handler, body);
+    return { wallMs, cpuMs };
   };
   // Warm-up: the process's first requests (and, for `warm`, the history's first sending).
   for (let i = 0; i < 5; i++) await send(warm ? warmHistory : historyOf(count, threadId, signer, `warmup${i}`), -1 - i);
@@ -275,15 +281,8 @@ async function requestCostStored(count: number, requests: number, warm: boolean,
       tools: [],
       context: [],
     });
-    const wall = performance.now();
-    const cpu = process.cpuUsage();
-    const response = await handler(
-      new Request('http://localhost/api/chat', { method: 'POST', headers: { 'content-type': 'application/json' }, body }),
-    );
-    const text = await response.text();
-    const used = process.cpuUsage(cpu);
-    if (response.status !== 200 || !text.includes('RUN_FINISHED')) throw new Error(`request refused: ${text.slice(0, 300)}`);
-    return { wallMs: performance.now() - wall, cpuMs: (used.user + used.system) / 1000, leaf: storedLeafOf(text) };
+    const { wallMs, cpuMs, text } = await timedRequest(handler, body);
+    return { wallMs, cpuMs, leaf: storedLeafOf(text) };
   };
   // Cold threads are all stored before the first request, so storing (and counting) them is never
   // inside a measured request, nor is the garbage it leaves.
