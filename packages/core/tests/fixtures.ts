@@ -1,10 +1,19 @@
 import { readFileSync } from 'node:fs';
-import { ChatClient, fetchServerSentEvents, type ChatClientOptions, type ChatConnection } from '@chatwire/core';
+import { ChatClient, fetchServerSentEvents, type ChatClientOptions, type ChatConnection, type ChatMessage } from '@chatwire/core';
 
 /** A recorded SSE body from the fixtures folder, as bytes. */
 export function fixtureBytes(name: string): Uint8Array {
   return new Uint8Array(readFileSync(new URL(`./fixtures/${name}`, import.meta.url)));
 }
+
+/** `count` earlier messages (ids `h0`, `h1`, ...), alternating user and assistant, each a short finished text. */
+export const history = (count: number): ChatMessage[] =>
+  Array.from({ length: count }, (_, index) => ({
+    id: `h${index}`,
+    role: index % 2 === 0 ? 'user' : 'assistant',
+    createdAt: index,
+    parts: [{ type: 'text', text: `earlier message ${index}`, state: 'done' }],
+  }));
 
 /** SSE text for a list of events. */
 export function sse(events: readonly unknown[]): string {

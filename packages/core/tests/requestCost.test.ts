@@ -1,7 +1,7 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ChatClient, fetchServerSentEvents, type ChatConnection, type ChatMessage } from '@chatwire/core';
 import { toWireMessages } from '@chatwire/core/shared';
-import { sse, sseResponse } from './fixtures.js';
+import { history, sse, sseResponse } from './fixtures.js';
 
 /**
  * What a request costs with a long history, counted (never timed): every request still carries the
@@ -10,14 +10,6 @@ import { sse, sseResponse } from './fixtures.js';
  */
 
 const HISTORY = 16_000;
-
-const history = (count: number): ChatMessage[] =>
-  Array.from({ length: count }, (_, index) => ({
-    id: `h${index}`,
-    role: index % 2 === 0 ? 'user' : 'assistant',
-    createdAt: index,
-    parts: [{ type: 'text', text: `earlier message ${index}`, state: 'done' }],
-  }));
 
 /** A short answer, with its own message id per request. */
 const answer = (turn: number) =>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { THREAD_STORED_EVENT, switchBranch, type ChatMessage, type ThreadDetail, type ThreadsClient } from '@chatwire/core';
-import { clientOver, sse, sseResponse } from './fixtures.js';
+import { clientOver, history, sse, sseResponse } from './fixtures.js';
 
 /**
  * History from the thread store (docs/protocol.md, "History from the thread store"): once the server
@@ -10,14 +10,6 @@ import { clientOver, sse, sseResponse } from './fixtures.js';
  */
 
 type Body = { readonly threadId: string; readonly messages: readonly { readonly id: string; readonly role: string }[] };
-
-const history = (count: number): ChatMessage[] =>
-  Array.from({ length: count }, (_, index) => ({
-    id: `h${index}`,
-    role: index % 2 === 0 ? 'user' : 'assistant',
-    createdAt: index,
-    parts: [{ type: 'text', text: `earlier message ${index}`, state: 'done' }],
-  }));
 
 /** No `chatwire.thread.stored` event (a value of `undefined` is an event without a value). */
 const NONE = Symbol('no event');

@@ -2,7 +2,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatMessage } from '@chatwire/core';
 import { initialChatState } from '@chatwire/core/shared';
 import { reduceWireEvent } from '@chatwire/core/wire';
-import { bodyOf, clientOver, sse, sseResponse } from './fixtures.js';
+import { bodyOf, clientOver, history, sse, sseResponse } from './fixtures.js';
 
 /**
  * What one delta costs, counted (never timed): copies of the `messages` array, and how many events
@@ -10,15 +10,6 @@ import { bodyOf, clientOver, sse, sseResponse } from './fixtures.js';
  */
 
 const HISTORY = 16_000;
-
-/** `count` earlier messages, alternating user and assistant. */
-const history = (count: number): ChatMessage[] =>
-  Array.from({ length: count }, (_, index) => ({
-    id: `h${index}`,
-    role: index % 2 === 0 ? 'user' : 'assistant',
-    createdAt: index,
-    parts: [{ type: 'text', text: `earlier message ${index}`, state: 'done' }],
-  }));
 
 /** One run streaming `deltas` text deltas (and, with `args`, a tool call of that many one-character argument deltas). */
 function runEvents(deltas: number, args = 0): unknown[] {
