@@ -2,6 +2,7 @@ import type { AssistantMessage, Message, ResumeEntry, ToolCall, ToolMessage } fr
 import { readResultMetadata } from '@chatwire/core/wire';
 import { CallSigner } from './signing.js';
 import { isStoredMessage } from './threads/storedMessages.js';
+import { storedPrefixOf, type BranchSummary } from './threads/branchSummary.js';
 import type { ServerStore } from './store/serverStore.js';
 import { isInputRequestEntry, reviewInputAnswers, type LateInputAnswer, type ReviewedInputAnswer } from './input/reviewInputAnswers.js';
 
@@ -100,9 +101,14 @@ export async function reviewHistory(options: {
   const { signer, threadId, store } = options;
   const now = options.now ?? Date.now();
   const messages = [...options.messages];
-  const calls = new Map<string, ToolCall>();
+  // A stored branch the history starts with was reviewed when it was stored: when what follows it only
+  // adds messages and answers calls it left open, only that is read (against its open calls).
+  const prefix = options.resume.length === 0 ? storedPrefixOf(messages) : undefined;
+  const from = prefix && onlyAnswersOpenCalls(messages, prefix) ? prefix.length : 0;
+  const calls = new Map<string, ToolCall>(from > 0 ? prefix?.openCalls : undefined);
   const results = new Set<string>();
-  for (const message of messages) {
+  for (let index = from; index < messages.length; index++) {
+    const message = messages[index] as Message;
     if (message.role !== 'assistant') continue;
     for (const call of message.toolCalls ?? []) {
       if (calls.has(call.id)) {
@@ -115,7 +121,8 @@ export async function reviewHistory(options: {
     }
   }
 
-  for (const message of messages) {
+  for (let index = from; index < messages.length; index++) {
+    const message = messages[index] as Message;
     if (message.role !== 'tool') continue;
     const call = calls.get(message.toolCallId);
     if (!call) {
@@ -157,7 +164,11 @@ export async function reviewHistory(options: {
   }
 
   // Only the calls of the last assistant message can be waiting for an answer.
-  const last = [...messages].reverse().find((message): message is AssistantMessage => message.role === 'assistant');
+  let last: AssistantMessage | undefined;
+  for (let index = messages.length - 1; index >= 0 && !last; index--) {
+    const message = messages[index] as Message;
+    if (message.role === 'assistant') last = message;
+  }
   const lastCalls = last?.toolCalls ?? [];
   const approved: PlannedCall[] = [];
   const denied: (PlannedCall & { reason: string | undefined })[] = [];
@@ -258,6 +269,22 @@ export async function reviewHistory(options: {
   return { messages, approved, denied, inputAnswers: options.consume ? inputs.answers : [], lateInputs: inputs.late };
 }
 
+/**
+ * Whether the messages after a stored branch (`prefix`) add no calls and answer only calls the branch
+ * left open, each once: then nothing in them needs the branch's other calls.
+ */
+function onlyAnswersOpenCalls(messages: readonly Message[], prefix: BranchSummary): boolean {
+  const answered = new Set<string>();
+  for (let index = prefix.length; index < messages.length; index++) {
+    const message = messages[index] as Message;
+    if (message.role === 'assistant' && message.toolCalls?.length) return false;
+    if (message.role !== 'tool') continue;
+    if (!prefix.openCalls.has(message.toolCallId) || answered.has(message.toolCallId)) return false;
+    answered.add(message.toolCallId);
+  }
+  return true;
+}
+
 /** Replaces a call in the assistant message that made it (a copy of that message; the array is changed in place). */
 export function replaceCall(messages: Message[], call: ToolCall): void {
   const index = messages.findIndex(
@@ -285,10 +312,23 @@ export function insertAfterCall(messages: Message[], toolCallId: string, result:
  * short "no result" answer, so providers accept the request).
  */
 export function withEveryCallAnswered(messages: readonly Message[]): Message[] {
+  // A stored branch the history starts with is taken as it is when every call it left open is answered after it.
+  const prefix = storedPrefixOf(messages);
   const answered = new Set<string>();
-  for (const message of messages) if (message.role === 'tool') answered.add(message.toolCallId);
-  const out: Message[] = [];
-  for (let i = 0; i < messages.length; i++) {
+  for (let i = prefix?.length ?? 0; i < messages.length; i++) {
+    const message = messages[i] as Message;
+    if (message.role === 'tool') answered.add(message.toolCallId);
+  }
+  let from = 0;
+  if (prefix && [...prefix.openCalls.keys()].every((id) => answered.has(id))) from = prefix.length;
+  else if (prefix) {
+    for (let i = 0; i < prefix.length; i++) {
+      const message = messages[i] as Message;
+      if (message.role === 'tool') answered.add(message.toolCallId);
+    }
+  }
+  const out: Message[] = messages.slice(0, from);
+  for (let i = from; i < messages.length; i++) {
     const message = messages[i] as Message;
     out.push(message);
     if (message.role !== 'assistant' || !message.toolCalls?.length) continue;

@@ -5,6 +5,7 @@ import { describeAttachment, readAttachment } from './attachments/readAttachment
 import type { ModelRequest, ModelTool, ToolTokenCounter } from './model.js';
 import { isCheckedMessage } from './http/knownMessages.js';
 import { isStoredMessage } from './threads/storedMessages.js';
+import { storedPrefixOf, type BranchSummary } from './threads/branchSummary.js';
 
 /** The longest run of one kind of character (letters, punctuation, whitespace) counted in one piece. */
 const MAX_COUNTED_RUN = 64;
@@ -99,11 +100,68 @@ export function jsonMessageTokens(messages: readonly Message[]): number {
 export function countRequestTokens(request: Pick<ModelRequest, 'system' | 'messages' | 'tools'>): number {
   const start = `{"system":${JSON.stringify(request.system ?? '')},"messages":[`;
   const end = `],"tools":${JSON.stringify(request.tools)}}`;
+  const { messages } = request;
   const pieces: Piece[] = [pieceOf(start)];
-  request.messages.forEach((message, index) => pieces.push(pieceOfMessage(message, index > 0)));
+  // A stored branch the messages start with is one piece, its count kept with its summary: the request's count does not read it.
+  const prefix = storedPrefixOf(messages);
+  const folded = prefix ? foldOf(prefix, messages) : undefined;
+  if (folded) pieces.push(folded);
+  for (let index = folded ? (prefix as BranchSummary).length : 0; index < messages.length; index++)
+    pieces.push(pieceOfMessage(messages[index] as Message, index > 0));
   pieces.push(pieceOf(end));
   // The texts are only needed when a join cannot be put together from the pieces (rare): a stored message's count needs no text.
-  return joinedTokens(() => [start, ...request.messages.map((message, index) => countableText(message, index > 0)), end], pieces);
+  return joinedTokens(() => [start, ...messages.map((message, index) => countableText(message, index > 0)), end], pieces);
+}
+
+/**
+ * The pieces of a stored branch joined into one (see {@link joinedTokens}), kept with its summary:
+ * `null` when one of its messages does not join (its request is then counted message by message).
+ */
+const folds = new WeakMap<BranchSummary, Piece | null>();
+
+/** Two joinable pieces as one. */
+function joinedPiece(first: Piece, second: Piece): Piece {
+  const inner = first.inner + joinedPairTokens(first.tail as string, second.head as string) + second.inner;
+  return { tokens: joinTokens(first.head as string) + inner + joinTokens(second.tail as string), head: first.head, tail: second.tail, inner };
+}
+
+/** Counts how many messages went into branch folds, for tests (a turn's fold reads only what the turn added). */
+export const branchFoldStats = { messagesFolded: 0 };
+
+/**
+ * The fold of a stored branch `messages` starts with (`summary` is its summary): the fold of the
+ * branch it continues (`summary.base`) and the messages after that one, else all of them.
+ */
+function foldOf(summary: BranchSummary, messages: readonly Message[]): Piece | undefined {
+  // The summaries back to one already folded (or the first), folded forward from there.
+  const chain: BranchSummary[] = [];
+  let from: BranchSummary | undefined = summary;
+  while (from !== undefined && !folds.has(from)) {
+    chain.push(from);
+    from = from.base;
+  }
+  let fold = from === undefined ? undefined : folds.get(from);
+  let length = from?.length ?? 0;
+  for (const next of chain.reverse()) {
+    if (fold !== null) {
+      for (let index = length; index < next.length; index++) {
+        const piece = pieceOfMessage(messages[index] as Message, index > 0);
+        if (piece.head === undefined || piece.tail === undefined) {
+          fold = null;
+          break;
+        }
+        fold =
+          fold === undefined
+            ? piece
+            : joinedPiece(fold, piece);
+      }
+      branchFoldStats.messagesFolded += next.length - length;
+    }
+    length = next.length;
+    folds.set(next, fold ?? null);
+    next.base = undefined;
+  }
+  return folds.get(summary) ?? undefined;
 }
 
 /** Messages whose JSON and counts are kept with the object: checked request messages and stored ones, both frozen. */

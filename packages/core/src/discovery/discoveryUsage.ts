@@ -91,12 +91,14 @@ export function discoveryUsage(options: {
   readonly system?: number;
   readonly providerUsage?: ModelCallUsage['providerUsage'];
   readonly auto?: ModelCallUsage['auto'];
+  /** The discovery round trips in `messages`, when the caller counted them already (see `countDiscoveryExchange`). Defaults to counting them here. */
+  readonly discoveryRoundTrips?: number;
 }): ModelCallUsage {
   const { counter } = options;
   const sent = countToolList(counter, options.sent);
   const allEager = countToolList(counter, options.all);
   const discoveryTool = options.discoveryTool ? counter.countTool(options.discoveryTool) : 0;
-  const discoveryRoundTrips = countDiscoveryExchange(counter, options.messages);
+  const discoveryRoundTrips = options.discoveryRoundTrips ?? countDiscoveryExchange(counter, options.messages);
   const saved = allEager - sent;
   const net = saved - discoveryRoundTrips;
   return {

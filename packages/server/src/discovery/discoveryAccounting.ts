@@ -1,9 +1,16 @@
 import type { Message } from '@ag-ui/core';
 import type { ModelCallUsage } from '@chatwire/core';
-import { countDiscoveryExchange, discoveryUsage, type DiscoverySearchReport, type DiscoveryTokenCounter } from '@chatwire/core/shared';
+import {
+  countDiscoveryExchange,
+  discoveryExchange,
+  discoveryUsage,
+  type DiscoverySearchReport,
+  type DiscoveryTokenCounter,
+} from '@chatwire/core/shared';
 import type { ModelTool, ProviderToolChanges, ProviderToolSearch, ToolTokenCounter } from '../model.js';
 import { countRequestTokens, countTextTokens, jsonMessageTokens, jsonSystemTokens } from '../tokens.js';
 import { toModelTool, type ToolRegistry } from '../toolRegistry.js';
+import { storedPrefixOf } from '../threads/branchSummary.js';
 import { providerSearchExchanges } from './providerToolSearch.js';
 import type { ToolPlan } from './toolPlan.js';
 
@@ -76,12 +83,28 @@ export class DiscoveryAccounting {
       newlyDiscovered: plan.newlyDiscovered,
       messages: options.messages,
       counter: this.#counter,
+      discoveryRoundTrips: this.#roundTrips(options.messages),
       input,
       system,
       ...(plan.auto ? { auto: plan.auto } : {}),
       ...(options.providerUsage ? { providerUsage: options.providerUsage } : {}),
     });
     return plan.toolChanges ? this.#toolChangesUsage(base, plan, plan.toolChanges) : base;
+  }
+
+  /**
+   * The discovery round trips of a history (see `countDiscoveryExchange`). A stored branch the history
+   * starts with that holds no discovery exchange (its summary says so) is not read: only what follows
+   * it, unless a result there marks a call of the branch undiscovered (then the whole history is).
+   */
+  #roundTrips(messages: readonly Message[]): number {
+    const prefix = storedPrefixOf(messages);
+    if (!prefix || prefix.discovery) return countDiscoveryExchange(this.#counter, messages);
+    const { before, after } = discoveryExchange(messages.slice(prefix.length));
+    if (before.length === 0) return 0;
+    if (before.some((message) => message.role === 'tool' && prefix.openCalls.has(message.toolCallId)))
+      return countDiscoveryExchange(this.#counter, messages);
+    return Math.max(0, this.#counter.countMessages(before) - this.#counter.countMessages(after));
   }
 
   /**

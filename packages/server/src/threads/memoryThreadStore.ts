@@ -26,6 +26,42 @@ interface MemoryThread {
   readonly messages: Map<string, StoredMessage>;
   readonly children: Map<string | null, string[]>;
   readonly runs: ThreadRunRecord[];
+  /** The branches `path` handed out last, by leaf id (a few: the next turn's branch is one of them plus what it added). */
+  readonly branches: Map<string, readonly Message[]>;
+}
+
+/** Branches kept per thread for `path` (see {@link branchOf}). */
+const KEPT_BRANCHES = 4;
+
+/**
+ * The frozen branch to `messageId`: a kept branch it continues, with the messages after it (found by
+ * walking up from `messageId` to a kept leaf), or the whole walk to the root. A chat's next turn
+ * continues the branch its last turn read, so its path costs the messages added since, not the thread.
+ */
+function branchOf(thread: MemoryThread, messageId: string): readonly Message[] {
+  const kept = thread.branches.get(messageId);
+  if (kept) {
+    thread.branches.delete(messageId);
+    thread.branches.set(messageId, kept);
+    return kept;
+  }
+  const added: Message[] = [];
+  let base: readonly Message[] = [];
+  for (let id: string | null = messageId; id !== null; ) {
+    const found = thread.branches.get(id);
+    if (found) {
+      base = found;
+      break;
+    }
+    const stored = thread.messages.get(id);
+    if (!stored) break;
+    added.push(stored.message);
+    id = stored.parentId;
+  }
+  const branch = Object.freeze(base.concat(added.reverse()));
+  thread.branches.set(messageId, branch);
+  if (thread.branches.size > KEPT_BRANCHES) thread.branches.delete(thread.branches.keys().next().value as string);
+  return branch;
 }
 
 const summaryOf = (thread: MemoryThread): ThreadSummary => ({
@@ -123,7 +159,7 @@ export function createMemoryThreadStore(): ThreadStore {
     async path(owner, threadId, messageId): Promise<readonly Message[]> {
       const thread = owned(owner, threadId);
       if (!thread || !thread.messages.has(messageId)) return [];
-      return pathTo(messageId, (id) => thread.messages.get(id)).map((stored) => stored.message);
+      return branchOf(thread, messageId);
     },
     async append(owner, threadId, append: ThreadAppend) {
       const existing = threads.get(threadId);
@@ -138,6 +174,7 @@ export function createMemoryThreadStore(): ThreadStore {
         messages: new Map(),
         children: new Map(),
         runs: [],
+        branches: new Map(),
       };
       if (append.parentId !== null && !thread.messages.has(append.parentId)) {
         throw new ThreadStoreError('unknown-branch-point', `Thread '${threadId}' has no message '${append.parentId}' to continue from.`);

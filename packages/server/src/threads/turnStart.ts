@@ -1,6 +1,7 @@
 import type { Message } from '@ag-ui/core';
 import canonicalize from 'canonicalize';
 import { defaultTitle } from './threadTitle.js';
+import { summarizeBranch } from './branchSummary.js';
 import { ThreadStoreError, type StoredMessage, type ThreadStore } from './threadStore.js';
 
 /** A chat request's turn, placed in its thread: the branch it continues and what it adds. */
@@ -46,16 +47,6 @@ function sameMessage(copy: Message, stored: Message): boolean {
   }
   if (copy.role === 'tool' && stored.role === 'tool') return copy.toolCallId === stored.toolCallId && copy.content === stored.content;
   return canonicalize((copy as { content?: unknown }).content ?? null) === canonicalize((stored as { content?: unknown }).content ?? null);
-}
-
-/** The ids of calls on a branch that have no result on it. */
-function openCalls(branch: readonly Message[]): Set<string> {
-  const open = new Set<string>();
-  for (const message of branch) {
-    if (message.role === 'assistant') for (const call of message.toolCalls ?? []) open.add(call.id);
-    if (message.role === 'tool') open.delete(message.toolCallId);
-  }
-  return open;
 }
 
 /**
@@ -121,7 +112,8 @@ export async function placeTurn(
     }
   }
   const added = messages.slice(lastStored + 1);
-  const open = openCalls(branch);
+  // The calls the branch leaves open, from its summary (kept per stored leaf): no walk of the branch.
+  const open = new Set(summarizeBranch(branch).openCalls.keys());
   for (const message of added) {
     if (!CLIENT_ROLES.has(message.role)) {
       return refused(
