@@ -102,9 +102,10 @@ export async function reviewHistory(options: {
   const now = options.now ?? Date.now();
   const messages = [...options.messages];
   // A stored branch the history starts with was reviewed when it was stored: when what follows it only
-  // adds messages and answers calls it left open, only that is read (against its open calls).
+  // adds messages and answers calls it left open, only that is read (against its open calls). A branch
+  // with a result approved with edits is read whole: its call is replaced by the edit below.
   const prefix = options.resume.length === 0 ? storedPrefixOf(messages) : undefined;
-  const from = prefix && onlyAnswersOpenCalls(messages, prefix) ? prefix.length : 0;
+  const from = prefix && !prefix.editedResults && onlyAnswersOpenCalls(messages, prefix) ? prefix.length : 0;
   const calls = new Map<string, ToolCall>(from > 0 ? prefix?.openCalls : undefined);
   const results = new Set<string>();
   for (let index = from; index < messages.length; index++) {

@@ -5,7 +5,7 @@ import { describeAttachment, readAttachment } from './attachments/readAttachment
 import type { ModelRequest, ModelTool, ToolTokenCounter } from './model.js';
 import { isCheckedMessage } from './http/knownMessages.js';
 import { isStoredMessage } from './threads/storedMessages.js';
-import { storedPrefixOf, type BranchSummary } from './threads/branchSummary.js';
+import { storedPrefixOf, summarizeBranch, type BranchSummary } from './threads/branchSummary.js';
 
 /** The longest run of one kind of character (letters, punctuation, whitespace) counted in one piece. */
 const MAX_COUNTED_RUN = 64;
@@ -118,6 +118,14 @@ export function countRequestTokens(request: Pick<ModelRequest, 'system' | 'messa
  * `null` when one of its messages does not join (its request is then counted message by message).
  */
 const folds = new WeakMap<BranchSummary, Piece | null>();
+
+/**
+ * Summarises a branch a thread store keeps (see `threads/branchSummary.ts`) and folds its token count,
+ * when the store writes it: the request that continues it then finds both made.
+ */
+export function prepareStoredBranch(branch: readonly Message[]): void {
+  foldOf(summarizeBranch(branch), branch);
+}
 
 /** Two joinable pieces as one. */
 function joinedPiece(first: Piece, second: Piece): Piece {

@@ -1,5 +1,6 @@
 import type { AssistantMessage, Message, ToolCall } from '@ag-ui/core';
 import { DISCOVERY_TOOL_NAME } from '@chatwire/core';
+import { readResultMetadata } from '@chatwire/core/wire';
 import { isStoredMessage } from './storedMessages.js';
 
 /*
@@ -32,6 +33,8 @@ export interface BranchSummary {
   readonly lastAssistant: AssistantMessage | undefined;
   /** Whether the branch holds a discovery exchange (a discovery call, or a result marked `undiscovered`). */
   readonly discovery: boolean;
+  /** Whether a result of the branch carries the arguments its call was approved with (the model reads them as the call's: the review replaces the call). */
+  readonly editedResults: boolean;
   /**
    * The summary this one continues (a prefix of this branch), until whatever is made from it lazily
    * (the token total, see tokens.ts) has been carried over: then `undefined`, so a thread's old
@@ -57,6 +60,7 @@ export const branchSummaryStats = { extended: 0, walked: 0, messagesRead: 0 };
 
 /** Whether `messages` starts with `branch` (the same objects in the same places). */
 function startsWith(messages: readonly Message[], branch: readonly Message[]): boolean {
+  if (messages === branch) return true;
   if (messages.length < branch.length) return false;
   for (let i = branch.length - 1; i >= 0; i--) if (messages[i] !== branch[i]) return false;
   return true;
@@ -76,6 +80,7 @@ function extend(base: BranchSummary | undefined, branch: readonly Message[]): Br
   const open = new Map(base?.openCalls);
   let lastAssistant = base?.lastAssistant;
   let discovery = base?.discovery ?? false;
+  let editedResults = base?.editedResults ?? false;
   for (let i = base?.length ?? 0; i < branch.length; i++) {
     const message = branch[i] as Message;
     if (message.role === 'assistant') {
@@ -88,10 +93,11 @@ function extend(base: BranchSummary | undefined, branch: readonly Message[]): Br
       open.delete(message.toolCallId);
       const chatwire: unknown = message.metadata?.['chatwire'];
       if (chatwire && typeof chatwire === 'object' && (chatwire as { undiscovered?: unknown }).undiscovered === true) discovery = true;
+      if (chatwire !== undefined && readResultMetadata(message.metadata).editedArguments !== undefined) editedResults = true;
     }
   }
   branchSummaryStats.messagesRead += branch.length - (base?.length ?? 0);
-  return { length: branch.length, openCalls: open, lastAssistant, discovery, base };
+  return { length: branch.length, openCalls: open, lastAssistant, discovery, editedResults, base };
 }
 
 /**
