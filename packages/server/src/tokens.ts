@@ -130,7 +130,12 @@ export function prepareStoredBranch(branch: readonly Message[]): void {
 /** Two joinable pieces as one. */
 function joinedPiece(first: Piece, second: Piece): Piece {
   const inner = first.inner + joinedPairTokens(first.tail as string, second.head as string) + second.inner;
-  return { tokens: joinTokens(first.head as string) + inner + joinTokens(second.tail as string), head: first.head, tail: second.tail, inner };
+  return {
+    tokens: joinTokens(first.head as string) + inner + joinTokens(second.tail as string),
+    head: first.head,
+    tail: second.tail,
+    inner,
+  };
 }
 
 /** Counts how many messages went into branch folds, for tests (a turn's fold reads only what the turn added). */
@@ -158,10 +163,7 @@ function foldOf(summary: BranchSummary, messages: readonly Message[]): Piece | u
           fold = null;
           break;
         }
-        fold =
-          fold === undefined
-            ? piece
-            : joinedPiece(fold, piece);
+        fold = fold === undefined ? piece : joinedPiece(fold, piece);
       }
       branchFoldStats.messagesFolded += next.length - length;
     }

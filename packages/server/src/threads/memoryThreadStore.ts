@@ -47,7 +47,7 @@ function branchOf(thread: MemoryThread, messageId: string): readonly Message[] {
   }
   const added: Message[] = [];
   let base: readonly Message[] = [];
-  for (let id: string | null = messageId; id !== null; ) {
+  for (let id: string | null = messageId; id !== null;) {
     const found = thread.branches.get(id);
     if (found) {
       base = found;
