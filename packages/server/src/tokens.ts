@@ -377,14 +377,18 @@ function pieceOf(text: string): Piece {
   return piece;
 }
 
+/** The tokenizer's own split pattern (its first match is a piece's first pre-token). */
+const PRE_TOKEN = new RegExp(O200K_TOKEN_SPLIT_REGEX.source, 'gu');
+
 /** Counts a piece and finds its head and tail with the tokenizer's own split pattern. */
 function splitPiece(text: string): Piece {
   const unjoinable = (): Piece => {
     const tokens = countTextTokens(text);
     return { tokens, head: undefined, tail: undefined, inner: tokens };
   };
-  const split = new RegExp(O200K_TOKEN_SPLIT_REGEX.source, 'gu');
-  const head = split.exec(text)?.[0];
+  // One compiled pattern for every piece (compiling the tokenizer's pattern cost more than counting a short message).
+  PRE_TOKEN.lastIndex = 0;
+  const head = PRE_TOKEN.exec(text)?.[0];
   if (head === undefined || !PUNCTUATION.test(head) || !ENDS_PUNCTUATION.test(text.slice(head.length, head.length + 2)))
     return unjoinable();
   // The tail starts where the trailing punctuation (and one space before it) does. A pre-token ends there: the
