@@ -321,6 +321,26 @@ describe('events of AG-UI 1.0 beyond text and tool calls', () => {
     expect(messageText(client.getSnapshot().messages[1]!)).toBe('Let me ask the researcher. Here is what it found.');
   });
 
+  it("a subagent's text that reuses the answer's message id stays the subagent's", async () => {
+    const server = await serve((input) =>
+      runOf(input, [
+        { type: 'TEXT_MESSAGE_START', messageId: 'a1', role: 'assistant' },
+        { type: 'TEXT_MESSAGE_CONTENT', messageId: 'a1', delta: 'Asking. ' },
+        { type: 'TEXT_MESSAGE_CONTENT', messageId: 'a1', delta: 'Found 2.', subagentRunId: 'sub-1' },
+        { type: 'TEXT_MESSAGE_CONTENT', messageId: 'a1', delta: ' Done.' },
+        { type: 'TEXT_MESSAGE_END', messageId: 'a1' },
+      ]),
+    );
+    const client = server.client();
+    await client.sendMessage('research this');
+    const texts = turn(client).flatMap((part) => (part.type === 'text' ? [[part.subagentRunId ?? 'main', part.text]] : []));
+    expect(texts).toEqual([
+      ['main', 'Asking. '],
+      ['sub-1', 'Found 2.'],
+      ['main', ' Done.'],
+    ]);
+  });
+
   it('activity parts from ACTIVITY_SNAPSHOT and ACTIVITY_DELTA', async () => {
     const server = await serve((input) =>
       runOf(input, [

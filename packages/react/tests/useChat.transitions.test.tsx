@@ -18,8 +18,18 @@ const ITEMS = 40;
 const ITEM_MS = 4;
 /** Steps given to the navigation: each item needs a slice at most, so this is ample. */
 const STEPS = ITEMS * 3;
+/**
+ * React renders a transition that has waited 5 s without yielding (its lanes expire), so a
+ * navigation held back by streamed updates goes through then whatever they do. The contrast
+ * below steps for less than that; on a loaded machine that is fewer steps, never a false failure.
+ */
+const BEFORE_TRANSITIONS_EXPIRE_MS = 4_000;
+
+/** How many times the page's first item rendered: each restart of the navigation's render renders it again. */
+let firstItemRenders = 0;
 
 function SlowItem({ index }: { readonly index: number }) {
+  if (index === 0) firstItemRenders++;
   const end = performance.now() + ITEM_MS;
   while (performance.now() < end) {
     // A render that is slow on purpose (React yields between items, never inside one).
@@ -178,10 +188,19 @@ describe('useChat and React transitions', () => {
       chat.send();
       await chat.step();
       await until(() => chat.commits.some((commit) => commit.status === 'streaming'));
+      firstItemRenders = 0;
       chat.navigate();
-      for (let steps = 0; steps < STEPS; steps++) await chat.step();
-      // Three times the steps useChat needs at most, and still no navigation.
+      const navigatedAt = performance.now();
+      let steps = 0;
+      while (steps < STEPS && performance.now() - navigatedAt < BEFORE_TRANSITIONS_EXPIRE_MS) {
+        await chat.step();
+        steps++;
+      }
+      // Up to three times the steps useChat needs at most, and still no navigation: its render
+      // started over with the streamed updates (at least every other step).
+      expect(steps).toBeGreaterThanOrEqual(ITEMS / 2);
       expect(chat.navigated()).toBe(false);
+      expect(firstItemRenders).toBeGreaterThanOrEqual(steps / 2);
       await chat.finish();
       await until(() => chat.navigated(), 15_000);
       expect(chat.commits.find((commit) => commit.what === 'navigation')?.status).toBe('ready');

@@ -298,7 +298,13 @@ function appendText(state: ChatState, messageId: string, delta: string, now: num
   const message = lastMessage(state);
   const parts = message?.role === 'assistant' ? message.parts : undefined;
   const last = parts?.[parts.length - 1];
-  if (parts && last?.type === 'text' && last.state === 'streaming' && last.messageId === messageId) {
+  if (
+    parts &&
+    last?.type === 'text' &&
+    last.state === 'streaming' &&
+    last.messageId === messageId &&
+    last.subagentRunId === subagentRunId
+  ) {
     const copy = parts.slice();
     const text = last.text + delta;
     copy[copy.length - 1] = !TEXT_PART.fits(last)
@@ -316,7 +322,8 @@ function appendText(state: ChatState, messageId: string, delta: string, now: num
   const withTurn = ensureAssistantTurn(state, now);
   const next = mapLastAssistant(withTurn, (parts) => {
     const last = parts[parts.length - 1];
-    if (last?.type === 'text' && last.state === 'streaming' && last.messageId === messageId) {
+    // A sub-agent's text is its own part even when it reuses a message id of the main answer.
+    if (last?.type === 'text' && last.state === 'streaming' && last.messageId === messageId && last.subagentRunId === subagentRunId) {
       const copy = parts.slice();
       copy[copy.length - 1] = { ...last, text: last.text + delta };
       return copy;
