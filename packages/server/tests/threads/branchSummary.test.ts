@@ -2,7 +2,15 @@ import type { Event, Message } from '@ag-ui/core';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { toolDefinition } from '@chatwire/core';
-import { createChatHandler, createMemoryThreadStore, createScriptedModel, type ChatModel, type ThreadStore } from '@chatwire/server';
+import type { ModelCallUsage } from '@chatwire/core';
+import {
+  countDiscoveryRoundTrips,
+  createChatHandler,
+  createMemoryThreadStore,
+  createScriptedModel,
+  type ChatModel,
+  type ThreadStore,
+} from '@chatwire/server';
 import { branchSummaryStats, storedPrefixOf, summarizeBranch } from '../../src/threads/branchSummary.js';
 import { branchFoldStats, countTextTokens } from '../../src/tokens.js';
 import { interruptsOf, readEvents, runInput, user } from '../fixtures.js';
@@ -20,6 +28,13 @@ const refundOrder = toolDefinition({
   needsApproval: true,
 }).server(async ({ orderId }: { orderId: string }) => ({ refunded: orderId }));
 
+const listOrders = toolDefinition({
+  name: 'listOrders',
+  description: 'List the customer orders. Newest first.',
+  inputSchema: z.object({}),
+  lazy: true,
+}).server(async () => ({ orders: ['ORD-1'] }));
+
 /** A server on `threads` whose model requests are recorded, with the input tokens the model reported for each. */
 function server(threads: ThreadStore) {
   const scripted = createScriptedModel();
@@ -35,7 +50,7 @@ function server(threads: ThreadStore) {
       }
     },
   };
-  const chat = createChatHandler({ model, tools: [noteDown, refundOrder], secret: 'summary-secret', threads });
+  const chat = createChatHandler({ model, tools: [noteDown, refundOrder, listOrders], secret: 'summary-secret', threads });
   const send = async (threadId: string, messages: unknown[], extra: Record<string, unknown> = {}) => {
     const response = await chat(chatRequest(runInput(messages, { threadId, ...extra })));
     expect(response.status).toBe(200);
@@ -171,5 +186,28 @@ describe('a summary per stored leaf: a suffix request reads what is new, not the
       .find((c) => c.function.name === 'refundOrder');
     expect(JSON.parse(refund!.function.arguments)).toEqual({ orderId: 'ORD-99' });
     expect(seen.inputTokens).toBe(countedWhole(seen));
+  });
+
+  it('discovery round trips after a stored branch count what follows it, and the whole history once the branch holds discovery', async () => {
+    const threads = createMemoryThreadStore();
+    const chat = server(threads);
+    await storeThread(threads, 'lazy', 80);
+    const usages = (events: readonly Event[]) =>
+      events.flatMap((e) => (e.type === 'CUSTOM' && e.name === 'chatwire.model_call_usage' ? [e.value as ModelCallUsage] : []));
+    const first = chat.requests.length;
+    const discovered = await chat.send('lazy', [{ id: 'b19', role: 'assistant' }, user('use listOrders', 'l1')]);
+    const firstRecords = usages(discovered);
+    expect(firstRecords.length).toBeGreaterThan(1);
+    const firstRequests = chat.requests.slice(first);
+    expect(firstRecords.map((record) => record.tokens.discoveryRoundTrips)).toEqual(
+      firstRequests.map((request) => countDiscoveryRoundTrips(request.messages)),
+    );
+    expect(firstRecords.at(-1)!.tokens.discoveryRoundTrips).toBeGreaterThan(0);
+    // The next turn: the stored branch holds the exchange, and it is counted there as before.
+    const next = chat.requests.length;
+    const later = await chat.send('lazy', [{ id: storedLeaf(discovered), role: 'assistant' }, user('thanks', 'l2')]);
+    const [record] = usages(later);
+    expect(record!.tokens.discoveryRoundTrips).toBe(countDiscoveryRoundTrips(chat.requests[next]!.messages));
+    expect(record!.tokens.discoveryRoundTrips).toBeGreaterThan(0);
   });
 });
