@@ -52,6 +52,13 @@ interface Entry {
 /** Summaries by the leaf message of their branch. */
 const byLeaf = new WeakMap<Message, Entry>();
 
+/**
+ * The branches summarised last (across threads), held so the next turn of each finds its summary to
+ * continue: a SQL store reads a new array per request, which nothing else keeps until the next one.
+ */
+const recent: (readonly Message[])[] = [];
+const RECENT_BRANCHES = 32;
+
 /** How far back from a branch's end the leaf of a known shorter branch is looked for (a turn adds a few messages). */
 const LOOK_BACK = 64;
 
@@ -120,6 +127,8 @@ export function summarizeBranch(branch: readonly Message[]): BranchSummary {
   if (base) branchSummaryStats.extended++;
   else branchSummaryStats.walked++;
   byLeaf.set(leaf, { branch: new WeakRef(branch), summary });
+  recent.push(branch);
+  if (recent.length > RECENT_BRANCHES) recent.shift();
   return summary;
 }
 

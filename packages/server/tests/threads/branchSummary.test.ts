@@ -7,6 +7,7 @@ import {
   countDiscoveryRoundTrips,
   createChatHandler,
   createMemoryThreadStore,
+  createPgliteThreadStore,
   createScriptedModel,
   type ChatModel,
   type ThreadStore,
@@ -209,5 +210,26 @@ describe('a summary per stored leaf: a suffix request reads what is new, not the
     const [record] = usages(later);
     expect(record!.tokens.discoveryRoundTrips).toBe(countDiscoveryRoundTrips(chat.requests[next]!.messages));
     expect(record!.tokens.discoveryRoundTrips).toBeGreaterThan(0);
+  });
+
+  it('a SQL store reads the branch per request: its summary is made on the first read and continued after, the count stays exact', async () => {
+    const threads = createPgliteThreadStore({ dataDir: 'memory://' });
+    try {
+      const chat = server(threads);
+      await storeThread(threads, 'sql', 120);
+      let leaf = 'b29';
+      const walks: number[] = [];
+      for (let turn = 0; turn < 4; turn++) {
+        const walked = branchSummaryStats.walked;
+        leaf = storedLeaf(await chat.send('sql', [{ id: leaf, role: 'assistant' }, user(`hello ${turn}`, `s${turn}`)]));
+        walks.push(branchSummaryStats.walked - walked);
+        const request = chat.requests.at(-1)!;
+        expect(request.messages).toHaveLength(121 + turn * 2);
+        expect(request.inputTokens).toBe(countedWhole(request));
+      }
+      expect(walks).toEqual([1, 0, 0, 0]);
+    } finally {
+      await threads.close();
+    }
   });
 });
