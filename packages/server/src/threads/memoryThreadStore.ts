@@ -58,7 +58,7 @@ function branchOf(thread: MemoryThread, messageId: string): readonly Message[] {
     added.push(stored.message);
     id = stored.parentId;
   }
-  // Not frozen (a frozen array is about 3 times slower to read by index, and requests compare branches by index): never changed.
+  // Not frozen (a frozen array is about 3 times slower to read by index, and requests compare branches with it): never handed out, only copies.
   const branch = base.concat(added.reverse());
   thread.branches.set(messageId, branch);
   if (thread.branches.size > KEPT_BRANCHES) thread.branches.delete(thread.branches.keys().next().value as string);
@@ -160,7 +160,8 @@ export function createMemoryThreadStore(): ThreadStore {
     async path(owner, threadId, messageId): Promise<readonly Message[]> {
       const thread = owned(owner, threadId);
       if (!thread || !thread.messages.has(messageId)) return [];
-      return branchOf(thread, messageId);
+      // A copy (a copy of pointers, not a walk): the kept branch stays the store's own.
+      return branchOf(thread, messageId).slice();
     },
     async append(owner, threadId, append: ThreadAppend) {
       const existing = threads.get(threadId);

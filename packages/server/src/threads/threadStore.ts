@@ -102,10 +102,7 @@ export interface ThreadStore {
    * `owned: false` when the thread exists with another owner, `exists: false` when it does not exist.
    */
   lookup(owner: string, threadId: string, messageIds: readonly string[]): Promise<ThreadLookup>;
-  /**
-   * The branch from the root to `messageId` (inclusive), oldest first; empty when it is not stored.
-   * The built-in stores may hand out the same array again (the memory store keeps its last few): never change it.
-   */
+  /** The branch from the root to `messageId` (inclusive), oldest first; empty when it is not stored. */
   path(owner: string, threadId: string, messageId: string): Promise<readonly Message[]>;
   /**
    * Adds a chain of messages (see {@link ThreadAppend}). Throws {@link ThreadStoreError}:

@@ -133,6 +133,11 @@ describe('a summary per stored leaf: a suffix request reads what is new, not the
     const inserted = [...branch.slice(0, 10), user('between'), ...branch.slice(10)];
     expect(storedPrefixOf(inserted)).toBeUndefined();
     expect(storedPrefixOf(branch.slice(1))).toBeUndefined();
+    // The store hands out copies of the branch it keeps: changing one changes nothing it reads later.
+    (branch as Message[])[0] = user('rewritten', 'u0');
+    const again = await threads.path('', 't', 'b9');
+    expect(again[0]).toMatchObject({ id: 'u0', content: expect.stringContaining('note 0') });
+    expect(storedPrefixOf([...again, user('new')])?.length).toBe(40);
     // Copies the client sent (same ids, other objects) are never taken for the stored branch.
     expect(storedPrefixOf(branch.map((message) => ({ ...message })))).toBeUndefined();
   });
