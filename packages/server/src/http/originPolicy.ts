@@ -40,7 +40,10 @@ const normalize = (origin: string): string | undefined => {
  * 4. a request with neither header is not from a browser page (curl, a server) and passes: an
  *    origin check protects users' browsers, it does not authenticate callers.
  */
-export function checkOrigin(request: Request, options: OriginPolicyOptions = {}): OriginVerdict {
+export function checkOrigin(
+  request: { readonly headers: { get(name: string): string | null }; readonly url: string },
+  options: OriginPolicyOptions = {},
+): OriginVerdict {
   const origin = request.headers.get('origin');
   const site = request.headers.get('sec-fetch-site');
   const allowed = options.allowedOrigins ?? [];
