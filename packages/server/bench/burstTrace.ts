@@ -149,18 +149,7 @@ const rows = results
     ...Object.fromEntries(Object.entries(server.trace[String(stamps['port'])] ?? {}).map(([k, v]) => [`s_${k}`, v])),
   }))
   .sort((a, b) => (a['firstData'] ?? 0) - (b['firstData'] ?? 0));
-const keys = [
-  'created',
-  'socket',
-  'connect',
-  'sent',
-  's_accept',
-  's_request',
-  's_firstWrite',
-  'headers',
-  'firstData',
-  'end',
-];
+const keys = ['created', 'socket', 'connect', 'sent', 's_accept', 's_request', 's_firstWrite', 'headers', 'firstData', 'end'];
 const at = (row: Stamps, key: string) => (row[key] === undefined ? Number.NaN : (row[key] as number) - started);
 const ms = (value: number) => (Number.isNaN(value) ? '-' : value.toFixed(1));
 const column = (key: string) => rows.map((row) => at(row, key)).sort((a, b) => a - b);

@@ -272,7 +272,12 @@ function nodeArrival(req: IncomingMessage, res: ServerResponse, url: URL, bytes:
       const abort = new AbortController();
       if (res.destroyed && !res.writableFinished) abort.abort();
       else res.once('close', () => res.writableFinished || abort.abort());
-      request = new Request(url, { method: 'POST', headers: fetchHeaders(req), body: bytes as Uint8Array<ArrayBuffer>, signal: abort.signal });
+      request = new Request(url, {
+        method: 'POST',
+        headers: fetchHeaders(req),
+        body: bytes as Uint8Array<ArrayBuffer>,
+        signal: abort.signal,
+      });
       return request;
     },
     discardBody: async () => {},
