@@ -1,6 +1,6 @@
 import { defaultMountOf } from './http/defaultMount.js';
 import { checkHost, isLoopbackAddress, type HostPolicyOptions } from './http/hostPolicy.js';
-import { ARRIVALS_PER_TURN, admitRequest, turnQueue } from './http/largeBodyTurns.js';
+import { ADAPTER_ARRIVALS_PER_TURN, admitRequest, turnQueue } from './http/largeBodyTurns.js';
 import { arrivalPathOf, type ChatAnswer, type ChatArrival, type EventStreamAnswer } from './http/chatArrival.js';
 import { EVENT_STREAM_HEADERS, EventStreamChunks } from './sse.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -347,8 +347,17 @@ async function writeEvents(res: ServerResponse, answer: EventStreamAnswer): Prom
  * refuses bodies over 100 kB unless given `{ limit }`). A body read by a middleware that left
  * nothing on `req.body` is a 400 `body-already-read` that says so, not a JSON error.
  *
- * Requests with a body (`POST`, ...) are admitted at most 8 per event-loop turn, in the order they
+ * Requests with a body (`POST`, ...) are admitted at most 16 per event-loop turn, in the order they
  * arrived, so a burst of them never holds the loop; `GET`, `HEAD` and `OPTIONS` are served at once.
+ *
+ * Given a handler from `createChatHandler` itself (not wrapped in a function of the app's), a `POST`
+ * with a `Content-Length` of at most 64 KiB (a chat turn) takes a shorter path with the same checks
+ * and answers: its body is read into bytes, the handler checks it without a Fetch `Request`, body
+ * stream or signal, and the run's events are written straight to the `ServerResponse` (coalesced
+ * and paced as `toServerSentEventsResponse` does, with backpressure; a client that goes away stops
+ * the run). The `Request` that `userOf`, a tools provider, `ownerOf` or an approval policy reads is
+ * built when one of them first asks (its body unread). Larger or chunked bodies, a body a middleware
+ * already read, and resumable handlers go through Fetch.
  */
 export function toNodeListener(
   handler: FetchHandler,
@@ -480,7 +489,7 @@ export function toNodeListener(
 }
 
 /** Requests with a body admitted per event-loop turn, in the order they arrived (see `turnQueue`). */
-const bodyRequestTurn = turnQueue(ARRIVALS_PER_TURN);
+const bodyRequestTurn = turnQueue(ADAPTER_ARRIVALS_PER_TURN);
 
 /** The shape of a Vite plugin this module needs (no runtime dependency on Vite). */
 export interface VitePluginLike {
