@@ -347,8 +347,8 @@ async function writeEvents(res: ServerResponse, answer: EventStreamAnswer): Prom
  * refuses bodies over 100 kB unless given `{ limit }`). A body read by a middleware that left
  * nothing on `req.body` is a 400 `body-already-read` that says so, not a JSON error.
  *
- * Requests with a body (`POST`, ...) are admitted at most 16 per event-loop turn, in the order they
- * arrived, so a burst of them never holds the loop; `GET`, `HEAD` and `OPTIONS` are served at once.
+ * Requests with a body (`POST`, ...) are admitted at most 8 per event-loop turn (16 small chat
+ * requests on the lean path below), in the order they arrived, so a burst of them never holds the loop; `GET`, `HEAD` and `OPTIONS` are served at once.
  *
  * Given a handler from `createChatHandler` itself (not wrapped in a function of the app's), a `POST`
  * with a `Content-Length` of at most 64 KiB (a chat turn) takes a shorter path with the same checks
@@ -481,7 +481,8 @@ export function toNodeListener(
     const method = req.method?.toUpperCase();
     if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS') serve(req, res, next);
     else
-      void bodyRequestTurn().then(
+      // A request served through Fetch costs about twice a small chat request on the lean path: it counts twice.
+      void bodyRequestTurn(arrivalPath && servedAsArrival(req) ? 1 : 2).then(
         () => serve(req, res, next, true),
         () => serve(req, res, next, true),
       );
