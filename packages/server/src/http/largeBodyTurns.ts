@@ -63,7 +63,7 @@ export function admitRequest(request: Request): void {
 export const wasAdmitted = (request: Request): boolean => admittedRequests.has(request);
 
 /** Requests read and checked, and runs started, in one event-loop turn at most (see {@link arrivalTurn}). */
-export const ARRIVALS_PER_TURN = 8;
+const ARRIVALS_PER_TURN = 8;
 
 /**
  * Requests with a body `toNodeListener` admits per event-loop turn, each read, checked and started
