@@ -5,7 +5,7 @@ import { reviewChatRequest, runChat, type ChatOptions, type ReviewedRequest } fr
 import { reportError } from './errors/errorReport.js';
 import { ChatRequestError } from './history.js';
 import { withDefaultMount } from './http/defaultMount.js';
-import { checkOrigin, preflightResponse, withCors, type OriginPolicyOptions } from './http/originPolicy.js';
+import { checkOrigin, corsHeaders, preflightResponse, withCors, type OriginPolicyOptions } from './http/originPolicy.js';
 import { checkHost, type HostPolicyOptions } from './http/hostPolicy.js';
 import { checkRunInputIds } from './http/checkIds.js';
 import { IdFieldScan } from './http/idFieldScan.js';
@@ -372,7 +372,7 @@ export function createChatHandler(options: ChatHandlerOptions): (request: Reques
         : run;
     const events = releasing(stored, slot);
     if (resumable && opened) return cors(resumable.start(opened, events, abort, arrival.signal));
-    return { events, abort, headers: corsOrigin === undefined ? {} : { 'access-control-allow-origin': corsOrigin, vary: 'Origin' } };
+    return { events, abort, headers: corsHeaders(corsOrigin) };
   };
   const handle = async (request: Request): Promise<Response> => {
     const answer = await serve(fetchArrival(request, wasAdmitted(request)));
