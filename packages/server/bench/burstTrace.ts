@@ -6,8 +6,8 @@
  *
  * - client: `created` (the request built, or written with PRE), `socket`, `connect`, `sent` (the body
  *   handed to the kernel), `headers`, `firstData` (the first body byte: the figure), `end`;
- * - server: `accept`, `request` (node's request event), `handler` (the chat handler called, after the
- *   adapter's admission turn), `response` (the handler's Response), `firstWrite`, `end`.
+ * - server: `accept`, `request` (node's request event), `firstWrite`, `end` (the chat handler is
+ *   given to `toNodeListener` as it is, so its lean node path is what runs: no step in between).
  *
  * Prints the first, median and last runs by first byte, the medians and maxima of each step (ms from
  * the burst's start), the server's CPU time (user and system) and its socket writes up to the last
@@ -149,20 +149,7 @@ const rows = results
     ...Object.fromEntries(Object.entries(server.trace[String(stamps['port'])] ?? {}).map(([k, v]) => [`s_${k}`, v])),
   }))
   .sort((a, b) => (a['firstData'] ?? 0) - (b['firstData'] ?? 0));
-const keys = [
-  'created',
-  'socket',
-  'connect',
-  'sent',
-  's_accept',
-  's_request',
-  's_handler',
-  's_response',
-  's_firstWrite',
-  'headers',
-  'firstData',
-  'end',
-];
+const keys = ['created', 'socket', 'connect', 'sent', 's_accept', 's_request', 's_firstWrite', 'headers', 'firstData', 'end'];
 const at = (row: Stamps, key: string) => (row[key] === undefined ? Number.NaN : (row[key] as number) - started);
 const ms = (value: number) => (Number.isNaN(value) ? '-' : value.toFixed(1));
 const column = (key: string) => rows.map((row) => at(row, key)).sort((a, b) => a - b);

@@ -5,13 +5,14 @@ import { reviewChatRequest, runChat, type ChatOptions, type ReviewedRequest } fr
 import { reportError } from './errors/errorReport.js';
 import { ChatRequestError } from './history.js';
 import { withDefaultMount } from './http/defaultMount.js';
-import { checkOrigin, preflightResponse, withCors, type OriginPolicyOptions } from './http/originPolicy.js';
+import { checkOrigin, corsHeaders, preflightResponse, withCors, type OriginPolicyOptions } from './http/originPolicy.js';
 import { checkHost, type HostPolicyOptions } from './http/hostPolicy.js';
 import { checkRunInputIds } from './http/checkIds.js';
 import { IdFieldScan } from './http/idFieldScan.js';
 import { arrivalTurn, runStartTurn, wasAdmitted } from './http/largeBodyTurns.js';
 import { RunsPerOwner, releasing, type RunsPerOwnerOptions } from './http/runsPerOwner.js';
-import { isJsonContentType, readJsonBody } from './http/readJsonBody.js';
+import { isJsonContentType, jsonOfBytes, readJsonBody } from './http/readJsonBody.js';
+import { fetchArrival, withArrivalPath, type ChatAnswer, type ChatArrival } from './http/chatArrival.js';
 import { readRunInput } from './http/readRunInput.js';
 import { parseRunInputText, rememberCheckedMessages } from './http/knownMessages.js';
 import { CallSigner } from './signing.js';
@@ -201,11 +202,13 @@ export function createChatHandler(options: ChatHandlerOptions): (request: Reques
   const policy: OriginPolicyOptions = { ...(allowedOrigins ? { allowedOrigins } : {}), ...(trustProxy ? { trustProxy } : {}) };
   const limits: Required<RequestLimits> = { ...DEFAULT_REQUEST_LIMITS, ...limitOptions };
   const resumable = resumableOption ? resumableStreamsFor(options, signer) : undefined;
-  return withDefaultMount(async (request: Request): Promise<Response> => {
+  // Every check and the run's start, on an arrival: a Fetch Request (the handler below), or a node
+  // request `toNodeListener` read itself (see `ChatArrival`), so both ways in share one implementation.
+  const serve = async (arrival: ChatArrival): Promise<ChatAnswer> => {
     const foreignHost =
-      allowedHosts === undefined ? undefined : checkHost(request.headers.get('host') ?? new URL(request.url).host, allowedHosts);
+      allowedHosts === undefined ? undefined : checkHost(arrival.headers.get('host') ?? new URL(arrival.url).host, allowedHosts);
     if (foreignHost !== undefined) {
-      await request.body?.cancel().catch(() => {});
+      await arrival.discardBody();
       return jsonError(403, foreignHost, 'forbidden-host');
     }
     try {
@@ -216,11 +219,11 @@ export function createChatHandler(options: ChatHandlerOptions): (request: Reques
         secretReported = true;
         console.error(`[chatwire] ${error.message}`);
       }
-      await request.body?.cancel().catch(() => {});
+      await arrival.discardBody();
       return jsonError(500, 'This server is not configured to serve chats: it has no CHATWIRE_SECRET (see its log).', error.code);
     }
-    const origin = checkOrigin(request, policy);
-    if (request.method === 'OPTIONS') return preflightResponse(request, origin, resumable ? 'GET, POST, DELETE' : 'POST');
+    const origin = checkOrigin(arrival, policy);
+    if (arrival.method === 'OPTIONS') return preflightResponse(arrival.request(), origin, resumable ? 'GET, POST, DELETE' : 'POST');
     const corsOrigin = origin.ok ? origin.corsOrigin : undefined;
     const cors = (response: Response) => {
       if (resumable && corsOrigin !== undefined)
@@ -229,23 +232,26 @@ export function createChatHandler(options: ChatHandlerOptions): (request: Reques
     };
     const fail = (status: number, error: string, code: string) => withCors(jsonError(status, error, code), corsOrigin);
     if (!origin.ok) return fail(403, origin.message, 'forbidden-origin');
-    if (resumable && request.method === 'GET') return cors(await resumable.resume(request));
-    if (resumable && request.method === 'DELETE') return cors(await resumable.stop(request));
-    if (request.method !== 'POST') return fail(405, `Use POST to start a run (got ${request.method}).`, 'method-not-allowed');
-    if (!isJsonContentType(request.headers.get('content-type'))) {
-      await request.body?.cancel().catch(() => {});
+    if (resumable && arrival.method === 'GET') return cors(await resumable.resume(arrival.request()));
+    if (resumable && arrival.method === 'DELETE') return cors(await resumable.stop(arrival.request()));
+    if (arrival.method !== 'POST') return fail(405, `Use POST to start a run (got ${arrival.method}).`, 'method-not-allowed');
+    if (!isJsonContentType(arrival.headers.get('content-type'))) {
+      await arrival.discardBody();
       return fail(
         415,
-        `The request body must be JSON, sent with \`Content-Type: application/json\` (got ${JSON.stringify(request.headers.get('content-type') ?? 'none')}).`,
+        `The request body must be JSON, sent with \`Content-Type: application/json\` (got ${JSON.stringify(arrival.headers.get('content-type') ?? 'none')}).`,
         'unsupported-media-type',
       );
     }
     // One request read and checked per event-loop turn: a burst that arrived together is spread over turns.
     // A request the node adapter admitted on its own turn (see `admitRequest`) is read, checked and started in that turn.
-    const admitted = wasAdmitted(request);
+    const admitted = arrival.admitted;
     if (!admitted) await arrivalTurn();
-    // An oversized id is refused as it arrives, before megabytes of it are decoded and parsed.
-    const body = await readJsonBody(request, limits.maxBodyBytes, new IdFieldScan(), parseRunInputText);
+    // An oversized id is refused as it arrives, before megabytes of it are decoded and parsed (a body
+    // the adapter read whole is small: parsed whole, as `readJsonBody` parses a small body).
+    const body = arrival.bytes
+      ? jsonOfBytes(arrival.bytes, limits.maxBodyBytes, parseRunInputText)
+      : await readJsonBody(arrival.request(), limits.maxBodyBytes, new IdFieldScan(), parseRunInputText);
     if (!body.ok) return fail(body.status, body.error, body.code);
     // Counts first: a 3,000-message body is refused before the schema walks every message.
     const counted = checkCounts(body.value, limits);
@@ -264,7 +270,7 @@ export function createChatHandler(options: ChatHandlerOptions): (request: Reques
     rememberCheckedMessages(body.value, input.messages);
     let slot: (() => void) | Response;
     try {
-      slot = runsPerOwner ? await runsPerOwner.acquire(request) : () => {};
+      slot = runsPerOwner ? await runsPerOwner.acquire(arrival.request()) : () => {};
     } catch (error) {
       // The app's ownerOf failed (often on a token the client sent): reported, never shown, and the handler keeps serving.
       const ref = reportError(options.onError, { kind: 'run', error, threadId: input.threadId, runId: input.runId });
@@ -276,12 +282,12 @@ export function createChatHandler(options: ChatHandlerOptions): (request: Reques
     if (!admitted) await runStartTurn();
     const abort = new AbortController();
     // With resumable streams a disconnect only detaches the reader; the run stops on DELETE.
-    if (!resumable) request.signal?.addEventListener('abort', () => abort.abort(), { once: true });
+    if (!resumable) arrival.signal?.addEventListener('abort', () => abort.abort(), { once: true });
     let tools: readonly AnyTool[];
     let user: string | undefined;
     try {
-      tools = await toolsFor(toolsOption, request);
-      user = userOf ? await userOf(request) : undefined;
+      tools = typeof toolsOption === 'function' ? await toolsOption(arrival.request()) : (toolsOption ?? []);
+      user = userOf ? await userOf(arrival.request()) : undefined;
     } catch (error) {
       slot();
       const ref = reportError(options.onError, { kind: 'run', error, threadId: input.threadId, runId: input.runId });
@@ -304,7 +310,7 @@ export function createChatHandler(options: ChatHandlerOptions): (request: Reques
         return fail(503, `The thread store is unavailable; nothing was saved. Try again shortly (ref ${ref}).`, 'threads-unavailable');
       }
     }
-    const opened = resumable ? await resumable.open(input, request) : undefined;
+    const opened = resumable ? await resumable.open(input, arrival.request()) : undefined;
     if (opened instanceof Response) {
       slot();
       return cors(opened);
@@ -319,7 +325,10 @@ export function createChatHandler(options: ChatHandlerOptions): (request: Reques
       ...(input.parentRunId === undefined ? {} : { parentRunId: input.parentRunId }),
       ...(input.resume ? { resume: input.resume } : {}),
       signal: abort.signal,
-      request,
+      // Built only when something reads it (an approval policy, telemetry's trace context).
+      get request() {
+        return arrival.request();
+      },
       ...(typeof user === 'string' && user !== '' ? { user } : {}),
     };
     let review: ReviewedRequest;
@@ -362,9 +371,15 @@ export function createChatHandler(options: ChatHandlerOptions): (request: Reques
           })
         : run;
     const events = releasing(stored, slot);
-    if (resumable && opened) return cors(resumable.start(opened, events, abort, request.signal));
-    return withCors(toServerSentEventsResponse(events, { abort }), corsOrigin);
-  }, '/api/chat');
+    if (resumable && opened) return cors(resumable.start(opened, events, abort, arrival.signal));
+    return { events, abort, headers: corsHeaders(corsOrigin) };
+  };
+  const handle = async (request: Request): Promise<Response> => {
+    const answer = await serve(fetchArrival(request, wasAdmitted(request)));
+    return answer instanceof Response ? answer : toServerSentEventsResponse(answer.events, answer);
+  };
+  // Resumable streams read the request's own signal (a disconnect detaches): those go through Fetch.
+  return withDefaultMount(resumable ? handle : withArrivalPath(handle, serve), '/api/chat');
 }
 
 /** The resumable streams of a handler: on its store's `runs`, or the process's in-memory buffers when no store is given. */

@@ -83,6 +83,82 @@ async function chunkTurn(): Promise<void> {
 const sseStats = { chunks: 0, events: 0 };
 
 /**
+ * The chunks of one event stream, each a string of `data: <json>\n\n` frames, put together as
+ * {@link toServerSentEventsResponse} describes (coalesced per turn, within the budgets, the first
+ * event alone). The one implementation behind both ways a stream goes out: the web `Response` body,
+ * and the node adapter's direct writes to a `ServerResponse` (see `node.ts`), which asks for the next
+ * chunk only once the socket took the last one (backpressure).
+ */
+export class EventStreamChunks {
+  readonly #iterator: AsyncIterator<Event>;
+  readonly #abort: AbortController | undefined;
+  /** An event asked for in one chunk that was not ready before the chunk ended: the next chunk starts with it. */
+  #waiting: Promise<IteratorResult<Event>> | undefined;
+  #first = true;
+  #done = false;
+
+  constructor(events: AsyncIterable<Event>, abort?: AbortController) {
+    this.#iterator = events[Symbol.asyncIterator]();
+    this.#abort = abort;
+  }
+
+  /** The next chunk; `undefined` once the events ended. Rejects when the events fail. Not called again before it settles. */
+  async next(): Promise<string | undefined> {
+    if (this.#done) return undefined;
+    // Over this turn's budget: wait for a turn with budget left (others that waited earlier go first).
+    if (!this.#first) await chunkTurn();
+    const iterator = this.#iterator;
+    const next = await (this.#waiting ?? iterator.next());
+    this.#waiting = undefined;
+    if (next.done) {
+      this.#done = true;
+      return undefined;
+    }
+    if (this.#first) {
+      // The first event (RUN_STARTED) goes out alone, at once: the run's first byte waits for nothing.
+      this.#first = false;
+      sseStats.chunks++;
+      sseStats.events++;
+      return encodeServerSentEvent(next.value);
+    }
+    const started = performance.now();
+    let frames = encodeServerSentEvent(next.value);
+    let events = 1;
+    // The rest of this turn's events join the chunk: each next() is raced against the end of the turn.
+    let turnOver = false;
+    const turnEnd = nextTurn().then(() => {
+      turnOver = true;
+      return undefined;
+    });
+    while (!turnOver && frames.length < MAX_CHUNK_CHARS && performance.now() - started < CHUNK_BUDGET_MS) {
+      const pending = iterator.next();
+      const more = await Promise.race([pending, turnEnd]);
+      if (more === undefined) {
+        this.#waiting = pending;
+        break;
+      }
+      if (more.done) {
+        this.#done = true;
+        break;
+      }
+      frames += encodeServerSentEvent(more.value);
+      events++;
+    }
+    spend(performance.now() - started);
+    sseStats.chunks++;
+    sseStats.events += events;
+    return frames;
+  }
+
+  /** Stops the stream (its reader went away): aborts the run's controller and ends the event iterator. */
+  async cancel(): Promise<void> {
+    this.#done = true;
+    this.#abort?.abort();
+    await this.#iterator.return?.();
+  }
+}
+
+/**
  * Turns AG-UI events into a streaming `Response` (`data: <json>\n\n` frames). When the client
  * goes away the body is cancelled, which aborts `abort` (pass its signal to `chat()` so the model
  * stops) and ends the event iterator.
@@ -106,64 +182,19 @@ export function toServerSentEventsResponse(
   events: AsyncIterable<Event>,
   options: { readonly abort?: AbortController; readonly headers?: Record<string, string> } = {},
 ): Response {
-  const iterator = events[Symbol.asyncIterator]();
+  const chunks = new EventStreamChunks(events, options.abort);
   const encoder = new TextEncoder();
-  // An event asked for in one chunk that was not ready before the chunk ended: the next chunk starts with it.
-  let waiting: Promise<IteratorResult<Event>> | undefined;
-  let first = true;
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
       try {
-        // Over this turn's budget: wait for a turn with budget left (others that waited earlier go first).
-        if (!first) await chunkTurn();
-        const next = await (waiting ?? iterator.next());
-        waiting = undefined;
-        if (next.done) return controller.close();
-        if (first) {
-          // The first event (RUN_STARTED) goes out alone, at once: the run's first byte waits for nothing.
-          first = false;
-          sseStats.chunks++;
-          sseStats.events++;
-          controller.enqueue(encoder.encode(encodeServerSentEvent(next.value)));
-          return;
-        }
-        const started = performance.now();
-        let frames = encodeServerSentEvent(next.value);
-        let events = 1;
-        // The rest of this turn's events join the chunk: each next() is raced against the end of the turn.
-        let turnOver = false;
-        const turnEnd = nextTurn().then(() => {
-          turnOver = true;
-          return undefined;
-        });
-        let done = false;
-        while (!turnOver && frames.length < MAX_CHUNK_CHARS && performance.now() - started < CHUNK_BUDGET_MS) {
-          const pending = iterator.next();
-          const more = await Promise.race([pending, turnEnd]);
-          if (more === undefined) {
-            waiting = pending;
-            break;
-          }
-          if (more.done) {
-            done = true;
-            break;
-          }
-          frames += encodeServerSentEvent(more.value);
-          events++;
-        }
-        spend(performance.now() - started);
-        sseStats.chunks++;
-        sseStats.events += events;
-        controller.enqueue(encoder.encode(frames));
-        if (done) controller.close();
+        const chunk = await chunks.next();
+        if (chunk === undefined) controller.close();
+        else controller.enqueue(encoder.encode(chunk));
       } catch (error) {
         controller.error(error);
       }
     },
-    async cancel() {
-      options.abort?.abort();
-      await iterator.return?.();
-    },
+    cancel: () => chunks.cancel(),
   });
   return new Response(body, { status: 200, headers: { ...EVENT_STREAM_HEADERS, ...options.headers } });
 }

@@ -177,10 +177,10 @@ describe('a fair server: writes coalesced per turn, no run starving the others',
       server.close();
     }
     expect(firstWritten.filter((at) => at !== undefined)).toHaveLength(40);
-    // At most 8 requests with a body are admitted per turn, each read, checked and started in its
-    // admission turn (not one turn later to read it and another to start it): 40 arrivals take 5 turns.
+    // At most 16 requests with a body are admitted per turn, each read, checked and started in its
+    // admission turn (not one turn later to read it and another to start it): 40 arrivals take 3 turns.
     const waited = firstWritten.map((at, run) => at - (arrived[run] as number));
-    expect(Math.max(...waited)).toBeLessThanOrEqual(40 / 8 + 1);
+    expect(Math.max(...waited)).toBeLessThanOrEqual(40 / 16 + 1);
     // The runs admitted first do not wait for a second and third turn.
     expect(Math.min(...waited)).toBeLessThanOrEqual(1);
   });

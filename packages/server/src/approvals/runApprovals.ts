@@ -21,7 +21,10 @@ export function runApprovalsOf(options: ChatOptions): RunApprovals {
     grants: options.grants === false ? undefined : storeOf(options).grants,
     neverGrantable: (options.grants === false ? undefined : options.grants?.neverGrantable) ?? [],
     user: typeof options.user === 'string' && options.user !== '' ? options.user : undefined,
-    request: options.request,
+    // Read only when a policy is asked (the node adapter builds the Request on first use).
+    get request() {
+      return options.request;
+    },
   };
 }
 

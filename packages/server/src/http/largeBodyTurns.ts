@@ -2,34 +2,36 @@
 export const LARGE_BODY_BYTES = 256 * 1024;
 
 /**
- * A queue of event-loop turns: each call resolves on a turn, at most `perTurn` callers per turn, in
- * the order they asked. Hand-written: a few lines over `setImmediate`, whose callbacks queued from a
- * callback run on the next turn.
+ * A queue of event-loop turns: each call resolves on a turn, at most `perTurn` callers per turn (or
+ * callers whose `weight`s add up to at most `perTurn`: a caller that costs twice as much counts
+ * twice), in the order they asked. Hand-written: a few lines over `setImmediate`, whose callbacks
+ * queued from a callback run on the next turn.
  */
-export function turnQueue(perTurn = 1): () => Promise<void> {
+export function turnQueue(perTurn = 1): (weight?: number) => Promise<void> {
   let tail: Promise<void> = Promise.resolve();
-  let inTurn = 0;
-  return () => {
+  /** The turn callers still join: its callers, and the weight they took. */
+  let open: { callers: number; used: number } | undefined;
+  return (weight = 1) => {
     waitingCallers++;
-    if (inTurn > 0 && inTurn < perTurn) {
-      inTurn++;
+    if (open && open.used + weight <= perTurn) {
+      open.callers++;
+      open.used += weight;
       return tail;
     }
-    inTurn = 1;
-    const turn = tail.then(
+    const turnOf = { callers: 1, used: weight };
+    open = turnOf;
+    tail = tail.then(
       () =>
         new Promise<void>((resolve) =>
           setImmediate(() => {
-            // This turn's callers are through (`inTurn` of them unless the turn is still the tail);
-            // callers from now on wait for the next turn.
-            waitingCallers -= tail === turn ? inTurn : perTurn;
-            if (tail === turn) inTurn = 0;
+            // This turn's callers are through; callers from now on wait for the next turn.
+            waitingCallers -= turnOf.callers;
+            if (open === turnOf) open = undefined;
             resolve();
           }),
         ),
     );
-    tail = turn;
-    return turn;
+    return tail;
   };
 }
 
@@ -48,7 +50,7 @@ const admittedRequests = new WeakSet<Request>();
 
 /**
  * Marks a request a server adapter admitted through a turn queue of its own (`toNodeListener` admits
- * {@link ARRIVALS_PER_TURN} requests with a body per turn): the handler then reads, checks and starts
+ * {@link ADAPTER_ARRIVALS_PER_TURN} requests with a body per turn): the handler then reads, checks and starts
  * it in that same turn, instead of waiting one more turn at {@link arrivalTurn} and another at
  * {@link runStartTurn}. The work per turn stays bounded by the adapter's queue, and a burst's first
  * bytes go out turns earlier.
@@ -61,7 +63,17 @@ export function admitRequest(request: Request): void {
 export const wasAdmitted = (request: Request): boolean => admittedRequests.has(request);
 
 /** Requests read and checked, and runs started, in one event-loop turn at most (see {@link arrivalTurn}). */
-export const ARRIVALS_PER_TURN = 8;
+const ARRIVALS_PER_TURN = 8;
+
+/**
+ * Requests with a body `toNodeListener` admits per event-loop turn, each read, checked and started
+ * in its turn: 16 small chat requests (its lean path, without a Fetch `Request`, body stream or
+ * `Response`: about a quarter of a millisecond of CPU each on the bench machine), or
+ * {@link ARRIVALS_PER_TURN} through Fetch (each counts twice), or a mix. A burst of 50 chat requests
+ * gets its first bytes out in 4 turns instead of 7 (each turn also moves the streams already running
+ * on), and a flood through Fetch (large uploads, a wrapped handler) takes no more per turn than before.
+ */
+export const ADAPTER_ARRIVALS_PER_TURN = 2 * ARRIVALS_PER_TURN;
 
 /**
  * Resolves on an event-loop turn of its own, one caller per turn, in the order they asked. Decoding

@@ -40,7 +40,10 @@ const normalize = (origin: string): string | undefined => {
  * 4. a request with neither header is not from a browser page (curl, a server) and passes: an
  *    origin check protects users' browsers, it does not authenticate callers.
  */
-export function checkOrigin(request: Request, options: OriginPolicyOptions = {}): OriginVerdict {
+export function checkOrigin(
+  request: { readonly headers: { get(name: string): string | null }; readonly url: string },
+  options: OriginPolicyOptions = {},
+): OriginVerdict {
   const origin = request.headers.get('origin');
   const site = request.headers.get('sec-fetch-site');
   const allowed = options.allowedOrigins ?? [];
@@ -76,11 +79,15 @@ export function checkOrigin(request: Request, options: OriginPolicyOptions = {})
   return refuse(`Origin ${origin} is not this server (${host})`);
 }
 
-/** Adds the CORS headers for an allowed cross-origin caller to a response. */
+/** The CORS headers for an allowed cross-origin caller (none for a same-origin one). */
+export const corsHeaders = (corsOrigin: string | undefined): Readonly<Record<string, string>> =>
+  corsOrigin === undefined ? {} : { 'access-control-allow-origin': corsOrigin, vary: 'Origin' };
+
+/** Adds the CORS headers for an allowed cross-origin caller to a response (`vary` added to any it has). */
 export function withCors(response: Response, corsOrigin: string | undefined): Response {
-  if (corsOrigin === undefined) return response;
-  response.headers.set('access-control-allow-origin', corsOrigin);
-  response.headers.append('vary', 'Origin');
+  for (const [name, value] of Object.entries(corsHeaders(corsOrigin)))
+    if (name === 'vary') response.headers.append(name, value);
+    else response.headers.set(name, value);
   return response;
 }
 

@@ -16,6 +16,14 @@ export interface BodyFailure {
   readonly error: string;
 }
 
+/** The refusal of a body over the size limit (413); `size` says how large it is. */
+const bodyTooLarge = (size: string, maxBytes: number): { ok: false } & BodyFailure => ({
+  ok: false,
+  status: 413,
+  code: 'body-too-large',
+  error: `The request body is ${size}; this server accepts at most ${maxBytes} bytes (the handler's \`limits.maxBodyBytes\`).`,
+});
+
 /** Whether a `Content-Type` header says JSON (`application/json`, any parameters). */
 export function isJsonContentType(header: string | null): boolean {
   if (header === null) return false;
@@ -43,12 +51,7 @@ export async function readJsonBody(
   scan?: BodyScan,
   parse: (text: string) => unknown = JSON.parse,
 ): Promise<{ readonly ok: true; readonly value: unknown } | ({ readonly ok: false } & BodyFailure)> {
-  const tooLarge = (size: string): { ok: false } & BodyFailure => ({
-    ok: false,
-    status: 413,
-    code: 'body-too-large',
-    error: `The request body is ${size}; this server accepts at most ${maxBytes} bytes (the handler's \`limits.maxBodyBytes\`).`,
-  });
+  const tooLarge = (size: string) => bodyTooLarge(size, maxBytes);
   const declared = request.headers.get('content-length');
   if (declared !== null && Number(declared) > maxBytes) {
     await request.body?.cancel().catch(() => {});
@@ -93,6 +96,19 @@ export async function readJsonBody(
     bytes.set(chunk, offset);
     offset += chunk.byteLength;
   }
+  return jsonOfBytes(bytes, maxBytes, parse);
+}
+
+/**
+ * A whole body's bytes as JSON (`parse` reads the text), or why not (400; 413 over `maxBytes`): the last step of
+ * {@link readJsonBody}, and what a server adapter that read a small body whole calls (see `ChatArrival`).
+ */
+export function jsonOfBytes(
+  bytes: Uint8Array,
+  maxBytes: number,
+  parse: (text: string) => unknown = JSON.parse,
+): { readonly ok: true; readonly value: unknown } | ({ readonly ok: false } & BodyFailure) {
+  if (bytes.byteLength > maxBytes) return bodyTooLarge(`${bytes.byteLength} bytes`, maxBytes);
   try {
     // Checked as UTF-8 first (simdutf), then decoded without a second check: a fatal TextDecoder did both, slower.
     if (!isUtf8(bytes)) throw new TypeError('The encoded data was not valid for encoding utf-8');

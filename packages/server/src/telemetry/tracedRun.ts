@@ -36,7 +36,12 @@ async function* afterLoading(options: ChatOptions, events: RunEvents): RunEvents
 function startRunTrace(api: OtelApi, options: ChatOptions): RunTrace | undefined {
   const tracer = api.trace.getTracer(INSTRUMENTATION_SCOPE);
   // A browser's or a gateway's trace continues: W3C `traceparent` through the registered propagator.
-  const parent = options.request ? api.propagation.extract(api.ROOT_CONTEXT, options.request.headers, headerGetter) : api.context.active();
+  // Only when a propagator is registered (the default one reads no field): the node adapter builds a
+  // run's `request` only when something reads it.
+  const parent =
+    api.propagation.fields().length > 0 && options.request
+      ? api.propagation.extract(api.ROOT_CONTEXT, options.request.headers, headerGetter)
+      : api.context.active();
   const root = tracer.startSpan(`invoke_agent ${options.telemetry?.agentName ?? 'chatwire'}`, { kind: api.SpanKind.INTERNAL }, parent);
   const metrics = genAiInstruments(api);
   if (!root.isRecording() && !metrics) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createChatHandler, createScriptedModel } from '@chatwire/server';
-import { largeBodyTurn, turnQueue } from '../../src/http/largeBodyTurns.js';
+import { admissionsWaiting, largeBodyTurn, turnQueue } from '../../src/http/largeBodyTurns.js';
 import { readEvents, runInput, user } from '../fixtures.js';
 
 describe('large bodies are parsed one per event-loop turn', () => {
@@ -34,6 +34,27 @@ describe('arrivals and run starts are spread over event-loop turns', () => {
     for (const at of turns) perTurn.set(at, (perTurn.get(at) ?? 0) + 1);
     expect([...perTurn.values()]).toEqual([3, 3, 1]);
     expect(turns).toEqual([...turns].sort((a, b) => a - b));
+  });
+
+  it('a weighted caller takes its weight of a turn: the callers of a turn never add up past the limit, in order', async () => {
+    let turn = 0;
+    let done = false;
+    const tick = () => {
+      turn++;
+      if (!done) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const next = turnQueue(4);
+    // A request through Fetch counts 2, a small chat request on the node adapter's lean path 1.
+    const weights = [2, 2, 1, 2, 1, 1, 2, 2];
+    const turns = await Promise.all(weights.map((weight) => next(weight).then(() => turn)));
+    done = true;
+    const weightPerTurn = new Map<number, number>();
+    turns.forEach((at, i) => weightPerTurn.set(at, (weightPerTurn.get(at) ?? 0) + (weights[i] as number)));
+    // [2, 2], [1, 2, 1], [1, 2], [2]: the next caller waits when its weight would not fit.
+    expect([...weightPerTurn.values()]).toEqual([4, 4, 3, 2]);
+    expect(turns).toEqual([...turns].sort((a, b) => a - b));
+    expect(admissionsWaiting()).toBe(false);
   });
 
   it('a burst of 40 requests arriving together is read and started over several turns, at most 8 per turn', async () => {
