@@ -15,19 +15,13 @@ import {
 import { branchSummaryStats, storedPrefixOf, summarizeBranch } from '../../src/threads/branchSummary.js';
 import { branchFoldStats, countTextTokens } from '../../src/tokens.js';
 import { interruptsOf, readEvents, runInput, user } from '../fixtures.js';
-import { chatRequest } from './threadsFixtures.js';
+import { chatRequest, refundOrder } from './threadsFixtures.js';
 
 const noteDown = toolDefinition({
   name: 'noteDown',
   description: 'Write a note.',
   inputSchema: z.object({ text: z.string() }),
 }).server(async ({ text }: { text: string }) => ({ noted: text }));
-const refundOrder = toolDefinition({
-  name: 'refundOrder',
-  description: 'Refund an order.',
-  inputSchema: z.object({ orderId: z.string() }),
-  needsApproval: true,
-}).server(async ({ orderId }: { orderId: string }) => ({ refunded: orderId }));
 
 const listOrders = toolDefinition({
   name: 'listOrders',

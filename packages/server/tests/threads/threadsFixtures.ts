@@ -9,7 +9,8 @@ const getWeather = toolDefinition({
   description: 'The weather in a city.',
   inputSchema: z.object({ city: z.string() }),
 }).server(async ({ city }: { city: string }) => ({ city, temp: 3 }));
-const refundOrder = toolDefinition({
+/** A server tool that needs approval (also used by branchSummary.test.ts). */
+export const refundOrder = toolDefinition({
   name: 'refundOrder',
   description: 'Refund an order.',
   inputSchema: z.object({ orderId: z.string() }),
