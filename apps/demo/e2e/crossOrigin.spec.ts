@@ -22,21 +22,25 @@ const runInput = JSON.stringify({
   context: [],
 });
 
-/** What the API answers another local origin, with and without CORS preflight. */
+/**
+ * What the API answers another local origin, with and without CORS preflight. Each request on a
+ * connection of its own (`connection: close`): a kept-alive connection the server closes as idle
+ * while the next request goes out resets that request (ECONNRESET), which says nothing about CORS.
+ */
 async function expectClosedTo(request: APIRequestContext, api: string, origin: string) {
   const preflight = await request.fetch(api, {
     method: 'OPTIONS',
-    headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+    headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type', connection: 'close' },
   });
   expect(preflight.headers()['access-control-allow-origin']).toBeUndefined();
   const json = await request.post(api, {
-    headers: { origin, 'sec-fetch-site': 'same-site', 'content-type': 'application/json' },
+    headers: { origin, 'sec-fetch-site': 'same-site', 'content-type': 'application/json', connection: 'close' },
     data: runInput,
   });
   expect(json.status()).toBe(403);
   expect(json.headers()['access-control-allow-origin']).toBeUndefined();
   const form = await request.post(api, {
-    headers: { origin, 'sec-fetch-site': 'same-site', 'content-type': 'text/plain' },
+    headers: { origin, 'sec-fetch-site': 'same-site', 'content-type': 'text/plain', connection: 'close' },
     data: runInput,
   });
   expect([403, 415]).toContain(form.status());
@@ -85,9 +89,12 @@ test('the dev server (npm start) does not let another local origin drive the API
   await new Promise((resolve) => probe.close(resolve));
   const child: ChildProcess = spawn('npm', ['run', '--silent', '-w', '@chatwire/demo', 'dev'], {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', CHATWIRE_MODEL: 'scripted' },
-    stdio: 'ignore',
+    stdio: ['ignore', 'ignore', 'pipe'],
     detached: true,
   });
+  // What the dev server said on stderr, shown if the test fails (a crash would explain a reset).
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => void (stderr = (stderr + chunk.toString()).slice(-4_000)));
   const attacker = await attackerSite();
   try {
     const api = `http://127.0.0.1:${port}/api/chat`;
@@ -96,6 +103,9 @@ test('the dev server (npm start) does not let another local origin drive the API
       .toBe(200);
     await expectClosedTo(request, api, attacker.origin);
     await expectClosedTo(request, api, `http://localhost:${port + 1}`);
+  } catch (error) {
+    if (stderr) console.error(`the dev server's stderr:\n${stderr}`);
+    throw error;
   } finally {
     attacker.server.close();
     if (child.pid) process.kill(-child.pid, 'SIGTERM');
