@@ -18,18 +18,24 @@ describe('large bodies are parsed one per event-loop turn', () => {
   });
 });
 
+/** Counts event-loop turns (one `setImmediate` each) from now until `stop()`. */
+function countTurns() {
+  let turn = 0;
+  let done = false;
+  const tick = () => {
+    turn++;
+    if (!done) setImmediate(tick);
+  };
+  setImmediate(tick);
+  return { now: () => turn, stop: () => void (done = true) };
+}
+
 describe('arrivals and run starts are spread over event-loop turns', () => {
   it('turnQueue(3) lets at most three callers through per turn, in order', async () => {
-    let turn = 0;
-    let done = false;
-    const tick = () => {
-      turn++;
-      if (!done) setImmediate(tick);
-    };
-    setImmediate(tick);
+    const clock = countTurns();
     const next = turnQueue(3);
-    const turns = await Promise.all(Array.from({ length: 7 }, () => next().then(() => turn)));
-    done = true;
+    const turns = await Promise.all(Array.from({ length: 7 }, () => next().then(() => clock.now())));
+    clock.stop();
     const perTurn = new Map<number, number>();
     for (const at of turns) perTurn.set(at, (perTurn.get(at) ?? 0) + 1);
     expect([...perTurn.values()]).toEqual([3, 3, 1]);
@@ -37,18 +43,12 @@ describe('arrivals and run starts are spread over event-loop turns', () => {
   });
 
   it('a weighted caller takes its weight of a turn: the callers of a turn never add up past the limit, in order', async () => {
-    let turn = 0;
-    let done = false;
-    const tick = () => {
-      turn++;
-      if (!done) setImmediate(tick);
-    };
-    setImmediate(tick);
+    const clock = countTurns();
     const next = turnQueue(4);
     // A request through Fetch counts 2, a small chat request on the node adapter's lean path 1.
     const weights = [2, 2, 1, 2, 1, 1, 2, 2];
-    const turns = await Promise.all(weights.map((weight) => next(weight).then(() => turn)));
-    done = true;
+    const turns = await Promise.all(weights.map((weight) => next(weight).then(() => clock.now())));
+    clock.stop();
     const weightPerTurn = new Map<number, number>();
     turns.forEach((at, i) => weightPerTurn.set(at, (weightPerTurn.get(at) ?? 0) + (weights[i] as number)));
     // [2, 2], [1, 2, 1], [1, 2], [2]: the next caller waits when its weight would not fit.
@@ -58,23 +58,17 @@ describe('arrivals and run starts are spread over event-loop turns', () => {
   });
 
   it('a burst of 40 requests arriving together is read and started over several turns, at most 8 per turn', async () => {
-    let turn = 0;
-    let done = false;
-    const tick = () => {
-      turn++;
-      if (!done) setImmediate(tick);
-    };
+    const clock = countTurns();
     // The turn each run started in: the handler asks for the request's user right after the run's start turn.
     const startedIn: number[] = [];
     const handleChat = createChatHandler({
       model: createScriptedModel(),
       secret: 'turns-secret',
       userOf: () => {
-        startedIn.push(turn);
+        startedIn.push(clock.now());
         return undefined;
       },
     });
-    setImmediate(tick);
     const responses = await Promise.all(
       Array.from({ length: 40 }, (_, i) =>
         handleChat(
@@ -87,7 +81,7 @@ describe('arrivals and run starts are spread over event-loop turns', () => {
       ),
     );
     await Promise.all(responses.map((response) => readEvents(response)));
-    done = true;
+    clock.stop();
     expect(responses.map((response) => response.status)).toEqual(Array.from({ length: 40 }, () => 200));
     expect(startedIn).toHaveLength(40);
     const perTurn = new Map<number, number>();
