@@ -61,8 +61,13 @@ function storedOf(row: MessageRow): StoredMessage {
 /** The most messages a SQL store keeps of what it read for chat requests (see `readMessages`). */
 const READ_MESSAGES_KEPT = 50_000;
 
-/** Now, to the millisecond (what list cursors carry), and never earlier than the thread's last activity. */
-const NEXT_ACTIVITY = `greatest(date_trunc('milliseconds', clock_timestamp()), updated_at + interval '1 millisecond')`;
+/**
+ * Now, to the millisecond (what list cursors carry), and later than the owner's newest activity: a thread
+ * touched now is first in the owner's list even when another thread's activity fell in the same millisecond
+ * (or was already pushed past the clock by this rule). One index read (`chatwire_threads_by_activity`).
+ */
+const NEXT_ACTIVITY = `greatest(date_trunc('milliseconds', clock_timestamp()),
+  (SELECT max(newest.updated_at) FROM chatwire_threads newest WHERE newest.owner = chatwire_threads.owner) + interval '1 millisecond')`;
 
 /** SQLSTATE classes of a database that is not there or not serving: connection, resources, shutdown. */
 const UNAVAILABLE_STATES = /^(08|53|57|58)/;
