@@ -79,11 +79,13 @@ const calling = (when: string, name: string, args: Record<string, unknown> = {})
   reply: { toolCalls: [{ name, args }] },
 });
 const customs = (events: readonly Event[], name: string) =>
-  events.flatMap((event) => (event.type === 'CUSTOM' && event.name === name ? [event.value as { id: string; data: Record<string, unknown> }] : []));
+  events.flatMap((event) =>
+    event.type === 'CUSTOM' && event.name === name ? [event.value as { id: string; data: Record<string, unknown> }] : [],
+  );
 const results = (events: readonly Event[]) => events.flatMap((event) => (event.type === 'TOOL_CALL_RESULT' ? [event] : []));
 /** The text a result carries (the tools here answer `{ content: [{ type: 'text', text }] }`). */
-const textOf = (result: { content: string } | undefined) =>
-  (JSON.parse(result?.content ?? '{}') as { content?: { text: string }[] }).content?.[0]?.text;
+const textOf = (result: { content: unknown } | undefined) =>
+  (JSON.parse(typeof result?.content === 'string' ? result.content : '{}') as { content?: { text: string }[] }).content?.[0]?.text;
 const finished = (events: readonly Event[]) => events.at(-1) as Extract<Event, { type: 'RUN_FINISHED' }>;
 
 const clock = () =>
@@ -184,7 +186,7 @@ describe("an app's call (forwardedProps.chatwire.appCall)", () => {
     expect(app.recorder.requests.length).toBe(app.requestsBefore);
   });
 
-  it("is left out of what the model reads afterwards, with its result", async () => {
+  it('is left out of what the model reads afterwards, with its result', async () => {
     const app = await withApp([{ name: 'then', when: 'and then?', reply: { text: 'ok' } }]);
     const request = app.appCall('refresh');
     const { history } = await app.run(app.first.history, request);

@@ -64,13 +64,13 @@ export function mcpAppCsp(declared: unknown): McpAppPolicy {
     const values = source[field];
     if (values === undefined) continue;
     if (!Array.isArray(values)) {
-      refused.push({ field, value: String(values).slice(0, MAX_ORIGIN_CHARS), reason: 'not a list' });
+      refused.push({ field, value: typeof values === 'string' ? values.slice(0, MAX_ORIGIN_CHARS) : typeof values, reason: 'not a list' });
       continue;
     }
     const kept: string[] = [];
     for (const value of values) {
       const reason = refusal(value);
-      if (reason) refused.push({ field, value: String(value).slice(0, MAX_ORIGIN_CHARS), reason });
+      if (reason) refused.push({ field, value: typeof value === 'string' ? value.slice(0, MAX_ORIGIN_CHARS) : typeof value, reason });
       else if (kept.length >= MAX_ORIGINS) refused.push({ field, value: value as string, reason: `over ${MAX_ORIGINS} origins` });
       else if (!kept.includes(value as string)) kept.push(value as string);
     }

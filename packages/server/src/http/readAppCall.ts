@@ -22,8 +22,11 @@ export function readAppCall(input: RunAgentInput): { readonly appCall?: McpAppCa
   const { toolCallId, via, name } = appCall;
   const args = appCall['arguments'] ?? {};
   if (typeof toolCallId !== 'string' || !APP_CALL_ID.test(toolCallId))
-    return { error: `forwardedProps.chatwire.appCall.toolCallId must be '${APP_CALL_ID_PREFIX}_' and 1 to 64 letters, digits, '_' or '-'.` };
-  if (typeof via !== 'string' || via === '' || via.length > 256) return { error: 'forwardedProps.chatwire.appCall.via must name a tool call.' };
+    return {
+      error: `forwardedProps.chatwire.appCall.toolCallId must be '${APP_CALL_ID_PREFIX}_' and 1 to 64 letters, digits, '_' or '-'.`,
+    };
+  if (typeof via !== 'string' || via === '' || via.length > 256)
+    return { error: 'forwardedProps.chatwire.appCall.via must name a tool call.' };
   if (typeof name !== 'string' || name === '' || name.length > 128)
     return { error: 'forwardedProps.chatwire.appCall.name must be a tool name of 1 to 128 characters.' };
   if (!isRecord(args) || hasProtoKey(args)) return { error: 'forwardedProps.chatwire.appCall.arguments must be a plain object.' };
