@@ -9,7 +9,7 @@ import {
   type ToolProgress,
 } from '@chatwire/core';
 import { validateWithSchema, type ToolServerEvent, type ToolServerStatus } from '@chatwire/core/shared';
-import { extendTools, redactSecrets, toolTokensFor, type ToolTokenCounter } from '@chatwire/server';
+import { extendTools, redactSecrets, toolTokensFor, type ToolApp, type ToolTokenCounter } from '@chatwire/server';
 import {
   McpConfigError,
   parseMcpConfig,
@@ -60,6 +60,8 @@ export interface McpServersOptions {
   readonly onEvent?: (event: McpServersEvent) => void;
   /** Names the model may not get (your own tools' names): an MCP tool that would take one is renamed. Defaults to none. */
   readonly reservedNames?: readonly string[];
+  /** MCP Apps: the largest app HTML read from a server, in bytes; a larger one is refused and its card says so. Defaults to 5 MiB (5,242,880). */
+  readonly maxAppBytes?: number;
 }
 
 /** What {@link McpServersOptions.onEvent} receives. */
@@ -71,7 +73,8 @@ export type McpServersEvent =
       readonly count: number;
       readonly changed: readonly string[];
       readonly skipped: readonly SkippedTool[];
-    };
+    }
+  | { readonly type: 'app'; readonly server: string; readonly resourceUri: string; readonly error: string };
 
 /** One server's state, for status pages and devtools. */
 export interface McpServerStatus {
@@ -87,6 +90,8 @@ export interface McpServerStatus {
   readonly trusted: boolean;
   /** Tools exposed to the model. */
   readonly toolCount: number;
+  /** MCP Apps: tools only the server's apps may call (never the model's). */
+  readonly appToolCount: number;
   /** Tools the server listed that cannot be used, with the reason. */
   readonly skipped: readonly SkippedTool[];
   /** Whether the tools are deferred and why. */
@@ -139,6 +144,7 @@ export class McpServers {
   readonly #options: McpServersOptions;
   readonly #counter: ToolTokenCounter;
   #tools: readonly AnyTool[] = [];
+  #appTools: readonly AnyTool[] = [];
   #decisions = new Map<string, LazyDecision>();
   #names = new Map<string, string>();
   readonly #previous = new Map<string, Map<string, string>>();
@@ -152,7 +158,11 @@ export class McpServers {
       onState: (connection: McpConnection) => this.#onState(connection),
       onTools: (connection: McpConnection) => this.#onTools(connection),
     };
-    for (const [name, config] of Object.entries(servers)) this.#connections.set(name, new McpConnection(name, config, listener));
+    for (const [name, config] of Object.entries(servers))
+      this.#connections.set(
+        name,
+        new McpConnection(name, config, listener, options.maxAppBytes === undefined ? {} : { maxAppBytes: options.maxAppBytes }),
+      );
   }
 
   /** @internal */
@@ -164,6 +174,16 @@ export class McpServers {
   /** The tools of every connected server, as server tools (deferred or not by each server's `lazy`). */
   tools(): readonly AnyTool[] {
     return this.#tools;
+  }
+
+  /**
+   * MCP Apps: the tools only their server's apps may call (`_meta.ui.visibility: ["app"]`), as
+   * server tools. Never give them to the model: pass them as the chat handler's `appTools`
+   * (`createChatHandler({ tools, appTools: () => mcp.appTools() })`), which keeps them from the model
+   * and discovery and lets only the apps of their own server call them.
+   */
+  appTools(): readonly AnyTool[] {
+    return this.#appTools;
   }
 
   /** The groups for catalogs: each server's name and one-line description. */
@@ -181,7 +201,7 @@ export class McpServers {
         firstLine(connection.instructions) ??
         (info ? `${info.name}${info.version ? ` ${info.version}` : ''}` : connection.name);
       const fingerprints: Record<string, string> = {};
-      for (const tool of connection.tools) {
+      for (const tool of this.#selected(connection)) {
         const exposed = this.#names.get(`${connection.name}\u0000${tool.name}`);
         if (exposed) fingerprints[exposed] = tool.fingerprint;
       }
@@ -195,6 +215,7 @@ export class McpServers {
         ...(connection.protocolVersion ? { protocolVersion: connection.protocolVersion } : {}),
         trusted,
         toolCount: Object.keys(fingerprints).length,
+        appToolCount: this.#appOnly(connection).length,
         skipped: connection.skipped,
         lazy: this.#decisions.get(connection.name) ?? decideLazy(connection.config.lazy ?? 'auto', 0, 0, this.#options.lazyRule),
         fingerprints,
@@ -233,6 +254,7 @@ export class McpServers {
   async close(): Promise<void> {
     await Promise.all([...this.#connections.values()].map((connection) => connection.close()));
     this.#tools = [];
+    this.#appTools = [];
   }
 
   #record(server: string, event: ToolServerEvent): void {
@@ -290,59 +312,112 @@ export class McpServers {
     });
   }
 
-  /** Rebuilds the tool list from every server's last list: names, lazy decisions, approvals. */
+  /** Rebuilds the tool lists from every server's last list: names, lazy decisions, approvals, apps. */
   #rebuild(): void {
     const requests = [];
     for (const connection of this.#connections.values()) {
       const prefix = connection.config.prefix ?? connection.name;
-      for (const tool of this.#selected(connection)) requests.push({ server: connection.name, prefix, tool: tool.name });
+      for (const tool of [...this.#selected(connection), ...this.#appOnly(connection)])
+        requests.push({ server: connection.name, prefix, tool: tool.name });
     }
     this.#names = assignToolNames(requests, new Set(this.#options.reservedNames ?? []));
     const tools: AnyTool[] = [];
+    const appTools: AnyTool[] = [];
     const versions = new Map<string, string>();
     // Drift: discovery records each tool's version; a changed definition must be discovered again.
     const facts = new Map<string, { readonly server: string; readonly annotations: Readonly<Record<string, unknown>> }>();
+    const apps = new Map<string, ToolApp>();
     const extension = {
       namespace: 'mcp' as const,
       fingerprint: (tool: AnyTool) => versions.get(tool.name),
       approvalFacts: (tool: AnyTool) => facts.get(tool.name),
+      app: (tool: AnyTool) => apps.get(tool.name),
     };
+    const exposedName = (connection: McpConnection, tool: McpToolInfo) =>
+      this.#names.get(`${connection.name}\u0000${tool.name}`) ?? tool.name;
     for (const connection of this.#connections.values()) {
-      const selected = this.#selected(connection);
-      const exposed = selected.map((tool) => ({ tool, name: this.#names.get(`${connection.name}\u0000${tool.name}`) ?? tool.name }));
+      const exposed = this.#selected(connection).map((tool) => ({ tool, name: exposedName(connection, tool) }));
       const tokens = exposed.reduce(
         (sum, { tool, name }) => sum + this.#counter.countTool({ name, description: tool.description, parameters: tool.inputSchema }),
         0,
       );
       const decision = decideLazy(connection.config.lazy ?? 'auto', exposed.length, tokens, this.#options.lazyRule);
       this.#decisions.set(connection.name, decision);
-      const made: AnyTool[] = [];
-      for (const { tool, name } of exposed) {
-        try {
-          made.push(this.#toServerTool(connection, tool, name, decision.lazy));
-          versions.set(name, tool.fingerprint.slice(0, DRIFT_FINGERPRINT_CHARS));
-          facts.set(name, { server: connection.name, annotations: { ...tool.annotations } });
-        } catch (error) {
-          // A schema the validator refuses to load: this tool is left out, the rest stay.
-          this.#options.onEvent?.({
-            type: 'tools',
-            server: connection.name,
-            count: connection.tools.length,
-            changed: [],
-            skipped: [{ name: tool.name, reason: error instanceof Error ? error.message : String(error) }],
-          });
+      const appOnly = this.#appOnly(connection).map((tool) => ({ tool, name: exposedName(connection, tool) }));
+      for (const [list, entries, lazy] of [
+        [tools, exposed, decision.lazy],
+        [appTools, appOnly, false],
+      ] as const) {
+        const made: AnyTool[] = [];
+        for (const { tool, name } of entries) {
+          try {
+            made.push(this.#toServerTool(connection, tool, name, lazy));
+            versions.set(name, tool.fingerprint.slice(0, DRIFT_FINGERPRINT_CHARS));
+            facts.set(name, { server: connection.name, annotations: { ...tool.annotations } });
+            const app = this.#toolApp(connection, tool);
+            if (app) apps.set(name, app);
+          } catch (error) {
+            // A schema the validator refuses to load: this tool is left out, the rest stay.
+            this.#options.onEvent?.({
+              type: 'tools',
+              server: connection.name,
+              count: connection.tools.length,
+              changed: [],
+              skipped: [{ name: tool.name, reason: error instanceof Error ? error.message : String(error) }],
+            });
+          }
         }
+        list.push(...extendTools(extension, made));
       }
-      tools.push(...extendTools(extension, made));
     }
     this.#tools = Object.freeze(tools);
+    this.#appTools = Object.freeze(appTools);
+  }
+
+  /**
+   * A tool's part in MCP Apps: its server, its name there, who may call it and, for a tool with an
+   * app, how the app is read (from this server alone, once, bounded by `maxAppBytes`). Nothing when
+   * the server's apps are off.
+   */
+  #toolApp(connection: McpConnection, tool: McpToolInfo): ToolApp | undefined {
+    if (connection.config.apps === false) return undefined;
+    const visibility = tool.ui?.visibility ?? ['model', 'app'];
+    const resourceUri = tool.ui?.resourceUri;
+    const base = { server: connection.name, name: tool.name, visibility };
+    if (!resourceUri) return base;
+    const definition = { name: tool.name, description: tool.description, inputSchema: tool.inputSchema };
+    return {
+      ...base,
+      resourceUri,
+      view: async () => {
+        try {
+          const resource = await connection.apps.get(resourceUri);
+          return { server: connection.name, tool: tool.name, resourceUri, ...resource, toolDefinition: definition };
+        } catch (error) {
+          const message = plainError(`${error instanceof Error ? error.message : String(error)}`);
+          this.#options.onEvent?.({ type: 'app', server: connection.name, resourceUri, error: message });
+          return { server: connection.name, tool: tool.name, resourceUri, html: '', bytes: 0, sha256: '', error: message };
+        }
+      },
+    };
   }
 
   #exposedCount(connection: McpConnection): number {
     return this.#selected(connection).filter((tool) => this.#names.has(`${connection.name}\u0000${tool.name}`)).length;
   }
 
+  /** The tools of a server the model may be given: kept by `include` / `exclude`, and visible to the model. */
   #selected(connection: McpConnection): readonly McpToolInfo[] {
+    return this.#kept(connection).filter((tool) => !tool.ui || tool.ui.visibility.includes('model'));
+  }
+
+  /** The tools of a server only its apps may call; none when its apps are off. */
+  #appOnly(connection: McpConnection): readonly McpToolInfo[] {
+    if (connection.config.apps === false) return [];
+    return this.#kept(connection).filter((tool) => tool.ui && !tool.ui.visibility.includes('model'));
+  }
+
+  #kept(connection: McpConnection): readonly McpToolInfo[] {
     const { include, exclude } = connection.config;
     return connection.tools.filter((tool) => (!include || include.includes(tool.name)) && !exclude?.includes(tool.name));
   }

@@ -107,7 +107,7 @@ describe('a settled call, as its app reads it (callResultOf)', () => {
     ).toEqual({ result: { content: [{ type: 'text', text: 'boom' }], isError: true } });
     expect(
       callResultOf(
-        toolCall({ toolName: 'x', state: 'cancelled', result: { state: 'cancelled', error: 'The user declined.', content: '' } }),
+        toolCall({ toolName: 'x', state: 'cancelled', result: { state: 'error', error: 'The user declined.', content: '' } }),
       ),
     ).toEqual({ cancelled: 'The user declined.' });
     expect(callResultOf(toolCall({ toolName: 'x', state: 'executing' }))).toBeUndefined();

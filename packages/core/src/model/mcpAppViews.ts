@@ -7,7 +7,7 @@ const isRecord = (value: unknown): value is Record<string, unknown> => typeof va
 /** The app of one {@link MCP_APP_EVENT} part's data, when its shape is right; anything else is no app. */
 function readView(data: unknown): McpAppView | undefined {
   if (!isRecord(data)) return undefined;
-  const { toolCallId, server, tool, resourceUri, html, bytes, sha256, csp, prefersBorder, toolDefinition } = data;
+  const { toolCallId, server, tool, resourceUri, html, bytes, sha256, csp, prefersBorder, toolDefinition, error } = data;
   if (!isText(toolCallId) || !isText(server) || !isText(tool) || !isText(resourceUri) || !isText(html) || !isText(sha256)) return undefined;
   if (typeof bytes !== 'number' || !Number.isFinite(bytes)) return undefined;
   const definition =
@@ -28,6 +28,7 @@ function readView(data: unknown): McpAppView | undefined {
     sha256,
     // The CSP is judged where it is applied (mcpAppCsp); here it is only carried.
     ...(isRecord(csp) ? { csp } : {}),
+    ...(isText(error) && error !== '' ? { error: error.slice(0, 1_000) } : {}),
     ...(typeof prefersBorder === 'boolean' ? { prefersBorder } : {}),
     ...(definition ? { toolDefinition: definition } : {}),
   };

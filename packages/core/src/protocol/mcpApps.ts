@@ -34,8 +34,13 @@ export interface McpAppView {
   readonly tool: string;
   /** The `ui://` resource the HTML was read from. */
   readonly resourceUri: string;
-  /** The app's HTML document (`text/html;profile=mcp-app`), never inserted into the page itself. */
+  /** The app's HTML document (`text/html;profile=mcp-app`), never inserted into the page itself; `''` with `error`. */
   readonly html: string;
+  /**
+   * Why the app cannot be shown (its resource is too large, missing, not an MCP App, unreadable):
+   * the call then renders as a card that says so. Absent for an app that can be shown.
+   */
+  readonly error?: string;
   /** Its size in bytes (UTF-8). */
   readonly bytes: number;
   /** SHA-256 of the HTML, hex. */

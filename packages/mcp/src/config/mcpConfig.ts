@@ -38,6 +38,12 @@ export interface McpServerOptions {
    * `initialize`. Defaults to `auto`.
    */
   readonly versionNegotiation?: 'auto' | 'legacy';
+  /**
+   * MCP Apps: `false` turns this server's apps off. Chatwire then does not advertise the extension to
+   * it (a server may list plain tools instead), reads no `ui://` resource from it, and leaves out its
+   * tools only apps may call. Defaults to `true`.
+   */
+  readonly apps?: boolean;
 }
 
 /** A server started as a child process, speaking MCP over its stdin/stdout. */
@@ -96,6 +102,7 @@ const options = {
   maxTools: z.number().int().positive().max(100_000).optional(),
   description: z.string().max(500).optional(),
   versionNegotiation: z.enum(['auto', 'legacy']).optional(),
+  apps: z.boolean().optional(),
   // Fields other clients write (VS Code's `type`, Claude's `disabled`) are accepted and ignored.
   type: z.string().optional(),
   disabled: z.boolean().optional(),

@@ -13,6 +13,7 @@ import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotoc
 import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/client/validators/cf-worker';
 import { z } from 'zod';
 import { isStdioConfig, type McpServerConfig } from '../config/mcpConfig.js';
+import { AppResources, DEFAULT_MAX_APP_BYTES, MCP_APPS_EXTENSION, MCP_APP_MIME_TYPE } from '../apps/appResources.js';
 import { readToolList, type McpToolInfo, type SkippedTool } from './toolList.js';
 
 /** The connection state of one server. */
@@ -134,12 +135,15 @@ export class McpConnection {
   readonly #inFlight = new Set<InFlight>();
   readonly #listener: ConnectionListener;
   #httpKind: 'streamable-http' | 'sse' | undefined;
+  /** MCP Apps: this server's app resources, read from it alone. */
+  readonly apps: AppResources;
 
-  constructor(name: string, config: McpServerConfig, listener: ConnectionListener) {
+  constructor(name: string, config: McpServerConfig, listener: ConnectionListener, options: { readonly maxAppBytes?: number } = {}) {
     this.name = name;
     this.config = config;
     this.#listener = listener;
     this.transportKind = isStdioConfig(config) ? 'stdio' : config.transport === 'sse' ? 'sse' : 'streamable-http';
+    this.apps = new AppResources((uri) => this.readResource(uri), options.maxAppBytes ?? DEFAULT_MAX_APP_BYTES);
   }
 
   get state(): McpConnectionState {
@@ -231,7 +235,11 @@ export class McpConnection {
 
   #newClient(): Client {
     const client = new Client(CLIENT_INFO, {
-      capabilities: { elicitation: { form: {} } },
+      capabilities: {
+        elicitation: { form: {} },
+        // MCP Apps (SEP-1865): the server may give its tools apps (`_meta.ui`), unless they are turned off for it.
+        ...(this.config.apps === false ? {} : { extensions: { [MCP_APPS_EXTENSION]: { mimeTypes: [MCP_APP_MIME_TYPE] } } }),
+      },
       // The SDK's default (AJV) compiles schemas with `new Function`; this one does not.
       jsonSchemaValidator: new CfWorkerJsonSchemaValidator(),
       // 2026-07-28 servers are met in their own revision (`server/discover` first), 2025-era ones with `initialize`.
@@ -342,6 +350,7 @@ export class McpConnection {
     );
     this.#tools = tools;
     this.#skipped = skipped;
+    this.apps.refresh();
     this.#listener.onTools(this);
   }
 
@@ -354,6 +363,22 @@ export class McpConnection {
     } catch (error) {
       this.#lastError = `refreshing the tool list failed: ${message(error)}`;
       this.#listener.onState(this);
+    }
+  }
+
+  /** Reads a resource from this server (`resources/read`); rejects when it is not connected or does not answer in time. */
+  async readResource(
+    uri: string,
+  ): Promise<{ contents: { uri?: string; mimeType?: string; text?: string; blob?: string; _meta?: unknown }[] }> {
+    const client = this.#client;
+    if (!client || this.#state !== 'connected')
+      throw new Error(`the server is not connected${this.#lastError ? ` (${this.#lastError})` : ''}`);
+    try {
+      return await client.readResource({ uri }, { timeout: this.#timeouts.connectTimeoutMs, cacheMode: 'bypass' });
+    } catch (error) {
+      // A read that closed the connection (a message over the stdio limit) says why it closed.
+      if (this.#client !== client && this.#lastError) throw new Error(this.#lastError, { cause: error });
+      throw error;
     }
   }
 

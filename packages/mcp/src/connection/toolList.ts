@@ -13,6 +13,45 @@ export interface McpToolInfo {
   readonly annotations: McpToolAnnotations;
   /** SHA-256 of its description, schemas and annotations (canonical JSON): what drift is judged on. */
   readonly fingerprint: string;
+  /** MCP Apps (`_meta.ui`): its app's `ui://` resource, and who may call it. Absent: no app, callable by the model and apps. */
+  readonly ui?: McpToolUi;
+}
+
+/** A tool's `_meta.ui` (the MCP Apps extension), checked. */
+export interface McpToolUi {
+  /** The `ui://` resource of its app. */
+  readonly resourceUri?: string;
+  /** `model`: sent to the model; `app`: callable by its server's apps. Defaults to both. */
+  readonly visibility: readonly ('model' | 'app')[];
+}
+
+/** Characters of a `ui://` URI, at most. */
+const MAX_URI = 2_048;
+
+/**
+ * A tool's `_meta.ui` (and the deprecated `_meta["ui/resourceUri"]`), or why it cannot be used: a
+ * resource URI that is not `ui://`, a visibility that is not a list of `model` and `app`.
+ */
+export function readToolUi(meta: unknown): { readonly ui?: McpToolUi } | { readonly problem: string } {
+  if (!meta || typeof meta !== 'object') return {};
+  const record = meta as Record<string, unknown>;
+  const ui = (record['ui'] && typeof record['ui'] === 'object' ? record['ui'] : {}) as Record<string, unknown>;
+  const uri = ui['resourceUri'] ?? record['ui/resourceUri'];
+  const visibility = ui['visibility'];
+  if (uri === undefined && visibility === undefined) return {};
+  if (uri !== undefined && (typeof uri !== 'string' || !uri.startsWith('ui://') || uri.length > MAX_URI))
+    return { problem: `its _meta.ui.resourceUri is not a ui:// URI of at most ${MAX_URI} characters` };
+  if (
+    visibility !== undefined &&
+    (!Array.isArray(visibility) || visibility.length === 0 || visibility.some((entry) => entry !== 'model' && entry !== 'app'))
+  )
+    return { problem: 'its _meta.ui.visibility is not a list of "model" and "app"' };
+  return {
+    ui: {
+      ...(typeof uri === 'string' ? { resourceUri: uri } : {}),
+      visibility: visibility === undefined ? ['model', 'app'] : [...new Set(visibility as ('model' | 'app')[])],
+    },
+  };
 }
 
 /** A tool the server listed that cannot be used, and why. */
@@ -127,6 +166,11 @@ export async function readToolList(
         skipped.push({ name, reason: `its x-mcp-header declarations are invalid (SEP-2243): ${header}` });
         continue;
       }
+      const ui = readToolUi((raw as { _meta?: unknown })._meta);
+      if ('problem' in ui) {
+        skipped.push({ name, reason: ui.problem });
+        continue;
+      }
       if (seen.has(tool.name)) {
         skipped.push({ name, reason: 'listed twice' });
         continue;
@@ -144,6 +188,7 @@ export async function readToolList(
         ...(tool.outputSchema ? { outputSchema: tool.outputSchema as Record<string, unknown> } : {}),
         annotations: (tool.annotations ?? {}) as McpToolAnnotations,
         fingerprint: fingerprintTool(tool),
+        ...(ui.ui ? { ui: ui.ui } : {}),
       };
       tools.push(Object.freeze(info));
     }

@@ -24,7 +24,10 @@ export function appOfTool(tool: RegisteredTool | undefined): ToolApp | undefined
  * why in its own status).
  */
 export async function appAnnouncement(context: RunContext, toolCallId: string, toolName: string): Promise<Event | undefined> {
-  const app = appOfTool(context.tools.registry.get(toolName));
+  const tool = context.tools.registry.get(toolName);
+  // A tool only apps may call is no tool of the model's: its call is refused, with no app.
+  if (tool?.appOnly) return undefined;
+  const app = appOfTool(tool);
   if (!app?.resourceUri || !app.view) return undefined;
   let view: Readonly<Record<string, unknown>> | undefined;
   try {

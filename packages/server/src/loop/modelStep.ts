@@ -121,8 +121,7 @@ export async function* streamModelStep(
     }
   }
 
-  /** Tools sent with this call: a call of one of them that has an MCP App brings the app along. */
-  const sent = new Set(tools.map((tool) => tool.name));
+  /** Calls whose MCP App (if their tool has one) was looked up. */
   const announced = new Set<string>();
   try {
     const request = { system, messages, tools, ...(deferredTools.length ? { deferredTools } : {}), signal: context.signal };
@@ -131,7 +130,8 @@ export async function* streamModelStep(
       context.signal.throwIfAborted();
       yield* streamChunk(chunk);
       // The app comes right after its call starts, so it can show the arguments as they stream.
-      if (chunk.type === 'tool-call-start' && sent.has(chunk.name) && !announced.has(chunk.id)) {
+      // (A call of a lazy tool not yet discovered runs too: call-to-load.)
+      if (chunk.type === 'tool-call-start' && !announced.has(chunk.id)) {
         announced.add(chunk.id);
         const app = await appAnnouncement(context, chunk.id, chunk.name);
         if (app) yield app;

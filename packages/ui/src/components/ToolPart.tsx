@@ -47,6 +47,15 @@ export const ToolPart = memo(function ToolPart(props: ToolPartProps) {
   const renderer = props.tools?.get(part.toolName);
   const { app, apps } = props;
   if (!renderer && app && apps && !apps.off?.includes(app.server) && !isAppCallId(part.toolCallId)) {
+    if (app.error) {
+      // The server's app could not be read (too large, missing, not an MCP App): the card says so.
+      const note = (
+        <p className="cw-tool-note" data-testid="mcp-app-error">
+          {`The app from ${app.server} cannot be shown: ${app.error}`}
+        </p>
+      );
+      return <ToolCallCard part={part} progress={props.progress} {...(onApproval ? { onApproval } : {})} app={note} />;
+    }
     const card = <ToolCallCard part={part} progress={props.progress} {...(onApproval ? { onApproval } : {})} />;
     return (
       <Suspense fallback={card}>
