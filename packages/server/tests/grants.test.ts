@@ -174,8 +174,8 @@ describe('grants', () => {
     const { second } = await refundWith(server, 't_forged', 'ORD-1', { approved: true, grant: 'thread' });
     const [real] = await store.grants.list('thread:t_forged');
     // Copy the real record into another chat, and edit one to cover any tool: neither verifies.
-    await store.grants.put({ ...real!, owner: 'thread:t_victim' });
-    await store.grants.put({ ...real!, id: 'grt_forged', toolName: 'refundOrder', arguments: undefined, signature: 'x'.repeat(43) });
+    await store.grants.add({ ...real!, owner: 'thread:t_victim', threadId: 't_victim' }, 200);
+    await store.grants.add({ ...real!, id: 'grt_forged', toolName: 'refundOrder', arguments: undefined, signature: 'x'.repeat(43) }, 200);
     await store.grants.remove('thread:t_forged', real!.id);
     const later = await server.send('t_forged', say(second!.messages, 'use refundOrder for ORD-2'));
     expect(interruptsOf(later.events)).toHaveLength(1);
