@@ -124,7 +124,7 @@ export { ProviderError } from './adapters/providerErrors.js';
 export type { ProviderErrorKind } from './adapters/providerErrors.js';
 export { DEFAULT_POLICY_TIMEOUT_MS } from './approvals/approvalPolicy.js';
 export type { ApprovalPolicy, ApprovalPolicyContext, ApprovalVerdict, PolicyTool } from './approvals/approvalPolicy.js';
-export { MAX_GRANTS_PER_OWNER } from './approvals/grants.js';
+export { DEFAULT_GRANT_TTL_MS, MAX_GRANT_ARGUMENTS_BYTES, MAX_GRANTS_PER_OWNER } from './approvals/grants.js';
 export type { GrantOptions } from './approvals/grants.js';
 export { createGrantsHandler } from './approvals/grantsHandler.js';
 export type { GrantList, GrantsHandlerOptions } from './approvals/grantsHandler.js';

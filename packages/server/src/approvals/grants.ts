@@ -12,9 +12,10 @@ export const MAX_GRANTS_PER_OWNER = 200;
  * The longest arguments a grant limited to them ("only for these arguments") keeps, in UTF-8 bytes
  * of canonical JSON: 2 KiB. Such a grant is matched by equality and shown back to its user in the
  * grants list, which suits the identifying arguments tools take (ids, paths, addresses, a short
- * query); arguments longer than that are a payload to read each time. It also bounds what one owner
- * keeps: 200 grants of at most about 2.5 KB each, about 0.5 MB (64 KiB edited arguments allowed
- * 12.8 MB before). Longer arguments are allowed once and no grant is kept (the decision says why).
+ * query); arguments longer than that are a payload to read each time. It also bounds one owner's
+ * list: 200 such grants are about 0.45 MB of JSON (0.85 MB when every character needs escaping),
+ * where 64 KiB edited arguments made 12.1 MB. Longer arguments are allowed once and no grant is
+ * kept (the decision says why).
  */
 export const MAX_GRANT_ARGUMENTS_BYTES = 2 * 1024;
 

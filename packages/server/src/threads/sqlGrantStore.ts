@@ -66,8 +66,8 @@ export function createSqlGrantStore(db: SqlDatabase, run: <T>(work: () => Promis
     remove: (owner, id) =>
       run(
         async () =>
-          (await db.query<{ id: string }>('DELETE FROM chatwire_grants WHERE owner = $1 AND id = $2 RETURNING id', [owner, id])).rows.length >
-          0,
+          (await db.query<{ id: string }>('DELETE FROM chatwire_grants WHERE owner = $1 AND id = $2 RETURNING id', [owner, id])).rows
+            .length > 0,
       ),
     removeOwner: (owner) =>
       run(async () => {
