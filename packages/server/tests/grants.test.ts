@@ -234,6 +234,15 @@ describe('grants', () => {
     expect(put.status).toBe(405);
   });
 
+  it('a grant lifetime that is not a positive whole number of milliseconds fails when the handler is made, naming the option', () => {
+    for (const grants of [{ alwaysTtlMs: 0 }, { threadTtlMs: -5 }, { alwaysTtlMs: Number.POSITIVE_INFINITY }, { threadTtlMs: 1.5 }]) {
+      expect(() => approvalServer({ tools: [refundOrder], grants })).toThrow(
+        new RegExp(`grants\\.${Object.keys(grants)[0]} must be a positive whole number of milliseconds`),
+      );
+    }
+    expect(() => approvalServer({ tools: [refundOrder], grants: { alwaysTtlMs: 1, threadTtlMs: 60_000 } })).not.toThrow();
+  });
+
   it('grants: false offers only "once" and refuses a grant', async () => {
     const server = approvalServer({ tools: [refundOrder], grants: false });
     const first = await server.send('t_off', [user('use refundOrder for ORD-1')], undefined, 'ada');

@@ -52,7 +52,7 @@ export function memoryGrants(admits?: (grant: StoredGrant) => boolean): GrantSto
  *
  * @example
  * ```ts
- * const store = { ...createMemoryStore(), grants: createMemoryGrantStore() };
+ * const handler = createChatHandler({ model, tools, grants: { store: createMemoryGrantStore() } });
  * ```
  */
 export function createMemoryGrantStore(): GrantStore {
