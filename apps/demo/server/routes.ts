@@ -214,7 +214,7 @@ export function createDemoRoutes(options: DemoRoutesOptions = {}): FetchHandler 
   // sandbox. Its calls take longer (20 times the pace, 500 ms by default) so a person sees them run in parallel.
   const codeMode = createDemoCodeMode(delayMs === 0 ? serverTools : createServerTools({ delayMs: delayMs * 20 }));
   const tools = [...serverTools, bookTable, ...browserToolDefinitions, ...codeMode.tools];
-  // One store for approvals, grants and resumable runs (the grants endpoint reads what the chat stored).
+  // One store for approvals and resumable runs (grants live beside the threads, in their database).
   const store = options.store ?? storeFromEnv(process.env) ?? createMemoryStore();
   // A one-person demo: every request is the same user, so "always allow" has someone to belong to.
   const userOf = () => 'demo-user';
@@ -244,8 +244,9 @@ export function createDemoRoutes(options: DemoRoutesOptions = {}): FetchHandler 
   // serves this where only its developers read it).
   const servers = mcp?.catalogStatus ? () => mcp.catalogStatus?.() ?? [] : undefined;
   const handleTools = createToolsHandler(currentTools, { counter: model.toolTokens, ...(servers ? { servers } : {}) });
-  const handleGrants = createGrantsHandler({ store, userOf });
-  const handleThreads = createThreadsHandler({ threads, userOf });
+  // The chat's options that say where grants live (beside the threads): the grants and threads endpoints read the same ones.
+  const handleGrants = createGrantsHandler({ store, threads, userOf });
+  const handleThreads = createThreadsHandler({ threads, store, userOf });
   return (request) => {
     const { pathname } = new URL(request.url);
     if (pathname === '/api/chat') return handleChat(request);

@@ -124,11 +124,11 @@ export { ProviderError } from './adapters/providerErrors.js';
 export type { ProviderErrorKind } from './adapters/providerErrors.js';
 export { DEFAULT_POLICY_TIMEOUT_MS } from './approvals/approvalPolicy.js';
 export type { ApprovalPolicy, ApprovalPolicyContext, ApprovalVerdict, PolicyTool } from './approvals/approvalPolicy.js';
-export { MAX_GRANTS_PER_OWNER } from './approvals/grants.js';
+export { DEFAULT_GRANT_TTL_MS, MAX_GRANT_ARGUMENTS_BYTES, MAX_GRANTS_PER_OWNER } from './approvals/grants.js';
 export type { GrantOptions } from './approvals/grants.js';
 export { createGrantsHandler } from './approvals/grantsHandler.js';
 export type { GrantList, GrantsHandlerOptions } from './approvals/grantsHandler.js';
-export { createMemoryGrantStore } from './store/memoryStore.js';
+export { createMemoryGrantStore } from './store/memoryGrantStore.js';
 export { NO_OWNER, ThreadStoreError } from './threads/threadStore.js';
 export type {
   BranchPoint,
@@ -158,7 +158,7 @@ export { THREAD_STORED_EVENT } from '@chatwire/core';
 /** The value of a {@link THREAD_STORED_EVENT} event: the thread and its stored leaf (`ThreadStored` of @chatwire/core). */
 export type { ThreadStored as ThreadStoredValue } from '@chatwire/core';
 export { MAX_TITLE_LENGTH } from './threads/threadTitle.js';
-export { createRedisGrantStore } from './store/redisStore.js';
+export { createRedisGrantStore } from './store/redisGrantStore.js';
 export type { TelemetryOptions } from './telemetry/telemetryOptions.js';
 export { writeRunRecords } from './records/runRecords.js';
 export type { RunRecordSink } from './records/runRecords.js';

@@ -73,7 +73,9 @@ export interface ChatOptions {
   readonly approvalPolicyTimeoutMs?: number;
   /**
    * Grants: the user's standing answers ("allow for this chat", "always allow this tool"), kept in
-   * `store.grants`. `false` turns them off (every approval is for one call). Defaults to on.
+   * `grants.store`, else (`createChatHandler` with `threads`) the thread store's, else `store.grants`;
+   * they expire (30 days unless `alwaysTtlMs` / `threadTtlMs` say otherwise). `false` turns them off
+   * (every approval is for one call). Defaults to on.
    */
   readonly grants?: false | GrantOptions;
   /**

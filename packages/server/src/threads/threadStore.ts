@@ -1,4 +1,5 @@
 import type { Message } from '@ag-ui/core';
+import type { GrantStore } from '../store/serverStore.js';
 
 /** One thread as lists show it. Times are ISO 8601 strings. */
 export interface ThreadSummary {
@@ -90,7 +91,7 @@ export interface ThreadStore {
   open(owner: string, threadId: string): Promise<ThreadView | undefined>;
   /** Renames a thread; `undefined` when it is missing or not the owner's. */
   rename(owner: string, threadId: string, title: string): Promise<ThreadSummary | undefined>;
-  /** Deletes a thread and its messages; `false` when it is missing or not the owner's. */
+  /** Deletes a thread, its messages and its grants ({@link ThreadStore.grants}); `false` when it is missing or not the owner's. */
   remove(owner: string, threadId: string): Promise<boolean>;
   /**
    * Makes the branch through `messageId` active (its newest leaf) and opens the thread; `undefined`
@@ -114,6 +115,12 @@ export interface ThreadStore {
   runs(owner: string, threadId: string): Promise<readonly ThreadRunRecord[]>;
   /** Releases connections the store opened itself. */
   close(): Promise<void>;
+  /**
+   * Grants kept beside the threads (the built-in stores have them): a "this chat" grant is added
+   * only while its thread exists and belongs to the grant's user, and `remove` deletes it with the
+   * thread. The chat, grants and threads handlers use them unless `grants.store` names another store.
+   */
+  readonly grants?: GrantStore;
 }
 
 /** What {@link ThreadStore.lookup} found. */
