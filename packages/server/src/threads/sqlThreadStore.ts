@@ -80,7 +80,7 @@ function isUnavailable(error: unknown): boolean {
  * one transaction that locks its thread's row, so two instances appending to one thread at once
  * both keep their messages (as siblings when they continue the same message).
  */
-export function createSqlThreadStore(db: SqlDatabase): ThreadStore {
+export function createSqlThreadStore(db: SqlDatabase): ThreadStore & Pick<Required<ThreadStore>, 'ready'> {
   /**
    * Messages this store read for chat requests, frozen, by thread and `seq` (a row's message is
    * never updated and `seq` is never reused, so an entry never goes stale), the oldest dropped first
@@ -349,6 +349,7 @@ export function createSqlThreadStore(db: SqlDatabase): ThreadStore {
           ...(row.details === null ? {} : { details: parsed(row.details) }),
         }));
       }),
+    ready: () => run(async () => {}),
     close: () => db.close(),
   };
 }
