@@ -105,7 +105,7 @@ beforeAll(async () => {
   first = startProcess(join(work, 'shared'));
   second = startProcess(join(work, 'shared'));
   const store = createPgliteThreadStore({ dataDir: template });
-  await store.ready();
+  await store.list('owner', { limit: 1 });
   await store.close();
   expect(existsSync(join(template, LOCK))).toBe(false);
   cpSync(template, join(work, 'shared'), { recursive: true });
