@@ -27,19 +27,32 @@ export interface FolderLock {
 /** What {@link lockFolder} found: the folder is ours now, or another process holds it. */
 export type FolderLockResult = { readonly ok: true; readonly lock: FolderLock } | { readonly ok: false; readonly holder: FolderHolder };
 
-/** The lock file's content. `processStart` tells this process from an earlier one that had the same pid. */
+/** The lock file's content. */
 interface LockRecord {
   readonly pid: number;
   readonly host: string;
-  readonly processStart: number;
+  /** Which process had `pid` (see {@link startOf}); absent where that cannot be read. */
+  readonly started?: string;
   readonly since: string;
   readonly token: string;
 }
 
-/** When this process started, in ms since the epoch: the same in every thread and every copy of this module. */
-const processStart = () => Math.round(Date.now() - process.uptime() * 1000);
-/** Two readings of {@link processStart} in one process differ only by clock adjustments: far less than this. */
-const SAME_PROCESS_MS = 100;
+/**
+ * When process `pid` started, as this machine's boot and the kernel's start time of the process
+ * (Linux's `/proc`): a pid given to another process since, or named by a lock from before a reboot,
+ * has another. `undefined` where it cannot be read (other systems, or a /proc that hides it).
+ */
+function startOf(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The fields after the command name (in parentheses, which may hold anything) start with the 3rd; the 22nd is starttime.
+    const starttime = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+    const boot = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
+    return starttime ? `${boot}/${starttime}` : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /** Locks held by this module, released when the process exits (one `exit` listener for all of them). */
 const held = new Set<FolderLock>();
@@ -55,7 +68,7 @@ function parseRecord(text: string): LockRecord | undefined {
     return {
       pid: record.pid as number,
       host: record.host,
-      processStart: typeof record.processStart === 'number' ? record.processStart : 0,
+      ...(typeof record.started === 'string' ? { started: record.started } : {}),
       since: typeof record.since === 'string' ? record.since : '',
       token: typeof record.token === 'string' ? record.token : '',
     };
@@ -66,20 +79,23 @@ function parseRecord(text: string): LockRecord | undefined {
 
 /**
  * Whether the process a lock names may still hold the folder. Another host's process cannot be
- * checked from here, so it counts as alive; a pid that is this process's own is this process only
- * when it started at the same time (otherwise it is an earlier process whose pid was given to this
- * one, as for a server that is pid 1 in every container).
+ * checked from here, so it counts as alive. On this host, a pid that does not exist is gone; one
+ * that exists is the same process only if it started when the lock says (where that can be read):
+ * otherwise the pid was given to another process since (a server that is pid 1 in every container,
+ * a lock from before a reboot).
  */
 function mayBeAlive(record: LockRecord): boolean {
   if (record.host !== hostname()) return true;
-  if (record.pid === process.pid) return Math.abs(record.processStart - processStart()) < SAME_PROCESS_MS;
-  try {
-    process.kill(record.pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it exists but belongs to another user. Only ESRCH says it is gone.
-    return errnoOf(error) !== 'ESRCH';
+  if (record.pid !== process.pid) {
+    try {
+      process.kill(record.pid, 0);
+    } catch (error) {
+      // EPERM: it exists but belongs to another user. Only ESRCH says it is gone.
+      if (errnoOf(error) === 'ESRCH') return false;
+    }
   }
+  const started = record.started === undefined ? undefined : startOf(record.pid);
+  return started === undefined || started === record.started;
 }
 
 /**
@@ -135,8 +151,8 @@ function removeStale(file: string, read: string, token: string): void {
 /**
  * Takes `folder` (which must exist) for this process, as PostgreSQL takes its data directory with
  * `postmaster.pid`: an exclusive create of {@link FOLDER_LOCK_FILE} holding this process's pid, host
- * and start time. A lock whose process is gone (same host, no such pid) is taken over; one whose
- * process may be alive is reported, never broken. Synchronous, so nothing runs between the check and
+ * and start time. A lock whose process is gone (same host: no such pid, or a pid another process
+ * has now) is taken over; one whose process may be alive is reported, never broken. Synchronous, so nothing runs between the check and
  * the create. Throws only what the file system throws (a folder that cannot be written).
  *
  * Not an OS lock (`flock`) because Node has none without a native addon; not `proper-lockfile`,
@@ -147,7 +163,14 @@ function removeStale(file: string, read: string, token: string): void {
 export function lockFolder(folder: string): FolderLockResult {
   const file = join(folder, FOLDER_LOCK_FILE);
   const token = randomUUID();
-  const record: LockRecord = { pid: process.pid, host: hostname(), processStart: processStart(), since: new Date().toISOString(), token };
+  const started = startOf(process.pid);
+  const record: LockRecord = {
+    pid: process.pid,
+    host: hostname(),
+    ...(started ? { started } : {}),
+    since: new Date().toISOString(),
+    token,
+  };
   const text = `${JSON.stringify(record)}\n`;
   // Each round either creates the file, finds a live holder, or removes a dead one's file; more than a
   // few rounds means other processes keep taking it at the same moment.

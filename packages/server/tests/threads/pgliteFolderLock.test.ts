@@ -1,4 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -176,42 +176,37 @@ describe('one process per PGlite folder', () => {
   it('takes over a lock whose process is gone, and never one whose process may be alive', async () => {
     const folder = folderFrom('stale');
     const since = new Date().toISOString();
-    // A process that has ended (spawnSync returns once it is reaped).
-    const gone = spawnSync(process.execPath, ['-e', '']).pid;
-    writeLock(folder, { pid: gone, host: hostname(), processStart: 0, since, token: 'gone' });
+    // A live pid (this test's parent) that started at another time than the lock says: the pid was given
+    // to another process since, so the lock's process is gone.
+    writeLock(folder, { pid: process.ppid, host: hostname(), started: 'another-boot/1', since, token: 'reused' });
     const store = createPgliteThreadStore({ dataDir: folder });
     await store.ready();
     expect(lockOf(folder).pid).toBe(process.pid);
 
     // A second store on the folder in this process is refused too, and opens once the first is closed.
     const again = createPgliteThreadStore({ dataDir: folder });
-    await expect(again.ready()).rejects.toThrow(/already open in this process/);
+    await expect(again.ready()).rejects.toThrow(`The thread folder ${folder} is already open in this process (pid ${process.pid}`);
     await store.close();
 
-    // A live process on this host (this one's parent), and a process on another host (which cannot be checked).
+    // A live process on this host (a lock without a start time, as on systems without /proc), and a
+    // process on another host (which cannot be checked from here): refused, their lock left alone.
     for (const holder of [
       { pid: process.ppid, host: hostname() },
       { pid: 4242, host: `not-${hostname()}` },
     ]) {
-      writeLock(folder, { ...holder, processStart: 0, since, token: 'alive' });
+      writeLock(folder, { ...holder, since, token: 'alive' });
       const refused = await again.ready().catch((error: unknown) => error);
       expect(refused).toBeInstanceOf(PgliteFolderError);
       expect(refused).toMatchObject({ code: 'threads-folder-in-use', folder, holder: { pid: holder.pid, host: holder.host } });
       expect((refused as Error).message).toContain(`delete ${join(folder, LOCK)}`);
-      expect(lockOf(folder)).toMatchObject(holder);
+      expect(lockOf(folder)).toMatchObject({ ...holder, token: 'alive' });
     }
 
     // This process's own pid from an earlier start: a restarted container whose server is pid 1 again.
-    writeLock(folder, {
-      pid: process.pid,
-      host: hostname(),
-      processStart: Date.now() - process.uptime() * 1000 - 60_000,
-      since,
-      token: 'earlier',
-    });
+    writeLock(folder, { pid: process.pid, host: hostname(), started: 'another-boot/1', since, token: 'earlier' });
     await again.ready();
     expect(lockOf(folder)).not.toMatchObject({ token: 'earlier' });
-    expect((await threadIds(again)).length).toBe(0);
+    expect(await threadIds(again)).toEqual([]);
     await again.close();
     expect(existsSync(join(folder, LOCK))).toBe(false);
   }, 30_000);
