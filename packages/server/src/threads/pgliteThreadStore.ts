@@ -67,7 +67,7 @@ function unusable(folder: string, what: string, cause: unknown): PgliteFolderErr
   return new PgliteFolderError(
     'threads-folder-unusable',
     folder,
-    `The thread folder ${folder} ${what}: ${reasonOf(cause)}. Nothing was written to it. Move it aside (its threads ` +
+    `The thread folder ${folder} ${what}: ${reasonOf(cause)}. Move it aside (its threads ` +
       'stay in the moved folder) to start with an empty one, or give the store another folder (`dataDir`).',
     { cause },
   );
