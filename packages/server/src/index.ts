@@ -144,7 +144,8 @@ export type {
   ThreadView,
 } from './threads/threadStore.js';
 export { createMemoryThreadStore } from './threads/memoryThreadStore.js';
-export { createPgliteThreadStore } from './threads/pgliteThreadStore.js';
+export { createPgliteThreadStore, PgliteFolderError } from './threads/pgliteThreadStore.js';
+export type { FolderHolder } from './threads/folderLock.js';
 export type { PgliteLike, PgliteThreadStoreOptions } from './threads/pgliteThreadStore.js';
 export { createPostgresThreadStore } from './threads/postgresThreadStore.js';
 export type { PgPoolClientLike, PgPoolLike, PostgresThreadStoreOptions } from './threads/postgresThreadStore.js';

@@ -87,7 +87,7 @@ function isUnavailable(error: unknown): boolean {
  * both keep their messages (as siblings when they continue the same message). Its `grants` live in
  * the same database and go with their thread.
  */
-export function createSqlThreadStore(db: SqlDatabase): ThreadStore {
+export function createSqlThreadStore(db: SqlDatabase): ThreadStore & Pick<Required<ThreadStore>, 'ready'> {
   /**
    * Messages this store read for chat requests, frozen, by thread and `seq` (a row's message is
    * never updated and `seq` is never reused, so an entry never goes stale), the oldest dropped first
@@ -356,6 +356,7 @@ export function createSqlThreadStore(db: SqlDatabase): ThreadStore {
           ...(row.details === null ? {} : { details: parsed(row.details) }),
         }));
       }),
+    ready: () => run(async () => {}),
     close: () => db.close(),
     // Its own table in the same database: a thread's deletion cascades to its grants.
     grants: createSqlGrantStore(db, run),

@@ -113,7 +113,14 @@ export interface ThreadStore {
   append(owner: string, threadId: string, append: ThreadAppend): Promise<void>;
   /** The runs recorded in a thread, oldest first (empty when it is missing or not the owner's). */
   runs(owner: string, threadId: string): Promise<readonly ThreadRunRecord[]>;
-  /** Releases connections the store opened itself. */
+  /**
+   * Opens what the store needs now instead of at its first use (the SQL stores: the database and
+   * the schema; PGlite: its folder, locked for this process), and rejects with the reason. Await it
+   * at startup, so a folder another process holds or that cannot be opened stops the server there
+   * with that error rather than failing each request. Optional: stores with nothing to open omit it.
+   */
+  ready?(): Promise<void>;
+  /** Releases connections the store opened itself (PGlite: closes it and releases its folder). */
   close(): Promise<void>;
   /**
    * Grants kept beside the threads (the built-in stores have them): a "this chat" grant is added
@@ -130,11 +137,24 @@ export interface ThreadLookup {
   readonly found: ReadonlyMap<string, StoredMessage>;
 }
 
-/** Why a thread store refused a write or a read. */
+/**
+ * Why a thread store refused a write or a read. `threads-folder-in-use` and `threads-folder-unusable`
+ * are PGlite's folder refusing to open (another process holds it, or PGlite cannot read it): startup
+ * errors, thrown by `ready()` (see `PgliteFolderError`).
+ */
 export type ThreadStoreErrorCode =
-  'unknown-thread' | 'unknown-branch-point' | 'unknown-message' | 'history-conflict' | 'threads-unavailable';
+  | 'unknown-thread'
+  | 'unknown-branch-point'
+  | 'unknown-message'
+  | 'history-conflict'
+  | 'threads-unavailable'
+  | 'threads-folder-in-use'
+  | 'threads-folder-unusable';
 
-/** A refusal of a thread store (a `code` the endpoints map to HTTP), or its database being unreachable (`threads-unavailable`). */
+/**
+ * A refusal of a thread store (a `code` the endpoints map to HTTP), its database being unreachable
+ * (`threads-unavailable`), or its folder refusing to open (`threads-folder-*`).
+ */
 export class ThreadStoreError extends Error {
   override readonly name = 'ThreadStoreError';
   constructor(
