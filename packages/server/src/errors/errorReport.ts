@@ -8,7 +8,7 @@ export interface ErrorReport {
   readonly kind: 'tool' | 'model' | 'run';
   /** The reference the client's message quotes (`ref …`), to find this report in the log. */
   readonly ref: string;
-  /** The full message, with credentials in URLs redacted. */
+  /** The full message, with credentials redacted (`redactSecrets`). */
   readonly message: string;
   /** What was thrown, as is (its own message is not redacted: log `message`, not this). */
   readonly error: unknown;

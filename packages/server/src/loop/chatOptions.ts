@@ -55,7 +55,7 @@ export interface ChatOptions {
   readonly inputRequestTimeoutMs?: number;
   /**
    * Receives the details of failures the client only sees as a safe message (tool exceptions,
-   * provider errors); credentials in URLs are redacted. Defaults to one `console.error` line.
+   * provider errors); credentials are redacted (`redactSecrets`). Defaults to one `console.error` line.
    */
   readonly onError?: ErrorReporter;
   /** Lazy discovery of tools marked `lazy` (by name by default; see `DiscoveryOptions`). */
