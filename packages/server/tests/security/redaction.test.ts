@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { toolDefinition } from '@chatwire/core';
-import { chat, createScriptedModel, openaiCompatible, redactSecrets, type ErrorReport } from '@chatwire/server';
-import { collect, user } from '../fixtures.js';
+import { chat, createChatHandler, createScriptedModel, openaiCompatible, redactSecrets, type ErrorReport } from '@chatwire/server';
+import { collect, runInput, user } from '../fixtures.js';
 import { SECRET_SAMPLES, chatOverHttp, recordingModel } from './secretSamples.js';
 import { closedPortUrl, startProviderServer } from '../providers/providerServer.js';
 
@@ -127,5 +127,33 @@ describe('every tool error reaches the model and the browser redacted', () => {
       expect(view).toContain('***');
       for (const secret of sample.secrets) expect(view).not.toContain(secret);
     }
+  });
+});
+
+describe("a browser tool's failure reaches the model redacted", () => {
+  const showBanner = toolDefinition({ name: 'showBanner', description: 'Shows a banner in the page.', inputSchema: z.object({}) });
+
+  it.each(SECRET_SAMPLES.map((sample) => [sample.pattern, sample] as const))('%s', async (_pattern, sample) => {
+    const { model, requests } = recordingModel();
+    const handler = createChatHandler({ model, tools: [showBanner], secret: 'test-secret' });
+    // The page ran showBanner, which failed with a credential in its text (as the browser runtime reports it).
+    const history = [
+      user('show a banner', 'u1'),
+      { id: 'a1', role: 'assistant', toolCalls: [{ id: 'c1', type: 'function', function: { name: 'showBanner', arguments: '{}' } }] },
+      { id: 'r1', role: 'tool', toolCallId: 'c1', content: JSON.stringify({ error: sample.text }), error: sample.text },
+    ];
+    const response = await handler(
+      new Request('http://chatwire.test/api/chat', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(runInput(history)),
+      }),
+    );
+    expect(response.status).toBe(200);
+    await response.text();
+    expect(requests).toHaveLength(1);
+    const modelView = JSON.stringify(requests[0]?.messages);
+    expect(modelView).toContain('***');
+    for (const secret of sample.secrets) expect(modelView).not.toContain(secret);
   });
 });
