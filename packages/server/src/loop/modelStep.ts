@@ -1,4 +1,12 @@
-import { EventType, type AssistantMessage, type Event, type Message, type ReasoningMessage, type TokenUsage, type ToolCall } from '@ag-ui/core';
+import {
+  EventType,
+  type AssistantMessage,
+  type Event,
+  type Message,
+  type ReasoningMessage,
+  type TokenUsage,
+  type ToolCall,
+} from '@ag-ui/core';
 import { DISCOVERY_TOOL_NAME } from '@chatwire/core';
 import { createId } from '@chatwire/core/shared';
 import type { ChatModel, ModelChunk, ModelTool, ProviderSearchError } from '../model.js';
@@ -134,7 +142,12 @@ export async function* streamModelStep(
         const call = calls.get(chunk.id);
         if (call && chunk.encryptedValue && !searches.has(chunk.id)) {
           call.encryptedValue = chunk.encryptedValue;
-          yield { type: EventType.REASONING_ENCRYPTED_VALUE, subtype: 'tool-call', entityId: chunk.id, encryptedValue: chunk.encryptedValue };
+          yield {
+            type: EventType.REASONING_ENCRYPTED_VALUE,
+            subtype: 'tool-call',
+            entityId: chunk.id,
+            encryptedValue: chunk.encryptedValue,
+          };
         }
         yield { type: EventType.TOOL_CALL_END, toolCallId: chunk.id };
         break;

@@ -3,7 +3,14 @@ import type { Message } from '@ag-ui/core';
 import { z } from 'zod';
 import { toolDefinition } from '@chatwire/core';
 import { toolCallParts } from '@chatwire/core/shared';
-import { chat, createChatHandler, createMemoryStore, openaiResponses, toResponsesInput, type OpenAIResponsesOptions } from '@chatwire/server';
+import {
+  chat,
+  createChatHandler,
+  createMemoryStore,
+  openaiResponses,
+  toResponsesInput,
+  type OpenAIResponsesOptions,
+} from '@chatwire/server';
 import { clientFor, collect, user } from '../fixtures.js';
 import { fixture, startProviderServer, type ProviderServer } from './providerServer.js';
 import { providerTestTools } from './tools.js';
@@ -86,7 +93,10 @@ describe('openaiResponses: reasoning items across tool calls', () => {
     await client.sendMessage('refund ORD-1234');
     const parts = client.getSnapshot().messages.at(-1)!.parts;
     const reasoningPart = parts.find((part) => part.type === 'reasoning') as { encryptedValue?: string } | undefined;
-    expect(JSON.parse(reasoningPart?.encryptedValue ?? '{}')).toMatchObject({ id: 'rs_E2_0', encrypted_content: 'gAAAAABoEncryptedReasoningOfE2==' });
+    expect(JSON.parse(reasoningPart?.encryptedValue ?? '{}')).toMatchObject({
+      id: 'rs_E2_0',
+      encrypted_content: 'gAAAAABoEncryptedReasoningOfE2==',
+    });
     const [call] = toolCallParts(client.getSnapshot().messages.at(-1)!);
     expect(call?.state).toBe('approval-requested');
 
@@ -99,7 +109,10 @@ describe('openaiResponses: reasoning items across tool calls', () => {
     const input = bodyOf(1).input;
     expect(input.map((item) => item['type'] ?? item['role'])).toEqual(['user', 'reasoning', 'function_call', 'function_call_output']);
     expect(input[1]).toMatchObject({ type: 'reasoning', id: 'rs_E2_0', encrypted_content: 'gAAAAABoEncryptedReasoningOfE2==' });
-    const answer = client.getSnapshot().messages.at(-1)!.parts.flatMap((part) => (part.type === 'text' ? [part.text] : []));
+    const answer = client
+      .getSnapshot()
+      .messages.at(-1)!
+      .parts.flatMap((part) => (part.type === 'text' ? [part.text] : []));
     expect(answer.join('')).toContain('Hello from the test provider.');
   });
 
