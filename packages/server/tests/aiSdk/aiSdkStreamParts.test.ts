@@ -52,6 +52,28 @@ describe('aiSdkModel: text and reasoning parts', () => {
     });
   });
 
+  it('a span the provider ends late (Gemini: after the call it led to) ends before the call, with its metadata', async () => {
+    const chunks = await run([
+      { type: 'reasoning-start', id: '0', providerMetadata: { google: { thoughtSignature: 'sig' } } },
+      { type: 'reasoning-delta', id: '0', delta: 'Use the tool.', providerMetadata: { google: { thoughtSignature: 'sig' } } },
+      { type: 'tool-input-start', id: 'c', toolName: 'getWeather' },
+      { type: 'tool-input-delta', id: 'c', delta: '{}' },
+      { type: 'tool-input-end', id: 'c' },
+      { type: 'tool-call', toolCallId: 'c', toolName: 'getWeather', input: '{}' },
+      { type: 'reasoning-end', id: '0' },
+      finish('tool-calls'),
+    ]);
+    expect(chunks.map((chunk) => chunk.type)).toEqual([
+      'reasoning-delta',
+      'reasoning-end',
+      'tool-call-start',
+      'tool-call-delta',
+      'tool-call-end',
+      'finish',
+    ]);
+    expect(artefactOf(ofType(chunks, 'reasoning-end')[0]!.encryptedValue)?.aiSdk.metadata).toEqual({ google: { thoughtSignature: 'sig' } });
+  });
+
   it('a reasoning span with no text but metadata (redacted thinking) is kept; one with neither carries nothing', async () => {
     const chunks = await run([
       { type: 'reasoning-start', id: 'r1', providerMetadata: { anthropic: { redactedData: 'opaque' } } },

@@ -56,17 +56,40 @@ export async function* readStreamParts(
   const calls = new Map<string, StreamedCall>();
   /** Calls the provider runs itself: their parts are skipped. */
   const providerExecuted = new Set<string>();
+  /** Reasoning spans streaming now, by id; `ended` ids were closed early (see `endReasoning`). */
   const reasoning = new Map<string, { metadata: AiSdkProviderOptions | undefined; text: boolean }>();
+  const ended = new Set<string>();
   let finish: { reason: string; usage: TokenUsage | undefined } | undefined;
+
+  const spanEnd = (span: { metadata: AiSdkProviderOptions | undefined; text: boolean }): ModelChunk =>
+    // A span with neither text nor metadata left nothing to send back.
+    !span.text && !span.metadata
+      ? { type: 'reasoning-end' }
+      : { type: 'reasoning-end', encryptedValue: encodeArtefact({ provider, metadata: span.metadata }) };
+  /**
+   * Ends the reasoning still streaming before anything else streams: Chatwire's spans follow one another,
+   * and some providers end theirs late (Gemini only at the next text or at the end of the stream, after
+   * the calls the reasoning led to). The metadata has arrived by then (on the span's own parts); the
+   * provider's own `reasoning-end` for it is then ignored.
+   */
+  const endReasoning = function* (): Generator<ModelChunk> {
+    for (const [id, span] of reasoning) {
+      reasoning.delete(id);
+      ended.add(id);
+      yield spanEnd(span);
+    }
+  };
 
   const start = function* (id: string, call: StreamedCall): Generator<ModelChunk> {
     if (call.started) return;
     call.started = true;
+    yield* endReasoning();
     yield { type: 'tool-call-start', id, name: call.name };
   };
   const end = function* (id: string, call: StreamedCall): Generator<ModelChunk> {
     if (call.ended) return;
     call.ended = true;
+    yield* endReasoning();
     const encryptedValue = call.metadata ? encodeArtefact({ provider, metadata: call.metadata }) : undefined;
     yield { type: 'tool-call-end', id, ...(encryptedValue ? { encryptedValue } : {}) };
   };
@@ -77,11 +100,14 @@ export async function* readStreamParts(
     switch (part['type']) {
       case 'text-delta': {
         const delta = text(part['delta']);
-        if (delta) yield { type: 'text-delta', delta };
+        if (!delta) break;
+        yield* endReasoning();
+        yield { type: 'text-delta', delta };
         break;
       }
       case 'reasoning-start':
       case 'reasoning-delta': {
+        if (ended.has(id)) break;
         const span = reasoning.get(id) ?? { metadata: undefined, text: false };
         span.metadata = mergeMetadata(span.metadata, metadata);
         reasoning.set(id, span);
@@ -93,12 +119,10 @@ export async function* readStreamParts(
         break;
       }
       case 'reasoning-end': {
+        if (ended.has(id)) break;
         const span = reasoning.get(id) ?? { metadata: undefined, text: false };
         reasoning.delete(id);
-        const merged = mergeMetadata(span.metadata, metadata);
-        // A span with neither text nor metadata left nothing to send back.
-        if (!span.text && !merged) yield { type: 'reasoning-end' };
-        else yield { type: 'reasoning-end', encryptedValue: encodeArtefact({ provider, metadata: merged }) };
+        yield spanEnd({ ...span, metadata: mergeMetadata(span.metadata, metadata) });
         break;
       }
       case 'tool-input-start': {
@@ -126,6 +150,7 @@ export async function* readStreamParts(
         const delta = text(part['delta']);
         if (!delta || call.rawText) break;
         call.streamed += delta;
+        yield* endReasoning();
         yield { type: 'tool-call-delta', id, delta };
         break;
       }
@@ -150,6 +175,7 @@ export async function* readStreamParts(
         const rest = input.startsWith(call.streamed) ? input.slice(call.streamed.length) : '';
         if (rest) {
           call.streamed += rest;
+          yield* endReasoning();
           yield { type: 'tool-call-delta', id: callId, delta: rest };
         }
         yield* end(callId, call);
@@ -188,6 +214,7 @@ export async function* readStreamParts(
   if (!finish) throw streamEndedEarly(label);
   if (finish.reason === 'interrupted') throw streamEndedEarly(label);
   if (finish.reason === 'error') throw new ProviderError('stream-error', `${label}: the provider ended the response with an error`);
+  yield* endReasoning();
   for (const [id, call] of calls) {
     if (!call.started) continue;
     yield* end(id, call);
