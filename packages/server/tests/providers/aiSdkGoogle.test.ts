@@ -173,6 +173,19 @@ describe('aiSdkModel + @ai-sdk/google: tool calls', () => {
     expect(usages[1]?.toolsSent).toContain('trackShipment');
   });
 
+  it('call-to-load: a lazy tool called by the name the catalog shows runs at once, and joins the next request', async () => {
+    provider.respond(
+      { body: geminiStream([[call('trackShipment', { trackingNumber: 'TRK-7' })]], USAGE) },
+      { body: geminiStream([[{ text: 'TRK-7 is in transit.' }]], USAGE) },
+    );
+    const { run, spies } = setup();
+    const events = await run([user('where is TRK-7?', 'u1')]);
+    expect(declared(0)).not.toContain('trackShipment');
+    expect(spies.track).toHaveBeenCalledWith({ trackingNumber: 'TRK-7' }, expect.anything());
+    expect(declared(1)).toEqual([...EAGER, DISCOVERY_TOOL_NAME, 'trackShipment']);
+    expect(usagesOf(events)[1]?.newlyDiscovered).toEqual(['trackShipment']);
+  });
+
   it('an approval: the call waits, the ChatClient approves, the run that carries the answer runs it and sends the call back with its signature', async () => {
     const refund = vi.fn(async ({ orderId }: { orderId: string }) => ({ refunded: orderId }));
     const refundOrder = toolDefinition({
