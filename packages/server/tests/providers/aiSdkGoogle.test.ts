@@ -4,7 +4,15 @@ import { z } from 'zod';
 import { createGoogleGenerativeAI } from '@ai-sdk/google';
 import { DISCOVERY_TOOL_NAME, toolDefinition } from '@chatwire/core';
 import { toolCallParts } from '@chatwire/core/shared';
-import { aiSdkModel, chat, createChatHandler, createMemoryStore, type AiSdkModelOptions, type ErrorReport } from '@chatwire/server';
+import {
+  aiSdkModel,
+  chat,
+  createChatHandler,
+  createMemoryStore,
+  createMemoryThreadStore,
+  type AiSdkModelOptions,
+  type ErrorReport,
+} from '@chatwire/server';
 import { clientFor, collect, user } from '../fixtures.js';
 import { expectFailedRun, startProviderServer, textOf, usagesOf, type ProviderServer } from './providerServer.js';
 import { geminiError, geminiStream, type GeminiPart } from './aiSdkStandIns.js';
@@ -223,6 +231,42 @@ describe('aiSdkModel + @ai-sdk/google: tool calls', () => {
     });
     const last = client.getSnapshot().messages.at(-1)!;
     expect(last.parts.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('')).toBe('Refunded ORD-7.');
+  });
+});
+
+describe('aiSdkModel + @ai-sdk/google: with a thread store', () => {
+  it('the model reads the stored branch, and the stored call keeps its thought signature for the run after the approval', async () => {
+    const refund = vi.fn(async ({ orderId }: { orderId: string }) => ({ refunded: orderId }));
+    const refundOrder = toolDefinition({
+      name: 'refundOrder',
+      description: 'Refund an order.',
+      inputSchema: z.object({ orderId: z.string() }),
+      needsApproval: true,
+    }).server(refund);
+    const threads = createMemoryThreadStore();
+    const handler = createChatHandler({
+      model: geminiModel(),
+      tools: [refundOrder],
+      secret: 'gemini-threads',
+      store: createMemoryStore(),
+      threads,
+      userOf: () => 'ann',
+    });
+    const { client } = clientFor(handler, { id: 'th_gemini' });
+    provider.respond(
+      { body: geminiStream([[call('refundOrder', { orderId: 'ORD-8' }, 'sig-stored')]], USAGE) },
+      { body: geminiStream([[{ text: 'Refunded ORD-8.' }]], USAGE) },
+    );
+    await client.sendMessage('refund ORD-8');
+    const [part] = toolCallParts(client.getSnapshot().messages.at(-1)!);
+    const stored = (await threads.open('ann', 'th_gemini'))!.messages;
+    expect(
+      stored.flatMap((message) => (message.role === 'assistant' ? (message.toolCalls ?? []) : [])).map((c) => c.encryptedValue),
+    ).toEqual([expect.stringContaining('sig-stored')]);
+    client.addToolApprovalResponse({ id: part!.approval!.id, approved: true });
+    await vi.waitFor(() => expect(client.getSnapshot().status).toBe('ready'));
+    expect(refund).toHaveBeenCalledTimes(1);
+    expect(bodyOf(1).contents[1]?.parts[0]).toMatchObject({ thoughtSignature: 'sig-stored' });
   });
 });
 
