@@ -4,11 +4,20 @@ import { McpConfigError } from '@chatwire/mcp';
 import { startDemoMcp } from './mcp.ts';
 import { createDemoRoutes, demoToolNames, modelFromEnv, openDemoThreads } from './routes.ts';
 import { startDemoTelemetry } from './telemetry.ts';
+import { aiSdkModelFromEnv, ProviderSetupError } from './aiSdkModelFromEnv.ts';
 
 /** `npm start`: the Vite dev server with the API mounted on the same origin. */
 const port = Number(process.env['PORT'] ?? 5173);
-// OPENAI_API_KEY or ANTHROPIC_API_KEY selects a real model; otherwise the scripted one.
-const model = modelFromEnv(process.env);
+// CHATWIRE_PROVIDER (google, mistral, groq, bedrock: an AI SDK provider package), else OPENAI_API_KEY or
+// ANTHROPIC_API_KEY, selects a real model; otherwise the scripted one.
+let model: Awaited<ReturnType<typeof aiSdkModelFromEnv>>;
+try {
+  model = (await aiSdkModelFromEnv(process.env)) ?? modelFromEnv(process.env);
+} catch (error) {
+  if (!(error instanceof ProviderSetupError)) throw error;
+  console.error(`\n  The demo cannot start: ${error.message}\n`);
+  process.exit(1);
+}
 const modelLabel = model
   ? `${model.provider} model ${model.model}${model.toolSearch ? ` with ${model.toolSearch.name}` : ''}${model.toolChanges ? ' with tool changes' : ''}`
   : 'scripted model';

@@ -107,6 +107,7 @@ export type {
   OpenAIResponsesInputPart,
   OpenAIResponsesNamespaceTool,
   OpenAIResponsesOptions,
+  OpenAIResponsesReasoningItem,
 } from './adapters/openaiResponses.js';
 export { anthropic, anthropicToolTokens, toAnthropicRequest, toAnthropicTools, TOOL_CHANGES_BETAS } from './adapters/anthropic.js';
 export type {
@@ -120,6 +121,30 @@ export type {
   AnthropicToolSearchContent,
   AnthropicToolSearchContext,
 } from './adapters/anthropic.js';
+export { aiSdkModel, aiSdkToolTokens } from './adapters/aiSdk/aiSdkModel.js';
+export type { AiSdkModelOptions } from './adapters/aiSdk/aiSdkModel.js';
+export { toAiSdkPrompt, toAiSdkTools } from './adapters/aiSdk/toAiSdkPrompt.js';
+export type {
+  AiSdkFilePart,
+  AiSdkFunctionTool,
+  AiSdkPromptContext,
+  AiSdkPromptMessage,
+  AiSdkProviderToolDefinition,
+  AiSdkReasoningPart,
+  AiSdkTextPart,
+  AiSdkToolCallPart,
+  AiSdkToolResultPart,
+} from './adapters/aiSdk/toAiSdkPrompt.js';
+export type {
+  AiSdkCallOptions,
+  AiSdkCallSettings,
+  AiSdkJsonObject,
+  AiSdkJsonValue,
+  AiSdkLanguageModel,
+  AiSdkProviderOptions,
+  AiSdkProviderTool,
+  AiSdkToolChoice,
+} from './adapters/aiSdk/specification.js';
 export { ProviderError } from './adapters/providerErrors.js';
 export type { ProviderErrorKind } from './adapters/providerErrors.js';
 export { DEFAULT_POLICY_TIMEOUT_MS } from './approvals/approvalPolicy.js';

@@ -61,6 +61,7 @@ export function safeModelMessage(error: unknown, ref: string): string {
     authentication: `The model provider refused the server's credentials${status}`,
     'rate-limit': `The model provider is rate limiting requests${status}${retry}`,
     provider: `The model provider failed${status}`,
+    'context-overflow': `The conversation is too long for the model's context window${status}`,
     rejected: `The model provider rejected the request${status}`,
     unreachable: 'The model provider could not be reached',
     'stream-error': 'The model provider reported an error mid-response',
