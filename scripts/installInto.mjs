@@ -18,7 +18,7 @@
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
-import { packPackages, repositoryRoot } from './packPackages.mjs';
+import { appEnvironment, packPackages, repositoryRoot } from './packPackages.mjs';
 
 const USAGE = 'Usage: npm run install-into -- /path/to/your-app [--all] [--no-build]';
 const args = process.argv.slice(2);
@@ -55,14 +55,7 @@ function run(command, commandArgs, cwd, env = process.env) {
 }
 
 // npm exports its own settings to scripts; an install that inherited them could act on this repository.
-const appEnv = Object.fromEntries(
-  Object.entries(process.env).filter(([key]) => {
-    const name = key.toLowerCase();
-    if (name === 'init_cwd') return false;
-    if (!name.startsWith('npm_')) return true;
-    return ['npm_config_cache', 'npm_config_registry', 'npm_config_userconfig'].includes(name);
-  }),
-);
+const appEnv = appEnvironment();
 
 const folder = join(app, 'chatwire-packages');
 mkdirSync(folder, { recursive: true });

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState, type CSSProperties } from 'react';
 import { type ChatClient } from '@chatwire/core';
-import { recordHistory, type HistoryRecorder } from '@chatwire/core/shared';
+import { recordHistory, type DevtoolsView, type HistoryRecorder } from '@chatwire/core/shared';
 import type { PanelHandle, PanelProps } from './panel/mountPanel.js';
 import { defaultLayout, fitLayout, hostStyle, readLayout, reservedSpace, type PanelDock, type PanelLayout } from './panelLayout.js';
 
@@ -35,6 +35,12 @@ export interface ChatwireDevtoolsProps {
   readonly initialDock?: PanelDock;
   /** The localStorage key the layout (dock, sizes, open) is kept under. Defaults to `chatwire-devtools`. */
   readonly storageKey?: string;
+  /**
+   * Views other packages contribute, each a tab after the panel's own, shown when the view says it applies
+   * to the chat: for example `codeModeDevtoolsView` from `@chatwire/code-mode/client`. Each view's code
+   * loads when the panel opens. Defaults to none.
+   */
+  readonly views?: readonly DevtoolsView[];
 }
 
 const TOGGLE_EDGE_WIDTH = 22;
@@ -111,7 +117,7 @@ export function ChatwireDevtools(props: ChatwireDevtoolsProps) {
   const [open, setOpen] = useState(embedded || (props.initialOpen ?? false));
   const host = useRef<HTMLDivElement>(null);
   const panel = useRef<PanelHandle | undefined>(undefined);
-  const { client, catalogUrl, grantsUrl } = props;
+  const { client, catalogUrl, grantsUrl, views } = props;
   const position = props.position ?? 'right-edge';
 
   // The saved layout is read after mounting (never during a server render), with its open state.
@@ -178,6 +184,7 @@ export function ChatwireDevtools(props: ChatwireDevtoolsProps) {
     onClose: embedded ? undefined : close,
     layout: embedded ? undefined : layout,
     onLayout,
+    views,
   };
   const latestProps = useRef(panelProps);
   latestProps.current = panelProps;

@@ -6,7 +6,5 @@ export { buildTimeline, grantsInChat } from './timeline.js';
 export type { TimelineRow, TimelineStep } from './timeline.js';
 export { buildEventRows, eventTypes, truncatedJson, turnAsFixture } from './events.js';
 export type { EventRow } from './events.js';
-export { buildCodeModeView, hasCodeMode } from './codeMode.js';
-export type { CodeModeApiRow, CodeModeApiStatus, CodeModeSavings, CodeModeView, ExecutionRow } from './codeMode.js';
 export { buildMcpRows, buildMcpTimeline, recordedVersions } from './mcp.js';
 export type { McpServerRow, McpTimelineRow } from './mcp.js';

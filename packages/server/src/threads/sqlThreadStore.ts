@@ -1,5 +1,6 @@
 import type { Message } from '@ag-ui/core';
 import { decodeCursor, encodeCursor } from './threadCursor.js';
+import { createSqlGrantStore } from './sqlGrantStore.js';
 import { MIGRATION_LOCK, THREAD_MIGRATIONS } from './threadSchema.js';
 import { branchPointsOf, newestLeaf, pathTo } from './threadTree.js';
 import { markStored } from './storedMessages.js';
@@ -83,9 +84,10 @@ function isUnavailable(error: unknown): boolean {
  * A {@link ThreadStore} on a SQL database (`THREAD_MIGRATIONS`, applied on first use): the one
  * implementation behind `createPgliteThreadStore` and `createPostgresThreadStore`. Every write is
  * one transaction that locks its thread's row, so two instances appending to one thread at once
- * both keep their messages (as siblings when they continue the same message).
+ * both keep their messages (as siblings when they continue the same message). Its `grants` live in
+ * the same database and go with their thread.
  */
-export function createSqlThreadStore(db: SqlDatabase): ThreadStore {
+export function createSqlThreadStore(db: SqlDatabase): ThreadStore & Pick<Required<ThreadStore>, 'ready'> {
   /**
    * Messages this store read for chat requests, frozen, by thread and `seq` (a row's message is
    * never updated and `seq` is never reused, so an entry never goes stale), the oldest dropped first
@@ -354,7 +356,10 @@ export function createSqlThreadStore(db: SqlDatabase): ThreadStore {
           ...(row.details === null ? {} : { details: parsed(row.details) }),
         }));
       }),
+    ready: () => run(async () => {}),
     close: () => db.close(),
+    // Its own table in the same database: a thread's deletion cascades to its grants.
+    grants: createSqlGrantStore(db, run),
   };
 }
 

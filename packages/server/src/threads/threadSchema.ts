@@ -11,6 +11,11 @@
  * Migration 2 adds `chatwire_messages.tokens`: each message's token count, counted as it is stored,
  * so a request that continues a stored branch does not tokenize it again. Rows stored before it keep
  * `NULL` there and are counted on their text when read, as before: nothing needs rewriting.
+ *
+ * Migration 3 adds `chatwire_grants`: the user's standing answers, by owner (the user's chat, or
+ * the user), each with its signed record and its expiry (ms since the epoch, the server's clock). A
+ * "this chat" grant references its thread, so deleting the thread deletes it in the same statement,
+ * and one cannot be added to a thread that is gone.
  */
 export const THREAD_MIGRATIONS: readonly (readonly string[])[] = [
   [
@@ -47,7 +52,22 @@ export const THREAD_MIGRATIONS: readonly (readonly string[])[] = [
     )`,
   ],
   [`ALTER TABLE chatwire_messages ADD COLUMN tokens json`],
+  [
+    `CREATE TABLE chatwire_grants (
+      owner text NOT NULL,
+      id text NOT NULL,
+      thread_id text REFERENCES chatwire_threads (id) ON DELETE CASCADE,
+      expires_at bigint NOT NULL,
+      record json NOT NULL,
+      PRIMARY KEY (owner, id)
+    )`,
+    `CREATE INDEX chatwire_grants_by_thread ON chatwire_grants (thread_id)`,
+    `CREATE INDEX chatwire_grants_by_expiry ON chatwire_grants (expires_at)`,
+  ],
 ];
 
 /** The advisory lock that keeps two instances from migrating one database at once. */
 export const MIGRATION_LOCK = 7_402_127;
+
+/** The first key of the advisory locks that serialise adds to one grants owner (the second is the owner's hash). */
+export const GRANTS_LOCK = 7_402_128;

@@ -1,5 +1,14 @@
 import type { ChatMessage, ModelCallUsage, TurnRecord } from '@chatwire/core';
-import { codeExecutionOf, readCodeModeUsage, type CodeExecution, type CodeModeUsage } from '@chatwire/code-mode/client';
+import type { DevtoolsBlock, DevtoolsCard, DevtoolsViewInput, DevtoolsViewModule } from '@chatwire/core/shared';
+import type { CodeExecution } from '../codeExecution.js';
+import { codeExecutionOf } from '../codeModeEvents.js';
+import type { CodeModeUsage } from '../codeModeProtocol.js';
+import { readCodeModeUsage } from '../readCodeModeUsage.js';
+
+/*
+ * Code Mode's view in the devtools panel (loaded by the panel through codeModeDevtoolsView): the view
+ * model, built from the snapshot alone, and the blocks the panel renders as text.
+ */
 
 /** Where a Code Mode API stands in the selected model call. */
 export type CodeModeApiStatus = 'eager' | 'discovered' | 'undiscovered';
@@ -65,7 +74,7 @@ const sharesOf = (record: TurnRecord | undefined): CodeModeUsage[] =>
   });
 
 /** Whether any model call of these turns has Code Mode's share. */
-export const hasCodeMode = (turns: readonly TurnRecord[]): boolean =>
+const hasCodeMode = (turns: readonly TurnRecord[]): boolean =>
   turns.some((turn) => turn.modelCalls.some((call: ModelCallUsage) => readCodeModeUsage(call) !== undefined));
 
 /** The assistant messages answering the turn that user message `id` started. */
@@ -154,3 +163,133 @@ export function buildCodeModeView(options: {
     executions,
   };
 }
+
+const format = (value: number | undefined) => (value === undefined ? '–' : value.toLocaleString('en-US'));
+const shareOfAll = (savings: CodeModeSavings) =>
+  savings.allEager > 0 ? `${((savings.net / savings.allEager) * 100).toFixed(1)}% of all up front` : 'nothing sent yet';
+const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
+
+/** A savings card: net tokens saved and its share. */
+const savingsCard = (label: string, savings: CodeModeSavings, testId: string): DevtoolsCard => ({
+  label,
+  value: format(savings.net),
+  note: `${shareOfAll(savings)} · ${plural(savings.calls, 'model call')}`,
+  tone: savings.net >= 0 ? 'good' : 'bad',
+  testId,
+  data: { net: savings.net },
+});
+
+const STATUS_TONE = { eager: undefined, discovered: 'good', undiscovered: 'muted' } as const;
+
+/**
+ * Code Mode in the selected turn, as the panel's blocks: the APIs the code can call, eager, discovered or
+ * still undiscovered (as of the model call picked in the view, defaults to the turn's last), where each was
+ * discovered, the executions, and what keeping lazy tools out of the prompt saved.
+ */
+export function renderCodeModeView(input: DevtoolsViewInput): readonly DevtoolsBlock[] {
+  const callCount = input.turns[input.turn - 1]?.modelCalls.length ?? 0;
+  const picked = Number(input.choices['call']);
+  const call = Number.isInteger(picked) && picked >= 0 && picked < callCount ? picked : Math.max(0, callCount - 1);
+  const view = buildCodeModeView({ turns: input.turns, messages: input.messages, turn: input.turn, call });
+  if (!view) return [{ type: 'empty', text: 'No Code Mode in this chat yet.' }];
+  const count = (status: CodeModeApiStatus) => view.rows.filter((row) => row.status === status).length;
+  const tokens = view.call?.tokens;
+  const blocks: DevtoolsBlock[] = [
+    {
+      type: 'chips',
+      label: 'Code Mode APIs',
+      chips: [
+        { text: `${count('eager')} eager`, testId: 'code-count-eager' },
+        { text: `${count('discovered')} discovered`, testId: 'code-count-discovered' },
+        { text: `${count('undiscovered')} not discovered yet`, testId: 'code-count-undiscovered' },
+        { text: `${plural(view.executions.length, 'execution')} this turn`, testId: 'code-count-executions' },
+      ],
+    },
+    {
+      type: 'choice',
+      key: 'call',
+      label: 'Code Mode model call',
+      value: String(call),
+      options:
+        callCount === 0
+          ? [{ value: '0', label: 'no model call yet' }]
+          : Array.from({ length: callCount }, (_, index) => ({ value: String(index), label: `Model call ${index + 1}` })),
+    },
+    {
+      type: 'cards',
+      cards: [
+        savingsCard('Net tokens saved by lazy tools (turn)', view.turn, 'code-savings-turn'),
+        savingsCard('Net tokens saved by lazy tools (conversation)', view.conversation, 'code-savings-conversation'),
+        {
+          label: `Model call ${callCount === 0 ? '–' : call + 1}: prompt + definitions sent`,
+          value: format(tokens?.sent),
+          note: tokens
+            ? `all up front ${format(tokens.allEager)} · discovery ${format(tokens.discoveryRoundTrips)} · code ${format(tokens.code)} · results ${format(tokens.results)}`
+            : 'not sent execute_typescript',
+          testId: 'code-call-tokens',
+        },
+      ],
+    },
+    {
+      type: 'table',
+      label: 'Code Mode APIs',
+      columns: [
+        { title: 'API' },
+        { title: 'Status', hint: 'As of the selected model call' },
+        { title: 'Discovered in', hint: 'The turn, and the first model call sent its signature' },
+        { title: 'Calls this turn', hint: 'Calls the code of this turn made to it', numeric: true },
+      ],
+      rows: view.rows.map((row) => ({
+        testId: 'code-api-row',
+        data: { api: row.name, status: row.status },
+        cells: [
+          { text: `external_${row.name}`, tone: 'code' },
+          { text: row.status, ...(STATUS_TONE[row.status] ? { tone: STATUS_TONE[row.status] } : {}) },
+          row.discoveredIn ? `turn ${row.discoveredIn.turn}, model call ${row.discoveredIn.modelCall}` : '',
+          row.callsInTurn ? String(row.callsInTurn) : '',
+        ],
+      })),
+    },
+  ];
+  if (view.executions.length > 0) {
+    blocks.push({
+      type: 'table',
+      label: 'Code Mode executions',
+      heading: 'Executions this turn',
+      columns: [
+        { title: 'Call' },
+        { title: 'State' },
+        { title: 'Nested calls', numeric: true },
+        { title: 'Failed', numeric: true },
+        { title: 'Log lines', numeric: true },
+        { title: 'ms', numeric: true },
+      ],
+      rows: view.executions.map((execution) => ({
+        testId: 'code-execution-row',
+        data: { state: execution.state },
+        cells: [
+          { text: execution.toolCallId, tone: 'code' },
+          execution.state,
+          String(execution.nestedCalls),
+          String(execution.failedCalls),
+          String(execution.logLines),
+          format(execution.durationMs),
+        ],
+      })),
+    });
+  }
+  blocks.push({
+    type: 'note',
+    text:
+      'In Code Mode, lazy tools are listed by name in the system prompt until discovery (discover_tools) returns their TypeScript ' +
+      "signatures. Saved counts the stubs kept out of the prompt (and discover_tools' own definition against it); net also subtracts " +
+      'the discovery calls and results carried in the history. Code and results are what executions add to every later model call.',
+  });
+  return blocks;
+}
+
+/** What the panel loads for Code Mode's tab: shown once a model call was sent Code Mode. */
+export const codeModeViewModule: DevtoolsViewModule = {
+  available: ({ turns }) => hasCodeMode(turns),
+  render: renderCodeModeView,
+};
