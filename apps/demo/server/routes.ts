@@ -51,7 +51,7 @@ export interface DemoRoutesOptions {
    * Connected MCP servers whose tools join the demo's (read per request); their status is served in
    * the catalog's `servers` for the devtools' MCP view. Defaults to none.
    */
-  readonly mcp?: { tools(): readonly AnyTool[]; catalogStatus?(): ToolServerStatus[] };
+  readonly mcp?: { tools(): readonly AnyTool[]; appTools?(): readonly AnyTool[]; catalogStatus?(): ToolServerStatus[] };
   /**
    * A directory to write each run's record in (open one in devtools with "Open record"). Defaults to
    * `CHATWIRE_RUN_RECORDS`, else none: nothing is written.
@@ -271,6 +271,8 @@ export function createDemoRoutes(options: DemoRoutesOptions = {}): FetchHandler 
   const handleChat = createChatHandler({
     model,
     tools: currentTools,
+    // MCP Apps: the tools only the servers' apps may call (never the model's).
+    ...(mcp?.appTools ? { appTools: () => mcp.appTools?.() ?? [] } : {}),
     // A reload or a dropped connection detaches from the run; the page resumes it (docs/protocol.md).
     resumable: true,
     store,

@@ -2,7 +2,7 @@ import { codeModeDevtoolsView } from '@chatwire/code-mode/client';
 import { answerInputRequest, readInputRequest, type ChatMessage, type InputAnswerInput, type MessagePart } from '@chatwire/core';
 import { ChatwireDevtools } from '@chatwire/devtools';
 import { useThreadChat } from '@chatwire/react/query';
-import { BranchPicker, ChatError, Composer, MessageList } from '@chatwire/ui';
+import { BranchPicker, ChatError, Composer, MessageList, mcpAppsDevtoolsView, type McpAppsOptions } from '@chatwire/ui';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { ApprovalsPanel } from './components/ApprovalsPanel.tsx';
 import { InputRequestForm } from './components/InputRequestForm.tsx';
@@ -22,8 +22,8 @@ const Devtools =
   import.meta.env.VITE_CHATWIRE_DEVTOOLS === 'on'
     ? lazy(() => import('@chatwire/devtools/production').then((module) => ({ default: module.ChatwireDevtools })))
     : ChatwireDevtools;
-/** The views other packages add to the panel: Code Mode's tab (its code loads when the panel opens). */
-const devtoolsViews = [codeModeDevtoolsView];
+/** The views other packages add to the panel: Code Mode's tab and the MCP Apps tab (their code loads when the panel opens). */
+const devtoolsViews = [codeModeDevtoolsView, mcpAppsDevtoolsView];
 
 /**
  * The demo: the thread the address names (`?thread=`), else the one open last, else a new one. The
@@ -100,6 +100,8 @@ function ChatPage(props: {
   }, [stop]);
 
   const onApproval = useCallback((id: string, approved: boolean) => client.addToolApprovalResponse({ id, approved }), [client]);
+  // MCP Apps act through this chat: their tool calls, messages and model context go through the client.
+  const apps = useMemo<McpAppsOptions>(() => ({ chat: client }), [client]);
   const onRegenerate = useCallback(() => void client.regenerate(), [client]);
   // An edit keeps the message's attachments (an edit replaces them otherwise); the server keeps the
   // old version as a sibling branch.
@@ -268,7 +270,8 @@ function ChatPage(props: {
             {chat.messages.length === 0 ? (
               <p className="empty-chat">
                 Try “use getWeather for Paris”, “use addTodo for buy oat milk” (a lazy tool: watch the discovery step), “show me some
-                markdown”, “use refundOrder for ORD-1234”, “book a table” or “use code to compare the weather in Paris and Tokyo”.
+                markdown”, “use refundOrder for ORD-1234”, “book a table” or “use code to compare the weather in Paris and Tokyo”. With MCP
+                on: “use basic__get-time” or “use budget__get-budget-data” (MCP Apps).
               </p>
             ) : null}
             <MessageList
@@ -276,6 +279,7 @@ function ChatPage(props: {
               busy={busy}
               stopped={stopped}
               tools={toolUIs}
+              apps={apps}
               onApproval={onApproval}
               onRegenerate={onRegenerate}
               onEdit={onEdit}

@@ -41,7 +41,7 @@ export type {
 } from './transport/connection.js';
 export { ChatwireError } from './base/errors.js';
 export type { ChatErrorCode } from './base/errors.js';
-export type { InspectionEvent, InspectionObserver } from './inspection/inspection.js';
+export type { AppMessage, InspectionEvent, InspectionObserver } from './inspection/inspection.js';
 export { messageText } from './model/messages.js';
 export type {
   ActivityPart,

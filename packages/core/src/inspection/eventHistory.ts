@@ -1,5 +1,5 @@
 import type { Event as WireEvent, RunAgentInput } from '@ag-ui/core';
-import type { InspectionEvent } from './inspection.js';
+import type { AppMessage, InspectionEvent } from './inspection.js';
 import type { ChatSnapshot } from '../model/chatState.js';
 
 /** One recorded AG-UI event. */
@@ -25,6 +25,16 @@ export interface HistoryTurn {
   readonly events: readonly RecordedEvent[];
   /** Events not kept because the turn exceeded its cap. */
   readonly dropped: number;
+  /**
+   * Messages between the page and the MCP Apps shown in the chat, in order (at most as many as
+   * events); absent in records made before they were recorded.
+   */
+  readonly appMessages?: readonly RecordedAppMessage[];
+}
+
+/** One recorded message between the page and an MCP App. */
+export interface RecordedAppMessage extends AppMessage {
+  readonly at: number;
 }
 
 /** A snapshot of the chat when it settled (a turn ended), and when. */
@@ -47,6 +57,7 @@ interface MutableTurn {
   runs: RecordedRun[];
   events: RecordedEvent[];
   dropped: number;
+  appMessages: RecordedAppMessage[];
 }
 
 /**
@@ -68,7 +79,7 @@ class EventHistory {
 
   /** Starts a turn (a user message was sent). */
   startTurn(id: string, at: number): void {
-    this.#turns.push({ id, startedAt: at, runs: [], events: [], dropped: 0 });
+    this.#turns.push({ id, startedAt: at, runs: [], events: [], dropped: 0, appMessages: [] });
     if (this.#turns.length > this.#maxTurns) this.#turns.splice(0, this.#turns.length - this.#maxTurns);
   }
 
@@ -93,6 +104,13 @@ class EventHistory {
     else turn.dropped++;
   }
 
+  /** Records a message between the page and an MCP App (past the turn's cap: counted in `dropped`). */
+  app(message: RecordedAppMessage): void {
+    const turn = this.#current(message.toolCallId, message.at);
+    if (turn.appMessages.length < this.#maxEvents) turn.appMessages.push(message);
+    else turn.dropped++;
+  }
+
   /** Keeps the snapshot each time the chat settles (`ready` or `error` after anything else): a reference, no copy. */
   snapshot(snapshot: ChatSnapshot, at: number): void {
     const settled = snapshot.status === 'ready' || snapshot.status === 'error';
@@ -110,7 +128,7 @@ class EventHistory {
 
   /** The recorded turns, oldest first (a copy of the list; the entries are read-only). */
   turns(): readonly HistoryTurn[] {
-    return this.#turns.map((turn) => ({ ...turn, runs: [...turn.runs], events: [...turn.events] }));
+    return this.#turns.map((turn) => ({ ...turn, runs: [...turn.runs], events: [...turn.events], appMessages: [...turn.appMessages] }));
   }
 }
 
@@ -144,6 +162,10 @@ export function recordHistory(
     else if (event.type === 'request') history.request(event.runId, event.input, event.at);
     else if (event.type === 'event') history.event(event.runId, event.event, event.at);
     else if (event.type === 'snapshot') history.snapshot(event.snapshot, event.at);
+    else if (event.type === 'app') {
+      const { type: _type, ...message } = event;
+      history.app(message);
+    }
   });
   return { turns: () => history.turns(), snapshots: () => history.snapshots(), stop };
 }

@@ -16,7 +16,20 @@ export type InspectionEvent =
   | { readonly type: 'toolCall'; readonly at: number; readonly change: ToolCallChange }
   | { readonly type: 'status'; readonly at: number; readonly from: ChatStatus; readonly to: ChatStatus }
   | { readonly type: 'error'; readonly at: number; readonly error: ChatwireError }
-  | { readonly type: 'warning'; readonly at: number; readonly message: string };
+  | { readonly type: 'warning'; readonly at: number; readonly message: string }
+  | ({ readonly type: 'app'; readonly at: number } & AppMessage);
+
+/**
+ * One message between the page and an MCP App shown in the chat (see `ChatClient.reportAppMessage`):
+ * the call whose app it is, its server, which way it went and its JSON-RPC method (`result` or
+ * `error` for an answer). Nothing of its content is kept.
+ */
+export interface AppMessage {
+  readonly toolCallId: string;
+  readonly server: string;
+  readonly direction: 'in' | 'out';
+  readonly method: string;
+}
 
 /** Receives {@link InspectionEvent}s. */
 export type InspectionObserver = (event: InspectionEvent) => void;

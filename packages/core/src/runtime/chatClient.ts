@@ -8,7 +8,7 @@ import { nextStep, pendingInterrupts } from '../model/continuation.js';
 import type { ClientDiscovery } from '../discovery/clientManaged.js';
 import { ChatwireError, describeError } from '../base/errors.js';
 import { createId } from '../base/ids.js';
-import { isProductionBuild, type InspectionObserver } from '../inspection/inspection.js';
+import { isProductionBuild, type AppMessage, type InspectionObserver } from '../inspection/inspection.js';
 import { toolCallParts, type ChatMessage, type MessagePart } from '../model/messages.js';
 import type { AttachmentOptions } from './attachments.js';
 import type { FileInput } from '../model/messages.js';
@@ -252,6 +252,15 @@ export class ChatClient {
    */
   inspect(observer: InspectionObserver): () => void {
     return this.#store.inspector.observe(observer);
+  }
+
+  /**
+   * Reports a message between the page and an MCP App shown in this chat to its inspectors (devtools'
+   * timeline); free when nobody inspects. `@chatwire/ui`'s app view reports each one it reads or sends.
+   */
+  reportAppMessage(message: AppMessage): void {
+    const { inspector } = this.#store;
+    if (inspector.active) inspector.emit({ type: 'app', at: Date.now(), ...message });
   }
 
   /** Replaces some options; later requests and callbacks use the new values. */

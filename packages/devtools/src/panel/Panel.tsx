@@ -261,6 +261,7 @@ export function Panel(props: PanelProps) {
           <TimelineView
             messages={snapshot.messages}
             servers={servers}
+            appMessages={history.flatMap((recorded) => recorded.appMessages ?? [])}
             grants={
               props.grantsUrl && props.client && !opened
                 ? { url: props.grantsUrl, threadId: props.client.id, version: `${settledTurns}:${refreshed}` }

@@ -82,7 +82,16 @@ export function McpAppView(props: McpAppViewProps) {
           if (asked !== undefined) latest.current.setHeight(Math.min(Math.max(Math.ceil(asked), 48), latest.current.maxHeight));
         },
         onState: (next) => latest.current.setState(next),
-        onTraffic: (message) => latest.current.options.onTraffic?.(message),
+        onTraffic: (message) => {
+          const { chat, onTraffic } = latest.current.options;
+          chat.reportAppMessage?.({
+            toolCallId: message.toolCallId,
+            server: message.server,
+            direction: message.direction,
+            method: message.method,
+          });
+          onTraffic?.(message);
+        },
       });
       created.attach(element);
       entry = { host: created, frame: element };
@@ -121,6 +130,8 @@ export function McpAppView(props: McpAppViewProps) {
   };
   const refused = host?.policy.refused ?? [];
   const stopped = state.status === 'stopped';
+  // What the frame's transport counted, read when the app stopped (a flood's figures).
+  const traffic = stopped ? host?.traffic() : undefined;
 
   const view = (
     <div
@@ -128,6 +139,8 @@ export function McpAppView(props: McpAppViewProps) {
       data-testid="mcp-app"
       data-server={app.server}
       data-app-state={state.status}
+      data-received={traffic?.received}
+      data-dropped={traffic?.dropped}
     >
       <p className="cw-mcp-app-head">
         <span>{`App from ${app.server}`}</span>

@@ -232,32 +232,30 @@ export function createMcpAppHost(options: McpAppHostOptions): McpAppHost {
         .flatMap((block) => (isRecord(block) && block['type'] === 'text' && typeof block['text'] === 'string' ? [block['text']] : []))
         .join('\n')
         .trim();
-      if (!text) throw new Error('Invalid message format: the message has no text.');
-      if (messageInFlight) throw new Error('Message sending denied: the previous message is still being sent.');
+      // A refusal is a result with `isError` (what ext-apps' App reads), not a JSON-RPC error.
+      if (!text || messageInFlight) return { isError: true };
       messageInFlight = true;
       try {
         // A refusal (a response in progress) comes back at once; a message that was sent is answered without waiting for the reply.
         const sent = chat.sendMessage(text);
         const outcome = await Promise.race([sent, new Promise<'accepted'>((resolve) => setTimeout(() => resolve('accepted'), 0))]);
-        if (outcome !== 'accepted' && !outcome.sent) throw new Error(`Message sending denied: ${outcome.error.message}`);
-        return {};
+        return outcome !== 'accepted' && !outcome.sent ? { isError: true } : {};
       } finally {
         messageInFlight = false;
       }
     };
     next.onopenlink = async ({ url }) => {
+      // Refusals are results with `isError`: a URL that is not http(s), another link waiting, the user's No.
       let parsed: URL;
       try {
         parsed = new URL(url);
       } catch {
-        throw new Error('Invalid URL');
+        return { isError: true };
       }
-      if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') throw new Error('Invalid URL: only http and https links open.');
-      if (linkInFlight) throw new Error('Link opening denied: another link is waiting for the user.');
+      if ((parsed.protocol !== 'https:' && parsed.protocol !== 'http:') || linkInFlight) return { isError: true };
       linkInFlight = true;
       try {
-        if (!(await options.confirmLink(parsed.href))) throw new Error('Link opening denied by user');
-        return {};
+        return (await options.confirmLink(parsed.href)) ? {} : { isError: true };
       } finally {
         linkInFlight = false;
       }

@@ -1,7 +1,11 @@
 import type { ChatClient } from '@chatwire/core';
 
-/** What MCP Apps do through the chat: call tools, add a user message, keep something in the model's context. */
-export type McpAppsChat = Pick<ChatClient, 'callAppTool' | 'sendMessage' | 'setAppContext'>;
+/**
+ * What MCP Apps do through the chat: call tools, add a user message, keep something in the model's
+ * context; and, when it has `reportAppMessage` (a `ChatClient` does), what they say reaches its
+ * inspectors (devtools' timeline).
+ */
+export type McpAppsChat = Pick<ChatClient, 'callAppTool' | 'sendMessage' | 'setAppContext'> & Partial<Pick<ChatClient, 'reportAppMessage'>>;
 
 /** One message between the page and an app's frame, as devtools' timeline shows it. */
 export interface McpAppTraffic {
