@@ -25,6 +25,7 @@ import { withoutRegexKeywords } from './tools/checkJsonSchema.js';
 import { decideLazy, type LazyDecision, type LazyRule } from './tools/lazyRule.js';
 import { errorTextOf, toToolOutput, type McpToolOutput } from './tools/mcpResult.js';
 import { assignToolNames } from './tools/toolNames.js';
+import { toolApp } from './apps/toolApp.js';
 
 /**
  * The CUSTOM event an MCP tool emits for each progress notification of its call (core's
@@ -354,7 +355,9 @@ export class McpServers {
             made.push(this.#toServerTool(connection, tool, name, lazy));
             versions.set(name, tool.fingerprint.slice(0, DRIFT_FINGERPRINT_CHARS));
             facts.set(name, { server: connection.name, annotations: { ...tool.annotations } });
-            const app = this.#toolApp(connection, tool);
+            const app = toolApp(connection, tool, (resourceUri, error) =>
+              this.#options.onEvent?.({ type: 'app', server: connection.name, resourceUri, error }),
+            );
             if (app) apps.set(name, app);
           } catch (error) {
             // A schema the validator refuses to load: this tool is left out, the rest stay.
@@ -372,34 +375,6 @@ export class McpServers {
     }
     this.#tools = Object.freeze(tools);
     this.#appTools = Object.freeze(appTools);
-  }
-
-  /**
-   * A tool's part in MCP Apps: its server, its name there, who may call it and, for a tool with an
-   * app, how the app is read (from this server alone, once, bounded by `maxAppBytes`). Nothing when
-   * the server's apps are off.
-   */
-  #toolApp(connection: McpConnection, tool: McpToolInfo): ToolApp | undefined {
-    if (connection.config.apps === false) return undefined;
-    const visibility = tool.ui?.visibility ?? ['model', 'app'];
-    const resourceUri = tool.ui?.resourceUri;
-    const base = { server: connection.name, name: tool.name, visibility };
-    if (!resourceUri) return base;
-    const definition = { name: tool.name, description: tool.description, inputSchema: tool.inputSchema };
-    return {
-      ...base,
-      resourceUri,
-      view: async () => {
-        try {
-          const resource = await connection.apps.get(resourceUri);
-          return { server: connection.name, tool: tool.name, resourceUri, ...resource, toolDefinition: definition };
-        } catch (error) {
-          const message = plainError(`${error instanceof Error ? error.message : String(error)}`);
-          this.#options.onEvent?.({ type: 'app', server: connection.name, resourceUri, error: message });
-          return { server: connection.name, tool: tool.name, resourceUri, html: '', bytes: 0, sha256: '', error: message };
-        }
-      },
-    };
   }
 
   #exposedCount(connection: McpConnection): number {
