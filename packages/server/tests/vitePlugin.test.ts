@@ -3,7 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, preview, type PreviewServer, type ViteDevServer } from 'vite';
-import { chatwireVitePlugin, createChatHandler, createScriptedModel, createToolsHandler, type FetchHandler } from '@chatwire/server';
+import {
+  chatwireVitePlugin,
+  closeWithServer,
+  createChatHandler,
+  createScriptedModel,
+  createToolsHandler,
+  type FetchHandler,
+} from '@chatwire/server';
 import { readEvents, runInput, user } from './fixtures.js';
 
 // A minimal Vite app on disk: a page for the dev server, the same page "built" for the preview server.
@@ -156,5 +163,59 @@ describe('chatwireVitePlugin(createChatHandler(...), { path })', () => {
     expect(() => chatwireVitePlugin(handleChat, { path: 'api/chat' })).toThrow(/must start with '\/'.*api\/chat/);
     expect(() => chatwireVitePlugin({ 'api/tools': handleChat })).toThrow(/must start with '\/'/);
     expect(() => chatwireVitePlugin({ '/api/chat': handleChat }, { path: '/api/chat' })).toThrow(/not both/);
+  });
+});
+
+describe('chatwireVitePlugin closes what its handlers opened with the Vite server', () => {
+  /** A resource a handler opens on first use (as an MCP connection does), counting its closes. */
+  function lazyResource() {
+    const resource = { opened: 0, closed: 0, close: async () => void resource.closed++ };
+    const handler: FetchHandler = () => {
+      if (resource.opened === resource.closed) {
+        resource.opened++;
+        closeWithServer(resource);
+      }
+      return Response.json({ opened: resource.opened, closed: resource.closed });
+    };
+    return { resource, handler };
+  }
+
+  it('on the dev server: closed when the server restarts and when it closes, reopened by the next request', async () => {
+    const { resource, handler } = lazyResource();
+    const server: ViteDevServer = await createServer({
+      configFile: false,
+      root,
+      logLevel: 'silent',
+      plugins: [chatwireVitePlugin({ '/api/thing': handler })],
+      server: { host: '127.0.0.1', port: 0, hmr: false, ws: false },
+    });
+    await server.listen();
+    try {
+      expect(await (await fetch(`${urlOf(server)}/api/thing`)).json()).toEqual({ opened: 1, closed: 0 });
+      await server.restart();
+      expect(resource.closed).toBe(1);
+      expect(await (await fetch(`${urlOf(server)}/api/thing`)).json()).toEqual({ opened: 2, closed: 1 });
+    } finally {
+      await server.close();
+    }
+    expect(resource).toMatchObject({ opened: 2, closed: 2 });
+  });
+
+  it('on the preview server: closed when it closes', async () => {
+    const { resource, handler } = lazyResource();
+    const server = await previewServer(chatwireVitePlugin({ '/api/thing': handler }));
+    await fetch(`${server.url}/api/thing`);
+    expect(resource.closed).toBe(0);
+    await server.close();
+    expect(resource).toMatchObject({ opened: 1, closed: 1 });
+  });
+
+  it('what a server file opened as it was imported (outside any request) closes with the next plugin’s server', async () => {
+    const early = { closed: 0, close: () => void early.closed++ };
+    closeWithServer(early);
+    const server = await devServer(chatwireVitePlugin(handleChat, { path: '/api/chat' }));
+    expect(early.closed).toBe(0);
+    await server.close();
+    expect(early.closed).toBe(1);
   });
 });
