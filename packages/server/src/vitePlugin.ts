@@ -22,16 +22,20 @@ export interface VitePluginLike {
   closePreviewServer(): Promise<void>;
 }
 
-/** Fetch handlers by exact pathname, e.g. `{ '/api/chat': handleChat, '/api/tools': handleTools }`. */
+/**
+ * Fetch handlers by mount path, e.g. `{ '/api/chat': handleChat, '/api/threads': handleThreads }`: each
+ * serves its path and every path below it (`/api/threads/<id>`); the longest mount that matches wins.
+ */
 export type FetchRoutes = Readonly<Record<string, FetchHandler>>;
 
 /** Options of {@link chatwireVitePlugin}. */
 export interface ChatwireVitePluginOptions {
   /**
-   * Mount the handler at this pathname (exact match, query ignored); every other request goes on to
-   * Vite. Defaults to `/api/chat` for a handler from `createChatHandler` and `/api/tools` for one from
-   * `createToolsHandler` (they answer every request they get); any other handler is a router: it
-   * sees every request and returns `undefined` for those that are not its own.
+   * Mount the handler at this path: it serves the path and every path below it (query ignored);
+   * every other request goes on to Vite. Defaults to the handler's own path for the handlers of this
+   * package (`createChatHandler`: `/api/chat`, `createToolsHandler`: `/api/tools`, `createThreadsHandler`:
+   * its `threadsPath`, `/api/threads` by default, `createGrantsHandler`: `/api/grants`); any other
+   * handler is a router: it sees every request and returns `undefined` for those that are not its own.
    */
   readonly path?: string;
 }
@@ -45,15 +49,21 @@ const pathnameOf = (target = '/'): string | undefined => {
   }
 };
 
-const checkedPath = (path: string): string => {
+/** A mount path as written, checked and without a trailing slash (`/api/threads/` mounts `/api/threads`). */
+const mountPath = (path: string): string => {
   if (!path.startsWith('/')) throw new TypeError(`chatwireVitePlugin: a mount path must start with '/' (got '${path}').`);
-  return path;
+  return path.length > 1 ? path.replace(/\/+$/, '') || '/' : path;
 };
+
+/** Whether `path` is `mount` or below it (`/api/threads/t1` is below `/api/threads`; `/api/threadsX` is not). */
+const isUnder = (path: string, mount: string): boolean =>
+  mount === '/' || path === mount || (path.startsWith(mount) && path[mount.length] === '/');
 
 /**
  * Mounts Fetch handlers on Vite's dev and preview servers, so the UI and the API share one origin:
- * a handler at a path, a table of routes, or a router. Requests no handler takes go on to Vite (the
- * app's pages and assets).
+ * a handler at a path, a table of routes, or a router. A mounted handler serves its path and every
+ * path below it (`/api/threads` also serves `/api/threads/<id>`); requests no handler takes go on to
+ * Vite (the app's pages, assets and HMR).
  *
  * What the handlers open while they answer (the MCP servers of `@chatwire/mcp`, which connect on first
  * use), and what the files `vite.config.ts` imports opened before the plugin was created, is closed
@@ -62,9 +72,18 @@ const checkedPath = (path: string): string => {
  *
  * @example
  * ```ts
- * const handleChat = createChatHandler({ model: createScriptedModel(), tools });
- * export default defineConfig({ plugins: [react(), chatwireVitePlugin(handleChat, { path: '/api/chat' })] });
- * // or several: chatwireVitePlugin({ '/api/chat': handleChat, '/api/tools': createToolsHandler(tools) })
+ * const options = { model: createScriptedModel(), tools, threads: createPgliteThreadStore({ dataDir: '.data/threads' }) };
+ * export default defineConfig({
+ *   plugins: [
+ *     react(),
+ *     chatwireVitePlugin({
+ *       '/api/chat': createChatHandler(options),
+ *       '/api/threads': createThreadsHandler(options), // and /api/threads/<id>, /api/threads/<id>/active
+ *       '/api/tools': createToolsHandler(tools),
+ *     }),
+ *   ],
+ * });
+ * // one handler: chatwireVitePlugin(createChatHandler(options)) serves /api/chat, and nothing else
  * ```
  */
 export function chatwireVitePlugin(handler: FetchHandler | FetchRoutes, given: ChatwireVitePluginOptions = {}): VitePluginLike {
@@ -79,17 +98,20 @@ export function chatwireVitePlugin(handler: FetchHandler | FetchRoutes, given: C
     if (typeof handler !== 'function' && options.path !== undefined) {
       throw new TypeError('chatwireVitePlugin: give either a table of routes or one handler with a `path`, not both.');
     }
-    const routes = new Map(
-      Object.entries(typeof handler === 'function' ? { [options.path as string]: handler } : handler).map(([path, route]) => [
-        checkedPath(path),
-        toNodeListener(route, { allowedHosts: 'any' }),
-      ]),
-    );
-    // Matched on the raw URL, before any Request is built: requests for the app's pages and assets
-    // go straight on to Vite, untouched.
+    const routes = Object.entries(typeof handler === 'function' ? { [options.path as string]: handler } : handler)
+      .map(([path, route]) => ({ mount: mountPath(path), serve: toNodeListener(route, { allowedHosts: 'any' }) }))
+      // Longest first: `/api/chat/runs` before `/api/chat`, `/api` last.
+      .sort((a, b) => b.mount.length - a.mount.length);
+    const mounts = new Set<string>();
+    for (const { mount } of routes) {
+      if (mounts.has(mount)) throw new TypeError(`chatwireVitePlugin: two routes mount '${mount}'.`);
+      mounts.add(mount);
+    }
+    // Matched on the URL's path (dot segments resolved, as the handler will read it), before any
+    // Request is built: requests for the app's pages and assets go straight on to Vite, untouched.
     middleware = (req, res, next) => {
       const path = pathnameOf(req.url);
-      const route = path === undefined ? undefined : routes.get(path);
+      const route = path === undefined ? undefined : routes.find(({ mount }) => isUnder(path, mount))?.serve;
       if (route) route(req, res, next);
       else if (next) next();
       else {
