@@ -30,6 +30,7 @@ import { browserToolDefinitions } from '../shared/catalog.ts';
 import { createDemoCodeMode } from './codeMode.ts';
 import { bookTable } from './bookTable.ts';
 import { createServerTools } from './toolImplementations.ts';
+import { pathSetting } from './pathSetting.ts';
 
 /** Options of {@link createDemoRoutes}. */
 export interface DemoRoutesOptions {
@@ -50,7 +51,7 @@ export interface DemoRoutesOptions {
   readonly mcp?: { tools(): readonly AnyTool[]; catalogStatus?(): ToolServerStatus[] };
   /**
    * A directory to write each run's record in (open one in devtools with "Open record"). Defaults to
-   * `CHATWIRE_RUN_RECORDS`, else none: nothing is written.
+   * `CHATWIRE_RUN_RECORDS` (resolved against the folder the command was started from), else none: nothing is written.
    */
   readonly runRecords?: string;
 }
@@ -184,7 +185,8 @@ export const DEMO_THREADS_DIR = fileURLToPath(new URL('../.data/threads', import
 
 /**
  * The demo's thread store: `DATABASE_URL=postgres://...` uses that PostgreSQL server; otherwise
- * PGlite in `CHATWIRE_DATA_DIR` (default {@link DEMO_THREADS_DIR}), so threads survive a restart;
+ * PGlite in `CHATWIRE_DATA_DIR` (resolved against the folder the command was started from; default
+ * {@link DEMO_THREADS_DIR}), so threads survive a restart;
  * `CHATWIRE_THREADS=memory` keeps them in memory (lost on restart).
  */
 export function threadsFromEnv(env: ModelEnv): ThreadStore {
@@ -197,7 +199,7 @@ export function threadsFromEnv(env: ModelEnv): ThreadStore {
   if (mode === 'memory') return createMemoryThreadStore();
   if (mode !== undefined && mode !== 'pglite')
     throw new Error(`CHATWIRE_THREADS must be 'pglite' (the default) or 'memory' (got '${mode}').`);
-  return createPgliteThreadStore({ dataDir: setting(env, 'CHATWIRE_DATA_DIR') ?? DEMO_THREADS_DIR });
+  return createPgliteThreadStore({ dataDir: pathSetting(env, 'CHATWIRE_DATA_DIR') ?? DEMO_THREADS_DIR });
 }
 
 /**
@@ -227,7 +229,7 @@ export function createDemoRoutes(options: DemoRoutesOptions = {}): FetchHandler 
   const mcp = options.mcp;
   // MCP servers come and go (reconnects, list changes): each request reads their current tools.
   const currentTools = mcp ? () => [...tools, ...mcp.tools()] : tools;
-  const runRecords = options.runRecords ?? (process.env['CHATWIRE_RUN_RECORDS'] || undefined);
+  const runRecords = options.runRecords ?? pathSetting(process.env, 'CHATWIRE_RUN_RECORDS');
   const handleChat = createChatHandler({
     model,
     tools: currentTools,
