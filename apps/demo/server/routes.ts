@@ -48,7 +48,7 @@ export interface DemoRoutesOptions {
    * Connected MCP servers whose tools join the demo's (read per request); their status is served in
    * the catalog's `servers` for the devtools' MCP view. Defaults to none.
    */
-  readonly mcp?: { tools(): readonly AnyTool[]; catalogStatus?(): ToolServerStatus[] };
+  readonly mcp?: { loadTools(): Promise<readonly AnyTool[]>; catalogStatus?(): ToolServerStatus[] };
   /**
    * A directory to write each run's record in (open one in devtools with "Open record"). Defaults to
    * `CHATWIRE_RUN_RECORDS` (resolved against the folder the command was started from), else none: nothing is written.
@@ -228,7 +228,8 @@ export function createDemoRoutes(options: DemoRoutesOptions = {}): FetchHandler 
     .catch((error: unknown) => console.error(`[demo] threads: ${error instanceof Error ? error.message : String(error)}`));
   const mcp = options.mcp;
   // MCP servers come and go (reconnects, list changes): each request reads their current tools.
-  const currentTools = mcp ? () => [...tools, ...mcp.tools()] : tools;
+  // After the Vite server closed them (a restart), the next request connects them again and waits.
+  const currentTools = mcp ? async () => [...tools, ...(await mcp.loadTools())] : tools;
   const runRecords = options.runRecords ?? pathSetting(process.env, 'CHATWIRE_RUN_RECORDS');
   const handleChat = createChatHandler({
     model,
