@@ -49,7 +49,13 @@ export function appEnvironment(drop = []) {
       const name = key.toLowerCase();
       if (name === 'init_cwd' || drop.includes(name)) return false;
       if (!name.startsWith('npm_')) return true;
-      return ['npm_config_cache', 'npm_config_registry', 'npm_config_userconfig'].includes(name);
+      return [
+        'npm_config_cache',
+        'npm_config_registry',
+        'npm_config_userconfig',
+        'npm_config_offline',
+        'npm_config_prefer_offline',
+      ].includes(name);
     }),
   );
 }

@@ -31,6 +31,7 @@ import { browserToolDefinitions } from '../shared/catalog.ts';
 import { createDemoCodeMode } from './codeMode.ts';
 import { bookTable } from './bookTable.ts';
 import { createServerTools } from './toolImplementations.ts';
+import { pathSetting } from './pathSetting.ts';
 
 /** Options of {@link createDemoRoutes}. */
 export interface DemoRoutesOptions {
@@ -51,10 +52,14 @@ export interface DemoRoutesOptions {
    * Connected MCP servers whose tools join the demo's (read per request); their status is served in
    * the catalog's `servers` for the devtools' MCP view. Defaults to none.
    */
-  readonly mcp?: { tools(): readonly AnyTool[]; appTools?(): readonly AnyTool[]; catalogStatus?(): ToolServerStatus[] };
+  readonly mcp?: {
+    loadTools(): Promise<readonly AnyTool[]>;
+    loadAppTools?(): Promise<readonly AnyTool[]>;
+    catalogStatus?(): ToolServerStatus[];
+  };
   /**
    * A directory to write each run's record in (open one in devtools with "Open record"). Defaults to
-   * `CHATWIRE_RUN_RECORDS`, else none: nothing is written.
+   * `CHATWIRE_RUN_RECORDS` (resolved against the folder the command was started from), else none: nothing is written.
    */
   readonly runRecords?: string;
 }
@@ -188,7 +193,8 @@ export const DEMO_THREADS_DIR = fileURLToPath(new URL('../.data/threads', import
 
 /**
  * The demo's thread store: `DATABASE_URL=postgres://...` uses that PostgreSQL server; otherwise
- * PGlite in `CHATWIRE_DATA_DIR` (default {@link DEMO_THREADS_DIR}), so threads survive a restart;
+ * PGlite in `CHATWIRE_DATA_DIR` (resolved against the folder the command was started from; default
+ * {@link DEMO_THREADS_DIR}), so threads survive a restart;
  * `CHATWIRE_THREADS=memory` keeps them in memory (lost on restart).
  */
 export function threadsFromEnv(env: ModelEnv): ThreadStore {
@@ -201,7 +207,7 @@ export function threadsFromEnv(env: ModelEnv): ThreadStore {
   if (mode === 'memory') return createMemoryThreadStore();
   if (mode !== undefined && mode !== 'pglite')
     throw new Error(`CHATWIRE_THREADS must be 'pglite' (the default) or 'memory' (got '${mode}').`);
-  return createPgliteThreadStore({ dataDir: setting(env, 'CHATWIRE_DATA_DIR') ?? DEMO_THREADS_DIR });
+  return createPgliteThreadStore({ dataDir: pathSetting(env, 'CHATWIRE_DATA_DIR') ?? DEMO_THREADS_DIR });
 }
 
 /** What the demo's person can do about a thread store that does not open, after the store's own reason. */
@@ -266,13 +272,14 @@ export function createDemoRoutes(options: DemoRoutesOptions = {}): FetchHandler 
   }
   const mcp = options.mcp;
   // MCP servers come and go (reconnects, list changes): each request reads their current tools.
-  const currentTools = mcp ? () => [...tools, ...mcp.tools()] : tools;
-  const runRecords = options.runRecords ?? (process.env['CHATWIRE_RUN_RECORDS'] || undefined);
+  // After the Vite server closed them (a restart), the next request connects them again and waits.
+  const currentTools = mcp ? async () => [...tools, ...(await mcp.loadTools())] : tools;
+  const runRecords = options.runRecords ?? pathSetting(process.env, 'CHATWIRE_RUN_RECORDS');
   const handleChat = createChatHandler({
     model,
     tools: currentTools,
     // MCP Apps: the tools only the servers' apps may call (never the model's).
-    ...(mcp?.appTools ? { appTools: () => mcp.appTools?.() ?? [] } : {}),
+    ...(mcp?.loadAppTools ? { appTools: async () => (await mcp.loadAppTools?.()) ?? [] } : {}),
     // A reload or a dropped connection detaches from the run; the page resumes it (docs/protocol.md).
     resumable: true,
     store,

@@ -12,7 +12,7 @@ export type { McpConnectionState, RequestInput } from './connection/mcpConnectio
 export { fingerprintTool } from './connection/toolList.js';
 export type { McpToolInfo, McpToolUi, SkippedTool } from './connection/toolList.js';
 export { DEFAULT_MAX_APP_BYTES, MCP_APPS_EXTENSION, MCP_APP_MIME_TYPE } from './apps/appResources.js';
-export { MCP_PROGRESS_EVENT, McpServers, connectMcpServers, isAllowedHost } from './mcpServers.js';
+export { MCP_PROGRESS_EVENT, McpServers, connectMcpServers, isAllowedHost, mcpServers } from './mcpServers.js';
 export type { McpProgressValue, McpServerStatus, McpServersEvent, McpServersOptions, McpToolGroup } from './mcpServers.js';
 export { approvalFromAnnotations, decideApproval } from './tools/approvalRule.js';
 export type { McpApprovalPolicy, McpApprovalQuestion, McpToolAnnotations } from './tools/approvalRule.js';

@@ -60,8 +60,12 @@ export type {
   ProviderToolSearch,
   ToolTokenCounter,
 } from './model.js';
-export { chatwireVitePlugin, toNodeListener } from './node.js';
-export type { ChatwireVitePluginOptions, FetchHandler, FetchRoutes, VitePluginLike } from './node.js';
+export { toNodeListener } from './node.js';
+export type { FetchHandler } from './node.js';
+export { chatwireVitePlugin } from './vitePlugin.js';
+export type { ChatwireVitePluginOptions, FetchRoutes, VitePluginLike } from './vitePlugin.js';
+export { closeWithServer } from './http/serverResources.js';
+export type { Closeable } from './http/serverResources.js';
 export { CallSigner } from './signing.js';
 export type { ApprovalIdParts } from './signing.js';
 export { EVENT_STREAM_HEADERS, toServerSentEventsResponse } from './sse.js';

@@ -11,14 +11,17 @@ import {
 } from '@modelcontextprotocol/client';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/client/validators/cf-worker';
+import type { ChildProcess } from 'node:child_process';
 import { z } from 'zod';
 import { isStdioConfig, type McpServerConfig } from '../config/mcpConfig.js';
 import { AppResources, DEFAULT_MAX_APP_BYTES, MCP_APPS_EXTENSION, MCP_APP_MIME_TYPE } from '../apps/appResources.js';
 import { readToolList, type McpToolInfo, type SkippedTool } from './toolList.js';
 
-/** The connection state of one server. */
-/** `failed`: never connected so far (retrying with backoff); `reconnecting`: was connected, dropped, retrying. */
-export type McpConnectionState = 'connecting' | 'connected' | 'reconnecting' | 'failed' | 'closed';
+/**
+ * The connection state of one server. `idle`: not used yet (it connects on first use); `failed`: never
+ * connected so far (retrying with backoff); `reconnecting`: was connected, dropped, retrying.
+ */
+export type McpConnectionState = 'idle' | 'connecting' | 'connected' | 'reconnecting' | 'failed' | 'closed';
 
 /** What a tool call may ask the user through (the `ToolContext.requestInput` of `@chatwire/server`). */
 export type RequestInput = (request: { message: string; schema: Record<string, unknown>; timeoutMs?: number }) => Promise<{
@@ -94,6 +97,23 @@ function stopChild(transport: Transport | undefined): void {
   }
 }
 
+/**
+ * Whether a stdio child may keep this process alive. The SDK keeps the child private; while the
+ * connection is idle its process and pipes are unref'd, so a server file that connected and then
+ * sat unused (a finished `vite build`, a script that returned) lets the process exit, and the exit
+ * hook above stops the child. While a call or a listing is under way they hold the process as usual.
+ */
+function holdProcess(transport: Transport | undefined, held: boolean): void {
+  if (!(transport instanceof StdioClientTransport)) return;
+  const child = (transport as unknown as { _process?: ChildProcess })._process;
+  if (!child) return;
+  for (const handle of [child, child.stdin, child.stdout, child.stderr]) {
+    const refable = handle as { ref?: () => void; unref?: () => void } | null;
+    if (held) refable?.ref?.();
+    else refable?.unref?.();
+  }
+}
+
 /** A call in flight, for routing the server's elicitations to the user who made it. */
 interface InFlight {
   readonly requestInput: RequestInput | undefined;
@@ -115,7 +135,7 @@ export class McpConnection {
   readonly name: string;
   readonly config: McpServerConfig;
   readonly transportKind: 'stdio' | 'streamable-http' | 'sse';
-  #state: McpConnectionState = 'connecting';
+  #state: McpConnectionState = 'idle';
   #lastError: string | undefined;
   #client: Client | undefined;
   #tools: readonly McpToolInfo[] = [];
@@ -133,6 +153,8 @@ export class McpConnection {
   /** The stdio child of the current connection, tracked for the exit hook. */
   #pid: number | null = null;
   readonly #inFlight = new Set<InFlight>();
+  /** Calls, listings and reads under way: while there are any, a stdio child holds the process (see {@link holdProcess}). */
+  #busy = 0;
   readonly #listener: ConnectionListener;
   #httpKind: 'streamable-http' | 'sse' | undefined;
   /** MCP Apps: this server's app resources, read from it alone. */
@@ -181,6 +203,8 @@ export class McpConnection {
 
   /** Connects (the first attempt); resolves when connected or failed, never rejects. */
   async start(): Promise<void> {
+    // Not reported as an event: the first one a listener sees is the outcome of this attempt.
+    if (this.#state === 'idle') this.#state = 'connecting';
     await this.#connect();
   }
 
@@ -302,6 +326,7 @@ export class McpConnection {
         await this.#list(client);
         this.#everConnected = true;
         this.#setState('connected');
+        this.#settle();
         return;
       } catch (error) {
         clearTimeout(timer);
@@ -358,12 +383,22 @@ export class McpConnection {
   async refresh(): Promise<void> {
     const client = this.#client;
     if (!client) return;
+    this.#busy++;
+    holdProcess(client.transport, true);
     try {
       await this.#list(client);
     } catch (error) {
       this.#lastError = `refreshing the tool list failed: ${message(error)}`;
       this.#listener.onState(this);
+    } finally {
+      this.#busy--;
+      this.#settle();
     }
+  }
+
+  /** Lets an idle connection's child stop holding the process (see {@link holdProcess}). */
+  #settle(): void {
+    if (this.#busy === 0) holdProcess(this.#client?.transport, false);
   }
 
   /** Reads a resource from this server (`resources/read`); rejects when it is not connected or does not answer in time. */
@@ -373,12 +408,17 @@ export class McpConnection {
     const client = this.#client;
     if (!client || this.#state !== 'connected')
       throw new Error(`the server is not connected${this.#lastError ? ` (${this.#lastError})` : ''}`);
+    this.#busy++;
+    holdProcess(client.transport, true);
     try {
       return await client.readResource({ uri }, { timeout: this.#timeouts.connectTimeoutMs, cacheMode: 'bypass' });
     } catch (error) {
       // A read that closed the connection (a message over the stdio limit) says why it closed.
       if (this.#client !== client && this.#lastError) throw new Error(this.#lastError, { cause: error });
       throw error;
+    } finally {
+      this.#busy--;
+      this.#settle();
     }
   }
 
@@ -401,6 +441,8 @@ export class McpConnection {
       },
     };
     this.#inFlight.add(call);
+    this.#busy++;
+    holdProcess(client.transport, true);
     try {
       const request = client.callTool(
         { name: tool.name, arguments: args },
@@ -426,6 +468,8 @@ export class McpConnection {
     } finally {
       this.#inFlight.delete(call);
       options.signal.removeEventListener('abort', onAbort);
+      this.#busy--;
+      this.#settle();
     }
   }
 

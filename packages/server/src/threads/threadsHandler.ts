@@ -1,5 +1,6 @@
 import { reportError, type ErrorReporter } from '../errors/errorReport.js';
 import { idProblem } from '../http/checkIds.js';
+import { withDefaultMount } from '../http/defaultMount.js';
 import { checkHost, type HostPolicyOptions } from '../http/hostPolicy.js';
 import { checkOrigin, preflightResponse, withCors, type OriginPolicyOptions } from '../http/originPolicy.js';
 import { isJsonContentType, readJsonBody } from '../http/readJsonBody.js';
@@ -78,7 +79,8 @@ export function createThreadsHandler(options: ThreadsHandlerOptions): (request: 
     ...(options.allowedOrigins ? { allowedOrigins: options.allowedOrigins } : {}),
     ...(options.trustProxy ? { trustProxy: options.trustProxy } : {}),
   };
-  return async (request: Request): Promise<Response> => {
+  // `chatwireVitePlugin` mounts it at its path (and below) when given it alone.
+  return withDefaultMount(async (request: Request): Promise<Response> => {
     const fail = (status: number, error: string, code: string, cors?: string) => withCors(Response.json({ error, code }, { status }), cors);
     if (options.allowedHosts !== undefined) {
       const foreign = checkHost(request.headers.get('host') ?? new URL(request.url).host, options.allowedHosts);
@@ -138,7 +140,7 @@ export function createThreadsHandler(options: ThreadsHandlerOptions): (request: 
       const ref = reportError(options.onError, { kind: 'run', error, threadId: threadId ?? '', runId: 'threads' });
       return fail(503, `The thread store is unavailable; try again shortly (ref ${ref}).`, 'threads-unavailable', cors);
     }
-  };
+  }, base || '/');
 }
 
 /** One request's answer, once its route, owner and body are known. */

@@ -14,7 +14,7 @@
  *   checkout has it; with `BENCH_BASELINE`, the same figures of that commit's `packages/server/src`
  *   (and the core it imports) in the same run, as `before`.
  * - Size rows: `scripts/sizeLimits.mjs` (built packages, Vite and esbuild) and
- *   `packages/core/bench/bundleSize.mjs` (the peers' bundles), run as they are.
+ *   `bench/peers/bundleSize.mjs` (the peers' bundles), run as they are.
  *
  * Not part of `npm test`. Method and the latest run: docs/benchmarks.md.
  */
@@ -23,7 +23,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 
-const root = resolve(import.meta.dirname, '../../../..');
+const root = resolve(import.meta.dirname, '../../..');
 const rounds = Number(process.env['BENCH_ROUNDS'] ?? 2);
 const baselineRef = process.env['BENCH_BASELINE'];
 const only = process.env['BENCH_ONLY']?.split(',');
@@ -38,7 +38,9 @@ const ratio = (value: number | undefined, base: number | undefined) =>
   value === undefined || base === undefined ? '-' : `${(value / base).toFixed(2)}x`;
 const versionOf = (name: string) => {
   try {
-    return (JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
+    // The peers that need Node 22 are in bench/peers' own install; the rest in the repository's.
+    const at = [join(import.meta.dirname, '..'), root].map((folder) => join(folder, 'node_modules', name, 'package.json')).find(existsSync);
+    return (JSON.parse(readFileSync(at ?? '', 'utf8')) as { version: string }).version;
   } catch {
     return '?';
   }
@@ -238,7 +240,7 @@ if (want('server')) {
 if (want('size')) {
   for (const [title, script] of [
     ['Size limits (built packages; run `npm run build` first)', 'scripts/sizeLimits.mjs'],
-    ['Bundles beside the peers', 'packages/core/bench/bundleSize.mjs'],
+    ['Bundles beside the peers', 'bench/peers/bundleSize.mjs'],
   ] as const) {
     console.log(`## ${title}\n`);
     const child = spawnSync(process.execPath, [join(root, script)], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });

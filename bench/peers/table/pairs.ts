@@ -7,7 +7,7 @@
  * tsx distorts the client rows (docs/benchmarks.md):
  *
  *   npm run build
- *   node --import tsx packages/core/bench/table/pairs.ts text20k/chatwire \
+ *   node --import tsx bench/peers/table/pairs.ts text20k/chatwire \
  *     source=text20k/chatwire=packages/core/src/index.ts built=text20k/chatwire=packages/core/dist/index.js floor=text20k/floor
  *
  * A variant is `name=cell` or `name=cell=core`, `core` the `@chatwire/core` entry that cell loads
@@ -16,7 +16,7 @@
 import { resolve } from 'node:path';
 import { cells } from './cells.ts';
 
-const root = resolve(import.meta.dirname, '../../../..');
+const root = resolve(import.meta.dirname, '../../..');
 const rounds = Number(process.env['PAIRS_ROUNDS'] ?? 30);
 const variants: { name: string; run: () => Promise<void> }[] = [];
 for (const spec of process.argv.slice(3)) {

@@ -5,7 +5,7 @@
  * which a loaded machine inflates less. Argument: `chatwire` (default) or `bm25` (plain minisearch, for comparison).
  */
 import MiniSearch from 'minisearch';
-import { createToolSearchEngine } from '../../src/discovery/toolSearchEngine.js';
+import { createToolSearchEngine } from '../../../packages/core/src/discovery/toolSearchEngine.js';
 import { loadData } from './retrieval.js';
 
 const data = loadData();

@@ -11,7 +11,11 @@ import MiniSearch from 'minisearch';
 import { jsonSchema, toolSearch } from 'ai-v7';
 import { createToolSearchState } from 'ai-v7/internal';
 import { ToolSearchProcessor } from '@mastra/core/processors';
-import { createToolSearchEngine, TOOL_SEARCH_TUNING, type ToolSearchTuning } from '../../src/discovery/toolSearchEngine.js';
+import {
+  createToolSearchEngine,
+  TOOL_SEARCH_TUNING,
+  type ToolSearchTuning,
+} from '../../../packages/core/src/discovery/toolSearchEngine.js';
 
 export interface CatalogTool {
   readonly name: string;
@@ -30,7 +34,7 @@ export interface LabelledQuery {
 }
 
 /** The data folder (read at run time, never committed): ../shared/tool-retrieval/data beside the project root. */
-export const DATA_DIR = resolve(import.meta.dirname, '../../../../../shared/tool-retrieval/data');
+export const DATA_DIR = resolve(import.meta.dirname, '../../../../shared/tool-retrieval/data');
 
 export function loadData(): { catalog: CatalogTool[]; queries: LabelledQuery[] } | undefined {
   if (!existsSync(resolve(DATA_DIR, 'catalog.json'))) return undefined;

@@ -1,6 +1,6 @@
 /**
  * Runs one cell of the benchmark table in this (fresh) process and prints its samples as JSON:
- * `node --conditions=@chatwire/source --import tsx packages/core/bench/table/cell.ts text20k/chatwire`.
+ * `node --conditions=@chatwire/source --import tsx bench/peers/table/cell.ts text20k/chatwire`.
  * Used by runTable.ts, two processes per cell.
  */
 import { performance } from 'node:perf_hooks';

@@ -1,6 +1,6 @@
 /**
- * Shared fixtures for the side-by-side benchmarks (packages/core/bench/streaming.bench.ts and
- * packages/react/bench/render.bench.tsx): the same text (or the same tool-call arguments) encoded
+ * Shared fixtures for the side-by-side benchmarks (bench/peers/streaming.bench.ts and
+ * bench/peers/render.bench.tsx): the same text (or the same tool-call arguments) encoded
  * once per protocol, replayed through an in-memory `fetch` in ~512-byte chunks, plus one factory
  * per library that runs a whole turn and checks the client ended with exactly that content.
  *

@@ -1,7 +1,8 @@
+// @vitest-environment jsdom
 /**
  * React hooks side by side in jsdom: Chatwire's `useChat`, TanStack AI's `useChat` and the AI SDK's
  * `useChat`, each in a component that renders every message's text and the status, fed the same
- * 2,000 one-word deltas in its own protocol (bodies from packages/core/bench/peers.ts). One sample
+ * 2,000 one-word deltas in its own protocol (bodies from peers.ts). One sample
  * mounts a fresh root, sends one message and ends at the first commit that shows status `ready`
  * and the full text; a sample that ends in an error, or with other text, fails the benchmark.
  * Each hook runs with its defaults (Chatwire: one render per animation frame; the AI SDK: one
@@ -20,7 +21,7 @@ import { useChat as useTanStackChat } from '@tanstack/ai-react';
 import { DefaultChatTransport, type UIMessage } from 'ai';
 import { fetchServerSentEvents as chatwireSse, messageText } from '@chatwire/core';
 import { useChat as useChatwire, type RenderBatching } from '@chatwire/react';
-import { aiSdkBody, chatwireBody, fetchReplaying, tanstackBody, textScenario, URL_, type Body } from '../../core/bench/peers.ts';
+import { aiSdkBody, chatwireBody, fetchReplaying, tanstackBody, textScenario, URL_, type Body } from './peers.ts';
 
 const DELTAS = 2_000;
 const scenario = textScenario(DELTAS);

@@ -6,7 +6,7 @@
  * category; BFCL and MetaTool tools in no group); 10,000 tools are generated (400 groups).
  */
 import { countTokens } from 'gpt-tokenizer';
-import { searchDiscoveryTool, type CatalogGroups, type DiscoveryCatalogTool } from '../../src/shared.js';
+import { searchDiscoveryTool, type CatalogGroups, type DiscoveryCatalogTool } from '../../../packages/core/src/shared.js';
 import type { CatalogTool } from './retrieval.js';
 
 const tokens = (tool: { name: string; description: string; parameters: unknown }) =>

@@ -1,5 +1,5 @@
 /**
- * The cells of `npm run bench`'s table (packages/core/bench/table/runTable.ts): each one runs one
+ * The cells of `npm run bench`'s table (bench/peers/table/runTable.ts): each one runs one
  * whole turn (or, for the floor, one reading of the same bytes) on fresh objects and checks its
  * outcome. `cell.ts` runs one cell in a fresh process and prints its samples.
  */

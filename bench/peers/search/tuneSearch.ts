@@ -5,7 +5,7 @@
  * ("objective") is pooled recall@5 over MetaTool and BFCL live requests only: LiveMCPBench is only
  * checked, never tuned on.
  *
- *   node --conditions=@chatwire/source --import tsx packages/core/bench/search/tuneSearch.ts '{"k1":1.5}' '{"k1":0.9}'
+ *   node --conditions=@chatwire/source --import tsx bench/peers/search/tuneSearch.ts '{"k1":1.5}' '{"k1":0.9}'
  */
 import { aggregate, chatwire, half, loadData, scoreEach } from './retrieval.js';
 

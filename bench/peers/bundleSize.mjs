@@ -21,13 +21,13 @@
  * Run from the repository root: `npm run bench:size`. Chatwire is built from its TypeScript
  * sources (`@chatwire/source` condition), the peers from their published files in node_modules.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build, defaultClientConditions, version as viteVersion } from 'vite';
 
-const root = resolve(import.meta.dirname, '../../..');
+const root = resolve(import.meta.dirname, '../..');
 const REACT = ['react', 'react-dom', 'react-dom/client', 'react/jsx-runtime'];
 
 /**
@@ -105,7 +105,9 @@ export function Chat() {
 function versionOf(name) {
   const clean = name.split(' ')[0];
   try {
-    return JSON.parse(readFileSync(join(root, 'node_modules', clean, 'package.json'), 'utf8')).version;
+    // The peers that need Node 22 are in this folder's own install; the rest in the repository's.
+    const at = [import.meta.dirname, root].map((folder) => join(folder, 'node_modules', clean, 'package.json')).find(existsSync);
+    return JSON.parse(readFileSync(at, 'utf8')).version;
   } catch {
     return '?';
   }
@@ -241,8 +243,9 @@ async function checkFirstRequest(entry, chunks, out, expected) {
 
 const kB = (bytes) => (bytes / 1000).toFixed(1);
 
-// Entries live under node_modules/.cache so they resolve packages exactly as app code in the repo would.
-const cache = join(root, 'node_modules', '.cache');
+// Entries live under this folder's node_modules/.cache so they resolve packages as the benchmarks here
+// do: the peers from this folder's install, the rest (Chatwire, TanStack AI, React) from the repository's.
+const cache = join(import.meta.dirname, 'node_modules', '.cache');
 mkdirSync(cache, { recursive: true });
 const dir = mkdtempSync(join(cache, 'chatwire-bundle-size-'));
 try {
