@@ -180,6 +180,31 @@ test('fixture: the app adds a user message, keeps model context for the next req
   expect(opened).toBe(0);
 });
 
+test('devtools: the Apps tab lists the turn’s app with its resource, size and CSP; the Timeline lists the bridge’s messages', async ({
+  page,
+}) => {
+  expectConsole(/Content Security Policy/);
+  await send(page, 'use fixture__show_wide_csp');
+  const { view } = appOf(page, 'fixture__show_wide_csp');
+  await expect(view).toHaveAttribute('data-app-state', 'ready');
+  await expect(page.getByTestId('status')).toHaveText('ready');
+  await page.getByRole('button', { name: 'Chatwire devtools' }).click();
+  const panel = page.getByTestId('chatwire-devtools');
+  await panel.getByRole('tab', { name: 'Apps' }).click();
+  const row = panel.getByTestId('devtools-mcp-app');
+  await expect(row).toHaveCount(1);
+  await expect(row).toHaveAttribute('data-server', 'fixture');
+  await expect(row).toContainText('ui://fixture/wide.html');
+  await expect(panel.getByTestId('devtools-mcp-app-refused')).toHaveCount(2);
+  await expect(panel.locator('[data-testid="devtools-mcp-app-csp"][data-field="connectDomains"]')).toContainText('https://api.example.com');
+
+  await panel.getByRole('tab', { name: 'Timeline' }).click();
+  await expect(panel.locator('[data-testid="timeline-app-message"][data-method="ui/initialize"][data-direction="in"]')).toHaveCount(1);
+  await expect(
+    panel.locator('[data-testid="timeline-app-message"][data-method="ui/notifications/tool-result"][data-direction="out"]'),
+  ).toHaveCount(1);
+});
+
 test.describe('bad input', () => {
   test('an app reaching for the parent, the page’s cookies and storage, the top page and a popup gets nothing', async ({ page }) => {
     // Chromium reports the blocked navigation and popup on the console.

@@ -1,4 +1,4 @@
-import { cleanup, render, screen } from '@testing-library/react';
+import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import { MCP_APP_EVENT, type ChatMessage, type McpAppView, type ToolCallPart } from '@chatwire/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MessageList, makeToolUI, type McpAppsChat } from '../src/index.js';
@@ -139,6 +139,19 @@ describe('MessageList with MCP Apps', () => {
     expect(frame.getAttribute('srcdoc')).toContain('Content-Security-Policy');
     expect(screen.getByTestId('mcp-app').getAttribute('data-server')).toBe('clock');
     expect(screen.getAllByTestId('tool-call')).toHaveLength(1);
+  });
+
+  it('tears the app down when its message goes away: the frame is emptied and removed, its model context dropped', async () => {
+    const setAppContext = vi.fn();
+    const own: McpAppsChat = { ...chat, setAppContext };
+    const view = render(<MessageList messages={[message]} apps={{ chat: own }} />);
+    const frame = (await screen.findByTestId('mcp-app-frame')) as HTMLIFrameElement;
+    view.rerender(<MessageList messages={[]} apps={{ chat: own }} />);
+    expect(screen.queryAllByTestId('mcp-app-frame')).toHaveLength(0);
+    // The host lets go a moment later (a Strict Mode remount would take it back first).
+    await waitFor(() => expect(setAppContext).toHaveBeenCalledWith('call_clock', undefined));
+    expect(frame.getAttribute('srcdoc')).toBeNull();
+    expect(frame.getAttribute('src')).toBe('about:blank');
   });
 
   it('gives the card when the app’s server is turned off, when the list has a renderer of its own for the tool, and without `apps`', () => {
