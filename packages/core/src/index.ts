@@ -72,8 +72,6 @@ export type {
 } from './protocol/chatwireProtocol.js';
 export { APP_CALL_ID_PREFIX, MCP_APP_EVENT, isAppCallId } from './protocol/mcpApps.js';
 export type { McpAppCallRequest, McpAppCsp, McpAppView } from './protocol/mcpApps.js';
-export { mcpAppCsp } from './protocol/mcpAppCsp.js';
-export type { McpAppPolicy } from './protocol/mcpAppCsp.js';
 export { mcpAppsByCall } from './model/mcpAppViews.js';
 export { isTerminalToolCallState } from './lifecycle/toolCallLifecycle.js';
 export type {

@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunAgentInput } from '@ag-ui/core';
-import { MCP_APP_EVENT, isAppCallId, mcpAppCsp, mcpAppsByCall, type ChatClient, type McpAppCallRequest } from '@chatwire/core';
+import { MCP_APP_EVENT, isAppCallId, mcpAppsByCall, type ChatClient, type McpAppCallRequest } from '@chatwire/core';
 import { callOf, runOf, startAgUiServer, textOf, type Script } from './agUiServer.js';
 
 /**
- * MCP Apps in the client: the app's data part, the policy of its frame, and the calls an app makes
+ * MCP Apps in the client: the app's data part, and the calls an app makes
  * through the chat (`callAppTool`), against a plain AG-UI server scripted event by event.
  */
 let stop: (() => Promise<void>) | undefined;
@@ -71,59 +71,6 @@ describe("an MCP App's data part", () => {
       { type: 'data' as const, name: MCP_APP_EVENT, id: 'y', data: 'not an app' },
     ];
     expect(mcpAppsByCall(parts).size).toBe(0);
-  });
-});
-
-describe("an MCP App's frame policy (mcpAppCsp)", () => {
-  it('is the restrictive default without declarations: no network, no frames, no forms, no plugins', () => {
-    const { policy, refused } = mcpAppCsp(undefined);
-    expect(policy.split('; ')).toEqual([
-      "default-src 'none'",
-      "script-src 'unsafe-inline'",
-      "style-src 'unsafe-inline'",
-      'img-src data: blob:',
-      'font-src data:',
-      'media-src data: blob:',
-      "connect-src 'none'",
-      "frame-src 'none'",
-      "base-uri 'none'",
-      "object-src 'none'",
-      "form-action 'none'",
-    ]);
-    expect(refused).toEqual([]);
-  });
-
-  it("refuses '*' and every other way of asking for more than one origin, and keeps the origins that name one", () => {
-    const { policy, applied, refused } = mcpAppCsp({
-      connectDomains: ['*', 'https://api.example.com', 'https:', 'https://*.com', 'http://evil.example', 'https://a.example; script-src *'],
-      resourceDomains: ['https://*.cdn.example.com', "'unsafe-eval'", 'data:'],
-      frameDomains: ['http://localhost:5173'],
-    });
-    expect(applied).toEqual({
-      connectDomains: ['https://api.example.com'],
-      resourceDomains: ['https://*.cdn.example.com'],
-      frameDomains: ['http://localhost:5173'],
-    });
-    expect(refused.map(({ field, value }) => `${field} ${value}`)).toEqual([
-      'connectDomains *',
-      'connectDomains https:',
-      'connectDomains https://*.com',
-      'connectDomains http://evil.example',
-      'connectDomains https://a.example; script-src *',
-      "resourceDomains 'unsafe-eval'",
-      'resourceDomains data:',
-    ]);
-    expect(refused[0]?.reason).toBe("'*' would allow every origin");
-    expect(policy).toContain('connect-src https://api.example.com;');
-    expect(policy).toContain("script-src 'unsafe-inline' https://*.cdn.example.com;");
-    expect(policy).not.toMatch(/\*(?!\.cdn)/);
-  });
-
-  it('keeps at most 32 origins per field and reports the rest', () => {
-    const many = Array.from({ length: 40 }, (_, index) => `https://host${index}.example.com`);
-    const { applied, refused } = mcpAppCsp({ connectDomains: many });
-    expect(applied.connectDomains).toHaveLength(32);
-    expect(refused).toHaveLength(8);
   });
 });
 

@@ -3,7 +3,6 @@ import { hasProtoKey } from '../base/hasProtoKey.js';
 import { createId } from '../base/ids.js';
 import { isTerminalToolCallState, type ToolCallPart } from '../lifecycle/toolCallLifecycle.js';
 import type { ChatSnapshot } from '../model/chatState.js';
-import { nextStep } from '../model/continuation.js';
 import { APP_CALL_ID_PREFIX, type McpAppCallRequest } from '../protocol/mcpApps.js';
 import { findToolCall } from '../reduce/chatReducer.js';
 import type { SendOptions, SendResult } from './chatClient.js';
@@ -39,6 +38,8 @@ export interface AppToolCallHost {
   readonly subscribe: (listener: () => void) => () => void;
   /** Resolves `true` once no response is in progress, `false` when `signal` aborts first. */
   readonly whenIdle: (signal: AbortSignal | undefined) => Promise<boolean>;
+  /** Whether a call or an interrupt of the last turn waits on the user (an approval, an input request). */
+  readonly waitingOnUser: () => boolean;
   /** Starts a turn without a user message, with these options; resolves when it comes to rest. */
   readonly start: (options: SendOptions) => Promise<SendResult>;
 }
@@ -50,12 +51,7 @@ const refuse = (code: 'invalid-argument' | 'busy' | 'cancelled', message: string
   error: new ChatwireError(code, message),
 });
 
-/** Why the chat cannot take an app's call now, if it cannot. */
-function waitingOnUser(snapshot: ChatSnapshot): string | undefined {
-  return nextStep(snapshot) === 'waiting'
-    ? 'The chat is waiting for your answer to an earlier request; the app can call tools once it is answered.'
-    : undefined;
-}
+const WAITING = 'The chat is waiting for your answer to an earlier request; the app can call tools once it is answered.';
 
 /**
  * Makes an app's call: checks the input, waits while a response is in progress, starts the run,
@@ -71,8 +67,7 @@ export async function callAppTool(host: AppToolCallHost, input: AppToolCallInput
   if (typeof via !== 'string' || !findToolCall(host.getSnapshot().messages, (call) => call.toolCallId === via))
     return refuse('invalid-argument', `callAppTool: there is no tool call '${String(via)}' in this chat for the app to belong to.`);
   if (!(await host.whenIdle(signal))) return refuse('cancelled', `The app went away before '${name}' was called.`);
-  const waiting = waitingOnUser(host.getSnapshot());
-  if (waiting) return refuse('busy', waiting);
+  if (host.waitingOnUser()) return refuse('busy', WAITING);
 
   const toolCallId = createId(APP_CALL_ID_PREFIX);
   const appCall: McpAppCallRequest = { toolCallId, via, name, arguments: args };

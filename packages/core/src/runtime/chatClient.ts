@@ -547,6 +547,8 @@ export class ChatClient {
           getSnapshot: this.getSnapshot,
           subscribe: this.subscribe,
           whenIdle: (signal) => this.#whenIdle(signal),
+          // (nextStep is the client's already: the lazily loaded module does not carry it.)
+          waitingOnUser: () => nextStep(this.getSnapshot()) === 'waiting',
           start: (options) => this.#startTurn(this.#newTurn(options)),
         },
         input,

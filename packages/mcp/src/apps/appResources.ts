@@ -61,7 +61,7 @@ function isAppMimeType(mimeType: string | undefined): boolean {
  * App MIME type, text (or base64 `blob`) of at most `maxBytes` in UTF-8. Throws an `Error` whose
  * message says what is wrong, for the card and the server's status.
  */
-export function checkAppResource(uri: string, result: ReadResult, maxBytes: number): AppResource {
+function checkAppResource(uri: string, result: ReadResult, maxBytes: number): AppResource {
   const content = result.contents.find((item) => item.uri === uri) ?? result.contents[0];
   if (!content) throw new Error(`the server returned no content for ${uri}`);
   if (!isAppMimeType(content.mimeType))

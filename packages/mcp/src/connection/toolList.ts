@@ -32,7 +32,7 @@ const MAX_URI = 2_048;
  * A tool's `_meta.ui` (and the deprecated `_meta["ui/resourceUri"]`), or why it cannot be used: a
  * resource URI that is not `ui://`, a visibility that is not a list of `model` and `app`.
  */
-export function readToolUi(meta: unknown): { readonly ui?: McpToolUi } | { readonly problem: string } {
+function readToolUi(meta: unknown): { readonly ui?: McpToolUi } | { readonly problem: string } {
   if (!meta || typeof meta !== 'object') return {};
   const record = meta as Record<string, unknown>;
   const ui = (record['ui'] && typeof record['ui'] === 'object' ? record['ui'] : {}) as Record<string, unknown>;

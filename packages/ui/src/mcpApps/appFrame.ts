@@ -1,4 +1,5 @@
-import { mcpAppCsp, type McpAppPolicy, type McpAppView } from '@chatwire/core';
+import type { McpAppView } from '@chatwire/core';
+import { mcpAppCsp, type McpAppPolicy } from './appCsp.js';
 
 /**
  * The frame an MCP App runs in, following the MCP Apps specification's host guidance with an opaque

@@ -1,6 +1,7 @@
-import { mcpAppCsp, mcpAppsByCall, type ChatMessage, type McpAppView } from '@chatwire/core';
+import { mcpAppsByCall, type ChatMessage, type McpAppView } from '@chatwire/core';
 import type { DevtoolsBlock, DevtoolsViewChat, DevtoolsViewInput, DevtoolsViewModule } from '@chatwire/core/shared';
 import { formatSize } from '../vocabulary.js';
+import { mcpAppCsp } from './appCsp.js';
 
 /** The apps of each turn (1-based, as the devtools' turn selector counts), in the order their calls came. */
 function appsByTurn(messages: readonly ChatMessage[]): Map<number, McpAppView[]> {

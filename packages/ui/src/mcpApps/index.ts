@@ -15,5 +15,7 @@ export type { McpAppViewProps } from './McpAppView.js';
 export { callResultOf, createMcpAppHost } from './mcpAppHost.js';
 export type { CallOutcome, McpAppHost, McpAppHostOptions, McpAppState } from './mcpAppHost.js';
 export { APP_SANDBOX, appDocument } from './appFrame.js';
+export { mcpAppCsp } from './appCsp.js';
+export type { McpAppPolicy } from './appCsp.js';
 export type { AppDocument } from './appFrame.js';
 export type { FrameTraffic } from './frameTransport.js';

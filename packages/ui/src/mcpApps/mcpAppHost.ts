@@ -1,6 +1,7 @@
 import { AppBridge, type McpUiHostContext, type McpUiResourceCsp } from '@modelcontextprotocol/ext-apps/app-bridge';
 import type { CallToolResult, JSONRPCMessage } from '@modelcontextprotocol/client';
-import type { McpAppView, McpAppPolicy, ToolCallPart } from '@chatwire/core';
+import type { McpAppView, ToolCallPart } from '@chatwire/core';
+import type { McpAppPolicy } from './appCsp.js';
 import { APP_SANDBOX, appDocument } from './appFrame.js';
 import { FrameTransport, type FrameTraffic } from './frameTransport.js';
 import type { McpAppsChat, McpAppTraffic } from './mcpAppsOptions.js';

@@ -1,4 +1,4 @@
-import type { McpAppCsp } from './mcpApps.js';
+import type { McpAppCsp } from '@chatwire/core';
 
 /**
  * The Content Security Policy an MCP App's frame gets: the MCP Apps specification's restrictive
