@@ -36,8 +36,10 @@ export type AppToolCallResult = { readonly ok: true; readonly part: ToolCallPart
 export interface AppToolCallHost {
   readonly getSnapshot: () => ChatSnapshot;
   readonly subscribe: (listener: () => void) => () => void;
-  /** Resolves `true` once no response is in progress, `false` when `signal` aborts first. */
-  readonly whenIdle: (signal: AbortSignal | undefined) => Promise<boolean>;
+  /** Whether a response is in progress (the one answer to it, `Turn.busy`). */
+  readonly busy: () => boolean;
+  /** Resolves the next time the current turn rests, at once when it rests now (`Turn.nextRest`). */
+  readonly nextRest: () => Promise<void>;
   /** Whether a call or an interrupt of the last turn waits on the user (an approval, an input request). */
   readonly waitingOnUser: () => boolean;
   /** Starts a turn without a user message, with these options; resolves when it comes to rest. */
@@ -66,7 +68,7 @@ export async function callAppTool(host: AppToolCallHost, input: AppToolCallInput
     return refuse('invalid-argument', `callAppTool: the arguments of '${name}' must be a plain object.`);
   if (typeof via !== 'string' || !findToolCall(host.getSnapshot().messages, (call) => call.toolCallId === via))
     return refuse('invalid-argument', `callAppTool: there is no tool call '${String(via)}' in this chat for the app to belong to.`);
-  if (!(await host.whenIdle(signal))) return refuse('cancelled', `The app went away before '${name}' was called.`);
+  if (!(await whenIdle(host, signal))) return refuse('cancelled', `The app went away before '${name}' was called.`);
   if (host.waitingOnUser()) return refuse('busy', WAITING);
 
   const toolCallId = createId(APP_CALL_ID_PREFIX);
@@ -74,6 +76,26 @@ export async function callAppTool(host: AppToolCallHost, input: AppToolCallInput
   const started = await host.start({ body: { chatwire: { appCall } } });
   if (!started.sent) return { ok: false, error: started.error };
   return settled(host, toolCallId, signal);
+}
+
+/** Resolves `true` once no response is in progress (at once when none is), `false` when `signal` aborts first. */
+async function whenIdle(host: AppToolCallHost, signal: AbortSignal | undefined): Promise<boolean> {
+  const aborted = new Promise<void>((resolve) => signal?.addEventListener('abort', () => resolve(), { once: true }));
+  while (host.busy()) {
+    if (signal?.aborted) return false;
+    // A resting turn whose snapshot still streams changes with the next dispatch; else the turn's next rest.
+    const next = Promise.race([
+      host.nextRest(),
+      new Promise<void>((resolve) => {
+        const unsubscribe = host.subscribe(() => {
+          unsubscribe();
+          resolve();
+        });
+      }),
+    ]);
+    await Promise.race([next, aborted]);
+  }
+  return !signal?.aborted;
 }
 
 /** Resolves once the call `toolCallId` settles, or the turn rested without making it, or `signal` aborts. */

@@ -546,7 +546,8 @@ export class ChatClient {
         {
           getSnapshot: this.getSnapshot,
           subscribe: this.subscribe,
-          whenIdle: (signal) => this.#whenIdle(signal),
+          busy: () => this.#busy(),
+          nextRest: () => this.#turn.nextRest(),
           // (nextStep is the client's already: the lazily loaded module does not carry it.)
           waitingOnUser: () => nextStep(this.getSnapshot()) === 'waiting',
           start: (options) => this.#startTurn(this.#newTurn(options)),
@@ -602,27 +603,6 @@ export class ChatClient {
   /** The one answer to "is a response in progress": the current turn's (see `Turn.busy`). */
   #busy(): boolean {
     return this.#turn.busy(this.getSnapshot().status);
-  }
-
-  /** Resolves `true` once no response is in progress (at once when none is), `false` when `signal` aborts first. */
-  async #whenIdle(signal: AbortSignal | undefined): Promise<boolean> {
-    while (this.#busy()) {
-      if (signal?.aborted) return false;
-      const turn = this.#turn;
-      const aborted = new Promise<void>((resolve) => signal?.addEventListener('abort', () => resolve(), { once: true }));
-      // A turn at rest whose snapshot still streams changes with the next dispatch.
-      const next =
-        turn.phase === 'resting'
-          ? new Promise<void>((resolve) => {
-              const unsubscribe = this.subscribe(() => {
-                unsubscribe();
-                resolve();
-              });
-            })
-          : turn.nextRest();
-      await Promise.race([next, aborted]);
-    }
-    return !signal?.aborted;
   }
 
   #newTurn(options: SendOptions | undefined): Turn<SendOptions> {
