@@ -1,6 +1,6 @@
 import { codeModeEvents } from '@chatwire/code-mode/client';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { ChatClient, type ChatConnection } from '@chatwire/core';
 import { ChatwireDevtools } from '@chatwire/devtools/production';
 
@@ -363,6 +363,12 @@ describe('the devtools panel', () => {
   });
 
   it("docks where the user puts it, gives a docked panel's room back to the page, and remembers it across reloads", async () => {
+    // A desktop window: the right dock leaves the page its 768 px (jsdom's own window is 1024 px wide).
+    const width = window.innerWidth;
+    window.innerWidth = 1400;
+    onTestFinished(() => {
+      window.innerWidth = width;
+    });
     const client = new ChatClient({ connection });
     const host = () => document.querySelector('[data-chatwire-devtools]') as HTMLElement;
     const first = render(<ChatwireDevtools client={client} initialOpen initialDock="bottom" />);
@@ -380,13 +386,13 @@ describe('the devtools panel', () => {
     expect(host().dataset['dock']).toBe('right');
     expect(document.body.style.paddingBottom).toBe('');
     // Resized from the keyboard on its edge: 16 px wider per arrow press.
-    const width = Number.parseInt(host().style.width, 10);
+    const docked = Number.parseInt(host().style.width, 10);
     const handle = shadow()?.querySelector('[role="separator"]') as HTMLElement;
     await act(async () => {
       fireEvent.keyDown(handle, { key: 'ArrowLeft' });
     });
-    expect(Number.parseInt(host().style.width, 10)).toBe(width + 16);
-    expect(document.body.style.paddingRight).toBe(`${width + 16}px`);
+    expect(Number.parseInt(host().style.width, 10)).toBe(docked + 16);
+    expect(document.body.style.paddingRight).toBe(`${docked + 16}px`);
     first.unmount();
     // Unmounted: the page's own styles are back.
     expect(document.body.style.paddingRight).toBe('');
@@ -394,7 +400,7 @@ describe('the devtools panel', () => {
     // A reload: the dock, the size and the open state come back from localStorage.
     render(<ChatwireDevtools client={client} />);
     await waitFor(() => expect(host()?.dataset['dock']).toBe('right'));
-    expect(Number.parseInt(host().style.width, 10)).toBe(width + 16);
+    expect(Number.parseInt(host().style.width, 10)).toBe(docked + 16);
     const float = await waitFor(() => {
       const button = shadow()?.querySelector('[aria-label="Float over the page"]');
       if (!button) throw new Error('the panel has not loaded yet');

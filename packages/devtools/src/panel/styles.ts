@@ -36,6 +36,7 @@ export const panelStyles = `
 .cw-dock { display: inline-flex; gap: 2px; }
 button.cw-icon { padding: 2px 7px; line-height: 1.2; }
 button.cw-icon[aria-pressed='true'] { background: var(--accent); color: #fff; border-color: var(--accent); }
+button.cw-icon:disabled { opacity: .4; cursor: not-allowed; }
 .cw-grip { cursor: move; user-select: none; touch-action: none; color: var(--muted); font-size: 14px; padding: 0 2px; }
 .cw-resize { position: absolute; z-index: 2; touch-action: none; background: transparent; }
 .cw-resize:hover, .cw-resize:focus-visible { background: var(--accent); opacity: .5; }
