@@ -136,13 +136,15 @@ test("the header shows one figure, the conversation's savings, with the turn and
   // The panel refreshes a few times a second: read the header and the table until both settled.
   const read = async () => {
     const perTurn = (
-      await panel.getByTestId('tokens-turn-row').evaluateAll((rows) => rows.map((element) => element.children[6]?.textContent ?? ''))
-    ).map(number);
+      await panel
+        .getByTestId('tokens-turn-row')
+        .evaluateAll((rows) => rows.map((element) => element.children[6]?.getAttribute('data-net') ?? ''))
+    ).map(Number);
     return {
       perTurn,
       turn: Number(await turn.getAttribute('data-net')),
       conversation: Number(await conversation.getAttribute('data-net')),
-      card: number(await panel.getByTestId('tokens-net-saved').locator('strong').textContent()),
+      card: Number(await panel.getByTestId('tokens-net-saved').getAttribute('data-net')),
     };
   };
   await expect
@@ -156,8 +158,11 @@ test("the header shows one figure, the conversation's savings, with the turn and
       );
     })
     .toBe(true);
-  const { perTurn } = await read();
+  const { perTurn, card } = await read();
   expect(perTurn[0]).toBeGreaterThan(1000);
+  // The same figure in the same words in the header and the Tokens tab.
+  await expect(conversation).toHaveText(`Discovery saved ${card.toLocaleString('en-US')} tokens`);
+  await expect(panel.getByTestId('tokens-net-saved').locator('strong')).toHaveText(`saved ${card.toLocaleString('en-US')} tokens`);
   await panel.getByLabel('Turn', { exact: true }).selectOption('1');
   await expect(turn).toHaveAttribute('data-net', String(perTurn[0]));
   await expect(turn).toHaveText(/^Turn 1: saved/);

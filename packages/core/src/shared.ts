@@ -41,7 +41,7 @@ export {
 export type { ToolCallEffect, ToolCallEvent, ToolCallEventType, ToolCallTransition } from './lifecycle/toolCallLifecycle.js';
 export { readWireToolMetadata, resolveNeedsApproval, toWireTool, validateToolInput, validateToolOutput } from './tools/toolDefinition.js';
 export type { WireToolMetadata } from './tools/toolDefinition.js';
-export { validateWithSchema } from './tools/toolSchema.js';
+export { validateWithSchema, withoutDialect } from './tools/toolSchema.js';
 export type { StandardJsonSchemaValidator, Validation } from './tools/toolSchema.js';
 export { executeTool, executeValidatedTool } from './tools/toolExecution.js';
 export type { ToolOutcome } from './tools/toolExecution.js';

@@ -10,3 +10,5 @@ export { buildCodeModeView, hasCodeMode } from './codeMode.js';
 export type { CodeModeApiRow, CodeModeApiStatus, CodeModeSavings, CodeModeView, ExecutionRow } from './codeMode.js';
 export { buildMcpRows, buildMcpTimeline, recordedVersions } from './mcp.js';
 export type { McpServerRow, McpTimelineRow } from './mcp.js';
+export { netWords } from './netWords.js';
+export type { NetWords } from './netWords.js';

@@ -1,18 +1,18 @@
 import { useMemo, useState } from 'react';
 import type { ChatMessage, TurnRecord } from '@chatwire/core';
-import { buildCodeModeView, type CodeModeSavings } from '../../viewModel/index.js';
+import { buildCodeModeView, netWords, type CodeModeSavings } from '../../viewModel/index.js';
 
 const format = (value: number | undefined) => (value === undefined ? '–' : value.toLocaleString('en-US'));
 const share = (savings: CodeModeSavings) =>
-  savings.allEager > 0 ? `${((savings.net / savings.allEager) * 100).toFixed(1)}% of all up front` : 'nothing sent yet';
+  savings.allEager > 0 ? `${Math.abs((savings.net / savings.allEager) * 100).toFixed(1)}% of all up front` : 'nothing sent yet';
 
-/** A savings card: net tokens saved and its share. */
+/** A savings card: net tokens saved (or the cost, when discovery cost more) and its share. */
 function SavingsCard(props: { label: string; savings: CodeModeSavings; testId: string }) {
   const { savings } = props;
   return (
     <div className="cw-card" data-testid={props.testId} data-net={savings.net}>
       <span className="cw-muted">{props.label}</span>
-      <strong className={savings.net >= 0 ? 'cw-good' : 'cw-bad'}>{format(savings.net)}</strong>
+      <strong className={netWords(savings.net).tone}>{netWords(savings.net).phrase}</strong>
       <span className="cw-muted">{`${share(savings)} · ${savings.calls} model call${savings.calls === 1 ? '' : 's'}`}</span>
     </div>
   );
@@ -61,8 +61,8 @@ export function CodeModeView(props: { messages: readonly ChatMessage[]; turns: r
         </select>
       </div>
       <div className="cw-cards">
-        <SavingsCard label="Net tokens saved by lazy tools (turn)" savings={view.turn} testId="code-savings-turn" />
-        <SavingsCard label="Net tokens saved by lazy tools (conversation)" savings={view.conversation} testId="code-savings-conversation" />
+        <SavingsCard label="Net tokens, lazy tools (turn)" savings={view.turn} testId="code-savings-turn" />
+        <SavingsCard label="Net tokens, lazy tools (conversation)" savings={view.conversation} testId="code-savings-conversation" />
         <div className="cw-card" data-testid="code-call-tokens">
           <span className="cw-muted">{`Model call ${callCount === 0 ? '–' : call + 1}: prompt + definitions sent`}</span>
           <strong>{format(tokens?.sent)}</strong>
