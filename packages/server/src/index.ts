@@ -144,6 +144,7 @@ export type {
   ThreadView,
 } from './threads/threadStore.js';
 export { createMemoryThreadStore } from './threads/memoryThreadStore.js';
+export { threadTurns } from './threads/threadTurns.js';
 export { createPgliteThreadStore } from './threads/pgliteThreadStore.js';
 export type { PgliteLike, PgliteThreadStoreOptions } from './threads/pgliteThreadStore.js';
 export { createPostgresThreadStore } from './threads/postgresThreadStore.js';

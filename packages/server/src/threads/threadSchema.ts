@@ -6,11 +6,16 @@
  * - `chatwire_threads`: one row per thread: its owner, title, times, and active leaf.
  * - `chatwire_messages`: the tree: each message (the AG-UI message as JSON, kept byte for byte)
  *   with its parent in the same thread (`NULL` for a root) and `seq`, the creation order.
- * - `chatwire_runs`: each run's end: outcome, usage, interrupts and approval decisions.
+ * - `chatwire_runs`: each run's end: outcome, usage, interrupts and approval decisions, the message it
+ *   continued and its model calls' accounting (migration 3).
  *
  * Migration 2 adds `chatwire_messages.tokens`: each message's token count, counted as it is stored,
  * so a request that continues a stored branch does not tokenize it again. Rows stored before it keep
  * `NULL` there and are counted on their text when read, as before: nothing needs rewriting.
+ *
+ * Migration 3 adds `chatwire_runs.parent_id` (the message the run continued) and `model_calls` (each
+ * model call's accounting record): a reopened thread shows its turns' token figures again. Runs stored
+ * before it keep `NULL` in both and show none.
  */
 export const THREAD_MIGRATIONS: readonly (readonly string[])[] = [
   [
@@ -47,6 +52,7 @@ export const THREAD_MIGRATIONS: readonly (readonly string[])[] = [
     )`,
   ],
   [`ALTER TABLE chatwire_messages ADD COLUMN tokens json`],
+  [`ALTER TABLE chatwire_runs ADD COLUMN parent_id text`, `ALTER TABLE chatwire_runs ADD COLUMN model_calls json`],
 ];
 
 /** The advisory lock that keeps two instances from migrating one database at once. */
