@@ -3,8 +3,12 @@ import { instructionsLine } from '../src/connection/instructionsLine.js';
 
 describe("a server's instructions as one line of text", () => {
   it('reads the Markdown rather than showing it', () => {
-    expect(instructionsLine('# Everything Server – Server Instructions\n\nAudience: agents.')).toBe('Everything Server – Server Instructions');
-    expect(instructionsLine('Use **`read_file`** to read [files](https://example.com) _safely_.')).toBe('Use read_file to read files safely.');
+    expect(instructionsLine('# Everything Server – Server Instructions\n\nAudience: agents.')).toBe(
+      'Everything Server – Server Instructions',
+    );
+    expect(instructionsLine('Use **`read_file`** to read [files](https://example.com) _safely_.')).toBe(
+      'Use read_file to read files safely.',
+    );
     expect(instructionsLine('\n\n   \n- first item\n- second')).toBe('first item');
   });
 
