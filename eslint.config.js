@@ -21,6 +21,9 @@ import tseslint from 'typescript-eslint';
  *   and accept async callbacks where a void one is expected (the test runner reports rejections).
  * - examples/ is linted without type information: its dependencies live in the example's own
  *   install (the consumer test typechecks it there, against the packed tarballs).
+ * - bench/peers/ (the benchmarks beside the AI SDK, TanStack AI and Mastra) likewise: the peers that
+ *   need Node 22 live in its own install, made by the benchmark commands; `npm run typecheck:bench`
+ *   typechecks it there.
  * - Core's folders are layers with one direction (`CORE_LAYERS`, lowest first): a module imports
  *   its own folder and the folders below it, never one above, never an entry file (`index.ts`,
  *   `shared.ts`, `wire.ts` at `src/`), in static imports, re-exports, `import()` and type-level
@@ -130,7 +133,7 @@ export default defineConfig(
     },
   },
   {
-    files: ['**/*.{js,mjs}', 'examples/**'],
+    files: ['**/*.{js,mjs}', 'examples/**', 'bench/peers/**'],
     extends: [tseslint.configs.disableTypeChecked],
     languageOptions: { parserOptions: { projectService: false } },
   },

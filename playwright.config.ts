@@ -21,8 +21,10 @@ function demoServer(at: number, env: Record<string, string>) {
     timeout: 60_000,
     // `vite preview` sets NODE_ENV=production in the server process, and the handler reads its signing
     // secret at the first request (since the missing-secret fix), so the served demo needs one, as deployed.
-    // Threads in memory: each run starts with none, and the two servers do not share a PGlite folder (PGlite
-    // holds its folder alone); page reloads and second pages still see them (one server process).
+    // Threads in memory: each run starts with none, and the two servers never share a PGlite folder, with each other
+    // or with an `npm start` (PGlite holds its folder alone: a second process is refused); a DATABASE_URL of the
+    // developer's shell is emptied so the tests never write into that database. Page reloads and second pages still
+    // see the threads (one server process).
     env: {
       PORT: String(at),
       HOST: '127.0.0.1',
@@ -30,6 +32,7 @@ function demoServer(at: number, env: Record<string, string>) {
       CHATWIRE_MODEL: 'scripted',
       CHATWIRE_SECRET: secret,
       CHATWIRE_THREADS: 'memory',
+      DATABASE_URL: '',
       CHATWIRE_RUN_RECORDS: RUN_RECORDS_DIR,
       ...env,
     },

@@ -5,7 +5,8 @@
  * source never leaves a stale file to be packed. @chatwire/core first: the others import its
  * published types (`dist/index.d.ts`), exactly as an app does; @chatwire/code-mode and @chatwire/mcp
  * after the server whose types they import; @chatwire/ui and @chatwire/devtools last, after
- * @chatwire/code-mode (they read Code Mode's client types, `@chatwire/code-mode/client`).
+ * @chatwire/code-mode (@chatwire/ui reads Code Mode's client types, `@chatwire/code-mode/client`;
+ * @chatwire/devtools depends on core alone).
  */
 import { spawn } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';

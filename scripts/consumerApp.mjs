@@ -21,7 +21,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, wri
 import { tmpdir } from 'node:os';
 import { createServer } from 'node:net';
 import { join, relative, sep } from 'node:path';
-import { PACKAGES, packPackages, repositoryRoot, timedSteps } from './packPackages.mjs';
+import { PACKAGES, appEnvironment, packPackages, repositoryRoot, timedSteps } from './packPackages.mjs';
 
 /** Packages whose README examples are server code (typechecked with the app's server). */
 const SERVER_ONLY = new Set(['server', 'code-mode', 'mcp']);
@@ -35,14 +35,7 @@ const keep = serve || process.env['KEEP_CONSUMER_APP'] === '1';
  * prefix, package fields) to scripts, and an `npm install` that inherited them could act on this
  * repository instead of the app. Only the cache and registry settings carry over.
  */
-const cleanEnv = Object.fromEntries(
-  Object.entries(process.env).filter(([key]) => {
-    const name = key.toLowerCase();
-    if (name === 'init_cwd') return false;
-    if (!name.startsWith('npm_')) return true;
-    return ['npm_config_cache', 'npm_config_registry', 'npm_config_userconfig'].includes(name);
-  }),
-);
+const cleanEnv = appEnvironment();
 
 /** A loopback port nothing listens on right now (the app server takes it a moment later). */
 function freePort() {

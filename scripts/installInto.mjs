@@ -2,46 +2,46 @@
 /**
  * Installs Chatwire into your own app before the packages are on npm:
  *
- *   npm run install-into -- /path/to/your-app            @chatwire/core, react and server (+ zod)
- *   npm run install-into -- /path/to/your-app --all      also @chatwire/devtools and @chatwire/code-mode
+ *   npm run install-into -- /path/to/your-app                     every package (+ zod)
+ *   npm run install-into -- /path/to/your-app --only react,server  those, and the Chatwire packages they need
  *
  * Builds the packages (`npm run build`), packs them (`npm pack`, exactly what `npm publish` would
  * upload) into the app's `chatwire-packages/` folder (older Chatwire tarballs there are replaced), and
  * runs `npm install` in the app with those tarballs and zod (unless the app has it). The app's
- * package.json then names them as `file:chatwire-packages/...tgz` (commit the folder, or run this
- * again on another machine), with `overrides` so packages that depend on each other get the same
- * tarballs. Once the packages are published, `npm install @chatwire/core ...` replaces them.
+ * package.json names each installed package as a dependency, `file:chatwire-packages/...tgz` (commit
+ * the folder, or run this again on another machine). No `overrides`: a package that depends on
+ * another (react on core) finds it installed beside it, and a later `npm install @chatwire/<name>` of
+ * an installed package keeps its tarball (an override for a name the app then adds is what npm
+ * refuses with EOVERRIDE; overrides an earlier version of this script wrote are removed). To add a
+ * package later, run this again with `--only <name>`. Once the packages are published,
+ * `npm install @chatwire/core ...` replaces them.
  *
- * Options: `--no-build` (use the packages' current dist/), `--tarballs <folder>` (tarballs packed
- * already, as the recipes test does), `--all`.
+ * Options: `--only <names>` (comma-separated, with or without `@chatwire/`), `--no-build` (use the
+ * packages' current dist/), `--tarballs <folder>` (tarballs packed already, as the recipes test does).
  */
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
-import { packPackages, repositoryRoot } from './packPackages.mjs';
+import { appEnvironment, packPackages, repositoryRoot } from './packPackages.mjs';
 
-const USAGE = 'Usage: npm run install-into -- /path/to/your-app [--all] [--no-build]';
+const USAGE = 'Usage: npm run install-into -- /path/to/your-app [--only core,react,server] [--no-build]';
 const args = process.argv.slice(2);
 const flag = (name) => args.includes(name);
 const valueOf = (name) => {
   const index = args.indexOf(name);
   return index === -1 ? undefined : args[index + 1];
 };
-const given = args.filter((arg, index) => !arg.startsWith('--') && args[index - 1] !== '--tarballs');
+const VALUED = ['--tarballs', '--only'];
+const given = args.filter((arg, index) => !arg.startsWith('--') && !VALUED.includes(args[index - 1]));
 if (given.length !== 1) fail(`Name one app folder.\n${USAGE}`);
+if (flag('--all')) fail('`--all` is gone: every package is installed by default (`--only <names>` for fewer).');
+// npm sets INIT_CWD to the folder the command was started from: a relative path is the user's.
 const app = resolve(process.env['INIT_CWD'] ?? process.cwd(), given[0]);
 if (!existsSync(join(app, 'package.json'))) {
   fail(`${app} has no package.json. Run this on an app's folder (for example one made with \`npm create vite@latest\`).\n${USAGE}`);
 }
 if (resolve(app) === repositoryRoot || resolve(app).startsWith(`${repositoryRoot}/packages`))
   fail('Install into your own app, not into this repository.');
-
-const wanted = new Set([
-  '@chatwire/core',
-  '@chatwire/react',
-  '@chatwire/server',
-  ...(flag('--all') ? ['@chatwire/devtools', '@chatwire/code-mode'] : []),
-]);
 
 function fail(message) {
   console.error(`install-into: ${message}`);
@@ -55,46 +55,68 @@ function run(command, commandArgs, cwd, env = process.env) {
 }
 
 // npm exports its own settings to scripts; an install that inherited them could act on this repository.
-const appEnv = Object.fromEntries(
-  Object.entries(process.env).filter(([key]) => {
-    const name = key.toLowerCase();
-    if (name === 'init_cwd') return false;
-    if (!name.startsWith('npm_')) return true;
-    return ['npm_config_cache', 'npm_config_registry', 'npm_config_userconfig'].includes(name);
-  }),
-);
-
-const folder = join(app, 'chatwire-packages');
-mkdirSync(folder, { recursive: true });
-for (const name of readdirSync(folder)) if (/^chatwire-.*\.tgz$/.test(name)) rmSync(join(folder, name));
+const appEnv = appEnvironment();
 
 let tarballs;
 const packed = valueOf('--tarballs');
 if (packed) {
   tarballs = readdirSync(packed)
-    .filter((name) => name.endsWith('.tgz'))
-    .map((name) => {
-      const match = /^chatwire-(.+)-\d+\.\d+\.\d+.*\.tgz$/.exec(name);
-      return { name: `@chatwire/${match?.[1]}`, tarball: join(packed, name) };
-    });
+    .filter((name) => /^chatwire-.+\.tgz$/.test(name))
+    .map((name) => ({ tarball: join(packed, name) }));
 } else {
   if (!flag('--no-build')) run('npm', ['run', '--silent', 'build'], repositoryRoot);
   tarballs = packPackages(join(repositoryRoot, 'node_modules', '.cache', 'chatwire-tarballs'));
 }
 
-const specs = {};
-for (const { name, tarball } of tarballs) {
+/** Each tarball's package: its name and the Chatwire packages it depends on, read from the tarball itself. */
+const available = new Map();
+for (const { tarball } of tarballs) {
   if (!statSync(tarball).isFile()) fail(`missing tarball ${tarball}`);
+  const manifest = JSON.parse(execFileSync('tar', ['-xzOf', tarball, 'package/package.json'], { encoding: 'utf8' }));
+  const needs = Object.keys({ ...manifest.dependencies }).filter((name) => name.startsWith('@chatwire/'));
+  available.set(manifest.name, { tarball, needs });
+}
+
+// The packages asked for (all by default), and every Chatwire package they depend on.
+const only = valueOf('--only');
+if (flag('--only') && !only) fail(`--only needs package names, for example --only react,server.\n${USAGE}`);
+const asked = only
+  ? only
+      .split(',')
+      .map((name) => name.trim())
+      .filter(Boolean)
+      .map((name) => (name.startsWith('@chatwire/') ? name : `@chatwire/${name}`))
+  : [...available.keys()];
+for (const name of asked) {
+  if (!available.has(name)) fail(`there is no package ${name}; the packages are ${[...available.keys()].join(', ')}.`);
+}
+const wanted = new Set();
+const add = (name) => {
+  if (wanted.has(name)) return;
+  wanted.add(name);
+  for (const needed of available.get(name)?.needs ?? []) add(needed);
+};
+for (const name of asked) add(name);
+const needed = [...wanted].filter((name) => !asked.includes(name));
+
+const folder = join(app, 'chatwire-packages');
+mkdirSync(folder, { recursive: true });
+for (const name of readdirSync(folder)) if (/^chatwire-.*\.tgz$/.test(name)) rmSync(join(folder, name));
+const specs = {};
+for (const [name, { tarball }] of available) {
   copyFileSync(tarball, join(folder, basename(tarball)));
   specs[name] = `file:chatwire-packages/${basename(tarball)}`;
 }
-for (const name of wanted) if (!specs[name]) fail(`no tarball for ${name}`);
 
-// Every Chatwire package resolves to its tarball, also where one depends on another (react on core).
 const manifestPath = join(app, 'package.json');
 const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
-manifest.overrides = { ...manifest.overrides, ...specs };
-// The direct dependencies name the same tarballs (npm refuses an override that contradicts one).
+// Overrides of Chatwire packages (an earlier version of this script wrote them) make a later
+// `npm install @chatwire/<name>` fail with EOVERRIDE: they go.
+if (manifest.overrides) {
+  for (const name of Object.keys(manifest.overrides)) if (name.startsWith('@chatwire/')) delete manifest.overrides[name];
+  if (Object.keys(manifest.overrides).length === 0) delete manifest.overrides;
+}
+// Chatwire packages the app names already point at the new tarballs (a version change renames them).
 for (const field of ['dependencies', 'devDependencies']) {
   for (const name of Object.keys(manifest[field] ?? {})) if (specs[name]) manifest[field][name] = specs[name];
 }
@@ -104,6 +126,8 @@ writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
 
 const hasZod = Boolean(manifest.dependencies?.zod ?? manifest.devDependencies?.zod);
 const install = hasZod ? [] : ['zod@^4'];
-console.log(`install-into: installing ${[...wanted].join(', ')}${hasZod ? '' : ' and zod'} into ${app}`);
+console.log(
+  `install-into: installing ${asked.join(', ')}${needed.length ? ` (with ${needed.join(', ')}, which they need)` : ''}${hasZod ? '' : ' and zod'} into ${app}`,
+);
 run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...install], app, appEnv);
 console.log(`install-into: done. The tarballs are in ${folder}; see the README's "Use it in your app" for the next steps.`);

@@ -38,6 +38,29 @@ export function packPackages(destination) {
 }
 
 /**
+ * The environment for commands run in an app outside this repository: npm exports its own settings
+ * (workspace, prefix, package fields) to scripts, and an `npm install` that inherited them could act on
+ * this repository instead of the app. Only the cache and registry settings carry over; `drop` names more
+ * variables to leave out (lowercase).
+ */
+export function appEnvironment(drop = []) {
+  return Object.fromEntries(
+    Object.entries(process.env).filter(([key]) => {
+      const name = key.toLowerCase();
+      if (name === 'init_cwd' || drop.includes(name)) return false;
+      if (!name.startsWith('npm_')) return true;
+      return [
+        'npm_config_cache',
+        'npm_config_registry',
+        'npm_config_userconfig',
+        'npm_config_offline',
+        'npm_config_prefer_offline',
+      ].includes(name);
+    }),
+  );
+}
+
+/**
  * Timed steps for the scripts that drive apps from the tarballs (consumer test, recipes): `step`
  * announces and times one step, `report` prints every step's time and the total.
  */

@@ -27,7 +27,7 @@ import { cpSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
-import { packPackages, repositoryRoot, timedSteps } from './packPackages.mjs';
+import { appEnvironment, packPackages, repositoryRoot, timedSteps } from './packPackages.mjs';
 
 const ALL = ['vite', 'express', 'hono', 'nextjs'];
 const chosen = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
@@ -37,14 +37,7 @@ const keep = process.env['KEEP_RECIPES'] === '1';
 let nextPort = process.env['RECIPES_PORT'] ? Number(process.env['RECIPES_PORT']) : undefined;
 
 /** npm exports its own settings to scripts; commands run in a recipe must not act on this repository. */
-const cleanEnv = Object.fromEntries(
-  Object.entries(process.env).filter(([key]) => {
-    const name = key.toLowerCase();
-    if (name === 'init_cwd' || name === 'node_env' || name === 'chatwire_secret') return false;
-    if (!name.startsWith('npm_')) return true;
-    return ['npm_config_cache', 'npm_config_registry', 'npm_config_userconfig'].includes(name);
-  }),
-);
+const cleanEnv = appEnvironment(['node_env', 'chatwire_secret']);
 
 function freePort() {
   if (nextPort !== undefined) return Promise.resolve(nextPort++);

@@ -1,8 +1,9 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { McpConfigError, connectMcpServers, parseMcpConfig, type McpServerConfig, type McpServers } from '@chatwire/mcp';
+import { join, resolve } from 'node:path';
+import { McpConfigError, connectMcpServers, isStdioConfig, parseMcpConfig, type McpServerConfig, type McpServers } from '@chatwire/mcp';
+import { pathSetting, startedFrom, type Environment } from './pathSetting.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -37,18 +38,31 @@ export function demoMcpServers(): Record<string, McpServerConfig> {
 }
 
 /**
- * The user's servers from `CHATWIRE_MCP_CONFIG` (a file in the `mcpServers` shape), or none.
- * A missing or malformed file throws an {@link McpConfigError} naming the file and the problem.
+ * The user's servers from `CHATWIRE_MCP_CONFIG` (a file in the `mcpServers` shape), or none. The
+ * path, and each stdio server's `cwd`, are resolved against the folder the command was started from
+ * (`INIT_CWD`: `npm start` runs in apps/demo), where a stdio server without `cwd` starts too, so
+ * its relative arguments mean what they meant where the user typed the command. A missing or
+ * malformed file throws an {@link McpConfigError} naming the file and the problem.
  */
-export function userMcpServers(path: string | undefined): Record<string, McpServerConfig> {
+export function userMcpServers(env: Environment): Record<string, McpServerConfig> {
+  const path = pathSetting(env, 'CHATWIRE_MCP_CONFIG');
   if (!path) return {};
+  const given = env['CHATWIRE_MCP_CONFIG']?.trim();
+  const named = given === path ? path : `${given} (${path})`;
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    throw new McpConfigError(`CHATWIRE_MCP_CONFIG=${path} cannot be read: ${error instanceof Error ? error.message : String(error)}`);
+    throw new McpConfigError(`CHATWIRE_MCP_CONFIG=${named} cannot be read: ${error instanceof Error ? error.message : String(error)}`);
   }
-  return { ...parseMcpConfig(text, `CHATWIRE_MCP_CONFIG (${path})`).mcpServers };
+  const from = startedFrom(env);
+  const servers = parseMcpConfig(text, `CHATWIRE_MCP_CONFIG (${path})`).mcpServers;
+  return Object.fromEntries(
+    Object.entries(servers).map(([name, config]) => [
+      name,
+      isStdioConfig(config) ? { ...config, cwd: resolve(from, config.cwd ?? '.') } : config,
+    ]),
+  );
 }
 
 /**
@@ -59,7 +73,7 @@ export async function startDemoMcp(
   env: Readonly<Record<string, string | undefined>>,
   reservedNames: readonly string[],
 ): Promise<McpServers> {
-  const user = userMcpServers(env['CHATWIRE_MCP_CONFIG']);
+  const user = userMcpServers(env);
   const started = performance.now();
   const connectedAt = new Map<string, number>();
   const servers = await connectMcpServers(

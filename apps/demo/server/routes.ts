@@ -9,6 +9,7 @@ import {
   createMemoryThreadStore,
   createPgliteThreadStore,
   createPostgresThreadStore,
+  PgliteFolderError,
   createThreadsHandler,
   createRedisStore,
   createScriptedModel,
@@ -30,6 +31,7 @@ import { browserToolDefinitions } from '../shared/catalog.ts';
 import { createDemoCodeMode } from './codeMode.ts';
 import { bookTable } from './bookTable.ts';
 import { createServerTools } from './toolImplementations.ts';
+import { pathSetting } from './pathSetting.ts';
 
 /** Options of {@link createDemoRoutes}. */
 export interface DemoRoutesOptions {
@@ -41,16 +43,19 @@ export interface DemoRoutesOptions {
   readonly discovery?: DiscoveryOptions;
   /** Where approvals and resumable runs are kept. Defaults to {@link storeFromEnv}, else in memory. */
   readonly store?: ServerStore;
-  /** Where threads are kept (`/api/threads`, and the history of every chat). Defaults to {@link threadsFromEnv}. */
+  /**
+   * Where threads are kept (`/api/threads`, and the history of every chat). Defaults to {@link threadsFromEnv};
+   * a server that starts passes {@link openDemoThreads}'s, so a store that cannot open stops it at startup.
+   */
   readonly threads?: ThreadStore;
   /**
    * Connected MCP servers whose tools join the demo's (read per request); their status is served in
    * the catalog's `servers` for the devtools' MCP view. Defaults to none.
    */
-  readonly mcp?: { tools(): readonly AnyTool[]; catalogStatus?(): ToolServerStatus[] };
+  readonly mcp?: { loadTools(): Promise<readonly AnyTool[]>; catalogStatus?(): ToolServerStatus[] };
   /**
    * A directory to write each run's record in (open one in devtools with "Open record"). Defaults to
-   * `CHATWIRE_RUN_RECORDS`, else none: nothing is written.
+   * `CHATWIRE_RUN_RECORDS` (resolved against the folder the command was started from), else none: nothing is written.
    */
   readonly runRecords?: string;
 }
@@ -184,7 +189,8 @@ export const DEMO_THREADS_DIR = fileURLToPath(new URL('../.data/threads', import
 
 /**
  * The demo's thread store: `DATABASE_URL=postgres://...` uses that PostgreSQL server; otherwise
- * PGlite in `CHATWIRE_DATA_DIR` (default {@link DEMO_THREADS_DIR}), so threads survive a restart;
+ * PGlite in `CHATWIRE_DATA_DIR` (resolved against the folder the command was started from; default
+ * {@link DEMO_THREADS_DIR}), so threads survive a restart;
  * `CHATWIRE_THREADS=memory` keeps them in memory (lost on restart).
  */
 export function threadsFromEnv(env: ModelEnv): ThreadStore {
@@ -197,7 +203,40 @@ export function threadsFromEnv(env: ModelEnv): ThreadStore {
   if (mode === 'memory') return createMemoryThreadStore();
   if (mode !== undefined && mode !== 'pglite')
     throw new Error(`CHATWIRE_THREADS must be 'pglite' (the default) or 'memory' (got '${mode}').`);
-  return createPgliteThreadStore({ dataDir: setting(env, 'CHATWIRE_DATA_DIR') ?? DEMO_THREADS_DIR });
+  return createPgliteThreadStore({ dataDir: pathSetting(env, 'CHATWIRE_DATA_DIR') ?? DEMO_THREADS_DIR });
+}
+
+/** What the demo's person can do about a thread store that does not open, after the store's own reason. */
+function demoThreadsAdvice(error: unknown): string {
+  if (error instanceof PgliteFolderError && error.code === 'threads-folder-in-use') {
+    return (
+      `A second demo on ${error.folder}? Stop the other one, or start this one with CHATWIRE_DATA_DIR=<another folder> ` +
+      '(threads of its own), CHATWIRE_THREADS=memory, or DATABASE_URL=postgres://... (`npm run postgres` starts one) ' +
+      'so that several instances share their threads.'
+    );
+  }
+  if (error instanceof PgliteFolderError) return `Move ${error.folder} aside, or start with CHATWIRE_DATA_DIR=<another folder>.`;
+  return 'Check DATABASE_URL, or leave it unset to keep threads in PGlite.';
+}
+
+/**
+ * The demo's thread store ({@link threadsFromEnv}) opened for a server that is starting: a PGlite
+ * folder another process holds, one PGlite cannot open, or a PostgreSQL server that cannot be reached
+ * rejects here, with the reason and what to do, so the server refuses to start instead of answering
+ * every request with an error.
+ */
+export async function openDemoThreads(env: ModelEnv): Promise<ThreadStore> {
+  const threads = threadsFromEnv(env);
+  try {
+    await threads.ready?.();
+    return threads;
+  } catch (error) {
+    await threads.close().catch(() => {});
+    const reason = error instanceof Error ? error.message : String(error);
+    const cause =
+      error instanceof Error && error.cause instanceof Error && !(error instanceof PgliteFolderError) ? ` (${error.cause.message})` : '';
+    throw new Error(`${reason}${cause}\n  ${demoThreadsAdvice(error)}`, { cause: error });
+  }
 }
 
 /**
@@ -214,20 +253,24 @@ export function createDemoRoutes(options: DemoRoutesOptions = {}): FetchHandler 
   // sandbox. Its calls take longer (20 times the pace, 500 ms by default) so a person sees them run in parallel.
   const codeMode = createDemoCodeMode(delayMs === 0 ? serverTools : createServerTools({ delayMs: delayMs * 20 }));
   const tools = [...serverTools, bookTable, ...browserToolDefinitions, ...codeMode.tools];
-  // One store for approvals, grants and resumable runs (the grants endpoint reads what the chat stored).
+  // One store for approvals and resumable runs (grants live beside the threads, in their database).
   const store = options.store ?? storeFromEnv(process.env) ?? createMemoryStore();
   // A one-person demo: every request is the same user, so "always allow" has someone to belong to.
   const userOf = () => 'demo-user';
-  // Threads: every turn is stored, and the chat's history is read from the store (docs/threads.md).
-  const threads = options.threads ?? threadsFromEnv(process.env);
-  // PGlite compiles its WebAssembly and creates the schema when first used: at startup, not in the first request.
-  void threads
-    .list('', { limit: 1 })
-    .catch((error: unknown) => console.error(`[demo] threads: ${error instanceof Error ? error.message : String(error)}`));
+  // Threads: every turn is stored, and the chat's history is read from the store (docs/threads.md). The demo's
+  // servers pass the store openDemoThreads opened; otherwise it opens now, not in the first request.
+  let threads = options.threads;
+  if (!threads) {
+    threads = threadsFromEnv(process.env);
+    void threads
+      .ready?.()
+      .catch((error: unknown) => console.error(`[demo] threads: ${error instanceof Error ? error.message : String(error)}`));
+  }
   const mcp = options.mcp;
   // MCP servers come and go (reconnects, list changes): each request reads their current tools.
-  const currentTools = mcp ? () => [...tools, ...mcp.tools()] : tools;
-  const runRecords = options.runRecords ?? (process.env['CHATWIRE_RUN_RECORDS'] || undefined);
+  // After the Vite server closed them (a restart), the next request connects them again and waits.
+  const currentTools = mcp ? async () => [...tools, ...(await mcp.loadTools())] : tools;
+  const runRecords = options.runRecords ?? pathSetting(process.env, 'CHATWIRE_RUN_RECORDS');
   const handleChat = createChatHandler({
     model,
     tools: currentTools,
@@ -244,8 +287,9 @@ export function createDemoRoutes(options: DemoRoutesOptions = {}): FetchHandler 
   // serves this where only its developers read it).
   const servers = mcp?.catalogStatus ? () => mcp.catalogStatus?.() ?? [] : undefined;
   const handleTools = createToolsHandler(currentTools, { counter: model.toolTokens, ...(servers ? { servers } : {}) });
-  const handleGrants = createGrantsHandler({ store, userOf });
-  const handleThreads = createThreadsHandler({ threads, userOf });
+  // The chat's options that say where grants live (beside the threads): the grants and threads endpoints read the same ones.
+  const handleGrants = createGrantsHandler({ store, threads, userOf });
+  const handleThreads = createThreadsHandler({ threads, store, userOf });
   return (request) => {
     const { pathname } = new URL(request.url);
     if (pathname === '/api/chat') return handleChat(request);

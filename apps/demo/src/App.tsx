@@ -1,3 +1,4 @@
+import { codeModeDevtoolsView } from '@chatwire/code-mode/client';
 import {
   answerInputRequest,
   readInputRequest,
@@ -28,6 +29,8 @@ const Devtools =
   import.meta.env.VITE_CHATWIRE_DEVTOOLS === 'on'
     ? lazy(() => import('@chatwire/devtools/production').then((module) => ({ default: module.ChatwireDevtools })))
     : ChatwireDevtools;
+/** The views other packages add to the panel: Code Mode's tab (its code loads when the panel opens). */
+const devtoolsViews = [codeModeDevtoolsView];
 
 /**
  * The demo: the thread the address names (`?thread=`), else the one open last, else a new one. The
@@ -315,7 +318,7 @@ function ChatPage(props: {
         <PagePanel notes={page.notes} todos={page.todos} open={panelOpen} onClose={() => setPanelOpen(false)} />
       </div>
       <Suspense fallback={null}>
-        <Devtools client={client} catalogUrl="/api/tools" grantsUrl="/api/grants" />
+        <Devtools client={client} catalogUrl="/api/tools" grantsUrl="/api/grants" views={devtoolsViews} />
       </Suspense>
     </div>
   );

@@ -1,23 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { Message } from '@ag-ui/core';
-import { DISCOVERY_TOOL_NAME, type AnyTool, type ConversationUsage, type ModelCallUsage } from '@chatwire/core';
+import { DISCOVERY_TOOL_NAME, type AnyTool, type ConversationUsage } from '@chatwire/core';
 import { CACHED_INPUT_PRICE, addModelCall } from '@chatwire/core/wire';
-import {
-  countRequestTokens,
-  createChatHandler,
-  countTextTokens,
-  createScriptedModel,
-  jsonToolTokens,
-  toModelTool,
-  type ChatModel,
-  type DiscoveryOptions,
-  type ModelRequest,
-  type ScriptedModelOptions,
-} from '@chatwire/server';
+import { countRequestTokens, countTextTokens, jsonToolTokens, toModelTool } from '@chatwire/server';
 import { browserToolDefinitions, catalog as demoCatalog } from '../shared/catalog.ts';
-import { demoRules } from '../server/routes.ts';
 import { createServerTools } from '../server/toolImplementations.ts';
-import { clientFor } from '../../../packages/server/tests/fixtures.ts';
+import { converse, type Received, type Run } from './economicsConversation.ts';
 import { smallCatalog } from './smallCatalog.ts';
 
 /**
@@ -38,48 +26,6 @@ import { smallCatalog } from './smallCatalog.ts';
  * and system prompt cached (warm: an earlier conversation began the same way). The all-eager run is
  * modelled the same way on its own requests.
  */
-
-interface Received {
-  readonly system: string | undefined;
-  readonly messages: readonly Message[];
-  readonly tools: ModelRequest['tools'];
-}
-
-interface Run {
-  readonly received: readonly Received[];
-  readonly usage: readonly ModelCallUsage[];
-  /** The snapshot's conversation record, as devtools shows it. */
-  readonly conversation: ConversationUsage | undefined;
-}
-
-const SYSTEM = 'You are the Chatwire demo assistant for a shop and workspace. Use tools when they help.';
-
-/** The conversation as the demo has it: a ChatClient against createChatHandler, the history sent back by the client. */
-async function converse(
-  tools: readonly AnyTool[],
-  turns: readonly string[],
-  discovery: DiscoveryOptions,
-  catalogCalls: ScriptedModelOptions['catalogCalls'],
-): Promise<Run> {
-  const received: Received[] = [];
-  const scripted = createScriptedModel({ rules: demoRules, catalogCalls });
-  const model: ChatModel = {
-    ...scripted,
-    stream: (request) => {
-      received.push({ system: request.system, messages: request.messages, tools: request.tools });
-      return scripted.stream(request);
-    },
-  };
-  const handler = createChatHandler({ model, tools: [...tools], secret: 'economics', system: SYSTEM, discovery });
-  const { client } = clientFor(handler);
-  for (const text of turns) {
-    const sent = await client.sendMessage(text);
-    expect(sent.sent).toBe(true);
-    expect(client.getSnapshot().status).toBe('ready');
-  }
-  const snapshot = client.getSnapshot();
-  return { received, usage: snapshot.turns.flatMap((turn) => turn.modelCalls), conversation: snapshot.conversationUsage };
-}
 
 const inputOf = (run: Run) => run.received.reduce((sum, request) => sum + countRequestTokens(request), 0);
 const toolTokens = (tools: Received['tools']) => tools.reduce((sum, tool) => sum + jsonToolTokens.countTool(tool), 0);

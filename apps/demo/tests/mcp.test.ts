@@ -19,18 +19,47 @@ describe('CHATWIRE_MCP_CONFIG', () => {
   };
 
   it('reads the mcpServers shape', () => {
-    expect(Object.keys(userMcpServers(file('ok.json', '{"mcpServers":{"mine":{"command":"node","args":["server.js"]}}}')))).toEqual([
-      'mine',
-    ]);
+    const path = file('ok.json', '{"mcpServers":{"mine":{"command":"node","args":["server.js"]}}}');
+    expect(Object.keys(userMcpServers({ CHATWIRE_MCP_CONFIG: path }))).toEqual(['mine']);
   });
 
   it('a malformed file, a wrong entry or a missing file is an error naming the file and the problem', () => {
-    expect(() => userMcpServers(file('bad.json', '{"mcpServers": {'))).toThrow(McpConfigError);
-    expect(() => userMcpServers(file('bad.json', '{"mcpServers": {'))).toThrow(/CHATWIRE_MCP_CONFIG \(.*bad\.json\) is not valid JSON/);
-    expect(() => userMcpServers(file('entry.json', '{"mcpServers":{"mine":{"url":"ftp://x"}}}'))).toThrow(
+    const config = (path: string) => ({ CHATWIRE_MCP_CONFIG: path });
+    expect(() => userMcpServers(config(file('bad.json', '{"mcpServers": {')))).toThrow(McpConfigError);
+    expect(() => userMcpServers(config(file('bad.json', '{"mcpServers": {')))).toThrow(
+      /CHATWIRE_MCP_CONFIG \(.*bad\.json\) is not valid JSON/,
+    );
+    expect(() => userMcpServers(config(file('entry.json', '{"mcpServers":{"mine":{"url":"ftp://x"}}}')))).toThrow(
       /MCP server 'mine': url must be http: or https:/,
     );
-    expect(() => userMcpServers(join(folder, 'missing.json'))).toThrow(/cannot be read/);
+    expect(() => userMcpServers(config(join(folder, 'missing.json')))).toThrow(/cannot be read/);
+  });
+
+  it('a relative path is read from the folder the command was started from (npm sets INIT_CWD), where its stdio servers start', () => {
+    const started = mkdtempSync(join(tmpdir(), 'chatwire-demo-started-'));
+    try {
+      writeFileSync(
+        join(started, 'mcp.json'),
+        JSON.stringify({
+          mcpServers: {
+            here: { command: 'node', args: ['server.js'] },
+            below: { command: 'node', args: ['server.js'], cwd: 'tools' },
+            web: { url: 'http://localhost:3001/mcp' },
+          },
+        }),
+      );
+      // `npm start` runs the demo in apps/demo; the file is where the user typed the command.
+      const servers = userMcpServers({ CHATWIRE_MCP_CONFIG: 'mcp.json', INIT_CWD: started });
+      expect(servers['here']).toMatchObject({ cwd: started });
+      expect(servers['below']).toMatchObject({ cwd: join(started, 'tools') });
+      expect(servers['web']).not.toHaveProperty('cwd');
+      // Without npm, the process's own folder; the message names what was given and where it was looked for.
+      expect(() => userMcpServers({ CHATWIRE_MCP_CONFIG: 'no-such-mcp.json' })).toThrow(
+        `CHATWIRE_MCP_CONFIG=no-such-mcp.json (${join(process.cwd(), 'no-such-mcp.json')}) cannot be read`,
+      );
+    } finally {
+      rmSync(started, { recursive: true, force: true });
+    }
   });
 });
 

@@ -1,8 +1,9 @@
 /**
  * `@chatwire/code-mode/client`: Code Mode in the browser. `codeModeEvents` turns it on in a client
  * (`customEvents`); `codeExecutionOf(part)` reads what an `execute_typescript` call's code did;
- * `readCodeModeUsage(call)` reads Code Mode's share of a model call's accounting; the event names
- * and value types both sides share. Nothing here loads the sandbox, the transpiler or the server.
+ * `readCodeModeUsage(call)` reads Code Mode's share of a model call's accounting; `codeModeDevtoolsView`
+ * is its tab in the devtools panel (`<ChatwireDevtools views={[codeModeDevtoolsView]} />`); the event
+ * names and value types both sides share. Nothing here loads the sandbox, the transpiler or the server.
  *
  * @example
  * ```tsx
@@ -11,6 +12,7 @@
  * ```
  */
 export { codeExecutionOf, codeModeEvents } from './client/codeModeEvents.js';
+export { codeModeDevtoolsView } from './client/codeModeDevtoolsView.js';
 export { readCodeModeUsage } from './client/readCodeModeUsage.js';
 export type { CodeExecution, CodeExecutionLog, NestedToolCall } from './client/codeExecution.js';
 export { CODE_MODE_EVENT_PREFIX, CODE_MODE_EVENTS } from './client/codeModeProtocol.js';

@@ -3,7 +3,8 @@
  * browser client, so each rule has one implementation: the chat reducer and its snapshot store, the
  * tool-call lifecycle table, tool validation and execution, discovery (catalog, answers, search,
  * groups, the discovered set, accounting), Chatwire's event names, JSON and id helpers, inspection's
- * history. An app building a chat needs `@chatwire/core` only.
+ * history, and the types of the views other packages add to the devtools panel (`DevtoolsView`). An
+ * app building a chat needs `@chatwire/core` only.
  *
  * @example
  * ```ts
@@ -83,4 +84,20 @@ export type { CatalogGroups, GroupedCatalogTool } from './discovery/catalogGroup
 export { recordHistory } from './inspection/eventHistory.js';
 export type { HistoryRecorder, HistoryTurn, RecordedEvent, RecordedRun, SettledSnapshot } from './inspection/eventHistory.js';
 export { CHAT_RECORD_FORMAT, MAX_CHAT_RECORD_CHARS, readChatRecord, runRecord } from './inspection/chatRecord.js';
+export { netWords } from './inspection/netWords.js';
+export type { NetWords } from './inspection/netWords.js';
 export type { ChatRecord, ChatRecordReading, RecordedSnapshot } from './inspection/chatRecord.js';
+export type {
+  DevtoolsBlock,
+  DevtoolsCard,
+  DevtoolsCell,
+  DevtoolsChip,
+  DevtoolsColumn,
+  DevtoolsMarks,
+  DevtoolsRow,
+  DevtoolsTone,
+  DevtoolsView,
+  DevtoolsViewChat,
+  DevtoolsViewInput,
+  DevtoolsViewModule,
+} from './inspection/devtoolsViews.js';

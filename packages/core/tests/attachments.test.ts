@@ -234,7 +234,8 @@ describe('attachments: sendMessage({ text, files })', () => {
     await client.sendMessage({ text: 'what is this, in French', files, messageId: first.id });
     expect(client.getSnapshot().messages[0]!.parts).toEqual([{ type: 'text', text: 'what is this, in French', state: 'done' }, ...files]);
     expect(sentMessages(requests, 1)[0]!.content as unknown[]).toHaveLength(2);
-    await client.sendMessage({ text: 'just text now', messageId: first.id });
+    // The edit is a new message: the next edit names it.
+    await client.sendMessage({ text: 'just text now', messageId: client.getSnapshot().messages[0]!.id });
     expect(client.getSnapshot().messages[0]!.parts).toEqual([{ type: 'text', text: 'just text now', state: 'done' }]);
   });
 });

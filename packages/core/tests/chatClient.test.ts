@@ -380,7 +380,7 @@ describe('ChatClient: history is opt-in (devtools records it through inspect)', 
 });
 
 describe('ChatClient: edit and re-run, clearError', () => {
-  it('sendMessage({ text, messageId }) replaces that user message, drops what followed and runs from it', async () => {
+  it('sendMessage({ text, messageId }) replaces that user message with a new one, drops what followed and runs from it', async () => {
     const answers = ['first answer', 'second answer', 'edited answer'];
     let call = 0;
     const { client, requests } = clientOver(() => sseResponse(answer(answers[call++]!)));
@@ -396,8 +396,9 @@ describe('ChatClient: edit and re-run, clearError', () => {
       ['user', 'one, edited'],
       ['assistant', 'edited answer'],
     ]);
-    expect(messages[0]!.id).toBe(firstUser!.id);
-    expect(turns.map((turn) => turn.id)).toEqual([firstUser!.id]);
+    // A new message in the old one's place (a thread store keeps the old one as a branch).
+    expect(messages[0]!.id).not.toBe(firstUser!.id);
+    expect(turns.map((turn) => turn.id)).toEqual([messages[0]!.id]);
     // The request carried only the edited message: the old answers were dropped.
     const sent = (requests[2]!.body as { messages: { role: string; content?: string }[] }).messages;
     expect(sent.map((message) => [message.role, message.content])).toEqual([['user', 'one, edited']]);

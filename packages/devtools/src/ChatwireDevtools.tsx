@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type CSSProperties } from 'react';
 import { type ChatClient } from '@chatwire/core';
-import { recordHistory, type HistoryRecorder } from '@chatwire/core/shared';
+import { recordHistory, type DevtoolsView, type HistoryRecorder } from '@chatwire/core/shared';
 import type { PanelHandle, PanelProps } from './panel/mountPanel.js';
 import {
   DEFAULT_MIN_APP_SIZE,
@@ -57,6 +57,12 @@ export interface ChatwireDevtoolsProps {
   readonly minAppSize?: Partial<AppSize>;
   /** The localStorage key the layout (dock, sizes, open) is kept under. Defaults to `chatwire-devtools`. */
   readonly storageKey?: string;
+  /**
+   * Views other packages contribute, each a tab after the panel's own, shown when the view says it applies
+   * to the chat: for example `codeModeDevtoolsView` from `@chatwire/code-mode/client`. Each view's code
+   * loads when the panel opens. Defaults to none.
+   */
+  readonly views?: readonly DevtoolsView[];
 }
 
 const TOGGLE_EDGE_WIDTH = 22;
@@ -137,7 +143,7 @@ export function ChatwireDevtools(props: ChatwireDevtoolsProps) {
   const [open, setOpen] = useState(embedded || (props.initialOpen ?? false));
   const host = useRef<HTMLDivElement>(null);
   const panel = useRef<PanelHandle | undefined>(undefined);
-  const { client, catalogUrl, grantsUrl } = props;
+  const { client, catalogUrl, grantsUrl, views } = props;
   const position = props.position ?? 'right-edge';
 
   // The saved layout is read after mounting (never during a server render), with its open state.
@@ -214,6 +220,7 @@ export function ChatwireDevtools(props: ChatwireDevtoolsProps) {
     docks,
     minAppWidth: minWidth,
     onLayout,
+    views,
   };
   const latestProps = useRef(panelProps);
   latestProps.current = panelProps;

@@ -2,6 +2,20 @@ import type { ReactElement } from 'react';
 import { ChatwireDevtools as Devtools, type ChatwireDevtoolsProps } from './ChatwireDevtools.js';
 
 export type { ChatwireDevtoolsProps } from './ChatwireDevtools.js';
+export type {
+  DevtoolsBlock,
+  DevtoolsCard,
+  DevtoolsCell,
+  DevtoolsChip,
+  DevtoolsColumn,
+  DevtoolsMarks,
+  DevtoolsRow,
+  DevtoolsTone,
+  DevtoolsView,
+  DevtoolsViewChat,
+  DevtoolsViewInput,
+  DevtoolsViewModule,
+} from '@chatwire/core/shared';
 
 /**
  * The devtools panel, in development builds only: in a production build this is a component that

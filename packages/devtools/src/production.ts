@@ -8,4 +8,18 @@
  */
 export { ChatwireDevtools } from './ChatwireDevtools.js';
 export type { ChatwireDevtoolsProps } from './ChatwireDevtools.js';
+export type {
+  DevtoolsBlock,
+  DevtoolsCard,
+  DevtoolsCell,
+  DevtoolsChip,
+  DevtoolsColumn,
+  DevtoolsMarks,
+  DevtoolsRow,
+  DevtoolsTone,
+  DevtoolsView,
+  DevtoolsViewChat,
+  DevtoolsViewInput,
+  DevtoolsViewModule,
+} from '@chatwire/core/shared';
 export * from './viewModel/index.js';

@@ -1,8 +1,8 @@
-import { codeModeEvents } from '@chatwire/code-mode/client';
+import { codeModeDevtoolsView, codeModeEvents } from '@chatwire/code-mode/client';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { ChatClient, type ChatConnection } from '@chatwire/core';
-import { ChatwireDevtools } from '@chatwire/devtools/production';
+import { ChatwireDevtools, type DevtoolsView } from '@chatwire/devtools/production';
 
 /**
  * A server in miniature: turn 1 discovers `trackShipment` (recorded as a discovery call and its
@@ -269,7 +269,7 @@ describe('the devtools panel', () => {
     });
   });
 
-  it('shows a Code Mode tab only once a model call was sent Code Mode: APIs by status, executions and savings', async () => {
+  it("shows Code Mode's view (registered from @chatwire/code-mode/client) only once a model call was sent Code Mode", async () => {
     const share = (discovered: string[]) => ({
       apis: {
         eager: ['getTime'],
@@ -339,7 +339,7 @@ describe('the devtools panel', () => {
       // The app turned Code Mode on: executions reach the parts the view reads.
       customEvents: [codeModeEvents],
     });
-    render(<ChatwireDevtools client={client} catalogUrl={undefined} />);
+    render(<ChatwireDevtools client={client} catalogUrl={undefined} views={[codeModeDevtoolsView]} />);
     await act(async () => {
       await client.sendMessage('no code yet');
     });
@@ -367,6 +367,91 @@ describe('the devtools panel', () => {
       fireEvent.change(root.querySelector('select[aria-label="Code Mode model call"]') as HTMLSelectElement, { target: { value: '0' } });
     });
     expect(api('getWeather')?.getAttribute('data-status')).toBe('undiscovered');
+  });
+
+  it('renders the views the app lists (views): a tab each once it applies, its blocks as text, its choices passed back', async () => {
+    const renders: { turn: number; choices: Readonly<Record<string, string>> }[] = [];
+    const countView: DevtoolsView = {
+      id: 'count',
+      label: 'Counts',
+      load: async () => ({
+        // Applies once the chat has two turns.
+        available: ({ turns }) => turns.length >= 2,
+        render: (input) => {
+          renders.push({ turn: input.turn, choices: input.choices });
+          const size = input.choices['size'] ?? 'small';
+          return [
+            { type: 'chips', label: 'Counts', chips: [{ text: `${input.messages.length} messages`, testId: 'count-chip' }] },
+            {
+              type: 'choice',
+              key: 'size',
+              label: 'Size',
+              value: size,
+              options: [
+                { value: 'small', label: 'Small' },
+                { value: 'large', label: 'Large' },
+              ],
+            },
+            { type: 'cards', cards: [{ label: 'Size', value: size, tone: 'good', testId: 'size-card', data: { size, 'Bad Key': 'x' } }] },
+            {
+              type: 'table',
+              label: 'Rows',
+              heading: 'Rows',
+              columns: [{ title: 'Name' }, { title: 'n', numeric: true }],
+              rows: [{ cells: [{ text: '<img src=x onerror="window.hacked=1">', tone: 'code' }, '1'], testId: 'count-row' }],
+            },
+          ];
+        },
+      }),
+    };
+    const brokenView: DevtoolsView = {
+      id: 'broken',
+      label: 'Broken',
+      load: () => Promise.reject(new Error('chunk missing')),
+    };
+    const client = new ChatClient({ connection });
+    render(<ChatwireDevtools client={client} catalogUrl={undefined} views={[countView, brokenView]} />);
+    await act(async () => {
+      await client.sendMessage('first');
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Chatwire devtools' }));
+    await waitFor(() => expect(shadow()?.querySelector('[role="tab"]')).toBeTruthy());
+    const root = shadow() as ShadowRoot;
+    const tabNames = () => [...root.querySelectorAll('[role="tab"]')].map((tab) => tab.textContent);
+    const openTab = async (name: string) =>
+      act(async () => {
+        fireEvent.click([...root.querySelectorAll('[role="tab"]')].find((tab) => tab.textContent === name) as HTMLElement);
+      });
+    // One turn: the Counts view does not apply yet; the view that failed to load keeps its tab, to say why.
+    await waitFor(() => expect(tabNames()).toEqual(['Tools', 'Tokens', 'Timeline', 'Events', 'Broken']));
+    await openTab('Broken');
+    expect(root.querySelector('.cw-empty')?.textContent).toBe('The Broken view could not load: chunk missing');
+
+    await act(async () => {
+      await client.sendMessage('second');
+    });
+    await waitFor(() => expect(tabNames()).toEqual(['Tools', 'Tokens', 'Timeline', 'Events', 'Counts', 'Broken']));
+    await openTab('Counts');
+    // The view reads the chat the panel shows.
+    const messageCount = client.getSnapshot().messages.length;
+    expect(messageCount).toBeGreaterThan(2);
+    await waitFor(() => expect(root.querySelector('[data-testid="count-chip"]')?.textContent).toBe(`${messageCount} messages`));
+    expect(renders.at(-1)).toEqual({ turn: 2, choices: {} });
+    // Markup from a view is text; data keys React would refuse are left out.
+    const row = root.querySelector('[data-testid="count-row"]');
+    expect(row?.querySelector('img')).toBeNull();
+    expect(row?.textContent).toContain('<img src=x');
+    expect((window as { hacked?: number }).hacked).toBeUndefined();
+    const card = root.querySelector('[data-testid="size-card"]');
+    expect(card?.getAttribute('data-size')).toBe('small');
+    expect(card?.querySelector('strong')?.className).toBe('cw-good');
+    expect(root.querySelector('h3')?.textContent).toBe('Rows');
+    // A pick goes back to the view, which renders with it.
+    await act(async () => {
+      fireEvent.change(root.querySelector('select[aria-label="Size"]') as HTMLSelectElement, { target: { value: 'large' } });
+    });
+    expect(renders.at(-1)).toEqual({ turn: 2, choices: { size: 'large' } });
+    expect(root.querySelector('[data-testid="size-card"]')?.getAttribute('data-size')).toBe('large');
   });
 
   it('closes with Escape and stops listening to the chat (only the history recorder stays)', async () => {

@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type ChatMessage, type ModelCallUsage, type ToolCallPart, type TurnRecord } from '@chatwire/core';
-import type { CodeExecution, CodeModeUsage } from '@chatwire/code-mode/client';
 import { createToolCallPart, transitionToolCall, type HistoryTurn, type ToolCallEvent } from '@chatwire/core/shared';
 import {
-  buildCodeModeView,
   buildEventRows,
   buildTimeline,
   grantsInChat,
@@ -16,9 +14,7 @@ import {
 } from '@chatwire/devtools/production';
 
 /** A hand-written accounting record (what a server would stream for one model call). */
-const usage = (
-  over: Partial<ModelCallUsage> & { sent: number; allEager: number; roundTrips?: number; codeMode?: CodeModeUsage },
-): ModelCallUsage => ({
+const usage = (over: Partial<ModelCallUsage> & { sent: number; allEager: number; roundTrips?: number }): ModelCallUsage => ({
   runId: 'run_1',
   step: 1,
   toolsSent: [],
@@ -550,124 +546,6 @@ describe('Events view', () => {
     expect(cut.text).toHaveLength(101);
     expect(cut.length).toBe(JSON.stringify(big, null, 2).length);
     expect(truncatedJson({ a: 1 }).truncated).toBe(false);
-  });
-});
-
-describe('Code Mode view', () => {
-  /** A hand-written Code Mode share of a model call. */
-  const share = (discovered: string[], newly: string[], tokens: { sent: number; allEager: number; roundTrips: number }): CodeModeUsage => ({
-    apis: {
-      eager: ['getTime'],
-      discovered,
-      undiscovered: ['getWeather', 'getForecast'].filter((name) => !discovered.includes(name)),
-      newlyDiscovered: newly,
-    },
-    tokens: {
-      prompt: tokens.sent - 100,
-      toolDefinitions: 100,
-      sent: tokens.sent,
-      allEager: tokens.allEager,
-      saved: tokens.allEager - tokens.sent,
-      discoveryRoundTrips: tokens.roundTrips,
-      net: tokens.allEager - tokens.sent - tokens.roundTrips,
-      code: 0,
-      results: 0,
-    },
-    counting: { method: 'o200k', errorBound: 0 },
-  });
-  const turns: TurnRecord[] = [
-    { id: 'u1', startedAt: 0, modelCalls: [usage({ sent: 10, allEager: 10 })] },
-    {
-      id: 'u2',
-      startedAt: 1,
-      modelCalls: [
-        usage({ sent: 10, allEager: 10, codeMode: share([], [], { sent: 500, allEager: 2_000, roundTrips: 0 }) }),
-        usage({
-          step: 2,
-          sent: 10,
-          allEager: 10,
-          codeMode: share(['getWeather'], ['getWeather'], { sent: 500, allEager: 2_000, roundTrips: 150 }),
-        }),
-        usage({ step: 3, sent: 10, allEager: 10, codeMode: share(['getWeather'], [], { sent: 500, allEager: 2_000, roundTrips: 150 }) }),
-      ],
-    },
-  ];
-  const execution = (state: CodeExecution['state'], calls: CodeExecution['calls']): CodeExecution => ({
-    executionId: 'e',
-    code: 'return 1',
-    state,
-    logs: [{ level: 'log', text: 'hi' }],
-    calls,
-    undiscovered: [],
-    ...(state === 'running' ? {} : { durationMs: 40 }),
-  });
-  const executeCall = (id: string, codeExecution: CodeExecution, stopped = false): ToolCallPart => ({
-    ...call(id, 'execute_typescript', [
-      [{ type: 'inputDelta', delta: '{"typescriptCode":"return 1"}' }, 1],
-      [{ type: 'inputEnd' }, 1],
-      [{ type: 'execute' }, 2],
-      [stopped ? { type: 'cancel', reason: 'aborted' } : { type: 'output', content: '{"success":true}', output: { success: true } }, 3],
-    ]),
-    extensions: { codeMode: codeExecution },
-  });
-  const messages: ChatMessage[] = [
-    userMessage('u1'),
-    assistant('a1', []),
-    userMessage('u2'),
-    assistant('a2', [
-      executeCall(
-        'x1',
-        execution('succeeded', [
-          { callId: 'x1.1', toolName: 'getWeather', state: 'output-available', input: { city: 'Paris' }, output: {} },
-          {
-            callId: 'x1.2',
-            toolName: 'getWeather',
-            state: 'output-error',
-            input: { city: 'Tokyo' },
-            error: { name: 'ToolError', message: 'down' },
-          },
-        ]),
-      ),
-      executeCall('x2', execution('running', [{ callId: 'x2.1', toolName: 'getTime', state: 'executing', input: {} }]), true),
-    ]),
-  ];
-
-  it('lists the APIs as the selected model call saw them, and where each was discovered', () => {
-    const first = buildCodeModeView({ turns, messages, turn: 2, call: 0 });
-    expect(first?.rows.map((row) => [row.name, row.status])).toEqual([
-      ['getTime', 'eager'],
-      ['getWeather', 'undiscovered'],
-      ['getForecast', 'undiscovered'],
-    ]);
-    const last = buildCodeModeView({ turns, messages, turn: 2 });
-    expect(last?.rows).toEqual([
-      { name: 'getTime', status: 'eager', discoveredIn: undefined, callsInTurn: 1 },
-      { name: 'getWeather', status: 'discovered', discoveredIn: { turn: 2, modelCall: 2 }, callsInTurn: 2 },
-      { name: 'getForecast', status: 'undiscovered', discoveredIn: undefined, callsInTurn: 0 },
-    ]);
-  });
-
-  it('sums the savings of the turn and the conversation, and gives the selected call’s share', () => {
-    const view = buildCodeModeView({ turns, messages, turn: 2, call: 1 });
-    expect(view?.turn).toEqual({ calls: 3, sent: 1_500, allEager: 6_000, saved: 4_500, discoveryRoundTrips: 300, net: 4_200 });
-    expect(view?.conversation).toEqual(view?.turn);
-    expect(view?.call?.tokens.discoveryRoundTrips).toBe(150);
-    // Turn 1 had no Code Mode: its view still knows the chat has it, with nothing to show for the turn.
-    const firstTurn = buildCodeModeView({ turns, messages, turn: 1 });
-    expect(firstTurn?.turn.calls).toBe(0);
-    expect(firstTurn?.call).toBeUndefined();
-    expect(firstTurn?.executions).toEqual([]);
-  });
-
-  it('lists the turn’s executions; one its call ended without a finished event reads as stopped', () => {
-    expect(buildCodeModeView({ turns, messages, turn: 2 })?.executions).toEqual([
-      { toolCallId: 'x1', state: 'succeeded', nestedCalls: 2, failedCalls: 1, logLines: 1, durationMs: 40 },
-      { toolCallId: 'x2', state: 'stopped', nestedCalls: 1, failedCalls: 0, logLines: 1, durationMs: undefined },
-    ]);
-  });
-
-  it('is undefined for chats without Code Mode', () => {
-    expect(buildCodeModeView({ turns: turns.slice(0, 1), messages })).toBeUndefined();
   });
 });
 

@@ -11,7 +11,7 @@ export { McpServerError } from './connection/mcpConnection.js';
 export type { McpConnectionState, RequestInput } from './connection/mcpConnection.js';
 export { fingerprintTool } from './connection/toolList.js';
 export type { McpToolInfo, SkippedTool } from './connection/toolList.js';
-export { MCP_PROGRESS_EVENT, McpServers, connectMcpServers, isAllowedHost } from './mcpServers.js';
+export { MCP_PROGRESS_EVENT, McpServers, connectMcpServers, isAllowedHost, mcpServers } from './mcpServers.js';
 export type { McpProgressValue, McpServerStatus, McpServersEvent, McpServersOptions, McpToolGroup } from './mcpServers.js';
 export { approvalFromAnnotations, decideApproval } from './tools/approvalRule.js';
 export type { McpApprovalPolicy, McpApprovalQuestion, McpToolAnnotations } from './tools/approvalRule.js';

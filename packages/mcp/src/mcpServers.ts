@@ -9,7 +9,7 @@ import {
   type ToolProgress,
 } from '@chatwire/core';
 import { validateWithSchema, withoutDialect, type ToolServerEvent, type ToolServerStatus } from '@chatwire/core/shared';
-import { extendTools, redactSecrets, toolTokensFor, type ToolTokenCounter } from '@chatwire/server';
+import { closeWithServer, extendTools, redactSecrets, toolTokensFor, type ToolTokenCounter } from '@chatwire/server';
 import {
   McpConfigError,
   parseMcpConfig,
@@ -42,7 +42,7 @@ export interface McpProgressValue {
   readonly data: ToolProgress & { readonly server: string };
 }
 
-/** Options of {@link connectMcpServers}. */
+/** Options of {@link mcpServers} and {@link connectMcpServers}. */
 export interface McpServersOptions {
   /** The rule `lazy: 'auto'` applies. Defaults to {@link DEFAULT_LAZY_RULE}. */
   readonly lazyRule?: LazyRule;
@@ -121,13 +121,18 @@ export function isAllowedHost(host: string, allowed: readonly string[]): boolean
 }
 
 /**
- * Connected MCP servers as Chatwire server tools. Every server has one connection shared by all
- * requests; {@link McpServers.tools} is the current list (pass it, or `() => servers.tools()`, as
- * the chat handler's `tools`). A server that is down makes only its own tools fail, with an error
- * naming it.
+ * MCP servers as Chatwire server tools. Every server has one connection shared by all requests,
+ * opened on first use: {@link McpServers.loadTools} or {@link McpServers.tools} connects, so importing the
+ * file that creates them starts nothing (a `vite build` whose config imports it exits by itself).
+ * Pass `async () => [...myTools, ...(await mcp.loadTools())]` as the chat handler's `tools`. A
+ * server that is down makes only its own tools fail, with an error naming it. Opened while a
+ * `chatwireVitePlugin` server answers a request, the connections close with that server (when it
+ * closes or restarts); elsewhere call {@link McpServers.close} (a process exit stops any child
+ * left, and an idle child never keeps the process alive).
  */
 export class McpServers {
-  readonly #connections = new Map<string, McpConnection>();
+  readonly #servers: Readonly<Record<string, McpServerConfig>>;
+  #connections = new Map<string, McpConnection>();
   readonly #options: McpServersOptions;
   readonly #counter: ToolTokenCounter;
   #tools: readonly AnyTool[] = [];
@@ -135,26 +140,66 @@ export class McpServers {
   #names = new Map<string, string>();
   readonly #previous = new Map<string, Map<string, string>>();
   readonly #events = new Map<string, ToolServerEvent[]>();
+  /** The first attempt of every connection, once started; `undefined` before the first use and after `close()`. */
+  #started: Promise<void> | undefined;
+  /** Whether the connections in `#connections` were closed (the next use opens new ones). */
+  #closed = false;
+  /** Unties the connections from the server whose request opened them (see `closeWithServer`). */
+  #untie: (() => void) | undefined;
 
-  /** @internal Use {@link connectMcpServers}. */
+  /** @internal Use {@link mcpServers} or {@link connectMcpServers}. */
   constructor(servers: Readonly<Record<string, McpServerConfig>>, options: McpServersOptions) {
+    this.#servers = servers;
     this.#options = options;
     this.#counter = toolTokensFor(options.counter);
+    this.#open();
+  }
+
+  /** A connection per server, not started. */
+  #open(): void {
     const listener = {
       onState: (connection: McpConnection) => this.#onState(connection),
       onTools: (connection: McpConnection) => this.#onTools(connection),
     };
-    for (const [name, config] of Object.entries(servers)) this.#connections.set(name, new McpConnection(name, config, listener));
+    this.#connections = new Map(Object.entries(this.#servers).map(([name, config]) => [name, new McpConnection(name, config, listener)]));
   }
 
-  /** @internal */
-  async start(): Promise<void> {
-    await Promise.all([...this.#connections.values()].map((connection) => connection.start()));
-    this.#rebuild();
+  /**
+   * Connects every server, once: the first call (or the first read of the tools) starts the connections, later calls share them. Resolves once each server has connected or
+   * failed its first attempt (a server that failed keeps retrying with backoff); never rejects.
+   */
+  connect(): Promise<void> {
+    if (this.#started) return this.#started;
+    if (this.#closed) {
+      this.#closed = false;
+      this.#open();
+    }
+    const connections = [...this.#connections.values()];
+    // Opened for a request of a dev server: closed with that server (its restart, its close).
+    this.#untie = closeWithServer(this);
+    const started = Promise.all(connections.map((connection) => connection.start())).then(() => {
+      if (this.#started === started) this.#rebuild();
+    });
+    this.#started = started;
+    return started;
   }
 
-  /** The tools of every connected server, as server tools (deferred or not by each server's `lazy`). */
+  /**
+   * The tools of every server, connecting first on the first call (see {@link McpServers.connect}):
+   * the chat handler's `tools` reads them per request with `async () => [...myTools, ...(await mcp.loadTools())]`.
+   */
+  async loadTools(): Promise<readonly AnyTool[]> {
+    await this.connect();
+    return this.#tools;
+  }
+
+  /**
+   * The tools of every connected server, as server tools (deferred or not by each server's `lazy`).
+   * Empty until the servers have connected: a first call starts connecting and does not wait (use
+   * {@link McpServers.loadTools} to wait).
+   */
   tools(): readonly AnyTool[] {
+    void this.connect();
     return this.#tools;
   }
 
@@ -163,7 +208,7 @@ export class McpServers {
     return this.status().map((status) => ({ name: status.name, description: status.description }));
   }
 
-  /** Each server's state. */
+  /** Each server's state (`idle` before the first use). */
   status(): McpServerStatus[] {
     return [...this.#connections.values()].map((connection) => {
       const trusted = connection.config.trusted === true;
@@ -220,10 +265,18 @@ export class McpServers {
     }));
   }
 
-  /** Closes every connection and stops every stdio child. */
+  /**
+   * Closes every connection and stops every stdio child (stdin closed, then SIGTERM, then SIGKILL).
+   * A later use connects again.
+   */
   async close(): Promise<void> {
-    await Promise.all([...this.#connections.values()].map((connection) => connection.close()));
+    const connections = [...this.#connections.values()];
+    this.#started = undefined;
+    this.#closed = true;
+    this.#untie?.();
+    this.#untie = undefined;
     this.#tools = [];
+    await Promise.all(connections.map((connection) => connection.close()));
   }
 
   #record(server: string, event: ToolServerEvent): void {
@@ -404,10 +457,37 @@ export class McpServers {
 }
 
 /**
- * Connects MCP servers from a configuration in the `mcpServers` shape (or its JSON text) and
- * resolves once each has connected or failed its first attempt (servers that failed keep retrying
- * with backoff). Configuration problems throw {@link McpConfigError}; a server that cannot be
- * reached never does.
+ * MCP servers from a configuration in the `mcpServers` shape (or its JSON text), connected on first
+ * use: nothing starts until a request reads their tools (see {@link McpServers}), so a server file
+ * that `vite.config.ts` imports can create them at module level. Configuration problems throw
+ * {@link McpConfigError} here, at once; a server that cannot be reached never does.
+ *
+ * @example
+ * ```ts
+ * const mcp = mcpServers({
+ *   mcpServers: { files: { command: 'npx', args: ['@modelcontextprotocol/server-filesystem', './data'] } },
+ * });
+ * const handleChat = createChatHandler({ model, tools: async () => [...myTools, ...(await mcp.loadTools())] });
+ * ```
+ */
+export function mcpServers(config: McpServersConfig | string, options: McpServersOptions = {}): McpServers {
+  const parsed = typeof config === 'string' ? parseMcpConfig(config) : parseMcpConfig(config);
+  const allowed = options.allowedHosts ?? LOOPBACK;
+  for (const [name, entry] of Object.entries(parsed.mcpServers)) {
+    parseMcpServerConfig(name, entry);
+    if (isStdioConfig(entry)) continue;
+    const host = new URL(entry.url).hostname;
+    if (!isAllowedHost(host, allowed)) {
+      throw new McpConfigError(`MCP server '${name}': host '${host}' is not in allowedHosts (${allowed.join(', ')}); add it to connect.`);
+    }
+  }
+  return new McpServers(parsed.mcpServers, options);
+}
+
+/**
+ * {@link mcpServers}, connected now: resolves once each server has connected or failed its first
+ * attempt (servers that failed keep retrying with backoff). For a server process that wants its
+ * MCP servers up before it listens; in a file a bundler's config imports, use {@link mcpServers}.
  *
  * @example
  * ```ts
@@ -419,17 +499,7 @@ export class McpServers {
  * ```
  */
 export async function connectMcpServers(config: McpServersConfig | string, options: McpServersOptions = {}): Promise<McpServers> {
-  const parsed = typeof config === 'string' ? parseMcpConfig(config) : parseMcpConfig(config);
-  const allowed = options.allowedHosts ?? LOOPBACK;
-  for (const [name, entry] of Object.entries(parsed.mcpServers)) {
-    parseMcpServerConfig(name, entry);
-    if (isStdioConfig(entry)) continue;
-    const host = new URL(entry.url).hostname;
-    if (!isAllowedHost(host, allowed)) {
-      throw new McpConfigError(`MCP server '${name}': host '${host}' is not in allowedHosts (${allowed.join(', ')}); add it to connect.`);
-    }
-  }
-  const servers = new McpServers(parsed.mcpServers, options);
-  await servers.start();
+  const servers = mcpServers(config, options);
+  await servers.connect();
   return servers;
 }

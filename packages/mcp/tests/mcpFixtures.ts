@@ -1,5 +1,6 @@
 import { type AnyTool, type ServerTool, type ToolContext } from '@chatwire/core';
 import { executeTool } from '@chatwire/core/shared';
+import { readFileSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
@@ -47,4 +48,20 @@ export async function until(check: () => boolean, ms = 10_000): Promise<void> {
     if (Date.now() > end) throw new Error('condition not met in time');
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
+}
+
+/** The processes running `script` whose parent is `parent` (this process by default), from the process table (Linux /proc). */
+export function processesOf(script: string, parent = process.pid): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid === parent && readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').includes(script)) found.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return found;
 }

@@ -21,6 +21,7 @@ import { countTextTokens, toolTokensFor } from './tokens.js';
 import { toServerSentEventsResponse } from './sse.js';
 import { checkAttachments } from './attachments/checkAttachments.js';
 import { ChatwireConfigError } from './binding/secret.js';
+import { grantLifetimesOf } from './approvals/grants.js';
 import { RESUMABLE_RESPONSE_HEADERS, ResumableStreams, type ResumableStreamOptions } from './resumable/resumableStreams.js';
 import { createMemoryRunStore } from './store/memoryRunStore.js';
 import type { RunStreamStore } from './store/runStreamStore.js';
@@ -196,8 +197,13 @@ export function createChatHandler(options: ChatHandlerOptions): (request: Reques
     tools: toolsOption,
     userOf,
     threads,
-    ...chatDefaults
+    ...runDefaults
   } = options;
+  // A lifetime that is not one fails here, at startup, not in a run.
+  grantLifetimesOf(options.grants);
+  // With a thread store, grants live beside the threads (deleted with them) unless the app chose a store.
+  const grantStore = threads?.grants && options.grants !== false && !options.grants?.store ? threads.grants : undefined;
+  const chatDefaults = grantStore ? { ...runDefaults, grants: { ...(options.grants || {}), store: grantStore } } : runDefaults;
   const runsPerOwner = ownerOptions ? new RunsPerOwner(ownerOptions) : undefined;
   const policy: OriginPolicyOptions = { ...(allowedOrigins ? { allowedOrigins } : {}), ...(trustProxy ? { trustProxy } : {}) };
   const limits: Required<RequestLimits> = { ...DEFAULT_REQUEST_LIMITS, ...limitOptions };

@@ -1,5 +1,6 @@
 import type { AssistantMessage, Message, ResumeEntry, ToolCall, ToolMessage } from '@ag-ui/core';
 import { readResultMetadata } from '@chatwire/core/wire';
+import { redactSecrets } from './errors/redactSecrets.js';
 import { CallSigner } from './signing.js';
 import { isStoredMessage } from './threads/storedMessages.js';
 import { storedPrefixOf, type BranchSummary } from './threads/branchSummary.js';
@@ -61,6 +62,36 @@ function secretHint(signer: CallSigner): string {
   return signer.configured
     ? ' If it came from another deployment, check that every instance has the same CHATWIRE_SECRET.'
     : ' This server has no CHATWIRE_SECRET, so what it signed before a restart, or what another instance signed, no longer verifies: set CHATWIRE_SECRET to the same value on every instance.';
+}
+
+/** Every string in a JSON value, redacted (a quoted key inside an escaped string would hide from `redactSecrets`). */
+function redactedJson(value: unknown): unknown {
+  if (typeof value === 'string') return redactSecrets(value);
+  if (Array.isArray(value)) return value.map(redactedJson);
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, redactedJson(entry)]));
+  }
+  return value;
+}
+
+/** A failed browser tool's text content (JSON or plain) with credentials redacted. */
+function redactedContent(content: string): string {
+  try {
+    const parsed: unknown = JSON.parse(content);
+    const redacted = JSON.stringify(redactedJson(parsed));
+    return redacted === JSON.stringify(parsed) ? content : redacted;
+  } catch {
+    // Not JSON (or nested past the stack): redacted as text.
+    return redactSecrets(content);
+  }
+}
+
+/** A failed browser tool's result with credentials in its error and content redacted (the same message when none). */
+function redactedFailure(message: ToolMessage): ToolMessage {
+  const error = redactSecrets(message.error ?? '');
+  // Text content only: parts (media) are not error text.
+  const content = typeof message.content === 'string' ? redactedContent(message.content) : message.content;
+  return error === message.error && content === message.content ? message : { ...message, error, content };
 }
 
 /**
@@ -139,7 +170,12 @@ export async function reviewHistory(options: {
       );
     }
     results.add(call.id);
-    if (!options.verifiesResultsOf(call.function.name)) continue;
+    if (!options.verifiesResultsOf(call.function.name)) {
+      // A browser tool's failure: its text reaches the model (and the thread store) with credentials
+      // redacted, as the server's own tools' errors do.
+      if (message.error !== undefined) messages[index] = redactedFailure(message);
+      continue;
+    }
     const content = typeof message.content === 'string' ? message.content : JSON.stringify(message.content);
     const { signature, editedArguments } = readResultMetadata(message.metadata);
     // Approved with edits: the signature covers the edited arguments, and the model reads them as the call's.

@@ -60,8 +60,12 @@ export type {
   ProviderToolSearch,
   ToolTokenCounter,
 } from './model.js';
-export { chatwireVitePlugin, toNodeListener } from './node.js';
-export type { ChatwireVitePluginOptions, FetchHandler, FetchRoutes, VitePluginLike } from './node.js';
+export { toNodeListener } from './node.js';
+export type { FetchHandler } from './node.js';
+export { chatwireVitePlugin } from './vitePlugin.js';
+export type { ChatwireVitePluginOptions, FetchRoutes, VitePluginLike } from './vitePlugin.js';
+export { closeWithServer } from './http/serverResources.js';
+export type { Closeable } from './http/serverResources.js';
 export { CallSigner } from './signing.js';
 export type { ApprovalIdParts } from './signing.js';
 export { EVENT_STREAM_HEADERS, toServerSentEventsResponse } from './sse.js';
@@ -107,6 +111,7 @@ export type {
   OpenAIResponsesInputPart,
   OpenAIResponsesNamespaceTool,
   OpenAIResponsesOptions,
+  OpenAIResponsesReasoningItem,
 } from './adapters/openaiResponses.js';
 export { anthropic, anthropicToolTokens, toAnthropicRequest, toAnthropicTools, TOOL_CHANGES_BETAS } from './adapters/anthropic.js';
 export type {
@@ -120,15 +125,39 @@ export type {
   AnthropicToolSearchContent,
   AnthropicToolSearchContext,
 } from './adapters/anthropic.js';
+export { aiSdkModel, aiSdkToolTokens } from './adapters/aiSdk/aiSdkModel.js';
+export type { AiSdkModelOptions } from './adapters/aiSdk/aiSdkModel.js';
+export { toAiSdkPrompt, toAiSdkTools } from './adapters/aiSdk/toAiSdkPrompt.js';
+export type {
+  AiSdkFilePart,
+  AiSdkFunctionTool,
+  AiSdkPromptContext,
+  AiSdkPromptMessage,
+  AiSdkProviderToolDefinition,
+  AiSdkReasoningPart,
+  AiSdkTextPart,
+  AiSdkToolCallPart,
+  AiSdkToolResultPart,
+} from './adapters/aiSdk/toAiSdkPrompt.js';
+export type {
+  AiSdkCallOptions,
+  AiSdkCallSettings,
+  AiSdkJsonObject,
+  AiSdkJsonValue,
+  AiSdkLanguageModel,
+  AiSdkProviderOptions,
+  AiSdkProviderTool,
+  AiSdkToolChoice,
+} from './adapters/aiSdk/specification.js';
 export { ProviderError } from './adapters/providerErrors.js';
 export type { ProviderErrorKind } from './adapters/providerErrors.js';
 export { DEFAULT_POLICY_TIMEOUT_MS } from './approvals/approvalPolicy.js';
 export type { ApprovalPolicy, ApprovalPolicyContext, ApprovalVerdict, PolicyTool } from './approvals/approvalPolicy.js';
-export { MAX_GRANTS_PER_OWNER } from './approvals/grants.js';
+export { DEFAULT_GRANT_TTL_MS, MAX_GRANT_ARGUMENTS_BYTES, MAX_GRANTS_PER_OWNER } from './approvals/grants.js';
 export type { GrantOptions } from './approvals/grants.js';
 export { createGrantsHandler } from './approvals/grantsHandler.js';
 export type { GrantList, GrantsHandlerOptions } from './approvals/grantsHandler.js';
-export { createMemoryGrantStore } from './store/memoryStore.js';
+export { createMemoryGrantStore } from './store/memoryGrantStore.js';
 export { NO_OWNER, ThreadStoreError } from './threads/threadStore.js';
 export type {
   BranchPoint,
@@ -145,7 +174,8 @@ export type {
 } from './threads/threadStore.js';
 export { createMemoryThreadStore } from './threads/memoryThreadStore.js';
 export { threadTurns } from './threads/threadTurns.js';
-export { createPgliteThreadStore } from './threads/pgliteThreadStore.js';
+export { createPgliteThreadStore, PgliteFolderError } from './threads/pgliteThreadStore.js';
+export type { FolderHolder } from './threads/folderLock.js';
 export type { PgliteLike, PgliteThreadStoreOptions } from './threads/pgliteThreadStore.js';
 export { createPostgresThreadStore } from './threads/postgresThreadStore.js';
 export type { PgPoolClientLike, PgPoolLike, PostgresThreadStoreOptions } from './threads/postgresThreadStore.js';
@@ -159,7 +189,7 @@ export { THREAD_STORED_EVENT } from '@chatwire/core';
 /** The value of a {@link THREAD_STORED_EVENT} event: the thread and its stored leaf (`ThreadStored` of @chatwire/core). */
 export type { ThreadStored as ThreadStoredValue } from '@chatwire/core';
 export { MAX_TITLE_LENGTH } from './threads/threadTitle.js';
-export { createRedisGrantStore } from './store/redisStore.js';
+export { createRedisGrantStore } from './store/redisGrantStore.js';
 export type { TelemetryOptions } from './telemetry/telemetryOptions.js';
 export { writeRunRecords } from './records/runRecords.js';
 export type { RunRecordSink } from './records/runRecords.js';

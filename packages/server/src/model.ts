@@ -36,11 +36,25 @@ export interface ModelRequest {
 /** What a model streams back, normalised across providers. */
 export type ModelChunk =
   | { readonly type: 'text-delta'; readonly delta: string }
-  /** The model's reasoning as the provider shows it (e.g. OpenAI's reasoning summaries): streamed as AG-UI reasoning events, not sent back. */
+  /**
+   * The model's reasoning as the provider shows it (e.g. OpenAI's reasoning summaries): streamed as AG-UI
+   * reasoning events and kept in the history as a reasoning message, which adapters that can use it send back.
+   */
   | { readonly type: 'reasoning-delta'; readonly delta: string }
+  /**
+   * The end of a reasoning span. `encryptedValue` is the provider's opaque artefact of it (OpenAI's
+   * encrypted reasoning item, a thinking signature), in the adapter's own encoding: streamed as
+   * `REASONING_ENCRYPTED_VALUE`, kept on the reasoning message in the history and handed back to the
+   * adapter with it. An artefact with no reasoning text before it makes a span of its own.
+   */
+  | { readonly type: 'reasoning-end'; readonly encryptedValue?: string }
   | { readonly type: 'tool-call-start'; readonly id: string; readonly name: string }
   | { readonly type: 'tool-call-delta'; readonly id: string; readonly delta: string }
-  | { readonly type: 'tool-call-end'; readonly id: string }
+  /**
+   * The end of a tool call's arguments. `encryptedValue` is a provider's opaque artefact of the call (e.g.
+   * Gemini's thought signature), kept on the call in the history and handed back to the adapter with it.
+   */
+  | { readonly type: 'tool-call-end'; readonly id: string; readonly encryptedValue?: string }
   | { readonly type: 'finish'; readonly reason: 'stop' | 'tool-calls' | 'length' | 'other'; readonly usage?: TokenUsage }
   /** The provider began its own tool search (its arguments follow as `tool-call-delta`s, then `tool-call-end`). */
   | { readonly type: 'tool-search-start'; readonly id: string }

@@ -181,30 +181,37 @@ export class CallSigner {
   }
 
   /**
-   * The signature of a stored grant: every field that says what it covers (its owner, id, tool,
-   * effect, scope, definition version, arguments and time). A record whose signature does not
-   * verify (written to the store without the secret, or edited there) covers nothing.
+   * The signature of a stored grant: every field that says what it covers and for how long (its
+   * owner, id, user, thread, tool, effect, scope, definition version, arguments, time and expiry). A
+   * record whose signature does not verify (written to the store without the secret, or edited
+   * there) covers nothing.
    */
   grantSignature(grant: {
     readonly owner: string;
     readonly id: string;
+    readonly user?: string | undefined;
+    readonly threadId?: string | undefined;
     readonly toolName: string;
     readonly effect: string;
     readonly scope: string;
     readonly version: string;
     readonly arguments?: string | undefined;
     readonly createdAt: number;
+    readonly expiresAt: number;
   }): string {
     return this.#mac(
-      'grant',
+      'grant/2',
       grant.owner,
       grant.id,
+      grant.user ?? '',
+      grant.threadId ?? '',
       grant.toolName,
       grant.effect,
       grant.scope,
       grant.version,
       grant.arguments ?? '',
       grant.createdAt,
+      grant.expiresAt,
     );
   }
 

@@ -174,8 +174,8 @@ describe('grants', () => {
     const { second } = await refundWith(server, 't_forged', 'ORD-1', { approved: true, grant: 'thread' });
     const [real] = await store.grants.list('thread:t_forged');
     // Copy the real record into another chat, and edit one to cover any tool: neither verifies.
-    await store.grants.put({ ...real!, owner: 'thread:t_victim' });
-    await store.grants.put({ ...real!, id: 'grt_forged', toolName: 'refundOrder', arguments: undefined, signature: 'x'.repeat(43) });
+    await store.grants.add({ ...real!, owner: 'thread:t_victim', threadId: 't_victim' }, 200);
+    await store.grants.add({ ...real!, id: 'grt_forged', toolName: 'refundOrder', arguments: undefined, signature: 'x'.repeat(43) }, 200);
     await store.grants.remove('thread:t_forged', real!.id);
     const later = await server.send('t_forged', say(second!.messages, 'use refundOrder for ORD-2'));
     expect(interruptsOf(later.events)).toHaveLength(1);
@@ -232,6 +232,15 @@ describe('grants', () => {
     expect(bad).toMatchObject({ status: 400, body: { code: 'invalid-id' } });
     const put = await server.grantsHandler(new Request('http://chatwire.test/api/grants', { method: 'PUT' }));
     expect(put.status).toBe(405);
+  });
+
+  it('a grant lifetime that is not a positive whole number of milliseconds fails when the handler is made, naming the option', () => {
+    for (const grants of [{ alwaysTtlMs: 0 }, { threadTtlMs: -5 }, { alwaysTtlMs: Number.POSITIVE_INFINITY }, { threadTtlMs: 1.5 }]) {
+      expect(() => approvalServer({ tools: [refundOrder], grants })).toThrow(
+        new RegExp(`grants\\.${Object.keys(grants)[0]} must be a positive whole number of milliseconds`),
+      );
+    }
+    expect(() => approvalServer({ tools: [refundOrder], grants: { alwaysTtlMs: 1, threadTtlMs: 60_000 } })).not.toThrow();
   });
 
   it('grants: false offers only "once" and refuses a grant', async () => {

@@ -3,7 +3,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, preview, type PreviewServer, type ViteDevServer } from 'vite';
-import { chatwireVitePlugin, createChatHandler, createScriptedModel, createToolsHandler, type FetchHandler } from '@chatwire/server';
+import {
+  chatwireVitePlugin,
+  closeWithServer,
+  createChatHandler,
+  createGrantsHandler,
+  createMemoryStore,
+  createMemoryThreadStore,
+  createScriptedModel,
+  createThreadsHandler,
+  createToolsHandler,
+  type FetchHandler,
+} from '@chatwire/server';
 import { readEvents, runInput, user } from './fixtures.js';
 
 // A minimal Vite app on disk: a page for the dev server, the same page "built" for the preview server.
@@ -93,17 +104,22 @@ describe('chatwireVitePlugin(createChatHandler(...), { path })', () => {
     });
   }
 
-  it('passes static files and near-miss paths on to Vite', async () => {
+  it('passes static files and near-miss paths on to Vite; the mount owns the paths below it', async () => {
     const server = await devServer(chatwireVitePlugin(handleChat, { path: '/api/chat' }));
     try {
       const file = await fetch(`${server.url}/hello.txt`);
       expect(file.status).toBe(200);
       expect(await file.text()).toBe('a static file');
-      // Not the mounted path: Vite answers (its SPA fallback), never the chat handler's 405.
-      for (const path of ['/api/chat/extra', '/api/chatter', '/api']) {
+      // Not the mounted path nor below it: Vite answers (its SPA fallback), never the chat handler's 405.
+      for (const path of ['/api/chatter', '/api', '/api/chat.json', '/other/api/chat']) {
         const response = await fetch(`${server.url}${path}`, { headers: { accept: 'text/html' } });
         expect(response.status, path).toBe(200);
         expect(await response.text(), path).toContain('the app itself');
+      }
+      // Below the mounted path: the handler's.
+      for (const path of ['/api/chat/extra', '/api/chat/']) {
+        const response = await fetch(`${server.url}${path}`, { headers: { accept: 'text/html' } });
+        expect(response.status, path).toBe(405);
       }
     } finally {
       await server.close();
@@ -152,9 +168,162 @@ describe('chatwireVitePlugin(createChatHandler(...), { path })', () => {
     }
   });
 
-  it('refuses a mount path that is not absolute, and routes given together with a path', () => {
+  it('refuses a mount path that is not absolute, a path mounted twice, and routes given together with a path', () => {
     expect(() => chatwireVitePlugin(handleChat, { path: 'api/chat' })).toThrow(/must start with '\/'.*api\/chat/);
     expect(() => chatwireVitePlugin({ 'api/tools': handleChat })).toThrow(/must start with '\/'/);
+    expect(() => chatwireVitePlugin({ '/api/chat': handleChat, '/api/chat/': handleChat })).toThrow(/two routes mount '\/api\/chat'/);
     expect(() => chatwireVitePlugin({ '/api/chat': handleChat }, { path: '/api/chat' })).toThrow(/not both/);
+  });
+});
+
+describe('chatwireVitePlugin routes by prefix: chat, threads, grants and tools in one app', () => {
+  const options = {
+    model: createScriptedModel({ delayMs: 0 }),
+    secret: 'vite-plugin-test-secret',
+    threads: createMemoryThreadStore(),
+    store: createMemoryStore(),
+  };
+  const routes = {
+    '/api/chat': createChatHandler(options),
+    '/api/threads': createThreadsHandler(options),
+    '/api/grants': createGrantsHandler(options),
+    '/api/tools': createToolsHandler([]),
+  };
+
+  it('serves each path and everything below it (a thread reopened after a reload), and leaves the page, assets and the HMR client to Vite', async () => {
+    const server = await createServer({
+      configFile: false,
+      root,
+      logLevel: 'silent',
+      plugins: [chatwireVitePlugin(routes)],
+      server: { host: '127.0.0.1', port: 0 },
+    });
+    await server.listen();
+    const url = urlOf(server);
+    try {
+      const run = await fetch(`${url}/api/chat`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(runInput([user('remember the plugin', 'u_plugin')], { threadId: 'thread_plugin' })),
+      });
+      expect((await readEvents(run)).at(-1)?.type).toBe('RUN_FINISHED');
+      // The list, then the thread itself (what a reload reads), then the routes below it.
+      const list = (await (await fetch(`${url}/api/threads`)).json()) as { threads: { id: string }[] };
+      expect(list.threads.map((thread) => thread.id)).toEqual(['thread_plugin']);
+      const thread = await fetch(`${url}/api/threads/thread_plugin`);
+      expect(thread.status).toBe(200);
+      const opened = (await thread.json()) as { messages: { id: string; role: string }[] };
+      expect(opened.messages.map((message) => message.role)).toEqual(['user', 'assistant']);
+      const renamed = await fetch(`${url}/api/threads/thread_plugin`, {
+        method: 'PATCH',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ title: 'Renamed' }),
+      });
+      expect(await renamed.json()).toMatchObject({ thread: { id: 'thread_plugin', title: 'Renamed' } });
+      const activated = await fetch(`${url}/api/threads/thread_plugin/active`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ messageId: 'u_plugin' }),
+      });
+      expect(activated.status).toBe(200);
+      expect(await (await fetch(`${url}/api/threads/missing_thread`)).json()).toMatchObject({ code: 'unknown-thread' });
+      expect(await (await fetch(`${url}/api/grants?threadId=thread_plugin`)).json()).toEqual({ grants: [] });
+      expect(await (await fetch(`${url}/api/tools`)).json()).toMatchObject({ tools: [] });
+      // Everything else is Vite's.
+      await expectAppPage(url);
+      await expectAppPage(url, '/threads/thread_plugin');
+      expect(await (await fetch(`${url}/hello.txt`)).text()).toBe('a static file');
+      const client = await fetch(`${url}/@vite/client`);
+      expect(client.status).toBe(200);
+      expect(client.headers.get('content-type')).toMatch(/javascript/);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('the longest mount wins', async () => {
+    const seen: string[] = [];
+    const api: FetchHandler = (request) => (seen.push(new URL(request.url).pathname), Response.json({ api: true }));
+    const server = await devServer(chatwireVitePlugin({ '/api': api, '/api/chat': handleChat }));
+    try {
+      await expectStreamedAnswer(server.url, 'hello past the shorter mount');
+      expect(await (await fetch(`${server.url}/api/other`)).json()).toEqual({ api: true });
+      expect(seen).toEqual(['/api/other']);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('given one handler of this package alone, mounts it at its own path and below, and leaves every other URL to Vite', async () => {
+    for (const [handler, path, probe] of [
+      [routes['/api/threads'], '/api/threads', '/api/threads/thread_plugin'],
+      [createThreadsHandler({ ...options, threadsPath: '/v2/threads' }), '/v2/threads', '/v2/threads/missing'],
+      [routes['/api/grants'], '/api/grants', '/api/grants?threadId=t'],
+      [routes['/api/chat'], '/api/chat', '/api/chat/below'],
+    ] as const) {
+      const server = await devServer(chatwireVitePlugin(handler));
+      try {
+        await expectAppPage(server.url);
+        await expectAppPage(server.url, '/some/client/route');
+        const response = await fetch(`${server.url}${probe}`);
+        expect(response.headers.get('content-type'), path).toMatch(/^application\/json/);
+      } finally {
+        await server.close();
+      }
+    }
+  });
+});
+
+describe('chatwireVitePlugin closes what its handlers opened with the Vite server', () => {
+  /** A resource a handler opens on first use (as an MCP connection does), counting its closes. */
+  function lazyResource() {
+    const resource = { opened: 0, closed: 0, close: async () => void resource.closed++ };
+    const handler: FetchHandler = () => {
+      if (resource.opened === resource.closed) {
+        resource.opened++;
+        closeWithServer(resource);
+      }
+      return Response.json({ opened: resource.opened, closed: resource.closed });
+    };
+    return { resource, handler };
+  }
+
+  it('on the dev server: closed when the server restarts and when it closes, reopened by the next request', async () => {
+    const { resource, handler } = lazyResource();
+    const server: ViteDevServer = await createServer({
+      configFile: false,
+      root,
+      logLevel: 'silent',
+      plugins: [chatwireVitePlugin({ '/api/thing': handler })],
+      server: { host: '127.0.0.1', port: 0, hmr: false, ws: false },
+    });
+    await server.listen();
+    try {
+      expect(await (await fetch(`${urlOf(server)}/api/thing`)).json()).toEqual({ opened: 1, closed: 0 });
+      await server.restart();
+      expect(resource.closed).toBe(1);
+      expect(await (await fetch(`${urlOf(server)}/api/thing`)).json()).toEqual({ opened: 2, closed: 1 });
+    } finally {
+      await server.close();
+    }
+    expect(resource).toMatchObject({ opened: 2, closed: 2 });
+  });
+
+  it('on the preview server: closed when it closes', async () => {
+    const { resource, handler } = lazyResource();
+    const server = await previewServer(chatwireVitePlugin({ '/api/thing': handler }));
+    await fetch(`${server.url}/api/thing`);
+    expect(resource.closed).toBe(0);
+    await server.close();
+    expect(resource).toMatchObject({ opened: 1, closed: 1 });
+  });
+
+  it('what a server file opened as it was imported (outside any request) closes with the next plugin’s server', async () => {
+    const early = { closed: 0, close: () => void early.closed++ };
+    closeWithServer(early);
+    const server = await devServer(chatwireVitePlugin(handleChat, { path: '/api/chat' }));
+    expect(early.closed).toBe(0);
+    await server.close();
+    expect(early.closed).toBe(1);
   });
 });

@@ -1,5 +1,6 @@
 import { type ServerTool } from '@chatwire/core';
 import { createId, executeTool, parseJsonStrict, resolveNeedsApproval, validateToolInput } from '@chatwire/core/shared';
+import { redactSecrets } from '@chatwire/server';
 import type { ExecutionError } from '../errors.js';
 import type { CodeModeEvent, CodeModeEventListener } from '../events.js';
 import type { ResolvedLimits } from '../limits.js';
@@ -275,7 +276,9 @@ export async function runExecution(setup: ExecutionSetup): Promise<ExecuteTypesc
       return fail('AbortError', 'The execution ended before this call could start.', input, true);
     try {
       const outcome = await executeTool(bound.tool, input, { toolCallId: callId, signal: controller.signal });
-      if (!outcome.ok) return fail('ToolError', outcome.error, input, true);
+      // The code, the model (through what the code returns) and the browser (the external_error event) read
+      // the tool's error: credentials in it are redacted as in any tool error.
+      if (!outcome.ok) return fail('ToolError', redactSecrets(outcome.error), input, true);
       safeEmit(emit, {
         type: 'external_result',
         ...base,

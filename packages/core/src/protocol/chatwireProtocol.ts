@@ -148,6 +148,8 @@ export interface GrantView {
   readonly arguments?: string;
   /** When it was given (ISO 8601). */
   readonly createdAt: string;
+  /** When it ends (ISO 8601): after it the tool asks again. Absent from servers older than grant expiry. */
+  readonly expiresAt?: string;
 }
 
 /** `chatwire.approval_decision`: who decided a server call, and how. */

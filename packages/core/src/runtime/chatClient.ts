@@ -144,8 +144,8 @@ export interface SendMessageInput {
   /** Kept on the user message (yours to read back; not sent to the agent). */
   readonly metadata?: Record<string, unknown>;
   /**
-   * Edit and run again: the user message with this id takes the new text and the conversation runs
-   * again from it; every message after it is dropped.
+   * Edit and run again: the new text replaces the user message with this id, as a new message (its
+   * own id), and the conversation runs again from it; every message after it is dropped.
    */
   readonly messageId?: string;
 }
@@ -271,8 +271,10 @@ export class ChatClient {
    * files the limits refuse, it resolves `{ sent: false, error }` and changes nothing; stream
    * failures become `status: 'error'` and resolve `{ sent: true }`. Calls of the last turn still
    * waiting on the user are settled first (a server's approval becomes a denial). With `messageId`,
-   * edits that user message and runs again from it (what followed it is dropped). `options` apply
-   * to this turn's requests only.
+   * edits that user message: the new text takes its place as a new message (a new id; what followed
+   * is dropped) and the turn runs again from it, so a server that keeps threads stores the edit as a
+   * branch beside the original, as it does for `regenerate()`. `options` apply to this turn's
+   * requests only.
    *
    * @example
    * ```ts
@@ -302,7 +304,8 @@ export class ChatClient {
       );
     }
     if (this.#busy()) return this.#refuse(this.#busyError());
-    return this.#send(input, options, messageId ?? createId('msg'));
+    // An edit is a new message, never the old id with other text: a thread store keeps what it stored under an id.
+    return this.#send(input, options, createId('msg'));
   };
 
   /**

@@ -1,19 +1,20 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { TOOL_PROGRESS_EVENT, fetchToolCatalog, type ChatClient, type ChatSnapshot } from '@chatwire/core';
 import type { HistoryRecorder, HistoryTurn, ToolServerStatus } from '@chatwire/core/shared';
-import { buildTokensView, hasCodeMode, savingsAtAGlance, type PartialToolCatalogEntry } from '../viewModel/index.js';
+import { buildTokensView, savingsAtAGlance, type PartialToolCatalogEntry } from '../viewModel/index.js';
 import type { PanelProps } from './mountPanel.js';
 import { DockControls, MoveHandle, ResizeHandle } from './PanelFrame.js';
 import { SavingsSummary } from './SavingsSummary.js';
 import { EventsView } from './views/EventsView.js';
 import { TimelineView } from './views/TimelineView.js';
 import { TokensView } from './views/TokensView.js';
-import { CodeModeView } from './views/CodeModeView.js';
 import { DiscoverySearchesView } from './views/DiscoverySearchesView.js';
+import { ExtensionView } from './views/ExtensionView.js';
 import { ToolsView } from './views/ToolsView.js';
 import { McpView } from './views/McpView.js';
 import { RecordControls, type OpenedRecord } from './RecordControls.js';
 import { chatRecordOf, downloadChatRecord, viewOfRecord } from './chatRecordFile.js';
+import { isViewAvailable, useExtensionViews, viewBlocks } from './useExtensionViews.js';
 
 const TABS = [
   { id: 'tools', label: 'Tools' },
@@ -21,11 +22,9 @@ const TABS = [
   { id: 'timeline', label: 'Timeline' },
   { id: 'events', label: 'Events' },
   { id: 'mcp', label: 'MCP' },
-  { id: 'code', label: 'Code Mode' },
 ] as const;
-type TabId = (typeof TABS)[number]['id'];
-
-/** Whether any model call of the chat was sent Code Mode (its tab shows only then). */
+/** A built-in tab, or `view:<id>` for a view another package contributed. */
+type TabId = (typeof TABS)[number]['id'] | `view:${string}`;
 
 /**
  * What the panel reads: the latest snapshot (from the inspection stream, starting from one
@@ -96,7 +95,10 @@ function useCatalog(url: string | undefined, version: string): CatalogState {
   return state;
 }
 
-/** The devtools panel: a header with the turn selector and the savings, four tabs (with Code Mode and MCP when the chat has them), and the selected view. */
+/**
+ * The devtools panel: a header with the turn selector and the savings, four tabs (with MCP when the
+ * catalog reports servers, and the views the app contributed when each says it applies), and the selected view.
+ */
 export function Panel(props: PanelProps) {
   const [tab, setTab] = useState<TabId>('tools');
   const live = useChatState(props.client, props.history);
@@ -139,12 +141,21 @@ export function Panel(props: PanelProps) {
     () => buildTokensView(snapshot?.turns ?? [], snapshot?.conversationUsage),
     [snapshot?.turns, snapshot?.conversationUsage],
   );
-  // The Code Mode tab appears once a model call was sent Code Mode; the MCP tab when the catalog reports servers.
+  // The MCP tab appears when the catalog reports servers; a contributed view's tab when the view says it applies.
   const hasServers = servers !== undefined;
-  const tabs = useMemo(
-    () => TABS.filter((item) => (item.id !== 'code' || hasCodeMode(snapshot?.turns ?? [])) && (item.id !== 'mcp' || hasServers)),
-    [snapshot?.turns, hasServers],
-  );
+  const extensions = useExtensionViews(props.views);
+  const messages = snapshot?.messages;
+  const turns = snapshot?.turns;
+  const tabs = useMemo(() => {
+    const chat = { messages: messages ?? [], turns: turns ?? [] };
+    const contributed = extensions
+      .filter((loaded) => isViewAvailable(loaded, chat))
+      .map((loaded) => ({ id: `view:${loaded.view.id}` as const, label: loaded.view.label, loaded }));
+    return [...TABS.filter((item) => item.id !== 'mcp' || hasServers).map((item) => ({ ...item, loaded: undefined })), ...contributed];
+  }, [messages, turns, hasServers, extensions]);
+  // Each contributed view's picks (its choice blocks), kept while the panel is open.
+  const [choices, setChoices] = useState<Readonly<Record<string, Readonly<Record<string, string>>>>>({});
+  const contributed = tabs.find((item) => item.id === tab)?.loaded;
 
   // Escape closes the panel when the key is pressed inside it; the page keeps its own Escape (for
   // example, stopping a response) everywhere else.
@@ -264,7 +275,19 @@ export function Panel(props: PanelProps) {
             dataParts={recordView?.dataParts ?? (props.client ? dataPartNames(props.client) : [])}
           />
         ) : null}
-        {tab === 'code' ? <CodeModeView messages={snapshot.messages} turns={snapshot.turns} turn={turn} /> : null}
+        {contributed ? (
+          <ExtensionView
+            blocks={viewBlocks(contributed, {
+              messages: snapshot.messages,
+              turns: snapshot.turns,
+              turn,
+              choices: choices[contributed.view.id] ?? {},
+            })}
+            onChoice={(key, value) =>
+              setChoices((before) => ({ ...before, [contributed.view.id]: { ...before[contributed.view.id], [key]: value } }))
+            }
+          />
+        ) : null}
         {tab === 'mcp' && servers ? (
           <McpView servers={servers} messages={snapshot.messages} onRefresh={refresh} loadedAt={loadedAt} />
         ) : null}

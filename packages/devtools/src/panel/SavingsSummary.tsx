@@ -1,5 +1,6 @@
 import type { ConversationUsage } from '@chatwire/core';
-import { netWords, type SavingsAtAGlance, type SavingsFigure } from '../viewModel/index.js';
+import { netWords } from '@chatwire/core/shared';
+import type { SavingsAtAGlance, SavingsFigure } from '../viewModel/index.js';
 
 const tokens = (value: number) => Math.abs(value).toLocaleString('en-US');
 const percent = (share: number) => `${Math.abs(share * 100).toFixed(0)}%`;
@@ -56,7 +57,7 @@ export function SavingsSummary(props: { savings: SavingsAtAGlance }) {
     turn ? `Turn ${turn.number}: ${figure(turn)}.` : '',
     requests ? `${requestsFigure(requests)}; model: ${requests.warmCache.model}.` : '',
   ].filter(Boolean);
-  const tone = !hasCalls || conversation.allEager === 0 ? 'cw-muted' : netWords(conversation.net).tone;
+  const tone = !hasCalls || conversation.allEager === 0 ? 'cw-muted' : `cw-${netWords(conversation.net).tone}`;
   const but = hasCalls && conversation.allEager > 0 ? caution(conversation, requests) : undefined;
   return (
     <div className="cw-savings" data-testid="devtools-savings">

@@ -1,6 +1,6 @@
 import { createRoot } from 'react-dom/client';
 import type { ChatClient } from '@chatwire/core';
-import type { HistoryRecorder } from '@chatwire/core/shared';
+import type { DevtoolsView, HistoryRecorder } from '@chatwire/core/shared';
 import type { PanelDock, PanelLayout } from '../panelLayout.js';
 import { Panel } from './Panel.js';
 import { panelStyles } from './styles.js';
@@ -25,6 +25,8 @@ export interface PanelProps {
   readonly minAppWidth?: number | undefined;
   /** Moves, docks or resizes the panel (the shell fits it to the viewport and remembers it). */
   readonly onLayout: (change: Partial<PanelLayout>) => void;
+  /** The views other packages contribute, in the app's order. */
+  readonly views: readonly DevtoolsView[] | undefined;
 }
 
 /** A mounted panel. */

@@ -3,6 +3,7 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { ChildProcess } from 'node:child_process';
 import {
   ElicitRequestSchema,
   McpError,
@@ -15,9 +16,11 @@ import { z } from 'zod';
 import { isStdioConfig, type McpServerConfig } from '../config/mcpConfig.js';
 import { readToolList, type McpToolInfo, type SkippedTool } from './toolList.js';
 
-/** The connection state of one server. */
-/** `failed`: never connected so far (retrying with backoff); `reconnecting`: was connected, dropped, retrying. */
-export type McpConnectionState = 'connecting' | 'connected' | 'reconnecting' | 'failed' | 'closed';
+/**
+ * The connection state of one server. `idle`: not used yet (it connects on first use); `failed`: never
+ * connected so far (retrying with backoff); `reconnecting`: was connected, dropped, retrying.
+ */
+export type McpConnectionState = 'idle' | 'connecting' | 'connected' | 'reconnecting' | 'failed' | 'closed';
 
 /** What a tool call may ask the user through (the `ToolContext.requestInput` of `@chatwire/server`). */
 export type RequestInput = (request: { message: string; schema: Record<string, unknown>; timeoutMs?: number }) => Promise<{
@@ -80,6 +83,23 @@ function stopChild(transport: Transport | undefined): void {
   }
 }
 
+/**
+ * Whether a stdio child may keep this process alive. The SDK keeps the child private; while the
+ * connection is idle its process and pipes are unref'd, so a server file that connected and then
+ * sat unused (a finished `vite build`, a script that returned) lets the process exit, and the exit
+ * hook above stops the child. While a call or a listing is under way they hold the process as usual.
+ */
+function holdProcess(transport: Transport | undefined, held: boolean): void {
+  if (!(transport instanceof StdioClientTransport)) return;
+  const child = (transport as unknown as { _process?: ChildProcess })._process;
+  if (!child) return;
+  for (const handle of [child, child.stdin, child.stdout, child.stderr]) {
+    const refable = handle as { ref?: () => void; unref?: () => void } | null;
+    if (held) refable?.ref?.();
+    else refable?.unref?.();
+  }
+}
+
 /** A call in flight, for routing the server's elicitations to the user who made it. */
 interface InFlight {
   readonly requestInput: RequestInput | undefined;
@@ -101,7 +121,7 @@ export class McpConnection {
   readonly name: string;
   readonly config: McpServerConfig;
   readonly transportKind: 'stdio' | 'streamable-http' | 'sse';
-  #state: McpConnectionState = 'connecting';
+  #state: McpConnectionState = 'idle';
   #lastError: string | undefined;
   #client: Client | undefined;
   #tools: readonly McpToolInfo[] = [];
@@ -118,6 +138,8 @@ export class McpConnection {
   /** The stdio child of the current connection, tracked for the exit hook. */
   #pid: number | null = null;
   readonly #inFlight = new Set<InFlight>();
+  /** Calls and listings under way: while there are any, a stdio child holds the process (see {@link holdProcess}). */
+  #busy = 0;
   readonly #listener: ConnectionListener;
   #httpKind: 'streamable-http' | 'sse' | undefined;
 
@@ -159,6 +181,8 @@ export class McpConnection {
 
   /** Connects (the first attempt); resolves when connected or failed, never rejects. */
   async start(): Promise<void> {
+    // Not reported as an event: the first one a listener sees is the outcome of this attempt.
+    if (this.#state === 'idle') this.#state = 'connecting';
     await this.#connect();
   }
 
@@ -272,6 +296,7 @@ export class McpConnection {
         await this.#list(client);
         this.#everConnected = true;
         this.#setState('connected');
+        this.#settle();
         return;
       } catch (error) {
         clearTimeout(timer);
@@ -326,12 +351,22 @@ export class McpConnection {
   async refresh(): Promise<void> {
     const client = this.#client;
     if (!client) return;
+    this.#busy++;
+    holdProcess(client.transport, true);
     try {
       await this.#list(client);
     } catch (error) {
       this.#lastError = `refreshing the tool list failed: ${message(error)}`;
       this.#listener.onState(this);
+    } finally {
+      this.#busy--;
+      this.#settle();
     }
+  }
+
+  /** Lets an idle connection's child stop holding the process (see {@link holdProcess}). */
+  #settle(): void {
+    if (this.#busy === 0) holdProcess(this.#client?.transport, false);
   }
 
   /** Calls a tool; rejects with an {@link McpServerError} naming the server when the server cannot answer. */
@@ -353,6 +388,8 @@ export class McpConnection {
       },
     };
     this.#inFlight.add(call);
+    this.#busy++;
+    holdProcess(client.transport, true);
     try {
       const request = client.callTool({ name: tool, arguments: args }, undefined, {
         signal: abort.signal,
@@ -371,6 +408,8 @@ export class McpConnection {
     } finally {
       this.#inFlight.delete(call);
       options.signal.removeEventListener('abort', onAbort);
+      this.#busy--;
+      this.#settle();
     }
   }
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { ToolSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { McpToolAnnotations } from '../tools/approvalRule.js';
-import { checkJsonSchema } from '../tools/checkJsonSchema.js';
+import { MAX_DEFINITION_CHARS, checkJsonSchema, exceedsJsonChars } from '../tools/checkJsonSchema.js';
 
 /** One tool as an MCP server lists it, checked. */
 export interface McpToolInfo {
@@ -23,6 +23,8 @@ export interface SkippedTool {
 
 const MAX_PAGES = 200;
 const MAX_NAME = 128;
+const LIMIT_TEXT = MAX_DEFINITION_CHARS.toLocaleString('en-US');
+const COUNTED = 'every enum and const value, default and string counted';
 
 /** JSON with object keys sorted, so two equal definitions hash alike whatever their key order. */
 function canonical(value: unknown): string {
@@ -54,8 +56,9 @@ export function fingerprintTool(tool: {
 
 /**
  * Reads every page of `tools/list` (at most 200 pages) and checks each tool on its own: a tool
- * the MCP schema refuses, whose input schema is not usable JSON Schema, or whose name repeats is
- * skipped with its reason; past `maxTools` the rest are skipped.
+ * the MCP schema refuses, whose description and input schema take more than 64,000 characters of JSON
+ * (or its output schema), whose schemas are not usable JSON Schema, or whose name repeats is skipped
+ * with its reason; past `maxTools` the rest are skipped.
  */
 export async function readToolList(
   page: (cursor: string | undefined) => Promise<{ tools: unknown[]; nextCursor?: string | undefined }>,
@@ -83,6 +86,16 @@ export async function readToolList(
         continue;
       }
       const tool = parsed.data;
+      // Size first: a definition this large would be sent with every request (and counted, serialised and
+      // read by the model each time), so it is skipped before anything else reads it.
+      if (exceedsJsonChars({ description: tool.description ?? '', inputSchema: tool.inputSchema }, MAX_DEFINITION_CHARS)) {
+        skipped.push({ name, reason: `its description and inputSchema take more than ${LIMIT_TEXT} characters of JSON (${COUNTED})` });
+        continue;
+      }
+      if (tool.outputSchema !== undefined && exceedsJsonChars(tool.outputSchema, MAX_DEFINITION_CHARS)) {
+        skipped.push({ name, reason: `its outputSchema takes more than ${LIMIT_TEXT} characters of JSON (${COUNTED})` });
+        continue;
+      }
       const input = checkJsonSchema(tool.inputSchema);
       const output = tool.outputSchema === undefined ? undefined : checkJsonSchema(tool.outputSchema);
       if (input) {

@@ -1,6 +1,12 @@
 /** Limits on a schema an MCP server sends: deep or huge ones are refused before any validator reads them. */
 const MAX_DEPTH = 32;
 const MAX_NODES = 5_000;
+/**
+ * Characters of JSON a tool's definition as the model receives it (its description and input schema) may
+ * take, and its output schema apart: 12 times the largest of the 1,055 public MCP tool schemas in the
+ * tool-retrieval catalog (5,077), about 16,000 tokens. Every enum and const value, default and string counts.
+ */
+export const MAX_DEFINITION_CHARS = 64_000;
 const TYPES = new Set(['string', 'number', 'integer', 'boolean', 'object', 'array', 'null']);
 const SCHEMA_MAPS = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'];
 const SCHEMA_LISTS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
@@ -76,6 +82,36 @@ export function checkJsonSchema(schema: unknown): string | undefined {
     return undefined;
   };
   return walk(schema, '', 0);
+}
+
+/**
+ * Whether `value` as JSON takes more than `limit` characters (strings counted without their escapes).
+ * Counts until the limit is passed and stops there, so a 2 MB enum costs no more than a schema at the
+ * limit; iterative, so deeply nested values (in an enum or a default) cannot overflow the stack.
+ */
+export function exceedsJsonChars(value: unknown, limit: number): boolean {
+  let chars = 0;
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const item = pending.pop();
+    if (typeof item === 'string') chars += item.length + 2;
+    else if (Array.isArray(item)) {
+      // Brackets and the commas (each entry is a character at least), counted before the entries are visited.
+      chars += 1 + Math.max(1, item.length);
+      if (chars > limit) return true;
+      for (const entry of item as unknown[]) pending.push(entry);
+    } else if (item && typeof item === 'object') {
+      const keys = Object.keys(item);
+      chars += 1 + Math.max(1, keys.length);
+      if (chars > limit) return true;
+      for (const key of keys) {
+        chars += key.length + 3;
+        pending.push((item as Record<string, unknown>)[key]);
+      }
+    } else chars += String(item).length;
+    if (chars > limit) return true;
+  }
+  return false;
 }
 
 /**

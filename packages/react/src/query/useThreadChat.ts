@@ -49,11 +49,6 @@ export interface UseThreadChatResult<
   /** A message's place among its siblings (a UI message, or a wire id), for a branch picker; `undefined` when it has none. */
   readonly branchAt: (message: string | ChatMessage) => BranchView | undefined;
   /**
-   * `useChat`'s `sendMessage`, except that an edit (`{ text, messageId }`) sends the new text as a new
-   * message after the edited one's predecessors: the server files it as a sibling.
-   */
-  readonly sendMessage: UseChatResult<Tools, DataParts>['sendMessage'];
-  /**
    * Shows the branch through `messageId` (a sibling from `branchAt`): the server makes it active, then
    * it replaces the messages. Rejects (changing nothing) while a response is in progress or when the
    * server refuses.
@@ -151,22 +146,5 @@ export function useThreadChat<
     [client, queryClient, api, stableConfig],
   );
 
-  // The server keeps what it stored under an id: an edit is a new message (a sibling), never the old id with new text.
-  const sendMessage = useCallback<UseChatResult['sendMessage']>(
-    (message, sendOptions) => {
-      const input = typeof message === 'string' ? undefined : message;
-      if (input?.messageId === undefined) return client.sendMessage(message, sendOptions);
-      const { messages, status } = client.getSnapshot();
-      const at = messages.findIndex((item) => item.id === input.messageId && item.role === 'user');
-      const empty = typeof input.text !== 'string' || (input.text.trim() === '' && !input.files?.length);
-      // Anything the client refuses is refused as it would be, changing nothing.
-      if (at < 0 || empty || status === 'submitted' || status === 'streaming') return client.sendMessage(message, sendOptions);
-      const { messageId: _edited, ...rest } = input;
-      client.setMessages(messages.slice(0, at));
-      return client.sendMessage(rest, sendOptions);
-    },
-    [client],
-  );
-
-  return { ...chat, sendMessage, thread: detail, branches, branchAt: at, switchBranch: switchTo };
+  return { ...chat, thread: detail, branches, branchAt: at, switchBranch: switchTo };
 }

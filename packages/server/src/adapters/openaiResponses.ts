@@ -47,6 +47,16 @@ export interface OpenAIResponsesOptions {
   /** `max_output_tokens` of each request. Defaults to none (the model's limit). */
   readonly maxOutputTokens?: number;
   /**
+   * Reasoning items across tool calls: each request asks for `include: ['reasoning.encrypted_content']`
+   * (the requests are stateless, `store: false`), each reasoning item the model produces is kept in the
+   * history as the reasoning message's `encryptedValue`, and the next requests send it back before the
+   * calls it led to, as OpenAI's reasoning models need. Defaults to `true` when `reasoning` is set or the
+   * model name is one of OpenAI's reasoning families (`o1`, `o3`, `o4-mini`..., `gpt-5` but not
+   * `gpt-5-chat`, `codex-`); set it for other reasoning models, or `false` for a model that refuses the
+   * `include`.
+   */
+  readonly reasoningItems?: boolean;
+  /**
    * Lazy tools through OpenAI's own tool search instead of Chatwire's discovery: `'hosted'` sends the
    * `tool_search` tool (run by OpenAI) and every lazy tool with `defer_loading: true`; its searches show
    * up as discovery calls, as Chatwire's own do. `'client'` sends a client-executed `tool_search` (the
@@ -105,6 +115,7 @@ export type OpenAIResponsesInputItem =
       readonly namespace?: string;
     }
   | { readonly type: 'function_call_output'; readonly call_id: string; readonly output: string }
+  | OpenAIResponsesReasoningItem
   | {
       readonly type: 'tool_search_call';
       readonly call_id: string;
@@ -120,7 +131,63 @@ export type OpenAIResponsesInputItem =
       readonly tools: readonly (OpenAIResponsesFunctionTool | OpenAIResponsesNamespaceTool)[];
     };
 
+/**
+ * A reasoning item as this adapter sends it back: the item OpenAI streamed, with its encrypted content
+ * (stateless requests carry the reasoning this way) and its summary.
+ */
+export interface OpenAIResponsesReasoningItem {
+  readonly type: 'reasoning';
+  readonly id?: string;
+  readonly encrypted_content: string;
+  readonly summary: readonly { readonly type: 'summary_text'; readonly text: string }[];
+}
+
 const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
+
+/** OpenAI's reasoning model families (a fixed pattern): `o1`, `o3`, `o4-mini`..., `gpt-5*` but not `gpt-5*-chat*`, `codex-*`. */
+const REASONING_MODEL = /^(?:o\d|codex-|gpt-5(?![\w.-]*-chat))/;
+
+/**
+ * A reasoning item of the stream as it goes in the history (a reasoning message's `encryptedValue`): the
+ * item's JSON, with only the fields sent back. `undefined` when it carries no encrypted content.
+ */
+function encodeReasoningItem(item: ResponsesItem): string | undefined {
+  if (typeof item.encrypted_content !== 'string' || !item.encrypted_content) return undefined;
+  const sent: OpenAIResponsesReasoningItem = {
+    type: 'reasoning',
+    ...(typeof item.id === 'string' ? { id: item.id } : {}),
+    encrypted_content: item.encrypted_content,
+    summary: summaryOf(item.summary),
+  };
+  return JSON.stringify(sent);
+}
+
+const summaryOf = (summary: unknown): OpenAIResponsesReasoningItem['summary'] =>
+  Array.isArray(summary)
+    ? summary.flatMap((part: unknown) =>
+        part && typeof part === 'object' && typeof (part as { text?: unknown }).text === 'string'
+          ? [{ type: 'summary_text' as const, text: (part as { text: string }).text }]
+          : [],
+      )
+    : [];
+
+/**
+ * The reasoning item a reasoning message's `encryptedValue` holds, when this adapter wrote it; anything else
+ * (another adapter's artefact, a value that is not one) is `undefined`, and the message is not sent.
+ */
+function decodeReasoningItem(value: string | undefined): OpenAIResponsesReasoningItem | undefined {
+  if (!value || !value.startsWith('{')) return undefined;
+  let item: unknown;
+  try {
+    item = JSON.parse(value);
+  } catch {
+    return undefined;
+  }
+  if (!item || typeof item !== 'object') return undefined;
+  const { type, id, encrypted_content: content, summary } = item as Record<string, unknown>;
+  if (type !== 'reasoning' || typeof content !== 'string' || !content) return undefined;
+  return { type: 'reasoning', ...(typeof id === 'string' ? { id } : {}), encrypted_content: content, summary: summaryOf(summary) };
+}
 
 /** The tools of a request as Responses function tools, in the order received. */
 export function toResponsesTools(tools: readonly ModelTool[]): OpenAIResponsesFunctionTool[] {
@@ -164,12 +231,15 @@ function toResponsesPart(attachment: Attachment): OpenAIResponsesInputPart {
  * text as an `assistant` message and each tool call as a `function_call` item; tool results as
  * `function_call_output` items. With `toolSearch`, the provider's own searches, kept in the history
  * as discovery calls and results, go back as `tool_search_call` and `tool_search_output` items.
- * Activity and reasoning messages are not sent (requests are stateless, `store: false`).
+ * A reasoning message whose `encryptedValue` is a reasoning item this adapter streamed goes back as
+ * that item, in its place (unless `reasoningItems` is `false`); other reasoning messages and activity
+ * messages are not sent.
  */
 export function toResponsesInput(
   messages: readonly Message[],
   toolSearch?: OpenAIToolSearchContext,
   clientSearch?: OpenAIClientSearchContext,
+  reasoningItems = true,
 ): OpenAIResponsesInputItem[] {
   const searches = toolSearch ? providerSearchExchanges(messages, 'openai') : new Map<string, ProviderSearchExchange>();
   const clientCalls = new Set<string>();
@@ -230,8 +300,13 @@ export function toResponsesInput(
         }
         out.push({ type: 'function_call_output', call_id: message.toolCallId, output: contentToText(message.content) });
         break;
+      case 'reasoning': {
+        const item = reasoningItems ? decodeReasoningItem(message.encryptedValue) : undefined;
+        if (item) out.push(item);
+        break;
+      }
       default:
-        break; // activity, reasoning: not part of the model's conversation
+        break; // activity: not part of the model's conversation
     }
   }
   return out;
@@ -247,6 +322,8 @@ interface ResponsesUsage {
 
 interface ResponsesItem {
   id?: string;
+  encrypted_content?: string | null;
+  summary?: unknown;
   type?: string;
   call_id?: string | null;
   name?: string;
@@ -277,7 +354,8 @@ interface ResponsesEvent {
  * A model on OpenAI's Responses API, streamed and stateless (`store: false`: the whole conversation
  * is sent each time, as with the other adapters). Text, refusals, reasoning summaries and function
  * calls (parallel ones included) stream as chunks; usage, with cached and reasoning tokens, comes
- * from `response.completed`. With `toolSearch: 'hosted'`, lazy tools are deferred and OpenAI's tool
+ * from `response.completed`. Reasoning models' encrypted reasoning items go back with the history
+ * (see {@link OpenAIResponsesOptions.reasoningItems}). With `toolSearch: 'hosted'`, lazy tools are deferred and OpenAI's tool
  * search loads them (see {@link OpenAIResponsesOptions.toolSearch}).
  *
  * Errors become readable messages (`chat()` reports them as `RUN_ERROR`); a request is never
@@ -296,6 +374,7 @@ export function openaiResponses(options: OpenAIResponsesOptions): ChatModel {
   const hosted = options.toolSearch === 'hosted';
   const client = options.toolSearch === 'client';
   const namespaces = options.toolSearch ? namespaceOf(options.namespaces) : undefined;
+  const reasoningItems = options.reasoningItems ?? (options.reasoning !== undefined || REASONING_MODEL.test(modelName));
   return {
     provider: 'openai',
     model: modelName,
@@ -339,9 +418,10 @@ export function openaiResponses(options: OpenAIResponsesOptions): ChatModel {
     const body = {
       model: modelName,
       ...(request.system ? { instructions: request.system } : {}),
-      input: toResponsesInput(request.messages, nativeSearch, clientSearch),
+      input: toResponsesInput(request.messages, nativeSearch, clientSearch, reasoningItems),
       stream: true,
       store: false,
+      ...(reasoningItems ? { include: ['reasoning.encrypted_content'] } : {}),
       ...(tools.length ? { tools } : {}),
       ...(options.reasoning ? { reasoning: options.reasoning } : {}),
       ...(options.maxOutputTokens === undefined ? {} : { max_output_tokens: options.maxOutputTokens }),
@@ -402,7 +482,12 @@ export function openaiResponses(options: OpenAIResponsesOptions): ChatModel {
         case 'response.output_item.done': {
           const item = event.item ?? {};
           const call = item.id ? calls.get(item.id) : undefined;
-          if (item.type === 'function_call' && call && !call.ended) {
+          if (item.type === 'reasoning') {
+            // The item's summary parts streamed before it; the item itself (encrypted) goes back with the history.
+            const encryptedValue = reasoningItems ? encodeReasoningItem(item) : undefined;
+            reasoningPart = undefined;
+            yield { type: 'reasoning-end', ...(encryptedValue ? { encryptedValue } : {}) };
+          } else if (item.type === 'function_call' && call && !call.ended) {
             // Arguments that only arrived whole (no deltas) still count.
             if (!call.streamed && typeof item.arguments === 'string' && item.arguments)
               yield { type: 'tool-call-delta', id: call.id, delta: item.arguments };

@@ -8,6 +8,8 @@ export type ProviderErrorKind =
   | 'rate-limit'
   /** HTTP 5xx (500, 503, Anthropic's 529 "overloaded"...): the provider failed. */
   | 'provider'
+  /** HTTP 400 or 413 whose message says the prompt is longer than the model's context window. */
+  | 'context-overflow'
   /** Another non-2xx status (400, 404, 413...): the provider rejected the request. */
   | 'rejected'
   /** The provider could not be reached (connection refused, DNS...). */
@@ -78,6 +80,15 @@ export function providerMessage(body: string): string | undefined {
 
 const withDetail = (text: string, detail: string | undefined) => (detail ? `${text}: ${detail}` : text);
 
+/**
+ * How providers word a prompt over the context window (a fixed pattern, run on the shortened message):
+ * OpenAI and Groq `context_length_exceeded` / "maximum context length", Anthropic "prompt is too long",
+ * Gemini "input token count ... exceeds the maximum number of tokens", Mistral "too large for model with
+ * ... maximum context length", Bedrock "Input is too long" / "too many input tokens".
+ */
+const CONTEXT_OVERFLOW =
+  /context[ _]length|context window|maximum context|prompt is too long|input is too long|too many (?:input )?tokens|exceeds the maximum number of tokens/i;
+
 /** `retry-after: 20` reads "retry after 20 seconds"; an HTTP date is quoted as sent. */
 function retryAfterText(value: string | null): string {
   if (value === null || value.trim() === '') return 'the provider gave no retry-after';
@@ -110,6 +121,13 @@ export async function errorFromResponse(label: string, response: Response): Prom
   }
   if (status >= 500) {
     return new ProviderError('provider', withDetail(`${label}: the provider failed (status ${status})`, detail), { status });
+  }
+  if ((status === 400 || status === 413) && detail !== undefined && CONTEXT_OVERFLOW.test(detail)) {
+    return new ProviderError(
+      'context-overflow',
+      withDetail(`${label}: the conversation is longer than the model's context window (status ${status})`, detail),
+      { status },
+    );
   }
   return new ProviderError('rejected', withDetail(`${label}: the provider rejected the request (status ${status})`, detail), { status });
 }

@@ -15,7 +15,7 @@ export interface ProviderStreamRequest {
 }
 
 /** `https://host/path` of a URL, without credentials or query, for messages. */
-function displayUrl(url: string): string {
+export function displayUrl(url: string): string {
   try {
     const parsed = new URL(url);
     return `${parsed.origin}${parsed.pathname}`;

@@ -8,16 +8,24 @@ import { checkOrigin, preflightResponse, withCors, type OriginPolicyOptions } fr
 import { isJsonContentType, readJsonBody } from '../http/readJsonBody.js';
 import { storeOf } from '../loop/chatOptions.js';
 import { CallSigner } from '../signing.js';
-import type { ChatStore } from '../store/serverStore.js';
-import { grantView, threadOwner, userOwner, verifiedGrants } from './grants.js';
+import { threadOwner, userOwner } from '../store/grantOwners.js';
+import type { GrantStore, ServerStore } from '../store/serverStore.js';
+import { grantStoreOf, grantView, verifiedGrants, type GrantOptions } from './grants.js';
 
-/** Options of {@link createGrantsHandler}: the chat handler's store, secret, origin rules and `userOf`. */
+/**
+ * Options of {@link createGrantsHandler}: the chat handler's options object serves as is (its store,
+ * thread store, grants options, secret, origin rules and `userOf`), and must, so both find the same grants.
+ */
 export interface GrantsHandlerOptions extends OriginPolicyOptions, HostPolicyOptions {
-  /** The store the chat handler keeps grants in. Defaults to the process's in-memory store (the chat handler's default). */
-  readonly store?: ChatStore;
+  /** The chat handler's store. Defaults to the process's in-memory store (the chat handler's default). */
+  readonly store?: ServerStore;
+  /** The chat handler's thread store: its grants are the chat handler's unless `grants.store` says otherwise. */
+  readonly threads?: { readonly grants?: GrantStore } | undefined;
+  /** The chat handler's `grants` (only `store` is read here). */
+  readonly grants?: false | GrantOptions;
   /** The chat handler's secret. Defaults to `CHATWIRE_SECRET`. */
   readonly secret?: string;
-  /** The chat handler's `userOf`: names whose "always" grants a request may see and revoke. */
+  /** The chat handler's `userOf`: whose grants a request may see and revoke. */
   readonly userOf?: (request: Request) => string | undefined | Promise<string | undefined>;
   readonly onError?: ErrorReporter;
 }
@@ -31,11 +39,13 @@ const MAX_BODY_BYTES = 16 * 1024;
 
 /**
  * A Fetch handler that lists and revokes grants, with the chat handler's rules for origins, hosts
- * and content types. `GET ?threadId=<id>` answers `{ grants }`: the chat's grants ("allow for this
- * chat", "deny for this chat") and, when `userOf` names a user, that user's "always" grants.
- * `POST` with `application/json` `{ "revoke": "<grant id>", "threadId": "<id>" }` removes one of
- * those (404 `unknown-grant` when the chat and user have none with that id). Only records that
- * verify under the secret are listed or count.
+ * and content types. Only the request's user's grants are listed or revoked: `GET ?threadId=<id>`
+ * answers `{ grants }`, the grants this user made in that chat ("allow for this chat", "deny for
+ * this chat") and, when `userOf` names a user, their "always" grants; another user's chat answers
+ * exactly as a chat without grants. `POST` with `application/json` `{ "revoke": "<grant id>",
+ * "threadId": "<id>" }` removes one of those (404 `unknown-grant` otherwise). Only records that
+ * verify under the secret and have not expired are listed or count. Without `userOf`, requests
+ * name no user and share every chat's grants by thread id.
  *
  * @example
  * ```ts
@@ -65,8 +75,8 @@ export function createGrantsHandler(options: GrantsHandlerOptions = {}): (reques
     if (request.method === 'OPTIONS') return preflightResponse(request, origin, 'GET, POST');
     const cors = origin.ok ? origin.corsOrigin : undefined;
     if (!origin.ok) return fail(403, origin.message, 'forbidden-origin');
-    const grants = storeOf(options).grants;
-    if (!grants) return fail(404, 'This server keeps no grants (its store has none).', 'no-grants');
+    const grants = grantStoreOf(options, storeOf(options));
+    if (!grants) return fail(404, 'This server keeps no grants (they are off, or its store has none).', 'no-grants');
     let threadId: unknown;
     let revoke: unknown;
     if (request.method === 'GET') {
@@ -93,7 +103,8 @@ export function createGrantsHandler(options: GrantsHandlerOptions = {}): (reques
       const ref = reportError(options.onError, { kind: 'run', error, threadId: String(threadId), runId: 'grants' });
       return fail(500, `The request's user could not be read (ref ${ref}).`, 'internal-error', cors);
     }
-    const owners = [threadOwner(threadId as string), ...(typeof user === 'string' && user !== '' ? [userOwner(user)] : [])];
+    const named = typeof user === 'string' && user !== '' ? user : undefined;
+    const owners = [threadOwner(threadId as string, named), ...(named === undefined ? [] : [userOwner(named)])];
     const mine = await verifiedGrants(grants, signer, owners);
     if (request.method === 'GET') {
       const list: GrantList = { grants: mine.sort((a, b) => a.createdAt - b.createdAt).map(grantView) };

@@ -10,7 +10,9 @@ import type { RegisteredTool } from '../toolRegistry.js';
 import type { StoredGrant } from '../store/serverStore.js';
 import { DEFAULT_POLICY_TIMEOUT_MS, decideByPolicy, policyTool } from './approvalPolicy.js';
 import { editedCall } from './editedArgs.js';
-import { addGrant, coveringGrant, definitionVersion, grantView, threadOwner, userOwner, verifiedGrants } from './grants.js';
+import { threadOwner, userOwner } from '../store/grantOwners.js';
+import { reportError } from '../errors/errorReport.js';
+import { addGrant, coveringGrant, definitionVersion, grantLifetimesOf, grantStoreOf, grantView, verifiedGrants } from './grants.js';
 
 /** The approval settings of a run, from its options. */
 export function runApprovalsOf(options: ChatOptions): RunApprovals {
@@ -18,7 +20,8 @@ export function runApprovalsOf(options: ChatOptions): RunApprovals {
   return {
     policies: (name) => [Object.hasOwn(perTool, name) ? perTool[name] : undefined, options.approvalPolicy],
     policyTimeoutMs: options.approvalPolicyTimeoutMs ?? DEFAULT_POLICY_TIMEOUT_MS,
-    grants: options.grants === false ? undefined : storeOf(options).grants,
+    grants: grantStoreOf(options, storeOf(options)),
+    grantLifetimes: grantLifetimesOf(options.grants),
     neverGrantable: (options.grants === false ? undefined : options.grants?.neverGrantable) ?? [],
     user: typeof options.user === 'string' && options.user !== '' ? options.user : undefined,
     // Read only when a policy is asked (the node adapter builds the Request on first use).
@@ -98,7 +101,8 @@ export async function decideCall(
 async function findGrant(context: RunContext, tool: RegisteredTool, call: ToolCall): Promise<StoredGrant | undefined> {
   const { grants, user } = context.approvals;
   if (!grants) return undefined;
-  const owners = [threadOwner(context.threadId), ...(user === undefined ? [] : [userOwner(user)])];
+  // The chat's grants are the ones this user made in it: another user's, under the same thread id, are not looked at.
+  const owners = [threadOwner(context.threadId, user), ...(user === undefined ? [] : [userOwner(user)])];
   const found = await verifiedGrants(grants, context.signer, owners);
   if (found.length === 0) return undefined;
   const canonical = canonicalArguments(call.function.arguments);
@@ -177,17 +181,31 @@ export async function grantFromAnswer(
   const { grants, user } = context.approvals;
   if (!answer?.grant || !grants || !tool) return base;
   const scope = answer.grant.scope;
-  const owner = scope === 'thread' ? threadOwner(context.threadId) : userOwner(user as string);
+  const owner = scope === 'thread' ? threadOwner(context.threadId, user) : userOwner(user as string);
   const source = answer.edited?.call ?? call;
   const canonical = canonicalArguments(source.function.arguments);
-  const made = await addGrant(grants, context.signer, {
-    owner,
-    toolName: tool.name,
-    effect: approved ? 'allow' : 'deny',
-    scope,
-    version: versionOf(context, tool),
-    ...(answer.grant.arguments && canonical.ok ? { arguments: canonical.text } : {}),
-  });
+  let made: Awaited<ReturnType<typeof addGrant>>;
+  try {
+    made = await addGrant(
+      grants,
+      context.signer,
+      {
+        owner,
+        ...(user === undefined ? {} : { user }),
+        ...(scope === 'thread' ? { threadId: context.threadId } : {}),
+        toolName: tool.name,
+        effect: approved ? 'allow' : 'deny',
+        scope,
+        version: versionOf(context, tool),
+        ...(answer.grant.arguments && canonical.ok ? { arguments: canonical.text } : {}),
+      },
+      context.approvals.grantLifetimes,
+    );
+  } catch (error) {
+    // The answer stands (the call runs or is declined as the user said); only the standing answer is lost, and said so.
+    const ref = reportError(context.onError, { kind: 'run', error, threadId: context.threadId, runId: context.runId });
+    return { ...base, reason: `No grant was stored: the grant store failed (ref ${ref}).` };
+  }
   if (typeof made === 'string') return { ...base, reason: `No grant was stored: ${made}.` };
   return { ...base, grant: grantView(made) };
 }

@@ -8,7 +8,7 @@ export interface ErrorReport {
   readonly kind: 'tool' | 'model' | 'run';
   /** The reference the client's message quotes (`ref …`), to find this report in the log. */
   readonly ref: string;
-  /** The full message, with credentials in URLs redacted. */
+  /** The full message, with credentials redacted (`redactSecrets`). */
   readonly message: string;
   /** What was thrown, as is (its own message is not redacted: log `message`, not this). */
   readonly error: unknown;
@@ -61,6 +61,7 @@ export function safeModelMessage(error: unknown, ref: string): string {
     authentication: `The model provider refused the server's credentials${status}`,
     'rate-limit': `The model provider is rate limiting requests${status}${retry}`,
     provider: `The model provider failed${status}`,
+    'context-overflow': `The conversation is too long for the model's context window${status}`,
     rejected: `The model provider rejected the request${status}`,
     unreachable: 'The model provider could not be reached',
     'stream-error': 'The model provider reported an error mid-response',

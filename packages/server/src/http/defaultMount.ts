@@ -1,10 +1,11 @@
 /**
- * Handlers that answer every request they are given (`createChatHandler`, `createToolsHandler`), with
- * the path `chatwireVitePlugin` mounts each at when it is given no `path`: a router it is not.
+ * The handlers of this package (`createChatHandler`, `createToolsHandler`, `createThreadsHandler`,
+ * `createGrantsHandler`), with the path `chatwireVitePlugin` mounts each at (that path and every
+ * path below it) when it is given one alone, without a `path`: none of them is a router.
  */
 const defaultPaths = new WeakMap<object, string>();
 
-/** Marks `handler` as answering every request, to be mounted at `path` by default. */
+/** Marks `handler` as one of this package's, to be mounted at `path` by default. */
 export function withDefaultMount<Handler extends object>(handler: Handler, path: string): Handler {
   defaultPaths.set(handler, path);
   return handler;

@@ -4,7 +4,6 @@ import { type InputRequest, type InputResponse, type JsonSchema, type ToolContex
 import { executeValidatedTool, INTERRUPT_REASONS, type InputRequestMetadata } from '@chatwire/core/shared';
 import { isExposed, reportError } from '../errors/errorReport.js';
 import { eventPrefixOf } from '../extensions/chatwireExtension.js';
-import { redactSecrets } from '../errors/redactSecrets.js';
 import { MAX_INPUT_TIMEOUT_MS, MAX_PENDING_INPUTS, pendingInputs } from '../input/pendingInputs.js';
 import { checkRequestedSchema, MAX_INPUT_MESSAGE_CHARS } from '../input/requestedSchema.js';
 import { errorResult, resultEvent } from './resultEvents.js';
@@ -153,7 +152,7 @@ export class CallExecution {
     if (outcome.ok) return resultEvent(context, call, outcome.content, marker);
     if (!('thrown' in outcome)) return errorResult(context, call, outcome.error, marker);
     // The tool threw: its text may hold secrets (connection strings, internal hosts). The model and the
-    // client read a safe message unless the tool exposed it; the details go to onError.
+    // client read a safe message unless the tool exposed it (redacted by errorResult); the details go to onError.
     const ref = reportError(context.onError, {
       kind: 'tool',
       error: outcome.thrown,
@@ -163,7 +162,7 @@ export class CallExecution {
       toolCallId: call.id,
     });
     const shown = isExposed(outcome.thrown)
-      ? `Tool '${tool.name}' failed: ${redactSecrets(outcome.thrown.message)}`
+      ? `Tool '${tool.name}' failed: ${outcome.thrown.message}`
       : `Tool '${tool.name}' failed (ref ${ref}; details are in the server log).`;
     return errorResult(context, call, shown, marker);
   }

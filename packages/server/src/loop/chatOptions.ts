@@ -55,7 +55,7 @@ export interface ChatOptions {
   readonly inputRequestTimeoutMs?: number;
   /**
    * Receives the details of failures the client only sees as a safe message (tool exceptions,
-   * provider errors); credentials in URLs are redacted. Defaults to one `console.error` line.
+   * provider errors); credentials are redacted (`redactSecrets`). Defaults to one `console.error` line.
    */
   readonly onError?: ErrorReporter;
   /** Lazy discovery of tools marked `lazy` (by name by default; see `DiscoveryOptions`). */
@@ -73,7 +73,9 @@ export interface ChatOptions {
   readonly approvalPolicyTimeoutMs?: number;
   /**
    * Grants: the user's standing answers ("allow for this chat", "always allow this tool"), kept in
-   * `store.grants`. `false` turns them off (every approval is for one call). Defaults to on.
+   * `grants.store`, else (`createChatHandler` with `threads`) the thread store's, else `store.grants`;
+   * they expire (30 days unless `alwaysTtlMs` / `threadTtlMs` say otherwise). `false` turns them off
+   * (every approval is for one call). Defaults to on.
    */
   readonly grants?: false | GrantOptions;
   /**

@@ -1,4 +1,12 @@
-import { EventType, type AssistantMessage, type Event, type Message, type TokenUsage, type ToolCall } from '@ag-ui/core';
+import {
+  EventType,
+  type AssistantMessage,
+  type Event,
+  type Message,
+  type ReasoningMessage,
+  type TokenUsage,
+  type ToolCall,
+} from '@ag-ui/core';
 import { DISCOVERY_TOOL_NAME } from '@chatwire/core';
 import { createId } from '@chatwire/core/shared';
 import type { ChatModel, ModelChunk, ModelTool, ProviderSearchError } from '../model.js';
@@ -41,19 +49,29 @@ export async function* streamModelStep(
   const searches = new Map<string, { toolNames: readonly string[]; error?: ProviderSearchError } | undefined>();
   let text = '';
   let textOpen = false;
-  /** The reasoning span of this call, when the provider streams one (its own message id). */
-  let reasoningId: string | undefined;
+  /** The reasoning spans of this call, in stream order, each with its own message id; the last one may be open. */
+  const reasoning: { id: string; text: string; encryptedValue?: string }[] = [];
   let reasoningOpen = false;
   let usage: TokenUsage | undefined;
   const closeText = function* (): Generator<Event> {
     if (textOpen) yield { type: EventType.TEXT_MESSAGE_END, messageId };
     textOpen = false;
   };
+  const openReasoning = function* (): Generator<Event> {
+    if (reasoningOpen) return;
+    yield* closeText();
+    const id = createId('reasoning');
+    reasoning.push({ id, text: '' });
+    reasoningOpen = true;
+    yield { type: EventType.REASONING_START, messageId: id };
+    yield { type: EventType.REASONING_MESSAGE_START, messageId: id, role: 'reasoning' };
+  };
   const closeReasoning = function* (): Generator<Event> {
-    if (!reasoningOpen || !reasoningId) return;
+    const span = reasoning.at(-1);
+    if (!reasoningOpen || !span) return;
     reasoningOpen = false;
-    yield { type: EventType.REASONING_MESSAGE_END, messageId: reasoningId };
-    yield { type: EventType.REASONING_END, messageId: reasoningId };
+    yield { type: EventType.REASONING_MESSAGE_END, messageId: span.id };
+    yield { type: EventType.REASONING_END, messageId: span.id };
   };
   const closeAll = function* (): Generator<Event> {
     yield* closeReasoning();
@@ -63,19 +81,27 @@ export async function* streamModelStep(
   };
 
   function* streamChunk(chunk: ModelChunk): Generator<Event> {
-    if (chunk.type !== 'reasoning-delta') yield* closeReasoning();
+    if (chunk.type !== 'reasoning-delta' && chunk.type !== 'reasoning-end') yield* closeReasoning();
     switch (chunk.type) {
-      case 'reasoning-delta':
+      case 'reasoning-delta': {
         if (!chunk.delta) break;
-        if (!reasoningOpen) {
-          yield* closeText();
-          reasoningId = createId('reasoning');
-          reasoningOpen = true;
-          yield { type: EventType.REASONING_START, messageId: reasoningId };
-          yield { type: EventType.REASONING_MESSAGE_START, messageId: reasoningId, role: 'reasoning' };
-        }
-        yield { type: EventType.REASONING_MESSAGE_CONTENT, messageId: reasoningId as string, delta: chunk.delta };
+        yield* openReasoning();
+        const span = reasoning.at(-1)!;
+        span.text += chunk.delta;
+        yield { type: EventType.REASONING_MESSAGE_CONTENT, messageId: span.id, delta: chunk.delta };
         break;
+      }
+      case 'reasoning-end': {
+        if (chunk.encryptedValue) {
+          // An artefact with no text before it (encrypted reasoning without a summary) is a span of its own.
+          yield* openReasoning();
+          const span = reasoning.at(-1)!;
+          span.encryptedValue = chunk.encryptedValue;
+          yield { type: EventType.REASONING_ENCRYPTED_VALUE, subtype: 'message', entityId: span.id, encryptedValue: chunk.encryptedValue };
+        }
+        yield* closeReasoning();
+        break;
+      }
       case 'text-delta':
         if (!chunk.delta) break;
         if (!textOpen) {
@@ -111,9 +137,21 @@ export async function* streamModelStep(
         yield { type: EventType.TOOL_CALL_ARGS, toolCallId: chunk.id, delta: chunk.delta };
         break;
       }
-      case 'tool-call-end':
-        if (open.delete(chunk.id)) yield { type: EventType.TOOL_CALL_END, toolCallId: chunk.id };
+      case 'tool-call-end': {
+        if (!open.delete(chunk.id)) break;
+        const call = calls.get(chunk.id);
+        if (call && chunk.encryptedValue && !searches.has(chunk.id)) {
+          call.encryptedValue = chunk.encryptedValue;
+          yield {
+            type: EventType.REASONING_ENCRYPTED_VALUE,
+            subtype: 'tool-call',
+            entityId: chunk.id,
+            encryptedValue: chunk.encryptedValue,
+          };
+        }
+        yield { type: EventType.TOOL_CALL_END, toolCallId: chunk.id };
         break;
+      }
       case 'finish':
         usage = chunk.usage;
         break;
@@ -139,7 +177,19 @@ export async function* streamModelStep(
     ...(text ? { content: text } : {}),
     ...(calls.size ? { toolCalls: [...calls.values()] } : {}),
   };
-  if (text || calls.size) context.history.push(assistant);
+  if (text || calls.size) {
+    // The reasoning that led to this answer goes before it, as the client's history has it, for adapters that send it back.
+    for (const span of reasoning) {
+      const message: ReasoningMessage = {
+        id: span.id,
+        role: 'reasoning',
+        content: span.text,
+        ...(span.encryptedValue ? { encryptedValue: span.encryptedValue } : {}),
+      };
+      context.history.push(message);
+    }
+    context.history.push(assistant);
+  }
   const providerSearches: ProviderSearch[] = [];
   for (const [id, result] of searches) {
     const call = calls.get(id) as ToolCall;

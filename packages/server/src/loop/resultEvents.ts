@@ -1,5 +1,6 @@
 import { EventType, type Event, type ToolCall, type ToolMessage } from '@ag-ui/core';
 import { createId, type ResultMetadata } from '@chatwire/core/shared';
+import { redactSecrets } from '../errors/redactSecrets.js';
 import { insertAfterCall } from '../history.js';
 import type { RunContext } from './runContext.js';
 
@@ -22,14 +23,19 @@ export function resultEvent(context: RunContext, call: ToolCall, content: string
   return { type: EventType.TOOL_CALL_RESULT, messageId, toolCallId: call.id, content, role: 'tool', metadata };
 }
 
-/** A failed call's result: the model reads `{ error }` and can act on it. `meta` adds to the metadata (discovery markers). */
+/**
+ * A failed call's result: the model reads `{ error }` and can act on it. `meta` adds to the metadata
+ * (discovery markers). Every tool error reaches the model and the client through here, so this is where
+ * credentials in it are redacted (`redactSecrets`), whoever wrote the text: a tool, an MCP server, a validator.
+ */
 export function errorResult(
   context: RunContext,
   call: ToolCall,
   error: string,
   meta: Omit<ResultMetadata, 'outcome' | 'error'> = {},
 ): Event {
-  return resultEvent(context, call, JSON.stringify({ error }), { ...meta, outcome: 'error', error });
+  const shown = redactSecrets(error);
+  return resultEvent(context, call, JSON.stringify({ error: shown }), { ...meta, outcome: 'error', error: shown });
 }
 
 /**

@@ -2,6 +2,7 @@ import type { Message } from '@ag-ui/core';
 import type { ErrorReporter } from '../errors/errorReport.js';
 import type { CallSigner } from '../signing.js';
 import type { ApprovalPolicy } from '../approvals/approvalPolicy.js';
+import type { GrantLifetimes } from '../approvals/grants.js';
 import type { GrantStore, ServerStore } from '../store/serverStore.js';
 import type { RunTools } from './runTools.js';
 
@@ -30,6 +31,8 @@ export interface RunApprovals {
   readonly policyTimeoutMs: number;
   /** Where grants live; `undefined` when grants are off or the store keeps none. */
   readonly grants: GrantStore | undefined;
+  /** How long new grants last, by scope. */
+  readonly grantLifetimes: GrantLifetimes;
   readonly neverGrantable: readonly string[];
   readonly user: string | undefined;
   readonly request: Request | undefined;

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { ServerStore, GrantStore, StoredGrant } from './serverStore.js';
+import type { ServerStore, GrantStore } from './serverStore.js';
+import { createMemoryGrantStore } from './memoryGrantStore.js';
 import { createMemoryRunStore, type MemoryRunStore } from './memoryRunStore.js';
 import type { StopMarkLimits } from './runStreamStore.js';
 
@@ -55,27 +56,6 @@ export function createMemoryStore(
     },
     async has(key) {
       return live(key, now());
-    },
-  };
-}
-
-/** Grants in this process's memory, by owner (see {@link GrantStore}). */
-export function createMemoryGrantStore(): GrantStore {
-  const owners = new Map<string, Map<string, StoredGrant>>();
-  return {
-    async put(grant) {
-      const mine = owners.get(grant.owner) ?? new Map<string, StoredGrant>();
-      mine.set(grant.id, { ...grant });
-      owners.set(grant.owner, mine);
-    },
-    async list(owner) {
-      return [...(owners.get(owner)?.values() ?? [])].map((grant) => ({ ...grant }));
-    },
-    async remove(owner, id) {
-      const mine = owners.get(owner);
-      const removed = mine?.delete(id) ?? false;
-      if (mine && mine.size === 0) owners.delete(owner);
-      return removed;
     },
   };
 }

@@ -1,4 +1,5 @@
-import type { ServerStore, GrantStore, StoredGrant } from './serverStore.js';
+import type { ServerStore } from './serverStore.js';
+import { createRedisGrantStore } from './redisGrantStore.js';
 import { createRedisRunStore, type RedisSubscriber } from './redisRunStore.js';
 import type { StopMarkLimits } from './runStreamStore.js';
 
@@ -70,38 +71,6 @@ export function createRedisStore(options: RedisStoreOptions): ServerStore {
     },
     async has(key) {
       const reply = await client.sendCommand(['EXISTS', prefix + key]);
-      return Number(reply) > 0;
-    },
-  };
-}
-
-/**
- * Grants on Redis: one hash per owner (`<prefix>grants:<owner>`, field = grant id, value = the
- * record's JSON). Every instance sharing the Redis sees the same grants; a record is trusted only
- * when its signature verifies, so one written to Redis by anyone without the secret covers nothing.
- */
-export function createRedisGrantStore(client: RedisCommandClient, prefix = 'chatwire:'): GrantStore {
-  const key = (owner: string) => `${prefix}grants:${owner}`;
-  return {
-    async put(grant) {
-      await client.sendCommand(['HSET', key(grant.owner), grant.id, JSON.stringify(grant)]);
-    },
-    async list(owner) {
-      const reply = await client.sendCommand(['HVALS', key(owner)]);
-      if (!Array.isArray(reply)) return [];
-      const grants: StoredGrant[] = [];
-      for (const text of reply) {
-        try {
-          const value = JSON.parse(String(text)) as StoredGrant;
-          if (value && typeof value === 'object') grants.push(value);
-        } catch {
-          // Not a record this server wrote: ignored.
-        }
-      }
-      return grants;
-    },
-    async remove(owner, id) {
-      const reply = await client.sendCommand(['HDEL', key(owner), id]);
       return Number(reply) > 0;
     },
   };

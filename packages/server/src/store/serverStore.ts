@@ -39,8 +39,12 @@ export interface ServerStore {
 /** A grant as a store keeps it: the record and the server's signature over it. */
 export interface StoredGrant {
   readonly id: string;
-  /** Whose it is: `thread:<threadId>` or `user:<user>`. */
+  /** Whose it is, the key stores file it under: the chat's (its thread and user) or the user's (see `grantOwners.ts`). */
   readonly owner: string;
+  /** The user who made it (`userOf`); absent when the request named none. */
+  readonly user?: string;
+  /** The thread of a "this chat" grant: a thread store deletes it with the thread. Absent for "always". */
+  readonly threadId?: string;
   readonly toolName: string;
   readonly effect: 'allow' | 'deny';
   readonly scope: 'thread' | 'always';
@@ -50,18 +54,30 @@ export interface StoredGrant {
   readonly arguments?: string;
   /** ms since the epoch. */
   readonly createdAt: number;
+  /** ms since the epoch: from then on it covers nothing, and stores may drop it. */
+  readonly expiresAt: number;
   /** HMAC over every field above (`CallSigner.grantSignature`); a record that fails it is ignored. */
   readonly signature: string;
 }
 
-/** The grants half of a {@link ChatStore}: records by owner. */
+/**
+ * The grants half of a {@link ServerStore} (and of the built-in thread stores): records by owner.
+ * A grant's `createdAt` is the store's "now" when it is added: grants that expired by then make
+ * room and may be dropped.
+ */
 export interface GrantStore {
-  /** Adds (or replaces, by id) a grant of `grant.owner`. */
-  put(grant: StoredGrant): Promise<void>;
-  /** Every grant of an owner, in no set order. */
+  /**
+   * Adds a grant unless its owner already has `max` grants that have not expired: atomic for
+   * everyone sharing the store, so of concurrent adds at most `max` are kept. Resolves `false` when
+   * refused (the owner is full, or, in a thread store, the grant's thread is gone or another user's).
+   */
+  add(grant: StoredGrant, max: number): Promise<boolean>;
+  /** Every grant of an owner, in no set order (expired ones may still be among them). */
   list(owner: string): Promise<StoredGrant[]>;
   /** Removes one grant; `false` when the owner had none with that id. */
   remove(owner: string, id: string): Promise<boolean>;
+  /** Removes every grant of an owner (a deleted chat's). */
+  removeOwner(owner: string): Promise<void>;
 }
 
 /**

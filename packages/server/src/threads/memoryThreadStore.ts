@@ -1,6 +1,7 @@
 import type { Message } from '@ag-ui/core';
 import { decodeCursor, encodeCursor } from './threadCursor.js';
 import {
+  NO_OWNER,
   ThreadStoreError,
   type ThreadRunRecord,
   type StoredMessage,
@@ -15,6 +16,8 @@ import {
 import { branchPointsOf, newestLeaf, pathTo } from './threadTree.js';
 import { markStored } from './storedMessages.js';
 import { keepStoredTokenCount, prepareStoredBranch, storedTokenCountOf } from '../tokens.js';
+import { threadOwner } from '../store/grantOwners.js';
+import { memoryGrants } from '../store/memoryGrantStore.js';
 
 interface MemoryThread {
   readonly id: string;
@@ -95,6 +98,8 @@ export function createMemoryThreadStore(): ThreadStore {
     const thread = threads.get(threadId);
     return thread && thread.owner === owner ? thread : undefined;
   };
+  // A chat's grant is kept only while its thread is there and its user's (checked in the step that stores it).
+  const grants = memoryGrants((grant) => grant.threadId === undefined || owned(grant.user ?? NO_OWNER, grant.threadId) !== undefined);
   const view = (thread: MemoryThread): ThreadView => {
     const path = pathTo(thread.activeLeaf, (id) => thread.messages.get(id));
     return {
@@ -131,6 +136,7 @@ export function createMemoryThreadStore(): ThreadStore {
     async remove(owner, threadId) {
       if (!owned(owner, threadId)) return false;
       threads.delete(threadId);
+      await grants.removeOwner(threadOwner(threadId, owner));
       return true;
     },
     async activate(owner, threadId, messageId) {
@@ -216,5 +222,6 @@ export function createMemoryThreadStore(): ThreadStore {
       return structuredClone(owned(owner, threadId)?.runs ?? []);
     },
     async close() {},
+    grants,
   };
 }

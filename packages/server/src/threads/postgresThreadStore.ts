@@ -39,7 +39,7 @@ export type PostgresThreadStoreOptions =
  * const chat = createChatHandler({ model, threads, userOf });
  * ```
  */
-export function createPostgresThreadStore(options: PostgresThreadStoreOptions): ThreadStore {
+export function createPostgresThreadStore(options: PostgresThreadStoreOptions): ThreadStore & Pick<Required<ThreadStore>, 'ready'> {
   const given = 'pool' in options ? options.pool : undefined;
   let opened: Promise<PgPoolLike> | undefined;
   const pool = (): Promise<PgPoolLike> =>

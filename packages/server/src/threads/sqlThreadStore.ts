@@ -1,6 +1,7 @@
 import type { Message } from '@ag-ui/core';
 import type { ModelCallUsage } from '@chatwire/core';
 import { decodeCursor, encodeCursor } from './threadCursor.js';
+import { createSqlGrantStore } from './sqlGrantStore.js';
 import { MIGRATION_LOCK, THREAD_MIGRATIONS } from './threadSchema.js';
 import { branchPointsOf, newestLeaf, pathTo } from './threadTree.js';
 import { markStored } from './storedMessages.js';
@@ -62,8 +63,13 @@ function storedOf(row: MessageRow): StoredMessage {
 /** The most messages a SQL store keeps of what it read for chat requests (see `readMessages`). */
 const READ_MESSAGES_KEPT = 50_000;
 
-/** Now, to the millisecond (what list cursors carry), and never earlier than the thread's last activity. */
-const NEXT_ACTIVITY = `greatest(date_trunc('milliseconds', clock_timestamp()), updated_at + interval '1 millisecond')`;
+/**
+ * Now, to the millisecond (what list cursors carry), and later than the owner's newest activity: a thread
+ * touched now is first in the owner's list even when another thread's activity fell in the same millisecond
+ * (or was already pushed past the clock by this rule). One index read (`chatwire_threads_by_activity`).
+ */
+const NEXT_ACTIVITY = `greatest(date_trunc('milliseconds', clock_timestamp()),
+  (SELECT max(newest.updated_at) FROM chatwire_threads newest WHERE newest.owner = chatwire_threads.owner) + interval '1 millisecond')`;
 
 /** SQLSTATE classes of a database that is not there or not serving: connection, resources, shutdown. */
 const UNAVAILABLE_STATES = /^(08|53|57|58)/;
@@ -79,9 +85,10 @@ function isUnavailable(error: unknown): boolean {
  * A {@link ThreadStore} on a SQL database (`THREAD_MIGRATIONS`, applied on first use): the one
  * implementation behind `createPgliteThreadStore` and `createPostgresThreadStore`. Every write is
  * one transaction that locks its thread's row, so two instances appending to one thread at once
- * both keep their messages (as siblings when they continue the same message).
+ * both keep their messages (as siblings when they continue the same message). Its `grants` live in
+ * the same database and go with their thread.
  */
-export function createSqlThreadStore(db: SqlDatabase): ThreadStore {
+export function createSqlThreadStore(db: SqlDatabase): ThreadStore & Pick<Required<ThreadStore>, 'ready'> {
   /**
    * Messages this store read for chat requests, frozen, by thread and `seq` (a row's message is
    * never updated and `seq` is never reused, so an entry never goes stale), the oldest dropped first
@@ -365,7 +372,10 @@ export function createSqlThreadStore(db: SqlDatabase): ThreadStore {
           createdAt: new Date(row.created_at).toISOString(),
         }));
       }),
+    ready: () => run(async () => {}),
     close: () => db.close(),
+    // Its own table in the same database: a thread's deletion cascades to its grants.
+    grants: createSqlGrantStore(db, run),
   };
 }
 

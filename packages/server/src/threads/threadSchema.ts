@@ -7,13 +7,18 @@
  * - `chatwire_messages`: the tree: each message (the AG-UI message as JSON, kept byte for byte)
  *   with its parent in the same thread (`NULL` for a root) and `seq`, the creation order.
  * - `chatwire_runs`: each run's end: outcome, usage, interrupts and approval decisions, the message it
- *   continued and its model calls' accounting (migration 3).
+ *   continued and its model calls' accounting (migration 4).
  *
  * Migration 2 adds `chatwire_messages.tokens`: each message's token count, counted as it is stored,
  * so a request that continues a stored branch does not tokenize it again. Rows stored before it keep
  * `NULL` there and are counted on their text when read, as before: nothing needs rewriting.
  *
- * Migration 3 adds `chatwire_runs.parent_id` (the message the run continued) and `model_calls` (each
+ * Migration 3 adds `chatwire_grants`: the user's standing answers, by owner (the user's chat, or
+ * the user), each with its signed record and its expiry (ms since the epoch, the server's clock). A
+ * "this chat" grant references its thread, so deleting the thread deletes it in the same statement,
+ * and one cannot be added to a thread that is gone.
+ *
+ * Migration 4 adds `chatwire_runs.parent_id` (the message the run continued) and `model_calls` (each
  * model call's accounting record): a reopened thread shows its turns' token figures again. Runs stored
  * before it keep `NULL` in both and show none.
  */
@@ -52,8 +57,23 @@ export const THREAD_MIGRATIONS: readonly (readonly string[])[] = [
     )`,
   ],
   [`ALTER TABLE chatwire_messages ADD COLUMN tokens json`],
+  [
+    `CREATE TABLE chatwire_grants (
+      owner text NOT NULL,
+      id text NOT NULL,
+      thread_id text REFERENCES chatwire_threads (id) ON DELETE CASCADE,
+      expires_at bigint NOT NULL,
+      record json NOT NULL,
+      PRIMARY KEY (owner, id)
+    )`,
+    `CREATE INDEX chatwire_grants_by_thread ON chatwire_grants (thread_id)`,
+    `CREATE INDEX chatwire_grants_by_expiry ON chatwire_grants (expires_at)`,
+  ],
   [`ALTER TABLE chatwire_runs ADD COLUMN parent_id text`, `ALTER TABLE chatwire_runs ADD COLUMN model_calls json`],
 ];
 
 /** The advisory lock that keeps two instances from migrating one database at once. */
 export const MIGRATION_LOCK = 7_402_127;
+
+/** The first key of the advisory locks that serialise adds to one grants owner (the second is the owner's hash). */
+export const GRANTS_LOCK = 7_402_128;

@@ -1,5 +1,6 @@
 import type { Message } from '@ag-ui/core';
 import type { ModelCallUsage, TurnRecord } from '@chatwire/core';
+import type { GrantStore } from '../store/serverStore.js';
 
 /** One thread as lists show it. Times are ISO 8601 strings. */
 export interface ThreadSummary {
@@ -109,7 +110,7 @@ export interface ThreadStore {
   open(owner: string, threadId: string): Promise<ThreadView | undefined>;
   /** Renames a thread; `undefined` when it is missing or not the owner's. */
   rename(owner: string, threadId: string, title: string): Promise<ThreadSummary | undefined>;
-  /** Deletes a thread and its messages; `false` when it is missing or not the owner's. */
+  /** Deletes a thread, its messages and its grants ({@link ThreadStore.grants}); `false` when it is missing or not the owner's. */
   remove(owner: string, threadId: string): Promise<boolean>;
   /**
    * Makes the branch through `messageId` active (its newest leaf) and opens the thread; `undefined`
@@ -131,8 +132,21 @@ export interface ThreadStore {
   append(owner: string, threadId: string, append: ThreadAppend): Promise<void>;
   /** The runs recorded in a thread, oldest first (empty when it is missing or not the owner's). */
   runs(owner: string, threadId: string): Promise<readonly ThreadRunRecord[]>;
-  /** Releases connections the store opened itself. */
+  /**
+   * Opens what the store needs now instead of at its first use (the SQL stores: the database and
+   * the schema; PGlite: its folder, locked for this process), and rejects with the reason. Await it
+   * at startup, so a folder another process holds or that cannot be opened stops the server there
+   * with that error rather than failing each request. Optional: stores with nothing to open omit it.
+   */
+  ready?(): Promise<void>;
+  /** Releases connections the store opened itself (PGlite: closes it and releases its folder). */
   close(): Promise<void>;
+  /**
+   * Grants kept beside the threads (the built-in stores have them): a "this chat" grant is added
+   * only while its thread exists and belongs to the grant's user, and `remove` deletes it with the
+   * thread. The chat, grants and threads handlers use them unless `grants.store` names another store.
+   */
+  readonly grants?: GrantStore;
 }
 
 /** What {@link ThreadStore.lookup} found. */
@@ -142,11 +156,24 @@ export interface ThreadLookup {
   readonly found: ReadonlyMap<string, StoredMessage>;
 }
 
-/** Why a thread store refused a write or a read. */
+/**
+ * Why a thread store refused a write or a read. `threads-folder-in-use` and `threads-folder-unusable`
+ * are PGlite's folder refusing to open (another process holds it, or PGlite cannot read it): startup
+ * errors, thrown by `ready()` (see `PgliteFolderError`).
+ */
 export type ThreadStoreErrorCode =
-  'unknown-thread' | 'unknown-branch-point' | 'unknown-message' | 'history-conflict' | 'threads-unavailable';
+  | 'unknown-thread'
+  | 'unknown-branch-point'
+  | 'unknown-message'
+  | 'history-conflict'
+  | 'threads-unavailable'
+  | 'threads-folder-in-use'
+  | 'threads-folder-unusable';
 
-/** A refusal of a thread store (a `code` the endpoints map to HTTP), or its database being unreachable (`threads-unavailable`). */
+/**
+ * A refusal of a thread store (a `code` the endpoints map to HTTP), its database being unreachable
+ * (`threads-unavailable`), or its folder refusing to open (`threads-folder-*`).
+ */
 export class ThreadStoreError extends Error {
   override readonly name = 'ThreadStoreError';
   constructor(

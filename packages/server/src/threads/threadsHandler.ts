@@ -1,8 +1,13 @@
 import { reportError, type ErrorReporter } from '../errors/errorReport.js';
 import { idProblem } from '../http/checkIds.js';
+import { withDefaultMount } from '../http/defaultMount.js';
 import { checkHost, type HostPolicyOptions } from '../http/hostPolicy.js';
 import { checkOrigin, preflightResponse, withCors, type OriginPolicyOptions } from '../http/originPolicy.js';
 import { isJsonContentType, readJsonBody } from '../http/readJsonBody.js';
+import { grantStoreOf, type GrantOptions } from '../approvals/grants.js';
+import { storeOf } from '../loop/chatOptions.js';
+import { threadOwner } from '../store/grantOwners.js';
+import type { GrantStore, ServerStore } from '../store/serverStore.js';
 import { InvalidCursorError } from './threadCursor.js';
 import { cleanTitle } from './threadTitle.js';
 import { NO_OWNER, ThreadStoreError, type ThreadStore, type ThreadView } from './threadStore.js';
@@ -18,6 +23,10 @@ export interface ThreadsHandlerOptions extends OriginPolicyOptions, HostPolicyOp
    */
   readonly userOf?: ((request: Request) => string | undefined | Promise<string | undefined>) | undefined;
   readonly onError?: ErrorReporter | undefined;
+  /** The chat handler's store: a thread deleted here takes its grants from `store.grants` when they live there. */
+  readonly store?: ServerStore | undefined;
+  /** The chat handler's `grants` (only `store` is read here: where a deleted thread's grants are removed from). */
+  readonly grants?: false | GrantOptions | undefined;
   /** Where the handler is mounted. Defaults to `/api/threads`. */
   readonly threadsPath?: string;
 }
@@ -49,7 +58,9 @@ const unknownThread = (threadId: string) =>
  *   (its newest leaf) and answers like `GET`.
  *
  * Another user's thread answers as a missing one: 404 `unknown-thread`. A store that cannot be
- * reached answers 503 `threads-unavailable`.
+ * reached answers 503 `threads-unavailable`. A deleted thread's grants go with it: in the same write
+ * when they live in the thread store (the built-in ones), else removed here from the grant store
+ * (before and after the thread, so a grant added meanwhile goes too).
  *
  * @example
  * ```ts
@@ -61,11 +72,17 @@ export function createThreadsHandler(options: ThreadsHandlerOptions): (request: 
   const store = options.threads;
   if (!store) throw new TypeError('createThreadsHandler needs a thread store (`threads`).');
   const base = (options.threadsPath ?? '/api/threads').replace(/\/+$/, '');
+  // Grants the thread store does not hold itself: this handler removes a deleted thread's.
+  const grantsOf = () => {
+    const grants = grantStoreOf(options, storeOf(options));
+    return grants === store.grants ? undefined : grants;
+  };
   const policy: OriginPolicyOptions = {
     ...(options.allowedOrigins ? { allowedOrigins: options.allowedOrigins } : {}),
     ...(options.trustProxy ? { trustProxy: options.trustProxy } : {}),
   };
-  return async (request: Request): Promise<Response> => {
+  // `chatwireVitePlugin` mounts it at its path (and below) when given it alone.
+  return withDefaultMount(async (request: Request): Promise<Response> => {
     const fail = (status: number, error: string, code: string, cors?: string) => withCors(Response.json({ error, code }, { status }), cors);
     if (options.allowedHosts !== undefined) {
       const foreign = checkHost(request.headers.get('host') ?? new URL(request.url).host, options.allowedHosts);
@@ -117,14 +134,15 @@ export function createThreadsHandler(options: ThreadsHandlerOptions): (request: 
       return fail(500, `The request's user could not be read (ref ${ref}).`, 'internal-error', cors);
     }
     try {
-      return withCors(await answer(store, owner, request.method, threadId, action, body, url), cors);
+      const report = (error: unknown) => reportError(options.onError, { kind: 'run', error, threadId: threadId ?? '', runId: 'threads' });
+      return withCors(await answer(store, owner, request.method, threadId, action, body, url, { grants: grantsOf(), report }), cors);
     } catch (error) {
       if (error instanceof InvalidCursorError) return fail(400, error.message, 'invalid-cursor', cors);
       if (error instanceof ThreadStoreError && error.code === 'unknown-message') return fail(404, error.message, error.code, cors);
       const ref = reportError(options.onError, { kind: 'run', error, threadId: threadId ?? '', runId: 'threads' });
       return fail(503, `The thread store is unavailable; try again shortly (ref ${ref}).`, 'threads-unavailable', cors);
     }
-  };
+  }, base || '/');
 }
 
 /** A thread as the endpoint answers it: the store's view and its branch's turns, rebuilt from the runs' records. */
@@ -141,6 +159,7 @@ async function answer(
   action: 'thread' | 'active',
   body: Record<string, unknown>,
   url: URL,
+  cleanup: { readonly grants: GrantStore | undefined; readonly report: (error: unknown) => void },
 ): Promise<Response> {
   const bad = (error: string, code: string) => Response.json({ error, code }, { status: 400 });
   if (threadId === undefined) {
@@ -167,5 +186,11 @@ async function answer(
     const thread = await store.rename(owner, threadId, title);
     return thread ? Response.json({ thread }) : unknownThread(threadId);
   }
-  return (await store.remove(owner, threadId)) ? new Response(null, { status: 204 }) : unknownThread(threadId);
+  const chatGrants = threadOwner(threadId, owner);
+  // First: a grant store that fails leaves the thread and its grants as they were (503), never grants without their thread.
+  await cleanup.grants?.removeOwner(chatGrants);
+  if (!(await store.remove(owner, threadId))) return unknownThread(threadId);
+  // Again, for a grant its last run added meanwhile; the thread is gone either way, so a failure here is only reported.
+  await cleanup.grants?.removeOwner(chatGrants).catch(cleanup.report);
+  return new Response(null, { status: 204 });
 }

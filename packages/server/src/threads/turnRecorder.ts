@@ -8,7 +8,8 @@ import type { ThreadRunRecord } from './threadStore.js';
  * Folds a run's events into the AG-UI messages they add, with the ids of the stream: one assistant
  * message per model step (its text and its calls), then each TOOL_CALL_RESULT as a tool message,
  * and the run's record (outcome, usage, interrupts, approval decisions and each model call's
- * accounting record). Reasoning is the client's to show and is not stored.
+ * accounting record). A call keeps its provider artefact (`REASONING_ENCRYPTED_VALUE` of subtype
+ * `tool-call`); reasoning is the client's to show and is not stored.
  */
 export class TurnRecorder {
   private readonly order: Message[] = [];
@@ -66,6 +67,12 @@ export class TurnRecorder {
           ...(event.metadata ? { metadata: event.metadata } : {}),
         } as ToolMessage;
         this.order.push(message);
+        break;
+      }
+      case EventType.REASONING_ENCRYPTED_VALUE: {
+        // A call's provider artefact (Gemini's thought signature) is part of the call the model reads back.
+        const call = event.subtype === 'tool-call' ? this.calls.get(event.entityId) : undefined;
+        if (call) call.encryptedValue = event.encryptedValue;
         break;
       }
       case EventType.CUSTOM: {

@@ -116,6 +116,8 @@ describe('openaiResponses: requests and streaming', () => {
       input: [{ role: 'user', content: 'hello' }],
       stream: true,
       store: false,
+      // gpt-5-mini reasons: its reasoning items come back encrypted, to be sent back across tool calls.
+      include: ['reasoning.encrypted_content'],
     });
   });
 

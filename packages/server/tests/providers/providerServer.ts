@@ -16,7 +16,7 @@ export interface FixtureResponse {
   readonly body: string;
   /** Write the body only up to the end of the first occurrence of this text (e.g. mid-event). */
   readonly cutAfter?: string;
-  /** `event` (default): one write per SSE event. `whole`: everything in one write, so several events arrive in one read. */
+  /** `event` (default): one write per SSE event (ended by a blank line, `\n\n` or `\r\n\r\n`). `whole`: everything in one write, so several events arrive in one read. */
   readonly writes?: 'event' | 'whole';
   /** After writing: end the response (default), destroy the socket, or hold it open until the client leaves. */
   readonly then?: 'end' | 'destroy' | 'hold';
@@ -69,7 +69,7 @@ export async function startProviderServer() {
     const end = answer.cutAfter === undefined ? answer.body.length : answer.body.indexOf(answer.cutAfter) + answer.cutAfter.length;
     // One event per write, so the client receives them as separate chunks.
     const written = answer.body.slice(0, end);
-    for (const piece of answer.writes === 'whole' ? [written] : written.split(/(?<=\n\n)/)) {
+    for (const piece of answer.writes === 'whole' ? [written] : written.split(/(?<=\r?\n\r?\n)/)) {
       if (res.destroyed) return;
       await new Promise<void>((resolve) => res.write(piece, () => resolve()));
       await tick();

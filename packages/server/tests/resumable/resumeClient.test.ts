@@ -23,8 +23,8 @@ async function server(options: Parameters<typeof resumableServer>[0] = {}) {
   return started;
 }
 
-function client(url: string, options: Partial<ChatClientOptions> = {}) {
-  const recorder = recordingFetch();
+function client(url: string, options: Partial<ChatClientOptions> = {}, holdPostsUntil?: Promise<unknown>) {
+  const recorder = recordingFetch({ ...(holdPostsUntil ? { holdPostsUntil } : {}) });
   const chat = new ChatClient({
     id: 'chat_resume',
     connection: fetchServerSentEvents({ url: `${url}/api/chat`, fetch: recorder.fetch }),
@@ -223,13 +223,15 @@ describe('ChatClient resumes a resumable run', () => {
     "a chat's first run stopped before its response: the stop goes out once RUN_STARTED brings the token, and the model stops",
     async () => {
       const { url, model } = await server();
-      const { chat, requests, idle } = client(url);
+      let release = () => {};
+      const { chat, requests, idle } = client(url, {}, new Promise<void>((resolve) => (release = resolve)));
       void chat.sendMessage('write a long story');
-      // Stopped before anything came back: the chat has no token for this thread yet.
+      // Stopped before anything came back (the response is held): the chat has no token for this thread yet.
       await until(() => requests.some((request) => request.method === 'POST'));
       expect(chat.getSnapshot().resumeToken).toBeUndefined();
       chat.stop();
       expect(chat.getSnapshot()).toMatchObject({ status: 'ready', error: undefined });
+      release();
       await until(() => requests.some((request) => request.method === 'DELETE'), 15_000);
       await idle();
       const stops = requests.filter((request) => request.method === 'DELETE');

@@ -119,7 +119,7 @@ export async function cuttingProxy(target: string, options: { marker: string; oc
 }
 
 /** A fetch that records each request's method, URL and headers before passing it on; `idle()` waits for the requests in flight. */
-export function recordingFetch() {
+export function recordingFetch(options: { holdPostsUntil?: Promise<unknown> } = {}) {
   const requests: { method: string; url: string; headers: Record<string, string>; status?: number }[] = [];
   const inFlight = new Set<Promise<unknown>>();
   const fetch = (async (url: string | URL | Request, init?: RequestInit) => {
@@ -129,7 +129,12 @@ export function recordingFetch() {
       headers: { ...(init?.headers as Record<string, string>) },
     };
     requests.push(entry);
-    const sent = globalThis.fetch(url, init);
+    const { holdPostsUntil } = options;
+    // A held POST's response reaches the client only once the test lets it (a stop before any response, however fast the server).
+    const sent =
+      holdPostsUntil && entry.method === 'POST'
+        ? globalThis.fetch(url, init).then((response) => holdPostsUntil.then(() => response))
+        : globalThis.fetch(url, init);
     const settled = sent.then(
       (response) => {
         entry.status = response.status;

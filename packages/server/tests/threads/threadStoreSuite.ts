@@ -127,6 +127,19 @@ export function threadStoreSuite(name: string, open: () => Promise<ThreadStore>)
       await expect(store.list(owner, { limit: 2, cursor: 'not-a-cursor' })).rejects.toThrow(/cursor/);
     });
 
+    it('puts the thread touched last first, even when activities fall in one millisecond', async () => {
+      const owner = freshId('bumper');
+      // Ids chosen so that the id tie-break favours the other thread: a tie in time would show.
+      const [low, high] = ['a-thread', 'z-thread'].map((name) => `${freshId(name)}`) as [string, string];
+      await store.append(owner, high, { parentId: null, messages: [u(`${high}-m`, 'hi')], title: 'high' });
+      await store.append(owner, low, { parentId: null, messages: [u(`${low}-m`, 'hi')], title: 'low' });
+      for (let i = 0; i < 30; i++) {
+        await store.rename(owner, high, `high ${i}`);
+        await store.rename(owner, low, `low ${i}`);
+        expect((await store.list(owner, { limit: 1 })).threads[0]?.id).toBe(low);
+      }
+    });
+
     it('records runs with their outcome and usage, and keeps messages exactly as given (metadata, tool calls)', async () => {
       const id = freshId('t');
       const call = { id: 'call_1', type: 'function' as const, function: { name: 'getWeather', arguments: '{"city":"Oslo"}' } };

@@ -1,5 +1,6 @@
 import type { ConversationUsage } from '@chatwire/core';
-import { netWords, type ModelCallRow, type TokensView as TokensViewModel, type TurnTokens } from '../../viewModel/index.js';
+import { netWords } from '@chatwire/core/shared';
+import type { ModelCallRow, TokensView as TokensViewModel, TurnTokens } from '../../viewModel/index.js';
 
 const format = (value: number | undefined) => (value === undefined ? '–' : Math.round(value).toLocaleString('en-US'));
 const percent = (share: number) => `${(share * 100).toFixed(1)}%`;
@@ -42,7 +43,7 @@ function ConversationRecord({ record }: { record: ConversationUsage }) {
             <td>Input tokens</td>
             <td className="num">{format(record.input.lazy)}</td>
             <td className="num">{format(record.input.allEager)}</td>
-            <td className={`num ${words.tone}`}>{`${words.cell} (${percent(Math.abs(record.netShare))})`}</td>
+            <td className={`num cw-${words.tone}`}>{`${words.cell} (${percent(Math.abs(record.netShare))})`}</td>
           </tr>
           <tr data-testid="conversation-warm-cache">
             <td>Warm-cache cost (modelled)</td>
@@ -120,7 +121,7 @@ export function TokensView(props: { view: TokensViewModel; selectedTurn: number 
       <div className="cw-cards">
         <div className="cw-card" data-testid="tokens-net-saved" data-net={view.totals.net}>
           <span className="cw-muted">Net tool tokens (conversation)</span>
-          <strong className={netWords(view.totals.net).tone}>{netWords(view.totals.net).phrase}</strong>
+          <strong className={`cw-${netWords(view.totals.net).tone}`}>{netWords(view.totals.net).phrase}</strong>
           <span className="cw-muted">{`${percent(Math.abs(view.totals.netShare))} of all up front`}</span>
         </div>
         <div className="cw-card">
@@ -169,7 +170,7 @@ export function TokensView(props: { view: TokensViewModel; selectedTurn: number 
               <td className="num">{format(turn.allEager)}</td>
               <td className="num">{format(turn.saved)}</td>
               <td className="num">{format(turn.discoveryRoundTrips)}</td>
-              <td className={`num ${netWords(turn.net).tone}`} data-net={turn.net}>
+              <td className={`num cw-${netWords(turn.net).tone}`} data-net={turn.net}>
                 {netWords(turn.net).cell}
               </td>
               <td className="num" data-net={turn.cumulativeNet}>
@@ -217,7 +218,7 @@ export function TokensView(props: { view: TokensViewModel; selectedTurn: number 
                   <td className="cw-name">{call.newlyDiscovered.join(', ')}</td>
                   <td className="num">{format(call.sent)}</td>
                   <td className="num">{format(call.saved)}</td>
-                  <td className={`num ${netWords(call.net).tone}`} data-net={call.net}>
+                  <td className={`num cw-${netWords(call.net).tone}`} data-net={call.net}>
                     {netWords(call.net).cell}
                   </td>
                   <td className="num">{format(call.providerInputTokens)}</td>
