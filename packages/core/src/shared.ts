@@ -42,7 +42,7 @@ export {
 export type { ToolCallEffect, ToolCallEvent, ToolCallEventType, ToolCallTransition } from './lifecycle/toolCallLifecycle.js';
 export { readWireToolMetadata, resolveNeedsApproval, toWireTool, validateToolInput, validateToolOutput } from './tools/toolDefinition.js';
 export type { WireToolMetadata } from './tools/toolDefinition.js';
-export { validateWithSchema } from './tools/toolSchema.js';
+export { validateWithSchema, withoutDialect } from './tools/toolSchema.js';
 export type { StandardJsonSchemaValidator, Validation } from './tools/toolSchema.js';
 export { executeTool, executeValidatedTool } from './tools/toolExecution.js';
 export type { ToolOutcome } from './tools/toolExecution.js';
@@ -91,6 +91,8 @@ export type {
   SettledSnapshot,
 } from './inspection/eventHistory.js';
 export { CHAT_RECORD_FORMAT, MAX_CHAT_RECORD_CHARS, readChatRecord, runRecord } from './inspection/chatRecord.js';
+export { netWords } from './inspection/netWords.js';
+export type { NetWords } from './inspection/netWords.js';
 export type { ChatRecord, ChatRecordReading, RecordedSnapshot } from './inspection/chatRecord.js';
 export type {
   DevtoolsBlock,

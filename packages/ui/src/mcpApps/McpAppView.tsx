@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { McpAppView as McpAppData, ToolCallPart, ToolProgress } from '@chatwire/core';
 import { ToolCallCard } from '../components/ToolCallCard.js';
 import { formatSize } from '../vocabulary.js';
@@ -14,6 +14,8 @@ export interface McpAppViewProps {
   app: McpAppData;
   options: McpAppsOptions;
   onApproval?: ((approvalId: string, approved: boolean) => void) | undefined;
+  /** Draws the approval of a waiting call on its card in place of Approve / Deny (see `ToolCallCard`). */
+  renderApproval?: ((part: ToolCallPart) => ReactNode) | undefined;
   progress?: ToolProgress | undefined;
 }
 
@@ -198,7 +200,13 @@ export function McpAppView(props: McpAppViewProps) {
     </div>
   );
   return (
-    <ToolCallCard part={part} progress={props.progress} {...(props.onApproval ? { onApproval: props.onApproval } : {})} app={view}>
+    <ToolCallCard
+      part={part}
+      progress={props.progress}
+      {...(props.onApproval ? { onApproval: props.onApproval } : {})}
+      {...(props.renderApproval ? { renderApproval: props.renderApproval } : {})}
+      app={view}
+    >
       {/* The app shows the result while it runs; a stopped app leaves the card's own fields. */}
       {stopped ? undefined : <p className="cw-tool-note">Shown in the app above.</p>}
     </ToolCallCard>
