@@ -9,7 +9,8 @@ import {
 } from '@chatwire/core';
 import { ChatwireDevtools } from '@chatwire/devtools';
 import { useThreadChat } from '@chatwire/react/query';
-import { BranchPicker, ChatError, Composer, MessageList, mcpAppsDevtoolsView, type McpAppsOptions } from '@chatwire/ui';
+import { BranchPicker, ChatError, Composer, MessageList, type McpAppsOptions } from '@chatwire/ui';
+import { mcpAppsDevtoolsView } from '@chatwire/ui/devtools';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { ApprovalOptions, ApprovalsPanel } from './components/ApprovalsPanel.tsx';
 import { InputRequestForm } from './components/InputRequestForm.tsx';

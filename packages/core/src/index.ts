@@ -70,9 +70,8 @@ export type {
   ThreadStored,
   ToolProgress,
 } from './protocol/chatwireProtocol.js';
-export { APP_CALL_ID_PREFIX, MCP_APP_EVENT, isAppCallId } from './protocol/mcpApps.js';
+export { APP_CALL_ID_PREFIX, MCP_APP_EVENT, isAppCallId } from './protocol/chatwireProtocol.js';
 export type { McpAppCallRequest, McpAppCsp, McpAppView } from './protocol/mcpApps.js';
-export { mcpAppsByCall } from './model/mcpAppViews.js';
 export { isTerminalToolCallState } from './lifecycle/toolCallLifecycle.js';
 export type {
   ToolApproval,

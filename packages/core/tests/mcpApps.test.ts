@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunAgentInput } from '@ag-ui/core';
-import { MCP_APP_EVENT, isAppCallId, mcpAppsByCall, type ChatClient, type McpAppCallRequest } from '@chatwire/core';
+import { MCP_APP_EVENT, isAppCallId, type ChatClient, type McpAppCallRequest } from '@chatwire/core';
+import { mcpAppsByCall } from '@chatwire/core/mcp-apps';
 import { callOf, runOf, startAgUiServer, textOf, type Script } from './agUiServer.js';
 
 /**

@@ -26,7 +26,6 @@ export { useComposer } from './primitives/useComposer.js';
 export type { ComposerState, UseComposerOptions } from './primitives/useComposer.js';
 export { createToolUIRegistry, makeToolUI } from './registry/toolUI.js';
 export type { McpAppsChat, McpAppsOptions, McpAppTraffic } from './mcpApps/mcpAppsOptions.js';
-export { mcpAppsDevtoolsView } from './mcpApps/mcpAppsDevtoolsView.js';
 export type { ToolUI, ToolUIOptions, ToolUIProps, ToolUIRegistry } from './registry/toolUI.js';
 export {
   CODE_MODE_DISCOVERY_TOOL_NAME,

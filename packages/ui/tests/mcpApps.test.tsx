@@ -166,6 +166,8 @@ describe('a settled call, as its app reads it (callResultOf)', () => {
 });
 
 describe('MessageList with MCP Apps', () => {
+  // The app view is a lazy chunk behind Suspense: on a loaded machine it can take over findBy's 1 s.
+  const shown = { timeout: 10_000 };
   const chat: McpAppsChat = {
     callAppTool: vi.fn(),
     sendMessage: vi.fn(),
@@ -187,7 +189,7 @@ describe('MessageList with MCP Apps', () => {
 
   it('shows the app in a sandboxed frame in the call’s card, and not the data part on its own', async () => {
     render(<MessageList messages={[message]} apps={{ chat }} />);
-    const frame = await screen.findByTestId('mcp-app-frame');
+    const frame = await screen.findByTestId('mcp-app-frame', undefined, shown);
     expect(frame.getAttribute('sandbox')).toBe(APP_SANDBOX);
     expect(frame.getAttribute('srcdoc')).toContain('Content-Security-Policy');
     expect(screen.getByTestId('mcp-app').getAttribute('data-server')).toBe('clock');
@@ -198,7 +200,7 @@ describe('MessageList with MCP Apps', () => {
     const setAppContext = vi.fn();
     const own: McpAppsChat = { ...chat, setAppContext };
     const view = render(<MessageList messages={[message]} apps={{ chat: own }} />);
-    const frame = (await screen.findByTestId('mcp-app-frame')) as HTMLIFrameElement;
+    const frame = (await screen.findByTestId('mcp-app-frame', undefined, shown)) as HTMLIFrameElement;
     view.rerender(<MessageList messages={[]} apps={{ chat: own }} />);
     expect(screen.queryAllByTestId('mcp-app-frame')).toHaveLength(0);
     // The host lets go a moment later (a Strict Mode remount would take it back first).

@@ -1,11 +1,15 @@
-import { MCP_APP_EVENT, type McpAppView } from '../protocol/mcpApps.js';
+import { MCP_APP_EVENT } from '../protocol/chatwireProtocol.js';
+import type { McpAppView } from '../protocol/mcpApps.js';
 import type { MessagePart } from './messages.js';
 
 const isText = (value: unknown): value is string => typeof value === 'string';
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** The app of one {@link MCP_APP_EVENT} part's data, when its shape is right; anything else is no app. */
-function readView(data: unknown): McpAppView | undefined {
+/**
+ * The app one {@link MCP_APP_EVENT} part's data describes, when its shape is right; anything else
+ * is no app (`undefined`).
+ */
+export function readMcpApp(data: unknown): McpAppView | undefined {
   if (!isRecord(data)) return undefined;
   const { toolCallId, server, tool, resourceUri, html, bytes, sha256, csp, prefersBorder, toolDefinition, error } = data;
   if (!isText(toolCallId) || !isText(server) || !isText(tool) || !isText(resourceUri) || !isText(html) || !isText(sha256)) return undefined;
@@ -47,7 +51,7 @@ export function mcpAppsByCall(parts: readonly MessagePart[]): ReadonlyMap<string
   const apps = new Map<string, McpAppView>();
   for (const part of parts) {
     if (part.type !== 'data' || part.name !== MCP_APP_EVENT) continue;
-    const view = readView(part.data);
+    const view = readMcpApp(part.data);
     if (view) apps.set(view.toolCallId, view);
   }
   return apps;

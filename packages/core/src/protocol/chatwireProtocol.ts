@@ -23,6 +23,22 @@ export const CHATWIRE_EVENTS = {
  */
 export const TOOL_PROGRESS_EVENT = 'chatwire.mcp.tool_progress';
 
+/**
+ * The `CUSTOM` event that brings an MCP server's app for a tool call (from `@chatwire/mcp`): a data
+ * part envelope `{ id: toolCallId, data: McpAppView }` (see mcpApps.ts), sent as soon as the model starts a call of a
+ * tool whose server declared an app (`_meta.ui.resourceUri`), before its arguments stream. Every
+ * `ChatClient` keeps it as a `data` part of this name, one per call, without the app declaring it.
+ */
+export const MCP_APP_EVENT = 'chatwire.mcp.app';
+
+/** The prefix of the ids of calls an app made (`appcall_3f9c2a7b1e0d4c58`): the model is never sent them. */
+export const APP_CALL_ID_PREFIX = 'appcall';
+
+/** Whether a tool call id is one of an app's calls (see {@link APP_CALL_ID_PREFIX}). */
+export function isAppCallId(toolCallId: string): boolean {
+  return toolCallId.startsWith(`${APP_CALL_ID_PREFIX}_`);
+}
+
 /** The `data` of a {@link TOOL_PROGRESS_EVENT} part: how far a running tool call is. */
 export interface ToolProgress {
   readonly toolCallId: string;

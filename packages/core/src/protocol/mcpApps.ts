@@ -1,16 +1,9 @@
 /**
- * MCP Apps (the `io.modelcontextprotocol/ui` extension) on the Chatwire wire: the event that brings a
- * tool's app to the browser, and the run input that makes a call for an app. docs/protocol.md shows
- * each with JSON.
+ * MCP Apps (the `io.modelcontextprotocol/ui` extension) on the Chatwire wire: what the event that
+ * brings a tool's app to the browser carries, and the run input that makes a call for an app.
+ * docs/protocol.md shows each with JSON. Types only: the event's name and the app calls' id prefix are
+ * with the other names in chatwireProtocol.ts (the modules that read them share that one chunk).
  */
-
-/**
- * The `CUSTOM` event that brings an MCP server's app for a tool call (from `@chatwire/mcp`): a data
- * part envelope `{ id: toolCallId, data: McpAppView }`, sent as soon as the model starts a call of a
- * tool whose server declared an app (`_meta.ui.resourceUri`), before its arguments stream. Every
- * `ChatClient` keeps it as a `data` part of this name, one per call, without the app declaring it.
- */
-export const MCP_APP_EVENT = 'chatwire.mcp.app';
 
 /** The origins an app's HTML may reach, as its server declared them (`_meta.ui.csp`). */
 export interface McpAppCsp {
@@ -70,12 +63,4 @@ export interface McpAppCallRequest {
   /** The tool's name as its MCP server lists it. */
   readonly name: string;
   readonly arguments: Readonly<Record<string, unknown>>;
-}
-
-/** The prefix of the ids of calls an app made (`appcall_3f9c2a7b1e0d4c58`): the model is never sent them. */
-export const APP_CALL_ID_PREFIX = 'appcall';
-
-/** Whether a tool call id is one of an app's calls (see {@link APP_CALL_ID_PREFIX}). */
-export function isAppCallId(toolCallId: string): boolean {
-  return toolCallId.startsWith(`${APP_CALL_ID_PREFIX}_`);
 }

@@ -1,6 +1,5 @@
 import type { DataPart } from '../model/messages.js';
-import { TOOL_PROGRESS_EVENT } from '../protocol/chatwireProtocol.js';
-import { MCP_APP_EVENT } from '../protocol/mcpApps.js';
+import { MCP_APP_EVENT, TOOL_PROGRESS_EVENT } from '../protocol/chatwireProtocol.js';
 import { trackActiveRun } from './activeRun.js';
 import { extensionReducer, RESERVED_REDUCERS, type CustomEventExtension } from './customEvents.js';
 import { readDataPart, reduceDataPart, type DataPartSchemas } from './dataParts.js';

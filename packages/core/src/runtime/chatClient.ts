@@ -8,7 +8,7 @@ import { nextStep, pendingInterrupts } from '../model/continuation.js';
 import type { ClientDiscovery } from '../discovery/clientManaged.js';
 import { ChatwireError, describeError } from '../base/errors.js';
 import { createId } from '../base/ids.js';
-import { isProductionBuild, type AppMessage, type InspectionObserver } from '../inspection/inspection.js';
+import { isProductionBuild, type AppMessage, type InspectionEvent, type InspectionObserver } from '../inspection/inspection.js';
 import { toolCallParts, type ChatMessage, type MessagePart } from '../model/messages.js';
 import type { AttachmentOptions } from './attachments.js';
 import type { FileInput } from '../model/messages.js';
@@ -259,8 +259,7 @@ export class ChatClient {
    * timeline); free when nobody inspects. `@chatwire/ui`'s app view reports each one it reads or sends.
    */
   reportAppMessage(message: AppMessage): void {
-    const { inspector } = this.#store;
-    if (inspector.active) inspector.emit({ type: 'app', at: Date.now(), ...message });
+    this.#inspect({ type: 'app', at: Date.now(), ...message });
   }
 
   /** Replaces some options; later requests and callbacks use the new values. */
@@ -565,14 +564,14 @@ export class ChatClient {
   readonly callAppTool = (input: AppToolCallInput): Promise<AppToolCallResult> => {
     return import('./appToolCall.js').then((module) =>
       module.callAppTool(
+        this,
         {
-          getSnapshot: this.getSnapshot,
-          subscribe: this.subscribe,
           busy: () => this.#busy(),
-          nextRest: () => this.#turn.nextRest(),
-          // (nextStep is the client's already: the lazily loaded module does not carry it.)
-          waitingOnUser: () => nextStep(this.getSnapshot()) === 'waiting',
           start: (options) => this.#startTurn(this.#newTurn(options)),
+          step: nextStep,
+          find: findToolCall,
+          settled: isTerminalToolCallState,
+          id: createId,
         },
         input,
       ),
@@ -612,9 +611,14 @@ export class ChatClient {
     this.#store.clear();
   }
 
-  #warn(message: string): void {
+  /** Tells the chat's inspectors (devtools); nothing when none inspects. */
+  #inspect(event: InspectionEvent): void {
     const { inspector } = this.#store;
-    if (inspector.active) inspector.emit({ type: 'warning', at: Date.now(), message });
+    if (inspector.active) inspector.emit(event);
+  }
+
+  #warn(message: string): void {
+    this.#inspect({ type: 'warning', at: Date.now(), message });
     if (this.#options.onWarning) this.#options.onWarning(message);
     else if (!isProductionBuild()) console.warn(`[chatwire] ${message}`);
   }
@@ -660,7 +664,7 @@ export class ChatClient {
       if (this.#busy()) return this.#refuse(this.#busyError());
     }
     const now = Date.now();
-    if (this.#store.inspector.active) this.#store.inspector.emit({ type: 'turn', at: now, id });
+    this.#inspect({ type: 'turn', at: now, id });
     this.#store.dispatch({
       type: 'userMessage',
       message: { id, role: 'user', parts, createdAt: now, ...(metadata ? { metadata } : {}) },
@@ -695,7 +699,7 @@ export class ChatClient {
     const store = this.#store;
     const tools = this.#wireTools.get(this.#options.tools, this.#options.manageDiscovery, this.getSnapshot().messages);
     const send = turn.options;
-    const context = this.#appContexts.size > 0 ? [...(this.#options.context ?? []), ...this.#appContexts.values()] : this.#options.context;
+    const context = [...(this.#options.context ?? []), ...this.#appContexts.values()];
     const input = buildRunInput({ store, runId, tools, context, send, history: this.#options.history });
     // A run read again was sent before: its resume entries went with it.
     store.dispatch({ type: 'requestStarted', runId, ...(resuming ? { readAgain: true } : {}) });
@@ -707,7 +711,7 @@ export class ChatClient {
         usage: managed.usage(runId, tools, this.#options.tools ?? [], fullHistory(store.getSnapshot(), input.messages)),
         now: Date.now(),
       });
-    if (store.inspector.active) store.inspector.emit({ type: 'request', at: Date.now(), runId, input });
+    this.#inspect({ type: 'request', at: Date.now(), runId, input });
 
     let ending: Awaited<ReturnType<typeof readRun>>;
     try {
@@ -759,7 +763,7 @@ export class ChatClient {
   #fail(turn: Turn<SendOptions>, error: ChatwireError): void {
     this.#tools.abortAll();
     this.#store.dispatch({ type: 'failed', error, now: Date.now() });
-    if (this.#store.inspector.active) this.#store.inspector.emit({ type: 'error', at: Date.now(), error });
+    this.#inspect({ type: 'error', at: Date.now(), error });
     this.#options.onError?.(error);
     turn.rest();
   }

@@ -2,7 +2,6 @@ import { Fragment, memo, useEffect, useMemo, useRef, useState, type FormEvent, t
 import {
   MCP_APP_EVENT,
   TOOL_PROGRESS_EVENT,
-  mcpAppsByCall,
   messageText,
   type ChatMessage,
   type FilePart,
@@ -153,14 +152,21 @@ const MessageRow = memo(function MessageRow(props: {
   );
 });
 
+/** The data of a message's `chatwire.mcp.app` parts by tool call id (the part's id), unchecked. */
+function appDataByCall(parts: readonly MessagePart[]): ReadonlyMap<string, unknown> {
+  const apps = new Map<string, unknown>();
+  for (const part of parts) if (part.type === 'data' && part.name === MCP_APP_EVENT && part.id !== undefined) apps.set(part.id, part.data);
+  return apps;
+}
+
 function AssistantMessage(props: { message: ChatMessage; isLast: boolean; busy: boolean; options: RowOptions }) {
   const { message, options } = props;
   const streaming = props.isLast && props.busy;
   const text = messageText(message);
   // Progress reports (data parts) are drawn on their call's card, not on their own.
   const progress = useMemo(() => toolProgressByCall(message.parts), [message.parts]);
-  // So are MCP Apps: each in its call's card.
-  const apps = useMemo(() => (options.apps ? mcpAppsByCall(message.parts) : undefined), [options.apps, message.parts]);
+  // So are MCP Apps: each in its call's card (read when the app view loads).
+  const apps = useMemo(() => (options.apps ? appDataByCall(message.parts) : undefined), [options.apps, message.parts]);
   return (
     <>
       {message.parts.map((part, index) => {

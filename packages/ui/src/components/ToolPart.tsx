@@ -1,8 +1,8 @@
 import { lazy, memo, Suspense, type ReactNode } from 'react';
-import { isAppCallId, type McpAppView as McpAppData, type ToolCallPart, type ToolProgress } from '@chatwire/core';
+import { isAppCallId, type ToolCallPart, type ToolProgress } from '@chatwire/core';
 import type { McpAppsOptions } from '../mcpApps/mcpAppsOptions.js';
 import type { ToolUIRegistry } from '../registry/toolUI.js';
-import { CODE_MODE_EXECUTION_TOOL_NAME, isDiscoveryCall, toolCallStatus } from '../vocabulary.js';
+import { CODE_MODE_EXECUTION_TOOL_NAME, formatSize, isDiscoveryCall, toolCallStatus } from '../vocabulary.js';
 import { CodeExecutionCard } from './CodeExecutionCard.js';
 import { DiscoveryStep } from './DiscoveryStep.js';
 import { ToolCallCard } from './ToolCallCard.js';
@@ -24,14 +24,19 @@ export interface ToolPartProps {
   renderApproval?: ((part: ToolCallPart) => ReactNode) | undefined;
   /** The call's latest progress report, shown on the card while it runs. */
   progress?: ToolProgress | undefined;
-  /** The call's MCP App, when its server sent one (`mcpAppsByCall`). */
-  app?: McpAppData | undefined;
+  /**
+   * The call's MCP App, when its server sent one: the `chatwire.mcp.app` data part's data as the
+   * message keeps it (unchecked; the app view reads it with `readMcpApp` when it loads).
+   */
+  app?: unknown;
   /** How MCP Apps render; without it a call with an app gets its card. */
   apps?: McpAppsOptions | undefined;
 }
 
-// The app view (the bridge and the MCP SDK it needs) loads the first time a call with an app renders.
-const McpAppView = lazy(() => import('../mcpApps/McpAppView.js').then((module) => ({ default: module.McpAppView })));
+// The app's frame (the bridge and the MCP SDK it needs, and the reading of the app) loads the first
+// time a call with an app renders; the card around it is drawn here, so that chunk shares nothing
+// with the first load (a bundler splits what it shares out of the load's chunks).
+const McpAppPart = lazy(() => import('../mcpApps/McpAppFrame.js').then((module) => ({ default: module.McpAppPart })));
 
 /**
  * One tool call part, drawn by what it is: a discovery step, a Code Mode execution, the tool's own
@@ -51,13 +56,14 @@ export const ToolPart = memo(function ToolPart(props: ToolPartProps) {
     ...(onApproval ? { onApproval } : {}),
     ...(props.renderApproval ? { renderApproval: props.renderApproval } : {}),
   };
-  const { app, apps } = props;
-  if (!renderer && app && apps && !apps.off?.includes(app.server) && !isAppCallId(part.toolCallId)) {
-    if (app.error) {
+  const { apps } = props;
+  const app = props.app as { readonly server?: unknown; readonly error?: unknown } | null | undefined;
+  if (!renderer && app && apps && !apps.off?.includes(String(app.server)) && !isAppCallId(part.toolCallId)) {
+    if (typeof app.error === 'string' && app.error !== '') {
       // The server's app could not be read (too large, missing, not an MCP App): the card says so.
       const note = (
         <p className="cw-tool-note" data-testid="mcp-app-error">
-          {`The app from ${app.server} cannot be shown: ${app.error}`}
+          {`The app from ${String(app.server)} cannot be shown: ${app.error.slice(0, 1_000)}`}
         </p>
       );
       return <ToolCallCard part={part} progress={props.progress} {...approvalProps} app={note} />;
@@ -65,7 +71,18 @@ export const ToolPart = memo(function ToolPart(props: ToolPartProps) {
     const card = <ToolCallCard part={part} progress={props.progress} {...approvalProps} />;
     return (
       <Suspense fallback={card}>
-        <McpAppView part={part} app={app} options={apps} progress={props.progress} {...approvalProps} />
+        <McpAppPart
+          part={part}
+          data={app}
+          options={apps}
+          formatSize={formatSize}
+          card={(view, stopped) => (
+            <ToolCallCard part={part} progress={props.progress} {...approvalProps} app={view}>
+              {/* The app shows the result while it runs; a stopped app leaves the card's own fields. */}
+              {stopped ? undefined : <p className="cw-tool-note">Shown in the app above.</p>}
+            </ToolCallCard>
+          )}
+        />
       </Suspense>
     );
   }

@@ -1,4 +1,5 @@
-import { mcpAppsByCall, type ChatMessage, type McpAppView } from '@chatwire/core';
+import type { ChatMessage, McpAppView } from '@chatwire/core';
+import { mcpAppsByCall } from '@chatwire/core/mcp-apps';
 import type { DevtoolsBlock, DevtoolsViewChat, DevtoolsViewInput, DevtoolsViewModule } from '@chatwire/core/shared';
 import { formatSize } from '../vocabulary.js';
 import { mcpAppCsp } from './appCsp.js';

@@ -12,6 +12,8 @@
  */
 export { McpAppView } from './McpAppView.js';
 export type { McpAppViewProps } from './McpAppView.js';
+export { McpAppFrame } from './McpAppFrame.js';
+export type { McpAppFrameProps } from './McpAppFrame.js';
 export { callResultOf, createMcpAppHost } from './mcpAppHost.js';
 export type { CallOutcome, McpAppHost, McpAppHostOptions, McpAppState } from './mcpAppHost.js';
 export { APP_SANDBOX, appDocument } from './appFrame.js';
