@@ -237,14 +237,19 @@ test.describe('bad input', () => {
       };
       requestAnimationFrame(tick);
     });
+    const sentAt = Date.now();
     await send(page, 'use fixture__show_flood');
     const { view } = appOf(page, 'fixture__show_flood');
     await expect(view).toHaveAttribute('data-app-state', 'stopped');
+    // The flood lasted at most this long (less: the send, the model and the app's start come first).
+    const seconds = Math.ceil((Date.now() - sentAt) / 1_000);
     await expect(view.getByTestId('mcp-app-stopped')).toHaveText('The app sent too many messages and was stopped.');
     const received = Number(await view.getAttribute('data-received'));
     const dropped = Number(await view.getAttribute('data-dropped'));
-    // Its handshake and at most 100 of its messages in the second it flooded; at least 1,000 dropped unread.
-    expect(received).toBeLessThanOrEqual(101);
+    // Its handshake and at most 100 of its messages a second (101 when it floods within its first
+    // second, as on an idle machine; more seconds when a loaded one spreads its bursts out); at least
+    // 1,000 dropped unread. The exact per-second bound is FrameTransport's unit test's (a fake clock).
+    expect(received).toBeLessThanOrEqual(1 + 100 * seconds);
     expect(dropped).toBeGreaterThanOrEqual(1_000);
     const frames = await page.evaluate(() => (window as unknown as { framesDrawn: number }).framesDrawn);
     expect(frames).toBeGreaterThan(10);
