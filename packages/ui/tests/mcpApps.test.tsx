@@ -191,7 +191,8 @@ describe('MessageList with MCP Apps', () => {
     render(<MessageList messages={[message]} apps={{ chat }} />);
     const frame = await screen.findByTestId('mcp-app-frame', undefined, shown);
     expect(frame.getAttribute('sandbox')).toBe(APP_SANDBOX);
-    expect(frame.getAttribute('srcdoc')).toContain('Content-Security-Policy');
+    // The frame is drawn first; its document is given in the view's effect, after the commit.
+    await waitFor(() => expect(frame.getAttribute('srcdoc')).toContain('Content-Security-Policy'));
     expect(screen.getByTestId('mcp-app').getAttribute('data-server')).toBe('clock');
     expect(screen.getAllByTestId('tool-call')).toHaveLength(1);
   });
