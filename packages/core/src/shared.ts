@@ -76,7 +76,20 @@ export { countDiscoveryExchange, countToolList, discoveryUsage } from './discove
 export type { CacheSplit, LazyAgainstEager, ModelledCall } from './model/conversationUsage.js';
 export type { CountableTool, DiscoveryTokenCounter } from './discovery/discoveryUsage.js';
 export { createToolSearch } from './discovery/toolSearch.js';
-export type { ToolSearch, ToolSearchInput, ToolSearchMatch, ToolSearchOptions, ToolSearchQueryOptions } from './discovery/toolSearch.js';
+export type {
+  ToolSearch,
+  ToolSearchExclusion,
+  ToolSearchExplainOptions,
+  ToolSearchExplanation,
+  ToolSearchField,
+  ToolSearchInput,
+  ToolSearchMatch,
+  ToolSearchOptions,
+  ToolSearchQueryOptions,
+  ToolSearchQueryWord,
+  ToolSearchRanking,
+  ToolSearchWordMatch,
+} from './discovery/toolSearch.js';
 export { runDiscoverySearch } from './discovery/discoverySearch.js';
 export type { DiscoveryMatch, DiscoverySearchReport, DiscoverySearchTool, ToolSearchHook } from './discovery/discoverySearch.js';
 export { GROUPED_CATALOG_ABOVE, groupedCatalog } from './discovery/catalogGroups.js';
