@@ -95,7 +95,15 @@ export type { DiscoveryMatch, DiscoverySearchReport, DiscoverySearchTool, ToolSe
 export { GROUPED_CATALOG_ABOVE, groupedCatalog } from './discovery/catalogGroups.js';
 export type { CatalogGroups, GroupedCatalogTool } from './discovery/catalogGroups.js';
 export { recordHistory } from './inspection/eventHistory.js';
-export type { HistoryRecorder, HistoryTurn, RecordedEvent, RecordedRun, SettledSnapshot } from './inspection/eventHistory.js';
+export type {
+  HistoryRecorder,
+  HistoryTurn,
+  RecordedAction,
+  RecordedActions,
+  RecordedEvent,
+  RecordedRun,
+  SettledSnapshot,
+} from './inspection/eventHistory.js';
 export { CHAT_RECORD_FORMAT, MAX_CHAT_RECORD_CHARS, readChatRecord, runRecord } from './inspection/chatRecord.js';
 export { netWords } from './inspection/netWords.js';
 export type { NetWords } from './inspection/netWords.js';
