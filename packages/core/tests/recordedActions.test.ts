@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ChatClient, ChatSnapshot, ChatState, ToolCallPart } from '@chatwire/core';
+import type { ChatSnapshot, ChatState, ToolCallPart } from '@chatwire/core';
 import { readChatRecord, recordHistory, reduceChat, type ChatAction, type ChatRecord } from '@chatwire/core/shared';
 import { loadEventReducers } from '@chatwire/core/wire';
 import { callOf, runOf, startAgUiServer, textOf, type Script } from './agUiServer.js';
