@@ -28,6 +28,7 @@ export type {
   ResultMetadata,
   ToolCatalog,
   ToolCatalogEntry,
+  ToolCatalogSearch,
   ToolServerEvent,
   ToolServerStatus,
 } from './protocol/chatwireProtocol.js';
@@ -90,7 +91,7 @@ export type {
   ToolSearchRanking,
   ToolSearchWordMatch,
 } from './discovery/toolSearch.js';
-export { runDiscoverySearch } from './discovery/discoverySearch.js';
+export { DISCOVERY_SEARCH_DEFAULTS, runDiscoverySearch } from './discovery/discoverySearch.js';
 export type { DiscoveryMatch, DiscoverySearchReport, DiscoverySearchTool, ToolSearchHook } from './discovery/discoverySearch.js';
 export { GROUPED_CATALOG_ABOVE, groupedCatalog } from './discovery/catalogGroups.js';
 export type { CatalogGroups, GroupedCatalogTool } from './discovery/catalogGroups.js';
