@@ -192,7 +192,13 @@ describe('explain: why the search ranked each tool', async () => {
   ];
 
   it("is the search's own ranking: its first `returned` tools are what search answers, for any options", async () => {
-    const options = [{}, { topK: 1 }, { topK: 3, minScore: 0.5 }, { minScore: 0.9 }, { filter: (name: string) => name !== 'getCurrentWeather' }];
+    const options = [
+      {},
+      { topK: 1 },
+      { topK: 3, minScore: 0.5 },
+      { minScore: 0.9 },
+      { filter: (name: string) => name !== 'getCurrentWeather' },
+    ];
     let compared = 0;
     for (const query of queries)
       for (const option of options) {

@@ -559,7 +559,7 @@ describe('the catalog describes the search (createToolsHandler with discovery)',
   });
 
   it('serves neither without the discovery options', async () => {
-    const served = (await (await createToolsHandler(withMeetings)(new Request('http://localhost/api/tools'))).json()) as ToolCatalog;
+    const served = (await createToolsHandler(withMeetings)(new Request('http://localhost/api/tools')).json()) as ToolCatalog;
     expect(served.search).toBeUndefined();
     expect(served.tools.some((tool) => 'parameters' in tool)).toBe(false);
   });
