@@ -137,7 +137,11 @@ export interface ToolSearch {
    * indexed; others are added, replaced or removed.
    */
   update(tools: readonly ToolSearchInput[], options?: ToolSearchOptions): void;
-  /** Builds the index now rather than on the first search. */
+  /**
+   * Builds the index now, or applies the latest `update`, rather than on the next search: a caller
+   * that indexes a large catalog a slice at a time (`update` with a growing list, then `ready`)
+   * keeps each step short.
+   */
   ready(): Promise<void>;
 }
 
@@ -181,7 +185,7 @@ export function createToolSearch(tools: readonly ToolSearchInput[], options: Too
       catalog = { tools: next, options: nextOptions };
     },
     async ready() {
-      await ready();
+      await current();
     },
     async search(query, searchOptions) {
       return (await current()).search(query, searchOptions);

@@ -1,0 +1,89 @@
+import type { ToolCatalogSearch } from '@chatwire/core/shared';
+import { CONFUSION_RATIO, type HealthQuery, type HealthRow } from '../../viewModel/health.js';
+import type { PartialToolCatalogEntry } from '../../viewModel/tools.js';
+import { useSearchSetup } from '../search/useSearchIndex.js';
+import { ShowMore, useCappedList } from '../views/ShowMore.js';
+import { useHealth } from './useHealth.js';
+
+const rankText = (query: HealthQuery | undefined) =>
+  !query ? '' : query.rank === undefined ? 'not found' : `${query.rank}${query.returned ? '' : ' (cut)'}`;
+
+const percent = (value: number) => `${Math.round(value * 100)}%`;
+
+function Row({ row }: { row: HealthRow }) {
+  const byName = row.queries.find((query) => query.kind === 'name');
+  const byDescription = row.queries.find((query) => query.kind === 'description');
+  const tone = row.findability >= 0.99 ? 'cw-good' : row.findability >= 0.5 ? 'cw-warn' : 'cw-bad';
+  return (
+    <tr data-testid="health-row" data-tool={row.name} data-findability={row.findability}>
+      <td className="cw-name">{row.name}</td>
+      <td className={`num ${tone}`} data-testid="health-findability">
+        {percent(row.findability)}
+      </td>
+      <td className="num" title={byName?.text}>
+        {rankText(byName)}
+      </td>
+      <td className="num" title={byDescription?.text}>
+        {rankText(byDescription)}
+      </td>
+      <td data-testid="health-confused">
+        {row.confusedWith
+          .map((other) => `${other.name}${other.ratio === undefined ? ' (found instead)' : ` (${other.ratio.toFixed(2)}×)`}`)
+          .join(', ')}
+      </td>
+      <td className="num">{row.tokens ?? ''}</td>
+    </tr>
+  );
+}
+
+/**
+ * Discovery health: each lazy tool searched for with requests made of its own words (its name, its
+ * description's first sentence), worst first: how findable it is, the tools it is confused with,
+ * and what its definition costs. The descriptions to improve are at the top.
+ */
+export function HealthView(props: { catalog: readonly PartialToolCatalogEntry[] | undefined; search: ToolCatalogSearch | undefined }) {
+  const keyed = useSearchSetup(props.catalog, props.search);
+  const { rows, done, error } = useHealth(keyed);
+  const capped = useCappedList(rows ?? [], 50);
+  if (!props.catalog) return <p className="cw-empty">Discovery health needs the tool catalog (catalogUrl).</p>;
+  if (!keyed) return <p className="cw-empty">The catalog has no lazy tools: there is nothing to discover.</p>;
+  const { setup } = keyed;
+  const total = setup.tools.length;
+  const poor = rows?.filter((row) => row.findability < 1).length ?? 0;
+  return (
+    <div data-testid="devtools-health">
+      <p className="cw-note">
+        {`Each lazy tool is searched for with its name's words and with its description's first sentence, by the server's search (topK ${setup.topK}, minScore ${setup.minScore}). Findability is the mean of 1 / rank over the two (0 when the search does not return it); "confused with" lists tools scoring at least ${CONFUSION_RATIO} of its score for one of them. Worst first: improve these names and descriptions.`}
+      </p>
+      {error ? <p className="cw-bad">{`Health could not be computed: ${error}`}</p> : null}
+      {!rows ? (
+        <p className="cw-note" role="status" data-testid="health-progress">{`Ranking ${total} lazy tools… (${done} searches so far)`}</p>
+      ) : (
+        <>
+          <p className="cw-chips" data-testid="health-summary">
+            <span className="cw-chip">{`${total} lazy tools`}</span>
+            <span className="cw-chip">{`${poor} not first for their own words`}</span>
+          </p>
+          <table aria-label="Discovery health" data-testid="health-table">
+            <thead>
+              <tr>
+                <th>Tool</th>
+                <th className="num">Findability</th>
+                <th className="num">Rank by name</th>
+                <th className="num">Rank by description</th>
+                <th>Confused with</th>
+                <th className="num">Tokens</th>
+              </tr>
+            </thead>
+            <tbody>
+              {capped.items.map((row) => (
+                <Row key={row.name} row={row} />
+              ))}
+            </tbody>
+          </table>
+          <ShowMore list={capped} />
+        </>
+      )}
+    </div>
+  );
+}
