@@ -138,7 +138,8 @@ describe('a 1,000-tool catalog never blocks the page', () => {
       });
       expect(rows).toHaveLength(1_000);
       expect(searches).toBe(2_000);
-      expect(Math.max(...searchesPerSlice)).toBeLessThanOrEqual(8);
+      expect(searchesPerSlice.length).toBeGreaterThanOrEqual(249);
+    expect(Math.max(...searchesPerSlice)).toBeLessThanOrEqual(8);
       expect(pageRanAt).toBeLessThanOrEqual(8);
     },
   );
