@@ -246,6 +246,8 @@ describe('explain: why the search ranked each tool', async () => {
     expect(byScore.cutBy).toBe('minScore');
     expect(byScore.ranked[byScore.returned]?.score).toBeLessThan(1);
     expect((await index.explain('weather', { topK: 5 })).cutBy).toBe('none');
+    // Both would cut after rank 1: the search takes one match, then stops at topK before reading the next score.
+    expect(await index.explain('weather', { topK: 1, minScore: 1 })).toMatchObject({ returned: 1, cutBy: 'topK' });
 
     const required = await index.explain('weather +days');
     expect(required.ranked.map((ranking) => ranking.name)).toEqual(['weather__get_forecast']);

@@ -320,9 +320,10 @@ export function createToolSearchEngine(
     minScore: number,
   ): { returned: number; cutBy: ToolSearchExplanation['cutBy'] } {
     let returned = 0;
+    // In the search's order: topK is checked after each match taken, minScore before the next.
     for (const result of ranked) {
-      if (result.score < minScore) return { returned, cutBy: 'minScore' };
       if (returned >= topK) return { returned, cutBy: 'topK' };
+      if (result.score < minScore) return { returned, cutBy: 'minScore' };
       returned++;
     }
     return { returned, cutBy: 'none' };

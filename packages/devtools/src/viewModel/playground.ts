@@ -108,7 +108,7 @@ export function explainExpected(explanation: ToolSearchExplanation, name: string
   else if (outcome === 'cut') {
     const score = ranking?.score ?? 0;
     reasons.push(
-      explanation.cutBy === 'minScore' && score < explanation.minScore
+      score < explanation.minScore
         ? `Rank ${index + 1} of ${of}, score ${score}: under minScore ${explanation.minScore}, so the search does not return it.`
         : `Rank ${index + 1} of ${of}: past topK ${explanation.topK}, so the search does not return it.`,
     );
