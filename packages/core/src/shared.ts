@@ -47,7 +47,7 @@ export { validateWithSchema, withoutDialect } from './tools/toolSchema.js';
 export type { StandardJsonSchemaValidator, Validation } from './tools/toolSchema.js';
 export { executeTool, executeValidatedTool } from './tools/toolExecution.js';
 export type { ToolOutcome } from './tools/toolExecution.js';
-export { DISCOVERY_NOTE, discoveryCatalog, firstSentence, isGrouped, nameDiscoveryTool, searchDiscoveryTool } from './discovery/catalog.js';
+export { DISCOVERY_NOTE, discoveryCatalog, isGrouped, nameDiscoveryTool, searchDiscoveryTool } from './discovery/catalog.js';
 export type { CatalogDetail, CatalogTool, DiscoveryCatalogTool } from './discovery/catalog.js';
 export {
   createCompactionMarker,

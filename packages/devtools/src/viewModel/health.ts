@@ -1,20 +1,24 @@
-import { firstSentence, type ToolSearch, type ToolSearchInput } from '@chatwire/core/shared';
+import type { ToolSearch, ToolSearchInput } from '@chatwire/core/shared';
 import { splitWords } from '@chatwire/core/wire';
 import type { CatalogSearchSetup } from './searchIndex.js';
 import { runInSlices, type SliceOptions } from './slices.js';
 
 /**
  * Discovery health: how findable each lazy tool is by the search the server runs. Each tool is
- * searched for with requests made of its own words (its name's words, its description's first
- * sentence); a tool the search cannot find from its own words, or finds only beside others, has a
+ * searched for with requests made of its own words: its name's words, its description, and its
+ * description without the words of its name (what it does, as a user might say it). A tool the
+ * search cannot find first from its own words, or finds first only just ahead of another, has a
  * name or description to improve. Every figure is read off core's search (`explain`), with the
  * server's `topK` and `minScore`.
  */
 
 /** A request made from a tool's own words, and where the search put the tool. */
 export interface HealthQuery {
-  /** `name`: the name's words ("get forecast"); `description`: the description's first sentence. */
-  readonly kind: 'name' | 'description';
+  /**
+   * `name`: the name's words ("get forecast"); `description`: its description; `without-name`: its
+   * description's words that are not words of its name (none left: no such request).
+   */
+  readonly kind: 'name' | 'description' | 'without-name';
   readonly text: string;
   /** The tool's 1-based rank among the tools the search ranked; undefined when no word matched it. */
   readonly rank: number | undefined;
@@ -22,6 +26,8 @@ export interface HealthQuery {
   readonly score: number | undefined;
   /** Whether the search returns it (within `topK`, at least `minScore`). */
   readonly returned: boolean;
+  /** Ranked first: 1 minus the next tool's score (how far ahead it is); else 0. */
+  readonly margin: number;
 }
 
 /** Another tool a request from this tool's words also finds: near it or above it. */
@@ -44,6 +50,8 @@ export interface HealthRow {
    * every request made of its own words.
    */
   readonly findability: number;
+  /** 0..1: its smallest margin over its requests (0 when another tool ties or outranks it in one). */
+  readonly margin: number;
   readonly queries: readonly HealthQuery[];
   /** Tools scoring at least {@link CONFUSION_RATIO} of its score for one of its requests, closest first. */
   readonly confusedWith: readonly Confusion[];
@@ -55,29 +63,31 @@ export const CONFUSION_RATIO = 0.8;
 /** Most confusions listed per tool. */
 const MAX_CONFUSIONS = 5;
 
-/** The requests a tool is searched for with: its name's words, and its description's first sentence (when it has one). */
-export function healthQueries(tool: ToolSearchInput): { readonly kind: HealthQuery['kind']; readonly text: string }[] {
+/** The first two requests a tool is searched for with: its name's words, and its description (when it has one). */
+export function healthQueries(tool: ToolSearchInput): { readonly kind: 'name' | 'description'; readonly text: string }[] {
   const name = splitWords(tool.name).join(' ');
-  const sentence = firstSentence(typeof tool.description === 'string' ? tool.description : '');
-  return [
-    { kind: 'name' as const, text: name },
-    ...(sentence && sentence.toLowerCase() !== name ? [{ kind: 'description' as const, text: sentence }] : []),
-  ].filter((query) => query.text.trim() !== '');
+  const description = typeof tool.description === 'string' ? tool.description.trim() : '';
+  return [{ kind: 'name' as const, text: name }, ...(description ? [{ kind: 'description' as const, text: description }] : [])].filter(
+    (query) => query.text !== '',
+  );
 }
 
-/** Worst first: least findable, then most confused, then dearest, then by name. */
+/** Worst first: least findable, then least ahead of the next tool, then dearest, then by name. */
 export function byWorstHealth(a: HealthRow, b: HealthRow): number {
   return (
     a.findability - b.findability ||
-    b.confusedWith.length - a.confusedWith.length ||
+    a.margin - b.margin ||
     (b.tokens ?? 0) - (a.tokens ?? 0) ||
     (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)
   );
 }
 
+const round = (value: number, places: number) => Math.round(value * 10 ** places) / 10 ** places;
+
 /**
  * Every lazy tool's health, worst first: one search per request (`explain` without details, so the
- * cut is the server's), run a few searches per slice so a large catalog never blocks the page.
+ * cut is the server's), a few searches per slice so a large catalog never blocks the page. The
+ * third request is built from the second's reading (its words whose index terms are not the name's).
  */
 export async function computeHealth(setup: CatalogSearchSetup, index: ToolSearch, options: SliceOptions = {}): Promise<HealthRow[]> {
   const rows: HealthRow[] = [];
@@ -86,30 +96,42 @@ export async function computeHealth(setup: CatalogSearchSetup, index: ToolSearch
     for (const tool of setup.tools) {
       const queries: HealthQuery[] = [];
       const confusions = new Map<string, Confusion>();
+      const nameTerms = new Set<string>();
+      let withoutName = '';
+      const ask = async (kind: HealthQuery['kind'], text: string) => {
+        const explanation = await index.explain(text, cut);
+        const at = explanation.ranked.findIndex((ranking) => ranking.name === tool.name);
+        const own = at >= 0 ? explanation.ranked[at] : undefined;
+        queries.push({
+          kind,
+          text,
+          rank: at >= 0 ? at + 1 : undefined,
+          score: own?.score,
+          returned: at >= 0 && at < explanation.returned,
+          margin: at === 0 ? round(1 - (explanation.ranked[1]?.score ?? 0), 3) : 0,
+        });
+        // Near it or above it; when no word matched it, the tools the request finds instead.
+        const others = own
+          ? explanation.ranked.filter((ranking) => ranking.name !== tool.name && ranking.raw >= CONFUSION_RATIO * own.raw)
+          : explanation.ranked.slice(0, 3);
+        for (const other of others) {
+          const ratio = own ? round(other.raw / own.raw, 2) : undefined;
+          const before = confusions.get(other.name);
+          if (!before || (ratio ?? Infinity) > (before.ratio ?? Infinity))
+            confusions.set(other.name, { name: other.name, ratio, via: kind });
+        }
+        return explanation;
+      };
       for (const query of healthQueries(tool)) {
         yield async () => {
-          const explanation = await index.explain(query.text, cut);
-          const at = explanation.ranked.findIndex((ranking) => ranking.name === tool.name);
-          const own = at >= 0 ? explanation.ranked[at] : undefined;
-          queries.push({
-            kind: query.kind,
-            text: query.text,
-            rank: at >= 0 ? at + 1 : undefined,
-            score: own?.score,
-            returned: at >= 0 && at < explanation.returned,
-          });
-          // Near it or above it; when no word matched it, the tools the request finds instead.
-          const others = own
-            ? explanation.ranked.filter((ranking) => ranking.name !== tool.name && ranking.raw >= CONFUSION_RATIO * own.raw)
-            : explanation.ranked.slice(0, 3);
-          for (const other of others) {
-            const ratio = own ? Math.round((other.raw / own.raw) * 100) / 100 : undefined;
-            const before = confusions.get(other.name);
-            if (!before || (ratio ?? Infinity) > (before.ratio ?? Infinity))
-              confusions.set(other.name, { name: other.name, ratio, via: query.kind });
-          }
+          const explanation = await ask(query.kind, query.text);
+          if (query.kind === 'name') for (const word of explanation.query) nameTerms.add(word.term);
+          else withoutName = explanation.query.flatMap((word) => (nameTerms.has(word.term) ? [] : word.words.slice(0, 1))).join(' ');
         };
       }
+      yield async () => {
+        if (withoutName) await ask('without-name', withoutName);
+      };
       yield () => {
         const findability = queries.length
           ? queries.reduce((sum, query) => sum + (query.returned && query.rank ? 1 / query.rank : 0), 0) / queries.length
@@ -118,7 +140,8 @@ export async function computeHealth(setup: CatalogSearchSetup, index: ToolSearch
           name: tool.name,
           group: tool.group,
           tokens: setup.tokens.get(tool.name),
-          findability: Math.round(findability * 1000) / 1000,
+          findability: round(findability, 3),
+          margin: queries.length ? Math.min(...queries.map((query) => query.margin)) : 0,
           queries,
           confusedWith: [...confusions.values()].sort((a, b) => (b.ratio ?? Infinity) - (a.ratio ?? Infinity)).slice(0, MAX_CONFUSIONS),
         });

@@ -11,8 +11,8 @@ const rankText = (query: HealthQuery | undefined) =>
 const percent = (value: number) => `${Math.round(value * 100)}%`;
 
 function Row({ row }: { row: HealthRow }) {
-  const byName = row.queries.find((query) => query.kind === 'name');
-  const byDescription = row.queries.find((query) => query.kind === 'description');
+  const by = (kind: HealthQuery['kind']) => row.queries.find((query) => query.kind === kind);
+  const [byName, byDescription, withoutName] = [by('name'), by('description'), by('without-name')];
   const tone = row.findability >= 0.99 ? 'cw-good' : row.findability >= 0.5 ? 'cw-warn' : 'cw-bad';
   return (
     <tr data-testid="health-row" data-tool={row.name} data-findability={row.findability}>
@@ -25,6 +25,12 @@ function Row({ row }: { row: HealthRow }) {
       </td>
       <td className="num" title={byDescription?.text}>
         {rankText(byDescription)}
+      </td>
+      <td className="num" title={withoutName?.text}>
+        {rankText(withoutName)}
+      </td>
+      <td className="num" data-testid="health-margin">
+        {row.margin.toFixed(2)}
       </td>
       <td data-testid="health-confused">
         {row.confusedWith
@@ -53,7 +59,7 @@ export function HealthView(props: { catalog: readonly PartialToolCatalogEntry[] 
   return (
     <div data-testid="devtools-health">
       <p className="cw-note">
-        {`Each lazy tool is searched for with its name's words and with its description's first sentence, by the server's search (topK ${setup.topK}, minScore ${setup.minScore}). Findability is the mean of 1 / rank over the two (0 when the search does not return it); "confused with" lists tools scoring at least ${CONFUSION_RATIO} of its score for one of them. Worst first: improve these names and descriptions.`}
+        {`Each lazy tool is searched for with its name's words, its description, and its description without its name's words, by the server's search (topK ${setup.topK}, minScore ${setup.minScore}). Findability is the mean of 1 / rank over them (0 when the search does not return it); the margin is how far ahead of the next tool it stays when first (its smallest); "confused with" lists tools scoring at least ${CONFUSION_RATIO} of its score for one of them. Worst first: improve these names and descriptions.`}
       </p>
       {error ? <p className="cw-bad">{`Health could not be computed: ${error}`}</p> : null}
       {!rows ? (
@@ -63,6 +69,7 @@ export function HealthView(props: { catalog: readonly PartialToolCatalogEntry[] 
           <p className="cw-chips" data-testid="health-summary">
             <span className="cw-chip">{`${total} lazy tools`}</span>
             <span className="cw-chip">{`${poor} not first for their own words`}</span>
+            <span className="cw-chip">{`${rows?.filter((row) => row.margin < 1 - CONFUSION_RATIO).length ?? 0} first by less than ${(1 - CONFUSION_RATIO).toFixed(1)}`}</span>
           </p>
           <table aria-label="Discovery health" data-testid="health-table">
             <thead>
@@ -70,7 +77,9 @@ export function HealthView(props: { catalog: readonly PartialToolCatalogEntry[] 
                 <th>Tool</th>
                 <th className="num">Findability</th>
                 <th className="num">Rank by name</th>
-                <th className="num">Rank by description</th>
+                <th className="num">by description</th>
+                <th className="num">by description without its name</th>
+                <th className="num">Margin</th>
                 <th>Confused with</th>
                 <th className="num">Tokens</th>
               </tr>
