@@ -8,6 +8,7 @@ tr.cw-cut td { color: var(--warn); font-weight: 600; border-bottom: 2px dashed v
 tr.cw-expected td { background: var(--soft); box-shadow: inset 3px 0 0 var(--accent); }
 .cw-score { display: inline-block; width: 40px; height: 6px; margin-right: 6px; border-radius: 3px; vertical-align: middle;
   background: linear-gradient(90deg, var(--bar-strong) calc(var(--score) * 100%), var(--bar) 0); }
+.cw-nowrap, table[data-testid='playground-results'] td.num { white-space: nowrap; }
 .cw-match { display: inline-block; margin: 0 8px 2px 0; white-space: nowrap; }
 .cw-travel-message { padding: 4px 0; border-bottom: 1px solid var(--line); overflow-wrap: anywhere; }
 .cw-travel-call { margin: 2px 0 2px 12px; }

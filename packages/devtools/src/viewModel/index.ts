@@ -18,5 +18,15 @@ export { byWorstHealth, computeHealth, CONFUSION_RATIO, healthQueries } from './
 export type { Confusion, HealthQuery, HealthRow } from './health.js';
 export { buildToolUse } from './unusedTools.js';
 export type { DiscoveredToolUse } from './unusedTools.js';
-export { actionRow, actionRows, chatAtStep, recordableActions, reducersNamed, Replay, replayOf, revivedActions } from './timeTravel.js';
+export {
+  actionRow,
+  actionRows,
+  actionText,
+  chatAtStep,
+  recordableActions,
+  reducersNamed,
+  Replay,
+  replayOf,
+  revivedActions,
+} from './timeTravel.js';
 export type { ActionRow, CallAtStep, ChatAtStep, MessageAtStep } from './timeTravel.js';

@@ -20,6 +20,9 @@ export interface ActionRow {
   readonly toolCallId: string | undefined;
 }
 
+/** An action row in words: its type, and what it did when that says more (`wireEvent · TOOL_CALL_START refundOrder`). */
+export const actionText = (row: ActionRow): string => (row.label === row.type ? row.type : `${row.type} · ${row.label}`);
+
 /** A few words on an action: its event type or command, and the message or call it concerns. */
 export function actionRow(action: ChatAction, step: number, offsetMs: number): ActionRow {
   const row = (label: string, toolCallId?: string): ActionRow => ({ step, offsetMs, type: action.type, label, toolCallId });

@@ -6,31 +6,25 @@ import { ShowMore, useCappedList } from '../views/ShowMore.js';
 import { useHealth } from './useHealth.js';
 
 const rankText = (query: HealthQuery | undefined) =>
-  !query ? '' : query.rank === undefined ? 'not found' : `${query.rank}${query.returned ? '' : ' (cut)'}`;
+  !query ? '–' : query.rank === undefined ? 'none' : `${query.rank}${query.returned ? '' : ' (cut)'}`;
 
 const percent = (value: number) => `${Math.round(value * 100)}%`;
 
 function Row({ row }: { row: HealthRow }) {
   const by = (kind: HealthQuery['kind']) => row.queries.find((query) => query.kind === kind);
-  const [byName, byDescription, withoutName] = [by('name'), by('description'), by('without-name')];
+  const requests = [by('name'), by('description'), by('without-name')];
   const tone = row.findability >= 0.99 ? 'cw-good' : row.findability >= 0.5 ? 'cw-warn' : 'cw-bad';
   return (
     <tr data-testid="health-row" data-tool={row.name} data-findability={row.findability}>
-      <td className="cw-name">{row.name}</td>
+      <td className="cw-name cw-nowrap">{row.name}</td>
       <td className={`num ${tone}`} data-testid="health-findability">
         {percent(row.findability)}
       </td>
-      <td className="num" title={byName?.text}>
-        {rankText(byName)}
-      </td>
-      <td className="num" title={byDescription?.text}>
-        {rankText(byDescription)}
-      </td>
-      <td className="num" title={withoutName?.text}>
-        {rankText(withoutName)}
-      </td>
-      <td className="num" data-testid="health-margin">
+      <td className={`num${row.margin < 1 - CONFUSION_RATIO ? ' cw-warn' : ''}`} data-testid="health-margin">
         {row.margin.toFixed(2)}
+      </td>
+      <td className="num cw-nowrap" data-testid="health-ranks" title={requests.map((query) => query?.text ?? '—').join('\n')}>
+        {requests.map(rankText).join(' · ')}
       </td>
       <td data-testid="health-confused">
         {row.confusedWith
@@ -59,7 +53,7 @@ export function HealthView(props: { catalog: readonly PartialToolCatalogEntry[] 
   return (
     <div data-testid="devtools-health">
       <p className="cw-note">
-        {`Each lazy tool is searched for with its name's words, its description, and its description without its name's words, by the server's search (topK ${setup.topK}, minScore ${setup.minScore}). Findability is the mean of 1 / rank over them (0 when the search does not return it); the margin is how far ahead of the next tool it stays when first (its smallest); "confused with" lists tools scoring at least ${CONFUSION_RATIO} of its score for one of them. Worst first: improve these names and descriptions.`}
+        {`Each lazy tool searched for with its own words by the server's search (topK ${setup.topK}, minScore ${setup.minScore}): its name's words, its description, its description without its name's words (the three ranks). Findability: the mean of 1 / rank (0 when not returned). Margin: how far ahead of the next tool it stays. Confused with: tools scoring ${CONFUSION_RATIO}× its score or more. Worst first.`}
       </p>
       {error ? <p className="cw-bad">{`Health could not be computed: ${error}`}</p> : null}
       {!rows ? (
@@ -76,10 +70,10 @@ export function HealthView(props: { catalog: readonly PartialToolCatalogEntry[] 
               <tr>
                 <th>Tool</th>
                 <th className="num">Findability</th>
-                <th className="num">Rank by name</th>
-                <th className="num">by description</th>
-                <th className="num">by description without its name</th>
                 <th className="num">Margin</th>
+                <th className="num" title="Its rank for its name's words · its description · its description without its name's words">
+                  Ranks
+                </th>
                 <th>Confused with</th>
                 <th className="num">Tokens</th>
               </tr>

@@ -176,7 +176,7 @@ export function PlaygroundView(props: {
                       }
                     >
                       <td className="num">{row.rank}</td>
-                      <td className="cw-name">{row.name}</td>
+                      <td className="cw-name cw-nowrap">{row.name}</td>
                       <td className="num">
                         <span className="cw-score" style={{ ['--score' as string]: row.score }} />
                         {row.score.toFixed(3)}

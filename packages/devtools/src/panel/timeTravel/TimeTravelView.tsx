@@ -2,7 +2,7 @@ import { useEffect, useMemo, useState } from 'react';
 import type { ChatState } from '@chatwire/core';
 import type { RecordedActions } from '@chatwire/core/shared';
 import { loadEventReducers } from '@chatwire/core/wire';
-import { actionRows, chatAtStep, reducersNamed, replayOf, type ChatAtStep } from '../../viewModel/timeTravel.js';
+import { actionRows, actionText, chatAtStep, reducersNamed, replayOf, type ChatAtStep } from '../../viewModel/timeTravel.js';
 
 /** Rows of the action list shown around the chosen step. */
 const AROUND = 40;
@@ -129,7 +129,7 @@ export function TimeTravelView(props: {
         </button>
       </div>
       <p data-testid="travel-position">
-        {step === 0 ? 'At the start, before the first recorded action.' : `After action ${step} of ${steps}: ${at?.type} · ${at?.label}`}
+        {step === 0 ? 'At the start, before the first recorded action.' : `After action ${step} of ${steps}: ${at ? actionText(at) : ''}`}
       </p>
       {chat ? <ChatThen chat={chat} live={props.live} /> : <p className="cw-note">Loading the reducers to replay…</p>}
       <h3>Actions</h3>
@@ -163,7 +163,7 @@ export function TimeTravelView(props: {
               <td className="num">{row.offsetMs}</td>
               <td>
                 <button type="button" className="cw-link" onClick={() => go(row.step)} title="Show the chat after this action">
-                  {`${row.type} · ${row.label}`}
+                  {actionText(row)}
                 </button>
               </td>
             </tr>
