@@ -19,11 +19,11 @@ async function openTab(page: Page, name: string): Promise<Locator> {
   return panel;
 }
 
-/** The picture of the panel for a person, and for the docs when asked. */
-async function picture(page: Page, panel: Locator, name: string): Promise<void> {
-  await screenshot(page, `devtools-${name}`, panel);
+/** The picture of the panel (or of the whole page, the app beside the panel) for a person, and for the docs when asked. */
+async function picture(page: Page, target: Locator | Page, name: string): Promise<void> {
+  await screenshot(page, `devtools-${name}`, target === page ? undefined : (target as Locator));
   if (process.env['DOCS_SCREENSHOTS'] === '1' && !isMobile(page))
-    await panel.screenshot({ path: `docs/images/devtools-${name}.png`, animations: 'disabled', caret: 'hide', scale: 'css' });
+    await target.screenshot({ path: `docs/images/devtools-${name}.png`, animations: 'disabled', caret: 'hide', scale: 'css' });
 }
 
 /** The docks this window has room for (a phone has none beside the page). */
@@ -56,6 +56,8 @@ test('the search playground finds getForecast for a request in other words, with
   await expect(why).toHaveAttribute('data-outcome', /^(returned|cut)$/);
   await expect(why).toContainText('Matched “days”');
   await expect(why).toContainText('The best match, getForecast, has “weather”');
+  // The request from its start in the picture (typing left the field scrolled to its end).
+  await panel.getByLabel('Request').evaluate((input) => (input.scrollLeft = 0));
   await picture(page, panel, 'search');
 
   // Usable in every dock the window has room for.
@@ -80,6 +82,14 @@ test("discovery health lists the demo's least findable tool first, and the playg
   await expect(rows.first()).toHaveAttribute('data-tool', 'getOrder');
   await expect(rows.first().getByTestId('health-confused')).toContainText('cancelOrder');
   await expect(rows.first().getByTestId('health-margin')).toHaveText(/^0\.0\d$/);
+  // First for each of its three requests, so fully findable: its margin is what puts it first.
+  await expect(rows.first().getByTestId('health-findability')).toHaveText('100%');
+  await expect(rows.first().getByTestId('health-ranks')).toHaveText('1 · 1 · 1');
+  // Its definition's cost, as the server's catalog counts it.
+  const catalog = (await (await page.request.get('/api/tools')).json()) as { tools: { name: string; tokens?: number }[] };
+  const tokens = catalog.tools.find((tool) => tool.name === 'getOrder')?.tokens;
+  expect(tokens).toBeGreaterThan(0);
+  await expect(rows.first().getByTestId('health-tokens')).toHaveText(String(tokens));
   await expect(panel.getByTestId('health-summary')).toContainText('47 lazy tools');
   await picture(page, panel, 'health');
 
@@ -125,7 +135,8 @@ test('time travel to before the approval shows the call waiting for approval whi
   await expect(refund).toHaveAttribute('data-state', 'output-available');
   await expect(page.getByRole('button', { name: 'Approve', exact: true })).toHaveCount(0);
   await expect(page.getByTestId('status')).toHaveText('ready');
-  await picture(page, panel, 'time-travel');
+  // The whole page: the app's card done beside the panel's replay of the call waiting.
+  await picture(page, page, 'time-travel');
 
   for (const dock of docksFor(page)) {
     await panel.getByRole('button', { name: dock }).click();

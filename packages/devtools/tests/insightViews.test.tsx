@@ -365,5 +365,14 @@ describe('discovery health in the panel', () => {
     const figures = rows.map((row) => Number(row.getAttribute('data-findability')));
     expect(figures).toEqual([...figures].sort((a, b) => a - b));
     expect(rows.map((row) => row.getAttribute('data-tool'))).not.toContain('getWeather');
+    // Each row's definition cost is the catalog's count for that tool.
+    const tokensOf = (name: string) =>
+      root.querySelector(`[data-testid="health-row"][data-tool="${name}"] [data-testid="health-tokens"]`)?.textContent;
+    expect([tokensOf('getForecast'), tokensOf('listCalendarEvents'), tokensOf('refundOrder'), tokensOf('trackShipment')]).toEqual([
+      '140',
+      '120',
+      '90',
+      '80',
+    ]);
   });
 });

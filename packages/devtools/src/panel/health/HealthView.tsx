@@ -26,12 +26,14 @@ function Row({ row }: { row: HealthRow }) {
       <td className="num cw-nowrap" data-testid="health-ranks" title={requests.map((query) => query?.text ?? '—').join('\n')}>
         {requests.map(rankText).join(' · ')}
       </td>
+      <td className="num" data-testid="health-tokens">
+        {row.tokens ?? ''}
+      </td>
       <td data-testid="health-confused">
         {row.confusedWith
           .map((other) => `${other.name}${other.ratio === undefined ? ' (found instead)' : ` (${other.ratio.toFixed(2)}×)`}`)
           .join(', ')}
       </td>
-      <td className="num">{row.tokens ?? ''}</td>
     </tr>
   );
 }
@@ -74,8 +76,8 @@ export function HealthView(props: { catalog: readonly PartialToolCatalogEntry[] 
                 <th className="num" title="Its rank for its name's words · its description · its description without its name's words">
                   Ranks
                 </th>
-                <th>Confused with</th>
                 <th className="num">Tokens</th>
+                <th>Confused with</th>
               </tr>
             </thead>
             <tbody>

@@ -70,7 +70,7 @@ export function UnusedToolsView(props: {
                   data-unused={row.unused}
                   className={row.unused ? 'cw-warn' : undefined}
                 >
-                  <td className="cw-name">{row.name}</td>
+                  <td className="cw-name cw-nowrap">{row.name}</td>
                   <td className="num">{row.discoveredIn}</td>
                   <td className="num">{row.lastCalledIn ?? 'never'}</td>
                   <td className="num">{row.turnsSince}</td>
