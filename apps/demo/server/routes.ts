@@ -292,7 +292,13 @@ export function createDemoRoutes(options: DemoRoutesOptions = {}): FetchHandler 
   // The catalog carries the MCP servers' status for the devtools (the demo is a development tool; an app
   // serves this where only its developers read it).
   const servers = mcp?.catalogStatus ? () => mcp.catalogStatus?.() ?? [] : undefined;
-  const handleTools = createToolsHandler(currentTools, { counter: model.toolTokens, ...(servers ? { servers } : {}) });
+  // The discovery settings too (the defaults when none are given), with the lazy tools' schemas: the devtools' search
+  // playground and discovery health run the server's search on them.
+  const handleTools = createToolsHandler(currentTools, {
+    counter: model.toolTokens,
+    discovery: options.discovery ?? {},
+    ...(servers ? { servers } : {}),
+  });
   // The chat's options that say where grants live (beside the threads): the grants and threads endpoints read the same ones.
   const handleGrants = createGrantsHandler({ store, threads, userOf });
   const handleThreads = createThreadsHandler({ threads, store, userOf });

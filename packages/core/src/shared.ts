@@ -28,6 +28,7 @@ export type {
   ResultMetadata,
   ToolCatalog,
   ToolCatalogEntry,
+  ToolCatalogSearch,
   ToolServerEvent,
   ToolServerStatus,
 } from './protocol/chatwireProtocol.js';
@@ -76,8 +77,21 @@ export { countDiscoveryExchange, countToolList, discoveryUsage } from './discove
 export type { CacheSplit, LazyAgainstEager, ModelledCall } from './model/conversationUsage.js';
 export type { CountableTool, DiscoveryTokenCounter } from './discovery/discoveryUsage.js';
 export { createToolSearch } from './discovery/toolSearch.js';
-export type { ToolSearch, ToolSearchInput, ToolSearchMatch, ToolSearchOptions, ToolSearchQueryOptions } from './discovery/toolSearch.js';
-export { runDiscoverySearch } from './discovery/discoverySearch.js';
+export type {
+  ToolSearch,
+  ToolSearchExclusion,
+  ToolSearchExplainOptions,
+  ToolSearchExplanation,
+  ToolSearchField,
+  ToolSearchInput,
+  ToolSearchMatch,
+  ToolSearchOptions,
+  ToolSearchQueryOptions,
+  ToolSearchQueryWord,
+  ToolSearchRanking,
+  ToolSearchWordMatch,
+} from './discovery/toolSearch.js';
+export { DISCOVERY_SEARCH_DEFAULTS, runDiscoverySearch } from './discovery/discoverySearch.js';
 export type { DiscoveryMatch, DiscoverySearchReport, DiscoverySearchTool, ToolSearchHook } from './discovery/discoverySearch.js';
 export { GROUPED_CATALOG_ABOVE, groupedCatalog } from './discovery/catalogGroups.js';
 export type { CatalogGroups, GroupedCatalogTool } from './discovery/catalogGroups.js';
@@ -85,6 +99,8 @@ export { recordHistory } from './inspection/eventHistory.js';
 export type {
   HistoryRecorder,
   HistoryTurn,
+  RecordedAction,
+  RecordedActions,
   RecordedAppMessage,
   RecordedEvent,
   RecordedRun,

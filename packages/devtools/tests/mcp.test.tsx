@@ -310,6 +310,10 @@ describe('the MCP view in the panel', () => {
       'Tokens',
       'Timeline',
       'Events',
+      'Search',
+      'Health',
+      'Unused',
+      'Time travel',
     ]);
     expect(shadow()?.querySelector('[data-testid="devtools-tool-group"]')).toBeNull();
   });

@@ -1,5 +1,5 @@
 import type { RunAgentInput, Tool as WireTool } from '@ag-ui/core';
-import { type AnyTool } from '@chatwire/core';
+import { type AnyTool, type DiscoveryCatalogOptions } from '@chatwire/core';
 import { type ToolCatalog, type ToolCatalogEntry, type ToolServerStatus } from '@chatwire/core/shared';
 import { reviewChatRequest, runChat, type ChatOptions, type ReviewedRequest } from './chat.js';
 import { reportError } from './errors/errorReport.js';
@@ -19,6 +19,7 @@ import { parseRunInputText, rememberCheckedMessages } from './http/knownMessages
 import { CallSigner } from './signing.js';
 import type { ToolTokenCounter } from './model.js';
 import { countTextTokens, toolTokensFor } from './tokens.js';
+import { catalogSearch } from './discovery/catalogSearch.js';
 import { toServerSentEventsResponse } from './sse.js';
 import { checkAttachments } from './attachments/checkAttachments.js';
 import { ChatwireConfigError } from './binding/secret.js';
@@ -454,11 +455,19 @@ export interface ToolsHandlerOptions {
    * to none. Serve it only where the catalog is for the app's developers, like the devtools.
    */
   readonly servers?: (() => readonly ToolServerStatus[]) | undefined;
+  /**
+   * The chat's `discovery` options (the same object `chat()` gets): the catalog then says how the
+   * discovery search is set up (`search`: mode, `topK`, `minScore`, groups, whether the app's own
+   * search answers) and carries each lazy tool's input schema (`parameters`), which the search
+   * indexes, so devtools' search playground and discovery health run the server's search in the
+   * browser. Defaults to none. Like `servers`, serve it where the catalog is for the app's developers.
+   */
+  readonly discovery?: DiscoveryCatalogOptions | undefined;
 }
 
 /**
  * A Fetch handler for `GET` that answers with the tool catalog as JSON:
- * `{ tools: CatalogEntry[], counting: { method, errorBound }, servers? }`. With a tools provider
+ * `{ tools: CatalogEntry[], counting: { method, errorBound }, servers?, search? }`. With a tools provider
  * (or `servers`) the catalog is read per request (and the handler returns a promise).
  */
 export function createToolsHandler(
@@ -475,16 +484,19 @@ export function createToolsHandler(
 ): (request: Request) => Response | Promise<Response> {
   const counter = toolTokensFor(options.counter);
   const counting = { method: counter.method, errorBound: counter.errorBound };
-  const { servers } = options;
-  const fixed: ToolCatalog | undefined =
-    typeof tools === 'function' || servers ? undefined : { tools: describeTools(tools, options.counter), counting };
+  const { servers, discovery } = options;
+  const catalogOf = (listed: readonly AnyTool[]): Pick<ToolCatalog, 'tools' | 'search'> => {
+    const entries = describeTools(listed, options.counter);
+    return discovery ? catalogSearch(listed, entries, discovery) : { tools: entries };
+  };
+  const fixed: ToolCatalog | undefined = typeof tools === 'function' || servers ? undefined : { ...catalogOf(tools), counting };
   const refuse = (request: Request) => jsonError(405, `Use GET for the tool catalog (got ${request.method}).`, 'method-not-allowed');
   if (fixed)
     return withDefaultMount((request: Request) => (request.method === 'GET' ? Response.json(fixed) : refuse(request)), '/api/tools');
   return withDefaultMount(async (request: Request) => {
     if (request.method !== 'GET') return refuse(request);
     const listed = typeof tools === 'function' ? await toolsFor(tools, request) : tools;
-    const body: ToolCatalog = { tools: describeTools(listed, options.counter), counting, ...(servers ? { servers: servers() } : {}) };
+    const body: ToolCatalog = { ...catalogOf(listed), counting, ...(servers ? { servers: servers() } : {}) };
     return Response.json(body);
   }, '/api/tools');
 }

@@ -1,16 +1,18 @@
 import type { Event as WireEvent, RunAgentInput } from '@ag-ui/core';
-import type { ToolCallChange } from '../reduce/chatReducer.js';
+import type { ChatAction, ToolCallChange } from '../reduce/chatReducer.js';
 import type { ChatSnapshot, ChatStatus } from '../model/chatState.js';
 import type { ChatwireError } from '../base/errors.js';
 
 /**
  * What a `ChatClient` reports to inspectors (devtools, logging, tests). A panel can be rebuilt from
  * this stream plus one `getSnapshot()`: `turn` starts a turn (the user message id), `request` and
- * `event` are the wire, `snapshot` carries every new snapshot.
+ * `event` are the wire, `snapshot` carries every new snapshot, and `action` every action the store
+ * reduces, before it does (plain data: replayed over the snapshot before it, it gives the next one).
  */
 export type InspectionEvent =
   | { readonly type: 'turn'; readonly at: number; readonly id: string }
   | { readonly type: 'snapshot'; readonly at: number; readonly snapshot: ChatSnapshot }
+  | { readonly type: 'action'; readonly at: number; readonly action: ChatAction }
   | { readonly type: 'request'; readonly at: number; readonly runId: string; readonly input: RunAgentInput }
   | { readonly type: 'event'; readonly at: number; readonly runId: string; readonly event: WireEvent }
   | { readonly type: 'toolCall'; readonly at: number; readonly change: ToolCallChange }

@@ -311,6 +311,31 @@ export interface ToolCatalogEntry {
   readonly tokens: number;
   /** The group it is listed under (its MCP server's name), when it has one. */
   readonly group?: string;
+  /**
+   * A lazy tool's input JSON Schema, as the model receives it: served when the catalog describes the
+   * discovery search (`createToolsHandler(tools, { discovery })`), whose index reads its parameters.
+   */
+  readonly parameters?: unknown;
+}
+
+/**
+ * How the chat's discovery search is set up, as a catalog serves it when the app passes its
+ * `discovery` options: devtools' search playground runs the same search with the same cut.
+ */
+export interface ToolCatalogSearch {
+  /** Whether the discovery tool searches (search mode, or more lazy tools than `groupAbove`), or takes names. */
+  readonly searches: boolean;
+  readonly mode: 'name' | 'search';
+  /** Most matches a search returns. */
+  readonly topK: number;
+  /** Lowest score a match may have, relative to the best (0..1). */
+  readonly minScore: number;
+  /** Above this many lazy tools the catalog lists groups and the discovery tool searches. */
+  readonly groupAbove: number;
+  /** Group descriptions, indexed with each group's tools. */
+  readonly groups?: Readonly<Record<string, { readonly description?: string }>>;
+  /** The app's own `search` hook answers first: the built-in search answers only when it fails. */
+  readonly appSearch: boolean;
 }
 
 /**
@@ -364,4 +389,6 @@ export interface ToolCatalog {
   /** The app's tool sources (MCP servers) and their state, when it passes them. */
   readonly servers?: readonly ToolServerStatus[];
   readonly counting?: { readonly method: string; readonly errorBound: number };
+  /** The chat's discovery search, when the app passes its `discovery` options to the catalog. */
+  readonly search?: ToolCatalogSearch;
 }

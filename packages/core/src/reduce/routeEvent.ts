@@ -3,7 +3,7 @@ import { MCP_APP_EVENT, TOOL_PROGRESS_EVENT } from '../protocol/chatwireProtocol
 import { trackActiveRun } from './activeRun.js';
 import { extensionReducer, RESERVED_REDUCERS, type CustomEventExtension } from './customEvents.js';
 import { readDataPart, reduceDataPart, type DataPartSchemas } from './dataParts.js';
-import { registerEventReducer, type EventReducerKind } from './eventReducers.js';
+import { hasEventReducer, registerEventReducer, type EventReducerKind } from './eventReducers.js';
 import { reduceWireEvent } from './reduceWireEvent.js';
 
 /**
@@ -82,6 +82,24 @@ function routeCustom(
     warn?.(read.warning);
     return unchecked();
   });
+}
+
+/**
+ * Registers the client's own reducers among `kinds` (`core`, `extended`, loading it, `dataPart`),
+ * so that recorded `wireEvent` actions naming them can be replayed in a page whose chat never read a
+ * stream (an opened record). Returns the kinds still unregistered: extensions this page never loaded.
+ *
+ * @example
+ * ```ts
+ * const missing = await loadEventReducers(['core', 'codeMode']); // ['codeMode'] unless the app loaded it
+ * ```
+ */
+export async function loadEventReducers(kinds: Iterable<EventReducerKind>): Promise<EventReducerKind[]> {
+  const wanted = new Set(kinds);
+  registerEventReducer('core', coreReducer);
+  if (wanted.has('dataPart')) registerEventReducer('dataPart', trackActiveRun(reduceDataPart));
+  if (wanted.has('extended')) await loadExtended();
+  return [...wanted].filter((kind) => !hasEventReducer(kind));
 }
 
 /** Loads and registers the extended reducer (once), then routes to it. */

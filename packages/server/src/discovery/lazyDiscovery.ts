@@ -2,6 +2,7 @@ import type { Message, ToolCall } from '@ag-ui/core';
 import { DISCOVERY_TOOL_NAME, type ModelCallUsage } from '@chatwire/core';
 import {
   answerDiscoveryCall,
+  DISCOVERY_SEARCH_DEFAULTS,
   countToolList,
   describeError,
   parseToolArguments,
@@ -208,8 +209,8 @@ export class LazyDiscovery {
       const message = `Invalid JSON in the arguments of '${DISCOVERY_TOOL_NAME}': ${describeError(error)}`;
       return { ok: false, content: JSON.stringify({ error: message }), error: message, loaded: [] };
     }
-    const topK = this.#options.topK ?? 5;
-    const minScore = this.#options.minScore ?? 0.3;
+    const topK = this.#options.topK ?? DISCOVERY_SEARCH_DEFAULTS.topK;
+    const minScore = this.#options.minScore ?? DISCOVERY_SEARCH_DEFAULTS.minScore;
     const answer = await answerDiscoveryCall(args, {
       catalog: this.#policy.catalog,
       already: new Set(await this.discovered(history)),
