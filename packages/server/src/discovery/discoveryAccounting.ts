@@ -13,6 +13,15 @@ import { toModelTool, type ToolRegistry } from '../toolRegistry.js';
 import { storedPrefixOf } from '../threads/branchSummary.js';
 import { providerSearchExchanges } from './providerToolSearch.js';
 import type { ToolPlan } from './toolPlan.js';
+import type { SerializableRequest, RequestSegment } from '../requests/requestSegments.js';
+import {
+  countRequestSegments,
+  discoveryTokens,
+  tokensWhere,
+  toolTokensOf,
+  withoutDiscoveryExchanges,
+  type CountedRequest,
+} from '../requests/countedRequest.js';
 
 /** What the accounting of one model call reads (see `LazyDiscovery.usage`). */
 export interface ModelCallAccountingInput {
@@ -22,6 +31,8 @@ export interface ModelCallAccountingInput {
   readonly system: string | undefined;
   readonly messages: readonly Message[];
   readonly providerUsage: ModelCallUsage['providerUsage'];
+  /** The request as counted before the call (see `DiscoveryAccounting.countRequest`), when it was. Defaults to counting it here. */
+  readonly counted?: CountedRequest;
 }
 
 /**
@@ -35,6 +46,8 @@ export class DiscoveryAccounting {
   readonly #counter: DiscoveryTokenCounter & { countMessages(messages: readonly Message[]): number };
   readonly #countSystem: (system: string) => number;
   readonly #countRequest: (request: { system: string | undefined; messages: readonly Message[]; tools: readonly ModelTool[] }) => number;
+  readonly #serialize: ((request: SerializableRequest) => readonly RequestSegment[]) | undefined;
+  readonly #method: { readonly method: string; readonly errorBound: number };
 
   constructor(registry: ToolRegistry, counter: ToolTokenCounter, provider: string) {
     this.#registry = registry;
@@ -49,6 +62,21 @@ export class DiscoveryAccounting {
     };
     this.#countSystem = (system) => (counter.countSystem ?? jsonSystemTokens)(system);
     this.#countRequest = (request) => (counter.countRequest ?? countRequestTokens)(request);
+    this.#serialize = counter.segments ? (request) => (counter.segments as NonNullable<typeof counter.segments>)(request) : undefined;
+    this.#method = { method: counter.method, errorBound: counter.errorBound };
+  }
+
+  /** How this run's requests are serialised and counted. */
+  get counting(): { readonly method: string; readonly errorBound: number } {
+    return this.#method;
+  }
+
+  /**
+   * A model call's request as the adapter serialises it, counted where each text sits; `undefined`
+   * when the adapter's counter does not serialise requests (see `ToolTokenCounter.segments`).
+   */
+  countRequest(request: SerializableRequest): CountedRequest | undefined {
+    return this.#serialize ? countRequestSegments(this.#serialize(request)) : undefined;
   }
 
   /**
@@ -63,6 +91,8 @@ export class DiscoveryAccounting {
 
   #usage(options: ModelCallAccountingInput): ModelCallUsage {
     const { plan } = options;
+    // The adapter serialises its requests: every figure is counted on that, each text where it sits.
+    if (this.#serialize && !plan.providerSearch && !plan.toolChanges) return this.#serializedUsage(options, this.#serialize);
     const system = options.system === undefined ? 0 : this.#countSystem(options.system);
     const reported = options.providerUsage?.inputTokens;
     const input =
@@ -90,6 +120,52 @@ export class DiscoveryAccounting {
       ...(options.providerUsage ? { providerUsage: options.providerUsage } : {}),
     });
     return plan.toolChanges ? this.#toolChangesUsage(base, plan, plan.toolChanges) : base;
+  }
+
+  /**
+   * The accounting of one model call on the adapter's serialisation of its request: the tool
+   * definitions, the discovery tool and the system prompt are the tokens their texts hold where they
+   * sit in the request; all-eager's tools are counted the same way in the request with every tool;
+   * the discovery round trips are the request's tokens minus those of the same request without its
+   * discovery exchanges; the input, the provider's figure or else the whole request's.
+   */
+  #serializedUsage(options: ModelCallAccountingInput, serialize: (request: SerializableRequest) => readonly RequestSegment[]): ModelCallUsage {
+    const { plan, system, messages } = options;
+    const counted = options.counted ?? countRequestSegments(serialize({ system, messages, tools: plan.tools }));
+    const discoveryName = plan.discoveryTool?.name;
+    const figures = {
+      sent: tokensWhere(counted, (segment) => segment.block === 'tool'),
+      allEager: toolTokensOf(serialize({ system, messages, tools: this.#registry.all().map(toModelTool) })),
+      discoveryTool: discoveryName === undefined ? 0 : tokensWhere(counted, (segment) => segment.tool === discoveryName),
+      system: tokensWhere(counted, (segment) => segment.block === 'system'),
+    };
+    const without = withoutDiscoveryExchanges(messages);
+    const discoveryRoundTrips =
+      without === messages ? 0 : discoveryTokens(counted.segments, serialize({ system, messages: without, tools: plan.tools }));
+    const reported = options.providerUsage?.inputTokens;
+    const saved = figures.allEager - figures.sent;
+    const net = saved - discoveryRoundTrips;
+    const base = discoveryUsage({
+      runId: options.runId,
+      step: options.step,
+      sent: plan.tools,
+      all: [],
+      discoveryTool: plan.discoveryTool,
+      deferred: plan.deferred,
+      newlyDiscovered: plan.newlyDiscovered,
+      messages,
+      counter: this.#counter,
+      discoveryRoundTrips,
+      input: reported === undefined ? { tokens: counted.total, source: 'counted' } : { tokens: reported, source: 'provider' },
+      ...(system === undefined ? {} : { system: figures.system }),
+      ...(plan.auto ? { auto: plan.auto } : {}),
+      ...(options.providerUsage ? { providerUsage: options.providerUsage } : {}),
+    });
+    return {
+      ...base,
+      tokens: { ...base.tokens, sent: figures.sent, allEager: figures.allEager, saved, discoveryTool: figures.discoveryTool, net },
+      eagerWouldBeCheaper: net < 0,
+    };
   }
 
   /**

@@ -210,3 +210,39 @@ export function segmentTokensBetween(texts: readonly string[], from: number, to:
   }
   return perSegment.slice(from - low, to - low + 1);
 }
+
+/**
+ * The tokens of `texts` joined minus those of `others` joined, reading only where the two lists
+ * differ and the nearest long text on each side (what is the same before and after is counted the
+ * same in both). For a request against a variant of it that changes a few texts.
+ *
+ * @example
+ * ```ts
+ * joinedTokensDifference(withDiscovery, withoutDiscovery); // what the discovery exchange added
+ * ```
+ */
+export function joinedTokensDifference(texts: readonly string[], others: readonly string[]): number {
+  let first = 0;
+  while (first < texts.length && first < others.length && texts[first] === others[first]) first++;
+  if (first === texts.length && first === others.length) return 0;
+  let last = texts.length - 1;
+  let otherLast = others.length - 1;
+  while (last >= first && otherLast >= first && texts[last] === others[otherLast]) {
+    last--;
+    otherLast--;
+  }
+  const long = (text: string) => summarize(text).safeStart !== undefined;
+  // From the last long text before the change to the first long one after it: outside, both count the same.
+  let low = Math.min(first, texts.length - 1, others.length - 1);
+  while (low > 0 && !(low < first && long(texts[low] as string))) low--;
+  low = Math.max(low, 0);
+  let high = last + 1;
+  let otherHigh = otherLast + 1;
+  while (high < texts.length - 1 && !long(texts[high] as string)) {
+    high++;
+    otherHigh++;
+  }
+  const sum = (list: readonly string[], from: number, to: number) =>
+    to < from ? 0 : segmentTokensBetween(list, from, Math.min(to, list.length - 1)).reduce((total, tokens) => total + tokens, 0);
+  return sum(texts, low, Math.min(high, texts.length - 1)) - sum(others, low, Math.min(otherHigh, others.length - 1));
+}
