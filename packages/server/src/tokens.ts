@@ -8,6 +8,12 @@ import { isStoredMessage } from './threads/storedMessages.js';
 import { storedPrefixOf, summarizeBranch, type BranchSummary } from './threads/branchSummary.js';
 import { jsonRequestSegments } from './requests/requestSegments.js';
 
+/**
+ * Text is counted as text: a special token's spelling (`<|endoftext|>`) in a message is plain
+ * characters to the model, and gpt-tokenizer throws on it by default.
+ */
+export const PLAIN_TEXT: NonNullable<Parameters<typeof countTokens>[1]> = { disallowedSpecial: new Set() };
+
 /** The longest run of one kind of character (letters, punctuation, whitespace) counted in one piece. */
 const MAX_COUNTED_RUN = 64;
 
@@ -45,12 +51,12 @@ export function countTextTokens(text: string): number {
       runKind = kind;
       runStart = i;
     } else if (kind !== 1 && i - runStart >= MAX_COUNTED_RUN) {
-      total += countTokens(text.slice(pieceStart, i));
+      total += countTokens(text.slice(pieceStart, i), PLAIN_TEXT);
       pieceStart = i;
       runStart = i;
     }
   }
-  return pieceStart === 0 ? countTokens(text) : total + countTokens(text.slice(pieceStart));
+  return pieceStart === 0 ? countTokens(text, PLAIN_TEXT) : total + countTokens(text.slice(pieceStart), PLAIN_TEXT);
 }
 
 /** The default count: the o200k tokenizer on the tool's JSON, which is what the scripted model receives. */

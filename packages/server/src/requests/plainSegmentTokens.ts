@@ -1,5 +1,6 @@
 import { O200K_TOKEN_SPLIT_REGEX } from 'gpt-tokenizer/encodingParams/constants';
-import { countTextTokens } from '../tokens.js';
+import { decode, encode } from 'gpt-tokenizer';
+import { PLAIN_TEXT, countTextTokens } from '../tokens.js';
 
 /** The o200k pre-tokenizer's split pattern (the tokenizer's own; BPE never merges across its pieces). */
 export const PRE_TOKEN_SOURCE = O200K_TOKEN_SPLIT_REGEX.source;
@@ -46,8 +47,48 @@ export function forEachPreToken(text: string, visit: (start: number, end: number
 }
 
 /**
+ * Where each token of a pre-token starts (UTF-16 offsets in it), for a pre-token that spans a join
+ * of two texts (`."}` then `,{"` joined: `."},{"`, two tokens, one in each text); `undefined` when a
+ * token ends inside a character (then the whole pre-token counts where it starts).
+ */
+export function tokenStarts(preToken: string): number[] | undefined {
+  const starts: number[] = [];
+  let at = 0;
+  for (const id of encode(preToken, PLAIN_TEXT)) {
+    const piece = decode([id]);
+    if (preToken.slice(at, at + piece.length) !== piece) return undefined;
+    starts.push(at);
+    at += piece.length;
+  }
+  return at === preToken.length ? starts : undefined;
+}
+
+/**
+ * Credits a pre-token's tokens: to the text it starts in, or, when it spans a join (`start` in one
+ * text, `end` in a later one), each token to the text it starts in. `segmentAt(offset)` names the
+ * text an offset of the joined request is in; `text` is the pre-token.
+ */
+export function creditPreToken(
+  perSegment: number[],
+  segmentAt: (offset: number) => number,
+  piece: { readonly start: number; readonly end: number; readonly tokens: number },
+  text: () => string,
+): void {
+  const first = segmentAt(piece.start);
+  const starts = piece.tokens > 1 && segmentAt(piece.end - 1) !== first ? tokenStarts(text()) : undefined;
+  if (!starts) {
+    perSegment[first] = (perSegment[first] as number) + piece.tokens;
+    return;
+  }
+  for (const start of starts) {
+    const segment = segmentAt(piece.start + start);
+    perSegment[segment] = (perSegment[segment] as number) + 1;
+  }
+}
+
+/**
  * The tokens of `texts` joined, and how many of them each text holds: the joined text is split by
- * the o200k pre-tokenizer and each pre-token counts toward the text it starts in. The plain version
+ * the o200k pre-tokenizer and each token counts toward the text it starts in. The plain version
  * of `countSegments` (which reads only the joins): the two must agree, and a test says they do.
  *
  * @example
@@ -60,12 +101,23 @@ export function plainSegmentTokens(texts: readonly string[]): { total: number; p
   const ends: number[] = [];
   let length = 0;
   for (const text of texts) ends.push((length += text.length));
-  let segment = 0;
+  const joined = texts.join('');
+  const segmentAt = (offset: number) => {
+    let low = 0;
+    let high = ends.length - 1;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (offset < (ends[middle] as number)) high = middle;
+      else low = middle + 1;
+    }
+    return low;
+  };
   let total = 0;
-  forEachPreToken(texts.join(''), (start, _end, tokens) => {
-    while (segment < ends.length - 1 && start >= (ends[segment] as number)) segment++;
-    perSegment[segment] = (perSegment[segment] as number) + tokens;
-    total += tokens;
-  });
+  const pieces: PreToken[] = [];
+  forEachPreToken(joined, (start, end, tokens) => pieces.push({ start, end, tokens }));
+  for (const piece of pieces) {
+    creditPreToken(perSegment, segmentAt, piece, () => joined.slice(piece.start, piece.end));
+    total += piece.tokens;
+  }
   return { total, perSegment };
 }

@@ -1,4 +1,4 @@
-import { forEachPreToken, plainSegmentTokens, type PreToken } from './plainSegmentTokens.js';
+import { creditPreToken, forEachPreToken, plainSegmentTokens, type PreToken } from './plainSegmentTokens.js';
 
 /*
  * A request is counted as the tokenizer reads it joined, and each of its texts (the system prompt, a
@@ -156,12 +156,13 @@ function attribute(texts: readonly string[], summaryOf: readonly Summary[], from
     if (opening) for (const piece of opening.tail) perSegment[open] = (perSegment[open] as number) - piece.tokens;
     for (let index = open + 1; index < next; index++) perSegment[index] = 0;
     if (closing) for (const piece of closing.head) perSegment[next] = (perSegment[next] as number) - piece.tokens;
-    let segment = Math.max(open, 0);
-    for (const piece of split) {
-      const at = windowStart + piece.start;
-      while (segment < count - 1 && at >= offsets[segment + 1]!) segment++;
-      perSegment[segment] = (perSegment[segment] as number) + piece.tokens;
-    }
+    // The windows are short: a scan from the window's first text finds each offset's text.
+    const segmentAt = (offset: number) => {
+      let segment = Math.max(open, 0);
+      while (segment < count - 1 && windowStart + offset >= offsets[segment + 1]!) segment++;
+      return segment;
+    };
+    for (const piece of split) creditPreToken(perSegment, segmentAt, piece, () => text.slice(piece.start, piece.end));
     open = next;
   }
   return perSegment;
