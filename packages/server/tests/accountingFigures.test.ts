@@ -12,6 +12,8 @@ import {
   toAiSdkTools,
   toModelTool,
   type AiSdkCallOptions,
+  type AiSdkFunctionTool,
+  type AiSdkPromptMessage,
   type ChatModel,
   type DiscoveryOptions,
   type ModelRequest,
@@ -106,7 +108,8 @@ function scriptedSerialisation(request: Pick<ModelRequest, 'system' | 'messages'
 }
 
 /** The bridge hands the provider package the specification's prompt and tools; as sent, their JSON. */
-function bridgeSerialisation(call: Pick<AiSdkCallOptions, 'prompt' | 'tools'>): Serialised {
+function bridgeSerialisation(options: Pick<AiSdkCallOptions, 'prompt' | 'tools'>): Serialised {
+  const call = options as { readonly prompt: readonly AiSdkPromptMessage[]; readonly tools?: readonly AiSdkFunctionTool[] };
   const json = new JsonText();
   json.add('{"prompt":[');
   let system: readonly [number, number] | undefined;
@@ -161,7 +164,13 @@ interface Figure {
 }
 
 /** Every token figure of each model call against the count of what was sent. */
-function compare(where: string, usage: ModelCallUsage, serialise: (request: Pick<ModelRequest, 'system' | 'messages' | 'tools'>) => Serialised, request: ModelRequest, sent: Serialised): Figure[] {
+function compare(
+  where: string,
+  usage: ModelCallUsage,
+  serialise: (request: Pick<ModelRequest, 'system' | 'messages' | 'tools'>) => Serialised,
+  request: ModelRequest,
+  sent: Serialised,
+): Figure[] {
   const starts = tokensOf(sent.text);
   const all = catalog.map(toModelTool);
   const eager = serialise({ ...request, tools: all });
@@ -185,7 +194,8 @@ function compare(where: string, usage: ModelCallUsage, serialise: (request: Pick
   });
 }
 
-const offBy = (figure: Figure) => (figure.counted === 0 ? (figure.said === 0 ? 0 : 1) : Math.abs(figure.said - figure.counted) / Math.abs(figure.counted));
+const offBy = (figure: Figure) =>
+  figure.counted === 0 ? (figure.said === 0 ? 0 : 1) : Math.abs(figure.said - figure.counted) / Math.abs(figure.counted);
 
 /** Runs the script through the handler and a ChatClient in one catalog mode; returns the records and what each model call was sent. */
 async function runScript(model: ChatModel, discovery: DiscoveryOptions) {
@@ -217,14 +227,22 @@ async function bridgeFigures(): Promise<Figure[]> {
   for (const discovery of MODES) {
     const calls: AiSdkCallOptions[] = [];
     const inner = asLanguageModelV3(createScriptedModel());
-    const provider: LanguageModelV3 = { ...inner, doStream: (options) => (calls.push(options as unknown as AiSdkCallOptions), inner.doStream(options)) };
+    const provider: LanguageModelV3 = {
+      ...inner,
+      doStream: (options) => (calls.push(options as unknown as AiSdkCallOptions), inner.doStream(options)),
+    };
     const { usages, requests } = await runScript(aiSdkModel(provider), discovery);
     const context = { version: 'v3' as const, provider: provider.provider };
     const serialise = (request: Pick<ModelRequest, 'system' | 'messages' | 'tools'>) =>
-      bridgeSerialisation({ prompt: toAiSdkPrompt(request.system, request.messages, context), tools: toAiSdkTools(request.tools as ModelTool[], {}, 'v3') });
+      bridgeSerialisation({
+        prompt: toAiSdkPrompt(request.system, request.messages, context),
+        tools: toAiSdkTools(request.tools as ModelTool[], {}, 'v3'),
+      });
     usages.forEach((usage, index) => {
       const where = `AI SDK bridge, ${discovery.mode}/${discovery.includeDescription}, call ${index + 1}`;
-      figures.push(...compare(where, usage, serialise, requests[index] as ModelRequest, bridgeSerialisation(calls[index] as AiSdkCallOptions)));
+      figures.push(
+        ...compare(where, usage, serialise, requests[index] as ModelRequest, bridgeSerialisation(calls[index] as AiSdkCallOptions)),
+      );
     });
   }
   return figures;

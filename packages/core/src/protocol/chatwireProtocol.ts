@@ -208,6 +208,12 @@ export interface ModelRequestRecord {
   readonly model: string;
   /** How the texts were serialised and counted, and the worst-case relative error against what the provider bills. */
   readonly counting: { readonly method: string; readonly errorBound: number };
+  /**
+   * `adapter`: the texts are the model adapter's own serialisation, the one the call's accounting
+   * counts. `json`: the adapter describes none, so the record shows the request as JSON (the
+   * accounting counted it its own way: the provider's usage is the figure to trust).
+   */
+  readonly serialisation: 'adapter' | 'json';
   readonly segments: readonly RequestSegmentRecord[];
   /** The request's input tokens as counted: the sum of the texts' tokens. */
   readonly tokens: number;

@@ -13,7 +13,7 @@ import { toModelTool, type ToolRegistry } from '../toolRegistry.js';
 import { storedPrefixOf } from '../threads/branchSummary.js';
 import { providerSearchExchanges } from './providerToolSearch.js';
 import type { ToolPlan } from './toolPlan.js';
-import type { SerializableRequest, RequestSegment } from '../requests/requestSegments.js';
+import { jsonRequestSegments, type SerializableRequest, type RequestSegment } from '../requests/requestSegments.js';
 import {
   countRequestSegments,
   discoveryTokens,
@@ -34,6 +34,16 @@ export interface ModelCallAccountingInput {
   /** The request as counted before the call (see `DiscoveryAccounting.countRequest`), when it was. Defaults to counting it here. */
   readonly counted?: CountedRequest;
 }
+
+/** A model call's request as inspected for devtools (see `DiscoveryAccounting.inspectRequest`). */
+export interface InspectedRequest {
+  readonly counted: CountedRequest;
+  readonly counting: { readonly method: string; readonly errorBound: number };
+  readonly serialisation: 'adapter' | 'json';
+}
+
+const JSON_RECORD_METHOD =
+  'o200k tokenizer on the request as JSON ({ system, messages, tools }): the model adapter gives no serialisation of its own';
 
 /**
  * Discovery's accounting for one run: what each model call cost and what discovery saved
@@ -72,11 +82,18 @@ export class DiscoveryAccounting {
   }
 
   /**
-   * A model call's request as the adapter serialises it, counted where each text sits; `undefined`
-   * when the adapter's counter does not serialise requests (see `ToolTokenCounter.segments`).
+   * A model call's request as the adapter serialises it, counted where each text sits (the counting
+   * its accounting uses); as JSON when the adapter's counter does not serialise requests (see
+   * `ToolTokenCounter.segments`), which the accounting then does not use.
    */
-  countRequest(request: SerializableRequest): CountedRequest | undefined {
-    return this.#serialize ? countRequestSegments(this.#serialize(request)) : undefined;
+  inspectRequest(request: SerializableRequest): InspectedRequest {
+    if (this.#serialize)
+      return { counted: countRequestSegments(this.#serialize(request)), counting: this.#method, serialisation: 'adapter' };
+    return {
+      counted: countRequestSegments(jsonRequestSegments(request)),
+      counting: { method: JSON_RECORD_METHOD, errorBound: this.#method.errorBound },
+      serialisation: 'json',
+    };
   }
 
   /**
@@ -129,7 +146,10 @@ export class DiscoveryAccounting {
    * the discovery round trips are the request's tokens minus those of the same request without its
    * discovery exchanges; the input, the provider's figure or else the whole request's.
    */
-  #serializedUsage(options: ModelCallAccountingInput, serialize: (request: SerializableRequest) => readonly RequestSegment[]): ModelCallUsage {
+  #serializedUsage(
+    options: ModelCallAccountingInput,
+    serialize: (request: SerializableRequest) => readonly RequestSegment[],
+  ): ModelCallUsage {
     const { plan, system, messages } = options;
     const counted = options.counted ?? countRequestSegments(serialize({ system, messages, tools: plan.tools }));
     const discoveryName = plan.discoveryTool?.name;

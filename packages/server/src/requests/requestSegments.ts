@@ -30,7 +30,9 @@ export function jsonRequestSegments(request: SerializableRequest): RequestSegmen
   const system = JSON.stringify(request.system ?? '');
   segments.push(request.system === undefined ? { text: system, block: 'framing' } : { text: system, block: 'system' });
   segments.push({ text: ',"messages":[', block: 'framing' });
-  request.messages.forEach((message, index) => segments.push({ text: countableText(message, index > 0), block: 'message', message: index }));
+  request.messages.forEach((message, index) =>
+    segments.push({ text: countableText(message, index > 0), block: 'message', message: index }),
+  );
   segments.push({ text: '],"tools":[', block: 'framing' });
   request.tools.forEach((tool, index) =>
     segments.push({ text: `${index > 0 ? ',' : ''}${JSON.stringify(tool)}`, block: 'tool', tool: tool.name }),

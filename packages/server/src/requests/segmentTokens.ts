@@ -135,7 +135,7 @@ function attribute(texts: readonly string[], summaryOf: readonly Summary[], from
   const isLong = (index: number) => (summaryOf[index] as Summary).safeStart !== undefined;
   const textOf = (index: number) => texts[from + index] as string;
   // `open`: the long text whose tail opens the window (-1: the start).
-  for (let open = -1; open < count; ) {
+  for (let open = -1; open < count;) {
     let next = open + 1;
     while (next < count && !isLong(next)) next++;
     if (open < 0 && next === 0) {
