@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decode, encode } from 'gpt-tokenizer';
+import { encode } from 'gpt-tokenizer';
 import { z } from 'zod';
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import type { Message } from '@ag-ui/core';
@@ -21,6 +21,7 @@ import {
 } from '@chatwire/server';
 import { asLanguageModelV3 } from './aiSdk/scriptedLanguageModel.js';
 import { clientFor } from './fixtures.js';
+import { JsonText, addTools, scriptedSerialisation, tokensOf, within, type Serialised } from './sentTokens.js';
 
 /*
  * Every token figure of `chatwire.model_call_usage`, checked from outside against gpt-tokenizer's
@@ -65,48 +66,6 @@ const MODES: DiscoveryOptions[] = (['name', 'search'] as const).flatMap((mode) =
   (['none', 'first-sentence', 'full'] as const).map((includeDescription) => ({ mode, includeDescription })),
 );
 
-/** A request as an adapter serialised it: its text, and where its parts are. */
-interface Serialised {
-  readonly text: string;
-  readonly system?: readonly [number, number];
-  readonly tools: readonly [number, number] | undefined;
-  readonly discoveryTool: readonly [number, number] | undefined;
-}
-
-/** JSON text built part by part, recording where the parts are. */
-class JsonText {
-  text = '';
-  add(piece: string): readonly [number, number] {
-    const start = this.text.length;
-    this.text += piece;
-    return [start, this.text.length];
-  }
-}
-
-/** The tool list's text, and where the whole list and the discovery tool are in it. */
-function addTools(json: JsonText, tools: readonly { readonly name: string }[]) {
-  let list: [number, number] | undefined;
-  let discoveryTool: readonly [number, number] | undefined;
-  tools.forEach((tool, index) => {
-    const span = json.add(`${index > 0 ? ',' : ''}${JSON.stringify(tool)}`);
-    list = [list?.[0] ?? span[0], span[1]];
-    if (tool.name === DISCOVERY_TOOL_NAME) discoveryTool = span;
-  });
-  return { tools: list, discoveryTool };
-}
-
-/** The scripted model receives the request itself; as sent, it is its JSON. */
-function scriptedSerialisation(request: Pick<ModelRequest, 'system' | 'messages' | 'tools'>): Serialised {
-  const json = new JsonText();
-  json.add('{"system":');
-  const system = json.add(JSON.stringify(request.system ?? ''));
-  json.add(`,"messages":${JSON.stringify(request.messages)},"tools":[`);
-  const tools = addTools(json, request.tools);
-  json.add(']}');
-  expect(json.text).toBe(JSON.stringify({ system: request.system ?? '', messages: request.messages, tools: request.tools }));
-  return { text: json.text, system, ...tools };
-}
-
 /** The bridge hands the provider package the specification's prompt and tools; as sent, their JSON. */
 function bridgeSerialisation(options: Pick<AiSdkCallOptions, 'prompt' | 'tools'>): Serialised {
   const call = options as { readonly prompt: readonly AiSdkPromptMessage[]; readonly tools?: readonly AiSdkFunctionTool[] };
@@ -125,21 +84,6 @@ function bridgeSerialisation(options: Pick<AiSdkCallOptions, 'prompt' | 'tools'>
   expect(json.text).toBe(JSON.stringify({ prompt: call.prompt, tools: call.tools ?? [] }));
   return { text: json.text, ...(system ? { system } : {}), ...tools };
 }
-
-/** Tokens of a text, each with the offset it starts at (decoded one by one: these texts are ASCII). */
-function tokensOf(text: string): number[] {
-  const starts: number[] = [];
-  let at = 0;
-  for (const id of encode(text)) {
-    starts.push(at);
-    at += decode([id]).length;
-  }
-  expect(at).toBe(text.length);
-  return starts;
-}
-
-const within = (starts: readonly number[], span: readonly [number, number] | undefined) =>
-  span ? starts.filter((start) => start >= span[0] && start < span[1]).length : 0;
 
 /** The history without its discovery calls and results (the counts' own, independent of the server's). */
 function withoutDiscovery(messages: readonly Message[]): Message[] {

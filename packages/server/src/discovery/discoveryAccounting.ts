@@ -159,7 +159,7 @@ export class DiscoveryAccounting {
       discoveryTool: discoveryName === undefined ? 0 : tokensWhere(counted, (segment) => segment.tool === discoveryName),
       system: tokensWhere(counted, (segment) => segment.block === 'system'),
     };
-    const without = withoutDiscoveryExchanges(messages);
+    const without = this.#withoutExchanges(messages);
     const discoveryRoundTrips =
       without === messages ? 0 : discoveryTokens(counted.segments, serialize({ system, messages: without, tools: plan.tools }));
     const reported = options.providerUsage?.inputTokens;
@@ -186,6 +186,22 @@ export class DiscoveryAccounting {
       tokens: { ...base.tokens, sent: figures.sent, allEager: figures.allEager, saved, discoveryTool: figures.discoveryTool, net },
       eagerWouldBeCheaper: net < 0,
     };
+  }
+
+  /**
+   * The history without its discovery exchanges (see `withoutDiscoveryExchanges`). A stored branch
+   * the history starts with that holds no discovery exchange (its summary says so) is not read: only
+   * what follows it, unless a result there marks a call of the branch undiscovered (then the whole history is).
+   */
+  #withoutExchanges(messages: readonly Message[]): readonly Message[] {
+    const prefix = storedPrefixOf(messages);
+    if (!prefix || prefix.discovery) return withoutDiscoveryExchanges(messages);
+    const after = messages.slice(prefix.length);
+    const { before } = discoveryExchange(after);
+    if (before.length === 0) return messages;
+    if (before.some((message) => message.role === 'tool' && prefix.openCalls.has(message.toolCallId)))
+      return withoutDiscoveryExchanges(messages);
+    return [...messages.slice(0, prefix.length), ...withoutDiscoveryExchanges(after)];
   }
 
   /**
@@ -302,13 +318,16 @@ function withoutExchanges(messages: readonly Message[], ids: ReadonlySet<string>
 }
 
 /**
- * Tokens discovery added to a history, counted on the messages as serialised (by default their JSON,
- * what the scripted model receives): the discovery calls and results, and calls of undiscovered lazy
- * tools that did not run with their results, minus the same messages without them.
+ * Tokens discovery added to a history: the discovery calls and results, and calls of undiscovered
+ * lazy tools that did not run with their results. By default, what the scripted model receives: the
+ * request of these messages as JSON minus the same request without them, each message where it sits
+ * (the figure of `chatwire.model_call_usage`; the system prompt and tools around the messages do not
+ * change it). With `countMessages`, those messages counted with it minus the same messages without discovery.
  */
-export function countDiscoveryRoundTrips(
-  messages: readonly Message[],
-  countMessages: (messages: readonly Message[]) => number = jsonMessageTokens,
-): number {
-  return countDiscoveryExchange({ countText: countTextTokens, countMessages }, messages);
+export function countDiscoveryRoundTrips(messages: readonly Message[], countMessages?: (messages: readonly Message[]) => number): number {
+  if (countMessages) return countDiscoveryExchange({ countText: countTextTokens, countMessages }, messages);
+  const without = withoutDiscoveryExchanges(messages);
+  if (without === messages) return 0;
+  const request = (list: readonly Message[]) => jsonRequestSegments({ system: undefined, messages: list, tools: [] });
+  return discoveryTokens(request(messages), request(without));
 }
