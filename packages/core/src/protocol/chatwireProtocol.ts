@@ -187,7 +187,10 @@ export interface RequestSegmentRecord {
   readonly tokens: number;
   /** The text's length before it was shortened; absent when `text` is all of it. */
   readonly chars?: number;
-  /** A digest of the whole text as sent (FNV-1a, 32 bits, hex): tells a change a shortened text hides. */
+  /**
+   * A digest of the whole text as sent, without the comma that separates it from the one before (FNV-1a,
+   * 32 bits, hex): tells a change a shortened text hides, and the same text in another place.
+   */
   readonly digest: string;
   /** A `tool` text: the tool's name. */
   readonly tool?: string;

@@ -8,3 +8,7 @@ export { buildEventRows, eventTypes, truncatedJson, turnAsFixture } from './even
 export type { EventRow } from './events.js';
 export { buildMcpRows, buildMcpTimeline, recordedVersions } from './mcp.js';
 export type { McpServerRow, McpTimelineRow } from './mcp.js';
+export { buildRequestRows, readModelRequestRecord, requestBudget } from './requests.js';
+export type { BudgetBlock, RequestBudget, RequestRow } from './requests.js';
+export { requestDiff } from './requestDiff.js';
+export type { CacheBreak, DiffMessage, RequestDiff } from './requestDiff.js';

@@ -51,7 +51,8 @@ export function modelRequestRecord(counted: CountedRequest, options: ModelReques
       block: segment.block,
       ...shown(segment.text),
       tokens: counted.tokens[index] as number,
-      digest: digestOf(segment.text),
+      // Without the comma before it: a text that moves in its list keeps its digest.
+      digest: digestOf(segment.text.startsWith(',') ? segment.text.slice(1) : segment.text),
       ...(segment.tool === undefined ? {} : { tool: segment.tool }),
       ...(segment.message === undefined
         ? {}
