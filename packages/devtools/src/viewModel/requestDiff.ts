@@ -71,8 +71,19 @@ function messagesOf(record: ModelRequestRecord): Item[] {
       };
       continue;
     }
-    const named: DiffMessage = { index: message.index, ...(message.id ? { id: message.id } : {}), role: message.role, tokens: segment.tokens };
-    items.push({ key, label: `message ${message.index + 1} (${message.role})`, digest: segment.digest, tokens: segment.tokens, message: named });
+    const named: DiffMessage = {
+      index: message.index,
+      ...(message.id ? { id: message.id } : {}),
+      role: message.role,
+      tokens: segment.tokens,
+    };
+    items.push({
+      key,
+      label: `message ${message.index + 1} (${message.role})`,
+      digest: segment.digest,
+      tokens: segment.tokens,
+      message: named,
+    });
   }
   return items;
 }
@@ -166,7 +177,9 @@ export function requestDiff(previous: ModelRequestRecord | undefined, current: M
     first: false,
     toolsAdded: tools.filter((tool) => !toolsBefore.has(tool.key)).map((tool) => tool.key),
     toolsRemoved: previousTools.filter((tool) => !toolsNow.has(tool.key)).map((tool) => tool.key),
-    toolsChanged: tools.filter((tool) => toolsBefore.has(tool.key) && toolsBefore.get(tool.key)?.digest !== tool.digest).map((tool) => tool.key),
+    toolsChanged: tools
+      .filter((tool) => toolsBefore.has(tool.key) && toolsBefore.get(tool.key)?.digest !== tool.digest)
+      .map((tool) => tool.key),
     systemChanged,
     messagesAdded: named(messages.filter((item) => !messagesBefore.has(item.key))),
     messagesChanged: named(messages.filter((item) => messagesBefore.has(item.key) && messagesBefore.get(item.key)?.digest !== item.digest)),

@@ -1,7 +1,9 @@
 import type { DiffMessage, RequestRow } from '../../viewModel/index.js';
 
 const messageList = (messages: readonly DiffMessage[]) =>
-  messages.map((message) => `${message.role}${message.id ? ` ${message.id}` : ''} (${message.tokens.toLocaleString('en-US')} tokens)`).join(', ');
+  messages
+    .map((message) => `${message.role}${message.id ? ` ${message.id}` : ''} (${message.tokens.toLocaleString('en-US')} tokens)`)
+    .join(', ');
 
 /** What changed since the previous model call's request, and where a prompt cache stops holding it. */
 export function RequestDiffView({ row }: { row: RequestRow }) {

@@ -14,7 +14,9 @@ function Group({ title, children }: { title: string; children: () => ReactNode }
 
 const nameOf = (segment: RequestSegmentRecord) =>
   segment.tool ??
-  (segment.message ? `${segment.message.index + 1}. ${segment.message.role}${segment.message.id ? ` (${segment.message.id})` : ''}` : segment.block);
+  (segment.message
+    ? `${segment.message.index + 1}. ${segment.message.role}${segment.message.id ? ` (${segment.message.id})` : ''}`
+    : segment.block);
 
 function Texts({ segments }: { segments: readonly RequestSegmentRecord[] }) {
   return (

@@ -35,7 +35,10 @@ export function RequestsView(props: { history: readonly HistoryTurn[]; turns: re
             ))}
           </select>
         </label>
-        <span className="cw-chip" data-testid="request-tools-sent">{`${row.budget.blocks.find((block) => block.block === 'tools')?.items ?? 0} tools sent`}</span>
+        <span
+          className="cw-chip"
+          data-testid="request-tools-sent"
+        >{`${row.budget.blocks.find((block) => block.block === 'tools')?.items ?? 0} tools sent`}</span>
       </div>
       <RequestBudgetTable row={row} />
       <RequestDiffView row={row} />
