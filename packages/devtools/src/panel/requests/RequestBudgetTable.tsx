@@ -18,6 +18,8 @@ export function RequestBudgetTable({ row }: { row: RequestRow }) {
   const { budget, usage, prefix } = row;
   const total = Math.max(budget.total, 1);
   const provider = usage?.providerUsage;
+  // The call's accounting record counts the same request with the same counter: the two agree.
+  const counted = usage?.tokens.input;
   return (
     <>
       <h3>Token budget</h3>
@@ -53,7 +55,7 @@ export function RequestBudgetTable({ row }: { row: RequestRow }) {
               <td className="num">{block.block === 'tools' || block.block === 'history' || block.block === 'input' ? block.items : ''}</td>
             </tr>
           ))}
-          <tr data-testid="request-budget-total" data-tokens={budget.total}>
+          <tr data-testid="request-budget-total" data-tokens={budget.total} data-accounting={counted ?? ''}>
             <th>Input, counted</th>
             <th className="num">{format(budget.total)}</th>
             <th />
@@ -61,6 +63,9 @@ export function RequestBudgetTable({ row }: { row: RequestRow }) {
           </tr>
         </tbody>
       </table>
+      {counted !== undefined && counted !== budget.total ? (
+        <p className="cw-bad">{`The call's accounting record says ${format(counted)} input tokens, the request's texts ${format(budget.total)}.`}</p>
+      ) : null}
       {budget.sum !== budget.total ? (
         <p className="cw-bad">{`The texts add up to ${format(budget.sum)} tokens, but the record says ${format(budget.total)}.`}</p>
       ) : null}
