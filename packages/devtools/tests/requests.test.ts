@@ -142,11 +142,11 @@ describe('the Requests view against a real server', () => {
   });
 });
 
+/** A text of a hand-written request. */
+type Part = Partial<RequestSegmentRecord> & Pick<RequestSegmentRecord, 'block' | 'text'>;
+
 /** A hand-written request: texts in the order sent, a token per character of each (the figures need not be real here). */
-function request(
-  parts: readonly (Partial<RequestSegmentRecord> & Pick<RequestSegmentRecord, 'block' | 'text'>)[],
-  step = 1,
-): ModelRequestRecord {
+function request(parts: readonly Part[], step = 1): ModelRequestRecord {
   const segments = parts.map((part) => ({ tokens: part.text.length, digest: `d:${part.text.replace(/^,/, '')}`, ...part }));
   return {
     runId: 'run_1',
@@ -172,7 +172,7 @@ const message = (index: number, role: string, text: string, id = `m${index}`) =>
 const framing = (text: string) => ({ block: 'framing' as const, text });
 const system = (text: string) => ({ block: 'system' as const, text });
 
-const base = [
+const base: Part[] = [
   framing('{"tools":['),
   tool('a', 'a', false),
   tool('b'),
@@ -208,8 +208,8 @@ describe('requestBudget', () => {
 
 describe('requestDiff', () => {
   const previous = request(base);
-  const next = (parts: typeof base) => request(parts, 2);
-  const replace = (at: number, ...parts: (typeof base)[number][]) => [...base.slice(0, at), ...parts, ...base.slice(at + 1)];
+  const next = (parts: readonly Part[]) => request(parts, 2);
+  const replace = (at: number, ...parts: Part[]) => [...base.slice(0, at), ...parts, ...base.slice(at + 1)];
 
   it('a call that only appends messages repeats the previous request: no cache break', () => {
     const diff = requestDiff(previous, next([...base.slice(0, -1), message(3, 'assistant', 'sunny'), base.at(-1)!]));

@@ -4,7 +4,7 @@ import { redactSecrets } from '../errors/redactSecrets.js';
 import type { CountedRequest } from './countedRequest.js';
 
 /** The most characters of one text a record shows (a long text keeps its start and its end). */
-export const SHOWN_CHARS = 4_000;
+const SHOWN_CHARS = 4_000;
 
 /** FNV-1a (32 bits) of a text, as 8 hex digits: tells two texts apart, reveals nothing of them. */
 function digestOf(text: string): string {

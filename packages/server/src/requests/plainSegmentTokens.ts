@@ -3,14 +3,14 @@ import { decode, encode } from 'gpt-tokenizer';
 import { PLAIN_TEXT, countTextTokens } from '../tokens.js';
 
 /** The o200k pre-tokenizer's split pattern (the tokenizer's own; BPE never merges across its pieces). */
-export const PRE_TOKEN_SOURCE = O200K_TOKEN_SPLIT_REGEX.source;
+const PRE_TOKEN_SOURCE = O200K_TOKEN_SPLIT_REGEX.source;
 
 /** Tokens of one pre-token, remembered (a request's words and punctuation repeat). */
 const preTokenCounts = new Map<string, number>();
 const MAX_REMEMBERED_PRE_TOKENS = 200_000;
 
 /** Tokens of one pre-token of the o200k tokenizer (long runs counted in pieces, see `countTextTokens`). */
-export function preTokenTokens(text: string): number {
+function preTokenTokens(text: string): number {
   let tokens = preTokenCounts.get(text);
   if (tokens === undefined) {
     tokens = countTextTokens(text);
@@ -51,7 +51,7 @@ export function forEachPreToken(text: string, visit: (start: number, end: number
  * of two texts (`."}` then `,{"` joined: `."},{"`, two tokens, one in each text); `undefined` when a
  * token ends inside a character (then the whole pre-token counts where it starts).
  */
-export function tokenStarts(preToken: string): number[] | undefined {
+function tokenStarts(preToken: string): number[] | undefined {
   const starts: number[] = [];
   let at = 0;
   for (const id of encode(preToken, PLAIN_TEXT)) {
