@@ -30,4 +30,7 @@ export const handleChat = createChatHandler({
     // Runs in the browser: the page announces its implementation with each request.
     setTheme,
   ],
+  // Under `npm run dev` (Vite sets NODE_ENV=development before it loads vite.config.ts) the devtools' Requests tab
+  // shows each model call's request. Never in production: it shows the browser the system prompt and tool definitions.
+  inspectRequests: process.env['NODE_ENV'] === 'development',
 });
