@@ -10,9 +10,11 @@ import { jsonRequestSegments } from './requests/requestSegments.js';
 
 /**
  * Text is counted as text: a special token's spelling (`<|endoftext|>`) in a message is plain
- * characters to the model, and gpt-tokenizer throws on it by default.
+ * characters to the model, and gpt-tokenizer throws on it by default. Typed without gpt-tokenizer's
+ * types, so this package's declarations never load them (an app that checks its libraries'
+ * declarations against its own `lib` would check gpt-tokenizer's too).
  */
-export const PLAIN_TEXT: NonNullable<Parameters<typeof countTokens>[1]> = { disallowedSpecial: new Set() };
+export const PLAIN_TEXT: { readonly disallowedSpecial: Set<string> } = { disallowedSpecial: new Set() };
 
 /** The longest run of one kind of character (letters, punctuation, whitespace) counted in one piece. */
 const MAX_COUNTED_RUN = 64;
