@@ -53,6 +53,8 @@ function demoServer(at: number, env: Record<string, string>) {
       CHATWIRE_THREADS: 'memory',
       DATABASE_URL: '',
       CHATWIRE_RUN_RECORDS: RUN_RECORDS_DIR,
+      // The client is a development build: the server sends each model call's request for the Requests view.
+      CHATWIRE_INSPECT_REQUESTS: 'on',
       ...env,
     },
   };

@@ -62,6 +62,12 @@ export interface DemoRoutesOptions {
    * `CHATWIRE_RUN_RECORDS` (resolved against the folder the command was started from), else none: nothing is written.
    */
   readonly runRecords?: string;
+  /**
+   * Sends each model call's request to the browser for the devtools' Requests view (`inspectRequests`:
+   * the system prompt and every tool definition, redacted). Development only. Defaults to
+   * `CHATWIRE_INSPECT_REQUESTS=on`, else off; `npm start` turns it on unless `CHATWIRE_INSPECT_REQUESTS=off`.
+   */
+  readonly inspectRequests?: boolean;
 }
 
 /** Environment variables {@link modelFromEnv} reads. */
@@ -288,6 +294,7 @@ export function createDemoRoutes(options: DemoRoutesOptions = {}): FetchHandler 
     system: `You are the Chatwire demo assistant for a shop and workspace. Use tools when they help.\n\n${codeMode.systemPrompt}`,
     ...(options.discovery ? { discovery: options.discovery } : {}),
     ...(runRecords ? { runRecords: writeRunRecords(runRecords) } : {}),
+    inspectRequests: options.inspectRequests ?? process.env['CHATWIRE_INSPECT_REQUESTS'] === 'on',
   });
   // The catalog carries the MCP servers' status for the devtools (the demo is a development tool; an app
   // serves this where only its developers read it).

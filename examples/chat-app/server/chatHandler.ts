@@ -33,6 +33,9 @@ export const handleChat = createChatHandler({
   model: createScriptedModel({ delayMs: 15 }),
   system: 'You are a helpful assistant. Use tools when they help.',
   tools,
+  // Under `npm run dev` (Vite sets NODE_ENV=development before it loads vite.config.ts) the devtools' Requests tab
+  // shows each model call's request. Never in production: it shows the browser the system prompt and tool definitions.
+  inspectRequests: process.env['NODE_ENV'] === 'development',
 });
 
 /**

@@ -21,10 +21,13 @@ export { parseResultContent, toolCallParts } from './model/messages.js';
 export { toWireMessages } from './model/wireMessages.js';
 export { parseJsonStrict, parseToolArguments } from './base/parseJsonStrict.js';
 export { hasProtoKey } from './base/hasProtoKey.js';
-export { CHATWIRE_EVENTS, INTERRUPT_REASONS, RESUME_TOKEN_HEADER } from './protocol/chatwireProtocol.js';
+export { CHATWIRE_EVENTS, INTERRUPT_REASONS, MODEL_REQUEST_EVENT, RESUME_TOKEN_HEADER } from './protocol/chatwireProtocol.js';
 export type {
   ApprovalPayload,
   InputRequestMetadata,
+  ModelRequestRecord,
+  RequestSegmentBlock,
+  RequestSegmentRecord,
   ResultMetadata,
   ToolCatalog,
   ToolCatalogEntry,

@@ -308,6 +308,7 @@ describe('the MCP view in the panel', () => {
     expect([...(shadow()?.querySelectorAll('[role="tab"]') ?? [])].map((tab) => tab.textContent)).toEqual([
       'Tools',
       'Tokens',
+      'Requests',
       'Timeline',
       'Events',
       'Search',

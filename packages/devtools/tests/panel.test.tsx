@@ -347,13 +347,24 @@ describe('the devtools panel', () => {
     await waitFor(() => expect(shadow()?.querySelector('[role="tab"]')).toBeTruthy());
     const root = shadow() as ShadowRoot;
     const tabNames = () => [...root.querySelectorAll('[role="tab"]')].map((tab) => tab.textContent);
-    expect(tabNames()).toEqual(['Tools', 'Tokens', 'Timeline', 'Events', 'Search', 'Health', 'Unused', 'Time travel']);
+    expect(tabNames()).toEqual(['Tools', 'Tokens', 'Requests', 'Timeline', 'Events', 'Search', 'Health', 'Unused', 'Time travel']);
 
     await act(async () => {
       await client.sendMessage('use code');
     });
     await waitFor(() =>
-      expect(tabNames()).toEqual(['Tools', 'Tokens', 'Timeline', 'Events', 'Search', 'Health', 'Unused', 'Time travel', 'Code Mode']),
+      expect(tabNames()).toEqual([
+        'Tools',
+        'Tokens',
+        'Requests',
+        'Timeline',
+        'Events',
+        'Search',
+        'Health',
+        'Unused',
+        'Time travel',
+        'Code Mode',
+      ]),
     );
     await act(async () => {
       fireEvent.click([...root.querySelectorAll('[role="tab"]')].find((tab) => tab.textContent === 'Code Mode') as HTMLElement);
@@ -426,7 +437,18 @@ describe('the devtools panel', () => {
       });
     // One turn: the Counts view does not apply yet; the view that failed to load keeps its tab, to say why.
     await waitFor(() =>
-      expect(tabNames()).toEqual(['Tools', 'Tokens', 'Timeline', 'Events', 'Search', 'Health', 'Unused', 'Time travel', 'Broken']),
+      expect(tabNames()).toEqual([
+        'Tools',
+        'Tokens',
+        'Requests',
+        'Timeline',
+        'Events',
+        'Search',
+        'Health',
+        'Unused',
+        'Time travel',
+        'Broken',
+      ]),
     );
     await openTab('Broken');
     expect(root.querySelector('.cw-empty')?.textContent).toBe('The Broken view could not load: chunk missing');
@@ -438,6 +460,7 @@ describe('the devtools panel', () => {
       expect(tabNames()).toEqual([
         'Tools',
         'Tokens',
+        'Requests',
         'Timeline',
         'Events',
         'Search',

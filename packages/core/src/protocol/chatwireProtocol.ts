@@ -183,6 +183,61 @@ export interface ApprovalDecision {
   readonly editedArguments?: string;
 }
 
+/**
+ * The CUSTOM event a server sends before each model call when asked to (`chat({ inspectRequests: true })`,
+ * for development): the request as the model adapter sends it, counted where each of its texts sits
+ * (see {@link ModelRequestRecord}). Devtools' Requests view reads it from the recorded events. Apart
+ * from {@link CHATWIRE_EVENTS} so the client's first load does not carry it.
+ */
+export const MODEL_REQUEST_EVENT = 'chatwire.model_request';
+
+/** What a text of a request is: the system prompt, a tool's definition, a message, or the framing between them. */
+export type RequestSegmentBlock = 'system' | 'tool' | 'message' | 'framing';
+
+/** One text of a request as the model adapter serialises it, with the tokens it holds there. */
+export interface RequestSegmentRecord {
+  readonly block: RequestSegmentBlock;
+  /** The text as shown: secrets redacted, attachments as their descriptions, long texts shortened (see `chars`). */
+  readonly text: string;
+  /** Tokens of the text where it sits in the request (the pre-tokens that start in it, o200k). */
+  readonly tokens: number;
+  /** The text's length before it was shortened; absent when `text` is all of it. */
+  readonly chars?: number;
+  /**
+   * A digest of the whole text as sent, without the comma that separates it from the one before (FNV-1a,
+   * 32 bits, hex): tells a change a shortened text hides, and the same text in another place.
+   */
+  readonly digest: string;
+  /** A `tool` text: the tool's name. */
+  readonly tool?: string;
+  /** A `message` text: the conversation message it carries (the first, when the adapter joins several). */
+  readonly message?: { readonly index: number; readonly id?: string; readonly role: string };
+}
+
+/**
+ * The value of a {@link MODEL_REQUEST_EVENT}: one model call's request as the adapter serialises it,
+ * text by text in the order sent, each counted where it sits; the texts' tokens add up to `tokens`.
+ * The provider's own figures come with the call's `chatwire.model_call_usage` (same `runId` and `step`).
+ */
+export interface ModelRequestRecord {
+  readonly runId: string;
+  readonly step: number;
+  /** The model adapter's provider and model. */
+  readonly provider: string;
+  readonly model: string;
+  /** How the texts were serialised and counted, and the worst-case relative error against what the provider bills. */
+  readonly counting: { readonly method: string; readonly errorBound: number };
+  /**
+   * `adapter`: the texts are the model adapter's own serialisation, the one the call's accounting
+   * counts. `json`: the adapter describes none, so the record shows the request as JSON (the
+   * accounting counted it its own way: the provider's usage is the figure to trust).
+   */
+  readonly serialisation: 'adapter' | 'json';
+  readonly segments: readonly RequestSegmentRecord[];
+  /** The request's input tokens as counted: the sum of the texts' tokens. */
+  readonly tokens: number;
+}
+
 /** The name of the lazy-discovery tool (server-managed and client-managed catalogs). */
 export const DISCOVERY_TOOL_NAME = '__lazy__tool__discovery__';
 

@@ -12,6 +12,7 @@ import { DiscoverySearchesView } from './views/DiscoverySearchesView.js';
 import { ExtensionView } from './views/ExtensionView.js';
 import { ToolsView } from './views/ToolsView.js';
 import { McpView } from './views/McpView.js';
+import { RequestsView } from './requests/RequestsView.js';
 import { RecordControls, type OpenedRecord } from './RecordControls.js';
 import { chatRecordOf, downloadChatRecord, viewOfRecord } from './chatRecordFile.js';
 import { isViewAvailable, useExtensionViews, viewBlocks } from './useExtensionViews.js';
@@ -23,6 +24,7 @@ import { UnusedToolsView } from './unused/UnusedToolsView.js';
 const TABS = [
   { id: 'tools', label: 'Tools' },
   { id: 'tokens', label: 'Tokens' },
+  { id: 'requests', label: 'Requests' },
   { id: 'timeline', label: 'Timeline' },
   { id: 'events', label: 'Events' },
   { id: 'search', label: 'Search' },
@@ -273,6 +275,7 @@ export function Panel(props: PanelProps) {
             <DiscoverySearchesView turns={snapshot.turns} turn={turn} />
           </>
         ) : null}
+        {tab === 'requests' ? <RequestsView history={history} turns={snapshot.turns} turn={turn} /> : null}
         {tab === 'timeline' ? (
           <TimelineView
             messages={snapshot.messages}

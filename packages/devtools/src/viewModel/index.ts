@@ -30,3 +30,7 @@ export {
   revivedActions,
 } from './timeTravel.js';
 export type { ActionRow, CallAtStep, ChatAtStep, MessageAtStep } from './timeTravel.js';
+export { buildRequestRows, readModelRequestRecord, requestBudget } from './requests.js';
+export type { BudgetBlock, RequestBudget, RequestRow } from './requests.js';
+export { requestDiff } from './requestDiff.js';
+export type { CacheBreak, DiffMessage, RequestDiff } from './requestDiff.js';

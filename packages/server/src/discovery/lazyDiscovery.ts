@@ -13,7 +13,8 @@ import {
 import type { ProviderToolChanges, ProviderToolSearch, ToolTokenCounter } from '../model.js';
 import { toModelTool, type RegisteredTool, type ToolRegistry } from '../toolRegistry.js';
 import { providerSelfCorrectionError } from './providerToolSearch.js';
-import { DiscoveryAccounting, type ModelCallAccountingInput } from './discoveryAccounting.js';
+import { DiscoveryAccounting, type InspectedRequest, type ModelCallAccountingInput } from './discoveryAccounting.js';
+import type { SerializableRequest } from '../requests/requestSegments.js';
 import { PREFETCH_DEFAULTS, type DiscoveryOptions } from './discoveryOptions.js';
 import { DiscoveryPolicy } from './discoveryPolicy.js';
 import { DiscoverySearch } from './discoverySearch.js';
@@ -231,5 +232,10 @@ export class LazyDiscovery {
    */
   usage(options: ModelCallAccountingInput): ModelCallUsage {
     return this.#accounting.usage(options, this.#search.takeReports());
+  }
+
+  /** A model call's request as the adapter serialises it, counted where each text sits, for devtools (see `DiscoveryAccounting.inspectRequest`). */
+  inspectRequest(request: SerializableRequest): InspectedRequest {
+    return this.#accounting.inspectRequest(request);
   }
 }

@@ -114,6 +114,16 @@ export interface ChatOptions {
    * Defaults to none (nothing is recorded).
    */
   readonly runRecords?: RunRecordSink;
+  /**
+   * Sends each model call's request before the call, as the model adapter serialises it (the system
+   * prompt, the tool definitions, the messages), each text with the tokens it holds, in a
+   * `chatwire.model_request` CUSTOM event: devtools' Requests view shows it, with a token budget and
+   * a diff against the previous call. Secrets are redacted (`redactSecrets`), attachments are their
+   * descriptions, long texts are shortened; still, it shows the system prompt and every tool's
+   * definition to the browser: turn it on in development only. Defaults to `false` (nothing is sent
+   * or computed for it).
+   */
+  readonly inspectRequests?: boolean;
 }
 
 /** The default of {@link ChatOptions.approvalTtlMs}: one hour. */

@@ -4,11 +4,12 @@ import {
   PROTOCOL_VERSION,
   aggregateTokenUsage,
   type Event,
+  type Message,
   type RunFinishedOutcome,
   type TokenUsage,
   type ToolCall,
 } from '@ag-ui/core';
-import { CHATWIRE_EVENTS, createId } from '@chatwire/core/shared';
+import { CHATWIRE_EVENTS, MODEL_REQUEST_EVENT, createId } from '@chatwire/core/shared';
 import { ProviderError } from '../adapters/providerErrors.js';
 import { reportError, safeModelMessage } from '../errors/errorReport.js';
 import { extensionUsage } from '../extensions/chatwireExtension.js';
@@ -28,6 +29,8 @@ import { tracedRun } from '../telemetry/tracedRun.js';
 import { makeAppCall, withoutAppCalls } from './appCalls.js';
 import { systemWithContext } from './modelContext.js';
 import { recordedRun } from '../records/runRecords.js';
+import { modelRequestRecord } from '../requests/modelRequestRecord.js';
+import type { InspectedRequest } from '../discovery/discoveryAccounting.js';
 
 /**
  * The agent loop of one AG-UI run. `reviewed` is the review `createChatHandler` already made (and
@@ -154,6 +157,11 @@ async function* runLoop(
       const plan = await context.tools.discovery.plan(context.history);
       // The calls MCP Apps made are not the model's: it never reads them.
       const sentMessages = withoutAppCalls(withEveryCallAnswered(context.history));
+      // Development: the request as the adapter sends it, for devtools, before the call (a call that fails still shows it).
+      const inspected = options.inspectRequests
+        ? context.tools.discovery.inspectRequest({ system, messages: sentMessages, tools: plan.tools })
+        : undefined;
+      if (inspected) yield requestEvent(options, inspected, { runId, step: iteration + 1, messages: sentMessages });
       const step = yield* streamModelStep(options.model, system, context, plan.tools, sentMessages, plan.deferredTools);
       if (step.usage) usage.push(step.usage);
       const accounting = context.tools.discovery.usage({
@@ -163,6 +171,7 @@ async function* runLoop(
         system,
         messages: sentMessages,
         providerUsage: providerUsageOf(step.usage),
+        ...(inspected?.serialisation === 'adapter' ? { counted: inspected.counted } : {}),
       });
       // Server packages' shares (Code Mode's), for the tools of theirs this call was sent.
       const shares = extensionUsage(
@@ -216,6 +225,22 @@ async function* runLoop(
     outer?.removeEventListener('abort', forwardAbort);
     runAbort.abort(new Error('The run ended.'));
   }
+}
+
+/** The `chatwire.model_request` event of a model call (see `ChatOptions.inspectRequests`). */
+function requestEvent(
+  options: ChatOptions,
+  inspected: InspectedRequest,
+  call: { readonly runId: string; readonly step: number; readonly messages: readonly Message[] },
+): Event {
+  const value = modelRequestRecord(inspected.counted, {
+    ...call,
+    provider: options.model.provider,
+    model: options.model.model,
+    counting: inspected.counting,
+    serialisation: inspected.serialisation,
+  });
+  return { type: EventType.CUSTOM, name: MODEL_REQUEST_EVENT, value };
 }
 
 /** The provider's own figures for one model call, as `chatwire.model_call_usage` carries them. */
