@@ -28,6 +28,7 @@ import type { RunStreamStore } from './store/runStreamStore.js';
 import { persistRun } from './threads/persistRun.js';
 import { NO_OWNER, type ThreadStore } from './threads/threadStore.js';
 import { commitTurn, placeTurn, type PlacedTurn } from './threads/turnStart.js';
+import { summarizeBranch } from './threads/branchSummary.js';
 
 /** Limits on what one request may carry; each refusal names the limit. */
 export interface RequestLimits {
@@ -272,8 +273,9 @@ export function createChatHandler(options: ChatHandlerOptions): (request: Reques
     if (refused) return withCors(refused, corsOrigin);
     const attachments = checkAttachments(input.messages, limits);
     if (attachments) return fail(attachments.status, attachments.error, attachments.code);
-    // Each new message passed its checks: the next turn's request, which carries it again, takes it as checked.
-    rememberCheckedMessages(body.value, input.messages);
+    // Each new message passed its checks: the next turn's request, which carries it again, takes it as
+    // checked, and finds the branch it continues summarised (held by the cache of checked messages).
+    for (const branch of rememberCheckedMessages(body.value, input.messages)) summarizeBranch(branch, { hold: false });
     let slot: (() => void) | Response;
     try {
       slot = runsPerOwner ? await runsPerOwner.acquire(arrival.request()) : () => {};
