@@ -318,7 +318,7 @@ export function createChatHandler(options: ChatHandlerOptions): (request: Reques
         return fail(503, `The thread store is unavailable; nothing was saved. Try again shortly (ref ${ref}).`, 'threads-unavailable');
       }
     }
-    const opened = resumable ? await resumable.open(input, arrival.request()) : undefined;
+    const opened = resumable ? await resumable.open(input, arrival.headers) : undefined;
     if (opened instanceof Response) {
       slot();
       return cors(opened);
@@ -387,7 +387,7 @@ export function createChatHandler(options: ChatHandlerOptions): (request: Reques
     return answer instanceof Response ? answer : toServerSentEventsResponse(answer.events, answer);
   };
   // Resumable streams read the request's own signal (a disconnect detaches): those go through Fetch.
-  return withDefaultMount(resumable ? handle : withArrivalPath(handle, serve), '/api/chat');
+  return withDefaultMount(withArrivalPath(handle, serve), '/api/chat');
 }
 
 /** The resumable streams of a handler: on its store's `runs`, or the process's in-memory buffers when no store is given. */
