@@ -74,6 +74,10 @@ const BRANCH_MESSAGES_KEPT = 100_000;
 const NEXT_ACTIVITY = `greatest(date_trunc('milliseconds', clock_timestamp()),
   (SELECT max(newest.updated_at) FROM chatwire_threads newest WHERE newest.owner = chatwire_threads.owner) + interval '1 millisecond')`;
 
+/** {@link NEXT_ACTIVITY} for a thread of the owner `$2` (in an upsert, where the thread's row may not exist yet). */
+const ACTIVITY_OF_OWNER = `greatest(date_trunc('milliseconds', clock_timestamp()),
+  (SELECT max(newest.updated_at) FROM chatwire_threads newest WHERE newest.owner = $2) + interval '1 millisecond')`;
+
 /** SQLSTATE classes of a database that is not there or not serving: connection, resources, shutdown. */
 const UNAVAILABLE_STATES = /^(08|53|57|58)/;
 
@@ -227,6 +231,69 @@ export function createSqlThreadStore(db: SqlDatabase): ThreadStore & Pick<Requir
     if (branch.length === path.length) keepBranch(rowKey(threadId, leafSeq), branch);
     return branch;
   };
+  /**
+   * An append with messages as one statement (one round trip, no transaction around it; a statement is
+   * atomic): the thread's row made or touched (the upsert locks it, as FOR UPDATE does, so appends to
+   * one thread take turns; its `WHERE` leaves another owner's thread alone, and then nothing is
+   * written), the messages, the run's record. A branch point the thread does not have fails the
+   * messages' foreign key (23503), and with it the whole statement.
+   */
+  const appendInOneStatement = async (
+    threadId: string,
+    owner: string,
+    append: ThreadAppend,
+    rows: readonly { id: string; parent_id: string | null }[],
+  ): Promise<{ parentSeq: string | number | null; added: { id: string; seq: string | number }[] }> => {
+    const run = append.run;
+    let result: { owner: string | null; parent_seq: string | number | null; added: { id: string; seq: string | number }[] | string | null };
+    try {
+      [result] = (
+        await db.query<typeof result>(
+          `WITH thread AS (
+              INSERT INTO chatwire_threads (id, owner, title, created_at, updated_at, active_leaf)
+              VALUES ($1, $2, $3, date_trunc('milliseconds', clock_timestamp()), ${ACTIVITY_OF_OWNER}, $5)
+              ON CONFLICT (id) DO UPDATE SET active_leaf = EXCLUDED.active_leaf, updated_at = ${ACTIVITY_OF_OWNER}
+                WHERE chatwire_threads.owner = $2
+              RETURNING owner),
+            added AS (
+              INSERT INTO chatwire_messages (thread_id, id, parent_id, role, message, tokens)
+              SELECT $1, m.id, m.parent_id, m.role, m.message::json, m.tokens::json
+                FROM json_to_recordset($4::json) AS m(ord int, id text, parent_id text, role text, message text, tokens text)
+                WHERE EXISTS (SELECT 1 FROM thread)
+                ORDER BY m.ord
+              RETURNING id, seq),
+            ran AS (
+              INSERT INTO chatwire_runs (thread_id, run_id, outcome, usage, details, parent_id, model_calls)
+              SELECT $1, $6, $7, $8::json, $9::json, $10, $11::json WHERE $6::text IS NOT NULL AND EXISTS (SELECT 1 FROM thread))
+            SELECT (SELECT owner FROM thread) AS owner,
+              (SELECT seq FROM chatwire_messages WHERE thread_id = $1 AND id = $10) AS parent_seq,
+              (SELECT json_agg(json_build_object('id', id, 'seq', seq)) FROM added) AS added`,
+          [
+            threadId,
+            owner,
+            append.title ?? 'New chat',
+            JSON.stringify(rows),
+            rows.at(-1)?.id,
+            run?.runId ?? null,
+            run?.outcome ?? null,
+            run?.usage === undefined ? null : JSON.stringify(run.usage),
+            run?.details === undefined ? null : JSON.stringify(run.details),
+            append.parentId,
+            run?.modelCalls === undefined ? null : JSON.stringify(run.modelCalls),
+          ],
+        )
+      ).rows as [typeof result];
+    } catch (error) {
+      if ((error as { code?: unknown })?.code === '23503' && append.parentId !== null) {
+        throw new ThreadStoreError('unknown-branch-point', `Thread '${threadId}' has no message '${append.parentId}' to continue from.`, {
+          cause: error,
+        });
+      }
+      throw error;
+    }
+    if (!result || result.owner !== owner) throw new ThreadStoreError('unknown-thread', `There is no thread '${threadId}'.`);
+    return { parentSeq: result.parent_seq, added: parsed(result.added ?? []) };
+  };
   const view = async (session: SqlSession, row: ThreadRow & { active_leaf: string | null }): Promise<ThreadView> => {
     const tree = await treeOf(session, row.id);
     const path = pathTo(row.active_leaf, (id) => tree.messages.get(id));
@@ -344,29 +411,32 @@ export function createSqlThreadStore(db: SqlDatabase): ThreadStore & Pick<Requir
           // Counted once, as it is stored: a request that continues the message reads its count (tokens.ts).
           tokens: JSON.stringify(storedTokenCountOf(message) ?? null),
         }));
-        const written = await db.transaction(async (tx) => {
-          // The thread's row, made on its first append, is the lock (an upsert locks it as FOR UPDATE does): one append per
-          // thread at a time, each seeing the others' messages. Read with it: its owner and the branch point's `seq`.
-          const thread = (
-            await tx.query<{ owner: string; parent_seq: string | number | null }>(
-              `INSERT INTO chatwire_threads (id, owner, title, created_at, updated_at)
+        const written =
+          append.messages.length > 0
+            ? await appendInOneStatement(threadId, owner, append, rows)
+            : await db.transaction(async (tx) => {
+                // The thread's row, made on its first append, is the lock (an upsert locks it as FOR UPDATE does): one append per
+                // thread at a time, each seeing the others' messages. Read with it: its owner and the branch point's `seq`.
+                const thread = (
+                  await tx.query<{ owner: string; parent_seq: string | number | null }>(
+                    `INSERT INTO chatwire_threads (id, owner, title, created_at, updated_at)
                 VALUES ($1, $2, $3, date_trunc('milliseconds', clock_timestamp()), date_trunc('milliseconds', clock_timestamp()))
                 ON CONFLICT (id) DO UPDATE SET owner = chatwire_threads.owner
                 RETURNING owner, (SELECT seq FROM chatwire_messages WHERE thread_id = $1 AND id = $4) AS parent_seq`,
-              [threadId, owner, append.title ?? 'New chat', append.parentId],
-            )
-          ).rows[0];
-          if (!thread || thread.owner !== owner) throw new ThreadStoreError('unknown-thread', `There is no thread '${threadId}'.`);
-          if (append.parentId !== null && thread.parent_seq === null) {
-            throw new ThreadStoreError(
-              'unknown-branch-point',
-              `Thread '${threadId}' has no message '${append.parentId}' to continue from.`,
-            );
-          }
-          const run = append.run;
-          // The messages, the run's record and the thread's new leaf in one statement (its parts see the same snapshot; none reads another's rows).
-          const { rows: added } = await tx.query<{ id: string; seq: string | number }>(
-            `WITH added AS (
+                    [threadId, owner, append.title ?? 'New chat', append.parentId],
+                  )
+                ).rows[0];
+                if (!thread || thread.owner !== owner) throw new ThreadStoreError('unknown-thread', `There is no thread '${threadId}'.`);
+                if (append.parentId !== null && thread.parent_seq === null) {
+                  throw new ThreadStoreError(
+                    'unknown-branch-point',
+                    `Thread '${threadId}' has no message '${append.parentId}' to continue from.`,
+                  );
+                }
+                const run = append.run;
+                // The messages, the run's record and the thread's new leaf in one statement (its parts see the same snapshot; none reads another's rows).
+                const { rows: added } = await tx.query<{ id: string; seq: string | number }>(
+                  `WITH added AS (
                 INSERT INTO chatwire_messages (thread_id, id, parent_id, role, message, tokens)
                 SELECT $1, m.id, m.parent_id, m.role, m.message::json, m.tokens::json
                   FROM json_to_recordset($2::json) AS m(ord int, id text, parent_id text, role text, message text, tokens text)
@@ -378,20 +448,20 @@ export function createSqlThreadStore(db: SqlDatabase): ThreadStore & Pick<Requir
               touched AS (
                 UPDATE chatwire_threads SET active_leaf = coalesce($3, active_leaf), updated_at = ${NEXT_ACTIVITY} WHERE id = $1)
               SELECT id, seq FROM added`,
-            [
-              threadId,
-              JSON.stringify(rows),
-              append.messages.at(-1)?.id ?? append.parentId,
-              run?.runId ?? null,
-              run?.outcome ?? null,
-              run?.usage === undefined ? null : JSON.stringify(run.usage),
-              run?.details === undefined ? null : JSON.stringify(run.details),
-              append.parentId,
-              run?.modelCalls === undefined ? null : JSON.stringify(run.modelCalls),
-            ],
-          );
-          return { parentSeq: thread.parent_seq, added };
-        });
+                  [
+                    threadId,
+                    JSON.stringify(rows),
+                    append.messages.at(-1)?.id ?? append.parentId,
+                    run?.runId ?? null,
+                    run?.outcome ?? null,
+                    run?.usage === undefined ? null : JSON.stringify(run.usage),
+                    run?.details === undefined ? null : JSON.stringify(run.details),
+                    append.parentId,
+                    run?.modelCalls === undefined ? null : JSON.stringify(run.modelCalls),
+                  ],
+                );
+                return { parentSeq: thread.parent_seq, added };
+              });
         // Committed: the branch to the new leaf is the known branch to its branch point and these messages, as a read would make them.
         const base =
           append.parentId === null ? [] : written.parentSeq === null ? undefined : knownBranches.get(rowKey(threadId, written.parentSeq));

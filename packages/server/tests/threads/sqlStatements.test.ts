@@ -84,11 +84,11 @@ describe('the SQL thread store: a request continuing a stored thread, counted', 
     const long = await perTurn('long', 400, 3);
     expect(long.figures).toEqual(short.figures);
     for (const { statements, rows } of long.figures) {
-      // The lookup and the path (one read each), then two appends (the question, then the answer and the run), each one
-      // transaction of two statements.
-      expect(statements).toBe(10);
-      // The thread's row with the leaf and the question looked up; the leaf's seq; one row per message written.
-      expect(rows).toBeLessThanOrEqual(6);
+      // The lookup and the path (one read each), then two appends (the question, then the answer with its run record),
+      // one statement each.
+      expect(statements).toBe(4);
+      // One row per statement: the thread with the leaf looked up, the leaf's seq, each append's outcome.
+      expect(rows).toBe(4);
     }
   });
 
