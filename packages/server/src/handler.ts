@@ -30,6 +30,7 @@ import type { RunStreamStore } from './store/runStreamStore.js';
 import { persistRun } from './threads/persistRun.js';
 import { NO_OWNER, type ThreadStore } from './threads/threadStore.js';
 import { commitTurn, placeTurn, type PlacedTurn } from './threads/turnStart.js';
+import { summarizeBranch } from './threads/branchSummary.js';
 
 /** Limits on what one request may carry; each refusal names the limit. */
 export interface RequestLimits {
@@ -295,8 +296,9 @@ export function createChatHandler(options: ChatHandlerOptions): (request: Reques
     if ('error' in appCall) return fail(400, appCall.error, 'invalid-app-call');
     const attachments = checkAttachments(input.messages, limits);
     if (attachments) return fail(attachments.status, attachments.error, attachments.code);
-    // Each new message passed its checks: the next turn's request, which carries it again, takes it as checked.
-    rememberCheckedMessages(body.value, input.messages);
+    // Each new message passed its checks: the next turn's request, which carries it again, takes it as
+    // checked, and finds the branch it continues summarised (held by the cache of checked messages).
+    for (const branch of rememberCheckedMessages(body.value, input.messages)) summarizeBranch(branch, { hold: false });
     let slot: (() => void) | Response;
     try {
       slot = runsPerOwner ? await runsPerOwner.acquire(arrival.request()) : () => {};
@@ -341,7 +343,7 @@ export function createChatHandler(options: ChatHandlerOptions): (request: Reques
         return fail(503, `The thread store is unavailable; nothing was saved. Try again shortly (ref ${ref}).`, 'threads-unavailable');
       }
     }
-    const opened = resumable ? await resumable.open(input, arrival.request()) : undefined;
+    const opened = resumable ? await resumable.open(input, arrival.headers) : undefined;
     if (opened instanceof Response) {
       slot();
       return cors(opened);
@@ -413,7 +415,7 @@ export function createChatHandler(options: ChatHandlerOptions): (request: Reques
     return answer instanceof Response ? answer : toServerSentEventsResponse(answer.events, answer);
   };
   // Resumable streams read the request's own signal (a disconnect detaches): those go through Fetch.
-  return withDefaultMount(resumable ? handle : withArrivalPath(handle, serve), '/api/chat');
+  return withDefaultMount(withArrivalPath(handle, serve), '/api/chat');
 }
 
 /** The resumable streams of a handler: on its store's `runs`, or the process's in-memory buffers when no store is given. */

@@ -3,7 +3,8 @@ import { readResultMetadata } from '@chatwire/core/wire';
 import { redactSecrets } from './errors/redactSecrets.js';
 import { CallSigner } from './signing.js';
 import { isStoredMessage } from './threads/storedMessages.js';
-import { storedPrefixOf, type BranchSummary } from './threads/branchSummary.js';
+import { knownPrefixOf, knownPrefixesOf } from './threads/branchSummary.js';
+import { verifiedHistoriesOf } from './verifiedHistories.js';
 import type { ServerStore } from './store/serverStore.js';
 import { isInputRequestEntry, reviewInputAnswers, type LateInputAnswer, type ReviewedInputAnswer } from './input/reviewInputAnswers.js';
 
@@ -50,6 +51,13 @@ export interface HistoryReview {
   /** Answers to input requests that no longer wait here: those calls get an error result. */
   readonly lateInputs: LateInputAnswer[];
 }
+
+/**
+ * How many messages of histories the reviews read (their calls, results and signatures checked),
+ * since the process started: tests count work with it, not time. A stored or verified branch a
+ * history starts with is not read.
+ */
+export const historyReviewStats = { messagesRead: 0 };
 
 /** How long a used approval is kept past its expiry, for clocks that disagree a little. */
 const CLOCK_MARGIN_MS = 5 * 60_000;
@@ -103,6 +111,9 @@ function redactedFailure(message: ToolMessage): ToolMessage {
  * - every approval names a call of this conversation with the same tool and canonical arguments,
  *   is unexpired, unanswered and still pending, was issued under the store's scope, and (with
  *   `consume`) is claimed in the store so it can never be used again.
+ * A branch the history starts with that a thread store handed out, or that a review with this signer
+ * verified for the same owner and thread (see `verifiedHistories.ts`), is not read again: only what
+ * follows it, against its calls.
  * Throws {@link ChatRequestError} on the first violation; nothing has run at that point.
  */
 export async function reviewHistory(options: {
@@ -111,6 +122,8 @@ export async function reviewHistory(options: {
   readonly signer: CallSigner;
   readonly store: ServerStore;
   readonly threadId: string;
+  /** Who asks (the request's user; `''` for none): histories verified for one owner are not taken as verified for another. Defaults to `''`. */
+  readonly owner?: string;
   /** Whether results of calls to this tool are the server's own (signed, and verified here). */
   readonly verifiesResultsOf: (toolName: string) => boolean;
   /** Claim the approvals (a run); `false` only checks that they are unused (validation). */
@@ -129,21 +142,33 @@ export async function reviewHistory(options: {
     approved: boolean,
   ) => Promise<ReviewedAnswer | undefined>;
 }): Promise<HistoryReview> {
-  const { signer, threadId, store } = options;
+  const { signer, threadId, store, verifiesResultsOf } = options;
+  const owner = options.owner ?? '';
   const now = options.now ?? Date.now();
   const messages = [...options.messages];
-  // A stored branch the history starts with was reviewed when it was stored: when what follows it only
-  // adds messages and answers calls it left open, only that is read (against its open calls). A branch
-  // with a result approved with edits is read whole: its call is replaced by the edit below.
-  const prefix = options.resume.length === 0 ? storedPrefixOf(messages) : undefined;
-  const from = prefix && !prefix.editedResults && onlyAnswersOpenCalls(messages, prefix) ? prefix.length : 0;
-  const calls = new Map<string, ToolCall>(from > 0 ? prefix?.openCalls : undefined);
+  const verified = verifiedHistoriesOf(signer);
+  // A stored branch the history starts with was reviewed when it was stored, and a branch of checked
+  // messages a review verified for this owner and thread was reviewed then: only what follows it is
+  // read, against its calls. A branch with a result approved with edits is read whole: its call is
+  // replaced by the edit below.
+  const prefix =
+    options.resume.length === 0
+      ? knownPrefixOf(
+          messages,
+          (summary) => !summary.editedResults && (summary.stored || verified.verified(summary, owner, threadId, verifiesResultsOf)),
+        )
+      : undefined;
+  const from = prefix?.length ?? 0;
+  // Whether the review changed the history (a redacted failure, an approved edit): a history it changed is not kept as verified.
+  let changed = false;
+  const calls = new Map<string, ToolCall>(prefix?.openCalls);
   const results = new Set<string>();
+  historyReviewStats.messagesRead += messages.length - from;
   for (let index = from; index < messages.length; index++) {
     const message = messages[index] as Message;
     if (message.role !== 'assistant') continue;
     for (const call of message.toolCalls ?? []) {
-      if (calls.has(call.id)) {
+      if (calls.has(call.id) || prefix?.calls.has(call.id)) {
         throw new ChatRequestError(
           'duplicate-call-id',
           `The history has two tool calls with the id '${call.id}': every call id must be unique.`,
@@ -157,6 +182,14 @@ export async function reviewHistory(options: {
     const message = messages[index] as Message;
     if (message.role !== 'tool') continue;
     const call = calls.get(message.toolCallId);
+    // A call the branch answered already: this is its second result.
+    const answered = call ? undefined : prefix?.calls.get(message.toolCallId);
+    if (answered) {
+      throw new ChatRequestError(
+        'duplicate-result',
+        `The history has two results for tool call '${answered.id}' ('${answered.function.name}'): a call has one result.`,
+      );
+    }
     if (!call) {
       throw new ChatRequestError(
         'orphan-result',
@@ -170,10 +203,13 @@ export async function reviewHistory(options: {
       );
     }
     results.add(call.id);
-    if (!options.verifiesResultsOf(call.function.name)) {
+    if (!verifiesResultsOf(call.function.name)) {
       // A browser tool's failure: its text reaches the model (and the thread store) with credentials
       // redacted, as the server's own tools' errors do.
-      if (message.error !== undefined) messages[index] = redactedFailure(message);
+      if (message.error !== undefined) {
+        messages[index] = redactedFailure(message);
+        if (messages[index] !== message) changed = true;
+      }
       continue;
     }
     const content = typeof message.content === 'string' ? message.content : JSON.stringify(message.content);
@@ -197,7 +233,10 @@ export async function reviewHistory(options: {
           `or edited by the client, and a signed result stays bound to its thread, tool name and arguments.${secretHint(signer)}`,
       );
     }
-    if (signedCall !== call) replaceCall(messages, signedCall);
+    if (signedCall !== call) {
+      replaceCall(messages, signedCall);
+      changed = true;
+    }
   }
 
   // Only the calls of the last assistant message can be waiting for an answer.
@@ -303,23 +342,10 @@ export async function reviewHistory(options: {
       );
   }
   if (options.consume) inputs.take();
+  // Verified as it was sent: the known branches it is (or starts with) need not be read again in this thread.
+  if (!changed && options.resume.length === 0)
+    for (const summary of knownPrefixesOf(options.messages)) verified.record(summary, owner, threadId, verifiesResultsOf);
   return { messages, approved, denied, inputAnswers: options.consume ? inputs.answers : [], lateInputs: inputs.late };
-}
-
-/**
- * Whether the messages after a stored branch (`prefix`) add no calls and answer only calls the branch
- * left open, each once: then nothing in them needs the branch's other calls.
- */
-function onlyAnswersOpenCalls(messages: readonly Message[], prefix: BranchSummary): boolean {
-  const answered = new Set<string>();
-  for (let index = prefix.length; index < messages.length; index++) {
-    const message = messages[index] as Message;
-    if (message.role === 'assistant' && message.toolCalls?.length) return false;
-    if (message.role !== 'tool') continue;
-    if (!prefix.openCalls.has(message.toolCallId) || answered.has(message.toolCallId)) return false;
-    answered.add(message.toolCallId);
-  }
-  return true;
 }
 
 /** Replaces a call in the assistant message that made it (a copy of that message; the array is changed in place). */
@@ -349,8 +375,8 @@ export function insertAfterCall(messages: Message[], toolCallId: string, result:
  * short "no result" answer, so providers accept the request).
  */
 export function withEveryCallAnswered(messages: readonly Message[]): Message[] {
-  // A stored branch the history starts with is taken as it is when every call it left open is answered after it.
-  const prefix = storedPrefixOf(messages);
+  // A known branch the history starts with is taken as it is when every call it left open is answered after it.
+  const prefix = knownPrefixOf(messages);
   const answered = new Set<string>();
   for (let i = prefix?.length ?? 0; i < messages.length; i++) {
     const message = messages[i] as Message;

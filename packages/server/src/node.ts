@@ -355,8 +355,9 @@ async function writeEvents(res: ServerResponse, answer: EventStreamAnswer): Prom
  * stream or signal, and the run's events are written straight to the `ServerResponse` (coalesced
  * and paced as `toServerSentEventsResponse` does, with backpressure; a client that goes away stops
  * the run). The `Request` that `userOf`, a tools provider, `ownerOf` or an approval policy reads is
- * built when one of them first asks (its body unread). Larger or chunked bodies, a body a middleware
- * already read, and resumable handlers go through Fetch.
+ * built when one of them first asks (its body unread). With `resumable`, the run's stream (a
+ * `Response` read from the run store) is written to `res` the same way, and a client that goes away
+ * only detaches from it. Larger or chunked bodies and a body a middleware already read go through Fetch.
  */
 export function toNodeListener(
   handler: FetchHandler,
@@ -408,6 +409,13 @@ export function toNodeListener(
       return;
     }
     const reader = response.body.getReader();
+    // A client gone before the body is read (while its request was checked) cancels it at once: a
+    // resumable run's stream then lets go of the run (and stops one whose token it never handed over).
+    if (abort.aborted) {
+      void reader.cancel().catch(() => {});
+      res.end();
+      return;
+    }
     abort.addEventListener('abort', () => void reader.cancel().catch(() => {}), { once: true });
     try {
       // The headers go out with the body's first chunk when the body has it within this turn

@@ -5,7 +5,7 @@ import { describeAttachment, readAttachment } from './attachments/readAttachment
 import type { ModelRequest, ModelTool, ToolTokenCounter } from './model.js';
 import { isCheckedMessage } from './http/knownMessages.js';
 import { isStoredMessage } from './threads/storedMessages.js';
-import { storedPrefixOf, summarizeBranch, type BranchSummary } from './threads/branchSummary.js';
+import { knownPrefixOf, summarizeBranch, type BranchSummary } from './threads/branchSummary.js';
 import { jsonRequestSegments } from './requests/requestSegments.js';
 
 /**
@@ -112,8 +112,8 @@ export function countRequestTokens(request: Pick<ModelRequest, 'system' | 'messa
   const end = `],"tools":${JSON.stringify(request.tools)}}`;
   const { messages } = request;
   const pieces: Piece[] = [pieceOf(start)];
-  // A stored branch the messages start with is one piece, its count kept with its summary: the request's count does not read it.
-  const prefix = storedPrefixOf(messages);
+  // A known branch the messages start with is one piece, its count kept with its summary: the request's count does not read it.
+  const prefix = knownPrefixOf(messages);
   const folded = prefix ? foldOf(prefix, messages) : undefined;
   if (folded) pieces.push(folded);
   for (let index = folded ? (prefix as BranchSummary).length : 0; index < messages.length; index++)

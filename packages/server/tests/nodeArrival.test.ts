@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
-import { createChatHandler, createScriptedModel, type ChatModel, type ModelChunk } from '@chatwire/server';
+import { createChatHandler, createMemoryThreadStore, createScriptedModel, type ChatModel, type ModelChunk } from '@chatwire/server';
 import { eventually, runInput, serve, user } from './fixtures.js';
 
 // The node adapter serves a small POST to the chat handler without a Fetch Request, body stream,
@@ -258,6 +258,24 @@ describe('the node adapter serves a small chat POST without a Fetch Request', ()
       expect(answer.status).toBe(200);
       expect(answer.text).toContain('"type":"RUN_FINISHED"');
       expect(state.calls).toBe(1);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('serves a resumable run of a handler with threads the same way: no Request built, the stream read from the run store', async () => {
+    const { model } = countingModel(20);
+    const server = await serve(createChatHandler({ model, secret: 'arrival-secret', resumable: true, threads: createMemoryThreadStore() }));
+    try {
+      for (let i = 0; i < 3; i++) {
+        const answer = await post(server.url, JSON.stringify(runInput([user(`hello ${i}`, `u${i}`)], { threadId: `t${i}` })));
+        expect(answer.status).toBe(200);
+        expect(answer.headers['chatwire-resume-token']).toEqual(expect.any(String));
+        expect(answer.text).toContain('"name":"chatwire.thread.stored"');
+        expect(answer.text).toContain('"type":"RUN_FINISHED"');
+        expect(answer.text.match(/"type":"TEXT_MESSAGE_CONTENT"/g)).toHaveLength(20);
+      }
+      expect(requestsBuilt).toBe(0);
     } finally {
       await server.close();
     }

@@ -10,7 +10,7 @@ import {
 import type { ModelTool, ProviderToolChanges, ProviderToolSearch, ToolTokenCounter } from '../model.js';
 import { countRequestTokens, countTextTokens, jsonMessageTokens, jsonSystemTokens } from '../tokens.js';
 import { toModelTool, type ToolRegistry } from '../toolRegistry.js';
-import { storedPrefixOf } from '../threads/branchSummary.js';
+import { knownPrefixOf } from '../threads/branchSummary.js';
 import { providerSearchExchanges } from './providerToolSearch.js';
 import type { ToolPlan } from './toolPlan.js';
 import { jsonRequestSegments, type SerializableRequest, type RequestSegment } from '../requests/requestSegments.js';
@@ -194,7 +194,7 @@ export class DiscoveryAccounting {
    * what follows it, unless a result there marks a call of the branch undiscovered (then the whole history is).
    */
   #withoutExchanges(messages: readonly Message[]): readonly Message[] {
-    const prefix = storedPrefixOf(messages);
+    const prefix = knownPrefixOf(messages);
     if (!prefix || prefix.discovery) return withoutDiscoveryExchanges(messages);
     const after = messages.slice(prefix.length);
     const { before } = discoveryExchange(after);
@@ -210,7 +210,7 @@ export class DiscoveryAccounting {
    * it, unless a result there marks a call of the branch undiscovered (then the whole history is).
    */
   #roundTrips(messages: readonly Message[]): number {
-    const prefix = storedPrefixOf(messages);
+    const prefix = knownPrefixOf(messages);
     if (!prefix || prefix.discovery) return countDiscoveryExchange(this.#counter, messages);
     const { before, after } = discoveryExchange(messages.slice(prefix.length));
     if (before.length === 0) return 0;

@@ -118,12 +118,20 @@ const KNOWN_RUN_CHARS = 16 * 1024 * 1024;
 /** Runs remembered per first message (the last turns of a chat, or of chats that start alike). */
 const RUNS_PER_FIRST = 4;
 
+/** The known run a body's messages start with, and how many of its messages they start with. */
+interface KnownStart {
+  readonly run: KnownRun;
+  readonly count: number;
+}
+
 /** The top-level `messages` array of a body: where it is, the run of known messages it starts with, and the texts of the others. */
 interface MessageTexts {
   readonly open: number;
   readonly close: number;
   /** The known messages the array starts with, byte for byte (the first messages of a known run). */
   readonly start: readonly Message[];
+  /** The run they came from, when there are any. */
+  readonly startRun: KnownStart | undefined;
   /** Where each element's text ends, from the first element's start. */
   readonly ends: readonly number[];
   /** The elements after that run. */
@@ -137,38 +145,46 @@ interface MessageTexts {
 
 /**
  * The most messages of a known run that `text` holds from `from`, byte for byte and ending where an
- * element ends (found by halving: a run's first k messages match whenever its first k + 1 do).
+ * element ends: the whole run first (a chat's next turn carries all of it), else found by halving (a
+ * run's first k messages match whenever its first k + 1 do).
  */
-function knownStart(
-  text: string,
-  from: number,
-  candidates: readonly KnownRun[] | undefined,
-): { messages: readonly Message[]; ends: readonly number[] } | undefined {
-  let best: { run: KnownRun; count: number } | undefined;
+function knownStart(text: string, from: number, candidates: readonly KnownRun[] | undefined): KnownStart | undefined {
+  let best: KnownStart | undefined;
   for (const run of candidates ?? []) {
     // Two slices compared with ===: the engine compares their bytes in blocks (startsWith walks them one by one, 20 times slower).
     const matches = (count: number) => {
       const length = run.ends[count - 1] as number;
       return text.slice(from, from + length) === run.text.slice(0, length);
     };
-    let low = 0;
-    let high = run.ends.length;
-    while (low < high) {
-      const middle = (low + high + 1) >> 1;
-      if (matches(middle)) low = middle;
-      else high = middle - 1;
-    }
     // The match must end where an element does in `text` too (`123` is not the start of `1234`).
-    if (low > 0) {
+    const endsElement = (count: number) => {
       const after = new Scan(text);
-      after.at = from + (run.ends[low - 1] as number);
+      after.at = from + (run.ends[count - 1] as number);
       after.space();
       const next = text.charCodeAt(after.at);
-      if (next !== 0x2c && next !== 0x5d) low--;
+      return next === 0x2c || next === 0x5d;
+    };
+    let low = 0;
+    // The whole run when its last message matches (the likeliest to differ: a chat's last turn sent again differently is not the run).
+    const count = run.ends.length;
+    const lastStart = count > 1 ? (run.ends[count - 2] as number) : 0;
+    const lastMatches =
+      text.slice(from + lastStart, from + (run.ends[count - 1] as number)) === run.text.slice(lastStart, run.ends[count - 1]);
+    if (lastMatches && matches(count)) low = count;
+    else {
+      let high = run.ends.length - 1;
+      while (low < high) {
+        const middle = (low + high + 1) >> 1;
+        if (matches(middle)) low = middle;
+        else high = middle - 1;
+      }
     }
+    if (low > 0 && !endsElement(low)) low--;
     if (low > 0 && (!best || low > best.count)) best = { run, count: low };
+    // Nothing is longer than a whole run that ends where an element does.
+    if (best?.run === run && low === run.ends.length) break;
   }
-  return best && { messages: best.run.messages.slice(0, best.count), ends: best.run.ends.slice(0, best.count) };
+  return best;
 }
 
 /**
@@ -204,6 +220,7 @@ function messageTexts(text: string): MessageTexts | undefined {
       scan.at++;
       const elements: string[] = [];
       let start: readonly Message[] = [];
+      let startRun: KnownStart | undefined;
       let first: string | undefined;
       const ends: number[] = [];
       scan.space();
@@ -219,9 +236,10 @@ function messageTexts(text: string): MessageTexts | undefined {
             first = element;
             const known = knownStart(text, firstStart, runs.get(element));
             if (known) {
-              start = known.messages;
-              ends.push(...known.ends);
-              scan.at = firstStart + (known.ends.at(-1) as number);
+              startRun = known;
+              start = known.count === known.run.messages.length ? known.run.messages : known.run.messages.slice(0, known.count);
+              for (let i = 0; i < known.count; i++) ends.push(known.run.ends[i] as number);
+              scan.at = firstStart + (known.run.ends[known.count - 1] as number);
             } else {
               elements.push(element);
               ends.push(scan.at - firstStart);
@@ -238,7 +256,7 @@ function messageTexts(text: string): MessageTexts | undefined {
         }
       }
       const all = text.slice(firstStart, firstStart + (ends.at(-1) ?? 0));
-      found = { open, close: scan.at - 1, start, ends, elements, first, all, bodyChars: text.length };
+      found = { open, close: scan.at - 1, start, startRun, ends, elements, first, all, bodyChars: text.length };
     }
     scan.space();
     const next = text.charCodeAt(scan.at);
@@ -296,15 +314,50 @@ function deepFreeze(value: unknown): void {
 /** A copy of a text, not a slice that would keep the whole body alive. */
 const copyOf = (text: string): string => Buffer.from(text, 'utf8').toString('utf8');
 
+/** Drops the oldest messages (in one pass) once the texts remembered pass their bound, down to nine tenths of it. */
+function evictKnown(): void {
+  if (knownChars <= KNOWN_MESSAGE_CHARS) return;
+  for (const old of known.keys()) {
+    if (knownChars <= KNOWN_MESSAGE_CHARS * 0.9) break;
+    known.delete(old);
+    knownChars -= old.length;
+  }
+}
+
+/** Adds `run` to the runs of its first message (newest first, a few per first message), within the bound of all runs' characters. */
+function keepRun(first: string, run: KnownRun): void {
+  const listed = runs.get(first);
+  const kept = [run, ...(listed ?? [])];
+  for (const dropped of kept.splice(RUNS_PER_FIRST)) runsChars -= dropped.chars;
+  // Re-inserted (a copy of the key, not a slice of this body): the newest chats are the last to go.
+  runs.delete(first);
+  runs.set(copyOf(first), kept);
+  runsChars += run.chars;
+  for (const [oldest, list] of runs) {
+    if (runsChars <= KNOWN_RUN_CHARS) break;
+    runs.delete(oldest);
+    for (const dropped of list) runsChars -= dropped.chars;
+  }
+}
+
+/** Whether the runs of `first` hold one with exactly this text. */
+const hasRun = (first: string, text: string): boolean =>
+  runs.get(first)?.some((run) => run.text.length === text.length && run.text === text) ?? false;
+
 /**
  * Remembers the messages of a body {@link parseRunInputText} parsed, as the checks left them
  * (`checkedMessages`, in the body's order): call it once the request's checks of each message (its
  * shape, its ids, its attachments) passed. Messages with media parts are not kept (the request's
  * attachment limits count them each time).
+ *
+ * Returns the message arrays it now keeps for this body, each a branch of checked messages to
+ * summarise (`threads/branchSummary.ts`; the cache holds them as long as it keeps their text): the
+ * body's whole array, and, when the body left a known run part way (a message edited, or a last
+ * message sent again differently), the part it shared with that run.
  */
-export function rememberCheckedMessages(body: unknown, checkedMessages: readonly Message[]): void {
+export function rememberCheckedMessages(body: unknown, checkedMessages: readonly Message[]): (readonly Message[])[] {
   const texts = typeof body === 'object' && body !== null ? textsOf.get(body) : undefined;
-  if (!texts) return;
+  if (!texts) return [];
   let whole = true;
   for (const { index, text } of texts.fresh) {
     const message = checkedMessages[index];
@@ -318,29 +371,28 @@ export function rememberCheckedMessages(body: unknown, checkedMessages: readonly
     const key = copyOf(text);
     known.set(key, message);
     knownChars += key.length;
-    for (const old of known.keys()) {
-      if (knownChars <= KNOWN_MESSAGE_CHARS) break;
-      known.delete(old);
-      knownChars -= old.length;
-    }
+    evictKnown();
   }
   // The whole array as one run, when every message of it is checked and kept, for the next turn's request.
-  const { first, all } = texts.found;
-  if (!whole || first === undefined || checkedMessages.some((message) => !checked.has(message))) return;
-  const listed = runs.get(first);
-  if (listed?.some((run) => run.text.length === all.length && run.text === all)) return;
+  const { first, all, startRun } = texts.found;
+  if (!whole || first === undefined || checkedMessages.some((message) => !checked.has(message))) return [];
+  const branches: (readonly Message[])[] = [];
+  // The part shared with a known run this body left part way, as a run of its own: the next request
+  // that shares it (and differs after it again) starts from a known branch.
+  if (startRun && startRun.count < startRun.run.messages.length) {
+    const shared = startRun.run.text.slice(0, startRun.run.ends[startRun.count - 1]);
+    if (!hasRun(first, shared)) {
+      const messages = startRun.run.messages.slice(0, startRun.count);
+      // A slice of the run's text: the body it keeps alive is counted again, in full.
+      keepRun(first, { text: shared, messages, ends: startRun.run.ends.slice(0, startRun.count), chars: startRun.run.chars });
+      branches.push(messages);
+    }
+  }
+  if (hasRun(first, all)) return branches;
   // The run's text stays a slice of this body (copying 100 kB every turn cost more than the rest of
   // the request's messages): the body is kept with it, and counted in full.
-  const run: KnownRun = { text: all, messages: [...checkedMessages], ends: texts.found.ends, chars: texts.found.bodyChars };
-  const kept = [run, ...(listed ?? [])];
-  for (const dropped of kept.splice(RUNS_PER_FIRST)) runsChars -= dropped.chars;
-  // Re-inserted (a copy of the key, not a slice of this body): the newest chats are the last to go.
-  runs.delete(first);
-  runs.set(copyOf(first), kept);
-  runsChars += run.chars;
-  for (const [oldest, list] of runs) {
-    if (runsChars <= KNOWN_RUN_CHARS) break;
-    runs.delete(oldest);
-    for (const dropped of list) runsChars -= dropped.chars;
-  }
+  const messages = [...checkedMessages];
+  keepRun(first, { text: all, messages, ends: texts.found.ends, chars: texts.found.bodyChars });
+  branches.push(messages);
+  return branches;
 }

@@ -41,6 +41,7 @@ export async function reviewChatRequest(
     signer,
     store: storeOf(options),
     threadId: options.threadId ?? '',
+    owner: options.user ?? '',
     verifiesResultsOf: tools.verifiesResultsOf,
     versionOf: (name) => tools.discovery.fingerprint(name),
     reviewAnswer: answerReviewer(tools, options),

@@ -112,12 +112,13 @@ export class ResumableStreams {
   /**
    * Registers a new run before anything runs: under the owner of the request's resume token when it
    * is valid for this thread, else under a new owner. A 409 when the thread and run ids are taken.
+   * `headers` are the request's (a Fetch `Headers`, or the node adapter's reader of them).
    */
-  async open(input: RunAgentInput, request: Request): Promise<OpenedRun | Response> {
-    const presented = readResumeToken(this.#signer, input.threadId, request.headers.get(RESUME_TOKEN_HEADER));
+  async open(input: RunAgentInput, headers: { get(name: string): string | null }): Promise<OpenedRun | Response> {
+    const presented = readResumeToken(this.#signer, input.threadId, headers.get(RESUME_TOKEN_HEADER));
     const minted = presented === undefined ? mintResumeToken(this.#signer, input.threadId) : undefined;
     const owner = presented ?? (minted as { owner: string }).owner;
-    const token = minted?.token ?? (request.headers.get(RESUME_TOKEN_HEADER) as string).trim();
+    const token = minted?.token ?? (headers.get(RESUME_TOKEN_HEADER) as string).trim();
     const run: OwnedRun = { threadId: input.threadId, runId: input.runId, owner };
     const account = await this.#budget.admit(run, idBytes(run));
     if (!account) {

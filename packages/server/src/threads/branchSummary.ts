@@ -1,34 +1,51 @@
 import type { AssistantMessage, Message, ToolCall } from '@ag-ui/core';
 import { DISCOVERY_TOOL_NAME } from '@chatwire/core';
 import { readResultMetadata } from '@chatwire/core/wire';
+import { isCheckedMessage } from '../http/knownMessages.js';
 import { isStoredMessage } from './storedMessages.js';
 
 /*
- * A summary per stored branch, so a request that continues a long thread does not walk it again
- * for each thing it reads (its open calls, its last assistant message, whether discovery is in it;
- * tokens.ts keeps its token total beside it). A branch is the array a thread store's `path` handed
- * out: frozen stored messages, root first. Its summary is made once, from the summary of the branch
- * it continues when that one is known (the turn before: a few new messages), else by one walk (a
- * thread this process never read: SQL stores read on another instance, a restart), and kept by the
- * branch's leaf message.
+ * A summary per known branch, so a request that continues a long history does not walk it again
+ * for each thing it reads (its calls and the ones left open, its last assistant message, whether
+ * discovery is in it; tokens.ts keeps its token total beside it). A branch is an array of shared
+ * messages, root first, each deep-frozen: the array a thread store's `path` handed out (stored
+ * messages), or the messages of a request body the handler checked and keeps for the next turn's
+ * request (`http/knownMessages.ts`: each is the one object that exact text parsed to). Its summary
+ * is made once, from the summary of the branch it continues when that one is known (the turn
+ * before: a few new messages), else by one walk (a thread this process never read: SQL stores read
+ * on another instance, a restart; a history this process never saw), and kept by the branch's leaf
+ * message.
  *
- * Anything holding a history finds the summary of the stored branch it starts with
- * ({@link storedPrefixOf}): the history's messages up to the leaf must be the branch's, the same
+ * Anything holding a history finds the summary of the known branch it starts with
+ * ({@link knownPrefixOf}): the history's messages up to the leaf must be the branch's, the same
  * objects in the same places (compared one by one, which costs a pointer comparison per message, not
  * a walk that reads them). A history the server changed inside the branch (a call replaced by its
- * approved edit, a "no result" answer inserted) therefore has no stored prefix there, and is read
+ * approved edit, a "no result" answer inserted) therefore has no known prefix there, and is read
  * whole, as before.
  *
- * What is summarised is trusted as the stored branch is: every message of it was checked when it was
- * stored (its results verified, its calls unique) or is the server's own output.
+ * A summary says what a branch holds, not whether it may be trusted: a stored branch is (every
+ * message of it was checked when it was stored, or is the server's own output: {@link storedPrefixOf});
+ * a branch of a request's messages only once a review verified it, in one thread (see
+ * `verifiedHistories.ts`).
  */
 
-/** What a request reads of a stored branch, without walking it. */
+/** What a request reads of a known branch, without walking it. */
 export interface BranchSummary {
   /** Messages in the branch. */
   readonly length: number;
   /** The calls of the branch that have no result on it, by id, in call order. */
   readonly openCalls: ReadonlyMap<string, ToolCall>;
+  /** Every call of the branch, answered or not, by id (the first, when two share one: then `ordered` is false). */
+  readonly calls: ReadonlyMap<string, ToolCall>;
+  /** The names of the tools whose results the branch holds (a review verifies results by their tool's kind). */
+  readonly resultTools: ReadonlySet<string>;
+  /**
+   * Whether every call id of the branch is unique and every result answers a call made before it, once:
+   * what a review requires of a history, and so of any branch a review may take as reviewed.
+   */
+  readonly ordered: boolean;
+  /** Whether every message of the branch came from a thread store (which vouches for it). */
+  readonly stored: boolean;
   /** The branch's last assistant message, if it has one. */
   readonly lastAssistant: AssistantMessage | undefined;
   /** Whether the branch holds a discovery exchange (a discovery call, or a result marked `undiscovered`). */
@@ -53,11 +70,16 @@ interface Entry {
 const byLeaf = new WeakMap<Message, Entry>();
 
 /**
- * The branches summarised last (across threads), held so the next turn of each finds its summary to
- * continue: a SQL store reads a new array per request, which nothing else keeps until the next one.
+ * The stored branches summarised last (across threads), held so the next turn of each finds its
+ * summary to continue: a SQL store reads a new array per request, which nothing else keeps until the
+ * next one. (The branches of request bodies are held by the cache of checked messages instead,
+ * which bounds them by their text.)
  */
 const recent: (readonly Message[])[] = [];
 const RECENT_BRANCHES = 32;
+
+/** Messages a branch may be made of: a thread store's or a checked request's, both deep-frozen and shared. */
+const isShared = (message: unknown): boolean => isStoredMessage(message) || isCheckedMessage(message);
 
 /** How far back from a branch's end the leaf of a known shorter branch is looked for (a turn adds a few messages). */
 const LOOK_BACK = 64;
@@ -76,7 +98,7 @@ function startsWith(messages: readonly Message[], branch: readonly Message[]): b
 /** The known summary of `messages[0..index]` (inclusive) when that prefix is the branch it was made for. */
 function knownAt(messages: readonly Message[], index: number): BranchSummary | undefined {
   const leaf = messages[index];
-  const entry = leaf === undefined || !isStoredMessage(leaf) ? undefined : byLeaf.get(leaf);
+  const entry = leaf === undefined || !isShared(leaf) ? undefined : byLeaf.get(leaf);
   if (!entry || entry.summary.length !== index + 1) return undefined;
   const branch = entry.branch.deref();
   return branch !== undefined && startsWith(messages, branch) ? entry.summary : undefined;
@@ -85,18 +107,28 @@ function knownAt(messages: readonly Message[], index: number): BranchSummary | u
 /** `base` (the summary of `branch[0..base.length)`, or nothing) carried on over the rest of `branch`. */
 function extend(base: BranchSummary | undefined, branch: readonly Message[]): BranchSummary {
   const open = new Map(base?.openCalls);
+  const calls = new Map(base?.calls);
+  const resultTools = new Set(base?.resultTools);
   let lastAssistant = base?.lastAssistant;
   let discovery = base?.discovery ?? false;
   let editedResults = base?.editedResults ?? false;
+  let ordered = base?.ordered ?? true;
+  let stored = base?.stored ?? true;
   for (let i = base?.length ?? 0; i < branch.length; i++) {
     const message = branch[i] as Message;
+    if (!isStoredMessage(message)) stored = false;
     if (message.role === 'assistant') {
       lastAssistant = message;
       for (const call of message.toolCalls ?? []) {
+        if (calls.has(call.id)) ordered = false;
+        else calls.set(call.id, call);
         open.set(call.id, call);
         if (call.function.name === DISCOVERY_TOOL_NAME) discovery = true;
       }
     } else if (message.role === 'tool') {
+      const call = open.get(message.toolCallId);
+      if (call) resultTools.add(call.function.name);
+      else ordered = false;
       open.delete(message.toolCallId);
       const chatwire: unknown = message.metadata?.['chatwire'];
       if (chatwire && typeof chatwire === 'object' && (chatwire as { undiscovered?: unknown }).undiscovered === true) discovery = true;
@@ -104,43 +136,63 @@ function extend(base: BranchSummary | undefined, branch: readonly Message[]): Br
     }
   }
   branchSummaryStats.messagesRead += branch.length - (base?.length ?? 0);
-  return { length: branch.length, openCalls: open, lastAssistant, discovery, editedResults, base };
+  return { length: branch.length, openCalls: open, calls, resultTools, ordered, stored, lastAssistant, discovery, editedResults, base };
 }
 
 /**
- * The summary of a branch a thread store handed out (see the file's comment): the known one, or made
- * now from the known summary of a shorter branch it continues, else by one walk, and kept when every
- * message of the branch is a stored one (a store of the app's own that does not mark its messages
- * gets a summary made by one walk each time).
+ * The summary of a branch (see the file's comment): the known one, or made now from the known
+ * summary of a shorter branch it continues, else by one walk, and kept when every message of the
+ * branch is a shared one (a store of the app's own that does not mark its messages gets a summary
+ * made by one walk each time). A stored branch is held among the last few summarised, so the next
+ * turn finds it; `hold: false` leaves holding it to the caller (the cache of checked messages holds
+ * the branches of request bodies it keeps).
  */
-export function summarizeBranch(branch: readonly Message[]): BranchSummary {
+export function summarizeBranch(branch: readonly Message[], options: { readonly hold?: boolean } = {}): BranchSummary {
   const last = branch.length - 1;
   const leaf = branch[last];
-  if (leaf === undefined || !isStoredMessage(leaf)) return extend(undefined, branch);
+  if (leaf === undefined || !isShared(leaf)) return extend(undefined, branch);
   const known = knownAt(branch, last);
   if (known) return known;
   let base: BranchSummary | undefined;
   for (let i = last - 1; i >= Math.max(0, last - LOOK_BACK) && !base; i--) base = knownAt(branch, i);
   const summary = extend(base, branch);
-  // Only stored messages are kept summarised (the base's were checked when it was made).
-  for (let i = base?.length ?? 0; i < last; i++) if (!isStoredMessage(branch[i])) return summary;
+  // Only shared messages are kept summarised (the base's were shared when it was made).
+  for (let i = base?.length ?? 0; i < last; i++) if (!isShared(branch[i])) return summary;
   if (base) branchSummaryStats.extended++;
   else branchSummaryStats.walked++;
   byLeaf.set(leaf, { branch: new WeakRef(branch), summary });
+  if (options.hold === false) return summary;
   recent.push(branch);
   if (recent.length > RECENT_BRANCHES) recent.shift();
   return summary;
 }
 
 /**
- * The summary of the longest known stored branch `messages` starts with (see the file's comment):
- * its leaf is looked for among the last messages (a run adds a few after it), and the messages
- * before it are compared with the branch's. `undefined` when there is none.
+ * The summary of the longest known branch `messages` starts with that `accept` takes (see the file's
+ * comment): its leaf is looked for among the last messages (a run adds a few after it), and the
+ * messages before it are compared with the branch's. `undefined` when there is none.
  */
-export function storedPrefixOf(messages: readonly Message[]): BranchSummary | undefined {
+export function knownPrefixOf(
+  messages: readonly Message[],
+  accept: (summary: BranchSummary) => boolean = () => true,
+): BranchSummary | undefined {
   for (let i = messages.length - 1; i >= Math.max(0, messages.length - 1 - LOOK_BACK); i--) {
     const known = knownAt(messages, i);
-    if (known) return known;
+    if (known && accept(known)) return known;
   }
   return undefined;
 }
+
+/** The summaries of every known branch `messages` starts with whose leaf is among its last messages, longest first. */
+export function knownPrefixesOf(messages: readonly Message[]): BranchSummary[] {
+  const found: BranchSummary[] = [];
+  for (let i = messages.length - 1; i >= Math.max(0, messages.length - 1 - LOOK_BACK); i--) {
+    const known = knownAt(messages, i);
+    if (known) found.push(known);
+  }
+  return found;
+}
+
+/** The summary of the longest stored branch (a thread store's, which vouches for it) `messages` starts with; `undefined` when there is none. */
+export const storedPrefixOf = (messages: readonly Message[]): BranchSummary | undefined =>
+  knownPrefixOf(messages, (summary) => summary.stored);

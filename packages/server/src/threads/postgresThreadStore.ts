@@ -21,10 +21,18 @@ export type PostgresThreadStoreOptions =
       readonly max?: number;
       /** How long to wait for a connection before the request answers 503, in milliseconds. Defaults to 5,000. */
       readonly connectionTimeoutMillis?: number;
+      /**
+       * Whether the store's statements are prepared once per connection (named statements: each request then
+       * sends only their parameters). Set `false` behind a pooler in transaction mode that does not carry
+       * prepared statements (PgBouncer before 1.21, or without `max_prepared_statements`). Defaults to `true`.
+       */
+      readonly preparedStatements?: boolean;
     }
   | {
       /** A `pg` `Pool` you opened (give it an `error` listener); the store does not end it. */
       readonly pool: PgPoolLike;
+      /** As above: whether the store's statements are prepared once per connection. Defaults to `true`. */
+      readonly preparedStatements?: boolean;
     };
 
 /**
@@ -62,14 +70,17 @@ export function createPostgresThreadStore(options: PostgresThreadStoreOptions): 
           created.on('error', () => {});
           return created;
         })());
+  const prepared = options.preparedStatements !== false;
+  /** `session` sending the store's statements as named ones (see `preparedStatements`); as it is otherwise. */
+  const sessionOf = (session: SqlSession): SqlSession => (prepared ? namedSession(session) : session);
   const db: SqlDatabase = {
-    query: async (text, params) => (await pool()).query(text, params),
+    query: async (text, params) => sessionOf(await pool()).query(text, params),
     async transaction(work) {
       const client = await (await pool()).connect();
       let broken: unknown;
       try {
         await client.query('BEGIN');
-        const result = await work(client);
+        const result = await work(sessionOf(client));
         await client.query('COMMIT');
         return result;
       } catch (error) {
@@ -84,4 +95,32 @@ export function createPostgresThreadStore(options: PostgresThreadStoreOptions): 
     },
   };
   return createSqlThreadStore(db);
+}
+
+/** The most statement texts given names (the store sends a few dozen). */
+const MAX_STATEMENT_NAMES = 200;
+
+/** The name of each statement text the store sent as a named (prepared) one. */
+const statementNames = new Map<string, string>();
+
+/**
+ * A `pg` session whose queries go as named statements: `pg` prepares a name once per connection and
+ * then sends only its parameters (the store's statements are a fixed few texts, so the names are too).
+ */
+function namedSession(session: SqlSession): SqlSession {
+  const named = session as unknown as {
+    query(config: { name: string; text: string; values?: readonly unknown[] }): Promise<{ rows: never[] }>;
+  };
+  return {
+    query: async <Row>(text: string, params?: readonly unknown[]) => {
+      let name = statementNames.get(text);
+      // A bound on names, in case a text ever varied: past it, new texts go unnamed (parsed each time, as without the option).
+      if (name === undefined && statementNames.size >= MAX_STATEMENT_NAMES) return session.query<Row>(text, params);
+      if (name === undefined) {
+        name = `chatwire_${statementNames.size + 1}`;
+        statementNames.set(text, name);
+      }
+      return (await named.query({ name, text, ...(params ? { values: params } : {}) })) as { rows: Row[] };
+    },
+  };
 }

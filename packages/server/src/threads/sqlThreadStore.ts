@@ -63,6 +63,9 @@ function storedOf(row: MessageRow): StoredMessage {
 /** The most messages a SQL store keeps of what it read for chat requests (see `readMessages`). */
 const READ_MESSAGES_KEPT = 50_000;
 
+/** The most message references the branches a SQL store keeps for chat requests hold in all (see `knownBranches`). */
+const BRANCH_MESSAGES_KEPT = 100_000;
+
 /**
  * Now, to the millisecond (what list cursors carry), and later than the owner's newest activity: a thread
  * touched now is first in the owner's list even when another thread's activity fell in the same millisecond
@@ -70,6 +73,10 @@ const READ_MESSAGES_KEPT = 50_000;
  */
 const NEXT_ACTIVITY = `greatest(date_trunc('milliseconds', clock_timestamp()),
   (SELECT max(newest.updated_at) FROM chatwire_threads newest WHERE newest.owner = chatwire_threads.owner) + interval '1 millisecond')`;
+
+/** {@link NEXT_ACTIVITY} for a thread of the owner `$2` (in an upsert, where the thread's row may not exist yet). */
+const ACTIVITY_OF_OWNER = `greatest(date_trunc('milliseconds', clock_timestamp()),
+  (SELECT max(newest.updated_at) FROM chatwire_threads newest WHERE newest.owner = $2) + interval '1 millisecond')`;
 
 /** SQLSTATE classes of a database that is not there or not serving: connection, resources, shutdown. */
 const UNAVAILABLE_STATES = /^(08|53|57|58)/;
@@ -103,6 +110,28 @@ export function createSqlThreadStore(db: SqlDatabase): ThreadStore & Pick<Requir
       readMessages.delete(oldest);
     }
   };
+  /**
+   * Branches handed out by `path` or extended by `append`, by thread and leaf `seq` (a message's
+   * branch never changes: its parents are fixed and `seq` is never reused, even by a thread deleted
+   * and made again), the oldest dropped first past {@link BRANCH_MESSAGES_KEPT} references: a chat's
+   * next turn finds its branch with one indexed read of its leaf, and the same array, so the summary
+   * kept per leaf (branchSummary.ts) is found too.
+   */
+  const knownBranches = new Map<string, readonly Message[]>();
+  let branchMessages = 0;
+  const keepBranch = (key: string, branch: readonly Message[]) => {
+    const old = knownBranches.get(key);
+    if (old) branchMessages -= old.length;
+    knownBranches.delete(key);
+    knownBranches.set(key, branch);
+    branchMessages += branch.length;
+    for (const [oldest, dropped] of knownBranches) {
+      if (branchMessages <= BRANCH_MESSAGES_KEPT || oldest === key) break;
+      knownBranches.delete(oldest);
+      branchMessages -= dropped.length;
+    }
+  };
+  const rowKey = (threadId: string, seq: string | number) => `${threadId}\u0000${seq}`;
   let ready: Promise<void> | undefined;
   const migrated = () =>
     (ready ??= migrate(db).catch((error: unknown) => {
@@ -155,7 +184,17 @@ export function createSqlThreadStore(db: SqlDatabase): ThreadStore & Pick<Requir
    * indexed read without the messages, then only the branch's messages this instance has not read
    * before ({@link readMessages}: a row's message never changes, and `seq` is never reused).
    */
-  const branchOf = async (session: SqlSession, threadId: string, messageId: string): Promise<Message[]> => {
+  const branchOf = async (
+    session: SqlSession,
+    threadId: string,
+    messageId: string,
+    leafSeq: string | number,
+  ): Promise<readonly Message[]> => {
+    const known = knownBranches.get(rowKey(threadId, leafSeq));
+    if (known) {
+      keepBranch(rowKey(threadId, leafSeq), known);
+      return known;
+    }
     const { rows } = await session.query<Omit<MessageRow, 'message' | 'tokens'>>(
       'SELECT id, parent_id, seq FROM chatwire_messages WHERE thread_id = $1',
       [threadId],
@@ -185,10 +224,75 @@ export function createSqlThreadStore(db: SqlDatabase): ThreadStore & Pick<Requir
       const wanted = new Set(missing.map((row) => String(row.seq)));
       for (const row of read) if (wanted.has(String(row.seq))) rememberRead(`${threadId}\u0000${row.seq}`, storedOf(row).message);
     }
-    return path.flatMap((row) => {
+    const branch = path.flatMap((row) => {
       const message = readMessages.get(`${threadId}\u0000${row.seq}`);
       return message ? [message] : [];
     });
+    if (branch.length === path.length) keepBranch(rowKey(threadId, leafSeq), branch);
+    return branch;
+  };
+  /**
+   * An append with messages as one statement (one round trip, no transaction around it; a statement is
+   * atomic): the thread's row made or touched (the upsert locks it, as FOR UPDATE does, so appends to
+   * one thread take turns; its `WHERE` leaves another owner's thread alone, and then nothing is
+   * written), the messages, the run's record. A branch point the thread does not have fails the
+   * messages' foreign key (23503), and with it the whole statement.
+   */
+  const appendInOneStatement = async (
+    threadId: string,
+    owner: string,
+    append: ThreadAppend,
+    rows: readonly { id: string; parent_id: string | null }[],
+  ): Promise<{ parentSeq: string | number | null; added: { id: string; seq: string | number }[] }> => {
+    const run = append.run;
+    let result: { owner: string | null; parent_seq: string | number | null; added: { id: string; seq: string | number }[] | string | null };
+    try {
+      [result] = (
+        await db.query<typeof result>(
+          `WITH thread AS (
+              INSERT INTO chatwire_threads (id, owner, title, created_at, updated_at, active_leaf)
+              VALUES ($1, $2, $3, date_trunc('milliseconds', clock_timestamp()), ${ACTIVITY_OF_OWNER}, $5)
+              ON CONFLICT (id) DO UPDATE SET active_leaf = EXCLUDED.active_leaf, updated_at = ${ACTIVITY_OF_OWNER}
+                WHERE chatwire_threads.owner = $2
+              RETURNING owner),
+            added AS (
+              INSERT INTO chatwire_messages (thread_id, id, parent_id, role, message, tokens)
+              SELECT $1, m.id, m.parent_id, m.role, m.message::json, m.tokens::json
+                FROM json_to_recordset($4::json) AS m(ord int, id text, parent_id text, role text, message text, tokens text)
+                WHERE EXISTS (SELECT 1 FROM thread)
+                ORDER BY m.ord
+              RETURNING id, seq),
+            ran AS (
+              INSERT INTO chatwire_runs (thread_id, run_id, outcome, usage, details, parent_id, model_calls)
+              SELECT $1, $6, $7, $8::json, $9::json, $10, $11::json WHERE $6::text IS NOT NULL AND EXISTS (SELECT 1 FROM thread))
+            SELECT (SELECT owner FROM thread) AS owner,
+              (SELECT seq FROM chatwire_messages WHERE thread_id = $1 AND id = $10) AS parent_seq,
+              (SELECT json_agg(json_build_object('id', id, 'seq', seq)) FROM added) AS added`,
+          [
+            threadId,
+            owner,
+            append.title ?? 'New chat',
+            JSON.stringify(rows),
+            rows.at(-1)?.id,
+            run?.runId ?? null,
+            run?.outcome ?? null,
+            run?.usage === undefined ? null : JSON.stringify(run.usage),
+            run?.details === undefined ? null : JSON.stringify(run.details),
+            append.parentId,
+            run?.modelCalls === undefined ? null : JSON.stringify(run.modelCalls),
+          ],
+        )
+      ).rows as [typeof result];
+    } catch (error) {
+      if ((error as { code?: unknown })?.code === '23503' && append.parentId !== null) {
+        throw new ThreadStoreError('unknown-branch-point', `Thread '${threadId}' has no message '${append.parentId}' to continue from.`, {
+          cause: error,
+        });
+      }
+      throw error;
+    }
+    if (!result || result.owner !== owner) throw new ThreadStoreError('unknown-thread', `There is no thread '${threadId}'.`);
+    return { parentSeq: result.parent_seq, added: parsed(result.added ?? []) };
   };
   const view = async (session: SqlSession, row: ThreadRow & { active_leaf: string | null }): Promise<ThreadView> => {
     const tree = await treeOf(session, row.id);
@@ -265,87 +369,119 @@ export function createSqlThreadStore(db: SqlDatabase): ThreadStore & Pick<Requir
       ),
     lookup: (owner, threadId, messageIds) =>
       run(async (): Promise<ThreadLookup> => {
-        const thread = (await db.query<{ owner: string }>('SELECT owner FROM chatwire_threads WHERE id = $1', [threadId])).rows[0];
+        // The thread's owner and the messages it has of these, in one read (a row per message found, or one without a message).
+        const { rows } = await db.query<{ owner: string } & { [K in keyof MessageRow]: MessageRow[K] | null }>(
+          `SELECT t.owner, m.id, m.parent_id, m.seq, m.message, m.tokens FROM chatwire_threads t
+            LEFT JOIN chatwire_messages m ON m.thread_id = t.id AND m.id IN (SELECT json_array_elements_text($2::json))
+            WHERE t.id = $1`,
+          [threadId, JSON.stringify(messageIds)],
+        );
         const found = new Map<string, StoredMessage>();
+        const thread = rows[0];
         if (!thread || thread.owner !== owner) return { exists: thread !== undefined, owned: false, found };
-        if (messageIds.length > 0) {
-          const { rows } = await db.query<MessageRow>(
-            `SELECT id, parent_id, seq, message, tokens FROM chatwire_messages
-              WHERE thread_id = $1 AND id IN (SELECT json_array_elements_text($2::json))`,
-            [threadId, JSON.stringify(messageIds)],
-          );
-          for (const row of rows) found.set(row.id, storedOf(row));
+        for (const row of rows) {
+          if (row.id === null || row.seq === null) continue;
+          // The object a branch of this thread holds, when one was read: the same message, already parsed and frozen.
+          const read = readMessages.get(rowKey(threadId, row.seq));
+          found.set(row.id, read ? { message: read, parentId: row.parent_id, seq: Number(row.seq) } : storedOf(row as MessageRow));
         }
         return { exists: true, owned: true, found };
       }),
     path: (owner, threadId, messageId) =>
       run(async () => {
-        if (!(await ownedThread(db, owner, threadId))) return [];
-        return branchOf(db, threadId, messageId);
+        // The thread's owner and the leaf's `seq` in one read: a branch read before needs nothing more.
+        const leaf = (
+          await db.query<{ seq: string | number | null }>(
+            `SELECT m.seq FROM chatwire_threads t LEFT JOIN chatwire_messages m ON m.thread_id = t.id AND m.id = $3
+              WHERE t.id = $1 AND t.owner = $2`,
+            [threadId, owner, messageId],
+          )
+        ).rows[0];
+        if (!leaf || leaf.seq === null) return [];
+        return branchOf(db, threadId, messageId, leaf.seq);
       }),
     append: (owner, threadId, append: ThreadAppend) =>
-      run(() =>
-        db.transaction(async (tx) => {
-          await tx.query(
-            `INSERT INTO chatwire_threads (id, owner, title, created_at, updated_at)
-              VALUES ($1, $2, $3, date_trunc('milliseconds', clock_timestamp()), date_trunc('milliseconds', clock_timestamp()))
-              ON CONFLICT (id) DO NOTHING`,
-            [threadId, owner, append.title ?? 'New chat'],
-          );
-          // The thread's row is the lock: one append per thread at a time, each seeing the others' messages.
-          const thread = (await tx.query<{ owner: string }>('SELECT owner FROM chatwire_threads WHERE id = $1 FOR UPDATE', [threadId]))
-            .rows[0];
-          if (!thread || thread.owner !== owner) throw new ThreadStoreError('unknown-thread', `There is no thread '${threadId}'.`);
-          if (append.parentId !== null) {
-            const parent = await tx.query('SELECT 1 FROM chatwire_messages WHERE thread_id = $1 AND id = $2', [threadId, append.parentId]);
-            if (parent.rows.length === 0) {
-              throw new ThreadStoreError(
-                'unknown-branch-point',
-                `Thread '${threadId}' has no message '${append.parentId}' to continue from.`,
-              );
-            }
-          }
-          if (append.messages.length > 0) {
-            const rows = append.messages.map((message, index) => ({
-              ord: index,
-              id: message.id,
-              parent_id: index === 0 ? append.parentId : (append.messages[index - 1] as Message).id,
-              role: message.role,
-              message: JSON.stringify(message),
-              // Counted once, as it is stored: a request that continues the message reads its count (tokens.ts).
-              tokens: JSON.stringify(storedTokenCountOf(message) ?? null),
-            }));
-            await tx.query(
-              `INSERT INTO chatwire_messages (thread_id, id, parent_id, role, message, tokens)
+      run(async () => {
+        const rows = append.messages.map((message, index) => ({
+          ord: index,
+          id: message.id,
+          parent_id: index === 0 ? append.parentId : (append.messages[index - 1] as Message).id,
+          role: message.role,
+          message: JSON.stringify(message),
+          // Counted once, as it is stored: a request that continues the message reads its count (tokens.ts).
+          tokens: JSON.stringify(storedTokenCountOf(message) ?? null),
+        }));
+        const written =
+          append.messages.length > 0
+            ? await appendInOneStatement(threadId, owner, append, rows)
+            : await db.transaction(async (tx) => {
+                // The thread's row, made on its first append, is the lock (an upsert locks it as FOR UPDATE does): one append per
+                // thread at a time, each seeing the others' messages. Read with it: its owner and the branch point's `seq`.
+                const thread = (
+                  await tx.query<{ owner: string; parent_seq: string | number | null }>(
+                    `INSERT INTO chatwire_threads (id, owner, title, created_at, updated_at)
+                VALUES ($1, $2, $3, date_trunc('milliseconds', clock_timestamp()), date_trunc('milliseconds', clock_timestamp()))
+                ON CONFLICT (id) DO UPDATE SET owner = chatwire_threads.owner
+                RETURNING owner, (SELECT seq FROM chatwire_messages WHERE thread_id = $1 AND id = $4) AS parent_seq`,
+                    [threadId, owner, append.title ?? 'New chat', append.parentId],
+                  )
+                ).rows[0];
+                if (!thread || thread.owner !== owner) throw new ThreadStoreError('unknown-thread', `There is no thread '${threadId}'.`);
+                if (append.parentId !== null && thread.parent_seq === null) {
+                  throw new ThreadStoreError(
+                    'unknown-branch-point',
+                    `Thread '${threadId}' has no message '${append.parentId}' to continue from.`,
+                  );
+                }
+                const run = append.run;
+                // The messages, the run's record and the thread's new leaf in one statement (its parts see the same snapshot; none reads another's rows).
+                const { rows: added } = await tx.query<{ id: string; seq: string | number }>(
+                  `WITH added AS (
+                INSERT INTO chatwire_messages (thread_id, id, parent_id, role, message, tokens)
                 SELECT $1, m.id, m.parent_id, m.role, m.message::json, m.tokens::json
                   FROM json_to_recordset($2::json) AS m(ord int, id text, parent_id text, role text, message text, tokens text)
-                  ORDER BY m.ord`,
-              [threadId, JSON.stringify(rows)],
-            );
-          }
-          if (append.run) {
-            const { runId, outcome, usage, details, modelCalls } = append.run;
-            await tx.query(
-              `INSERT INTO chatwire_runs (thread_id, run_id, outcome, usage, details, parent_id, model_calls)
-                VALUES ($1, $2, $3, $4::json, $5::json, $6, $7::json)`,
-              [
-                threadId,
-                runId,
-                outcome,
-                usage === undefined ? null : JSON.stringify(usage),
-                details === undefined ? null : JSON.stringify(details),
-                append.parentId,
-                modelCalls === undefined ? null : JSON.stringify(modelCalls),
-              ],
-            );
-          }
-          const leaf = append.messages.at(-1)?.id ?? append.parentId;
-          await tx.query(
-            `UPDATE chatwire_threads SET active_leaf = coalesce($2, active_leaf), updated_at = ${NEXT_ACTIVITY} WHERE id = $1`,
-            [threadId, leaf],
-          );
-        }),
-      ),
+                  ORDER BY m.ord
+                RETURNING id, seq),
+              ran AS (
+                INSERT INTO chatwire_runs (thread_id, run_id, outcome, usage, details, parent_id, model_calls)
+                SELECT $1, $4, $5, $6::json, $7::json, $8, $9::json WHERE $4::text IS NOT NULL),
+              touched AS (
+                UPDATE chatwire_threads SET active_leaf = coalesce($3, active_leaf), updated_at = ${NEXT_ACTIVITY} WHERE id = $1)
+              SELECT id, seq FROM added`,
+                  [
+                    threadId,
+                    JSON.stringify(rows),
+                    append.messages.at(-1)?.id ?? append.parentId,
+                    run?.runId ?? null,
+                    run?.outcome ?? null,
+                    run?.usage === undefined ? null : JSON.stringify(run.usage),
+                    run?.details === undefined ? null : JSON.stringify(run.details),
+                    append.parentId,
+                    run?.modelCalls === undefined ? null : JSON.stringify(run.modelCalls),
+                  ],
+                );
+                return { parentSeq: thread.parent_seq, added };
+              });
+        // Committed: the branch to the new leaf is the known branch to its branch point and these messages, as a read would make them.
+        const base =
+          append.parentId === null ? [] : written.parentSeq === null ? undefined : knownBranches.get(rowKey(threadId, written.parentSeq));
+        const seqs = new Map(written.added.map((row) => [row.id, row.seq]));
+        if (!base || append.messages.length === 0 || seqs.size !== rows.length) return;
+        const branch = [...base];
+        for (const row of rows) {
+          const seq = seqs.get(row.id) as string | number;
+          const message = storedOf({
+            id: row.id,
+            parent_id: row.parent_id,
+            seq,
+            message: row.message,
+            tokens: JSON.parse(row.tokens),
+          }).message;
+          rememberRead(rowKey(threadId, seq), message);
+          branch.push(message);
+        }
+        keepBranch(rowKey(threadId, seqs.get(rows.at(-1)?.id as string) as string | number), branch);
+      }),
     runs: (owner, threadId) =>
       run(async (): Promise<ThreadRunRecord[]> => {
         const { rows } = await db.query<{

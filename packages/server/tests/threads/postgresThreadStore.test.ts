@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { createPostgresThreadStore } from '@chatwire/server';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPostgres, type PostgresServer } from './postgresServer.js';
 import { threadStoreSuite } from './threadStoreSuite.js';
 import { tokenMigrationSuite } from './tokenMigrationSuite.js';
@@ -39,4 +39,36 @@ tokenMigrationSuite('PostgreSQL', async () => {
       await pool.end();
     },
   };
+});
+
+describe('PostgreSQL: the store prepares its statements once per connection', () => {
+  /** The store's statements prepared on a one-connection pool after a few turns of work, with the option given. */
+  async function preparedAfterWork(preparedStatements: boolean | undefined): Promise<number> {
+    const pool = new pg.Pool({ connectionString: server.url, max: 1 });
+    pool.on('error', () => {});
+    const store = createPostgresThreadStore({ pool, ...(preparedStatements === undefined ? {} : { preparedStatements }) });
+    const thread = `prepared_${preparedStatements}`;
+    try {
+      let parentId: string | null = null;
+      for (let turn = 0; turn < 3; turn++) {
+        const id = `${thread}_m${turn}`;
+        await store.append('ann', thread, { parentId, messages: [{ id, role: 'user', content: `turn ${turn}` }] });
+        await store.lookup('ann', thread, [id]);
+        expect(await store.path('ann', thread, id)).toHaveLength(turn + 1);
+        parentId = id;
+      }
+      // The same (only) connection the store used.
+      const { rows } = await pool.query<{ count: string }>(
+        "SELECT count(*) AS count FROM pg_prepared_statements WHERE name LIKE 'chatwire_%'",
+      );
+      return Number(rows[0]?.count);
+    } finally {
+      await pool.end();
+    }
+  }
+
+  it('by default: the append, lookup and path statements are prepared; with preparedStatements: false none is', async () => {
+    expect(await preparedAfterWork(undefined)).toBeGreaterThanOrEqual(3);
+    expect(await preparedAfterWork(false)).toBe(0);
+  });
 });
