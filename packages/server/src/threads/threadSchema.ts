@@ -6,7 +6,8 @@
  * - `chatwire_threads`: one row per thread: its owner, title, times, and active leaf.
  * - `chatwire_messages`: the tree: each message (the AG-UI message as JSON, kept byte for byte)
  *   with its parent in the same thread (`NULL` for a root) and `seq`, the creation order.
- * - `chatwire_runs`: each run's end: outcome, usage, interrupts and approval decisions.
+ * - `chatwire_runs`: each run's end: outcome, usage, interrupts and approval decisions, the message it
+ *   continued and its model calls' accounting (migration 4).
  *
  * Migration 2 adds `chatwire_messages.tokens`: each message's token count, counted as it is stored,
  * so a request that continues a stored branch does not tokenize it again. Rows stored before it keep
@@ -16,6 +17,10 @@
  * the user), each with its signed record and its expiry (ms since the epoch, the server's clock). A
  * "this chat" grant references its thread, so deleting the thread deletes it in the same statement,
  * and one cannot be added to a thread that is gone.
+ *
+ * Migration 4 adds `chatwire_runs.parent_id` (the message the run continued) and `model_calls` (each
+ * model call's accounting record): a reopened thread shows its turns' token figures again. Runs stored
+ * before it keep `NULL` in both and show none.
  */
 export const THREAD_MIGRATIONS: readonly (readonly string[])[] = [
   [
@@ -64,6 +69,7 @@ export const THREAD_MIGRATIONS: readonly (readonly string[])[] = [
     `CREATE INDEX chatwire_grants_by_thread ON chatwire_grants (thread_id)`,
     `CREATE INDEX chatwire_grants_by_expiry ON chatwire_grants (expires_at)`,
   ],
+  [`ALTER TABLE chatwire_runs ADD COLUMN parent_id text`, `ALTER TABLE chatwire_runs ADD COLUMN model_calls json`],
 ];
 
 /** The advisory lock that keeps two instances from migrating one database at once. */

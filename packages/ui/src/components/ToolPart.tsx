@@ -19,6 +19,8 @@ export interface ToolPartProps {
   tools?: ToolUIRegistry | undefined;
   discovery?: DiscoveryDisplay | undefined;
   onApproval?: ((approvalId: string, approved: boolean) => void) | undefined;
+  /** Draws the approval of a waiting call on its card in place of Approve / Deny (see `ToolCallCard`). */
+  renderApproval?: ((part: ToolCallPart) => ReactNode) | undefined;
   /** The call's latest progress report, shown on the card while it runs. */
   progress?: ToolProgress | undefined;
 }
@@ -36,7 +38,11 @@ export const ToolPart = memo(function ToolPart(props: ToolPartProps) {
   }
   if (part.toolName === CODE_MODE_EXECUTION_TOOL_NAME && !props.tools?.has(part.toolName)) return <CodeExecutionCard part={part} />;
   const renderer = props.tools?.get(part.toolName);
-  if (!renderer) return <ToolCallCard part={part} progress={props.progress} {...(onApproval ? { onApproval } : {})} />;
+  const approvalProps = {
+    ...(onApproval ? { onApproval } : {}),
+    ...(props.renderApproval ? { renderApproval: props.renderApproval } : {}),
+  };
+  if (!renderer) return <ToolCallCard part={part} progress={props.progress} {...approvalProps} />;
   const approvalId = part.state === 'approval-requested' ? part.approval?.id : undefined;
   const view = {
     part,
@@ -47,7 +53,7 @@ export const ToolPart = memo(function ToolPart(props: ToolPartProps) {
   };
   if (renderer.placement === 'card') return <>{renderer.render(view)}</>;
   return (
-    <ToolCallCard part={part} progress={props.progress} {...(onApproval ? { onApproval } : {})}>
+    <ToolCallCard part={part} progress={props.progress} {...approvalProps}>
       {part.state === 'output-available' ? renderer.render(view) : null}
     </ToolCallCard>
   );
