@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ChatClient, fetchServerSentEvents, type ChatClientOptions } from '@chatwire/core';
+import { ChatClient, fetchServerSentEvents, type ChatClientOptions, type ChatConnection } from '@chatwire/core';
 import { createRedisStore, RESUME_TOKEN_HEADER } from '@chatwire/server';
 import { redisClient, startRedis } from '../security/redisServer.js';
 import { expectLongStory, getRun } from './resumableFixtures.js';
@@ -25,9 +25,20 @@ async function server(options: Parameters<typeof resumableServer>[0] = {}) {
 
 function client(url: string, options: Partial<ChatClientOptions> = {}, holdPostsUntil?: Promise<unknown>) {
   const recorder = recordingFetch({ ...(holdPostsUntil ? { holdPostsUntil } : {}) });
+  const base = fetchServerSentEvents({ url: `${url}/api/chat`, fetch: recorder.fetch });
+  // Each stop the chat sends, retries included (a 404 is tried again 250 ms later): the closer awaits them.
+  const stops = new Set<Promise<void>>();
+  const connection: ChatConnection = {
+    ...base,
+    stop: (run) => {
+      const sent = base.stop!(run);
+      stops.add(sent);
+      return sent;
+    },
+  };
   const chat = new ChatClient({
     id: 'chat_resume',
-    connection: fetchServerSentEvents({ url: `${url}/api/chat`, fetch: recorder.fetch }),
+    connection,
     reconnect: { delayMs: 20 },
     onWarning: (message) => {
       throw new Error(`unexpected warning: ${message}`);
@@ -36,8 +47,12 @@ function client(url: string, options: Partial<ChatClientOptions> = {}, holdPosts
   });
   closers.push(async () => {
     chat.dispose();
-    // A stop goes out in the background (and is tried again on 404): let it finish before the servers close.
-    await new Promise((resolve) => setTimeout(resolve, 1_000)).then(() => recorder.idle());
+    // A stop goes out in the background (and is tried again on 404): it ends before the servers close.
+    for (let seen = 0; seen < stops.size;) {
+      seen = stops.size;
+      await Promise.allSettled([...stops]);
+    }
+    await recorder.idle();
   });
   return { chat, requests: recorder.requests, idle: recorder.idle };
 }
