@@ -89,7 +89,8 @@ function literal(node) {
 function inLoop(node, body) {
   for (let at = node.parent; at && at !== body; at = at.parent) {
     if (ts.isWhileStatement(at) || ts.isForStatement(at) || ts.isDoStatement(at)) return true;
-    if (ts.isFunctionLike(at)) return false;
+    // A promise's executor (`new Promise((resolve) => setTimeout(resolve, 10))`) is part of the sleep, not a function of its own.
+    if (ts.isFunctionLike(at) && !(ts.isNewExpression(at.parent) && at.parent.expression.getText() === 'Promise')) return false;
   }
   return false;
 }
