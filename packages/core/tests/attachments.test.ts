@@ -83,11 +83,15 @@ describe('attachments: sendMessage({ text, files })', () => {
     const uploads: { name: string; signal: AbortSignal }[] = [];
     let inFlight = 0;
     let most = 0;
+    // Each upload is held until both have started: concurrent uploads overlap, sequential ones would never finish.
+    let bothStarted!: () => void;
+    const both = new Promise<void>((resolve) => (bothStarted = resolve));
     const uploadFile = vi.fn(async (file: Blob, { signal }: { signal: AbortSignal }) => {
       uploads.push({ name: (file as File).name, signal });
       inFlight++;
       most = Math.max(most, inFlight);
-      await new Promise((resolve) => setTimeout(resolve, 5));
+      if (uploads.length === 2) bothStarted();
+      await both;
       inFlight--;
       return { url: `https://files.example/${(file as File).name}` };
     });
