@@ -15,7 +15,8 @@
  *   loop against `Date.now()` with a timer) called with a bound under 4 s;
  * - clock assertion: `Date.now()` or `performance.now()` in a subtraction inside `expect(...)`, or in a variable that
  *   an `expect(...)` reads.
- * Tests that fake `setTimeout` (`vi.useFakeTimers` without `toFake: ['Date']` only) are not counted for sleeps.
+ * Tests that fake `setTimeout` (`vi.useFakeTimers` without `toFake: ['Date']` only) are not counted for sleeps, nor
+ * tests that fake `Date` for clock assertions.
  * Polls with a bound of 4 s or more, and loops that sleep a turn until a condition holds (bounded by the test's own
  * timeout), await a condition: they are listed apart as long polls, not counted.
  * Prints the totals per kind and per file; `--list` prints each counted test.
@@ -150,6 +151,8 @@ function kindsOf(body, file, local, fakesTimers, seen = new Set()) {
   const kinds = new Set();
   const text = body.getText();
   const fake = fakesTimers || (/useFakeTimers\(/.test(text) && !/toFake:\s*\[\s*'Date'\s*\]/.test(text));
+  // A faked Date (vi.useFakeTimers with Date among what it fakes) makes clock differences exact.
+  const fakeDate = /useFakeTimers\((\)|\{[^}]*'Date')/.test(text) || /setSystemTime\(/.test(text);
   const jsdom = JSDOM_PROJECTS.some((name) => file.fileName.startsWith(join(root, 'packages', name, 'tests')));
   const testingLibraryWaitFor = /import\s*\{[^}]*\bwaitFor\b[^}]*\}\s*from\s*'@testing-library/.test(file.text);
   for (const call of calls(body)) {
@@ -178,7 +181,7 @@ function kindsOf(body, file, local, fakesTimers, seen = new Set()) {
       if (helper.kind === 'sleep' && !fake && ms !== 0 && !(ms === undefined && !given && helper.fallback === 0)) kinds.add('sleep');
       if (helper.kind === 'poll') kinds.add(ms !== undefined && ms < LONG_MS ? 'short poll' : 'long poll');
     }
-    if (name === 'expect' && call.arguments.some(hasNowMinus)) kinds.add('clock assertion');
+    if (name === 'expect' && !fakeDate && call.arguments.some(hasNowMinus)) kinds.add('clock assertion');
   }
   // A variable set from a clock difference that an expect reads.
   const clocked = new Set();
