@@ -57,6 +57,19 @@ function client(url: string, options: Partial<ChatClientOptions> = {}, holdPosts
   return { chat, requests: recorder.requests, idle: recorder.idle };
 }
 
+/**
+ * Resolves once the server answers 404 for the run: its retention passed, by the server's own reckoning (a fixed
+ * sleep could end first on a busy machine, where the run's end reaches the store late).
+ */
+async function forgotten(url: string, runId: string, token: string): Promise<void> {
+  for (;;) {
+    const probe = await getRun(url, { threadId: 'chat_resume', runId }, { [RESUME_TOKEN_HEADER]: token });
+    await probe.body?.cancel();
+    if (probe.status === 404) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 const textSoFar = (chat: ChatClient) => answerOf(chat.getSnapshot().messages);
 const parts = (text: string) => [...text.matchAll(/Part (\d+):/g)].map((match) => Number(match[1]));
 
@@ -349,13 +362,7 @@ describe('resuming fails clearly, or quietly when there is nothing left', () => 
       before.chat.dispose();
       await until(() => model.calls[0]?.finished === true);
       // Past its retention, the server no longer has the run (404 for its id).
-      await new Promise((resolve) => setTimeout(resolve, 150));
-      const probe = await getRun(
-        url,
-        { threadId: 'chat_resume', runId: saved.activeRun!.runId },
-        { [RESUME_TOKEN_HEADER]: saved.resumeToken! },
-      );
-      expect(probe.status).toBe(404);
+      await forgotten(url, saved.activeRun!.runId, saved.resumeToken!);
 
       const onError = (error: unknown) => {
         throw new Error(`unexpected error: ${String(error)}`);
@@ -391,7 +398,8 @@ describe('resuming fails clearly, or quietly when there is nothing left', () => 
       const { chat } = client(proxy.url, { connection: fetchServerSentEvents({ url: `${proxy.url}/api/chat`, fetch }) });
       const turn = chat.sendMessage('write a long story');
       await until(() => model.calls[0]?.finished === true);
-      await new Promise((resolve) => setTimeout(resolve, 150));
+      const { activeRun, resumeToken } = chat.getSnapshot();
+      await forgotten(url, activeRun!.runId, resumeToken!);
       open = true;
       await turn;
       expect(chat.getSnapshot()).toMatchObject({
