@@ -8,7 +8,8 @@
  * scripts/tests, `*.test.{ts,tsx,mjs}`. Each `it`/`test` call is one test (an `it.each` table counts once). A test
  * waits on real time when its body, or a function of its own file that it calls, or a helper of the tests' folders
  * it calls by name, does one of:
- * - sleep: `setTimeout` with a delay other than 0 whose callback is not a deadline (an error or reject): a fixed
+ * - sleep: `setTimeout` with a delay other than 0 whose callback is not a deadline (an error, a reject, or a marker
+ *   such as `resolve('late')` that a race reads): a fixed
  *   sleep (`setTimeout(resolve, 50)`, `sleep(50)`) or an action timed against the clock (abort after 200 ms);
  * - short poll: `vi.waitFor` without a `timeout` of at least 4 s (1 s by default), Testing Library's `waitFor` the
  *   same (its default is read from tests/reactTestSetup.ts in the jsdom projects, else 1 s), or a polling helper (a
@@ -105,7 +106,8 @@ function isSleep(call, body) {
   const ms = literal(delay);
   if (ms === 0) return false;
   const text = callback?.getText() ?? '';
-  if (/reject\(|new Error|throw /.test(text)) return false;
+  // A deadline: it rejects, throws, or resolves a marker that a race reads (`resolve('late')`).
+  if (/reject\(|new Error|throw |resolve\(\s*['"]/.test(text)) return false;
   return true;
 }
 
