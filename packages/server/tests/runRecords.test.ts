@@ -52,7 +52,7 @@ describe('run records (off by default)', () => {
 
   it('a sink that throws or rejects is reported to onError; the run is unaffected', async () => {
     const reported = [deferred(), deferred()];
-    const onError = vi.fn(() => reported[onError.mock.calls.length - 1]?.settle());
+    const onError = vi.fn((_report: unknown) => reported[onError.mock.calls.length - 1]?.settle());
     const thrown = await collect(
       chat(
         options({

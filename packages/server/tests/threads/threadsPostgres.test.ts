@@ -31,12 +31,12 @@ function countingStore() {
   };
   const counting: PgPoolLike = {
     query: async <Row>(text: string, params?: readonly unknown[]) =>
-      counted(await pool.query(text, params as unknown[])) as { rows: Row[] },
+      counted(await pool.query(text, params as unknown[])) as unknown as { rows: Row[] },
     connect: async () => {
       const client = await pool.connect();
       return {
         query: async <Row>(text: string, params?: readonly unknown[]) =>
-          counted(await client.query(text, params as unknown[])) as { rows: Row[] },
+          counted(await client.query(text, params as unknown[])) as unknown as { rows: Row[] },
         release: (destroy?: boolean | Error) => client.release(destroy),
       };
     },
