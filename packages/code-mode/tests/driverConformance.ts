@@ -28,11 +28,11 @@ function failed(result: ExecuteTypescriptResult): Failed {
 }
 
 /**
- * Slack every wall-clock bound allows on top of the time it checks: the suite runs on loaded, shared
- * 2-core machines. Each bound still tells "stopped" from "ran on" (the spins would never end, the
- * tools would take 3 to 5 s).
+ * A wait no test outlives (tests end at 20 s): what must end an execution (a time limit, an abort, the detection
+ * of a promise that never settles) is raced against this, never against a wall-clock bound a loaded machine can
+ * overrun. Whatever else would end it takes longer than the test is given, so the test fails instead.
  */
-const SLACK_MS = 1_000;
+const NEVER_MS = 600_000;
 
 /** Peak process RSS growth (bytes) while `work` runs, sampled every 5 ms on the main thread. */
 async function rssGrowth<T>(work: () => Promise<T>): Promise<{ value: T; growth: number }> {
@@ -190,12 +190,10 @@ export function describeDriverConformance(label: string, createDriver: () => San
       });
 
       it('fails fast on code that awaits something that can never settle', async () => {
-        const { codeMode } = setup({ limits: { timeoutMs: 10_000 } });
-        const started = performance.now();
+        // A time limit no test reaches: only the detection can end it.
+        const { codeMode } = setup({ limits: { timeoutMs: NEVER_MS } });
         const error = failed(await codeMode.execute(`await new Promise(() => {});`)).error;
         expect(error.code).toBe('never-settled');
-        // Well before the 10 s timeout: it was detected, not timed out.
-        expect(performance.now() - started).toBeLessThan(1_000 + SLACK_MS);
       });
 
       it('emits started, external call/result/error and finished events in order', async () => {
@@ -362,31 +360,26 @@ export function describeDriverConformance(label: string, createDriver: () => San
     });
 
     describe('limits', () => {
+      // A spin never ends by itself: an execution that ends at all was stopped, and the code says by what.
       it('stops a synchronous spin at the timeout', async () => {
         const { codeMode } = setup({ limits: { timeoutMs: 300 } });
-        const started = performance.now();
         const error = failed(await codeMode.execute(`while (true) {}`)).error;
         expect(error).toMatchObject({ code: 'timeout', name: 'TimeoutError' });
-        expect(performance.now() - started).toBeLessThan(300 + SLACK_MS);
       });
 
       it('stops a spin that starts after an await', async () => {
         const { codeMode } = setup({ limits: { timeoutMs: 300 } });
-        const started = performance.now();
         const error = failed(await codeMode.execute(`await external_wait({ ms: 10 });\nwhile (true) {}`)).error;
         expect(error.code).toBe('timeout');
-        expect(performance.now() - started).toBeLessThan(300 + SLACK_MS);
       });
 
-      it('counts time spent in tools: a 3 s tool against a 500 ms timeout ends at about 500 ms and its signal aborts', async () => {
+      it('counts time spent in tools: a tool that outlasts the test against a 500 ms timeout ends in a timeout and its signal aborts', async () => {
         const { codeMode, log } = setup({ limits: { timeoutMs: 500 } });
         const started = performance.now();
-        const error = failed(await codeMode.execute(`return await external_wait({ ms: 3000 });`)).error;
-        const elapsed = performance.now() - started;
+        const error = failed(await codeMode.execute(`return await external_wait({ ms: ${NEVER_MS} });`)).error;
+        // Not before the limit (a loaded machine only makes this later); the tool would never have ended in time.
+        expect(performance.now() - started).toBeGreaterThanOrEqual(490);
         expect(error.code).toBe('timeout');
-        expect(elapsed).toBeGreaterThanOrEqual(490);
-        // Far from the tool's 3 s: the deadline, not the tool, ended it.
-        expect(elapsed).toBeLessThan(500 + SLACK_MS);
         expect(log.signals).toHaveLength(1);
         expect(log.signals[0]?.aborted).toBe(true);
       });
@@ -513,16 +506,20 @@ export function describeDriverConformance(label: string, createDriver: () => San
       it('stops when the caller aborts, and the tools see their signal abort', async () => {
         const { codeMode, log } = setup();
         const controller = new AbortController();
-        setTimeout(() => controller.abort(), 100);
-        const started = performance.now();
-        const error = failed(await codeMode.execute(`await external_wait({ ms: 5000 });`, { signal: controller.signal })).error;
+        // The tool outlasts the test: only the abort can end the execution.
+        const running = codeMode.execute(`await external_wait({ ms: ${NEVER_MS} });`, { signal: controller.signal });
+        await log.called(1);
+        controller.abort();
+        const error = failed(await running).error;
         expect(error.code).toBe('aborted');
-        expect(performance.now() - started).toBeLessThan(100 + SLACK_MS);
         expect(log.signals[0]?.aborted).toBe(true);
       });
 
       it('works again after every kind of failure', async () => {
         const { codeMode } = setup({ limits: { timeoutMs: 300, memoryLimitMb: 16 } });
+        // The check after each failure runs on the same driver without the 300 ms limit, which a loaded machine's
+        // worker start (after a failure replaced the worker) can overrun: the limit is what fails above, not here.
+        const { codeMode: after } = setup({ limits: { memoryLimitMb: 16 } });
         const failures = [
           'while (true) {}',
           'let s = "x"; for (;;) { s += s; s.charCodeAt(s.length - 1); }',
@@ -534,7 +531,7 @@ export function describeDriverConformance(label: string, createDriver: () => San
         ];
         for (const code of failures) {
           failed(await codeMode.execute(code));
-          expect(ok(await codeMode.execute(`return (await external_getWeather({ city: 'Bern' })).celsius;`)).result).toBe(4);
+          expect(ok(await after.execute(`return (await external_getWeather({ city: 'Bern' })).celsius;`)).result).toBe(4);
         }
       });
 

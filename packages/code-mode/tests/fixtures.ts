@@ -23,14 +23,27 @@ export interface ToolLog {
   readonly signals: AbortSignal[];
   inFlight: number;
   maxInFlight: number;
+  /** Resolves once the tools have been called `count` times in all (an event, for a test to act while a call runs). */
+  called(count: number): Promise<void>;
 }
 
 /** A fresh set of fixture tools and a log of what they received. */
 export function createFixtureTools() {
-  const log: ToolLog = { inputs: [], signals: [], inFlight: 0, maxInFlight: 0 };
+  const waiting: { count: number; resolve: () => void }[] = [];
+  const log: ToolLog = {
+    inputs: [],
+    signals: [],
+    inFlight: 0,
+    maxInFlight: 0,
+    called: (count) => (log.inputs.length >= count ? Promise.resolve() : new Promise((resolve) => waiting.push({ count, resolve }))),
+  };
   const track = async <T>(input: unknown, signal: AbortSignal, work: () => Promise<T>): Promise<T> => {
     log.inputs.push(input);
     log.signals.push(signal);
+    for (const waiter of waiting.filter((each) => log.inputs.length >= each.count)) {
+      waiting.splice(waiting.indexOf(waiter), 1);
+      waiter.resolve();
+    }
     log.inFlight++;
     log.maxInFlight = Math.max(log.maxInFlight, log.inFlight);
     try {

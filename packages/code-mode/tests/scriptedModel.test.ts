@@ -13,8 +13,11 @@ import { createCodeMode, createQuickJsDriver } from '../src/index.js';
 const driver = createQuickJsDriver();
 afterAll(() => driver.dispose());
 
-function weatherTools(lazy: boolean) {
+/** The tools; each getWeather call is held until `together` calls have arrived, so parallel calls overlap however slow the machine. */
+function weatherTools(lazy: boolean, together: number) {
   const seen = { inFlight: 0, maxInFlight: 0, inputs: [] as unknown[] };
+  let arrived!: () => void;
+  const all = new Promise<void>((resolve) => (arrived = resolve));
   const getWeather = toolDefinition({
     name: 'getWeather',
     description: 'Current weather for a city: temperature in Celsius and the sky.',
@@ -25,7 +28,8 @@ function weatherTools(lazy: boolean) {
     seen.inputs.push(city);
     seen.inFlight++;
     seen.maxInFlight = Math.max(seen.maxInFlight, seen.inFlight);
-    await new Promise((resolve) => setTimeout(resolve, 30));
+    if (seen.inputs.length >= together) arrived();
+    await all;
     seen.inFlight--;
     return { city, celsius: city.length * 3, sky: city === 'Paris' ? 'sunny' : 'rain' };
   });
@@ -38,8 +42,11 @@ function weatherTools(lazy: boolean) {
   return { tools: [getWeather, convertCurrency], seen };
 }
 
-async function converse(text: string, options: { lazy: boolean; includeDescription?: 'none' | 'first-sentence' | 'full' }) {
-  const { tools, seen } = weatherTools(options.lazy);
+async function converse(
+  text: string,
+  options: { lazy: boolean; together?: number; includeDescription?: 'none' | 'first-sentence' | 'full' },
+) {
+  const { tools, seen } = weatherTools(options.lazy, options.together ?? 1);
   const codeMode = createCodeMode({ tools, driver, lazyToolsConfig: { includeDescription: options.includeDescription ?? 'none' } });
   const requests: ModelRequest[] = [];
   const scripted = createScriptedModel();
@@ -71,7 +78,7 @@ async function converse(text: string, options: { lazy: boolean; includeDescripti
 
 describe('the scripted model in Code Mode', () => {
   it('discovers a lazy API, runs code calling it twice in parallel, and says what came back', async () => {
-    const run = await converse('use code to compare the weather in Paris and Tokyo', { lazy: true });
+    const run = await converse('use code to compare the weather in Paris and Tokyo', { lazy: true, together: 2 });
     expect(run.calls).toEqual(['discover_tools', 'execute_typescript']);
     expect(run.argsOf('discover_tools')).toEqual({ toolNames: ['getWeather'] });
     const code = run.argsOf('execute_typescript')['typescriptCode'] as string;
@@ -101,7 +108,11 @@ describe('the scripted model in Code Mode', () => {
   });
 
   it('reads a catalog that lists descriptions too', async () => {
-    const run = await converse('use code to compare the weather in Oslo and Rome', { lazy: true, includeDescription: 'first-sentence' });
+    const run = await converse('use code to compare the weather in Oslo and Rome', {
+      lazy: true,
+      together: 2,
+      includeDescription: 'first-sentence',
+    });
     expect(run.calls).toEqual(['discover_tools', 'execute_typescript']);
     expect(run.seen.inputs.sort()).toEqual(['Oslo', 'Rome']);
   });

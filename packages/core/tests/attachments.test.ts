@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { ChatClient, messageText, type ChatMessage, type FilePart } from '@chatwire/core';
 import { toWireMessages } from '@chatwire/core/shared';
 import { fromWireMessages } from '@chatwire/core/wire';
-import { clientOver, run, sse, sseResponse } from './fixtures.js';
+import { clientOver, run, sse, sseResponse, waitFor } from './fixtures.js';
 
 const answer = sse([run.started, ...run.text('m1', 'seen'), run.finished]);
 
@@ -83,11 +83,15 @@ describe('attachments: sendMessage({ text, files })', () => {
     const uploads: { name: string; signal: AbortSignal }[] = [];
     let inFlight = 0;
     let most = 0;
+    // Each upload is held until both have started: concurrent uploads overlap, sequential ones would never finish.
+    let bothStarted!: () => void;
+    const both = new Promise<void>((resolve) => (bothStarted = resolve));
     const uploadFile = vi.fn(async (file: Blob, { signal }: { signal: AbortSignal }) => {
       uploads.push({ name: (file as File).name, signal });
       inFlight++;
       most = Math.max(most, inFlight);
-      await new Promise((resolve) => setTimeout(resolve, 5));
+      if (uploads.length === 2) bothStarted();
+      await both;
       inFlight--;
       return { url: `https://files.example/${(file as File).name}` };
     });
@@ -175,14 +179,17 @@ describe('attachments: sendMessage({ text, files })', () => {
 
   it('is busy while files upload, and stop() then aborts the upload and sends nothing', async () => {
     let uploadSignal: AbortSignal | undefined;
+    let uploadStarted!: () => void;
+    const uploading = new Promise<void>((resolve) => (uploadStarted = resolve));
     const uploadFile = (_file: Blob, { signal }: { signal: AbortSignal }) =>
       new Promise<{ url: string }>((_resolve, reject) => {
         uploadSignal = signal;
+        uploadStarted();
         signal.addEventListener('abort', () => reject(new Error('aborted')));
       });
     const { client, requests } = clientOver(() => sseResponse(answer), { attachments: { uploadFile } });
     const sending = client.sendMessage({ text: 'slow', files: [new File(['x'], 'a.png', { type: 'image/png' })] });
-    await vi.waitFor(() => expect(uploadSignal).toBeDefined());
+    await uploading;
     expect(await client.sendMessage('meanwhile')).toMatchObject({ sent: false, error: { code: 'busy' } });
     const before = client.getSnapshot();
     client.stop();
@@ -194,8 +201,14 @@ describe('attachments: sendMessage({ text, files })', () => {
   });
 
   it('a continuation that started while files uploaded (an approval answered meanwhile) wins: the send is refused as busy, nothing lost', async () => {
-    let finishUpload: (value: { url: string }) => void = () => {};
-    const uploadFile = () => new Promise<{ url: string }>((resolve) => (finishUpload = resolve));
+    let finishUpload!: (value: { url: string }) => void;
+    let uploadStarted!: () => void;
+    const uploading = new Promise<void>((resolve) => (uploadStarted = resolve));
+    const uploadFile = () =>
+      new Promise<{ url: string }>((resolve) => {
+        finishUpload = resolve;
+        uploadStarted();
+      });
     let call = 0;
     const approvalTurn = sse([
       run.started,
@@ -206,9 +219,12 @@ describe('attachments: sendMessage({ text, files })', () => {
     ]);
     let releaseContinuation: () => void = () => {};
     const continuation = new Promise<void>((resolve) => (releaseContinuation = resolve));
+    let continuationAsked!: () => void;
+    const continuationSent = new Promise<void>((resolve) => (continuationAsked = resolve));
     const { client, requests } = clientOver(
       async () => {
         if (call++ === 0) return sseResponse(approvalTurn);
+        continuationAsked();
         await continuation;
         return sseResponse(answer);
       },
@@ -218,11 +234,13 @@ describe('attachments: sendMessage({ text, files })', () => {
     expect(client.getSnapshot().status).toBe('ready');
     const sending = client.sendMessage({ text: 'and this receipt', files: [new File(['x'], 'r.png', { type: 'image/png' })] });
     client.addToolApprovalResponse({ id: 'ap1', approved: true });
-    await vi.waitFor(() => expect(requests).toHaveLength(2));
+    // Both are under way: the upload (its reader is loaded on first use) and the continuation's request.
+    await Promise.all([uploading, continuationSent]);
+    expect(requests).toHaveLength(2);
     finishUpload({ url: 'https://files.example/r.png' });
     expect(await sending).toMatchObject({ sent: false, error: { code: 'busy' } });
     releaseContinuation();
-    await vi.waitFor(() => expect(client.getSnapshot().status).toBe('ready'));
+    await waitFor(client, (snapshot) => snapshot.status === 'ready');
     expect(client.getSnapshot().messages.filter((message) => message.role === 'user')).toHaveLength(1);
   });
 

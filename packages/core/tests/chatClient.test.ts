@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ChatClient, messageText, type ChatConnection, type InspectionEvent } from '@chatwire/core';
 import { Inspector, recordHistory } from '@chatwire/core/shared';
-import { bodyOf, clientOver, run, sse, sseResponse, waitFor } from './fixtures.js';
+import { bodyOf, clientOver, nextTurn, run, sse, sseResponse, waitFor } from './fixtures.js';
 
 const answer = (text: string) => sse([run.started, ...run.text('m1', ...text.split(/(?<= )/)), run.finished]);
 const lastText = (client: ChatClient) => {
@@ -185,25 +185,31 @@ describe('ChatClient: faults keep what arrived and leave the chat usable', () =>
 });
 
 describe('ChatClient: stop and concurrency', () => {
-  /** A connection that streams one delta per tick until aborted, and records the abort. */
+  /** A connection that streams one delta per tick until aborted, and records the abort; `ended` resolves once the stream has returned. */
   const endless = () => {
     const aborted = vi.fn();
+    let end!: () => void;
+    const ended = new Promise<void>((resolve) => (end = resolve));
     const connection: ChatConnection = {
       async *run(_input, { signal }) {
         signal.addEventListener('abort', aborted);
-        yield run.started;
-        yield { type: 'TEXT_MESSAGE_START', messageId: 'm1', role: 'assistant' };
-        for (let i = 0; !signal.aborted; i++) {
-          yield { type: 'TEXT_MESSAGE_CONTENT', messageId: 'm1', delta: `w${i} ` };
-          await new Promise((resolve) => setTimeout(resolve, 1));
+        try {
+          yield run.started;
+          yield { type: 'TEXT_MESSAGE_START', messageId: 'm1', role: 'assistant' };
+          for (let i = 0; !signal.aborted; i++) {
+            yield { type: 'TEXT_MESSAGE_CONTENT', messageId: 'm1', delta: `w${i} ` };
+            await new Promise((resolve) => setTimeout(resolve, 1));
+          }
+        } finally {
+          end();
         }
       },
     };
-    return { connection, aborted };
+    return { connection, aborted, ended };
   };
 
   it('stop() mid-stream aborts the request, keeps the partial answer and returns to ready', async () => {
-    const { connection, aborted } = endless();
+    const { connection, aborted, ended } = endless();
     const client = new ChatClient({ connection });
     const done = client.sendMessage('go');
     await waitFor(client, (s) => messageText(s.messages[1] ?? { id: '', role: 'user', parts: [], createdAt: 0 }).includes('w3 '));
@@ -215,7 +221,9 @@ describe('ChatClient: stop and concurrency', () => {
     expect(aborted).toHaveBeenCalledTimes(1);
     const kept = messageText(snapshot.messages[1]!);
     expect(kept).toMatch(/^w0 w1 w2 w3 /);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // The stream has returned and every callback it queued has run: nothing more arrives.
+    await ended;
+    await nextTurn();
     expect(messageText(client.getSnapshot().messages[1]!)).toBe(kept);
   });
 
@@ -264,7 +272,7 @@ describe('ChatClient: stop and concurrency', () => {
     const unhandled = vi.fn();
     process.on('unhandledRejection', unhandled);
     try {
-      const { connection } = endless();
+      const { connection, ended } = endless();
       const client = new ChatClient({ connection, onWarning: () => {} });
       const onClick = (text: string) => void client.sendMessage(text);
       onClick('first');
@@ -274,7 +282,9 @@ describe('ChatClient: stop and concurrency', () => {
       void client.regenerate();
       client.stop();
       onClick('   ');
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      // Node reports an unhandled rejection after the turn that made it: the stream has ended, then one more turn.
+      await ended;
+      await nextTurn();
       expect(unhandled).not.toHaveBeenCalled();
     } finally {
       process.off('unhandledRejection', unhandled);

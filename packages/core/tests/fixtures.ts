@@ -22,18 +22,31 @@ export function sse(events: readonly unknown[]): string {
 
 const encoder = new TextEncoder();
 
-/** A body stream that delivers the given chunks, then ends (or fails with `failWith`). */
-export function bodyOf(chunks: readonly (Uint8Array | string)[], options: { failWith?: Error } = {}): ReadableStream<Uint8Array> {
+/** A body stream that delivers the given chunks, then ends (or fails with `failWith`); `onEnd` hears when it ends. */
+export function bodyOf(
+  chunks: readonly (Uint8Array | string)[],
+  options: { failWith?: Error; onEnd?: () => void } = {},
+): ReadableStream<Uint8Array> {
   let index = 0;
   return new ReadableStream<Uint8Array>({
     pull(controller) {
       const chunk = chunks[index++];
-      if (chunk !== undefined) controller.enqueue(typeof chunk === 'string' ? encoder.encode(chunk) : chunk);
-      else if (options.failWith) controller.error(options.failWith);
+      if (chunk !== undefined) {
+        controller.enqueue(typeof chunk === 'string' ? encoder.encode(chunk) : chunk);
+        return;
+      }
+      if (options.failWith) controller.error(options.failWith);
       else controller.close();
+      options.onEnd?.();
     },
   });
 }
+
+/**
+ * Resolves after every callback already queued has run (promise reactions, I/O and timers already due): one turn of
+ * the event loop, for "nothing more happens" checks. It counts turns, never milliseconds.
+ */
+export const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /** A fetch that answers every request with `respond()`, recording each request body. */
 function fakeFetch(respond: (body: unknown, signal: AbortSignal) => Response | Promise<Response>) {

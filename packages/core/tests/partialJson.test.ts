@@ -306,8 +306,7 @@ describe('streamed tool-call arguments cost linear work', () => {
     expect(large.chars).toBeLessThanOrEqual(4.5 * small.chars); // linear: 4x; quadratic: 16x
     expect(large.chars).toBeLessThanOrEqual(12 * 4000);
     expect(large.reads).toBeLessThan(4000 / 4);
-    // The counts above are the proof of linearity; time is reported only, with a generous bound.
-    expect(large.ms).toBeLessThan(2000);
+    // The counts above are the proof of linearity; time is reported only (a busy machine's times prove nothing).
 
     for (const { text, streamed, ended } of [small, large]) {
       // The partial value kept up with the stream (it was read near the end) and the input is exact.

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { RunAgentInput } from '@ag-ui/core';
 import { ChatClient, toolDefinition, type ChatConnection } from '@chatwire/core';
 import { discoveredToolsInChat, toolCallParts } from '@chatwire/core/shared';
+import { waitFor } from './fixtures.js';
 
 const showBanner = toolDefinition({ name: 'showBanner', description: 'Show a banner.', inputSchema: z.object({ text: z.string() }) });
 
@@ -157,7 +158,7 @@ describe('a lazy browser call restored from saved messages (runPendingTools), wh
     };
     const client = new ChatClient({ connection, tools: [showBanner], initialMessages: messages, maxSteps: 0 });
     client.runPendingTools();
-    await vi.waitFor(() => expect(toolCallParts(client.getSnapshot().messages[1]!)[0]?.state).toBe('output-error'));
+    await waitFor(client, (snapshot) => toolCallParts(snapshot.messages[1]!)[0]?.state === 'output-error');
     const part = toolCallParts(client.getSnapshot().messages[1]!)[0]!;
     expect(part.result?.error).toContain('manageDiscovery');
     expect(part.result?.metadata).toBeUndefined();

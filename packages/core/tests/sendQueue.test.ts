@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ChatClient, messageText, type ChatConnection, type SendResult } from '@chatwire/core';
-import { run, waitFor } from './fixtures.js';
+import { nextTurn, run, waitFor } from './fixtures.js';
 
 type Input = Parameters<ChatConnection['run']>[0];
 
@@ -40,7 +40,6 @@ function heldConnection() {
 }
 
 const texts = (client: ChatClient) => client.getSnapshot().messages.map((message) => `${message.role}:${messageText(message)}`);
-const settle = () => new Promise((resolve) => setTimeout(resolve, 5));
 
 describe('send queue (queue: true)', () => {
   it('queues messages sent while a response streams, visibly, and sends them in order, each after the previous turn', async () => {
@@ -100,7 +99,7 @@ describe('send queue (queue: true)', () => {
     await waitFor(client, (s) => s.queued.length === 1);
     held.fail(0);
     await waitFor(client, (s) => s.status === 'error');
-    await settle();
+    await nextTurn();
     expect(client.getSnapshot().queued.map((item) => item.text)).toEqual(['B']);
     expect(held.inputs).toHaveLength(1);
 
@@ -121,7 +120,7 @@ describe('send queue (queue: true)', () => {
     const b = client.sendMessage('B');
     await waitFor(client, (s) => s.queued.length === 1);
     client.stop();
-    await settle();
+    await nextTurn();
     expect(client.getSnapshot().status).toBe('ready');
     expect(client.getSnapshot().queued).toHaveLength(1);
     expect(held.inputs).toHaveLength(1);

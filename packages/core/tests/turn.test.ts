@@ -1,6 +1,6 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { toolDefinition } from '@chatwire/core';
-import { clientOver, run, sse, sseResponse, waitFor } from './fixtures.js';
+import { bodyOf, clientOver, nextTurn, run, sse, sseResponse, waitFor } from './fixtures.js';
 
 /** A turn whose run asks this browser to run `setTheme`, then (next request) answers in text. */
 const toolTurn = sse([
@@ -12,24 +12,30 @@ const toolTurn = sse([
 ]);
 const answer = sse([run.started, ...run.text('m2', 'Done.'), run.finished]);
 
-/** A browser tool that needs approval and runs until `release()`. */
+/** A browser tool that needs approval and runs until `release()`; `started` resolves when it starts, `returned` when it has returned. */
 function gatedTool() {
   let release!: () => void;
   const gate = new Promise<void>((resolve) => (release = resolve));
+  let start!: () => void;
+  const started = new Promise<void>((resolve) => (start = resolve));
+  let returnedWith!: () => void;
+  const returned = new Promise<void>((resolve) => (returnedWith = resolve));
   let runs = 0;
   const setTheme = toolDefinition({ name: 'setTheme', description: 'Theme.', inputSchema: { type: 'object' }, needsApproval: true }).client(
     async () => {
       runs++;
+      start();
       await gate;
+      returnedWith();
       return { applied: true };
     },
   );
-  return { setTheme, release: () => release(), runs: () => runs };
+  return { setTheme, release: () => release(), runs: () => runs, started, returned };
 }
 
 describe('ChatClient: one turn, one answer to "busy"', () => {
   it('a browser tool running after its approval keeps the chat busy: a send is refused, stop() ends it, then a send works', async () => {
-    const { setTheme, runs } = gatedTool();
+    const { setTheme, runs, started } = gatedTool();
     const { client, requests } = clientOver((_body) => sseResponse(requests.length === 1 ? toolTurn : answer), { tools: [setTheme] });
     await client.sendMessage('dark please');
     const approval = client
@@ -43,7 +49,8 @@ describe('ChatClient: one turn, one answer to "busy"', () => {
       client,
       (snapshot) => snapshot.messages.at(-1)?.parts.some((part) => part.type === 'tool-call' && part.state === 'executing') ?? false,
     );
-    await vi.waitFor(() => expect(runs()).toBe(1));
+    await started;
+    expect(runs()).toBe(1);
     expect(await client.sendMessage('and bigger fonts')).toMatchObject({ sent: false, error: { code: 'busy' } });
     expect(await client.regenerate()).toMatchObject({ sent: false, error: { code: 'busy' } });
     expect(requests).toHaveLength(1);
@@ -58,7 +65,7 @@ describe('ChatClient: one turn, one answer to "busy"', () => {
   });
 
   it('the tool’s late result after a stop changes nothing and starts no request', async () => {
-    const { setTheme, release } = gatedTool();
+    const { setTheme, release, started, returned } = gatedTool();
     const { client, requests } = clientOver(() => sseResponse(requests.length === 1 ? toolTurn : answer), { tools: [setTheme] });
     await client.sendMessage('dark please');
     const call = client
@@ -70,10 +77,13 @@ describe('ChatClient: one turn, one answer to "busy"', () => {
       client,
       (snapshot) => snapshot.messages.at(-1)?.parts.some((part) => part.type === 'tool-call' && part.state === 'executing') ?? false,
     );
+    await started;
     client.stop();
     const stopped = client.getSnapshot();
     release();
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // The tool has returned its result; the client's reaction to it runs in the turn after.
+    await returned;
+    await nextTurn();
     expect(client.getSnapshot()).toBe(stopped);
     expect(requests).toHaveLength(1);
   });
@@ -114,15 +124,21 @@ describe('ChatClient: each fact recorded once, in the snapshot', () => {
       inputSchema: { type: 'object' },
       needsApproval: () => decided,
     }).client(async () => ({ applied: true }));
-    const { client, requests } = clientOver(() => sseResponse(requests.length === 1 ? toolTurn : answer), { tools: [setTheme] });
+    let endRun!: () => void;
+    const runEnded = new Promise<void>((resolve) => (endRun = resolve));
+    const { client, requests } = clientOver(() => sseResponse(requests.length === 1 ? bodyOf([toolTurn], { onEnd: endRun }) : answer), {
+      tools: [setTheme],
+    });
     const sending = client.sendMessage('dark please');
     const callOf = () =>
       client
         .getSnapshot()
         .messages.at(-1)
         ?.parts.find((part) => part.type === 'tool-call');
-    await vi.waitFor(() => expect(callOf()).toMatchObject({ state: 'input-complete', waitingFor: 'decision' }));
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await waitFor(client, () => callOf()?.state === 'input-complete' && (callOf() as { waitingFor?: string }).waitingFor === 'decision');
+    expect(callOf()).toMatchObject({ state: 'input-complete', waitingFor: 'decision' });
+    await runEnded;
+    await nextTurn();
     // The run ended; the turn waits for the decision (busy, no request, not resting on the user).
     expect(client.getSnapshot().status).not.toBe('ready');
     expect(await client.sendMessage('again')).toMatchObject({ sent: false, error: { code: 'busy' } });

@@ -27,9 +27,8 @@ const stillWorks = async (mcp: McpServers) => {
 
 describe('misbehaving MCP servers: each fails alone, the others keep working', () => {
   it('a server that hangs on initialize fails after connectTimeoutMs; its stdio child is stopped', async () => {
-    const started = Date.now();
+    // The error names the 500 ms limit that failed it (not a wall-clock bound on connect, which a busy machine stretches).
     const mcp = await connect({ mcpServers: { stuck: { ...stdio(FAULTY, ['hang']), connectTimeoutMs: 500 }, ...healthy } });
-    expect(Date.now() - started).toBeLessThan(15_000);
     const stuck = mcp.status().find((server) => server.name === 'stuck');
     expect(stuck?.state).toBe('failed');
     expect(stuck?.lastError).toMatch(/initialize within 500 ms/);
@@ -71,15 +70,18 @@ describe('misbehaving MCP servers: each fails alone, the others keep working', (
     expect(byName(mcp.tools(), 'odd__echo')).toBeDefined();
   });
 
-  it('a 50 MB result over stdio fails that call at the 10 MiB message limit, naming the server; the server comes back', async () => {
+  // 12 MiB is over the limit by enough; 50 MB (as before) was five times the writing and reading for the same case, and
+  // with a restart of the server's process this passed 30 s in a loaded run. Its bound is 60 s; nothing in it is timed.
+  it('a 12 MiB result over stdio fails that call at the 10 MiB message limit, naming the server; the server comes back', async () => {
     const mcp = await connect({ mcpServers: { odd: stdio(FAULTY), ...healthy } });
     await expect(run(byName(mcp.tools(), 'odd__huge'), {})).rejects.toThrow(
       /MCP server 'odd': the connection closed \(ReadBuffer exceeded maximum size/,
     );
     await stillWorks(mcp);
-    await until(() => mcp.status()[0]?.state === 'connected', 15_000);
+    // The server's process starts again: awaited within the test's own bound, which a slow start on a busy machine needs.
+    await until(() => mcp.status()[0]?.state === 'connected', 50_000);
     expect(await run(byName(mcp.tools(), 'odd__echo'), { text: 'after' })).toBeDefined();
-  }, 30_000);
+  }, 60_000);
 
   it('a large result that does arrive reaches the model cut to maxResultChars, saying so', () => {
     const result = toToolOutput({ content: [{ type: 'text', text: 'y'.repeat(5_000_000) }] }, 10_000);

@@ -1,4 +1,4 @@
-import { act, cleanup, render, screen } from '@testing-library/react';
+import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
 import { toStandardJsonSchema } from '@valibot/to-json-schema';
 import { type } from 'arktype';
 import * as v from 'valibot';
@@ -78,7 +78,7 @@ describe('useChat with tool schemas other than zod 4', () => {
       const valid = volumeServer('{"level":7}');
       const first = render(<Chat connection={valid.connection} tools={tools} />);
       await act(async () => screen.getByText('send').click());
-      await vi.waitFor(() => expect(screen.getByTestId('status').textContent).toBe('ready'));
+      await waitFor(() => expect(screen.getByTestId('status').textContent).toBe('ready'));
       const sent = valid.inputs[0]?.tools?.find((tool) => tool.name === 'setVolume');
       expect(sent?.parameters).toMatchObject({ type: 'object', properties: { level: { type: 'number' } } });
       expect(impl).toHaveBeenCalledTimes(1);
@@ -92,7 +92,7 @@ describe('useChat with tool schemas other than zod 4', () => {
       const invalid = volumeServer('{"level":70}');
       render(<Chat connection={invalid.connection} tools={tools} />);
       await act(async () => screen.getByText('send').click());
-      await vi.waitFor(() => expect(screen.getByTestId('status').textContent).toBe('ready'));
+      await waitFor(() => expect(screen.getByTestId('status').textContent).toBe('ready'));
       expect(impl).toHaveBeenCalledTimes(1);
       expect(screen.getByTestId('call').textContent).toMatch(/^output-error .*level/i);
     });

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { toolDefinition, type AnyTool, type ChatClient, type ToolCallPart } from '@chatwire/core';
 import { toolCallParts } from '@chatwire/core/shared';
 import { createChatHandler, createScriptedModel, type ScriptRule } from '@chatwire/server';
-import { clientFor } from './fixtures.js';
+import { clientFor, deferred, whenSnapshot } from './fixtures.js';
 
 const showBanner = toolDefinition({
   name: 'showBanner',
@@ -149,8 +149,7 @@ describe('browser tools', () => {
     expect(bodies).toHaveLength(1);
 
     client.addToolApprovalResponse({ id: call!.approval!.id, approved: true });
-    await vi.waitFor(() => expect(bodies).toHaveLength(2));
-    await vi.waitFor(() => expect(client.getSnapshot().status).toBe('ready'));
+    await whenSnapshot(client, (snapshot) => bodies.length === 2 && snapshot.status === 'ready');
     expect(pin).toHaveBeenCalledTimes(1);
     expect(lastCalls(client)[0]?.state).toBe('output-available');
   });
@@ -161,8 +160,7 @@ describe('browser tools', () => {
     await client.sendMessage('use pinNote saying "x"');
     const [call] = lastCalls(client);
     client.addToolApprovalResponse({ id: call!.approval!.id, approved: false, reason: 'not now' });
-    await vi.waitFor(() => expect(bodies).toHaveLength(2));
-    await vi.waitFor(() => expect(client.getSnapshot().status).toBe('ready'));
+    await whenSnapshot(client, (snapshot) => bodies.length === 2 && snapshot.status === 'ready');
     expect(pin).not.toHaveBeenCalled();
     expect(lastCalls(client)[0]).toMatchObject({ state: 'cancelled', cancelReason: 'denied' });
     const sent = bodies[1]?.['messages'] as { role: string; content?: string }[];
@@ -217,8 +215,7 @@ describe('browser tools', () => {
 
     expect(() => client.addToolResult({ toolCallId: 'call_unknown', output: 1 })).toThrow(/there is no tool call 'call_unknown'/);
     client.addToolResult({ toolCallId: call!.toolCallId, output: { shown: true } });
-    await vi.waitFor(() => expect(bodies).toHaveLength(2));
-    await vi.waitFor(() => expect(client.getSnapshot().status).toBe('ready'));
+    await whenSnapshot(client, (snapshot) => bodies.length === 2 && snapshot.status === 'ready');
     expect(() => client.addToolResult({ toolCallId: call!.toolCallId, output: 2 })).toThrow(/already has its result/);
   });
 
@@ -237,18 +234,22 @@ describe('browser tools', () => {
 
   it('stop() aborts a running browser tool and cancels its call', async () => {
     let toolSignal: AbortSignal | undefined;
+    const running = deferred();
     const { client, bodies } = setup({
       browser: [
         showBanner.client(
           (_input, context) =>
             new Promise(() => {
               toolSignal = context.signal;
+              running.settle();
             }),
         ),
       ],
     });
     const done = client.sendMessage('use showBanner saying "x"');
-    await vi.waitFor(() => expect(lastCalls(client)[0]?.state).toBe('executing'));
+    // The tool itself has started (its part reads executing a little before).
+    await running.settled;
+    expect(lastCalls(client)[0]?.state).toBe('executing');
     client.stop();
     await done;
     expect(toolSignal?.aborted).toBe(true);

@@ -1,22 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import { createChatHandler, createScriptedModel, type ChatModel } from '@chatwire/server';
-import { eventually, runInput, serve, user } from './fixtures.js';
+import { deferred, runInput, serve, user } from './fixtures.js';
 
 describe('client disconnect', () => {
   it('stops the model when the client goes away mid-stream', async () => {
     const scripted = createScriptedModel({ delayMs: 5 });
     let chunks = 0;
-    let stopped = false;
+    const fifth = deferred();
+    const stopped = deferred();
     const model: ChatModel = {
       ...scripted,
       async *stream(request) {
         try {
           for await (const chunk of scripted.stream(request)) {
-            chunks++;
+            if (++chunks === 5) fifth.settle();
             yield chunk;
           }
         } finally {
-          stopped = true;
+          stopped.settle();
         }
       },
     };
@@ -31,13 +32,14 @@ describe('client disconnect', () => {
       });
       const reader = (response.body as ReadableStream<Uint8Array>).getReader();
       await reader.read();
-      await eventually(() => chunks >= 5);
+      await fifth.settled;
       abort.abort();
-      await eventually(() => stopped);
+      // The model's stream has returned (its reader stopped it); a stream that went on would never get here.
+      await stopped.settled;
       const atStop = chunks;
       // The long answer has hundreds of deltas; generation ended far before that.
       expect(atStop).toBeLessThan(100);
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await new Promise((resolve) => setImmediate(resolve));
       expect(chunks).toBe(atStop);
     } finally {
       await server.close();

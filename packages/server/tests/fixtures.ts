@@ -107,6 +107,28 @@ export function clientFor(handler: (request: Request) => Promise<Response>, opti
   return { client, bodies };
 }
 
+/** A promise and the function that settles it: for a test to await what a callback reports. */
+export function deferred(): { readonly settled: Promise<void>; readonly settle: () => void } {
+  let settle!: () => void;
+  const settled = new Promise<void>((resolve) => (settle = resolve));
+  return { settled, settle };
+}
+
+/**
+ * Resolves once `check` holds, evaluated now and after each change of the client's snapshot: it waits for the
+ * chat's own events, never for a clock (a check that never holds fails at the test's timeout).
+ */
+export function whenSnapshot(client: ChatClient, check: (snapshot: ReturnType<ChatClient['getSnapshot']>) => boolean): Promise<void> {
+  return new Promise((resolve) => {
+    if (check(client.getSnapshot())) return resolve();
+    const stop = client.subscribe(() => {
+      if (!check(client.getSnapshot())) return;
+      stop();
+      resolve();
+    });
+  });
+}
+
 import type { Message, ToolCall, Interrupt } from '@ag-ui/core';
 
 /** Rebuilds the AG-UI messages a run produced, the way an AG-UI client does (results keep their metadata). */

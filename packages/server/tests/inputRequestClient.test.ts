@@ -1,4 +1,4 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
   answerInputRequest,
@@ -10,10 +10,12 @@ import {
   type MessagePart,
 } from '@chatwire/core';
 import { createChatHandler, createMemoryStore, createScriptedModel } from '@chatwire/server';
-import { clientFor } from './fixtures.js';
+import { clientFor, deferred } from './fixtures.js';
 
 /** Chatwire's own client against its server: an input request shows up, is answered, and the turn goes on. */
 const answers: InputResponse[] = [];
+/** Resolves at the tool's next answer (the tool runs on the server, apart from the client's turn). */
+let nextAnswer = deferred();
 const schema = {
   type: 'object',
   properties: {
@@ -26,12 +28,14 @@ const bookTable = toolDefinition({ name: 'bookTable', description: 'Book a table
   async (_input, context) => {
     const answer = await context.requestInput!({ message: 'How many, and when?', schema });
     answers.push(answer);
+    nextAnswer.settle();
     return answer.action === 'accept' ? { booked: true, ...answer.content } : { booked: false };
   },
 );
 
 function setup() {
   answers.length = 0;
+  nextAnswer = deferred();
   const handler = createChatHandler({
     model: createScriptedModel(),
     tools: [bookTable],
@@ -108,7 +112,8 @@ describe('ChatClient with a server tool asking for input', () => {
     const { client } = setup();
     await client.sendMessage('use bookTable');
     await client.sendMessage('never mind');
-    await vi.waitFor(() => expect(answers).toEqual([{ action: 'cancel' }]));
+    await nextAnswer.settled;
+    expect(answers).toEqual([{ action: 'cancel' }]);
     const snapshot = client.getSnapshot();
     expect(snapshot.status).toBe('ready');
     expect(snapshot.messages.map((message) => message.role)).toEqual(['user', 'assistant', 'user', 'assistant']);

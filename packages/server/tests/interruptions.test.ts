@@ -4,7 +4,7 @@ import type { Message } from '@ag-ui/core';
 import { toolDefinition, type ChatClient } from '@chatwire/core';
 import { toolCallParts } from '@chatwire/core/shared';
 import { createChatHandler, createScriptedModel, type ChatModel } from '@chatwire/server';
-import { clientFor } from './fixtures.js';
+import { clientFor, whenSnapshot } from './fixtures.js';
 
 const refund = vi.fn(async ({ orderId }: { orderId: string }) => ({ refunded: orderId }));
 const refundOrder = toolDefinition({
@@ -52,7 +52,7 @@ describe('moving on while calls are unfinished keeps the conversation valid', ()
   it('stop() while a server tool runs: the next message is accepted and the model learns the call had no result', async () => {
     const { client, received } = setup();
     const done = client.sendMessage('use slowReport');
-    await vi.waitFor(() => expect(callsOf(client, 1)[0]?.state).toBe('executing'));
+    await whenSnapshot(client, ({ messages }) => messages.length > 1 && callsOf(client, 1)[0]?.state === 'executing');
     client.stop();
     await done;
     releaseSlow?.();

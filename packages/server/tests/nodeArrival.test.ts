@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { request as httpRequest } from 'node:http';
-import { connect } from 'node:net';
+import { request as httpRequest, type Server } from 'node:http';
+import { connect, type Socket } from 'node:net';
 import { createChatHandler, createMemoryThreadStore, createScriptedModel, type ChatModel, type ModelChunk } from '@chatwire/server';
 import { eventually, runInput, serve, user } from './fixtures.js';
 
@@ -73,6 +73,18 @@ function countingModel(deltas: number) {
     },
   };
   return { model, state };
+}
+
+/** The server's side of its next connection: when its first bytes arrived, and when it closed. */
+function serverSide(server: Server): Promise<{ received: Promise<void>; closed: Promise<void> }> {
+  return new Promise((resolve) =>
+    server.once('connection', (socket: Socket) =>
+      resolve({
+        received: new Promise((done) => socket.once('data', () => done())),
+        closed: new Promise((done) => socket.once('close', () => done())),
+      }),
+    ),
+  );
 }
 
 const body = (extra: Record<string, unknown> = {}) => JSON.stringify(runInput([user('hello')], extra));
@@ -206,14 +218,17 @@ describe('the node adapter serves a small chat POST without a Fetch Request', ()
     const { port } = new URL(server.url);
     try {
       const text = body();
+      const arrived = serverSide(server.server);
       const socket = connect(Number(port), '127.0.0.1');
       await new Promise<void>((resolve) => socket.once('connect', resolve));
       socket.write(
         `POST /api/chat HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(text)}\r\n\r\n${text.slice(0, 20)}`,
       );
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      // The client leaves once the server has its head and part of its body, and the server has seen it go.
+      const { received, closed } = await arrived;
+      await received;
       socket.destroy();
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await closed;
       expect(state.calls).toBe(0);
       const answer = await post(server.url, body());
       expect(answer.status).toBe(200);
@@ -243,18 +258,25 @@ describe('the node adapter serves a small chat POST without a Fetch Request', ()
     const { port } = new URL(server.url);
     try {
       const text = body();
+      const arrived = serverSide(server.server);
       const socket = connect(Number(port), '127.0.0.1');
       await new Promise<void>((resolve) => socket.once('connect', resolve));
       socket.write(
         `POST /api/chat HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`,
       );
+      const { closed } = await arrived;
       await eventually(() => calls === 1);
       socket.destroy();
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      // The server has seen the client go before its user is named.
+      await closed;
       leave();
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      // With one run allowed per owner, the next request runs only if the first gave its slot back.
-      const answer = await post(server.url, body());
+      // With one run allowed per owner, the next request runs only if the first gave its slot back. The first
+      // handler ends on its own time after leave(): a 429 meanwhile is asked again; a slot never given back stays 429.
+      let answer = await post(server.url, body());
+      for (let tries = 1; answer.status === 429 && tries < 100; tries++) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        answer = await post(server.url, body());
+      }
       expect(answer.status).toBe(200);
       expect(answer.text).toContain('"type":"RUN_FINISHED"');
       expect(state.calls).toBe(1);

@@ -4,28 +4,36 @@ import { describe, expect, it } from 'vitest';
 import { createChatHandler, createScriptedModel } from '@chatwire/server';
 import { readEvents, runInput, serve, user } from './fixtures.js';
 
-/** Sends raw bytes to the server and reads until it closes the connection or `ms` pass. */
-function rawRequest(url: string, text: string, ms = 3_000): Promise<string> {
+/**
+ * Sends raw bytes to the server and reads until it closes the connection, or until `complete(received)` holds (for an
+ * answer the server gives while it keeps the connection open). No clock: a slow machine only takes longer.
+ */
+function rawRequest(url: string, text: string, complete: (received: string) => boolean = () => false): Promise<string> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve, reject) => {
     const socket = connect(Number(port), hostname);
     let received = '';
-    const timer = setTimeout(() => {
-      socket.destroy();
-      resolve(received);
-    }, ms);
-    socket.on('data', (chunk) => (received += chunk.toString('latin1')));
+    socket.on('data', (chunk) => {
+      received += chunk.toString('latin1');
+      if (complete(received)) {
+        socket.destroy();
+        resolve(received);
+      }
+    });
     socket.on('error', (error) => {
-      clearTimeout(timer);
       if (received) resolve(received);
       else reject(error);
     });
-    socket.on('close', () => {
-      clearTimeout(timer);
-      resolve(received);
-    });
+    socket.on('close', () => resolve(received));
     socket.write(text, 'latin1');
   });
+}
+
+/** Whether `received` holds one whole HTTP response (its head and as many body bytes as its Content-Length says). */
+function wholeResponse(received: string): boolean {
+  const end = received.indexOf('\r\n\r\n');
+  const length = /\r\ncontent-length: (\d+)/i.exec(received.slice(0, end));
+  return end >= 0 && length !== null && received.length - end - 4 >= Number(length[1]);
 }
 
 const statusOf = (response: string) => Number(/^HTTP\/1\.1 (\d{3})/.exec(response)?.[1] ?? 0);
@@ -76,6 +84,7 @@ describe('toNodeListener with malformed HTTP', () => {
       const declared = await rawRequest(
         server.url,
         'POST /api/chat HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 209715200\r\n\r\n{"threadId":',
+        wholeResponse,
       );
       expect(statusOf(declared)).toBe(413);
       expect(declared).toMatch(/body-too-large/);
@@ -139,31 +148,30 @@ describe('toNodeListener with malformed HTTP', () => {
   });
 
   it('ends the body with an error when the client leaves mid-upload, instead of leaving the handler waiting', async () => {
-    const outcomes: string[] = [];
+    let reading!: () => void;
+    const handlerReads = new Promise<void>((resolve) => (reading = resolve));
+    let settled!: (outcome: string) => void;
+    const outcome = new Promise<string>((resolve) => (settled = resolve));
     const server = await serve(async (request) => {
+      reading();
       try {
         await request.text();
-        outcomes.push('read');
+        settled('read');
       } catch {
-        outcomes.push('failed');
+        settled('failed');
       }
       return new Response('done');
     });
     try {
-      await new Promise<void>((resolve) => {
-        const { port } = new URL(server.url);
-        const socket = connect(Number(port), '127.0.0.1', () => {
-          socket.write(
-            'POST /anything HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"threadId":',
-          );
-          setTimeout(() => {
-            socket.destroy();
-            resolve();
-          }, 50);
-        });
-      });
-      for (let waited = 0; outcomes.length === 0 && waited < 3_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
-      expect(outcomes).toEqual(['failed']);
+      const { port } = new URL(server.url);
+      const socket = connect(Number(port), '127.0.0.1');
+      socket.write(
+        'POST /anything HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"threadId":',
+      );
+      // The client leaves once the handler is reading its body (not after a fixed time the server may not have had).
+      await handlerReads;
+      socket.destroy();
+      expect(await outcome).toBe('failed');
     } finally {
       await server.close();
     }

@@ -4,7 +4,7 @@ import type { Message } from '@ag-ui/core';
 import { toolDefinition, type ChatClient, type ChatMessage, type ToolCallPart } from '@chatwire/core';
 import { toolCallParts } from '@chatwire/core/shared';
 import { createChatHandler, createScriptedModel, type ChatModel } from '@chatwire/server';
-import { clientFor } from './fixtures.js';
+import { clientFor, deferred, whenSnapshot } from './fixtures.js';
 
 /**
  * A chat an app persists: it saves `snapshot.messages` (as JSON), and after a reload builds a new
@@ -48,10 +48,12 @@ describe('a chat rebuilt from saved messages continues where it stopped', () => 
     before.client.dispose();
 
     const after = clientFor(handler, { id: 'thread_reload', initialMessages: saved(before.client) });
-    const onFinish = vi.fn();
+    const finished = deferred();
+    const onFinish = vi.fn(finished.settle);
     after.client.updateOptions({ onFinish });
     after.client.addToolApprovalResponse({ id: pending!.approval!.id, approved: true });
-    await vi.waitFor(() => expect(onFinish).toHaveBeenCalledTimes(1));
+    await finished.settled;
+    expect(onFinish).toHaveBeenCalledTimes(1);
 
     expect(after.bodies).toHaveLength(1);
     expect(after.bodies[0]?.['resume']).toEqual([
@@ -80,8 +82,8 @@ describe('a chat rebuilt from saved messages continues where it stopped', () => 
 
     const after = clientFor(handler, { id: 'thread_deny', initialMessages: saved(before.client) });
     after.client.addToolApprovalResponse({ id: approvalId, approved: false, reason: 'wrong order' });
-    await vi.waitFor(() => expect(toolCallParts(after.client.getSnapshot().messages[1]!)[0]?.state).toBe('cancelled'));
-    await vi.waitFor(() => expect(after.client.getSnapshot().status).toBe('ready'));
+    await whenSnapshot(after.client, (snapshot) => toolCallParts(snapshot.messages[1]!)[0]?.state === 'cancelled');
+    await whenSnapshot(after.client, (snapshot) => snapshot.status === 'ready');
     expect(refund).not.toHaveBeenCalled();
     expect(after.bodies[0]?.['resume']).toEqual([expect.objectContaining({ payload: { approved: false, reason: 'wrong order' } })]);
   });
@@ -95,10 +97,12 @@ describe('a chat rebuilt from saved messages continues where it stopped', () => 
     expect(before.client.getSnapshot().status).toBe('ready');
 
     const after = clientFor(handler, { id: 'thread_handoff', tools: [showBanner], initialMessages: saved(before.client) });
-    const onFinish = vi.fn();
+    const finished = deferred();
+    const onFinish = vi.fn(finished.settle);
     after.client.updateOptions({ onFinish });
     after.client.addToolResult({ toolCallId: pending!.toolCallId, output: { shown: 'Back soon' } });
-    await vi.waitFor(() => expect(onFinish).toHaveBeenCalledTimes(1));
+    await finished.settled;
+    expect(onFinish).toHaveBeenCalledTimes(1);
 
     expect(after.bodies).toHaveLength(1);
     const toolMessages = (after.bodies[0]?.['messages'] as { role: string; content?: string }[]).filter(
@@ -135,7 +139,8 @@ describe('browser tools this page implements, after a reload', () => {
     expect(lastCall(before.client)?.state).toBe('input-complete');
 
     const banner = vi.fn(async ({ text }: { text: string }) => ({ shown: text }));
-    const onFinish = vi.fn();
+    const finished = deferred();
+    const onFinish = vi.fn(finished.settle);
     const after = clientFor(handler, {
       id: 'thread_pending',
       tools: [showBanner.client(banner)],
@@ -145,7 +150,8 @@ describe('browser tools this page implements, after a reload', () => {
     expect(banner).not.toHaveBeenCalled(); // building the client runs nothing (safe during server rendering)
     expect(after.client.runPendingTools()).toBe(1);
     expect(after.client.runPendingTools()).toBe(0); // already running: never twice
-    await vi.waitFor(() => expect(onFinish).toHaveBeenCalledTimes(1));
+    await finished.settled;
+    expect(onFinish).toHaveBeenCalledTimes(1);
     expect(banner).toHaveBeenCalledTimes(1);
     expect(banner).toHaveBeenCalledWith({ text: 'Hello again' }, expect.anything());
     expect(toolCallParts(after.client.getSnapshot().messages[1]!)[0]).toMatchObject({ state: 'output-available' });
@@ -163,7 +169,8 @@ describe('browser tools this page implements, after a reload', () => {
       parts: turn.parts.map((part) => (part.type === 'tool-call' ? { ...part, state: 'executing' as const } : part)),
     };
     const banner = vi.fn(async () => ({ shown: true }));
-    const onFinish = vi.fn();
+    const finished = deferred();
+    const onFinish = vi.fn(finished.settle);
     const after = clientFor(handler, {
       id: 'thread_executing',
       tools: [showBanner.client(banner)],
@@ -171,7 +178,8 @@ describe('browser tools this page implements, after a reload', () => {
       onFinish,
     });
     expect(after.client.runPendingTools()).toBe(1);
-    await vi.waitFor(() => expect(onFinish).toHaveBeenCalledTimes(1));
+    await finished.settled;
+    expect(onFinish).toHaveBeenCalledTimes(1);
     expect(banner).not.toHaveBeenCalled();
     expect(toolCallParts(after.client.getSnapshot().messages[1]!)[0]).toMatchObject({
       state: 'output-error',

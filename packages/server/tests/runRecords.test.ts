@@ -8,7 +8,7 @@ import { toolDefinition, type ModelCallUsage } from '@chatwire/core';
 import { readChatRecord, type ChatRecord } from '@chatwire/core/shared';
 import { chat, createScriptedModel, writeRunRecords, type ChatOptions } from '@chatwire/server';
 import { recordedRun } from '../src/records/runRecords.js';
-import { collect, user } from './fixtures.js';
+import { collect, deferred, user } from './fixtures.js';
 
 const tools = [
   toolDefinition({ name: 'getWeather', description: 'Weather.', inputSchema: z.object({ city: z.string() }) }).server(async ({ city }) => ({
@@ -36,8 +36,10 @@ describe('run records (off by default)', () => {
 
   it("with a sink, each run's record carries its request, every event and its accounting, and reads back as a chat record", async () => {
     const records: ChatRecord[] = [];
-    const events = await collect(chat(options({ runRecords: (record) => void records.push(record) })));
-    await vi.waitFor(() => expect(records).toHaveLength(1));
+    const recorded = deferred();
+    const events = await collect(chat(options({ runRecords: (record) => void (records.push(record), recorded.settle()) })));
+    await recorded.settled;
+    expect(records).toHaveLength(1);
     const [record] = records;
     expect(record).toMatchObject({ format: 'chatwire.chat-record', version: 1, source: 'server', chatId: 'thread_records', snapshots: [] });
     expect(record!.history[0]!.runs[0]!.input.messages).toEqual([user('use getWeather {"city":"Oslo"}', 'u1')]);
@@ -49,7 +51,8 @@ describe('run records (off by default)', () => {
   });
 
   it('a sink that throws or rejects is reported to onError; the run is unaffected', async () => {
-    const onError = vi.fn();
+    const reported = [deferred(), deferred()];
+    const onError = vi.fn((_report: unknown) => reported[onError.mock.calls.length - 1]?.settle());
     const thrown = await collect(
       chat(
         options({
@@ -63,15 +66,22 @@ describe('run records (off by default)', () => {
     expect(thrown.at(-1)?.type).toBe('RUN_FINISHED');
     const rejected = await collect(chat(options({ onError, runRecords: () => Promise.reject(new Error('no space')) })));
     expect(rejected.at(-1)?.type).toBe('RUN_FINISHED');
-    await vi.waitFor(() => expect(onError).toHaveBeenCalledTimes(2));
+    await Promise.all(reported.map((report) => report.settled));
+    expect(onError).toHaveBeenCalledTimes(2);
     expect(onError.mock.calls.map(([report]) => (report as { error: Error }).error.message)).toEqual(['disk full', 'no space']);
   });
 
   it('writeRunRecords writes one JSON file per run in its directory, whatever the ids hold', async () => {
     const directory = await mkdtemp(join(tmpdir(), 'chatwire-records-'));
     try {
-      await collect(chat(options({ threadId: '../../escape', runId: 'run/1', runRecords: writeRunRecords(directory) })));
-      await vi.waitFor(async () => expect(await readdir(directory)).toHaveLength(1));
+      // The sink's own promise says when the file is written.
+      const write = writeRunRecords(directory);
+      let written: Promise<void> | undefined;
+      await collect(
+        chat(options({ threadId: '../../escape', runId: 'run/1', runRecords: (record) => (written = Promise.resolve(write(record))) })),
+      );
+      await written;
+      expect(await readdir(directory)).toHaveLength(1);
       const [name] = await readdir(directory);
       expect(name).toBe('..%2F..%2Fescape--run%2F1.chatwire-record.json');
       const reading = readChatRecord(await readFile(join(directory, name!), 'utf8'));

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { toolDefinition, type AnyTool, type ChatClient } from '@chatwire/core';
 import { toolCallParts } from '@chatwire/core/shared';
 import { createChatHandler, createScriptedModel } from '@chatwire/server';
-import { clientFor } from './fixtures.js';
+import { clientFor, whenSnapshot } from './fixtures.js';
 
 /**
  * Schemas that transform their input: the validator's output (a number) is not valid input (a
@@ -49,7 +49,7 @@ describe('a tool whose input schema transforms its input is validated once', () 
     const impl = vi.fn(async ({ word }: { word: number }) => ({ letters: word }));
     const { client } = setup([tool], [tool.client(impl as never)]);
     await client.sendMessage('use countLetters with word "banana"');
-    await vi.waitFor(() => expect(client.getSnapshot().status).toBe('ready'));
+    await whenSnapshot(client, (snapshot) => snapshot.status === 'ready');
     expect(impl).toHaveBeenCalledTimes(1);
     expect(impl.mock.calls[0]?.[0]).toEqual({ word: 6 });
     expect(lastCall(client)?.state).toBe('output-available');
@@ -62,8 +62,7 @@ describe('a tool whose input schema transforms its input is validated once', () 
     const call = lastCall(client);
     expect(call?.state).toBe('approval-requested');
     client.addToolApprovalResponse({ id: call!.approval!.id, approved: true });
-    await vi.waitFor(() => expect(impl).toHaveBeenCalledTimes(1));
-    await vi.waitFor(() => expect(client.getSnapshot().status).toBe('ready'));
+    await whenSnapshot(client, (snapshot) => impl.mock.calls.length === 1 && snapshot.status === 'ready');
     expect(impl.mock.calls[0]?.[0]).toEqual({ word: 4 });
     expect(lastCall(client)?.state).toBe('output-available');
   });
@@ -75,7 +74,7 @@ describe('a tool whose input schema transforms its input is validated once', () 
     const impl = vi.fn(async ({ word }: { word: number }) => ({ letters: word }));
     const { client } = setup([tool.server(impl as never)], []);
     await client.sendMessage('use countLetters with word "cherry"');
-    await vi.waitFor(() => expect(client.getSnapshot().status).toBe('ready'));
+    await whenSnapshot(client, (snapshot) => snapshot.status === 'ready');
     expect(impl).toHaveBeenCalledTimes(1);
     expect(impl.mock.calls[0]?.[0]).toEqual({ word: 6 });
     expect(lastCall(client)?.state).toBe('output-available');

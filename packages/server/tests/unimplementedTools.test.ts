@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { messageText, type ChatClient, type ToolCallPart } from '@chatwire/core';
 import { toolCallParts } from '@chatwire/core/shared';
 import { createChatHandler, createScriptedModel } from '@chatwire/server';
-import { clientFor } from './fixtures.js';
+import { clientFor, whenSnapshot } from './fixtures.js';
 import { POST } from './readme/server.js';
 import { getWeather } from './readme/tools.js';
 
@@ -81,9 +81,7 @@ describe('a definition nobody implements', () => {
     const handler = createChatHandler({ model: createScriptedModel(), tools: [getWeather] });
     const { client } = clientFor(handler, { tools: [getWeather.client(({ city }) => ({ city, celsius: 5 }))] });
     await client.sendMessage('use getWeather for Oslo');
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    const deadline = Date.now() + 5_000;
-    while (client.getSnapshot().status !== 'ready' && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+    await whenSnapshot(client, (snapshot) => snapshot.status === 'ready');
     expect(weatherCall(client)?.state).toBe('output-available');
     expect(weatherCall(client)?.result?.output).toEqual({ city: 'Oslo', celsius: 5 });
   });

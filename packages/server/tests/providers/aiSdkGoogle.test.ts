@@ -13,7 +13,7 @@ import {
   type AiSdkModelOptions,
   type ErrorReport,
 } from '@chatwire/server';
-import { clientFor, collect, user } from '../fixtures.js';
+import { clientFor, collect, user, whenSnapshot } from '../fixtures.js';
 import { expectFailedRun, startProviderServer, textOf, usagesOf, type ProviderServer } from './providerServer.js';
 import { geminiError, geminiStream, type GeminiPart } from './aiSdkStandIns.js';
 import { EAGER, providerTestTools } from './tools.js';
@@ -219,7 +219,7 @@ describe('aiSdkModel + @ai-sdk/google: tool calls', () => {
     expect(refund).not.toHaveBeenCalled();
 
     client.addToolApprovalResponse({ id: part!.approval!.id, approved: true });
-    await vi.waitFor(() => expect(client.getSnapshot().status).toBe('ready'));
+    await whenSnapshot(client, (snapshot) => snapshot.status === 'ready');
     expect(refund).toHaveBeenCalledTimes(1);
     expect(bodies).toHaveLength(2);
     // A new HTTP request: the client's history carried the call's signature, and Gemini gets it back.
@@ -264,7 +264,7 @@ describe('aiSdkModel + @ai-sdk/google: with a thread store', () => {
       stored.flatMap((message) => (message.role === 'assistant' ? (message.toolCalls ?? []) : [])).map((c) => c.encryptedValue),
     ).toEqual([expect.stringContaining('sig-stored')]);
     client.addToolApprovalResponse({ id: part!.approval!.id, approved: true });
-    await vi.waitFor(() => expect(client.getSnapshot().status).toBe('ready'));
+    await whenSnapshot(client, (snapshot) => snapshot.status === 'ready');
     expect(refund).toHaveBeenCalledTimes(1);
     expect(bodyOf(1).contents[1]?.parts[0]).toMatchObject({ thoughtSignature: 'sig-stored' });
   });

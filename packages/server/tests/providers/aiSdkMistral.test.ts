@@ -5,7 +5,7 @@ import { createMistral } from '@ai-sdk/mistral';
 import { DISCOVERY_TOOL_NAME, toolDefinition } from '@chatwire/core';
 import { toolCallParts } from '@chatwire/core/shared';
 import { aiSdkModel, chat, createChatHandler, createMemoryStore, type ErrorReport } from '@chatwire/server';
-import { clientFor, collect, user } from '../fixtures.js';
+import { clientFor, collect, user, whenSnapshot } from '../fixtures.js';
 import { expectFailedRun, startProviderServer, textOf, usagesOf, type ProviderServer } from './providerServer.js';
 import { mistralCall, mistralError, mistralStream } from './aiSdkStandIns.js';
 import { EAGER, providerTestTools } from './tools.js';
@@ -143,7 +143,7 @@ describe('aiSdkModel + @ai-sdk/mistral', () => {
     expect(provider.requests).toHaveLength(1);
 
     client.addToolApprovalResponse({ id: part!.approval!.id, approved: true });
-    await vi.waitFor(() => expect(client.getSnapshot().status).toBe('ready'));
+    await whenSnapshot(client, (snapshot) => snapshot.status === 'ready');
     expect(refund).toHaveBeenCalledTimes(1);
     expect(bodyOf(1).messages.map((message) => message.role)).toEqual(['user', 'assistant', 'tool']);
     expect(bodyOf(1).messages[1]?.tool_calls?.[0]).toMatchObject({

@@ -11,7 +11,7 @@ import {
   toResponsesInput,
   type OpenAIResponsesOptions,
 } from '@chatwire/server';
-import { clientFor, collect, user } from '../fixtures.js';
+import { clientFor, collect, user, whenSnapshot } from '../fixtures.js';
 import { fixture, startProviderServer, type ProviderServer } from './providerServer.js';
 import { providerTestTools } from './tools.js';
 
@@ -101,7 +101,7 @@ describe('openaiResponses: reasoning items across tool calls', () => {
     expect(call?.state).toBe('approval-requested');
 
     client.addToolApprovalResponse({ id: call!.approval!.id, approved: true });
-    await vi.waitFor(() => expect(client.getSnapshot().status).toBe('ready'));
+    await whenSnapshot(client, (snapshot) => snapshot.status === 'ready');
     expect(refund).toHaveBeenCalledTimes(1);
     // The client sent the reasoning message with its value, and the provider got the item back before the call.
     const sent = bodies[1]!['messages'] as Message[];

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { HttpAgent } from '@ag-ui/client';
 import { EventSchema } from '@ag-ui/core/schemas';
 import { createChatHandler, createMemoryStore, createScriptedModel, RESUME_TOKEN_HEADER, type ChatHandlerOptions } from '@chatwire/server';
@@ -338,14 +338,22 @@ describe('bounds and bad input', () => {
   });
 
   it('forgets a run retainMs after it ended (404 for its id, 204 for the thread)', async () => {
-    const { url } = await start({ resumable: { retainMs: 100 } });
-    const response = await postRun(url, storyInput('t_expire', 'r1', 'hello'));
-    const token = tokenOf(response);
-    await readFrames(response);
-    expect((await getRun(url, { threadId: 't_expire', runId: 'r1' }, auth(token))).status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect((await getRun(url, { threadId: 't_expire', runId: 'r1' }, auth(token))).status).toBe(404);
-    expect((await getRun(url, { threadId: 't_expire' }, auth(token))).status).toBe(204);
+    // Only the clock is faked (retention is read against Date.now()); the requests run as usual. With 100 ms of real
+    // time, a loaded machine could pass it before the first read, which must still find the run.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
+    try {
+      const { url } = await start({ resumable: { retainMs: 60_000 } });
+      const response = await postRun(url, storyInput('t_expire', 'r1', 'hello'));
+      const token = tokenOf(response);
+      await readFrames(response);
+      vi.setSystemTime(Date.now() + 59_999);
+      expect((await getRun(url, { threadId: 't_expire', runId: 'r1' }, auth(token))).status).toBe(200);
+      vi.setSystemTime(Date.now() + 2);
+      expect((await getRun(url, { threadId: 't_expire', runId: 'r1' }, auth(token))).status).toBe(404);
+      expect((await getRun(url, { threadId: 't_expire' }, auth(token))).status).toBe(204);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('a run refused before it starts (its history does not verify) leaves nothing to resume, and its ids stay free', async () => {

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ChatClient, fetchServerSentEvents, type ChatClientOptions } from '@chatwire/core';
+import { ChatClient, fetchServerSentEvents, type ChatClientOptions, type ChatConnection } from '@chatwire/core';
 import { createRedisStore, RESUME_TOKEN_HEADER } from '@chatwire/server';
 import { redisClient, startRedis } from '../security/redisServer.js';
 import { expectLongStory, getRun } from './resumableFixtures.js';
@@ -25,9 +25,20 @@ async function server(options: Parameters<typeof resumableServer>[0] = {}) {
 
 function client(url: string, options: Partial<ChatClientOptions> = {}, holdPostsUntil?: Promise<unknown>) {
   const recorder = recordingFetch({ ...(holdPostsUntil ? { holdPostsUntil } : {}) });
+  const base = fetchServerSentEvents({ url: `${url}/api/chat`, fetch: recorder.fetch });
+  // Each stop the chat sends, retries included (a 404 is tried again 250 ms later): the closer awaits them.
+  const stops = new Set<Promise<void>>();
+  const connection: ChatConnection = {
+    ...base,
+    stop: (run) => {
+      const sent = base.stop!(run);
+      stops.add(sent);
+      return sent;
+    },
+  };
   const chat = new ChatClient({
     id: 'chat_resume',
-    connection: fetchServerSentEvents({ url: `${url}/api/chat`, fetch: recorder.fetch }),
+    connection,
     reconnect: { delayMs: 20 },
     onWarning: (message) => {
       throw new Error(`unexpected warning: ${message}`);
@@ -36,10 +47,27 @@ function client(url: string, options: Partial<ChatClientOptions> = {}, holdPosts
   });
   closers.push(async () => {
     chat.dispose();
-    // A stop goes out in the background (and is tried again on 404): let it finish before the servers close.
-    await new Promise((resolve) => setTimeout(resolve, 1_000)).then(() => recorder.idle());
+    // A stop goes out in the background (and is tried again on 404): it ends before the servers close.
+    for (let seen = 0; seen < stops.size;) {
+      seen = stops.size;
+      await Promise.allSettled([...stops]);
+    }
+    await recorder.idle();
   });
   return { chat, requests: recorder.requests, idle: recorder.idle };
+}
+
+/**
+ * Resolves once the server answers 404 for the run: its retention passed, by the server's own reckoning (a fixed
+ * sleep could end first on a busy machine, where the run's end reaches the store late).
+ */
+async function forgotten(url: string, runId: string, token: string): Promise<void> {
+  for (;;) {
+    const probe = await getRun(url, { threadId: 'chat_resume', runId }, { [RESUME_TOKEN_HEADER]: token });
+    await probe.body?.cancel();
+    if (probe.status === 404) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
 
 const textSoFar = (chat: ChatClient) => answerOf(chat.getSnapshot().messages);
@@ -334,13 +362,7 @@ describe('resuming fails clearly, or quietly when there is nothing left', () => 
       before.chat.dispose();
       await until(() => model.calls[0]?.finished === true);
       // Past its retention, the server no longer has the run (404 for its id).
-      await new Promise((resolve) => setTimeout(resolve, 150));
-      const probe = await getRun(
-        url,
-        { threadId: 'chat_resume', runId: saved.activeRun!.runId },
-        { [RESUME_TOKEN_HEADER]: saved.resumeToken! },
-      );
-      expect(probe.status).toBe(404);
+      await forgotten(url, saved.activeRun!.runId, saved.resumeToken!);
 
       const onError = (error: unknown) => {
         throw new Error(`unexpected error: ${String(error)}`);
@@ -376,7 +398,8 @@ describe('resuming fails clearly, or quietly when there is nothing left', () => 
       const { chat } = client(proxy.url, { connection: fetchServerSentEvents({ url: `${proxy.url}/api/chat`, fetch }) });
       const turn = chat.sendMessage('write a long story');
       await until(() => model.calls[0]?.finished === true);
-      await new Promise((resolve) => setTimeout(resolve, 150));
+      const { activeRun, resumeToken } = chat.getSnapshot();
+      await forgotten(url, activeRun!.runId, resumeToken!);
       open = true;
       await turn;
       expect(chat.getSnapshot()).toMatchObject({

@@ -1,5 +1,5 @@
 import type { Event, Message } from '@ag-ui/core';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { toolDefinition } from '@chatwire/core';
 import type { ModelCallUsage } from '@chatwire/core';
@@ -210,25 +210,31 @@ describe('a summary per stored leaf: a suffix request reads what is new, not the
     expect(record!.tokens.discoveryRoundTrips).toBe(countDiscoveryRoundTrips(chat.requests[next]!.messages));
     expect(record!.tokens.discoveryRoundTrips).toBeGreaterThan(0);
   });
+});
+
+describe('a summary per stored leaf on a SQL store', () => {
+  // PGlite starts (its WebAssembly, initdb) here, not in the test's time: about 1 s on a quiet machine, 26 s at a
+  // load average of 18 on this 2-core machine.
+  let threads: ThreadStore;
+  beforeAll(async () => {
+    threads = createPgliteThreadStore({ dataDir: 'memory://' });
+    await threads.list('nobody', { limit: 1 });
+  }, 120_000);
+  afterAll(() => threads.close());
 
   it('a SQL store reads the branch per request: its summary is made on the first read and continued after, the count stays exact', async () => {
-    const threads = createPgliteThreadStore({ dataDir: 'memory://' });
-    try {
-      const chat = server(threads);
-      await storeThread(threads, 'sql', 120);
-      let leaf = 'b29';
-      const walks: number[] = [];
-      for (let turn = 0; turn < 4; turn++) {
-        const walked = branchSummaryStats.walked;
-        leaf = storedLeaf(await chat.send('sql', [{ id: leaf, role: 'assistant' }, user(`hello ${turn}`, `s${turn}`)]));
-        walks.push(branchSummaryStats.walked - walked);
-        const request = chat.requests.at(-1)!;
-        expect(request.messages).toHaveLength(121 + turn * 2);
-        expect(request.inputTokens).toBe(countedWhole(request));
-      }
-      expect(walks).toEqual([1, 0, 0, 0]);
-    } finally {
-      await threads.close();
+    const chat = server(threads);
+    await storeThread(threads, 'sql', 120);
+    let leaf = 'b29';
+    const walks: number[] = [];
+    for (let turn = 0; turn < 4; turn++) {
+      const walked = branchSummaryStats.walked;
+      leaf = storedLeaf(await chat.send('sql', [{ id: leaf, role: 'assistant' }, user(`hello ${turn}`, `s${turn}`)]));
+      walks.push(branchSummaryStats.walked - walked);
+      const request = chat.requests.at(-1)!;
+      expect(request.messages).toHaveLength(121 + turn * 2);
+      expect(request.inputTokens).toBe(countedWhole(request));
     }
+    expect(walks).toEqual([1, 0, 0, 0]);
   });
 });

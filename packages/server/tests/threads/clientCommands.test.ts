@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChatClient, fetchServerSentEvents, messageText, type ChatClientOptions, type ChatMessage } from '@chatwire/core';
 import {
   createChatHandler,
@@ -20,27 +20,30 @@ import { answerOf, savedChat, until } from '../resumable/resumeHarness.js';
  * branches beside what they replace.
  */
 
+// One PGlite store for the file, started (its WebAssembly, initdb) before the tests and not in their time: about
+// 1 s on a quiet machine, 20 to 30 s at a load average of 13 to 18 on this 2-core machine. Each test has its own
+// chat, so it starts from an empty store all the same.
 const folder = mkdtempSync(join(tmpdir(), 'chatwire-client-commands-'));
-const pglites: ThreadStore[] = [];
+let pglite: ThreadStore;
+beforeAll(async () => {
+  pglite = createPgliteThreadStore({ dataDir: join(folder, 'pglite') });
+  await pglite.list('nobody', { limit: 1 });
+}, 120_000);
 afterAll(async () => {
-  await Promise.all(pglites.map((store) => store.close()));
+  await pglite.close();
   rmSync(folder, { recursive: true, force: true });
 });
 
 const STORES: Record<string, (() => ThreadStore) | undefined> = {
   'no thread store': undefined,
   'the memory thread store': () => createMemoryThreadStore(),
-  'the PGlite thread store': () => {
-    const store = createPgliteThreadStore({ dataDir: join(folder, `pglite-${pglites.length}`) });
-    pglites.push(store);
-    return store;
-  },
+  'the PGlite thread store': () => pglite,
 };
 
 const OWNER = 'ann';
 
-/** The handler and a client of it (in-process fetch); `connect` makes another client of the same chat (a reload). */
-function setUp(threads: ThreadStore | undefined) {
+/** The handler and a client of chat `chatId` (in-process fetch); `connect` makes another client of the same chat (a reload). */
+function setUp(threads: ThreadStore | undefined, chatId: string) {
   const handler = createChatHandler({
     model: createScriptedModel({ delayMs: 2 }),
     secret: 'client-commands-secret',
@@ -53,7 +56,7 @@ function setUp(threads: ThreadStore | undefined) {
   const warnings: string[] = [];
   const connect = (options: Partial<ChatClientOptions> = {}) =>
     new ChatClient({
-      id: 'chat_commands',
+      id: chatId,
       connection: fetchServerSentEvents({ url: 'http://chatwire.test/api/chat', fetch }),
       onWarning: (message) => warnings.push(message),
       ...options,
@@ -83,7 +86,7 @@ describe('ChatClient commands on a server with and without a thread store', () =
   for (const [label, makeStore] of Object.entries(STORES)) {
     it(`edit and regenerate (${label}): the same conversation; with a store, siblings beside what they replaced`, async () => {
       const threads = makeStore?.();
-      const { connect, warnings } = setUp(threads);
+      const { connect, warnings } = setUp(threads, 'chat_commands');
       const client = connect();
       await send(client, 'hello there');
       await send(client, 'tell me about lamps');
@@ -135,7 +138,7 @@ describe('ChatClient commands on a server with and without a thread store', () =
   for (const [label, makeStore] of Object.entries(STORES)) {
     it(`stop, then go on; resume after a reload, then go on (${label})`, async () => {
       const threads = makeStore?.();
-      const { connect, warnings } = setUp(threads);
+      const { connect, warnings } = setUp(threads, 'chat_stop');
       const client = connect();
       await send(client, 'hello there');
 

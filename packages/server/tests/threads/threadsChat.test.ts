@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { fromWireMessages } from '@chatwire/core/wire';
 import { toolCallParts } from '@chatwire/core/shared';
 import { createMemoryThreadStore, type ThreadStore, type ThreadView } from '@chatwire/server';
-import { clientFor, readEvents, runInput, user } from '../fixtures.js';
+import { clientFor, deferred, readEvents, runInput, user, whenSnapshot } from '../fixtures.js';
 import { chatRequest, showBanner, threadServer, threadsRequest } from './threadsFixtures.js';
 
 const open = async (handler: (request: Request) => Promise<Response>, threadId: string, who = 'ann'): Promise<ThreadView> => {
@@ -57,16 +57,18 @@ describe('a chat handler with a thread store', () => {
     await before.client.sendMessage('use refundOrder for ORD-7');
     const pending = toolCallParts(before.client.getSnapshot().messages.at(-1)!).at(-1);
     expect(pending?.state).toBe('approval-requested');
-    const onFinish = vi.fn();
+    const finished = deferred();
+    const onFinish = vi.fn(finished.settle);
     before.client.updateOptions({ onFinish });
     before.client.addToolApprovalResponse({ id: pending!.approval!.id, approved: true });
-    await vi.waitFor(() => expect(onFinish).toHaveBeenCalledTimes(1));
+    await finished.settled;
+    expect(onFinish).toHaveBeenCalledTimes(1);
     expect(before.client.getSnapshot().error).toBeUndefined();
     await before.client.sendMessage('use showBanner saying "Stored"');
     const banner = toolCallParts(before.client.getSnapshot().messages.at(-1)!).at(-1);
     expect(banner).toMatchObject({ toolName: 'showBanner', owner: 'client' });
     before.client.addToolResult({ toolCallId: banner!.toolCallId, output: { shown: 'Stored' } });
-    await vi.waitFor(() => expect(before.client.getSnapshot().status).toBe('ready'));
+    await whenSnapshot(before.client, (snapshot) => snapshot.status === 'ready');
     expect(before.client.getSnapshot().error).toBeUndefined();
     before.client.dispose();
     // The runs are on record: the one that asked for the approval, the one that ran it with the decision, the hand-off.
