@@ -118,8 +118,8 @@ function ChatPage(props: { threadId: string; isNew: boolean; onOpen: (id: string
               renderMessageEnd={renderMessageEnd}
               empty={
                 <p className="muted">
-                  Try “use getWeather for Paris” (a lazy tool), “use memory__read_graph” (an MCP server’s tool) or “use setTheme dark”
-                  (asks first).
+                  Try “use getWeather for Paris” (a lazy tool), “use memory__read_graph” (an MCP server’s tool) or “use setTheme dark” (asks
+                  first).
                 </p>
               }
             />

@@ -5,11 +5,7 @@ import { threadAddress } from './threadAddress.ts';
  * The threads the server keeps, newest activity first (`useThreads`): open one, delete one, start a new one. Titles are
  * the server's (the start of the first message), shown as text.
  */
-export function ThreadList(props: {
-  readonly current: string;
-  readonly onOpen: (id: string) => void;
-  readonly onNew: () => void;
-}) {
+export function ThreadList(props: { readonly current: string; readonly onOpen: (id: string) => void; readonly onNew: () => void }) {
   const list = useThreads({ api: '/api/threads' });
   const remove = useDeleteThread({ api: '/api/threads' });
   return (

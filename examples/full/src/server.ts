@@ -1,4 +1,4 @@
-// src/server.ts: the README's handler, with the MCP servers of mcp.json (docs/mcp.md) and threads in PGlite (docs/threads.md)
+// src/server.ts: the README's handler, with the MCP servers of mcp.json and the threads kept in PGlite
 import { readFile } from 'node:fs/promises';
 import { mcpServers } from '@chatwire/mcp';
 import {

@@ -1,8 +1,7 @@
-// Shared by the server and the browser.
+// src/tools.ts: shared by the server and the browser
 import { toolDefinition } from '@chatwire/core';
 import { z } from 'zod';
 
-/** A server tool, lazy: kept out of the prompt until the model discovers it. */
 export const getWeather = toolDefinition({
   name: 'getWeather',
   description: 'Current weather for a city.',
@@ -11,7 +10,6 @@ export const getWeather = toolDefinition({
   lazy: true, // kept out of the prompt until the model discovers it
 });
 
-/** A browser tool: it changes the page, once the user approves. */
 export const setTheme = toolDefinition({
   name: 'setTheme',
   description: 'Switches the page between light and dark.',
