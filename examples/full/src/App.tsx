@@ -2,7 +2,7 @@ import type { ChatMessage, ToolCallPart } from '@chatwire/core';
 import { ChatwireDevtools } from '@chatwire/devtools';
 import { useThreadChat } from '@chatwire/react/query';
 import { ApprovalPrompt, BranchPicker, ChatError, Composer, MessageList } from '@chatwire/ui';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { showInAddress, threadInAddress } from './threadAddress.ts';
 import { ThreadList } from './ThreadList.tsx';
 import { setTheme } from './tools.ts';
@@ -45,6 +45,14 @@ function ChatPage(props: { threadId: string; isNew: boolean; onOpen: (id: string
   const busy = chat.status === 'submitted' || chat.status === 'streaming';
   const theme = useMemo(() => themeOf(chat.messages), [chat.messages]);
   const [showThreads, setShowThreads] = useState(false);
+
+  // Follow the conversation as it grows, unless the reader scrolled up.
+  const conversation = useRef<HTMLElement>(null);
+  const pinned = useRef(true);
+  useEffect(() => {
+    const element = conversation.current;
+    if (element && pinned.current) element.scrollTop = element.scrollHeight;
+  }, [chat.messages]);
 
   // The address names the thread once the server has it (a reload of a new, empty chat starts another new one).
   const known = !props.isNew || chat.thread !== undefined;
@@ -108,7 +116,14 @@ function ChatPage(props: { threadId: string; isNew: boolean; onOpen: (id: string
           onNew={props.onNew}
         />
         <div className="chat">
-          <main className="conversation">
+          <main
+            className="conversation"
+            ref={conversation}
+            onScroll={(event) => {
+              const element = event.currentTarget;
+              pinned.current = element.scrollHeight - element.scrollTop - element.clientHeight < 48;
+            }}
+          >
             <MessageList
               messages={chat.messages}
               busy={busy}
