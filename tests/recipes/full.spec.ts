@@ -1,50 +1,14 @@
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { collectProblems, send, settledFigures, stateOf, toolCalls } from './appPage.ts';
 
 // examples/full at RECIPE_URL on `vite` (dev): the README's app with the MCP servers of its mcp.json (server-memory and
 // server-filesystem over stdio), threads in PGlite with the thread list, grants, the devtools panel and @chatwire/ui.
 // Started by scripts/recipes.mjs once the example is installed from the tarballs.
 
-async function send(page: Page, text: string) {
-  await page.getByRole('textbox', { name: 'Message' }).fill(text);
-  await page.getByRole('button', { name: 'Send' }).click();
-}
-
-const toolCalls = (page: Page, tool: string) => page.locator(`[data-testid="tool-call"][data-tool="${tool}"]`);
-const stateOf = (call: Locator) => call.getByTestId('tool-state');
-
-/** Every figure of the devtools' Tokens tab, with the first turn selected (the lazy tool's discovery). */
-async function tokenFigures(panel: Locator) {
-  await panel.getByLabel('Turn', { exact: true }).selectOption('1');
-  const texts = (testId: string) => panel.getByTestId(testId).evaluateAll((rows) => rows.map((row) => row.textContent));
-  return JSON.stringify({
-    headline: await panel.getByTestId('savings-conversation').textContent(),
-    conversation: await texts('tokens-conversation'),
-    turns: await texts('tokens-turn-row'),
-    calls: await texts('tokens-call-row'),
-  });
-}
-
-/** The figures once two reads in a row agree (the panel refreshes a few times a second). */
-async function settledFigures(panel: Locator): Promise<string> {
-  let figures = '';
-  await expect
-    .poll(async () => {
-      const [first, second] = [await tokenFigures(panel), await tokenFigures(panel)];
-      figures = second;
-      return first === second;
-    })
-    .toBe(true);
-  return figures;
-}
-
 let problems: string[] = [];
 
 test.beforeEach(({ page }) => {
-  problems = [];
-  page.on('pageerror', (error) => problems.push(error.message));
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(message.text());
-  });
+  problems = collectProblems(page);
 });
 
 test.afterEach(() => {
@@ -69,7 +33,9 @@ test.describe('at 1280 px', () => {
 
     // A lazy tool of the app's own: discovered first (a step of the answer), then run on the server.
     await send(page, 'use getWeather for Paris');
-    await expect(stateOf(toolCalls(page, 'getWeather'))).toHaveText('Done');
+    // The first request starts the MCP servers and opens the PGlite folder (creating the database the first time):
+    // about 10 s on the shared 2-core machine.
+    await expect(stateOf(toolCalls(page, 'getWeather'))).toHaveText('Done', { timeout: 45_000 });
     await expect(page.getByTestId('discovery-step').locator('summary').first()).toHaveText(/Discovered getWeather$/);
     await expect(status).toHaveText('ready');
     // The server has the thread now: the address names it.
@@ -123,7 +89,7 @@ test.describe('at 1280 px', () => {
     await expect(panel).toBeVisible();
     await panel.getByRole('tab', { name: 'Tokens' }).click();
     await expect(turnOptions).toHaveCount(5);
-    await expect.poll(() => tokenFigures(panel)).toBe(before);
+    await expect.poll(() => settledFigures(panel)).toBe(before);
 
     // The thread list: this chat, under the start of its first message; a new chat; back to the first one.
     const chats = page.getByRole('navigation', { name: 'Chats' });
