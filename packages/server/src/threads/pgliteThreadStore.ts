@@ -108,7 +108,10 @@ async function startPglite(dataDir: string): Promise<PgliteLike> {
  * when the process exits; one left by a process that is gone is taken over), and a second process
  * on the same folder is refused with {@link PgliteFolderError} `threads-folder-in-use`. For several
  * instances use `createPostgresThreadStore` (the same schema). Needs the optional peer dependency
- * `@electric-sql/pglite`. The folder is opened and the schema created by `ready()` or on first use.
+ * `@electric-sql/pglite`. The folder is opened and the schema created by `ready()` or on first use. A store
+ * opened while a `chatwireVitePlugin` server answers a request is closed with that server (`closeWithServer`): a
+ * dev server that restarts on a save of the server file closes it before the file's new store opens the folder.
+ * After `close()`, a later use opens the folder again.
  *
  * @example
  * ```ts
