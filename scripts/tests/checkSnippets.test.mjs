@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import prettier from 'prettier';
 import { afterAll, describe, expect, it } from 'vitest';
 import { appSteps, extractBlocks, namedFile } from '../checkSnippets.mjs';
 
@@ -174,4 +175,28 @@ describe('examples/full is the docs’ app grown further', () => {
       expect(readFileSync(join(import.meta.dirname, '..', '..', 'examples', 'full', file), 'utf8')).toBe(`${docsFiles.get(file)}\n`);
     });
   }
+});
+
+describe("the recipes' page is the README's Chat.tsx", () => {
+  const examples = join(import.meta.dirname, '..', '..', 'examples');
+  // The README's block, without the line that names its file, laid out by the repository's Prettier as the examples are
+  // (the README writes it denser to read on one screen; Prettier is the only difference allowed).
+  const readmeChat = async (filepath) => {
+    const blocks = appSteps('README.md').filter((step) => step.kind === 'file' && step.path === 'src/Chat.tsx');
+    expect(blocks).toHaveLength(1);
+    const code = blocks[0].code.replace(/^\/\/ src\/Chat\.tsx\n/, '');
+    return prettier.format(code, { ...(await prettier.resolveConfig(filepath)), filepath });
+  };
+
+  for (const recipe of ['vite', 'express', 'hono'])
+    it(`examples/${recipe}/src/Chat.tsx is the README's, as Prettier lays it out`, async () => {
+      const file = join(examples, recipe, 'src', 'Chat.tsx');
+      expect(readFileSync(file, 'utf8')).toBe(await readmeChat(file));
+    });
+
+  it("examples/nextjs/app/Chat.tsx is the README's with the two changes docs/recipes.md names: 'use client', no .ts in imports", async () => {
+    const file = join(examples, 'nextjs', 'app', 'Chat.tsx');
+    const expected = `'use client';\n\n${(await readmeChat(file)).replace("from './tools.ts';", "from '../src/tools';")}`;
+    expect(readFileSync(file, 'utf8')).toBe(expected);
+  });
 });
