@@ -136,6 +136,8 @@ for (const viewport of [
       const panel = page.getByTestId('chatwire-devtools');
       // The panel words the chat's status as the page's header does.
       await expect(panel.getByTestId('devtools-status')).toHaveText('waiting for approval');
+      // The panel shows the latest of the two turns.
+      await expect(panel.getByLabel('Turn', { exact: true })).toHaveValue('2');
       await panel.getByRole('tab', { name: 'Tokens' }).click();
       await expect(panel.getByTestId('tokens-turn-row')).toHaveCount(2);
       await expect(panel.getByTestId('savings-conversation')).toHaveText(/^Discovery (saved|cost) [\d,]+ (more )?tokens$/);
