@@ -40,7 +40,8 @@ beforeAll(() => {
   // The app's zod, so install-into adds none from the registry.
   mkdirSync(join(root, 'zod'));
   writeFileSync(join(root, 'zod', 'package.json'), JSON.stringify({ name: 'zod', version: '4.0.0' }));
-});
+  // One `npm pack` per stand-in package: about 1 s each on a quiet machine, past the default 10 s hook limit under load.
+}, 120_000);
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 /** A new app folder with this package.json. */
