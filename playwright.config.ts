@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { defineConfig } from '@playwright/test';
 
 /**
@@ -11,6 +12,24 @@ const port = Number(process.env['E2E_PORT'] ?? 4317);
 const secret = randomBytes(32).toString('hex');
 /** Where the served demo writes each run's record (records.spec.ts opens one in devtools). */
 const RUN_RECORDS_DIR = new URL('./test-results/run-records/', import.meta.url).pathname;
+/**
+ * The MCP Apps fixture (packages/mcp/tests/fixtures/appServer.mjs) over Streamable HTTP on loopback, two
+ * ports after the demo's: the MCP demo connects it through CHATWIRE_MCP_CONFIG twice, as `fixture` (eager)
+ * and as `tides` (lazy: its tools wait for discovery), next to its own servers (mcpApps.spec.ts). Over HTTP, a 20 MB app is read and refused by its size (over
+ * stdio the SDK's 10 MiB message limit would close the connection, under the other tests' feet).
+ */
+const appFixturePort = port + 2;
+const MCP_APPS_CONFIG = new URL('./test-results/e2e-mcp-apps.json', import.meta.url).pathname;
+mkdirSync(new URL('./test-results/', import.meta.url).pathname, { recursive: true });
+writeFileSync(
+  MCP_APPS_CONFIG,
+  JSON.stringify({
+    mcpServers: {
+      fixture: { url: `http://127.0.0.1:${appFixturePort}/mcp`, lazy: false, connectTimeoutMs: 30_000 },
+      tides: { url: `http://127.0.0.1:${appFixturePort}/mcp`, lazy: true, connectTimeoutMs: 30_000 },
+    },
+  }),
+);
 
 /** The built demo served on loopback by the test run itself, stopping with it. */
 function demoServer(at: number, env: Record<string, string>) {
@@ -34,6 +53,8 @@ function demoServer(at: number, env: Record<string, string>) {
       CHATWIRE_THREADS: 'memory',
       DATABASE_URL: '',
       CHATWIRE_RUN_RECORDS: RUN_RECORDS_DIR,
+      // The client is a development build: the server sends each model call's request for the Requests view.
+      CHATWIRE_INSPECT_REQUESTS: 'on',
       ...env,
     },
   };
@@ -78,6 +99,16 @@ export default defineConfig({
       ],
     },
   },
-  // The demo twice: as most tests use it, and with its MCP servers connected (on the next port; mcp.spec.ts).
-  webServer: [demoServer(port, {}), demoServer(port + 1, { CHATWIRE_MCP: 'on' })],
+  // The demo twice: as most tests use it, and with its MCP servers connected (on the next port; mcp.spec.ts),
+  // the MCP Apps fixture among them (started first, on the port after).
+  webServer: [
+    {
+      command: `node packages/mcp/tests/fixtures/appServer.mjs http ${appFixturePort}`,
+      port: appFixturePort,
+      reuseExistingServer: false,
+      timeout: 30_000,
+    },
+    demoServer(port, {}),
+    demoServer(port + 1, { CHATWIRE_MCP: 'on', CHATWIRE_MCP_CONFIG: MCP_APPS_CONFIG }),
+  ],
 });

@@ -2,9 +2,13 @@ import type { Page } from '@playwright/test';
 import { card, expect, isUncovered, screenshot, send, test } from './fixtures.ts';
 
 /**
- * The demo with its MCP servers connected (filesystem, memory and everything over stdio, as `npm
- * start` runs them): playwright.config.ts serves it on the port after the main demo's.
+ * The demo with its MCP servers connected (filesystem, memory, everything and the two MCP App servers
+ * over stdio, as `npm start` runs them; the MCP Apps fixture twice over HTTP, from
+ * CHATWIRE_MCP_CONFIG): playwright.config.ts serves it on the port after the main demo's.
  */
+const SERVERS = ['files', 'memory', 'everything', 'basic', 'budget', 'fixture', 'tides'];
+/** The servers the demo marks lazy: nothing of theirs is discovered before a conversation does. */
+const LAZY = ['files', 'memory', 'everything'];
 const mcpDemo = (baseURL: string | undefined) => {
   const url = new URL(baseURL ?? 'http://127.0.0.1:4317');
   url.port = String(Number(url.port) + 1);
@@ -26,15 +30,11 @@ test("the demo's MCP servers appear in the devtools MCP view with their tool cou
   await panel.getByRole('tab', { name: 'MCP' }).click();
 
   const rows = panel.getByTestId('mcp-server-row');
-  await expect(rows).toHaveCount(3);
-  expect(await rows.evaluateAll((elements) => elements.map((element) => element.getAttribute('data-server')))).toEqual([
-    'files',
-    'memory',
-    'everything',
-  ]);
+  await expect(rows).toHaveCount(SERVERS.length);
+  expect(await rows.evaluateAll((elements) => elements.map((element) => element.getAttribute('data-server')))).toEqual(SERVERS);
   const counts = new Map<string, number>();
   const tokens = new Map<string, number>();
-  for (const server of ['files', 'memory', 'everything']) {
+  for (const server of LAZY) {
     const row = panel.locator(`[data-testid="mcp-server-row"][data-server="${server}"]`);
     await expect(row).toHaveAttribute('data-state', 'connected');
     await expect(row).toContainText('stdio');
@@ -48,7 +48,7 @@ test("the demo's MCP servers appear in the devtools MCP view with their tool cou
   }
   // A server described by its Markdown instructions shows them as text: "Everything Server – …", not "# Everything…".
   await expect(panel.locator('[data-testid="mcp-server-row"][data-server="everything"] td').first()).not.toContainText('#');
-  await expect(panel.getByTestId('mcp-server-count')).toHaveText('3 MCP servers');
+  await expect(panel.getByTestId('mcp-server-count')).toHaveText(`${SERVERS.length} MCP servers`);
   await screenshot(page, 'devtools-mcp-view', panel);
 
   // The Tools view: the same counts, each server's tools under its own heading.
@@ -78,8 +78,8 @@ test("the demo's MCP servers appear in the devtools MCP view with their tool cou
   );
   // The Timeline lists each server's connection and first listing.
   await panel.getByRole('tab', { name: 'Timeline' }).click();
-  await expect(panel.locator('[data-testid="timeline-mcp-row"][data-kind="state"]')).toHaveCount(3);
-  await expect(panel.locator('[data-testid="timeline-mcp-row"][data-kind="tools"]')).toHaveCount(3);
+  await expect(panel.locator('[data-testid="timeline-mcp-row"][data-kind="state"]')).toHaveCount(SERVERS.length);
+  await expect(panel.locator('[data-testid="timeline-mcp-row"][data-kind="tools"]')).toHaveCount(SERVERS.length);
 });
 
 test("a long-running MCP tool's progress shows on its card while it runs", async ({ page, baseURL }) => {

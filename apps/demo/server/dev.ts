@@ -45,7 +45,17 @@ process.once('SIGINT', () => stop(130));
 process.once('SIGTERM', () => stop(143));
 const server = await createServer({
   configFile: new URL('../vite.config.ts', import.meta.url).pathname,
-  plugins: [chatwireVitePlugin(createDemoRoutes({ threads, ...(model ? { model } : {}), ...(mcp ? { mcp } : {}) }))],
+  plugins: [
+    chatwireVitePlugin(
+      createDemoRoutes({
+        threads,
+        ...(model ? { model } : {}),
+        ...(mcp ? { mcp } : {}),
+        // Development: the devtools' Requests view shows each model call's request.
+        inspectRequests: process.env['CHATWIRE_INSPECT_REQUESTS'] !== 'off',
+      }),
+    ),
+  ],
   server: { port, host: process.env['HOST'] ?? '127.0.0.1', strictPort: false },
 });
 await server.listen();

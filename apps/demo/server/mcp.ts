@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { McpConfigError, connectMcpServers, isStdioConfig, parseMcpConfig, type McpServerConfig, type McpServers } from '@chatwire/mcp';
 import { pathSetting, startedFrom, type Environment } from './pathSetting.ts';
 
@@ -9,6 +9,8 @@ const require = createRequire(import.meta.url);
 
 /** The npm servers the demo starts, run with this Node from node_modules (installed by `npm ci`, never downloaded at run time). */
 const entry = (name: string) => require.resolve(`@modelcontextprotocol/${name}/dist/index.js`);
+/** The MCP Apps examples export only their server module: their command line (`dist/index.js`) sits beside it. */
+const appEntry = (name: string) => join(dirname(require.resolve(`@modelcontextprotocol/${name}`)), 'index.js');
 
 /** Creates the folder the filesystem server may read and write, with two files to find. */
 function demoFolder(): string {
@@ -22,7 +24,12 @@ function demoFolder(): string {
   return folder;
 }
 
-/** The demo's own servers: filesystem (on a folder it creates), memory (its file in that folder) and everything; all lazy. */
+/**
+ * The demo's own servers: filesystem (on a folder it creates), memory (its file in that folder) and
+ * everything, all lazy; and two MCP App servers from the MCP Apps SDK's examples: basic (a get-time
+ * tool whose React app has Get Server Time, Send Message, Send Log and Open Link), whose calls ask
+ * for approval like any untrusted server's, and budget (a budget allocator with charts), trusted.
+ */
 export function demoMcpServers(): Record<string, McpServerConfig> {
   const folder = demoFolder();
   return {
@@ -34,6 +41,8 @@ export function demoMcpServers(): Record<string, McpServerConfig> {
       lazy: true,
     },
     everything: { command: process.execPath, args: [entry('server-everything'), 'stdio'], lazy: true },
+    basic: { command: process.execPath, args: [appEntry('server-basic-react'), '--stdio'] },
+    budget: { command: process.execPath, args: [appEntry('server-budget-allocator'), '--stdio'], trusted: true },
   };
 }
 

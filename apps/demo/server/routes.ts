@@ -52,12 +52,22 @@ export interface DemoRoutesOptions {
    * Connected MCP servers whose tools join the demo's (read per request); their status is served in
    * the catalog's `servers` for the devtools' MCP view. Defaults to none.
    */
-  readonly mcp?: { loadTools(): Promise<readonly AnyTool[]>; catalogStatus?(): ToolServerStatus[] };
+  readonly mcp?: {
+    loadTools(): Promise<readonly AnyTool[]>;
+    loadAppTools?(): Promise<readonly AnyTool[]>;
+    catalogStatus?(): ToolServerStatus[];
+  };
   /**
    * A directory to write each run's record in (open one in devtools with "Open record"). Defaults to
    * `CHATWIRE_RUN_RECORDS` (resolved against the folder the command was started from), else none: nothing is written.
    */
   readonly runRecords?: string;
+  /**
+   * Sends each model call's request to the browser for the devtools' Requests view (`inspectRequests`:
+   * the system prompt and every tool definition, redacted). Development only. Defaults to
+   * `CHATWIRE_INSPECT_REQUESTS=on`, else off; `npm start` turns it on unless `CHATWIRE_INSPECT_REQUESTS=off`.
+   */
+  readonly inspectRequests?: boolean;
 }
 
 /** Environment variables {@link modelFromEnv} reads. */
@@ -274,6 +284,8 @@ export function createDemoRoutes(options: DemoRoutesOptions = {}): FetchHandler 
   const handleChat = createChatHandler({
     model,
     tools: currentTools,
+    // MCP Apps: the tools only the servers' apps may call (never the model's).
+    ...(mcp?.loadAppTools ? { appTools: async () => (await mcp.loadAppTools?.()) ?? [] } : {}),
     // A reload or a dropped connection detaches from the run; the page resumes it (docs/protocol.md).
     resumable: true,
     store,
@@ -282,11 +294,18 @@ export function createDemoRoutes(options: DemoRoutesOptions = {}): FetchHandler 
     system: `You are the Chatwire demo assistant for a shop and workspace. Use tools when they help.\n\n${codeMode.systemPrompt}`,
     ...(options.discovery ? { discovery: options.discovery } : {}),
     ...(runRecords ? { runRecords: writeRunRecords(runRecords) } : {}),
+    inspectRequests: options.inspectRequests ?? process.env['CHATWIRE_INSPECT_REQUESTS'] === 'on',
   });
   // The catalog carries the MCP servers' status for the devtools (the demo is a development tool; an app
   // serves this where only its developers read it).
   const servers = mcp?.catalogStatus ? () => mcp.catalogStatus?.() ?? [] : undefined;
-  const handleTools = createToolsHandler(currentTools, { counter: model.toolTokens, ...(servers ? { servers } : {}) });
+  // The discovery settings too (the defaults when none are given), with the lazy tools' schemas: the devtools' search
+  // playground and discovery health run the server's search on them.
+  const handleTools = createToolsHandler(currentTools, {
+    counter: model.toolTokens,
+    discovery: options.discovery ?? {},
+    ...(servers ? { servers } : {}),
+  });
   // The chat's options that say where grants live (beside the threads): the grants and threads endpoints read the same ones.
   const handleGrants = createGrantsHandler({ store, threads, userOf });
   const handleThreads = createThreadsHandler({ threads, store, userOf });

@@ -9,7 +9,8 @@ import {
 } from '@chatwire/core';
 import { ChatwireDevtools } from '@chatwire/devtools';
 import { useThreadChat } from '@chatwire/react/query';
-import { BranchPicker, ChatError, Composer, MessageList } from '@chatwire/ui';
+import { BranchPicker, ChatError, Composer, MessageList, type McpAppsOptions } from '@chatwire/ui';
+import { mcpAppsDevtoolsView } from '@chatwire/ui/devtools';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { ApprovalOptions, ApprovalsPanel } from './components/ApprovalsPanel.tsx';
 import { InputRequestForm } from './components/InputRequestForm.tsx';
@@ -29,8 +30,8 @@ const Devtools =
   import.meta.env.VITE_CHATWIRE_DEVTOOLS === 'on'
     ? lazy(() => import('@chatwire/devtools/production').then((module) => ({ default: module.ChatwireDevtools })))
     : ChatwireDevtools;
-/** The views other packages add to the panel: Code Mode's tab (its code loads when the panel opens). */
-const devtoolsViews = [codeModeDevtoolsView];
+/** The views other packages add to the panel: Code Mode's tab and the MCP Apps tab (their code loads when the panel opens). */
+const devtoolsViews = [codeModeDevtoolsView, mcpAppsDevtoolsView];
 
 /**
  * The demo: the thread the address names (`?thread=`), else the one open last, else a new one. The
@@ -106,6 +107,8 @@ function ChatPage(props: {
     return () => window.removeEventListener('keydown', onKey);
   }, [stop]);
 
+  // MCP Apps act through this chat: their tool calls, messages and model context go through the client.
+  const apps = useMemo<McpAppsOptions>(() => ({ chat: client }), [client]);
   // Each waiting call's approval is on its card: Approve / Deny and the server's grant options, one UI per call.
   const { addToolApprovalResponse } = chat;
   const renderApproval = useCallback(
@@ -282,7 +285,8 @@ function ChatPage(props: {
             {chat.messages.length === 0 ? (
               <p className="empty-chat">
                 Try “use getWeather for Paris”, “use addTodo for buy oat milk” (a lazy tool: watch the discovery step), “show me some
-                markdown”, “use refundOrder for ORD-1234”, “book a table” or “use code to compare the weather in Paris and Tokyo”.
+                markdown”, “use refundOrder for ORD-1234”, “book a table” or “use code to compare the weather in Paris and Tokyo”. With MCP
+                on: “use basic__get-time” or “use budget__get-budget-data” (MCP Apps).
               </p>
             ) : null}
             <MessageList
@@ -290,6 +294,7 @@ function ChatPage(props: {
               busy={busy}
               stopped={stopped}
               tools={toolUIs}
+              apps={apps}
               renderApproval={renderApproval}
               onRegenerate={onRegenerate}
               onEdit={onEdit}

@@ -1,4 +1,4 @@
-import type { ActiveRun, ChatClient, ChatMessage } from '@chatwire/core';
+import { MCP_APP_EVENT, type ActiveRun, type ChatClient, type ChatMessage } from '@chatwire/core';
 import { useEffect, useRef } from 'react';
 
 /**
@@ -40,8 +40,26 @@ export function clearSavedChat(): void {
   localStorage.removeItem(KEY);
 }
 
+/**
+ * The messages without the MCP Apps' HTML (hundreds of kB each, which would fill localStorage's few
+ * MB): after a reload such a call shows its card, saying its app was not kept.
+ */
+function withoutAppDocuments(messages: readonly ChatMessage[]): readonly ChatMessage[] {
+  if (!messages.some((message) => message.parts.some((part) => part.type === 'data' && part.name === MCP_APP_EVENT))) return messages;
+  return messages.map((message) => ({
+    ...message,
+    parts: message.parts.map((part) =>
+      part.type === 'data' && part.name === MCP_APP_EVENT && part.data && typeof part.data === 'object'
+        ? { ...part, data: { ...part.data, html: '', error: 'its app is not kept across a reload of the page' } }
+        : part,
+    ),
+  }));
+}
+
 function write(client: ChatClient, stopped: ReadonlySet<string>): void {
-  const { messages, activeRun, resumeToken } = client.getSnapshot();
+  const snapshot = client.getSnapshot();
+  const { activeRun, resumeToken } = snapshot;
+  const messages = withoutAppDocuments(snapshot.messages);
   // Only markers of messages the chat still has are kept.
   const kept = messages.filter((message) => stopped.has(message.id)).map((message) => message.id);
   try {

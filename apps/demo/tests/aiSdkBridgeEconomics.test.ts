@@ -12,8 +12,12 @@ import { smallCatalog } from './smallCatalog.ts';
  * on the demo catalog and on the 5 + 35 catalog; calling by catalog names, discovering first, and
  * all-eager) run twice on the same model script: on the scripted model directly, and through the AI SDK
  * bridge, where the scripted model sits behind a `LanguageModelV3` that reads the bridge's prompt back
- * (scriptedLanguageModel.ts). Every token figure of the accounting must be the same: the bridge must
- * send the same tools, and the conversation must come back the same, call for call.
+ * (scriptedLanguageModel.ts). The bridge must send the same tools, and the conversation must come back
+ * the same, call for call; the accounting must decide the same (tools sent, deferred and discovered,
+ * discovery steps, whether eager would have been cheaper). Its token figures are not the scripted model's:
+ * each adapter's are counted on what it sends, and the bridge sends the AI SDK's prompt and tool shapes
+ * (`{ type, name, description, inputSchema }`), a few percent more per tool. That each figure is the
+ * count of what the bridge sent is packages/server/tests/accountingFigures.test.ts's check.
  *
  * Ids are counted instead of random in this file (core's `createId`), so both runs name their messages
  * and calls alike and the histories can be compared token for token.
@@ -60,7 +64,11 @@ const conversation = (request: Received) =>
     return [];
   });
 
-/** What the accounting reported per model call, without the provider's own report (the bridged model reports output only). */
+/**
+ * What the accounting decided per model call: everything but the token figures (each adapter's counted on
+ * its own serialisation) and the provider's own report (the bridged model reports output only). The system
+ * prompt is one JSON string in both serialisations: its tokens are the same.
+ */
 const figures = (usage: readonly ModelCallUsage[]) =>
   usage.map((record) => ({
     runId: record.runId,
@@ -68,7 +76,8 @@ const figures = (usage: readonly ModelCallUsage[]) =>
     toolsSent: record.toolsSent,
     toolsDeferred: record.toolsDeferred,
     newlyDiscovered: record.newlyDiscovered,
-    tokens: record.tokens,
+    system: record.tokens.system,
+    roundTrips: record.tokens.discoveryRoundTrips > 0,
     discoveryStep: record.discoveryStep,
     eagerWouldBeCheaper: record.eagerWouldBeCheaper,
   }));
@@ -99,8 +108,11 @@ function expectSameEconomics({ native, bridge }: { native: Run; bridge: Run }) {
   // The native run's input is the scripted model's own count; the bridged one is counted on the same request.
   expect(native.usage.every((record) => record.inputSource === 'provider')).toBe(true);
   expect(bridge.usage.every((record) => record.inputSource === 'counted')).toBe(true);
-  const { requests, input, net, warmCache } = native.conversation!;
-  expect(bridge.conversation).toMatchObject({ requests, input, net, warmCache });
+  // The conversation's economics say the same: as many requests, and discovery saved (or cost) on both.
+  const { requests, net, warmCache } = native.conversation!;
+  expect(bridge.conversation?.requests).toEqual(requests);
+  expect(Math.sign(bridge.conversation!.net)).toBe(Math.sign(net));
+  expect(Math.sign(bridge.conversation!.warmCache.ratio - 1)).toBe(Math.sign(warmCache.ratio - 1));
 }
 
 describe('discovery economics through the AI SDK bridge', () => {
@@ -111,21 +123,21 @@ describe('discovery economics through the AI SDK bridge', () => {
     'use getLoyaltyPoints',
   ];
 
-  it('demo catalog, calling by catalog names: the same token counts as the scripted model', async () => {
+  it('demo catalog, calling by catalog names: the same requests and decisions as the scripted model', async () => {
     expectSameEconomics(await both(demoTools(), demoTurns, {}, 'direct'));
   });
 
-  it('demo catalog, discovering first: the same token counts', async () => {
+  it('demo catalog, discovering first: the same requests and decisions', async () => {
     const runs = await both(demoTools(), demoTurns, {}, 'discover-first');
     expect(runs.native.usage.some((record) => record.discoveryStep)).toBe(true);
     expectSameEconomics(runs);
   });
 
-  it('demo catalog, all-eager: the same token counts', async () => {
+  it('demo catalog, all-eager: the same requests and decisions', async () => {
     expectSameEconomics(await both(demoTools(), demoTurns, { auto: { contextWindow: Number.MAX_SAFE_INTEGER } }, 'direct'));
   });
 
-  it('5 eager + 35 lazy catalog, calling by catalog names: the same token counts', async () => {
+  it('5 eager + 35 lazy catalog, calling by catalog names: the same requests and decisions', async () => {
     const turns = [
       'use getInvoice {"invoiceId":"INV-1042"}',
       'use listSubscriptions {"status":"past_due"}',

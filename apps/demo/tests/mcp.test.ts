@@ -72,11 +72,13 @@ describe('the demo with its MCP servers', () => {
     await mcp?.close();
   });
 
-  it('connects filesystem, memory and everything over stdio, all lazy', () => {
+  it('connects filesystem, memory and everything over stdio, all lazy, and the MCP App servers basic and budget, eager', () => {
     expect(mcp.status().map((server) => [server.name, server.state, server.lazy.lazy])).toEqual([
       ['files', 'connected', true],
       ['memory', 'connected', true],
       ['everything', 'connected', true],
+      ['basic', 'connected', false],
+      ['budget', 'connected', false],
     ]);
   });
 

@@ -73,8 +73,8 @@ export function App() {
         onSend={(text) => chat.sendMessage(text)}
         onStop={chat.stop}
       />
-      {/* The devtools panel in development; renders nothing (and ships no panel code) in production builds. */}
-      <ChatwireDevtools client={client} />
+      {/* The devtools panel in development (the catalog is served by `npm run dev`); renders nothing (and ships no panel code) in production builds. */}
+      <ChatwireDevtools client={client} catalogUrl="/api/tools" />
     </div>
   );
 }

@@ -22,6 +22,7 @@ export type {
   ToolResultInput,
 } from './runtime/chatClient.js';
 export type { HistoryMode, ReconnectOptions } from './runtime/runRequest.js';
+export type { AppToolCallInput, AppToolCallResult } from './runtime/appToolCall.js';
 export type { AttachmentOptions } from './runtime/attachments.js';
 export type { FileInput } from './model/messages.js';
 export type { DataPartSchemas, DataPartsOf } from './reduce/dataParts.js';
@@ -40,7 +41,7 @@ export type {
 } from './transport/connection.js';
 export { ChatwireError } from './base/errors.js';
 export type { ChatErrorCode } from './base/errors.js';
-export type { InspectionEvent, InspectionObserver } from './inspection/inspection.js';
+export type { AppMessage, InspectionEvent, InspectionObserver } from './inspection/inspection.js';
 export { messageText } from './model/messages.js';
 export type {
   ActivityPart,
@@ -69,6 +70,8 @@ export type {
   ThreadStored,
   ToolProgress,
 } from './protocol/chatwireProtocol.js';
+export { APP_CALL_ID_PREFIX, MCP_APP_EVENT, isAppCallId } from './protocol/chatwireProtocol.js';
+export type { McpAppCallRequest, McpAppCsp, McpAppView } from './protocol/mcpApps.js';
 export { isTerminalToolCallState } from './lifecycle/toolCallLifecycle.js';
 export type {
   ToolApproval,

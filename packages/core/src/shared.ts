@@ -21,13 +21,17 @@ export { parseResultContent, toolCallParts } from './model/messages.js';
 export { toWireMessages } from './model/wireMessages.js';
 export { parseJsonStrict, parseToolArguments } from './base/parseJsonStrict.js';
 export { hasProtoKey } from './base/hasProtoKey.js';
-export { CHATWIRE_EVENTS, INTERRUPT_REASONS, RESUME_TOKEN_HEADER } from './protocol/chatwireProtocol.js';
+export { CHATWIRE_EVENTS, INTERRUPT_REASONS, MODEL_REQUEST_EVENT, RESUME_TOKEN_HEADER } from './protocol/chatwireProtocol.js';
 export type {
   ApprovalPayload,
   InputRequestMetadata,
+  ModelRequestRecord,
+  RequestSegmentBlock,
+  RequestSegmentRecord,
   ResultMetadata,
   ToolCatalog,
   ToolCatalogEntry,
+  ToolCatalogSearch,
   ToolServerEvent,
   ToolServerStatus,
 } from './protocol/chatwireProtocol.js';
@@ -76,13 +80,35 @@ export { countDiscoveryExchange, countToolList, discoveryUsage } from './discove
 export type { CacheSplit, LazyAgainstEager, ModelledCall } from './model/conversationUsage.js';
 export type { CountableTool, DiscoveryTokenCounter } from './discovery/discoveryUsage.js';
 export { createToolSearch } from './discovery/toolSearch.js';
-export type { ToolSearch, ToolSearchInput, ToolSearchMatch, ToolSearchOptions, ToolSearchQueryOptions } from './discovery/toolSearch.js';
-export { runDiscoverySearch } from './discovery/discoverySearch.js';
+export type {
+  ToolSearch,
+  ToolSearchExclusion,
+  ToolSearchExplainOptions,
+  ToolSearchExplanation,
+  ToolSearchField,
+  ToolSearchInput,
+  ToolSearchMatch,
+  ToolSearchOptions,
+  ToolSearchQueryOptions,
+  ToolSearchQueryWord,
+  ToolSearchRanking,
+  ToolSearchWordMatch,
+} from './discovery/toolSearch.js';
+export { DISCOVERY_SEARCH_DEFAULTS, runDiscoverySearch } from './discovery/discoverySearch.js';
 export type { DiscoveryMatch, DiscoverySearchReport, DiscoverySearchTool, ToolSearchHook } from './discovery/discoverySearch.js';
 export { GROUPED_CATALOG_ABOVE, groupedCatalog } from './discovery/catalogGroups.js';
 export type { CatalogGroups, GroupedCatalogTool } from './discovery/catalogGroups.js';
 export { recordHistory } from './inspection/eventHistory.js';
-export type { HistoryRecorder, HistoryTurn, RecordedEvent, RecordedRun, SettledSnapshot } from './inspection/eventHistory.js';
+export type {
+  HistoryRecorder,
+  HistoryTurn,
+  RecordedAction,
+  RecordedActions,
+  RecordedAppMessage,
+  RecordedEvent,
+  RecordedRun,
+  SettledSnapshot,
+} from './inspection/eventHistory.js';
 export { CHAT_RECORD_FORMAT, MAX_CHAT_RECORD_CHARS, readChatRecord, runRecord } from './inspection/chatRecord.js';
 export { netWords } from './inspection/netWords.js';
 export type { NetWords } from './inspection/netWords.js';

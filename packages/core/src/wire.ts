@@ -27,6 +27,8 @@ export { checkFileUrl, isSafeFileUrl } from './model/fileUrl.js';
 export type { FileUrlPolicy, FileUrlVerdict } from './model/fileUrl.js';
 export { neutralizeBidi } from './base/bidiControls.js';
 export { reduceWireEvent } from './reduce/reduceWireEvent.js';
+// Replaying recorded actions (devtools' time travel) needs the reducers they name registered.
+export { loadEventReducers } from './reduce/routeEvent.js';
 export { readModelCallUsage, readResultMetadata } from './protocol/protocolReaders.js';
 // The shape checks the readers above use, for extensions' readers of their own events.
 export { checkShape, isRecord } from './base/checkShape.js';

@@ -300,12 +300,14 @@ describe('ChatClient: inspect()', () => {
     const seen: InspectionEvent[] = [];
     const unsubscribe = client.inspect((event) => seen.push(event));
     await client.sendMessage('hi');
+    // The store's actions come too, each before the snapshot it makes (recordedActions.test.ts reads them).
     expect(
       seen
-        .filter((e) => e.type !== 'snapshot')
+        .filter((e) => e.type !== 'snapshot' && e.type !== 'action')
         .map((e) => e.type)
         .slice(0, 3),
     ).toEqual(['turn', 'status', 'request']);
+    expect(seen.filter((e) => e.type === 'action').length).toBeGreaterThan(0);
     const turn = seen[0];
     expect(turn?.type === 'turn' && turn.id).toBe(client.getSnapshot().messages[0]?.id);
     // The stream of snapshots ends at the client's snapshot: a panel can follow the chat from it alone.

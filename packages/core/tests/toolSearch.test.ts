@@ -180,6 +180,89 @@ describe('createToolSearch', async () => {
   });
 });
 
+describe('explain: why the search ranked each tool', async () => {
+  const index = createToolSearch(tools);
+  const queries = [
+    'forecast for the next days',
+    'weather',
+    'weather +days',
+    'invite people to a meeting',
+    'Hello, could you please tell me the weather in the city today',
+    'send a message',
+  ];
+
+  it("is the search's own ranking: its first `returned` tools are what search answers, for any options", async () => {
+    const options = [
+      {},
+      { topK: 1 },
+      { topK: 3, minScore: 0.5 },
+      { minScore: 0.9 },
+      { filter: (name: string) => name !== 'getCurrentWeather' },
+    ];
+    let compared = 0;
+    for (const query of queries)
+      for (const option of options) {
+        const explained = await index.explain(query, option);
+        const answered = await index.search(query, option);
+        expect(explained.ranked.slice(0, explained.returned).map(({ name, score }) => ({ name, score }))).toEqual(answered);
+        compared += answered.length;
+      }
+    expect(compared).toBeGreaterThan(20);
+  });
+
+  it('names the words each tool matched, in which field, with the field’s own words', async () => {
+    const explained = await index.explain('invite people to a meeting');
+    const event = explained.ranked.find((ranking) => ranking.name === 'calendar_create_event');
+    // "People invited to the meeting." is the description of its `attendees` parameter, nothing else.
+    expect(event?.words?.map((word) => [word.matched, word.fields.map((field) => `${field.field}:${field.words.join(',')}`)])).toEqual(
+      expect.arrayContaining([
+        ['peopl', ['parameters:people']],
+        ['meet', ['parameters:meeting']],
+        ['invit', ['parameters:invited']],
+      ]),
+    );
+    // "to" and "a" are not searched.
+    expect(explained.ignored).toEqual(['to', 'a']);
+
+    const forecast = (await index.explain('forecast')).ranked[0];
+    expect(forecast?.name).toBe('weather__get_forecast');
+    expect(forecast?.words?.[0]?.fields.map((field) => field.field)).toEqual(['name', 'description']);
+  });
+
+  it("adds up: a tool's raw score is its words' points times its coverage to the tuned power", async () => {
+    for (const query of queries) {
+      for (const ranking of (await index.explain(query)).ranked) {
+        const points = (ranking.words ?? []).reduce((sum, word) => sum + word.points, 0);
+        expect(ranking.raw).toBeCloseTo(points * ranking.coverage ** 0.25, 10);
+      }
+    }
+  });
+
+  it('says where topK and minScore cut, and which tools a required word left out', async () => {
+    const byTopK = await index.explain('weather', { topK: 1 });
+    expect(byTopK.ranked).toHaveLength(2);
+    expect([byTopK.returned, byTopK.cutBy]).toEqual([1, 'topK']);
+    const byScore = await index.explain('weather', { topK: 5, minScore: 1 });
+    expect(byScore.cutBy).toBe('minScore');
+    expect(byScore.ranked[byScore.returned]?.score).toBeLessThan(1);
+    expect((await index.explain('weather', { topK: 5 })).cutBy).toBe('none');
+    // Both would cut after rank 1: the search takes one match, then stops at topK before reading the next score.
+    expect(await index.explain('weather', { topK: 1, minScore: 1 })).toMatchObject({ returned: 1, cutBy: 'topK' });
+
+    const required = await index.explain('weather +days');
+    expect(required.ranked.map((ranking) => ranking.name)).toEqual(['weather__get_forecast']);
+    expect(required.excluded?.map(({ name, reason, missing }) => ({ name, reason, missing }))).toEqual([
+      { name: 'getCurrentWeather', reason: 'required', missing: ['dai'] },
+    ]);
+    expect(required.query.find((word) => word.term === 'dai')).toMatchObject({ words: ['days'], required: true, tools: 1 });
+  });
+
+  it('marks a prefix match with the longer word it matched', async () => {
+    const explained = await index.explain('calend');
+    expect(explained.ranked[0]?.words?.[0]).toMatchObject({ term: 'calend', matched: 'calendar', prefix: true });
+  });
+});
+
 describe('tool groups and the scale rule', () => {
   it('carries a definition’s group onto the definition object', () => {
     const tool = toolDefinition({

@@ -308,8 +308,13 @@ describe('the MCP view in the panel', () => {
     expect([...(shadow()?.querySelectorAll('[role="tab"]') ?? [])].map((tab) => tab.textContent)).toEqual([
       'Tools',
       'Tokens',
+      'Requests',
       'Timeline',
       'Events',
+      'Search',
+      'Health',
+      'Unused',
+      'Time travel',
     ]);
     expect(shadow()?.querySelector('[data-testid="devtools-tool-group"]')).toBeNull();
   });

@@ -347,12 +347,25 @@ describe('the devtools panel', () => {
     await waitFor(() => expect(shadow()?.querySelector('[role="tab"]')).toBeTruthy());
     const root = shadow() as ShadowRoot;
     const tabNames = () => [...root.querySelectorAll('[role="tab"]')].map((tab) => tab.textContent);
-    expect(tabNames()).toEqual(['Tools', 'Tokens', 'Timeline', 'Events']);
+    expect(tabNames()).toEqual(['Tools', 'Tokens', 'Requests', 'Timeline', 'Events', 'Search', 'Health', 'Unused', 'Time travel']);
 
     await act(async () => {
       await client.sendMessage('use code');
     });
-    await waitFor(() => expect(tabNames()).toEqual(['Tools', 'Tokens', 'Timeline', 'Events', 'Code Mode']));
+    await waitFor(() =>
+      expect(tabNames()).toEqual([
+        'Tools',
+        'Tokens',
+        'Requests',
+        'Timeline',
+        'Events',
+        'Search',
+        'Health',
+        'Unused',
+        'Time travel',
+        'Code Mode',
+      ]),
+    );
     await act(async () => {
       fireEvent.click([...root.querySelectorAll('[role="tab"]')].find((tab) => tab.textContent === 'Code Mode') as HTMLElement);
     });
@@ -423,14 +436,41 @@ describe('the devtools panel', () => {
         fireEvent.click([...root.querySelectorAll('[role="tab"]')].find((tab) => tab.textContent === name) as HTMLElement);
       });
     // One turn: the Counts view does not apply yet; the view that failed to load keeps its tab, to say why.
-    await waitFor(() => expect(tabNames()).toEqual(['Tools', 'Tokens', 'Timeline', 'Events', 'Broken']));
+    await waitFor(() =>
+      expect(tabNames()).toEqual([
+        'Tools',
+        'Tokens',
+        'Requests',
+        'Timeline',
+        'Events',
+        'Search',
+        'Health',
+        'Unused',
+        'Time travel',
+        'Broken',
+      ]),
+    );
     await openTab('Broken');
     expect(root.querySelector('.cw-empty')?.textContent).toBe('The Broken view could not load: chunk missing');
 
     await act(async () => {
       await client.sendMessage('second');
     });
-    await waitFor(() => expect(tabNames()).toEqual(['Tools', 'Tokens', 'Timeline', 'Events', 'Counts', 'Broken']));
+    await waitFor(() =>
+      expect(tabNames()).toEqual([
+        'Tools',
+        'Tokens',
+        'Requests',
+        'Timeline',
+        'Events',
+        'Search',
+        'Health',
+        'Unused',
+        'Time travel',
+        'Counts',
+        'Broken',
+      ]),
+    );
     await openTab('Counts');
     // The view reads the chat the panel shows.
     const messageCount = client.getSnapshot().messages.length;

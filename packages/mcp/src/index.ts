@@ -10,7 +10,8 @@ export type {
 export { McpServerError } from './connection/mcpConnection.js';
 export type { McpConnectionState, RequestInput } from './connection/mcpConnection.js';
 export { fingerprintTool } from './connection/toolList.js';
-export type { McpToolInfo, SkippedTool } from './connection/toolList.js';
+export type { McpToolInfo, McpToolUi, SkippedTool } from './connection/toolList.js';
+export { DEFAULT_MAX_APP_BYTES, MCP_APPS_EXTENSION, MCP_APP_MIME_TYPE } from './apps/appResources.js';
 export { MCP_PROGRESS_EVENT, McpServers, connectMcpServers, isAllowedHost, mcpServers } from './mcpServers.js';
 export type { McpProgressValue, McpServerStatus, McpServersEvent, McpServersOptions, McpToolGroup } from './mcpServers.js';
 export { approvalFromAnnotations, decideApproval } from './tools/approvalRule.js';

@@ -9,7 +9,7 @@ import {
   type ToolProgress,
 } from '@chatwire/core';
 import { validateWithSchema, withoutDialect, type ToolServerEvent, type ToolServerStatus } from '@chatwire/core/shared';
-import { closeWithServer, extendTools, redactSecrets, toolTokensFor, type ToolTokenCounter } from '@chatwire/server';
+import { closeWithServer, extendTools, redactSecrets, toolTokensFor, type ToolApp, type ToolTokenCounter } from '@chatwire/server';
 import {
   McpConfigError,
   parseMcpConfig,
@@ -26,6 +26,7 @@ import { withoutRegexKeywords } from './tools/checkJsonSchema.js';
 import { decideLazy, type LazyDecision, type LazyRule } from './tools/lazyRule.js';
 import { errorTextOf, toToolOutput, type McpToolOutput } from './tools/mcpResult.js';
 import { assignToolNames } from './tools/toolNames.js';
+import { toolApp } from './apps/toolApp.js';
 
 /**
  * The CUSTOM event an MCP tool emits for each progress notification of its call (core's
@@ -61,6 +62,8 @@ export interface McpServersOptions {
   readonly onEvent?: (event: McpServersEvent) => void;
   /** Names the model may not get (your own tools' names): an MCP tool that would take one is renamed. Defaults to none. */
   readonly reservedNames?: readonly string[];
+  /** MCP Apps: the largest app HTML read from a server, in bytes; a larger one is refused and its card says so. Defaults to 5 MiB (5,242,880). */
+  readonly maxAppBytes?: number;
 }
 
 /** What {@link McpServersOptions.onEvent} receives. */
@@ -72,7 +75,8 @@ export type McpServersEvent =
       readonly count: number;
       readonly changed: readonly string[];
       readonly skipped: readonly SkippedTool[];
-    };
+    }
+  | { readonly type: 'app'; readonly server: string; readonly resourceUri: string; readonly error: string };
 
 /** One server's state, for status pages and devtools. */
 export interface McpServerStatus {
@@ -83,9 +87,13 @@ export interface McpServerStatus {
   /** One line for catalogs: the configured description, the server's instructions (first line), or its name and version. */
   readonly description: string;
   readonly serverInfo?: { readonly name: string; readonly version: string };
+  /** The protocol revision the connection speaks (`2025-11-25`, `2026-07-28`...), once connected. */
+  readonly protocolVersion?: string;
   readonly trusted: boolean;
   /** Tools exposed to the model. */
   readonly toolCount: number;
+  /** MCP Apps: tools only the server's apps may call (never the model's). */
+  readonly appToolCount: number;
   /** Tools the server listed that cannot be used, with the reason. */
   readonly skipped: readonly SkippedTool[];
   /** Whether the tools are deferred and why. */
@@ -136,6 +144,7 @@ export class McpServers {
   readonly #options: McpServersOptions;
   readonly #counter: ToolTokenCounter;
   #tools: readonly AnyTool[] = [];
+  #appTools: readonly AnyTool[] = [];
   #decisions = new Map<string, LazyDecision>();
   #names = new Map<string, string>();
   readonly #previous = new Map<string, Map<string, string>>();
@@ -161,7 +170,10 @@ export class McpServers {
       onState: (connection: McpConnection) => this.#onState(connection),
       onTools: (connection: McpConnection) => this.#onTools(connection),
     };
-    this.#connections = new Map(Object.entries(this.#servers).map(([name, config]) => [name, new McpConnection(name, config, listener)]));
+    const apps = this.#options.maxAppBytes === undefined ? {} : { maxAppBytes: this.#options.maxAppBytes };
+    this.#connections = new Map(
+      Object.entries(this.#servers).map(([name, config]) => [name, new McpConnection(name, config, listener, apps)]),
+    );
   }
 
   /**
@@ -203,6 +215,23 @@ export class McpServers {
     return this.#tools;
   }
 
+  /**
+   * MCP Apps: the tools only their server's apps may call (`_meta.ui.visibility: ["app"]`), as
+   * server tools, connecting first on the first call. Never give them to the model: pass them as the
+   * chat handler's `appTools` (`appTools: () => mcp.loadAppTools()`), which keeps them from the model
+   * and discovery and lets only the apps of their own server call them.
+   */
+  async loadAppTools(): Promise<readonly AnyTool[]> {
+    await this.connect();
+    return this.#appTools;
+  }
+
+  /** {@link McpServers.loadAppTools} without waiting: empty until the servers have connected (a first call starts connecting). */
+  appTools(): readonly AnyTool[] {
+    void this.connect();
+    return this.#appTools;
+  }
+
   /** The groups for catalogs: each server's name and one-line description. */
   groups(): McpToolGroup[] {
     return this.status().map((status) => ({ name: status.name, description: status.description }));
@@ -218,7 +247,7 @@ export class McpServers {
         instructionsLine(connection.instructions) ??
         (info ? `${info.name}${info.version ? ` ${info.version}` : ''}` : connection.name);
       const fingerprints: Record<string, string> = {};
-      for (const tool of connection.tools) {
+      for (const tool of this.#selected(connection)) {
         const exposed = this.#names.get(`${connection.name}\u0000${tool.name}`);
         if (exposed) fingerprints[exposed] = tool.fingerprint;
       }
@@ -229,8 +258,10 @@ export class McpServers {
         ...(connection.lastError ? { lastError: connection.lastError } : {}),
         description,
         ...(info ? { serverInfo: { name: info.name, version: info.version } } : {}),
+        ...(connection.protocolVersion ? { protocolVersion: connection.protocolVersion } : {}),
         trusted,
         toolCount: Object.keys(fingerprints).length,
+        appToolCount: this.#appOnly(connection).length,
         skipped: connection.skipped,
         lazy: this.#decisions.get(connection.name) ?? decideLazy(connection.config.lazy ?? 'auto', 0, 0, this.#options.lazyRule),
         fingerprints,
@@ -276,6 +307,7 @@ export class McpServers {
     this.#untie?.();
     this.#untie = undefined;
     this.#tools = [];
+    this.#appTools = [];
     await Promise.all(connections.map((connection) => connection.close()));
   }
 
@@ -334,26 +366,31 @@ export class McpServers {
     });
   }
 
-  /** Rebuilds the tool list from every server's last list: names, lazy decisions, approvals. */
+  /** Rebuilds the tool lists from every server's last list: names, lazy decisions, approvals, apps. */
   #rebuild(): void {
     const requests = [];
     for (const connection of this.#connections.values()) {
       const prefix = connection.config.prefix ?? connection.name;
-      for (const tool of this.#selected(connection)) requests.push({ server: connection.name, prefix, tool: tool.name });
+      for (const tool of [...this.#selected(connection), ...this.#appOnly(connection)])
+        requests.push({ server: connection.name, prefix, tool: tool.name });
     }
     this.#names = assignToolNames(requests, new Set(this.#options.reservedNames ?? []));
     const tools: AnyTool[] = [];
+    const appTools: AnyTool[] = [];
     const versions = new Map<string, string>();
     // Drift: discovery records each tool's version; a changed definition must be discovered again.
     const facts = new Map<string, { readonly server: string; readonly annotations: Readonly<Record<string, unknown>> }>();
+    const apps = new Map<string, ToolApp>();
     const extension = {
       namespace: 'mcp' as const,
       fingerprint: (tool: AnyTool) => versions.get(tool.name),
       approvalFacts: (tool: AnyTool) => facts.get(tool.name),
+      app: (tool: AnyTool) => apps.get(tool.name),
     };
+    const exposedName = (connection: McpConnection, tool: McpToolInfo) =>
+      this.#names.get(`${connection.name}\u0000${tool.name}`) ?? tool.name;
     for (const connection of this.#connections.values()) {
-      const selected = this.#selected(connection);
-      const exposed = selected.map((tool) => ({ tool, name: this.#names.get(`${connection.name}\u0000${tool.name}`) ?? tool.name }));
+      const exposed = this.#selected(connection).map((tool) => ({ tool, name: exposedName(connection, tool) }));
       // Counted on what the model is sent (a definition's parameters carry no `$schema`), as the tool catalog counts each tool.
       const tokens = exposed.reduce(
         (sum, { tool, name }) =>
@@ -362,33 +399,55 @@ export class McpServers {
       );
       const decision = decideLazy(connection.config.lazy ?? 'auto', exposed.length, tokens, this.#options.lazyRule);
       this.#decisions.set(connection.name, decision);
-      const made: AnyTool[] = [];
-      for (const { tool, name } of exposed) {
-        try {
-          made.push(this.#toServerTool(connection, tool, name, decision.lazy));
-          versions.set(name, tool.fingerprint.slice(0, DRIFT_FINGERPRINT_CHARS));
-          facts.set(name, { server: connection.name, annotations: { ...tool.annotations } });
-        } catch (error) {
-          // A schema the validator refuses to load: this tool is left out, the rest stay.
-          this.#options.onEvent?.({
-            type: 'tools',
-            server: connection.name,
-            count: connection.tools.length,
-            changed: [],
-            skipped: [{ name: tool.name, reason: error instanceof Error ? error.message : String(error) }],
-          });
+      const appOnly = this.#appOnly(connection).map((tool) => ({ tool, name: exposedName(connection, tool) }));
+      for (const [list, entries, lazy] of [
+        [tools, exposed, decision.lazy],
+        [appTools, appOnly, false],
+      ] as const) {
+        const made: AnyTool[] = [];
+        for (const { tool, name } of entries) {
+          try {
+            made.push(this.#toServerTool(connection, tool, name, lazy));
+            versions.set(name, tool.fingerprint.slice(0, DRIFT_FINGERPRINT_CHARS));
+            facts.set(name, { server: connection.name, annotations: { ...tool.annotations } });
+            const app = toolApp(connection, tool, (resourceUri, error) =>
+              this.#options.onEvent?.({ type: 'app', server: connection.name, resourceUri, error }),
+            );
+            if (app) apps.set(name, app);
+          } catch (error) {
+            // A schema the validator refuses to load: this tool is left out, the rest stay.
+            this.#options.onEvent?.({
+              type: 'tools',
+              server: connection.name,
+              count: connection.tools.length,
+              changed: [],
+              skipped: [{ name: tool.name, reason: error instanceof Error ? error.message : String(error) }],
+            });
+          }
         }
+        list.push(...extendTools(extension, made));
       }
-      tools.push(...extendTools(extension, made));
     }
     this.#tools = Object.freeze(tools);
+    this.#appTools = Object.freeze(appTools);
   }
 
   #exposedCount(connection: McpConnection): number {
     return this.#selected(connection).filter((tool) => this.#names.has(`${connection.name}\u0000${tool.name}`)).length;
   }
 
+  /** The tools of a server the model may be given: kept by `include` / `exclude`, and visible to the model. */
   #selected(connection: McpConnection): readonly McpToolInfo[] {
+    return this.#kept(connection).filter((tool) => !tool.ui || tool.ui.visibility.includes('model'));
+  }
+
+  /** The tools of a server only its apps may call; none when its apps are off. */
+  #appOnly(connection: McpConnection): readonly McpToolInfo[] {
+    if (connection.config.apps === false) return [];
+    return this.#kept(connection).filter((tool) => tool.ui && !tool.ui.visibility.includes('model'));
+  }
+
+  #kept(connection: McpConnection): readonly McpToolInfo[] {
     const { include, exclude } = connection.config;
     return connection.tools.filter((tool) => (!include || include.includes(tool.name)) && !exclude?.includes(tool.name));
   }
@@ -419,7 +478,7 @@ export class McpServers {
       group: server,
     });
     return definition.server(async (input, context: ToolContext & { readonly requestInput?: RequestInput }) => {
-      const result = await connection.callTool(tool.name, (input ?? {}) as Record<string, unknown>, {
+      const result = await connection.callTool(tool, (input ?? {}) as Record<string, unknown>, {
         signal: context.signal,
         requestInput: context.requestInput,
         onProgress: (progress) => {

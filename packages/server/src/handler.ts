@@ -1,5 +1,5 @@
 import type { RunAgentInput, Tool as WireTool } from '@ag-ui/core';
-import { type AnyTool } from '@chatwire/core';
+import { type AnyTool, type DiscoveryCatalogOptions } from '@chatwire/core';
 import { type ToolCatalog, type ToolCatalogEntry, type ToolServerStatus } from '@chatwire/core/shared';
 import { reviewChatRequest, runChat, type ChatOptions, type ReviewedRequest } from './chat.js';
 import { reportError } from './errors/errorReport.js';
@@ -14,10 +14,12 @@ import { RunsPerOwner, releasing, type RunsPerOwnerOptions } from './http/runsPe
 import { isJsonContentType, jsonOfBytes, readJsonBody } from './http/readJsonBody.js';
 import { fetchArrival, withArrivalPath, type ChatAnswer, type ChatArrival } from './http/chatArrival.js';
 import { readRunInput } from './http/readRunInput.js';
+import { readAppCall } from './http/readAppCall.js';
 import { parseRunInputText, rememberCheckedMessages } from './http/knownMessages.js';
 import { CallSigner } from './signing.js';
 import type { ToolTokenCounter } from './model.js';
 import { countTextTokens, toolTokensFor } from './tokens.js';
+import { catalogSearch } from './discovery/catalogSearch.js';
 import { toServerSentEventsResponse } from './sse.js';
 import { checkAttachments } from './attachments/checkAttachments.js';
 import { ChatwireConfigError } from './binding/secret.js';
@@ -70,7 +72,19 @@ export interface ChatHandlerOptions
   extends
     Omit<
       ChatOptions,
-      'messages' | 'frontendTools' | 'threadId' | 'runId' | 'parentRunId' | 'resume' | 'signal' | 'tools' | 'user' | 'request'
+      | 'messages'
+      | 'frontendTools'
+      | 'threadId'
+      | 'runId'
+      | 'parentRunId'
+      | 'resume'
+      | 'signal'
+      | 'tools'
+      | 'user'
+      | 'request'
+      | 'appTools'
+      | 'appCall'
+      | 'context'
     >,
     OriginPolicyOptions,
     HostPolicyOptions {
@@ -79,6 +93,12 @@ export interface ChatHandlerOptions
    * for the list that request uses (tools that come and go, such as an MCP server's). Defaults to none.
    */
   readonly tools?: readonly AnyTool[] | ToolsProvider;
+  /**
+   * MCP Apps: the tools only apps may call (`mcp.appTools()`), a list or a function called once per
+   * request. Never sent to the model or listed by discovery; an app's call of one (the run input's
+   * `forwardedProps.chatwire.appCall`) is decided like the model's calls. Defaults to none.
+   */
+  readonly appTools?: readonly AnyTool[] | ToolsProvider;
   /** Size and count limits of one request. Defaults to {@link DEFAULT_REQUEST_LIMITS}. */
   readonly limits?: RequestLimits;
   /**
@@ -195,6 +215,7 @@ export function createChatHandler(options: ChatHandlerOptions): (request: Reques
     limits: limitOptions,
     resumable: resumableOption,
     tools: toolsOption,
+    appTools: appToolsOption,
     userOf,
     threads,
     ...runDefaults
@@ -270,6 +291,8 @@ export function createChatHandler(options: ChatHandlerOptions): (request: Reques
     if (badId) return fail(400, badId.error, 'invalid-id');
     const refused = checkRunInput(input);
     if (refused) return withCors(refused, corsOrigin);
+    const appCall = readAppCall(input);
+    if ('error' in appCall) return fail(400, appCall.error, 'invalid-app-call');
     const attachments = checkAttachments(input.messages, limits);
     if (attachments) return fail(attachments.status, attachments.error, attachments.code);
     // Each new message passed its checks: the next turn's request, which carries it again, takes it as checked.
@@ -290,9 +313,11 @@ export function createChatHandler(options: ChatHandlerOptions): (request: Reques
     // With resumable streams a disconnect only detaches the reader; the run stops on DELETE.
     if (!resumable) arrival.signal?.addEventListener('abort', () => abort.abort(), { once: true });
     let tools: readonly AnyTool[];
+    let appTools: readonly AnyTool[];
     let user: string | undefined;
     try {
       tools = typeof toolsOption === 'function' ? await toolsOption(arrival.request()) : (toolsOption ?? []);
+      appTools = typeof appToolsOption === 'function' ? await appToolsOption(arrival.request()) : (appToolsOption ?? []);
       user = userOf ? await userOf(arrival.request()) : undefined;
     } catch (error) {
       slot();
@@ -324,6 +349,9 @@ export function createChatHandler(options: ChatHandlerOptions): (request: Reques
     const chatOptions: ChatOptions = {
       ...chatDefaults,
       tools,
+      ...(appTools.length > 0 ? { appTools } : {}),
+      ...(appCall.appCall ? { appCall: appCall.appCall } : {}),
+      ...(input.context.length > 0 ? { context: input.context } : {}),
       messages: turn ? turn.messages : input.messages,
       frontendTools: (input.tools ?? []) as WireTool[],
       threadId: input.threadId,
@@ -427,11 +455,19 @@ export interface ToolsHandlerOptions {
    * to none. Serve it only where the catalog is for the app's developers, like the devtools.
    */
   readonly servers?: (() => readonly ToolServerStatus[]) | undefined;
+  /**
+   * The chat's `discovery` options (the same object `chat()` gets): the catalog then says how the
+   * discovery search is set up (`search`: mode, `topK`, `minScore`, groups, whether the app's own
+   * search answers) and carries each lazy tool's input schema (`parameters`), which the search
+   * indexes, so devtools' search playground and discovery health run the server's search in the
+   * browser. Defaults to none. Like `servers`, serve it where the catalog is for the app's developers.
+   */
+  readonly discovery?: DiscoveryCatalogOptions | undefined;
 }
 
 /**
  * A Fetch handler for `GET` that answers with the tool catalog as JSON:
- * `{ tools: CatalogEntry[], counting: { method, errorBound }, servers? }`. With a tools provider
+ * `{ tools: CatalogEntry[], counting: { method, errorBound }, servers?, search? }`. With a tools provider
  * (or `servers`) the catalog is read per request (and the handler returns a promise).
  */
 export function createToolsHandler(
@@ -448,16 +484,19 @@ export function createToolsHandler(
 ): (request: Request) => Response | Promise<Response> {
   const counter = toolTokensFor(options.counter);
   const counting = { method: counter.method, errorBound: counter.errorBound };
-  const { servers } = options;
-  const fixed: ToolCatalog | undefined =
-    typeof tools === 'function' || servers ? undefined : { tools: describeTools(tools, options.counter), counting };
+  const { servers, discovery } = options;
+  const catalogOf = (listed: readonly AnyTool[]): Pick<ToolCatalog, 'tools' | 'search'> => {
+    const entries = describeTools(listed, options.counter);
+    return discovery ? catalogSearch(listed, entries, discovery) : { tools: entries };
+  };
+  const fixed: ToolCatalog | undefined = typeof tools === 'function' || servers ? undefined : { ...catalogOf(tools), counting };
   const refuse = (request: Request) => jsonError(405, `Use GET for the tool catalog (got ${request.method}).`, 'method-not-allowed');
   if (fixed)
     return withDefaultMount((request: Request) => (request.method === 'GET' ? Response.json(fixed) : refuse(request)), '/api/tools');
   return withDefaultMount(async (request: Request) => {
     if (request.method !== 'GET') return refuse(request);
     const listed = typeof tools === 'function' ? await toolsFor(tools, request) : tools;
-    const body: ToolCatalog = { tools: describeTools(listed, options.counter), counting, ...(servers ? { servers: servers() } : {}) };
+    const body: ToolCatalog = { ...catalogOf(listed), counting, ...(servers ? { servers: servers() } : {}) };
     return Response.json(body);
   }, '/api/tools');
 }

@@ -1,5 +1,6 @@
 import type { Message, TokenUsage } from '@ag-ui/core';
 import type { JsonSchema } from '@chatwire/core';
+import type { RequestSegment } from './requests/requestSegments.js';
 
 /** A tool as a model receives it: name, description and JSON Schema of the arguments. */
 export interface ModelTool {
@@ -128,6 +129,13 @@ export interface ToolTokenCounter {
    * Defaults to `countRequestTokens`: o200k on the request's JSON, what the scripted model receives.
    */
   countRequest?(request: Pick<ModelRequest, 'system' | 'messages' | 'tools'>): number;
+  /**
+   * The request as this adapter sends it, text by text in order (the system prompt, each tool, each
+   * message, the framing between them). With it, every figure of the accounting is counted on it,
+   * each text where it sits (the hooks above are then not used), and devtools' Requests view shows
+   * it. Media parts count as their descriptions. Defaults to none: the hooks above count.
+   */
+  segments?(request: Pick<ModelRequest, 'system' | 'messages' | 'tools'>): readonly RequestSegment[];
 }
 
 /**

@@ -6,6 +6,15 @@ import type { ModelRequest, ModelTool, ToolTokenCounter } from './model.js';
 import { isCheckedMessage } from './http/knownMessages.js';
 import { isStoredMessage } from './threads/storedMessages.js';
 import { storedPrefixOf, summarizeBranch, type BranchSummary } from './threads/branchSummary.js';
+import { jsonRequestSegments } from './requests/requestSegments.js';
+
+/**
+ * Text is counted as text: a special token's spelling (`<|endoftext|>`) in a message is plain
+ * characters to the model, and gpt-tokenizer throws on it by default. Typed without gpt-tokenizer's
+ * types, so this package's declarations never load them (an app that checks its libraries'
+ * declarations against its own `lib` would check gpt-tokenizer's too).
+ */
+export const PLAIN_TEXT: { readonly disallowedSpecial: Set<string> } = { disallowedSpecial: new Set() };
 
 /** The longest run of one kind of character (letters, punctuation, whitespace) counted in one piece. */
 const MAX_COUNTED_RUN = 64;
@@ -44,12 +53,12 @@ export function countTextTokens(text: string): number {
       runKind = kind;
       runStart = i;
     } else if (kind !== 1 && i - runStart >= MAX_COUNTED_RUN) {
-      total += countTokens(text.slice(pieceStart, i));
+      total += countTokens(text.slice(pieceStart, i), PLAIN_TEXT);
       pieceStart = i;
       runStart = i;
     }
   }
-  return pieceStart === 0 ? countTokens(text) : total + countTokens(text.slice(pieceStart));
+  return pieceStart === 0 ? countTokens(text, PLAIN_TEXT) : total + countTokens(text.slice(pieceStart), PLAIN_TEXT);
 }
 
 /** The default count: the o200k tokenizer on the tool's JSON, which is what the scripted model receives. */
@@ -60,6 +69,7 @@ export const jsonToolTokens: ToolTokenCounter = {
   countMessages: jsonMessageTokens,
   countSystem: jsonSystemTokens,
   countRequest: countRequestTokens,
+  segments: jsonRequestSegments,
 };
 
 /**
@@ -196,11 +206,11 @@ function pieceOfMessage(message: Message, comma: boolean): Piece {
 }
 
 /**
- * A message's JSON as counted (after a comma when it is not the first): serialised once for a
- * shared message (see `http/knownMessages.ts`, `threads/storedMessages.ts`), and then the same
+ * A message's JSON as counted (after a comma when it is not the first; media parts as their
+ * descriptions, see {@link countableMessage}): serialised once for a shared message (see `http/knownMessages.ts`, `threads/storedMessages.ts`), and then the same
  * string each time, whose hash the engine keeps, so finding its remembered count costs no pass over its text.
  */
-function countableText(message: Message, comma: boolean): string {
+export function countableText(message: Message, comma: boolean): string {
   if (!isShared(message)) return `${comma ? ',' : ''}${JSON.stringify(countableMessage(message))}`;
   let texts = frozenTexts.get(message);
   if (texts === undefined) {
@@ -290,6 +300,7 @@ export function cachedToolTokens(counter: ToolTokenCounter): ToolTokenCounter & 
     ...(counter.countMessages ? { countMessages: counter.countMessages.bind(counter) } : {}),
     ...(counter.countSystem ? { countSystem: counter.countSystem.bind(counter) } : {}),
     ...(counter.countRequest ? { countRequest: counter.countRequest.bind(counter) } : {}),
+    ...(counter.segments ? { segments: counter.segments.bind(counter) } : {}),
     cacheSize: () => cache.size,
     countTool(tool: ModelTool) {
       const key = `${tool.name}\u0000${tool.description}\u0000${JSON.stringify(tool.parameters)}`;

@@ -14,13 +14,13 @@ import { discoveredToolsInWire, loadingFailure, selfCorrectionError, toolCallPar
 import {
   createChatHandler,
   createScriptedModel,
-  jsonToolTokens,
   type ChatModel,
   type DiscoveryOptions,
   type ModelTool,
   type ScriptRule,
 } from '@chatwire/server';
 import { clientFor } from './fixtures.js';
+import { sentToolTokens } from './sentTokens.js';
 import { createPlainAgUiServer } from './plainAgUiServer.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -74,12 +74,12 @@ const listOrders = toolDefinition({
 
 /** The scripted model, wrapped to record the request of every call it receives. */
 function recordingModel(rules: ScriptRule[] = []) {
-  const requests: { tools: ModelTool[]; messages: readonly Message[] }[] = [];
+  const requests: { system: string | undefined; tools: ModelTool[]; messages: readonly Message[] }[] = [];
   const scripted = createScriptedModel({ rules });
   const model: ChatModel = {
     ...scripted,
     stream: (request) => {
-      requests.push({ tools: [...request.tools], messages: request.messages });
+      requests.push({ system: request.system, tools: [...request.tools], messages: request.messages });
       return scripted.stream(request);
     },
   };
@@ -541,10 +541,11 @@ describe('server-managed token records reach the client', () => {
     const entries = turns.flatMap((turn) => turn.modelCalls);
     expect(entries).toHaveLength(recorded.requests.length);
     entries.forEach((entry, index) => {
-      const received = recorded.requests[index]!.tools;
+      const received = recorded.requests[index]!;
       expect(entry.source ?? 'server').toBe('server');
-      expect(entry.toolsSent).toEqual(names(received));
-      expect(entry.tokens.sent).toBe(received.reduce((sum, tool) => sum + jsonToolTokens.countTool(tool), 0));
+      expect(entry.toolsSent).toEqual(names(received.tools));
+      // The tool list's tokens where it sits in the request the model received.
+      expect(entry.tokens.sent).toBe(sentToolTokens(received));
       expect(entry.tokens.saved).toBe(entry.tokens.allEager - entry.tokens.sent);
       expect(entry.counting.estimate).toBe(false);
       expect(entry.providerUsage?.inputTokens).toEqual(expect.any(Number));

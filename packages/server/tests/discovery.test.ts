@@ -11,10 +11,12 @@ import {
   toModelTool,
   type ChatModel,
   type ChatOptions,
+  type ModelRequest,
   type ModelTool,
   type ScriptRule,
 } from '@chatwire/server';
 import { applyEvents, collect, user } from './fixtures.js';
+import { scriptedSerialisation, sentToolTokens, tokensOf, within } from './sentTokens.js';
 
 const orders = vi.fn(async () => ({ orders: ['ORD-1', 'ORD-2'] }));
 const tools = [
@@ -47,16 +49,20 @@ const tools = [
 ];
 const eagerNames = ['getWeather', 'searchProducts'];
 
-/** Runs chat() with a model that records the tools of every call it receives. */
+/** Runs chat() with a model that records the tools of every call it receives (and the requests). */
 function recording(rules: ScriptRule[] = []) {
   const calls: ModelTool[][] = [];
+  const requests: ModelRequest[] = [];
   const scripted = createScriptedModel({ rules });
-  const model: ChatModel = { ...scripted, stream: (request) => (calls.push([...request.tools]), scripted.stream(request)) };
+  const model: ChatModel = {
+    ...scripted,
+    stream: (request) => (calls.push([...request.tools]), requests.push(request), scripted.stream(request)),
+  };
   const run = async (messages: Message[], extra: Partial<ChatOptions> = {}) => {
     const events = await collect(chat({ model, messages, tools, threadId: 't', secret: 's', ...extra }));
     return { events, history: applyEvents(messages, events) };
   };
-  return { calls, run };
+  return { calls, requests, run };
 }
 
 const names = (list: readonly ModelTool[]) => list.map((tool) => tool.name);
@@ -206,20 +212,23 @@ describe('server-managed discovery by name', () => {
 
 describe('token accounting per model call', () => {
   it('emits one chatwire.model_call_usage per model call whose figures match what the model received', async () => {
-    const { calls, run } = recording();
+    const { calls, requests, run } = recording();
     const { events } = await run([user('use trackShipment for TRK-1')]);
     const records = usages(events);
     expect(records).toHaveLength(calls.length);
     const all = tools.map(toModelTool);
-    const count = (list: readonly ModelTool[]) => list.reduce((sum, tool) => sum + jsonToolTokens.countTool(tool), 0);
     records.forEach((record, index) => {
-      const received = calls[index]!;
+      const received = requests[index]!;
+      const withDiscovery = (list: readonly ModelTool[]) => list.filter((tool) => tool.name === DISCOVERY_TOOL_NAME);
       expect(record.step).toBe(index + 1);
-      expect(record.toolsSent).toEqual(names(received));
-      expect(record.tokens.sent).toBe(count(received));
-      expect(record.tokens.allEager).toBe(count(all));
+      expect(record.toolsSent).toEqual(names(received.tools));
+      // The tool list's tokens where it sits in the request (see sentTokens.ts), and the same list with every tool.
+      expect(record.tokens.sent).toBe(sentToolTokens(received));
+      expect(record.tokens.allEager).toBe(sentToolTokens({ ...received, tools: all }));
       expect(record.tokens.saved).toBe(record.tokens.allEager - record.tokens.sent);
-      expect(record.tokens.discoveryTool).toBe(count(received.filter((tool) => tool.name === DISCOVERY_TOOL_NAME)));
+      const discovery = scriptedSerialisation(received);
+      expect(record.tokens.discoveryTool).toBe(within(tokensOf(discovery.text), discovery.discoveryTool));
+      expect(withDiscovery(received.tools).length > 0).toBe(record.tokens.discoveryTool > 0);
       expect(record.tokens.net).toBe(record.tokens.saved - record.tokens.discoveryRoundTrips);
       expect(record.counting).toEqual({ method: jsonToolTokens.method, errorBound: 0, estimate: false });
       expect(record.providerUsage?.inputTokens).toBeGreaterThan(0);

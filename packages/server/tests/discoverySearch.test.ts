@@ -2,11 +2,12 @@ import { describe, expect, it, vi } from 'vitest';
 import type { Event, Message } from '@ag-ui/core';
 import { z } from 'zod';
 import { DISCOVERY_TOOL_NAME, toolDefinition } from '@chatwire/core';
-import { DISCOVERY_NOTE } from '@chatwire/core/shared';
+import { createToolSearch, DISCOVERY_NOTE, type ToolCatalog } from '@chatwire/core/shared';
 import { readResultMetadata } from '@chatwire/core/wire';
 import {
   chat,
   createScriptedModel,
+  createToolsHandler,
   type ChatModel,
   type DiscoveryOptions,
   type ModelTool,
@@ -502,5 +503,64 @@ describe('prefetch', () => {
     });
     expect(sent[0]).toEqual([...BASE, 'refundOrder']);
     expect(usageEvents(events)[0]?.['discoverySearches']).toMatchObject([{ by: 'built-in', fallback: 'timeout' }]);
+  });
+});
+
+describe('the catalog describes the search (createToolsHandler with discovery)', () => {
+  const withMeetings = [
+    ...catalog,
+    toolDefinition({
+      name: 'book_room',
+      description: 'Reserves a room.',
+      inputSchema: z.object({ attendees: z.array(z.string()).describe('People invited to the meeting.') }),
+      lazy: true,
+    }).server(async () => ({ booked: true })),
+  ];
+  const discovery: DiscoveryOptions = { mode: 'search', topK: 3, minScore: 0.2 };
+
+  /** The discovery result's matches when the model searches `text` through chat(). */
+  async function serverMatches(text: string) {
+    const { model } = recorder(query(text));
+    const events = await collect(
+      chat({ model, messages: [user(text)], tools: withMeetings, discovery, threadId: 'thread_catalog', secret: 'discovery-search-test' }),
+    );
+    const body = discoveryResult(events).body as { matches?: { name: string; score: number }[] };
+    return (body.matches ?? []).map(({ name, score }) => ({ name, score }));
+  }
+
+  it("serves the search's settings and the lazy tools' schemas, and the browser's index over them answers as the server does", async () => {
+    const response = await createToolsHandler(withMeetings, { discovery })(new Request('http://localhost/api/tools'));
+    const served = (await response.json()) as ToolCatalog;
+    expect(served.search).toEqual({ searches: true, mode: 'search', topK: 3, minScore: 0.2, groupAbove: 100, appSearch: false });
+    expect(served.tools.find((tool) => tool.name === 'book_room')?.parameters).toMatchObject({
+      properties: { attendees: { description: 'People invited to the meeting.' } },
+    });
+    expect(served.tools.find((tool) => tool.name === 'getWeather')).not.toHaveProperty('parameters');
+
+    const inBrowser = createToolSearch(
+      served.tools
+        .filter((tool) => tool.lazy)
+        .map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.parameters })),
+    );
+    const cut = { topK: served.search!.topK, minScore: served.search!.minScore };
+    let compared = 0;
+    for (const text of ['invite people to a meeting', 'open an issue on github', 'send a message', 'where is my parcel', 'refund order']) {
+      const expected = await serverMatches(text);
+      // The discovery result gives the model scores to two decimals.
+      const answered = (await inBrowser.search(text, cut)).map(({ name, score }) => ({ name, score: Math.round(score * 100) / 100 }));
+      expect(answered).toEqual(expected);
+      compared += expected.length;
+    }
+    expect(compared).toBeGreaterThan(5);
+    // The schema is what finds book_room: without it the browser would not rank it.
+    const namesOnly = createToolSearch(served.tools.filter((tool) => tool.lazy).map(({ name, description }) => ({ name, description })));
+    expect(await namesOnly.search('invite people to a meeting', cut)).not.toContainEqual(expect.objectContaining({ name: 'book_room' }));
+    expect((await serverMatches('invite people to a meeting'))[0]?.name).toBe('book_room');
+  });
+
+  it('serves neither without the discovery options', async () => {
+    const served = (await createToolsHandler(withMeetings)(new Request('http://localhost/api/tools')).json()) as ToolCatalog;
+    expect(served.search).toBeUndefined();
+    expect(served.tools.some((tool) => 'parameters' in tool)).toBe(false);
   });
 });

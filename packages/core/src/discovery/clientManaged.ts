@@ -4,7 +4,7 @@ import { toWireTool, type AnyTool } from '../tools/toolDefinition.js';
 import { answerDiscoveryCall, type DiscoveryAnswer } from './answerDiscovery.js';
 import { isGrouped, nameDiscoveryTool, searchDiscoveryTool, type CatalogDetail } from './catalog.js';
 import type { CatalogGroups } from './catalogGroups.js';
-import { runDiscoverySearch, type ToolSearchHook } from './discoverySearch.js';
+import { DISCOVERY_SEARCH_DEFAULTS, runDiscoverySearch, type ToolSearchHook } from './discoverySearch.js';
 import { createToolSearch, type ToolSearch } from './toolSearch.js';
 import { newlyDiscoveredTools } from './discoveredTools.js';
 import { discoveryUsage, type DiscoveryTokenCounter } from './discoveryUsage.js';
@@ -174,8 +174,8 @@ export function clientDiscovery(options: ClientDiscoveryOptions = {}): ClientDis
             query,
             tools: candidates,
             index: () => indexOf(tools),
-            topK: options.topK ?? 5,
-            minScore: options.minScore ?? 0.3,
+            topK: options.topK ?? DISCOVERY_SEARCH_DEFAULTS.topK,
+            minScore: options.minScore ?? DISCOVERY_SEARCH_DEFAULTS.minScore,
             ...(options.search ? { hook: options.search } : {}),
             ...(options.searchTimeoutMs === undefined ? {} : { timeoutMs: options.searchTimeoutMs }),
           }),

@@ -45,6 +45,9 @@ export interface DiscoveryMatch {
   readonly score: number;
 }
 
+/** A discovery search's cut when the app sets none: at most `topK` matches, none scoring under `minScore` (relative to the best). */
+export const DISCOVERY_SEARCH_DEFAULTS = { topK: 5, minScore: 0.3 } as const;
+
 /** The hook's wait before the built-in search answers, when `searchTimeoutMs` is not set. */
 const SEARCH_HOOK_TIMEOUT_MS = 2_000;
 

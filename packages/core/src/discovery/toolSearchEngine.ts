@@ -1,12 +1,22 @@
-import { stemmer } from 'stemmer';
-import { eng } from 'stopword';
-
 import { CJK, splitWords } from './splitWords.js';
-import type { ToolSearchInput, ToolSearchMatch, ToolSearchOptions, ToolSearchQueryOptions } from './toolSearch.js';
+import { indexTerm, isRequestTerm, schemaText } from './toolSearchTerms.js';
+import type {
+  ToolSearchExclusion,
+  ToolSearchExplainOptions,
+  ToolSearchExplanation,
+  ToolSearchField,
+  ToolSearchInput,
+  ToolSearchMatch,
+  ToolSearchOptions,
+  ToolSearchQueryOptions,
+  ToolSearchRanking,
+  ToolSearchWordMatch,
+} from './toolSearch.js';
 
 /** The index behind `createToolSearch` (loaded on its first search, so browsers fetch it only when they search). */
 export interface ToolSearchEngine {
   search(query: string, options?: ToolSearchQueryOptions): ToolSearchMatch[];
+  explain(query: string, options?: ToolSearchExplainOptions): ToolSearchExplanation;
   update(tools: readonly ToolSearchInput[], options?: ToolSearchOptions): void;
   readonly size: number;
 }
@@ -33,94 +43,9 @@ export const TOOL_SEARCH_TUNING = {
    * request outranks one matching a common word strongly.
    */
   coverage: 0.25,
-  /** Weight of a request's phrasing words (`REQUEST_WORDS`: "please", "help", "want"…) against a word of the task. */
+  /** Weight of a request's phrasing words (`toolSearchTerms.ts`: "please", "help", "want"…) against a word of the task. */
   requestWordWeight: 0.5,
 };
-
-/**
- * Words of asking rather than of the task ("could you please help me, I want…"): common in a
- * user's request, rare in tool descriptions, so BM25 would count them as rare and telling. A
- * general English list (written for this, not taken from any catalog or labelled request); the
- * words still match, at `requestWordWeight`.
- */
-const REQUEST_WORDS = [
-  'please',
-  'kindly',
-  'help',
-  'helping',
-  'assist',
-  'assistance',
-  'want',
-  'wanted',
-  'wants',
-  'need',
-  'needs',
-  'needed',
-  'wish',
-  'tell',
-  'know',
-  'let',
-  'hi',
-  'hello',
-  'hey',
-  'thanks',
-  'thank',
-  'able',
-  'possible',
-  'wonder',
-  'wondering',
-  'try',
-  'trying',
-  'looking',
-  'sure',
-  'okay',
-  'ok',
-  'just',
-  'really',
-  'something',
-  'anything',
-  'someone',
-  'anyone',
-  'maybe',
-  'perhaps',
-  'give',
-  'provide',
-  'show',
-];
-
-const STOP_WORDS = new Set(eng);
-/** `REQUEST_WORDS` as index terms (stemmed), built on first use. */
-let requestTerms: Set<string> | undefined;
-
-/** Terms already processed (catalogs and requests repeat words): bounded, cleared when full. */
-const termCache = new Map<string, string | null>();
-
-/** A word as indexed and searched: stop words and single letters dropped, English words stemmed. */
-function indexTerm(word: string): string | null {
-  const cached = termCache.get(word);
-  if (cached !== undefined) return cached;
-  const term = STOP_WORDS.has(word) ? null : CJK.test(word) ? word : word.length < 2 ? null : /^[a-z]+$/.test(word) ? stemmer(word) : word;
-  if (termCache.size >= 50_000) termCache.clear();
-  termCache.set(word, term);
-  return term;
-}
-
-/** The parameter names and descriptions of a JSON Schema, nested objects and array items included (bounded). */
-function schemaText(schema: unknown, depth = 0, out: string[] = []): string[] {
-  if (depth > 4 || out.length > 200 || !schema || typeof schema !== 'object') return out;
-  const record = schema as Record<string, unknown>;
-  const properties = record['properties'];
-  if (properties && typeof properties === 'object') {
-    for (const [name, value] of Object.entries(properties as Record<string, unknown>)) {
-      out.push(name);
-      const description = value && typeof value === 'object' ? (value as Record<string, unknown>)['description'] : undefined;
-      if (typeof description === 'string') out.push(description);
-      schemaText(value, depth + 1, out);
-    }
-  }
-  if (record['items']) schemaText(record['items'], depth + 1, out);
-  return out;
-}
 
 /** The four indexed fields, in the order of the tuning's per-field arrays. */
 const FIELDS = 4;
@@ -311,6 +236,122 @@ export function createToolSearchEngine(
     return result ?? new Set();
   }
 
+  /** The query's words as searched: its terms (required ones first), which are required, and the words it does not search. */
+  function readQuery(query: string) {
+    const required: string[] = [];
+    const optional: string[] = [];
+    for (const word of query.slice(0, MAX_QUERY_CHARS).split(/\s+/)) {
+      if (word.startsWith('+') && word.length > 1) required.push(word.slice(1));
+      else if (word !== '') optional.push(word);
+    }
+    return { terms: queryTerms([...required, ...optional].join(' ')), requiredTerms: queryTerms(required.join(' ')), required, optional };
+  }
+
+  /**
+   * The scoring both `search` and `explain` run: per tool that matches a query word, its BM25F score
+   * and the summed IDF of the words it matched, and each query word's weight; with `explain`, also
+   * each word's match and the tools the required words left out (instead of skipping them).
+   */
+  function score(terms: readonly string[], allowed: Set<IndexedTool> | undefined, explain: boolean) {
+    const count = indexed.size;
+    const averages = totalLengths.map((total) => Math.max(total / count, 1));
+    const { boost, b, k1 } = tuning;
+    /** Per tool: the BM25F score so far, and the summed IDF of the query words it matched. */
+    const scores = new Map<IndexedTool, { score: number; covered: number; words?: WordMatch[] }>();
+    const words: TermWeight[] = [];
+    let totalIdf = 0;
+    for (const term of terms) {
+      const expansions = expand(term);
+      // A query word's rarity: of the tools matching it (exactly or as a prefix).
+      const matching = new Set<IndexedTool>();
+      for (const candidate of expansions.keys()) for (const tool of postings.get(candidate) ?? []) matching.add(tool);
+      const requestWord = isRequestTerm(term);
+      const idf = Math.log(1 + (count - matching.size + 0.5) / (matching.size + 0.5)) * (requestWord ? tuning.requestWordWeight : 1);
+      totalIdf += idf;
+      words.push({ term, idf, requestWord, tools: matching.size });
+      if (matching.size === 0) continue;
+      for (const tool of matching) {
+        if (allowed && !allowed.has(tool) && !explain) continue;
+        // The word counts once per tool: its best exact or prefix match.
+        let best = 0;
+        let bestCandidate = '';
+        for (const [candidate, weight] of expansions) {
+          let frequency = 0;
+          for (let field = 0; field < FIELDS; field++) {
+            const tf = (tool.terms[field] as Map<string, number>).get(candidate);
+            if (tf === undefined) continue;
+            const bField = b[field] as number;
+            frequency +=
+              ((boost[field] as number) * tf) / (1 - bField + (bField * (tool.lengths[field] as number)) / (averages[field] as number));
+          }
+          // BM25F: the word's weighted counts over all fields saturate together.
+          const value = (weight * frequency) / (k1 + frequency);
+          if (value > best) {
+            best = value;
+            bestCandidate = candidate;
+          }
+        }
+        if (best === 0) continue;
+        let entry = scores.get(tool);
+        if (entry) {
+          entry.score += idf * best;
+          entry.covered += idf;
+        } else scores.set(tool, (entry = { score: idf * best, covered: idf }));
+        if (explain) (entry.words ??= []).push({ term, matched: bestCandidate, points: idf * best });
+      }
+    }
+    return { scores, totalIdf, words };
+  }
+
+  /** A tool's final score: its BM25F score times the share of the query's rarity it matched, to the power `coverage`. */
+  const finalScore = (entry: { score: number; covered: number }, totalIdf: number) => {
+    const coverage = totalIdf > 0 ? entry.covered / totalIdf : 1;
+    return { raw: entry.score * coverage ** tuning.coverage, coverage };
+  };
+
+  /** Best first; ties by name, so the order never depends on the index's insertion order. */
+  const byScore = (a: { name: string; raw: number }, c: { name: string; raw: number }) =>
+    c.raw - a.raw || (a.name < c.name ? -1 : a.name > c.name ? 1 : 0);
+
+  /** How many of `ranked` (relative scores, best first) a search returns: cut at `topK`, or before the first under `minScore`. */
+  function cut(
+    ranked: readonly { score: number }[],
+    topK: number,
+    minScore: number,
+  ): { returned: number; cutBy: ToolSearchExplanation['cutBy'] } {
+    let returned = 0;
+    // In the search's order: topK is checked after each match taken, minScore before the next.
+    for (const result of ranked) {
+      if (returned >= topK) return { returned, cutBy: 'topK' };
+      if (result.score < minScore) return { returned, cutBy: 'minScore' };
+      returned++;
+    }
+    return { returned, cutBy: 'none' };
+  }
+
+  /** What a query word matched in each field of a tool: the count, and the field's words that read as the matched term. */
+  function fieldsOf(tool: IndexedTool, matched: string): ToolSearchWordMatch['fields'] {
+    const fields: ToolSearchWordMatch['fields'][number][] = [];
+    for (let field = 0; field < FIELDS; field++) {
+      const count = (tool.terms[field] as Map<string, number>).get(matched);
+      if (count === undefined) continue;
+      const text =
+        field === 0
+          ? tool.name
+          : field === 1
+            ? typeof tool.description === 'string'
+              ? tool.description
+              : ''
+            : field === 2
+              ? schemaText(tool.inputSchema).join(' ')
+              : tool.groupText;
+      const words = new Set<string>();
+      for (const word of splitWords(text)) if (indexTerm(word) === matched) words.add(word);
+      fields.push({ field: FIELD_NAMES[field] as ToolSearchField, count, words: [...words] });
+    }
+    return fields;
+  }
+
   update(tools, options);
 
   return {
@@ -322,77 +363,115 @@ export function createToolSearchEngine(
       const topK = Math.max(0, Math.floor(searchOptions.topK ?? 5));
       const minScore = searchOptions.minScore ?? 0;
       if (topK === 0 || typeof query !== 'string') return [];
-      const required: string[] = [];
-      const optional: string[] = [];
-      for (const word of query.slice(0, MAX_QUERY_CHARS).split(/\s+/)) {
-        if (word.startsWith('+') && word.length > 1) required.push(word.slice(1));
-        else if (word !== '') optional.push(word);
-      }
-      const terms = queryTerms([...required, ...optional].join(' '));
+      const { terms, requiredTerms } = readQuery(query);
       if (terms.length === 0 || indexed.size === 0) return [];
       // Required words: only the tools having all of them (prefix matches count), then ranked by every word.
-      const requiredTerms = queryTerms(required.join(' '));
       const allowed = requiredTerms.length > 0 ? havingAll(requiredTerms) : undefined;
       const policy = searchOptions.filter;
-
-      const count = indexed.size;
-      const averages = totalLengths.map((total) => Math.max(total / count, 1));
-      const { boost, b, k1 } = tuning;
-      requestTerms ??= new Set(REQUEST_WORDS.map((word) => indexTerm(word)).filter((term) => term !== null));
-      /** Per tool: the BM25F score so far, and the summed IDF of the query words it matched. */
-      const scores = new Map<IndexedTool, { score: number; covered: number }>();
-      let totalIdf = 0;
-      for (const term of terms) {
-        const expansions = expand(term);
-        // A query word's rarity: of the tools matching it (exactly or as a prefix).
-        const matching = new Set<IndexedTool>();
-        for (const candidate of expansions.keys()) for (const tool of postings.get(candidate) ?? []) matching.add(tool);
-        const idf =
-          Math.log(1 + (count - matching.size + 0.5) / (matching.size + 0.5)) * (requestTerms.has(term) ? tuning.requestWordWeight : 1);
-        totalIdf += idf;
-        if (matching.size === 0) continue;
-        for (const tool of matching) {
-          if (allowed && !allowed.has(tool)) continue;
-          // The word counts once per tool: its best exact or prefix match.
-          let best = 0;
-          for (const [candidate, weight] of expansions) {
-            let frequency = 0;
-            for (let field = 0; field < FIELDS; field++) {
-              const tf = (tool.terms[field] as Map<string, number>).get(candidate);
-              if (tf === undefined) continue;
-              const bField = b[field] as number;
-              frequency +=
-                ((boost[field] as number) * tf) / (1 - bField + (bField * (tool.lengths[field] as number)) / (averages[field] as number));
-            }
-            // BM25F: the word's weighted counts over all fields saturate together.
-            const value = (weight * frequency) / (k1 + frequency);
-            if (value > best) best = value;
-          }
-          if (best === 0) continue;
-          const entry = scores.get(tool);
-          if (entry) {
-            entry.score += idf * best;
-            entry.covered += idf;
-          } else scores.set(tool, { score: idf * best, covered: idf });
-        }
-      }
-      const ranked: { name: string; score: number }[] = [];
+      const { scores, totalIdf } = score(terms, allowed, false);
+      const ranked: { name: string; raw: number }[] = [];
       for (const [tool, entry] of scores) {
         if (policy && policy(tool.name) !== true) continue;
-        const coverage = totalIdf > 0 ? entry.covered / totalIdf : 1;
-        ranked.push({ name: tool.name, score: entry.score * coverage ** tuning.coverage });
+        ranked.push({ name: tool.name, raw: finalScore(entry, totalIdf).raw });
       }
-      ranked.sort((a, c) => c.score - a.score || (a.name < c.name ? -1 : a.name > c.name ? 1 : 0));
-      const best = ranked[0]?.score ?? 0;
+      ranked.sort(byScore);
+      const best = ranked[0]?.raw ?? 0;
       if (best <= 0) return [];
       const matches: ToolSearchMatch[] = [];
       for (const result of ranked) {
-        const score = Math.round((result.score / best) * 1000) / 1000;
-        if (score < minScore) break;
-        matches.push({ name: result.name, score });
+        const relative = Math.round((result.raw / best) * 1000) / 1000;
+        if (relative < minScore) break;
+        matches.push({ name: result.name, score: relative });
         if (matches.length >= topK) break;
       }
       return matches;
     },
+    explain(query, explainOptions = {}) {
+      const topK = Math.max(0, Math.floor(explainOptions.topK ?? 5));
+      const minScore = explainOptions.minScore ?? 0;
+      const details = explainOptions.details ?? true;
+      const read = readQuery(typeof query === 'string' ? query : '');
+      const { terms, requiredTerms } = read;
+      const base = { ignored: ignoredWords(read), topK, minScore, ...(details ? { excluded: [] } : {}) };
+      if (terms.length === 0 || indexed.size === 0) return { ...base, query: [], ranked: [], returned: 0, cutBy: 'none' };
+      const allowed = requiredTerms.length > 0 ? havingAll(requiredTerms) : undefined;
+      const policy = explainOptions.filter;
+      const { scores, totalIdf, words } = score(terms, allowed, details);
+      const required = new Set(requiredTerms);
+      const kept: ToolSearchRanking[] = [];
+      const left: ToolSearchExclusion[] = [];
+      for (const [tool, entry] of scores) {
+        const ranking: ToolSearchRanking = {
+          name: tool.name,
+          score: 0,
+          ...finalScore(entry, totalIdf),
+          ...(details
+            ? {
+                words: (entry.words ?? [])
+                  .map((match) => ({ ...match, prefix: match.matched !== match.term, fields: fieldsOf(tool, match.matched) }))
+                  .sort((a, c) => c.points - a.points),
+              }
+            : {}),
+        };
+        if (allowed && !allowed.has(tool)) {
+          const having = new Set((entry.words ?? []).map((match) => match.term));
+          left.push({ ...ranking, reason: 'required', missing: [...required].filter((term) => !having.has(term)) });
+        } else if (policy && policy(tool.name) !== true) {
+          if (details) left.push({ ...ranking, reason: 'filter' });
+        } else kept.push(ranking);
+      }
+      kept.sort(byScore);
+      const best = kept[0]?.raw ?? 0;
+      const relative = (raw: number) => (best > 0 ? Math.round((raw / best) * 1000) / 1000 : 0);
+      const ranked = kept.map((ranking) => ({ ...ranking, score: relative(ranking.raw) }));
+      const { returned, cutBy } = topK === 0 ? { returned: 0, cutBy: 'topK' as const } : cut(ranked, topK, minScore);
+      const byTerm = wordsOf(read);
+      return {
+        ...base,
+        query: words.map((word) => ({ ...word, words: byTerm.get(word.term) ?? [], required: required.has(word.term) })),
+        ranked,
+        returned,
+        cutBy,
+        ...(details ? { excluded: left.sort(byScore).map((ranking) => ({ ...ranking, score: relative(ranking.raw) })) } : {}),
+      };
+    },
   };
+}
+
+/** The field names, in the order of the tuning's per-field arrays. */
+const FIELD_NAMES: readonly ToolSearchField[] = ['name', 'description', 'parameters', 'group'];
+
+/** A query word's weight in one search (explain). */
+interface TermWeight {
+  readonly term: string;
+  readonly idf: number;
+  readonly requestWord: boolean;
+  readonly tools: number;
+}
+
+/** A query word's best match in one tool (explain). */
+interface WordMatch {
+  readonly term: string;
+  readonly matched: string;
+  readonly points: number;
+}
+
+/** For each index term of a read query, the query's words that read as it. */
+function wordsOf(read: { readonly required: readonly string[]; readonly optional: readonly string[] }): Map<string, string[]> {
+  const byTerm = new Map<string, string[]>();
+  for (const word of splitWords([...read.required, ...read.optional].join(' '))) {
+    const term = indexTerm(word);
+    if (term === null) continue;
+    const list = byTerm.get(term) ?? [];
+    if (!list.includes(word)) list.push(word);
+    byTerm.set(term, list);
+  }
+  return byTerm;
+}
+
+/** The query's words that are not searched (stop words, single letters), once each. */
+function ignoredWords(read: { readonly required: readonly string[]; readonly optional: readonly string[] }): string[] {
+  const ignored = new Set<string>();
+  for (const word of splitWords([...read.required, ...read.optional].join(' '))) if (indexTerm(word) === null) ignored.add(word);
+  return [...ignored];
 }

@@ -4,7 +4,7 @@ import { readModelCallUsage } from '../protocol/protocolReaders.js';
 import { addModelCall, type ConversationUsage } from '../model/conversationUsage.js';
 import type { ChatStatus, TurnRecord } from '../model/chatState.js';
 import type { ChatMessage } from '../model/messages.js';
-import type { HistoryTurn } from './eventHistory.js';
+import type { HistoryTurn, RecordedActions } from './eventHistory.js';
 
 /** The `format` of a {@link ChatRecord} file. */
 export const CHAT_RECORD_FORMAT = 'chatwire.chat-record';
@@ -46,6 +46,12 @@ export interface ChatRecord {
   readonly accounting: { readonly turns: readonly TurnRecord[]; readonly conversationUsage?: ConversationUsage };
   /** The server's tool catalog when the record was saved (devtools records it when it had one). */
   readonly catalog?: readonly ToolCatalogEntry[];
+  /**
+   * The store's actions devtools recorded, with the state before the first (time travel). As JSON
+   * data: a chat error is its `name`, `code`, `message` and `status`, and the chat's resume token is
+   * left out. Absent in a server's record and in records saved before devtools recorded actions.
+   */
+  readonly actions?: RecordedActions;
 }
 
 /** The outcome of {@link readChatRecord}. */
@@ -96,7 +102,29 @@ export function readChatRecord(text: string): ChatRecordReading {
   const accounting = value['accounting'];
   if (!isRecord(accounting) || !Array.isArray(accounting['turns']))
     return { ok: false, error: 'The chat record has no "accounting" with "turns".' };
+  const actions = value['actions'];
+  if (actions !== undefined && !isActionLog(actions))
+    return {
+      ok: false,
+      error:
+        'The chat record\'s "actions" is not a starting state (with "messages" and "turns") and a list of actions (each with a number "at" and an "action" with a string "type").',
+    };
   return { ok: true, record: value as unknown as ChatRecord };
+}
+
+/** Whether a record's `actions` has the shape of {@link RecordedActions}. */
+function isActionLog(value: unknown): boolean {
+  if (!isRecord(value) || typeof value['folded'] !== 'number') return false;
+  const initial = value['initial'];
+  if (!isRecord(initial) || !Array.isArray(initial['messages']) || !Array.isArray(initial['turns'])) return false;
+  const list = value['actions'];
+  return (
+    Array.isArray(list) &&
+    list.every(
+      (entry) =>
+        isRecord(entry) && typeof entry['at'] === 'number' && isRecord(entry['action']) && typeof entry['action']['type'] === 'string',
+    )
+  );
 }
 
 /** The model-call accounting a run's events carry (`chatwire.model_call_usage`), checked. */

@@ -23,6 +23,22 @@ export const CHATWIRE_EVENTS = {
  */
 export const TOOL_PROGRESS_EVENT = 'chatwire.mcp.tool_progress';
 
+/**
+ * The `CUSTOM` event that brings an MCP server's app for a tool call (from `@chatwire/mcp`): a data
+ * part envelope `{ id: toolCallId, data: McpAppView }` (see mcpApps.ts), sent as soon as the model starts a call of a
+ * tool whose server declared an app (`_meta.ui.resourceUri`), before its arguments stream. Every
+ * `ChatClient` keeps it as a `data` part of this name, one per call, without the app declaring it.
+ */
+export const MCP_APP_EVENT = 'chatwire.mcp.app';
+
+/** The prefix of the ids of calls an app made (`appcall_3f9c2a7b1e0d4c58`): the model is never sent them. */
+export const APP_CALL_ID_PREFIX = 'appcall';
+
+/** Whether a tool call id is one of an app's calls (see {@link APP_CALL_ID_PREFIX}). */
+export function isAppCallId(toolCallId: string): boolean {
+  return toolCallId.startsWith(`${APP_CALL_ID_PREFIX}_`);
+}
+
 /** The `data` of a {@link TOOL_PROGRESS_EVENT} part: how far a running tool call is. */
 export interface ToolProgress {
   readonly toolCallId: string;
@@ -167,6 +183,61 @@ export interface ApprovalDecision {
   readonly editedArguments?: string;
 }
 
+/**
+ * The CUSTOM event a server sends before each model call when asked to (`chat({ inspectRequests: true })`,
+ * for development): the request as the model adapter sends it, counted where each of its texts sits
+ * (see {@link ModelRequestRecord}). Devtools' Requests view reads it from the recorded events. Apart
+ * from {@link CHATWIRE_EVENTS} so the client's first load does not carry it.
+ */
+export const MODEL_REQUEST_EVENT = 'chatwire.model_request';
+
+/** What a text of a request is: the system prompt, a tool's definition, a message, or the framing between them. */
+export type RequestSegmentBlock = 'system' | 'tool' | 'message' | 'framing';
+
+/** One text of a request as the model adapter serialises it, with the tokens it holds there. */
+export interface RequestSegmentRecord {
+  readonly block: RequestSegmentBlock;
+  /** The text as shown: secrets redacted, attachments as their descriptions, long texts shortened (see `chars`). */
+  readonly text: string;
+  /** Tokens of the text where it sits in the request (the pre-tokens that start in it, o200k). */
+  readonly tokens: number;
+  /** The text's length before it was shortened; absent when `text` is all of it. */
+  readonly chars?: number;
+  /**
+   * A digest of the whole text as sent, without the comma that separates it from the one before (FNV-1a,
+   * 32 bits, hex): tells a change a shortened text hides, and the same text in another place.
+   */
+  readonly digest: string;
+  /** A `tool` text: the tool's name. */
+  readonly tool?: string;
+  /** A `message` text: the conversation message it carries (the first, when the adapter joins several). */
+  readonly message?: { readonly index: number; readonly id?: string; readonly role: string };
+}
+
+/**
+ * The value of a {@link MODEL_REQUEST_EVENT}: one model call's request as the adapter serialises it,
+ * text by text in the order sent, each counted where it sits; the texts' tokens add up to `tokens`.
+ * The provider's own figures come with the call's `chatwire.model_call_usage` (same `runId` and `step`).
+ */
+export interface ModelRequestRecord {
+  readonly runId: string;
+  readonly step: number;
+  /** The model adapter's provider and model. */
+  readonly provider: string;
+  readonly model: string;
+  /** How the texts were serialised and counted, and the worst-case relative error against what the provider bills. */
+  readonly counting: { readonly method: string; readonly errorBound: number };
+  /**
+   * `adapter`: the texts are the model adapter's own serialisation, the one the call's accounting
+   * counts. `json`: the adapter describes none, so the record shows the request as JSON (the
+   * accounting counted it its own way: the provider's usage is the figure to trust).
+   */
+  readonly serialisation: 'adapter' | 'json';
+  readonly segments: readonly RequestSegmentRecord[];
+  /** The request's input tokens as counted: the sum of the texts' tokens. */
+  readonly tokens: number;
+}
+
 /** The name of the lazy-discovery tool (server-managed and client-managed catalogs). */
 export const DISCOVERY_TOOL_NAME = '__lazy__tool__discovery__';
 
@@ -295,6 +366,31 @@ export interface ToolCatalogEntry {
   readonly tokens: number;
   /** The group it is listed under (its MCP server's name), when it has one. */
   readonly group?: string;
+  /**
+   * A lazy tool's input JSON Schema, as the model receives it: served when the catalog describes the
+   * discovery search (`createToolsHandler(tools, { discovery })`), whose index reads its parameters.
+   */
+  readonly parameters?: unknown;
+}
+
+/**
+ * How the chat's discovery search is set up, as a catalog serves it when the app passes its
+ * `discovery` options: devtools' search playground runs the same search with the same cut.
+ */
+export interface ToolCatalogSearch {
+  /** Whether the discovery tool searches (search mode, or more lazy tools than `groupAbove`), or takes names. */
+  readonly searches: boolean;
+  readonly mode: 'name' | 'search';
+  /** Most matches a search returns. */
+  readonly topK: number;
+  /** Lowest score a match may have, relative to the best (0..1). */
+  readonly minScore: number;
+  /** Above this many lazy tools the catalog lists groups and the discovery tool searches. */
+  readonly groupAbove: number;
+  /** Group descriptions, indexed with each group's tools. */
+  readonly groups?: Readonly<Record<string, { readonly description?: string }>>;
+  /** The app's own `search` hook answers first: the built-in search answers only when it fails. */
+  readonly appSearch: boolean;
 }
 
 /**
@@ -348,4 +444,6 @@ export interface ToolCatalog {
   /** The app's tool sources (MCP servers) and their state, when it passes them. */
   readonly servers?: readonly ToolServerStatus[];
   readonly counting?: { readonly method: string; readonly errorBound: number };
+  /** The chat's discovery search, when the app passes its `discovery` options to the catalog. */
+  readonly search?: ToolCatalogSearch;
 }

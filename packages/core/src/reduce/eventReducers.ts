@@ -23,6 +23,9 @@ export function registerEventReducer(kind: EventReducerKind, reduce: EventReduce
   registered[kind] ??= reduce;
 }
 
+/** Whether a reducer of this kind is registered. */
+export const hasEventReducer = (kind: EventReducerKind): boolean => Object.hasOwn(registered, kind);
+
 /** Applies a `wireEvent` action with the reducer it names (see `reduceChat`); one nobody registered changes nothing. */
 export const reduceEvent = (state: ChatState, action: WireEventAction): Reduction =>
   (registered[action.reducer] ?? noCallChanges)(state, action);

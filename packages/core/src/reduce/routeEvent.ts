@@ -1,9 +1,9 @@
 import type { DataPart } from '../model/messages.js';
-import { TOOL_PROGRESS_EVENT } from '../protocol/chatwireProtocol.js';
+import { MCP_APP_EVENT, TOOL_PROGRESS_EVENT } from '../protocol/chatwireProtocol.js';
 import { trackActiveRun } from './activeRun.js';
 import { extensionReducer, RESERVED_REDUCERS, type CustomEventExtension } from './customEvents.js';
 import { readDataPart, reduceDataPart, type DataPartSchemas } from './dataParts.js';
-import { registerEventReducer, type EventReducerKind } from './eventReducers.js';
+import { hasEventReducer, registerEventReducer, type EventReducerKind } from './eventReducers.js';
 import { reduceWireEvent } from './reduceWireEvent.js';
 
 /**
@@ -62,12 +62,12 @@ function routeCustom(
 ): Route | Promise<Route> {
   const { type, name } = event;
   const dataParts = routing?.dataParts;
-  // Tool progress is a data part every chat keeps, declared or not (the app's own schema wins).
+  // Tool progress and MCP Apps are data parts every chat keeps, declared or not (the app's own schema wins).
   const schema =
     type === 'CUSTOM' && name !== undefined
       ? dataParts && Object.hasOwn(dataParts, name)
         ? dataParts[name]
-        : name === TOOL_PROGRESS_EVENT || undefined
+        : name === TOOL_PROGRESS_EVENT || name === MCP_APP_EVENT || undefined
       : undefined;
   const unchecked = (): Route | Promise<Route> => {
     const extension = name === undefined ? undefined : routing?.customEvents?.find((each) => name.startsWith(each.prefix));
@@ -82,6 +82,24 @@ function routeCustom(
     warn?.(read.warning);
     return unchecked();
   });
+}
+
+/**
+ * Registers the client's own reducers among `kinds` (`core`, `extended`, loading it, `dataPart`),
+ * so that recorded `wireEvent` actions naming them can be replayed in a page whose chat never read a
+ * stream (an opened record). Returns the kinds still unregistered: extensions this page never loaded.
+ *
+ * @example
+ * ```ts
+ * const missing = await loadEventReducers(['core', 'codeMode']); // ['codeMode'] unless the app loaded it
+ * ```
+ */
+export async function loadEventReducers(kinds: Iterable<EventReducerKind>): Promise<EventReducerKind[]> {
+  const wanted = new Set(kinds);
+  registerEventReducer('core', coreReducer);
+  if (wanted.has('dataPart')) registerEventReducer('dataPart', trackActiveRun(reduceDataPart));
+  if (wanted.has('extended')) await loadExtended();
+  return [...wanted].filter((kind) => !hasEventReducer(kind));
 }
 
 /** Loads and registers the extended reducer (once), then routes to it. */

@@ -8,7 +8,7 @@ import { nextStep, pendingInterrupts } from '../model/continuation.js';
 import type { ClientDiscovery } from '../discovery/clientManaged.js';
 import { ChatwireError, describeError } from '../base/errors.js';
 import { createId } from '../base/ids.js';
-import { isProductionBuild, type InspectionObserver } from '../inspection/inspection.js';
+import { isProductionBuild, type AppMessage, type InspectionEvent, type InspectionObserver } from '../inspection/inspection.js';
 import { toolCallParts, type ChatMessage, type MessagePart } from '../model/messages.js';
 import type { AttachmentOptions } from './attachments.js';
 import type { FileInput } from '../model/messages.js';
@@ -16,6 +16,7 @@ import type { CustomEventExtension } from '../reduce/customEvents.js';
 import type { DataPartSchemas } from '../reduce/dataParts.js';
 import type { GrantOption } from '../protocol/chatwireProtocol.js';
 import type { SendQueue } from './sendQueue.js';
+import type { AppToolCallInput, AppToolCallResult } from './appToolCall.js';
 import { Turn } from './turn.js';
 import { WireToolList, buildRunInput, loadReader, readRun, wireHistory, type HistoryMode, type ReconnectOptions } from './runRequest.js';
 import { isTerminalToolCallState, type ToolCallEvent, type ToolCallPart } from '../lifecycle/toolCallLifecycle.js';
@@ -206,6 +207,8 @@ export class ChatClient {
   #turn: Turn<SendOptions>;
   /** The send queue (`queue: true`), loaded with the first queued message. */
   #queue: SendQueue | undefined;
+  /** What MCP Apps shown in the chat keep in the model's context, by app (see {@link setAppContext}). */
+  readonly #appContexts = new Map<string, Context>();
 
   constructor(options: ChatClientOptions) {
     this.#options = options;
@@ -249,6 +252,14 @@ export class ChatClient {
    */
   inspect(observer: InspectionObserver): () => void {
     return this.#store.inspector.observe(observer);
+  }
+
+  /**
+   * Reports a message between the page and an MCP App shown in this chat to its inspectors (devtools'
+   * timeline); free when nobody inspects. `@chatwire/ui`'s app view reports each one it reads or sends.
+   */
+  reportAppMessage(message: AppMessage): void {
+    this.#inspect({ type: 'app', at: Date.now(), ...message });
   }
 
   /** Replaces some options; later requests and callbacks use the new values. */
@@ -538,6 +549,46 @@ export class ChatClient {
   };
 
   /**
+   * Calls a tool for an MCP App shown in this chat (the app's `tools/call`): a run whose input names
+   * the call, which the server makes with the approvals, grants and lazy rules of the model's calls
+   * and without calling the model; the call appears in the chat like the model's. Waits while a
+   * response is in progress; refused (`busy`) while the chat waits on the user. Resolves the call's
+   * part once it settled (after an approval the user gives later, if it asks), or a refusal. Never
+   * rejects.
+   *
+   * @example
+   * ```ts
+   * const outcome = await client.callAppTool({ via: appCall.toolCallId, name: 'get-time', arguments: {} });
+   * ```
+   */
+  readonly callAppTool = (input: AppToolCallInput): Promise<AppToolCallResult> => {
+    return import('./appToolCall.js').then((module) =>
+      module.callAppTool(
+        this,
+        {
+          busy: () => this.#busy(),
+          start: (options) => this.#startTurn(this.#newTurn(options)),
+          step: nextStep,
+          find: findToolCall,
+          settled: isTerminalToolCallState,
+          id: createId,
+        },
+        input,
+      ),
+    );
+  };
+
+  /**
+   * Sets what an MCP App keeps in the model's context (its `ui/update-model-context`), under a key of
+   * the app's (its tool call id): an AG-UI context entry every later run carries, after the client's
+   * `context`, until the app replaces it or `undefined` removes it (when the app goes away).
+   */
+  readonly setAppContext = (key: string, entry: Context | undefined): void => {
+    if (entry === undefined) this.#appContexts.delete(key);
+    else this.#appContexts.set(key, entry);
+  };
+
+  /**
    * Runs the browser tools the current turn handed to this client that never ran, then continues
    * the turn as usual. For a chat rebuilt from saved messages after a reload; `useChat` calls it
    * once the component mounts (never during server rendering). A call saved while it was executing
@@ -560,9 +611,14 @@ export class ChatClient {
     this.#store.clear();
   }
 
-  #warn(message: string): void {
+  /** Tells the chat's inspectors (devtools); nothing when none inspects. */
+  #inspect(event: InspectionEvent): void {
     const { inspector } = this.#store;
-    if (inspector.active) inspector.emit({ type: 'warning', at: Date.now(), message });
+    if (inspector.active) inspector.emit(event);
+  }
+
+  #warn(message: string): void {
+    this.#inspect({ type: 'warning', at: Date.now(), message });
     if (this.#options.onWarning) this.#options.onWarning(message);
     else if (!isProductionBuild()) console.warn(`[chatwire] ${message}`);
   }
@@ -608,7 +664,7 @@ export class ChatClient {
       if (this.#busy()) return this.#refuse(this.#busyError());
     }
     const now = Date.now();
-    if (this.#store.inspector.active) this.#store.inspector.emit({ type: 'turn', at: now, id });
+    this.#inspect({ type: 'turn', at: now, id });
     this.#store.dispatch({
       type: 'userMessage',
       message: { id, role: 'user', parts, createdAt: now, ...(metadata ? { metadata } : {}) },
@@ -643,7 +699,8 @@ export class ChatClient {
     const store = this.#store;
     const tools = this.#wireTools.get(this.#options.tools, this.#options.manageDiscovery, this.getSnapshot().messages);
     const send = turn.options;
-    const input = buildRunInput({ store, runId, tools, context: this.#options.context, send, history: this.#options.history });
+    const context = [...(this.#options.context ?? []), ...this.#appContexts.values()];
+    const input = buildRunInput({ store, runId, tools, context, send, history: this.#options.history });
     // A run read again was sent before: its resume entries went with it.
     store.dispatch({ type: 'requestStarted', runId, ...(resuming ? { readAgain: true } : {}) });
     const managed = this.#options.manageDiscovery;
@@ -654,7 +711,7 @@ export class ChatClient {
         usage: managed.usage(runId, tools, this.#options.tools ?? [], fullHistory(store.getSnapshot(), input.messages)),
         now: Date.now(),
       });
-    if (store.inspector.active) store.inspector.emit({ type: 'request', at: Date.now(), runId, input });
+    this.#inspect({ type: 'request', at: Date.now(), runId, input });
 
     let ending: Awaited<ReturnType<typeof readRun>>;
     try {
@@ -706,7 +763,7 @@ export class ChatClient {
   #fail(turn: Turn<SendOptions>, error: ChatwireError): void {
     this.#tools.abortAll();
     this.#store.dispatch({ type: 'failed', error, now: Date.now() });
-    if (this.#store.inspector.active) this.#store.inspector.emit({ type: 'error', at: Date.now(), error });
+    this.#inspect({ type: 'error', at: Date.now(), error });
     this.#options.onError?.(error);
     turn.rest();
   }

@@ -42,8 +42,10 @@ export class ChatStore {
   /** Applies one action. */
   dispatch(action: ChatAction): Reduction {
     const previous = this.#snapshot;
-    const reduction = reduceChat(previous, action);
     const inspecting = this.inspector.active;
+    // The action first: an inspector that replays the actions it saw over the snapshot before them gets this chat's snapshots.
+    if (inspecting) this.inspector.emit({ type: 'action', at: Date.now(), action });
+    const reduction = reduceChat(previous, action);
     for (const change of reduction.changes) {
       if (inspecting) this.inspector.emit({ type: 'toolCall', at: Date.now(), change });
       if (change.refused) this.#hooks.warn(change.refused);

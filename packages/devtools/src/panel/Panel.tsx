@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { TOOL_PROGRESS_EVENT, fetchToolCatalog, type ChatClient, type ChatSnapshot } from '@chatwire/core';
-import type { HistoryRecorder, HistoryTurn, ToolServerStatus } from '@chatwire/core/shared';
+import type { HistoryRecorder, HistoryTurn, ToolCatalogSearch, ToolServerStatus } from '@chatwire/core/shared';
 import { buildTokensView, chatStatusWords, savingsAtAGlance, type PartialToolCatalogEntry } from '../viewModel/index.js';
 import type { PanelProps } from './mountPanel.js';
 import { DockControls, MoveHandle, ResizeHandle } from './PanelFrame.js';
@@ -12,15 +12,25 @@ import { DiscoverySearchesView } from './views/DiscoverySearchesView.js';
 import { ExtensionView } from './views/ExtensionView.js';
 import { ToolsView } from './views/ToolsView.js';
 import { McpView } from './views/McpView.js';
+import { RequestsView } from './requests/RequestsView.js';
 import { RecordControls, type OpenedRecord } from './RecordControls.js';
 import { chatRecordOf, downloadChatRecord, viewOfRecord } from './chatRecordFile.js';
 import { isViewAvailable, useExtensionViews, viewBlocks } from './useExtensionViews.js';
+import { PlaygroundView } from './playground/PlaygroundView.js';
+import { HealthView } from './health/HealthView.js';
+import { TimeTravelView } from './timeTravel/TimeTravelView.js';
+import { UnusedToolsView } from './unused/UnusedToolsView.js';
 
 const TABS = [
   { id: 'tools', label: 'Tools' },
   { id: 'tokens', label: 'Tokens' },
+  { id: 'requests', label: 'Requests' },
   { id: 'timeline', label: 'Timeline' },
   { id: 'events', label: 'Events' },
+  { id: 'search', label: 'Search' },
+  { id: 'health', label: 'Health' },
+  { id: 'unused', label: 'Unused' },
+  { id: 'travel', label: 'Time travel' },
   { id: 'mcp', label: 'MCP' },
 ] as const;
 /** A built-in tab, or `view:<id>` for a view another package contributed. */
@@ -66,6 +76,8 @@ interface CatalogState {
   readonly catalog: PartialToolCatalogEntry[] | undefined;
   /** The tool sources (MCP servers) the catalog reports, when the app serves them. */
   readonly servers: readonly ToolServerStatus[] | undefined;
+  /** How the server's discovery search is set up, when the catalog says (`createToolsHandler(tools, { discovery })`). */
+  readonly search: ToolCatalogSearch | undefined;
   readonly error: string | undefined;
   readonly loadedAt: number | undefined;
 }
@@ -78,13 +90,19 @@ const SERVERS_REFRESH_MS = 5_000;
  * changes (a turn ended, the user asked): MCP servers reconnect and change their tools meanwhile.
  */
 function useCatalog(url: string | undefined, version: string): CatalogState {
-  const [state, setState] = useState<CatalogState>({ catalog: undefined, servers: undefined, error: undefined, loadedAt: undefined });
+  const [state, setState] = useState<CatalogState>({
+    catalog: undefined,
+    servers: undefined,
+    search: undefined,
+    error: undefined,
+    loadedAt: undefined,
+  });
   useEffect(() => {
     if (!url) return;
     const abort = new AbortController();
     fetchToolCatalog(url, { signal: abort.signal })
-      .then(({ tools, servers }) => {
-        setState({ catalog: [...tools], servers, error: undefined, loadedAt: Date.now() });
+      .then(({ tools, servers, search }) => {
+        setState({ catalog: [...tools], servers, search, error: undefined, loadedAt: Date.now() });
       })
       .catch((error: unknown) => {
         if (!abort.signal.aborted)
@@ -257,10 +275,12 @@ export function Panel(props: PanelProps) {
             <DiscoverySearchesView turns={snapshot.turns} turn={turn} />
           </>
         ) : null}
+        {tab === 'requests' ? <RequestsView history={history} turns={snapshot.turns} turn={turn} /> : null}
         {tab === 'timeline' ? (
           <TimelineView
             messages={snapshot.messages}
             servers={servers}
+            appMessages={history.flatMap((recorded) => recorded.appMessages ?? [])}
             grants={
               props.grantsUrl && props.client && !opened
                 ? { url: props.grantsUrl, threadId: props.client.id, version: `${settledTurns}:${refreshed}` }
@@ -287,6 +307,14 @@ export function Panel(props: PanelProps) {
               setChoices((before) => ({ ...before, [contributed.view.id]: { ...before[contributed.view.id], [key]: value } }))
             }
           />
+        ) : null}
+        {tab === 'search' ? (
+          <PlaygroundView catalog={catalog} search={recordView ? undefined : liveCatalog.search} catalogError={catalogError} />
+        ) : null}
+        {tab === 'health' ? <HealthView catalog={catalog} search={recordView ? undefined : liveCatalog.search} /> : null}
+        {tab === 'unused' ? <UnusedToolsView messages={snapshot.messages} turns={snapshot.turns} catalog={catalog} /> : null}
+        {tab === 'travel' ? (
+          <TimeTravelView recorded={recordView ? recordView.actions : props.history?.actions()} now={snapshot} live={!recordView} />
         ) : null}
         {tab === 'mcp' && servers ? (
           <McpView servers={servers} messages={snapshot.messages} onRefresh={refresh} loadedAt={loadedAt} />

@@ -5,11 +5,13 @@ import {
   type ChatRecord,
   type HistoryRecorder,
   type HistoryTurn,
+  type RecordedActions,
   type RecordedSnapshot,
   type ToolCatalogEntry,
 } from '@chatwire/core/shared';
 import { fromWireMessages, parseWireEvent, reduceWireEvent } from '@chatwire/core/wire';
 import type { PartialToolCatalogEntry } from '../viewModel/index.js';
+import { recordableActions, revivedActions } from '../viewModel/timeTravel.js';
 
 /** A snapshot as a record keeps it: JSON data only (the error as its code and message). */
 function recordedSnapshot(at: number, snapshot: ChatSnapshot): RecordedSnapshot {
@@ -24,7 +26,7 @@ function recordedSnapshot(at: number, snapshot: ChatSnapshot): RecordedSnapshot 
   };
 }
 
-/** The record of the chat devtools shows: its recorded events, its settled snapshots and the current one, its accounting. */
+/** The record of the chat devtools shows: its recorded events and store actions, its settled snapshots and the current one, its accounting. */
 export function chatRecordOf(
   client: ChatClient,
   recorder: HistoryRecorder | undefined,
@@ -33,6 +35,7 @@ export function chatRecordOf(
   const current = client.getSnapshot();
   const settled = (recorder?.snapshots() ?? []).map(({ at, snapshot }) => recordedSnapshot(at, snapshot));
   const last = settled.at(-1);
+  const actions = recorder?.actions();
   // The chat as it is now closes the history, unless the last settled snapshot is it already.
   const snapshots =
     last && last.messages === current.messages && last.status === current.status
@@ -48,6 +51,7 @@ export function chatRecordOf(
     snapshots,
     accounting: { turns: current.turns, ...(current.conversationUsage ? { conversationUsage: current.conversationUsage } : {}) },
     ...(catalog ? { catalog: catalog as ToolCatalogEntry[] } : {}),
+    ...(actions ? { actions: recordableActions(actions) } : {}),
   };
 }
 
@@ -77,6 +81,8 @@ export interface RecordView {
   readonly history: readonly HistoryTurn[];
   readonly catalog: readonly PartialToolCatalogEntry[] | undefined;
   readonly dataParts: readonly string[];
+  /** The store's actions the record holds (time travel), their errors made `ChatwireError`s again. */
+  readonly actions: RecordedActions | undefined;
 }
 
 /**
@@ -90,7 +96,13 @@ export function viewOfRecord(record: ChatRecord): RecordView {
     : { ...initialChatState(rebuiltMessages(record.history)), turns: record.accounting.turns };
   const conversationUsage = last?.conversationUsage ?? record.accounting.conversationUsage;
   const snapshot: ChatSnapshot = { ...base, id: record.chatId, ...(conversationUsage ? { conversationUsage } : {}) };
-  return { snapshot, history: record.history, catalog: record.catalog, dataParts: [TOOL_PROGRESS_EVENT] };
+  return {
+    snapshot,
+    history: record.history,
+    catalog: record.catalog,
+    dataParts: [TOOL_PROGRESS_EVENT],
+    actions: record.actions ? revivedActions(record.actions) : undefined,
+  };
 }
 
 function rebuiltMessages(history: readonly HistoryTurn[]) {

@@ -4,6 +4,7 @@ import type { DevtoolsView, HistoryRecorder } from '@chatwire/core/shared';
 import type { PanelDock, PanelLayout } from '../panelLayout.js';
 import { Panel } from './Panel.js';
 import { panelStyles } from './styles.js';
+import { insightStyles } from './viewStyles.js';
 
 /** What the shell passes to the panel. */
 export interface PanelProps {
@@ -44,7 +45,7 @@ export function mountPanel(host: HTMLElement, props: PanelProps): PanelHandle {
   const shadow = host.shadowRoot ?? host.attachShadow({ mode: 'open' });
   shadow.replaceChildren();
   const style = document.createElement('style');
-  style.textContent = panelStyles;
+  style.textContent = panelStyles + insightStyles;
   const container = document.createElement('div');
   container.className = 'cw-root';
   shadow.append(style, container);

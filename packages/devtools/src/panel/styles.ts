@@ -102,5 +102,8 @@ pre { margin: 4px 0; padding: 6px; background: var(--soft); border-radius: 6px; 
 .cw-record-banner { flex: 1 0 100%; margin: 0; padding: 4px 8px; border-radius: 6px; background: var(--soft); border: 1px solid var(--accent); overflow-wrap: anywhere; }
 .cw-record-error { flex: 1 0 100%; margin: 0; color: var(--bad); overflow-wrap: anywhere; }
 tr.cw-group th { position: static; background: var(--soft); color: var(--fg); }
+/* The Requests view's budget: one bar split by block. */
+.cw-stack { display: flex; height: 12px; border-radius: 4px; overflow: hidden; background: var(--soft); margin: 4px 0 8px; }
+.cw-stack span { display: block; height: 100%; min-width: 1px; }
 textarea.cw-copy { width: 100%; height: 120px; font: 11px ui-monospace, monospace; }
 `;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { ToolSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ToolSchema } from '@modelcontextprotocol/core';
 import type { McpToolAnnotations } from '../tools/approvalRule.js';
 import { MAX_DEFINITION_CHARS, checkJsonSchema, exceedsJsonChars } from '../tools/checkJsonSchema.js';
 
@@ -13,6 +13,45 @@ export interface McpToolInfo {
   readonly annotations: McpToolAnnotations;
   /** SHA-256 of its description, schemas and annotations (canonical JSON): what drift is judged on. */
   readonly fingerprint: string;
+  /** MCP Apps (`_meta.ui`): its app's `ui://` resource, and who may call it. Absent: no app, callable by the model and apps. */
+  readonly ui?: McpToolUi;
+}
+
+/** A tool's `_meta.ui` (the MCP Apps extension), checked. */
+export interface McpToolUi {
+  /** The `ui://` resource of its app. */
+  readonly resourceUri?: string;
+  /** `model`: sent to the model; `app`: callable by its server's apps. Defaults to both. */
+  readonly visibility: readonly ('model' | 'app')[];
+}
+
+/** Characters of a `ui://` URI, at most. */
+const MAX_URI = 2_048;
+
+/**
+ * A tool's `_meta.ui` (and the deprecated `_meta["ui/resourceUri"]`), or why it cannot be used: a
+ * resource URI that is not `ui://`, a visibility that is not a list of `model` and `app`.
+ */
+function readToolUi(meta: unknown): { readonly ui?: McpToolUi } | { readonly problem: string } {
+  if (!meta || typeof meta !== 'object') return {};
+  const record = meta as Record<string, unknown>;
+  const ui = (record['ui'] && typeof record['ui'] === 'object' ? record['ui'] : {}) as Record<string, unknown>;
+  const uri = ui['resourceUri'] ?? record['ui/resourceUri'];
+  const visibility = ui['visibility'];
+  if (uri === undefined && visibility === undefined) return {};
+  if (uri !== undefined && (typeof uri !== 'string' || !uri.startsWith('ui://') || uri.length > MAX_URI))
+    return { problem: `its _meta.ui.resourceUri is not a ui:// URI of at most ${MAX_URI} characters` };
+  if (
+    visibility !== undefined &&
+    (!Array.isArray(visibility) || visibility.length === 0 || visibility.some((entry) => entry !== 'model' && entry !== 'app'))
+  )
+    return { problem: 'its _meta.ui.visibility is not a list of "model" and "app"' };
+  return {
+    ui: {
+      ...(typeof uri === 'string' ? { resourceUri: uri } : {}),
+      visibility: visibility === undefined ? ['model', 'app'] : [...new Set(visibility as ('model' | 'app')[])],
+    },
+  };
 }
 
 /** A tool the server listed that cannot be used, and why. */
@@ -25,6 +64,33 @@ const MAX_PAGES = 200;
 const MAX_NAME = 128;
 const LIMIT_TEXT = MAX_DEFINITION_CHARS.toLocaleString('en-US');
 const COUNTED = 'every enum and const value, default and string counted';
+/** An HTTP header name's characters (RFC 9110 `tchar`): what an `x-mcp-header` may name. */
+const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+/** The property types a header can carry (SEP-2243): one value, never a structure or a float. */
+const HEADER_TYPES = new Set(['string', 'integer', 'boolean']);
+
+/**
+ * Why a tool's `x-mcp-header` declarations (SEP-2243, protocol revision 2026-07-28: arguments
+ * mirrored into `Mcp-Param-*` request headers) are unusable, or `undefined` when they are fine or
+ * absent: a name that is empty or not a header token, one used twice (in any case), or a property
+ * that is not a string, integer or boolean.
+ */
+export function headerDeclarationProblem(inputSchema: Record<string, unknown>): string | undefined {
+  const properties = inputSchema['properties'];
+  if (!properties || typeof properties !== 'object') return undefined;
+  const seen = new Set<string>();
+  for (const [name, property] of Object.entries(properties as Record<string, unknown>)) {
+    if (!property || typeof property !== 'object' || !('x-mcp-header' in property)) continue;
+    const header = (property as Record<string, unknown>)['x-mcp-header'];
+    if (typeof header !== 'string' || !HEADER_NAME.test(header)) return `'${name}' has an x-mcp-header that is not a header name`;
+    if (seen.has(header.toLowerCase())) return `the x-mcp-header '${header}' is declared twice`;
+    seen.add(header.toLowerCase());
+    const type = (property as Record<string, unknown>)['type'];
+    if (typeof type !== 'string' || !HEADER_TYPES.has(type))
+      return `'${name}' is mirrored into a header but is not a string, integer or boolean`;
+  }
+  return undefined;
+}
 
 /** JSON with object keys sorted, so two equal definitions hash alike whatever their key order. */
 function canonical(value: unknown): string {
@@ -63,6 +129,8 @@ export function fingerprintTool(tool: {
 export async function readToolList(
   page: (cursor: string | undefined) => Promise<{ tools: unknown[]; nextCursor?: string | undefined }>,
   maxTools: number,
+  /** SEP-2243: tools with unusable `x-mcp-header` declarations are skipped (on 2026-07-28 HTTP connections, where headers are sent). */
+  checkHeaders = false,
 ): Promise<{ tools: McpToolInfo[]; skipped: SkippedTool[] }> {
   const tools: McpToolInfo[] = [];
   const skipped: SkippedTool[] = [];
@@ -106,6 +174,16 @@ export async function readToolList(
         skipped.push({ name, reason: `its outputSchema is not valid JSON Schema: ${output}` });
         continue;
       }
+      const header = checkHeaders ? headerDeclarationProblem(tool.inputSchema as Record<string, unknown>) : undefined;
+      if (header) {
+        skipped.push({ name, reason: `its x-mcp-header declarations are invalid (SEP-2243): ${header}` });
+        continue;
+      }
+      const ui = readToolUi((raw as { _meta?: unknown })._meta);
+      if ('problem' in ui) {
+        skipped.push({ name, reason: ui.problem });
+        continue;
+      }
       if (seen.has(tool.name)) {
         skipped.push({ name, reason: 'listed twice' });
         continue;
@@ -123,6 +201,7 @@ export async function readToolList(
         ...(tool.outputSchema ? { outputSchema: tool.outputSchema as Record<string, unknown> } : {}),
         annotations: (tool.annotations ?? {}) as McpToolAnnotations,
         fingerprint: fingerprintTool(tool),
+        ...(ui.ui ? { ui: ui.ui } : {}),
       };
       tools.push(Object.freeze(info));
     }

@@ -13,6 +13,15 @@ import { toModelTool, type ToolRegistry } from '../toolRegistry.js';
 import { storedPrefixOf } from '../threads/branchSummary.js';
 import { providerSearchExchanges } from './providerToolSearch.js';
 import type { ToolPlan } from './toolPlan.js';
+import { jsonRequestSegments, type SerializableRequest, type RequestSegment } from '../requests/requestSegments.js';
+import {
+  countRequestSegments,
+  discoveryTokens,
+  tokensWhere,
+  toolTokensOf,
+  withoutDiscoveryExchanges,
+  type CountedRequest,
+} from '../requests/countedRequest.js';
 
 /** What the accounting of one model call reads (see `LazyDiscovery.usage`). */
 export interface ModelCallAccountingInput {
@@ -22,7 +31,19 @@ export interface ModelCallAccountingInput {
   readonly system: string | undefined;
   readonly messages: readonly Message[];
   readonly providerUsage: ModelCallUsage['providerUsage'];
+  /** The request as counted before the call (see `DiscoveryAccounting.countRequest`), when it was. Defaults to counting it here. */
+  readonly counted?: CountedRequest;
 }
+
+/** A model call's request as inspected for devtools (see `DiscoveryAccounting.inspectRequest`). */
+export interface InspectedRequest {
+  readonly counted: CountedRequest;
+  readonly counting: { readonly method: string; readonly errorBound: number };
+  readonly serialisation: 'adapter' | 'json';
+}
+
+const JSON_RECORD_METHOD =
+  'o200k tokenizer on the request as JSON ({ system, messages, tools }): the model adapter gives no serialisation of its own';
 
 /**
  * Discovery's accounting for one run: what each model call cost and what discovery saved
@@ -35,6 +56,8 @@ export class DiscoveryAccounting {
   readonly #counter: DiscoveryTokenCounter & { countMessages(messages: readonly Message[]): number };
   readonly #countSystem: (system: string) => number;
   readonly #countRequest: (request: { system: string | undefined; messages: readonly Message[]; tools: readonly ModelTool[] }) => number;
+  readonly #serialize: ((request: SerializableRequest) => readonly RequestSegment[]) | undefined;
+  readonly #method: { readonly method: string; readonly errorBound: number };
 
   constructor(registry: ToolRegistry, counter: ToolTokenCounter, provider: string) {
     this.#registry = registry;
@@ -49,6 +72,28 @@ export class DiscoveryAccounting {
     };
     this.#countSystem = (system) => (counter.countSystem ?? jsonSystemTokens)(system);
     this.#countRequest = (request) => (counter.countRequest ?? countRequestTokens)(request);
+    this.#serialize = counter.segments ? (request) => (counter.segments as NonNullable<typeof counter.segments>)(request) : undefined;
+    this.#method = { method: counter.method, errorBound: counter.errorBound };
+  }
+
+  /** How this run's requests are serialised and counted. */
+  get counting(): { readonly method: string; readonly errorBound: number } {
+    return this.#method;
+  }
+
+  /**
+   * A model call's request as the adapter serialises it, counted where each text sits (the counting
+   * its accounting uses); as JSON when the adapter's counter does not serialise requests (see
+   * `ToolTokenCounter.segments`), which the accounting then does not use.
+   */
+  inspectRequest(request: SerializableRequest): InspectedRequest {
+    if (this.#serialize)
+      return { counted: countRequestSegments(this.#serialize(request)), counting: this.#method, serialisation: 'adapter' };
+    return {
+      counted: countRequestSegments(jsonRequestSegments(request)),
+      counting: { method: JSON_RECORD_METHOD, errorBound: this.#method.errorBound },
+      serialisation: 'json',
+    };
   }
 
   /**
@@ -63,6 +108,8 @@ export class DiscoveryAccounting {
 
   #usage(options: ModelCallAccountingInput): ModelCallUsage {
     const { plan } = options;
+    // The adapter serialises its requests: every figure is counted on that, each text where it sits.
+    if (this.#serialize && !plan.providerSearch && !plan.toolChanges) return this.#serializedUsage(options, this.#serialize);
     const system = options.system === undefined ? 0 : this.#countSystem(options.system);
     const reported = options.providerUsage?.inputTokens;
     const input =
@@ -90,6 +137,71 @@ export class DiscoveryAccounting {
       ...(options.providerUsage ? { providerUsage: options.providerUsage } : {}),
     });
     return plan.toolChanges ? this.#toolChangesUsage(base, plan, plan.toolChanges) : base;
+  }
+
+  /**
+   * The accounting of one model call on the adapter's serialisation of its request: the tool
+   * definitions, the discovery tool and the system prompt are the tokens their texts hold where they
+   * sit in the request; all-eager's tools are counted the same way in the request with every tool;
+   * the discovery round trips are the request's tokens minus those of the same request without its
+   * discovery exchanges; the input, the provider's figure or else the whole request's.
+   */
+  #serializedUsage(
+    options: ModelCallAccountingInput,
+    serialize: (request: SerializableRequest) => readonly RequestSegment[],
+  ): ModelCallUsage {
+    const { plan, system, messages } = options;
+    const counted = options.counted ?? countRequestSegments(serialize({ system, messages, tools: plan.tools }));
+    const discoveryName = plan.discoveryTool?.name;
+    const figures = {
+      sent: tokensWhere(counted, (segment) => segment.block === 'tool'),
+      allEager: toolTokensOf(serialize({ system, messages, tools: this.#registry.all().map(toModelTool) })),
+      discoveryTool: discoveryName === undefined ? 0 : tokensWhere(counted, (segment) => segment.tool === discoveryName),
+      system: tokensWhere(counted, (segment) => segment.block === 'system'),
+    };
+    const without = this.#withoutExchanges(messages);
+    const discoveryRoundTrips =
+      without === messages ? 0 : discoveryTokens(counted.segments, serialize({ system, messages: without, tools: plan.tools }));
+    const reported = options.providerUsage?.inputTokens;
+    const saved = figures.allEager - figures.sent;
+    const net = saved - discoveryRoundTrips;
+    const base = discoveryUsage({
+      runId: options.runId,
+      step: options.step,
+      sent: plan.tools,
+      all: [],
+      discoveryTool: plan.discoveryTool,
+      deferred: plan.deferred,
+      newlyDiscovered: plan.newlyDiscovered,
+      messages,
+      counter: this.#counter,
+      discoveryRoundTrips,
+      input: reported === undefined ? { tokens: counted.total, source: 'counted' } : { tokens: reported, source: 'provider' },
+      ...(system === undefined ? {} : { system: figures.system }),
+      ...(plan.auto ? { auto: plan.auto } : {}),
+      ...(options.providerUsage ? { providerUsage: options.providerUsage } : {}),
+    });
+    return {
+      ...base,
+      tokens: { ...base.tokens, sent: figures.sent, allEager: figures.allEager, saved, discoveryTool: figures.discoveryTool, net },
+      eagerWouldBeCheaper: net < 0,
+    };
+  }
+
+  /**
+   * The history without its discovery exchanges (see `withoutDiscoveryExchanges`). A stored branch
+   * the history starts with that holds no discovery exchange (its summary says so) is not read: only
+   * what follows it, unless a result there marks a call of the branch undiscovered (then the whole history is).
+   */
+  #withoutExchanges(messages: readonly Message[]): readonly Message[] {
+    const prefix = storedPrefixOf(messages);
+    if (!prefix || prefix.discovery) return withoutDiscoveryExchanges(messages);
+    const after = messages.slice(prefix.length);
+    const { before } = discoveryExchange(after);
+    if (before.length === 0) return messages;
+    if (before.some((message) => message.role === 'tool' && prefix.openCalls.has(message.toolCallId)))
+      return withoutDiscoveryExchanges(messages);
+    return [...messages.slice(0, prefix.length), ...withoutDiscoveryExchanges(after)];
   }
 
   /**
@@ -206,13 +318,16 @@ function withoutExchanges(messages: readonly Message[], ids: ReadonlySet<string>
 }
 
 /**
- * Tokens discovery added to a history, counted on the messages as serialised (by default their JSON,
- * what the scripted model receives): the discovery calls and results, and calls of undiscovered lazy
- * tools that did not run with their results, minus the same messages without them.
+ * Tokens discovery added to a history: the discovery calls and results, and calls of undiscovered
+ * lazy tools that did not run with their results. By default, what the scripted model receives: the
+ * request of these messages as JSON minus the same request without them, each message where it sits
+ * (the figure of `chatwire.model_call_usage`; the system prompt and tools around the messages do not
+ * change it). With `countMessages`, those messages counted with it minus the same messages without discovery.
  */
-export function countDiscoveryRoundTrips(
-  messages: readonly Message[],
-  countMessages: (messages: readonly Message[]) => number = jsonMessageTokens,
-): number {
-  return countDiscoveryExchange({ countText: countTextTokens, countMessages }, messages);
+export function countDiscoveryRoundTrips(messages: readonly Message[], countMessages?: (messages: readonly Message[]) => number): number {
+  if (countMessages) return countDiscoveryExchange({ countText: countTextTokens, countMessages }, messages);
+  const without = withoutDiscoveryExchanges(messages);
+  if (without === messages) return 0;
+  const request = (list: readonly Message[]) => jsonRequestSegments({ system: undefined, messages: list, tools: [] });
+  return discoveryTokens(request(messages), request(without));
 }

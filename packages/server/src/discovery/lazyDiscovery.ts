@@ -2,6 +2,7 @@ import type { Message, ToolCall } from '@ag-ui/core';
 import { DISCOVERY_TOOL_NAME, type ModelCallUsage } from '@chatwire/core';
 import {
   answerDiscoveryCall,
+  DISCOVERY_SEARCH_DEFAULTS,
   countToolList,
   describeError,
   parseToolArguments,
@@ -12,7 +13,8 @@ import {
 import type { ProviderToolChanges, ProviderToolSearch, ToolTokenCounter } from '../model.js';
 import { toModelTool, type RegisteredTool, type ToolRegistry } from '../toolRegistry.js';
 import { providerSelfCorrectionError } from './providerToolSearch.js';
-import { DiscoveryAccounting, type ModelCallAccountingInput } from './discoveryAccounting.js';
+import { DiscoveryAccounting, type InspectedRequest, type ModelCallAccountingInput } from './discoveryAccounting.js';
+import type { SerializableRequest } from '../requests/requestSegments.js';
 import { PREFETCH_DEFAULTS, type DiscoveryOptions } from './discoveryOptions.js';
 import { DiscoveryPolicy } from './discoveryPolicy.js';
 import { DiscoverySearch } from './discoverySearch.js';
@@ -208,8 +210,8 @@ export class LazyDiscovery {
       const message = `Invalid JSON in the arguments of '${DISCOVERY_TOOL_NAME}': ${describeError(error)}`;
       return { ok: false, content: JSON.stringify({ error: message }), error: message, loaded: [] };
     }
-    const topK = this.#options.topK ?? 5;
-    const minScore = this.#options.minScore ?? 0.3;
+    const topK = this.#options.topK ?? DISCOVERY_SEARCH_DEFAULTS.topK;
+    const minScore = this.#options.minScore ?? DISCOVERY_SEARCH_DEFAULTS.minScore;
     const answer = await answerDiscoveryCall(args, {
       catalog: this.#policy.catalog,
       already: new Set(await this.discovered(history)),
@@ -230,5 +232,10 @@ export class LazyDiscovery {
    */
   usage(options: ModelCallAccountingInput): ModelCallUsage {
     return this.#accounting.usage(options, this.#search.takeReports());
+  }
+
+  /** A model call's request as the adapter serialises it, counted where each text sits, for devtools (see `DiscoveryAccounting.inspectRequest`). */
+  inspectRequest(request: SerializableRequest): InspectedRequest {
+    return this.#accounting.inspectRequest(request);
   }
 }

@@ -4,11 +4,12 @@ import {
   PROTOCOL_VERSION,
   aggregateTokenUsage,
   type Event,
+  type Message,
   type RunFinishedOutcome,
   type TokenUsage,
   type ToolCall,
 } from '@ag-ui/core';
-import { CHATWIRE_EVENTS, createId } from '@chatwire/core/shared';
+import { CHATWIRE_EVENTS, MODEL_REQUEST_EVENT, createId } from '@chatwire/core/shared';
 import { ProviderError } from '../adapters/providerErrors.js';
 import { reportError, safeModelMessage } from '../errors/errorReport.js';
 import { extensionUsage } from '../extensions/chatwireExtension.js';
@@ -25,7 +26,11 @@ import { errorResult, deniedResult, resultEvent } from './resultEvents.js';
 import type { DiscoveryAnswer } from '../discovery/lazyDiscovery.js';
 import { prepareServerCall, triageCalls, type PreparedCall } from './triageCalls.js';
 import { tracedRun } from '../telemetry/tracedRun.js';
+import { makeAppCall, withoutAppCalls } from './appCalls.js';
+import { systemWithContext } from './modelContext.js';
 import { recordedRun } from '../records/runRecords.js';
+import { modelRequestRecord } from '../requests/modelRequestRecord.js';
+import type { InspectedRequest } from '../discovery/discoveryAccounting.js';
 
 /**
  * The agent loop of one AG-UI run. `reviewed` is the review `createChatHandler` already made (and
@@ -128,6 +133,17 @@ async function* runLoop(
       return;
     }
 
+    // An MCP App's call (or the run that continues it after its approval): made, and no model is called.
+    if (options.appCall) {
+      const made = yield* makeAppCall(context, options.appCall);
+      const waiting = yield* executeServerCalls(context, made.serverCalls);
+      const interrupts = [...made.interrupts, ...waiting];
+      yield finished(interrupts.length > 0 ? { type: 'interrupt', interrupts } : { type: 'success' });
+      return;
+    }
+    // The system prompt with the run input's context entries, as every model call of the run reads it.
+    const system = systemWithContext(options.system, options.context);
+
     // Prefetch (opt-in): the best matches of the user's message are loaded before the first model call.
     const prefetched = await context.tools.discovery.prefetch(context.history);
     if (prefetched) yield* prefetchExchange(context, prefetched.call, prefetched.answer);
@@ -139,21 +155,28 @@ async function* runLoop(
       openStep = `model-call-${iteration + 1}`;
       yield { type: EventType.STEP_STARTED, stepName: openStep };
       const plan = await context.tools.discovery.plan(context.history);
-      const sentMessages = withEveryCallAnswered(context.history);
-      const step = yield* streamModelStep(options.model, options.system, context, plan.tools, sentMessages, plan.deferredTools);
+      // The calls MCP Apps made are not the model's: it never reads them.
+      const sentMessages = withoutAppCalls(withEveryCallAnswered(context.history));
+      // Development: the request as the adapter sends it, for devtools, before the call (a call that fails still shows it).
+      const inspected = options.inspectRequests
+        ? context.tools.discovery.inspectRequest({ system, messages: sentMessages, tools: plan.tools })
+        : undefined;
+      if (inspected) yield requestEvent(options, inspected, { runId, step: iteration + 1, messages: sentMessages });
+      const step = yield* streamModelStep(options.model, system, context, plan.tools, sentMessages, plan.deferredTools);
       if (step.usage) usage.push(step.usage);
       const accounting = context.tools.discovery.usage({
         runId,
         step: iteration + 1,
         plan,
-        system: options.system,
+        system,
         messages: sentMessages,
         providerUsage: providerUsageOf(step.usage),
+        ...(inspected?.serialisation === 'adapter' ? { counted: inspected.counted } : {}),
       });
       // Server packages' shares (Code Mode's), for the tools of theirs this call was sent.
       const shares = extensionUsage(
         plan.tools.map((tool) => context.tools.registry.get(tool.name)?.server),
-        { messages: sentMessages, system: options.system, toolsSent: accounting.toolsSent, counter: context.tools.counter },
+        { messages: sentMessages, system, toolsSent: accounting.toolsSent, counter: context.tools.counter },
         (error) => reportError(options.onError, { kind: 'run', error, threadId, runId }),
       );
       yield { type: EventType.CUSTOM, name: CHATWIRE_EVENTS.modelCallUsage, value: { ...accounting, ...shares } };
@@ -202,6 +225,22 @@ async function* runLoop(
     outer?.removeEventListener('abort', forwardAbort);
     runAbort.abort(new Error('The run ended.'));
   }
+}
+
+/** The `chatwire.model_request` event of a model call (see `ChatOptions.inspectRequests`). */
+function requestEvent(
+  options: ChatOptions,
+  inspected: InspectedRequest,
+  call: { readonly runId: string; readonly step: number; readonly messages: readonly Message[] },
+): Event {
+  const value = modelRequestRecord(inspected.counted, {
+    ...call,
+    provider: options.model.provider,
+    model: options.model.model,
+    counting: inspected.counting,
+    serialisation: inspected.serialisation,
+  });
+  return { type: EventType.CUSTOM, name: MODEL_REQUEST_EVENT, value };
 }
 
 /** The provider's own figures for one model call, as `chatwire.model_call_usage` carries them. */

@@ -1,5 +1,14 @@
 import { Fragment, memo, useEffect, useMemo, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
-import { TOOL_PROGRESS_EVENT, messageText, type ChatMessage, type FilePart, type MessagePart, type ToolCallPart } from '@chatwire/core';
+import {
+  MCP_APP_EVENT,
+  TOOL_PROGRESS_EVENT,
+  messageText,
+  type ChatMessage,
+  type FilePart,
+  type MessagePart,
+  type ToolCallPart,
+} from '@chatwire/core';
+import type { McpAppsOptions } from '../mcpApps/mcpAppsOptions.js';
 import { createToolUIRegistry, type ToolUI, type ToolUIRegistry } from '../registry/toolUI.js';
 import { Attachments } from './Attachments.js';
 import { MessageText, preloadMarkdown } from './MessageText.js';
@@ -16,6 +25,12 @@ export interface MessageListProps {
   tools?: readonly ToolUI<string, any, any>[] | ToolUIRegistry;
   /** How discovery steps show. Defaults to `step`. */
   discovery?: DiscoveryDisplay;
+  /**
+   * MCP Apps: the chat they act through and how they show (see {@link McpAppsOptions}). A call whose
+   * MCP server sent an app shows it in a sandboxed frame, unless `tools` has a renderer for the tool.
+   * Defaults to none: such calls render as cards.
+   */
+  apps?: McpAppsOptions;
   /** Answers an approval (for example `(id, approved) => chat.addToolApprovalResponse({ id, approved })`). */
   onApproval?: (approvalId: string, approved: boolean) => void;
   /**
@@ -47,6 +62,7 @@ export interface MessageListProps {
 
 interface RowOptions {
   tools: ToolUIRegistry | undefined;
+  apps: McpAppsOptions | undefined;
   discovery: DiscoveryDisplay | undefined;
   onApproval: ((approvalId: string, approved: boolean) => void) | undefined;
   renderApproval: ((part: ToolCallPart) => ReactNode) | undefined;
@@ -72,6 +88,7 @@ export function MessageList(props: MessageListProps) {
   const options = useMemo<RowOptions>(
     () => ({
       tools: registry,
+      apps: props.apps,
       discovery: props.discovery,
       onApproval: props.onApproval,
       renderApproval: props.renderApproval,
@@ -82,6 +99,7 @@ export function MessageList(props: MessageListProps) {
     }),
     [
       registry,
+      props.apps,
       props.discovery,
       props.onApproval,
       props.renderApproval,
@@ -134,12 +152,21 @@ const MessageRow = memo(function MessageRow(props: {
   );
 });
 
+/** The data of a message's `chatwire.mcp.app` parts by tool call id (the part's id), unchecked. */
+function appDataByCall(parts: readonly MessagePart[]): ReadonlyMap<string, unknown> {
+  const apps = new Map<string, unknown>();
+  for (const part of parts) if (part.type === 'data' && part.name === MCP_APP_EVENT && part.id !== undefined) apps.set(part.id, part.data);
+  return apps;
+}
+
 function AssistantMessage(props: { message: ChatMessage; isLast: boolean; busy: boolean; options: RowOptions }) {
   const { message, options } = props;
   const streaming = props.isLast && props.busy;
   const text = messageText(message);
   // Progress reports (data parts) are drawn on their call's card, not on their own.
   const progress = useMemo(() => toolProgressByCall(message.parts), [message.parts]);
+  // So are MCP Apps: each in its call's card (read when the app view loads).
+  const apps = useMemo(() => (options.apps ? appDataByCall(message.parts) : undefined), [options.apps, message.parts]);
   return (
     <>
       {message.parts.map((part, index) => {
@@ -164,12 +191,14 @@ function AssistantMessage(props: { message: ChatMessage; isLast: boolean; busy: 
                 onApproval={options.onApproval}
                 renderApproval={options.renderApproval}
                 progress={progress.get(part.toolCallId)}
+                app={apps?.get(part.toolCallId)}
+                apps={options.apps}
               />
             );
           case 'file':
             return <Attachments key={index} files={[part]} />;
           default:
-            if (part.type === 'data' && part.name === TOOL_PROGRESS_EVENT) return null;
+            if (part.type === 'data' && (part.name === TOOL_PROGRESS_EVENT || part.name === MCP_APP_EVENT)) return null;
             return options.renderPart ? <Fragment key={index}>{options.renderPart(part, message)}</Fragment> : null;
         }
       })}

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { ChatMessage } from '@chatwire/core';
-import type { ToolServerStatus } from '@chatwire/core/shared';
+import type { RecordedAppMessage, ToolServerStatus } from '@chatwire/core/shared';
 import { buildMcpTimeline, buildTimeline, grantsInChat, type McpTimelineRow } from '../../viewModel/index.js';
 import { ServerGrantsView, type ServerGrantsSource } from './ServerGrantsView.js';
 import { ShowMore, useCappedList } from './ShowMore.js';
@@ -53,6 +53,41 @@ function McpTimeline(props: { rows: readonly McpTimelineRow[] }) {
   );
 }
 
+/** The messages between the page and the MCP Apps in the chat (the apps' bridge), newest first. */
+function AppMessages(props: { messages: readonly RecordedAppMessage[] }) {
+  const capped = useCappedList([...props.messages].reverse(), 100);
+  return (
+    <>
+      <h3>{`MCP Apps: ${props.messages.length} ${props.messages.length === 1 ? 'message' : 'messages'} with the page`}</h3>
+      <table aria-label="MCP App messages">
+        <thead>
+          <tr>
+            <th>Time</th>
+            <th>App</th>
+            <th>Way</th>
+            <th>Method</th>
+          </tr>
+        </thead>
+        <tbody>
+          {capped.items.map((message, index) => (
+            <tr key={index} data-testid="timeline-app-message" data-direction={message.direction} data-method={message.method}>
+              <td>{clock(message.at)}</td>
+              <td>
+                <span className="cw-name">{message.server}</span>
+                <br />
+                <span className="cw-muted">{message.toolCallId}</span>
+              </td>
+              <td>{message.direction === 'in' ? 'app → page' : 'page → app'}</td>
+              <td className="cw-name">{message.method}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <ShowMore list={capped} />
+    </>
+  );
+}
+
 /**
  * Every tool call with the states it went through and the time it spent in each; with MCP servers in
  * the catalog, their connection states, tool-list changes and drift too; with a grants endpoint, the
@@ -62,6 +97,8 @@ export function TimelineView(props: {
   messages: readonly ChatMessage[];
   servers?: readonly ToolServerStatus[] | undefined;
   grants?: ServerGrantsSource | undefined;
+  /** What the MCP Apps and the page said to each other (from the recorded history). */
+  appMessages?: readonly RecordedAppMessage[] | undefined;
 }) {
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
@@ -73,6 +110,7 @@ export function TimelineView(props: {
   const mcpRows = useMemo(() => (props.servers ? buildMcpTimeline(props.servers, props.messages) : []), [props.servers, props.messages]);
   const mcp = mcpRows.length > 0 ? <McpTimeline rows={mcpRows} /> : null;
   const serverGrants = props.grants ? <ServerGrantsView source={props.grants} /> : null;
+  const apps = props.appMessages?.length ? <AppMessages messages={props.appMessages} /> : null;
   if (rows.length === 0) {
     return (
       <div>
@@ -145,6 +183,7 @@ export function TimelineView(props: {
       </table>
       <ShowMore list={capped} />
       <GrantList rows={rows} />
+      {apps}
       {serverGrants}
       {mcp}
     </div>

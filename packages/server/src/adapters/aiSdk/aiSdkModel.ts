@@ -12,6 +12,7 @@ import type {
   AiSdkToolChoice,
 } from './specification.js';
 import { toAiSdkPrompt, toAiSdkTools } from './toAiSdkPrompt.js';
+import { aiSdkRequestSegments } from './aiSdkRequestSegments.js';
 
 /** Options of {@link aiSdkModel}. */
 export interface AiSdkModelOptions {
@@ -33,23 +34,28 @@ export interface AiSdkModelOptions {
   /** Call settings passed through (`maxOutputTokens`, `temperature`, `headers`...). Defaults to none (the provider's defaults). */
   readonly settings?: AiSdkCallSettings;
   /**
-   * How the tools this model is sent are counted for the accounting. Defaults to {@link aiSdkToolTokens}
-   * (o200k on each tool's JSON, an estimate: every provider renders tools its own way); pass a
-   * provider's own counter where there is one (`openAIToolTokens`, `anthropicToolTokens`).
+   * How the requests this model is sent are counted for the accounting. Defaults to
+   * {@link aiSdkToolTokens} with this bridge's serialisation: o200k on the prompt and tools as the
+   * bridge hands them to the provider package (JSON), each text where it sits; an estimate of what the
+   * provider bills, since every provider renders them its own way. Pass a provider's own counter where
+   * there is one (`openAIToolTokens`, `anthropicToolTokens`).
    */
   readonly toolTokens?: ToolTokenCounter;
 }
 
 /**
- * The default count of the tools a bridged model is sent: the o200k tokenizer on the tool's JSON
- * (`{ name, description, parameters }`). An estimate: each provider renders tool definitions into the
- * prompt its own way and tokenizes with its own vocabulary.
+ * The default count of what a bridged model is sent: the o200k tokenizer on the tool's JSON as the
+ * bridge passes it (`{ type: 'function', name, description, inputSchema }`), and, in each `aiSdkModel`,
+ * on the whole request as the bridge passes it (the prompt and the tools, each text where it sits).
+ * An estimate: each provider renders the prompt and tool definitions its own way and tokenizes with
+ * its own vocabulary.
  */
 export const aiSdkToolTokens: ToolTokenCounter = {
   method:
-    'estimate: o200k tokenizer on the tool JSON ({ name, description, parameters }); each provider renders and tokenizes tools its own way',
+    "estimate: o200k tokenizer on the bridge's prompt and tools (JSON), each text where it sits; each provider renders and tokenizes them its own way",
   errorBound: 0.25,
-  countTool: (tool) => countTextTokens(JSON.stringify({ name: tool.name, description: tool.description, parameters: tool.parameters })),
+  countTool: (tool) =>
+    countTextTokens(JSON.stringify({ type: 'function', name: tool.name, description: tool.description, inputSchema: tool.parameters })),
 };
 
 const VERSIONS = new Set(['v2', 'v3', 'v4']);
@@ -102,7 +108,10 @@ export function aiSdkModel(model: AiSdkLanguageModel, options: AiSdkModelOptions
   return {
     provider: vendorOf(provider),
     model: modelId,
-    toolTokens: options.toolTokens ?? aiSdkToolTokens,
+    toolTokens: options.toolTokens ?? {
+      ...aiSdkToolTokens,
+      segments: (request) => aiSdkRequestSegments(request, context, providerTools),
+    },
     stream: (request: ModelRequest) => untilAborted(request.signal, streamChunks(request)),
   };
 

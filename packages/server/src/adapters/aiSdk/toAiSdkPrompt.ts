@@ -143,11 +143,25 @@ function toUserContent(
  * Activity messages are not sent.
  */
 export function toAiSdkPrompt(system: string | undefined, messages: readonly Message[], context: AiSdkPromptContext): AiSdkPromptMessage[] {
+  return promptWithSources(system, messages, context).prompt;
+}
+
+/**
+ * {@link toAiSdkPrompt}, with the index in `messages` of the first message each prompt message
+ * carries (-1 for the leading system message): how the accounting and devtools tell the parts apart.
+ */
+export function promptWithSources(
+  system: string | undefined,
+  messages: readonly Message[],
+  context: AiSdkPromptContext,
+): { readonly prompt: AiSdkPromptMessage[]; readonly sources: number[] } {
   const systemParts = system ? [system] : [];
   const out: AiSdkPromptMessage[] = [];
+  const sources: number[] = [];
   const toolNames = new Map<string, string>();
   let reasoning: AiSdkReasoningPart[] = [];
-  for (const message of messages) {
+  let reasoningFrom = -1;
+  messages.forEach((message, index) => {
     if (message.role !== 'reasoning' && message.role !== 'assistant') reasoning = []; // reasoning goes only with the answer it led to
     switch (message.role) {
       case 'system':
@@ -156,20 +170,26 @@ export function toAiSdkPrompt(system: string | undefined, messages: readonly Mes
         break;
       case 'user': {
         const content = toUserContent(message.content, context);
-        if (content.length) out.push({ role: 'user', content });
+        if (content.length) {
+          out.push({ role: 'user', content });
+          sources.push(index);
+        }
         break;
       }
       case 'reasoning': {
         const artefact = decodeArtefact(message.encryptedValue, context.provider);
-        if (artefact)
+        if (artefact) {
+          if (reasoning.length === 0) reasoningFrom = index;
           reasoning.push({
             type: 'reasoning',
             text: message.content,
             ...(artefact.metadata ? { providerOptions: artefact.metadata } : {}),
           });
+        }
         break;
       }
       case 'assistant': {
+        const from = reasoning.length ? reasoningFrom : index;
         const content: (AiSdkTextPart | AiSdkReasoningPart | AiSdkToolCallPart)[] = [...reasoning];
         reasoning = [];
         if (message.content) content.push({ type: 'text', text: message.content });
@@ -185,7 +205,10 @@ export function toAiSdkPrompt(system: string | undefined, messages: readonly Mes
           });
         }
         // An answer that is reasoning alone (no text, no call) is nothing a provider can take back.
-        if (content.some((part) => part.type !== 'reasoning')) out.push({ role: 'assistant', content });
+        if (content.some((part) => part.type !== 'reasoning')) {
+          out.push({ role: 'assistant', content });
+          sources.push(from);
+        }
         break;
       }
       case 'tool': {
@@ -197,14 +220,19 @@ export function toAiSdkPrompt(system: string | undefined, messages: readonly Mes
         };
         const last = out.at(-1);
         if (last?.role === 'tool') last.content.push(part);
-        else out.push({ role: 'tool', content: [part] });
+        else {
+          out.push({ role: 'tool', content: [part] });
+          sources.push(index);
+        }
         break;
       }
       default:
         break; // activity: not part of the model's conversation
     }
-  }
-  return systemParts.length ? [{ role: 'system', content: systemParts.join('\n\n') }, ...out] : out;
+  });
+  return systemParts.length
+    ? { prompt: [{ role: 'system', content: systemParts.join('\n\n') }, ...out], sources: [-1, ...sources] }
+    : { prompt: out, sources };
 }
 
 /**
