@@ -14,6 +14,12 @@
  *   context, an HTML comment right above the fence whose first line is `<!-- snippet: context` and whose
  *   lines up to `-->` are TypeScript (imports, `declare const model: ...`) compiled before the block.
  * - The packages resolve to their sources (the `@chatwire/source` condition), so no build is needed.
+ * - A document that goes on building the app of another (`<!-- snippet: continues README.md -->`, on a line
+ *   of its own) starts from that document's files: its blocks import them (`./src/tools.ts`) and replace
+ *   those they name again. `appSteps(document)` lists what a reader following the chain does (the files,
+ *   whole, and the commands of `sh` blocks marked `<!-- snippet: run -->`); a block in a language without
+ *   comments names its file with `<!-- snippet: file mcp.json -->` above its fence. The new-user test
+ *   (scripts/newUserApp.mjs) builds that app in a fresh Vite project.
  *
  *   node scripts/checkSnippets.mjs           check every document
  *   node scripts/checkSnippets.mjs --list    print what would be checked and skipped
@@ -45,18 +51,31 @@ export function documents() {
 }
 
 /**
- * The fenced `ts`/`tsx` blocks of a Markdown text: language, code, the line of the fence (1-based),
- * and whether it is marked as a fragment.
+ * Every fenced block of a Markdown text, in order: its language (as written after the fence), code, the line
+ * of the fence (1-based) and the line just above it.
  */
-export function extractBlocks(markdown) {
+function fencedBlocks(markdown) {
   const lines = markdown.split('\n');
   const blocks = [];
   for (let index = 0; index < lines.length; index++) {
-    const open = /^```(ts|tsx|typescript)\s*$/.exec(lines[index] ?? '');
+    const open = /^```([\w-]*)\s*$/.exec(lines[index] ?? '');
     if (!open) continue;
     const start = index;
     const body = [];
     for (index++; index < lines.length && !/^```\s*$/.test(lines[index] ?? ''); index++) body.push(lines[index]);
+    blocks.push({ language: open[1], code: body.join('\n'), line: start + 1, lines, start });
+  }
+  return blocks;
+}
+
+/**
+ * The fenced `ts`/`tsx` blocks of a Markdown text: language, code, the line of the fence (1-based),
+ * and whether it is marked as a fragment.
+ */
+export function extractBlocks(markdown) {
+  const blocks = [];
+  for (const { language, code, lines, start } of fencedBlocks(markdown)) {
+    if (!['ts', 'tsx', 'typescript'].includes(language)) continue;
     // A hidden context: `<!-- snippet: context` ... `-->` ending on the line above the fence.
     let context = '';
     if ((lines[start - 1] ?? '').trim() === '-->') {
@@ -65,14 +84,49 @@ export function extractBlocks(markdown) {
       if (first >= 0 && (lines[first] ?? '').trim() === '<!-- snippet: context') context = lines.slice(first + 1, start - 1).join('\n');
     }
     blocks.push({
-      language: open[1] === 'tsx' ? 'tsx' : 'ts',
-      code: body.join('\n'),
+      language: language === 'tsx' ? 'tsx' : 'ts',
+      code,
       context,
       line: start + 1,
       fragment: (lines[start - 1] ?? '').trim() === FRAGMENT_MARKER,
     });
   }
   return blocks;
+}
+
+/** `<!-- snippet: continues README.md -->`: the document goes on building that document's app. */
+const CONTINUES_MARKER = /^<!-- snippet: continues ([\w./-]+\.md) -->$/m;
+/** `<!-- snippet: file mcp.json -->` above a fence: the file a block in a language without comments is. */
+const FILE_MARKER = /^<!-- snippet: file ((?:[\w-]+\/)*[\w.-]+) -->$/;
+/** `<!-- snippet: run -->` above an `sh` fence: commands the reader runs in the app's folder. */
+export const RUN_MARKER = '<!-- snippet: run -->';
+
+/**
+ * What a reader following `document` does to their app, in order, starting with the documents it continues
+ * (`<!-- snippet: continues ... -->`, followed first): `{ kind: 'file', path, code, context, where }` for
+ * each block that names a file (a later one replaces an earlier one of the same path) and
+ * `{ kind: 'run', commands, where }` for each `sh` block marked to run. `document` is relative to the
+ * repository root.
+ */
+export function appSteps(document, seen = new Set()) {
+  if (seen.has(document)) throw new Error(`${document} continues itself (${[...seen].join(' -> ')}).`);
+  seen.add(document);
+  const markdown = readFileSync(resolve(root, document), 'utf8');
+  const continued = CONTINUES_MARKER.exec(markdown)?.[1];
+  const steps = continued ? appSteps(continued, seen) : [];
+  const typescript = new Map(extractBlocks(markdown).map((block) => [block.line, block]));
+  for (const { language, code, line, lines, start } of fencedBlocks(markdown)) {
+    const where = `${document}:${line}`;
+    const above = (lines[start - 1] ?? '').trim();
+    const block = typescript.get(line);
+    const path = block && !block.fragment ? namedFile(code) : FILE_MARKER.exec(above)?.[1];
+    if (path && !path.split('/').includes('..')) steps.push({ kind: 'file', path, code, context: block?.context ?? '', where });
+    else if (language === 'sh' && above === RUN_MARKER) {
+      const commands = code.split('\n').map((command) => command.replace(/\s+#.*$/, '').trim());
+      steps.push({ kind: 'run', commands: commands.filter((command) => command && !command.startsWith('#')), where });
+    }
+  }
+  return steps;
 }
 
 /** The file name a block asks for with its first line (`// tools.ts` or `// server.ts: ...`), if any. */
@@ -93,6 +147,13 @@ function main() {
   for (const document of documents_) {
     const folder = join(out, relative(root, resolve(root, document)).replace(/[/\\.]/g, '_'));
     const taken = new Set();
+    // A document that continues another's app starts from that app's files (its own blocks replace them).
+    const continued = CONTINUES_MARKER.exec(readFileSync(resolve(root, document), 'utf8'))?.[1];
+    for (const step of continued ? appSteps(continued) : []) {
+      if (step.kind !== 'file') continue;
+      mkdirSync(dirname(join(folder, step.path)), { recursive: true });
+      writeFileSync(join(folder, step.path), `// ${step.where}\n${step.context ? `${step.context}\n// ---\n` : ''}${step.code}\n`);
+    }
     for (const [index, block] of extractBlocks(readFileSync(resolve(root, document), 'utf8')).entries()) {
       const where = `${relative(root, resolve(root, document))}:${block.line}`;
       if (block.fragment) {
@@ -125,6 +186,8 @@ function main() {
     for (const where of skipped) console.log(`skip   ${where} (fragment)`);
     return;
   }
+  // The docs' apps are Vite apps: their page code has Vite's client types (CSS imports, import.meta.env), as the template's.
+  writeFileSync(join(out, 'vite-env.d.ts'), '/// <reference types="vite/client" />\n');
   writeFileSync(
     join(out, 'tsconfig.json'),
     JSON.stringify(

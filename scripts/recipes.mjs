@@ -14,6 +14,13 @@
  *   `express.json()` in front of the handler, and without it.
  * - hono: the production server (@hono/node-server).
  * - nextjs: `next build`, then `next start` (the App Router route handler).
+ * - full (examples/full: the README's app with MCP servers from mcp.json, threads in PGlite, grants, devtools and
+ *   @chatwire/ui): `tsc -b`; `vite build` with MCP configured must exit by itself within 60 s and start no MCP
+ *   server; five saves of its server file in `vite` dev leave one process per configured stdio server (counted in
+ *   /proc) with the threads endpoint answering after each, and none once the dev server stopped on SIGTERM; then
+ *   `vite` dev in Chromium (tests/recipes/full.spec.ts: a lazy tool, an MCP tool, an approval, a grant, a reload
+ *   that keeps the thread and the devtools' turns, the thread list, and the docs' screenshots at 1280 and 390 px,
+ *   written to docs/images with DOCS_SCREENSHOTS=1).
  *
  *   node scripts/recipes.mjs                 every recipe
  *   node scripts/recipes.mjs vite hono       only these
@@ -21,123 +28,26 @@
  * RECIPES_PORT is the first of the ports the servers take (default: free ones); KEEP_RECIPES=1
  * keeps the folder.
  */
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { cpSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { appendFileSync, cpSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative, sep } from 'node:path';
-import { appEnvironment, packPackages, repositoryRoot, timedSteps } from './packPackages.mjs';
+import { delimiter, join, relative, sep } from 'node:path';
+import { appHarness, serverProcesses, stdioServersOf } from './appHarness.mjs';
+import { packPackages, repositoryRoot, timedSteps } from './packPackages.mjs';
 
-const ALL = ['vite', 'express', 'hono', 'nextjs'];
+const ALL = ['vite', 'express', 'hono', 'nextjs', 'full'];
 const chosen = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
 for (const name of chosen) if (!ALL.includes(name)) throw new Error(`Unknown recipe ${name} (recipes: ${ALL.join(', ')}).`);
 const recipes = chosen.length > 0 ? chosen : ALL;
 const keep = process.env['KEEP_RECIPES'] === '1';
-let nextPort = process.env['RECIPES_PORT'] ? Number(process.env['RECIPES_PORT']) : undefined;
 
-/** npm exports its own settings to scripts; commands run in a recipe must not act on this repository. */
-const cleanEnv = appEnvironment(['node_env', 'chatwire_secret']);
-
-function freePort() {
-  if (nextPort !== undefined) return Promise.resolve(nextPort++);
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-/** Runs a command to its end; its output is shown only when it fails (or always with `inherit`). */
-function run(command, args, { cwd, env = {}, inherit = false, timeoutMs }) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, {
-      cwd,
-      env: { ...cleanEnv, ...env },
-      stdio: inherit ? 'inherit' : ['ignore', 'pipe', 'pipe'],
-      detached: timeoutMs !== undefined,
-    });
-    // With a time limit the command runs in its own process group, stopped whole when the time is up.
-    const timer =
-      timeoutMs === undefined
-        ? undefined
-        : setTimeout(() => {
-            try {
-              process.kill(-child.pid, 'SIGKILL');
-            } catch {
-              // gone already
-            }
-          }, timeoutMs);
-    child.on('close', () => clearTimeout(timer));
-    let output = '';
-    child.stdout?.on('data', (chunk) => (output += chunk));
-    child.stderr?.on('data', (chunk) => (output += chunk));
-    child.on('error', reject);
-    child.on('close', (code, signal) =>
-      code === 0
-        ? resolve(output)
-        : reject(new Error(`\`${command} ${args.join(' ')}\` in ${cwd} failed (${signal ?? `exit ${code}`})\n${output}`)),
-    );
-  });
-}
-
-/** Starts a server (in its own process group, so it stops with its children) and waits until `url` answers. */
-async function start(command, args, { cwd, env = {}, url }) {
-  const child = spawn(command, args, { cwd, env: { ...cleanEnv, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  let output = '';
-  child.stdout.on('data', (chunk) => (output += chunk));
-  child.stderr.on('data', (chunk) => (output += chunk));
-  let exited = false;
-  child.on('exit', () => (exited = true));
-  const stop = () =>
-    new Promise((resolve) => {
-      if (exited) return resolve();
-      child.once('exit', () => resolve());
-      try {
-        process.kill(-child.pid, 'SIGTERM');
-      } catch {
-        resolve();
-      }
-      setTimeout(() => {
-        try {
-          process.kill(-child.pid, 'SIGKILL');
-        } catch {
-          // gone already
-        }
-      }, 5_000).unref();
-    });
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (exited) throw new Error(`\`${command} ${args.join(' ')}\` exited before serving ${url}\n${output}`);
-    try {
-      const response = await fetch(url);
-      if (response.ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) {
-      await stop();
-      throw new Error(`\`${command} ${args.join(' ')}\` did not serve ${url} within 60 s\n${output}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  return { stop, output: () => output };
-}
-
-/** Drives the page at `baseURL` in Chromium (tests/recipes/recipe.spec.ts). */
-function drive(baseURL, label) {
-  return run(join(repositoryRoot, 'node_modules', '.bin', 'playwright'), ['test', '-c', 'tests/recipes/playwright.config.ts'], {
-    cwd: repositoryRoot,
-    env: { RECIPE_URL: baseURL, RECIPE_LABEL: label },
-    inherit: true,
-  });
-}
+const { freePort, run, start, drive } = appHarness({
+  drop: ['node_env', 'chatwire_secret'],
+  firstPort: process.env['RECIPES_PORT'] ? Number(process.env['RECIPES_PORT']) : undefined,
+});
 
 /** Serves the recipe with `command`, drives it in Chromium, stops it. */
-async function serveAndDrive(label, command, args, { cwd, env = {}, path = '/' }) {
+async function serveAndDrive(label, command, args, { cwd, env = {}, path = '/', spec }) {
   const port = await freePort();
   const baseURL = `http://127.0.0.1:${port}`;
   const server = await start(command, args(port), {
@@ -146,7 +56,7 @@ async function serveAndDrive(label, command, args, { cwd, env = {}, path = '/' }
     url: `${baseURL}${path}`,
   });
   try {
-    await drive(baseURL, label);
+    await drive(baseURL, label, { spec });
   } finally {
     await server.stop();
   }
@@ -165,6 +75,78 @@ async function postRun(url) {
 }
 
 const { step, report } = timedSteps('recipes');
+
+/** Polls `check` until it holds, for at most `ms`; then fails with `why()`. */
+async function until(check, ms, why) {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(why());
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+/**
+ * The app's MCP children in `vite` dev, counted from the process table: one per configured stdio server after the
+ * first request, and after each of five saves of the server file (each restarts the dev server, which closes the
+ * old ones), with the threads endpoint answering each time (the re-imported file's PGlite store opens its folder);
+ * none once the dev server stopped on SIGTERM. A child being stopped may stay in the table for a moment (stdin
+ * closed, then SIGTERM after 2 s): each count must settle within 15 s; a leak never does.
+ */
+async function devServerLifecycle(app, env) {
+  const servers = stdioServersOf(app);
+  const one = JSON.stringify(Object.fromEntries(servers.map(({ name }) => [name, 1])));
+  const none = JSON.stringify(Object.fromEntries(servers.map(({ name }) => [name, 0])));
+  const settles = (expected, when) =>
+    until(
+      () => JSON.stringify(serverProcesses(app, servers)) === expected,
+      15_000,
+      () => `${when}: MCP server processes ${JSON.stringify(serverProcesses(app, servers))}, expected ${expected}`,
+    );
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const server = await start(bin(app, 'vite'), ['--port', String(port), '--host', '127.0.0.1', '--strictPort', '--clearScreen', 'false'], {
+    cwd: app,
+    env,
+    url: `${url}/`,
+  });
+  const serverFile = join(app, 'src', 'server.ts');
+  const original = readFileSync(serverFile, 'utf8');
+  const requests = async (when) => {
+    // The catalog's first read connects the servers (they start on first use).
+    const catalog = await (await fetch(`${url}/api/tools`)).json();
+    for (const { name } of servers)
+      if (!catalog.tools?.some((tool) => tool.name.startsWith(`${name}__`))) throw new Error(`${when}: no tools of ${name} in the catalog`);
+    const threads = await fetch(`${url}/api/threads`);
+    if (threads.status !== 200) throw new Error(`${when}: GET /api/threads answered ${threads.status} ${await threads.text()}`);
+  };
+  try {
+    await requests('after the start');
+    await settles(one, 'after the first request');
+    for (let save = 1; save <= 5; save++) {
+      appendFileSync(serverFile, `// save ${save}\n`);
+      await until(
+        () => server.output().split('server restarted').length - 1 === save,
+        60_000,
+        () => `no restart after save ${save}:\n${server.output()}`,
+      );
+      await requests(`after save ${save}`);
+      await settles(one, `after save ${save}`);
+    }
+    // The dev server alone (not its process group): it must stop its children itself.
+    server.signal('SIGTERM');
+    let timer;
+    const stopped = await Promise.race([server.exited, new Promise((resolve) => (timer = setTimeout(() => resolve('late'), 30_000)))]);
+    clearTimeout(timer);
+    if (stopped === 'late') throw new Error(`the dev server did not stop within 30 s of SIGTERM:\n${server.output()}`);
+    await settles(none, 'after the dev server stopped');
+    console.log(
+      `recipes: full: ${servers.length} stdio servers (${servers.map(({ name }) => name).join(', ')}): one process each after 5 saves, none after the stop`,
+    );
+  } finally {
+    await server.stop();
+    writeFileSync(serverFile, original);
+  }
+}
 
 const secret = randomBytes(32).toString('hex');
 const production = { NODE_ENV: 'production', CHATWIRE_SECRET: secret };
@@ -230,6 +212,26 @@ const CHECKS = {
     await step('hono: typecheck and vite build', () => run('npm', ['run', '--silent', 'build'], { cwd: app }));
     await step('hono: production server in Chromium', () => serveAndDrive('hono', 'npm', () => ['start'], { cwd: app, env: production }));
   },
+  async full(app) {
+    // As `npm run dev` runs Vite: with the app's node_modules/.bin on the PATH, where mcp.json's commands are.
+    const env = { PATH: `${join(app, 'node_modules', '.bin')}${delimiter}${process.env['PATH']}` };
+    await step('full: typecheck (tsc -b)', () => run('npm', ['run', '--silent', 'typecheck'], { cwd: app }));
+    await step('full: vite build with MCP configured exits by itself within 60 s and starts no MCP server', async () => {
+      await run(bin(app, 'vite'), ['build', '--logLevel', 'warn'], { cwd: app, env, timeoutMs: 60_000 });
+      const left = serverProcesses(app, stdioServersOf(app));
+      if (Object.values(left).some((count) => count > 0)) throw new Error(`vite build left MCP servers running: ${JSON.stringify(left)}`);
+    });
+    await step('full: five saves of src/server.ts in vite dev: one process per stdio server, none after the stop', () =>
+      devServerLifecycle(app, env),
+    );
+    await step('full: vite dev in Chromium', () =>
+      serveAndDrive('full', bin(app, 'vite'), (port) => ['--port', String(port), '--host', '127.0.0.1', '--strictPort'], {
+        cwd: app,
+        env,
+        spec: 'full.spec.ts',
+      }),
+    );
+  },
   async nextjs(app) {
     await step('nextjs: next build', () => run('npm', ['run', '--silent', 'build'], { cwd: app, env: { NEXT_TELEMETRY_DISABLED: '1' } }));
     await step('nextjs: next start in Chromium', () =>
@@ -251,7 +253,7 @@ try {
     const app = join(root, name);
     cpSync(join(repositoryRoot, 'examples', name), app, {
       recursive: true,
-      filter: (source) => !/[/\\](node_modules|dist|\.next|chatwire-packages)([/\\]|$)/.test(relative(repositoryRoot, source)),
+      filter: (source) => !/[/\\](node_modules|dist|\.next|\.data|chatwire-packages)([/\\]|$)/.test(relative(repositoryRoot, source)),
     });
     await step(`${name}: npm run install-into (the tarballs, then the recipe's own dependencies)`, () =>
       run('node', [join(repositoryRoot, 'scripts', 'installInto.mjs'), app, '--tarballs', tarballs], { cwd: repositoryRoot }),

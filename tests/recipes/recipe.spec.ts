@@ -26,7 +26,8 @@ test.afterEach(() => {
 });
 
 test(`${label}: a streamed answer, a lazy server tool after its discovery step, a browser tool after Approve, Deny`, async ({ page }) => {
-  const status = page.getByTestId('status');
+  // The README's page says its status in its one <output> (the page is the README's, unchanged: no test ids).
+  const status = page.locator('form output');
   await send(page, 'hello from the recipe');
   await expect(page.locator('[data-role="assistant"]').last()).toContainText('You said: "hello from the recipe"');
   await expect(status).toHaveText('ready');

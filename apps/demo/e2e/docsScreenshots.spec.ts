@@ -15,6 +15,8 @@ test('the docs screenshots: the demo with the devtools open', async ({ page }) =
   await expect(page.getByTestId('status')).toHaveText('waiting for approval');
   await page.getByRole('button', { name: 'Chatwire devtools' }).click();
   const panel = page.getByTestId('chatwire-devtools');
+  // The panel words the chat's status as the page's header does.
+  await expect(panel.getByTestId('devtools-status')).toHaveText('waiting for approval');
   await panel.getByRole('tab', { name: 'Tokens' }).click();
   await expect(panel.getByTestId('tokens-turn-row')).toHaveCount(2);
   await expect(panel.getByTestId('savings-conversation')).toHaveText(/^Discovery (saved|cost) [\d,]+ (more )?tokens$/);

@@ -23,10 +23,6 @@ const stateOf = (part: ToolCallPart) =>
           ? 'stopped'
           : 'working…';
 
-/**
- * The README's page, the smallest chat: messages, each tool call's state, the discovery step, Approve / Deny. For the
- * whole UI (Markdown, tool cards, approvals with grants, a composer) use @chatwire/ui (docs/components.md).
- */
 export function Chat() {
   const chat = useChat({ api: '/api/chat', tools });
   const [text, setText] = useState('');
@@ -75,7 +71,7 @@ export function Chat() {
       ))}
       <input aria-label="Message" value={text} onChange={(event) => setText(event.target.value)} />
       <button disabled={chat.status === 'submitted' || chat.status === 'streaming'}>Send</button>
-      <output data-testid="status">{waiting ? 'waiting for your approval' : chat.status}</output>
+      <output>{waiting ? 'waiting for your approval' : chat.status}</output>
     </form>
   );
 }

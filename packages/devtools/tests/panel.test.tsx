@@ -494,6 +494,53 @@ describe('the devtools panel', () => {
     expect(root.querySelector('[data-testid="size-card"]')?.getAttribute('data-size')).toBe('large');
   });
 
+  it('says "waiting for approval" in its status while a call waits for its approval, "ready" once it is answered', async () => {
+    // A run that ends on an approval question (an AG-UI interrupt), then the run that answers the denial.
+    const asking: ChatConnection = {
+      async *run(input) {
+        const { threadId, runId } = input;
+        yield { type: 'RUN_STARTED', threadId, runId };
+        if (input.resume === undefined) {
+          yield { type: 'TOOL_CALL_START', toolCallId: 'c1', toolCallName: 'refundOrder', parentMessageId: 'a1' };
+          yield { type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: '{"orderId":"ORD-1"}' };
+          yield { type: 'TOOL_CALL_END', toolCallId: 'c1' };
+          yield {
+            type: 'RUN_FINISHED',
+            threadId,
+            runId,
+            outcome: { type: 'interrupt', interrupts: [{ id: 'ap1', reason: 'tool_approval', toolCallId: 'c1' }] },
+          };
+          return;
+        }
+        yield { type: 'TEXT_MESSAGE_START', messageId: 'm2', role: 'assistant' };
+        yield { type: 'TEXT_MESSAGE_CONTENT', messageId: 'm2', delta: 'Not refunded.' };
+        yield { type: 'TEXT_MESSAGE_END', messageId: 'm2' };
+        yield { type: 'RUN_FINISHED', threadId, runId };
+      },
+    };
+    const client = new ChatClient({ connection: asking });
+    render(<ChatwireDevtools client={client} initialOpen catalogUrl={undefined} />);
+    const status = () => shadow()?.querySelector('[data-testid="devtools-status"]')?.textContent;
+    await waitFor(() => expect(status()).toBe('ready'));
+    await act(async () => {
+      await client.sendMessage('refund ORD-1');
+    });
+    expect(client.getSnapshot().status).toBe('ready');
+    await waitFor(() => expect(status()).toBe('waiting for approval'));
+    await act(async () => {
+      client.addToolApprovalResponse({ id: 'ap1', approved: false });
+    });
+    await waitFor(() =>
+      expect(
+        client
+          .getSnapshot()
+          .messages.at(-1)
+          ?.parts.some((part) => part.type === 'text'),
+      ).toBe(true),
+    );
+    await waitFor(() => expect(status()).toBe('ready'));
+  });
+
   it('closes with Escape and stops listening to the chat (only the history recorder stays)', async () => {
     const client = new ChatClient({ connection });
     await client.sendMessage('first');

@@ -10,6 +10,7 @@ import {
   createGrantsHandler,
   createMemoryStore,
   createMemoryThreadStore,
+  createPgliteThreadStore,
   createScriptedModel,
   createThreadsHandler,
   createToolsHandler,
@@ -317,6 +318,34 @@ describe('chatwireVitePlugin closes what its handlers opened with the Vite serve
     await server.close();
     expect(resource).toMatchObject({ opened: 1, closed: 1 });
   });
+
+  it('a PGlite thread store a request opened is closed on a restart, so the server file’s new store opens its folder', async () => {
+    // What a save of the server file does in `vite` dev: the config and the file it imports load again (a new
+    // store on the same folder, in the same process), and the old server closes.
+    const dataDir = join(root, 'threads-restart');
+    const before = createPgliteThreadStore({ dataDir });
+    const server: ViteDevServer = await createServer({
+      configFile: false,
+      root,
+      logLevel: 'silent',
+      plugins: [chatwireVitePlugin({ '/api/threads': createThreadsHandler({ threads: before }) })],
+      server: { host: '127.0.0.1', port: 0, hmr: false, ws: false },
+    });
+    await server.listen();
+    const after = createPgliteThreadStore({ dataDir });
+    try {
+      expect((await fetch(`${urlOf(server)}/api/threads`)).status).toBe(200);
+      // While the first store holds the folder, a second one in this process is refused.
+      await expect(after.ready()).rejects.toMatchObject({ code: 'threads-folder-in-use' });
+      await server.restart();
+      await after.ready();
+      await after.append('', 't1', { parentId: null, messages: [user('kept', 'm1')] });
+      expect((await after.list('', { limit: 10 })).threads.map((thread) => thread.id)).toEqual(['t1']);
+    } finally {
+      await server.close();
+      await after.close();
+    }
+  }, 60_000);
 
   it('what a server file opened as it was imported (outside any request) closes with the next plugin’s server', async () => {
     const early = { closed: 0, close: () => void early.closed++ };

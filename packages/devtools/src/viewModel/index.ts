@@ -1,3 +1,4 @@
+export { chatStatusWords } from './chatStatus.js';
 export { buildTokensView, savingsAtAGlance } from './tokens.js';
 export type { ModelCallRow, SavingsAtAGlance, SavingsFigure, TokensView, TurnTokens } from './tokens.js';
 export { buildToolRows, discoveryOrigins, groupToolRows, usedTools } from './tools.js';

@@ -1,5 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { closeWithServer } from '../http/serverResources.js';
 import { FOLDER_LOCK_FILE, lockFolder, type FolderHolder, type FolderLock } from './folderLock.js';
 import { createSqlThreadStore, type SqlDatabase, type SqlSession } from './sqlThreadStore.js';
 import { ThreadStoreError, type ThreadStore } from './threadStore.js';
@@ -107,7 +108,10 @@ async function startPglite(dataDir: string): Promise<PgliteLike> {
  * when the process exits; one left by a process that is gone is taken over), and a second process
  * on the same folder is refused with {@link PgliteFolderError} `threads-folder-in-use`. For several
  * instances use `createPostgresThreadStore` (the same schema). Needs the optional peer dependency
- * `@electric-sql/pglite`. The folder is opened and the schema created by `ready()` or on first use.
+ * `@electric-sql/pglite`. The folder is opened and the schema created by `ready()` or on first use. A store
+ * opened while a `chatwireVitePlugin` server answers a request is closed with that server (`closeWithServer`): a
+ * dev server that restarts on a save of the server file closes it before the file's new store opens the folder.
+ * After `close()`, a later use opens the folder again.
  *
  * @example
  * ```ts
@@ -119,6 +123,7 @@ async function startPglite(dataDir: string): Promise<PgliteLike> {
 export function createPgliteThreadStore(options: PgliteThreadStoreOptions): ThreadStore & Pick<Required<ThreadStore>, 'ready'> {
   const given = 'db' in options ? options.db : undefined;
   let opened: Promise<{ db: PgliteLike; lock?: FolderLock }> | undefined;
+  let untie: (() => void) | undefined;
   const open = () => {
     const dataDir = (options as { dataDir: string }).dataDir;
     const folder = folderOf(dataDir);
@@ -128,6 +133,9 @@ export function createPgliteThreadStore(options: PgliteThreadStoreOptions): Thre
     attempt.catch((error: unknown) => {
       if (error instanceof PgliteFolderError && error.code === 'threads-folder-in-use' && opened === attempt) opened = undefined;
     });
+    // Closed with the Vite server whose request opened it: a dev server restarting on a save of the server file
+    // loads a new store for the same folder, which this one would otherwise keep refused in this process.
+    untie = closeWithServer(db);
     return attempt;
   };
   const instance = async (): Promise<PgliteLike> => given ?? (await (opened ??= open())).db;
@@ -136,7 +144,10 @@ export function createPgliteThreadStore(options: PgliteThreadStoreOptions): Thre
     transaction: async (work) => (await instance()).transaction(work),
     close: async () => {
       if (given || !opened) return;
+      // A later use opens the folder again.
       const current = opened;
+      opened = undefined;
+      untie?.();
       let store: Awaited<typeof current>;
       try {
         store = await current;
