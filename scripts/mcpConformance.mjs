@@ -1,13 +1,14 @@
 #!/usr/bin/env node
 /**
  * `npm run test:mcp-conformance`: the MCP conformance suite (@modelcontextprotocol/conformance) runs
- * its client scenarios against Chatwire's MCP client (packages/mcp/tests/conformance/conformanceClient.ts).
- * Each scenario starts the suite's own test server on loopback, runs the client against it and
- * checks what went over the wire (the suite's servers take a random port on every interface for the
- * seconds a scenario lasts: they read their port synchronously, so a loopback-only bind, which
+ * its client scenarios against Chatwire's MCP client (packages/mcp/tests/conformance/conformanceClient.ts),
+ * once per protocol revision: 2025-11-25 (the `initialize` handshake) and 2026-07-28 (stateless, per-request
+ * `_meta`, `server/discover`). Each scenario starts the suite's own test server on loopback, runs the client
+ * against it and checks what went over the wire (the suite's servers take a random port on every interface
+ * for the seconds a scenario lasts: they read their port synchronously, so a loopback-only bind, which
  * resolves its host first, breaks them). The OAuth scenarios (auth/*) do not apply: @chatwire/mcp sends
- * the headers its configuration names and runs no OAuth flow (docs/mcp.md). Exits 1 when a
- * scenario that applies fails.
+ * the headers its configuration names and runs no OAuth flow (docs/mcp.md). Exits 1 when a scenario
+ * that applies fails. `node scripts/mcpConformance.mjs 2026-07-28 tools_call` runs one.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -16,22 +17,41 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 const root = resolve(import.meta.dirname, '..');
-/** The client scenarios that apply to a client without OAuth. */
-export const SCENARIOS = ['initialize', 'tools_call', 'elicitation-sep1034-client-defaults', 'sse-retry'];
+/**
+ * The client scenarios each revision requires (the suite's requirements/<revision>.yaml), without OAuth.
+ * Not listed: json-schema-2020-12-preservation (unscored, added after the revisions' release), which
+ * fails one check on purpose: the model is sent tool schemas without `$schema` (docs/mcp.md).
+ */
+export const SCENARIOS = {
+  '2025-11-25': ['initialize', 'tools_call', 'elicitation-sep1034-client-defaults', 'sse-retry'],
+  '2026-07-28': [
+    'tools_call',
+    'request-metadata',
+    'sep-2322-client-request-state',
+    'http-standard-headers',
+    'http-custom-headers',
+    'http-invalid-tool-headers',
+    'json-schema-ref-no-deref',
+  ],
+};
 const cli = join(root, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
 const hooks = join(root, 'packages', 'mcp', 'tests', 'conformance', 'node20Hooks.mjs');
 
 // Absolute paths: the suite runs the command from its results folder, outside the repository.
 const tsx = pathToFileURL(join(root, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
 const client = `${process.execPath} --conditions=@chatwire/source --import ${tsx} ${join(root, 'packages', 'mcp', 'tests', 'conformance', 'conformanceClient.ts')}`;
+const [onlyRevision, ...onlyScenarios] = process.argv.slice(2);
+const runs = Object.entries(SCENARIOS)
+  .filter(([revision]) => !onlyRevision || revision === onlyRevision)
+  .flatMap(([revision, scenarios]) => (onlyScenarios.length ? onlyScenarios : scenarios).map((scenario) => ({ revision, scenario })));
 // The suite writes results/ where it runs: a temporary folder, not the repository.
 const cwd = mkdtempSync(join(tmpdir(), 'chatwire-mcp-conformance-'));
 const failed = [];
 try {
-  for (const scenario of process.argv.slice(2).length ? process.argv.slice(2) : SCENARIOS) {
+  for (const { revision, scenario } of runs) {
     const run = spawnSync(
       process.execPath,
-      ['--import', hooks, cli, 'client', '--command', client, '--scenario', scenario, '--timeout', '30000'],
+      ['--import', hooks, cli, 'client', '--command', client, '--scenario', scenario, '--spec-version', revision, '--timeout', '30000'],
       {
         cwd,
         encoding: 'utf8',
@@ -40,9 +60,9 @@ try {
     );
     const output = `${run.stdout}${run.stderr}`;
     const ok = run.status === 0;
-    console.log(`${ok ? 'PASS' : 'FAIL'} ${scenario}`);
+    console.log(`${ok ? 'PASS' : 'FAIL'} ${revision} ${scenario}`);
     if (!ok) {
-      failed.push(scenario);
+      failed.push(`${revision} ${scenario}`);
       console.log(output.split('\n').slice(-40).join('\n'));
     } else {
       const summary = output
@@ -59,4 +79,4 @@ if (failed.length) {
   console.error(`MCP conformance: ${failed.length} scenario(s) failed: ${failed.join(', ')}`);
   process.exit(1);
 }
-console.log('MCP conformance: every client scenario that applies passed.');
+console.log(`MCP conformance: every client scenario that applies passed (${runs.length} runs).`);

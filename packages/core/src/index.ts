@@ -22,6 +22,7 @@ export type {
   ToolResultInput,
 } from './runtime/chatClient.js';
 export type { HistoryMode, ReconnectOptions } from './runtime/runRequest.js';
+export type { AppToolCallInput, AppToolCallResult } from './runtime/appToolCall.js';
 export type { AttachmentOptions } from './runtime/attachments.js';
 export type { FileInput } from './model/messages.js';
 export type { DataPartSchemas, DataPartsOf } from './reduce/dataParts.js';
@@ -69,6 +70,11 @@ export type {
   ThreadStored,
   ToolProgress,
 } from './protocol/chatwireProtocol.js';
+export { APP_CALL_ID_PREFIX, MCP_APP_EVENT, isAppCallId } from './protocol/mcpApps.js';
+export type { McpAppCallRequest, McpAppCsp, McpAppView } from './protocol/mcpApps.js';
+export { mcpAppCsp } from './protocol/mcpAppCsp.js';
+export type { McpAppPolicy } from './protocol/mcpAppCsp.js';
+export { mcpAppsByCall } from './model/mcpAppViews.js';
 export { isTerminalToolCallState } from './lifecycle/toolCallLifecycle.js';
 export type {
   ToolApproval,

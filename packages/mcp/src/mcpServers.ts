@@ -82,6 +82,8 @@ export interface McpServerStatus {
   /** One line for catalogs: the configured description, the server's instructions (first line), or its name and version. */
   readonly description: string;
   readonly serverInfo?: { readonly name: string; readonly version: string };
+  /** The protocol revision the connection speaks (`2025-11-25`, `2026-07-28`...), once connected. */
+  readonly protocolVersion?: string;
   readonly trusted: boolean;
   /** Tools exposed to the model. */
   readonly toolCount: number;
@@ -235,6 +237,7 @@ export class McpServers {
         ...(connection.lastError ? { lastError: connection.lastError } : {}),
         description,
         ...(info ? { serverInfo: { name: info.name, version: info.version } } : {}),
+        ...(connection.protocolVersion ? { protocolVersion: connection.protocolVersion } : {}),
         trusted,
         toolCount: Object.keys(fingerprints).length,
         skipped: connection.skipped,
@@ -423,7 +426,7 @@ export class McpServers {
       group: server,
     });
     return definition.server(async (input, context: ToolContext & { readonly requestInput?: RequestInput }) => {
-      const result = await connection.callTool(tool.name, (input ?? {}) as Record<string, unknown>, {
+      const result = await connection.callTool(tool, (input ?? {}) as Record<string, unknown>, {
         signal: context.signal,
         requestInput: context.requestInput,
         onProgress: (progress) => {

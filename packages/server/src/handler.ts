@@ -14,6 +14,7 @@ import { RunsPerOwner, releasing, type RunsPerOwnerOptions } from './http/runsPe
 import { isJsonContentType, jsonOfBytes, readJsonBody } from './http/readJsonBody.js';
 import { fetchArrival, withArrivalPath, type ChatAnswer, type ChatArrival } from './http/chatArrival.js';
 import { readRunInput } from './http/readRunInput.js';
+import { readAppCall } from './http/readAppCall.js';
 import { parseRunInputText, rememberCheckedMessages } from './http/knownMessages.js';
 import { CallSigner } from './signing.js';
 import type { ToolTokenCounter } from './model.js';
@@ -70,7 +71,19 @@ export interface ChatHandlerOptions
   extends
     Omit<
       ChatOptions,
-      'messages' | 'frontendTools' | 'threadId' | 'runId' | 'parentRunId' | 'resume' | 'signal' | 'tools' | 'user' | 'request'
+      | 'messages'
+      | 'frontendTools'
+      | 'threadId'
+      | 'runId'
+      | 'parentRunId'
+      | 'resume'
+      | 'signal'
+      | 'tools'
+      | 'user'
+      | 'request'
+      | 'appTools'
+      | 'appCall'
+      | 'context'
     >,
     OriginPolicyOptions,
     HostPolicyOptions {
@@ -79,6 +92,12 @@ export interface ChatHandlerOptions
    * for the list that request uses (tools that come and go, such as an MCP server's). Defaults to none.
    */
   readonly tools?: readonly AnyTool[] | ToolsProvider;
+  /**
+   * MCP Apps: the tools only apps may call (`mcp.appTools()`), a list or a function called once per
+   * request. Never sent to the model or listed by discovery; an app's call of one (the run input's
+   * `forwardedProps.chatwire.appCall`) is decided like the model's calls. Defaults to none.
+   */
+  readonly appTools?: readonly AnyTool[] | ToolsProvider;
   /** Size and count limits of one request. Defaults to {@link DEFAULT_REQUEST_LIMITS}. */
   readonly limits?: RequestLimits;
   /**
@@ -195,6 +214,7 @@ export function createChatHandler(options: ChatHandlerOptions): (request: Reques
     limits: limitOptions,
     resumable: resumableOption,
     tools: toolsOption,
+    appTools: appToolsOption,
     userOf,
     threads,
     ...runDefaults
@@ -270,6 +290,8 @@ export function createChatHandler(options: ChatHandlerOptions): (request: Reques
     if (badId) return fail(400, badId.error, 'invalid-id');
     const refused = checkRunInput(input);
     if (refused) return withCors(refused, corsOrigin);
+    const appCall = readAppCall(input);
+    if ('error' in appCall) return fail(400, appCall.error, 'invalid-app-call');
     const attachments = checkAttachments(input.messages, limits);
     if (attachments) return fail(attachments.status, attachments.error, attachments.code);
     // Each new message passed its checks: the next turn's request, which carries it again, takes it as checked.
@@ -290,9 +312,11 @@ export function createChatHandler(options: ChatHandlerOptions): (request: Reques
     // With resumable streams a disconnect only detaches the reader; the run stops on DELETE.
     if (!resumable) arrival.signal?.addEventListener('abort', () => abort.abort(), { once: true });
     let tools: readonly AnyTool[];
+    let appTools: readonly AnyTool[];
     let user: string | undefined;
     try {
       tools = typeof toolsOption === 'function' ? await toolsOption(arrival.request()) : (toolsOption ?? []);
+      appTools = typeof appToolsOption === 'function' ? await appToolsOption(arrival.request()) : (appToolsOption ?? []);
       user = userOf ? await userOf(arrival.request()) : undefined;
     } catch (error) {
       slot();
@@ -324,6 +348,9 @@ export function createChatHandler(options: ChatHandlerOptions): (request: Reques
     const chatOptions: ChatOptions = {
       ...chatDefaults,
       tools,
+      ...(appTools.length > 0 ? { appTools } : {}),
+      ...(appCall.appCall ? { appCall: appCall.appCall } : {}),
+      ...(input.context.length > 0 ? { context: input.context } : {}),
       messages: turn ? turn.messages : input.messages,
       frontendTools: (input.tools ?? []) as WireTool[],
       threadId: input.threadId,

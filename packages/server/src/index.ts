@@ -49,7 +49,7 @@ export type { CanonicalArguments } from './binding/canonicalArguments.js';
 export { redactSecrets } from './errors/redactSecrets.js';
 export type { ErrorReport, ErrorReporter } from './errors/errorReport.js';
 export { extendTools, extensionOf } from './extensions/chatwireExtension.js';
-export type { ChatwireExtension, ChatwireNamespace, ExtensionUsageInput } from './extensions/chatwireExtension.js';
+export type { ChatwireExtension, ChatwireNamespace, ExtensionUsageInput, ToolApp } from './extensions/chatwireExtension.js';
 export type {
   ChatModel,
   ModelChunk,

@@ -19,15 +19,24 @@ export interface RegisteredTool {
   readonly definition?: AnyTool;
   /** The implementation, for server tools. */
   readonly server?: ServerTool<string, unknown, unknown>;
+  /**
+   * MCP Apps: a tool only its server's apps may call (`visibility: ["app"]`). It is never sent to the
+   * model, listed by discovery or counted in its accounting; a model's call of it is an unknown tool.
+   */
+  readonly appOnly?: true;
 }
 
-/** The tools of one run, by name, in a stable order (server list first, then frontend tools). */
+/**
+ * The tools of one run, by name, in a stable order (server list first, then frontend tools), and
+ * apart from them the tools only MCP Apps may call, which only {@link ToolRegistry.get} finds.
+ */
 export class ToolRegistry {
   readonly #byName = new Map<string, RegisteredTool>();
+  readonly #appOnly = new Map<string, RegisteredTool>();
   /** Frontend tools ignored because a server tool has the same name. */
   readonly shadowed: string[] = [];
 
-  constructor(serverTools: readonly AnyTool[], frontendTools: readonly WireTool[]) {
+  constructor(serverTools: readonly AnyTool[], frontendTools: readonly WireTool[], appOnlyTools: readonly AnyTool[] = []) {
     for (const tool of serverTools) {
       if (this.#byName.has(tool.name)) throw new Error(`Two tools are named '${tool.name}'.`);
       this.#byName.set(tool.name, {
@@ -57,13 +66,35 @@ export class ToolRegistry {
         source: 'frontend',
       });
     }
+    for (const tool of appOnlyTools) {
+      if (tool.kind !== 'server') continue;
+      if (this.#byName.has(tool.name) || this.#appOnly.has(tool.name)) throw new Error(`Two tools are named '${tool.name}'.`);
+      this.#appOnly.set(tool.name, {
+        name: tool.name,
+        description: tool.description,
+        parameters: tool.parameters,
+        runsOn: 'server',
+        lazy: false,
+        ...(typeof tool.group === 'string' && tool.group !== '' ? { group: tool.group } : {}),
+        source: 'server',
+        definition: tool,
+        server: tool as ServerTool<string, unknown, unknown>,
+        appOnly: true,
+      });
+    }
   }
 
+  /** The tool of this name, an app-only one included (check `appOnly` before offering it to the model). */
   get(name: string): RegisteredTool | undefined {
-    return this.#byName.get(name);
+    return this.#byName.get(name) ?? this.#appOnly.get(name);
   }
 
-  /** All tools, in registration order. */
+  /** The tools only MCP Apps may call, in registration order. */
+  appOnly(): RegisteredTool[] {
+    return [...this.#appOnly.values()];
+  }
+
+  /** All tools the model may be offered, in registration order (no app-only tool). */
   all(): RegisteredTool[] {
     return [...this.#byName.values()];
   }

@@ -25,6 +25,7 @@ export type { ApprovalPromptProps } from './primitives/ApprovalPrompt.js';
 export { useComposer } from './primitives/useComposer.js';
 export type { ComposerState, UseComposerOptions } from './primitives/useComposer.js';
 export { createToolUIRegistry, makeToolUI } from './registry/toolUI.js';
+export type { McpAppsChat, McpAppsOptions, McpAppTraffic } from './mcpApps/mcpAppsOptions.js';
 export type { ToolUI, ToolUIOptions, ToolUIProps, ToolUIRegistry } from './registry/toolUI.js';
 export {
   CODE_MODE_DISCOVERY_TOOL_NAME,

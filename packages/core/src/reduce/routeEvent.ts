@@ -1,5 +1,6 @@
 import type { DataPart } from '../model/messages.js';
 import { TOOL_PROGRESS_EVENT } from '../protocol/chatwireProtocol.js';
+import { MCP_APP_EVENT } from '../protocol/mcpApps.js';
 import { trackActiveRun } from './activeRun.js';
 import { extensionReducer, RESERVED_REDUCERS, type CustomEventExtension } from './customEvents.js';
 import { readDataPart, reduceDataPart, type DataPartSchemas } from './dataParts.js';
@@ -62,12 +63,12 @@ function routeCustom(
 ): Route | Promise<Route> {
   const { type, name } = event;
   const dataParts = routing?.dataParts;
-  // Tool progress is a data part every chat keeps, declared or not (the app's own schema wins).
+  // Tool progress and MCP Apps are data parts every chat keeps, declared or not (the app's own schema wins).
   const schema =
     type === 'CUSTOM' && name !== undefined
       ? dataParts && Object.hasOwn(dataParts, name)
         ? dataParts[name]
-        : name === TOOL_PROGRESS_EVENT || undefined
+        : name === TOOL_PROGRESS_EVENT || name === MCP_APP_EVENT || undefined
       : undefined;
   const unchecked = (): Route | Promise<Route> => {
     const extension = name === undefined ? undefined : routing?.customEvents?.find((each) => name.startsWith(each.prefix));

@@ -16,6 +16,7 @@ import type { CustomEventExtension } from '../reduce/customEvents.js';
 import type { DataPartSchemas } from '../reduce/dataParts.js';
 import type { GrantOption } from '../protocol/chatwireProtocol.js';
 import type { SendQueue } from './sendQueue.js';
+import type { AppToolCallInput, AppToolCallResult } from './appToolCall.js';
 import { Turn } from './turn.js';
 import { WireToolList, buildRunInput, readRun, wireHistory, type HistoryMode, type ReconnectOptions } from './runRequest.js';
 import { isTerminalToolCallState, type ToolCallEvent, type ToolCallPart } from '../lifecycle/toolCallLifecycle.js';
@@ -206,6 +207,8 @@ export class ChatClient {
   #turn: Turn<SendOptions>;
   /** The send queue (`queue: true`), loaded with the first queued message. */
   #queue: SendQueue | undefined;
+  /** What MCP Apps shown in the chat keep in the model's context, by app (see {@link setAppContext}). */
+  readonly #appContexts = new Map<string, Context>();
 
   constructor(options: ChatClientOptions) {
     this.#options = options;
@@ -516,6 +519,43 @@ export class ChatClient {
   };
 
   /**
+   * Calls a tool for an MCP App shown in this chat (the app's `tools/call`): a run whose input names
+   * the call, which the server makes with the approvals, grants and lazy rules of the model's calls
+   * and without calling the model; the call appears in the chat like the model's. Waits while a
+   * response is in progress; refused (`busy`) while the chat waits on the user. Resolves the call's
+   * part once it settled (after an approval the user gives later, if it asks), or a refusal. Never
+   * rejects.
+   *
+   * @example
+   * ```ts
+   * const outcome = await client.callAppTool({ via: appCall.toolCallId, name: 'get-time', arguments: {} });
+   * ```
+   */
+  readonly callAppTool = (input: AppToolCallInput): Promise<AppToolCallResult> => {
+    return import('./appToolCall.js').then((module) =>
+      module.callAppTool(
+        {
+          getSnapshot: this.getSnapshot,
+          subscribe: this.subscribe,
+          whenIdle: (signal) => this.#whenIdle(signal),
+          start: (options) => this.#startTurn(this.#newTurn(options)),
+        },
+        input,
+      ),
+    );
+  };
+
+  /**
+   * Sets what an MCP App keeps in the model's context (its `ui/update-model-context`), under a key of
+   * the app's (its tool call id): an AG-UI context entry every later run carries, after the client's
+   * `context`, until the app replaces it or `undefined` removes it (when the app goes away).
+   */
+  readonly setAppContext = (key: string, entry: Context | undefined): void => {
+    if (entry === undefined) this.#appContexts.delete(key);
+    else this.#appContexts.set(key, entry);
+  };
+
+  /**
    * Runs the browser tools the current turn handed to this client that never ran, then continues
    * the turn as usual. For a chat rebuilt from saved messages after a reload; `useChat` calls it
    * once the component mounts (never during server rendering). A call saved while it was executing
@@ -551,6 +591,27 @@ export class ChatClient {
   /** The one answer to "is a response in progress": the current turn's (see `Turn.busy`). */
   #busy(): boolean {
     return this.#turn.busy(this.getSnapshot().status);
+  }
+
+  /** Resolves `true` once no response is in progress (at once when none is), `false` when `signal` aborts first. */
+  async #whenIdle(signal: AbortSignal | undefined): Promise<boolean> {
+    while (this.#busy()) {
+      if (signal?.aborted) return false;
+      const turn = this.#turn;
+      const aborted = new Promise<void>((resolve) => signal?.addEventListener('abort', () => resolve(), { once: true }));
+      // A turn at rest whose snapshot still streams changes with the next dispatch.
+      const next =
+        turn.phase === 'resting'
+          ? new Promise<void>((resolve) => {
+              const unsubscribe = this.subscribe(() => {
+                unsubscribe();
+                resolve();
+              });
+            })
+          : turn.nextRest();
+      await Promise.race([next, aborted]);
+    }
+    return !signal?.aborted;
   }
 
   #newTurn(options: SendOptions | undefined): Turn<SendOptions> {
@@ -621,7 +682,8 @@ export class ChatClient {
     const store = this.#store;
     const tools = this.#wireTools.get(this.#options.tools, this.#options.manageDiscovery, this.getSnapshot().messages);
     const send = turn.options;
-    const input = buildRunInput({ store, runId, tools, context: this.#options.context, send, history: this.#options.history });
+    const context = this.#appContexts.size > 0 ? [...(this.#options.context ?? []), ...this.#appContexts.values()] : this.#options.context;
+    const input = buildRunInput({ store, runId, tools, context, send, history: this.#options.history });
     // A run read again was sent before: its resume entries went with it.
     store.dispatch({ type: 'requestStarted', runId, ...(resuming ? { readAgain: true } : {}) });
     const managed = this.#options.manageDiscovery;

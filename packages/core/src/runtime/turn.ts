@@ -38,6 +38,8 @@ export class Turn<Options = unknown> {
   #preparing: AbortController | undefined;
   #ended = false;
   #resolve: ((sent: Sent) => void) | undefined;
+  /** Who waits for the turn's next rest (see {@link nextRest}). */
+  #restWaiters: (() => void)[] = [];
   /** Resolves once the turn first comes to rest (what `sendMessage` returns). */
   readonly rested: Promise<Sent>;
 
@@ -138,11 +140,23 @@ export class Turn<Options = unknown> {
     this.#started = false;
   }
 
+  /**
+   * Resolves the next time the turn comes to rest, or at once when it rests now: unlike `rested`,
+   * a turn that rested and then continued (an approval answered) is waited for again.
+   */
+  nextRest(): Promise<void> {
+    if (this.phase === 'resting') return Promise.resolve();
+    return new Promise((resolve) => this.#restWaiters.push(resolve));
+  }
+
   /** The turn came to rest (finished, failed or waiting on the user): `rested` resolves. A resting turn may still continue. */
   rest(): void {
     const resolve = this.#resolve;
     this.#resolve = undefined;
     resolve?.({ sent: true });
+    const waiters = this.#restWaiters;
+    this.#restWaiters = [];
+    for (const waiter of waiters) waiter();
   }
 
   /** Ends the turn for good (stopped or replaced): aborts what it prepares or requests, and rests. */

@@ -31,6 +31,13 @@ export interface McpServerOptions {
   readonly maxTools?: number;
   /** One-line description of the server for catalogs. Defaults to the server's `instructions` (first line), else its name and version. */
   readonly description?: string;
+  /**
+   * How the protocol revision is agreed: `auto` asks the server for the 2026-07-28 revision first
+   * (`server/discover`) and falls back to the 2025 `initialize` handshake, which 2025-era servers
+   * answer at once (a stdio server that stays silent costs 3 s first); `legacy` goes straight to
+   * `initialize`. Defaults to `auto`.
+   */
+  readonly versionNegotiation?: 'auto' | 'legacy';
 }
 
 /** A server started as a child process, speaking MCP over its stdin/stdout. */
@@ -88,6 +95,7 @@ const options = {
   elicitationTimeoutMs: positiveMs.optional(),
   maxTools: z.number().int().positive().max(100_000).optional(),
   description: z.string().max(500).optional(),
+  versionNegotiation: z.enum(['auto', 'legacy']).optional(),
   // Fields other clients write (VS Code's `type`, Claude's `disabled`) are accepted and ignored.
   type: z.string().optional(),
   disabled: z.boolean().optional(),

@@ -1,17 +1,17 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ChildProcess } from 'node:child_process';
 import {
-  ElicitRequestSchema,
-  McpError,
-  ToolListChangedNotificationSchema,
+  Client,
+  ProtocolError,
+  SdkError,
+  SdkErrorCode,
+  SSEClientTransport,
+  StreamableHTTPClientTransport,
   type CallToolResult,
   type ElicitResult,
-} from '@modelcontextprotocol/sdk/types.js';
-import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/cfworker-provider.js';
+  type Transport,
+} from '@modelcontextprotocol/client';
+import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
+import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/client/validators/cf-worker';
 import { z } from 'zod';
 import { isStdioConfig, type McpServerConfig } from '../config/mcpConfig.js';
 import { readToolList, type McpToolInfo, type SkippedTool } from './toolList.js';
@@ -48,6 +48,19 @@ export class McpServerError extends Error {
 
 const CLIENT_INFO = { name: 'chatwire', version: '0.1.0' };
 const DEFAULTS = { connectTimeoutMs: 10_000, toolTimeoutMs: 60_000, elicitationTimeoutMs: 50_000, maxTools: 1_000 };
+/**
+ * How long the 2026-07-28 probe (`server/discover`) waits before a stdio server counts as a 2025-era
+ * one: such servers answer an unknown method with an error at once, and a silent one falls back to
+ * `initialize` after this.
+ */
+const PROBE_TIMEOUT_MS = 3_000;
+
+/**
+ * The SDK's stdio transport, subclassed only so that the version probe runs on this child itself:
+ * the SDK probes a plain `StdioClientTransport` on a second, short-lived child of the same command
+ * (one more process start per connection), a subclass in place.
+ */
+class ChildTransport extends StdioClientTransport {}
 const BACKOFF_MS = { first: 500, max: 30_000 };
 const STDERR_TAIL = 2_000;
 
@@ -128,6 +141,7 @@ export class McpConnection {
   #skipped: readonly SkippedTool[] = [];
   #serverInfo: { name: string; version: string } | undefined;
   #instructions: string | undefined;
+  #protocolVersion: string | undefined;
   #attempt = 0;
   #retry: ReturnType<typeof setTimeout> | undefined;
   #closing = false;
@@ -168,6 +182,10 @@ export class McpConnection {
   get instructions(): string | undefined {
     return this.#instructions;
   }
+  /** The protocol revision the connection speaks (for example `2025-11-25`, or `2026-07-28`). */
+  get protocolVersion(): string | undefined {
+    return this.#protocolVersion;
+  }
   /** The transport in use (an HTTP server that fell back says `sse`). */
   get transport(): 'stdio' | 'streamable-http' | 'sse' {
     return this.#httpKind ?? this.transportKind;
@@ -198,7 +216,7 @@ export class McpConnection {
       return [
         () => {
           // Only PATH, HOME and the like (the SDK's safe list), plus what the configuration names.
-          const transport = new StdioClientTransport({
+          const transport = new ChildTransport({
             command: config.command,
             args: [...(config.args ?? [])],
             env: { ...getDefaultEnvironment(), ...(config.env ?? {}) },
@@ -240,11 +258,14 @@ export class McpConnection {
       capabilities: { elicitation: { form: {} } },
       // The SDK's default (AJV) compiles schemas with `new Function`; this one does not.
       jsonSchemaValidator: new CfWorkerJsonSchemaValidator(),
+      // 2026-07-28 servers are met in their own revision (`server/discover` first), 2025-era ones with `initialize`.
+      versionNegotiation:
+        this.config.versionNegotiation === 'legacy' ? { mode: 'legacy' } : { mode: 'auto', probe: { timeoutMs: PROBE_TIMEOUT_MS } },
     });
-    client.setRequestHandler(ElicitRequestSchema, (request) =>
+    client.setRequestHandler('elicitation/create', (request) =>
       this.#elicit(request.params as { message?: unknown; requestedSchema?: unknown; mode?: unknown }),
     );
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+    client.setNotificationHandler('notifications/tools/list_changed', () => {
       void this.refresh();
     });
     return client;
@@ -284,6 +305,7 @@ export class McpConnection {
         }
         this.#client = client;
         this.#attempt = 0;
+        this.#protocolVersion = client.getNegotiatedProtocolVersion();
         this.#serverInfo = client.getServerVersion();
         this.#instructions = client.getInstructions();
         let transportError: string | undefined;
@@ -341,6 +363,7 @@ export class McpConnection {
           timeout: this.#timeouts.connectTimeoutMs,
         }),
       this.#timeouts.maxTools,
+      this.transport !== 'stdio' && client.getProtocolEra() === 'modern',
     );
     this.#tools = tools;
     this.#skipped = skipped;
@@ -370,7 +393,7 @@ export class McpConnection {
   }
 
   /** Calls a tool; rejects with an {@link McpServerError} naming the server when the server cannot answer. */
-  async callTool(tool: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {
+  async callTool(tool: McpToolInfo, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {
     const client = this.#client;
     if (!client || this.#state !== 'connected') {
       throw new McpServerError(this.name, `MCP server '${this.name}' is not connected${this.#lastError ? ` (${this.#lastError})` : ''}.`);
@@ -391,20 +414,27 @@ export class McpConnection {
     this.#busy++;
     holdProcess(client.transport, true);
     try {
-      const request = client.callTool({ name: tool, arguments: args }, undefined, {
-        signal: abort.signal,
-        timeout: this.#timeouts.toolTimeoutMs,
-        ...(options.onProgress ? { onprogress: options.onProgress, resetTimeoutOnProgress: false } : {}),
-      });
+      const request = client.callTool(
+        { name: tool.name, arguments: args },
+        {
+          // Its input schema, for the 2026-07-28 header mirroring (SEP-2243); the output is checked by the tool itself.
+          toolDefinition: { name: tool.name, inputSchema: tool.inputSchema as { type: 'object' } },
+          signal: abort.signal,
+          timeout: this.#timeouts.toolTimeoutMs,
+          ...(options.onProgress ? { onprogress: options.onProgress, resetTimeoutOnProgress: false } : {}),
+        },
+      );
       return (await Promise.race([request, failed])) as CallToolResult;
     } catch (error) {
       if (error instanceof McpServerError) throw error;
       // An HTTP server that went away (refused, unknown session) never closes the transport: reconnect here.
-      if (this.transport !== 'stdio' && !abort.signal.aborted && !(error instanceof McpError)) {
+      if (this.transport !== 'stdio' && !abort.signal.aborted && !answered(error)) {
         this.#dropped(client, `the connection failed (${message(error).slice(0, 200)})`);
         void client.close().catch(() => {});
       }
-      throw new McpServerError(this.name, `MCP server '${this.name}' failed the call to '${tool}': ${message(error)}`, { cause: error });
+      throw new McpServerError(this.name, `MCP server '${this.name}' failed the call to '${tool.name}': ${message(error)}`, {
+        cause: error,
+      });
     } finally {
       this.#inFlight.delete(call);
       options.signal.removeEventListener('abort', onAbort);
@@ -479,6 +509,11 @@ export class McpConnection {
     }
     this.#setState('closed');
   }
+}
+
+/** Whether an error says the server answered (a JSON-RPC error, or no answer in time), rather than that the connection failed. */
+function answered(error: unknown): boolean {
+  return error instanceof ProtocolError || (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout);
 }
 
 /** The `default` of each property of a requested schema: what an accepted form holds for fields left alone (SEP-1034). */

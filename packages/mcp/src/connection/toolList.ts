@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { ToolSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ToolSchema } from '@modelcontextprotocol/core';
 import type { McpToolAnnotations } from '../tools/approvalRule.js';
 import { MAX_DEFINITION_CHARS, checkJsonSchema, exceedsJsonChars } from '../tools/checkJsonSchema.js';
 
@@ -25,6 +25,33 @@ const MAX_PAGES = 200;
 const MAX_NAME = 128;
 const LIMIT_TEXT = MAX_DEFINITION_CHARS.toLocaleString('en-US');
 const COUNTED = 'every enum and const value, default and string counted';
+/** An HTTP header name's characters (RFC 9110 `tchar`): what an `x-mcp-header` may name. */
+const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+/** The property types a header can carry (SEP-2243): one value, never a structure or a float. */
+const HEADER_TYPES = new Set(['string', 'integer', 'boolean']);
+
+/**
+ * Why a tool's `x-mcp-header` declarations (SEP-2243, protocol revision 2026-07-28: arguments
+ * mirrored into `Mcp-Param-*` request headers) are unusable, or `undefined` when they are fine or
+ * absent: a name that is empty or not a header token, one used twice (in any case), or a property
+ * that is not a string, integer or boolean.
+ */
+export function headerDeclarationProblem(inputSchema: Record<string, unknown>): string | undefined {
+  const properties = inputSchema['properties'];
+  if (!properties || typeof properties !== 'object') return undefined;
+  const seen = new Set<string>();
+  for (const [name, property] of Object.entries(properties as Record<string, unknown>)) {
+    if (!property || typeof property !== 'object' || !('x-mcp-header' in property)) continue;
+    const header = (property as Record<string, unknown>)['x-mcp-header'];
+    if (typeof header !== 'string' || !HEADER_NAME.test(header)) return `'${name}' has an x-mcp-header that is not a header name`;
+    if (seen.has(header.toLowerCase())) return `the x-mcp-header '${header}' is declared twice`;
+    seen.add(header.toLowerCase());
+    const type = (property as Record<string, unknown>)['type'];
+    if (typeof type !== 'string' || !HEADER_TYPES.has(type))
+      return `'${name}' is mirrored into a header but is not a string, integer or boolean`;
+  }
+  return undefined;
+}
 
 /** JSON with object keys sorted, so two equal definitions hash alike whatever their key order. */
 function canonical(value: unknown): string {
@@ -63,6 +90,8 @@ export function fingerprintTool(tool: {
 export async function readToolList(
   page: (cursor: string | undefined) => Promise<{ tools: unknown[]; nextCursor?: string | undefined }>,
   maxTools: number,
+  /** SEP-2243: tools with unusable `x-mcp-header` declarations are skipped (on 2026-07-28 HTTP connections, where headers are sent). */
+  checkHeaders = false,
 ): Promise<{ tools: McpToolInfo[]; skipped: SkippedTool[] }> {
   const tools: McpToolInfo[] = [];
   const skipped: SkippedTool[] = [];
@@ -104,6 +133,11 @@ export async function readToolList(
       }
       if (output) {
         skipped.push({ name, reason: `its outputSchema is not valid JSON Schema: ${output}` });
+        continue;
+      }
+      const header = checkHeaders ? headerDeclarationProblem(tool.inputSchema as Record<string, unknown>) : undefined;
+      if (header) {
+        skipped.push({ name, reason: `its x-mcp-header declarations are invalid (SEP-2243): ${header}` });
         continue;
       }
       if (seen.has(tool.name)) {

@@ -1,12 +1,15 @@
 // The MCP client under test in the conformance suite: Chatwire's own (connectMcpServers), driven the
-// way a chat drives it. The suite passes the server URL as the last argument and the scenario in
-// MCP_CONFORMANCE_SCENARIO. Run through `npm run test:mcp-conformance` (scripts/mcpConformance.mjs).
+// way a chat drives it. The suite passes the server URL as the last argument, the scenario in
+// MCP_CONFORMANCE_SCENARIO and the protocol revision in MCP_CONFORMANCE_PROTOCOL_VERSION. Run through
+// `npm run test:mcp-conformance` (scripts/mcpConformance.mjs), once per revision.
 import { type ServerTool } from '@chatwire/core';
 import { executeTool } from '@chatwire/core/shared';
 import { connectMcpServers } from '../../src/index.js';
 
 const url = process.argv.at(-1) ?? '';
 const scenario = process.env['MCP_CONFORMANCE_SCENARIO'] ?? '';
+const revision = process.env['MCP_CONFORMANCE_PROTOCOL_VERSION'] ?? '';
+// The default negotiation whatever the revision: `server/discover` first, `initialize` for a 2025 server.
 const mcp = await connectMcpServers(
   { mcpServers: { conformance: { url, connectTimeoutMs: 10_000 } } },
   { allowedHosts: ['localhost', '127.0.0.1'] },
@@ -17,14 +20,16 @@ if (status?.state !== 'connected') {
   await mcp.close();
   process.exit(1);
 }
+console.log(`connected with protocol ${status.protocolVersion ?? 'unknown'} (asked for ${revision || 'any'})`);
 const context = {
   toolCallId: 'conformance',
   signal: new AbortController().signal,
   // The user accepts the form as shown: the fields keep their defaults.
   requestInput: async () => ({ action: 'accept' as const, content: {} }),
 };
+const toolOf = (name: string) => mcp.tools().find((candidate) => candidate.name === `conformance__${name}`) as ServerTool | undefined;
 const call = async (name: string, input: unknown) => {
-  const tool = mcp.tools().find((candidate) => candidate.name === `conformance__${name}`) as ServerTool | undefined;
+  const tool = toolOf(name);
   if (!tool)
     throw new Error(
       `no tool ${name} (have ${mcp
@@ -35,10 +40,37 @@ const call = async (name: string, input: unknown) => {
   const outcome = await executeTool(tool, input, context);
   console.log(JSON.stringify(outcome.ok ? outcome.output : outcome.error).slice(0, 500));
 };
+/** What a chat would call in each scenario (the tools each scenario's server lists). */
+const calls: Record<string, () => Promise<void>> = {
+  tools_call: () => call('add_numbers', { a: 2, b: 3 }),
+  'elicitation-sep1034-client-defaults': () => call('test_client_elicitation_defaults', {}),
+  'sse-retry': () => call('test_reconnection', {}),
+  'sep-2322-client-request-state': async () => {
+    for (const name of ['test_mrtr_echo_state', 'test_mrtr_no_state', 'test_mrtr_unrelated', 'test_mrtr_no_result_type'])
+      await call(name, {});
+  },
+  'http-custom-headers': async () => {
+    await call('test_custom_headers', {
+      region: 'us-west1',
+      priority: 5,
+      verbose: true,
+      query: 'not mirrored',
+      non_ascii_val: 'Zürich',
+      crlf_val: 'line\r\nbreak',
+      tab_val: '\tindented',
+      leading_space_val: ' leading',
+    });
+    await call('test_custom_headers_null', { region: 'eu-central1', priority: 1, query: 'no verbose' });
+  },
+  // The tools with invalid x-mcp-header declarations were left out; the valid one stays callable.
+  'http-invalid-tool-headers': () => call('valid_tool', { region: 'us-west1' }),
+  'json-schema-2020-12-preservation': async () => {
+    const focal = mcp.tools().find((tool) => tool.name === 'conformance__json_schema_2020_12_tool');
+    await call('json_schema_echo', { schema: focal?.parameters });
+  },
+};
 try {
-  if (scenario === 'tools_call') await call('add_numbers', { a: 2, b: 3 });
-  else if (scenario === 'elicitation-sep1034-client-defaults') await call('test_client_elicitation_defaults', {});
-  else if (scenario === 'sse-retry') await call('test_reconnection', {});
+  await calls[scenario]?.();
   console.log(
     `tools: ${mcp
       .tools()

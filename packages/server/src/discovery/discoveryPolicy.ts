@@ -32,7 +32,11 @@ export class DiscoveryPolicy {
     this.#filter = filter;
     this.#lazy = lazy;
     this.catalog = {
-      lookup: (name) => registry.get(name),
+      // A tool only apps may call is no tool the model can discover.
+      lookup: (name) => {
+        const tool = registry.get(name);
+        return tool?.appOnly ? undefined : tool;
+      },
       ...(filter ? { allowed: filter } : {}),
       searchable: () => lazy,
     };

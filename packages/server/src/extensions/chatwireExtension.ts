@@ -28,6 +28,26 @@ export interface ExtensionUsageInput {
   readonly counter: ToolTokenCounter;
 }
 
+/**
+ * A tool's part in MCP Apps (the `io.modelcontextprotocol/ui` extension): the server it comes from,
+ * its name there, who may call it, and its app, if it has one.
+ */
+export interface ToolApp {
+  /** The tool source (an MCP server's name): an app calls only tools of its own server. */
+  readonly server: string;
+  /** The tool's name as that server lists it (what an app calls it by). */
+  readonly name: string;
+  /** Who may call it: `model` (sent to the model, listed by discovery), `app` (callable by its server's apps). */
+  readonly visibility: readonly ('model' | 'app')[];
+  /** The `ui://` resource of its app, when it has one. */
+  readonly resourceUri?: string;
+  /**
+   * The app for one call of the tool, as the `chatwire.mcp.app` data part carries it (without the
+   * call id), read when the model starts the call; `undefined` when there is none to show.
+   */
+  readonly view?: (signal: AbortSignal) => Promise<Readonly<Record<string, unknown>> | undefined>;
+}
+
 /** What a trusted server package attaches to the tools it makes (see {@link extendTools}). */
 export interface ChatwireExtension<Namespace extends ChatwireNamespace = ChatwireNamespace> {
   /** Its namespace: its tools' `emit` may send `chatwire.<namespace>.*` events (and no other `chatwire.` name). */
@@ -51,6 +71,11 @@ export interface ChatwireExtension<Namespace extends ChatwireNamespace = Chatwir
   readonly approvalFacts?: (
     tool: AnyTool,
   ) => { readonly server?: string; readonly annotations?: Readonly<Record<string, unknown>> } | undefined;
+  /**
+   * MCP Apps: the tool's server, its name there, who may call it and its app (see {@link ToolApp}).
+   * Defaults to none (no app, callable by the model only).
+   */
+  readonly app?: (tool: AnyTool) => ToolApp | undefined;
 }
 
 const granted = new WeakMap<object, ChatwireExtension>();
@@ -103,6 +128,16 @@ export function approvalFactsOf(tool: AnyTool | undefined): ReturnType<NonNullab
   if (!tool) return undefined;
   try {
     return granted.get(tool)?.approvalFacts?.(tool);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The MCP Apps facts of a tool whose extension gives them (see {@link ChatwireExtension.app}). */
+export function toolAppOf(tool: AnyTool | undefined): ToolApp | undefined {
+  if (!tool) return undefined;
+  try {
+    return granted.get(tool)?.app?.(tool);
   } catch {
     return undefined;
   }

@@ -1,5 +1,5 @@
-import type { Message, ResumeEntry, Tool as WireTool } from '@ag-ui/core';
-import type { AnyTool } from '@chatwire/core';
+import type { Context, Message, ResumeEntry, Tool as WireTool } from '@ag-ui/core';
+import type { AnyTool, McpAppCallRequest } from '@chatwire/core';
 import type { ApprovalPolicy } from '../approvals/approvalPolicy.js';
 import type { GrantOptions } from '../approvals/grants.js';
 import type { DiscoveryOptions } from '../discovery/discoveryOptions.js';
@@ -20,6 +20,23 @@ export interface ChatOptions {
   readonly tools?: readonly AnyTool[];
   /** Tools the browser announced in the run input (`RunAgentInput.tools`); they run in the browser. */
   readonly frontendTools?: readonly WireTool[];
+  /**
+   * MCP Apps: tools only the apps of their own MCP server may call (`visibility: ["app"]`, from
+   * `mcp.appTools()`). Never sent to the model, listed by discovery, or callable by the model.
+   * Defaults to none.
+   */
+  readonly appTools?: readonly AnyTool[];
+  /**
+   * MCP Apps: the call an app shown in the chat asks for (the run input's
+   * `forwardedProps.chatwire.appCall`). The run makes it, with the approvals, grants and lazy rules of
+   * the model's calls, and ends without calling the model. Defaults to none.
+   */
+  readonly appCall?: McpAppCallRequest;
+  /**
+   * The run input's AG-UI context entries (the page's, and what MCP Apps asked to keep in the model's
+   * context): the model reads them after the system prompt. Defaults to none.
+   */
+  readonly context?: readonly Context[];
   /** The system prompt. Defaults to none. */
   readonly system?: string;
   /** Model calls allowed in one run; a run that reaches it ends with the `cancelled` outcome. Defaults to 10. */

@@ -11,6 +11,7 @@ import { DISCOVERY_TOOL_NAME } from '@chatwire/core';
 import { createId } from '@chatwire/core/shared';
 import type { ChatModel, ModelChunk, ModelTool, ProviderSearchError } from '../model.js';
 import type { RunContext } from './runContext.js';
+import { appAnnouncement } from './appCalls.js';
 
 /** A provider's own tool search in one model call: the discovery call the stream showed, and what the provider said. */
 export interface ProviderSearch {
@@ -158,12 +159,21 @@ export async function* streamModelStep(
     }
   }
 
+  /** Tools sent with this call: a call of one of them that has an MCP App brings the app along. */
+  const sent = new Set(tools.map((tool) => tool.name));
+  const announced = new Set<string>();
   try {
     const request = { system, messages, tools, ...(deferredTools.length ? { deferredTools } : {}), signal: context.signal };
     for await (const chunk of model.stream(request)) {
       // A stopped run ends here: the abort propagates and the run closes as cancelled.
       context.signal.throwIfAborted();
       yield* streamChunk(chunk);
+      // The app comes right after its call starts, so it can show the arguments as they stream.
+      if (chunk.type === 'tool-call-start' && sent.has(chunk.name) && !announced.has(chunk.id)) {
+        announced.add(chunk.id);
+        const app = await appAnnouncement(context, chunk.id, chunk.name);
+        if (app) yield app;
+      }
     }
   } catch (error) {
     yield* closeAll();

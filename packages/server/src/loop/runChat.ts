@@ -25,6 +25,8 @@ import { errorResult, deniedResult, resultEvent } from './resultEvents.js';
 import type { DiscoveryAnswer } from '../discovery/lazyDiscovery.js';
 import { prepareServerCall, triageCalls, type PreparedCall } from './triageCalls.js';
 import { tracedRun } from '../telemetry/tracedRun.js';
+import { makeAppCall, withoutAppCalls } from './appCalls.js';
+import { systemWithContext } from './modelContext.js';
 import { recordedRun } from '../records/runRecords.js';
 
 /**
@@ -128,6 +130,17 @@ async function* runLoop(
       return;
     }
 
+    // An MCP App's call (or the run that continues it after its approval): made, and no model is called.
+    if (options.appCall) {
+      const made = yield* makeAppCall(context, options.appCall);
+      const waiting = yield* executeServerCalls(context, made.serverCalls);
+      const interrupts = [...made.interrupts, ...waiting];
+      yield finished(interrupts.length > 0 ? { type: 'interrupt', interrupts } : { type: 'success' });
+      return;
+    }
+    // The system prompt with the run input's context entries, as every model call of the run reads it.
+    const system = systemWithContext(options.system, options.context);
+
     // Prefetch (opt-in): the best matches of the user's message are loaded before the first model call.
     const prefetched = await context.tools.discovery.prefetch(context.history);
     if (prefetched) yield* prefetchExchange(context, prefetched.call, prefetched.answer);
@@ -139,21 +152,22 @@ async function* runLoop(
       openStep = `model-call-${iteration + 1}`;
       yield { type: EventType.STEP_STARTED, stepName: openStep };
       const plan = await context.tools.discovery.plan(context.history);
-      const sentMessages = withEveryCallAnswered(context.history);
-      const step = yield* streamModelStep(options.model, options.system, context, plan.tools, sentMessages, plan.deferredTools);
+      // The calls MCP Apps made are not the model's: it never reads them.
+      const sentMessages = withoutAppCalls(withEveryCallAnswered(context.history));
+      const step = yield* streamModelStep(options.model, system, context, plan.tools, sentMessages, plan.deferredTools);
       if (step.usage) usage.push(step.usage);
       const accounting = context.tools.discovery.usage({
         runId,
         step: iteration + 1,
         plan,
-        system: options.system,
+        system,
         messages: sentMessages,
         providerUsage: providerUsageOf(step.usage),
       });
       // Server packages' shares (Code Mode's), for the tools of theirs this call was sent.
       const shares = extensionUsage(
         plan.tools.map((tool) => context.tools.registry.get(tool.name)?.server),
-        { messages: sentMessages, system: options.system, toolsSent: accounting.toolsSent, counter: context.tools.counter },
+        { messages: sentMessages, system, toolsSent: accounting.toolsSent, counter: context.tools.counter },
         (error) => reportError(options.onError, { kind: 'run', error, threadId, runId }),
       );
       yield { type: EventType.CUSTOM, name: CHATWIRE_EVENTS.modelCallUsage, value: { ...accounting, ...shares } };

@@ -27,13 +27,14 @@ export interface RunTools {
  * substitute its own discovery tool; without any, discovery results in the history are not the
  * server's to verify (a client that manages discovery answered them, and they gate nothing here).
  */
-export function runToolsOf(options: Pick<ChatOptions, 'tools' | 'frontendTools' | 'discovery' | 'model'>): RunTools {
+export function runToolsOf(options: Pick<ChatOptions, 'tools' | 'frontendTools' | 'discovery' | 'model' | 'appTools'>): RunTools {
   const serverTools = options.tools ?? [];
   const frontendTools = options.frontendTools ?? [];
   const hasLazy = serverTools.some((tool) => tool.lazy) || frontendTools.some((tool) => readWireToolMetadata(tool).lazy);
   const registry = new ToolRegistry(
     serverTools,
     hasLazy ? frontendTools.filter((tool) => tool.name !== DISCOVERY_TOOL_NAME) : frontendTools,
+    options.appTools ?? [],
   );
   const counter = toolTokensFor(options.model.toolTokens);
   const discovery = new LazyDiscovery(registry, options.discovery ?? {}, counter, options.model);

@@ -13,6 +13,7 @@ import { canonicalArguments } from '../binding/canonicalArguments.js';
 import { decideCall, decisionEvent, grantOptionsFor } from '../approvals/runApprovals.js';
 import { deniedResult, errorResult, resultEvent } from './resultEvents.js';
 import type { RunContext } from './runContext.js';
+import type { RegisteredTool } from '../toolRegistry.js';
 
 /** `Interrupt.reason` of a tool approval: the AG-UI core value for an interrupt bound to a tool call. */
 /** AG-UI's own interrupt reason for a tool call awaiting approval. */
@@ -79,7 +80,9 @@ export async function* triageCalls(context: RunContext, calls: readonly ToolCall
   }
   for (const call of calls) {
     if (isServerDiscovery(call)) continue;
-    const tool = registry.get(call.function.name);
+    const found = registry.get(call.function.name);
+    // A tool only MCP Apps may call is, to the model, a tool that does not exist.
+    const tool = found?.appOnly ? undefined : found;
     if (!tool) {
       const available =
         registry
@@ -139,24 +142,38 @@ export async function* triageCalls(context: RunContext, calls: readonly ToolCall
       }
       continue;
     }
-    // A failing policy asks rather than runs.
-    const needsApproval = await resolveNeedsApproval(server, prepared.prepared.input);
-    // Policies, then grants: a call may run, or be declined, without anyone being asked.
-    const verdict = await decideCall(context, tool, call, prepared.prepared.input, needsApproval);
-    if (verdict.decision) yield decisionEvent(verdict.decision);
-    if (verdict.kind === 'run') {
-      serverCalls.push(prepared.prepared);
-      continue;
-    }
-    if (verdict.kind === 'deny') {
-      yield deniedResult(context, call, undefined, verdict.reason);
-      continue;
-    }
-    const interrupt = approvalInterrupt(context, call, tool.name, verdict.message);
-    if (typeof interrupt === 'string') yield errorResult(context, call, interrupt);
-    else interrupts.push(interrupt);
+    const approved = yield* approveServerCall(context, tool, prepared.prepared);
+    if (approved === 'run') serverCalls.push(prepared.prepared);
+    else if (approved) interrupts.push(approved);
   }
   return { serverCalls, interrupts, pending };
+}
+
+/**
+ * Who decides a prepared server call: the policies, then grants, then the tool's own
+ * `needsApproval`. Returns `run`, the approval interrupt the call waits on, or `undefined` when it
+ * was answered here (declined, or its arguments cannot be approved: its result is yielded).
+ */
+export async function* approveServerCall(
+  context: RunContext,
+  tool: RegisteredTool,
+  prepared: PreparedCall,
+): AsyncGenerator<Event, 'run' | Interrupt | undefined, undefined> {
+  const { call } = prepared;
+  // A failing policy asks rather than runs.
+  const needsApproval = await resolveNeedsApproval(prepared.tool, prepared.input);
+  // Policies, then grants: a call may run, or be declined, without anyone being asked.
+  const verdict = await decideCall(context, tool, call, prepared.input, needsApproval);
+  if (verdict.decision) yield decisionEvent(verdict.decision);
+  if (verdict.kind === 'run') return 'run';
+  if (verdict.kind === 'deny') {
+    yield deniedResult(context, call, undefined, verdict.reason);
+    return undefined;
+  }
+  const interrupt = approvalInterrupt(context, call, tool.name, verdict.message);
+  if (typeof interrupt !== 'string') return interrupt;
+  yield errorResult(context, call, interrupt);
+  return undefined;
 }
 
 /** How much of the arguments an approval's prompt quotes. */

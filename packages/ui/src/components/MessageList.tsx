@@ -1,5 +1,14 @@
 import { Fragment, memo, useEffect, useMemo, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
-import { TOOL_PROGRESS_EVENT, messageText, type ChatMessage, type FilePart, type MessagePart } from '@chatwire/core';
+import {
+  MCP_APP_EVENT,
+  TOOL_PROGRESS_EVENT,
+  mcpAppsByCall,
+  messageText,
+  type ChatMessage,
+  type FilePart,
+  type MessagePart,
+} from '@chatwire/core';
+import type { McpAppsOptions } from '../mcpApps/mcpAppsOptions.js';
 import { createToolUIRegistry, type ToolUI, type ToolUIRegistry } from '../registry/toolUI.js';
 import { Attachments } from './Attachments.js';
 import { MessageText, preloadMarkdown } from './MessageText.js';
@@ -16,6 +25,12 @@ export interface MessageListProps {
   tools?: readonly ToolUI<string, any, any>[] | ToolUIRegistry;
   /** How discovery steps show. Defaults to `step`. */
   discovery?: DiscoveryDisplay;
+  /**
+   * MCP Apps: the chat they act through and how they show (see {@link McpAppsOptions}). A call whose
+   * MCP server sent an app shows it in a sandboxed frame, unless `tools` has a renderer for the tool.
+   * Defaults to none: such calls render as cards.
+   */
+  apps?: McpAppsOptions;
   /** Answers an approval (for example `(id, approved) => chat.addToolApprovalResponse({ id, approved })`). */
   onApproval?: (approvalId: string, approved: boolean) => void;
   /** Shows Regenerate under the last answer. */
@@ -41,6 +56,7 @@ export interface MessageListProps {
 
 interface RowOptions {
   tools: ToolUIRegistry | undefined;
+  apps: McpAppsOptions | undefined;
   discovery: DiscoveryDisplay | undefined;
   onApproval: ((approvalId: string, approved: boolean) => void) | undefined;
   onRegenerate: (() => void) | undefined;
@@ -65,6 +81,7 @@ export function MessageList(props: MessageListProps) {
   const options = useMemo<RowOptions>(
     () => ({
       tools: registry,
+      apps: props.apps,
       discovery: props.discovery,
       onApproval: props.onApproval,
       onRegenerate: props.onRegenerate,
@@ -72,7 +89,7 @@ export function MessageList(props: MessageListProps) {
       renderPart: props.renderPart,
       renderMessageEnd: props.renderMessageEnd,
     }),
-    [registry, props.discovery, props.onApproval, props.onRegenerate, props.onEdit, props.renderPart, props.renderMessageEnd],
+    [registry, props.apps, props.discovery, props.onApproval, props.onRegenerate, props.onEdit, props.renderPart, props.renderMessageEnd],
   );
   const last = props.messages[props.messages.length - 1];
   if (props.messages.length === 0 && props.empty !== undefined) return <>{props.empty}</>;
@@ -123,6 +140,8 @@ function AssistantMessage(props: { message: ChatMessage; isLast: boolean; busy: 
   const text = messageText(message);
   // Progress reports (data parts) are drawn on their call's card, not on their own.
   const progress = useMemo(() => toolProgressByCall(message.parts), [message.parts]);
+  // So are MCP Apps: each in its call's card.
+  const apps = useMemo(() => (options.apps ? mcpAppsByCall(message.parts) : undefined), [options.apps, message.parts]);
   return (
     <>
       {message.parts.map((part, index) => {
@@ -146,12 +165,14 @@ function AssistantMessage(props: { message: ChatMessage; isLast: boolean; busy: 
                 discovery={options.discovery}
                 onApproval={options.onApproval}
                 progress={progress.get(part.toolCallId)}
+                app={apps?.get(part.toolCallId)}
+                apps={options.apps}
               />
             );
           case 'file':
             return <Attachments key={index} files={[part]} />;
           default:
-            if (part.type === 'data' && part.name === TOOL_PROGRESS_EVENT) return null;
+            if (part.type === 'data' && (part.name === TOOL_PROGRESS_EVENT || part.name === MCP_APP_EVENT)) return null;
             return options.renderPart ? <Fragment key={index}>{options.renderPart(part, message)}</Fragment> : null;
         }
       })}

@@ -1,5 +1,5 @@
 import { memo, type ReactNode } from 'react';
-import type { ToolCallPart, ToolProgress } from '@chatwire/core';
+import { isAppCallId, type ToolCallPart, type ToolProgress } from '@chatwire/core';
 import { ApprovalPrompt } from '../primitives/ApprovalPrompt.js';
 import { progressLabel, toolCallStatus } from '../vocabulary.js';
 import { RawJson, ToolInputFields, ToolOutputFields } from './Fields.js';
@@ -18,6 +18,8 @@ export interface ToolCallCardProps {
    * bar and its message while the call runs. `MessageList` passes it from the message's data parts.
    */
   progress?: ToolProgress | undefined;
+  /** Drawn in every state below the arguments and the approval prompt: an MCP App's frame. Defaults to none. */
+  app?: ReactNode;
 }
 
 /**
@@ -38,9 +40,11 @@ export const ToolCallCard = memo(function ToolCallCard(props: ToolCallCardProps)
       data-tool={part.toolName}
       data-state={part.state}
       data-outcome={status.outcome}
+      data-called-by={isAppCallId(part.toolCallId) ? 'app' : undefined}
     >
       <div className="cw-tool-head">
         <span className="cw-tool-name">{part.toolName}</span>
+        {isAppCallId(part.toolCallId) ? <span className="cw-tool-by">called by the app</span> : null}
         <span className="cw-tool-state" data-testid="tool-state">
           {status.label}
         </span>
@@ -48,6 +52,7 @@ export const ToolCallCard = memo(function ToolCallCard(props: ToolCallCardProps)
       <ToolInputFields input={input} />
       {props.progress && (status.outcome === 'running' || status.outcome === 'pending') ? <ProgressLine progress={props.progress} /> : null}
       {onApproval ? <ApprovalPrompt part={part} onRespond={onApproval} /> : null}
+      {props.app}
       {part.state === 'output-available' && part.result ? (
         <div className="cw-tool-result" data-testid="tool-result">
           {props.children ?? <ToolOutputFields output={part.result.output ?? part.result.content} />}

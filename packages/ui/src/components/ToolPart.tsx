@@ -1,5 +1,6 @@
-import { memo, type ReactNode } from 'react';
-import type { ToolCallPart, ToolProgress } from '@chatwire/core';
+import { lazy, memo, Suspense, type ReactNode } from 'react';
+import { isAppCallId, type McpAppView as McpAppData, type ToolCallPart, type ToolProgress } from '@chatwire/core';
+import type { McpAppsOptions } from '../mcpApps/mcpAppsOptions.js';
 import type { ToolUIRegistry } from '../registry/toolUI.js';
 import { CODE_MODE_EXECUTION_TOOL_NAME, isDiscoveryCall, toolCallStatus } from '../vocabulary.js';
 import { CodeExecutionCard } from './CodeExecutionCard.js';
@@ -21,11 +22,19 @@ export interface ToolPartProps {
   onApproval?: ((approvalId: string, approved: boolean) => void) | undefined;
   /** The call's latest progress report, shown on the card while it runs. */
   progress?: ToolProgress | undefined;
+  /** The call's MCP App, when its server sent one (`mcpAppsByCall`). */
+  app?: McpAppData | undefined;
+  /** How MCP Apps render; without it a call with an app gets its card. */
+  apps?: McpAppsOptions | undefined;
 }
+
+// The app view (the bridge and the MCP SDK it needs) loads the first time a call with an app renders.
+const McpAppView = lazy(() => import('../mcpApps/McpAppView.js').then((module) => ({ default: module.McpAppView })));
 
 /**
  * One tool call part, drawn by what it is: a discovery step, a Code Mode execution, the tool's own
- * renderer from the registry, or the generic card.
+ * renderer from the registry, its MCP App (when its server sent one and `apps` is given), or the
+ * generic card. A call an app made is drawn like the model's, marked as the app's.
  */
 export const ToolPart = memo(function ToolPart(props: ToolPartProps) {
   const { part, onApproval } = props;
@@ -36,6 +45,15 @@ export const ToolPart = memo(function ToolPart(props: ToolPartProps) {
   }
   if (part.toolName === CODE_MODE_EXECUTION_TOOL_NAME && !props.tools?.has(part.toolName)) return <CodeExecutionCard part={part} />;
   const renderer = props.tools?.get(part.toolName);
+  const { app, apps } = props;
+  if (!renderer && app && apps && !apps.off?.includes(app.server) && !isAppCallId(part.toolCallId)) {
+    const card = <ToolCallCard part={part} progress={props.progress} {...(onApproval ? { onApproval } : {})} />;
+    return (
+      <Suspense fallback={card}>
+        <McpAppView part={part} app={app} options={apps} onApproval={onApproval} progress={props.progress} />
+      </Suspense>
+    );
+  }
   if (!renderer) return <ToolCallCard part={part} progress={props.progress} {...(onApproval ? { onApproval } : {})} />;
   const approvalId = part.state === 'approval-requested' ? part.approval?.id : undefined;
   const view = {
