@@ -86,6 +86,10 @@ export interface InputRequestMetadata {
   readonly toolName: string;
   /** The JSON Schema the tool asked with: the form to fill. */
   readonly schema: { readonly [key: string]: unknown };
+  /** URL mode: the link the user is asked to open (after a click), instead of a form. */
+  readonly url?: string;
+  /** With `url`: what the link signs the user in to (an MCP server's name). */
+  readonly connect?: string;
 }
 
 /** How a tool result ended, as carried in `metadata.chatwire` of TOOL_CALL_RESULT and tool messages. */

@@ -16,6 +16,10 @@
  * the user), each with its signed record and its expiry (ms since the epoch, the server's clock). A
  * "this chat" grant references its thread, so deleting the thread deletes it in the same statement,
  * and one cannot be added to a thread that is gone.
+ *
+ * Migration 4 adds `chatwire_credentials`: what server packages keep for a user (the OAuth tokens and
+ * sign-ins in progress of `@chatwire/mcp`, encrypted before they are written), by owner and key, with
+ * an optional expiry (ms since the epoch).
  */
 export const THREAD_MIGRATIONS: readonly (readonly string[])[] = [
   [
@@ -63,6 +67,16 @@ export const THREAD_MIGRATIONS: readonly (readonly string[])[] = [
     )`,
     `CREATE INDEX chatwire_grants_by_thread ON chatwire_grants (thread_id)`,
     `CREATE INDEX chatwire_grants_by_expiry ON chatwire_grants (expires_at)`,
+  ],
+  [
+    `CREATE TABLE chatwire_credentials (
+      owner text NOT NULL,
+      key text NOT NULL,
+      expires_at bigint,
+      value text NOT NULL,
+      PRIMARY KEY (owner, key)
+    )`,
+    `CREATE INDEX chatwire_credentials_by_expiry ON chatwire_credentials (expires_at)`,
   ],
 ];
 
