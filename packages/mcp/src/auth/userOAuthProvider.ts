@@ -113,6 +113,12 @@ export class UserOAuthProvider implements OAuthClientProvider {
     return this.#tokens;
   }
 
+  /** Reads the tokens from the store again at their next use (another provider stored new ones: a sign-in finished). */
+  forget(): void {
+    this.#tokensRead = false;
+    this.#tokens = undefined;
+  }
+
   async tokens(): Promise<StoredOAuthTokens | undefined> {
     return (await this.record())?.tokens;
   }
