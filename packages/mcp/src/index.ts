@@ -1,4 +1,10 @@
-export { McpConfigError, isStdioConfig, parseMcpConfig, parseMcpServerConfig } from './config/mcpConfig.js';
+export { McpAuth, McpSignInError, boundedFetch } from './auth/mcpAuth.js';
+export type { McpAuthOptions, OAuthServer, SignInState } from './auth/mcpAuth.js';
+export { SIGN_IN_CHANNEL, createMcpAuthHandler } from './auth/mcpAuthHandler.js';
+export type { McpAuthHandlerOptions, McpConnectionsList, SignInMessage } from './auth/mcpAuthHandler.js';
+export type { SignInResult } from './auth/signInTool.js';
+export type { UserServerStatus, UserServers } from './auth/userServers.js';
+export { McpConfigError, isOAuthConfig, isStdioConfig, parseMcpConfig, parseMcpServerConfig } from './config/mcpConfig.js';
 export type {
   LazyMode,
   McpHttpServerConfig,
@@ -8,7 +14,7 @@ export type {
   McpStdioServerConfig,
 } from './config/mcpConfig.js';
 export { McpServerError } from './connection/mcpConnection.js';
-export type { McpConnectionState, RequestInput } from './connection/mcpConnection.js';
+export type { ConnectionAuth, ConnectionOptions, McpConnectionState, RequestInput } from './connection/mcpConnection.js';
 export { fingerprintTool } from './connection/toolList.js';
 export type { McpToolInfo, SkippedTool } from './connection/toolList.js';
 export { MCP_PROGRESS_EVENT, McpServers, connectMcpServers, isAllowedHost, mcpServers } from './mcpServers.js';

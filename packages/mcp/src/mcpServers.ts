@@ -10,15 +10,25 @@ import {
 } from '@chatwire/core';
 import { validateWithSchema, type ToolServerEvent, type ToolServerStatus } from '@chatwire/core/shared';
 import { closeWithServer, extendTools, redactSecrets, toolTokensFor, type ToolTokenCounter } from '@chatwire/server';
+import { McpAuth, type McpAuthOptions } from './auth/mcpAuth.js';
+import { UserServers, type UserServerStatus } from './auth/userServers.js';
 import {
   McpConfigError,
   parseMcpConfig,
   parseMcpServerConfig,
+  isOAuthConfig,
   isStdioConfig,
+  type McpHttpServerConfig,
   type McpServerConfig,
   type McpServersConfig,
 } from './config/mcpConfig.js';
-import { McpConnection, McpServerError, type McpConnectionState, type RequestInput } from './connection/mcpConnection.js';
+import {
+  McpConnection,
+  McpServerError,
+  type ConnectionOptions,
+  type McpConnectionState,
+  type RequestInput,
+} from './connection/mcpConnection.js';
 import type { McpToolInfo, SkippedTool } from './connection/toolList.js';
 import { decideApproval, type McpApprovalPolicy } from './tools/approvalRule.js';
 import { withoutRegexKeywords } from './tools/checkJsonSchema.js';
@@ -60,6 +70,11 @@ export interface McpServersOptions {
   readonly onEvent?: (event: McpServersEvent) => void;
   /** Names the model may not get (your own tools' names): an MCP tool that would take one is renamed. Defaults to none. */
   readonly reservedNames?: readonly string[];
+  /**
+   * Signing users in to the servers with `oauth` (see {@link McpAuthOptions}): where the callback
+   * is, whose request it is (`userOf`), where tokens live. Required when a server has `oauth`.
+   */
+  readonly auth?: McpAuthOptions;
 }
 
 /** What {@link McpServersOptions.onEvent} receives. */
@@ -154,12 +169,21 @@ export class McpServers {
   #closed = false;
   /** Unties the connections from the server whose request opened them (see `closeWithServer`). */
   #untie: (() => void) | undefined;
+  readonly #connectionOptions: ConnectionOptions;
+  /** The servers each user signs in to, per user (`oauth`). */
+  readonly #users: UserServers | undefined;
 
   /** @internal Use {@link mcpServers} or {@link connectMcpServers}. */
-  constructor(servers: Readonly<Record<string, McpServerConfig>>, options: McpServersOptions) {
+  constructor(
+    servers: Readonly<Record<string, McpServerConfig>>,
+    options: McpServersOptions,
+    internal: { readonly connection?: ConnectionOptions; readonly users?: UserServers } = {},
+  ) {
     this.#servers = servers;
     this.#options = options;
     this.#counter = toolTokensFor(options.counter);
+    this.#connectionOptions = internal.connection ?? {};
+    this.#users = internal.users;
     this.#open();
   }
 
@@ -169,7 +193,9 @@ export class McpServers {
       onState: (connection: McpConnection) => this.#onState(connection),
       onTools: (connection: McpConnection) => this.#onTools(connection),
     };
-    this.#connections = new Map(Object.entries(this.#servers).map(([name, config]) => [name, new McpConnection(name, config, listener)]));
+    this.#connections = new Map(
+      Object.entries(this.#servers).map(([name, config]) => [name, new McpConnection(name, config, listener, this.#connectionOptions)]),
+    );
   }
 
   /**
@@ -196,9 +222,35 @@ export class McpServers {
    * The tools of every server, connecting first on the first call (see {@link McpServers.connect}):
    * the chat handler's `tools` reads them per request with `async () => [...myTools, ...(await mcp.loadTools())]`.
    */
-  async loadTools(): Promise<readonly AnyTool[]> {
+  async loadTools(request?: Request): Promise<readonly AnyTool[]> {
     await this.connect();
-    return this.#tools;
+    const users = this.#users;
+    if (!users || !request) return this.#tools;
+    const user = await users.auth.userOf(request);
+    return [
+      ...this.#tools,
+      ...(await users.toolsFor(user, [...(this.#options.reservedNames ?? []), ...this.#tools.map((tool) => tool.name)])),
+    ];
+  }
+
+  /**
+   * The servers users sign in to (`oauth`), per user: their sign-in, connections and tokens (for
+   * `createMcpAuthHandler`). `undefined` when no server has `oauth`.
+   */
+  get signIns(): UserServers | undefined {
+    return this.#users;
+  }
+
+  /**
+   * {@link McpServers.catalogStatus} for the request's user: the servers they sign in to are listed too,
+   * each with `signIn` (`connected`, `needs-sign-in`, `expired`) and, once connected, their own
+   * connection's status. For `createToolsHandler(tools, { servers: (request) => mcp.catalogStatusFor(request) })`.
+   */
+  async catalogStatusFor(request: Request): Promise<ToolServerStatus[]> {
+    const users = this.#users;
+    if (!users) return this.catalogStatus();
+    const mine = await users.statusFor(await users.auth.userOf(request));
+    return [...this.catalogStatus(), ...mine.map((entry) => signInStatus(entry, this.#options.lazyRule))];
   }
 
   /**
@@ -261,6 +313,7 @@ export class McpServers {
       state: status.state,
       ...(status.lastError ? { lastError: plainError(status.lastError) } : {}),
       description: status.description,
+      ...(status.protocolVersion ? { protocolVersion: status.protocolVersion } : {}),
       trusted: status.trusted,
       toolCount: status.toolCount,
       tokens: status.lazy.tokens,
@@ -285,7 +338,7 @@ export class McpServers {
     this.#untie?.();
     this.#untie = undefined;
     this.#tools = [];
-    await Promise.all(connections.map((connection) => connection.close()));
+    await Promise.all([...connections.map((connection) => connection.close()), this.#users?.close()]);
   }
 
   #record(server: string, event: ToolServerEvent): void {
@@ -480,15 +533,69 @@ export class McpServers {
 export function mcpServers(config: McpServersConfig | string, options: McpServersOptions = {}): McpServers {
   const parsed = typeof config === 'string' ? parseMcpConfig(config) : parseMcpConfig(config);
   const allowed = options.allowedHosts ?? LOOPBACK;
+  const shared: Record<string, McpServerConfig> = {};
+  const perUser: Record<string, McpHttpServerConfig> = {};
   for (const [name, entry] of Object.entries(parsed.mcpServers)) {
     parseMcpServerConfig(name, entry);
+    if (isOAuthConfig(entry)) perUser[name] = entry;
+    else shared[name] = entry;
     if (isStdioConfig(entry)) continue;
     const host = new URL(entry.url).hostname;
     if (!isAllowedHost(host, allowed)) {
       throw new McpConfigError(`MCP server '${name}': host '${host}' is not in allowedHosts (${allowed.join(', ')}); add it to connect.`);
     }
   }
-  return new McpServers(parsed.mcpServers, options);
+  const oauthNames = Object.keys(perUser);
+  if (oauthNames.length === 0) return new McpServers(shared, options);
+  if (!options.auth)
+    throw new McpConfigError(
+      `MCP server '${oauthNames[0]}' signs users in (oauth): pass \`auth: { redirectUrl, userOf, store }\` to mcpServers (see docs/mcp.md).`,
+    );
+  checkRedirectUrl(options.auth.redirectUrl);
+  const auth = new McpAuth(
+    options.auth,
+    Object.entries(perUser).map(([name, entry]) => ({
+      name,
+      url: entry.url,
+      ...(typeof entry.oauth === 'object' && entry.oauth.scope ? { scope: entry.oauth.scope } : {}),
+    })),
+  );
+  const { auth: _auth, ...rest } = options;
+  const users = new UserServers(
+    auth,
+    perUser,
+    (name, entry, connectionAuth, reserved) =>
+      new McpServers({ [name]: entry }, { ...rest, reservedNames: reserved }, { connection: { auth: connectionAuth } }),
+  );
+  return new McpServers(shared, options, { users });
+}
+
+/** A callback URL authorization servers accept: `https:`, or `http:` on loopback (RFC 8252). */
+function checkRedirectUrl(value: string): void {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new McpConfigError(`auth.redirectUrl ${JSON.stringify(String(value).slice(0, 200))} is not a URL.`);
+  }
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK.includes(url.hostname)))
+    throw new McpConfigError(`auth.redirectUrl must be https: (or http: on localhost, 127.0.0.1 or [::1]); got ${url.origin}.`);
+}
+
+/** A server users sign in to, as the catalog shows it to one user. */
+function signInStatus(entry: UserServerStatus, rule: LazyRule | undefined): ToolServerStatus {
+  if (entry.status) return { ...entry.status, signIn: entry.signIn };
+  const decision = decideLazy('auto', 0, 0, rule);
+  return {
+    name: entry.name,
+    transport: 'streamable-http',
+    state: entry.signIn === 'needs-sign-in' ? 'unauthorized' : 'idle',
+    toolCount: 0,
+    tokens: 0,
+    lazy: decision.lazy,
+    lazyReason: decision.reason,
+    signIn: entry.signIn,
+  };
 }
 
 /**

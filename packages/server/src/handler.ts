@@ -450,10 +450,11 @@ export interface ToolsHandlerOptions {
   readonly counter?: ToolTokenCounter | undefined;
   /**
    * The app's tool sources and their state, read per request and served as the catalog's `servers`
-   * (devtools shows them in its MCP view): for `@chatwire/mcp`, `() => mcp.catalogStatus()`. Defaults
+   * (devtools shows them in its MCP view): for `@chatwire/mcp`, `() => mcp.catalogStatus()`, or
+   * `(request) => mcp.catalogStatusFor(request)` to include the request's user's sign-ins. Defaults
    * to none. Serve it only where the catalog is for the app's developers, like the devtools.
    */
-  readonly servers?: (() => readonly ToolServerStatus[]) | undefined;
+  readonly servers?: ((request: Request) => readonly ToolServerStatus[] | Promise<readonly ToolServerStatus[]>) | undefined;
 }
 
 /**
@@ -484,7 +485,11 @@ export function createToolsHandler(
   return withDefaultMount(async (request: Request) => {
     if (request.method !== 'GET') return refuse(request);
     const listed = typeof tools === 'function' ? await toolsFor(tools, request) : tools;
-    const body: ToolCatalog = { tools: describeTools(listed, options.counter), counting, ...(servers ? { servers: servers() } : {}) };
+    const body: ToolCatalog = {
+      tools: describeTools(listed, options.counter),
+      counting,
+      ...(servers ? { servers: await servers(request) } : {}),
+    };
     return Response.json(body);
   }, '/api/tools');
 }

@@ -309,7 +309,7 @@ export interface ToolCatalogEntry {
 export interface ToolServerStatus {
   readonly name: string;
   readonly transport: string;
-  /** `connecting`, `connected`, `reconnecting`, `failed` or `closed`. */
+  /** `idle`, `connecting`, `connected`, `reconnecting`, `failed`, `unauthorized` (the user must sign in) or `closed`. */
   readonly state: string;
   readonly lastError?: string;
   readonly description?: string;
@@ -327,6 +327,18 @@ export interface ToolServerStatus {
   readonly versions?: Readonly<Record<string, string>>;
   /** What happened to it lately, oldest first (bounded): connection states, tool-list changes, drift. */
   readonly events?: readonly ToolServerEvent[];
+  /** The protocol revision the connection speaks (`2025-11-25`, `2026-07-28`...), once connected. */
+  readonly protocolVersion?: string;
+  /**
+   * For a server each user signs in to: the request's user's state (`connected`, `needs-sign-in`,
+   * `expired`: the access token expired, a refresh is tried at the next use). Absent for servers
+   * that use the app's own credentials.
+   */
+  readonly signIn?: 'connected' | 'needs-sign-in' | 'expired';
+  /** Resources the server lists (the first 50: URI, name, MIME type). */
+  readonly resources?: readonly { readonly uri: string; readonly name: string; readonly mimeType?: string }[];
+  /** Prompts the server lists (the first 50: name and argument names). */
+  readonly prompts?: readonly { readonly name: string; readonly arguments: readonly string[] }[];
 }
 
 /** One thing that happened to a tool source: its connection state changed, or its tool list did. */
