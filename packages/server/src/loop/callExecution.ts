@@ -208,6 +208,7 @@ export class CallExecution {
         {
           id,
           threadId: context.threadId,
+          user: context.approvals.user,
           toolCallId: this.prepared.call.id,
           toolName: name,
           schema,

@@ -28,9 +28,7 @@ export interface MemoryStoreOptions {
  * const handler = createChatHandler({ model, tools, store: createMemoryStore() });
  * ```
  */
-export function createMemoryStore(
-  options: MemoryStoreOptions = {},
-): ServerStore & {
+export function createMemoryStore(options: MemoryStoreOptions = {}): ServerStore & {
   readonly size: () => number;
   readonly runs: MemoryRunStore;
   readonly grants: GrantStore;
