@@ -110,6 +110,21 @@ describe('MCP sign-in through the chat handler', () => {
     expect(fixture.calls.filter((call) => call.tool === 'whoami').map((call) => call.login)).toEqual(['alice']);
   });
 
+  it('a URL-mode elicitation reaches the user as a link to open (no form), and accept goes back to the server', async () => {
+    const history = [user('use notes__link', 'u5')];
+    const first = await send('ann', history);
+    const [interrupt] = interruptsOf(first);
+    const meta = (interrupt?.metadata as { chatwire?: { inputRequest?: { url?: string; connect?: string; schema?: unknown } } } | undefined)
+      ?.chatwire?.inputRequest;
+    expect(interrupt).toMatchObject({ reason: 'input_request', message: 'Open the page to link your account' });
+    expect(meta).toMatchObject({ url: 'https://example.com/link-account', schema: { type: 'object', properties: {} } });
+    expect(meta?.connect).toBeUndefined();
+    const resumed = await send('ann', applyEvents(history, first), [
+      { interruptId: interrupt!.id, status: 'resolved', payload: { action: 'accept', content: {} } },
+    ]);
+    expect(results(resumed).join()).toContain('link accept');
+  });
+
   it("a second user has to sign in separately and never gets the first user's tools or tokens", async () => {
     expect(await toolNames('bob')).toEqual(['notes__sign_in']);
     const first = await send('bob', [user('use notes__sign_in', 'b1')]);
