@@ -106,9 +106,7 @@ describe('a settled call, as its app reads it (callResultOf)', () => {
       callResultOf(toolCall({ toolName: 'x', state: 'output-error', result: { state: 'error', error: 'boom', content: '' } })),
     ).toEqual({ result: { content: [{ type: 'text', text: 'boom' }], isError: true } });
     expect(
-      callResultOf(
-        toolCall({ toolName: 'x', state: 'cancelled', result: { state: 'error', error: 'The user declined.', content: '' } }),
-      ),
+      callResultOf(toolCall({ toolName: 'x', state: 'cancelled', result: { state: 'error', error: 'The user declined.', content: '' } })),
     ).toEqual({ cancelled: 'The user declined.' });
     expect(callResultOf(toolCall({ toolName: 'x', state: 'executing' }))).toBeUndefined();
   });

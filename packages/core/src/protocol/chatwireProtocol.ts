@@ -79,6 +79,13 @@ export const INTERRUPT_REASONS = {
   inputRequest: 'input_request',
 } as const;
 
+/**
+ * The BroadcastChannel on which `@chatwire/mcp`'s sign-in callback page tells the app's other pages
+ * (same origin) that a sign-in finished: `{ type: 'signed-in', server }`, or
+ * `{ type: 'sign-in-failed', code }`. A page waiting on a "Connect <server>" request answers it then.
+ */
+export const MCP_SIGN_IN_CHANNEL = 'chatwire.mcp';
+
 /** What an `input_request` interrupt carries in `metadata.chatwire.inputRequest`. */
 export interface InputRequestMetadata {
   /** The call that asked (it keeps running on the server, waiting). */

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { MCP_SIGN_IN_CHANNEL } from '@chatwire/core';
 import { createId } from '@chatwire/core/shared';
 import {
   checkHost,
@@ -23,7 +24,7 @@ export interface McpAuthHandlerOptions extends OriginPolicyOptions, HostPolicyOp
 }
 
 /** The BroadcastChannel the callback page tells the chat's pages on (`@chatwire/ui`'s Connect card listens). */
-export const SIGN_IN_CHANNEL = 'chatwire.mcp';
+export const SIGN_IN_CHANNEL = MCP_SIGN_IN_CHANNEL;
 
 /** What the callback page posts on {@link SIGN_IN_CHANNEL}. */
 export type SignInMessage =
