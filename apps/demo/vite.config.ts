@@ -1,5 +1,5 @@
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defaultClientConditions, defineConfig } from 'vite';
 
 /**
  * The demo's UI build. The API is mounted by server/dev.ts and server/serve.ts through
@@ -9,7 +9,9 @@ import { defineConfig } from 'vite';
 export default defineConfig({
   root: import.meta.dirname,
   plugins: [react()],
-  resolve: { conditions: ['@chatwire/source'] },
+  // The packages' sources first; then Vite's own browser conditions, which replacing the list would drop
+  // (the MCP SDK the MCP Apps bridge loads resolves `pkce-challenge` by its `browser` condition).
+  resolve: { conditions: ['@chatwire/source', ...defaultClientConditions] },
   build: { outDir: 'dist', emptyOutDir: true, sourcemap: true },
   server: { cors: false },
   preview: { cors: false },

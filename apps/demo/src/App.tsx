@@ -2,7 +2,7 @@ import { codeModeDevtoolsView } from '@chatwire/code-mode/client';
 import { answerInputRequest, readInputRequest, type ChatMessage, type InputAnswerInput, type MessagePart } from '@chatwire/core';
 import { ChatwireDevtools } from '@chatwire/devtools';
 import { useThreadChat } from '@chatwire/react/query';
-import { BranchPicker, ChatError, Composer, MessageList } from '@chatwire/ui';
+import { BranchPicker, ChatError, Composer, LinkRequest, MessageList } from '@chatwire/ui';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { ApprovalsPanel } from './components/ApprovalsPanel.tsx';
 import { InputRequestForm } from './components/InputRequestForm.tsx';
@@ -161,7 +161,13 @@ function ChatPage(props: {
     (part: MessagePart, _message: ChatMessage) => {
       if (part.type !== 'interrupt') return null;
       const request = readInputRequest(part);
-      return request ? <InputRequestForm request={request} onAnswer={onInputAnswer} /> : null;
+      if (!request) return null;
+      // A link to open (signing in to an MCP server, a URL elicitation), else a form from the schema.
+      return request.url ? (
+        <LinkRequest request={request} onAnswer={onInputAnswer} />
+      ) : (
+        <InputRequestForm request={request} onAnswer={onInputAnswer} />
+      );
     },
     [onInputAnswer],
   );

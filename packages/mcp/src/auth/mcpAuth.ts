@@ -291,7 +291,7 @@ export class McpAuth {
       ? metadata.revocation_endpoint_auth_methods_supported.filter((item): item is string => typeof item === 'string')
       : [];
     if (!endpoint || !issuer) return { revoked: false };
-    const client = await this.#vault.read<StoredOAuthClientInformation>(CLIENTS_OWNER, `${name}|${issuer}`);
+    const client = record.client ?? (await this.#vault.read<StoredOAuthClientInformation>(CLIENTS_OWNER, `${name}|${issuer}`));
     if (!client) return { revoked: false };
     let revoked = true;
     for (const [token, hint] of [

@@ -23,6 +23,8 @@ export interface TokenRecord {
   readonly savedAt: number;
   /** What discovery found (the authorization server's metadata, its revocation endpoint): refresh and revocation skip it. */
   readonly discovery?: OAuthDiscoveryState;
+  /** The client registration the tokens were issued to: refresh and revocation use it. */
+  readonly client?: StoredOAuthClientInformation;
 }
 
 /** A sign-in in progress, kept under its `state` until the callback takes it (once) or it expires. */
@@ -31,6 +33,11 @@ export interface FlowRecord {
   readonly server: string;
   readonly verifier: string;
   readonly discovery?: OAuthDiscoveryState;
+  /**
+   * The client registration the sign-in started with: the code is exchanged with it, whatever another
+   * user's concurrent first sign-in registered meanwhile (two registrations race; each flow keeps its own).
+   */
+  readonly client?: StoredOAuthClientInformation;
   readonly createdAt: number;
 }
 
@@ -65,6 +72,8 @@ export class UserOAuthProvider implements OAuthClientProvider {
   #state: string | undefined;
   #verifier: string | undefined;
   #discovery: OAuthDiscoveryState | undefined;
+  /** The client registration this provider last read or saved (kept with a sign-in it starts). */
+  #client: StoredOAuthClientInformation | undefined;
   /** The authorization URL of the sign-in this provider started, once the SDK handed it over. */
   authorizationUrl: URL | undefined;
 
@@ -94,11 +103,19 @@ export class UserOAuthProvider implements OAuthClientProvider {
 
   async clientInformation(ctx?: OAuthClientInformationContext): Promise<StoredOAuthClientInformation | undefined> {
     if (!ctx) return undefined;
-    return this.#init.vault.read<StoredOAuthClientInformation>(CLIENTS_OWNER, this.#clientKey(ctx.issuer));
+    // The callback leg: the registration the sign-in started with (the SDK still checks its issuer stamp).
+    const started = this.#init.flow?.client ?? (await this.record())?.client;
+    if (started) {
+      this.#client = started;
+      return started;
+    }
+    this.#client = await this.#init.vault.read<StoredOAuthClientInformation>(CLIENTS_OWNER, this.#clientKey(ctx.issuer));
+    return this.#client;
   }
 
   async saveClientInformation(info: StoredOAuthClientInformation, ctx?: OAuthClientInformationContext): Promise<void> {
     const issuer = ctx?.issuer ?? info.issuer;
+    this.#client = info;
     if (!issuer) return;
     const expires = 'client_secret_expires_at' in info ? Number(info.client_secret_expires_at) : 0;
     await this.#init.vault.write(CLIENTS_OWNER, this.#clientKey(issuer), info, expires > 0 ? expires * 1000 : undefined);
@@ -125,7 +142,8 @@ export class UserOAuthProvider implements OAuthClientProvider {
 
   async saveTokens(tokens: StoredOAuthTokens): Promise<void> {
     const discovery = this.#discovery ?? this.#tokens?.discovery;
-    const record: TokenRecord = { tokens, savedAt: Date.now(), ...(discovery ? { discovery } : {}) };
+    const client = this.#client ?? this.#init.flow?.client ?? this.#tokens?.client;
+    const record: TokenRecord = { tokens, savedAt: Date.now(), ...(discovery ? { discovery } : {}), ...(client ? { client } : {}) };
     await this.#init.vault.write(userOwner(this.#init.user), this.#init.server, record);
     this.#tokens = record;
     this.#tokensRead = true;
@@ -159,6 +177,7 @@ export class UserOAuthProvider implements OAuthClientProvider {
       server: this.#init.server,
       verifier: this.#verifier,
       ...(this.#discovery ? { discovery: this.#discovery } : {}),
+      ...(this.#client ? { client: this.#client } : {}),
       createdAt: now,
     };
     await this.#init.vault.write(FLOWS_OWNER, state, flow, now + this.#init.flowTtlMs);

@@ -61,6 +61,16 @@ describe('sign-in', () => {
     expect(await auth.state('notes', 'bob')).toBe('needs-sign-in');
   });
 
+  it("two users' first sign-ins at once (two client registrations racing) both finish: each code is exchanged with its own flow's registration", async () => {
+    const auth = authFor();
+    const [annUrl, bobUrl] = await Promise.all([started(auth, 'ann'), started(auth, 'bob')]);
+    expect(annUrl.searchParams.get('client_id')).not.toBe(bobUrl.searchParams.get('client_id'));
+    const [annCallback, bobCallback] = await Promise.all([fixture.consent(annUrl, 'ann'), fixture.consent(bobUrl, 'bob')]);
+    expect(await auth.finish(annCallback.searchParams, 'ann')).toBe('notes');
+    expect(await auth.finish(bobCallback.searchParams, 'bob')).toBe('notes');
+    expect([await auth.state('notes', 'ann'), await auth.state('notes', 'bob')]).toEqual(['connected', 'connected']);
+  });
+
   it('refuses a replayed callback: each state is used once', async () => {
     const auth = authFor();
     const callback = await fixture.consent(await started(auth, 'ann'));
