@@ -1,5 +1,6 @@
 import {
   auth,
+  extractWWWAuthenticateParams,
   IssuerMismatchError,
   AuthorizationServerMismatchError,
   OAuthError,
@@ -40,6 +41,13 @@ export interface McpAuthOptions {
    * registration is needed. Defaults to none: dynamic client registration.
    */
   readonly clientMetadataUrl?: string;
+  /**
+   * Clients registered beforehand, by server name, for authorization servers without dynamic
+   * registration: `clientId`, `clientSecret` (a confidential client), and `issuer`, the authorization
+   * server they belong to, so they are never sent to another (the SDK checks it; without `issuer`
+   * they go to whichever authorization server the MCP server names). Defaults to none.
+   */
+  readonly clients?: Readonly<Record<string, { readonly clientId: string; readonly clientSecret?: string; readonly issuer?: string }>>;
   /** How long a sign-in may take, from the run that asked to the callback. Defaults to 600,000 (10 minutes). */
   readonly signInTimeoutMs?: number;
   /**
@@ -152,6 +160,7 @@ export class McpAuth {
   /** The SDK provider for this user and server (a new one per connection; `flow` on the callback leg). */
   provider(name: string, user: string, flow?: FlowRecord): UserOAuthProvider {
     const server = this.#server(name);
+    const client = this.#options.clients?.[name];
     return new UserOAuthProvider({
       server: server.name,
       user,
@@ -161,6 +170,15 @@ export class McpAuth {
       ...(this.#options.clientMetadataUrl ? { clientMetadataUrl: this.#options.clientMetadataUrl } : {}),
       flowTtlMs: this.signInTimeoutMs,
       ...(flow ? { flow } : {}),
+      ...(client
+        ? {
+            preRegistered: {
+              client_id: client.clientId,
+              ...(client.clientSecret ? { client_secret: client.clientSecret } : {}),
+              ...(client.issuer ? { issuer: client.issuer } : {}),
+            },
+          }
+        : {}),
     });
   }
 
@@ -190,7 +208,14 @@ export class McpAuth {
   async begin(name: string, user: string): Promise<URL | undefined> {
     const server = this.#server(name);
     const provider = this.provider(name, user);
-    const result = await auth(provider, { serverUrl: server.url, fetchFn: this.#fetch });
+    const { resourceMetadataUrl, scope } = await this.#challenge(server.url);
+    const result = await auth(provider, {
+      serverUrl: server.url,
+      fetchFn: this.#fetch,
+      ...(resourceMetadataUrl ? { resourceMetadataUrl } : {}),
+      // The challenge's scope, else the server's own (`oauth.scope`), else the SDK's choice from the metadata.
+      ...((scope ?? server.scope) ? { scope: scope ?? server.scope } : {}),
+    });
     if (result === 'AUTHORIZED') return undefined;
     if (!provider.authorizationUrl) throw new Error(`MCP server '${name}': the sign-in gave no authorization URL.`);
     return provider.authorizationUrl;
@@ -241,6 +266,29 @@ export class McpAuth {
       throw this.#signInError(server.name, error);
     }
     return server.name;
+  }
+
+  /**
+   * What the server's 401 says, as a client meets it: an MCP request without a token, whose
+   * `WWW-Authenticate` names the protected resource metadata (which the spec says to prefer over
+   * the well-known URLs) and the scope it wants. Empty when the server answers otherwise.
+   */
+  async #challenge(url: string): Promise<{ resourceMetadataUrl?: URL; scope?: string }> {
+    try {
+      const response = await this.#fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        // Not `initialize`, which some servers let through unauthenticated: a request that needs the token.
+        body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'tools/list', params: {} }),
+      });
+      await response.body?.cancel().catch(() => {});
+      if (response.status !== 401) return {};
+      const { resourceMetadataUrl, scope } = extractWWWAuthenticateParams(response);
+      return { ...(resourceMetadataUrl ? { resourceMetadataUrl } : {}), ...(scope ? { scope } : {}) };
+    } catch {
+      // Unreachable now: discovery reports it with its own error.
+      return {};
+    }
   }
 
   #signInError(name: string, error: unknown): McpSignInError {

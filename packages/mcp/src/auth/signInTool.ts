@@ -25,6 +25,8 @@ export function signInTool(options: {
   readonly description: string;
   readonly user: string;
   readonly auth: McpAuth;
+  /** A sign-in the SDK started already for this user (a step-up, a failed refresh): its URL, taken once. */
+  readonly pending?: () => URL | undefined;
 }): AnyTool {
   const { server, user, auth } = options;
   return toolDefinition({
@@ -38,7 +40,7 @@ export function signInTool(options: {
     group: server,
     timeoutMs: auth.signInTimeoutMs + 60_000,
   }).server(async (_input, context: ToolContext & { readonly requestInput?: RequestInput }): Promise<SignInResult> => {
-    const url = await auth.begin(server, user);
+    const url = options.pending?.() ?? (await auth.begin(server, user));
     if (url) {
       if (!context.requestInput)
         throw new McpServerError(server, `MCP server '${server}' needs the user to sign in, and this run cannot ask them.`);

@@ -54,6 +54,8 @@ export interface UserOAuthProviderInit {
   readonly flowTtlMs: number;
   /** The sign-in being finished (the callback leg): its verifier and discovery. */
   readonly flow?: FlowRecord;
+  /** A client registered beforehand with the server's authorization server (no dynamic registration). */
+  readonly preRegistered?: StoredOAuthClientInformation;
 }
 
 /**
@@ -104,7 +106,7 @@ export class UserOAuthProvider implements OAuthClientProvider {
   async clientInformation(ctx?: OAuthClientInformationContext): Promise<StoredOAuthClientInformation | undefined> {
     if (!ctx) return undefined;
     // The callback leg: the registration the sign-in started with (the SDK still checks its issuer stamp).
-    const started = this.#init.flow?.client ?? (await this.record())?.client;
+    const started = this.#init.flow?.client ?? (await this.record())?.client ?? this.#init.preRegistered;
     if (started) {
       this.#client = started;
       return started;
@@ -163,8 +165,14 @@ export class UserOAuthProvider implements OAuthClientProvider {
     this.#discovery = state;
   }
 
-  async discoveryState(): Promise<OAuthDiscoveryState | undefined> {
-    return this.#discovery ?? (await this.record())?.discovery;
+  /**
+   * What this provider discovered (or the sign-in being finished started with). What the tokens
+   * were saved with is not handed back: a refused token is met with a fresh discovery, so a server
+   * that moved to another authorization server is followed (SEP-2352; the SDK leaves invalidating
+   * a cached discovery to the host). It is kept for revocation.
+   */
+  discoveryState(): OAuthDiscoveryState | undefined {
+    return this.#discovery;
   }
 
   /** Keeps the sign-in under its `state` (sealed, for `flowTtlMs`) and the URL for the user's browser; nothing is opened here. */

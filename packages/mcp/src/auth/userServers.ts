@@ -28,6 +28,7 @@ const MAX_OPEN = 500;
 
 interface Entry {
   readonly set: UserServerSet;
+  readonly auth: ConnectionAuth;
   lastUsed: number;
 }
 
@@ -51,6 +52,12 @@ export class UserServers {
   readonly #configs: ReadonlyMap<string, McpHttpServerConfig>;
   readonly #open: OpenUserServer;
   readonly #entries = new Map<string, Entry>();
+  /**
+   * Sign-ins the SDK started itself on a connection the server refused (a scope step-up after
+   * `403 insufficient_scope`, a refresh that failed), by user and server: the sign-in tool asks with
+   * that URL (its scope is the one the server challenged for) instead of starting another.
+   */
+  readonly #pending = new Map<string, URL>();
   #sweeper: ReturnType<typeof setInterval> | undefined;
 
   constructor(auth: McpAuth, configs: Readonly<Record<string, McpHttpServerConfig>>, open: OpenUserServer) {
@@ -81,7 +88,8 @@ export class UserServers {
     const key = this.#key(name, user);
     let entry = this.#entries.get(key);
     if (!entry) {
-      entry = { set: this.#open(name, config, this.#connectionAuth(name, user), reserved), lastUsed: Date.now() };
+      const auth = this.#connectionAuth(name, user);
+      entry = { set: this.#open(name, config, auth, reserved), auth, lastUsed: Date.now() };
       this.#entries.set(key, entry);
       this.#startSweeper();
       if (this.#entries.size > MAX_OPEN) {
@@ -121,8 +129,20 @@ export class UserServers {
     const tools: AnyTool[] = [];
     const taken = [...reserved];
     for (const [name, config] of this.#configs) {
+      const key = this.#key(name, user);
       const signIn = () =>
-        signInTool({ server: name, prefix: config.prefix ?? name, description: config.description ?? name, user, auth: this.auth });
+        signInTool({
+          server: name,
+          prefix: config.prefix ?? name,
+          description: config.description ?? name,
+          user,
+          auth: this.auth,
+          pending: () => {
+            const url = this.#pending.get(key);
+            this.#pending.delete(key);
+            return url;
+          },
+        });
       if ((await this.auth.state(name, user)) === 'needs-sign-in') {
         this.#drop(this.#key(name, user));
         tools.push(signIn());
@@ -131,7 +151,9 @@ export class UserServers {
       const entry = this.#entry(name, config, user, taken);
       const mine = await entry.set.loadTools();
       if (entry.set.status()[0]?.state === 'unauthorized') {
-        this.#drop(this.#key(name, user));
+        const started = entry.auth.provider.authorizationUrl;
+        if (started) this.#pending.set(key, started);
+        this.#drop(key);
         tools.push(signIn());
         continue;
       }

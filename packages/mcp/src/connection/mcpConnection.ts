@@ -382,7 +382,7 @@ export class McpConnection {
         stopChild(transport);
         await client.close().catch(() => {});
         await transport.close().catch(() => {});
-        if (error instanceof UnauthorizedError) {
+        if (isAuthFailure(error)) {
           // Not transient: retrying cannot help until the user signs in (a new connection then).
           this.#setState('unauthorized', `MCP server '${this.name}' needs the user to sign in.`);
           return;
