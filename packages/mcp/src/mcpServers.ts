@@ -234,6 +234,29 @@ export class McpServers {
   }
 
   /**
+   * The names of the servers a request's user can reach: every server, those they sign in to included.
+   * @internal For `McpResources`.
+   */
+  get serverNames(): readonly string[] {
+    return [...this.#connections.keys(), ...(this.#users?.names ?? [])];
+  }
+
+  /**
+   * The connection that serves `name` for the request's user, connected (the shared one, or the
+   * user's own for a server they sign in to); `undefined` when there is none (unknown, not signed in).
+   * @internal For `McpResources`.
+   */
+  async connectionFor(name: string, request?: Request): Promise<McpConnection | undefined> {
+    await this.connect();
+    const shared = this.#connections.get(name);
+    if (shared) return shared;
+    const users = this.#users;
+    if (!users || !request) return undefined;
+    const set = await users.connectionFor(name, await users.auth.userOf(request));
+    return set?.connectionFor(name);
+  }
+
+  /**
    * The servers users sign in to (`oauth`), per user: their sign-in, connections and tokens (for
    * `createMcpAuthHandler`). `undefined` when no server has `oauth`.
    */

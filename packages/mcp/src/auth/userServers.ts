@@ -1,7 +1,7 @@
 import type { AnyTool } from '@chatwire/core';
 import type { ToolServerStatus } from '@chatwire/core/shared';
 import type { McpHttpServerConfig } from '../config/mcpConfig.js';
-import type { ConnectionAuth, McpConnectionState } from '../connection/mcpConnection.js';
+import type { ConnectionAuth, McpConnection, McpConnectionState } from '../connection/mcpConnection.js';
 import type { McpAuth, SignInState } from './mcpAuth.js';
 import { signInTool } from './signInTool.js';
 
@@ -10,6 +10,8 @@ export interface UserServerSet {
   loadTools(): Promise<readonly AnyTool[]>;
   status(): readonly { readonly state: McpConnectionState; readonly description: string }[];
   catalogStatus(): ToolServerStatus[];
+  /** Its connection to `name`, for resources and prompts. */
+  connectionFor(name: string): Promise<McpConnection | undefined>;
   close(): Promise<void>;
 }
 

@@ -446,6 +446,25 @@ export class McpConnection {
     }
   }
 
+  /**
+   * Runs `work` with the connected client (listings and reads beyond tools: resources, prompts,
+   * completion), holding a stdio child's process meanwhile; rejects with an {@link McpServerError}
+   * when the server is not connected. `timeoutMs`: the server's `connectTimeoutMs`, for each request.
+   */
+  async useClient<T>(work: (client: Client, timeoutMs: number) => Promise<T>): Promise<T> {
+    const client = this.#client;
+    if (!client || this.#state !== 'connected')
+      throw new McpServerError(this.name, `MCP server '${this.name}' is not connected${this.#lastError ? ` (${this.#lastError})` : ''}.`);
+    this.#busy++;
+    holdProcess(client.transport, true);
+    try {
+      return await work(client, this.#timeouts.connectTimeoutMs);
+    } finally {
+      this.#busy--;
+      this.#settle();
+    }
+  }
+
   /** Lets an idle connection's child stop holding the process (see {@link holdProcess}). */
   #settle(): void {
     if (this.#busy === 0) holdProcess(this.#client?.transport, false);
