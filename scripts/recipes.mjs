@@ -4,7 +4,8 @@
  * docs/recipes.md) as a user meets it. Packs every package once, copies each recipe outside the
  * workspace, installs it with `npm run install-into` (so that command is tested too: the tarballs
  * plus the recipe's public dependencies), typechecks and builds it, starts it, and drives it in
- * Chromium (tests/recipes/recipe.spec.ts: a streamed answer, a server tool, a browser tool).
+ * Chromium (tests/recipes/recipe.spec.ts: a streamed answer, a lazy server tool after its discovery step, a
+ * browser tool after Approve, then Deny).
  *
  * - vite: `vite build` with the handler imported by vite.config.ts and no CHATWIRE_SECRET; then
  *   `vite` (dev) in Chromium; then `vite preview` in production: without a secret the API refuses

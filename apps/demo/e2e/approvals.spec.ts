@@ -8,6 +8,26 @@ test.beforeEach(async ({ page }) => {
   await page.goto('/');
 });
 
+test('one approval UI per waiting call, on its card; the header says the chat waits for approval', async ({ page }) => {
+  await sendAndWait(page, 'use refundOrder for ORD-1234');
+  const refund = card(page, 'refundOrder');
+  await expect(page.getByTestId('status')).toHaveText('waiting for approval');
+  await expect(page.getByTestId('status')).toHaveAttribute('data-status', 'waiting for approval');
+  // Approve, Deny and the server's grant options are the card's, and nowhere else.
+  const options = page.getByTestId('approval-options');
+  await expect(options).toHaveCount(1);
+  await expect(refund.getByTestId('approval-options')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Approve', exact: true })).toHaveCount(1);
+  await expect(page.getByRole('button', { name: 'Deny', exact: true })).toHaveCount(1);
+  await expect(page.getByRole('button', { name: 'Allow for this chat' })).toHaveCount(1);
+  await expect(page.getByTestId('approvals-panel')).toHaveCount(0);
+  await screenshot(page, 'approval-on-card');
+  await refund.getByRole('button', { name: 'Approve', exact: true }).click();
+  await expect(refund).toHaveAttribute('data-state', 'output-available');
+  await expect(page.getByTestId('status')).toHaveText('ready');
+  await expect(page.getByTestId('approval-options')).toHaveCount(0);
+});
+
 test('allow for this chat: the same tool then runs without asking; revoked, it asks again', async ({ page }) => {
   await sendAndWait(page, 'use refundOrder for ORD-1234');
   const options = page.getByTestId('approval-options');
@@ -84,7 +104,7 @@ test('edit the arguments, then approve: the call runs with the edited input', as
 
 test('deny, then the next message works', async ({ page }) => {
   await sendAndWait(page, 'use refundOrder for ORD-1234');
-  await page.getByTestId('approval-options').getByTestId('deny').click();
+  await page.getByTestId('approval-options').getByRole('button', { name: 'Deny', exact: true }).click();
   await expect(card(page, 'refundOrder').getByTestId('tool-state')).toHaveText('Declined');
   await expect(page.getByTestId('status')).toHaveText('ready');
   await sendAndWait(page, 'use getWeather for Paris');

@@ -136,13 +136,15 @@ test("the header shows one figure, the conversation's savings, with the turn and
   // The panel refreshes a few times a second: read the header and the table until both settled.
   const read = async () => {
     const perTurn = (
-      await panel.getByTestId('tokens-turn-row').evaluateAll((rows) => rows.map((element) => element.children[6]?.textContent ?? ''))
-    ).map(number);
+      await panel
+        .getByTestId('tokens-turn-row')
+        .evaluateAll((rows) => rows.map((element) => element.children[6]?.getAttribute('data-net') ?? ''))
+    ).map(Number);
     return {
       perTurn,
       turn: Number(await turn.getAttribute('data-net')),
       conversation: Number(await conversation.getAttribute('data-net')),
-      card: number(await panel.getByTestId('tokens-net-saved').locator('strong').textContent()),
+      card: Number(await panel.getByTestId('tokens-net-saved').getAttribute('data-net')),
     };
   };
   await expect
@@ -156,8 +158,11 @@ test("the header shows one figure, the conversation's savings, with the turn and
       );
     })
     .toBe(true);
-  const { perTurn } = await read();
+  const { perTurn, card } = await read();
   expect(perTurn[0]).toBeGreaterThan(1000);
+  // The same figure in the same words in the header and the Tokens tab.
+  await expect(conversation).toHaveText(`Discovery saved ${card.toLocaleString('en-US')} tokens`);
+  await expect(panel.getByTestId('tokens-net-saved').locator('strong')).toHaveText(`saved ${card.toLocaleString('en-US')} tokens`);
   await panel.getByLabel('Turn', { exact: true }).selectOption('1');
   await expect(turn).toHaveAttribute('data-net', String(perTurn[0]));
   await expect(turn).toHaveText(/^Turn 1: saved/);
@@ -205,6 +210,66 @@ test('docks at the bottom, on the right or floating, resizes, and remembers all 
   await page.reload();
   await expect(page.getByRole('button', { name: 'Chatwire devtools' })).toBeVisible();
   await expect(panelOf(page)).toHaveCount(0);
+});
+
+/**
+ * The least room the open panel leaves the demo: the app at least 768 px wide beside a right dock
+ * (devtools' `minAppSize` default, the narrowest width common layouts draw their desktop layout at),
+ * and the chat column at least 360 px (the demo's styles.css turns its side columns into drawers
+ * below that), or the whole window when it is narrower.
+ */
+const MIN_APP_WIDTH = 768;
+const MIN_CHAT_WIDTH = 360;
+const widthOf = (page: Page, selector: string) => page.locator(selector).evaluate((element) => element.getBoundingClientRect().width);
+
+test('the open panel never narrows the chat below a usable width; the dock the person chose comes back when there is room', async ({
+  page,
+}) => {
+  await page.goto('/');
+  await sendAndWait(page, 'use getWeather for Paris');
+  const { width, height } = page.viewportSize()!;
+  const panel = await openDevtools(page);
+  await expect(panel.getByTestId('devtools-savings')).toContainText('Discovery');
+  expect(await widthOf(page, '.chat-column')).toBeGreaterThanOrEqual(Math.min(MIN_CHAT_WIDTH, width));
+  await appControlsUncovered(page);
+  await screenshot(page, 'devtools-open-width');
+  const right = panel.getByRole('button', { name: 'Dock on the right' });
+  if (isMobile(page)) {
+    // A phone has no room beside the panel: it docks at the bottom, and the right dock is offered disabled.
+    await expect(host(page)).toHaveAttribute('data-dock', 'bottom');
+    await expect(right).toBeDisabled();
+    expect(await widthOf(page, '.chat-column')).toBe(width);
+    // Turned sideways, there is no room below either: the panel floats over the page.
+    await page.setViewportSize({ width: height, height: width });
+    await expect(host(page)).toHaveAttribute('data-dock', 'floating');
+    await expect(host(page)).toHaveAttribute('data-chosen-dock', 'bottom');
+    await page.setViewportSize({ width, height });
+    await expect(host(page)).toHaveAttribute('data-dock', 'bottom');
+    return;
+  }
+  await expect(host(page)).toHaveAttribute('data-dock', 'right');
+  expect(await widthOf(page, '.app')).toBeGreaterThanOrEqual(MIN_APP_WIDTH);
+  // A window too narrow for both: the panel goes to the bottom, the chat keeps its width, and the right dock waits.
+  await page.setViewportSize({ width: 1000, height });
+  await expect(host(page)).toHaveAttribute('data-dock', 'bottom');
+  await expect(host(page)).toHaveAttribute('data-chosen-dock', 'right');
+  await expect(right).toBeDisabled();
+  expect(await widthOf(page, '.chat-column')).toBeGreaterThanOrEqual(MIN_CHAT_WIDTH);
+  await appControlsUncovered(page);
+  // Room again: the person's right dock is back, still no wider than leaves the app its minimum.
+  await page.setViewportSize({ width, height });
+  await expect(host(page)).toHaveAttribute('data-dock', 'right');
+  expect(await widthOf(page, '.app')).toBeGreaterThanOrEqual(MIN_APP_WIDTH);
+  // Widening the dock past the page's minimum stops at it.
+  await panel.getByTestId('devtools-resize').focus();
+  for (let press = 0; press < 8; press++) await page.keyboard.press('Shift+ArrowLeft');
+  await expect.poll(() => widthOf(page, '.app')).toBe(MIN_APP_WIDTH);
+  expect(await widthOf(page, '.chat-column')).toBeGreaterThanOrEqual(MIN_CHAT_WIDTH);
+  // The person's choice is kept across a reload.
+  await panel.getByRole('button', { name: 'Dock at the bottom' }).click();
+  await page.reload();
+  await expect(host(page)).toHaveAttribute('data-dock', 'bottom');
+  expect(await widthOf(page, '.chat-column')).toBeGreaterThanOrEqual(MIN_CHAT_WIDTH);
 });
 
 test("neither the devtools toggle nor the docked panel covers the app's controls (tapping Send sends)", async ({ page }) => {

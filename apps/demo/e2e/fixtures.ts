@@ -60,10 +60,10 @@ export async function send(page: Page, text: string): Promise<void> {
   await page.getByRole('button', { name: 'Send' }).click();
 }
 
-/** Sends a message and waits for the turn to come to rest. */
+/** Sends a message and waits for the turn to come to rest: answered, or waiting for the person's approval. */
 export async function sendAndWait(page: Page, text: string): Promise<void> {
   await send(page, text);
-  await expect(page.getByTestId('status')).toHaveText('ready');
+  await expect(page.getByTestId('status')).toHaveText(/^(ready|waiting for approval)$/);
 }
 
 /** The last card of a tool in the conversation. */

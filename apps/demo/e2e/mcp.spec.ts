@@ -33,6 +33,7 @@ test("the demo's MCP servers appear in the devtools MCP view with their tool cou
     'everything',
   ]);
   const counts = new Map<string, number>();
+  const tokens = new Map<string, number>();
   for (const server of ['files', 'memory', 'everything']) {
     const row = panel.locator(`[data-testid="mcp-server-row"][data-server="${server}"]`);
     await expect(row).toHaveAttribute('data-state', 'connected');
@@ -43,7 +44,10 @@ test("the demo's MCP servers appear in the devtools MCP view with their tool cou
     expect(tools).toBeGreaterThan(0);
     expect(number(await row.getByTestId('mcp-tokens').textContent())).toBeGreaterThan(tools);
     counts.set(server, tools);
+    tokens.set(server, number(await row.getByTestId('mcp-tokens').textContent()));
   }
+  // A server described by its Markdown instructions shows them as text: "Everything Server – …", not "# Everything…".
+  await expect(panel.locator('[data-testid="mcp-server-row"][data-server="everything"] td').first()).not.toContainText('#');
   await expect(panel.getByTestId('mcp-server-count')).toHaveText('3 MCP servers');
   await screenshot(page, 'devtools-mcp-view', panel);
 
@@ -51,7 +55,8 @@ test("the demo's MCP servers appear in the devtools MCP view with their tool cou
   await panel.getByRole('tab', { name: 'Tools' }).click();
   for (const [server, tools] of counts) {
     const heading = panel.locator(`[data-testid="devtools-tool-group"][data-group="${server}"]`);
-    await expect(heading).toContainText(`${server} (MCP server) · ${tools} tools`);
+    // One figure per server: the MCP view's tokens are the Tools view's.
+    await expect(heading).toContainText(`${server} (MCP server) · ${tools} tools · ${tokens.get(server)!.toLocaleString('en-US')} tokens`);
     await expect(panel.locator(`[data-testid="devtools-tool-row"][data-group="${server}"]`)).toHaveCount(tools);
   }
   await expect(panel.locator('[data-testid="devtools-tool-row"][data-tool="files__read_text_file"]')).toHaveAttribute(

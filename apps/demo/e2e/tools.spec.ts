@@ -57,7 +57,7 @@ test('approve: the sensitive call waits, then runs after Approve', async ({ page
 test("deny reads as the user's choice: Declined, not a failure", async ({ page }) => {
   await sendAndWait(page, 'use refundOrder for ORD-1234');
   const refund = card(page, 'refundOrder');
-  await refund.getByRole('button', { name: 'Deny' }).click();
+  await refund.getByRole('button', { name: 'Deny', exact: true }).click();
   await expect(page.getByTestId('status')).toHaveText('ready');
   await expect(refund.getByTestId('tool-state')).toHaveText('Declined');
   await expect(refund.getByTestId('tool-declined')).toHaveText('You declined this, so refundOrder did not run.');

@@ -1,10 +1,17 @@
 import { codeModeDevtoolsView } from '@chatwire/code-mode/client';
-import { answerInputRequest, readInputRequest, type ChatMessage, type InputAnswerInput, type MessagePart } from '@chatwire/core';
+import {
+  answerInputRequest,
+  readInputRequest,
+  type ChatMessage,
+  type InputAnswerInput,
+  type MessagePart,
+  type ToolCallPart,
+} from '@chatwire/core';
 import { ChatwireDevtools } from '@chatwire/devtools';
 import { useThreadChat } from '@chatwire/react/query';
 import { BranchPicker, ChatError, Composer, LinkRequest, MessageList } from '@chatwire/ui';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { ApprovalsPanel } from './components/ApprovalsPanel.tsx';
+import { ApprovalOptions, ApprovalsPanel } from './components/ApprovalsPanel.tsx';
 import { InputRequestForm } from './components/InputRequestForm.tsx';
 import { PagePanel } from './components/PagePanel.tsx';
 import { ThreadSidebar } from './components/ThreadSidebar.tsx';
@@ -99,7 +106,12 @@ function ChatPage(props: {
     return () => window.removeEventListener('keydown', onKey);
   }, [stop]);
 
-  const onApproval = useCallback((id: string, approved: boolean) => client.addToolApprovalResponse({ id, approved }), [client]);
+  // Each waiting call's approval is on its card: Approve / Deny and the server's grant options, one UI per call.
+  const { addToolApprovalResponse } = chat;
+  const renderApproval = useCallback(
+    (part: ToolCallPart) => <ApprovalOptions part={part} onAnswer={addToolApprovalResponse} />,
+    [addToolApprovalResponse],
+  );
   const onRegenerate = useCallback(() => void client.regenerate(), [client]);
   // An edit keeps the message's attachments (an edit replaces them otherwise); the server keeps the
   // old version as a sibling branch.
@@ -191,6 +203,8 @@ function ChatPage(props: {
   }, []);
 
   const panelCount = page.notes.length + page.todos.length;
+  // The chat is at rest while a call waits for the person: say what it waits for.
+  const status = chat.status === 'ready' && chat.pendingApprovals.length > 0 ? 'waiting for approval' : chat.status;
   const lazyCount = discovered.length + undiscovered.length;
   return (
     <div className="app" data-theme={page.theme} data-accent={page.accent} data-testid="app">
@@ -208,8 +222,8 @@ function ChatPage(props: {
         >
           {`${discovered.length}/${lazyCount} lazy tools discovered`}
         </span>
-        <span className="status" data-testid="status" data-status={chat.status}>
-          {chat.status}
+        <span className="status" data-testid="status" data-status={status}>
+          {status}
         </span>
         <button
           type="button"
@@ -282,7 +296,7 @@ function ChatPage(props: {
               busy={busy}
               stopped={stopped}
               tools={toolUIs}
-              onApproval={onApproval}
+              renderApproval={renderApproval}
               onRegenerate={onRegenerate}
               onEdit={onEdit}
               renderPart={renderPart}
@@ -295,13 +309,8 @@ function ChatPage(props: {
             ) : null}
             {chat.error ? <ChatError error={chat.error} onRetry={onRegenerate} onDismiss={chat.clearError} /> : null}
             {/* In the scrolling conversation, so it never takes room from it on a phone. */}
-            {chat.pendingApprovals.length > 0 || chat.grants.list.length > 0 ? (
-              <ApprovalsPanel
-                pending={chat.pendingApprovals}
-                onAnswer={chat.addToolApprovalResponse}
-                onAnswerAll={chat.answerAllApprovals}
-                grants={chat.grants}
-              />
+            {chat.pendingApprovals.length > 1 || chat.grants.list.length > 0 ? (
+              <ApprovalsPanel pending={chat.pendingApprovals} onAnswerAll={chat.answerAllApprovals} grants={chat.grants} />
             ) : null}
           </main>
           <Composer

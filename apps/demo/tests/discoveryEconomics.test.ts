@@ -10,7 +10,7 @@ import { smallCatalog } from './smallCatalog.ts';
 
 /**
  * The discovery economics of issue 14, measured on what the scripted model received: a three-turn
- * conversation that uses three lazy tools, sent lazily and sent all-eager, on the demo catalog
+ * conversation that uses three lazy tools, sent lazily and sent all-eager, on the demo's shared catalog
  * (8 eager + 46 lazy) and on a 5 eager + 35 lazy catalog built for this test. Every figure below is a
  * tokenizer count (o200k) of the requests the model received, and the test fails when a target is missed.
  *

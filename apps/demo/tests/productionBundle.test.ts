@@ -29,7 +29,7 @@ async function buildDemo(env: Record<string, string | undefined>): Promise<{ cod
 }
 
 // Strings that exist only in the panel's code (its styles and its markup).
-const PANEL_MARKERS = ['cw-root', 'Copy turn as test fixture', 'Net tool tokens saved'];
+const PANEL_MARKERS = ['cw-root', 'Copy turn as test fixture', 'Net tool tokens (conversation)'];
 
 afterAll(() => {
   for (const dir of outDirs) rmSync(dir, { recursive: true, force: true });

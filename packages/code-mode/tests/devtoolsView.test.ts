@@ -165,7 +165,12 @@ describe("Code Mode's devtools view", () => {
     ]);
     expect(of('choice')[0]).toMatchObject({ key: 'call', label: 'Code Mode model call', value: '2' });
     expect(of('choice')[0]?.options.map((option) => option.label)).toEqual(['Model call 1', 'Model call 2', 'Model call 3']);
-    expect(of('cards')[0]?.cards[0]).toMatchObject({ testId: 'code-savings-turn', value: '4,200', tone: 'good', data: { net: 4_200 } });
+    expect(of('cards')[0]?.cards[0]).toMatchObject({
+      testId: 'code-savings-turn',
+      value: 'saved 4,200 tokens',
+      tone: 'good',
+      data: { net: 4_200 },
+    });
     const [apis, executions] = of('table');
     expect(apis?.rows.map((row) => [row.data, row.cells[0], row.cells[2]])).toEqual([
       [{ api: 'getTime', status: 'eager' }, { text: 'external_getTime', tone: 'code' }, ''],

@@ -42,7 +42,7 @@ export {
 export type { ToolCallEffect, ToolCallEvent, ToolCallEventType, ToolCallTransition } from './lifecycle/toolCallLifecycle.js';
 export { readWireToolMetadata, resolveNeedsApproval, toWireTool, validateToolInput, validateToolOutput } from './tools/toolDefinition.js';
 export type { WireToolMetadata } from './tools/toolDefinition.js';
-export { validateWithSchema } from './tools/toolSchema.js';
+export { validateWithSchema, withoutDialect } from './tools/toolSchema.js';
 export type { StandardJsonSchemaValidator, Validation } from './tools/toolSchema.js';
 export { executeTool, executeValidatedTool } from './tools/toolExecution.js';
 export type { ToolOutcome } from './tools/toolExecution.js';
@@ -84,6 +84,8 @@ export type { CatalogGroups, GroupedCatalogTool } from './discovery/catalogGroup
 export { recordHistory } from './inspection/eventHistory.js';
 export type { HistoryRecorder, HistoryTurn, RecordedEvent, RecordedRun, SettledSnapshot } from './inspection/eventHistory.js';
 export { CHAT_RECORD_FORMAT, MAX_CHAT_RECORD_CHARS, readChatRecord, runRecord } from './inspection/chatRecord.js';
+export { netWords } from './inspection/netWords.js';
+export type { NetWords } from './inspection/netWords.js';
 export type { ChatRecord, ChatRecordReading, RecordedSnapshot } from './inspection/chatRecord.js';
 export type {
   DevtoolsBlock,

@@ -9,6 +9,7 @@ import {
   switchBranch,
   wireIdOf,
   type ChatConnection,
+  type ChatMessage,
 } from '@chatwire/core';
 import { fakeThreadsServer } from '../../../tests/fakeThreadsServer.js';
 
@@ -76,6 +77,16 @@ describe('createThreadsClient', () => {
         }),
       )) as typeof fetch;
     await expect(createThreadsClient({ fetch: badBranch }).get('t')).rejects.toMatchObject({ code: 'invalid-response' });
+    const badTurns = (async () =>
+      new Response(
+        JSON.stringify({
+          thread: { id: 't', title: '', createdAt: '', updatedAt: '' },
+          messages: [],
+          branches: [],
+          turns: { u1: [] },
+        }),
+      )) as typeof fetch;
+    await expect(createThreadsClient({ fetch: badTurns }).get('t')).rejects.toMatchObject({ code: 'invalid-response' });
     const down = (async () => {
       throw new TypeError('fetch failed');
     }) as typeof fetch;
@@ -191,5 +202,57 @@ describe('wireIdOf', () => {
     expect(wireIdOf(turn as never)).toBe('w1');
     expect(branchAt([{ messageId: 'w1', siblings: ['w0', 'w1'], index: 1 }], turn as never)).toMatchObject({ index: 1, previous: 'w0' });
     expect(wireIdOf({ id: 'turn_2', role: 'assistant', parts: [] })).toBe('turn_2');
+  });
+});
+
+describe('restoreTurns: the token accounting of turns kept by a thread store', () => {
+  const usage = (runId: string, step: number, net: number, input: number) => ({
+    runId,
+    step,
+    toolsSent: ['getWeather', '__lazy__tool__discovery__'],
+    toolsDeferred: ['trackShipment'],
+    newlyDiscovered: [],
+    tokens: { sent: 300, allEager: 300 + net, saved: net, discoveryTool: 40, discoveryRoundTrips: 0, net, input },
+    counting: { method: 'o200k tokenizer on the tool JSON', errorBound: 0, estimate: false },
+    eagerWouldBeCheaper: false,
+  });
+  const text = (id: string, role: 'user' | 'assistant', value: string, createdAt: number): ChatMessage => ({
+    id,
+    role,
+    parts: [{ type: 'text', text: value, state: 'done' }],
+    createdAt,
+  });
+  const messages = [text('u1', 'user', 'one', 1), text('a1', 'assistant', 'answer one', 2), text('u2', 'user', 'two', 3)];
+
+  it("adds the turns of the chat's user messages it has no record of, in their order, each call checked, and sums them", async () => {
+    const client = new ChatClient({ connection: noConnection, initialMessages: messages });
+    await client.restoreTurns([
+      // A turn of another shape (a server's answer is checked where it is used) is left out.
+      { id: 'u2', startedAt: 'soon', modelCalls: 'many' } as never,
+      { id: 'u2', startedAt: 30, modelCalls: [usage('r2', 1, 500, 2_000)] },
+      // A call that is not an accounting record is left out; a turn of a message the chat does not show is too.
+      { id: 'u1', startedAt: 10, modelCalls: [usage('r1', 1, 1_000, 1_500), { runId: 'r1', step: 'two' } as never] },
+      { id: 'elsewhere', startedAt: 5, modelCalls: [usage('r0', 1, 9, 9)] },
+    ]);
+    const { turns, conversationUsage } = client.getSnapshot();
+    expect(turns.map((turn) => [turn.id, turn.startedAt, turn.modelCalls.map((call) => call.runId)])).toEqual([
+      ['u1', 10, ['r1']],
+      ['u2', 30, ['r2']],
+    ]);
+    // Two requests, each with input and all up front: 1,500 + 2,000 sent against 2,500 + 2,500.
+    expect(conversationUsage?.requests).toEqual({ lazy: 2, allEager: 2 });
+    expect(conversationUsage?.input).toEqual({ lazy: 3_500, allEager: 5_000 });
+  });
+
+  it('keeps the turns the chat has, and changes nothing when there is nothing new', async () => {
+    const client = new ChatClient({ connection: noConnection, initialMessages: messages });
+    await client.restoreTurns([{ id: 'u1', startedAt: 10, modelCalls: [usage('r1', 1, 1_000, 1_500)] }]);
+    const first = client.getSnapshot();
+    await client.restoreTurns([
+      { id: 'u1', startedAt: 99, modelCalls: [usage('other', 1, 1, 1)] },
+      { id: 'u2', startedAt: 30, modelCalls: [] },
+    ]);
+    expect(client.getSnapshot()).toBe(first);
+    expect(first.turns[0]?.modelCalls[0]?.runId).toBe('r1');
   });
 });

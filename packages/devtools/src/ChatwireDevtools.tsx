@@ -1,8 +1,20 @@
-import { useCallback, useEffect, useRef, useState, type CSSProperties } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type CSSProperties } from 'react';
 import { type ChatClient } from '@chatwire/core';
 import { recordHistory, type DevtoolsView, type HistoryRecorder } from '@chatwire/core/shared';
 import type { PanelHandle, PanelProps } from './panel/mountPanel.js';
-import { defaultLayout, fitLayout, hostStyle, readLayout, reservedSpace, type PanelDock, type PanelLayout } from './panelLayout.js';
+import {
+  DEFAULT_MIN_APP_SIZE,
+  defaultLayout,
+  fitLayout,
+  fittingDocks,
+  hostStyle,
+  placeLayout,
+  readLayout,
+  reservedSpace,
+  type AppSize,
+  type PanelDock,
+  type PanelLayout,
+} from './panelLayout.js';
 
 /** Props of {@link ChatwireDevtools}. */
 export interface ChatwireDevtoolsProps {
@@ -30,9 +42,19 @@ export interface ChatwireDevtoolsProps {
   readonly position?: 'right-edge' | 'bottom-right' | 'bottom-left';
   /**
    * Where the panel opens the first time; the user's later choice is remembered. Defaults to `right`
-   * on windows 1000 px wide or more, `bottom` on narrower ones.
+   * where that leaves the page `minAppSize.width` (windows 1068 px wide or more by default), else
+   * `bottom`.
    */
   readonly initialDock?: PanelDock;
+  /**
+   * The least room a docked panel leaves the page, in px. A window too narrow for the right dock
+   * beside it shows the panel at the bottom, one too short for that floats it over the page, and a
+   * docked panel never grows past it; the person's chosen dock and size are kept and come back
+   * when the window has room again. Defaults to `{ width: 768, height: 320 }`: 768 px is the
+   * narrowest width common layouts draw their desktop layout at (a docked panel does not change the
+   * viewport their media queries read); 320 px holds a chat's header, a few lines and its composer.
+   */
+  readonly minAppSize?: Partial<AppSize>;
   /** The localStorage key the layout (dock, sizes, open) is kept under. Defaults to `chatwire-devtools`. */
   readonly storageKey?: string;
   /**
@@ -76,8 +98,8 @@ const embeddedHost: CSSProperties = { width: '100%', height: '100%', minHeight: 
 
 const viewport = () => ({ width: window.innerWidth, height: window.innerHeight });
 
-function loadLayout(storageKey: string, initialDock: PanelDock | undefined): PanelLayout {
-  const fallback = defaultLayout(viewport(), initialDock);
+function loadLayout(storageKey: string, initialDock: PanelDock | undefined, minApp: AppSize): PanelLayout {
+  const fallback = defaultLayout(viewport(), initialDock, minApp);
   let saved: string | null = null;
   try {
     saved = window.localStorage.getItem(storageKey);
@@ -107,13 +129,17 @@ function reserve(space: { bottom: number; right: number }): () => void {
  * The devtools panel for a chat: tools (sent, discovered, undiscovered), token savings per turn,
  * the timeline of every tool call, and the raw events. The panel's code loads on first open, lives
  * in its own shadow root (its styles never touch the app), and costs nothing while closed. It docks
- * at the bottom or on the right (giving the page its room back, so it never covers the app), or
- * floats; it is resizable, and its place and size are remembered across reloads.
+ * at the bottom or on the right (giving the page its room back, so it never covers the app, and
+ * never leaving it less than `minAppSize`), or floats; it is resizable, and its place and size are
+ * remembered across reloads.
  */
 export function ChatwireDevtools(props: ChatwireDevtoolsProps) {
   const embedded = props.mode === 'embedded';
   const storageKey = props.storageKey ?? 'chatwire-devtools';
   const [layout, setLayout] = useState<PanelLayout | undefined>(undefined);
+  const [view, setView] = useState<{ width: number; height: number } | undefined>(undefined);
+  const minWidth = props.minAppSize?.width ?? DEFAULT_MIN_APP_SIZE.width;
+  const minHeight = props.minAppSize?.height ?? DEFAULT_MIN_APP_SIZE.height;
   const [open, setOpen] = useState(embedded || (props.initialOpen ?? false));
   const host = useRef<HTMLDivElement>(null);
   const panel = useRef<PanelHandle | undefined>(undefined);
@@ -124,10 +150,11 @@ export function ChatwireDevtools(props: ChatwireDevtoolsProps) {
   const { initialOpen, initialDock } = props;
   useEffect(() => {
     if (embedded) return;
-    const loaded = loadLayout(storageKey, initialDock);
+    const loaded = loadLayout(storageKey, initialDock, { width: minWidth, height: minHeight });
     setLayout(loaded);
+    setView(viewport());
     if (initialOpen === undefined && loaded.open) setOpen(true);
-  }, [embedded, storageKey, initialOpen, initialDock]);
+  }, [embedded, storageKey, initialOpen, initialDock, minWidth, minHeight]);
 
   useEffect(() => {
     if (!layout) return;
@@ -140,12 +167,19 @@ export function ChatwireDevtools(props: ChatwireDevtoolsProps) {
 
   useEffect(() => {
     if (!layout) return;
-    const onResize = () => setLayout((current) => (current ? fitLayout(current, viewport()) : current));
+    const onResize = () => {
+      setView(viewport());
+      setLayout((current) => (current ? fitLayout(current, viewport()) : current));
+    };
     window.addEventListener('resize', onResize);
     return () => window.removeEventListener('resize', onResize);
   }, [layout]);
 
-  const space = open ? reservedSpace(layout) : { bottom: 0, right: 0 };
+  // Where the panel goes in this window: the person's layout, moved or shrunk so the page keeps its minimum.
+  const minApp = useMemo(() => ({ width: minWidth, height: minHeight }), [minWidth, minHeight]);
+  const placed = useMemo(() => (layout && view ? placeLayout(layout, view, minApp) : undefined), [layout, view, minApp]);
+  const docks = useMemo(() => (view ? fittingDocks(view, minApp) : undefined), [view, minApp]);
+  const space = open ? reservedSpace(placed) : { bottom: 0, right: 0 };
   const { bottom: reservedBottom, right: reservedRight } = space;
   useEffect(
     () => (reservedBottom || reservedRight ? reserve({ bottom: reservedBottom, right: reservedRight }) : undefined),
@@ -182,14 +216,16 @@ export function ChatwireDevtools(props: ChatwireDevtoolsProps) {
     catalogUrl,
     grantsUrl,
     onClose: embedded ? undefined : close,
-    layout: embedded ? undefined : layout,
+    layout: embedded ? undefined : placed,
+    docks,
+    minAppWidth: minWidth,
     onLayout,
     views,
   };
   const latestProps = useRef(panelProps);
   latestProps.current = panelProps;
 
-  const ready = open && (embedded || layout !== undefined);
+  const ready = open && (embedded || placed !== undefined);
   useEffect(() => {
     if (!ready || !host.current) return;
     const element = host.current;
@@ -223,7 +259,9 @@ export function ChatwireDevtools(props: ChatwireDevtoolsProps) {
           Chatwire
         </button>
       )}
-      {ready && layout ? <div ref={host} data-chatwire-devtools="" data-dock={layout.dock} style={hostStyle(layout)} /> : null}
+      {ready && placed && layout ? (
+        <div ref={host} data-chatwire-devtools="" data-dock={placed.dock} data-chosen-dock={layout.dock} style={hostStyle(placed)} />
+      ) : null}
     </>
   );
 }

@@ -3,7 +3,7 @@ import type { CSSProperties } from 'react';
 /** Where the open panel sits: docked along the bottom or the right edge, or floating over the page. */
 export type PanelDock = 'bottom' | 'right' | 'floating';
 
-/** The panel's place and size, remembered across reloads (localStorage). */
+/** The panel's place and size as the person chose them, remembered across reloads (localStorage). */
 export interface PanelLayout {
   readonly dock: PanelDock;
   /** Height of the bottom dock, in px. */
@@ -16,18 +16,55 @@ export interface PanelLayout {
   readonly open: boolean;
 }
 
+/** The room the page keeps beside a docked panel, in px. */
+export interface AppSize {
+  readonly width: number;
+  readonly height: number;
+}
+
 /** The smallest a docked or floating panel may get, in px. */
 const MIN_PANEL_SIZE = { width: 300, height: 180 } as const;
 
 /**
- * The first layout: docked at the bottom on narrow windows, on the right on wide ones. On a phone
- * (under 600 px wide) the bottom dock is compact: a third of the height, so the chat keeps most of
- * the screen. On the right it is wide enough for the Tools table's columns (560 px at 1280).
+ * The least room a docked panel leaves the page, in px. Width 768: a docked panel does not change the
+ * viewport, so the page keeps the layout its media queries chose for the whole window; 768 px is the
+ * narrowest width common layouts draw their desktop layout at (the `md` breakpoint of Tailwind and
+ * Bootstrap), so a page never gets less than that layout was made for. Height 320: the header, a few
+ * lines of conversation and the composer of a chat (the demo's need 300 px at a phone's font size).
  */
-export function defaultLayout(viewport: { width: number; height: number }, dock?: PanelDock): PanelLayout {
+export const DEFAULT_MIN_APP_SIZE: AppSize = { width: 768, height: 320 };
+
+/** The largest the right dock may be in a window `width` wide, leaving the page `minApp.width`. */
+const rightRoom = (width: number, minApp: AppSize) => width - minApp.width;
+/** The largest the bottom dock may be in a window `height` tall, leaving the page `minApp.height`. */
+const bottomRoom = (height: number, minApp: AppSize) => height - minApp.height;
+
+/**
+ * The docks that fit a viewport: the right dock when the page keeps `minApp.width` beside the
+ * narrowest panel, the bottom dock when it keeps `minApp.height` above the lowest one. Floating
+ * (over the page) always fits.
+ */
+export function fittingDocks(viewport: { width: number; height: number }, minApp: AppSize = DEFAULT_MIN_APP_SIZE): ReadonlySet<PanelDock> {
+  const docks = new Set<PanelDock>(['floating']);
+  if (rightRoom(viewport.width, minApp) >= MIN_PANEL_SIZE.width) docks.add('right');
+  if (bottomRoom(viewport.height, minApp) >= MIN_PANEL_SIZE.height) docks.add('bottom');
+  return docks;
+}
+
+/**
+ * The first layout: docked on the right where that leaves the page its minimum width, else at the
+ * bottom. On a phone (under 600 px wide) the bottom dock is compact: a third of the height, so the
+ * chat keeps most of the screen. On the right it is wide enough for the Tools table's columns
+ * (560 px when the window has room for it).
+ */
+export function defaultLayout(
+  viewport: { width: number; height: number },
+  dock?: PanelDock,
+  minApp: AppSize = DEFAULT_MIN_APP_SIZE,
+): PanelLayout {
   const phone = viewport.width < 600;
   return {
-    dock: dock ?? (viewport.width >= 1000 ? 'right' : 'bottom'),
+    dock: dock ?? (fittingDocks(viewport, minApp).has('right') ? 'right' : 'bottom'),
     bottomHeight: Math.round(Math.max(MIN_PANEL_SIZE.height, viewport.height * (phone ? 0.33 : 0.4))),
     rightWidth: Math.round(Math.min(560, Math.max(MIN_PANEL_SIZE.width, viewport.width * 0.44))),
     floating: {
@@ -90,7 +127,28 @@ export function fitLayout(layout: PanelLayout, viewport: { width: number; height
   };
 }
 
-/** The host element's box for a layout (fixed to the viewport). */
+/**
+ * Where the panel goes in this viewport: the person's dock when it fits (see {@link fittingDocks}),
+ * else the bottom, else floating over the page; a docked panel no larger than leaves the page its
+ * minimum. The person's layout is not changed: widen the window again and the panel goes back to
+ * the dock and size they chose.
+ */
+export function placeLayout(
+  layout: PanelLayout,
+  viewport: { width: number; height: number },
+  minApp: AppSize = DEFAULT_MIN_APP_SIZE,
+): PanelLayout {
+  const fitting = fittingDocks(viewport, minApp);
+  const dock: PanelDock = fitting.has(layout.dock) ? layout.dock : fitting.has('bottom') ? 'bottom' : 'floating';
+  return {
+    ...layout,
+    dock,
+    rightWidth: Math.round(Math.max(MIN_PANEL_SIZE.width, Math.min(layout.rightWidth, rightRoom(viewport.width, minApp)))),
+    bottomHeight: Math.round(Math.max(MIN_PANEL_SIZE.height, Math.min(layout.bottomHeight, bottomRoom(viewport.height, minApp)))),
+  };
+}
+
+/** The host element's box for a (placed) layout, fixed to the viewport. */
 export function hostStyle(layout: PanelLayout): CSSProperties {
   const base: CSSProperties = { position: 'fixed', zIndex: 2147483000 };
   switch (layout.dock) {

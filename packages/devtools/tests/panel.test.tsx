@@ -1,6 +1,6 @@
 import { codeModeDevtoolsView, codeModeEvents } from '@chatwire/code-mode/client';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { ChatClient, type ChatConnection } from '@chatwire/core';
 import { ChatwireDevtools, type DevtoolsView } from '@chatwire/devtools/production';
 
@@ -159,6 +159,10 @@ describe('the devtools panel', () => {
       'Whole requests: input 11% more, 1 request (1 with every tool up front), warm cache 102% of the up-front cost (modelled)',
     );
     expect(requests.className).toContain('cw-bad');
+    // A negative saving reads as a cost, in the colour of a cost.
+    const headline = root.querySelector('[data-testid="savings-conversation"]') as HTMLElement;
+    expect(headline.textContent).toBe('Discovery cost 100 more tokens');
+    expect(headline.className).toContain('cw-bad');
     // The discovered tool was never used: the refused call does not count as a use.
     expect(root.querySelector('[data-testid="count-unused"]')?.textContent).toBe('1 discovered, never used');
 
@@ -167,7 +171,7 @@ describe('the devtools panel', () => {
       fireEvent.click(tokensTab);
     });
     const input = root.querySelector('[data-testid="conversation-input"]') as HTMLElement;
-    expect(input.textContent).toContain('cost more 100 (11.1%)');
+    expect(input.textContent).toContain('100 more (11.1%)');
     expect(input.querySelector('.cw-bad')).not.toBeNull();
     expect(root.querySelector('[data-testid="conversation-requests"]')?.textContent).toContain('same');
     // Warm start: tools and system prompt cached (640), the rest not; modelled, since the provider reported no cache.
@@ -177,6 +181,60 @@ describe('the devtools panel', () => {
     await act(async () => {
       fireEvent.keyDown(document, { key: 'Escape' });
     });
+  });
+
+  it('says a cost in words wherever its colour says one: tool tokens saved, but whole requests that cost more', async () => {
+    // Turn 1: the model discovered a tool (call 1), then called it in a request that existed only for discovery
+    // (call 2). Tool tokens: 1,700 + 1,495 saved. Whole requests: 5,000 + 5,200 sent, against 5,000 - 300 + 2,000
+    // = 6,700 all up front (call 2 would not have existed), so 3,500 more input tokens.
+    const usage = (runId: string, step: number, tokens: Record<string, number>, discoveryStep: boolean) => ({
+      type: 'CUSTOM' as const,
+      name: 'chatwire.model_call_usage',
+      value: {
+        runId,
+        step,
+        toolsSent: ['getWeather', '__lazy__tool__discovery__'],
+        toolsDeferred: ['trackShipment'],
+        newlyDiscovered: [],
+        tokens,
+        counting: { method: 'o200k tokenizer on the tool JSON', errorBound: 0, estimate: false },
+        eagerWouldBeCheaper: false,
+        discoveryStep,
+      },
+    });
+    const client = new ChatClient({
+      connection: {
+        async *run({ threadId, runId }) {
+          yield { type: 'RUN_STARTED', threadId, runId };
+          yield usage(
+            runId,
+            1,
+            { sent: 300, allEager: 2_000, saved: 1_700, discoveryTool: 60, discoveryRoundTrips: 0, net: 1_700, input: 5_000 },
+            false,
+          );
+          yield usage(
+            runId,
+            2,
+            { sent: 400, allEager: 2_000, saved: 1_600, discoveryTool: 60, discoveryRoundTrips: 105, net: 1_495, input: 5_200 },
+            true,
+          );
+          yield { type: 'RUN_FINISHED', threadId, runId };
+        },
+      },
+    });
+    render(<ChatwireDevtools client={client} catalogUrl={undefined} initialOpen />);
+    await act(async () => {
+      await client.sendMessage('track it');
+    });
+    await waitFor(() => expect(shadow()?.querySelector('[data-testid="savings-caution"]')).toBeTruthy());
+    const root = shadow() as ShadowRoot;
+    const headline = root.querySelector('[data-testid="savings-conversation"]') as HTMLElement;
+    expect(headline.textContent).toBe('Discovery saved 3,195 tokens');
+    expect(headline.className).toContain('cw-good');
+    expect(headline.className).not.toContain('cw-bad');
+    const caution = root.querySelector('[data-testid="savings-caution"]') as HTMLElement;
+    expect(caution.textContent).toBe('but whole requests cost 3,500 more input tokens');
+    expect(caution.className).toContain('cw-bad');
   });
 
   it('marks the events that became data parts in the Events view', async () => {
@@ -448,6 +506,12 @@ describe('the devtools panel', () => {
   });
 
   it("docks where the user puts it, gives a docked panel's room back to the page, and remembers it across reloads", async () => {
+    // A desktop window: the right dock leaves the page its 768 px (jsdom's own window is 1024 px wide).
+    const width = window.innerWidth;
+    window.innerWidth = 1400;
+    onTestFinished(() => {
+      window.innerWidth = width;
+    });
     const client = new ChatClient({ connection });
     const host = () => document.querySelector('[data-chatwire-devtools]') as HTMLElement;
     const first = render(<ChatwireDevtools client={client} initialOpen initialDock="bottom" />);
@@ -465,13 +529,13 @@ describe('the devtools panel', () => {
     expect(host().dataset['dock']).toBe('right');
     expect(document.body.style.paddingBottom).toBe('');
     // Resized from the keyboard on its edge: 16 px wider per arrow press.
-    const width = Number.parseInt(host().style.width, 10);
+    const docked = Number.parseInt(host().style.width, 10);
     const handle = shadow()?.querySelector('[role="separator"]') as HTMLElement;
     await act(async () => {
       fireEvent.keyDown(handle, { key: 'ArrowLeft' });
     });
-    expect(Number.parseInt(host().style.width, 10)).toBe(width + 16);
-    expect(document.body.style.paddingRight).toBe(`${width + 16}px`);
+    expect(Number.parseInt(host().style.width, 10)).toBe(docked + 16);
+    expect(document.body.style.paddingRight).toBe(`${docked + 16}px`);
     first.unmount();
     // Unmounted: the page's own styles are back.
     expect(document.body.style.paddingRight).toBe('');
@@ -479,7 +543,7 @@ describe('the devtools panel', () => {
     // A reload: the dock, the size and the open state come back from localStorage.
     render(<ChatwireDevtools client={client} />);
     await waitFor(() => expect(host()?.dataset['dock']).toBe('right'));
-    expect(Number.parseInt(host().style.width, 10)).toBe(width + 16);
+    expect(Number.parseInt(host().style.width, 10)).toBe(docked + 16);
     const float = await waitFor(() => {
       const button = shadow()?.querySelector('[aria-label="Float over the page"]');
       if (!button) throw new Error('the panel has not loaded yet');

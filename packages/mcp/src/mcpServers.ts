@@ -8,7 +8,7 @@ import {
   type ToolContext,
   type ToolProgress,
 } from '@chatwire/core';
-import { validateWithSchema, type ToolServerEvent, type ToolServerStatus } from '@chatwire/core/shared';
+import { validateWithSchema, withoutDialect, type ToolServerEvent, type ToolServerStatus } from '@chatwire/core/shared';
 import { closeWithServer, extendTools, redactSecrets, toolTokensFor, type ToolTokenCounter } from '@chatwire/server';
 import { McpAuth, type McpAuthOptions } from './auth/mcpAuth.js';
 import { UserServers, type UserServerStatus } from './auth/userServers.js';
@@ -22,6 +22,7 @@ import {
   type McpServerConfig,
   type McpServersConfig,
 } from './config/mcpConfig.js';
+import { instructionsLine } from './connection/instructionsLine.js';
 import {
   McpConnection,
   McpServerError,
@@ -135,13 +136,6 @@ export function isAllowedHost(host: string, allowed: readonly string[]): boolean
     return rule.startsWith('*.') ? name.endsWith(rule.slice(1)) && name.length > rule.length - 1 : name === rule;
   });
 }
-
-const firstLine = (text: string | undefined): string | undefined =>
-  text
-    ?.split('\n')
-    .map((line) => line.trim())
-    .find((line) => line.length > 0)
-    ?.slice(0, 200);
 
 /**
  * MCP servers as Chatwire server tools. Every server has one connection shared by all requests,
@@ -298,7 +292,7 @@ export class McpServers {
       const info = connection.serverInfo;
       const description =
         connection.config.description ??
-        firstLine(connection.instructions) ??
+        instructionsLine(connection.instructions) ??
         (info ? `${info.name}${info.version ? ` ${info.version}` : ''}` : connection.name);
       const fingerprints: Record<string, string> = {};
       for (const tool of connection.tools) {
@@ -439,8 +433,10 @@ export class McpServers {
     for (const connection of this.#connections.values()) {
       const selected = this.#selected(connection);
       const exposed = selected.map((tool) => ({ tool, name: this.#names.get(`${connection.name}\u0000${tool.name}`) ?? tool.name }));
+      // Counted on what the model is sent (a definition's parameters carry no `$schema`), as the tool catalog counts each tool.
       const tokens = exposed.reduce(
-        (sum, { tool, name }) => sum + this.#counter.countTool({ name, description: tool.description, parameters: tool.inputSchema }),
+        (sum, { tool, name }) =>
+          sum + this.#counter.countTool({ name, description: tool.description, parameters: withoutDialect(tool.inputSchema) }),
         0,
       );
       const decision = decideLazy(connection.config.lazy ?? 'auto', exposed.length, tokens, this.#options.lazyRule);

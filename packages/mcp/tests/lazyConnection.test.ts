@@ -1,3 +1,5 @@
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -42,5 +44,25 @@ describe('mcpServers: connected on first use', () => {
     expect(() => mcpServers({ mcpServers: { files: { command: 'npx', args: 'not a list' } } } as never)).toThrow(McpConfigError);
     expect(() => mcpServers({ mcpServers: { remote: { url: 'https://example.com/mcp' } } })).toThrow(/not in allowedHosts/);
     expect(processesOf(SERVERS.memory)).toEqual([]);
+  });
+});
+
+describe('a script that uses an MCP server and closes it', () => {
+  it('runs to its end: close() holds the process until the child is stopped (an idle child no longer does)', () => {
+    const script = [
+      "import { mcpServers } from '@chatwire/mcp';",
+      `const mcp = mcpServers({ mcpServers: { memory: ${JSON.stringify(memory())} } });`,
+      'const tools = await mcp.loadTools();',
+      "console.log(tools.some((tool) => tool.name === 'memory__read_graph'));",
+      'await mcp.close();',
+      "console.log('closed', mcp.status()[0].state);",
+    ].join('\n');
+    const child = spawnSync(process.execPath, ['--conditions=@chatwire/source', '--import', 'tsx', '--input-type=module', '-e', script], {
+      cwd: fileURLToPath(new URL('..', import.meta.url)),
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    // Exit code 13 is Node's "unsettled top-level await": the process ran out of work inside close().
+    expect({ status: child.status, stdout: child.stdout.trim().split('\n') }).toEqual({ status: 0, stdout: ['true', 'closed closed'] });
   });
 });

@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createToolsHandler } from '@chatwire/server';
+import type { ToolCatalog } from '@chatwire/core/shared';
 import { connectMcpServers, MCP_PROGRESS_EVENT, type McpServers } from '../src/index.js';
 import { SERVERS, byName, run, stdio, until } from './mcpFixtures.js';
 
@@ -44,6 +46,24 @@ describe('the real npm servers over stdio', () => {
       expect(tool.group).toBe(tool.name.split('__')[0]);
     }
     expect(mcp.groups().every((group) => group.description.length > 0)).toBe(true);
+  });
+
+  it("each server's token count is the catalog's, tool by tool (the definitions the model is sent, without `$schema`)", async () => {
+    const body = (await (
+      await createToolsHandler(() => mcp.tools(), { servers: () => mcp.catalogStatus() })(new Request('http://localhost/api/tools'))
+    ).json()) as ToolCatalog;
+    for (const server of body.servers ?? []) {
+      const listed = body.tools.filter((tool) => tool.group === server.name);
+      expect(listed.length).toBe(server.toolCount);
+      expect(server.tokens).toBe(listed.reduce((sum, tool) => sum + tool.tokens, 0));
+    }
+    expect(body.servers?.map((server) => server.name)).toEqual(['files', 'memory', 'everything']);
+  });
+
+  it('describes a server by its instructions as plain text, never their Markdown', () => {
+    const everything = mcp.status().find((server) => server.name === 'everything');
+    expect(everything?.description.length).toBeGreaterThan(0);
+    expect(everything?.description).not.toMatch(/^#|[*_`]{2}|\]\(/);
   });
 
   it('filesystem: lists and reads the temp folder; writing asks for approval (not read-only)', async () => {

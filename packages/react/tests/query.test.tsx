@@ -47,8 +47,9 @@ describe('useThreads', () => {
     const { result } = renderHook(() => useThreads({ api: API, fetch: server.fetch, limit: 2 }), { wrapper });
     await waitFor(() => expect(result.current.threads.map((thread) => thread.id)).toEqual(['t3', 't2']));
     expect(result.current.hasNextPage).toBe(true);
+    // React Query tells its observers in a later task than the one fetchNextPage resolves in: wait for the render.
     await act(() => result.current.fetchNextPage());
-    expect(result.current.threads.map((thread) => thread.id)).toEqual(['t3', 't2', 't1']);
+    await waitFor(() => expect(result.current.threads.map((thread) => thread.id)).toEqual(['t3', 't2', 't1']));
     expect(result.current.hasNextPage).toBe(false);
   });
 });

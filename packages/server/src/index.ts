@@ -177,6 +177,7 @@ export type {
   ThreadView,
 } from './threads/threadStore.js';
 export { createMemoryThreadStore } from './threads/memoryThreadStore.js';
+export { threadTurns } from './threads/threadTurns.js';
 export { createPgliteThreadStore, PgliteFolderError } from './threads/pgliteThreadStore.js';
 export type { FolderHolder } from './threads/folderLock.js';
 export type { PgliteLike, PgliteThreadStoreOptions } from './threads/pgliteThreadStore.js';

@@ -1,5 +1,5 @@
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
-import { toolDefinition, type ChatMessage, type SendResult } from '@chatwire/core';
+import { toolDefinition, type ChatMessage, type SendResult, type ToolCallPart } from '@chatwire/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { Composer, createToolUIRegistry, makeToolUI, MessageList, ToolCallCard, toolCallStatus } from '../src/index.js';
@@ -139,6 +139,17 @@ describe('approvals', () => {
     render(<ToolCallCard part={{ ...refundWaiting, approval: { ...refundWaiting.approval!, message } }} onApproval={() => {}} />);
     expect(screen.getByRole('group', { name: 'Allow refundOrder to run?' })).toBeTruthy();
     expect(screen.queryByText(message)).toBeNull();
+  });
+
+  it("draws the app's own approval UI on the card in place of Approve / Deny, and only while the call waits", () => {
+    const renderApproval = vi.fn((part: ToolCallPart) => <button type="button">{`Allow ${part.toolName} for this chat`}</button>);
+    render(
+      <MessageList messages={[assistant('a1', [refundWaiting, refundDeclined])]} onApproval={() => {}} renderApproval={renderApproval} />,
+    );
+    expect(screen.getByRole('button', { name: 'Allow refundOrder for this chat' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Approve' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Deny' })).toBeNull();
+    expect(renderApproval.mock.calls.map(([part]) => part.toolCallId)).toEqual([refundWaiting.toolCallId]);
   });
 
   it('shows no buttons once answered, or when the approval has no id', () => {

@@ -1,11 +1,11 @@
 import type { ApprovalResponseInput, ToolCallPart } from '@chatwire/core';
 import type { GrantsState } from '@chatwire/react';
+import { ApprovalPrompt } from '@chatwire/ui';
 import { useState } from 'react';
 
 /** Props of {@link ApprovalsPanel}. */
 export interface ApprovalsPanelProps {
   readonly pending: readonly ToolCallPart[];
-  readonly onAnswer: (answer: ApprovalResponseInput) => void;
   readonly onAnswerAll: (approved: boolean) => void;
   readonly grants: GrantsState;
 }
@@ -13,11 +13,11 @@ export interface ApprovalsPanelProps {
 const SCOPE_LABEL = { thread: 'this chat', always: 'always' } as const;
 
 /**
- * The server's approval options for each waiting call (allow once, for this chat, always; edit the
- * arguments first; deny, or deny for this chat), approve all / deny all, and the standing grants
- * with Revoke. Text only: nothing from the model or the server is rendered as HTML.
+ * Approve all / deny all while several calls wait, and the standing grants with Revoke. Each waiting
+ * call's own choices are on its card ({@link ApprovalOptions}). Text only: nothing from the model or
+ * the server is rendered as HTML.
  */
-export function ApprovalsPanel({ pending, onAnswer, onAnswerAll, grants }: ApprovalsPanelProps) {
+export function ApprovalsPanel({ pending, onAnswerAll, grants }: ApprovalsPanelProps) {
   return (
     <section className="approvals-panel" aria-label="Approvals and grants" data-testid="approvals-panel">
       {pending.length > 1 ? (
@@ -30,7 +30,6 @@ export function ApprovalsPanel({ pending, onAnswer, onAnswerAll, grants }: Appro
           </button>
         </div>
       ) : null}
-      {pending.map((part) => (part.approval ? <PendingApproval key={part.approval.id} part={part} onAnswer={onAnswer} /> : null))}
       {grants.list.length > 0 ? (
         <div className="grants" data-testid="grants">
           <h2>Grants</h2>
@@ -58,12 +57,24 @@ export function ApprovalsPanel({ pending, onAnswer, onAnswerAll, grants }: Appro
   );
 }
 
-function PendingApproval({ part, onAnswer }: { readonly part: ToolCallPart; readonly onAnswer: ApprovalsPanelProps['onAnswer'] }) {
-  const approval = part.approval!;
-  const options = approval.grantOptions ?? ['once'];
+/**
+ * The approval of one waiting call, drawn on its card (MessageList's `renderApproval`): Approve / Deny
+ * (@chatwire/ui's ApprovalPrompt), then the server's other options: allow for this chat or always,
+ * edit the arguments first, deny for this chat.
+ */
+export function ApprovalOptions({
+  part,
+  onAnswer,
+}: {
+  readonly part: ToolCallPart;
+  readonly onAnswer: (answer: ApprovalResponseInput) => void;
+}) {
+  const approval = part.approval;
+  const options = approval?.grantOptions ?? ['once'];
   const [editing, setEditing] = useState(false);
   const [text, setText] = useState(() => JSON.stringify(part.input ?? {}, null, 2));
   const [problem, setProblem] = useState<string | undefined>();
+  if (!approval) return null;
   const answer = (approved: boolean, extra: Omit<ApprovalResponseInput, 'id' | 'approved'> = {}) =>
     onAnswer({ id: approval.id, approved, ...extra });
   const approveEdited = () => {
@@ -80,45 +91,40 @@ function PendingApproval({ part, onAnswer }: { readonly part: ToolCallPart; read
     }
     answer(true, { editedArgs: edited as Record<string, unknown> });
   };
+  const more = options.includes('thread') || options.includes('always') || approval.editable;
   return (
-    <div
-      className="approval-options"
-      role="group"
-      aria-label={`Approve ${part.toolName}`}
-      data-testid="approval-options"
-      data-tool={part.toolName}
-    >
-      <p>
-        <strong>{part.toolName}</strong> waits for your approval.
-      </p>
-      <div className="approval-buttons">
-        <button type="button" data-testid="allow-once" onClick={() => answer(true)}>
-          Allow once
-        </button>
-        {options.includes('thread') ? (
-          <button type="button" data-testid="allow-thread" onClick={() => answer(true, { grant: 'thread' })}>
-            Allow for this chat
-          </button>
-        ) : null}
-        {options.includes('always') ? (
-          <button type="button" data-testid="allow-always" onClick={() => answer(true, { grant: 'always' })}>
-            Always allow
-          </button>
-        ) : null}
-        {approval.editable ? (
-          <button type="button" data-testid="edit-args" aria-expanded={editing} onClick={() => setEditing((open) => !open)}>
-            Edit arguments
-          </button>
-        ) : null}
-        <button type="button" data-testid="deny" onClick={() => answer(false)}>
-          Deny
-        </button>
-        {options.includes('thread') ? (
-          <button type="button" data-testid="deny-thread" onClick={() => answer(false, { grant: 'thread' })}>
-            Deny for this chat
-          </button>
-        ) : null}
-      </div>
+    <div className="approval-options" data-testid="approval-options" data-tool={part.toolName}>
+      <ApprovalPrompt part={part} onRespond={(_id, approved) => answer(approved)} />
+      {more ? (
+        <div className="approval-buttons" role="group" aria-label={`More choices for ${part.toolName}`}>
+          {options.includes('thread') ? (
+            <button type="button" className="cw-action" data-testid="allow-thread" onClick={() => answer(true, { grant: 'thread' })}>
+              Allow for this chat
+            </button>
+          ) : null}
+          {options.includes('always') ? (
+            <button type="button" className="cw-action" data-testid="allow-always" onClick={() => answer(true, { grant: 'always' })}>
+              Always allow
+            </button>
+          ) : null}
+          {approval.editable ? (
+            <button
+              type="button"
+              className="cw-action"
+              data-testid="edit-args"
+              aria-expanded={editing}
+              onClick={() => setEditing((open) => !open)}
+            >
+              Edit arguments
+            </button>
+          ) : null}
+          {options.includes('thread') ? (
+            <button type="button" className="cw-action" data-testid="deny-thread" onClick={() => answer(false, { grant: 'thread' })}>
+              Deny for this chat
+            </button>
+          ) : null}
+        </div>
+      ) : null}
       {editing ? (
         <div className="approval-edit">
           <label>
@@ -131,7 +137,7 @@ function PendingApproval({ part, onAnswer }: { readonly part: ToolCallPart; read
             />
           </label>
           {problem ? <p role="alert">{problem}</p> : null}
-          <button type="button" data-testid="approve-edited" onClick={approveEdited}>
+          <button type="button" className="cw-action" data-testid="approve-edited" onClick={approveEdited}>
             Approve with these arguments
           </button>
         </div>

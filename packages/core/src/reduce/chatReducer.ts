@@ -11,6 +11,7 @@ import {
   type ToolCallState,
 } from '../lifecycle/toolCallLifecycle.js';
 import type { ModelCallUsage } from '../protocol/chatwireProtocol.js';
+import type { ConversationUsage } from '../model/conversationUsage.js';
 import { MAX_TURN_RECORDS, withStoredMessage, type ChatState, type QueuedMessage, type TurnRecord } from '../model/chatState.js';
 import { answeredNotSent } from '../model/continuation.js';
 import { lastMessage, withLastMessage } from './sharedMessages.js';
@@ -85,7 +86,12 @@ export type ChatAction =
   | { readonly type: 'setMessages'; readonly messages: readonly ChatMessage[] }
   /** The app says which message its thread's server has stored last (`undefined`: none known; requests carry every message). */
   | { readonly type: 'storedMessage'; readonly messageId: string | undefined }
-  | { readonly type: 'usage'; readonly usage: ModelCallUsage; readonly now: number };
+  | { readonly type: 'usage'; readonly usage: ModelCallUsage; readonly now: number }
+  /**
+   * Turns of this chat's messages kept elsewhere (a thread store), checked and merged with the chat's
+   * own (`restoreTurns`): the chat's turns and the conversation's record from now on.
+   */
+  | { readonly type: 'turnsRestored'; readonly turns: readonly TurnRecord[]; readonly conversationUsage: ConversationUsage | undefined };
 
 /** A tool-call transition that happened (or was refused) while reducing. */
 export interface ToolCallChange {
@@ -193,6 +199,8 @@ export function reduceChat(state: ChatState, action: ChatAction): Reduction {
       return noCallChanges(recordUsage(state, action.usage, action.now));
     case 'storedMessage':
       return noCallChanges(withStoredMessage(state, action.messageId));
+    case 'turnsRestored':
+      return noCallChanges({ ...state, turns: action.turns, conversationUsage: action.conversationUsage });
   }
 }
 

@@ -1,5 +1,5 @@
 import { findToolCall } from '../reduce/chatReducer.js';
-import { initialChatState, type ActiveRun, type ChatSnapshot } from '../model/chatState.js';
+import { initialChatState, type ActiveRun, type ChatSnapshot, type TurnRecord } from '../model/chatState.js';
 import { BrowserToolRuntime } from './browserToolRuntime.js';
 import { ChatStore } from './chatStore.js';
 import type { Context, RunAgentInput } from '@ag-ui/core';
@@ -18,7 +18,7 @@ import type { GrantOption } from '../protocol/chatwireProtocol.js';
 import type { SendQueue } from './sendQueue.js';
 import type { AppToolCallInput, AppToolCallResult } from './appToolCall.js';
 import { Turn } from './turn.js';
-import { WireToolList, buildRunInput, readRun, wireHistory, type HistoryMode, type ReconnectOptions } from './runRequest.js';
+import { WireToolList, buildRunInput, loadReader, readRun, wireHistory, type HistoryMode, type ReconnectOptions } from './runRequest.js';
 import { isTerminalToolCallState, type ToolCallEvent, type ToolCallPart } from '../lifecycle/toolCallLifecycle.js';
 import type { AnyTool } from '../tools/toolDefinition.js';
 
@@ -473,6 +473,28 @@ export class ChatClient {
    */
   readonly setStoredMessageId = (messageId: string | undefined): void => {
     this.#store.dispatch({ type: 'storedMessage', messageId });
+  };
+
+  /**
+   * Thread stores: brings back the token accounting of turns this chat shows but has no record of
+   * (a reloaded page, a thread opened from the list): each turn of `turns` whose id is one of the
+   * chat's user messages, with its model calls checked like streamed ones, joins `snapshot.turns` in
+   * the messages' order, and `conversationUsage` is summed over them when the chat has none. Turns
+   * the chat already has are kept as they are, so calling it again with the same thread changes
+   * nothing. `useThreadChat` calls it with each thread it loads.
+   *
+   * @example
+   * ```ts
+   * const detail = await threads.get(threadId);
+   * client.setMessages(threadMessages(detail));
+   * await client.restoreTurns(detail.turns ?? []);
+   * ```
+   */
+  readonly restoreTurns = (turns: readonly TurnRecord[]): Promise<void> => {
+    return loadReader().then(({ turnsRestoredAction }) => {
+      const action = turnsRestoredAction(this.getSnapshot(), turns);
+      if (action) this.#store.dispatch(action);
+    });
   };
 
   /**

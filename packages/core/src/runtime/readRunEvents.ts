@@ -8,6 +8,8 @@ import { routeEvent } from '../reduce/routeEvent.js';
 import { isApplied, resumeTokenOf } from '../reduce/activeRun.js';
 import type { RunEnding, RunReading } from './runRequest.js';
 import { batchReader } from '../transport/eventBatches.js';
+// Restoring a thread's turns needs what reading a run does (event checks, the conversation's sum): it loads with this chunk.
+export { turnsRestoredAction } from './restoreTurns.js';
 
 // The requests' messages, each converted once: used by `buildRunInput` once this chunk has loaded.
 export { requestMessages } from './requestMessages.js';

@@ -61,6 +61,9 @@ export class WireToolList {
 /** The reader's chunk, once loaded. */
 let reader: typeof import('./readRunEvents.js') | undefined;
 
+/** Loads the reader's chunk (with the first request, or the first turns a chat restores; one `import()` for both). */
+export const loadReader = async (): Promise<typeof import('./readRunEvents.js')> => (reader ??= await import('./readRunEvents.js'));
+
 /**
  * Which messages a request carries: `stored` (the default), the messages from the last one the
  * thread's server stored on (`ChatState.storedMessageId`) while that one is in the chat, else all of
@@ -158,6 +161,5 @@ export async function readRun(options: RunReading): Promise<RunEnding | undefine
   const first = events && batchReader(events)();
   // Read (and its failure handled) by the reader once it has loaded.
   first?.catch(() => {});
-  reader ??= await import('./readRunEvents.js');
-  return reader.readRunEvents(options, events, first);
+  return (await loadReader()).readRunEvents(options, events, first);
 }

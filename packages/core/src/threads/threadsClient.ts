@@ -1,4 +1,5 @@
 import type { Message as WireMessage } from '@ag-ui/core';
+import type { TurnRecord } from '../model/chatState.js';
 
 /** One thread in the list (`GET /api/threads`): dates are ISO 8601 strings. */
 export interface ThreadSummary {
@@ -33,6 +34,11 @@ export interface ThreadDetail {
   /** The active branch as AG-UI messages (`fromWireMessages` turns them into UI messages). */
   readonly messages: readonly WireMessage[];
   readonly branches: readonly BranchPoint[];
+  /**
+   * The branch's turns with each model call's token accounting, as the chat streamed them (servers
+   * from before it leave it out): `client.restoreTurns(detail.turns)` shows them again in devtools.
+   */
+  readonly turns?: readonly TurnRecord[];
 }
 
 /**
@@ -122,7 +128,9 @@ function readDetail(body: unknown): ThreadDetail {
     !Array.isArray(body.messages) ||
     !body.messages.every((message) => isRecord(message) && typeof message.id === 'string' && typeof message.role === 'string') ||
     !Array.isArray(body.branches) ||
-    !body.branches.every(isBranchPoint)
+    !body.branches.every(isBranchPoint) ||
+    // Each turn and its model calls are checked where they are used (`restoreTurns`), in a chunk loaded then.
+    !Array.isArray(body.turns ?? [])
   ) {
     throw new ThreadsError('invalid-response', 'The thread the server sent is not { thread, messages, branches }.');
   }

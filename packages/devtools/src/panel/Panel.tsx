@@ -210,7 +210,7 @@ export function Panel(props: PanelProps) {
         <span className="cw-chip" data-testid="devtools-status">
           {snapshot.status}
         </span>
-        {layout ? <DockControls dock={layout.dock} onLayout={onLayout} /> : null}
+        {layout ? <DockControls dock={layout.dock} docks={props.docks} minAppWidth={props.minAppWidth} onLayout={onLayout} /> : null}
         {props.onClose ? (
           <button type="button" className="cw-button" onClick={props.onClose} aria-label="Close devtools">
             Close

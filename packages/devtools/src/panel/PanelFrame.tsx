@@ -9,23 +9,41 @@ const DOCKS: { dock: PanelDock; label: string; title: string }[] = [
   { dock: 'floating', label: '❐', title: 'Float over the page' },
 ];
 
-/** The three places the panel can be, as toggle buttons. */
-export function DockControls(props: { dock: PanelDock; onLayout: OnLayout }) {
+/** Why a dock is offered disabled: it would leave the page less than its minimum room. */
+const noRoom = (dock: PanelDock, minAppWidth: number | undefined) =>
+  dock === 'right'
+    ? `No room on the right: the page keeps at least ${minAppWidth ?? 'its minimum'} px of width`
+    : 'No room at the bottom: the page keeps its minimum height';
+
+/**
+ * The three places the panel can be, as toggle buttons; `dock` is where it is now. A dock that would
+ * leave the page less than its minimum room (`docks` lacks it) is disabled and says why.
+ */
+export function DockControls(props: {
+  dock: PanelDock;
+  docks?: ReadonlySet<PanelDock> | undefined;
+  minAppWidth?: number | undefined;
+  onLayout: OnLayout;
+}) {
   return (
     <div className="cw-dock" role="group" aria-label="Dock">
-      {DOCKS.map((entry) => (
-        <button
-          key={entry.dock}
-          type="button"
-          className="cw-button cw-icon"
-          aria-label={entry.title}
-          title={entry.title}
-          aria-pressed={props.dock === entry.dock}
-          onClick={() => props.onLayout({ dock: entry.dock })}
-        >
-          {entry.label}
-        </button>
-      ))}
+      {DOCKS.map((entry) => {
+        const fits = props.docks?.has(entry.dock) ?? true;
+        return (
+          <button
+            key={entry.dock}
+            type="button"
+            className="cw-button cw-icon"
+            aria-label={entry.title}
+            title={fits ? entry.title : noRoom(entry.dock, props.minAppWidth)}
+            aria-pressed={props.dock === entry.dock}
+            disabled={!fits}
+            onClick={() => props.onLayout({ dock: entry.dock })}
+          >
+            {entry.label}
+          </button>
+        );
+      })}
     </div>
   );
 }

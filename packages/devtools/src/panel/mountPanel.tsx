@@ -1,7 +1,7 @@
 import { createRoot } from 'react-dom/client';
 import type { ChatClient } from '@chatwire/core';
 import type { DevtoolsView, HistoryRecorder } from '@chatwire/core/shared';
-import type { PanelLayout } from '../panelLayout.js';
+import type { PanelDock, PanelLayout } from '../panelLayout.js';
 import { Panel } from './Panel.js';
 import { panelStyles } from './styles.js';
 
@@ -14,8 +14,15 @@ export interface PanelProps {
   /** The server's grants endpoint: the Timeline lists the chat's grants from it, with Revoke. */
   readonly grantsUrl: string | undefined;
   readonly onClose: (() => void) | undefined;
-  /** Where the panel sits (undefined when embedded in the page). */
+  /** Where the panel sits in this viewport (undefined when embedded in the page). */
   readonly layout: PanelLayout | undefined;
+  /**
+   * The docks that leave the page its minimum room in this viewport; the others are offered disabled.
+   * Defaults to all three.
+   */
+  readonly docks?: ReadonlySet<PanelDock> | undefined;
+  /** The page's minimum width beside a right dock, in px (said on a dock that does not fit). */
+  readonly minAppWidth?: number | undefined;
   /** Moves, docks or resizes the panel (the shell fits it to the viewport and remembers it). */
   readonly onLayout: (change: Partial<PanelLayout>) => void;
   /** The views other packages contribute, in the app's order. */

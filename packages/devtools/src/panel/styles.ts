@@ -19,8 +19,9 @@ export const panelStyles = `
 .cw-header { display: flex; flex-wrap: wrap; align-items: center; gap: 6px 8px; padding: 8px 10px; border-bottom: 1px solid var(--line); }
 .cw-header h2 { font-size: 13px; margin: 0; flex: 1 1 6em; min-width: 0; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
 .cw-header label { white-space: nowrap; }
-.cw-savings { flex: 1 0 100%; display: flex; align-items: center; gap: 6px; margin: 0; font-variant-numeric: tabular-nums; position: relative; }
+.cw-savings { flex: 1 0 100%; display: flex; flex-wrap: wrap; align-items: center; gap: 2px 6px; margin: 0; font-variant-numeric: tabular-nums; position: relative; }
 .cw-savings-figure { font-size: 13px; font-weight: 650; cursor: help; }
+.cw-savings-caution { font-size: 12px; font-weight: 600; }
 .cw-savings-more summary { list-style: none; cursor: pointer; color: var(--muted); width: 16px; height: 16px; line-height: 14px; text-align: center;
   border: 1px solid currentColor; border-radius: 50%; font: italic 600 11px/14px Georgia, serif; }
 .cw-savings-more summary::-webkit-details-marker { display: none; }
@@ -36,6 +37,7 @@ export const panelStyles = `
 .cw-dock { display: inline-flex; gap: 2px; }
 button.cw-icon { padding: 2px 7px; line-height: 1.2; }
 button.cw-icon[aria-pressed='true'] { background: var(--accent); color: #fff; border-color: var(--accent); }
+button.cw-icon:disabled { opacity: .4; cursor: not-allowed; }
 .cw-grip { cursor: move; user-select: none; touch-action: none; color: var(--muted); font-size: 14px; padding: 0 2px; }
 .cw-resize { position: absolute; z-index: 2; touch-action: none; background: transparent; }
 .cw-resize:hover, .cw-resize:focus-visible { background: var(--accent); opacity: .5; }

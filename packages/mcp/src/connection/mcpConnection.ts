@@ -643,6 +643,8 @@ export class McpConnection {
     if (client) {
       const transport = client.transport;
       const pid = transport instanceof StdioClientTransport ? transport.pid : null;
+      // Closing waits for the child to stop: held meanwhile, or a script awaiting close() runs out of work.
+      holdProcess(transport, true);
       await client.close().catch(() => {});
       if (pid !== null) children.delete(pid);
     }

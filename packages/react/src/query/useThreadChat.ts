@@ -128,6 +128,13 @@ export function useThreadChat<
   useEffect(() => {
     if (leaf !== undefined) client.setStoredMessageId(leaf);
   }, [client, leaf]);
+  // The thread's turns with their token accounting (a reload, a thread opened from the list): devtools shows them again.
+  // Read again when the messages arrive (a thread loads its messages and its detail on their own schedules).
+  const storedTurns = detail?.turns;
+  const messageCount = chat.messages.length;
+  useEffect(() => {
+    if (storedTurns?.length && messageCount) void client.restoreTurns(storedTurns);
+  }, [client, storedTurns, messageCount]);
   const branches = useMemo(() => detail?.branches ?? [], [detail]);
   const at = useCallback((message: string | ChatMessage) => branchAt(branches, message), [branches]);
   const switchTo = useCallback(

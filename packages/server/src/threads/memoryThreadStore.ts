@@ -212,7 +212,11 @@ export function createMemoryThreadStore(): ThreadStore {
       // The new leaf's branch, its summary and its token count are made now (from the branch it
       // continues, when that one was read): the request that continues it finds them.
       if (parentId !== append.parentId && parentId !== null) prepareStoredBranch(branchOf(thread, parentId));
-      if (append.run) thread.runs.push(structuredClone(append.run));
+      if (append.run) {
+        const { parentId: _given, createdAt: _at, ...run } = append.run;
+        const continued = append.parentId === null ? {} : { parentId: append.parentId };
+        thread.runs.push(structuredClone({ ...run, ...continued, createdAt: new Date().toISOString() }));
+      }
       thread.updatedAt = now();
     },
     async runs(owner, threadId) {

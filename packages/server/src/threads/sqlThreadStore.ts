@@ -1,4 +1,5 @@
 import type { Message } from '@ag-ui/core';
+import type { ModelCallUsage } from '@chatwire/core';
 import { decodeCursor, encodeCursor } from './threadCursor.js';
 import { createSqlCredentialStore } from './sqlCredentialStore.js';
 import { createSqlGrantStore } from './sqlGrantStore.js';
@@ -324,15 +325,18 @@ export function createSqlThreadStore(db: SqlDatabase): ThreadStore & Pick<Requir
             );
           }
           if (append.run) {
-            const { runId, outcome, usage, details } = append.run;
+            const { runId, outcome, usage, details, modelCalls } = append.run;
             await tx.query(
-              'INSERT INTO chatwire_runs (thread_id, run_id, outcome, usage, details) VALUES ($1, $2, $3, $4::json, $5::json)',
+              `INSERT INTO chatwire_runs (thread_id, run_id, outcome, usage, details, parent_id, model_calls)
+                VALUES ($1, $2, $3, $4::json, $5::json, $6, $7::json)`,
               [
                 threadId,
                 runId,
                 outcome,
                 usage === undefined ? null : JSON.stringify(usage),
                 details === undefined ? null : JSON.stringify(details),
+                append.parentId,
+                modelCalls === undefined ? null : JSON.stringify(modelCalls),
               ],
             );
           }
@@ -345,8 +349,17 @@ export function createSqlThreadStore(db: SqlDatabase): ThreadStore & Pick<Requir
       ),
     runs: (owner, threadId) =>
       run(async (): Promise<ThreadRunRecord[]> => {
-        const { rows } = await db.query<{ run_id: string; outcome: string; usage: unknown; details: unknown }>(
-          `SELECT r.run_id, r.outcome, r.usage, r.details FROM chatwire_runs r JOIN chatwire_threads t ON t.id = r.thread_id
+        const { rows } = await db.query<{
+          run_id: string;
+          outcome: string;
+          usage: unknown;
+          details: unknown;
+          parent_id: string | null;
+          model_calls: unknown;
+          created_at: string | Date;
+        }>(
+          `SELECT r.run_id, r.outcome, r.usage, r.details, r.parent_id, r.model_calls, r.created_at
+            FROM chatwire_runs r JOIN chatwire_threads t ON t.id = r.thread_id
             WHERE r.thread_id = $1 AND t.owner = $2 ORDER BY r.seq`,
           [threadId, owner],
         );
@@ -355,6 +368,9 @@ export function createSqlThreadStore(db: SqlDatabase): ThreadStore & Pick<Requir
           outcome: row.outcome,
           ...(row.usage === null ? {} : { usage: parsed(row.usage) }),
           ...(row.details === null ? {} : { details: parsed(row.details) }),
+          ...(row.model_calls === null ? {} : { modelCalls: parsed(row.model_calls) as ModelCallUsage[] }),
+          ...(row.parent_id === null ? {} : { parentId: row.parent_id }),
+          createdAt: new Date(row.created_at).toISOString(),
         }));
       }),
     ready: () => run(async () => {}),

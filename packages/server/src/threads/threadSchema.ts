@@ -6,7 +6,8 @@
  * - `chatwire_threads`: one row per thread: its owner, title, times, and active leaf.
  * - `chatwire_messages`: the tree: each message (the AG-UI message as JSON, kept byte for byte)
  *   with its parent in the same thread (`NULL` for a root) and `seq`, the creation order.
- * - `chatwire_runs`: each run's end: outcome, usage, interrupts and approval decisions.
+ * - `chatwire_runs`: each run's end: outcome, usage, interrupts and approval decisions, the message it
+ *   continued and its model calls' accounting (migration 4).
  *
  * Migration 2 adds `chatwire_messages.tokens`: each message's token count, counted as it is stored,
  * so a request that continues a stored branch does not tokenize it again. Rows stored before it keep
@@ -17,7 +18,11 @@
  * "this chat" grant references its thread, so deleting the thread deletes it in the same statement,
  * and one cannot be added to a thread that is gone.
  *
- * Migration 4 adds `chatwire_credentials`: what server packages keep for a user (the OAuth tokens and
+ * Migration 4 adds `chatwire_runs.parent_id` (the message the run continued) and `model_calls` (each
+ * model call's accounting record): a reopened thread shows its turns' token figures again. Runs stored
+ * before it keep `NULL` in both and show none.
+ *
+ * Migration 5 adds `chatwire_credentials`: what server packages keep for a user (the OAuth tokens and
  * sign-ins in progress of `@chatwire/mcp`, encrypted before they are written), by owner and key, with
  * an optional expiry (ms since the epoch).
  */
@@ -68,6 +73,7 @@ export const THREAD_MIGRATIONS: readonly (readonly string[])[] = [
     `CREATE INDEX chatwire_grants_by_thread ON chatwire_grants (thread_id)`,
     `CREATE INDEX chatwire_grants_by_expiry ON chatwire_grants (expires_at)`,
   ],
+  [`ALTER TABLE chatwire_runs ADD COLUMN parent_id text`, `ALTER TABLE chatwire_runs ADD COLUMN model_calls json`],
   [
     `CREATE TABLE chatwire_credentials (
       owner text NOT NULL,

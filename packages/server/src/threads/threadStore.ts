@@ -1,4 +1,5 @@
 import type { Message } from '@ag-ui/core';
+import type { ModelCallUsage, TurnRecord } from '@chatwire/core';
 import type { CredentialStore } from '../store/credentialStore.js';
 import type { GrantStore } from '../store/serverStore.js';
 
@@ -26,6 +27,12 @@ export interface ThreadView {
   readonly thread: ThreadSummary;
   readonly messages: readonly Message[];
   readonly branches: readonly BranchPoint[];
+  /**
+   * The token accounting of the branch's turns, each turn's model calls as they were streamed
+   * (`chatwire.model_call_usage`), keyed by the user message that started it: what a reloaded chat
+   * shows again in devtools. The threads endpoint adds it (`threadTurns`); a store's `open` leaves it out.
+   */
+  readonly turns?: readonly TurnRecord[];
 }
 
 /** One page of a thread list, newest activity first. */
@@ -35,7 +42,10 @@ export interface ThreadPage {
   readonly nextCursor: string | null;
 }
 
-/** What a run records beside its messages: how it ended, its token usage, the approvals decided in it. */
+/**
+ * What a run records beside its messages: how it ended, its token usage, the approvals decided in it,
+ * and the accounting record of each of its model calls.
+ */
 export interface ThreadRunRecord {
   readonly runId: string;
   /** `success`, `interrupt`, `cancelled` or `error`. */
@@ -44,6 +54,15 @@ export interface ThreadRunRecord {
   readonly usage?: unknown;
   /** The interrupts (approvals, input requests) the run ended with, and the decisions made in it. */
   readonly details?: unknown;
+  /** Each model call's accounting record (`chatwire.model_call_usage`), in the order the run streamed them. */
+  readonly modelCalls?: readonly ModelCallUsage[];
+  /**
+   * Set by the store when it reads runs: the message the run continued (its append's `parentId`);
+   * absent for a run that continued none, or one stored before stores kept it.
+   */
+  readonly parentId?: string;
+  /** Set by the store when it reads runs: when the run was stored (ISO 8601). */
+  readonly createdAt?: string;
 }
 
 /**

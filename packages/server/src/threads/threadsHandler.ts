@@ -10,7 +10,8 @@ import { threadOwner } from '../store/grantOwners.js';
 import type { GrantStore, ServerStore } from '../store/serverStore.js';
 import { InvalidCursorError } from './threadCursor.js';
 import { cleanTitle } from './threadTitle.js';
-import { NO_OWNER, ThreadStoreError, type ThreadStore } from './threadStore.js';
+import { NO_OWNER, ThreadStoreError, type ThreadStore, type ThreadView } from './threadStore.js';
+import { threadTurns } from './threadTurns.js';
 
 /** Options of {@link createThreadsHandler}: the chat handler's options object serves as is. */
 export interface ThreadsHandlerOptions extends OriginPolicyOptions, HostPolicyOptions {
@@ -50,7 +51,8 @@ const unknownThread = (threadId: string) =>
  * A Fetch handler for a user's threads, mounted at `/api/threads` (`threadsPath`), with the chat
  * handler's rules for origins, hosts and JSON bodies:
  * - `GET /api/threads?limit=20&cursor=<opaque>`: `{ threads, nextCursor }`, newest activity first;
- * - `GET /api/threads/:id`: `{ thread, messages, branches }`, the active branch and its branch points;
+ * - `GET /api/threads/:id`: `{ thread, messages, branches, turns }`, the active branch, its branch points
+ *   and its turns' token accounting (each model call's record, as streamed: devtools shows them again);
  * - `PATCH /api/threads/:id` `{ title }`: `{ thread }`; `DELETE /api/threads/:id`: 204;
  * - `POST /api/threads/:id/active` `{ messageId }`: makes the branch through that message active
  *   (its newest leaf) and answers like `GET`.
@@ -143,6 +145,11 @@ export function createThreadsHandler(options: ThreadsHandlerOptions): (request: 
   }, base || '/');
 }
 
+/** A thread as the endpoint answers it: the store's view and its branch's turns, rebuilt from the runs' records. */
+async function withTurns(store: ThreadStore, owner: string, threadId: string, view: ThreadView): Promise<ThreadView> {
+  return { ...view, turns: threadTurns(view.messages, await store.runs(owner, threadId)) };
+}
+
 /** One request's answer, once its route, owner and body are known. */
 async function answer(
   store: ThreadStore,
@@ -167,11 +174,11 @@ async function answer(
     const problem = idProblem(body['messageId'], 'messageId');
     if (problem) return bad(problem, 'invalid-id');
     const view = await store.activate(owner, threadId, body['messageId'] as string);
-    return view ? Response.json(view) : unknownThread(threadId);
+    return view ? Response.json(await withTurns(store, owner, threadId, view)) : unknownThread(threadId);
   }
   if (method === 'GET') {
     const view = await store.open(owner, threadId);
-    return view ? Response.json(view) : unknownThread(threadId);
+    return view ? Response.json(await withTurns(store, owner, threadId, view)) : unknownThread(threadId);
   }
   if (method === 'PATCH') {
     const title = typeof body['title'] === 'string' ? cleanTitle(body['title']) : '';

@@ -1,20 +1,22 @@
 import { EventType, type AssistantMessage, type Event, type Message, type ToolCall, type ToolMessage } from '@ag-ui/core';
-import { APPROVAL_DECISION_EVENT } from '@chatwire/core';
-import { createId } from '@chatwire/core/shared';
+import { APPROVAL_DECISION_EVENT, type ModelCallUsage } from '@chatwire/core';
+import { CHATWIRE_EVENTS, createId } from '@chatwire/core/shared';
+import { readModelCallUsage } from '@chatwire/core/wire';
 import type { ThreadRunRecord } from './threadStore.js';
 
 /**
  * Folds a run's events into the AG-UI messages they add, with the ids of the stream: one assistant
  * message per model step (its text and its calls), then each TOOL_CALL_RESULT as a tool message,
- * and the run's record (outcome, usage, interrupts and approval decisions). A call keeps its
- * provider artefact (`REASONING_ENCRYPTED_VALUE` of subtype `tool-call`); reasoning is the client's
- * to show and is not stored.
+ * and the run's record (outcome, usage, interrupts, approval decisions and each model call's
+ * accounting record). A call keeps its provider artefact (`REASONING_ENCRYPTED_VALUE` of subtype
+ * `tool-call`); reasoning is the client's to show and is not stored.
  */
 export class TurnRecorder {
   private readonly order: Message[] = [];
   private readonly assistants = new Map<string, { id: string; text: string; calls: ToolCall[] }>();
   private readonly calls = new Map<string, ToolCall>();
   private readonly decisions: unknown[] = [];
+  private readonly modelCalls: ModelCallUsage[] = [];
   private outcome = 'cancelled';
   private usage: unknown;
   private details: Record<string, unknown> = {};
@@ -73,9 +75,12 @@ export class TurnRecorder {
         if (call) call.encryptedValue = event.encryptedValue;
         break;
       }
-      case EventType.CUSTOM:
+      case EventType.CUSTOM: {
         if (event.name === APPROVAL_DECISION_EVENT) this.decisions.push(event.value);
+        const usage = event.name === CHATWIRE_EVENTS.modelCallUsage ? readModelCallUsage(event.value) : undefined;
+        if (usage) this.modelCalls.push(usage);
         break;
+      }
       case EventType.RUN_FINISHED: {
         const outcome = (event as { outcome?: { type?: string; interrupts?: unknown; pendingToolCallIds?: unknown } }).outcome;
         this.outcome = outcome?.type ?? 'success';
@@ -122,6 +127,7 @@ export class TurnRecorder {
       outcome: this.outcome,
       ...(this.usage === undefined ? {} : { usage: this.usage }),
       ...(Object.keys(details).length ? { details } : {}),
+      ...(this.modelCalls.length ? { modelCalls: [...this.modelCalls] } : {}),
     };
   }
 }

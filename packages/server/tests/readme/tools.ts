@@ -7,4 +7,5 @@ export const getWeather = toolDefinition({
   description: 'Current weather for a city.',
   inputSchema: z.object({ city: z.string() }),
   outputSchema: z.object({ city: z.string(), celsius: z.number() }),
+  lazy: true, // kept out of the prompt until the model discovers it
 });

@@ -160,8 +160,38 @@ export function threadStoreSuite(name: string, open: () => Promise<ThreadStore>)
         { id: 'as', role: 'assistant', toolCalls: [call] },
         tool,
       ]);
-      expect(await store.runs('ann', id)).toEqual([{ runId: 'run_1', outcome: 'success', usage: { inputTokens: 10, outputTokens: 5 } }]);
+      expect(await store.runs('ann', id)).toEqual([
+        { runId: 'run_1', outcome: 'success', usage: { inputTokens: 10, outputTokens: 5 }, createdAt: expect.any(String) },
+      ]);
       expect(await store.runs('bob', id)).toEqual([]);
+    });
+
+    it("keeps each run's model-call records and the message it continued, in the order the runs were stored", async () => {
+      const id = freshId('t');
+      const call = (runId: string, step: number) => ({
+        runId,
+        step,
+        toolsSent: ['getWeather'],
+        toolsDeferred: [],
+        newlyDiscovered: [],
+        tokens: { sent: 80, allEager: 80, saved: 0, discoveryTool: 0, discoveryRoundTrips: 0, net: 0 },
+        counting: { method: 'o200k tokenizer on the tool JSON', errorBound: 0, estimate: false },
+        eagerWouldBeCheaper: false,
+      });
+      await store.append('ann', id, { parentId: null, messages: [u('m1', 'one')] });
+      await store.append('ann', id, {
+        parentId: 'm1',
+        messages: [a('m2', 'two')],
+        run: { runId: 'r1', outcome: 'success', modelCalls: [call('r1', 1), call('r1', 2)] },
+      });
+      await store.append('ann', id, { parentId: 'm1', messages: [], run: { runId: 'r2', outcome: 'error' } });
+      const runs = await store.runs('ann', id);
+      expect(runs.map(({ runId, parentId, modelCalls }) => ({ runId, parentId, steps: modelCalls?.map((c) => c.step) }))).toEqual([
+        { runId: 'r1', parentId: 'm1', steps: [1, 2] },
+        { runId: 'r2', parentId: 'm1', steps: undefined },
+      ]);
+      expect(runs[0]?.modelCalls?.[0]).toEqual(call('r1', 1));
+      expect(Date.parse(runs[0]!.createdAt!)).toBeLessThanOrEqual(Date.parse(runs[1]!.createdAt!));
     });
 
     it('an empty chain moves the active leaf to its parent (a regenerate under way)', async () => {

@@ -93,6 +93,42 @@ describe('a chat handler with a thread store', () => {
     expect(reopened.branches).toEqual([]);
   });
 
+  it("a reloaded chat gets its turns' token accounting back from the thread, for the branch it shows", async () => {
+    const store = createMemoryThreadStore();
+    const server = threadServer(store, () => 'ann');
+    const before = clientFor(server.chat, { id: 'th_turns' });
+    await before.client.sendMessage('use getWeather for Paris');
+    await before.client.sendMessage('hello');
+    const live = before.client.getSnapshot();
+    expect(live.turns.map((turn) => turn.modelCalls.length)).toEqual([2, 1]);
+    before.client.dispose();
+
+    // The thread carries each turn's model calls as the chat received them, keyed by its user message.
+    const view = await open(server.threads, 'th_turns');
+    const users = view.messages.filter((m) => m.role === 'user').map((m) => m.id);
+    expect(view.turns?.map((turn) => turn.id)).toEqual(users);
+    expect(view.turns?.map((turn) => turn.modelCalls)).toEqual(live.turns.map((turn) => turn.modelCalls));
+
+    // A new page on the stored messages: no record of any turn until it restores them; then the same figures.
+    const after = clientFor(server.chat, { id: 'th_turns', initialMessages: fromWireMessages(view.messages) });
+    expect(after.client.getSnapshot().turns).toEqual([]);
+    await after.client.restoreTurns(view.turns ?? []);
+    const restored = after.client.getSnapshot();
+    expect(restored.turns.map(({ id, modelCalls }) => ({ id, modelCalls }))).toEqual(
+      live.turns.map(({ id, modelCalls }) => ({ id, modelCalls })),
+    );
+    expect(restored.conversationUsage).toEqual(live.conversationUsage);
+    // Again with the same thread: nothing changes (no new snapshot).
+    await after.client.restoreTurns(view.turns ?? []);
+    expect(after.client.getSnapshot()).toBe(restored);
+
+    // An edit of the second question makes another branch: its turn is the new message's, the old one's stays with its branch.
+    await after.client.sendMessage('use getWeather for Oslo');
+    const edited = (await open(server.threads, 'th_turns')).messages.filter((m) => m.role === 'user').map((m) => m.id);
+    expect((await open(server.threads, 'th_turns')).turns?.map((turn) => turn.id)).toEqual(edited);
+    after.client.dispose();
+  });
+
   it('an edit and a regenerate make siblings, never truncations, and the model reads only the active branch', async () => {
     const store = createMemoryThreadStore();
     const server = threadServer(store);

@@ -1,4 +1,5 @@
 import type { Message } from '@ag-ui/core';
+import type { ModelCallUsage } from '@chatwire/core';
 import { describe, expect, it } from 'vitest';
 import { THREAD_MIGRATIONS, type ThreadStore } from '@chatwire/server';
 import { countRequestTokens } from '../../src/tokens.js';
@@ -83,7 +84,7 @@ export function tokenMigrationSuite(name: string, open: () => Promise<RawDatabas
         const old = await db.store.path('ann', 'old', 'm1');
         expect(old).toEqual([messages[0]]);
         const versions = await db.query<{ version: number }>('SELECT version FROM chatwire_migrations ORDER BY version');
-        expect(versions.rows.map((row) => row.version)).toEqual([1, 2, 3, 4]);
+        expect(versions.rows.map((row) => row.version)).toEqual([1, 2, 3, 4, 5]);
         expect(countRequestTokens(request(old))).toBe(countRequestTokens(request([structuredClone(messages[0] as Message)])));
         await db.store.append('ann', 'old', { parentId: 'm1', messages: [messages[1] as Message] });
         const rows = await db.query<{ id: string; tokens: unknown }>(
@@ -92,6 +93,42 @@ export function tokenMigrationSuite(name: string, open: () => Promise<RawDatabas
         expect(rows.rows.map((row) => [row.id, row.tokens === null])).toEqual([
           ['m1', true],
           ['m2', false],
+        ]);
+      } finally {
+        await db.close();
+      }
+    }, 60_000);
+
+    it('migrates a database made before runs kept their model calls: old runs read as before, new ones carry them', async () => {
+      const db = await open();
+      try {
+        await db.query('CREATE TABLE chatwire_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
+        for (const version of [1, 2, 3]) {
+          for (const statement of THREAD_MIGRATIONS[version - 1] ?? []) await db.query(statement);
+          await db.query('INSERT INTO chatwire_migrations (version) VALUES ($1)', [version]);
+        }
+        await db.query(
+          "INSERT INTO chatwire_threads (id, owner, title, created_at, updated_at, active_leaf) VALUES ('runs', 'ann', 'runs', now(), now(), 'm1')",
+        );
+        await db.query(
+          "INSERT INTO chatwire_messages (thread_id, id, parent_id, role, message) VALUES ('runs', 'm1', NULL, 'user', $1::json)",
+          [JSON.stringify(messages[0])],
+        );
+        await db.query("INSERT INTO chatwire_runs (thread_id, run_id, outcome) VALUES ('runs', 'old-run', 'success')");
+        const before = await db.store.runs('ann', 'runs');
+        expect(before.map(({ runId, parentId, modelCalls }) => ({ runId, parentId, modelCalls }))).toEqual([
+          { runId: 'old-run', parentId: undefined, modelCalls: undefined },
+        ]);
+        const usage = { runId: 'new-run', step: 1, toolsSent: [], toolsDeferred: [], newlyDiscovered: [] } as unknown as ModelCallUsage;
+        await db.store.append('ann', 'runs', {
+          parentId: 'm1',
+          messages: [messages[1] as Message],
+          run: { runId: 'new-run', outcome: 'success', modelCalls: [usage] },
+        });
+        const after = await db.store.runs('ann', 'runs');
+        expect(after.map(({ runId, parentId, modelCalls }) => ({ runId, parentId, modelCalls }))).toEqual([
+          { runId: 'old-run', parentId: undefined, modelCalls: undefined },
+          { runId: 'new-run', parentId: 'm1', modelCalls: [usage] },
         ]);
       } finally {
         await db.close();

@@ -7,6 +7,7 @@ import {
   type ChatMessage,
   type FilePart,
   type MessagePart,
+  type ToolCallPart,
 } from '@chatwire/core';
 import type { McpAppsOptions } from '../mcpApps/mcpAppsOptions.js';
 import { createToolUIRegistry, type ToolUI, type ToolUIRegistry } from '../registry/toolUI.js';
@@ -33,6 +34,12 @@ export interface MessageListProps {
   apps?: McpAppsOptions;
   /** Answers an approval (for example `(id, approved) => chat.addToolApprovalResponse({ id, approved })`). */
   onApproval?: (approvalId: string, approved: boolean) => void;
+  /**
+   * Draws the approval of a call that waits for one, on its card, in place of Approve / Deny: for
+   * example with the server's grant options ("allow for this chat") or an arguments editor. So each
+   * waiting call has one approval UI, on its card. Defaults to Approve / Deny (`onApproval`).
+   */
+  renderApproval?: (part: ToolCallPart) => ReactNode;
   /** Shows Regenerate under the last answer. */
   onRegenerate?: () => void;
   /** Shows Edit on user messages: the new text replaces the message and the conversation runs again from it. */
@@ -59,6 +66,7 @@ interface RowOptions {
   apps: McpAppsOptions | undefined;
   discovery: DiscoveryDisplay | undefined;
   onApproval: ((approvalId: string, approved: boolean) => void) | undefined;
+  renderApproval: ((part: ToolCallPart) => ReactNode) | undefined;
   onRegenerate: (() => void) | undefined;
   onEdit: ((messageId: string, text: string) => void) | undefined;
   renderPart: ((part: MessagePart, message: ChatMessage) => ReactNode) | undefined;
@@ -84,12 +92,23 @@ export function MessageList(props: MessageListProps) {
       apps: props.apps,
       discovery: props.discovery,
       onApproval: props.onApproval,
+      renderApproval: props.renderApproval,
       onRegenerate: props.onRegenerate,
       onEdit: props.onEdit,
       renderPart: props.renderPart,
       renderMessageEnd: props.renderMessageEnd,
     }),
-    [registry, props.apps, props.discovery, props.onApproval, props.onRegenerate, props.onEdit, props.renderPart, props.renderMessageEnd],
+    [
+      registry,
+      props.apps,
+      props.discovery,
+      props.onApproval,
+      props.renderApproval,
+      props.onRegenerate,
+      props.onEdit,
+      props.renderPart,
+      props.renderMessageEnd,
+    ],
   );
   const last = props.messages[props.messages.length - 1];
   if (props.messages.length === 0 && props.empty !== undefined) return <>{props.empty}</>;
@@ -164,6 +183,7 @@ function AssistantMessage(props: { message: ChatMessage; isLast: boolean; busy: 
                 tools={options.tools}
                 discovery={options.discovery}
                 onApproval={options.onApproval}
+                renderApproval={options.renderApproval}
                 progress={progress.get(part.toolCallId)}
                 app={apps?.get(part.toolCallId)}
                 apps={options.apps}

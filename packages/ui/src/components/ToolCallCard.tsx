@@ -9,6 +9,11 @@ export interface ToolCallCardProps {
   part: ToolCallPart;
   /** Answers an approval; without it, a waiting call shows its state but no buttons. */
   onApproval?: (approvalId: string, approved: boolean) => void;
+  /**
+   * Draws the approval while the call waits for one (`approval-requested`), in place of the Approve /
+   * Deny of `onApproval`: the app's own options (grants, edited arguments). Defaults to Approve / Deny.
+   */
+  renderApproval?: ((part: ToolCallPart) => ReactNode) | undefined;
   /** What the card shows once the call is done. Defaults to the output as labelled fields. */
   children?: ReactNode;
   /** The raw input and result as JSON, folded away under the card. Defaults to true. */
@@ -51,7 +56,13 @@ export const ToolCallCard = memo(function ToolCallCard(props: ToolCallCardProps)
       </div>
       <ToolInputFields input={input} />
       {props.progress && (status.outcome === 'running' || status.outcome === 'pending') ? <ProgressLine progress={props.progress} /> : null}
-      {onApproval ? <ApprovalPrompt part={part} onRespond={onApproval} /> : null}
+      {props.renderApproval ? (
+        part.state === 'approval-requested' ? (
+          props.renderApproval(part)
+        ) : null
+      ) : onApproval ? (
+        <ApprovalPrompt part={part} onRespond={onApproval} />
+      ) : null}
       {props.app}
       {part.state === 'output-available' && part.result ? (
         <div className="cw-tool-result" data-testid="tool-result">

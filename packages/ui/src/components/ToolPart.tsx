@@ -20,6 +20,8 @@ export interface ToolPartProps {
   tools?: ToolUIRegistry | undefined;
   discovery?: DiscoveryDisplay | undefined;
   onApproval?: ((approvalId: string, approved: boolean) => void) | undefined;
+  /** Draws the approval of a waiting call on its card in place of Approve / Deny (see `ToolCallCard`). */
+  renderApproval?: ((part: ToolCallPart) => ReactNode) | undefined;
   /** The call's latest progress report, shown on the card while it runs. */
   progress?: ToolProgress | undefined;
   /** The call's MCP App, when its server sent one (`mcpAppsByCall`). */
@@ -45,16 +47,20 @@ export const ToolPart = memo(function ToolPart(props: ToolPartProps) {
   }
   if (part.toolName === CODE_MODE_EXECUTION_TOOL_NAME && !props.tools?.has(part.toolName)) return <CodeExecutionCard part={part} />;
   const renderer = props.tools?.get(part.toolName);
+  const approvalProps = {
+    ...(onApproval ? { onApproval } : {}),
+    ...(props.renderApproval ? { renderApproval: props.renderApproval } : {}),
+  };
   const { app, apps } = props;
   if (!renderer && app && apps && !apps.off?.includes(app.server) && !isAppCallId(part.toolCallId)) {
-    const card = <ToolCallCard part={part} progress={props.progress} {...(onApproval ? { onApproval } : {})} />;
+    const card = <ToolCallCard part={part} progress={props.progress} {...approvalProps} />;
     return (
       <Suspense fallback={card}>
         <McpAppView part={part} app={app} options={apps} onApproval={onApproval} progress={props.progress} />
       </Suspense>
     );
   }
-  if (!renderer) return <ToolCallCard part={part} progress={props.progress} {...(onApproval ? { onApproval } : {})} />;
+  if (!renderer) return <ToolCallCard part={part} progress={props.progress} {...approvalProps} />;
   const approvalId = part.state === 'approval-requested' ? part.approval?.id : undefined;
   const view = {
     part,
@@ -65,7 +71,7 @@ export const ToolPart = memo(function ToolPart(props: ToolPartProps) {
   };
   if (renderer.placement === 'card') return <>{renderer.render(view)}</>;
   return (
-    <ToolCallCard part={part} progress={props.progress} {...(onApproval ? { onApproval } : {})}>
+    <ToolCallCard part={part} progress={props.progress} {...approvalProps}>
       {part.state === 'output-available' ? renderer.render(view) : null}
     </ToolCallCard>
   );

@@ -1,5 +1,5 @@
 import type { ChatMessage, ModelCallUsage, TurnRecord } from '@chatwire/core';
-import type { DevtoolsBlock, DevtoolsCard, DevtoolsViewInput, DevtoolsViewModule } from '@chatwire/core/shared';
+import { netWords, type DevtoolsBlock, type DevtoolsCard, type DevtoolsViewInput, type DevtoolsViewModule } from '@chatwire/core/shared';
 import type { CodeExecution } from '../codeExecution.js';
 import { codeExecutionOf } from '../codeModeEvents.js';
 import type { CodeModeUsage } from '../codeModeProtocol.js';
@@ -166,15 +166,15 @@ export function buildCodeModeView(options: {
 
 const format = (value: number | undefined) => (value === undefined ? '–' : value.toLocaleString('en-US'));
 const shareOfAll = (savings: CodeModeSavings) =>
-  savings.allEager > 0 ? `${((savings.net / savings.allEager) * 100).toFixed(1)}% of all up front` : 'nothing sent yet';
+  savings.allEager > 0 ? `${Math.abs((savings.net / savings.allEager) * 100).toFixed(1)}% of all up front` : 'nothing sent yet';
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
 
-/** A savings card: net tokens saved and its share. */
+/** A savings card: net tokens saved (or the cost, when discovery cost more: never "saved -N") and its share. */
 const savingsCard = (label: string, savings: CodeModeSavings, testId: string): DevtoolsCard => ({
   label,
-  value: format(savings.net),
+  value: netWords(savings.net).phrase,
   note: `${shareOfAll(savings)} · ${plural(savings.calls, 'model call')}`,
-  tone: savings.net >= 0 ? 'good' : 'bad',
+  tone: netWords(savings.net).tone,
   testId,
   data: { net: savings.net },
 });
@@ -218,8 +218,8 @@ export function renderCodeModeView(input: DevtoolsViewInput): readonly DevtoolsB
     {
       type: 'cards',
       cards: [
-        savingsCard('Net tokens saved by lazy tools (turn)', view.turn, 'code-savings-turn'),
-        savingsCard('Net tokens saved by lazy tools (conversation)', view.conversation, 'code-savings-conversation'),
+        savingsCard('Net tokens, lazy tools (turn)', view.turn, 'code-savings-turn'),
+        savingsCard('Net tokens, lazy tools (conversation)', view.conversation, 'code-savings-conversation'),
         {
           label: `Model call ${callCount === 0 ? '–' : call + 1}: prompt + definitions sent`,
           value: format(tokens?.sent),

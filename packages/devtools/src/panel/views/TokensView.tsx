@@ -1,4 +1,5 @@
 import type { ConversationUsage } from '@chatwire/core';
+import { netWords } from '@chatwire/core/shared';
 import type { ModelCallRow, TokensView as TokensViewModel, TurnTokens } from '../../viewModel/index.js';
 
 const format = (value: number | undefined) => (value === undefined ? '–' : Math.round(value).toLocaleString('en-US'));
@@ -10,7 +11,7 @@ const cacheCell = (cache: ModelCallRow['cache'] | TurnTokens['cache']) =>
 
 /** The conversation's whole requests against sending every tool up front: requests, input, net (a cost shown as such) and the warm-cache model. */
 function ConversationRecord({ record }: { record: ConversationUsage }) {
-  const saved = record.net >= 0;
+  const words = netWords(record.net, 'input tokens');
   return (
     <>
       <h3>Conversation, whole requests</h3>
@@ -42,9 +43,7 @@ function ConversationRecord({ record }: { record: ConversationUsage }) {
             <td>Input tokens</td>
             <td className="num">{format(record.input.lazy)}</td>
             <td className="num">{format(record.input.allEager)}</td>
-            <td
-              className={`num ${saved ? 'cw-good' : 'cw-bad'}`}
-            >{`${saved ? 'saved' : 'cost more'} ${format(Math.abs(record.net))} (${percent(Math.abs(record.netShare))})`}</td>
+            <td className={`num cw-${words.tone}`}>{`${words.cell} (${percent(Math.abs(record.netShare))})`}</td>
           </tr>
           <tr data-testid="conversation-warm-cache">
             <td>Warm-cache cost (modelled)</td>
@@ -120,10 +119,10 @@ export function TokensView(props: { view: TokensViewModel; selectedTurn: number 
   return (
     <div>
       <div className="cw-cards">
-        <div className="cw-card" data-testid="tokens-net-saved">
-          <span className="cw-muted">Net tool tokens saved (conversation)</span>
-          <strong className={view.totals.net >= 0 ? 'cw-good' : 'cw-bad'}>{format(view.totals.net)}</strong>
-          <span className="cw-muted">{`${percent(view.totals.netShare)} of all up front`}</span>
+        <div className="cw-card" data-testid="tokens-net-saved" data-net={view.totals.net}>
+          <span className="cw-muted">Net tool tokens (conversation)</span>
+          <strong className={`cw-${netWords(view.totals.net).tone}`}>{netWords(view.totals.net).phrase}</strong>
+          <span className="cw-muted">{`${percent(Math.abs(view.totals.netShare))} of all up front`}</span>
         </div>
         <div className="cw-card">
           <span className="cw-muted">Tool tokens sent (conversation)</span>
@@ -171,8 +170,12 @@ export function TokensView(props: { view: TokensViewModel; selectedTurn: number 
               <td className="num">{format(turn.allEager)}</td>
               <td className="num">{format(turn.saved)}</td>
               <td className="num">{format(turn.discoveryRoundTrips)}</td>
-              <td className={`num ${turn.net >= 0 ? 'cw-good' : 'cw-bad'}`}>{format(turn.net)}</td>
-              <td className="num">{format(turn.cumulativeNet)}</td>
+              <td className={`num cw-${netWords(turn.net).tone}`} data-net={turn.net}>
+                {netWords(turn.net).cell}
+              </td>
+              <td className="num" data-net={turn.cumulativeNet}>
+                {netWords(turn.cumulativeNet).cell}
+              </td>
               <td className="num">{format(turn.providerInputTokens)}</td>
               <td className="num" data-testid="turn-cache">
                 {cacheCell(turn.cache)}
@@ -215,7 +218,9 @@ export function TokensView(props: { view: TokensViewModel; selectedTurn: number 
                   <td className="cw-name">{call.newlyDiscovered.join(', ')}</td>
                   <td className="num">{format(call.sent)}</td>
                   <td className="num">{format(call.saved)}</td>
-                  <td className={`num ${call.net >= 0 ? 'cw-good' : 'cw-bad'}`}>{format(call.net)}</td>
+                  <td className={`num cw-${netWords(call.net).tone}`} data-net={call.net}>
+                    {netWords(call.net).cell}
+                  </td>
                   <td className="num">{format(call.providerInputTokens)}</td>
                   <td className="num" data-testid="call-cache" data-source={call.cache?.source}>
                     {cacheCell(call.cache)}
@@ -235,7 +240,8 @@ export function TokensView(props: { view: TokensViewModel; selectedTurn: number 
           .join(' ')}
       </p>
       <p className="cw-note">
-        Saved counts tool-definition tokens not sent; net also subtracts the discovery calls and results carried in the history.
+        Saved counts tool-definition tokens not sent; net also subtracts the discovery calls and results carried in the history
+        (&quot;more&quot;: discovery cost more than it kept out).
         {view.cachingReported
           ? ' The provider reported cached input: cached tokens bill at a discount, so tokens saved is not money saved.'
           : ' With prompt caching, tokens saved is not money saved: a cached prefix bills at a discount, and each discovery appends to the tool list after it.'}
