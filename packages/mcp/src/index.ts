@@ -26,5 +26,16 @@ export { DEFAULT_LAZY_RULE, decideLazy } from './tools/lazyRule.js';
 export type { LazyDecision, LazyRule } from './tools/lazyRule.js';
 export { toToolOutput } from './tools/mcpResult.js';
 export type { McpResultItem, McpToolOutput } from './tools/mcpResult.js';
+export { McpResources } from './resources/mcpResources.js';
+export type { McpResourcesOptions, ResourceSource, ServerPrompts, ServerResources } from './resources/mcpResources.js';
+export { DEFAULT_RESOURCE_LIMITS, McpResourceError } from './resources/resourceReads.js';
+export type {
+  McpPromptArgument,
+  McpPromptInfo,
+  McpPromptMessages,
+  McpResourceContent,
+  McpResourceInfo,
+  ResourceLimits,
+} from './resources/resourceReads.js';
 export { PROVIDER_TOOL_NAME, assignToolNames, exposedToolName, sanitizeNamePart } from './tools/toolNames.js';
 export type { NamingRequest } from './tools/toolNames.js';

@@ -31,6 +31,7 @@ import {
   type RequestInput,
 } from './connection/mcpConnection.js';
 import type { McpToolInfo, SkippedTool } from './connection/toolList.js';
+import { DEFAULT_RESOURCE_LIMITS, listPrompts, listResources } from './resources/resourceReads.js';
 import { decideApproval, type McpApprovalPolicy } from './tools/approvalRule.js';
 import { withoutRegexKeywords } from './tools/checkJsonSchema.js';
 import { decideLazy, type LazyDecision, type LazyRule } from './tools/lazyRule.js';
@@ -122,6 +123,8 @@ const LOOPBACK = ['localhost', '127.0.0.1', '[::1]'];
 const KEPT_EVENTS = 50;
 /** Tool names one event lists at most (a 600-tool server's first listing is a count). */
 const EVENT_NAMES = 50;
+/** Resources and prompts a server's catalog status lists. */
+const LISTED = 50;
 /** Characters of error text the catalog carries. */
 const ERROR_CHARS = 500;
 const plainError = (text: string) => redactSecrets(text).slice(0, ERROR_CHARS);
@@ -156,6 +159,8 @@ export class McpServers {
   #decisions = new Map<string, LazyDecision>();
   #names = new Map<string, string>();
   readonly #previous = new Map<string, Map<string, string>>();
+  /** Each connected server's resources and prompts (the first 50), for its catalog status. */
+  readonly #listings = new Map<string, Pick<ToolServerStatus, 'resources' | 'prompts'>>();
   readonly #events = new Map<string, ToolServerEvent[]>();
   /** The first attempt of every connection, once started; `undefined` before the first use and after `close()`. */
   #started: Promise<void> | undefined;
@@ -321,7 +326,8 @@ export class McpServers {
    * { servers: () => mcp.catalogStatus() })`): transport, state, last error (credentials redacted,
    * cut to 500 characters), tool count and their tokens, the lazy decision, the skipped tools, each
    * tool's short fingerprint (the version discovery records) and the recent events: connection
-   * states and tool-list changes with the tools added, removed and changed (drift).
+   * states and tool-list changes with the tools added, removed and changed (drift), and the first
+   * 50 resources and prompts it lists (read once it connects).
    */
   catalogStatus(): ToolServerStatus[] {
     return this.status().map((status) => ({
@@ -341,7 +347,18 @@ export class McpServers {
         Object.entries(status.fingerprints).map(([name, print]) => [name, print.slice(0, DRIFT_FINGERPRINT_CHARS)]),
       ),
       events: [...(this.#events.get(status.name) ?? [])],
+      ...this.#listed(status.name),
     }));
+  }
+
+  /** A server's listed resources and prompts, those it has (none while it is not connected). */
+  #listed(name: string): Pick<ToolServerStatus, 'resources' | 'prompts'> {
+    const listing = this.#listings.get(name);
+    if (!listing || this.#connections.get(name)?.state !== 'connected') return {};
+    return {
+      ...(listing.resources?.length ? { resources: listing.resources } : {}),
+      ...(listing.prompts?.length ? { prompts: listing.prompts } : {}),
+    };
   }
 
   /**
@@ -365,7 +382,31 @@ export class McpServers {
     this.#events.set(server, list);
   }
 
+  /**
+   * Reads a connected server's resources and prompts (the first 50 of each) for its catalog status;
+   * a server that lists none, or fails to, shows none.
+   */
+  #readListings(connection: McpConnection): void {
+    void connection
+      .useClient(async (client, timeoutMs) => {
+        const limits = { ...DEFAULT_RESOURCE_LIMITS, maxResources: LISTED, maxPrompts: LISTED, timeoutMs };
+        const [resources, prompts] = await Promise.all([
+          listResources(client, limits).catch(() => undefined),
+          listPrompts(client, limits).catch(() => undefined),
+        ]);
+        return {
+          resources: (resources?.resources ?? []).map(({ uri, name, mimeType }) => ({ uri, name, ...(mimeType ? { mimeType } : {}) })),
+          prompts: (prompts?.prompts ?? []).map((prompt) => ({ name: prompt.name, arguments: prompt.arguments.map((item) => item.name) })),
+        };
+      })
+      .then((listing) => {
+        if (connection.state === 'connected') this.#listings.set(connection.name, listing);
+      })
+      .catch(() => {});
+  }
+
   #onState(connection: McpConnection): void {
+    if (connection.state === 'connected') this.#readListings(connection);
     // A state is recorded when it (or its error) differs from the last one recorded.
     const last = this.#events.get(connection.name)?.findLast((event) => event.type === 'state');
     const error = connection.lastError ? plainError(connection.lastError) : undefined;

@@ -12,6 +12,8 @@ import {
   type OriginPolicyOptions,
 } from '@chatwire/server';
 import type { McpServers } from '../mcpServers.js';
+import { McpResources, type McpResourcesOptions } from '../resources/mcpResources.js';
+import { resourceRoute } from '../resources/resourceRoutes.js';
 import { McpSignInError } from './mcpAuth.js';
 import type { UserServers } from './userServers.js';
 
@@ -21,6 +23,8 @@ export interface McpAuthHandlerOptions extends OriginPolicyOptions, HostPolicyOp
   readonly path?: string;
   /** Told about failed sign-ins and revocations (the page shows a safe message). Defaults to none. */
   readonly onError?: ErrorReporter;
+  /** The bounds on resources and prompts (see `McpResources`). Defaults to 1 MiB reads, 50 arguments a prompt. */
+  readonly resources?: McpResourcesOptions;
 }
 
 /** The BroadcastChannel the callback page tells the chat's pages on (`@chatwire/ui`'s Connect card listens). */
@@ -68,9 +72,9 @@ function callbackPage(status: number, title: string, text: string, message: Sign
 }
 
 /**
- * A Fetch handler for signing users in to the MCP servers with `oauth`, mounted at `/api/mcp` by
- * default (`chatwireVitePlugin` mounts it there given it alone), with the chat handler's origin and
- * host rules:
+ * A Fetch handler for signing users in to the MCP servers with `oauth`, and for every server's
+ * resources and prompts, mounted at `/api/mcp` by default (`chatwireVitePlugin` mounts it there
+ * given it alone), with the chat handler's origin and host rules:
  *
  * - `GET /api/mcp/callback`: where authorization servers send the user's browser back (register
  *   `auth.redirectUrl` to point here). It finishes the sign-in for the request's user (`userOf`):
@@ -83,6 +87,10 @@ function callbackPage(status: number, title: string, text: string, message: Sign
  *   (`{ authorizationUrl }`, or `{ connected: true }` when a refresh sufficed); `{ "disconnect":
  *   "<server>" }`: revokes the user's tokens at the authorization server (RFC 7009) and deletes them
  *   (`{ disconnected, revoked }`).
+ * - `GET /api/mcp/resources`, `GET /api/mcp/resources/read?server=&uri=`, `GET /api/mcp/prompts`,
+ *   `POST /api/mcp/prompts/get`, `POST /api/mcp/prompts/complete`: the request's user's servers'
+ *   resources and prompts (see `McpResources`; a read past 1 MiB is refused with 413), for
+ *   `@chatwire/ui`'s composer. These work without `oauth` too.
  *
  * @example
  * ```ts
@@ -92,6 +100,7 @@ function callbackPage(status: number, title: string, text: string, message: Sign
  */
 export function createMcpAuthHandler(mcp: McpServers, options: McpAuthHandlerOptions = {}): (request: Request) => Promise<Response> {
   const mount = (options.path ?? '/api/mcp').replace(/\/+$/, '');
+  const resources = new McpResources(mcp, options.resources);
   const policy: OriginPolicyOptions = {
     ...(options.allowedOrigins ? { allowedOrigins: options.allowedOrigins } : {}),
     ...(options.trustProxy ? { trustProxy: options.trustProxy } : {}),
@@ -119,10 +128,16 @@ export function createMcpAuthHandler(mcp: McpServers, options: McpAuthHandlerOpt
       const foreign = checkHost(request.headers.get('host') ?? new URL(request.url).host, options.allowedHosts);
       if (foreign !== undefined) return jsonError(403, foreign, 'forbidden-host');
     }
-    const users: UserServers | undefined = mcp.signIns;
-    if (!users) return jsonError(404, 'No MCP server here signs users in (none has `oauth`).', 'no-sign-in');
     const { pathname, searchParams } = new URL(request.url);
     const route = pathname.startsWith(mount) ? pathname.slice(mount.length) : pathname;
+    if (route.startsWith('/resources') || route.startsWith('/prompts')) {
+      const origin = checkOrigin(request, policy);
+      if (!origin.ok) return jsonError(403, origin.message, 'forbidden-origin');
+      const answer = await resourceRoute(resources, route, request);
+      if (answer) return answer;
+    }
+    const users: UserServers | undefined = mcp.signIns;
+    if (!users) return jsonError(404, 'No MCP server here signs users in (none has `oauth`).', 'no-sign-in');
     const user = await users.auth.userOf(request);
 
     if (route === '/callback') {

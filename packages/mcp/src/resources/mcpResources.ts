@@ -1,5 +1,4 @@
 import type { McpConnection } from '../connection/mcpConnection.js';
-import type { McpServers } from '../mcpServers.js';
 import {
   DEFAULT_RESOURCE_LIMITS,
   McpResourceError,
@@ -32,6 +31,12 @@ export interface ServerPrompts {
   readonly error?: string;
 }
 
+/** What {@link McpResources} reads through: an `McpServers` (its servers, and each one's connection for a request's user). */
+export interface ResourceSource {
+  readonly serverNames: readonly string[];
+  connectionFor(name: string, request?: Request): Promise<McpConnection | undefined>;
+}
+
 /** Options of {@link McpResources}: the bounds (see `ResourceLimits`). */
 export type McpResourcesOptions = Partial<Omit<ResourceLimits, 'timeoutMs'>>;
 
@@ -40,7 +45,7 @@ const reason = (error: unknown): string => (error instanceof Error ? error.messa
 /**
  * Resources and prompts of MCP servers, for the request's user (the servers they sign in to
  * through their own connection): what `@chatwire/ui`'s composer offers as attachments and slash
- * commands, served by `createMcpApiHandler`. Every list, read and prompt is bounded (see
+ * commands, served by `createMcpAuthHandler` (`/resources`, `/prompts`). Every list, read and prompt is bounded (see
  * `ResourceLimits`): 500 resources and 200 prompts per server, prompts with more than 50 arguments
  * skipped with the reason, reads of at most 1 MiB, prompt text of at most 100,000 characters.
  *
@@ -51,10 +56,10 @@ const reason = (error: unknown): string => (error instanceof Error ? error.messa
  * ```
  */
 export class McpResources {
-  readonly #servers: McpServers;
+  readonly #servers: ResourceSource;
   readonly #limits: Omit<ResourceLimits, 'timeoutMs'>;
 
-  constructor(servers: McpServers, options: McpResourcesOptions = {}) {
+  constructor(servers: ResourceSource, options: McpResourcesOptions = {}) {
     this.#servers = servers;
     this.#limits = { ...DEFAULT_RESOURCE_LIMITS, ...options };
   }

@@ -70,6 +70,7 @@ export interface ResourceLimits {
   readonly timeoutMs: number;
 }
 
+/** The default bounds (see {@link ResourceLimits}). */
 export const DEFAULT_RESOURCE_LIMITS: Omit<ResourceLimits, 'timeoutMs'> = {
   maxResources: 500,
   maxPrompts: 200,
@@ -150,10 +151,13 @@ export async function readResource(client: Client, uri: string, limits: Resource
     return { uri, name, mimeType, text: first['text'], bytes };
   }
   if (typeof first['blob'] === 'string') {
-    const bytes = Math.floor((first['blob'].replace(/=+$/, '').length * 3) / 4);
+    const blob = first['blob'];
+    let padding = 0;
+    while (padding < 2 && blob.charCodeAt(blob.length - 1 - padding) === 61) padding++; // '='
+    const bytes = Math.floor(((blob.length - padding) * 3) / 4);
     if (bytes > limits.maxResourceBytes)
       throw new McpResourceError('too-large', `The resource is ${bytes.toLocaleString('en-US')} bytes; at most ${limit} are read.`);
-    return { uri, name, mimeType, blob: first['blob'], bytes };
+    return { uri, name, mimeType, blob, bytes };
   }
   throw new McpResourceError('unsupported', 'The resource has neither text nor binary contents.');
 }
@@ -195,7 +199,7 @@ export async function listPrompts(
 }
 
 /**
- * Gets a prompt with the user's arguments (only those it declares, strings of at most 10,000
+ * Gets a prompt with the user's arguments (only those it declares, at most `maxPromptArguments`, strings of at most 10,000
  * characters; required ones present): its messages' text, embedded text resources included, in at
  * most `maxPromptChars` characters in all.
  */
@@ -205,6 +209,15 @@ export async function getPrompt(
   values: Readonly<Record<string, unknown>>,
   limits: ResourceLimits,
 ): Promise<McpPromptMessages> {
+  const given = Object.keys(values);
+  if (given.length > limits.maxPromptArguments)
+    throw new McpResourceError(
+      'invalid',
+      `${given.length.toLocaleString('en-US')} arguments were given; a prompt takes at most ${limits.maxPromptArguments}.`,
+    );
+  const unknown = given.find((key) => !prompt.arguments.some((argument) => argument.name === key));
+  if (unknown !== undefined)
+    throw new McpResourceError('invalid', `The prompt '${prompt.name}' has no argument '${unknown.slice(0, 100)}'.`);
   const args: Record<string, string> = {};
   for (const argument of prompt.arguments) {
     const value = values[argument.name];
