@@ -1,5 +1,7 @@
 import { useId, useRef, type ChangeEvent } from 'react';
 import type { SendResult } from '@chatwire/core';
+import { PromptCommands } from '../mcp/PromptCommands.js';
+import { ResourcePicker } from '../mcp/ResourcePicker.js';
 import { useComposer } from '../primitives/useComposer.js';
 import { formatSize } from '../vocabulary.js';
 
@@ -17,12 +19,19 @@ export interface ComposerProps {
   accept?: string | false;
   /** Defaults to "Ask something…". */
   placeholder?: string;
+  /**
+   * MCP resources and prompts from the MCP handler (`createMcpAuthHandler`) at `endpoint` (defaults
+   * to `/api/mcp`): "Attach a resource" beside Attach, and the servers' prompts as slash commands
+   * (type `/`). Defaults to neither.
+   */
+  mcp?: { readonly endpoint?: string };
 }
 
 /**
  * The message box: Attach, the field, Send (Stop while an answer streams). Enter sends, Shift+Enter
  * adds a line, Escape stops. Attached files are listed, each removable; a refused send keeps the
- * text and files and says why (`role="alert"`). Built on {@link useComposer}.
+ * text and files and says why (`role="alert"`). With `mcp`, the user's MCP servers' resources attach
+ * as files and their prompts are slash commands. Built on {@link useComposer}.
  */
 export function Composer(props: ComposerProps) {
   const composer = useComposer({ busy: props.busy, onSend: props.onSend, ...(props.onStop ? { onStop: props.onStop } : {}) });
@@ -65,6 +74,9 @@ export function Composer(props: ComposerProps) {
           ))}
         </ul>
       ) : null}
+      {props.mcp ? (
+        <PromptCommands text={composer.text} onFill={composer.setText} {...(props.mcp.endpoint ? { endpoint: props.mcp.endpoint } : {})} />
+      ) : null}
       <div className="cw-composer-row">
         {accept === false ? null : (
           <>
@@ -80,6 +92,9 @@ export function Composer(props: ComposerProps) {
             </button>
           </>
         )}
+        {props.mcp ? (
+          <ResourcePicker onAttach={composer.addFiles} {...(props.mcp.endpoint ? { endpoint: props.mcp.endpoint } : {})} />
+        ) : null}
         <textarea
           aria-label="Message"
           aria-describedby={pending.length > 0 ? noteId : undefined}
