@@ -155,3 +155,47 @@ test('two elicitations from two calls to one server at once, answered in the bro
   await expect(resultJson(page, 'secure__ask')).not.toContainText('second');
   await screenshot(page, 'mcp-two-elicitations');
 });
+
+test("the user's resources attach from the composer's picker, an oversized one says why, and a prompt is a slash command with its form", async ({
+  page,
+  context,
+}, testInfo) => {
+  const who = testInfo.project.name;
+  await asUser(context, `dana-${who}`);
+  await page.goto(demo);
+  await send(page, 'use secure__sign_in');
+  const popupOpened = context.waitForEvent('page');
+  await linkRequest(page).getByRole('button', { name: 'Connect secure' }).click();
+  const popup = await popupOpened;
+  await popup.getByLabel('Sign in as').fill(`dana-${who}`);
+  await popup.getByRole('button', { name: 'Allow' }).click();
+  await expect(linkRequest(page)).toHaveAttribute('data-status', 'accepted');
+  await expect(page.getByTestId('status')).toHaveText('ready');
+
+  // A resource the server reads with this user's tokens, attached as a file.
+  const picker = page.getByRole('button', { name: 'Attach a resource' });
+  await picker.click();
+  await page.getByRole('button', { name: 'A 3 MiB note' }).click();
+  await expect(page.getByTestId('resource-menu').getByRole('alert')).toHaveText(
+    'The resource is 3,145,728 bytes; at most 1,048,576 are read.',
+  );
+  await expect(page.getByTestId('composer-files')).toHaveCount(0);
+  await page.getByRole('button', { name: 'Welcome note' }).click();
+  await expect(page.getByTestId('composer-files')).toContainText('welcome.txt');
+
+  // A prompt as a slash command: its argument form, completion from the server, its text in the draft.
+  const field = page.getByRole('textbox', { name: 'Message' });
+  await field.fill('/sum');
+  await page
+    .getByTestId('prompt-commands')
+    .getByRole('button', { name: /\/summarize/ })
+    .click();
+  const topic = page.getByRole('combobox', { name: 'topic (required)' });
+  await topic.fill('ap');
+  await expect(page.getByTestId('prompt-form').locator('datalist option')).toHaveCount(2);
+  await topic.fill('apples');
+  await topic.press('Enter');
+  await expect(field).toHaveValue('Summarize my notes about apples.');
+  await expect(page.getByTestId('composer-files')).toContainText('welcome.txt');
+  await screenshot(page, 'mcp-resources-prompts');
+});

@@ -257,8 +257,8 @@ export function demoUserOf(request: Request): string {
 /**
  * The demo server's routes: `/api/chat` (`POST` one AG-UI run, `GET` resumes one, `DELETE` stops
  * one), `GET /api/tools` (the catalog), `/api/grants` (list and revoke grants), `/api/threads`
- * (list, open, rename, delete threads, switch branches) and, with MCP servers that sign users in,
- * `/api/mcp` (the sign-in callback, connect and disconnect).
+ * (list, open, rename, delete threads, switch branches) and, with MCP servers,
+ * `/api/mcp` (resources and prompts; the sign-in callback, connect and disconnect).
  */
 export function createDemoRoutes(options: DemoRoutesOptions = {}): FetchHandler {
   const delayMs = options.delayMs ?? Number(process.env['CHATWIRE_DELAY_MS'] ?? 25);
@@ -307,8 +307,9 @@ export function createDemoRoutes(options: DemoRoutesOptions = {}): FetchHandler 
   // The chat's options that say where grants live (beside the threads): the grants and threads endpoints read the same ones.
   const handleGrants = createGrantsHandler({ store, threads, userOf });
   const handleThreads = createThreadsHandler({ threads, store, userOf });
-  // Signing in to MCP servers with `oauth`: the callback, and the user's connections (connect, disconnect).
-  const handleMcp = mcp?.signIns ? createMcpAuthHandler(mcp) : undefined;
+  // The MCP handler: the servers' resources and prompts (the composer's picker and slash commands) and, for
+  // servers with `oauth`, the sign-in callback and the user's connections (connect, disconnect).
+  const handleMcp = mcp ? createMcpAuthHandler(mcp) : undefined;
   return (request) => {
     const { pathname } = new URL(request.url);
     if (handleMcp && pathname.startsWith('/api/mcp/')) return handleMcp(request);

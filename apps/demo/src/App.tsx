@@ -317,6 +317,7 @@ function ChatPage(props: {
             busy={busy}
             pendingApprovals={pendingApprovals}
             placeholder="Ask something, or name a tool…"
+            mcp={{}}
             onSend={(text, files) => chat.sendMessage(files.length > 0 ? { text, files } : text)}
             onStop={stop}
           />

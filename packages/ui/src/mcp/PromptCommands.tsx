@@ -23,7 +23,8 @@ const message = (failure: unknown) => (failure instanceof Error ? failure.messag
  * name matches what follows are listed (read once from the MCP handler); choosing one with
  * arguments opens a small form (each argument a field, required ones marked, completion values
  * offered where the server completes them), and its text replaces the draft, to edit and send.
- * A server's refusal (a missing argument...) is shown as it words it.
+ * A server's refusal (a missing argument...) is shown as it words it; a listing that fails offers
+ * no commands (typing `/` stays plain text).
  */
 export function PromptCommands(props: PromptCommandsProps) {
   const endpoint = props.endpoint ?? '/api/mcp';
@@ -40,7 +41,8 @@ export function PromptCommands(props: PromptCommandsProps) {
     let live = true;
     fetchPrompts(endpoint).then(
       (listed) => live && setOffers(listed),
-      (failure: unknown) => live && setError(message(failure)),
+      // Typing `/` is not asking for prompts: a listing that fails (no MCP handler here) offers none, silently.
+      () => live && setOffers([]),
     );
     return () => {
       live = false;
