@@ -26,6 +26,13 @@ export interface McpServerRow {
   readonly skipped: readonly { readonly name: string; readonly reason: string }[];
   /** Its tools whose definition changed since the conversation discovered them: they must be discovered again. */
   readonly drifted: readonly string[];
+  /** The protocol revision the connection speaks (`2025-11-25`, `2026-07-28`...), once connected. */
+  readonly protocolVersion: string | undefined;
+  /** For a server each user signs in to: the current user's sign-in state; `undefined` for the app's own credentials. */
+  readonly signIn: 'connected' | 'needs-sign-in' | 'expired' | undefined;
+  /** The resources and prompts it lists (the catalog sends the first 50 of each): their names. */
+  readonly resources: readonly string[];
+  readonly prompts: readonly string[];
 }
 
 /** One MCP row of the timeline: a connection state, a tool-list change, or drift the conversation met. */
@@ -94,6 +101,10 @@ export function buildMcpRows(servers: readonly ToolServerStatus[], messages: rea
       discovered: server.lazy ? names.filter((name) => origins.has(name) && !drifted.includes(name)).length : 0,
       skipped: server.skipped ?? [],
       drifted,
+      protocolVersion: typeof server.protocolVersion === 'string' ? server.protocolVersion : undefined,
+      signIn: server.signIn === 'connected' || server.signIn === 'needs-sign-in' || server.signIn === 'expired' ? server.signIn : undefined,
+      resources: Array.isArray(server.resources) ? server.resources.map((resource) => String(resource.name ?? resource.uri)) : [],
+      prompts: Array.isArray(server.prompts) ? server.prompts.map((prompt) => String(prompt.name)) : [],
     };
   });
 }
