@@ -1,5 +1,5 @@
 import type { BrowserContext, Page } from '@playwright/test';
-import { card, expect, screenshot, send, test } from './fixtures.ts';
+import { card, expect, expectConsole, screenshot, send, test } from './fixtures.ts';
 
 /**
  * Signing in to an MCP server that needs OAuth, in Chromium: the demo served with only that server
@@ -161,6 +161,8 @@ test("the user's resources attach from the composer's picker, an oversized one s
   context,
 }, testInfo) => {
   const who = testInfo.project.name;
+  // The oversized read is refused with 413, which Chromium logs as a failed resource.
+  expectConsole(/status of 413 \(Payload Too Large\)/);
   await asUser(context, `dana-${who}`);
   await page.goto(demo);
   await send(page, 'use secure__sign_in');

@@ -78,6 +78,15 @@ export function recordedVersions(
   return records;
 }
 
+/** The names in a list of resources or prompts (entries without a text name are left out). */
+const namesOf = (items: unknown): readonly string[] =>
+  Array.isArray(items)
+    ? (items as unknown[]).flatMap((item) => {
+        const name = item && typeof item === 'object' ? (item as { name?: unknown }).name : undefined;
+        return typeof name === 'string' ? [name] : [];
+      })
+    : [];
+
 /** The MCP view's rows, one per server, in the catalog's order. */
 export function buildMcpRows(servers: readonly ToolServerStatus[], messages: readonly ChatMessage[]): McpServerRow[] {
   const origins = discoveryOrigins(messages);
@@ -103,8 +112,8 @@ export function buildMcpRows(servers: readonly ToolServerStatus[], messages: rea
       drifted,
       protocolVersion: typeof server.protocolVersion === 'string' ? server.protocolVersion : undefined,
       signIn: server.signIn === 'connected' || server.signIn === 'needs-sign-in' || server.signIn === 'expired' ? server.signIn : undefined,
-      resources: Array.isArray(server.resources) ? server.resources.map((resource) => String(resource.name ?? resource.uri)) : [],
-      prompts: Array.isArray(server.prompts) ? server.prompts.map((prompt) => String(prompt.name)) : [],
+      resources: namesOf(server.resources),
+      prompts: namesOf(server.prompts),
     };
   });
 }
