@@ -5,7 +5,6 @@ import {
   AuthorizationServerMismatchError,
   OAuthError,
   selectClientAuthMethod,
-  UnauthorizedError,
   type FetchLike,
   type OAuthClientMetadata,
   type StoredOAuthClientInformation,
@@ -393,4 +392,3 @@ export function boundedFetch(timeoutMs: number, base: FetchLike = fetch): FetchL
   };
 }
 
-export { UnauthorizedError };

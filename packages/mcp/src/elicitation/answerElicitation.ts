@@ -15,7 +15,7 @@ const MAX_MESSAGE_CHARS = 2_000;
 const MAX_URL_CHARS = 8_192;
 
 /** The `default` of each property of a requested schema: what an accepted form holds for fields left alone (SEP-1034). */
-export function defaultsOf(schema: Record<string, unknown>): Record<string, unknown> {
+function defaultsOf(schema: Record<string, unknown>): Record<string, unknown> {
   const properties = schema['properties'];
   if (!properties || typeof properties !== 'object') return {};
   const defaults: Record<string, unknown> = {};

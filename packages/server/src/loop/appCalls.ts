@@ -14,7 +14,7 @@ import { approveServerCall, prepareServerCall, type PreparedCall } from './triag
  */
 
 /** The MCP Apps facts of a registered tool, if its extension gives them. */
-export function appOfTool(tool: RegisteredTool | undefined): ToolApp | undefined {
+function appOfTool(tool: RegisteredTool | undefined): ToolApp | undefined {
   return tool?.source === 'server' ? toolAppOf(tool.definition) : undefined;
 }
 
