@@ -87,7 +87,7 @@ describe('Composer with MCP', () => {
   it('attaches a resource as a text file; a server that is not connected says so; names are text', async () => {
     const sent: { text: string; files: readonly File[] }[] = [];
     render(<Composer busy={false} mcp={{}} onSend={(text, files) => void sent.push({ text, files })} />);
-    fireEvent.click(screen.getByRole('button', { name: 'Attach a resource' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Attach a resource' }));
     await screen.findByRole('button', { name: 'Welcome note' });
     expect(screen.getByText('Nothing to attach: not connected.')).toBeTruthy();
     expect(screen.getByRole('button', { name: '<img src=x onerror="window.hacked=1">' })).toBeTruthy();
@@ -108,7 +108,7 @@ describe('Composer with MCP', () => {
 
   it('an oversized resource attaches nothing and shows the reason', async () => {
     render(<Composer busy={false} mcp={{}} onSend={() => {}} />);
-    fireEvent.click(screen.getByRole('button', { name: 'Attach a resource' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Attach a resource' }));
     fireEvent.click(await screen.findByRole('button', { name: 'A 3 MiB note' }));
     expect((await screen.findByRole('alert')).textContent).toBe('The resource is 3,145,728 bytes; at most 1,048,576 are read.');
     expect(screen.queryByTestId('composer-files')).toBeNull();

@@ -1,7 +1,5 @@
-import { useId, useRef, type ChangeEvent } from 'react';
+import { Suspense, lazy, useId, useRef, type ChangeEvent } from 'react';
 import type { SendResult } from '@chatwire/core';
-import { PromptCommands } from '../mcp/PromptCommands.js';
-import { ResourcePicker } from '../mcp/ResourcePicker.js';
 import { useComposer } from '../primitives/useComposer.js';
 import { formatSize } from '../vocabulary.js';
 
@@ -26,6 +24,10 @@ export interface ComposerProps {
    */
   mcp?: { readonly endpoint?: string };
 }
+
+// MCP's picker and slash commands load the first time a composer with `mcp` renders: a chat without them pays nothing.
+const ResourcePicker = lazy(() => import('../mcp/ResourcePicker.js').then((module) => ({ default: module.ResourcePicker })));
+const PromptCommands = lazy(() => import('../mcp/PromptCommands.js').then((module) => ({ default: module.PromptCommands })));
 
 /**
  * The message box: Attach, the field, Send (Stop while an answer streams). Enter sends, Shift+Enter
@@ -75,7 +77,13 @@ export function Composer(props: ComposerProps) {
         </ul>
       ) : null}
       {props.mcp ? (
-        <PromptCommands text={composer.text} onFill={composer.setText} {...(props.mcp.endpoint ? { endpoint: props.mcp.endpoint } : {})} />
+        <Suspense fallback={null}>
+          <PromptCommands
+            text={composer.text}
+            onFill={composer.setText}
+            {...(props.mcp.endpoint ? { endpoint: props.mcp.endpoint } : {})}
+          />
+        </Suspense>
       ) : null}
       <div className="cw-composer-row">
         {accept === false ? null : (
