@@ -391,4 +391,3 @@ export function boundedFetch(timeoutMs: number, base: FetchLike = fetch): FetchL
     return base(url, { ...init, signal });
   };
 }
-
