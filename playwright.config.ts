@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
 
 /**
@@ -60,6 +62,27 @@ function demoServer(at: number, env: Record<string, string>) {
   };
 }
 
+/**
+ * The MCP sign-in test's own servers (mcpOAuth.spec.ts): an authorization server and an OAuth-protected
+ * MCP server on loopback (packages/mcp/tests/fixtures/oauthFixture.ts, SDK helpers), and the demo with
+ * only that MCP server (`oauth: true`), whose config file is written here. On three ports from
+ * `E2E_OAUTH_PORT` (the demo, the authorization server, the MCP server); defaults to `E2E_PORT` + 3 (+ 2 is the MCP Apps fixture).
+ */
+const oauthBase = Number(process.env['E2E_OAUTH_PORT'] ?? port + 3);
+const OAUTH_PORTS = { demo: oauthBase, as: oauthBase + 1, mcp: oauthBase + 2 };
+const oauthConfig = join(tmpdir(), `chatwire-e2e-oauth-${port}.json`);
+writeFileSync(
+  oauthConfig,
+  JSON.stringify({ mcpServers: { secure: { url: `http://127.0.0.1:${OAUTH_PORTS.mcp}/mcp`, oauth: true, lazy: false } } }),
+);
+const oauthFixture = {
+  command: 'node --conditions=@chatwire/source --import tsx packages/mcp/tests/fixtures/oauthFixture.ts',
+  url: `http://127.0.0.1:${OAUTH_PORTS.as}/.well-known/oauth-authorization-server`,
+  reuseExistingServer: false,
+  timeout: 60_000,
+  env: { OAUTH_AS_PORT: String(OAUTH_PORTS.as), OAUTH_MCP_PORT: String(OAUTH_PORTS.mcp) },
+};
+
 export default defineConfig({
   testDir: 'apps/demo/e2e',
   outputDir: 'test-results/e2e',
@@ -99,8 +122,9 @@ export default defineConfig({
       ],
     },
   },
-  // The demo twice: as most tests use it, and with its MCP servers connected (on the next port; mcp.spec.ts),
-  // the MCP Apps fixture among them (started first, on the port after).
+  // The demo three times: as most tests use it, with its MCP servers connected (on the next port; mcp.spec.ts),
+  // the MCP Apps fixture among them (started first, on the port after), and with an OAuth-protected MCP server
+  // and its authorization server (mcpOAuth.spec.ts, on the three ports after that).
   webServer: [
     {
       command: `node packages/mcp/tests/fixtures/appServer.mjs http ${appFixturePort}`,
@@ -110,5 +134,7 @@ export default defineConfig({
     },
     demoServer(port, {}),
     demoServer(port + 1, { CHATWIRE_MCP: 'on', CHATWIRE_MCP_CONFIG: MCP_APPS_CONFIG }),
+    oauthFixture,
+    demoServer(OAUTH_PORTS.demo, { CHATWIRE_MCP: 'config', CHATWIRE_MCP_CONFIG: oauthConfig }),
   ],
 });

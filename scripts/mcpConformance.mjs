@@ -6,9 +6,9 @@
  * `_meta`, `server/discover`). Each scenario starts the suite's own test server on loopback, runs the client
  * against it and checks what went over the wire (the suite's servers take a random port on every interface
  * for the seconds a scenario lasts: they read their port synchronously, so a loopback-only bind, which
- * resolves its host first, breaks them). The OAuth scenarios (auth/*) do not apply: @chatwire/mcp sends
- * the headers its configuration names and runs no OAuth flow (docs/mcp.md). Exits 1 when a scenario
- * that applies fails. `node scripts/mcpConformance.mjs 2026-07-28 tools_call` runs one.
+ * resolves its host first, breaks them). The OAuth scenarios (auth/*) run the client as a server with
+ * `oauth: true` (its sign-in tool, the browser's part done by a fetch that follows the authorization
+ * server's redirect to the callback). Exits 1 when a scenario that applies fails. `node scripts/mcpConformance.mjs 2026-07-28 tools_call` runs one.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -17,13 +17,34 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 const root = resolve(import.meta.dirname, '..');
+/** The OAuth scenarios both revisions have: @chatwire/mcp signs each user in to servers with `oauth: true`. */
+const AUTH = [
+  'auth/metadata-default',
+  'auth/metadata-var1',
+  'auth/metadata-var2',
+  'auth/metadata-var3',
+  'auth/basic-cimd',
+  'auth/scope-from-www-authenticate',
+  'auth/scope-from-scopes-supported',
+  'auth/scope-omitted-when-undefined',
+  'auth/scope-step-up',
+  'auth/scope-retry-limit',
+  'auth/token-endpoint-auth-basic',
+  'auth/token-endpoint-auth-post',
+  'auth/token-endpoint-auth-none',
+  'auth/pre-registration',
+];
 /**
- * The client scenarios each revision requires (the suite's requirements/<revision>.yaml), without OAuth.
- * Not listed: json-schema-2020-12-preservation (unscored, added after the revisions' release), which
- * fails one check on purpose: the model is sent tool schemas without `$schema` (docs/mcp.md).
+ * The client scenarios each revision requires (the suite's requirements/<revision>.yaml), OAuth
+ * included. Not listed: json-schema-2020-12-preservation (unscored, added after the revisions'
+ * release), which fails one check on purpose: the model is sent tool schemas without `$schema`
+ * (docs/mcp.md); the 2025-03-26 OAuth back-compatibility scenarios (a revision this client does not
+ * speak); and the OAuth extensions (client-credentials, enterprise-managed-authorization, dpop,
+ * dpop-nonce, wif-jwt-bearer): machine-to-machine grants and sender-constrained tokens, where
+ * Chatwire signs users in with the authorization code flow only.
  */
 export const SCENARIOS = {
-  '2025-11-25': ['initialize', 'tools_call', 'elicitation-sep1034-client-defaults', 'sse-retry'],
+  '2025-11-25': ['initialize', 'tools_call', 'elicitation-sep1034-client-defaults', 'sse-retry', ...AUTH],
   '2026-07-28': [
     'tools_call',
     'request-metadata',
@@ -32,6 +53,18 @@ export const SCENARIOS = {
     'http-custom-headers',
     'http-invalid-tool-headers',
     'json-schema-ref-no-deref',
+    ...AUTH,
+    'auth/resource-mismatch',
+    'auth/offline-access-scope',
+    'auth/offline-access-not-supported',
+    'auth/authorization-server-migration',
+    'auth/iss-supported',
+    'auth/iss-not-advertised',
+    'auth/iss-supported-missing',
+    'auth/iss-wrong-issuer',
+    'auth/iss-unexpected',
+    'auth/iss-normalized',
+    'auth/metadata-issuer-mismatch',
   ],
 };
 const cli = join(root, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');

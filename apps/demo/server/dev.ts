@@ -31,7 +31,10 @@ const threads = await openDemoThreads(process.env).catch(cannotStart);
 // MCP servers (filesystem, memory, everything, and CHATWIRE_MCP_CONFIG's): lazy tools. CHATWIRE_MCP=off skips them.
 let mcp: Awaited<ReturnType<typeof startDemoMcp>> | undefined;
 try {
-  mcp = process.env['CHATWIRE_MCP'] === 'off' ? undefined : await startDemoMcp(process.env, demoToolNames());
+  mcp =
+    process.env['CHATWIRE_MCP'] === 'off'
+      ? undefined
+      : await startDemoMcp(process.env, demoToolNames(), { port, ...(threads.credentials ? { credentials: threads.credentials } : {}) });
 } catch (error) {
   if (!(error instanceof McpConfigError)) throw error;
   await threads.close();

@@ -2,7 +2,17 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { McpConfigError, connectMcpServers, isStdioConfig, parseMcpConfig, type McpServerConfig, type McpServers } from '@chatwire/mcp';
+import {
+  McpConfigError,
+  connectMcpServers,
+  isOAuthConfig,
+  isStdioConfig,
+  parseMcpConfig,
+  type McpServerConfig,
+  type McpServers,
+} from '@chatwire/mcp';
+import { createMemoryCredentialStore, type CredentialStore } from '@chatwire/server';
+import { demoUserOf } from './routes.ts';
 import { pathSetting, startedFrom, type Environment } from './pathSetting.ts';
 
 const require = createRequire(import.meta.url);
@@ -74,21 +84,44 @@ export function userMcpServers(env: Environment): Record<string, McpServerConfig
   );
 }
 
+/** What {@link startDemoMcp} needs for servers that sign users in (`oauth` in `CHATWIRE_MCP_CONFIG`). */
+export interface DemoMcpOptions {
+  /** Where users' tokens live: the thread store's credentials. Defaults to memory. */
+  readonly credentials?: CredentialStore;
+  /** The port the demo listens on, for the sign-in callback's URL (`CHATWIRE_PUBLIC_URL` overrides the whole origin). */
+  readonly port: number;
+}
+
 /**
  * Connects the demo's servers and the user's (`CHATWIRE_MCP_CONFIG`), printing what each start
  * cost in time. `reservedNames` are the demo's own tools, which MCP tools never shadow.
+ * `CHATWIRE_MCP=config` connects only `CHATWIRE_MCP_CONFIG`'s. Servers there with `oauth` sign each
+ * demo user in: the callback is `/api/mcp/callback` on the demo's origin (`CHATWIRE_PUBLIC_URL`, else
+ * `http://<HOST>:<port>`), and tokens live in `options.credentials`.
  */
 export async function startDemoMcp(
   env: Readonly<Record<string, string | undefined>>,
   reservedNames: readonly string[],
+  options: DemoMcpOptions = { port: 5173 },
 ): Promise<McpServers> {
   const user = userMcpServers(env);
+  const own = env['CHATWIRE_MCP'] === 'config' ? {} : demoMcpServers();
+  const origin = env['CHATWIRE_PUBLIC_URL']?.trim() || `http://${env['HOST']?.trim() || '127.0.0.1'}:${options.port}`;
   const started = performance.now();
   const connectedAt = new Map<string, number>();
   const servers = await connectMcpServers(
-    { mcpServers: { ...demoMcpServers(), ...user } },
+    { mcpServers: { ...own, ...user } },
     {
       reservedNames,
+      ...(Object.values(user).some(isOAuthConfig)
+        ? {
+            auth: {
+              redirectUrl: new URL('/api/mcp/callback', origin).href,
+              userOf: demoUserOf,
+              store: options.credentials ?? createMemoryCredentialStore(),
+            },
+          }
+        : {}),
       // The user's HTTP servers are allowed at the hosts their own file names (it is server-side configuration).
       allowedHosts: [
         'localhost',

@@ -24,8 +24,7 @@ import {
   type FetchHandler,
   type ScriptRule,
 } from '@chatwire/server';
-import type { AnyTool } from '@chatwire/core';
-import type { ToolServerStatus } from '@chatwire/core/shared';
+import { createMcpAuthHandler, type McpServers } from '@chatwire/mcp';
 import { DISCOVER_TOOLS, EXECUTE_TYPESCRIPT } from '@chatwire/code-mode';
 import { browserToolDefinitions } from '../shared/catalog.ts';
 import { createDemoCodeMode } from './codeMode.ts';
@@ -52,11 +51,7 @@ export interface DemoRoutesOptions {
    * Connected MCP servers whose tools join the demo's (read per request); their status is served in
    * the catalog's `servers` for the devtools' MCP view. Defaults to none.
    */
-  readonly mcp?: {
-    loadTools(): Promise<readonly AnyTool[]>;
-    loadAppTools?(): Promise<readonly AnyTool[]>;
-    catalogStatus?(): ToolServerStatus[];
-  };
+  readonly mcp?: McpServers;
   /**
    * A directory to write each run's record in (open one in devtools with "Open record"). Defaults to
    * `CHATWIRE_RUN_RECORDS` (resolved against the folder the command was started from), else none: nothing is written.
@@ -249,10 +244,27 @@ export async function openDemoThreads(env: ModelEnv): Promise<ThreadStore> {
   }
 }
 
+/** The demo's users may be named only so (the cookie is the visitor's own text). */
+const DEMO_USER = /^[a-zA-Z0-9_-]{1,40}$/;
+
+/**
+ * The user of a demo request: the `chatwire_demo_user` cookie when it is a plain name, else
+ * `demo-user`. A demo switch to try what a second user sees (their own threads, grants and MCP
+ * sign-ins), not authentication: an app names its users from its own session.
+ */
+export function demoUserOf(request: Request): string {
+  for (const pair of (request.headers.get('cookie') ?? '').split(';')) {
+    const [name, value] = pair.trim().split('=');
+    if (name === 'chatwire_demo_user' && value && DEMO_USER.test(value)) return value;
+  }
+  return 'demo-user';
+}
+
 /**
  * The demo server's routes: `/api/chat` (`POST` one AG-UI run, `GET` resumes one, `DELETE` stops
- * one), `GET /api/tools` (the catalog), `/api/grants` (list and revoke grants) and `/api/threads`
- * (list, open, rename, delete threads, switch branches).
+ * one), `GET /api/tools` (the catalog), `/api/grants` (list and revoke grants), `/api/threads`
+ * (list, open, rename, delete threads, switch branches) and, with MCP servers,
+ * `/api/mcp` (resources and prompts; the sign-in callback, connect and disconnect).
  */
 export function createDemoRoutes(options: DemoRoutesOptions = {}): FetchHandler {
   const delayMs = options.delayMs ?? Number(process.env['CHATWIRE_DELAY_MS'] ?? 25);
@@ -265,8 +277,8 @@ export function createDemoRoutes(options: DemoRoutesOptions = {}): FetchHandler 
   const tools = [...serverTools, bookTable, ...browserToolDefinitions, ...codeMode.tools];
   // One store for approvals and resumable runs (grants live beside the threads, in their database).
   const store = options.store ?? storeFromEnv(process.env) ?? createMemoryStore();
-  // A one-person demo: every request is the same user, so "always allow" has someone to belong to.
-  const userOf = () => 'demo-user';
+  // The demo's user: the `chatwire_demo_user` cookie (a way to try a second user; no authentication), else `demo-user`.
+  const userOf = demoUserOf;
   // Threads: every turn is stored, and the chat's history is read from the store (docs/threads.md). The demo's
   // servers pass the store openDemoThreads opened; otherwise it opens now, not in the first request.
   let threads = options.threads;
@@ -279,13 +291,14 @@ export function createDemoRoutes(options: DemoRoutesOptions = {}): FetchHandler 
   const mcp = options.mcp;
   // MCP servers come and go (reconnects, list changes): each request reads their current tools.
   // After the Vite server closed them (a restart), the next request connects them again and waits.
-  const currentTools = mcp ? async () => [...tools, ...(await mcp.loadTools())] : tools;
+  // Servers that sign each user in (`oauth`) list tools per user: the request says whose.
+  const currentTools = mcp ? async (request: Request) => [...tools, ...(await mcp.loadTools(request))] : tools;
   const runRecords = options.runRecords ?? pathSetting(process.env, 'CHATWIRE_RUN_RECORDS');
   const handleChat = createChatHandler({
     model,
     tools: currentTools,
     // MCP Apps: the tools only the servers' apps may call (never the model's).
-    ...(mcp?.loadAppTools ? { appTools: async () => (await mcp.loadAppTools?.()) ?? [] } : {}),
+    ...(mcp ? { appTools: () => mcp.loadAppTools() } : {}),
     // A reload or a dropped connection detaches from the run; the page resumes it (docs/protocol.md).
     resumable: true,
     store,
@@ -298,7 +311,7 @@ export function createDemoRoutes(options: DemoRoutesOptions = {}): FetchHandler 
   });
   // The catalog carries the MCP servers' status for the devtools (the demo is a development tool; an app
   // serves this where only its developers read it).
-  const servers = mcp?.catalogStatus ? () => mcp.catalogStatus?.() ?? [] : undefined;
+  const servers = mcp ? (request: Request) => mcp.catalogStatusFor(request) : undefined;
   // The discovery settings too (the defaults when none are given), with the lazy tools' schemas: the devtools' search
   // playground and discovery health run the server's search on them.
   const handleTools = createToolsHandler(currentTools, {
@@ -309,8 +322,12 @@ export function createDemoRoutes(options: DemoRoutesOptions = {}): FetchHandler 
   // The chat's options that say where grants live (beside the threads): the grants and threads endpoints read the same ones.
   const handleGrants = createGrantsHandler({ store, threads, userOf });
   const handleThreads = createThreadsHandler({ threads, store, userOf });
+  // The MCP handler: the servers' resources and prompts (the composer's picker and slash commands) and, for
+  // servers with `oauth`, the sign-in callback and the user's connections (connect, disconnect).
+  const handleMcp = mcp ? createMcpAuthHandler(mcp) : undefined;
   return (request) => {
     const { pathname } = new URL(request.url);
+    if (handleMcp && pathname.startsWith('/api/mcp/')) return handleMcp(request);
     if (pathname === '/api/chat') return handleChat(request);
     if (pathname === '/api/grants') return handleGrants(request);
     if (pathname === '/api/tools') return handleTools(request);

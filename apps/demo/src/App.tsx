@@ -9,7 +9,7 @@ import {
 } from '@chatwire/core';
 import { ChatwireDevtools } from '@chatwire/devtools';
 import { useThreadChat } from '@chatwire/react/query';
-import { BranchPicker, ChatError, Composer, MessageList, type McpAppsOptions } from '@chatwire/ui';
+import { BranchPicker, ChatError, Composer, LinkRequest, MessageList, type McpAppsOptions } from '@chatwire/ui';
 import { mcpAppsDevtoolsView } from '@chatwire/ui/devtools';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { ApprovalOptions, ApprovalsPanel } from './components/ApprovalsPanel.tsx';
@@ -176,7 +176,13 @@ function ChatPage(props: {
     (part: MessagePart, _message: ChatMessage) => {
       if (part.type !== 'interrupt') return null;
       const request = readInputRequest(part);
-      return request ? <InputRequestForm request={request} onAnswer={onInputAnswer} /> : null;
+      if (!request) return null;
+      // A link to open (signing in to an MCP server, a URL elicitation), else a form from the schema.
+      return request.url ? (
+        <LinkRequest request={request} onAnswer={onInputAnswer} />
+      ) : (
+        <InputRequestForm request={request} onAnswer={onInputAnswer} />
+      );
     },
     [onInputAnswer],
   );
@@ -316,6 +322,7 @@ function ChatPage(props: {
             busy={busy}
             pendingApprovals={pendingApprovals}
             placeholder="Ask something, or name a tool…"
+            mcp={{}}
             onSend={(text, files) => chat.sendMessage(files.length > 0 ? { text, files } : text)}
             onStop={stop}
           />

@@ -60,7 +60,13 @@ export { answerInputRequest } from './runtime/answerInputRequest.js';
 export type { InputRequestView } from './model/inputRequests.js';
 export type { InputAnswerInput } from './runtime/answerInputRequest.js';
 export type { InputAction, InputRequest, InputRequestPayload, InputResponse } from './tools/inputRequest.js';
-export { APPROVAL_DECISION_EVENT, DISCOVERY_TOOL_NAME, THREAD_STORED_EVENT, TOOL_PROGRESS_EVENT } from './protocol/chatwireProtocol.js';
+export {
+  APPROVAL_DECISION_EVENT,
+  DISCOVERY_TOOL_NAME,
+  MCP_SIGN_IN_CHANNEL,
+  THREAD_STORED_EVENT,
+  TOOL_PROGRESS_EVENT,
+} from './protocol/chatwireProtocol.js';
 export type {
   ApprovalDecision,
   GrantOption,

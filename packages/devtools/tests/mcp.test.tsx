@@ -53,6 +53,13 @@ const servers: ToolServerStatus[] = [
     name: 'everything',
     transport: 'streamable-http',
     state: 'connected',
+    protocolVersion: '2026-07-28',
+    signIn: 'expired',
+    resources: [
+      { uri: 'demo://one', name: 'one', mimeType: 'text/plain' },
+      { uri: 'demo://two', name: '<img src=x onerror="window.hacked=2">' },
+    ],
+    prompts: [{ name: 'summarize', arguments: ['topic'] }],
     toolCount: 1,
     tokens: 61,
     lazy: false,
@@ -196,13 +203,25 @@ describe('MCP in the devtools view model', () => {
         tokens: 0,
         lazy: false,
         versions: { a: 5 },
+        signIn: 'maybe',
+        protocolVersion: 7,
+        resources: 'many',
+        prompts: { name: 'x' },
         events: [
           { at: 'soon', type: 'tools' },
           { at: 3, type: 'tools', added: 'x' },
         ],
       },
     ] as unknown as ToolServerStatus[];
-    expect(buildMcpRows(odd, [])[0]).toMatchObject({ name: 'odd', discovered: 0, drifted: [] });
+    expect(buildMcpRows(odd, [])[0]).toMatchObject({
+      name: 'odd',
+      discovered: 0,
+      drifted: [],
+      signIn: undefined,
+      protocolVersion: undefined,
+      resources: [],
+      prompts: [],
+    });
     const rows = buildMcpTimeline(odd, []);
     expect(rows).toHaveLength(1);
     expect(rows[0]?.added).toEqual([]);
@@ -255,6 +274,19 @@ describe('the MCP view in the panel', () => {
     expect(row('files').querySelector('[data-testid="mcp-drifted"]')?.textContent).toBe('1 changed since discovery');
     expect(row('files').textContent).toContain('lazy (on discovery)');
     expect(row('everything').textContent).toContain('streamable-http');
+    // Protocol revision, the current user's sign-in, and what it lists beside tools.
+    expect(row('everything').querySelector('[data-testid="mcp-protocol"]')?.textContent).toBe('2026-07-28');
+    expect(row('everything').querySelector('[data-testid="mcp-sign-in"]')?.textContent).toBe(
+      'your sign-in expired (refreshed at the next use)',
+    );
+    expect(row('everything').querySelector('[data-testid="mcp-offers"]')?.textContent).toBe('2 resources, 1 prompt');
+    expect(row('everything').querySelector('[data-testid="mcp-resources"]')?.getAttribute('title')).toBe(
+      'one\n<img src=x onerror="window.hacked=2">',
+    );
+    // A server with the app's own credentials has no sign-in line; one that lists nothing says so.
+    expect(row('files').querySelector('[data-testid="mcp-sign-in"]')).toBeNull();
+    expect(row('files').querySelector('[data-testid="mcp-protocol"]')).toBeNull();
+    expect(row('files').querySelector('[data-testid="mcp-offers"]')?.textContent).toBe('0 resources, 0 prompts');
     expect(row('everything').textContent).toContain('eager (every call)');
     expect(row('memory').getAttribute('data-state')).toBe('reconnecting');
     expect(row('memory').querySelector('[data-testid="mcp-state"]')?.textContent).toBe('reconnecting (dropped)');

@@ -1,4 +1,10 @@
-export { McpConfigError, isStdioConfig, parseMcpConfig, parseMcpServerConfig } from './config/mcpConfig.js';
+export { McpAuth, McpSignInError, boundedFetch } from './auth/mcpAuth.js';
+export type { McpAuthOptions, OAuthServer, SignInState } from './auth/mcpAuth.js';
+export { SIGN_IN_CHANNEL, createMcpAuthHandler } from './auth/mcpAuthHandler.js';
+export type { McpAuthHandlerOptions, McpConnectionsList, SignInMessage } from './auth/mcpAuthHandler.js';
+export type { SignInResult } from './auth/signInTool.js';
+export type { UserServerStatus, UserServers } from './auth/userServers.js';
+export { McpConfigError, isOAuthConfig, isStdioConfig, parseMcpConfig, parseMcpServerConfig } from './config/mcpConfig.js';
 export type {
   LazyMode,
   McpHttpServerConfig,
@@ -8,7 +14,7 @@ export type {
   McpStdioServerConfig,
 } from './config/mcpConfig.js';
 export { McpServerError } from './connection/mcpConnection.js';
-export type { McpConnectionState, RequestInput } from './connection/mcpConnection.js';
+export type { ConnectionAuth, ConnectionOptions, McpConnectionState, RequestInput } from './connection/mcpConnection.js';
 export { fingerprintTool } from './connection/toolList.js';
 export type { McpToolInfo, McpToolUi, SkippedTool } from './connection/toolList.js';
 export { DEFAULT_MAX_APP_BYTES, MCP_APPS_EXTENSION, MCP_APP_MIME_TYPE } from './apps/appResources.js';
@@ -21,5 +27,16 @@ export { DEFAULT_LAZY_RULE, decideLazy } from './tools/lazyRule.js';
 export type { LazyDecision, LazyRule } from './tools/lazyRule.js';
 export { toToolOutput } from './tools/mcpResult.js';
 export type { McpResultItem, McpToolOutput } from './tools/mcpResult.js';
+export { McpResources } from './resources/mcpResources.js';
+export type { McpResourcesOptions, ResourceSource, ServerPrompts, ServerResources } from './resources/mcpResources.js';
+export { DEFAULT_RESOURCE_LIMITS, McpResourceError } from './resources/resourceReads.js';
+export type {
+  McpPromptArgument,
+  McpPromptInfo,
+  McpPromptMessages,
+  McpResourceContent,
+  McpResourceInfo,
+  ResourceLimits,
+} from './resources/resourceReads.js';
 export { PROVIDER_TOOL_NAME, assignToolNames, exposedToolName, sanitizeNamePart } from './tools/toolNames.js';
 export type { NamingRequest } from './tools/toolNames.js';

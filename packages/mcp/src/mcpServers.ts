@@ -10,17 +10,28 @@ import {
 } from '@chatwire/core';
 import { validateWithSchema, withoutDialect, type ToolServerEvent, type ToolServerStatus } from '@chatwire/core/shared';
 import { closeWithServer, extendTools, redactSecrets, toolTokensFor, type ToolApp, type ToolTokenCounter } from '@chatwire/server';
+import { McpAuth, type McpAuthOptions } from './auth/mcpAuth.js';
+import { UserServers, type UserServerStatus } from './auth/userServers.js';
 import {
   McpConfigError,
   parseMcpConfig,
   parseMcpServerConfig,
+  isOAuthConfig,
   isStdioConfig,
+  type McpHttpServerConfig,
   type McpServerConfig,
   type McpServersConfig,
 } from './config/mcpConfig.js';
 import { instructionsLine } from './connection/instructionsLine.js';
-import { McpConnection, McpServerError, type McpConnectionState, type RequestInput } from './connection/mcpConnection.js';
+import {
+  McpConnection,
+  McpServerError,
+  type ConnectionOptions,
+  type McpConnectionState,
+  type RequestInput,
+} from './connection/mcpConnection.js';
 import type { McpToolInfo, SkippedTool } from './connection/toolList.js';
+import { DEFAULT_RESOURCE_LIMITS, listPrompts, listResources } from './resources/resourceReads.js';
 import { decideApproval, type McpApprovalPolicy } from './tools/approvalRule.js';
 import { withoutRegexKeywords } from './tools/checkJsonSchema.js';
 import { decideLazy, type LazyDecision, type LazyRule } from './tools/lazyRule.js';
@@ -64,6 +75,11 @@ export interface McpServersOptions {
   readonly reservedNames?: readonly string[];
   /** MCP Apps: the largest app HTML read from a server, in bytes; a larger one is refused and its card says so. Defaults to 5 MiB (5,242,880). */
   readonly maxAppBytes?: number;
+  /**
+   * Signing users in to the servers with `oauth` (see {@link McpAuthOptions}): where the callback
+   * is, whose request it is (`userOf`), where tokens live. Required when a server has `oauth`.
+   */
+  readonly auth?: McpAuthOptions;
 }
 
 /** What {@link McpServersOptions.onEvent} receives. */
@@ -113,6 +129,8 @@ const LOOPBACK = ['localhost', '127.0.0.1', '[::1]'];
 const KEPT_EVENTS = 50;
 /** Tool names one event lists at most (a 600-tool server's first listing is a count). */
 const EVENT_NAMES = 50;
+/** Resources and prompts a server's catalog status lists. */
+const LISTED = 50;
 /** Characters of error text the catalog carries. */
 const ERROR_CHARS = 500;
 const plainError = (text: string) => redactSecrets(text).slice(0, ERROR_CHARS);
@@ -148,6 +166,8 @@ export class McpServers {
   #decisions = new Map<string, LazyDecision>();
   #names = new Map<string, string>();
   readonly #previous = new Map<string, Map<string, string>>();
+  /** Each connected server's resources and prompts (the first 50), for its catalog status. */
+  readonly #listings = new Map<string, Pick<ToolServerStatus, 'resources' | 'prompts'>>();
   readonly #events = new Map<string, ToolServerEvent[]>();
   /** The first attempt of every connection, once started; `undefined` before the first use and after `close()`. */
   #started: Promise<void> | undefined;
@@ -155,12 +175,24 @@ export class McpServers {
   #closed = false;
   /** Unties the connections from the server whose request opened them (see `closeWithServer`). */
   #untie: (() => void) | undefined;
+  readonly #connectionOptions: ConnectionOptions;
+  /** The servers each user signs in to, per user (`oauth`). */
+  readonly #users: UserServers | undefined;
 
   /** @internal Use {@link mcpServers} or {@link connectMcpServers}. */
-  constructor(servers: Readonly<Record<string, McpServerConfig>>, options: McpServersOptions) {
+  constructor(
+    servers: Readonly<Record<string, McpServerConfig>>,
+    options: McpServersOptions,
+    internal: { readonly connection?: ConnectionOptions; readonly users?: UserServers } = {},
+  ) {
     this.#servers = servers;
     this.#options = options;
     this.#counter = toolTokensFor(options.counter);
+    this.#connectionOptions = {
+      ...internal.connection,
+      ...(options.maxAppBytes === undefined ? {} : { maxAppBytes: options.maxAppBytes }),
+    };
+    this.#users = internal.users;
     this.#open();
   }
 
@@ -170,9 +202,8 @@ export class McpServers {
       onState: (connection: McpConnection) => this.#onState(connection),
       onTools: (connection: McpConnection) => this.#onTools(connection),
     };
-    const apps = this.#options.maxAppBytes === undefined ? {} : { maxAppBytes: this.#options.maxAppBytes };
     this.#connections = new Map(
-      Object.entries(this.#servers).map(([name, config]) => [name, new McpConnection(name, config, listener, apps)]),
+      Object.entries(this.#servers).map(([name, config]) => [name, new McpConnection(name, config, listener, this.#connectionOptions)]),
     );
   }
 
@@ -200,9 +231,58 @@ export class McpServers {
    * The tools of every server, connecting first on the first call (see {@link McpServers.connect}):
    * the chat handler's `tools` reads them per request with `async () => [...myTools, ...(await mcp.loadTools())]`.
    */
-  async loadTools(): Promise<readonly AnyTool[]> {
+  async loadTools(request?: Request): Promise<readonly AnyTool[]> {
     await this.connect();
-    return this.#tools;
+    const users = this.#users;
+    if (!users || !request) return this.#tools;
+    const user = await users.auth.userOf(request);
+    return [
+      ...this.#tools,
+      ...(await users.toolsFor(user, [...(this.#options.reservedNames ?? []), ...this.#tools.map((tool) => tool.name)])),
+    ];
+  }
+
+  /**
+   * The names of the servers a request's user can reach: every server, those they sign in to included.
+   * @internal For `McpResources`.
+   */
+  get serverNames(): readonly string[] {
+    return [...this.#connections.keys(), ...(this.#users?.names ?? [])];
+  }
+
+  /**
+   * The connection that serves `name` for the request's user, connected (the shared one, or the
+   * user's own for a server they sign in to); `undefined` when there is none (unknown, not signed in).
+   * @internal For `McpResources`.
+   */
+  async connectionFor(name: string, request?: Request): Promise<McpConnection | undefined> {
+    await this.connect();
+    const shared = this.#connections.get(name);
+    if (shared) return shared;
+    const users = this.#users;
+    if (!users || !request) return undefined;
+    const set = await users.connectionFor(name, await users.auth.userOf(request));
+    return set?.connectionFor(name);
+  }
+
+  /**
+   * The servers users sign in to (`oauth`), per user: their sign-in, connections and tokens (for
+   * `createMcpAuthHandler`). `undefined` when no server has `oauth`.
+   */
+  get signIns(): UserServers | undefined {
+    return this.#users;
+  }
+
+  /**
+   * {@link McpServers.catalogStatus} for the request's user: the servers they sign in to are listed too,
+   * each with `signIn` (`connected`, `needs-sign-in`, `expired`) and, once connected, their own
+   * connection's status. For `createToolsHandler(tools, { servers: (request) => mcp.catalogStatusFor(request) })`.
+   */
+  async catalogStatusFor(request: Request): Promise<ToolServerStatus[]> {
+    const users = this.#users;
+    if (!users) return this.catalogStatus();
+    const mine = await users.statusFor(await users.auth.userOf(request));
+    return [...this.catalogStatus(), ...mine.map((entry) => signInStatus(entry, this.#options.lazyRule))];
   }
 
   /**
@@ -274,7 +354,8 @@ export class McpServers {
    * { servers: () => mcp.catalogStatus() })`): transport, state, last error (credentials redacted,
    * cut to 500 characters), tool count and their tokens, the lazy decision, the skipped tools, each
    * tool's short fingerprint (the version discovery records) and the recent events: connection
-   * states and tool-list changes with the tools added, removed and changed (drift).
+   * states and tool-list changes with the tools added, removed and changed (drift), and the first
+   * 50 resources and prompts it lists (read once it connects).
    */
   catalogStatus(): ToolServerStatus[] {
     return this.status().map((status) => ({
@@ -283,6 +364,7 @@ export class McpServers {
       state: status.state,
       ...(status.lastError ? { lastError: plainError(status.lastError) } : {}),
       description: status.description,
+      ...(status.protocolVersion ? { protocolVersion: status.protocolVersion } : {}),
       trusted: status.trusted,
       toolCount: status.toolCount,
       tokens: status.lazy.tokens,
@@ -293,7 +375,18 @@ export class McpServers {
         Object.entries(status.fingerprints).map(([name, print]) => [name, print.slice(0, DRIFT_FINGERPRINT_CHARS)]),
       ),
       events: [...(this.#events.get(status.name) ?? [])],
+      ...this.#listed(status.name),
     }));
+  }
+
+  /** A server's listed resources and prompts, those it has (none while it is not connected). */
+  #listed(name: string): Pick<ToolServerStatus, 'resources' | 'prompts'> {
+    const listing = this.#listings.get(name);
+    if (!listing || this.#connections.get(name)?.state !== 'connected') return {};
+    return {
+      ...(listing.resources?.length ? { resources: listing.resources } : {}),
+      ...(listing.prompts?.length ? { prompts: listing.prompts } : {}),
+    };
   }
 
   /**
@@ -308,7 +401,7 @@ export class McpServers {
     this.#untie = undefined;
     this.#tools = [];
     this.#appTools = [];
-    await Promise.all(connections.map((connection) => connection.close()));
+    await Promise.all([...connections.map((connection) => connection.close()), this.#users?.close()]);
   }
 
   #record(server: string, event: ToolServerEvent): void {
@@ -318,7 +411,31 @@ export class McpServers {
     this.#events.set(server, list);
   }
 
+  /**
+   * Reads a connected server's resources and prompts (the first 50 of each) for its catalog status;
+   * a server that lists none, or fails to, shows none.
+   */
+  #readListings(connection: McpConnection): void {
+    void connection
+      .useClient(async (client, timeoutMs) => {
+        const limits = { ...DEFAULT_RESOURCE_LIMITS, maxResources: LISTED, maxPrompts: LISTED, timeoutMs };
+        const [resources, prompts] = await Promise.all([
+          listResources(client, limits).catch(() => undefined),
+          listPrompts(client, limits).catch(() => undefined),
+        ]);
+        return {
+          resources: (resources?.resources ?? []).map(({ uri, name, mimeType }) => ({ uri, name, ...(mimeType ? { mimeType } : {}) })),
+          prompts: (prompts?.prompts ?? []).map((prompt) => ({ name: prompt.name, arguments: prompt.arguments.map((item) => item.name) })),
+        };
+      })
+      .then((listing) => {
+        if (connection.state === 'connected') this.#listings.set(connection.name, listing);
+      })
+      .catch(() => {});
+  }
+
   #onState(connection: McpConnection): void {
+    if (connection.state === 'connected') this.#readListings(connection);
     // A state is recorded when it (or its error) differs from the last one recorded.
     const last = this.#events.get(connection.name)?.findLast((event) => event.type === 'state');
     const error = connection.lastError ? plainError(connection.lastError) : undefined;
@@ -532,15 +649,69 @@ export class McpServers {
 export function mcpServers(config: McpServersConfig | string, options: McpServersOptions = {}): McpServers {
   const parsed = typeof config === 'string' ? parseMcpConfig(config) : parseMcpConfig(config);
   const allowed = options.allowedHosts ?? LOOPBACK;
+  const shared: Record<string, McpServerConfig> = {};
+  const perUser: Record<string, McpHttpServerConfig> = {};
   for (const [name, entry] of Object.entries(parsed.mcpServers)) {
     parseMcpServerConfig(name, entry);
+    if (isOAuthConfig(entry)) perUser[name] = entry;
+    else shared[name] = entry;
     if (isStdioConfig(entry)) continue;
     const host = new URL(entry.url).hostname;
     if (!isAllowedHost(host, allowed)) {
       throw new McpConfigError(`MCP server '${name}': host '${host}' is not in allowedHosts (${allowed.join(', ')}); add it to connect.`);
     }
   }
-  return new McpServers(parsed.mcpServers, options);
+  const oauthNames = Object.keys(perUser);
+  if (oauthNames.length === 0) return new McpServers(shared, options);
+  if (!options.auth)
+    throw new McpConfigError(
+      `MCP server '${oauthNames[0]}' signs users in (oauth): pass \`auth: { redirectUrl, userOf, store }\` to mcpServers (see docs/mcp.md).`,
+    );
+  checkRedirectUrl(options.auth.redirectUrl);
+  const auth = new McpAuth(
+    options.auth,
+    Object.entries(perUser).map(([name, entry]) => ({
+      name,
+      url: entry.url,
+      ...(typeof entry.oauth === 'object' && entry.oauth.scope ? { scope: entry.oauth.scope } : {}),
+    })),
+  );
+  const { auth: _auth, ...rest } = options;
+  const users = new UserServers(
+    auth,
+    perUser,
+    (name, entry, connectionAuth, reserved) =>
+      new McpServers({ [name]: entry }, { ...rest, reservedNames: reserved }, { connection: { auth: connectionAuth } }),
+  );
+  return new McpServers(shared, options, { users });
+}
+
+/** A callback URL authorization servers accept: `https:`, or `http:` on loopback (RFC 8252). */
+function checkRedirectUrl(value: string): void {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new McpConfigError(`auth.redirectUrl ${JSON.stringify(String(value).slice(0, 200))} is not a URL.`);
+  }
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK.includes(url.hostname)))
+    throw new McpConfigError(`auth.redirectUrl must be https: (or http: on localhost, 127.0.0.1 or [::1]); got ${url.origin}.`);
+}
+
+/** A server users sign in to, as the catalog shows it to one user. */
+function signInStatus(entry: UserServerStatus, rule: LazyRule | undefined): ToolServerStatus {
+  if (entry.status) return { ...entry.status, signIn: entry.signIn };
+  const decision = decideLazy('auto', 0, 0, rule);
+  return {
+    name: entry.name,
+    transport: 'streamable-http',
+    state: entry.signIn === 'needs-sign-in' ? 'unauthorized' : 'idle',
+    toolCount: 0,
+    tokens: 0,
+    lazy: decision.lazy,
+    lazyReason: decision.reason,
+    signIn: entry.signIn,
+  };
 }
 
 /**

@@ -453,10 +453,11 @@ export interface ToolsHandlerOptions {
   readonly counter?: ToolTokenCounter | undefined;
   /**
    * The app's tool sources and their state, read per request and served as the catalog's `servers`
-   * (devtools shows them in its MCP view): for `@chatwire/mcp`, `() => mcp.catalogStatus()`. Defaults
+   * (devtools shows them in its MCP view): for `@chatwire/mcp`, `() => mcp.catalogStatus()`, or
+   * `(request) => mcp.catalogStatusFor(request)` to include the request's user's sign-ins. Defaults
    * to none. Serve it only where the catalog is for the app's developers, like the devtools.
    */
-  readonly servers?: (() => readonly ToolServerStatus[]) | undefined;
+  readonly servers?: ((request: Request) => readonly ToolServerStatus[] | Promise<readonly ToolServerStatus[]>) | undefined;
   /**
    * The chat's `discovery` options (the same object `chat()` gets): the catalog then says how the
    * discovery search is set up (`search`: mode, `topK`, `minScore`, groups, whether the app's own
@@ -498,7 +499,7 @@ export function createToolsHandler(
   return withDefaultMount(async (request: Request) => {
     if (request.method !== 'GET') return refuse(request);
     const listed = typeof tools === 'function' ? await toolsFor(tools, request) : tools;
-    const body: ToolCatalog = { ...catalogOf(listed), counting, ...(servers ? { servers: servers() } : {}) };
+    const body: ToolCatalog = { ...catalogOf(listed), counting, ...(servers ? { servers: await servers(request) } : {}) };
     return Response.json(body);
   }, '/api/tools');
 }

@@ -132,6 +132,8 @@ export async function reviewHistory(options: {
   readonly versionOf?: (toolName: string) => string | undefined;
   /** The clock. Defaults to `Date.now()`. */
   readonly now?: number;
+  /** The request's user (`userOf`): an input request asked in another user's run is not theirs to answer. Defaults to none. */
+  readonly user?: string | undefined;
   /**
    * Checks what an approval's payload asks for besides yes or no (edited arguments, a grant), before
    * any approval is used; throws {@link ChatRequestError} to refuse the request. Defaults to nothing.
@@ -261,6 +263,7 @@ export async function reviewHistory(options: {
     store,
     now,
     movedOn: messages.at(-1)?.role === 'user',
+    user: options.user,
   });
 
   for (const entry of options.resume) {

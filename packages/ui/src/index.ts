@@ -20,6 +20,8 @@ export { ChatError } from './components/ChatError.js';
 export { BranchPicker } from './components/BranchPicker.js';
 export type { BranchPickerProps } from './components/BranchPicker.js';
 export { RawJson, ToolInputFields, ToolOutputFields, summarizeValue } from './components/Fields.js';
+export { LinkRequest } from './mcp/LinkRequest.js';
+export type { LinkRequestProps } from './mcp/LinkRequest.js';
 export { ApprovalPrompt } from './primitives/ApprovalPrompt.js';
 export type { ApprovalPromptProps } from './primitives/ApprovalPrompt.js';
 export { useComposer } from './primitives/useComposer.js';

@@ -15,6 +15,14 @@ export interface InputRequestView {
   readonly message: string;
   /** The JSON Schema of the form to fill (an object schema; `properties` are its fields). */
   readonly schema: JsonSchema;
+  /**
+   * URL mode: the `http(s)` link the user is asked to open instead of filling a form (an MCP server's
+   * URL elicitation, or signing in to one). Open it only when the user clicks, and answer `accept`
+   * with no content once opened (or signed in), else `decline` or `cancel`.
+   */
+  readonly url?: string;
+  /** With `url`: the MCP server the link signs the user in to ("Connect <connect>"). */
+  readonly connect?: string;
   /** The call that asked; it keeps running on the server until the answer arrives. */
   readonly toolCallId: string;
   readonly toolName: string;
@@ -29,6 +37,16 @@ export interface InputRequestView {
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Whether `text` is an absolute `http:` or `https:` URL (any other scheme, `javascript:` included, is never offered as a link). */
+function isWebUrl(text: string): boolean {
+  try {
+    const { protocol } = new URL(text);
+    return protocol === 'https:' || protocol === 'http:';
+  } catch {
+    return false;
+  }
+}
 
 /** The input request an interrupt part carries, or `undefined` when it is another kind of interrupt. */
 export function readInputRequest(part: InterruptPart): InputRequestView | undefined {
@@ -64,6 +82,8 @@ export function readInputRequest(part: InterruptPart): InputRequestView | undefi
     part,
     ...(part.expiresAt === undefined ? {} : { expiresAt: part.expiresAt }),
     ...(content ? { content } : {}),
+    ...(typeof request['url'] === 'string' && isWebUrl(request['url']) ? { url: request['url'] } : {}),
+    ...(typeof request['connect'] === 'string' ? { connect: request['connect'].slice(0, 200) } : {}),
   };
 }
 

@@ -95,6 +95,13 @@ export const INTERRUPT_REASONS = {
   inputRequest: 'input_request',
 } as const;
 
+/**
+ * The BroadcastChannel on which `@chatwire/mcp`'s sign-in callback page tells the app's other pages
+ * (same origin) that a sign-in finished: `{ type: 'signed-in', server }`, or
+ * `{ type: 'sign-in-failed', code }`. A page waiting on a "Connect <server>" request answers it then.
+ */
+export const MCP_SIGN_IN_CHANNEL = 'chatwire.mcp';
+
 /** What an `input_request` interrupt carries in `metadata.chatwire.inputRequest`. */
 export interface InputRequestMetadata {
   /** The call that asked (it keeps running on the server, waiting). */
@@ -102,6 +109,10 @@ export interface InputRequestMetadata {
   readonly toolName: string;
   /** The JSON Schema the tool asked with: the form to fill. */
   readonly schema: { readonly [key: string]: unknown };
+  /** URL mode: the link the user is asked to open (after a click), instead of a form. */
+  readonly url?: string;
+  /** With `url`: what the link signs the user in to (an MCP server's name). */
+  readonly connect?: string;
 }
 
 /** How a tool result ended, as carried in `metadata.chatwire` of TOOL_CALL_RESULT and tool messages. */
@@ -401,7 +412,7 @@ export interface ToolCatalogSearch {
 export interface ToolServerStatus {
   readonly name: string;
   readonly transport: string;
-  /** `connecting`, `connected`, `reconnecting`, `failed` or `closed`. */
+  /** `idle`, `connecting`, `connected`, `reconnecting`, `failed`, `unauthorized` (the user must sign in) or `closed`. */
   readonly state: string;
   readonly lastError?: string;
   readonly description?: string;
@@ -419,6 +430,18 @@ export interface ToolServerStatus {
   readonly versions?: Readonly<Record<string, string>>;
   /** What happened to it lately, oldest first (bounded): connection states, tool-list changes, drift. */
   readonly events?: readonly ToolServerEvent[];
+  /** The protocol revision the connection speaks (`2025-11-25`, `2026-07-28`...), once connected. */
+  readonly protocolVersion?: string;
+  /**
+   * For a server each user signs in to: the request's user's state (`connected`, `needs-sign-in`,
+   * `expired`: the access token expired, a refresh is tried at the next use). Absent for servers
+   * that use the app's own credentials.
+   */
+  readonly signIn?: 'connected' | 'needs-sign-in' | 'expired';
+  /** Resources the server lists (the first 50: URI, name, MIME type). */
+  readonly resources?: readonly { readonly uri: string; readonly name: string; readonly mimeType?: string }[];
+  /** Prompts the server lists (the first 50: name and argument names). */
+  readonly prompts?: readonly { readonly name: string; readonly arguments: readonly string[] }[];
 }
 
 /** One thing that happened to a tool source: its connection state changed, or its tool list did. */

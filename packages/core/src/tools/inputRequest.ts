@@ -14,6 +14,18 @@ export interface InputRequest {
    */
   readonly schema: JsonSchema;
   /**
+   * URL mode (MCP's URL elicitation, and signing in to a server): the user is asked to open this
+   * `http(s)` link, which the browser opens only after the user's click, and the answer is `accept`
+   * (opened, or done), `decline` or `cancel`, with no content. `schema` is then `{ type: 'object',
+   * properties: {} }`. At most 8,192 characters. Defaults to none (a form).
+   */
+  readonly url?: string;
+  /**
+   * With `url`: what the link connects (an MCP server's name): the browser shows "Connect <connect>"
+   * and, once the sign-in finished, answers `accept` by itself. Defaults to none.
+   */
+  readonly connect?: string;
+  /**
    * How long to wait for the answer, in milliseconds, after which the request resolves as `cancel`
    * and the tool call ends with an error. Defaults to the server's `inputRequestTimeoutMs`
    * (5 minutes unless configured). At most 24 hours.

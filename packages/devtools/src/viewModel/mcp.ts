@@ -26,6 +26,13 @@ export interface McpServerRow {
   readonly skipped: readonly { readonly name: string; readonly reason: string }[];
   /** Its tools whose definition changed since the conversation discovered them: they must be discovered again. */
   readonly drifted: readonly string[];
+  /** The protocol revision the connection speaks (`2025-11-25`, `2026-07-28`...), once connected. */
+  readonly protocolVersion: string | undefined;
+  /** For a server each user signs in to: the current user's sign-in state; `undefined` for the app's own credentials. */
+  readonly signIn: 'connected' | 'needs-sign-in' | 'expired' | undefined;
+  /** The resources and prompts it lists (the catalog sends the first 50 of each): their names. */
+  readonly resources: readonly string[];
+  readonly prompts: readonly string[];
 }
 
 /** One MCP row of the timeline: a connection state, a tool-list change, or drift the conversation met. */
@@ -71,6 +78,15 @@ export function recordedVersions(
   return records;
 }
 
+/** The names in a list of resources or prompts (entries without a text name are left out). */
+const namesOf = (items: unknown): readonly string[] =>
+  Array.isArray(items)
+    ? (items as unknown[]).flatMap((item) => {
+        const name = item && typeof item === 'object' ? (item as { name?: unknown }).name : undefined;
+        return typeof name === 'string' ? [name] : [];
+      })
+    : [];
+
 /** The MCP view's rows, one per server, in the catalog's order. */
 export function buildMcpRows(servers: readonly ToolServerStatus[], messages: readonly ChatMessage[]): McpServerRow[] {
   const origins = discoveryOrigins(messages);
@@ -94,6 +110,10 @@ export function buildMcpRows(servers: readonly ToolServerStatus[], messages: rea
       discovered: server.lazy ? names.filter((name) => origins.has(name) && !drifted.includes(name)).length : 0,
       skipped: server.skipped ?? [],
       drifted,
+      protocolVersion: typeof server.protocolVersion === 'string' ? server.protocolVersion : undefined,
+      signIn: server.signIn === 'connected' || server.signIn === 'needs-sign-in' || server.signIn === 'expired' ? server.signIn : undefined,
+      resources: namesOf(server.resources),
+      prompts: namesOf(server.prompts),
     };
   });
 }

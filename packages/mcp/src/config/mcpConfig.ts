@@ -63,6 +63,12 @@ export interface McpHttpServerConfig extends McpServerOptions {
   readonly headers?: Readonly<Record<string, string>>;
   /** `streamable-http`, `sse`, or `auto` (default: Streamable HTTP, then SSE when that fails). */
   readonly transport?: 'auto' | 'streamable-http' | 'sse';
+  /**
+   * Each user signs in to this server (OAuth 2.1 with PKCE, discovered from its 401): every user gets
+   * a connection of their own with their own tokens, which stay on the server (`McpServersOptions.auth`
+   * says where). `true`, or `{ scope }` to ask for a scope. Defaults to `false`: `headers` only.
+   */
+  readonly oauth?: boolean | { readonly scope?: string };
 }
 
 /** One server entry of `mcpServers`. */
@@ -121,6 +127,7 @@ const httpSchema = z
     url: z.string().min(1),
     headers: stringRecord.optional(),
     transport: z.enum(['auto', 'streamable-http', 'sse']).optional(),
+    oauth: z.union([z.boolean(), z.object({ scope: z.string().min(1).max(1_000).optional() }).strict()]).optional(),
     ...options,
   })
   .strict();
@@ -197,3 +204,10 @@ export function parseMcpConfig(input: unknown, source = 'the MCP configuration')
 
 /** Whether an entry starts a child process. */
 export const isStdioConfig = (config: McpServerConfig): config is McpStdioServerConfig => 'command' in config;
+
+/** Whether a server signs each user in (`oauth` set on an HTTP entry). */
+export function isOAuthConfig(
+  config: McpServerConfig,
+): config is McpHttpServerConfig & { readonly oauth: true | { readonly scope?: string } } {
+  return !isStdioConfig(config) && config.oauth !== undefined && config.oauth !== false;
+}

@@ -1,12 +1,14 @@
 import {
   Client,
   ProtocolError,
+  UnauthorizedError,
   SdkError,
   SdkErrorCode,
   SSEClientTransport,
   StreamableHTTPClientTransport,
   type CallToolResult,
   type ElicitResult,
+  type FetchLike,
   type Transport,
 } from '@modelcontextprotocol/client';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
@@ -15,16 +17,29 @@ import type { ChildProcess } from 'node:child_process';
 import { z } from 'zod';
 import { isStdioConfig, type McpServerConfig } from '../config/mcpConfig.js';
 import { AppResources, DEFAULT_MAX_APP_BYTES, MCP_APPS_EXTENSION, MCP_APP_MIME_TYPE } from '../apps/appResources.js';
+import { randomBytes } from 'node:crypto';
+import { answerElicitation, type ElicitationFailure, type ElicitationParams } from '../elicitation/answerElicitation.js';
+import { CALL_META_KEY, CallRelations } from '../elicitation/callRelations.js';
 import { readToolList, type McpToolInfo, type SkippedTool } from './toolList.js';
 
 /**
  * The connection state of one server. `idle`: not used yet (it connects on first use); `failed`: never
- * connected so far (retrying with backoff); `reconnecting`: was connected, dropped, retrying.
+ * connected so far (retrying with backoff); `reconnecting`: was connected, dropped, retrying;
+ * `unauthorized`: the server wants a sign-in this connection's user has not made (no retry).
  */
-export type McpConnectionState = 'idle' | 'connecting' | 'connected' | 'reconnecting' | 'failed' | 'closed';
+export type McpConnectionState = 'idle' | 'connecting' | 'connected' | 'reconnecting' | 'failed' | 'unauthorized' | 'closed';
 
-/** What a tool call may ask the user through (the `ToolContext.requestInput` of `@chatwire/server`). */
-export type RequestInput = (request: { message: string; schema: Record<string, unknown>; timeoutMs?: number }) => Promise<{
+/**
+ * What a tool call may ask the user through (the `ToolContext.requestInput` of `@chatwire/server`):
+ * a form (`schema`), or a link to open (`url`; with `connect`, a sign-in to that server).
+ */
+export type RequestInput = (request: {
+  message: string;
+  schema: Record<string, unknown>;
+  timeoutMs?: number;
+  url?: string;
+  connect?: string;
+}) => Promise<{
   action: 'accept' | 'decline' | 'cancel';
   content?: Record<string, unknown>;
 }>;
@@ -116,9 +131,40 @@ function holdProcess(transport: Transport | undefined, held: boolean): void {
 
 /** A call in flight, for routing the server's elicitations to the user who made it. */
 interface InFlight {
+  /** The key its `tools/call` carries in `_meta` (see `CallRelations`). */
+  readonly key: string;
   readonly requestInput: RequestInput | undefined;
   readonly fail: (error: Error) => void;
 }
+
+/**
+ * A connection that signs its user in (OAuth servers have one connection per user): the SDK's
+ * provider for that user, and how to start a sign-in when the server refuses the tokens it has.
+ */
+export interface ConnectionAuth {
+  /** The SDK's OAuth provider for this user and server (its authorization URL once a refresh failed). */
+  readonly provider: import('@modelcontextprotocol/client').OAuthClientProvider & {
+    authorizationUrl: URL | undefined;
+    forget(): void;
+  };
+  /** Starts a sign-in: the authorization URL, or `undefined` when a refresh worked. */
+  readonly begin: () => Promise<URL | undefined>;
+  /** `fetch` for requests to the authorization server (time-bounded). */
+  readonly fetch: FetchLike;
+  /** How long the user may take to sign in. */
+  readonly signInTimeoutMs: number;
+}
+
+/** Options of one connection. */
+export interface ConnectionOptions {
+  /** For a server that signs users in: the user's provider. Defaults to none (static headers). */
+  readonly auth?: ConnectionAuth;
+  /** MCP Apps: the largest app HTML read from the server, in bytes (defaults to 5 MiB). */
+  readonly maxAppBytes?: number;
+}
+
+/** The rounds of a 2026-07-28 `input_required` call answered before the call fails. */
+const MAX_INPUT_ROUNDS = 10;
 
 /** Listens to a connection: its state changed, its tool list changed. */
 export interface ConnectionListener {
@@ -159,11 +205,15 @@ export class McpConnection {
   #httpKind: 'streamable-http' | 'sse' | undefined;
   /** MCP Apps: this server's app resources, read from it alone. */
   readonly apps: AppResources;
+  readonly #auth: ConnectionAuth | undefined;
+  /** Which call each 2025-era server request on a call's stream belongs to. */
+  readonly #relations = new CallRelations();
 
-  constructor(name: string, config: McpServerConfig, listener: ConnectionListener, options: { readonly maxAppBytes?: number } = {}) {
+  constructor(name: string, config: McpServerConfig, listener: ConnectionListener, options: ConnectionOptions = {}) {
     this.name = name;
     this.config = config;
     this.#listener = listener;
+    this.#auth = options.auth;
     this.transportKind = isStdioConfig(config) ? 'stdio' : config.transport === 'sse' ? 'sse' : 'streamable-http';
     this.apps = new AppResources((uri) => this.readResource(uri), options.maxAppBytes ?? DEFAULT_MAX_APP_BYTES);
   }
@@ -236,9 +286,17 @@ export class McpConnection {
     }
     const url = new URL(config.url);
     const requestInit = config.headers ? { headers: { ...config.headers } } : undefined;
+    const auth = this.#auth;
+    // Requests to the MCP endpoint go as they are (their streams read for call relations); the rest
+    // (discovery, the authorization server) through the sign-in's time-bounded fetch.
+    const base: FetchLike = auth
+      ? (target, init) => (new URL(String(target)).href === url.href ? fetch(target, init) : auth.fetch(target, init))
+      : fetch;
+    const access = { fetch: this.#relations.wrap(base, url.href), ...(auth ? { authProvider: auth.provider } : {}) };
     const streamable = () => {
       this.#httpKind = 'streamable-http';
       return new StreamableHTTPClientTransport(url, {
+        ...access,
         ...(requestInit ? { requestInit } : {}),
         reconnectionOptions: {
           maxReconnectionDelay: 30_000,
@@ -250,7 +308,7 @@ export class McpConnection {
     };
     const sse = () => {
       this.#httpKind = 'sse';
-      return new SSEClientTransport(url, requestInit ? { requestInit } : {});
+      return new SSEClientTransport(url, { ...access, ...(requestInit ? { requestInit } : {}) });
     };
     if (config.transport === 'sse') return [sse];
     if (config.transport === 'streamable-http') return [streamable];
@@ -260,7 +318,7 @@ export class McpConnection {
   #newClient(): Client {
     const client = new Client(CLIENT_INFO, {
       capabilities: {
-        elicitation: { form: {} },
+        elicitation: { form: {}, url: {} },
         // MCP Apps (SEP-1865): the server may give its tools apps (`_meta.ui`), unless they are turned off for it.
         ...(this.config.apps === false ? {} : { extensions: { [MCP_APPS_EXTENSION]: { mimeTypes: [MCP_APP_MIME_TYPE] } } }),
       },
@@ -270,9 +328,7 @@ export class McpConnection {
       versionNegotiation:
         this.config.versionNegotiation === 'legacy' ? { mode: 'legacy' } : { mode: 'auto', probe: { timeoutMs: PROBE_TIMEOUT_MS } },
     });
-    client.setRequestHandler('elicitation/create', (request) =>
-      this.#elicit(request.params as { message?: unknown; requestedSchema?: unknown; mode?: unknown }),
-    );
+    client.setRequestHandler('elicitation/create', (request, ctx) => this.#elicit(request.params as ElicitationParams, ctx.mcpReq.id));
     client.setNotificationHandler('notifications/tools/list_changed', () => {
       void this.refresh();
     });
@@ -336,6 +392,11 @@ export class McpConnection {
         stopChild(transport);
         await client.close().catch(() => {});
         await transport.close().catch(() => {});
+        if (isAuthFailure(error)) {
+          // Not transient: retrying cannot help until the user signs in (a new connection then).
+          this.#setState('unauthorized', `MCP server '${this.name}' needs the user to sign in.`);
+          return;
+        }
       }
     }
     const stderr = this.#stderr.trim().split('\n').slice(-3).join(' | ');
@@ -396,6 +457,25 @@ export class McpConnection {
     }
   }
 
+  /**
+   * Runs `work` with the connected client (listings and reads beyond tools: resources, prompts,
+   * completion), holding a stdio child's process meanwhile; rejects with an {@link McpServerError}
+   * when the server is not connected. `timeoutMs`: the server's `connectTimeoutMs`, for each request.
+   */
+  async useClient<T>(work: (client: Client, timeoutMs: number) => Promise<T>): Promise<T> {
+    const client = this.#client;
+    if (!client || this.#state !== 'connected')
+      throw new McpServerError(this.name, `MCP server '${this.name}' is not connected${this.#lastError ? ` (${this.#lastError})` : ''}.`);
+    this.#busy++;
+    holdProcess(client.transport, true);
+    try {
+      return await work(client, this.#timeouts.connectTimeoutMs);
+    } finally {
+      this.#busy--;
+      this.#settle();
+    }
+  }
+
   /** Lets an idle connection's child stop holding the process (see {@link holdProcess}). */
   #settle(): void {
     if (this.#busy === 0) holdProcess(this.#client?.transport, false);
@@ -422,8 +502,47 @@ export class McpConnection {
     }
   }
 
-  /** Calls a tool; rejects with an {@link McpServerError} naming the server when the server cannot answer. */
+  /**
+   * Calls a tool; rejects with an {@link McpServerError} naming the server when the server cannot
+   * answer. A server that refuses this user's tokens mid-call (expired with no refresh that works,
+   * or revoked) gets the user asked to sign in again (through the call's `requestInput`), and the
+   * call is made once more after they did.
+   */
   async callTool(tool: McpToolInfo, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {
+    try {
+      return await this.#callOnce(tool, args, options);
+    } catch (error) {
+      if (!this.#auth || !(error instanceof McpServerError) || !isAuthFailure(error.cause)) throw error;
+    }
+    await this.#signInAgain(tool, options);
+    return await this.#callOnce(tool, args, options);
+  }
+
+  /** Asks the call's user to sign in again (a new authorization URL); resolves once they did. */
+  async #signInAgain(tool: McpToolInfo, options: CallOptions): Promise<void> {
+    const auth = this.#auth;
+    if (!auth) return;
+    if (!options.requestInput)
+      throw new McpServerError(this.name, `MCP server '${this.name}' needs the user to sign in again, and this call cannot ask them.`);
+    const url = auth.provider.authorizationUrl ?? (await auth.begin());
+    auth.provider.authorizationUrl = undefined;
+    if (url) {
+      const answer = await options.requestInput({
+        message: `Sign in to ${this.name} again to go on: its sign-in expired or was revoked.`,
+        schema: { type: 'object', properties: {} },
+        url: url.href,
+        connect: this.name,
+        timeoutMs: auth.signInTimeoutMs,
+      });
+      if (answer.action !== 'accept')
+        throw new McpServerError(this.name, `The user did not sign in to MCP server '${this.name}' again; '${tool.name}' was not called.`);
+    }
+    // The tokens the callback stored are read again; a connection that dropped meanwhile is opened again.
+    auth.provider.forget();
+    if (!this.#closing && (!this.#client || this.#state !== 'connected')) await this.#connect();
+  }
+
+  async #callOnce(tool: McpToolInfo, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {
     const client = this.#client;
     if (!client || this.#state !== 'connected') {
       throw new McpServerError(this.name, `MCP server '${this.name}' is not connected${this.#lastError ? ` (${this.#lastError})` : ''}.`);
@@ -434,6 +553,7 @@ export class McpConnection {
     let failWith: (error: Error) => void = () => {};
     const failed = new Promise<never>((_, reject) => (failWith = reject));
     const call: InFlight = {
+      key: randomBytes(12).toString('base64url'),
       requestInput: options.requestInput,
       fail: (error) => {
         failWith(error);
@@ -444,21 +564,35 @@ export class McpConnection {
     this.#busy++;
     holdProcess(client.transport, true);
     try {
-      const request = client.callTool(
-        { name: tool.name, arguments: args },
-        {
+      let params: Record<string, unknown> = { name: tool.name, arguments: args, _meta: { [CALL_META_KEY]: call.key } };
+      for (let round = 0; ; round++) {
+        const request = client.callTool(params as { name: string }, {
           // Its input schema, for the 2026-07-28 header mirroring (SEP-2243); the output is checked by the tool itself.
           toolDefinition: { name: tool.name, inputSchema: tool.inputSchema as { type: 'object' } },
           signal: abort.signal,
           timeout: this.#timeouts.toolTimeoutMs,
+          // 2026-07-28: an `input_required` result comes back here, so its questions go to this call's user.
+          allowInputRequired: true,
           ...(options.onProgress ? { onprogress: options.onProgress, resetTimeoutOnProgress: false } : {}),
-        },
-      );
-      return (await Promise.race([request, failed])) as CallToolResult;
+        });
+        const result = (await Promise.race([request, failed])) as CallToolResult & InputRequired;
+        if (result.resultType !== 'input_required') return result;
+        if (round >= MAX_INPUT_ROUNDS)
+          throw new McpServerError(
+            this.name,
+            `MCP server '${this.name}' still asked for input after ${MAX_INPUT_ROUNDS} rounds of '${tool.name}'.`,
+          );
+        const responses = await this.#answerInputRequests(call, result.inputRequests ?? {});
+        params = {
+          ...params,
+          inputResponses: responses,
+          ...(typeof result.requestState === 'string' ? { requestState: result.requestState } : {}),
+        };
+      }
     } catch (error) {
       if (error instanceof McpServerError) throw error;
       // An HTTP server that went away (refused, unknown session) never closes the transport: reconnect here.
-      if (this.transport !== 'stdio' && !abort.signal.aborted && !answered(error)) {
+      if (this.transport !== 'stdio' && !abort.signal.aborted && !answered(error) && !isAuthFailure(error)) {
         this.#dropped(client, `the connection failed (${message(error).slice(0, 200)})`);
         void client.close().catch(() => {});
       }
@@ -474,50 +608,57 @@ export class McpConnection {
   }
 
   /**
-   * The server asks the user something during a call. It reaches the user only when exactly one
-   * call of this server is in flight (the connection is shared by every chat, so with several the
-   * asker is ambiguous and the request is declined); no answer within `elicitationTimeoutMs` fails
-   * the call with an error saying so.
+   * Answers a 2026-07-28 `input_required` result's requests, one after the other, all by the user
+   * of `call` (exact: the result is this call's own): elicitations through its `requestInput`,
+   * `roots/list` with no roots; anything else (sampling, which this client does not offer) fails it.
    */
-  async #elicit(params: { message?: unknown; requestedSchema?: unknown; mode?: unknown }): Promise<ElicitResult> {
-    const calls = [...this.#inFlight];
-    const call = calls.length === 1 ? calls[0] : undefined;
-    if (!call?.requestInput || (params.mode !== undefined && params.mode !== 'form')) return { action: 'decline' };
-    const { elicitationTimeoutMs } = this.#timeouts;
-    const schema =
-      params.requestedSchema && typeof params.requestedSchema === 'object'
-        ? (params.requestedSchema as Record<string, unknown>)
-        : { type: 'object', properties: {} };
-    const text = typeof params.message === 'string' ? params.message.slice(0, 2_000) : '';
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    try {
-      const answer = await Promise.race([
-        call.requestInput({ message: text, schema, timeoutMs: elicitationTimeoutMs }),
-        new Promise<'timeout'>((resolve) => {
-          timer = setTimeout(() => resolve('timeout'), elicitationTimeoutMs);
-          timer.unref?.();
-        }),
-      ]);
-      if (answer === 'timeout') {
-        call.fail(
-          new McpServerError(
-            this.name,
-            `MCP server '${this.name}' asked the user for input and nobody answered within ${elicitationTimeoutMs} ms.`,
-          ),
+  async #answerInputRequests(call: InFlight, requests: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const responses: Record<string, unknown> = {};
+    for (const [key, entry] of Object.entries(requests)) {
+      const request = (entry ?? {}) as { method?: unknown; params?: unknown };
+      if (request.method === 'elicitation/create') {
+        responses[key] = await this.#answer(call, (request.params ?? {}) as ElicitationParams);
+      } else if (request.method === 'roots/list') {
+        responses[key] = { roots: [] };
+      } else {
+        throw new McpServerError(
+          this.name,
+          `MCP server '${this.name}' asked for ${JSON.stringify(String(request.method).slice(0, 60))}, which this client does not answer.`,
         );
-        return { action: 'cancel' };
       }
-      if (answer.action === 'accept')
-        return { action: 'accept', content: { ...defaultsOf(schema), ...(answer.content ?? {}) } as ElicitResult['content'] };
-      return { action: answer.action === 'decline' ? 'decline' : 'cancel' };
-    } catch (error) {
-      call.fail(
-        new McpServerError(this.name, `MCP server '${this.name}' asked the user for input and the request failed: ${message(error)}`),
-      );
-      return { action: 'cancel' };
-    } finally {
-      clearTimeout(timer);
     }
+    return responses;
+  }
+
+  /** One elicitation answered by the user of `call`; no answer in time (or a failed request) fails that call. */
+  #answer(call: InFlight, params: ElicitationParams): Promise<ElicitResult> {
+    const { elicitationTimeoutMs } = this.#timeouts;
+    return answerElicitation(params, call.requestInput, elicitationTimeoutMs, (failure: ElicitationFailure) =>
+      call.fail(
+        new McpServerError(
+          this.name,
+          failure.kind === 'timeout'
+            ? `MCP server '${this.name}' asked the user for input and nobody answered within ${elicitationTimeoutMs} ms.`
+            : `MCP server '${this.name}' asked the user for input and the request failed: ${message(failure.error)}`,
+        ),
+      ),
+    );
+  }
+
+  /**
+   * A 2025-era server asks the user something during a call (`elicitation/create`). Over Streamable
+   * HTTP it comes on that call's own response stream, which names the call, so it reaches exactly
+   * that call's user whatever else is in flight. Where nothing names the call (stdio, the older SSE
+   * transport, the standalone GET stream) it reaches a user only when exactly one call of this
+   * server is in flight; with several it is declined rather than risk showing one user's question to
+   * another.
+   */
+  async #elicit(params: ElicitationParams, requestId: string | number): Promise<ElicitResult> {
+    const key = this.#relations.callOf(requestId);
+    const calls = [...this.#inFlight];
+    const call = key !== undefined ? calls.find((candidate) => candidate.key === key) : calls.length === 1 ? calls[0] : undefined;
+    if (!call) return { action: 'decline' };
+    return this.#answer(call, params);
   }
 
   /** Closes the connection and stops a stdio child (SIGTERM, then SIGKILL). */
@@ -548,15 +689,16 @@ function answered(error: unknown): boolean {
   return error instanceof ProtocolError || (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout);
 }
 
-/** The `default` of each property of a requested schema: what an accepted form holds for fields left alone (SEP-1034). */
-function defaultsOf(schema: Record<string, unknown>): Record<string, unknown> {
-  const properties = schema['properties'];
-  if (!properties || typeof properties !== 'object') return {};
-  const defaults: Record<string, unknown> = {};
-  for (const [name, property] of Object.entries(properties as Record<string, unknown>)) {
-    if (property && typeof property === 'object' && 'default' in property) defaults[name] = (property as { default: unknown }).default;
-  }
-  return defaults;
+/** Whether an error says the server refused this user's tokens (a sign-in is needed). */
+function isAuthFailure(error: unknown): boolean {
+  return error instanceof UnauthorizedError || (error instanceof SdkError && error.code === SdkErrorCode.ClientHttpAuthentication);
+}
+
+/** What a 2026-07-28 `input_required` result carries (the SDK hands it back with `allowInputRequired`). */
+interface InputRequired {
+  readonly resultType?: string;
+  readonly inputRequests?: Record<string, unknown>;
+  readonly requestState?: unknown;
 }
 
 /** `tools/list` read leniently: each tool is checked on its own, so one bad tool does not hide the rest. */

@@ -5,7 +5,10 @@
  */
 const defaultPaths = new WeakMap<object, string>();
 
-/** Marks `handler` as one of this package's, to be mounted at `path` by default. */
+/**
+ * Marks `handler` as mounted at `path` by default: `chatwireVitePlugin` given it alone mounts it there
+ * (`@chatwire/mcp`'s `createMcpAuthHandler` uses it for `/api/mcp`). Returns `handler`.
+ */
 export function withDefaultMount<Handler extends object>(handler: Handler, path: string): Handler {
   defaultPaths.set(handler, path);
   return handler;

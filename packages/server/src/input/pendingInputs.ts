@@ -18,6 +18,8 @@ export interface PendingInput<Call = unknown> {
   /** The interrupt id (`inp_...`). */
   readonly id: string;
   readonly threadId: string;
+  /** The user of the run that asked (`userOf`); only their request may answer. */
+  readonly user: string | undefined;
   readonly toolCallId: string;
   readonly toolName: string;
   /** The schema the answer's content is validated against. */

@@ -65,6 +65,8 @@ export async function reviewInputAnswers(options: {
   readonly now: number;
   /** The history ends with a user message: the conversation moved on past the calls. */
   readonly movedOn: boolean;
+  /** The request's user: a request another user's run asked is not theirs to answer. */
+  readonly user?: string | undefined;
 }): Promise<InputAnswersReview> {
   const { signer, threadId, now } = options;
   const answers: ReviewedInputAnswer[] = [];
@@ -99,6 +101,13 @@ export async function reviewInputAnswers(options: {
     const answer = readAnswer(entry, call.function.name);
     claims.push({ key: answeredInputKey(id), expiresAt: parts.expiresAt + KEY_MARGIN_MS });
     const pending = pendingInputs.get(id) as PendingInput<CallExecution> | undefined;
+    if (pending && (pending.user ?? '') !== (options.user ?? '')) {
+      // Asked in another user's run (the same thread id, another user): not theirs to answer, nor to learn about.
+      throw new ChatRequestError(
+        'unknown-input-request',
+        `Input request '${id}' does not belong to a tool call of this conversation (unknown, or asked in another conversation).`,
+      );
+    }
     if (now >= parts.expiresAt) {
       late.push({ call, error: inputExpiredError(call.function.name, parts.expiresAt) });
       continue;

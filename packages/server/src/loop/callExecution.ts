@@ -190,7 +190,8 @@ export class CallExecution {
     const expiresAt = Math.floor(Date.now() + timeoutMs);
     const nonce = randomBytes(9).toString('base64url');
     const id = context.signer.inputRequestId(context.threadId, this.prepared.call.id, nonce, expiresAt);
-    const schema = request.schema as JsonSchema;
+    // URL mode asks for no fields: the answer is accept, decline or cancel alone.
+    const schema = (request.url === undefined ? request.schema : EMPTY_FORM) as JsonSchema;
     return new Promise<InputResponse>((resolve) => {
       const signal = this.#abort.signal;
       const finish = (answer: InputResponse) => {
@@ -207,6 +208,7 @@ export class CallExecution {
         {
           id,
           threadId: context.threadId,
+          user: context.approvals.user,
           toolCallId: this.prepared.call.id,
           toolName: name,
           schema,
@@ -229,7 +231,13 @@ export class CallExecution {
       );
       this.#waiting = id;
       this.#pauseClock();
-      const metadata: InputRequestMetadata = { toolCallId: this.prepared.call.id, toolName: name, schema };
+      const metadata: InputRequestMetadata = {
+        toolCallId: this.prepared.call.id,
+        toolName: name,
+        schema,
+        ...(request.url === undefined ? {} : { url: request.url }),
+        ...(request.connect === undefined ? {} : { connect: request.connect }),
+      };
       sink.park({
         id,
         reason: INTERRUPT_REASONS.inputRequest,
@@ -253,9 +261,33 @@ export class CallExecution {
   }
 }
 
+/** The schema of a URL-mode request: no fields. */
+const EMPTY_FORM = { type: 'object', properties: {} } as const;
+
+/** The longest link a URL-mode input request may carry. */
+const MAX_INPUT_URL_CHARS = 8_192;
+
+/** Why a URL-mode request's `url` and `connect` are not usable, or `undefined`. */
+function urlProblem(request: InputRequest): string | undefined {
+  if (request.connect !== undefined && (typeof request.connect !== 'string' || !/^[a-zA-Z0-9_.-]{1,64}$/.test(request.connect)))
+    return 'connect must name what the link connects in 1-64 letters, digits, _, . or -';
+  if (request.url === undefined) return request.connect === undefined ? undefined : 'connect needs a url';
+  if (typeof request.url !== 'string' || request.url.length > MAX_INPUT_URL_CHARS)
+    return `the url must be a string of at most ${MAX_INPUT_URL_CHARS} characters`;
+  try {
+    const { protocol } = new URL(request.url);
+    if (protocol === 'https:' || protocol === 'http:') return undefined;
+  } catch {
+    // not a URL
+  }
+  return 'the url must be an absolute http: or https: URL';
+}
+
 /** Why an input request is not one, or `undefined`. */
 function checkInputRequest(request: InputRequest): string | undefined {
   if (typeof request !== 'object' || request === null) return 'pass { message, schema, timeoutMs? }';
+  const link = urlProblem(request);
+  if (link) return link;
   if (typeof request.message !== 'string' || request.message.trim() === '') return 'the message must be a non-empty string';
   if (request.message.length > MAX_INPUT_MESSAGE_CHARS)
     return `the message is ${request.message.length} characters; at most ${MAX_INPUT_MESSAGE_CHARS} are allowed`;
@@ -266,7 +298,7 @@ function checkInputRequest(request: InputRequest): string | undefined {
   ) {
     return `timeoutMs must be a positive number of milliseconds, at most ${MAX_INPUT_TIMEOUT_MS} (24 hours)`;
   }
-  return checkRequestedSchema(request.schema);
+  return request.url === undefined ? checkRequestedSchema(request.schema) : undefined;
 }
 
 /**

@@ -46,6 +46,7 @@ export async function reviewChatRequest(
     versionOf: (name) => tools.discovery.fingerprint(name),
     reviewAnswer: answerReviewer(tools, options),
     consume,
+    user: options.user,
   });
   return { ...review, tools };
 }

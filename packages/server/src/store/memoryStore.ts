@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { ServerStore, GrantStore } from './serverStore.js';
+import type { CredentialStore } from './credentialStore.js';
+import { createMemoryCredentialStore } from './memoryCredentialStore.js';
 import { createMemoryGrantStore } from './memoryGrantStore.js';
 import { createMemoryRunStore, type MemoryRunStore } from './memoryRunStore.js';
 import type { StopMarkLimits } from './runStreamStore.js';
@@ -26,9 +28,12 @@ export interface MemoryStoreOptions {
  * const handler = createChatHandler({ model, tools, store: createMemoryStore() });
  * ```
  */
-export function createMemoryStore(
-  options: MemoryStoreOptions = {},
-): ServerStore & { readonly size: () => number; readonly runs: MemoryRunStore; readonly grants: GrantStore } {
+export function createMemoryStore(options: MemoryStoreOptions = {}): ServerStore & {
+  readonly size: () => number;
+  readonly runs: MemoryRunStore;
+  readonly grants: GrantStore;
+  readonly credentials: CredentialStore;
+} {
   const now = options.now ?? Date.now;
   const sweepIntervalMs = options.sweepIntervalMs ?? 60_000;
   const entries = new Map<string, number>();
@@ -47,6 +52,7 @@ export function createMemoryStore(
     size: () => entries.size,
     runs: createMemoryRunStore({ now, ...(options.stopMarks ? { stopMarks: options.stopMarks } : {}) }),
     grants: createMemoryGrantStore(),
+    credentials: createMemoryCredentialStore(now),
     async claim(key, expiresAt) {
       const time = now();
       sweep(time);

@@ -1,4 +1,5 @@
 import type { ServerStore } from './serverStore.js';
+import { createRedisCredentialStore } from './redisCredentialStore.js';
 import { createRedisGrantStore } from './redisGrantStore.js';
 import { createRedisRunStore, type RedisSubscriber } from './redisRunStore.js';
 import type { StopMarkLimits } from './runStreamStore.js';
@@ -65,6 +66,7 @@ export function createRedisStore(options: RedisStoreOptions): ServerStore {
         }
       : {}),
     grants: createRedisGrantStore(client, prefix),
+    credentials: createRedisCredentialStore(client, prefix),
     async claim(key, expiresAt) {
       const reply = await client.sendCommand(['SET', prefix + key, '1', 'NX', 'PXAT', String(Math.ceil(expiresAt))]);
       return reply === 'OK';

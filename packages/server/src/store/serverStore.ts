@@ -1,3 +1,4 @@
+import type { CredentialStore } from './credentialStore.js';
 import type { RunStreamStore } from './runStreamStore.js';
 
 /**
@@ -34,6 +35,11 @@ export interface ServerStore {
    * without it offers no grants: every approval is for one call.
    */
   readonly grants?: GrantStore;
+  /**
+   * What server packages keep for a user (the OAuth tokens of `@chatwire/mcp`'s servers), by owner
+   * and key. A store without it keeps none (the MCP package then needs one of its own).
+   */
+  readonly credentials?: CredentialStore;
 }
 
 /** A grant as a store keeps it: the record and the server's signature over it. */

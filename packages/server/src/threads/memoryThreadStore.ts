@@ -1,3 +1,4 @@
+import { createMemoryCredentialStore } from '../store/memoryCredentialStore.js';
 import type { Message } from '@ag-ui/core';
 import { decodeCursor, encodeCursor } from './threadCursor.js';
 import {
@@ -223,5 +224,6 @@ export function createMemoryThreadStore(): ThreadStore {
     },
     async close() {},
     grants,
+    credentials: createMemoryCredentialStore(),
   };
 }

@@ -1,6 +1,7 @@
 import type { Message } from '@ag-ui/core';
 import type { ModelCallUsage } from '@chatwire/core';
 import { decodeCursor, encodeCursor } from './threadCursor.js';
+import { createSqlCredentialStore } from './sqlCredentialStore.js';
 import { createSqlGrantStore } from './sqlGrantStore.js';
 import { MIGRATION_LOCK, THREAD_MIGRATIONS } from './threadSchema.js';
 import { branchPointsOf, newestLeaf, pathTo } from './threadTree.js';
@@ -512,6 +513,8 @@ export function createSqlThreadStore(db: SqlDatabase): ThreadStore & Pick<Requir
     close: () => db.close(),
     // Its own table in the same database: a thread's deletion cascades to its grants.
     grants: createSqlGrantStore(db, run),
+    // Its own table too, kept apart from the threads (a user's sign-ins outlive their chats).
+    credentials: createSqlCredentialStore(db, run),
   };
 }
 

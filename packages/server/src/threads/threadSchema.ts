@@ -21,6 +21,10 @@
  * Migration 4 adds `chatwire_runs.parent_id` (the message the run continued) and `model_calls` (each
  * model call's accounting record): a reopened thread shows its turns' token figures again. Runs stored
  * before it keep `NULL` in both and show none.
+ *
+ * Migration 5 adds `chatwire_credentials`: what server packages keep for a user (the OAuth tokens and
+ * sign-ins in progress of `@chatwire/mcp`, encrypted before they are written), by owner and key, with
+ * an optional expiry (ms since the epoch).
  */
 export const THREAD_MIGRATIONS: readonly (readonly string[])[] = [
   [
@@ -70,6 +74,16 @@ export const THREAD_MIGRATIONS: readonly (readonly string[])[] = [
     `CREATE INDEX chatwire_grants_by_expiry ON chatwire_grants (expires_at)`,
   ],
   [`ALTER TABLE chatwire_runs ADD COLUMN parent_id text`, `ALTER TABLE chatwire_runs ADD COLUMN model_calls json`],
+  [
+    `CREATE TABLE chatwire_credentials (
+      owner text NOT NULL,
+      key text NOT NULL,
+      expires_at bigint,
+      value text NOT NULL,
+      PRIMARY KEY (owner, key)
+    )`,
+    `CREATE INDEX chatwire_credentials_by_expiry ON chatwire_credentials (expires_at)`,
+  ],
 ];
 
 /** The advisory lock that keeps two instances from migrating one database at once. */

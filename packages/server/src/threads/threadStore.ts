@@ -1,5 +1,6 @@
 import type { Message } from '@ag-ui/core';
 import type { ModelCallUsage, TurnRecord } from '@chatwire/core';
+import type { CredentialStore } from '../store/credentialStore.js';
 import type { GrantStore } from '../store/serverStore.js';
 
 /** One thread as lists show it. Times are ISO 8601 strings. */
@@ -147,6 +148,12 @@ export interface ThreadStore {
    * thread. The chat, grants and threads handlers use them unless `grants.store` names another store.
    */
   readonly grants?: GrantStore;
+  /**
+   * What server packages keep for a user (the built-in stores have it): `@chatwire/mcp`'s OAuth
+   * tokens and sign-ins in progress, encrypted by it. Kept apart from the threads: deleting a thread
+   * deletes none.
+   */
+  readonly credentials?: CredentialStore;
 }
 
 /** What {@link ThreadStore.lookup} found. */

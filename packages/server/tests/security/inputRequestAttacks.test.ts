@@ -133,6 +133,7 @@ describe('input requests under attack', () => {
         {
           id,
           threadId: 't',
+          user: undefined,
           toolCallId: `c${i}`,
           toolName: 'ask',
           schema: { type: 'object', properties: {} },
@@ -155,5 +156,46 @@ describe('input requests under attack', () => {
     } finally {
       for (const id of filler) pendingInputs.take(id);
     }
+  });
+
+  it("refuses another user's answer to an input request asked in one user's run (same thread id), which its own user then answers", async () => {
+    const seen: InputResponse[] = [];
+    const handler = createChatHandler({
+      model: createScriptedModel(),
+      tools: [asking({ type: 'object', properties: { name: { type: 'string' } } }, seen)],
+      secret: 'attack-secret',
+      store: createMemoryStore(),
+      userOf: (request) => request.headers.get('x-user') ?? undefined,
+    });
+    const post = (who: string, messages: readonly Message[], resume?: ResumeEntry[]) =>
+      handler(
+        new Request('http://chatwire.test/api/chat', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-user': who },
+          body: JSON.stringify({
+            threadId: 'thread_shared',
+            runId: `run_${Math.random()}`,
+            messages,
+            tools: [],
+            context: [],
+            ...(resume ? { resume } : {}),
+          }),
+        }),
+      );
+    const history = [user('use ask', 'u1')];
+    const first = await readEvents(await post('ann', history));
+    const [interrupt] = interruptsOf(first);
+    expect(interrupt?.reason).toBe('input_request');
+    const answer: ResumeEntry[] = [
+      { interruptId: interrupt!.id, status: 'resolved', payload: { action: 'accept', content: { name: 'x' } } },
+    ];
+    const stolen = await post('mallory', applyEvents(history, first), answer);
+    expect(stolen.status).toBe(400);
+    expect(((await stolen.json()) as { code: string }).code).toBe('unknown-input-request');
+    expect(seen).toEqual([]);
+    const mine = await post('ann', applyEvents(history, first), answer);
+    expect(mine.status).toBe(200);
+    await readEvents(mine);
+    expect(seen).toEqual([{ action: 'accept', content: { name: 'x' } }]);
   });
 });

@@ -80,7 +80,7 @@ export function tokenMigrationSuite(name: string, open: () => Promise<RawDatabas
       const old = await db.store.path('ann', 'old', 'm1');
       expect(old).toEqual([messages[0]]);
       const versions = await db.query<{ version: number }>('SELECT version FROM chatwire_migrations ORDER BY version');
-      expect(versions.rows.map((row) => row.version)).toEqual([1, 2, 3, 4]);
+      expect(versions.rows.map((row) => row.version)).toEqual([1, 2, 3, 4, 5]);
       expect(countRequestTokens(request(old))).toBe(countRequestTokens(request([structuredClone(messages[0] as Message)])));
       await db.store.append('ann', 'old', { parentId: 'm1', messages: [messages[1] as Message] });
       const rows = await db.query<{ id: string; tokens: unknown }>(

@@ -1,4 +1,4 @@
-import { useId, useRef, type ChangeEvent } from 'react';
+import { Suspense, lazy, useId, useRef, type ChangeEvent } from 'react';
 import type { SendResult } from '@chatwire/core';
 import { useComposer } from '../primitives/useComposer.js';
 import { formatSize } from '../vocabulary.js';
@@ -17,12 +17,23 @@ export interface ComposerProps {
   accept?: string | false;
   /** Defaults to "Ask something…". */
   placeholder?: string;
+  /**
+   * MCP resources and prompts from the MCP handler (`createMcpAuthHandler`) at `endpoint` (defaults
+   * to `/api/mcp`): "Attach a resource" beside Attach, and the servers' prompts as slash commands
+   * (type `/`). Defaults to neither.
+   */
+  mcp?: { readonly endpoint?: string };
 }
+
+// MCP's picker and slash commands load the first time a composer with `mcp` renders: a chat without them pays nothing.
+const ResourcePicker = lazy(() => import('../mcp/ResourcePicker.js').then((module) => ({ default: module.ResourcePicker })));
+const PromptCommands = lazy(() => import('../mcp/PromptCommands.js').then((module) => ({ default: module.PromptCommands })));
 
 /**
  * The message box: Attach, the field, Send (Stop while an answer streams). Enter sends, Shift+Enter
  * adds a line, Escape stops. Attached files are listed, each removable; a refused send keeps the
- * text and files and says why (`role="alert"`). Built on {@link useComposer}.
+ * text and files and says why (`role="alert"`). With `mcp`, the user's MCP servers' resources attach
+ * as files and their prompts are slash commands. Built on {@link useComposer}.
  */
 export function Composer(props: ComposerProps) {
   const composer = useComposer({ busy: props.busy, onSend: props.onSend, ...(props.onStop ? { onStop: props.onStop } : {}) });
@@ -65,6 +76,15 @@ export function Composer(props: ComposerProps) {
           ))}
         </ul>
       ) : null}
+      {props.mcp ? (
+        <Suspense fallback={null}>
+          <PromptCommands
+            text={composer.text}
+            onFill={composer.setText}
+            {...(props.mcp.endpoint ? { endpoint: props.mcp.endpoint } : {})}
+          />
+        </Suspense>
+      ) : null}
       <div className="cw-composer-row">
         {accept === false ? null : (
           <>
@@ -80,6 +100,9 @@ export function Composer(props: ComposerProps) {
             </button>
           </>
         )}
+        {props.mcp ? (
+          <ResourcePicker onAttach={composer.addFiles} {...(props.mcp.endpoint ? { endpoint: props.mcp.endpoint } : {})} />
+        ) : null}
         <textarea
           aria-label="Message"
           aria-describedby={pending.length > 0 ? noteId : undefined}

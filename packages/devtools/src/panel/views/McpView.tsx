@@ -13,12 +13,21 @@ const STATE_WORDS: Record<string, string> = {
 };
 const stateClass = (state: string) =>
   state === 'connected' ? 'cw-good' : state === 'connecting' || state === 'reconnecting' ? 'cw-warn' : 'cw-bad';
+/** The current user's sign-in state in words. */
+const SIGN_IN_WORDS: Record<string, string> = {
+  connected: 'you are signed in',
+  'needs-sign-in': 'you need to sign in',
+  expired: 'your sign-in expired (refreshed at the next use)',
+};
+const count = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 const truncated = (text: string) => (text.length > 300 ? `${text.slice(0, 300)}…` : text);
 
 /**
  * The MCP servers the app connected, as the catalog reports them: transport, connection state, last
  * error, tool count, the tokens of their definitions, the lazy decision, how many the conversation
- * discovered, and tools skipped or drifted. Every string is rendered as text.
+ * discovered, tools skipped or drifted, the protocol revision, the current user's sign-in state
+ * (for servers each user signs in to) and the resources and prompts it lists. Every string is
+ * rendered as text.
  */
 export function McpView(props: {
   servers: readonly ToolServerStatus[];
@@ -55,6 +64,7 @@ export function McpView(props: {
             <th className="num" title="Of its tools, how many this conversation discovered">
               Discovered
             </th>
+            <th title="The resources and prompts it lists (the first 50 of each)">Resources, prompts</th>
           </tr>
         </thead>
         <tbody>
@@ -77,11 +87,23 @@ export function McpView(props: {
                   </>
                 ) : null}
               </td>
-              <td>{row.transport}</td>
+              <td>
+                {row.transport}
+                {row.protocolVersion ? (
+                  <div className="cw-muted" data-testid="mcp-protocol" title="The protocol revision the connection speaks">
+                    {row.protocolVersion}
+                  </div>
+                ) : null}
+              </td>
               <td>
                 <span className={stateClass(row.state)} data-testid="mcp-state">
                   {STATE_WORDS[row.state] ?? row.state}
                 </span>
+                {row.signIn ? (
+                  <div className={row.signIn === 'connected' ? 'cw-good' : 'cw-warn'} data-testid="mcp-sign-in" data-sign-in={row.signIn}>
+                    {SIGN_IN_WORDS[row.signIn]}
+                  </div>
+                ) : null}
                 {row.lastError ? (
                   <div className="cw-bad" data-testid="mcp-last-error" title="Last error (credentials redacted by the server)">
                     {truncated(row.lastError)}
@@ -116,6 +138,15 @@ export function McpView(props: {
                     {`${row.drifted.length} changed since discovery`}
                   </div>
                 ) : null}
+              </td>
+              <td data-testid="mcp-offers">
+                <span title={row.resources.join('\n')} data-testid="mcp-resources">
+                  {count(row.resources.length, 'resource')}
+                </span>
+                {', '}
+                <span title={row.prompts.join('\n')} data-testid="mcp-prompts">
+                  {count(row.prompts.length, 'prompt')}
+                </span>
               </td>
             </tr>
           ))}
