@@ -43,7 +43,9 @@ export function Chat() {
   },
   {
     name: 'useThreadChat + useThreads (@chatwire/react/query)',
-    limit: 28_000,
+    // 28.0 until issue 41/42 (2026-12-08): URL-mode input requests (MCP sign-in) and the store's action events
+    // for devtools' time travel added 0.1 kB to core's client; issue 45's client weight work is to take it back.
+    limit: 28_200,
     // Threads through React Query: the entry's peer (React Query) is bundled and counted, with useChat.
     code: `import { createElement } from 'react';
 import { useThreadChat, useThreads } from '@chatwire/react/query';
@@ -80,7 +82,9 @@ export function Devtools() {
   },
   {
     name: 'components (@chatwire/ui)',
-    limit: 12_000,
+    // 12.0 until issue 41 (2026-12-08): the composer's MCP resources and prompts (one lazy chunk; the wiring and its
+    // two Suspense boundaries stay in the first load).
+    limit: 12_200,
     // The message list and composer, with the few @chatwire/core readers they import (an app that has
     // useChat already ships them); the Markdown renderer (streamdown) loads lazily and is reported beside it.
     code: `import { createElement } from 'react';

@@ -26,8 +26,7 @@ export interface ComposerProps {
 }
 
 // MCP's picker and slash commands load the first time a composer with `mcp` renders: a chat without them pays nothing.
-const ResourcePicker = lazy(() => import('../mcp/ResourcePicker.js').then((module) => ({ default: module.ResourcePicker })));
-const PromptCommands = lazy(() => import('../mcp/PromptCommands.js').then((module) => ({ default: module.PromptCommands })));
+const ComposerMcp = lazy(() => import('../mcp/composerMcp.js'));
 
 /**
  * The message box: Attach, the field, Send (Stop while an answer streams). Enter sends, Shift+Enter
@@ -78,7 +77,8 @@ export function Composer(props: ComposerProps) {
       ) : null}
       {props.mcp ? (
         <Suspense fallback={null}>
-          <PromptCommands
+          <ComposerMcp
+            part="prompts"
             text={composer.text}
             onFill={composer.setText}
             {...(props.mcp.endpoint ? { endpoint: props.mcp.endpoint } : {})}
@@ -101,7 +101,14 @@ export function Composer(props: ComposerProps) {
           </>
         )}
         {props.mcp ? (
-          <ResourcePicker onAttach={composer.addFiles} {...(props.mcp.endpoint ? { endpoint: props.mcp.endpoint } : {})} />
+          <Suspense fallback={null}>
+            <ComposerMcp
+              part="resources"
+              onAttach={composer.addFiles}
+              formatSize={formatSize}
+              {...(props.mcp.endpoint ? { endpoint: props.mcp.endpoint } : {})}
+            />
+          </Suspense>
         ) : null}
         <textarea
           aria-label="Message"

@@ -1,5 +1,4 @@
 import { useId, useState } from 'react';
-import { formatSize } from '../vocabulary.js';
 import { fetchResourceFile, fetchResources, type ListedResource, type ServerOffer } from './mcpComposerApi.js';
 
 /** Props of {@link ResourcePicker}. */
@@ -8,6 +7,8 @@ export interface ResourcePickerProps {
   readonly endpoint?: string;
   /** Called with the resource read as a file (text as `text/plain`), to attach to the draft. */
   readonly onAttach: (files: readonly File[]) => void;
+  /** Words for a size in bytes (the composer passes its own, so this lazy chunk shares no module with the first load). */
+  readonly formatSize: (bytes: number) => string;
 }
 
 /**
@@ -74,7 +75,7 @@ export function ResourcePicker(props: ResourcePickerProps) {
                   <li key={resource.uri}>
                     <button type="button" disabled={reading !== undefined} onClick={() => choose(offer.server, resource)}>
                       {resource.title ?? resource.name}
-                      {resource.size !== undefined ? <span className="cw-chip-size">{formatSize(resource.size)}</span> : null}
+                      {resource.size !== undefined ? <span className="cw-chip-size">{props.formatSize(resource.size)}</span> : null}
                     </button>
                   </li>
                 ))}
