@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ModelCallUsage } from '@chatwire/core';
-import { aiSdkModel, type ChatModel } from '@chatwire/server';
+import { aiSdkModel, jsonToolTokens, type ChatModel } from '@chatwire/server';
 import { browserToolDefinitions } from '../shared/catalog.ts';
 import { createServerTools } from '../server/toolImplementations.ts';
 import { asLanguageModelV3 } from '../../../packages/server/tests/aiSdk/scriptedLanguageModel.ts';
@@ -17,7 +17,8 @@ import { smallCatalog } from './smallCatalog.ts';
  * discovery steps, whether eager would have been cheaper). Its token figures are not the scripted model's:
  * each adapter's are counted on what it sends, and the bridge sends the AI SDK's prompt and tool shapes
  * (`{ type, name, description, inputSchema }`), a few percent more per tool. That each figure is the
- * count of what the bridge sent is packages/server/tests/accountingFigures.test.ts's check.
+ * count of what the bridge sent is packages/server/tests/accountingFigures.test.ts's check. Counted with the
+ * same counter (`aiSdkModel`'s `toolTokens`), the bridge's figures are the scripted model's, exactly (last test).
  *
  * Ids are counted instead of random in this file (core's `createId`), so both runs name their messages
  * and calls alike and the histories can be compared token for token.
@@ -41,6 +42,19 @@ const bridged = (scripted: ChatModel) =>
         return scripted.stream(request);
       },
     }),
+  );
+
+/** The bridge counting with the scripted model's own counter (`aiSdkModel`'s `toolTokens` option) instead of its serialisation. */
+const bridgedWithNativeCounter = (scripted: ChatModel) =>
+  aiSdkModel(
+    asLanguageModelV3({
+      ...scripted,
+      stream: (request) => {
+        readBack.push({ system: request.system, messages: request.messages, tools: request.tools });
+        return scripted.stream(request);
+      },
+    }),
+    { toolTokens: scripted.toolTokens ?? jsonToolTokens },
   );
 
 /** What a provider reads of a conversation: roles, text, calls with their arguments, results. */
@@ -144,5 +158,19 @@ describe('discovery economics through the AI SDK bridge', () => {
       'use getServiceStatus {"region":"eu"}',
     ];
     expectSameEconomics(await both(smallCatalog, turns, {}, 'direct'));
+  });
+
+  it('counted with the same counter, the bridge gives the token figures of the scripted model exactly, call for call', async () => {
+    for (const catalogCalls of ['direct', 'discover-first'] as const) {
+      ids.next = 0;
+      const native = await converse(demoTools(), demoTurns, {}, catalogCalls);
+      ids.next = 0;
+      readBack = [];
+      const bridge = await converse(demoTools(), demoTurns, {}, catalogCalls, bridgedWithNativeCounter);
+      expect(native.usage.length).toBeGreaterThan(3);
+      const tokens = (run: Run) => run.usage.map(({ tokens: { input: _input, output: _output, ...rest } }) => rest);
+      expect(tokens(bridge)).toEqual(tokens(native));
+      expect(bridge.conversation?.net).toBe(native.conversation?.net);
+    }
   });
 });
