@@ -11,6 +11,8 @@ export {
 } from './handler.js';
 export type { CatalogEntry, ChatHandlerOptions, RequestLimits, ToolsHandlerOptions, ToolsProvider, UserOf } from './handler.js';
 export { checkOrigin } from './http/originPolicy.js';
+export { readJsonBody } from './http/readJsonBody.js';
+export type { BodyFailure, BodyScan } from './http/readJsonBody.js';
 export type { OriginPolicyOptions, OriginVerdict } from './http/originPolicy.js';
 export { checkHost } from './http/hostPolicy.js';
 export type { AllowedHosts, HostPolicyOptions } from './http/hostPolicy.js';

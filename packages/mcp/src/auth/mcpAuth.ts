@@ -71,12 +71,23 @@ export class McpSignInError extends Error {
     | 'authorization-server-mismatch'
     | 'exchange-failed'
     | 'timeout'
-    | 'unknown-server';
+    | 'unknown-server'
+    | 'no-user';
   constructor(code: McpSignInError['code'], message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = 'McpSignInError';
     this.code = code;
   }
+}
+
+/**
+ * A request whose `userOf` names nobody (`''`) cannot sign in: every such request would share one
+ * owner, so one anonymous visitor's tokens would serve every other (and anyone could finish a sign-in
+ * into that shared slot with their own account).
+ */
+export function refuseNobody(user: string): void {
+  if (user === '')
+    throw new McpSignInError('no-user', 'Signing in to an MCP server needs a signed-in user of this app (`userOf` named nobody).');
 }
 
 /** The error codes of RFC 6749 §4.1.2.1: the only `error` values of a callback a page may repeat. */
@@ -205,6 +216,7 @@ export class McpAuth {
    * connected now.
    */
   async begin(name: string, user: string): Promise<URL | undefined> {
+    refuseNobody(user);
     const server = this.#server(name);
     const provider = this.provider(name, user);
     const { resourceMetadataUrl, scope } = await this.#challenge(server.url);
@@ -228,6 +240,7 @@ export class McpAuth {
    * for another verifier). Resolves the server's name; rejects with an {@link McpSignInError}.
    */
   async finish(query: URLSearchParams, user: string): Promise<string> {
+    refuseNobody(user);
     const state = query.get('state');
     if (!state || state.length > 200)
       throw new McpSignInError('unknown-state', 'This sign-in link has no valid state: start the sign-in again from the chat.');

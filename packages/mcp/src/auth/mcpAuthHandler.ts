@@ -14,6 +14,7 @@ import {
 import type { McpServers } from '../mcpServers.js';
 import { McpResources, type McpResourcesOptions } from '../resources/mcpResources.js';
 import { resourceRoute } from '../resources/resourceRoutes.js';
+import { readJsonObject } from '../http/readJsonObject.js';
 import { McpSignInError } from './mcpAuth.js';
 import type { UserServers } from './userServers.js';
 
@@ -139,9 +140,12 @@ export function createMcpAuthHandler(mcp: McpServers, options: McpAuthHandlerOpt
     const users: UserServers | undefined = mcp.signIns;
     if (!users) return jsonError(404, 'No MCP server here signs users in (none has `oauth`).', 'no-sign-in');
     const user = await users.auth.userOf(request);
+    // No user, no sign-in: every such request would share one owner (see refuseNobody).
+    const nobody = user === '' ? 'Signing in to an MCP server needs a signed-in user of this app.' : undefined;
 
     if (route === '/callback') {
       if (request.method !== 'GET') return jsonError(405, 'The callback is a GET.', 'method-not-allowed');
+      if (nobody) return callbackPage(401, 'The sign-in did not finish', nobody, { type: 'sign-in-failed', code: 'no-user' });
       try {
         const server = await users.auth.finish(searchParams, user);
         return callbackPage(200, `Signed in to ${server}`, 'You can close this window and go back to the chat.', {
@@ -157,6 +161,7 @@ export function createMcpAuthHandler(mcp: McpServers, options: McpAuthHandlerOpt
     }
 
     if (route !== '/servers') return jsonError(404, `There is nothing at ${pathname}.`, 'not-found');
+    if (nobody) return jsonError(401, nobody, 'no-user');
     const origin = checkOrigin(request, policy);
     if (!origin.ok) return jsonError(403, origin.message, 'forbidden-origin');
     if (request.method === 'GET') {
@@ -171,16 +176,8 @@ export function createMcpAuthHandler(mcp: McpServers, options: McpAuthHandlerOpt
       return Response.json(list, { headers: { 'cache-control': 'no-store' } });
     }
     if (request.method !== 'POST') return jsonError(405, `Use GET or POST (got ${request.method}).`, 'method-not-allowed');
-    if (!/^application\/json\b/i.test(request.headers.get('content-type') ?? ''))
-      return jsonError(415, 'The request body must be JSON, sent with `Content-Type: application/json`.', 'unsupported-media-type');
-    const text = await request.text();
-    if (text.length > MAX_BODY) return jsonError(413, `The body is over ${MAX_BODY} characters.`, 'body-too-large');
-    let body: { connect?: unknown; disconnect?: unknown };
-    try {
-      body = (JSON.parse(text) ?? {}) as typeof body;
-    } catch {
-      return jsonError(400, 'The body is not JSON.', 'invalid-json');
-    }
+    const body: { connect?: unknown; disconnect?: unknown } | Response = await readJsonObject(request, MAX_BODY);
+    if (body instanceof Response) return body;
     const name = body.connect ?? body.disconnect;
     if (typeof name !== 'string' || !NAME.test(name) || !users.names.includes(name))
       return jsonError(404, `There is no MCP server ${JSON.stringify(String(name).slice(0, 64))} that signs users in.`, 'unknown-server');

@@ -2,7 +2,7 @@ import type { AnyTool } from '@chatwire/core';
 import type { ToolServerStatus } from '@chatwire/core/shared';
 import type { McpHttpServerConfig } from '../config/mcpConfig.js';
 import type { ConnectionAuth, McpConnection, McpConnectionState } from '../connection/mcpConnection.js';
-import type { McpAuth, SignInState } from './mcpAuth.js';
+import { refuseNobody, type McpAuth, type SignInState } from './mcpAuth.js';
 import { signInTool } from './signInTool.js';
 
 /** What {@link UserServers} needs of an `McpServers` over one server (created by it, to avoid a cycle). */
@@ -128,6 +128,8 @@ export class UserServers {
    * sign-in tool. `reserved`: names taken already (the other servers' tools and the app's).
    */
   async toolsFor(user: string, reserved: readonly string[]): Promise<AnyTool[]> {
+    // Nobody (`userOf` named no one) gets neither these servers' tools nor a way to sign in to them (see refuseNobody).
+    if (user === '') return [];
     const tools: AnyTool[] = [];
     const taken = [...reserved];
     for (const [name, config] of this.#configs) {
@@ -169,6 +171,10 @@ export class UserServers {
   async statusFor(user: string): Promise<UserServerStatus[]> {
     const out: UserServerStatus[] = [];
     for (const name of this.#configs.keys()) {
+      if (user === '') {
+        out.push({ name, signIn: 'needs-sign-in' });
+        continue;
+      }
       const signIn = await this.auth.state(name, user);
       const status = this.#entries.get(this.#key(name, user))?.set.catalogStatus()[0];
       out.push({ name, signIn, ...(status ? { status } : {}) });
@@ -179,7 +185,7 @@ export class UserServers {
   /** The user's open connection to `name`, after their tools were read (for resources and prompts); `undefined` when not signed in. */
   async connectionFor(name: string, user: string): Promise<UserServerSet | undefined> {
     const config = this.#configs.get(name);
-    if (!config || (await this.auth.state(name, user)) === 'needs-sign-in') return undefined;
+    if (!config || user === '' || (await this.auth.state(name, user)) === 'needs-sign-in') return undefined;
     const entry = this.#entry(name, config, user, []);
     await entry.set.loadTools();
     return entry.set.status()[0]?.state === 'connected' ? entry.set : undefined;
@@ -187,6 +193,7 @@ export class UserServers {
 
   /** Signs `user` out of `name`: their connection closed, their tokens revoked and deleted. */
   async disconnect(name: string, user: string): Promise<{ readonly revoked: boolean }> {
+    refuseNobody(user);
     this.#drop(this.#key(name, user));
     return this.auth.disconnect(name, user);
   }

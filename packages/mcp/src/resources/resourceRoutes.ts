@@ -1,9 +1,10 @@
 import { jsonError } from '@chatwire/server';
 import { McpServerError } from '../connection/mcpConnection.js';
+import { readJsonObject } from '../http/readJsonObject.js';
 import type { McpResources } from './mcpResources.js';
 import { McpResourceError } from './resourceReads.js';
 
-/** The largest JSON body the prompt routes read (a prompt's arguments: at most 50 of 10,000 characters). */
+/** The largest JSON body the prompt routes read, in bytes (a prompt's arguments: at most 50 of 10,000 characters). */
 const MAX_BODY = 600 * 1024;
 
 const STATUS: Record<McpResourceError['code'], number> = { 'too-large': 413, 'not-found': 404, invalid: 400, unsupported: 422 };
@@ -18,21 +19,7 @@ function refusal(error: unknown): Response {
   return jsonError(502, `The MCP server refused: ${text.slice(0, 300)}`, 'server-error');
 }
 
-async function readJson(request: Request): Promise<Record<string, unknown> | Response> {
-  if (request.method !== 'POST') return jsonError(405, `Use POST (got ${request.method}).`, 'method-not-allowed');
-  if (!/^application\/json\b/i.test(request.headers.get('content-type') ?? ''))
-    return jsonError(415, 'The request body must be JSON, sent with `Content-Type: application/json`.', 'unsupported-media-type');
-  const text = await request.text();
-  if (text.length > MAX_BODY) return jsonError(413, `The body is over ${MAX_BODY.toLocaleString('en-US')} characters.`, 'body-too-large');
-  try {
-    const body: unknown = JSON.parse(text);
-    if (typeof body !== 'object' || body === null || Array.isArray(body))
-      return jsonError(400, 'The body must be a JSON object.', 'invalid-json');
-    return body as Record<string, unknown>;
-  } catch {
-    return jsonError(400, 'The body is not JSON.', 'invalid-json');
-  }
-}
+const readJson = (request: Request) => readJsonObject(request, MAX_BODY);
 
 const isStringRecord = (value: unknown): value is Record<string, string> =>
   typeof value === 'object' && value !== null && !Array.isArray(value) && Object.values(value).every((item) => typeof item === 'string');

@@ -142,7 +142,7 @@ describe('prompts', () => {
   });
 
   it('bad prompt requests say what is wrong: a missing, unknown or non-text argument, 1,000 arguments sent, no such prompt, not JSON', async () => {
-    const cases: [unknown, number, string][] = [
+    const cases: [unknown, number, unknown][] = [
       [{ server: 'notes', name: 'summarize', arguments: {} }, 400, "The prompt 'summarize' needs 'topic'."],
       [
         { server: 'notes', name: 'summarize', arguments: { topic: 'a', colour: 'red' } },
@@ -161,7 +161,7 @@ describe('prompts', () => {
         400,
         '`arguments` must be an object of the prompt’s argument names to text.',
       ],
-      ['{not json', 400, 'The body is not JSON.'],
+      ['{not json', 400, expect.stringMatching(/^The request body is not valid JSON/)],
     ];
     for (const [body, status, error] of cases) {
       const response = await post('ann', '/prompts/get', body);
@@ -206,5 +206,82 @@ describe('catalog status', () => {
     const stranger = (await mcp.catalogStatusFor(new Request('http://chatwire.test/', { headers: { 'x-user': 'cy' } })))[0];
     expect(stranger).toMatchObject({ signIn: 'needs-sign-in' });
     expect(stranger?.resources).toBeUndefined();
+  });
+});
+
+describe('requests whose userOf names nobody', () => {
+  const anonymous = (path: string, init: RequestInit = {}) => handler(new Request(`http://chatwire.test/api/mcp${path}`, init));
+
+  it('cannot start, finish or undo a sign-in: one shared slot would give one visitor’s tokens to every other', async () => {
+    await expect(mcp.signIns!.auth.begin('notes', '')).rejects.toMatchObject({ code: 'no-user' });
+    await expect(mcp.signIns!.disconnect('notes', '')).rejects.toMatchObject({ code: 'no-user' });
+    const servers = await anonymous('/servers');
+    expect(servers.status).toBe(401);
+    expect(await servers.json()).toMatchObject({ code: 'no-user' });
+    const connect = await anonymous('/servers', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ connect: 'notes' }),
+    });
+    expect(connect.status).toBe(401);
+    // A callback with a state someone else started is refused before the state is looked at.
+    const url = await mcp.signIns!.auth.begin('notes', 'cy');
+    const callback = await fixture.consent(url!, 'carol');
+    const page = await anonymous(`${callback.pathname.slice('/api/mcp'.length)}${callback.search}`);
+    expect(page.status).toBe(401);
+  });
+
+  it('gets none of the signed-in servers: no tools, no sign-in tool, no resources', async () => {
+    const tools = await mcp.loadTools(new Request('http://chatwire.test/api/chat'));
+    expect(tools.filter((tool) => tool.name.startsWith('notes'))).toEqual([]);
+    const listed = (await (await anonymous('/resources')).json()) as { servers: { resources?: unknown[] }[] };
+    expect(listed.servers.flatMap((server) => server.resources ?? [])).toEqual([]);
+    expect((await anonymous('/resources/read?server=notes&uri=notes%3A%2F%2Fhello')).status).not.toBe(200);
+  });
+});
+
+describe('request bodies', () => {
+  /** A body that never ends, counting the chunks the handler pulled from it. */
+  const endless = () => {
+    const counted = { pulls: 0 };
+    const chunk = new Uint8Array(64 * 1024).fill(0x20);
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        counted.pulls++;
+        controller.enqueue(chunk);
+      },
+    });
+    return { body, counted };
+  };
+
+  it('a streamed body past the limit is cancelled as it grows, never read whole (413)', async () => {
+    for (const path of ['/prompts/get', '/servers']) {
+      const { body, counted } = endless();
+      const response = await handler(
+        new Request(`http://chatwire.test/api/mcp${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-user': 'ann' },
+          body,
+          duplex: 'half',
+        } as RequestInit),
+      );
+      expect(response.status).toBe(413);
+      // The prompt routes take 600 KiB, /servers 4 KiB: a few 64 KiB chunks past that at most.
+      expect(counted.pulls).toBeLessThan(16);
+    }
+  });
+
+  it('a declared Content-Length over the limit is refused before the body is read', async () => {
+    const { body, counted } = endless();
+    const response = await handler(
+      new Request('http://chatwire.test/api/mcp/prompts/get', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-user': 'ann', 'content-length': String(5 * 1024 * 1024 * 1024) },
+        body,
+        duplex: 'half',
+      } as RequestInit),
+    );
+    expect(response.status).toBe(413);
+    expect(counted.pulls).toBeLessThanOrEqual(1);
   });
 });
