@@ -13,8 +13,8 @@ import { isStoredMessage } from './storedMessages.js';
  * request (`http/knownMessages.ts`: each is the one object that exact text parsed to). Its summary
  * is made once, from the summary of the branch it continues when that one is known (the turn
  * before: a few new messages), else by one walk (a thread this process never read: SQL stores read
- * on another instance, a restart; a history this process never saw), and kept by the branch's leaf
- * message.
+ * on another instance, a restart; a history this process never saw), found by the branch's leaf
+ * message and kept as long as the branch is, no longer.
  *
  * Anything holding a history finds the summary of the known branch it starts with
  * ({@link knownPrefixOf}): the history's messages up to the leaf must be the branch's, the same
@@ -55,19 +55,24 @@ export interface BranchSummary {
   /**
    * The summary this one continues (a prefix of this branch), until whatever is made from it lazily
    * (the token total, see tokens.ts) has been carried over: then `undefined`, so a thread's old
-   * summaries are not kept alive by the new ones.
+   * summaries are not kept alive by the new ones. It is always one whose own `base` is `undefined`
+   * (carried over, or made by a walk): the summaries between are skipped, never chained.
    */
   base: BranchSummary | undefined;
 }
 
-interface Entry {
-  /** The branch, held weakly: the store (or the request) that has it keeps it alive. */
-  readonly branch: WeakRef<readonly Message[]>;
-  readonly summary: BranchSummary;
-}
+/**
+ * The branch of each leaf message, held weakly: the store (or the cache of checked messages) that has
+ * it keeps it alive. A leaf can outlive its branch (the cache keeps a message by its text, and lets
+ * the run it came in go first), so the summary is never kept by the leaf: a summary of every branch a
+ * request body once had would then stay as long as its last message's text is cached (each a copy of
+ * the branch's calls: a body of 15,000 calls, sent again with a new last message each time, kept
+ * about 1 MB a request).
+ */
+const byLeaf = new WeakMap<Message, WeakRef<readonly Message[]>>();
 
-/** Summaries by the leaf message of their branch. */
-const byLeaf = new WeakMap<Message, Entry>();
+/** Summaries by their branch: a summary lives as long as its branch, and no longer. */
+const byBranch = new WeakMap<readonly Message[], BranchSummary>();
 
 /**
  * The stored branches summarised last (across threads), held so the next turn of each finds its
@@ -98,10 +103,10 @@ function startsWith(messages: readonly Message[], branch: readonly Message[]): b
 /** The known summary of `messages[0..index]` (inclusive) when that prefix is the branch it was made for. */
 function knownAt(messages: readonly Message[], index: number): BranchSummary | undefined {
   const leaf = messages[index];
-  const entry = leaf === undefined || !isShared(leaf) ? undefined : byLeaf.get(leaf);
-  if (!entry || entry.summary.length !== index + 1) return undefined;
-  const branch = entry.branch.deref();
-  return branch !== undefined && startsWith(messages, branch) ? entry.summary : undefined;
+  const branch = leaf === undefined || !isShared(leaf) ? undefined : byLeaf.get(leaf)?.deref();
+  if (branch === undefined) return undefined;
+  const summary = byBranch.get(branch);
+  return summary && summary.length === index + 1 && startsWith(messages, branch) ? summary : undefined;
 }
 
 /** `base` (the summary of `branch[0..base.length)`, or nothing) carried on over the rest of `branch`. */
@@ -136,7 +141,22 @@ function extend(base: BranchSummary | undefined, branch: readonly Message[]): Br
     }
   }
   branchSummaryStats.messagesRead += branch.length - (base?.length ?? 0);
-  return { length: branch.length, openCalls: open, calls, resultTools, ordered, stored, lastAssistant, discovery, editedResults, base };
+  // Continued from the first summary back that has carried over (or that nothing was made from): a
+  // summary holds at most one other, so a run of turns nothing counted (refused requests) is not a chain of copies.
+  let from = base;
+  while (from?.base !== undefined) from = from.base;
+  return {
+    length: branch.length,
+    openCalls: open,
+    calls,
+    resultTools,
+    ordered,
+    stored,
+    lastAssistant,
+    discovery,
+    editedResults,
+    base: from,
+  };
 }
 
 /**
@@ -160,7 +180,8 @@ export function summarizeBranch(branch: readonly Message[], options: { readonly 
   for (let i = base?.length ?? 0; i < last; i++) if (!isShared(branch[i])) return summary;
   if (base) branchSummaryStats.extended++;
   else branchSummaryStats.walked++;
-  byLeaf.set(leaf, { branch: new WeakRef(branch), summary });
+  byLeaf.set(leaf, new WeakRef(branch));
+  byBranch.set(branch, summary);
   if (options.hold === false) return summary;
   recent.push(branch);
   if (recent.length > RECENT_BRANCHES) recent.shift();
