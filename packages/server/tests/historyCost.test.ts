@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { countTokens } from 'gpt-tokenizer';
 import { z } from 'zod';
-import type { Message, ToolCall } from '@ag-ui/core';
+import type { Message } from '@ag-ui/core';
 import { toolDefinition } from '@chatwire/core';
 import { countRequestTokens, countableMessage, createChatHandler, createScriptedModel } from '@chatwire/server';
 import { CallSigner, signatureStats } from '../src/signing.js';
 import { tokenCountStats } from '../src/tokens.js';
 import { readEvents, runInput, user } from './fixtures.js';
+import { signedNoteExchange } from './signedNotes.js';
 
 const secret = 'history-cost-secret';
 const threadId = 'thread_test';
@@ -20,20 +21,7 @@ function history(count: number, tag = 'a'): Message[] {
   const messages: Message[] = [];
   for (let i = 0; messages.length < count; i++) {
     const text = `note ${i} ${tag}`;
-    const call: ToolCall = { id: `c${i}`, type: 'function', function: { name: 'noteDown', arguments: JSON.stringify({ text }) } };
-    const content = JSON.stringify({ noted: text });
-    messages.push(
-      { id: `u${i}`, role: 'user', content: `use noteDown for ${text}` },
-      { id: `a${i}`, role: 'assistant', toolCalls: [call] },
-      {
-        id: `t${i}`,
-        role: 'tool',
-        toolCallId: call.id,
-        content,
-        metadata: { chatwire: { signature: signer.resultSignature(threadId, call, content) } },
-      } as Message,
-      { id: `b${i}`, role: 'assistant', content: `Noted: ${text}.` },
-    );
+    messages.push(...signedNoteExchange(signer, threadId, i, text));
   }
   return messages.slice(0, count);
 }

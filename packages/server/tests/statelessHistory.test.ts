@@ -1,4 +1,4 @@
-import type { Event, Message, ToolCall } from '@ag-ui/core';
+import type { Event, Message } from '@ag-ui/core';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { toolDefinition } from '@chatwire/core';
@@ -10,6 +10,7 @@ import { branchSummaryStats } from '../src/threads/branchSummary.js';
 import { countTextTokens, tokenCountStats } from '../src/tokens.js';
 import { verifiedHistoryStats } from '../src/verifiedHistories.js';
 import { applyEvents, readEvents, runInput, user } from './fixtures.js';
+import { signedNoteExchange } from './signedNotes.js';
 
 /*
  * A request that carries its whole history (any AG-UI client, an app without a thread store): once a
@@ -28,20 +29,7 @@ function history(count: number, threadId: string, tag: string): Message[] {
   const messages: Message[] = [];
   for (let i = 0; messages.length < count; i++) {
     const text = `note ${i} ${tag}`;
-    const call: ToolCall = { id: `c${i}`, type: 'function', function: { name: 'noteDown', arguments: JSON.stringify({ text }) } };
-    const content = JSON.stringify({ noted: text });
-    messages.push(
-      { id: `u${i}`, role: 'user', content: `use noteDown for ${text}` },
-      { id: `a${i}`, role: 'assistant', toolCalls: [call] },
-      {
-        id: `t${i}`,
-        role: 'tool',
-        toolCallId: call.id,
-        content,
-        metadata: { chatwire: { signature: signer.resultSignature(threadId, call, content) } },
-      } as Message,
-      { id: `b${i}`, role: 'assistant', content: `Noted: ${text}.` },
-    );
+    messages.push(...signedNoteExchange(signer, threadId, i, text));
   }
   return messages.slice(0, count);
 }

@@ -9,6 +9,7 @@ import { CallSigner } from '../../src/signing.js';
 import type { BranchSummary } from '../../src/threads/branchSummary.js';
 import { VerifiedHistories, verifiedHistoryStats } from '../../src/verifiedHistories.js';
 import { runInput, user } from '../fixtures.js';
+import { signedNoteExchange } from '../signedNotes.js';
 
 /*
  * A history a review verified is not read again by the next request that starts with it (see
@@ -34,20 +35,7 @@ function history(): Message[] {
   const messages: Message[] = [];
   for (let i = 0; i < 50; i++) {
     const text = `note ${i}`;
-    const call: ToolCall = { id: `c${i}`, type: 'function', function: { name: 'noteDown', arguments: JSON.stringify({ text }) } };
-    const content = JSON.stringify({ noted: text });
-    messages.push(
-      { id: `u${i}`, role: 'user', content: `use noteDown for ${text}` },
-      { id: `a${i}`, role: 'assistant', toolCalls: [call] },
-      {
-        id: `t${i}`,
-        role: 'tool',
-        toolCallId: call.id,
-        content,
-        metadata: { chatwire: { signature: signer.resultSignature(threadId, call, content) } },
-      } as Message,
-      { id: `b${i}`, role: 'assistant', content: `Noted: ${text}.` },
-    );
+    messages.push(...signedNoteExchange(signer, threadId, i, text));
     if (i % 10 === 5) {
       const banner: ToolCall = { id: `s${i}`, type: 'function', function: { name: 'showBanner', arguments: '{"text":"hi"}' } };
       messages.push(
