@@ -56,7 +56,7 @@ export type CustomEventReducer = (
 ) => CustomEventOutcome;
 
 /** The names of the client's own reducers, which no extension can take. */
-export const RESERVED_REDUCERS: ReadonlySet<string> = new Set(['core', 'extended', 'jsonPatch', 'dataPart']);
+export const RESERVED_REDUCERS: ReadonlySet<string> = new Set(['core', 'extended', 'dataPart']);
 
 /** The chat reducer of one extension: puts what its reducer returns on the call's `extensions[name]`. */
 export function extensionReducer(name: string, reduce: CustomEventReducer): (state: ChatState, action: WireEventAction) => Reduction {

@@ -3,14 +3,14 @@ import { noCallChanges, type Reduction, type WireEventAction } from './chatReduc
 
 /**
  * The table of event reducers. A `wireEvent` action is plain data: it names its reducer (`core`,
- * `extended`, `jsonPatch`, `dataPart`, or an extension's name, see `customEvents.ts`) and carries the event, the
+ * `extended`, `dataPart`, or an extension's name, see `customEvents.ts`) and carries the event, the
  * clock, the stream id and (a declared data part) the checked part. Each reducer is registered by
  * the code that loads its module (`routeEvent`), before the first action that names it, so the
  * reducers stay in lazy chunks while actions can be logged, replayed and shown in devtools.
  */
 
-/** The reducer an AG-UI event is applied by: the client's own (`core`, `extended`, `jsonPatch`, `dataPart`) or an extension's, by name. */
-export type EventReducerKind = 'core' | 'extended' | 'jsonPatch' | 'dataPart' | (string & {});
+/** The reducer an AG-UI event is applied by: the client's own (`core`, `extended`, `dataPart`) or an extension's, by name. */
+export type EventReducerKind = 'core' | 'extended' | 'dataPart' | (string & {});
 
 /** A registered reducer: the state and the (plain data) `wireEvent` action. */
 export type EventReducer = (state: ChatState, action: WireEventAction) => Reduction;

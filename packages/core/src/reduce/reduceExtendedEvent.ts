@@ -2,20 +2,41 @@ import type { Event as WireEvent, Message as WireMessage } from '@ag-ui/core';
 import { ensureAssistantTurn, mapLastAssistant, noCallChanges, type Reduction } from './chatReducer.js';
 import type { ChatState } from '../model/chatState.js';
 import { fromWireMessages } from '../model/fromWireMessages.js';
-import type { ChatMessage, MessagePart, ReasoningPart, SubagentPart } from '../model/messages.js';
-import { isActivity, text, updatePart } from './lastTurnParts.js';
+import type { ActivityPart, ChatMessage, MessagePart, ReasoningPart, SubagentPart } from '../model/messages.js';
 import { isTerminalToolCallState, type ToolCallPart } from '../lifecycle/toolCallLifecycle.js';
+import type { JsonPatchApplier } from './applyJsonPatch.js';
 
 /**
  * The AG-UI events outside the core chat path, reduced here: reasoning (and legacy `THINKING_*`),
- * shared state and activity snapshots, messages snapshots and subagents (the two JSON Patch deltas
- * have a module of their own, reducePatchEvent.ts). The run loop loads this module the first time
- * such an event arrives (so chats that never see one do not fetch it) and registers
- * {@link reduceExtendedEvent} (routeEvent.ts); it is as pure as the reducer.
+ * shared state, activity, messages snapshots and subagents. The run loop loads this module the
+ * first time such an event arrives (so chats that never see one do not fetch it) and registers
+ * {@link reduceExtendedEvent} (routeEvent.ts); it is as pure as the reducer. The deltas' JSON Patch
+ * is a module of its own (applyJsonPatch.ts), loaded with the first delta and passed in.
  */
 
 type Loose = WireEvent & Record<string, unknown>;
+const text = (value: unknown) => (typeof value === 'string' ? value : '');
 const attribution = (event: Loose) => (typeof event['subagentRunId'] === 'string' ? { subagentRunId: event['subagentRunId'] } : {});
+
+/** Applies `map` to the latest part of the current turn that `match` picks (newest first). */
+function updatePart<T extends MessagePart>(
+  state: ChatState,
+  match: (part: MessagePart) => part is T,
+  map: (part: T) => MessagePart,
+): ChatState {
+  return mapLastAssistant(state, (parts) => {
+    for (let index = parts.length - 1; index >= 0; index--) {
+      const part = parts[index] as MessagePart;
+      if (!match(part)) continue;
+      const next = map(part);
+      if (next === part) return parts;
+      const copy = parts.slice();
+      copy[index] = next;
+      return copy;
+    }
+    return parts;
+  });
+}
 
 const appendPart = (state: ChatState, part: MessagePart, now: number): ChatState =>
   mapLastAssistant(ensureAssistantTurn(state, now), (parts) => [...parts, part]);
@@ -44,6 +65,11 @@ function reasoning(state: ChatState, id: string | undefined, event: Loose, step:
   return delta === '' ? state : updatePart(state, isReasoning(id), (part) => ({ ...part, text: part.text + delta }));
 }
 
+/** The last turn's activity part with this message id. */
+const isActivity =
+  (id: string) =>
+  (part: MessagePart): part is ActivityPart =>
+    part.type === 'activity' && part.messageId === id;
 const isSubagent =
   (id: string) =>
   (part: MessagePart): part is SubagentPart =>
@@ -97,8 +123,11 @@ function comparable(part: MessagePart): unknown {
   return { ...rest, approval: part.approval && { ...part.approval, respondedAt: undefined } };
 }
 
-/** See the module comment. */
-export function reduceExtendedEvent(state: ChatState, wireEvent: WireEvent, now: number): Reduction {
+/**
+ * See the module comment. `patch` applies the JSON Patch of `STATE_DELTA` and `ACTIVITY_DELTA`
+ * (routeEvent loads it before the first delta); without it a delta changes nothing and says so.
+ */
+export function reduceExtendedEvent(state: ChatState, wireEvent: WireEvent, now: number, patch?: JsonPatchApplier): Reduction {
   const event = wireEvent as Loose;
   const id = typeof event['messageId'] === 'string' ? event['messageId'] : undefined;
   switch (event.type as string) {
@@ -125,6 +154,16 @@ export function reduceExtendedEvent(state: ChatState, wireEvent: WireEvent, now:
     }
     case 'STATE_SNAPSHOT':
       return noCallChanges({ ...state, agentState: event['snapshot'] });
+    case 'STATE_DELTA': {
+      const result = patch?.(state.agentState, event['delta']);
+      if (!result)
+        return {
+          state,
+          changes: [],
+          warning: 'A STATE_DELTA did not apply to the shared state (a JSON Patch operation failed); the state stays as it was.',
+        };
+      return noCallChanges({ ...state, agentState: result.value });
+    }
     case 'MESSAGES_SNAPSHOT': {
       const messages = reconcile(state.messages, fromWireMessages(event['messages'] as WireMessage[], now));
       return noCallChanges({ ...state, messages });
@@ -138,6 +177,24 @@ export function reduceExtendedEvent(state: ChatState, wireEvent: WireEvent, now:
       }
       if (event['replace'] === false) return noCallChanges(state);
       return noCallChanges(updatePart(state, isActivity(messageId), (part) => ({ ...part, activityType, content })));
+    }
+    case 'ACTIVITY_DELTA': {
+      const messageId = id ?? '';
+      const part = state.messages.at(-1)?.parts.find(isActivity(messageId));
+      const result = part && patch?.(part.content, event['patch']);
+      if (!result)
+        return {
+          state,
+          changes: [],
+          warning: `An ACTIVITY_DELTA for '${messageId}' did not apply (no such activity, or a JSON Patch operation failed); it stays as it was.`,
+        };
+      return noCallChanges(
+        updatePart(state, isActivity(messageId), (activity) => ({
+          ...activity,
+          content: result.value as Record<string, unknown>,
+          activityType: text(event['activityType']) || activity.activityType,
+        })),
+      );
     }
     case 'SUBAGENT_STARTED': {
       const part: SubagentPart = {
