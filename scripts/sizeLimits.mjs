@@ -50,6 +50,7 @@ const OPTIONAL = {
 const entries = [
   {
     name: 'ChatClient (@chatwire/core)',
+    // 12.0 until issue 41 (2026-12-08); issue 45 brings it back to 12 kB once ChatClient is split (13.97 kB with Vite).
     limit: 16_000,
     oneMessage: 28_500,
     allIn: 33_000,
@@ -61,7 +62,9 @@ export const client = new ChatClient({ connection: fetchServerSentEvents('/api/c
   {
     name: 'useChat (@chatwire/react)',
     limit: 20_000,
-    oneMessage: 32_500,
+    // Issue 45's goals: a one-message chat <= 22 kB with Vite (31.82 kB on 2026-12-08), all-in <= 28 kB (43.51 kB: the
+    // JSON Schema validator that checks input requests' answers is 6.7 kB of it, JSON Patch 3.1 kB).
+    oneMessage: 32_800,
     allIn: 44_000,
     // Whatever the hook imports (React Query included, if it does) is bundled and counted.
     code: `import { createElement } from 'react';
@@ -73,9 +76,7 @@ export function Chat() {
   },
   {
     name: 'useThreadChat + useThreads (@chatwire/react/query)',
-    // 28.0 until issue 41/42 (2026-12-08): URL-mode input requests (MCP sign-in) and the store's action events
-    // for devtools' time travel added 0.1 kB to core's client; issue 45's client weight work is to take it back.
-    limit: 28_200,
+    limit: 28_000,
     // Threads through React Query: the entry's peer (React Query) is bundled and counted, with useChat.
     code: `import { createElement } from 'react';
 import { useThreadChat, useThreads } from '@chatwire/react/query';
@@ -88,7 +89,7 @@ export function Chat(props) {
   {
     name: 'useChat, a chat that sends a message and renders a tool call (@chatwire/react)',
     limit: 20_000,
-    oneMessage: 32_500,
+    oneMessage: 32_800,
     code: `import { createElement as h } from 'react';
 import { useChat } from '@chatwire/react';
 const part = (p, i) =>
