@@ -57,6 +57,8 @@ interface Sample extends AnswerOutcome {
   readonly cpuMs: number;
   /** The renderer process's CPU time over the answer (every thread: main, compositor, raster), in ms. */
   readonly processMs: number;
+  /** Of the main thread's time: scripts, style recalculation and layout, in ms. */
+  readonly parts: { readonly script: number; readonly style: number; readonly layout: number };
 }
 
 async function serve(page: Page): Promise<void> {
@@ -94,7 +96,13 @@ async function sample(mode: PanelMode): Promise<Sample> {
     const cpuTimes = async () => {
       const { metrics } = await cdp.send('Performance.getMetrics');
       const metric = (name: string) => (metrics.find((item) => item.name === name)?.value ?? 0) * 1000;
-      return { task: metric('TaskDuration'), process: metric('ProcessTime') };
+      return {
+        task: metric('TaskDuration'),
+        process: metric('ProcessTime'),
+        script: metric('ScriptDuration'),
+        style: metric('RecalcStyleDuration'),
+        layout: metric('LayoutDuration'),
+      };
     };
     await page.waitForFunction(() => 'bench' in window);
     await page.evaluate(({ m, tab }) => window.bench.mount(m, tab), { m: mode, tab: TAB });
@@ -104,10 +112,11 @@ async function sample(mode: PanelMode): Promise<Sample> {
     const after = await cpuTimes();
     const cpuMs = after.task - before.task;
     const processMs = after.process - before.process;
+    const parts = { script: after.script - before.script, style: after.style - before.style, layout: after.layout - before.layout };
     if (errors.length > 0) throw new Error(`${mode}: the page reported ${errors[0]}`);
     if (!outcome.complete) throw new Error(`${mode}: the answer's text is incomplete`);
     if (mode === 'open' && outcome.panelStatus !== 'ready') throw new Error(`open: the panel says "${outcome.panelStatus}", not ready`);
-    return { mode, cpuMs, processMs, ...outcome };
+    return { mode, cpuMs, processMs, parts, ...outcome };
   } finally {
     await context.close();
   }
@@ -142,6 +151,10 @@ try {
     console.log(
       `  ${mode.padEnd(6)} main thread ${cpu[mode].toFixed(0).padStart(5)} ms [${all}]  renderer process ${process[mode].toFixed(0).padStart(5)} ms  app commits ${commits[mode]}`,
     );
+  }
+  for (const mode of MODES) {
+    const part = (name: keyof Sample['parts']) => median(of(mode).map((s) => s.parts[name])).toFixed(0);
+    console.log(`  ${mode.padEnd(6)} of which scripts ${part('script')} ms, style ${part('style')} ms, layout ${part('layout')} ms`);
   }
   const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}x`;
   console.log(`open / closed: ${ratio(cpu.open, cpu.closed)} main thread, ${ratio(process.open, process.closed)} renderer process`);
