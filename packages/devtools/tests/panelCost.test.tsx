@@ -1,7 +1,7 @@
 import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
 import { Profiler, type ComponentProps } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ChatClient, messageText, type ChatConnection } from '@chatwire/core';
+import { messageText, type ChatConnection } from '@chatwire/core';
 import { useChat } from '@chatwire/react';
 import { ChatwireDevtools } from '@chatwire/devtools/production';
 
