@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import { TOOL_PROGRESS_EVENT, fetchToolCatalog, type ChatClient, type ChatSnapshot } from '@chatwire/core';
+import { TOOL_PROGRESS_EVENT, chatStatusWords, fetchToolCatalog, type ChatClient, type ChatSnapshot } from '@chatwire/core';
 import type { HistoryRecorder, HistoryTurn, ToolCatalogSearch, ToolServerStatus } from '@chatwire/core/shared';
-import { buildTokensView, chatStatusWords, savingsAtAGlance, type PartialToolCatalogEntry } from '../viewModel/index.js';
+import { buildTokensView, savingsAtAGlance, type PartialToolCatalogEntry } from '../viewModel/index.js';
 import type { PanelProps } from './mountPanel.js';
 import { DockControls, MoveHandle, ResizeHandle } from './PanelFrame.js';
 import { SavingsSummary } from './SavingsSummary.js';
