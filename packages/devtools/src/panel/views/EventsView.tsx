@@ -82,6 +82,8 @@ export function EventsView(props: { history: readonly HistoryTurn[]; turnId: str
     () => buildEventRows(turn, { type, search, dataParts: declared ? declared.split('\n') : [] }),
     [turn, type, search, declared],
   );
+  // A turn that recorded nothing new is the same object (the recorder's copies): its rows and types are kept.
+  const types = useMemo(() => eventTypes(turn), [turn]);
   const capped = useCappedList(rows, 300);
   const { copy, fallback, status } = useCopy();
   if (!turn) return <p className="cw-empty">No events recorded yet.</p>;
@@ -90,7 +92,7 @@ export function EventsView(props: { history: readonly HistoryTurn[]; turnId: str
       <div className="cw-toolbar">
         <select aria-label="Event type" value={type} onChange={(event) => setType(event.target.value)}>
           <option value="">All types</option>
-          {eventTypes(turn).map((name) => (
+          {types.map((name) => (
             <option key={name} value={name}>
               {name}
             </option>
