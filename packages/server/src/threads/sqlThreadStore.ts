@@ -1,11 +1,13 @@
 import type { Message } from '@ag-ui/core';
 import type { ModelCallUsage } from '@chatwire/core';
+import type { SqlDatabase, SqlSession } from './sqlDatabase.js';
 import { decodeCursor, encodeCursor } from './threadCursor.js';
 import { createSqlCredentialStore } from './sqlCredentialStore.js';
 import { createSqlGrantStore } from './sqlGrantStore.js';
 import { MIGRATION_LOCK, THREAD_MIGRATIONS } from './threadSchema.js';
 import { branchPointsOf, newestLeaf, pathTo } from './threadTree.js';
 import { markStored } from './storedMessages.js';
+import { lookedUpLeaves } from './lookedUpLeaves.js';
 import { keepStoredTokenCount, storedTokenCountOf } from '../tokens.js';
 import {
   ThreadStoreError,
@@ -18,18 +20,6 @@ import {
   type ThreadSummary,
   type ThreadView,
 } from './threadStore.js';
-
-/** What the SQL thread store needs of a connection: PostgreSQL-style `$1` parameters, rows as objects. */
-export interface SqlSession {
-  query<Row>(text: string, params?: readonly unknown[]): Promise<{ rows: Row[] }>;
-}
-
-/** A database the SQL thread store runs on: queries, transactions, and closing what it opened. */
-export interface SqlDatabase extends SqlSession {
-  /** Runs `work` in one transaction: committed when it resolves, rolled back when it throws. */
-  transaction<T>(work: (tx: SqlSession) => Promise<T>): Promise<T>;
-  close(): Promise<void>;
-}
 
 interface ThreadRow {
   id: string;
@@ -133,6 +123,7 @@ export function createSqlThreadStore(db: SqlDatabase): ThreadStore & Pick<Requir
     }
   };
   const rowKey = (threadId: string, seq: string | number) => `${threadId}\u0000${seq}`;
+  const lookedUp = lookedUpLeaves();
   let ready: Promise<void> | undefined;
   const migrated = () =>
     (ready ??= migrate(db).catch((error: unknown) => {
@@ -337,11 +328,13 @@ export function createSqlThreadStore(db: SqlDatabase): ThreadStore & Pick<Requir
         return rows[0] ? summaryOf(rows[0]) : undefined;
       }),
     remove: (owner, threadId) =>
-      run(
-        async () =>
+      run(async () => {
+        lookedUp.forget(threadId);
+        return (
           (await db.query<{ id: string }>('DELETE FROM chatwire_threads WHERE id = $1 AND owner = $2 RETURNING id', [threadId, owner])).rows
-            .length > 0,
-      ),
+            .length > 0
+        );
+      }),
     activate: (owner, threadId, messageId) =>
       run(() =>
         db.transaction(async (tx) => {
@@ -373,33 +366,39 @@ export function createSqlThreadStore(db: SqlDatabase): ThreadStore & Pick<Requir
         // The thread's owner and the messages it has of these, in one read (a row per message found, or one without a message).
         const { rows } = await db.query<{ owner: string } & { [K in keyof MessageRow]: MessageRow[K] | null }>(
           `SELECT t.owner, m.id, m.parent_id, m.seq, m.message, m.tokens FROM chatwire_threads t
-            LEFT JOIN chatwire_messages m ON m.thread_id = t.id AND m.id IN (SELECT json_array_elements_text($2::json))
+            LEFT JOIN chatwire_messages m ON m.thread_id = t.id AND m.id = ANY (ARRAY(SELECT json_array_elements_text($2::json)))
             WHERE t.id = $1`,
           [threadId, JSON.stringify(messageIds)],
         );
         const found = new Map<string, StoredMessage>();
         const thread = rows[0];
         if (!thread || thread.owner !== owner) return { exists: thread !== undefined, owned: false, found };
+        let deepest: { id: string; seq: string | number } | undefined;
         for (const row of rows) {
           if (row.id === null || row.seq === null) continue;
           // The object a branch of this thread holds, when one was read: the same message, already parsed and frozen.
           const read = readMessages.get(rowKey(threadId, row.seq));
           found.set(row.id, read ? { message: read, parentId: row.parent_id, seq: Number(row.seq) } : storedOf(row as MessageRow));
+          if (!deepest || Number(row.seq) > Number(deepest.seq)) deepest = { id: row.id, seq: row.seq };
         }
+        if (deepest) lookedUp.keep(owner, threadId, deepest.id, deepest.seq);
         return { exists: true, owned: true, found };
       }),
     path: (owner, threadId, messageId) =>
       run(async () => {
-        // The thread's owner and the leaf's `seq` in one read: a branch read before needs nothing more.
-        const leaf = (
-          await db.query<{ seq: string | number | null }>(
-            `SELECT m.seq FROM chatwire_threads t LEFT JOIN chatwire_messages m ON m.thread_id = t.id AND m.id = $3
-              WHERE t.id = $1 AND t.owner = $2`,
-            [threadId, owner, messageId],
-          )
-        ).rows[0];
-        if (!leaf || leaf.seq === null) return [];
-        return branchOf(db, threadId, messageId, leaf.seq);
+        // The leaf's `seq` as this owner's lookup just found it (a chat request's branch point), else read with the thread's
+        // owner: a branch read before then needs nothing more.
+        const seq =
+          lookedUp.take(owner, threadId, messageId) ??
+          (
+            await db.query<{ seq: string | number | null }>(
+              `SELECT m.seq FROM chatwire_threads t LEFT JOIN chatwire_messages m ON m.thread_id = t.id AND m.id = $3
+                WHERE t.id = $1 AND t.owner = $2`,
+              [threadId, owner, messageId],
+            )
+          ).rows[0]?.seq;
+        if (seq === null || seq === undefined) return [];
+        return branchOf(db, threadId, messageId, seq);
       }),
     append: (owner, threadId, append: ThreadAppend) =>
       run(async () => {

@@ -1,0 +1,33 @@
+/** The most leaves {@link lookedUpLeaves} holds (each is taken by the request's next step; the oldest go first). */
+const LOOKED_UP_KEPT = 1_000;
+
+/**
+ * The deepest message each SQL store `lookup` found, by owner, thread and message id, with its
+ * `seq`: a chat request looks up its messages, then asks for the branch to the deepest of them
+ * (turnStart.ts), and `path` takes the leaf from here instead of reading it again (the owner was
+ * checked by the lookup). Taken once: a later `path` reads the leaf, so a thread another instance
+ * deleted meanwhile answers as missing then. A `remove` through this store forgets its thread's.
+ */
+export function lookedUpLeaves() {
+  const leaves = new Map<string, string | number>();
+  const keyOf = (owner: string, threadId: string, messageId: string) => `${threadId}\u0000${owner}\u0000${messageId}`;
+  return {
+    keep(owner: string, threadId: string, messageId: string, seq: string | number): void {
+      leaves.set(keyOf(owner, threadId, messageId), seq);
+      for (const oldest of leaves.keys()) {
+        if (leaves.size <= LOOKED_UP_KEPT) break;
+        leaves.delete(oldest);
+      }
+    },
+    /** The leaf's `seq`, once; `undefined` when no lookup of this owner found it since. */
+    take(owner: string, threadId: string, messageId: string): string | number | undefined {
+      const key = keyOf(owner, threadId, messageId);
+      const seq = leaves.get(key);
+      leaves.delete(key);
+      return seq;
+    },
+    forget(threadId: string): void {
+      for (const key of leaves.keys()) if (key.startsWith(`${threadId}\u0000`)) leaves.delete(key);
+    },
+  };
+}
