@@ -1,7 +1,14 @@
 import type { Event, Message } from '@ag-ui/core';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPgliteThreadStore, type PgliteLike, type SqlSession } from '@chatwire/server';
+import {
+  createChatHandler,
+  createPgliteThreadStore,
+  createScriptedModel,
+  type ChatModel,
+  type PgliteLike,
+  type SqlSession,
+} from '@chatwire/server';
 import { readEvents, runInput, user } from '../fixtures.js';
 import { chatRequest, threadServer } from './threadsFixtures.js';
 
@@ -206,5 +213,26 @@ describe('the PGlite store on an instance: prepared statements', { timeout: 60_0
     await expect(store.append('ann', 'conflict', { parentId: 'nope', messages: [user('x', 'c9')] })).rejects.toMatchObject({
       code: 'unknown-branch-point',
     });
+  });
+
+  it('keeps the question when the run fails midway: stored before the model runs, with the run as far as it got', async () => {
+    const store = createPgliteThreadStore({ db: countedInstance().db });
+    let storedWhenModelRan: string[] | undefined;
+    const model: ChatModel = {
+      ...createScriptedModel(),
+      async *stream() {
+        storedWhenModelRan = (await store.open('ann', 'fails'))?.messages.map((message) => message.id);
+        yield { type: 'text-delta', delta: 'half an ans' };
+        throw new Error('the model connection was lost');
+      },
+    };
+    const chat = createChatHandler({ model, secret: 'threads-test-secret', threads: store, userOf: () => 'ann' });
+    const events = await readEvents(await chat(chatRequest(runInput([user('the question', 'fq')], { threadId: 'fails' }))));
+    expect(events.at(-1)).toMatchObject({ type: 'RUN_ERROR' });
+    expect(storedWhenModelRan).toEqual(['fq']);
+    const view = await store.open('ann', 'fails');
+    expect(view?.messages[0]).toMatchObject({ id: 'fq', role: 'user', content: 'the question' });
+    expect(view?.messages.slice(1)).toEqual([expect.objectContaining({ role: 'assistant', content: 'half an ans' })]);
+    expect(await store.runs('ann', 'fails')).toEqual([expect.objectContaining({ outcome: 'error' })]);
   });
 });
