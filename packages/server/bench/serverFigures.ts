@@ -7,7 +7,9 @@
  *   the model gives them: time to first byte of each response (the first event) and each run's
  *   latency (to its last byte), from the moment its request was written (every connection is open
  *   and every request built before the clock starts), median and max, in ms; and the chunks each
- *   response arrived in (one per event before writes were coalesced).
+ *   response arrived in (one per event before writes were coalesced). `runs50demo`: 50 runs on the
+ *   demo's configuration (resumable runs, every turn stored in PGlite in a folder: see
+ *   `serverFiguresServer.ts`), each run a new thread.
  * - `requestCost`: one request (handler call to the response's last byte, a short answer) carrying 0
  *   or 1,000 earlier messages (a quarter of them signed server tool results), median over fresh
  *   requests in one process, in ms of wall time and of the process's CPU time. `warm`: the history
@@ -18,7 +20,8 @@
  *
  * Environment: BENCH_ROUNDS (processes per concurrent cell, default 2; the median of their figures),
  * BENCH_COST_REQUESTS (requests per cost figure, default 30), BENCH_COST_CELLS (comma-separated names of
- * the cost figures to measure, all by default), BENCH_PARTS (`concurrent,cost` by default),
+ * the cost figures to measure, all by default), BENCH_CONCURRENT_ROWS (the same for the concurrent rows:
+ * `runs50`, `runs200`, `runs50demo`), BENCH_PARTS (`concurrent,cost` by default),
  * BENCH_BASELINE (a git ref: the same figures of that commit's server, in the same run, as `before`;
  * see {@link measureServerFiguresWithBaseline}).
  */
@@ -125,10 +128,11 @@ async function concurrentCell(
   runs: number,
   deltas: number,
   serverScript = fileURLToPath(new URL('./serverFiguresServer.ts', import.meta.url)),
+  config: 'plain' | 'demo' = 'plain',
 ) {
   const child = spawn(process.execPath, ['--conditions=@chatwire/source', '--import', 'tsx', serverScript], {
     stdio: ['pipe', 'pipe', 'inherit'],
-    env: { ...process.env, BENCH_DELTAS: String(deltas) },
+    env: { ...process.env, BENCH_DELTAS: String(deltas), BENCH_CONFIG: config },
   });
   try {
     const port = await new Promise<number>((resolve, reject) => {
@@ -306,6 +310,18 @@ async function requestCostStored(count: number, requests: number, warm: boolean,
   return { wallMs: round(median(samples.map((s) => s.wallMs))), cpuMs: round(median(samples.map((s) => s.cpuMs))) };
 }
 
+/**
+ * The concurrent rows: name, runs, server configuration. BENCH_CONCURRENT_ROWS (comma-separated names)
+ * measures only those.
+ */
+const CONCURRENT_ROWS = (
+  [
+    ['runs50', 50, 'plain'],
+    ['runs200', 200, 'plain'],
+    ['runs50demo', 50, 'demo'],
+  ] as const
+).filter(([name]) => process.env['BENCH_CONCURRENT_ROWS']?.split(',').includes(name) ?? true);
+
 /** Every server figure (see the file's comment). */
 export async function measureServerFigures(
   options: {
@@ -321,10 +337,10 @@ export async function measureServerFigures(
   const deltas = options.deltas ?? 2_000;
   const parts = options.parts ?? (process.env['BENCH_PARTS'] ?? 'concurrent,cost').split(',');
   const concurrent: Record<string, Record<string, number>> = {};
-  for (const runs of parts.includes('concurrent') ? [50, 200] : []) {
+  for (const [name, runs, config] of parts.includes('concurrent') ? CONCURRENT_ROWS : []) {
     const cells: CellFigures[] = [];
-    for (let round = 0; round < rounds; round++) cells.push(await concurrentCell(runs, deltas));
-    concurrent[`runs${runs}`] = medianOfCells(cells);
+    for (let round = 0; round < rounds; round++) cells.push(await concurrentCell(runs, deltas, undefined, config));
+    concurrent[name] = medianOfCells(cells);
   }
   return { machine: machine(), deltasPerRun: deltas, concurrent, requestCost: parts.includes('cost') ? await requestCosts(requests) : {} };
 }
@@ -431,14 +447,14 @@ export async function measureServerFiguresWithBaseline(
   const parts = options.parts ?? (process.env['BENCH_PARTS'] ?? 'concurrent,cost').split(',');
   const now: Record<string, Record<string, number>> = {};
   const before: Record<string, Record<string, number>> = {};
-  for (const runs of parts.includes('concurrent') ? [50, 200] : []) {
+  for (const [name, runs, config] of parts.includes('concurrent') ? CONCURRENT_ROWS : []) {
     const cells = { now: [] as CellFigures[], before: [] as CellFigures[] };
     for (let round = 0; round < rounds; round++) {
-      cells.now.push(await concurrentCell(runs, deltas));
-      cells.before.push(await concurrentCell(runs, deltas, baseline.server));
+      cells.now.push(await concurrentCell(runs, deltas, undefined, config));
+      cells.before.push(await concurrentCell(runs, deltas, baseline.server, config));
     }
-    now[`runs${runs}`] = medianOfCells(cells.now);
-    before[`runs${runs}`] = medianOfCells(cells.before);
+    now[name] = medianOfCells(cells.now);
+    before[name] = medianOfCells(cells.before);
   }
   const cost = parts.includes('cost');
   return {
