@@ -215,6 +215,7 @@ function printServerTable(figures: ServerFigures): void {
     ['storedPglite0', 'thread store (PGlite in process), no earlier message: CPU [wall]'],
     ['storedPglite1000', 'thread store (PGlite in process), after 1,000 stored messages, warm: CPU [wall]'],
     ['storedPglite1000Cold', 'thread store (PGlite in process), the same, cold: CPU [wall]'],
+    ['storedPostgres1000', 'thread store (PostgreSQL on loopback), after 1,000 stored messages, warm: CPU of this process [wall]'],
   ] as const)
     console.log(`| ${title} | ${cost(now, key)} | ${cost(before, key)} |`);
   console.log(`\n(load average when the server figures ended: ${figures.machine.loadAverage1m})\n`);

@@ -14,8 +14,9 @@
  *   or 1,000 earlier messages (a quarter of them signed server tool results), median over fresh
  *   requests in one process, in ms of wall time and of the process's CPU time. `warm`: the history
  *   was sent before (a chat's next turn); `cold`: a history this process never saw. The `stored*`
- *   figures: the same on a server with a thread store (memory, or PGlite in memory) whose thread holds
- *   0 or 1,000 earlier messages, the request carrying the stored leaf and the new message (see
+ *   figures: the same on a server with a thread store (memory, PGlite in memory, or PostgreSQL on
+ *   loopback: a throwaway cluster, whose own CPU is not the process's) whose thread holds 0 or 1,000
+ *   earlier messages, the request carrying the stored leaf and the new message (see
  *   {@link requestCostStored}).
  *
  * Environment: BENCH_ROUNDS (processes per concurrent cell, default 2; the median of their figures),
@@ -260,13 +261,19 @@ const storedLeafOf = (text: string): string | undefined =>
  * read, stored outside the handler before the first request (as another instance or an earlier
  * process wrote it).
  */
-async function requestCostStored(count: number, requests: number, warm: boolean, kind: 'memory' | 'pglite') {
+async function requestCostStored(count: number, requests: number, warm: boolean, kind: 'memory' | 'pglite' | 'postgres') {
   const secret = 'bench-secret';
   const noteDown = toolDefinition({ name: 'noteDown', description: 'Write a note.', inputSchema: z.object({ text: z.string() }) }).server(
     async ({ text }) => ({ noted: text }),
   );
-  const { createMemoryThreadStore, createPgliteThreadStore } = chatwireServer;
-  const threads: ThreadStore = kind === 'memory' ? createMemoryThreadStore() : createPgliteThreadStore({ dataDir: 'memory://' });
+  const { createMemoryThreadStore, createPgliteThreadStore, createPostgresThreadStore } = chatwireServer;
+  const postgres = kind === 'postgres' ? await startBenchPostgres() : undefined;
+  const threads: ThreadStore =
+    kind === 'memory'
+      ? createMemoryThreadStore()
+      : postgres
+        ? createPostgresThreadStore({ connectionString: postgres.url })
+        : createPgliteThreadStore({ dataDir: 'memory://' });
   const handler = createChatHandler({ model: createScriptedModel(), tools: [noteDown], secret, threads });
   const signer = new CallSigner(secret);
   /** A thread of `count` messages stored as one chain; resolves to its last message's id. */
@@ -307,7 +314,18 @@ async function requestCostStored(count: number, requests: number, warm: boolean,
     if (i >= 0) samples.push(sent);
   }
   await threads.close();
+  await postgres?.destroy();
   return { wallMs: round(median(samples.map((s) => s.wallMs))), cpuMs: round(median(samples.map((s) => s.cpuMs))) };
+}
+
+/**
+ * A throwaway PostgreSQL cluster on loopback (fsync off), by the tests' helper of the checkout the
+ * bench runs from (the working directory: a baseline's extracted sources have no tests).
+ */
+async function startBenchPostgres(): Promise<{ readonly url: string; destroy(): Promise<void> }> {
+  const helper = join(process.cwd(), 'packages/server/tests/threads/postgresServer.ts');
+  const { startPostgres } = (await import(helper)) as { startPostgres: () => Promise<{ url: string; destroy(): Promise<void> }> };
+  return startPostgres();
 }
 
 /**
@@ -374,6 +392,7 @@ const COST_CELLS: Record<string, (requests: number) => Promise<{ wallMs: number;
   storedPglite0: (requests) => requestCostStored(0, requests, true, 'pglite'),
   storedPglite1000: (requests) => requestCostStored(1_000, requests, true, 'pglite'),
   storedPglite1000Cold: (requests) => requestCostStored(1_000, requests, false, 'pglite'),
+  storedPostgres1000: (requests) => requestCostStored(1_000, requests, true, 'postgres'),
 };
 
 /** Whether the server measured has thread stores (a baseline from before them has not: its `stored*` figures are left out). */
