@@ -12,7 +12,7 @@
  *   `serverFiguresServer.ts`), each run a new thread.
  * - `requestCost`: one request (handler call to the response's last byte, a short answer) carrying 0
  *   or 1,000 earlier messages (a quarter of them signed server tool results), median over fresh
- *   requests in one process, in ms of wall time and of the process's CPU time. `warm`: the history
+ *   requests in one fresh process per figure, in ms of wall time and of the process's CPU time. `warm`: the history
  *   was sent before (a chat's next turn); `cold`: a history this process never saw. The `stored*`
  *   figures: the same on a server with a thread store (memory, PGlite in memory, or PostgreSQL on
  *   loopback: a throwaway cluster, whose own CPU is not the process's) whose thread holds 0 or 1,000
@@ -360,7 +360,16 @@ export async function measureServerFigures(
     for (let round = 0; round < rounds; round++) cells.push(await concurrentCell(runs, deltas, undefined, config));
     concurrent[name] = medianOfCells(cells);
   }
-  return { machine: machine(), deltasPerRun: deltas, concurrent, requestCost: parts.includes('cost') ? await requestCosts(requests) : {} };
+  return {
+    machine: machine(),
+    deltasPerRun: deltas,
+    concurrent,
+    requestCost: !parts.includes('cost')
+      ? {}
+      : process.env['BENCH_NESTED']
+        ? await requestCosts(requests)
+        : (costsInProcesses([fileURLToPath(import.meta.url)], requests)[0] ?? {}),
+  };
 }
 
 type CellFigures = Awaited<ReturnType<typeof concurrentCell>>;
@@ -437,23 +446,42 @@ function baselineServer(ref: string): { readonly sha: string; readonly figures: 
   return { sha, figures: join(bench, 'serverFigures.ts'), server: join(bench, 'serverFiguresServer.ts') };
 }
 
-/** The request-cost figures of the server that `figuresScript` imports, measured in a fresh process. */
-function costInProcess(figuresScript: string, requests: number): Record<string, { wallMs: number; cpuMs: number }> {
+/** One request-cost figure (`cell`) of the server that `figuresScript` imports, in a fresh process; `undefined` when it has none. */
+function costInProcess(figuresScript: string, requests: number, cell: string): { wallMs: number; cpuMs: number } | undefined {
   const child = spawnSync(process.execPath, ['--conditions=@chatwire/source', '--import', 'tsx', figuresScript], {
     cwd: root,
     encoding: 'utf8',
-    env: { ...process.env, BENCH_PARTS: 'cost', BENCH_COST_REQUESTS: String(requests), BENCH_NESTED: '1' },
+    env: { ...process.env, BENCH_PARTS: 'cost', BENCH_COST_REQUESTS: String(requests), BENCH_COST_CELLS: cell, BENCH_NESTED: '1' },
     stdio: ['ignore', 'pipe', 'inherit'],
     maxBuffer: 16 * 1024 * 1024,
   });
-  if (child.status !== 0) throw new Error(`the request-cost figures of ${figuresScript} failed`);
-  return (JSON.parse(child.stdout) as { requestCost: Record<string, { wallMs: number; cpuMs: number }> }).requestCost;
+  if (child.status !== 0) throw new Error(`the request-cost figure ${cell} of ${figuresScript} failed`);
+  return (JSON.parse(child.stdout) as { requestCost: Record<string, { wallMs: number; cpuMs: number }> }).requestCost[cell];
+}
+
+/**
+ * The request-cost figures of the servers that `figuresScripts` import, each figure in a fresh process
+ * per server, the servers alternating figure by figure: a figure's process holds only its own threads
+ * (one process for every figure let the 35,000 messages of the cold figures weigh on the figures after
+ * them: PGlite's warm request measured 31 ms after them, 12 ms alone), and a load that drifts weighs on
+ * both sides alike.
+ */
+function costsInProcesses(figuresScripts: readonly string[], requests: number): Record<string, { wallMs: number; cpuMs: number }>[] {
+  const only = process.env['BENCH_COST_CELLS']?.split(',');
+  const figures = figuresScripts.map(() => ({}) as Record<string, { wallMs: number; cpuMs: number }>);
+  for (const cell of Object.keys(COST_CELLS).filter((name) => !only || only.includes(name))) {
+    figuresScripts.forEach((script, index) => {
+      const figure = costInProcess(script, requests, cell);
+      if (figure) (figures[index] as Record<string, { wallMs: number; cpuMs: number }>)[cell] = figure;
+    });
+  }
+  return figures;
 }
 
 /**
  * This checkout's server figures and a baseline commit's (`ref`, BENCH_BASELINE), in the same run:
  * each concurrent cell's rounds alternate between the two servers (fresh processes each), and the
- * request costs are measured in a fresh process per side, this checkout's first.
+ * request costs are measured in a fresh process per figure and side, the sides alternating.
  */
 export async function measureServerFiguresWithBaseline(
   ref: string,
@@ -475,12 +503,12 @@ export async function measureServerFiguresWithBaseline(
     now[name] = medianOfCells(cells.now);
     before[name] = medianOfCells(cells.before);
   }
-  const cost = parts.includes('cost');
+  const costs = parts.includes('cost') ? costsInProcesses([fileURLToPath(import.meta.url), baseline.figures], requests) : [];
   return {
     machine: machine(),
     deltasPerRun: deltas,
-    now: { concurrent: now, requestCost: cost ? costInProcess(fileURLToPath(import.meta.url), requests) : {} },
-    before: { commit: baseline.sha, concurrent: before, requestCost: cost ? costInProcess(baseline.figures, requests) : {} },
+    now: { concurrent: now, requestCost: costs[0] ?? {} },
+    before: { commit: baseline.sha, concurrent: before, requestCost: costs[1] ?? {} },
   };
 }
 
