@@ -11,6 +11,8 @@ export interface PgliteProtocolLike {
   transaction<T>(work: (tx: unknown) => Promise<T>): Promise<T>;
   readonly parsers: Record<number | string, (value: string, typeId?: number) => unknown>;
   readonly serializers: Record<number | string, (value: unknown) => string>;
+  /** Resolves once the instance can run statements (`new PGlite()` starts it in the background). */
+  readonly waitReady?: Promise<void>;
 }
 
 /** What {@link preparedPgliteDatabase} needs of the `@electric-sql/pglite` module: its protocol messages and its result parser. */
@@ -135,6 +137,8 @@ export function preparedPgliteDatabase(pg: PgliteProtocolLike, pglite: PgliteMod
   const inTransaction: SqlSession = { query: (text, params) => pg.runExclusive(() => run(text, params, false)) };
   return {
     query: async <Row>(text: string, params?: readonly unknown[]) => {
+      // `query` waits for a PGlite that is still starting; `execProtocol` does not.
+      await pg.waitReady;
       // One batch under the query lock, committed on its own, unless a transaction is open: then after it, in one of ours.
       const alone = await pg.runExclusive(async () => (pg.isInTransaction() ? undefined : await run<Row>(text, params, true)));
       return alone ?? pg.transaction(() => pg.runExclusive(() => run<Row>(text, params, false)));
