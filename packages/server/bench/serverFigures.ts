@@ -474,7 +474,7 @@ function costInProcess(figuresScript: string, requests: number, cell: string): {
  * The request-cost figures of the servers that `figuresScripts` import, each figure in a fresh process
  * per server, the servers alternating figure by figure: a figure's process holds only its own threads
  * (one process for every figure let the 35,000 messages of the cold figures weigh on the figures after
- * them: PGlite's warm request measured 31 ms after them, 12 ms alone), and a load that drifts weighs on
+ * them: PGlite's warm request measured 31 ms after them, 10 ms in a process of its own), and a load that drifts weighs on
  * both sides alike.
  */
 function costsInProcesses(figuresScripts: readonly string[], requests: number): Record<string, { wallMs: number; cpuMs: number }>[] {
