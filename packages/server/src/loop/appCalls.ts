@@ -4,6 +4,7 @@ import { createId } from '@chatwire/core/shared';
 import { toolAppOf, type ToolApp } from '../extensions/chatwireExtension.js';
 import type { RegisteredTool } from '../toolRegistry.js';
 import { errorResult } from './resultEvents.js';
+import { adding } from './historyAdditions.js';
 import type { RunContext } from './runContext.js';
 import { approveServerCall, prepareServerCall, type PreparedCall } from './triageCalls.js';
 
@@ -126,9 +127,8 @@ export async function* makeAppCall(context: RunContext, request: McpAppCallReque
   const messageId = createId('msg');
   yield { type: EventType.TOOL_CALL_START, toolCallId: call.id, toolCallName: name, parentMessageId: messageId };
   yield { type: EventType.TOOL_CALL_ARGS, toolCallId: call.id, delta: call.function.arguments };
-  yield { type: EventType.TOOL_CALL_END, toolCallId: call.id };
   const message: AssistantMessage = { id: messageId, role: 'assistant', toolCalls: [call] };
-  context.history.push(message);
+  yield adding({ type: EventType.TOOL_CALL_END, toolCallId: call.id }, [message]);
   if (!('tool' in resolved)) {
     yield errorResult(context, call, resolved.error);
     return NOTHING;
