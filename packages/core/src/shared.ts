@@ -62,6 +62,8 @@ export {
   readDiscoveredNames,
 } from './discovery/discoveredTools.js';
 export type { DiscoverySource, WireDiscoveryOptions } from './discovery/discoveredTools.js';
+export { mayRunLazyCall } from './discovery/mayRunLazyCall.js';
+export type { GatedTool } from './discovery/mayRunLazyCall.js';
 export { discoveryExchange, isDiscoveryStep } from './discovery/discoveryExchange.js';
 export type { DiscoveryExchange } from './discovery/discoveryExchange.js';
 export { answerDiscoveryCall, isAllowed, loadingFailure, selfCorrectionError, unavailableError } from './discovery/answerDiscovery.js';

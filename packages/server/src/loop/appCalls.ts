@@ -1,6 +1,6 @@
 import { EventType, type AssistantMessage, type Event, type Interrupt, type Message, type ToolCall } from '@ag-ui/core';
 import { MCP_APP_EVENT, isAppCallId, type McpAppCallRequest } from '@chatwire/core';
-import { createId } from '@chatwire/core/shared';
+import { createId, mayRunLazyCall } from '@chatwire/core/shared';
 import { toolAppOf, type ToolApp } from '../extensions/chatwireExtension.js';
 import type { RegisteredTool } from '../toolRegistry.js';
 import { errorResult } from './resultEvents.js';
@@ -100,7 +100,7 @@ async function resolveAppCall(
     return { error: `'${request.name}' of MCP server '${viaApp.server}' is for the model only; apps may not call it.`, name: tool.name };
   // The lazy rule of the model's calls: a lazy tool nobody discovered is not loaded by an app's call.
   const { discovery } = context.tools;
-  if (tool.lazy && discovery.deferring && !(await discovery.isDiscovered(tool.name, context.history)))
+  if (!(await mayRunLazyCall(tool, () => discovery.discovered(context.history), discovery.deferring)))
     return {
       error: `'${tool.name}' is a lazy tool the model has not discovered in this chat, so apps may not call it yet.`,
       name: tool.name,

@@ -9,7 +9,7 @@ import {
   type TokenUsage,
   type ToolCall,
 } from '@ag-ui/core';
-import { CHATWIRE_EVENTS, MODEL_REQUEST_EVENT, createId } from '@chatwire/core/shared';
+import { CHATWIRE_EVENTS, MODEL_REQUEST_EVENT, createId, mayRunLazyCall } from '@chatwire/core/shared';
 import { ProviderError } from '../adapters/providerErrors.js';
 import { reportError, safeModelMessage } from '../errors/errorReport.js';
 import { extensionUsage } from '../extensions/chatwireExtension.js';
@@ -144,7 +144,9 @@ async function* runLoop(
       const registered = context.tools.registry.get(call.function.name);
       const tool = registered?.server;
       // An approved call of a lazy tool nobody discovered is its discovery (call-to-load): its result says so.
-      const discovers = registered?.lazy === true && !(await context.tools.discovery.isDiscovered(registered.name, context.history));
+      const { discovery } = context.tools;
+      const discovers =
+        registered !== undefined && !(await mayRunLazyCall(registered, () => discovery.discovered(history), discovery.deferring));
       const prepared = tool
         ? await prepareServerCall(tool, call, discovers)
         : { ok: false as const, error: `Unknown tool '${call.function.name}'.` };
