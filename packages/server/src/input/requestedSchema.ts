@@ -1,4 +1,3 @@
-import type { JsonSchema } from '@chatwire/core';
 import { MAX_REQUESTED_CONTENT_DEPTH, hasProtoKey } from '@chatwire/core/shared';
 
 /** How large a requested schema may be, serialised (it travels to the browser in the interrupt). */
