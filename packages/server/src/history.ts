@@ -352,7 +352,7 @@ export async function reviewHistory(options: {
 }
 
 /** Replaces a call in the assistant message that made it (a copy of that message; the array is changed in place). */
-export function replaceCall(messages: Message[], call: ToolCall): void {
+function replaceCall(messages: Message[], call: ToolCall): void {
   const index = messages.findIndex(
     (message) => message.role === 'assistant' && message.toolCalls?.some((candidate) => candidate.id === call.id),
   );
