@@ -49,11 +49,11 @@ import { createToolCallPart, isTerminalToolCallState, type ToolCallEvent, type T
  */
 function settleHeld(reduction: Reduction, now: number): Reduction {
   let discovered: string[] | undefined;
-  const discoveredSoFar = () => (discovered ??= discoveredToolsInChat(reduction.state.messages));
   const settled = forTurnCalls(reduction.state, now, (call) => {
     if (call.waitingFor !== 'discovery') return undefined;
     // Only lazy calls are held for their discovery.
-    if (mayRunLazyCall({ name: call.toolName, lazy: true }, discoveredSoFar)) return { type: 'resume' };
+    if (mayRunLazyCall({ name: call.toolName, lazy: true }, () => (discovered ??= discoveredToolsInChat(reduction.state.messages))))
+      return { type: 'resume' };
     return { type: 'fail', ...undiscoveredBrowserCall(call.toolName, discoveryOffered(reduction.state.turns)) };
   });
   return { ...reduction, state: settled.state, changes: [...reduction.changes, ...settled.changes] };

@@ -43,8 +43,7 @@ export async function answerInputRequest(client: ChatClient, answer: InputAnswer
   }
   // The server's own policy (checkRequestedContent): what it would refuse is refused here, before anything is sent.
   const problem = await checkRequestedContent(request.schema, content);
-  if (problem !== undefined)
-    throw new ChatwireError('invalid-argument', `answerInputRequest: '${request.toolName}' cannot take this answer: ${problem}.`);
+  if (problem !== undefined) throw new ChatwireError('invalid-argument', `answerInputRequest: ${problem}.`);
   // Answered meanwhile (validation may wait for the validator to load): the client refuses it.
   client.respondToInterrupt({ id: answer.id, payload: { action, content } });
 }

@@ -8,8 +8,8 @@ export const MAX_REQUESTED_CONTENT_DEPTH = 32;
 function nestsDeeperThan(value: unknown, limit: number, depth = 0): boolean {
   if (typeof value !== 'object' || value === null) return false;
   if (depth >= limit) return true;
-  const children = Array.isArray(value) ? value : Object.values(value);
-  return children.some((child) => nestsDeeperThan(child, limit, depth + 1));
+  // An array's values are its items.
+  return Object.values(value).some((child) => nestsDeeperThan(child, limit, depth + 1));
 }
 
 /**
