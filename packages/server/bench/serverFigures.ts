@@ -33,7 +33,7 @@ import { z } from 'zod';
 import { toolDefinition } from '@chatwire/core';
 import * as chatwireServer from '@chatwire/server';
 import { createChatHandler, createScriptedModel, type ThreadStore } from '@chatwire/server';
-import { CallSigner } from '../src/signing.js';
+import { CallSigner } from '../src/binding/signing.js';
 
 const median = (values: readonly number[]) => {
   const sorted = [...values].sort((a, b) => a - b);

@@ -1,5 +1,5 @@
-export { chat, validateChatRequest } from './chat.js';
-export type { ChatOptions } from './chat.js';
+export { chat, validateChatRequest } from './loop/chat.js';
+export type { ChatOptions } from './loop/chat.js';
 export {
   DEFAULT_LIMITS,
   DEFAULT_REQUEST_LIMITS,
@@ -8,8 +8,8 @@ export {
   createToolsHandler,
   describeTools,
   jsonError,
-} from './handler.js';
-export type { CatalogEntry, ChatHandlerOptions, RequestLimits, ToolsHandlerOptions, ToolsProvider, UserOf } from './handler.js';
+} from './serve/handler.js';
+export type { CatalogEntry, ChatHandlerOptions, RequestLimits, ToolsHandlerOptions, ToolsProvider, UserOf } from './serve/handler.js';
 export { checkOrigin } from './http/originPolicy.js';
 export { readJsonBody } from './http/readJsonBody.js';
 export type { BodyFailure, BodyScan } from './http/readJsonBody.js';
@@ -21,7 +21,7 @@ export { DEFAULT_RUNS_PER_OWNER } from './http/runsPerOwner.js';
 export type { RunsPerOwnerOptions } from './http/runsPerOwner.js';
 export { DEFAULT_RUN_BUDGET } from './resumable/runBudget.js';
 export type { RunBudgetOptions } from './resumable/runBudget.js';
-export { ChatRequestError } from './history.js';
+export { ChatRequestError } from './errors/chatRequestError.js';
 export type { ChatStore, GrantStore, ServerStore, StoredGrant } from './store/serverStore.js';
 export type { CredentialStore } from './store/credentialStore.js';
 export { createMemoryCredentialStore } from './store/memoryCredentialStore.js';
@@ -64,17 +64,17 @@ export type {
   ProviderToolChanges,
   ProviderToolSearch,
   ToolTokenCounter,
-} from './model.js';
-export { toNodeListener } from './node.js';
-export type { FetchHandler } from './node.js';
-export { chatwireVitePlugin } from './vitePlugin.js';
-export type { ChatwireVitePluginOptions, FetchRoutes, VitePluginLike } from './vitePlugin.js';
+} from './model/chatModel.js';
+export { toNodeListener } from './serve/node.js';
+export type { FetchHandler } from './serve/node.js';
+export { chatwireVitePlugin } from './serve/vitePlugin.js';
+export type { ChatwireVitePluginOptions, FetchRoutes, VitePluginLike } from './serve/vitePlugin.js';
 export { closeWithServer } from './http/serverResources.js';
 export { withDefaultMount } from './http/defaultMount.js';
 export type { Closeable } from './http/serverResources.js';
-export { CallSigner } from './signing.js';
-export type { ApprovalIdParts } from './signing.js';
-export { EVENT_STREAM_HEADERS, toServerSentEventsResponse } from './sse.js';
+export { CallSigner } from './binding/signing.js';
+export type { ApprovalIdParts } from './binding/signing.js';
+export { EVENT_STREAM_HEADERS, toServerSentEventsResponse } from './http/sse.js';
 export { createScriptedModel } from './adapters/scripted/scriptedModel.js';
 export type { ScriptedModelOptions } from './adapters/scripted/scriptedModel.js';
 export { readCatalog } from './adapters/scripted/scriptContext.js';
@@ -105,9 +105,9 @@ export {
   jsonSystemTokens,
   jsonToolTokens,
   toolTokensFor,
-} from './tokens.js';
-export { ToolRegistry, toModelTool } from './toolRegistry.js';
-export type { RegisteredTool } from './toolRegistry.js';
+} from './model/tokens.js';
+export { ToolRegistry, toModelTool } from './tools/toolRegistry.js';
+export type { RegisteredTool } from './tools/toolRegistry.js';
 export { openaiCompatible, openAIToolTokens, toOpenAIMessages, toOpenAITools } from './adapters/openaiCompatible.js';
 export type { OpenAIChatMessage, OpenAICompatibleOptions, OpenAIFunctionTool, OpenAIUserContentPart } from './adapters/openaiCompatible.js';
 export { openaiResponses, toResponsesInput, toResponsesTools } from './adapters/openaiResponses.js';
@@ -155,14 +155,14 @@ export type {
   AiSdkProviderTool,
   AiSdkToolChoice,
 } from './adapters/aiSdk/specification.js';
-export { ProviderError } from './adapters/providerErrors.js';
-export type { ProviderErrorKind } from './adapters/providerErrors.js';
+export { ProviderError } from './errors/providerErrors.js';
+export type { ProviderErrorKind } from './errors/providerErrors.js';
 export { DEFAULT_POLICY_TIMEOUT_MS } from './approvals/approvalPolicy.js';
 export type { ApprovalPolicy, ApprovalPolicyContext, ApprovalVerdict, PolicyTool } from './approvals/approvalPolicy.js';
 export { DEFAULT_GRANT_TTL_MS, MAX_GRANT_ARGUMENTS_BYTES, MAX_GRANTS_PER_OWNER } from './approvals/grants.js';
 export type { GrantOptions } from './approvals/grants.js';
-export { createGrantsHandler } from './approvals/grantsHandler.js';
-export type { GrantList, GrantsHandlerOptions } from './approvals/grantsHandler.js';
+export { createGrantsHandler } from './serve/grantsHandler.js';
+export type { GrantList, GrantsHandlerOptions } from './serve/grantsHandler.js';
 export { createMemoryGrantStore } from './store/memoryGrantStore.js';
 export { NO_OWNER, ThreadStoreError } from './threads/threadStore.js';
 export type {
@@ -196,6 +196,6 @@ export { THREAD_STORED_EVENT } from '@chatwire/core';
 export type { ThreadStored as ThreadStoredValue } from '@chatwire/core';
 export { MAX_TITLE_LENGTH } from './threads/threadTitle.js';
 export { createRedisGrantStore } from './store/redisGrantStore.js';
-export type { TelemetryOptions } from './telemetry/telemetryOptions.js';
-export { writeRunRecords } from './records/runRecords.js';
-export type { RunRecordSink } from './records/runRecords.js';
+export type { TelemetryOptions } from './run/telemetryOptions.js';
+export { writeRunRecords } from './run/runRecords.js';
+export type { RunRecordSink } from './run/runRecords.js';

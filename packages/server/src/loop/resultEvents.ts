@@ -1,8 +1,8 @@
 import { EventType, type Event, type ToolCall, type ToolMessage } from '@ag-ui/core';
 import { createId, type ResultMetadata } from '@chatwire/core/shared';
 import { redactSecrets } from '../errors/redactSecrets.js';
-import { insertAfterCall } from '../history.js';
-import type { RunContext } from './runContext.js';
+import { insertAfterCall } from '../history/reviewHistory.js';
+import type { RunContext } from '../run/runContext.js';
 
 /** A signed TOOL_CALL_RESULT; the tool message it becomes joins the working history after its call. */
 export function resultEvent(context: RunContext, call: ToolCall, content: string, meta: ResultMetadata): Event {

@@ -15,8 +15,8 @@ import {
   type ThreadView,
 } from './threadStore.js';
 import { branchPointsOf, newestLeaf, pathTo } from './threadTree.js';
-import { markStored } from './storedMessages.js';
-import { keepStoredTokenCount, prepareStoredBranch, storedTokenCountOf } from '../tokens.js';
+import { markStored } from '../history/storedMessages.js';
+import { keepStoredTokenCount, prepareStoredBranch, storedTokenCountOf } from '../model/tokens.js';
 import { threadOwner } from '../store/grantOwners.js';
 import { memoryGrants } from '../store/memoryGrantStore.js';
 

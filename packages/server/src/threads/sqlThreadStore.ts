@@ -5,8 +5,8 @@ import { createSqlCredentialStore } from './sqlCredentialStore.js';
 import { createSqlGrantStore } from './sqlGrantStore.js';
 import { MIGRATION_LOCK, THREAD_MIGRATIONS } from './threadSchema.js';
 import { branchPointsOf, newestLeaf, pathTo } from './threadTree.js';
-import { markStored } from './storedMessages.js';
-import { keepStoredTokenCount, storedTokenCountOf } from '../tokens.js';
+import { markStored } from '../history/storedMessages.js';
+import { keepStoredTokenCount, storedTokenCountOf } from '../model/tokens.js';
 import {
   ThreadStoreError,
   type StoredMessage,

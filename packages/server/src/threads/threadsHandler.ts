@@ -5,7 +5,7 @@ import { checkHost, type HostPolicyOptions } from '../http/hostPolicy.js';
 import { checkOrigin, preflightResponse, withCors, type OriginPolicyOptions } from '../http/originPolicy.js';
 import { isJsonContentType, readJsonBody } from '../http/readJsonBody.js';
 import { grantStoreOf, type GrantOptions } from '../approvals/grants.js';
-import { storeOf } from '../loop/chatOptions.js';
+import { storeOf } from '../run/chatOptions.js';
 import { threadOwner } from '../store/grantOwners.js';
 import type { GrantStore, ServerStore } from '../store/serverStore.js';
 import { InvalidCursorError } from './threadCursor.js';

@@ -12,8 +12,8 @@ import {
   type ChatModel,
   type ThreadStore,
 } from '@chatwire/server';
-import { branchSummaryStats, storedPrefixOf, summarizeBranch } from '../../src/threads/branchSummary.js';
-import { branchFoldStats, countTextTokens } from '../../src/tokens.js';
+import { branchSummaryStats, storedPrefixOf, summarizeBranch } from '../../src/history/branchSummary.js';
+import { branchFoldStats, countTextTokens } from '../../src/model/tokens.js';
 import { interruptsOf, readEvents, runInput, user } from '../fixtures.js';
 import { chatRequest, refundOrder } from './threadsFixtures.js';
 

@@ -1,7 +1,7 @@
-import { checkHost, isLoopbackAddress, type HostPolicyOptions } from './http/hostPolicy.js';
-import { ADAPTER_ARRIVALS_PER_TURN, admitRequest, turnQueue } from './http/largeBodyTurns.js';
-import { arrivalPathOf, type ChatAnswer, type ChatArrival, type EventStreamAnswer } from './http/chatArrival.js';
-import { EVENT_STREAM_HEADERS, EventStreamChunks } from './sse.js';
+import { checkHost, isLoopbackAddress, type HostPolicyOptions } from '../http/hostPolicy.js';
+import { ADAPTER_ARRIVALS_PER_TURN, admitRequest, turnQueue } from '../http/largeBodyTurns.js';
+import { arrivalPathOf, type ChatAnswer, type ChatArrival, type EventStreamAnswer } from '../http/chatArrival.js';
+import { EVENT_STREAM_HEADERS, EventStreamChunks } from '../http/sse.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 
