@@ -31,8 +31,8 @@ import tseslint from 'typescript-eslint';
  *   re-exports, `import()` and type-level `import('...')` alike. A file in a folder the list does not
  *   name, or a loose file beside the entries, is an error too. ESLint's own `no-restricted-imports` and
  *   `no-restricted-syntax`, generated from the lists by `layerRules`: no plugin, and the message names
- *   the layer that was crossed. `packages/server/tests/layers.test.ts` lints fixtures against this
- *   config to prove the rules bite.
+ *   the layer that was crossed. `scripts/tests/layers.test.mjs` lints fixtures against this
+ *   config to prove the rules bite; `scripts/folderCycles.mjs` (dependency-cruiser) finds import cycles between folders.
  */
 
 /** packages/core/src's folders, lowest first (docs/architecture.md draws them). */
