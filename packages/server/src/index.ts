@@ -105,6 +105,7 @@ export type {
   ThreadStore,
   ThreadStoreErrorCode,
   ThreadSummary,
+  ThreadDetail,
   ThreadView,
 } from './threads/threadStore.js';
 export { createMemoryThreadStore } from './threads/memoryThreadStore.js';

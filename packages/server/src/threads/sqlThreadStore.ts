@@ -16,7 +16,7 @@ import {
   type ThreadRunRecord,
   type ThreadStore,
   type ThreadSummary,
-  type ThreadView,
+  type ThreadDetail,
 } from './threadStore.js';
 
 /** What the SQL thread store needs of a connection: PostgreSQL-style `$1` parameters, rows as objects. */
@@ -295,7 +295,7 @@ export function createSqlThreadStore(db: SqlDatabase): ThreadStore & Pick<Requir
     if (!result || result.owner !== owner) throw new ThreadStoreError('unknown-thread', `There is no thread '${threadId}'.`);
     return { parentSeq: result.parent_seq, added: parsed(result.added ?? []) };
   };
-  const view = async (session: SqlSession, row: ThreadRow & { active_leaf: string | null }): Promise<ThreadView> => {
+  const view = async (session: SqlSession, row: ThreadRow & { active_leaf: string | null }): Promise<ThreadDetail> => {
     const tree = await treeOf(session, row.id);
     const path = pathTo(row.active_leaf, (id) => tree.messages.get(id));
     return {
