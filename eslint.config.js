@@ -223,6 +223,29 @@ export default defineConfig(
     },
   },
   {
+    // MCP builds on the server's public entries too (zod stays allowed there: it reads the mcpServers configuration).
+    files: ['packages/mcp/src/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^@chatwire/server/(?!extension$)',
+              message:
+                "Import the server's public entries, @chatwire/server or @chatwire/server/extension (add a documented export if something is missing).",
+            },
+            {
+              group: ['@chatwire/*/src/*', '**/server/src/**', '../../server/**'],
+              message:
+                "Import the server's public entries, @chatwire/server or @chatwire/server/extension (add a documented export if something is missing).",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['**/*.{js,mjs}', 'examples/**', 'bench/peers/**'],
     extends: [tseslint.configs.disableTypeChecked],
     languageOptions: { parserOptions: { projectService: false } },

@@ -86,6 +86,21 @@ describe('the server layer rule (SERVER_LAYERS in eslint.config.js)', () => {
   });
 });
 
+describe('the packages built on the server (code-mode, mcp) import only its public entries', () => {
+  it('reports /testing and a path into its sources, and accepts @chatwire/server and /extension', async () => {
+    for (const file of ['packages/code-mode/src/layerFixture.ts', 'packages/mcp/src/layerFixture.ts']) {
+      for (const code of [
+        "export { argumentsFromText } from '@chatwire/server/testing';\n",
+        "export { chat } from '../../server/src/loop/chat.js';\n",
+      ]) {
+        expect(await layerMessages(file, code), `${file}: ${code}`).toHaveLength(1);
+      }
+      const allowed = "export { chat } from '@chatwire/server';\nexport { extendTools } from '@chatwire/server/extension';\n";
+      expect(await layerMessages(file, allowed), file).toEqual([]);
+    }
+  });
+});
+
 describe('folder cycles (scripts/folderCycles.mjs, dependency-cruiser)', () => {
   let fixture = '';
   beforeAll(async () => {
