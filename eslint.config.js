@@ -24,11 +24,15 @@ import tseslint from 'typescript-eslint';
  * - bench/peers/ (the benchmarks beside the AI SDK, TanStack AI and Mastra) likewise: the peers that
  *   need Node 22 live in its own install, made by the benchmark commands; `npm run typecheck:bench`
  *   typechecks it there.
- * - Core's folders are layers with one direction (`CORE_LAYERS`, lowest first): a module imports
- *   its own folder and the folders below it, never one above, never an entry file (`index.ts`,
- *   `shared.ts`, `wire.ts` at `src/`), in static imports, re-exports, `import()` and type-level
- *   `import('...')` alike. ESLint's own `no-restricted-imports` and `no-restricted-syntax`, generated
- *   from the list: no plugin, and the message names the layer that was crossed.
+ * - Core's and the server's folders are layers with one direction (`CORE_LAYERS`, `SERVER_LAYERS`,
+ *   lowest first): a module imports its own folder and the folders below it, never one above, never
+ *   an entry file at `src/` (core: `index.ts`, `shared.ts`, `wire.ts`, `mcpApps.ts`; server:
+ *   `index.ts`, `extension.ts`, `testing.ts`), never its own package by name, in static imports,
+ *   re-exports, `import()` and type-level `import('...')` alike. A file in a folder the list does not
+ *   name, or a loose file beside the entries, is an error too. ESLint's own `no-restricted-imports` and
+ *   `no-restricted-syntax`, generated from the lists by `layerRules`: no plugin, and the message names
+ *   the layer that was crossed. `scripts/tests/layers.test.mjs` lints fixtures against this
+ *   config to prove the rules bite; `scripts/folderCycles.mjs` (dependency-cruiser) finds import cycles between folders.
  */
 
 /** packages/core/src's folders, lowest first (docs/architecture.md draws them). */
@@ -46,27 +50,112 @@ export const CORE_LAYERS = [
   'threads',
 ];
 
-/** One config block per layer: what it may not import. */
-const coreLayerRules = CORE_LAYERS.map((layer, index) => {
-  const above = CORE_LAYERS.slice(index + 1);
-  const message = `packages/core/src/${layer} is below ${above.join(', ') || 'the entries'}: it may import only ${CORE_LAYERS.slice(0, index + 1).join(', ')} (see CORE_LAYERS in eslint.config.js).`;
-  const upward = above.length > 0 ? `^(?:\\.\\./)+(?:${above.join('|')})(?:/|$)` : undefined;
-  const entry = '^(?:\\.\\./)+[^./][^/]*\\.[jt]s$';
-  const self = '^@chatwire/core(?:/|$)';
-  const sources = [upward, entry, self].filter(Boolean);
-  // esquery's regular expressions end at the first '/', so a slash inside is written \u002F.
-  const bySource = `/${sources.join('|').replaceAll('/', '\\u002F')}/`;
-  return {
-    files: [`packages/core/src/${layer}/**/*.ts`],
+/**
+ * packages/server/src's folders, lowest first (docs/architecture.md draws them). Only the entries
+ * (`index.ts`, `extension.ts`, `testing.ts`) sit at src/, and nothing inside imports them.
+ */
+export const SERVER_LAYERS = [
+  'binding',
+  'errors',
+  'store',
+  'attachments',
+  'http',
+  'input',
+  'history',
+  'model',
+  'tools',
+  'extensions',
+  'discovery',
+  'adapters',
+  'approvals',
+  'run',
+  'telemetry',
+  'resumable',
+  'threads',
+  'loop',
+  'serve',
+];
+
+/** What packages/server/src and packages/code-mode/src may not import, besides the layers. */
+const serverPaths = [
+  {
+    name: 'zod',
+    message: "Use Standard Schema or core's jsonSchema(): @chatwire/server and @chatwire/code-mode do not depend on zod.",
+  },
+  { name: '@ag-ui/core/schemas', message: 'Its schemas need zod; the server checks a RunAgentInput with http/readRunInput.ts.' },
+];
+
+// esquery's regular expressions end at the first '/', so a slash inside is written \u002F.
+const esqueryRegex = (sources) => `/${sources.join('|').replaceAll('/', '\\u002F')}/`;
+
+/**
+ * One config block per layer of a package's src/ (what it may not import: a folder above, an entry,
+ * the package itself by name), plus one that refuses a file in a folder the list does not name and
+ * one that refuses a loose file beside the entries.
+ */
+function layerRules({ src, layers, entries, self, paths = [] }) {
+  const blocks = layers.map((layer, index) => {
+    const above = layers.slice(index + 1);
+    const message = `${src}/${layer} is below ${above.join(', ') || 'the entries'}: it may import only ${layers.slice(0, index + 1).join(', ')} (see the layer list in eslint.config.js).`;
+    const upward = above.length > 0 ? `^(?:\\.\\./)+(?:${above.join('|')})(?:/|$)` : undefined;
+    const entry = `^(?:\\.\\./)+(?:${entries.join('|')})\\.[jt]s$`;
+    const selfImport = `^${self}(?:/|$)`;
+    const sources = [upward, entry, selfImport].filter(Boolean);
+    const bySource = esqueryRegex(sources);
+    return {
+      files: [`${src}/${layer}/**/*.ts`],
+      rules: {
+        'no-restricted-imports': ['error', { paths, patterns: sources.map((regex) => ({ regex, message })) }],
+        'no-restricted-syntax': [
+          'error',
+          { selector: `ImportExpression[source.value=${bySource}]`, message },
+          { selector: `TSImportType[argument.literal.value=${bySource}]`, message },
+        ],
+      },
+    };
+  });
+  const unlisted = {
+    files: [`${src}/*/**/*.ts`],
+    ignores: layers.map((layer) => `${src}/${layer}/**`),
     rules: {
-      'no-restricted-imports': ['error', { patterns: sources.map((regex) => ({ regex, message })) }],
       'no-restricted-syntax': [
         'error',
-        { selector: `ImportExpression[source.value=${bySource}]`, message },
-        { selector: `TSImportType[argument.literal.value=${bySource}]`, message },
+        {
+          selector: 'Program',
+          message: `This folder is not a layer: add it to the layer list of ${src} in eslint.config.js, or move the file into one.`,
+        },
       ],
     },
   };
+  const loose = {
+    files: [`${src}/*.ts`],
+    ignores: entries.map((entry) => `${src}/${entry}.ts`),
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'Program',
+          message: `Only the entries (${entries.join(', ')}) sit at ${src}/: move this file into the folder (layer) it belongs to.`,
+        },
+      ],
+    },
+  };
+  return [...blocks, unlisted, loose];
+}
+
+const coreLayerRules = layerRules({
+  src: 'packages/core/src',
+  layers: CORE_LAYERS,
+  entries: ['index', 'shared', 'wire', 'mcpApps'],
+  self: '@chatwire/core',
+});
+
+const serverLayerRules = layerRules({
+  src: 'packages/server/src',
+  layers: SERVER_LAYERS,
+  entries: ['index', 'extension', 'testing'],
+  self: '@chatwire/server',
+  paths: serverPaths,
 });
 
 export default defineConfig(
@@ -107,25 +196,49 @@ export default defineConfig(
     },
   },
   ...coreLayerRules,
+  ...serverLayerRules,
   {
-    // Code Mode builds on the server's public entry only, and neither package forces a schema library on an app:
+    // Code Mode builds on the server's public entries only, and neither package forces a schema library on an app:
     // no zod, and not @ag-ui/core/schemas (zod is an optional peer of @ag-ui/core, needed only by that entry).
-    files: ['packages/server/src/**', 'packages/code-mode/src/**'],
+    files: ['packages/code-mode/src/**'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
-          paths: [
-            {
-              name: 'zod',
-              message: "Use Standard Schema or core's jsonSchema(): @chatwire/server and @chatwire/code-mode do not depend on zod.",
-            },
-            { name: '@ag-ui/core/schemas', message: 'Its schemas need zod; the server checks a RunAgentInput with http/readRunInput.ts.' },
-          ],
+          paths: serverPaths,
           patterns: [
             {
-              group: ['@chatwire/server/*', '@chatwire/*/src/*', '**/server/src/**', '../../server/**'],
-              message: "Import the server's public entry, @chatwire/server (add a documented export if something is missing).",
+              regex: '^@chatwire/server/(?!extension$)',
+              message:
+                "Import the server's public entries, @chatwire/server or @chatwire/server/extension (add a documented export if something is missing).",
+            },
+            {
+              group: ['@chatwire/*/src/*', '**/server/src/**', '../../server/**'],
+              message:
+                "Import the server's public entries, @chatwire/server or @chatwire/server/extension (add a documented export if something is missing).",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // MCP builds on the server's public entries too (zod stays allowed there: it reads the mcpServers configuration).
+    files: ['packages/mcp/src/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^@chatwire/server/(?!extension$)',
+              message:
+                "Import the server's public entries, @chatwire/server or @chatwire/server/extension (add a documented export if something is missing).",
+            },
+            {
+              group: ['@chatwire/*/src/*', '**/server/src/**', '../../server/**'],
+              message:
+                "Import the server's public entries, @chatwire/server or @chatwire/server/extension (add a documented export if something is missing).",
             },
           ],
         },

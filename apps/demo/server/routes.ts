@@ -22,8 +22,8 @@ import {
   type ThreadStore,
   type DiscoveryOptions,
   type FetchHandler,
-  type ScriptRule,
 } from '@chatwire/server';
+import type { ScriptRule } from '@chatwire/server/testing';
 import { createMcpAuthHandler, type McpServers } from '@chatwire/mcp';
 import { DISCOVER_TOOLS, EXECUTE_TYPESCRIPT } from '@chatwire/code-mode';
 import { browserToolDefinitions } from '../shared/catalog.ts';

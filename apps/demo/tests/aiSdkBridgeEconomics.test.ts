@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ModelCallUsage } from '@chatwire/core';
-import { aiSdkModel, jsonToolTokens, type ChatModel } from '@chatwire/server';
+import { aiSdkModel, type ChatModel } from '@chatwire/server';
+import { jsonToolTokens } from '@chatwire/server/extension';
 import { browserToolDefinitions } from '../shared/catalog.ts';
 import { createServerTools } from '../server/toolImplementations.ts';
 import { asLanguageModelV3 } from '../../../packages/server/tests/aiSdk/scriptedLanguageModel.ts';

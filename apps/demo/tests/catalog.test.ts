@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { type AnyTool, type ServerTool } from '@chatwire/core';
 import { validateToolInput, validateToolOutput } from '@chatwire/core/shared';
-import { argumentsFromText } from '@chatwire/server';
+import { argumentsFromText } from '@chatwire/server/testing';
 import { browserToolDefinitions, catalog, serverToolDefinitions } from '../shared/catalog.ts';
 import { createServerTools, serverTools } from '../server/toolImplementations.ts';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Message } from '@ag-ui/core';
 import { DISCOVERY_TOOL_NAME, type AnyTool, type ConversationUsage } from '@chatwire/core';
 import { CACHED_INPUT_PRICE, addModelCall } from '@chatwire/core/wire';
-import { countRequestTokens, countTextTokens, jsonToolTokens, toModelTool } from '@chatwire/server';
+import { countRequestTokens, countTextTokens, jsonToolTokens, toModelTool } from '@chatwire/server/extension';
 import { browserToolDefinitions, catalog as demoCatalog } from '../shared/catalog.ts';
 import { createServerTools } from '../server/toolImplementations.ts';
 import { converse, type Received, type Run } from './economicsConversation.ts';

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import type { Message } from '@ag-ui/core';
 import { DISCOVERY_TOOL_NAME, type AnyTool } from '@chatwire/core';
 import {
-  countRequestTokens,
   createChatHandler,
   createScriptedModel,
   type ChatModel,
@@ -10,6 +9,7 @@ import {
   type ModelRequest,
   type ScriptedModelOptions,
 } from '@chatwire/server';
+import { countRequestTokens } from '@chatwire/server/extension';
 import { browserToolDefinitions } from '../shared/catalog.ts';
 import { demoRules } from '../server/routes.ts';
 import { createServerTools } from '../server/toolImplementations.ts';

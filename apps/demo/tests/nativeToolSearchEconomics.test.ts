@@ -1,16 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Event, Message } from '@ag-ui/core';
 import { DISCOVERY_TOOL_NAME, type ModelCallUsage } from '@chatwire/core';
-import {
-  anthropic,
-  chat,
-  countTextTokens,
-  openaiCompatible,
-  openaiResponses,
-  toModelTool,
-  type ChatModel,
-  type DiscoveryOptions,
-} from '@chatwire/server';
+import { anthropic, chat, openaiCompatible, openaiResponses, type ChatModel, type DiscoveryOptions } from '@chatwire/server';
+import { countTextTokens, toModelTool } from '@chatwire/server/extension';
 import { browserToolDefinitions, catalog } from '../shared/catalog.ts';
 import { createServerTools } from '../server/toolImplementations.ts';
 import { applyEvents, collect, user } from '../../../packages/server/tests/fixtures.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ThreadPage, ThreadView } from '@chatwire/server';
+import type { ThreadPage, ThreadDetail } from '@chatwire/server';
 import { createDemoRoutes, threadsFromEnv } from '../server/routes.ts';
 import { startPostgres, type PostgresServer } from '../../../packages/server/tests/threads/postgresServer.ts';
 
@@ -41,7 +41,7 @@ describe('the demo keeps threads', () => {
       const second = createDemoRoutes({ delayMs: 0, threads: other });
       const list = (await (await call(second, '/api/threads')).json()) as ThreadPage;
       expect(list.threads).toEqual([expect.objectContaining({ id: 'demo_pg', title: 'hello from the demo' })]);
-      const view = (await (await call(second, '/api/threads/demo_pg')).json()) as ThreadView;
+      const view = (await (await call(second, '/api/threads/demo_pg')).json()) as ThreadDetail;
       expect(view.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
     } finally {
       await Promise.all([threads.close(), other.close()]);

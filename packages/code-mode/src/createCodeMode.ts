@@ -1,7 +1,7 @@
 import type { Message } from '@ag-ui/core';
 import { jsonSchema, toolDefinition, type AnyTool, type ServerTool } from '@chatwire/core';
 import { type CatalogDetail } from '@chatwire/core/shared';
-import { extendTools } from '@chatwire/server';
+import { extendTools } from '@chatwire/server/extension';
 import { answerDiscovery, type DiscoverToolsOutput } from './discovery/answerDiscovery.js';
 import { discoveredInConversation } from './discovery/discoveredInConversation.js';
 import { CodeModeError } from './errors.js';

@@ -1,6 +1,7 @@
 import { EventType, type Event } from '@ag-ui/core';
 import { toolDefinition } from '@chatwire/core';
-import { chat, createChatHandler, createScriptedModel, type ScriptRule } from '@chatwire/server';
+import { chat, createChatHandler, createScriptedModel } from '@chatwire/server';
+import type { ScriptRule } from '@chatwire/server/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {

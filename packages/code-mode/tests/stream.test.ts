@@ -1,6 +1,7 @@
 import { EventType, type CustomEvent, type Event } from '@ag-ui/core';
 import { ChatClient, fetchServerSentEvents, type ModelCallUsage, type ToolCallPart } from '@chatwire/core';
-import { chat, createChatHandler, createScriptedModel, type ScriptRule } from '@chatwire/server';
+import { chat, createChatHandler, createScriptedModel } from '@chatwire/server';
+import type { ScriptRule } from '@chatwire/server/testing';
 import { countTokens } from 'gpt-tokenizer';
 import { afterAll, describe, expect, it } from 'vitest';
 import { codeModeEvents, readCodeModeUsage, type CodeModeEventValues } from '../src/client.js';

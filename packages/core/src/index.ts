@@ -111,14 +111,7 @@ export { clientDiscovery } from './discovery/clientManaged.js';
 export type { ClientDiscovery, ClientDiscoveryOptions, DiscoveryCatalogOptions } from './discovery/clientManaged.js';
 export { fetchToolCatalog } from './transport/fetchToolCatalog.js';
 export { createThreadsClient, ThreadsError } from './threads/threadsClient.js';
-export type {
-  BranchPoint,
-  ListThreadsOptions,
-  ThreadDetail,
-  ThreadPage,
-  ThreadsClient,
-  ThreadsClientOptions,
-  ThreadSummary,
-} from './threads/threadsClient.js';
+export type { ListThreadsOptions, ThreadsClient, ThreadsClientOptions } from './threads/threadsClient.js';
+export type { BranchPoint, ThreadDetail, ThreadPage, ThreadSummary } from './threads/threadWire.js';
 export { branchAt, switchBranch, threadMessages, wireIdOf } from './threads/branches.js';
 export type { BranchableChat, BranchView } from './threads/branches.js';

@@ -130,3 +130,5 @@ export type {
   DevtoolsViewInput,
   DevtoolsViewModule,
 } from './inspection/devtoolsViews.js';
+/** The threads endpoint's wire shapes (`GET /api/threads`, `GET /api/threads/:id`), written by the server, read by the client. */
+export type { BranchPoint, ThreadDetail, ThreadPage, ThreadSummary } from './threads/threadWire.js';

@@ -9,7 +9,8 @@ import {
   type ToolProgress,
 } from '@chatwire/core';
 import { validateWithSchema, withoutDialect, type ToolServerEvent, type ToolServerStatus } from '@chatwire/core/shared';
-import { closeWithServer, extendTools, redactSecrets, toolTokensFor, type ToolApp, type ToolTokenCounter } from '@chatwire/server';
+import { closeWithServer, type ToolTokenCounter } from '@chatwire/server';
+import { extendTools, redactSecrets, toolTokensFor, type ToolApp } from '@chatwire/server/extension';
 import { McpAuth, type McpAuthOptions } from './auth/mcpAuth.js';
 import { UserServers, type UserServerStatus } from './auth/userServers.js';
 import {

@@ -5,11 +5,11 @@ import {
   createChatHandler,
   createScriptedModel,
   createToolsHandler,
-  validateChatRequest,
   type ChatModel,
   type ChatOptions,
   type ModelTool,
 } from '@chatwire/server';
+import { validateChatRequest } from '@chatwire/server/extension';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyEvents, collect, interruptsOf, readEvents, runInput, user } from '../../server/tests/fixtures.js';
 import { readResultMetadata } from '@chatwire/core/wire';

@@ -37,7 +37,11 @@ import { z } from 'zod';
 import { toolDefinition } from '@chatwire/core';
 import * as chatwireServer from '@chatwire/server';
 import { createChatHandler, createScriptedModel, type ThreadStore } from '@chatwire/server';
-import { CallSigner } from '../src/signing.js';
+import type { CallSigner as Signer } from '@chatwire/server/extension';
+
+// CallSigner is in @chatwire/server/extension; a BENCH_BASELINE checkout from before the entries split has it in the
+// app entry (its package.json has no ./extension), so the import falls back to that.
+const { CallSigner } = (await import('@chatwire/server/extension').catch(() => chatwireServer)) as { CallSigner: typeof Signer };
 
 const median = (values: readonly number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -184,7 +188,7 @@ async function concurrentCell(
 }
 
 /** A history of `count` messages (user, assistant call, signed server result, assistant text), unique by `tag`. */
-function historyOf(count: number, threadId: string, signer: CallSigner, tag: string) {
+function historyOf(count: number, threadId: string, signer: Signer, tag: string) {
   const messages: unknown[] = [];
   for (let i = 0; messages.length < count; i++) {
     const text = `note ${i} (${tag}) about the weather in Paris`;

@@ -8,17 +8,13 @@ import {
   aiSdkModel,
   createChatHandler,
   createScriptedModel,
-  toAiSdkPrompt,
-  toAiSdkTools,
-  toModelTool,
   type AiSdkCallOptions,
-  type AiSdkFunctionTool,
-  type AiSdkPromptMessage,
   type ChatModel,
   type DiscoveryOptions,
   type ModelRequest,
   type ModelTool,
 } from '@chatwire/server';
+import { toAiSdkPrompt, toAiSdkTools, toModelTool, type AiSdkFunctionTool, type AiSdkPromptMessage } from '@chatwire/server/extension';
 import { asLanguageModelV3 } from './aiSdk/scriptedLanguageModel.js';
 import { clientFor } from './fixtures.js';
 import { JsonText, addTools, scriptedSerialisation, tokensOf, within, type Serialised } from './sentTokens.js';

@@ -2,7 +2,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { toolDefinition } from '@chatwire/core';
 import { readResultMetadata } from '@chatwire/core/wire';
-import { extendTools, type ApprovalPolicyContext } from '@chatwire/server';
+import type { ApprovalPolicyContext } from '@chatwire/server';
+import { extendTools } from '@chatwire/server/extension';
 import { approvalServer, decisionsOf, interruptsOf, say } from './approvalFlows.js';
 import { user } from './fixtures.js';
 

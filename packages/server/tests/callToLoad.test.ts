@@ -4,16 +4,9 @@ import { z } from 'zod';
 import { DISCOVERY_TOOL_NAME, toolDefinition, type ModelCallUsage } from '@chatwire/core';
 import { discoveredToolsInWire, unavailableError } from '@chatwire/core/shared';
 import { readResultMetadata } from '@chatwire/core/wire';
-import {
-  chat,
-  countRequestTokens,
-  countDiscoveryRoundTrips,
-  createScriptedModel,
-  type ChatModel,
-  type ChatOptions,
-  type ModelRequest,
-  type ScriptRule,
-} from '@chatwire/server';
+import { chat, createScriptedModel, type ChatModel, type ChatOptions, type ModelRequest } from '@chatwire/server';
+import { countRequestTokens, countDiscoveryRoundTrips } from '@chatwire/server/extension';
+import type { ScriptRule } from '@chatwire/server/testing';
 import { applyEvents, collect, interruptsOf, user } from './fixtures.js';
 
 const track = vi.fn(async ({ trackingNumber }: { trackingNumber: string }) => ({ trackingNumber, status: 'in transit' }));

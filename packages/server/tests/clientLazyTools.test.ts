@@ -11,14 +11,8 @@ import {
   type ToolContext,
 } from '@chatwire/core';
 import { discoveredToolsInWire, loadingFailure, selfCorrectionError, toolCallParts } from '@chatwire/core/shared';
-import {
-  createChatHandler,
-  createScriptedModel,
-  type ChatModel,
-  type DiscoveryOptions,
-  type ModelTool,
-  type ScriptRule,
-} from '@chatwire/server';
+import { createChatHandler, createScriptedModel, type ChatModel, type DiscoveryOptions, type ModelTool } from '@chatwire/server';
+import type { ScriptRule } from '@chatwire/server/testing';
 import { clientFor } from './fixtures.js';
 import { sentToolTokens } from './sentTokens.js';
 import { createPlainAgUiServer } from './plainAgUiServer.js';

@@ -2,7 +2,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { toolDefinition, type AnyTool, type ChatClient, type ToolCallPart } from '@chatwire/core';
 import { toolCallParts } from '@chatwire/core/shared';
-import { createChatHandler, createScriptedModel, type ScriptRule } from '@chatwire/server';
+import { createChatHandler, createScriptedModel } from '@chatwire/server';
+import type { ScriptRule } from '@chatwire/server/testing';
 import { clientFor, deferred, whenSnapshot } from './fixtures.js';
 
 const showBanner = toolDefinition({

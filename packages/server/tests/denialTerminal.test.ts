@@ -3,7 +3,7 @@ import type { Message } from '@ag-ui/core';
 import { z } from 'zod';
 import { toolDefinition } from '@chatwire/core';
 import { readResultMetadata } from '@chatwire/core/wire';
-import { toAnthropicRequest, toOpenAIMessages, type AnthropicMessage, type OpenAIChatMessage } from '@chatwire/server';
+import { toAnthropicRequest, toOpenAIMessages, type AnthropicMessage, type OpenAIChatMessage } from '@chatwire/server/extension';
 import { approvalServer, interruptsOf, say } from './approvalFlows.js';
 import { user } from './fixtures.js';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createMemoryStore, DEFAULT_LIMITS, DEFAULT_REQUEST_LIMITS, type ChatStore, type ServerStore } from '@chatwire/server';
+import { createMemoryStore, type ChatStore, type ServerStore } from '@chatwire/server';
+import { DEFAULT_LIMITS, DEFAULT_REQUEST_LIMITS } from '@chatwire/server/extension';
 
 describe('renamed exports keep their former names as deprecated aliases', () => {
   it('DEFAULT_LIMITS is DEFAULT_REQUEST_LIMITS, with the limits the docs state', () => {

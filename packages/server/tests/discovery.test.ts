@@ -4,17 +4,9 @@ import { z } from 'zod';
 import { DISCOVERY_TOOL_NAME, toolDefinition, type ModelCallUsage } from '@chatwire/core';
 import { createCompactionMarker, selfCorrectionError } from '@chatwire/core/shared';
 import { readResultMetadata } from '@chatwire/core/wire';
-import {
-  chat,
-  createScriptedModel,
-  jsonToolTokens,
-  toModelTool,
-  type ChatModel,
-  type ChatOptions,
-  type ModelRequest,
-  type ModelTool,
-  type ScriptRule,
-} from '@chatwire/server';
+import { chat, createScriptedModel, type ChatModel, type ChatOptions, type ModelRequest, type ModelTool } from '@chatwire/server';
+import { jsonToolTokens, toModelTool } from '@chatwire/server/extension';
+import type { ScriptRule } from '@chatwire/server/testing';
 import { applyEvents, collect, user } from './fixtures.js';
 import { scriptedSerialisation, sentToolTokens, tokensOf, within } from './sentTokens.js';
 

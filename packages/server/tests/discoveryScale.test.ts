@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Event } from '@ag-ui/core';
 import { DISCOVERY_TOOL_NAME, toolDefinition, type AnyTool } from '@chatwire/core';
-import { chat, createScriptedModel, jsonToolTokens, type ChatModel, type DiscoveryOptions, type ModelTool } from '@chatwire/server';
+import { chat, createScriptedModel, type ChatModel, type DiscoveryOptions, type ModelTool } from '@chatwire/server';
+import { jsonToolTokens } from '@chatwire/server/extension';
 import { collect, user } from './fixtures.js';
 
 /**

@@ -4,16 +4,8 @@ import { z } from 'zod';
 import { DISCOVERY_TOOL_NAME, toolDefinition } from '@chatwire/core';
 import { createToolSearch, DISCOVERY_NOTE, type ToolCatalog } from '@chatwire/core/shared';
 import { readResultMetadata } from '@chatwire/core/wire';
-import {
-  chat,
-  createScriptedModel,
-  createToolsHandler,
-  type ChatModel,
-  type DiscoveryOptions,
-  type ModelTool,
-  type ScriptReply,
-  type ScriptRule,
-} from '@chatwire/server';
+import { chat, createScriptedModel, createToolsHandler, type ChatModel, type DiscoveryOptions, type ModelTool } from '@chatwire/server';
+import type { ScriptReply, ScriptRule } from '@chatwire/server/testing';
 import { applyEvents, collect, user } from './fixtures.js';
 
 // ---------------------------------------------------------------------------------------------

@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { Event } from '@ag-ui/core';
 import { z } from 'zod';
 import { toolDefinition, type ModelCallUsage } from '@chatwire/core';
-import { chat, createScriptedModel, extendTools, extensionOf, type ChatwireNamespace, type ScriptRule } from '@chatwire/server';
+import { chat, createScriptedModel } from '@chatwire/server';
+import { extendTools, extensionOf, type ChatwireNamespace } from '@chatwire/server/extension';
+import type { ScriptRule } from '@chatwire/server/testing';
 import { collect, user } from './fixtures.js';
 
 /**

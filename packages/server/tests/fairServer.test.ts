@@ -2,14 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { EventType, type Event } from '@ag-ui/core';
 import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import {
-  createChatHandler,
-  createScriptedModel,
-  toNodeListener,
-  toServerSentEventsResponse,
-  type ChatModel,
-  type ModelChunk,
-} from '@chatwire/server';
+import { createChatHandler, createScriptedModel, toNodeListener, type ChatModel, type ModelChunk } from '@chatwire/server';
+import { toServerSentEventsResponse } from '@chatwire/server/extension';
 import { readServerSentEvents } from '@chatwire/core/wire';
 import { runInput, user } from './fixtures.js';
 import { turnQueue } from '../src/http/largeBodyTurns.js';

@@ -3,9 +3,10 @@ import { countTokens } from 'gpt-tokenizer';
 import { z } from 'zod';
 import type { Message } from '@ag-ui/core';
 import { toolDefinition } from '@chatwire/core';
-import { countRequestTokens, countableMessage, createChatHandler, createScriptedModel } from '@chatwire/server';
-import { CallSigner, signatureStats } from '../src/signing.js';
-import { tokenCountStats } from '../src/tokens.js';
+import { createChatHandler, createScriptedModel } from '@chatwire/server';
+import { countRequestTokens, countableMessage } from '@chatwire/server/extension';
+import { CallSigner, signatureStats } from '../src/binding/signing.js';
+import { tokenCountStats } from '../src/model/tokens.js';
 import { readEvents, runInput, user } from './fixtures.js';
 import { signedNoteExchange } from './signedNotes.js';
 

@@ -2,17 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { Event, Message } from '@ag-ui/core';
 import { z } from 'zod';
 import { MCP_APP_EVENT, toolDefinition, type AnyTool, type McpAppCallRequest } from '@chatwire/core';
-import {
-  chat,
-  createChatHandler,
-  createScriptedModel,
-  extendTools,
-  type ChatModel,
-  type ChatOptions,
-  type ModelRequest,
-  type ScriptRule,
-  type ToolApp,
-} from '@chatwire/server';
+import { chat, createChatHandler, createScriptedModel, type ChatModel, type ChatOptions, type ModelRequest } from '@chatwire/server';
+import { extendTools, type ToolApp } from '@chatwire/server/extension';
+import type { ScriptRule } from '@chatwire/server/testing';
 import { applyEvents, collect, readEvents, runInput, user } from './fixtures.js';
 
 /**

@@ -3,14 +3,9 @@ import { countToolList as coreCountToolList, discoveryUsage, parseToolArguments,
 import { splitWords } from '@chatwire/core/wire';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import {
-  countToolList as serverCountToolList,
-  createScriptedModel,
-  nameParts,
-  type ChatModel,
-  type ModelChunk,
-  type ModelTool,
-} from '../src/index.js';
+import { createScriptedModel, type ChatModel, type ModelChunk, type ModelTool } from '../src/index.js';
+import { countToolList as serverCountToolList } from '../src/extension.js';
+import { nameParts } from '../src/testing.js';
 import { toolInputOf } from '../src/adapters/toolInputOf.js';
 import { approvalServer } from './approvalFlows.js';
 import { interruptsOf, user } from './fixtures.js';

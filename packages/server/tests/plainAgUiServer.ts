@@ -1,5 +1,6 @@
 import { EventType, type Event, type Message, type RunAgentInput } from '@ag-ui/core';
-import { toServerSentEventsResponse, type ChatModel, type ModelTool } from '@chatwire/server';
+import type { ChatModel, ModelTool } from '@chatwire/server';
+import { toServerSentEventsResponse } from '@chatwire/server/extension';
 
 /**
  * A minimal plain AG-UI server that knows nothing of Chatwire: it hands every frontend tool of the

@@ -2,11 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { countTokens } from 'gpt-tokenizer';
 import type { Event, Message } from '@ag-ui/core';
 import { toolDefinition } from '@chatwire/core';
-import { chat, countRequestTokens, createScriptedModel } from '@chatwire/server';
+import { chat, createScriptedModel } from '@chatwire/server';
+import { countRequestTokens } from '@chatwire/server/extension';
 import { z } from 'zod';
-import { countSegments, joinedTokensDifference, segmentCountStats, segmentTokensBetween } from '../src/requests/segmentTokens.js';
-import { plainSegmentTokens } from '../src/requests/plainSegmentTokens.js';
-import { jsonRequestSegments } from '../src/requests/requestSegments.js';
+import { countSegments, joinedTokensDifference, segmentCountStats, segmentTokensBetween } from '../src/model/segmentTokens.js';
+import { plainSegmentTokens } from '../src/model/plainSegmentTokens.js';
+import { jsonRequestSegments } from '../src/model/requestSegments.js';
 import { collect, user } from './fixtures.js';
 
 /*

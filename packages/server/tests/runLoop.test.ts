@@ -4,7 +4,8 @@ import type { Event, Message } from '@ag-ui/core';
 import { z } from 'zod';
 import { DISCOVERY_TOOL_NAME, toolDefinition, type ToolContext } from '@chatwire/core';
 import { toWireTool } from '@chatwire/core/shared';
-import { chat, createChatHandler, createMemoryStore, createScriptedModel, type ScriptRule } from '@chatwire/server';
+import { chat, createChatHandler, createMemoryStore, createScriptedModel } from '@chatwire/server';
+import type { ScriptRule } from '@chatwire/server/testing';
 import { applyEvents, collect, interruptsOf, readEvents, runInput, user } from './fixtures.js';
 
 /** A scripted model that answers `when` with the given calls (arguments as JSON or verbatim text). */

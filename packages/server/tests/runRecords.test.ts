@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { toolDefinition, type ModelCallUsage } from '@chatwire/core';
 import { readChatRecord, type ChatRecord } from '@chatwire/core/shared';
 import { chat, createScriptedModel, writeRunRecords, type ChatOptions } from '@chatwire/server';
-import { recordedRun } from '../src/records/runRecords.js';
+import { recordedRun } from '../src/run/runRecords.js';
 import { collect, deferred, user } from './fixtures.js';
 
 const tools = [

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { toolDefinition } from '@chatwire/core';
-import { argumentsFromText, createChatHandler, createScriptedModel } from '@chatwire/server';
+import { createChatHandler, createScriptedModel } from '@chatwire/server';
+import { argumentsFromText } from '@chatwire/server/testing';
 import { describeResult } from '../src/adapters/scripted/describeResult.js';
 import { clientFor } from './fixtures.js';
 

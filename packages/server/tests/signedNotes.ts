@@ -1,5 +1,5 @@
 import type { Message, ToolCall } from '@ag-ui/core';
-import type { CallSigner } from '../src/signing.js';
+import type { CallSigner } from '../src/binding/signing.js';
 
 /**
  * One exchange of the history tests' `noteDown` server tool in `threadId`: the user's request, the

@@ -3,12 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { toolDefinition } from '@chatwire/core';
 import { createChatHandler, createScriptedModel, type ChatModel } from '@chatwire/server';
-import { historyReviewStats } from '../src/history.js';
+import { historyReviewStats } from '../src/history/reviewHistory.js';
 import { knownMessageStats } from '../src/http/knownMessages.js';
-import { CallSigner, signatureStats } from '../src/signing.js';
-import { branchSummaryStats } from '../src/threads/branchSummary.js';
-import { countTextTokens, tokenCountStats } from '../src/tokens.js';
-import { verifiedHistoryStats } from '../src/verifiedHistories.js';
+import { CallSigner, signatureStats } from '../src/binding/signing.js';
+import { branchSummaryStats } from '../src/history/branchSummary.js';
+import { countTextTokens, tokenCountStats } from '../src/model/tokens.js';
+import { verifiedHistoryStats } from '../src/history/verifiedHistories.js';
 import { applyEvents, readEvents, runInput, user } from './fixtures.js';
 import { signedNoteExchange } from './signedNotes.js';
 

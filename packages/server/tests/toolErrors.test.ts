@@ -3,7 +3,8 @@ import type { Event } from '@ag-ui/core';
 import { z } from 'zod';
 import { toolDefinition } from '@chatwire/core';
 import { readResultMetadata } from '@chatwire/core/wire';
-import { chat, createScriptedModel, type ErrorReport, type ScriptedToolCall } from '@chatwire/server';
+import { chat, createScriptedModel, type ErrorReport } from '@chatwire/server';
+import type { ScriptedToolCall } from '@chatwire/server/testing';
 import { collect, user } from './fixtures.js';
 
 const calls = (...toolCalls: ScriptedToolCall[]) => createScriptedModel({ rules: [{ name: 'test', when: 'go', reply: { toolCalls } }] });

@@ -1,5 +1,6 @@
 import type { Message } from '@ag-ui/core';
-import { countTextTokens, countToolList, toModelTool, toolTokensFor, type ToolTokenCounter } from '@chatwire/server';
+import type { ToolTokenCounter } from '@chatwire/server';
+import { countTextTokens, countToolList, toModelTool, toolTokensFor } from '@chatwire/server/extension';
 import type { CodeMode } from '../createCodeMode.js';
 import { DISCOVER_TOOLS, EXECUTE_TYPESCRIPT } from '../prompt/renderSystemPrompt.js';
 

@@ -1,6 +1,6 @@
 import { type ServerTool } from '@chatwire/core';
 import { createId, executeTool, parseJsonStrict, resolveNeedsApproval, validateToolInput } from '@chatwire/core/shared';
-import { redactSecrets } from '@chatwire/server';
+import { redactSecrets } from '@chatwire/server/extension';
 import type { ExecutionError } from '../errors.js';
 import type { CodeModeEvent, CodeModeEventListener } from '../events.js';
 import type { ResolvedLimits } from '../limits.js';

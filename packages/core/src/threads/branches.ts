@@ -2,7 +2,8 @@ import type { ChatMessage } from '../model/messages.js';
 import type { ChatSnapshot } from '../model/chatState.js';
 import { ChatwireError } from '../base/errors.js';
 import { fromWireMessages } from '../model/fromWireMessages.js';
-import type { BranchPoint, ThreadDetail, ThreadsClient } from './threadsClient.js';
+import type { ThreadsClient } from './threadsClient.js';
+import type { BranchPoint, ThreadDetail } from './threadWire.js';
 
 /** Where a message stands among its siblings, for a branch picker (`‹ 2/3 ›`). */
 export interface BranchView {

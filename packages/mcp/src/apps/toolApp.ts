@@ -1,4 +1,4 @@
-import { redactSecrets, type ToolApp } from '@chatwire/server';
+import { redactSecrets, type ToolApp } from '@chatwire/server/extension';
 import type { McpServerConfig } from '../config/mcpConfig.js';
 import type { McpToolInfo } from '../connection/toolList.js';
 import type { AppResources } from './appResources.js';

@@ -1,16 +1,16 @@
 import { createHash } from 'node:crypto';
 import { MCP_SIGN_IN_CHANNEL } from '@chatwire/core';
 import { createId } from '@chatwire/core/shared';
+import type { ErrorReporter } from '@chatwire/server';
 import {
   checkHost,
   checkOrigin,
   jsonError,
   redactSecrets,
   withDefaultMount,
-  type ErrorReporter,
   type HostPolicyOptions,
   type OriginPolicyOptions,
-} from '@chatwire/server';
+} from '@chatwire/server/extension';
 import type { McpServers } from '../mcpServers.js';
 import { McpResources, type McpResourcesOptions } from '../resources/mcpResources.js';
 import { resourceRoute } from '../resources/resourceRoutes.js';

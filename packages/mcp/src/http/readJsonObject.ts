@@ -1,4 +1,4 @@
-import { jsonError, readJsonBody } from '@chatwire/server';
+import { jsonError, readJsonBody } from '@chatwire/server/extension';
 
 /**
  * A POST body that must be a JSON object, read with `@chatwire/server`'s bounded reader: a

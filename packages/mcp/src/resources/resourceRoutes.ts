@@ -1,4 +1,4 @@
-import { jsonError } from '@chatwire/server';
+import { jsonError } from '@chatwire/server/extension';
 import { McpServerError } from '../connection/mcpConnection.js';
 import { readJsonObject } from '../http/readJsonObject.js';
 import type { McpResources } from './mcpResources.js';

@@ -1,8 +1,8 @@
 import { contentToText, type Message, type TokenUsage } from '@ag-ui/core';
-import { countTextTokens as countTokens } from '../tokens.js';
+import { countTextTokens as countTokens } from '../model/tokens.js';
 import { DISCOVERY_TOOL_NAME } from '@chatwire/core';
 import { readCompactionMarker, readDiscoveredNames } from '@chatwire/core/shared';
-import type { ChatModel, ModelChunk, ModelRequest, ModelTool, ProviderToolChanges, ToolTokenCounter } from '../model.js';
+import type { ChatModel, ModelChunk, ModelRequest, ModelTool, ProviderToolChanges, ToolTokenCounter } from '../model/chatModel.js';
 import { providerSearchExchanges, type ProviderSearchExchange } from '../discovery/providerToolSearch.js';
 import {
   SEARCH_TOOL_NAMES,
@@ -16,7 +16,7 @@ import {
 
 export type { AnthropicToolSearchContent, AnthropicToolSearchContext } from './anthropicToolSearch.js';
 import { toolInputOf } from './toolInputOf.js';
-import { ProviderError, parseEvent, streamEndedEarly } from './providerErrors.js';
+import { ProviderError, parseEvent, streamEndedEarly } from '../errors/providerErrors.js';
 import { postForEvents, providerLabel, untilAborted } from './providerStream.js';
 import { attachmentNotSent, isMediaPart, readAttachment, type Attachment } from '../attachments/readAttachment.js';
 

@@ -1,4 +1,4 @@
-import type { ModelChunk, ProviderToolSearch } from '../model.js';
+import type { ModelChunk, ProviderToolSearch } from '../model/chatModel.js';
 import { providerSearchExchanges, type ProviderSearchExchange } from '../discovery/providerToolSearch.js';
 import type { AnthropicContentBlock } from './anthropic.js';
 import { toolInputOf } from './toolInputOf.js';

@@ -1,9 +1,9 @@
 import { contentToText, type Message, type TokenUsage } from '@ag-ui/core';
 import { createId } from '@chatwire/core/shared';
-import { countTextTokens as countTokens } from '../tokens.js';
+import { countTextTokens as countTokens } from '../model/tokens.js';
 import { estimateTokensInFunctions, type ChatCompletionFunctionDefinition } from 'gpt-tokenizer/functionCalling';
-import type { ChatModel, ModelChunk, ModelRequest, ModelTool, ToolTokenCounter } from '../model.js';
-import { ProviderError, parseEvent, streamEndedEarly } from './providerErrors.js';
+import type { ChatModel, ModelChunk, ModelRequest, ModelTool, ToolTokenCounter } from '../model/chatModel.js';
+import { ProviderError, parseEvent, streamEndedEarly } from '../errors/providerErrors.js';
 import { postForEvents, providerLabel, untilAborted } from './providerStream.js';
 import { attachmentNotSent, isMediaPart, readAttachment, type Attachment } from '../attachments/readAttachment.js';
 

@@ -1,9 +1,9 @@
 import { contentToText, type Message, type TokenUsage } from '@ag-ui/core';
 import { DISCOVERY_TOOL_NAME } from '@chatwire/core';
 import { createId } from '@chatwire/core/shared';
-import type { ChatModel, ModelChunk, ModelRequest, ModelTool } from '../model.js';
+import type { ChatModel, ModelChunk, ModelRequest, ModelTool } from '../model/chatModel.js';
 import { IMAGE_TYPES, dataUrl, imageDetail, openAIToolTokens } from './openaiCompatible.js';
-import { ProviderError, parseEvent, streamEndedEarly } from './providerErrors.js';
+import { ProviderError, parseEvent, streamEndedEarly } from '../errors/providerErrors.js';
 import { postForEvents, providerLabel, untilAborted } from './providerStream.js';
 import { attachmentNotSent, isMediaPart, readAttachment, type Attachment } from '../attachments/readAttachment.js';
 import { providerSearchExchanges, type ProviderSearchExchange } from '../discovery/providerToolSearch.js';

@@ -1,7 +1,7 @@
 import type { Message, ToolCall, ToolMessage } from '@ag-ui/core';
 import { DISCOVERY_TOOL_NAME } from '@chatwire/core';
 import { readDiscoveredNames } from '@chatwire/core/shared';
-import type { ModelTool, ProviderToolChanges, ProviderToolSearch } from '../model.js';
+import type { ModelTool, ProviderToolChanges, ProviderToolSearch } from '../model/chatModel.js';
 import { providerSearchExchanges, type ProviderSearchExchange } from '../discovery/providerToolSearch.js';
 import type { OpenAIResponsesFunctionTool, OpenAIResponsesInputItem, OpenAIResponsesNamespaceTool } from './openaiResponses.js';
 import { toolInputOf } from './toolInputOf.js';

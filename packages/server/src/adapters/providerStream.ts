@@ -1,6 +1,6 @@
 import { ChatwireError } from '@chatwire/core';
 import { readServerSentEvents } from '@chatwire/core/wire';
-import { ProviderError, errorFromResponse, providerMessage, streamEndedEarly, unreachable } from './providerErrors.js';
+import { ProviderError, errorFromResponse, providerMessage, streamEndedEarly, unreachable } from '../errors/providerErrors.js';
 
 /** One streaming POST to a provider. */
 export interface ProviderStreamRequest {

@@ -1,7 +1,7 @@
 import type { Message } from '@ag-ui/core';
 import { describeError } from '@chatwire/core/shared';
 import { approvalFactsOf } from '../extensions/chatwireExtension.js';
-import type { RegisteredTool } from '../toolRegistry.js';
+import type { RegisteredTool } from '../tools/toolRegistry.js';
 
 /** What an approval policy is told about the tool a call names. */
 export interface PolicyTool {

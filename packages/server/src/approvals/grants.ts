@@ -1,9 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { GrantView } from '@chatwire/core';
 import canonicalize from 'canonicalize';
-import { CallSigner } from '../signing.js';
+import { CallSigner } from '../binding/signing.js';
 import type { GrantStore, ServerStore, StoredGrant } from '../store/serverStore.js';
-import type { RegisteredTool } from '../toolRegistry.js';
+import type { RegisteredTool } from '../tools/toolRegistry.js';
 
 /** The most grants one owner (a user's chat, a user) keeps; past it a new one is refused. */
 export const MAX_GRANTS_PER_OWNER = 200;

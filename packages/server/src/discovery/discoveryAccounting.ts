@@ -7,13 +7,13 @@ import {
   type DiscoverySearchReport,
   type DiscoveryTokenCounter,
 } from '@chatwire/core/shared';
-import type { ModelTool, ProviderToolChanges, ProviderToolSearch, ToolTokenCounter } from '../model.js';
-import { countRequestTokens, countTextTokens, jsonMessageTokens, jsonSystemTokens } from '../tokens.js';
-import { toModelTool, type ToolRegistry } from '../toolRegistry.js';
-import { knownPrefixOf } from '../threads/branchSummary.js';
+import type { ModelTool, ProviderToolChanges, ProviderToolSearch, ToolTokenCounter } from '../model/chatModel.js';
+import { countRequestTokens, countTextTokens, jsonMessageTokens, jsonSystemTokens } from '../model/tokens.js';
+import { toModelTool, type ToolRegistry } from '../tools/toolRegistry.js';
+import { knownPrefixOf } from '../history/branchSummary.js';
 import { providerSearchExchanges } from './providerToolSearch.js';
 import type { ToolPlan } from './toolPlan.js';
-import { jsonRequestSegments, type SerializableRequest, type RequestSegment } from '../requests/requestSegments.js';
+import { jsonRequestSegments, type SerializableRequest, type RequestSegment } from '../model/requestSegments.js';
 import {
   countRequestSegments,
   discoveryTokens,
@@ -21,7 +21,7 @@ import {
   toolTokensOf,
   withoutDiscoveryExchanges,
   type CountedRequest,
-} from '../requests/countedRequest.js';
+} from '../model/countedRequest.js';
 
 /** What the accounting of one model call reads (see `LazyDiscovery.usage`). */
 export interface ModelCallAccountingInput {

@@ -7,7 +7,7 @@ import {
   type DiscoveryPhase,
 } from '@chatwire/core/shared';
 import { fingerprintOf } from '../extensions/chatwireExtension.js';
-import type { RegisteredTool, ToolRegistry } from '../toolRegistry.js';
+import type { RegisteredTool, ToolRegistry } from '../tools/toolRegistry.js';
 import type { DiscoveryOptions } from './discoveryOptions.js';
 import { recordedVersions } from './toolVersions.js';
 

@@ -1,5 +1,5 @@
 import { createToolSearch, runDiscoverySearch, type DiscoverySearchReport, type ToolSearch } from '@chatwire/core/shared';
-import type { RegisteredTool } from '../toolRegistry.js';
+import type { RegisteredTool } from '../tools/toolRegistry.js';
 import type { DiscoveryOptions } from './discoveryOptions.js';
 
 /** Search indexes, one per `discovery` options object (one per `chat()` setup): built once, updated when the catalog changes. */

@@ -10,11 +10,11 @@ import {
   isGrouped,
   type DiscoveryAnswer,
 } from '@chatwire/core/shared';
-import type { ProviderToolChanges, ProviderToolSearch, ToolTokenCounter } from '../model.js';
-import { toModelTool, type RegisteredTool, type ToolRegistry } from '../toolRegistry.js';
+import type { ProviderToolChanges, ProviderToolSearch, ToolTokenCounter } from '../model/chatModel.js';
+import { toModelTool, type RegisteredTool, type ToolRegistry } from '../tools/toolRegistry.js';
 import { providerSelfCorrectionError } from './providerToolSearch.js';
 import { DiscoveryAccounting, type InspectedRequest, type ModelCallAccountingInput } from './discoveryAccounting.js';
-import type { SerializableRequest } from '../requests/requestSegments.js';
+import type { SerializableRequest } from '../model/requestSegments.js';
 import { PREFETCH_DEFAULTS, type DiscoveryOptions } from './discoveryOptions.js';
 import { DiscoveryPolicy } from './discoveryPolicy.js';
 import { DiscoverySearch } from './discoverySearch.js';

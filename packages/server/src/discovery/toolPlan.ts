@@ -1,8 +1,8 @@
 import type { Message } from '@ag-ui/core';
 import type { ModelCallUsage } from '@chatwire/core';
 import { nameDiscoveryTool, planToolList, searchDiscoveryTool, type AutoLoad } from '@chatwire/core/shared';
-import type { ModelTool, ProviderToolChanges, ProviderToolSearch } from '../model.js';
-import { toModelTool, type RegisteredTool, type ToolRegistry } from '../toolRegistry.js';
+import type { ModelTool, ProviderToolChanges, ProviderToolSearch } from '../model/chatModel.js';
+import { toModelTool, type RegisteredTool, type ToolRegistry } from '../tools/toolRegistry.js';
 import type { DiscoveryOptions } from './discoveryOptions.js';
 import type { DiscoveryPolicy } from './discoveryPolicy.js';
 import { providerLoadedTools } from './providerToolSearch.js';

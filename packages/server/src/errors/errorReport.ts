@@ -1,5 +1,5 @@
 import { createId, describeError } from '@chatwire/core/shared';
-import { ProviderError } from '../adapters/providerErrors.js';
+import { ProviderError } from './providerErrors.js';
 import { redactSecrets } from './redactSecrets.js';
 
 /** A failure the server kept from the client, with the details for the server's own log. */

@@ -1,6 +1,6 @@
 import type { Message } from '@ag-ui/core';
 import type { AnyTool } from '@chatwire/core';
-import type { ToolTokenCounter } from '../model.js';
+import type { ToolTokenCounter } from '../model/chatModel.js';
 
 /**
  * The Chatwire namespaces a server package can own, each with its event prefix. Chatwire's own

@@ -351,7 +351,7 @@ const hasRun = (first: string, text: string): boolean =>
  * attachment limits count them each time).
  *
  * Returns the message arrays it now keeps for this body, each a branch of checked messages to
- * summarise (`threads/branchSummary.ts`; the cache holds them as long as it keeps their text): the
+ * summarise (`history/branchSummary.ts`; the cache holds them as long as it keeps their text): the
  * body's whole array, and, when the body left a known run part way (a message edited, or a last
  * message sent again differently), the part it shared with that run.
  */

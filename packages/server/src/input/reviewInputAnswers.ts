@@ -1,16 +1,18 @@
 import type { ResumeEntry, ToolCall } from '@ag-ui/core';
 import { type InputResponse } from '@chatwire/core';
 import { checkRequestedContent, hasProtoKey } from '@chatwire/core/shared';
-import { ChatRequestError } from '../history.js';
-import type { CallExecution } from '../loop/callExecution.js';
-import { CallSigner } from '../signing.js';
+import { ChatRequestError } from '../errors/chatRequestError.js';
+import { CallSigner } from '../binding/signing.js';
 import type { ServerStore } from '../store/serverStore.js';
 import { pendingInputs, type PendingInput } from './pendingInputs.js';
 import { inputExpiredError } from './inputExpiredError.js';
 
-/** An answer that reaches its waiting call in this run. */
+/**
+ * An answer that reaches its waiting call in this run. The call is held as the run loop registered it
+ * (`PendingInput.call`): input/ checks answers and never reads the call itself.
+ */
 export interface ReviewedInputAnswer {
-  readonly pending: PendingInput<CallExecution>;
+  readonly pending: PendingInput;
   readonly answer: InputResponse;
   /**
    * The user sent a new message instead of answering (the client cancels the request with it): the
@@ -99,7 +101,7 @@ export async function reviewInputAnswers(options: {
     }
     const answer = readAnswer(entry, call.function.name);
     claims.push({ key: answeredInputKey(id), expiresAt: parts.expiresAt + KEY_MARGIN_MS });
-    const pending = pendingInputs.get(id) as PendingInput<CallExecution> | undefined;
+    const pending = pendingInputs.get(id);
     if (pending && (pending.user ?? '') !== (options.user ?? '')) {
       // Asked in another user's run (the same thread id, another user): not theirs to answer, nor to learn about.
       throw new ChatRequestError(

@@ -2,10 +2,10 @@ import { EventType, type AssistantMessage, type Event, type Interrupt, type Mess
 import { MCP_APP_EVENT, isAppCallId, type McpAppCallRequest } from '@chatwire/core';
 import { createId, mayRunLazyCall } from '@chatwire/core/shared';
 import { toolAppOf, type ToolApp } from '../extensions/chatwireExtension.js';
-import type { RegisteredTool } from '../toolRegistry.js';
+import type { RegisteredTool } from '../tools/toolRegistry.js';
 import { errorResult } from './resultEvents.js';
 import { adding } from './historyAdditions.js';
-import type { RunContext } from './runContext.js';
+import type { RunContext } from '../run/runContext.js';
 import { approveServerCall, prepareServerCall, type PreparedCall } from './triageCalls.js';
 
 /*

@@ -7,7 +7,7 @@ import { eventPrefixOf } from '../extensions/chatwireExtension.js';
 import { MAX_INPUT_TIMEOUT_MS, MAX_PENDING_INPUTS, pendingInputs } from '../input/pendingInputs.js';
 import { checkRequestedSchema, MAX_INPUT_MESSAGE_CHARS } from '../input/requestedSchema.js';
 import { errorResult, resultEvent } from './resultEvents.js';
-import type { RunContext } from './runContext.js';
+import type { RunContext } from '../run/runContext.js';
 import type { PreparedCall } from './triageCalls.js';
 
 /** Where a call's events go: the run it is attached to. */

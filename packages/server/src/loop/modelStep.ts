@@ -9,8 +9,8 @@ import {
 } from '@ag-ui/core';
 import { DISCOVERY_TOOL_NAME } from '@chatwire/core';
 import { createId } from '@chatwire/core/shared';
-import type { ChatModel, ModelChunk, ModelTool, ProviderSearchError } from '../model.js';
-import type { RunContext } from './runContext.js';
+import type { ChatModel, ModelChunk, ModelTool, ProviderSearchError } from '../model/chatModel.js';
+import type { RunContext } from '../run/runContext.js';
 import { appAnnouncement } from './appCalls.js';
 
 /** A provider's own tool search in one model call: the discovery call the stream showed, and what the provider said. */

@@ -1,10 +1,10 @@
 import type { Event } from '@ag-ui/core';
 import { DISCOVERY_NOTE } from '@chatwire/core/shared';
 import type { ProviderSearchMarker } from '../discovery/providerToolSearch.js';
-import type { ModelTool } from '../model.js';
+import type { ModelTool } from '../model/chatModel.js';
 import type { ProviderSearch } from './modelStep.js';
 import { resultEvent } from './resultEvents.js';
-import type { RunContext } from './runContext.js';
+import type { RunContext } from '../run/runContext.js';
 
 /**
  * Answers a provider's search with a signed discovery result. Trust nothing: only names among the

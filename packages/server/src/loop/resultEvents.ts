@@ -2,7 +2,7 @@ import { EventType, type Event, type ToolCall, type ToolMessage } from '@ag-ui/c
 import { createId, type ResultMetadata } from '@chatwire/core/shared';
 import { redactSecrets } from '../errors/redactSecrets.js';
 import { adding } from './historyAdditions.js';
-import type { RunContext } from './runContext.js';
+import type { RunContext } from '../run/runContext.js';
 
 /** A signed TOOL_CALL_RESULT, carrying the tool message the loop adds to the run's history after its call. */
 export function resultEvent(context: RunContext, call: ToolCall, content: string, meta: ResultMetadata): Event {

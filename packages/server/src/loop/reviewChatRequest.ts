@@ -1,8 +1,8 @@
-import { reviewHistory, type HistoryReview } from '../history.js';
-import { answerReviewer } from '../approvals/runApprovals.js';
-import { CallSigner } from '../signing.js';
-import { storeOf, type ChatOptions } from './chatOptions.js';
-import { runToolsOf, type RunTools } from './runTools.js';
+import { reviewHistory, type HistoryReview } from '../history/reviewHistory.js';
+import { answerReviewer } from './runApprovals.js';
+import { CallSigner } from '../binding/signing.js';
+import { storeOf, type ChatOptions } from '../run/chatOptions.js';
+import { runToolsOf, type RunTools } from '../run/runTools.js';
 
 /** A request reviewed once, before the run: the history to continue from, what to do first, and the run's tools. */
 export interface ReviewedRequest extends HistoryReview {

@@ -10,17 +10,24 @@ import {
   type ToolCall,
 } from '@ag-ui/core';
 import { CHATWIRE_EVENTS, MODEL_REQUEST_EVENT, createId, mayRunLazyCall } from '@chatwire/core/shared';
-import { ProviderError } from '../adapters/providerErrors.js';
+import { ProviderError } from '../errors/providerErrors.js';
 import { reportError, safeModelMessage } from '../errors/errorReport.js';
 import { extensionUsage } from '../extensions/chatwireExtension.js';
-import { ChatRequestError, withCallReplaced, withEveryCallAnswered } from '../history.js';
-import { decisionEvent, grantFromAnswer, runApprovalsOf } from '../approvals/runApprovals.js';
-import { CallSigner } from '../signing.js';
-import { DEFAULT_APPROVAL_TTL_MS, DEFAULT_INPUT_TIMEOUT_MS, DEFAULT_MAX_ITERATIONS, storeOf, type ChatOptions } from './chatOptions.js';
+import { ChatRequestError } from '../errors/chatRequestError.js';
+import { withCallReplaced, withEveryCallAnswered } from '../history/reviewHistory.js';
+import { decisionEvent, grantFromAnswer, runApprovalsOf } from './runApprovals.js';
+import { CallSigner } from '../binding/signing.js';
+import {
+  DEFAULT_APPROVAL_TTL_MS,
+  DEFAULT_INPUT_TIMEOUT_MS,
+  DEFAULT_MAX_ITERATIONS,
+  storeOf,
+  type ChatOptions,
+} from '../run/chatOptions.js';
 import { streamModelStep } from './modelStep.js';
 import { providerSearchResult } from './providerSearchResult.js';
 import { reviewChatRequest, type ReviewedRequest } from './reviewChatRequest.js';
-import type { RunContext } from './runContext.js';
+import type { RunContext } from '../run/runContext.js';
 import { adding, withAdditionsOf, withMessages } from './historyAdditions.js';
 import { executeServerCalls } from './serverCalls.js';
 import { errorResult, deniedResult, resultEvent } from './resultEvents.js';
@@ -29,8 +36,8 @@ import { prepareServerCall, triageCalls, type PreparedCall } from './triageCalls
 import { tracedRun } from '../telemetry/tracedRun.js';
 import { makeAppCall, withoutAppCalls } from './appCalls.js';
 import { systemWithContext } from './modelContext.js';
-import { recordedRun } from '../records/runRecords.js';
-import { modelRequestRecord } from '../requests/modelRequestRecord.js';
+import { recordedRun } from '../run/runRecords.js';
+import { modelRequestRecord } from '../model/modelRequestRecord.js';
 import type { InspectedRequest } from '../discovery/discoveryAccounting.js';
 
 /**

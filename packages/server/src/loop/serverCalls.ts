@@ -5,12 +5,12 @@ import type { PendingInput } from '../input/pendingInputs.js';
 import { CallExecution, type CallSink } from './callExecution.js';
 import { errorResult } from './resultEvents.js';
 import { inputExpiredError } from '../input/inputExpiredError.js';
-import type { RunContext } from './runContext.js';
+import type { RunContext } from '../run/runContext.js';
 import type { PreparedCall } from './triageCalls.js';
 
 /** An answer to a waiting call's input request, carried by this run's resume entries. */
 export interface InputAnswer {
-  readonly pending: PendingInput<CallExecution>;
+  readonly pending: PendingInput;
   readonly answer: InputResponse;
   readonly superseded?: boolean;
 }
@@ -62,7 +62,7 @@ export async function* executeServerCalls(
       pending.deliver(answer);
       continue;
     }
-    const execution = pending.call;
+    const execution = waitingCallOf(pending);
     running.add(execution);
     execution.attach(context, sinkFor(execution));
     if (pending.deliver(answer)) continue;
@@ -88,6 +88,9 @@ export async function* executeServerCalls(
 }
 
 /** The error result of a call whose input request stopped waiting before its answer arrived. */
-function expiredInputResult(context: RunContext, pending: PendingInput<CallExecution>): Event {
-  return errorResult(context, pending.call.prepared.call, inputExpiredError(pending.toolName, pending.expiresAt));
+function expiredInputResult(context: RunContext, pending: PendingInput): Event {
+  return errorResult(context, waitingCallOf(pending).prepared.call, inputExpiredError(pending.toolName, pending.expiresAt));
 }
+
+/** The waiting call of an input request: input/ holds it opaquely; only `CallExecution.requestInput` registers one. */
+const waitingCallOf = (pending: PendingInput): CallExecution => pending.call as CallExecution;

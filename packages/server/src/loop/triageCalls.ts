@@ -11,10 +11,10 @@ import {
   INTERRUPT_REASONS,
 } from '@chatwire/core/shared';
 import { canonicalArguments } from '../binding/canonicalArguments.js';
-import { decideCall, decisionEvent, grantOptionsFor } from '../approvals/runApprovals.js';
+import { decideCall, decisionEvent, grantOptionsFor } from './runApprovals.js';
 import { deniedResult, errorResult, resultEvent } from './resultEvents.js';
-import type { RunContext } from './runContext.js';
-import type { RegisteredTool } from '../toolRegistry.js';
+import type { RunContext } from '../run/runContext.js';
+import type { RegisteredTool } from '../tools/toolRegistry.js';
 
 /** `Interrupt.reason` of a tool approval: the AG-UI core value for an interrupt bound to a tool call. */
 /** AG-UI's own interrupt reason for a tool call awaiting approval. */

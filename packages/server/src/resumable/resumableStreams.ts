@@ -1,7 +1,7 @@
 import type { Event, RunAgentInput } from '@ag-ui/core';
 import { reportError, type ErrorReporter } from '../errors/errorReport.js';
-import { EVENT_STREAM_HEADERS } from '../sse.js';
-import type { CallSigner } from '../signing.js';
+import { EVENT_STREAM_HEADERS } from '../http/sse.js';
+import type { CallSigner } from '../binding/signing.js';
 import { idBytes, type OwnedRun, type RunAddress, type RunRecord, type RunStreamStore, type StoredEvent } from '../store/runStreamStore.js';
 import { MAX_ID_LENGTH, idProblem } from '../http/checkIds.js';
 import { encodeEventFrame, followRun } from './followRun.js';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { RESUME_TOKEN_HEADER } from '@chatwire/core/shared';
-import { CallSigner } from '../signing.js';
+import { CallSigner } from '../binding/signing.js';
 
 // One name for both sides, defined with Chatwire's other protocol constants in core.
 export { RESUME_TOKEN_HEADER };

@@ -4,7 +4,7 @@ import { CHATWIRE_EVENTS, INTERRUPT_REASONS, type ResultMetadata } from '@chatwi
 import { addModelCall, type ConversationUsage } from '@chatwire/core/wire';
 import type { Attributes, Context, Span, Tracer } from '@opentelemetry/api';
 import { approvalFactsOf, extensionOf, NAMESPACES } from '../extensions/chatwireExtension.js';
-import type { ChatOptions } from '../loop/chatOptions.js';
+import type { ChatOptions } from '../run/chatOptions.js';
 import { CHATWIRE, GEN_AI, SPAN_EVENTS } from './attributes.js';
 import { browserHandOffs } from './browserHandOffs.js';
 import type { GenAiInstruments } from './genAiMetrics.js';

@@ -1,5 +1,5 @@
 import type { Event } from '@ag-ui/core';
-import type { ChatOptions } from '../loop/chatOptions.js';
+import type { ChatOptions } from '../run/chatOptions.js';
 import { INSTRUMENTATION_SCOPE } from './attributes.js';
 import { genAiInstruments } from './genAiMetrics.js';
 import { loadOtelApi, otelApi, type OtelApi } from './otelApi.js';

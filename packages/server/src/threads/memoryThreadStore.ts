@@ -12,11 +12,11 @@ import {
   type ThreadPageRequest,
   type ThreadStore,
   type ThreadSummary,
-  type ThreadView,
+  type ThreadDetail,
 } from './threadStore.js';
 import { branchPointsOf, newestLeaf, pathTo } from './threadTree.js';
-import { markStored } from './storedMessages.js';
-import { keepStoredTokenCount, prepareStoredBranch, storedTokenCountOf } from '../tokens.js';
+import { markStored } from '../history/storedMessages.js';
+import { keepStoredTokenCount, prepareStoredBranch, storedTokenCountOf } from '../model/tokens.js';
 import { threadOwner } from '../store/grantOwners.js';
 import { memoryGrants } from '../store/memoryGrantStore.js';
 
@@ -101,7 +101,7 @@ export function createMemoryThreadStore(): ThreadStore {
   };
   // A chat's grant is kept only while its thread is there and its user's (checked in the step that stores it).
   const grants = memoryGrants((grant) => grant.threadId === undefined || owned(grant.user ?? NO_OWNER, grant.threadId) !== undefined);
-  const view = (thread: MemoryThread): ThreadView => {
+  const view = (thread: MemoryThread): ThreadDetail => {
     const path = pathTo(thread.activeLeaf, (id) => thread.messages.get(id));
     return {
       thread: summaryOf(thread),

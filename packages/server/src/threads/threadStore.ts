@@ -1,46 +1,20 @@
 import type { Message } from '@ag-ui/core';
-import type { ModelCallUsage, TurnRecord } from '@chatwire/core';
+import type { ModelCallUsage } from '@chatwire/core';
+import type { ThreadDetail, ThreadPage, ThreadSummary } from '@chatwire/core/shared';
 import type { CredentialStore } from '../store/credentialStore.js';
 import type { GrantStore } from '../store/serverStore.js';
 
-/** One thread as lists show it. Times are ISO 8601 strings. */
-export interface ThreadSummary {
-  readonly id: string;
-  /** The title the user gave it, else the start of its first user message (at most 80 characters). */
-  readonly title: string;
-  readonly createdAt: string;
-  /** The last activity: the newest message, a rename or a branch switch. */
-  readonly updatedAt: string;
-}
+// The threads endpoint's wire shapes are core's, declared once (@chatwire/core/shared): the stores
+// and the handler write what the client's threads client reads.
+export type { BranchPoint, ThreadDetail, ThreadPage, ThreadSummary } from '@chatwire/core/shared';
 
-/** A message of the active branch that has siblings (an edit or a regenerate made them). */
-export interface BranchPoint {
-  readonly messageId: string;
-  /** The ids of this message and its siblings, in creation order. */
-  readonly siblings: readonly string[];
-  /** This message's place in `siblings`. */
-  readonly index: number;
-}
-
-/** One thread opened: its active branch root to leaf, and the branch points on it. */
-export interface ThreadView {
-  readonly thread: ThreadSummary;
-  readonly messages: readonly Message[];
-  readonly branches: readonly BranchPoint[];
-  /**
-   * The token accounting of the branch's turns, each turn's model calls as they were streamed
-   * (`chatwire.model_call_usage`), keyed by the user message that started it: what a reloaded chat
-   * shows again in devtools. The threads endpoint adds it (`threadTurns`); a store's `open` leaves it out.
-   */
-  readonly turns?: readonly TurnRecord[];
-}
-
-/** One page of a thread list, newest activity first. */
-export interface ThreadPage {
-  readonly threads: readonly ThreadSummary[];
-  /** Pass back as `cursor` for the next page; `null` on the last page. */
-  readonly nextCursor: string | null;
-}
+/**
+ * One thread opened: its active branch root to leaf, and the branch points on it.
+ *
+ * @deprecated Use `ThreadDetail`, the same shape, declared once in `@chatwire/core/shared`.
+ * @alias
+ */
+export type ThreadView = ThreadDetail;
 
 /**
  * What a run records beside its messages: how it ended, its token usage, the approvals decided in it,
@@ -108,7 +82,7 @@ export interface ThreadStore {
   /** A page of the owner's threads, newest activity first. */
   list(owner: string, page: ThreadPageRequest): Promise<ThreadPage>;
   /** The thread with its active branch and branch points, or `undefined` (missing or not the owner's). */
-  open(owner: string, threadId: string): Promise<ThreadView | undefined>;
+  open(owner: string, threadId: string): Promise<ThreadDetail | undefined>;
   /** Renames a thread; `undefined` when it is missing or not the owner's. */
   rename(owner: string, threadId: string, title: string): Promise<ThreadSummary | undefined>;
   /** Deletes a thread, its messages and its grants ({@link ThreadStore.grants}); `false` when it is missing or not the owner's. */
@@ -117,7 +91,7 @@ export interface ThreadStore {
    * Makes the branch through `messageId` active (its newest leaf) and opens the thread; `undefined`
    * when the thread is missing or not the owner's. Throws {@link ThreadStoreError} `unknown-message`.
    */
-  activate(owner: string, threadId: string, messageId: string): Promise<ThreadView | undefined>;
+  activate(owner: string, threadId: string, messageId: string): Promise<ThreadDetail | undefined>;
   /**
    * The stored messages among `messageIds` (others are absent from the map), with where they stand;
    * `owned: false` when the thread exists with another owner, `exists: false` when it does not exist.

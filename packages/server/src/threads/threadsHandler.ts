@@ -5,12 +5,12 @@ import { checkHost, type HostPolicyOptions } from '../http/hostPolicy.js';
 import { checkOrigin, preflightResponse, withCors, type OriginPolicyOptions } from '../http/originPolicy.js';
 import { isJsonContentType, readJsonBody } from '../http/readJsonBody.js';
 import { grantStoreOf, type GrantOptions } from '../approvals/grants.js';
-import { storeOf } from '../loop/chatOptions.js';
+import { storeOf } from '../run/chatOptions.js';
 import { threadOwner } from '../store/grantOwners.js';
 import type { GrantStore, ServerStore } from '../store/serverStore.js';
 import { InvalidCursorError } from './threadCursor.js';
 import { cleanTitle } from './threadTitle.js';
-import { NO_OWNER, ThreadStoreError, type ThreadStore, type ThreadView } from './threadStore.js';
+import { NO_OWNER, ThreadStoreError, type ThreadStore, type ThreadDetail } from './threadStore.js';
 import { threadTurns } from './threadTurns.js';
 
 /** Options of {@link createThreadsHandler}: the chat handler's options object serves as is. */
@@ -146,7 +146,7 @@ export function createThreadsHandler(options: ThreadsHandlerOptions): (request: 
 }
 
 /** A thread as the endpoint answers it: the store's view and its branch's turns, rebuilt from the runs' records. */
-async function withTurns(store: ThreadStore, owner: string, threadId: string, view: ThreadView): Promise<ThreadView> {
+async function withTurns(store: ThreadStore, owner: string, threadId: string, view: ThreadDetail): Promise<ThreadDetail> {
   return { ...view, turns: threadTurns(view.messages, await store.runs(owner, threadId)) };
 }
 

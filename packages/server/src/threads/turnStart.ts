@@ -1,7 +1,7 @@
 import type { Message } from '@ag-ui/core';
 import canonicalize from 'canonicalize';
 import { defaultTitle } from './threadTitle.js';
-import { summarizeBranch } from './branchSummary.js';
+import { summarizeBranch } from '../history/branchSummary.js';
 import { ThreadStoreError, type StoredMessage, type ThreadStore } from './threadStore.js';
 
 /** A chat request's turn, placed in its thread: the branch it continues and what it adds. */

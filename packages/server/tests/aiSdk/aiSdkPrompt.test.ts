@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Message } from '@ag-ui/core';
-import { toAiSdkPrompt, toAiSdkTools } from '@chatwire/server';
+import { toAiSdkPrompt, toAiSdkTools } from '@chatwire/server/extension';
 
 /** AG-UI histories as the AI SDK specification's prompt (`toAiSdkPrompt`), per specification version. */
 

@@ -1,16 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Event, Message } from '@ag-ui/core';
 import { DISCOVERY_TOOL_NAME } from '@chatwire/core';
-import {
-  anthropic,
-  anthropicToolTokens,
-  chat,
-  countToolList,
-  toAnthropicRequest,
-  type ChatOptions,
-  type ErrorReport,
-  type ModelTool,
-} from '@chatwire/server';
+import { anthropic, chat, type ChatOptions, type ErrorReport, type ModelTool } from '@chatwire/server';
+import { anthropicToolTokens, countToolList, toAnthropicRequest } from '@chatwire/server/extension';
 import { countTokens } from 'gpt-tokenizer';
 import { collect, user } from '../fixtures.js';
 import {

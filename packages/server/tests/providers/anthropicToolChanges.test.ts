@@ -4,16 +4,8 @@ import { z } from 'zod';
 import { DISCOVERY_TOOL_NAME, toolDefinition } from '@chatwire/core';
 import { discoveredToolsInChat } from '@chatwire/core/shared';
 import { cacheSplit } from '@chatwire/core/wire';
-import {
-  anthropic,
-  anthropicToolTokens,
-  chat,
-  createChatHandler,
-  createMemoryStore,
-  type ChatModel,
-  type ChatOptions,
-  type ModelTool,
-} from '@chatwire/server';
+import { anthropic, chat, createChatHandler, createMemoryStore, type ChatModel, type ChatOptions, type ModelTool } from '@chatwire/server';
+import { anthropicToolTokens } from '@chatwire/server/extension';
 import { applyEvents, clientFor, collect, interruptsOf, readEvents, user } from '../fixtures.js';
 import { fixture, startProviderServer, textOf, usagesOf, type ProviderServer } from './providerServer.js';
 import { EAGER, providerTestTools } from './tools.js';

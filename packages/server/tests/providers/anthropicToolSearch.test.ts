@@ -2,15 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Event, Message } from '@ag-ui/core';
 import { DISCOVERY_TOOL_NAME } from '@chatwire/core';
 import { discoveredToolsInChat, discoveredToolsInWire, toolCallParts } from '@chatwire/core/shared';
-import {
-  anthropic,
-  anthropicToolTokens,
-  chat,
-  countTextTokens,
-  createChatHandler,
-  type ChatOptions,
-  type ModelTool,
-} from '@chatwire/server';
+import { anthropic, chat, createChatHandler, type ChatOptions, type ModelTool } from '@chatwire/server';
+import { anthropicToolTokens, countTextTokens } from '@chatwire/server/extension';
 import { applyEvents, clientFor, collect, user } from '../fixtures.js';
 import { fixture, startProviderServer, textOf, usagesOf, type ProviderServer } from './providerServer.js';
 import { EAGER, providerTestTools } from './tools.js';

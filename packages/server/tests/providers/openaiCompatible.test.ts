@@ -5,16 +5,14 @@ import { DISCOVERY_TOOL_NAME, toolDefinition } from '@chatwire/core';
 import { readResultMetadata } from '@chatwire/core/wire';
 import {
   chat,
-  countToolList,
   createChatHandler,
   createMemoryStore,
   openaiCompatible,
-  openAIToolTokens,
-  toOpenAIMessages,
   type ChatOptions,
   type ErrorReport,
   type ModelTool,
 } from '@chatwire/server';
+import { countToolList, openAIToolTokens, toOpenAIMessages } from '@chatwire/server/extension';
 import { countTokens } from 'gpt-tokenizer';
 import { estimateTokensInFunctions } from 'gpt-tokenizer/functionCalling';
 import { applyEvents, collect, interruptsOf, readEvents, user } from '../fixtures.js';

@@ -9,11 +9,11 @@ import {
   createChatHandler,
   createMemoryStore,
   openaiResponses,
-  toResponsesInput,
   type ChatOptions,
   type ErrorReport,
   type ModelTool,
 } from '@chatwire/server';
+import { toResponsesInput } from '@chatwire/server/extension';
 import { applyEvents, clientFor, collect, interruptsOf, readEvents, user } from '../fixtures.js';
 import {
   abortAtFirstText,

@@ -3,14 +3,8 @@ import type { Message } from '@ag-ui/core';
 import { z } from 'zod';
 import { toolDefinition } from '@chatwire/core';
 import { toolCallParts } from '@chatwire/core/shared';
-import {
-  chat,
-  createChatHandler,
-  createMemoryStore,
-  openaiResponses,
-  toResponsesInput,
-  type OpenAIResponsesOptions,
-} from '@chatwire/server';
+import { chat, createChatHandler, createMemoryStore, openaiResponses, type OpenAIResponsesOptions } from '@chatwire/server';
+import { toResponsesInput } from '@chatwire/server/extension';
 import { clientFor, collect, user, whenSnapshot } from '../fixtures.js';
 import { fixture, startProviderServer, type ProviderServer } from './providerServer.js';
 import { providerTestTools } from './tools.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { chat, countTextTokens, createChatHandler, createScriptedModel, jsonToolTokens } from '@chatwire/server';
+import { chat, createChatHandler, createScriptedModel } from '@chatwire/server';
+import { countTextTokens, jsonToolTokens } from '@chatwire/server/extension';
 import { countTokens } from 'gpt-tokenizer';
 import { collect, readEvents, runInput, serve, user } from '../fixtures.js';
 

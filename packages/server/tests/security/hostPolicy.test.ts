@@ -1,7 +1,8 @@
 import { request as httpRequest, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { createChatHandler, createScriptedModel, toNodeListener, type HostPolicyOptions } from '@chatwire/server';
+import { createChatHandler, createScriptedModel, toNodeListener } from '@chatwire/server';
+import type { HostPolicyOptions } from '@chatwire/server/extension';
 import { runInput, user } from '../fixtures.js';
 
 /** A POST of a small run with a given Host header (node's client sends the header as given). */

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { toolDefinition } from '@chatwire/core';
-import { chat, createChatHandler, createScriptedModel, openaiCompatible, redactSecrets, type ErrorReport } from '@chatwire/server';
+import { chat, createChatHandler, createScriptedModel, openaiCompatible, type ErrorReport } from '@chatwire/server';
+import { redactSecrets } from '@chatwire/server/extension';
 import { collect, runInput, user } from '../fixtures.js';
 import { SECRET_SAMPLES, chatOverHttp, recordingModel } from './secretSamples.js';
 import { closedPortUrl, startProviderServer } from '../providers/providerServer.js';

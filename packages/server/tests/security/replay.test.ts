@@ -1,6 +1,7 @@
 import type { Message, ResumeEntry } from '@ag-ui/core';
 import { describe, expect, it, vi } from 'vitest';
-import { CallSigner, createMemoryStore } from '@chatwire/server';
+import { createMemoryStore } from '@chatwire/server';
+import { CallSigner } from '@chatwire/server/extension';
 import { applyEvents, user } from '../fixtures.js';
 import { askForRefund, refundServer, sendTo } from './securityFixtures.js';
 

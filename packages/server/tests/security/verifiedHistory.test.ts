@@ -4,10 +4,10 @@ import { z } from 'zod';
 import { toolDefinition } from '@chatwire/core';
 import { toWireTool } from '@chatwire/core/shared';
 import { createChatHandler, createScriptedModel } from '@chatwire/server';
-import { historyReviewStats } from '../../src/history.js';
-import { CallSigner } from '../../src/signing.js';
-import type { BranchSummary } from '../../src/threads/branchSummary.js';
-import { VerifiedHistories, verifiedHistoryStats } from '../../src/verifiedHistories.js';
+import { historyReviewStats } from '../../src/history/reviewHistory.js';
+import { CallSigner } from '../../src/binding/signing.js';
+import type { BranchSummary } from '../../src/history/branchSummary.js';
+import { VerifiedHistories, verifiedHistoryStats } from '../../src/history/verifiedHistories.js';
 import { runInput, user } from '../fixtures.js';
 import { signedNoteExchange } from '../signedNotes.js';
 

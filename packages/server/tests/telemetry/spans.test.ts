@@ -2,14 +2,8 @@ import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Event, Message, ResumeEntry } from '@ag-ui/core';
 import { z } from 'zod';
 import { DISCOVERY_TOOL_NAME, toolDefinition } from '@chatwire/core';
-import {
-  createChatHandler,
-  createMemoryStore,
-  createScriptedModel,
-  extendTools,
-  type ChatHandlerOptions,
-  type ChatModel,
-} from '@chatwire/server';
+import { createChatHandler, createMemoryStore, createScriptedModel, type ChatHandlerOptions, type ChatModel } from '@chatwire/server';
+import { extendTools } from '@chatwire/server/extension';
 import { SpanKind } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { applyEvents, interruptsOf, readEvents, user } from '../fixtures.js';

@@ -4,7 +4,6 @@ import { z } from 'zod';
 import { toolDefinition } from '@chatwire/core';
 import type { ModelCallUsage } from '@chatwire/core';
 import {
-  countDiscoveryRoundTrips,
   createChatHandler,
   createMemoryThreadStore,
   createPgliteThreadStore,
@@ -12,8 +11,9 @@ import {
   type ChatModel,
   type ThreadStore,
 } from '@chatwire/server';
-import { branchSummaryStats, storedPrefixOf, summarizeBranch } from '../../src/threads/branchSummary.js';
-import { branchFoldStats, countTextTokens } from '../../src/tokens.js';
+import { countDiscoveryRoundTrips } from '@chatwire/server/extension';
+import { branchSummaryStats, storedPrefixOf, summarizeBranch } from '../../src/history/branchSummary.js';
+import { branchFoldStats, countTextTokens } from '../../src/model/tokens.js';
 import { interruptsOf, readEvents, runInput, user } from '../fixtures.js';
 import { chatRequest, refundOrder } from './threadsFixtures.js';
 

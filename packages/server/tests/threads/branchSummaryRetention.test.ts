@@ -3,7 +3,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { parseRunInputText, rememberCheckedMessages } from '../../src/http/knownMessages.js';
-import { summarizeBranch, type BranchSummary } from '../../src/threads/branchSummary.js';
+import { summarizeBranch, type BranchSummary } from '../../src/history/branchSummary.js';
 
 /*
  * A request body's branch summary must live as long as its branch (held by the cache of checked

@@ -2,14 +2,14 @@ import type { Event, Message } from '@ag-ui/core';
 import { describe, expect, it, vi } from 'vitest';
 import { fromWireMessages } from '@chatwire/core/wire';
 import { toolCallParts } from '@chatwire/core/shared';
-import { createMemoryThreadStore, type ThreadStore, type ThreadView } from '@chatwire/server';
+import { createMemoryThreadStore, type ThreadStore, type ThreadDetail } from '@chatwire/server';
 import { clientFor, deferred, readEvents, runInput, user, whenSnapshot } from '../fixtures.js';
 import { chatRequest, showBanner, threadServer, threadsRequest } from './threadsFixtures.js';
 
-const open = async (handler: (request: Request) => Promise<Response>, threadId: string, who = 'ann'): Promise<ThreadView> => {
+const open = async (handler: (request: Request) => Promise<Response>, threadId: string, who = 'ann'): Promise<ThreadDetail> => {
   const response = await handler(threadsRequest(`/${threadId}`, { user: who }));
   expect(response.status).toBe(200);
-  return (await response.json()) as ThreadView;
+  return (await response.json()) as ThreadDetail;
 };
 
 const textOf = (events: readonly Event[]) => events.flatMap((e) => (e.type === 'TEXT_MESSAGE_CONTENT' ? [e.delta] : [])).join('');
@@ -156,7 +156,7 @@ describe('a chat handler with a thread store', () => {
     // Back to the first branch: it is all still there.
     const switched = await server.threads(threadsRequest('/tb/active', { method: 'POST', body: JSON.stringify({ messageId: 'q2' }) }));
     expect(switched.status).toBe(200);
-    view = (await switched.json()) as ThreadView;
+    view = (await switched.json()) as ThreadDetail;
     expect(view.messages.map((m) => m.id)).toEqual(['q1', a1?.id, 'q2', a2?.id]);
     // Continuing it: the model reads that branch only.
     await readEvents(await server.chat(chatRequest(runInput([...view.messages, user('third', 'q3')], { threadId: 'tb' }))));
@@ -294,7 +294,7 @@ describe('bad input with a thread store', () => {
     for (const id of ['s2', 's3']) {
       const switched = (await (
         await one.threads(threadsRequest('/tt/active', { method: 'POST', body: JSON.stringify({ messageId: id }) }))
-      ).json()) as ThreadView;
+      ).json()) as ThreadDetail;
       expect(switched.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
     }
   });

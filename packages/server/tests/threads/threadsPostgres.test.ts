@@ -1,6 +1,6 @@
 import type { Message } from '@ag-ui/core';
 import { fromWireMessages } from '@chatwire/core/wire';
-import { createPostgresThreadStore, type PgPoolLike, type ThreadPage, type ThreadStore, type ThreadView } from '@chatwire/server';
+import { createPostgresThreadStore, type PgPoolLike, type ThreadPage, type ThreadStore, type ThreadDetail } from '@chatwire/server';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientFor, readEvents, runInput, serve, user } from '../fixtures.js';
@@ -56,8 +56,8 @@ afterAll(async () => {
   await postgres?.destroy();
 });
 
-const getView = async (handler: (request: Request) => Promise<Response>, threadId: string): Promise<ThreadView> =>
-  (await (await handler(threadsRequest(`/${threadId}`))).json()) as ThreadView;
+const getView = async (handler: (request: Request) => Promise<Response>, threadId: string): Promise<ThreadDetail> =>
+  (await (await handler(threadsRequest(`/${threadId}`))).json()) as ThreadDetail;
 
 describe('threads on one PostgreSQL server', () => {
   it('two server instances: a thread started on one continues on the other, over HTTP', async () => {
@@ -77,7 +77,7 @@ describe('threads on one PostgreSQL server', () => {
       // The other instance lists the thread and opens it as stored.
       const list = (await (await fetch(`${httpTwo.url}/api/threads`)).json()) as ThreadPage;
       expect(list.threads.map((t) => t.id)).toContain(threadId);
-      const view = (await (await fetch(`${httpTwo.url}/api/threads/${threadId}`)).json()) as ThreadView;
+      const view = (await (await fetch(`${httpTwo.url}/api/threads/${threadId}`)).json()) as ThreadDetail;
       expect(view.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
 
       const second = clientFor((request) => fetch(`${httpTwo.url}/api/chat`, request), {
@@ -88,7 +88,7 @@ describe('threads on one PostgreSQL server', () => {
       expect(second.client.getSnapshot().error).toBeUndefined();
       // Instance two's model read the whole thread, from the database.
       expect(two.received.at(-1)?.map((m) => m.id)).toEqual([...view.messages.map((m) => m.id), expect.any(String)]);
-      const after = (await (await fetch(`${httpOne.url}/api/threads/${threadId}`)).json()) as ThreadView;
+      const after = (await (await fetch(`${httpOne.url}/api/threads/${threadId}`)).json()) as ThreadDetail;
       expect(after.messages.slice(0, 4)).toEqual(view.messages);
       expect(after.messages.map((m) => m.role).slice(4)).toEqual(['user', 'assistant']);
     } finally {
@@ -115,7 +115,7 @@ describe('threads on one PostgreSQL server', () => {
     for (let i = 0; i < 10; i++) {
       const switched = (await (
         await one.threads(threadsRequest('/pg_race/active', { method: 'POST', body: JSON.stringify({ messageId: `w_turn_${i}` }) }))
-      ).json()) as ThreadView;
+      ).json()) as ThreadDetail;
       expect(switched.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
       expect(switched.messages[3]?.content).toContain(`turn ${i}`);
     }
@@ -166,7 +166,7 @@ describe('threads on one PostgreSQL server', () => {
     before = { ...counts };
     started = performance.now();
     const opened = await server.threads(threadsRequest('/pg_big'));
-    const view = (await opened.json()) as ThreadView;
+    const view = (await opened.json()) as ThreadDetail;
     const openMs = performance.now() - started;
     expect(view.messages).toHaveLength(10_000);
     const open = { queries: counts.queries - before.queries, rows: counts.rows - before.rows };

@@ -2,7 +2,7 @@ import type { Message } from '@ag-ui/core';
 import type { ModelCallUsage } from '@chatwire/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { THREAD_MIGRATIONS, type ThreadStore } from '@chatwire/server';
-import { countRequestTokens } from '../../src/tokens.js';
+import { countRequestTokens } from '../../src/model/tokens.js';
 
 /** A database of the suite's own: raw queries on it, a thread store on it, and closing both. */
 export interface RawDatabase {

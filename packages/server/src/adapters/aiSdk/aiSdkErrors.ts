@@ -1,5 +1,5 @@
 import { describeError } from '@chatwire/core/shared';
-import { ProviderError, errorFromResponse, streamEndedEarly, unreachable } from '../providerErrors.js';
+import { ProviderError, errorFromResponse, streamEndedEarly, unreachable } from '../../errors/providerErrors.js';
 import { displayUrl } from '../providerStream.js';
 
 const MAX_DETAIL = 300;

@@ -1,5 +1,5 @@
-import type { ChatModel, ModelChunk, ModelRequest, ToolTokenCounter } from '../../model.js';
-import { countTextTokens } from '../../tokens.js';
+import type { ChatModel, ModelChunk, ModelRequest, ToolTokenCounter } from '../../model/chatModel.js';
+import { countTextTokens } from '../../model/tokens.js';
 import { untilAborted } from '../providerStream.js';
 import { providerErrorOf } from './aiSdkErrors.js';
 import { readStreamParts } from './readStreamParts.js';

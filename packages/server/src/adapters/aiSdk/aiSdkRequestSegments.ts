@@ -1,6 +1,6 @@
 import type { Message } from '@ag-ui/core';
 import { describeAttachment, isMediaPart, readAttachment } from '../../attachments/readAttachment.js';
-import type { RequestSegment, SerializableRequest } from '../../requests/requestSegments.js';
+import type { RequestSegment, SerializableRequest } from '../../model/requestSegments.js';
 import type { AiSdkProviderTool } from './specification.js';
 import { promptWithSources, toAiSdkTools, type AiSdkPromptContext } from './toAiSdkPrompt.js';
 

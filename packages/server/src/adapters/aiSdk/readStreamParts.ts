@@ -1,6 +1,6 @@
 import type { TokenUsage } from '@ag-ui/core';
-import type { ModelChunk } from '../../model.js';
-import { ProviderError, streamEndedEarly } from '../providerErrors.js';
+import type { ModelChunk } from '../../model/chatModel.js';
+import { ProviderError, streamEndedEarly } from '../../errors/providerErrors.js';
 import { providerErrorOf, readFailure } from './aiSdkErrors.js';
 import { encodeArtefact, mergeMetadata, metadataOf } from './providerMetadata.js';
 import type { AiSdkProviderOptions } from './specification.js';

@@ -1,5 +1,5 @@
 import { contentToText, type Message } from '@ag-ui/core';
-import type { ModelTool } from '../../model.js';
+import type { ModelTool } from '../../model/chatModel.js';
 import { attachmentNotSent, isMediaPart, readAttachment, type Attachment } from '../../attachments/readAttachment.js';
 import { toolInputOf } from '../toolInputOf.js';
 import { decodeArtefact } from './providerMetadata.js';

@@ -1,5 +1,5 @@
 import type { TokenUsage } from '@ag-ui/core';
-import type { ModelChunk } from '../../model.js';
+import type { ModelChunk } from '../../model/chatModel.js';
 
 /** A finite, non-negative count, or `undefined` (the specification reports `undefined` or `NaN` for counts a provider did not give). */
 function count(value: unknown): number | undefined {

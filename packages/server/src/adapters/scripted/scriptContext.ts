@@ -1,6 +1,6 @@
 import type { Message, ToolMessage } from '@ag-ui/core';
 import { DISCOVERY_TOOL_NAME } from '@chatwire/core';
-import type { ModelRequest, ModelTool } from '../../model.js';
+import type { ModelRequest, ModelTool } from '../../model/chatModel.js';
 import { mediaPartsOf, readAttachment, type Attachment } from '../../attachments/readAttachment.js';
 
 /** What a rule sees: only what the model was sent, plus a few readings of it. */

@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { TokenUsage } from '@ag-ui/core';
 import { createId } from '@chatwire/core/shared';
-import { countRequestTokens, countTextTokens as countTokens } from '../../tokens.js';
-import type { ChatModel, ModelChunk } from '../../model.js';
+import { countRequestTokens, countTextTokens as countTokens } from '../../model/tokens.js';
+import type { ChatModel, ModelChunk } from '../../model/chatModel.js';
 import { builtInRules } from './builtInRules.js';
 import { readContext } from './scriptContext.js';
 import { decide, type ScriptRule } from './scriptRule.js';

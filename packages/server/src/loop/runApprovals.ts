@@ -1,18 +1,27 @@
 import { EventType, type Event, type ToolCall } from '@ag-ui/core';
 import { APPROVAL_DECISION_EVENT, type ApprovalDecision, type GrantOption, type ServerTool } from '@chatwire/core';
 import { canonicalArguments } from '../binding/canonicalArguments.js';
-import { ChatRequestError, type ReviewedAnswer } from '../history.js';
-import type { ChatOptions } from '../loop/chatOptions.js';
-import type { RunApprovals, RunContext } from '../loop/runContext.js';
-import type { RunTools } from '../loop/runTools.js';
-import { storeOf } from '../loop/chatOptions.js';
-import type { RegisteredTool } from '../toolRegistry.js';
+import { ChatRequestError } from '../errors/chatRequestError.js';
+import type { ReviewedAnswer } from '../history/reviewHistory.js';
+import type { ChatOptions } from '../run/chatOptions.js';
+import type { RunApprovals, RunContext } from '../run/runContext.js';
+import type { RunTools } from '../run/runTools.js';
+import { storeOf } from '../run/chatOptions.js';
+import type { RegisteredTool } from '../tools/toolRegistry.js';
 import type { StoredGrant } from '../store/serverStore.js';
-import { DEFAULT_POLICY_TIMEOUT_MS, decideByPolicy, policyTool } from './approvalPolicy.js';
-import { editedCall } from './editedArgs.js';
+import { DEFAULT_POLICY_TIMEOUT_MS, decideByPolicy, policyTool } from '../approvals/approvalPolicy.js';
+import { editedCall } from '../approvals/editedArgs.js';
 import { threadOwner, userOwner } from '../store/grantOwners.js';
 import { reportError } from '../errors/errorReport.js';
-import { addGrant, coveringGrant, definitionVersion, grantLifetimesOf, grantStoreOf, grantView, verifiedGrants } from './grants.js';
+import {
+  addGrant,
+  coveringGrant,
+  definitionVersion,
+  grantLifetimesOf,
+  grantStoreOf,
+  grantView,
+  verifiedGrants,
+} from '../approvals/grants.js';
 
 /** The approval settings of a run, from its options. */
 export function runApprovalsOf(options: ChatOptions): RunApprovals {

@@ -1,7 +1,7 @@
 import type { Event, RunAgentInput } from '@ag-ui/core';
 import { runRecord, type ChatRecord } from '@chatwire/core/shared';
 import { reportError } from '../errors/errorReport.js';
-import type { ChatOptions } from '../loop/chatOptions.js';
+import type { ChatOptions } from './chatOptions.js';
 
 /**
  * Receives the record of each run when it ends (`chat()`'s and `createChatHandler`'s `runRecords`):

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
-import type { EventStreamAnswer } from './http/chatArrival.js';
-import { EVENT_STREAM_HEADERS, EventStreamChunks } from './sse.js';
+import type { EventStreamAnswer } from '../http/chatArrival.js';
+import { EVENT_STREAM_HEADERS, EventStreamChunks } from '../http/sse.js';
 import { END_OF_TURN, endOfTurn } from './endOfTurn.js';
 
 /** Resolves once `res` can take more (`drain`) or is closed. */

@@ -1,26 +1,13 @@
 import type { AssistantMessage, Message, ResumeEntry, ToolCall, ToolMessage } from '@ag-ui/core';
 import { readResultMetadata } from '@chatwire/core/wire';
-import { redactSecrets } from './errors/redactSecrets.js';
-import { CallSigner } from './signing.js';
-import { isStoredMessage } from './threads/storedMessages.js';
-import { knownPrefixOf, knownPrefixesOf } from './threads/branchSummary.js';
+import { ChatRequestError } from '../errors/chatRequestError.js';
+import { redactSecrets } from '../errors/redactSecrets.js';
+import { CallSigner } from '../binding/signing.js';
+import { isStoredMessage } from './storedMessages.js';
+import { knownPrefixOf, knownPrefixesOf } from './branchSummary.js';
 import { verifiedHistoriesOf } from './verifiedHistories.js';
-import type { ServerStore } from './store/serverStore.js';
-import { isInputRequestEntry, reviewInputAnswers, type LateInputAnswer, type ReviewedInputAnswer } from './input/reviewInputAnswers.js';
-
-/** A request the server refuses: bad history, or resume entries that do not bind to pending calls. */
-export class ChatRequestError extends Error {
-  /** Stable reason, e.g. `forged-result`, `unknown-approval`. */
-  readonly code: string;
-  /** The HTTP status `createChatHandler` answers with. Defaults to 400. */
-  readonly status: number;
-  constructor(code: string, message: string, options: { readonly status?: number } = {}) {
-    super(message);
-    this.name = 'ChatRequestError';
-    this.code = code;
-    this.status = options.status ?? 400;
-  }
-}
+import type { ServerStore } from '../store/serverStore.js';
+import { isInputRequestEntry, reviewInputAnswers, type LateInputAnswer, type ReviewedInputAnswer } from '../input/reviewInputAnswers.js';
 
 /** A pending call the resumed run must act on. */
 export interface PlannedCall {

@@ -1,6 +1,6 @@
-import { checkHost, isLoopbackAddress, type HostPolicyOptions } from './http/hostPolicy.js';
-import { ADAPTER_ARRIVALS_PER_TURN, admitRequest, turnQueue } from './http/largeBodyTurns.js';
-import { arrivalPathOf, type ChatAnswer, type ChatArrival } from './http/chatArrival.js';
+import { checkHost, isLoopbackAddress, type HostPolicyOptions } from '../http/hostPolicy.js';
+import { ADAPTER_ARRIVALS_PER_TURN, admitRequest, turnQueue } from '../http/largeBodyTurns.js';
+import { arrivalPathOf, type ChatAnswer, type ChatArrival } from '../http/chatArrival.js';
 import { BODY_ALREADY_READ, toFetchRequest } from './toFetchRequest.js';
 import { requestUrl } from './requestUrl.js';
 import { nodeArrival, readSmallBody, servedAsArrival } from './nodeArrival.js';

@@ -1,9 +1,9 @@
 import { DISCOVERY_TOOL_NAME } from '@chatwire/core';
 import { readWireToolMetadata } from '@chatwire/core/shared';
 import { LazyDiscovery } from '../discovery/lazyDiscovery.js';
-import type { ToolTokenCounter } from '../model.js';
-import { toolTokensFor } from '../tokens.js';
-import { ToolRegistry } from '../toolRegistry.js';
+import type { ToolTokenCounter } from '../model/chatModel.js';
+import { toolTokensFor } from '../model/tokens.js';
+import { ToolRegistry } from '../tools/toolRegistry.js';
 import type { ChatOptions } from './chatOptions.js';
 
 /** The tools of one run, built once per request: who runs what, and the discovery that withholds lazy ones. */

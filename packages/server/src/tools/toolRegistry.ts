@@ -1,7 +1,7 @@
 import type { Tool as WireTool } from '@ag-ui/core';
 import { type AnyTool, type JsonSchema, type ServerTool } from '@chatwire/core';
 import { readWireToolMetadata } from '@chatwire/core/shared';
-import type { ModelTool } from './model.js';
+import type { ModelTool } from '../model/chatModel.js';
 
 /** One tool the agent loop knows, wherever it runs. */
 export interface RegisteredTool {

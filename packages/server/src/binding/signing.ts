@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { ToolCall } from '@ag-ui/core';
-import { canonicalArguments, signedArguments } from './binding/canonicalArguments.js';
-import { resolveSigningKey, type SecretEnvironment, type SigningKey } from './binding/secret.js';
+import { canonicalArguments, signedArguments } from './canonicalArguments.js';
+import { resolveSigningKey, type SecretEnvironment, type SigningKey } from './secret.js';
 
 /** The parts of an approval id, as read back from the id itself. */
 export interface ApprovalIdParts {

@@ -1,6 +1,6 @@
 import type { Event } from '@ag-ui/core';
 import { encodeServerSentEvent } from '@chatwire/core/shared';
-import { admissionsWaiting } from './http/largeBodyTurns.js';
+import { admissionsWaiting } from './largeBodyTurns.js';
 
 /**
  * Headers every Chatwire event stream carries. No `Connection` header: HTTP/1.1 keeps connections

@@ -1,11 +1,11 @@
 import type { Event } from '@ag-ui/core';
-import type { ChatOptions } from './loop/chatOptions.js';
-import { runChat } from './loop/runChat.js';
+import type { ChatOptions } from '../run/chatOptions.js';
+import { runChat } from './runChat.js';
 
-export type { ChatOptions } from './loop/chatOptions.js';
-export { reviewChatRequest, validateChatRequest } from './loop/reviewChatRequest.js';
-export type { ReviewedRequest } from './loop/reviewChatRequest.js';
-export { runChat } from './loop/runChat.js';
+export type { ChatOptions } from '../run/chatOptions.js';
+export { reviewChatRequest, validateChatRequest } from './reviewChatRequest.js';
+export type { ReviewedRequest } from './reviewChatRequest.js';
+export { runChat } from './runChat.js';
 
 /**
  * Runs the agent loop for one AG-UI run and yields its events: the model streams text and tool

@@ -1,12 +1,12 @@
 import type { Message } from '@ag-ui/core';
 import { countTokens } from 'gpt-tokenizer';
 import { O200K_TOKEN_SPLIT_REGEX } from 'gpt-tokenizer/encodingParams/constants';
-import { describeAttachment, readAttachment } from './attachments/readAttachment.js';
-import type { ModelRequest, ModelTool, ToolTokenCounter } from './model.js';
-import { isCheckedMessage } from './http/knownMessages.js';
-import { isStoredMessage } from './threads/storedMessages.js';
-import { knownPrefixOf, summarizeBranch, type BranchSummary } from './threads/branchSummary.js';
-import { jsonRequestSegments } from './requests/requestSegments.js';
+import { describeAttachment, readAttachment } from '../attachments/readAttachment.js';
+import type { ModelRequest, ModelTool, ToolTokenCounter } from './chatModel.js';
+import { isCheckedMessage } from '../http/knownMessages.js';
+import { isStoredMessage } from '../history/storedMessages.js';
+import { knownPrefixOf, summarizeBranch, type BranchSummary } from '../history/branchSummary.js';
+import { jsonRequestSegments } from './requestSegments.js';
 
 /**
  * Text is counted as text: a special token's spelling (`<|endoftext|>`) in a message is plain
@@ -130,7 +130,7 @@ export function countRequestTokens(request: Pick<ModelRequest, 'system' | 'messa
 const folds = new WeakMap<BranchSummary, Piece | null>();
 
 /**
- * Summarises a branch a thread store keeps (see `threads/branchSummary.ts`) and folds its token count,
+ * Summarises a branch a thread store keeps (see `history/branchSummary.ts`) and folds its token count,
  * when the store writes it: the request that continues it then finds both made.
  */
 export function prepareStoredBranch(branch: readonly Message[]): void {
@@ -207,7 +207,7 @@ function pieceOfMessage(message: Message, comma: boolean): Piece {
 
 /**
  * A message's JSON as counted (after a comma when it is not the first; media parts as their
- * descriptions, see {@link countableMessage}): serialised once for a shared message (see `http/knownMessages.ts`, `threads/storedMessages.ts`), and then the same
+ * descriptions, see {@link countableMessage}): serialised once for a shared message (see `http/knownMessages.ts`, `history/storedMessages.ts`), and then the same
  * string each time, whose hash the engine keeps, so finding its remembered count costs no pass over its text.
  */
 export function countableText(message: Message, comma: boolean): string {
@@ -261,7 +261,7 @@ const isCount = (value: unknown): value is StoredTokenCount => {
 
 /**
  * Keeps a stored message's count (from {@link storedTokenCountOf}, read back from the store) with the
- * message (marked stored, see `threads/storedMessages.ts`), for {@link countRequestTokens}: the
+ * message (marked stored, see `history/storedMessages.ts`), for {@link countRequestTokens}: the
  * message as the first of a request, and after a comma (`,{"` joins as one pre-token, as `{"` does).
  * Anything else read back (a count of another tokenizer, `null` from a row stored before counts
  * were) is ignored: the message is then counted on its text.

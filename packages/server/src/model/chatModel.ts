@@ -1,6 +1,6 @@
 import type { Message, TokenUsage } from '@ag-ui/core';
 import type { JsonSchema } from '@chatwire/core';
-import type { RequestSegment } from './requests/requestSegments.js';
+import type { RequestSegment } from './requestSegments.js';
 
 /** A tool as a model receives it: name, description and JSON Schema of the arguments. */
 export interface ModelTool {

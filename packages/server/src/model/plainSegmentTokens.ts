@@ -1,6 +1,6 @@
 import { O200K_TOKEN_SPLIT_REGEX } from 'gpt-tokenizer/encodingParams/constants';
 import { decode, encode } from 'gpt-tokenizer';
-import { PLAIN_TEXT, countTextTokens } from '../tokens.js';
+import { PLAIN_TEXT, countTextTokens } from './tokens.js';
 
 /** The o200k pre-tokenizer's split pattern (the tokenizer's own; BPE never merges across its pieces). */
 const PRE_TOKEN_SOURCE = O200K_TOKEN_SPLIT_REGEX.source;

@@ -1,11 +1,11 @@
-import type { BranchSummary } from './threads/branchSummary.js';
-import type { CallSigner } from './signing.js';
+import type { BranchSummary } from './branchSummary.js';
+import type { CallSigner } from '../binding/signing.js';
 
 /*
  * Histories a review verified, so the next turn of a chat that sends its whole history (any AG-UI
  * client, or an app without a thread store) reviews only what follows them.
  *
- * A verified history is a known branch (`threads/branchSummary.ts`) of a request's checked messages:
+ * A verified history is a known branch (`history/branchSummary.ts`) of a request's checked messages:
  * each message is the one deep-frozen object that exact text parsed to (`http/knownMessages.ts`
  * compares every byte of it), so the same objects in the same places are the same bytes, and the
  * summary is keyed by those objects, never by ids. Edited content, arguments or signature, a

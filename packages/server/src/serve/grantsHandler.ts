@@ -6,11 +6,11 @@ import { withDefaultMount } from '../http/defaultMount.js';
 import { checkHost, type HostPolicyOptions } from '../http/hostPolicy.js';
 import { checkOrigin, preflightResponse, withCors, type OriginPolicyOptions } from '../http/originPolicy.js';
 import { isJsonContentType, readJsonBody } from '../http/readJsonBody.js';
-import { storeOf } from '../loop/chatOptions.js';
-import { CallSigner } from '../signing.js';
+import { storeOf } from '../run/chatOptions.js';
+import { CallSigner } from '../binding/signing.js';
 import { threadOwner, userOwner } from '../store/grantOwners.js';
 import type { GrantStore, ServerStore } from '../store/serverStore.js';
-import { grantStoreOf, grantView, verifiedGrants, type GrantOptions } from './grants.js';
+import { grantStoreOf, grantView, verifiedGrants, type GrantOptions } from '../approvals/grants.js';
 
 /**
  * Options of {@link createGrantsHandler}: the chat handler's options object serves as is (its store,

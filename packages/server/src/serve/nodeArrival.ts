@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ChatArrival } from './http/chatArrival.js';
+import type { ChatArrival } from '../http/chatArrival.js';
 import { consumedBody, fetchHeaders } from './toFetchRequest.js';
 
 /**

@@ -1,5 +1,5 @@
-import { defaultMountOf } from './http/defaultMount.js';
-import { ServerResources } from './http/serverResources.js';
+import { defaultMountOf } from '../http/defaultMount.js';
+import { ServerResources } from '../http/serverResources.js';
 import { toNodeListener, type FetchHandler } from './node.js';
 
 type NodeListener = ReturnType<typeof toNodeListener>;

@@ -1,6 +1,6 @@
 import type { RequestSegmentBlock } from '@chatwire/core/shared';
-import type { ModelRequest } from '../model.js';
-import { countableText } from '../tokens.js';
+import type { ModelRequest } from './chatModel.js';
+import { countableText } from './tokens.js';
 
 /** One text of a request as an adapter serialises it (see `ToolTokenCounter.segments`). */
 export interface RequestSegment {

@@ -1,6 +1,6 @@
 import type { Message } from '@ag-ui/core';
 import type { ErrorReporter } from '../errors/errorReport.js';
-import type { CallSigner } from '../signing.js';
+import type { CallSigner } from '../binding/signing.js';
 import type { ApprovalPolicy } from '../approvals/approvalPolicy.js';
 import type { GrantLifetimes } from '../approvals/grants.js';
 import type { GrantStore, ServerStore } from '../store/serverStore.js';

@@ -4,10 +4,10 @@ import type { ApprovalPolicy } from '../approvals/approvalPolicy.js';
 import type { GrantOptions } from '../approvals/grants.js';
 import type { DiscoveryOptions } from '../discovery/discoveryOptions.js';
 import type { ErrorReporter } from '../errors/errorReport.js';
-import type { ChatModel } from '../model.js';
+import type { ChatModel } from '../model/chatModel.js';
 import type { ServerStore } from '../store/serverStore.js';
-import type { TelemetryOptions } from '../telemetry/telemetryOptions.js';
-import type { RunRecordSink } from '../records/runRecords.js';
+import type { TelemetryOptions } from './telemetryOptions.js';
+import type { RunRecordSink } from './runRecords.js';
 import { createMemoryStore } from '../store/memoryStore.js';
 
 /** Options of `chat()`: one AG-UI run. */
