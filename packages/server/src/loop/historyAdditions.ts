@@ -1,5 +1,5 @@
 import type { Event, Message } from '@ag-ui/core';
-import { withResult } from '../history.js';
+import { withResult } from '../history/reviewHistory.js';
 
 /** The messages each event adds to the run's history (a result its tool message, a call made outside a model step its assistant message). */
 const additions = new WeakMap<Event, readonly Message[]>();

@@ -1,5 +1,5 @@
 import type { Message } from '@ag-ui/core';
-import { storedTokenCountOf } from '../tokens.js';
+import { storedTokenCountOf } from '../model/tokens.js';
 import type { SqlBranchCache } from './sqlBranchCache.js';
 import type { SqlDatabase, SqlSession } from './sqlDatabase.js';
 import { parsed, storedOf } from './sqlRows.js';

@@ -1,6 +1,6 @@
 import type { Message } from '@ag-ui/core';
-import { keepStoredTokenCount } from '../tokens.js';
-import { markStored } from './storedMessages.js';
+import { keepStoredTokenCount } from '../model/tokens.js';
+import { markStored } from '../history/storedMessages.js';
 import type { StoredMessage, ThreadSummary } from './threadStore.js';
 
 /** A `chatwire_threads` row as lists show it. */
