@@ -18,6 +18,11 @@
  * The headless Chatwire build is then run in Node (fetch answering one text message as SSE) and
  * the chunks its first `sendMessage` actually loads must be the ones counted, or the script fails.
  *
+ * A fourth figure, all-in: the same entry bundled by esbuild into one file with no code splitting
+ * (every module the entry can ever load, lazy ones included; production, minified, ES2022, React
+ * external, gzip level 9), once with everything bundled and once with zod external too (an app
+ * that has zod anyway: the AI SDK's client imports it).
+ *
  * Run from the repository root: `npm run bench:size`. Chatwire is built from its TypeScript
  * sources (`@chatwire/source` condition), the peers from their published files in node_modules.
  */
@@ -25,6 +30,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import * as esbuild from 'esbuild';
 import { build, defaultClientConditions, version as viteVersion } from 'vite';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -182,12 +188,32 @@ async function measure(entry, dir) {
       new Set(sending.map((chunk) => chunk.fileName)),
     );
   return {
+    allIn: { everything: await allIn(file, external), zodExternal: await allIn(file, [...external, 'zod']) },
     initial: sizes([...initial]),
     firstRequest: sizes(firstRequest),
     sending: sizes(sending),
     someApps: sizes(someApps),
     names: { firstRequest: firstRequest.map(chunkName), someApps: someApps.map(chunkName) },
   };
+}
+
+/** The gzip bytes of `file` bundled by esbuild into one file, no code splitting, `external` left out. */
+async function allIn(file, external) {
+  const result = await esbuild.build({
+    entryPoints: [file],
+    bundle: true,
+    splitting: false,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    minify: true,
+    write: false,
+    logLevel: 'silent',
+    conditions: ['@chatwire/source'],
+    define: { 'process.env.NODE_ENV': '"production"' },
+    external: external.flatMap((name) => [name, `${name}/*`]),
+  });
+  return gzipSync(result.outputFiles[0].contents, { level: 9 }).length;
 }
 
 /** A chunk's name for the report (Rollup's: a lazy chunk is named after the module it was split at). */
@@ -256,15 +282,18 @@ try {
   );
   console.log("initial load: the entry and its static imports. first request: the lazy chunks a chat's first request loads (the headless");
   console.log('Chatwire build was run in Node and its first sendMessage loaded exactly these). sends one message: the two together,');
-  console.log('which the ratios compare. only some apps: lazy chunks that only apps using what they hold load (named in the table).\n');
+  console.log('which the ratios compare. only some apps: lazy chunks that only apps using what they hold load (named in the table).');
+  console.log(
+    `all-in: esbuild ${esbuild.version}, one file, no code splitting (lazy chunks included), react external; gzip kB, and with zod external too.\n`,
+  );
   for (const group of [...new Set(entries.map((entry) => entry.group))]) {
     const inGroup = rows.filter((row) => row.entry.group === group);
     const base = inGroup.find((row) => row.entry.name === 'chatwire');
     console.log(`${group}`);
     console.log(
-      '| library | packages | initial load (min / gzip kB) | first request (gzip kB) | sends one message min kB | sends one message gzip kB | min vs chatwire | gzip vs chatwire | only some apps (min / gzip kB) |',
+      '| library | packages | initial load (min / gzip kB) | first request (gzip kB) | sends one message min kB | sends one message gzip kB | min vs chatwire | gzip vs chatwire | only some apps (min / gzip kB) | all-in gzip kB (zod external) |',
     );
-    console.log('| --- | --- | --- | --- | ---: | ---: | ---: | ---: | --- |');
+    console.log('| --- | --- | --- | --- | ---: | ---: | ---: | ---: | --- | --- |');
     for (const row of inGroup) {
       const packages = row.entry.packages
         .map((name) => `${name.split(' ')[0]}@${versionOf(name)}${name.includes(' ') ? ' ' + name.slice(name.indexOf(' ') + 1) : ''}`)
@@ -275,7 +304,7 @@ try {
         ? `${row.someApps.count} (${row.names.someApps.join(', ')}): ${kB(row.someApps.min)} / ${kB(row.someApps.gzip)}`
         : 'none';
       console.log(
-        `| ${row.entry.name} | ${packages} | ${kB(row.initial.min)} / ${kB(row.initial.gzip)} | ${first} | ${kB(row.sending.min)} | ${kB(row.sending.gzip)} | ${ratio('min')} | ${ratio('gzip')} | ${someApps} |`,
+        `| ${row.entry.name} | ${packages} | ${kB(row.initial.min)} / ${kB(row.initial.gzip)} | ${first} | ${kB(row.sending.min)} | ${kB(row.sending.gzip)} | ${ratio('min')} | ${ratio('gzip')} | ${someApps} | ${kB(row.allIn.everything)} (${kB(row.allIn.zodExternal)}) |`,
       );
     }
     console.log('');

@@ -1,6 +1,7 @@
 import { codeModeDevtoolsView } from '@chatwire/code-mode/client';
 import {
   answerInputRequest,
+  chatStatusWords,
   readInputRequest,
   type ChatMessage,
   type InputAnswerInput,
@@ -207,7 +208,7 @@ function ChatPage(props: {
 
   const panelCount = page.notes.length + page.todos.length;
   // The chat is at rest while a call waits for the person: say what it waits for.
-  const status = chat.status === 'ready' && chat.pendingApprovals.length > 0 ? 'waiting for approval' : chat.status;
+  const status = chatStatusWords(chat);
   const lazyCount = discovered.length + undiscovered.length;
   return (
     <div className="app" data-theme={page.theme} data-accent={page.accent} data-testid="app">

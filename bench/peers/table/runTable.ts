@@ -193,13 +193,16 @@ function printServerTable(figures: ServerFigures): void {
   };
   console.log(`| server figure (ms) | Chatwire | before${before ? ` (${before.commit})` : ''} |`);
   console.log('| --- | ---: | ---: |');
-  for (const runs of ['runs50', 'runs200']) {
-    const count = runs.slice(4);
+  for (const [runs, title] of [
+    ['runs50', '50 runs'],
+    ['runs200', '200 runs'],
+    ['runs50demo', "50 runs, the demo's configuration (resumable runs, threads in PGlite in a folder)"],
+  ] as const) {
     console.log(
-      `| ${count} runs: time to first byte, median / max | ${pair(now, runs, 'ttfbMedian', 'ttfbMax')} | ${pair(before, runs, 'ttfbMedian', 'ttfbMax')} |`,
+      `| ${title}: time to first byte, median / max | ${pair(now, runs, 'ttfbMedian', 'ttfbMax')} | ${pair(before, runs, 'ttfbMedian', 'ttfbMax')} |`,
     );
     console.log(
-      `| ${count} runs: latency, median / max | ${pair(now, runs, 'latencyMedian', 'latencyMax')} | ${pair(before, runs, 'latencyMedian', 'latencyMax')} |`,
+      `| ${title}: latency, median / max | ${pair(now, runs, 'latencyMedian', 'latencyMax')} | ${pair(before, runs, 'latencyMedian', 'latencyMax')} |`,
     );
   }
   for (const [key, title] of [
@@ -212,6 +215,7 @@ function printServerTable(figures: ServerFigures): void {
     ['storedPglite0', 'thread store (PGlite in process), no earlier message: CPU [wall]'],
     ['storedPglite1000', 'thread store (PGlite in process), after 1,000 stored messages, warm: CPU [wall]'],
     ['storedPglite1000Cold', 'thread store (PGlite in process), the same, cold: CPU [wall]'],
+    ['storedPostgres1000', 'thread store (PostgreSQL on loopback), after 1,000 stored messages, warm: CPU of this process [wall]'],
   ] as const)
     console.log(`| ${title} | ${cost(now, key)} | ${cost(before, key)} |`);
   console.log(`\n(load average when the server figures ended: ${figures.machine.loadAverage1m})\n`);

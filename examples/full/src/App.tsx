@@ -1,4 +1,4 @@
-import type { ChatMessage, ToolCallPart } from '@chatwire/core';
+import { chatStatusWords, type ChatMessage, type ToolCallPart } from '@chatwire/core';
 import { ChatwireDevtools } from '@chatwire/devtools';
 import { useThreadChat } from '@chatwire/react/query';
 import { ApprovalPrompt, BranchPicker, ChatError, Composer, MessageList } from '@chatwire/ui';
@@ -93,7 +93,7 @@ function ChatPage(props: { threadId: string; isNew: boolean; onOpen: (id: string
   );
   const pendingApprovals = useMemo(() => chat.pendingApprovals.map((part) => part.toolName), [chat.pendingApprovals]);
   // At rest while a call waits for the person: say what it waits for.
-  const status = chat.status === 'ready' && pendingApprovals.length > 0 ? 'waiting for approval' : chat.status;
+  const status = chatStatusWords(chat);
 
   return (
     <div className="app" data-theme={theme}>

@@ -29,6 +29,8 @@ export type { DataPartSchemas, DataPartsOf } from './reduce/dataParts.js';
 export type { CustomEventExtension, CustomEventOutcome, CustomEventReducer } from './reduce/customEvents.js';
 export type { ChatSnapshot } from './model/chatState.js';
 export { pendingInterrupts } from './model/continuation.js';
+export { chatStatusWords } from './model/chatStatusWords.js';
+export type { ChatStatusWords } from './model/chatStatusWords.js';
 export type { ActiveRun, ChatState, ChatStatus, QueuedMessage, TurnRecord } from './model/chatState.js';
 export { fetchServerSentEvents } from './transport/connection.js';
 export type {

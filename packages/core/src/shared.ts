@@ -47,6 +47,7 @@ export type { ToolCallEffect, ToolCallEvent, ToolCallEventType, ToolCallTransiti
 export { readWireToolMetadata, resolveNeedsApproval, toWireTool, validateToolInput, validateToolOutput } from './tools/toolDefinition.js';
 export type { WireToolMetadata } from './tools/toolDefinition.js';
 export { validateWithSchema, withoutDialect } from './tools/toolSchema.js';
+export { MAX_REQUESTED_CONTENT_DEPTH, checkRequestedContent } from './tools/checkRequestedContent.js';
 export type { StandardJsonSchemaValidator, Validation } from './tools/toolSchema.js';
 export { executeTool, executeValidatedTool } from './tools/toolExecution.js';
 export type { ToolOutcome } from './tools/toolExecution.js';
@@ -62,6 +63,8 @@ export {
   readDiscoveredNames,
 } from './discovery/discoveredTools.js';
 export type { DiscoverySource, WireDiscoveryOptions } from './discovery/discoveredTools.js';
+export { mayRunLazyCall } from './discovery/mayRunLazyCall.js';
+export type { GatedTool } from './discovery/mayRunLazyCall.js';
 export { discoveryExchange, isDiscoveryStep } from './discovery/discoveryExchange.js';
 export type { DiscoveryExchange } from './discovery/discoveryExchange.js';
 export { answerDiscoveryCall, isAllowed, loadingFailure, selfCorrectionError, unavailableError } from './discovery/answerDiscovery.js';

@@ -181,4 +181,32 @@ export const tool = toolDefinition({ name: 'plain', description: 'Plain.', input
     expect(fromPackage(Object.keys(entry?.modules ?? {}), '@cfworker/json-schema')).toEqual([]);
     expect(lazy.some((chunk) => fromPackage(Object.keys(chunk.modules), '@cfworker/json-schema').length > 0)).toBe(true);
   }, 60_000);
+  it('puts JSON Patch in a chunk of its own: not with the extended events (reasoning, snapshots), fetched by the first delta', async () => {
+    const file = join(dir, 'patch.js');
+    writeFileSync(
+      file,
+      `import { ChatClient, fetchServerSentEvents } from '@chatwire/core';
+export const client = new ChatClient({ connection: fetchServerSentEvents('/api/chat') });`,
+    );
+    const result = (await build({
+      configFile: false,
+      root,
+      logLevel: 'silent',
+      mode: 'production',
+      resolve: { conditions: ['@chatwire/source', ...defaultClientConditions] },
+      build: { write: false, minify: false, rollupOptions: { input: file, preserveEntrySignatures: 'strict' } },
+    })) as Rollup.RollupOutput;
+    const chunks = result.output.filter((output): output is Rollup.OutputChunk => output.type === 'chunk');
+    const holding = (ending: string) => chunks.filter((chunk) => Object.keys(chunk.modules).some((id) => id.endsWith(ending)));
+    const [patch, ...more] = holding('/reduce/applyJsonPatch.ts');
+    expect(more).toEqual([]);
+    expect(patch?.isDynamicEntry).toBe(true);
+    expect(fromPackage(Object.keys(patch?.modules ?? {}), 'rfc6902').length).toBeGreaterThan(0);
+    // Only that chunk (and the chunks it imports) holds the library; the extended events' chunk neither holds nor imports it.
+    const withLibrary = chunks.filter((chunk) => fromPackage(Object.keys(chunk.modules), 'rfc6902').length > 0);
+    expect(withLibrary.every((chunk) => chunk === patch || patch?.imports.includes(chunk.fileName))).toBe(true);
+    const [extended] = holding('/reduce/reduceExtendedEvent.ts');
+    expect(extended && extended !== patch && !withLibrary.includes(extended)).toBe(true);
+    expect(extended?.imports.some((name) => name === patch?.fileName || withLibrary.some((chunk) => chunk.fileName === name))).toBe(false);
+  }, 60_000);
 });

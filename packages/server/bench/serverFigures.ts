@@ -7,18 +7,22 @@
  *   the model gives them: time to first byte of each response (the first event) and each run's
  *   latency (to its last byte), from the moment its request was written (every connection is open
  *   and every request built before the clock starts), median and max, in ms; and the chunks each
- *   response arrived in (one per event before writes were coalesced).
+ *   response arrived in (one per event before writes were coalesced). `runs50demo`: 50 runs on the
+ *   demo's configuration (resumable runs, every turn stored in PGlite in a folder: see
+ *   `serverFiguresServer.ts`), each run a new thread.
  * - `requestCost`: one request (handler call to the response's last byte, a short answer) carrying 0
  *   or 1,000 earlier messages (a quarter of them signed server tool results), median over fresh
- *   requests in one process, in ms of wall time and of the process's CPU time. `warm`: the history
+ *   requests in one fresh process per figure, in ms of wall time and of the process's CPU time. `warm`: the history
  *   was sent before (a chat's next turn); `cold`: a history this process never saw. The `stored*`
- *   figures: the same on a server with a thread store (memory, or PGlite in memory) whose thread holds
- *   0 or 1,000 earlier messages, the request carrying the stored leaf and the new message (see
+ *   figures: the same on a server with a thread store (memory, PGlite in memory, or PostgreSQL on
+ *   loopback: a throwaway cluster, whose own CPU is not the process's) whose thread holds 0 or 1,000
+ *   earlier messages, the request carrying the stored leaf and the new message (see
  *   {@link requestCostStored}).
  *
  * Environment: BENCH_ROUNDS (processes per concurrent cell, default 2; the median of their figures),
  * BENCH_COST_REQUESTS (requests per cost figure, default 30), BENCH_COST_CELLS (comma-separated names of
- * the cost figures to measure, all by default), BENCH_PARTS (`concurrent,cost` by default),
+ * the cost figures to measure, all by default), BENCH_CONCURRENT_ROWS (the same for the concurrent rows:
+ * `runs50`, `runs200`, `runs50demo`), BENCH_PARTS (`concurrent,cost` by default),
  * BENCH_BASELINE (a git ref: the same figures of that commit's server, in the same run, as `before`;
  * see {@link measureServerFiguresWithBaseline}).
  */
@@ -129,10 +133,11 @@ async function concurrentCell(
   runs: number,
   deltas: number,
   serverScript = fileURLToPath(new URL('./serverFiguresServer.ts', import.meta.url)),
+  config: 'plain' | 'demo' = 'plain',
 ) {
   const child = spawn(process.execPath, ['--conditions=@chatwire/source', '--import', 'tsx', serverScript], {
     stdio: ['pipe', 'pipe', 'inherit'],
-    env: { ...process.env, BENCH_DELTAS: String(deltas) },
+    env: { ...process.env, BENCH_DELTAS: String(deltas), BENCH_CONFIG: config },
   });
   try {
     const port = await new Promise<number>((resolve, reject) => {
@@ -252,21 +257,26 @@ const storedLeafOf = (text: string): string | undefined =>
   /"name":"chatwire\.thread\.stored","value":\{[^}]*"messageId":"([^"]+)"/.exec(text)?.[1];
 
 /**
- * Median wall and CPU time of one request to a server with a thread store (`memory` or `pglite`, in
- * memory) whose thread holds `count` earlier messages: the request carries the last stored message
+ * Median wall and CPU time of one request to a server with a thread store (`memory`, `pglite` in
+ * memory, or PostgreSQL at `{ url }`) whose thread holds `count` earlier messages: the request carries the last stored message
  * and the new one (what a client that read `chatwire.thread.stored` sends). `warm`: each request
  * continues the thread where the one before left it (its leaf, read from the store between requests,
  * and checked against what `chatwire.thread.stored` named); `cold`: a thread this process never
  * read, stored outside the handler before the first request (as another instance or an earlier
  * process wrote it).
  */
-async function requestCostStored(count: number, requests: number, warm: boolean, kind: 'memory' | 'pglite') {
+async function requestCostStored(count: number, requests: number, warm: boolean, kind: 'memory' | 'pglite' | { readonly url: string }) {
   const secret = 'bench-secret';
   const noteDown = toolDefinition({ name: 'noteDown', description: 'Write a note.', inputSchema: z.object({ text: z.string() }) }).server(
     async ({ text }) => ({ noted: text }),
   );
-  const { createMemoryThreadStore, createPgliteThreadStore } = chatwireServer;
-  const threads: ThreadStore = kind === 'memory' ? createMemoryThreadStore() : createPgliteThreadStore({ dataDir: 'memory://' });
+  const { createMemoryThreadStore, createPgliteThreadStore, createPostgresThreadStore } = chatwireServer;
+  const threads: ThreadStore =
+    kind === 'memory'
+      ? createMemoryThreadStore()
+      : kind === 'pglite'
+        ? createPgliteThreadStore({ dataDir: 'memory://' })
+        : createPostgresThreadStore({ connectionString: kind.url });
   const handler = createChatHandler({ model: createScriptedModel(), tools: [noteDown], secret, threads });
   const signer = new CallSigner(secret);
   /** A thread of `count` messages stored as one chain; resolves to its last message's id. */
@@ -310,6 +320,28 @@ async function requestCostStored(count: number, requests: number, warm: boolean,
   return { wallMs: round(median(samples.map((s) => s.wallMs))), cpuMs: round(median(samples.map((s) => s.cpuMs))) };
 }
 
+/**
+ * A throwaway PostgreSQL cluster on loopback (fsync off), by the tests' helper of the checkout the
+ * bench runs from (the working directory: a baseline's extracted sources have no tests).
+ */
+async function startBenchPostgres(): Promise<{ readonly url: string; destroy(): Promise<void> }> {
+  const helper = join(process.cwd(), 'packages/server/tests/threads/postgresServer.ts');
+  const { startPostgres } = (await import(helper)) as { startPostgres: () => Promise<{ url: string; destroy(): Promise<void> }> };
+  return startPostgres();
+}
+
+/**
+ * The concurrent rows: name, runs, server configuration. BENCH_CONCURRENT_ROWS (comma-separated names)
+ * measures only those.
+ */
+const CONCURRENT_ROWS = (
+  [
+    ['runs50', 50, 'plain'],
+    ['runs200', 200, 'plain'],
+    ['runs50demo', 50, 'demo'],
+  ] as const
+).filter(([name]) => process.env['BENCH_CONCURRENT_ROWS']?.split(',').includes(name) ?? true);
+
 /** Every server figure (see the file's comment). */
 export async function measureServerFigures(
   options: {
@@ -325,12 +357,21 @@ export async function measureServerFigures(
   const deltas = options.deltas ?? 2_000;
   const parts = options.parts ?? (process.env['BENCH_PARTS'] ?? 'concurrent,cost').split(',');
   const concurrent: Record<string, Record<string, number>> = {};
-  for (const runs of parts.includes('concurrent') ? [50, 200] : []) {
+  for (const [name, runs, config] of parts.includes('concurrent') ? CONCURRENT_ROWS : []) {
     const cells: CellFigures[] = [];
-    for (let round = 0; round < rounds; round++) cells.push(await concurrentCell(runs, deltas));
-    concurrent[`runs${runs}`] = medianOfCells(cells);
+    for (let round = 0; round < rounds; round++) cells.push(await concurrentCell(runs, deltas, undefined, config));
+    concurrent[name] = medianOfCells(cells);
   }
-  return { machine: machine(), deltasPerRun: deltas, concurrent, requestCost: parts.includes('cost') ? await requestCosts(requests) : {} };
+  return {
+    machine: machine(),
+    deltasPerRun: deltas,
+    concurrent,
+    requestCost: !parts.includes('cost')
+      ? {}
+      : process.env['BENCH_NESTED']
+        ? await requestCosts(requests)
+        : (costsInProcesses([fileURLToPath(import.meta.url)], requests)[0] ?? {}),
+  };
 }
 
 type CellFigures = Awaited<ReturnType<typeof concurrentCell>>;
@@ -352,7 +393,7 @@ const machine = () => ({
 });
 
 /** Each request-cost figure, by name; BENCH_COST_CELLS (comma-separated names) measures only those. */
-const COST_CELLS: Record<string, (requests: number) => Promise<{ wallMs: number; cpuMs: number }>> = {
+const COST_CELLS: Record<string, (requests: number) => Promise<{ wallMs: number; cpuMs: number } | undefined>> = {
   messages0: (requests) => requestCost(0, requests, true),
   messages1000: (requests) => requestCost(1_000, requests, true),
   messages1000Cold: (requests) => requestCost(1_000, requests, false),
@@ -362,6 +403,19 @@ const COST_CELLS: Record<string, (requests: number) => Promise<{ wallMs: number;
   storedPglite0: (requests) => requestCostStored(0, requests, true, 'pglite'),
   storedPglite1000: (requests) => requestCostStored(1_000, requests, true, 'pglite'),
   storedPglite1000Cold: (requests) => requestCostStored(1_000, requests, false, 'pglite'),
+  // Left out (with a note on stderr) where PostgreSQL is not installed: see tests/threads/postgresServer.ts.
+  storedPostgres1000: async (requests) => {
+    const postgres = await startBenchPostgres().catch((error: unknown) => {
+      process.stderr.write(`storedPostgres1000 left out: ${error instanceof Error ? error.message : String(error)}\n`);
+      return undefined;
+    });
+    if (!postgres) return undefined;
+    try {
+      return await requestCostStored(1_000, requests, true, postgres);
+    } finally {
+      await postgres.destroy();
+    }
+  },
 };
 
 /** Whether the server measured has thread stores (a baseline from before them has not: its `stored*` figures are left out). */
@@ -372,7 +426,8 @@ const requestCosts = async (requests: number) => {
   const figures: Record<string, { wallMs: number; cpuMs: number }> = {};
   for (const [name, measure] of Object.entries(COST_CELLS)) {
     if ((only && !only.includes(name)) || (name.startsWith('stored') && !hasThreadStores)) continue;
-    figures[name] = await measure(requests);
+    const figure = await measure(requests);
+    if (figure) figures[name] = figure;
   }
   return figures;
 };
@@ -406,23 +461,42 @@ function baselineServer(ref: string): { readonly sha: string; readonly figures: 
   return { sha, figures: join(bench, 'serverFigures.ts'), server: join(bench, 'serverFiguresServer.ts') };
 }
 
-/** The request-cost figures of the server that `figuresScript` imports, measured in a fresh process. */
-function costInProcess(figuresScript: string, requests: number): Record<string, { wallMs: number; cpuMs: number }> {
+/** One request-cost figure (`cell`) of the server that `figuresScript` imports, in a fresh process; `undefined` when it has none. */
+function costInProcess(figuresScript: string, requests: number, cell: string): { wallMs: number; cpuMs: number } | undefined {
   const child = spawnSync(process.execPath, ['--conditions=@chatwire/source', '--import', 'tsx', figuresScript], {
     cwd: root,
     encoding: 'utf8',
-    env: { ...process.env, BENCH_PARTS: 'cost', BENCH_COST_REQUESTS: String(requests), BENCH_NESTED: '1' },
+    env: { ...process.env, BENCH_PARTS: 'cost', BENCH_COST_REQUESTS: String(requests), BENCH_COST_CELLS: cell, BENCH_NESTED: '1' },
     stdio: ['ignore', 'pipe', 'inherit'],
     maxBuffer: 16 * 1024 * 1024,
   });
-  if (child.status !== 0) throw new Error(`the request-cost figures of ${figuresScript} failed`);
-  return (JSON.parse(child.stdout) as { requestCost: Record<string, { wallMs: number; cpuMs: number }> }).requestCost;
+  if (child.status !== 0) throw new Error(`the request-cost figure ${cell} of ${figuresScript} failed`);
+  return (JSON.parse(child.stdout) as { requestCost: Record<string, { wallMs: number; cpuMs: number }> }).requestCost[cell];
+}
+
+/**
+ * The request-cost figures of the servers that `figuresScripts` import, each figure in a fresh process
+ * per server, the servers alternating figure by figure: a figure's process holds only its own threads
+ * (one process for every figure let the 35,000 messages of the cold figures weigh on the figures after
+ * them: PGlite's warm request measured 31 ms after them, 10 ms in a process of its own), and a load that drifts weighs on
+ * both sides alike.
+ */
+function costsInProcesses(figuresScripts: readonly string[], requests: number): Record<string, { wallMs: number; cpuMs: number }>[] {
+  const only = process.env['BENCH_COST_CELLS']?.split(',');
+  const figures = figuresScripts.map(() => ({}) as Record<string, { wallMs: number; cpuMs: number }>);
+  for (const cell of Object.keys(COST_CELLS).filter((name) => !only || only.includes(name))) {
+    figuresScripts.forEach((script, index) => {
+      const figure = costInProcess(script, requests, cell);
+      if (figure) (figures[index] as Record<string, { wallMs: number; cpuMs: number }>)[cell] = figure;
+    });
+  }
+  return figures;
 }
 
 /**
  * This checkout's server figures and a baseline commit's (`ref`, BENCH_BASELINE), in the same run:
  * each concurrent cell's rounds alternate between the two servers (fresh processes each), and the
- * request costs are measured in a fresh process per side, this checkout's first.
+ * request costs are measured in a fresh process per figure and side, the sides alternating.
  */
 export async function measureServerFiguresWithBaseline(
   ref: string,
@@ -435,21 +509,21 @@ export async function measureServerFiguresWithBaseline(
   const parts = options.parts ?? (process.env['BENCH_PARTS'] ?? 'concurrent,cost').split(',');
   const now: Record<string, Record<string, number>> = {};
   const before: Record<string, Record<string, number>> = {};
-  for (const runs of parts.includes('concurrent') ? [50, 200] : []) {
+  for (const [name, runs, config] of parts.includes('concurrent') ? CONCURRENT_ROWS : []) {
     const cells = { now: [] as CellFigures[], before: [] as CellFigures[] };
     for (let round = 0; round < rounds; round++) {
-      cells.now.push(await concurrentCell(runs, deltas));
-      cells.before.push(await concurrentCell(runs, deltas, baseline.server));
+      cells.now.push(await concurrentCell(runs, deltas, undefined, config));
+      cells.before.push(await concurrentCell(runs, deltas, baseline.server, config));
     }
-    now[`runs${runs}`] = medianOfCells(cells.now);
-    before[`runs${runs}`] = medianOfCells(cells.before);
+    now[name] = medianOfCells(cells.now);
+    before[name] = medianOfCells(cells.before);
   }
-  const cost = parts.includes('cost');
+  const costs = parts.includes('cost') ? costsInProcesses([fileURLToPath(import.meta.url), baseline.figures], requests) : [];
   return {
     machine: machine(),
     deltasPerRun: deltas,
-    now: { concurrent: now, requestCost: cost ? costInProcess(fileURLToPath(import.meta.url), requests) : {} },
-    before: { commit: baseline.sha, concurrent: before, requestCost: cost ? costInProcess(baseline.figures, requests) : {} },
+    now: { concurrent: now, requestCost: costs[0] ?? {} },
+    before: { commit: baseline.sha, concurrent: before, requestCost: costs[1] ?? {} },
   };
 }
 

@@ -116,7 +116,7 @@ export type { PgliteLike, PgliteThreadStoreOptions } from './threads/pgliteThrea
 export { createPostgresThreadStore } from './threads/postgresThreadStore.js';
 export type { PgPoolClientLike, PgPoolLike, PostgresThreadStoreOptions } from './threads/postgresThreadStore.js';
 export { createSqlThreadStore } from './threads/sqlThreadStore.js';
-export type { SqlDatabase, SqlSession } from './threads/sqlThreadStore.js';
+export type { SqlDatabase, SqlSession } from './threads/sqlDatabase.js';
 export { THREAD_MIGRATIONS } from './threads/threadSchema.js';
 export { createThreadsHandler } from './threads/threadsHandler.js';
 export type { ThreadsHandlerOptions } from './threads/threadsHandler.js';

@@ -83,6 +83,8 @@ interface MutableTurn {
   events: RecordedEvent[];
   dropped: number;
   appMessages: RecordedAppMessage[];
+  /** The read-only copy `turns()` last handed out, until the turn records something new. */
+  copy: HistoryTurn | undefined;
 }
 
 /**
@@ -135,7 +137,7 @@ class EventHistory {
 
   /** Starts a turn (a user message was sent). */
   startTurn(id: string, at: number): void {
-    this.#turns.push({ id, startedAt: at, runs: [], events: [], dropped: 0, appMessages: [] });
+    this.#turns.push({ id, startedAt: at, runs: [], events: [], dropped: 0, appMessages: [], copy: undefined });
     if (this.#turns.length > this.#maxTurns) this.#turns.splice(0, this.#turns.length - this.#maxTurns);
   }
 
@@ -150,7 +152,9 @@ class EventHistory {
 
   /** Records a request. */
   request(runId: string, input: RunAgentInput, at: number): void {
-    this.#current(runId, at).runs.push({ at, runId, input });
+    const turn = this.#current(runId, at);
+    turn.runs.push({ at, runId, input });
+    turn.copy = undefined;
   }
 
   /** Records an event. */
@@ -158,6 +162,7 @@ class EventHistory {
     const turn = this.#current(runId, at);
     if (turn.events.length < this.#maxEvents) turn.events.push({ at, runId, event });
     else turn.dropped++;
+    turn.copy = undefined;
   }
 
   /** Records a message between the page and an MCP App (past the turn's cap: counted in `dropped`). */
@@ -165,6 +170,7 @@ class EventHistory {
     const turn = this.#current(message.toolCallId, message.at);
     if (turn.appMessages.length < this.#maxEvents) turn.appMessages.push(message);
     else turn.dropped++;
+    turn.copy = undefined;
   }
 
   /** Keeps the snapshot each time the chat settles (`ready` or `error` after anything else): a reference, no copy. */
@@ -182,9 +188,23 @@ class EventHistory {
     return [...this.#snapshots];
   }
 
-  /** The recorded turns, oldest first (a copy of the list; the entries are read-only). */
+  /**
+   * The recorded turns, oldest first (a copy of the list; the entries are read-only). A turn that recorded
+   * nothing since the last call is the same object as then: a panel that reads the history several times a
+   * second copies only the turn in progress, and can tell an unchanged turn by its reference.
+   */
   turns(): readonly HistoryTurn[] {
-    return this.#turns.map((turn) => ({ ...turn, runs: [...turn.runs], events: [...turn.events], appMessages: [...turn.appMessages] }));
+    return this.#turns.map((turn) => {
+      turn.copy ??= {
+        id: turn.id,
+        startedAt: turn.startedAt,
+        runs: [...turn.runs],
+        events: [...turn.events],
+        dropped: turn.dropped,
+        appMessages: [...turn.appMessages],
+      };
+      return turn.copy;
+    });
   }
 }
 

@@ -1,5 +1,5 @@
 import { describeError } from '../base/errors.js';
-import { parseJsonStrict } from '../base/parseJsonStrict.js';
+import { parseToolArguments } from '../base/parseJsonStrict.js';
 import {
   advancePartialJson,
   initialPartialJsonState,
@@ -80,7 +80,7 @@ export function argumentsDelta(call: ToolCallPart, delta: string): { readonly ev
 export function argumentsEnd(call: ToolCallPart): ToolCallEvent {
   scans.delete(call.toolCallId);
   try {
-    return { type: 'inputEnd', input: parseJsonStrict(call.argsText.trim() === '' ? '{}' : call.argsText) };
+    return { type: 'inputEnd', input: parseToolArguments(call.argsText) };
   } catch (error) {
     return { type: 'inputEnd', invalid: describeError(error) };
   }

@@ -1,16 +1,17 @@
 import type { Event as WireEvent, Message as WireMessage } from '@ag-ui/core';
-import { applyPatch, type Operation } from 'rfc6902';
 import { ensureAssistantTurn, mapLastAssistant, noCallChanges, type Reduction } from './chatReducer.js';
 import type { ChatState } from '../model/chatState.js';
 import { fromWireMessages } from '../model/fromWireMessages.js';
 import type { ActivityPart, ChatMessage, MessagePart, ReasoningPart, SubagentPart } from '../model/messages.js';
 import { isTerminalToolCallState, type ToolCallPart } from '../lifecycle/toolCallLifecycle.js';
+import type { JsonPatchApplier } from './applyJsonPatch.js';
 
 /**
  * The AG-UI events outside the core chat path, reduced here: reasoning (and legacy `THINKING_*`),
  * shared state, activity, messages snapshots and subagents. The run loop loads this module the
- * first time such an event arrives (so chats that never see one do not ship it, JSON Patch
- * included) and registers {@link reduceExtendedEvent} (routeEvent.ts); it is as pure as the reducer.
+ * first time such an event arrives (so chats that never see one do not fetch it) and registers
+ * {@link reduceExtendedEvent} (routeEvent.ts); it is as pure as the reducer. The deltas' JSON Patch
+ * is a module of its own (applyJsonPatch.ts), loaded with the first delta and passed in.
  */
 
 type Loose = WireEvent & Record<string, unknown>;
@@ -62,20 +63,6 @@ function reasoning(state: ChatState, id: string | undefined, event: Loose, step:
     return next.status === 'streaming' ? next : { ...next, status: 'streaming' };
   }
   return delta === '' ? state : updatePart(state, isReasoning(id), (part) => ({ ...part, text: part.text + delta }));
-}
-
-/** Applies a JSON Patch to a copy of `document`; `undefined` when it does not apply (nothing is changed then). */
-function patched(document: unknown, patch: unknown): { readonly value: unknown } | undefined {
-  if (!Array.isArray(patch)) return undefined;
-  const copy = { value: structuredClone(document ?? {}) };
-  // Patch the wrapper's `value`, so operations on the root ("" path) replace it too.
-  const operations = (patch as Operation[]).map((operation) => ({
-    ...operation,
-    path: `/value${operation.path}`,
-    ...('from' in operation ? { from: `/value${operation.from}` } : {}),
-  }));
-  const results = applyPatch(copy, operations as Operation[]);
-  return results.some((result) => result !== null) ? undefined : copy;
 }
 
 /** The last turn's activity part with this message id. */
@@ -136,8 +123,11 @@ function comparable(part: MessagePart): unknown {
   return { ...rest, approval: part.approval && { ...part.approval, respondedAt: undefined } };
 }
 
-/** See the module comment. */
-export function reduceExtendedEvent(state: ChatState, wireEvent: WireEvent, now: number): Reduction {
+/**
+ * See the module comment. `patch` applies the JSON Patch of `STATE_DELTA` and `ACTIVITY_DELTA`
+ * (routeEvent loads it before the first delta); without it a delta changes nothing and says so.
+ */
+export function reduceExtendedEvent(state: ChatState, wireEvent: WireEvent, now: number, patch?: JsonPatchApplier): Reduction {
   const event = wireEvent as Loose;
   const id = typeof event['messageId'] === 'string' ? event['messageId'] : undefined;
   switch (event.type as string) {
@@ -165,7 +155,7 @@ export function reduceExtendedEvent(state: ChatState, wireEvent: WireEvent, now:
     case 'STATE_SNAPSHOT':
       return noCallChanges({ ...state, agentState: event['snapshot'] });
     case 'STATE_DELTA': {
-      const result = patched(state.agentState, event['delta']);
+      const result = patch?.(state.agentState, event['delta']);
       if (!result)
         return {
           state,
@@ -191,7 +181,7 @@ export function reduceExtendedEvent(state: ChatState, wireEvent: WireEvent, now:
     case 'ACTIVITY_DELTA': {
       const messageId = id ?? '';
       const part = state.messages.at(-1)?.parts.find(isActivity(messageId));
-      const result = part && patched(part.content, event['patch']);
+      const result = part && patch?.(part.content, event['patch']);
       if (!result)
         return {
           state,

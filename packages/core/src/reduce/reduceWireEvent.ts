@@ -17,6 +17,7 @@ import type { ChatState } from '../model/chatState.js';
 import { copiesMessages, lastMessage, withFields, withLastMessage } from './sharedMessages.js';
 import { discoveryOffered, undiscoveredBrowserCall } from '../discovery/undiscoveredCall.js';
 import { discoveredToolsInChat } from '../discovery/discoveredTools.js';
+import { mayRunLazyCall } from '../discovery/mayRunLazyCall.js';
 import { addModelCall } from '../model/conversationUsage.js';
 import { ChatwireError } from '../base/errors.js';
 import { KnownShape } from '../base/knownShape.js';
@@ -50,8 +51,9 @@ function settleHeld(reduction: Reduction, now: number): Reduction {
   let discovered: string[] | undefined;
   const settled = forTurnCalls(reduction.state, now, (call) => {
     if (call.waitingFor !== 'discovery') return undefined;
-    discovered ??= discoveredToolsInChat(reduction.state.messages);
-    if (discovered.includes(call.toolName)) return { type: 'resume' };
+    // Only lazy calls are held for their discovery.
+    if (mayRunLazyCall({ name: call.toolName, lazy: true }, () => (discovered ??= discoveredToolsInChat(reduction.state.messages))))
+      return { type: 'resume' };
     return { type: 'fail', ...undiscoveredBrowserCall(call.toolName, discoveryOffered(reduction.state.turns)) };
   });
   return { ...reduction, state: settled.state, changes: [...reduction.changes, ...settled.changes] };

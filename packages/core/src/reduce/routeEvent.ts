@@ -5,11 +5,14 @@ import { extensionReducer, RESERVED_REDUCERS, type CustomEventExtension } from '
 import { readDataPart, reduceDataPart, type DataPartSchemas } from './dataParts.js';
 import { hasEventReducer, registerEventReducer, type EventReducerKind } from './eventReducers.js';
 import { reduceWireEvent } from './reduceWireEvent.js';
+import type { JsonPatchApplier } from './applyJsonPatch.js';
 
 /**
  * Which reducer applies an AG-UI event, and the loading and registering of the reducers (see
  * `eventReducers.ts`). Part of the stream reader's lazy chunk: the core reducer registers with it;
- * the extended one the first time such an event arrives; the data-part reducer the first time a
+ * the extended one the first time such an event arrives, and its JSON Patch (`applyJsonPatch`, a
+ * chunk of its own with the patch library) the first time a `STATE_DELTA` or `ACTIVITY_DELTA` does;
+ * the data-part reducer the first time a
  * declared event does; an extension's (the client's `customEvents`) when a run of a client that
  * lists it starts. Every registered reducer keeps resumable streams'
  * bookkeeping (`trackActiveRun`).
@@ -19,6 +22,10 @@ import { reduceWireEvent } from './reduceWireEvent.js';
 const EXTENDED = /^(?:REASONING_|THINKING_|STATE_|ACTIVITY_|MESSAGES_SNAPSHOT$|SUBAGENT_)/;
 let extensions: Promise<void> | undefined;
 let extensionsLoaded = false;
+/** The events that carry a JSON Patch: the extended reducer applies them once `applyJsonPatch` has loaded. */
+const DELTAS = new Set(['STATE_DELTA', 'ACTIVITY_DELTA']);
+let patches: Promise<void> | undefined;
+let patch: JsonPatchApplier | undefined;
 
 /** Where an event goes: the reducer that applies it, and the checked data part it adds, if any. */
 type Route = { readonly reducer: EventReducerKind; readonly dataPart?: DataPart };
@@ -51,6 +58,7 @@ export function routeEvent(
   if (type === 'TEXT_MESSAGE_CONTENT' || type === 'TOOL_CALL_ARGS') return CORE;
   // Extensions load while the run is under way, so that their first event waits for nothing (a failed load is tried again then).
   if (type === 'RUN_STARTED') for (const extension of routing?.customEvents ?? []) void routeToExtension(extension, undefined);
+  if (DELTAS.has(type) && !patch) return loadExtended(true);
   if (type !== 'CUSTOM') return !EXTENDED.test(type) ? CORE : extensionsLoaded ? EXTENDED_ROUTE : loadExtended();
   return routeCustom(event, routing, warn);
 }
@@ -85,7 +93,7 @@ function routeCustom(
 }
 
 /**
- * Registers the client's own reducers among `kinds` (`core`, `extended`, loading it, `dataPart`),
+ * Registers the client's own reducers among `kinds` (`core`, `extended`, loading it and its JSON Patch, `dataPart`),
  * so that recorded `wireEvent` actions naming them can be replayed in a page whose chat never read a
  * stream (an opened record). Returns the kinds still unregistered: extensions this page never loaded.
  *
@@ -98,19 +106,25 @@ export async function loadEventReducers(kinds: Iterable<EventReducerKind>): Prom
   const wanted = new Set(kinds);
   registerEventReducer('core', coreReducer);
   if (wanted.has('dataPart')) registerEventReducer('dataPart', trackActiveRun(reduceDataPart));
-  if (wanted.has('extended')) await loadExtended();
+  if (wanted.has('extended')) await loadExtended(true);
   return [...wanted].filter((kind) => !hasEventReducer(kind));
 }
 
-/** Loads and registers the extended reducer (once), then routes to it. */
-async function loadExtended(): Promise<Route> {
-  await (extensions ??= import('./reduceExtendedEvent.js').then(({ reduceExtendedEvent }) => {
+/** Loads and registers the extended reducer (once), with its JSON Patch when `withPatch` (once), then routes to it. */
+async function loadExtended(withPatch = false): Promise<Route> {
+  const loading = (extensions ??= import('./reduceExtendedEvent.js').then(({ reduceExtendedEvent }) => {
     registerEventReducer(
       'extended',
-      trackActiveRun((state, action) => reduceExtendedEvent(state, action.event, action.now)),
+      trackActiveRun((state, action) => reduceExtendedEvent(state, action.event, action.now, patch)),
     );
     extensionsLoaded = true;
   }));
+  const patching = withPatch
+    ? (patches ??= import('./applyJsonPatch.js').then(({ applyJsonPatch }) => {
+        patch = applyJsonPatch;
+      }))
+    : undefined;
+  await Promise.all([loading, patching]);
   return EXTENDED_ROUTE;
 }
 

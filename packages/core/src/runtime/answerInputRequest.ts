@@ -1,7 +1,6 @@
 import { ChatwireError } from '../base/errors.js';
-import { hasProtoKey } from '../base/hasProtoKey.js';
 import type { InputAction } from '../tools/inputRequest.js';
-import { jsonSchema, validateWithSchema } from '../tools/toolSchema.js';
+import { checkRequestedContent } from '../tools/checkRequestedContent.js';
 import type { ChatClient } from './chatClient.js';
 import { pendingInputRequests } from '../model/inputRequests.js';
 
@@ -42,17 +41,9 @@ export async function answerInputRequest(client: ChatClient, answer: InputAnswer
       `answerInputRequest: the action must be 'accept', 'decline' or 'cancel' (got ${JSON.stringify(action)}).`,
     );
   }
-  if (typeof content !== 'object' || content === null || Array.isArray(content)) {
-    throw new ChatwireError('invalid-argument', "answerInputRequest: 'accept' needs the filled-in fields as an object in `content`.");
-  }
-  if (hasProtoKey(content))
-    throw new ChatwireError('invalid-argument', "answerInputRequest: the content has a '__proto__' key, which is never accepted.");
-  const valid = await validateWithSchema(jsonSchema(request.schema), content);
-  if (!valid.ok)
-    throw new ChatwireError(
-      'invalid-argument',
-      `answerInputRequest: the content does not match what '${request.toolName}' asked for: ${valid.error}`,
-    );
+  // The server's own policy (checkRequestedContent): what it would refuse is refused here, before anything is sent.
+  const problem = await checkRequestedContent(request.schema, content);
+  if (problem !== undefined) throw new ChatwireError('invalid-argument', `answerInputRequest: ${problem}.`);
   // Answered meanwhile (validation may wait for the validator to load): the client refuses it.
   client.respondToInterrupt({ id: answer.id, payload: { action, content } });
 }

@@ -3,6 +3,7 @@ import type { ChatStore } from './chatStore.js';
 import type { Turn } from './turn.js';
 import type { ClientDiscovery } from '../discovery/clientManaged.js';
 import { discoveredToolsInChat } from '../discovery/discoveredTools.js';
+import { mayRunLazyCall } from '../discovery/mayRunLazyCall.js';
 import { describeError } from '../base/errors.js';
 import { createId } from '../base/ids.js';
 import { DISCOVERY_TOOL_NAME } from '../protocol/chatwireProtocol.js';
@@ -134,7 +135,7 @@ export class BrowserToolRuntime {
     // A lazy tool runs only once a discovery of it is in the conversation. One loaded later in the
     // same response may still arrive, so while the stream is open the call is held; the reducer
     // decides held calls when the run finishes.
-    if (tool.lazy && !discoveredToolsInChat(this.#host.store.getSnapshot().messages).includes(tool.name)) {
+    if (!mayRunLazyCall(tool, () => discoveredToolsInChat(this.#host.store.getSnapshot().messages))) {
       if (this.#host.turn().streaming) {
         this.#host.store.dispatch({
           type: 'toolCall',

@@ -140,7 +140,8 @@ export function jsonSchema<T = unknown>(schema: JsonSchema, options: JsonSchemaO
         return { issues: [{ message: error instanceof Error ? error.message : String(error) }] };
       }
     }
-    validator ??= createJsonSchemaValidator<T>(schema);
+    // Loaded on first use (a chunk of its own, with @cfworker/json-schema), so apps whose tools use a validator library never fetch it.
+    validator ??= import('./jsonSchemaValidator.js').then((module) => module.createJsonSchemaValidator<T>(schema));
     return (await validator)(value);
   };
   return Object.freeze({
@@ -151,51 +152,4 @@ export function jsonSchema<T = unknown>(schema: JsonSchema, options: JsonSchemaO
       jsonSchema: Object.freeze({ input: () => ({ ...frozen }), output: () => ({ ...frozen }) }),
     }),
   });
-}
-
-/** Keywords whose failure only says "a child failed"; the child's own error is the useful one. */
-const WRAPPERS = new Set(['properties', 'items', 'prefixItems', 'patternProperties', 'additionalItems', 'allOf', '$ref', 'false']);
-
-async function createJsonSchemaValidator<T>(schema: JsonSchema): Promise<(value: unknown) => StandardSchemaV1.Result<T>> {
-  // Loaded on first use, so apps that define tools with a validator library never bundle it eagerly.
-  const { Validator } = await import('@cfworker/json-schema');
-  const validator = new Validator(schema as never, draftOf(schema), false);
-  return (value) => {
-    const result = validator.validate(value);
-    if (result.valid) return { value: value as T };
-    const leaves = result.errors.filter((error) => !WRAPPERS.has(error.keyword));
-    const errors = leaves.length > 0 ? leaves : result.errors;
-    return {
-      issues: errors.map((error) => ({ message: error.error, path: pointerToPath(error.instanceLocation) })),
-    };
-  };
-}
-
-type Draft = '4' | '7' | '2019-09' | '2020-12';
-
-function draftOf(schema: JsonSchema): Draft {
-  const dialect = typeof schema['$schema'] === 'string' ? schema['$schema'] : '';
-  if (dialect.includes('draft-04')) return '4';
-  if (dialect.includes('draft-07') || dialect.includes('draft-06')) return '7';
-  if (dialect.includes('2019-09')) return '2019-09';
-  return '2020-12';
-}
-
-/** `#/tags/1` -> `['tags', 1]` (JSON Pointer, RFC 6901). */
-function pointerToPath(pointer: string): PropertyKey[] {
-  const path = pointer.replace(/^#/, '');
-  if (path === '' || path === '/') return [];
-  return path
-    .slice(1)
-    .split('/')
-    .map((segment) => {
-      let key = segment;
-      try {
-        key = decodeURIComponent(segment);
-      } catch {
-        // keep the encoded form
-      }
-      key = key.replace(/~1/g, '/').replace(/~0/g, '~');
-      return /^(0|[1-9]\d*)$/.test(key) ? Number(key) : key;
-    });
 }

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import { TOOL_PROGRESS_EVENT, fetchToolCatalog, type ChatClient, type ChatSnapshot } from '@chatwire/core';
+import { TOOL_PROGRESS_EVENT, chatStatusWords, fetchToolCatalog, type ChatClient, type ChatSnapshot } from '@chatwire/core';
 import type { HistoryRecorder, HistoryTurn, ToolCatalogSearch, ToolServerStatus } from '@chatwire/core/shared';
-import { buildTokensView, chatStatusWords, savingsAtAGlance, type PartialToolCatalogEntry } from '../viewModel/index.js';
+import { buildTokensView, savingsAtAGlance, type PartialToolCatalogEntry } from '../viewModel/index.js';
 import type { PanelProps } from './mountPanel.js';
 import { DockControls, MoveHandle, ResizeHandle } from './PanelFrame.js';
 import { SavingsSummary } from './SavingsSummary.js';
@@ -36,20 +36,26 @@ const TABS = [
 /** A built-in tab, or `view:<id>` for a view another package contributed. */
 type TabId = (typeof TABS)[number]['id'] | `view:${string}`;
 
+/** The tabs that show the recorded history (its turns' requests, events and app messages). */
+const HISTORY_TABS: ReadonlySet<TabId> = new Set(['requests', 'timeline', 'events']);
+const NO_TURNS: readonly HistoryTurn[] = [];
+
 /**
  * What the panel reads: the latest snapshot (from the inspection stream, starting from one
- * `getSnapshot()`) and the recorded history, refreshed at most 5 times a second.
+ * `getSnapshot()`), refreshed at most 5 times a second however fast the chat changes, and the
+ * recorded history, read (a copy of every kept turn) only while a tab that shows it is open.
  */
 function useChatState(
   client: ChatClient | undefined,
   recorder: HistoryRecorder | undefined,
+  showsHistory: boolean,
 ): { snapshot: ChatSnapshot | undefined; history: readonly HistoryTurn[] } {
-  const [state, setState] = useState(() => ({ snapshot: client?.getSnapshot(), history: recorder?.turns() ?? [] }));
+  const [state, setState] = useState(() => ({ snapshot: client?.getSnapshot(), version: 0 }));
   useEffect(() => {
     if (!client) return;
     let latest = client.getSnapshot();
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const publish = () => setState({ snapshot: latest, history: recorder?.turns() ?? [] });
+    const publish = () => setState((before) => ({ snapshot: latest, version: before.version + 1 }));
     const stopInspecting = client.inspect((event) => {
       if (event.type === 'snapshot') latest = event.snapshot;
       else if (event.type !== 'event' && event.type !== 'request' && event.type !== 'turn') return;
@@ -64,7 +70,14 @@ function useChatState(
       clearTimeout(timer);
     };
   }, [client, recorder]);
-  return state;
+  const { version } = state;
+  const history = useMemo(
+    () => (showsHistory ? (recorder?.turns() ?? NO_TURNS) : NO_TURNS),
+    // `version` changes with each refresh: the recorder's turns are read again then.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [recorder, showsHistory, version],
+  );
+  return { snapshot: state.snapshot, history };
 }
 
 /** The names of the data parts the chat keeps (its CUSTOM events of these names become parts): declared ones, and tool progress. */
@@ -119,7 +132,7 @@ function useCatalog(url: string | undefined, version: string): CatalogState {
  */
 export function Panel(props: PanelProps) {
   const [tab, setTab] = useState<TabId>('tools');
-  const live = useChatState(props.client, props.history);
+  const live = useChatState(props.client, props.history, HISTORY_TABS.has(tab));
   // An opened record is shown the same way as the live chat, in its place, until "Back to live chat".
   const [opened, setOpened] = useState<OpenedRecord>();
   const recordView = useMemo(() => (opened ? viewOfRecord(opened.record) : undefined), [opened]);

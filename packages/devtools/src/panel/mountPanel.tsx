@@ -32,9 +32,20 @@ export interface PanelProps {
 
 /** A mounted panel. */
 export interface PanelHandle {
-  /** Renders the panel again with new props (it keeps its own state: tab, filters). */
+  /** Renders the panel again with new props, unless they are the same (it keeps its own state: tab, filters). */
   update(props: PanelProps): void;
   unmount(): void;
+}
+
+/** Whether two props render the same panel: each prop the same value (the views, item by item: apps often pass a new list). */
+function samePanelProps(before: PanelProps, next: PanelProps): boolean {
+  for (const key of Object.keys(next) as (keyof PanelProps)[]) {
+    if (key === 'views') continue;
+    if (!Object.is(before[key], next[key])) return false;
+  }
+  if (Object.keys(before).length !== Object.keys(next).length) return false;
+  const [a, b] = [before.views ?? [], next.views ?? []];
+  return a.length === b.length && a.every((view, index) => view === b[index]);
 }
 
 /**
@@ -50,9 +61,14 @@ export function mountPanel(host: HTMLElement, props: PanelProps): PanelHandle {
   container.className = 'cw-root';
   shadow.append(style, container);
   const root = createRoot(container);
+  let rendered = props;
   root.render(<Panel {...props} />);
   return {
     update(next) {
+      // The shell renders with the app (every commit of the component that holds it, once a frame while an
+      // answer streams) and hands its props on each time: the panel renders again only when one changed.
+      if (samePanelProps(rendered, next)) return;
+      rendered = next;
       root.render(<Panel {...next} />);
     },
     unmount() {

@@ -1,4 +1,3 @@
-export { chatStatusWords } from './chatStatus.js';
 export { buildTokensView, savingsAtAGlance } from './tokens.js';
 export type { ModelCallRow, SavingsAtAGlance, SavingsFigure, TokensView, TurnTokens } from './tokens.js';
 export { buildToolRows, discoveryOrigins, groupToolRows, usedTools } from './tools.js';

@@ -167,11 +167,6 @@ export class LazyDiscovery {
     return this.#policy.versionsOf(names);
   }
 
-  /** Whether a lazy tool may be used: a discovery of it is in the history (including this response's). */
-  async isDiscovered(name: string, history: readonly Message[]): Promise<boolean> {
-    return !this.#deferring || (await this.discovered(history)).includes(name);
-  }
-
   /** Whether the `load` policy refuses this tool for the request (so calling it can never work). */
   isRefused(name: string): Promise<boolean> {
     return this.#policy.isRefused(name);

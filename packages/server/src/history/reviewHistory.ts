@@ -339,7 +339,7 @@ export async function reviewHistory(options: {
 }
 
 /** Replaces a call in the assistant message that made it (a copy of that message; the array is changed in place). */
-export function replaceCall(messages: Message[], call: ToolCall): void {
+function replaceCall(messages: Message[], call: ToolCall): void {
   const index = messages.findIndex(
     (message) => message.role === 'assistant' && message.toolCalls?.some((candidate) => candidate.id === call.id),
   );
@@ -348,16 +348,27 @@ export function replaceCall(messages: Message[], call: ToolCall): void {
   messages[index] = { ...message, toolCalls: (message.toolCalls ?? []).map((candidate) => (candidate.id === call.id ? call : candidate)) };
 }
 
-/** Inserts a tool message right after the assistant message that made the call (and its results). */
-export function insertAfterCall(messages: Message[], toolCallId: string, result: ToolMessage): void {
-  let index = messages.findIndex((message) => message.role === 'assistant' && message.toolCalls?.some((call) => call.id === toolCallId));
-  if (index < 0) {
-    messages.push(result);
-    return;
-  }
+/**
+ * The history with a tool message right after the assistant message that made the call (and its
+ * results), or at the end when no message made it. A new array; `messages` is left as it was.
+ */
+export function withResult(messages: readonly Message[], result: ToolMessage): Message[] {
+  let index = messages.findIndex(
+    (message) => message.role === 'assistant' && message.toolCalls?.some((call) => call.id === result.toolCallId),
+  );
+  if (index < 0) return [...messages, result];
   index++;
   while (index < messages.length && messages[index]?.role === 'tool') index++;
-  messages.splice(index, 0, result);
+  return [...messages.slice(0, index), result, ...messages.slice(index)];
+}
+
+/** The history with `call` in place of the call of the same id (a call approved with edits). A new array. */
+export function withCallReplaced(messages: readonly Message[], call: ToolCall): Message[] {
+  return messages.map((message) =>
+    message.role === 'assistant' && message.toolCalls?.some((candidate) => candidate.id === call.id)
+      ? { ...message, toolCalls: message.toolCalls.map((candidate) => (candidate.id === call.id ? call : candidate)) }
+      : message,
+  );
 }
 
 /**

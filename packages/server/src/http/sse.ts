@@ -86,7 +86,7 @@ const sseStats = { chunks: 0, events: 0 };
  * The chunks of one event stream, each a string of `data: <json>\n\n` frames, put together as
  * {@link toServerSentEventsResponse} describes (coalesced per turn, within the budgets, the first
  * event alone). The one implementation behind both ways a stream goes out: the web `Response` body,
- * and the node adapter's direct writes to a `ServerResponse` (see `node.ts`), which asks for the next
+ * and the node adapter's direct writes to a `ServerResponse` (see `writeEvents.ts`), which asks for the next
  * chunk only once the socket took the last one (backpressure).
  */
 export class EventStreamChunks {

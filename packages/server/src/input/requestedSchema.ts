@@ -1,5 +1,4 @@
-import { jsonSchema, type JsonSchema } from '@chatwire/core';
-import { hasProtoKey, validateWithSchema } from '@chatwire/core/shared';
+import { MAX_REQUESTED_CONTENT_DEPTH, hasProtoKey } from '@chatwire/core/shared';
 
 /** How large a requested schema may be, serialised (it travels to the browser in the interrupt). */
 const MAX_REQUESTED_SCHEMA_CHARS = 64 * 1024;
@@ -7,8 +6,8 @@ const MAX_REQUESTED_SCHEMA_CHARS = 64 * 1024;
 /** How long an input request's message may be. */
 export const MAX_INPUT_MESSAGE_CHARS = 4_000;
 
-/** How deeply a requested schema, and the content answering it, may nest. */
-const MAX_INPUT_DEPTH = 32;
+/** How deeply a requested schema may nest: as deeply as the content answering it (core's content policy). */
+const MAX_INPUT_DEPTH = MAX_REQUESTED_CONTENT_DEPTH;
 
 /** Keywords whose value is a map of names to schemas. */
 const SCHEMA_MAPS = ['properties', '$defs', 'definitions', 'dependentSchemas', 'dependencies'];
@@ -73,14 +72,6 @@ function costlyKeyword(schema: unknown, depth: number): string | undefined {
   return undefined;
 }
 
-/** Whether `value` nests objects or arrays deeper than `limit` (stops looking past it). */
-function nestsDeeperThan(value: unknown, limit: number, depth = 0): boolean {
-  if (typeof value !== 'object' || value === null) return false;
-  if (depth >= limit) return true;
-  const children = Array.isArray(value) ? value : Object.values(value);
-  return children.some((child) => nestsDeeperThan(child, limit, depth + 1));
-}
-
 /**
  * Checks the schema a tool asks with: a JSON object schema (`type: 'object'` with `properties`),
  * serialisable, at most {@link MAX_REQUESTED_SCHEMA_CHARS}, nested at most {@link MAX_INPUT_DEPTH}
@@ -106,18 +97,4 @@ export function checkRequestedSchema(schema: unknown): string | undefined {
   if (text.length > MAX_REQUESTED_SCHEMA_CHARS)
     return `the schema is ${text.length} characters; at most ${MAX_REQUESTED_SCHEMA_CHARS} are allowed`;
   return undefined;
-}
-
-/**
- * Validates submitted content against the requested schema: a plain object, nested at most
- * {@link MAX_INPUT_DEPTH} levels, without `__proto__` keys at any depth, that the schema accepts. Returns why not, or `undefined`.
- */
-export async function checkInputContent(schema: JsonSchema, content: unknown): Promise<string | undefined> {
-  if (typeof content !== 'object' || content === null || Array.isArray(content))
-    return 'the content must be an object of the requested fields';
-  // Before the __proto__ check, which stops looking past 64 levels.
-  if (nestsDeeperThan(content, MAX_INPUT_DEPTH)) return `the content nests deeper than ${MAX_INPUT_DEPTH} levels`;
-  if (hasProtoKey(content)) return "the content has a '__proto__' key, which is never accepted";
-  const valid = await validateWithSchema(jsonSchema(schema), content);
-  return valid.ok ? undefined : `the content does not match the requested schema: ${valid.error}`;
 }

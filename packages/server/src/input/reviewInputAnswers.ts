@@ -1,11 +1,10 @@
 import type { ResumeEntry, ToolCall } from '@ag-ui/core';
 import { type InputResponse } from '@chatwire/core';
-import { hasProtoKey } from '@chatwire/core/shared';
+import { checkRequestedContent, hasProtoKey } from '@chatwire/core/shared';
 import { ChatRequestError } from '../errors/chatRequestError.js';
 import { CallSigner } from '../binding/signing.js';
 import type { ServerStore } from '../store/serverStore.js';
 import { pendingInputs, type PendingInput } from './pendingInputs.js';
-import { checkInputContent } from './requestedSchema.js';
 import { inputExpiredError } from './inputExpiredError.js';
 
 /**
@@ -124,7 +123,7 @@ export async function reviewInputAnswers(options: {
       continue;
     }
     if (answer.action === 'accept') {
-      const problem = await checkInputContent(pending.schema, answer.content);
+      const problem = await checkRequestedContent(pending.schema, answer.content);
       if (problem)
         throw new ChatRequestError(
           'invalid-input',

@@ -1,9 +1,10 @@
 import { EventType, type AssistantMessage, type Event, type Interrupt, type Message, type ToolCall } from '@ag-ui/core';
 import { MCP_APP_EVENT, isAppCallId, type McpAppCallRequest } from '@chatwire/core';
-import { createId } from '@chatwire/core/shared';
+import { createId, mayRunLazyCall } from '@chatwire/core/shared';
 import { toolAppOf, type ToolApp } from '../extensions/chatwireExtension.js';
 import type { RegisteredTool } from '../tools/toolRegistry.js';
 import { errorResult } from './resultEvents.js';
+import { adding } from './historyAdditions.js';
 import type { RunContext } from '../run/runContext.js';
 import { approveServerCall, prepareServerCall, type PreparedCall } from './triageCalls.js';
 
@@ -99,7 +100,7 @@ async function resolveAppCall(
     return { error: `'${request.name}' of MCP server '${viaApp.server}' is for the model only; apps may not call it.`, name: tool.name };
   // The lazy rule of the model's calls: a lazy tool nobody discovered is not loaded by an app's call.
   const { discovery } = context.tools;
-  if (tool.lazy && discovery.deferring && !(await discovery.isDiscovered(tool.name, context.history)))
+  if (!(await mayRunLazyCall(tool, () => discovery.discovered(context.history), discovery.deferring)))
     return {
       error: `'${tool.name}' is a lazy tool the model has not discovered in this chat, so apps may not call it yet.`,
       name: tool.name,
@@ -126,9 +127,8 @@ export async function* makeAppCall(context: RunContext, request: McpAppCallReque
   const messageId = createId('msg');
   yield { type: EventType.TOOL_CALL_START, toolCallId: call.id, toolCallName: name, parentMessageId: messageId };
   yield { type: EventType.TOOL_CALL_ARGS, toolCallId: call.id, delta: call.function.arguments };
-  yield { type: EventType.TOOL_CALL_END, toolCallId: call.id };
   const message: AssistantMessage = { id: messageId, role: 'assistant', toolCalls: [call] };
-  context.history.push(message);
+  yield adding({ type: EventType.TOOL_CALL_END, toolCallId: call.id }, [message]);
   if (!('tool' in resolved)) {
     yield errorResult(context, call, resolved.error);
     return NOTHING;

@@ -28,11 +28,13 @@ export interface ModelStepResult {
   /** The provider's own tool searches (provider-native deferred loading), already run by the provider. */
   readonly searches: ProviderSearch[];
   readonly usage: TokenUsage | undefined;
+  /** What the call adds to the run's history: its reasoning and its assistant message (none when it said nothing). */
+  readonly added: readonly Message[];
 }
 
 /**
  * Streams one model call out as AG-UI events (one message id for its text and the parent of its
- * tool calls) and appends the assistant message to the working history. Whatever the call opened
+ * tool calls) and returns the messages it adds to the run's history. Whatever the call opened
  * is closed before a failure or a stop propagates, so the run can end well-formed.
  */
 export async function* streamModelStep(
@@ -187,6 +189,7 @@ export async function* streamModelStep(
     ...(text ? { content: text } : {}),
     ...(calls.size ? { toolCalls: [...calls.values()] } : {}),
   };
+  const added: Message[] = [];
   if (text || calls.size) {
     // The reasoning that led to this answer goes before it, as the client's history has it, for adapters that send it back.
     for (const span of reasoning) {
@@ -196,9 +199,9 @@ export async function* streamModelStep(
         content: span.text,
         ...(span.encryptedValue ? { encryptedValue: span.encryptedValue } : {}),
       };
-      context.history.push(message);
+      added.push(message);
     }
-    context.history.push(assistant);
+    added.push(assistant);
   }
   const providerSearches: ProviderSearch[] = [];
   for (const [id, result] of searches) {
@@ -207,7 +210,7 @@ export async function* streamModelStep(
     if (!result) providerSearches.push({ call, toolNames: [], error: { message: UNANSWERED_SEARCH } });
     else providerSearches.push({ call, toolNames: result.toolNames, ...(result.error ? { error: result.error } : {}) });
   }
-  return { calls: [...calls.values()].filter((call) => !searches.has(call.id)), searches: providerSearches, usage };
+  return { calls: [...calls.values()].filter((call) => !searches.has(call.id)), searches: providerSearches, usage, added };
 }
 
 const UNANSWERED_SEARCH = "The provider's search got no result in this response; search again if the tool is still needed.";

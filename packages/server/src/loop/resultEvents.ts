@@ -1,10 +1,10 @@
 import { EventType, type Event, type ToolCall, type ToolMessage } from '@ag-ui/core';
 import { createId, type ResultMetadata } from '@chatwire/core/shared';
 import { redactSecrets } from '../errors/redactSecrets.js';
-import { insertAfterCall } from '../history/reviewHistory.js';
+import { adding } from './historyAdditions.js';
 import type { RunContext } from '../run/runContext.js';
 
-/** A signed TOOL_CALL_RESULT; the tool message it becomes joins the working history after its call. */
+/** A signed TOOL_CALL_RESULT, carrying the tool message the loop adds to the run's history after its call. */
 export function resultEvent(context: RunContext, call: ToolCall, content: string, meta: ResultMetadata): Event {
   const signature = context.signer.resultSignature(context.threadId, call, content);
   const metadata = { chatwire: { ...meta, signature } };
@@ -19,8 +19,7 @@ export function resultEvent(context: RunContext, call: ToolCall, content: string
     ...(meta.error ? { error: meta.error } : {}),
     metadata,
   };
-  insertAfterCall(context.history, call.id, message);
-  return { type: EventType.TOOL_CALL_RESULT, messageId, toolCallId: call.id, content, role: 'tool', metadata };
+  return adding({ type: EventType.TOOL_CALL_RESULT, messageId, toolCallId: call.id, content, role: 'tool', metadata }, [message]);
 }
 
 /**

@@ -9,12 +9,12 @@ import {
   type TokenUsage,
   type ToolCall,
 } from '@ag-ui/core';
-import { CHATWIRE_EVENTS, MODEL_REQUEST_EVENT, createId } from '@chatwire/core/shared';
+import { CHATWIRE_EVENTS, MODEL_REQUEST_EVENT, createId, mayRunLazyCall } from '@chatwire/core/shared';
 import { ProviderError } from '../errors/providerErrors.js';
 import { reportError, safeModelMessage } from '../errors/errorReport.js';
 import { extensionUsage } from '../extensions/chatwireExtension.js';
 import { ChatRequestError } from '../errors/chatRequestError.js';
-import { replaceCall, withEveryCallAnswered } from '../history/reviewHistory.js';
+import { withCallReplaced, withEveryCallAnswered } from '../history/reviewHistory.js';
 import { decisionEvent, grantFromAnswer, runApprovalsOf } from './runApprovals.js';
 import { CallSigner } from '../binding/signing.js';
 import {
@@ -28,6 +28,7 @@ import { streamModelStep } from './modelStep.js';
 import { providerSearchResult } from './providerSearchResult.js';
 import { reviewChatRequest, type ReviewedRequest } from './reviewChatRequest.js';
 import type { RunContext } from '../run/runContext.js';
+import { adding, withAdditionsOf, withMessages } from './historyAdditions.js';
 import { executeServerCalls } from './serverCalls.js';
 import { errorResult, deniedResult, resultEvent } from './resultEvents.js';
 import type { DiscoveryAnswer } from '../discovery/lazyDiscovery.js';
@@ -96,13 +97,38 @@ async function* runLoop(
 
   try {
     const review = reviewed ?? (await reviewChatRequest({ ...options, threadId }, true, signer));
+    // The run's history: only this loop changes it, by adding what each step returns (a model step's
+    // messages, the tool message or assistant message an event carries, see historyAdditions.ts).
+    let history: readonly Message[] = review.messages;
+    /** The event, once what it adds is in the history. */
+    const joined = (event: Event): Event => {
+      history = withAdditionsOf(history, event);
+      return event;
+    };
+    /** A step's events, each joined as it goes out (so the step reads its own results when it resumes); its outcome. */
+    async function* joining<Outcome>(step: AsyncGenerator<Event, Outcome, undefined>): AsyncGenerator<Event, Outcome, undefined> {
+      let ended = false;
+      try {
+        for (;;) {
+          const next = await step.next();
+          ended = next.done === true;
+          if (next.done) return next.value;
+          yield joined(next.value);
+        }
+      } finally {
+        // Stopped from outside (the reader returned): the step's own cleanup runs, as through `yield*`.
+        if (!ended) await step.return(undefined as Outcome);
+      }
+    }
     const context: RunContext = {
       threadId,
       runId,
       signer,
       signal,
       tools: review.tools,
-      history: review.messages,
+      get history() {
+        return history;
+      },
       store: storeOf(options),
       approvalTtlMs: options.approvalTtlMs ?? DEFAULT_APPROVAL_TTL_MS,
       inputRequestTimeoutMs: options.inputRequestTimeoutMs ?? DEFAULT_INPUT_TIMEOUT_MS,
@@ -113,28 +139,30 @@ async function* runLoop(
     // What the user decided on the previous run's approvals and input requests happens first.
     for (const { call, reason, answer } of review.denied) {
       yield decisionEvent(await grantFromAnswer(context, call, answer, false));
-      yield deniedResult(context, call, reason);
+      yield joined(deniedResult(context, call, reason));
     }
-    for (const { call, error } of review.lateInputs) yield errorResult(context, call, error);
+    for (const { call, error } of review.lateInputs) yield joined(errorResult(context, call, error));
     const approved: PreparedCall[] = [];
     for (const { call: asked, answer } of review.approved) {
       yield decisionEvent(await grantFromAnswer(context, asked, answer, true));
       // Approved with edits: the call runs with them, and the model reads them as the call's arguments.
       const call = answer?.edited?.call ?? asked;
-      if (call !== asked) replaceCall(context.history, call);
+      if (call !== asked) history = withCallReplaced(history, call);
       const registered = context.tools.registry.get(call.function.name);
       const tool = registered?.server;
       // An approved call of a lazy tool nobody discovered is its discovery (call-to-load): its result says so.
-      const discovers = registered?.lazy === true && !(await context.tools.discovery.isDiscovered(registered.name, context.history));
+      const { discovery } = context.tools;
+      const discovers =
+        registered !== undefined && !(await mayRunLazyCall(registered, () => discovery.discovered(history), discovery.deferring));
       const prepared = tool
         ? await prepareServerCall(tool, call, discovers)
         : { ok: false as const, error: `Unknown tool '${call.function.name}'.` };
       if (prepared.ok)
         approved.push(call === asked ? prepared.prepared : { ...prepared.prepared, editedArguments: call.function.arguments });
-      else yield errorResult(context, call, prepared.error, call === asked ? {} : { editedArguments: call.function.arguments });
+      else yield joined(errorResult(context, call, prepared.error, call === asked ? {} : { editedArguments: call.function.arguments }));
     }
     // Calls waiting for input get their answers and stream the rest of their work here.
-    const stillWaiting = yield* executeServerCalls(context, approved, review.inputAnswers);
+    const stillWaiting = yield* joining(executeServerCalls(context, approved, review.inputAnswers));
     if (stillWaiting.length > 0) {
       yield finished({ type: 'interrupt', interrupts: stillWaiting });
       return;
@@ -142,8 +170,8 @@ async function* runLoop(
 
     // An MCP App's call (or the run that continues it after its approval): made, and no model is called.
     if (options.appCall) {
-      const made = yield* makeAppCall(context, options.appCall);
-      const waiting = yield* executeServerCalls(context, made.serverCalls);
+      const made = yield* joining(makeAppCall(context, options.appCall));
+      const waiting = yield* joining(executeServerCalls(context, made.serverCalls));
       const interrupts = [...made.interrupts, ...waiting];
       yield finished(interrupts.length > 0 ? { type: 'interrupt', interrupts } : { type: 'success' });
       return;
@@ -153,7 +181,7 @@ async function* runLoop(
 
     // Prefetch (opt-in): the best matches of the user's message are loaded before the first model call.
     const prefetched = await context.tools.discovery.prefetch(context.history);
-    if (prefetched) yield* prefetchExchange(context, prefetched.call, prefetched.answer);
+    if (prefetched) for (const event of prefetchExchange(context, prefetched.call, prefetched.answer)) yield joined(event);
 
     const maxIterations = options.maxIterations ?? DEFAULT_MAX_ITERATIONS;
     for (let iteration = 0; iteration < maxIterations; iteration++) {
@@ -170,6 +198,7 @@ async function* runLoop(
         : undefined;
       if (inspected) yield requestEvent(options, inspected, { runId, step: iteration + 1, messages: sentMessages });
       const step = yield* streamModelStep(options.model, system, context, plan.tools, sentMessages, plan.deferredTools);
+      history = withMessages(history, step.added);
       if (step.usage) usage.push(step.usage);
       const accounting = context.tools.discovery.usage({
         runId,
@@ -190,15 +219,16 @@ async function* runLoop(
       yield { type: EventType.STEP_FINISHED, stepName: openStep };
       openStep = undefined;
       // Provider-native deferred loading: the provider ran these searches itself; they are answered with what they loaded, vetted.
-      for (const search of step.searches) yield providerSearchResult(context, search, plan.deferredTools ?? [], options.model.provider);
+      for (const search of step.searches)
+        yield joined(providerSearchResult(context, search, plan.deferredTools ?? [], options.model.provider));
       if (step.calls.length === 0) {
         yield finished({ type: 'success' });
         return;
       }
 
-      const triage = yield* triageCalls(context, step.calls);
+      const triage = yield* joining(triageCalls(context, step.calls));
       // Calls that asked the user for input keep running, waiting; the run ends asking with their interrupts.
-      const waiting = yield* executeServerCalls(context, triage.serverCalls);
+      const waiting = yield* joining(executeServerCalls(context, triage.serverCalls));
       if (triage.interrupts.length > 0 || waiting.length > 0) {
         // Frontend calls of the same response stay pending too; a consumer derives them from the stream.
         yield finished({ type: 'interrupt', interrupts: [...triage.interrupts, ...waiting] });
@@ -263,12 +293,11 @@ function providerUsageOf(usage: TokenUsage | undefined) {
   };
 }
 
-/** The prefetch's discovery exchange, streamed like a model's discovery call and answered at once. */
+/** The prefetch's discovery exchange, streamed like a model's discovery call and answered at once (its events carry its messages). */
 function* prefetchExchange(context: RunContext, call: ToolCall, answer: DiscoveryAnswer): Generator<Event> {
   const messageId = createId('msg');
   yield { type: EventType.TOOL_CALL_START, toolCallId: call.id, toolCallName: call.function.name, parentMessageId: messageId };
   yield { type: EventType.TOOL_CALL_ARGS, toolCallId: call.id, delta: call.function.arguments };
-  yield { type: EventType.TOOL_CALL_END, toolCallId: call.id };
-  context.history.push({ id: messageId, role: 'assistant', toolCalls: [call] });
+  yield adding({ type: EventType.TOOL_CALL_END, toolCallId: call.id }, [{ id: messageId, role: 'assistant', toolCalls: [call] }]);
   yield answer.ok ? resultEvent(context, call, answer.content, {}) : errorResult(context, call, answer.error ?? 'discovery failed');
 }

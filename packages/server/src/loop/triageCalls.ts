@@ -4,6 +4,7 @@ import {
   describeError,
   parseToolArguments,
   loadingFailure,
+  mayRunLazyCall,
   resolveNeedsApproval,
   unavailableError,
   validateToolInput,
@@ -102,7 +103,7 @@ export async function* triageCalls(context: RunContext, calls: readonly ToolCall
     // Otherwise a call before its discovery is the discovery (call-to-load), or, in `self-correct`
     // mode, the model's mistake, answered here (also for browser tools) so it can correct itself
     // with the tool it loads tools with (the discovery tool, or the provider's own search).
-    const undiscovered = tool.lazy && !(await discovery.isDiscovered(tool.name, context.history));
+    const undiscovered = !(await mayRunLazyCall(tool, () => discovery.discovered(context.history), discovery.deferring));
     if (undiscovered && discovery.undiscoveredCalls === 'self-correct') {
       yield errorResult(context, call, discovery.selfCorrectionError(tool.name), { undiscovered: true });
       continue;

@@ -19,8 +19,8 @@ export interface RunContext {
   /** The run's own signal: aborted when the caller's is, and when the run ends. */
   readonly signal: AbortSignal;
   readonly tools: RunTools;
-  /** The working history; model steps and results append to it. */
-  readonly history: Message[];
+  /** The run's history as it stands: the loop adds what each step returns (see `historyAdditions.ts`); no step changes it. */
+  readonly history: readonly Message[];
   /** How server calls are approved: policies, grants, and who the user is. */
   readonly approvals: RunApprovals;
 }

@@ -1,36 +1,24 @@
-import type { RunAgentInput, Tool as WireTool } from '@ag-ui/core';
 import { type AnyTool, type DiscoveryCatalogOptions } from '@chatwire/core';
 import { type ToolCatalog, type ToolCatalogEntry, type ToolServerStatus } from '@chatwire/core/shared';
-import { reviewChatRequest, runChat, type ChatOptions, type ReviewedRequest } from '../loop/chat.js';
-import { reportError } from '../errors/errorReport.js';
-import { ChatRequestError } from '../errors/chatRequestError.js';
+import type { ChatOptions } from '../loop/chat.js';
 import { withDefaultMount } from '../http/defaultMount.js';
-import { checkOrigin, corsHeaders, preflightResponse, withCors, type OriginPolicyOptions } from '../http/originPolicy.js';
-import { checkHost, type HostPolicyOptions } from '../http/hostPolicy.js';
-import { checkRunInputIds } from '../http/checkIds.js';
-import { IdFieldScan } from '../http/idFieldScan.js';
-import { arrivalTurn, runStartTurn, wasAdmitted } from '../http/largeBodyTurns.js';
-import { RunsPerOwner, releasing, type RunsPerOwnerOptions } from '../http/runsPerOwner.js';
-import { isJsonContentType, jsonOfBytes, readJsonBody } from '../http/readJsonBody.js';
-import { fetchArrival, withArrivalPath, type ChatAnswer, type ChatArrival } from '../http/chatArrival.js';
-import { readRunInput } from '../http/readRunInput.js';
-import { readAppCall } from '../http/readAppCall.js';
-import { parseRunInputText, rememberCheckedMessages } from '../http/knownMessages.js';
+import type { OriginPolicyOptions } from '../http/originPolicy.js';
+import type { HostPolicyOptions } from '../http/hostPolicy.js';
+import { wasAdmitted } from '../http/largeBodyTurns.js';
+import { RunsPerOwner, type RunsPerOwnerOptions } from '../http/runsPerOwner.js';
+import { fetchArrival, withArrivalPath, type ChatArrival } from '../http/chatArrival.js';
 import { CallSigner } from '../binding/signing.js';
 import type { ToolTokenCounter } from '../model/chatModel.js';
 import { countTextTokens, toolTokensFor } from '../model/tokens.js';
 import { catalogSearch } from '../discovery/catalogSearch.js';
 import { toServerSentEventsResponse } from '../http/sse.js';
-import { checkAttachments } from '../attachments/checkAttachments.js';
 import { ChatwireConfigError } from '../binding/secret.js';
 import { grantLifetimesOf } from '../approvals/grants.js';
-import { RESUMABLE_RESPONSE_HEADERS, ResumableStreams, type ResumableStreamOptions } from '../resumable/resumableStreams.js';
+import { ResumableStreams, type ResumableStreamOptions } from '../resumable/resumableStreams.js';
 import { createMemoryRunStore } from '../store/memoryRunStore.js';
 import type { RunStreamStore } from '../store/runStreamStore.js';
-import { persistRun } from '../threads/persistRun.js';
-import { NO_OWNER, type ThreadStore } from '../threads/threadStore.js';
-import { commitTurn, placeTurn, type PlacedTurn } from '../threads/turnStart.js';
-import { summarizeBranch } from '../history/branchSummary.js';
+import type { ThreadStore } from '../threads/threadStore.js';
+import { jsonError, serveChat, type ChatServeSetup } from './serveChat.js';
 
 /** Limits on what one request may carry; each refusal names the limit. */
 export interface RequestLimits {
@@ -62,11 +50,7 @@ export const DEFAULT_REQUEST_LIMITS: Required<RequestLimits> = Object.freeze({
  */
 export const DEFAULT_LIMITS = DEFAULT_REQUEST_LIMITS;
 
-/**
- * Tool names the handler accepts from the browser: AG-UI leaves names open, so this is the rule of
- * the providers the names are sent to (OpenAI and Anthropic: `^[a-zA-Z0-9_-]{1,64}$`).
- */
-export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
+export { TOOL_NAME_PATTERN, jsonError } from './serveChat.js';
 
 /** Options of {@link createChatHandler}: everything `chat()` takes except the per-request parts. */
 export interface ChatHandlerOptions
@@ -144,46 +128,6 @@ const toolsFor = async (tools: readonly AnyTool[] | ToolsProvider | undefined, r
 
 let defaultRuns: RunStreamStore | undefined;
 
-/** A JSON error response. */
-export function jsonError(status: number, error: string, code?: string): Response {
-  return Response.json({ error, ...(code ? { code } : {}) }, { status });
-}
-
-/** Refuses a body with more messages or tools than the limits allow (413). */
-function checkCounts(body: unknown, limits: Required<RequestLimits>): Response | undefined {
-  const { messages, tools } = (body ?? {}) as { messages?: unknown; tools?: unknown };
-  if (Array.isArray(messages) && messages.length > limits.maxMessages) {
-    return jsonError(
-      413,
-      `The run input has ${messages.length} messages; this server accepts at most ${limits.maxMessages} (\`limits.maxMessages\`).`,
-      'too-many-messages',
-    );
-  }
-  if (Array.isArray(tools) && tools.length > limits.maxTools) {
-    return jsonError(
-      413,
-      `The run input has ${tools.length} tools; this server accepts at most ${limits.maxTools} (\`limits.maxTools\`).`,
-      'too-many-tools',
-    );
-  }
-  return undefined;
-}
-
-/** Refuses tool names no provider accepts, and two tools with one name (400). */
-function checkRunInput(input: RunAgentInput): Response | undefined {
-  const tools = input.tools ?? [];
-  const seen = new Set<string>();
-  for (const tool of tools) {
-    if (!TOOL_NAME_PATTERN.test(tool.name)) {
-      const shown = JSON.stringify(tool.name.length > 80 ? `${tool.name.slice(0, 80)}…` : tool.name);
-      return jsonError(400, `Tool name ${shown} is not allowed: tool names are 1 to 64 letters, digits, '_' or '-'.`, 'invalid-tool-name');
-    }
-    if (seen.has(tool.name)) return jsonError(400, `Two tools in the run input are named '${tool.name}'.`, 'duplicate-tool');
-    seen.add(tool.name);
-  }
-  return undefined;
-}
-
 /**
  * A Fetch handler for `POST` AG-UI runs. Before anything runs it refuses, with a JSON
  * `{ error, code }`: pages of other origins (403, see `allowedOrigins`), bodies that are not
@@ -226,190 +170,28 @@ export function createChatHandler(options: ChatHandlerOptions): (request: Reques
   // With a thread store, grants live beside the threads (deleted with them) unless the app chose a store.
   const grantStore = threads?.grants && options.grants !== false && !options.grants?.store ? threads.grants : undefined;
   const chatDefaults = grantStore ? { ...runDefaults, grants: { ...(options.grants || {}), store: grantStore } } : runDefaults;
-  const runsPerOwner = ownerOptions ? new RunsPerOwner(ownerOptions) : undefined;
-  const policy: OriginPolicyOptions = { ...(allowedOrigins ? { allowedOrigins } : {}), ...(trustProxy ? { trustProxy } : {}) };
-  const limits: Required<RequestLimits> = { ...DEFAULT_REQUEST_LIMITS, ...limitOptions };
-  const resumable = resumableOption ? resumableStreamsFor(options, signer) : undefined;
+  const setup: ChatServeSetup = {
+    signer,
+    allowedHosts,
+    policy: { ...(allowedOrigins ? { allowedOrigins } : {}), ...(trustProxy ? { trustProxy } : {}) },
+    limits: { ...DEFAULT_REQUEST_LIMITS, ...limitOptions },
+    resumable: resumableOption ? resumableStreamsFor(options, signer) : undefined,
+    runsPerOwner: ownerOptions ? new RunsPerOwner(ownerOptions) : undefined,
+    tools: toolsOption,
+    appTools: appToolsOption,
+    userOf,
+    threads,
+    chatDefaults,
+    onError: options.onError,
+    reportMissingSecret: (error) => {
+      if (secretReported) return;
+      secretReported = true;
+      console.error(`[chatwire] ${error.message}`);
+    },
+  };
   // Every check and the run's start, on an arrival: a Fetch Request (the handler below), or a node
   // request `toNodeListener` read itself (see `ChatArrival`), so both ways in share one implementation.
-  const serve = async (arrival: ChatArrival): Promise<ChatAnswer> => {
-    const foreignHost =
-      allowedHosts === undefined ? undefined : checkHost(arrival.headers.get('host') ?? new URL(arrival.url).host, allowedHosts);
-    if (foreignHost !== undefined) {
-      await arrival.discardBody();
-      return jsonError(403, foreignHost, 'forbidden-host');
-    }
-    try {
-      signer.ready();
-    } catch (error) {
-      if (!(error instanceof ChatwireConfigError)) throw error;
-      if (!secretReported) {
-        secretReported = true;
-        console.error(`[chatwire] ${error.message}`);
-      }
-      await arrival.discardBody();
-      return jsonError(500, 'This server is not configured to serve chats: it has no CHATWIRE_SECRET (see its log).', error.code);
-    }
-    const origin = checkOrigin(arrival, policy);
-    if (arrival.method === 'OPTIONS') return preflightResponse(arrival.request(), origin, resumable ? 'GET, POST, DELETE' : 'POST');
-    const corsOrigin = origin.ok ? origin.corsOrigin : undefined;
-    const cors = (response: Response) => {
-      if (resumable && corsOrigin !== undefined)
-        response.headers.set('access-control-expose-headers', RESUMABLE_RESPONSE_HEADERS.join(', '));
-      return withCors(response, corsOrigin);
-    };
-    const fail = (status: number, error: string, code: string) => withCors(jsonError(status, error, code), corsOrigin);
-    if (!origin.ok) return fail(403, origin.message, 'forbidden-origin');
-    if (resumable && arrival.method === 'GET') return cors(await resumable.resume(arrival.request()));
-    if (resumable && arrival.method === 'DELETE') return cors(await resumable.stop(arrival.request()));
-    if (arrival.method !== 'POST') return fail(405, `Use POST to start a run (got ${arrival.method}).`, 'method-not-allowed');
-    if (!isJsonContentType(arrival.headers.get('content-type'))) {
-      await arrival.discardBody();
-      return fail(
-        415,
-        `The request body must be JSON, sent with \`Content-Type: application/json\` (got ${JSON.stringify(arrival.headers.get('content-type') ?? 'none')}).`,
-        'unsupported-media-type',
-      );
-    }
-    // One request read and checked per event-loop turn: a burst that arrived together is spread over turns.
-    // A request the node adapter admitted on its own turn (see `admitRequest`) is read, checked and started in that turn.
-    const admitted = arrival.admitted;
-    if (!admitted) await arrivalTurn();
-    // An oversized id is refused as it arrives, before megabytes of it are decoded and parsed (a body
-    // the adapter read whole is small: parsed whole, as `readJsonBody` parses a small body).
-    const body = arrival.bytes
-      ? jsonOfBytes(arrival.bytes, limits.maxBodyBytes, parseRunInputText)
-      : await readJsonBody(arrival.request(), limits.maxBodyBytes, new IdFieldScan(), parseRunInputText);
-    if (!body.ok) return fail(body.status, body.error, body.code);
-    // Counts first: a 3,000-message body is refused before the schema walks every message.
-    const counted = checkCounts(body.value, limits);
-    if (counted) return withCors(counted, corsOrigin);
-    const parsed = readRunInput(body.value);
-    if (!parsed.ok) return fail(400, `The request body is not an AG-UI RunAgentInput: ${parsed.error}.`, 'invalid-run-input');
-    const input = parsed.input;
-    // Ids before anything stores or echoes them: short and printable, or a 400 naming the field.
-    const badId = checkRunInputIds(input);
-    if (badId) return fail(400, badId.error, 'invalid-id');
-    const refused = checkRunInput(input);
-    if (refused) return withCors(refused, corsOrigin);
-    const appCall = readAppCall(input);
-    if ('error' in appCall) return fail(400, appCall.error, 'invalid-app-call');
-    const attachments = checkAttachments(input.messages, limits);
-    if (attachments) return fail(attachments.status, attachments.error, attachments.code);
-    // Each new message passed its checks: the next turn's request, which carries it again, takes it as
-    // checked, and finds the branch it continues summarised (held by the cache of checked messages).
-    for (const branch of rememberCheckedMessages(body.value, input.messages)) summarizeBranch(branch, { hold: false });
-    let slot: (() => void) | Response;
-    try {
-      slot = runsPerOwner ? await runsPerOwner.acquire(arrival.request()) : () => {};
-    } catch (error) {
-      // The app's ownerOf failed (often on a token the client sent): reported, never shown, and the handler keeps serving.
-      const ref = reportError(options.onError, { kind: 'run', error, threadId: input.threadId, runId: input.runId });
-      return fail(500, `The request's owner could not be determined (ref ${ref}; details are in the server log).`, 'internal-error');
-    }
-    if (slot instanceof Response) return cors(slot);
-    // One run start per event-loop turn (the slot held meanwhile, so the owner's cap counts this run):
-    // a burst of requests never starts all its runs, with their reviews and first steps, in one turn.
-    if (!admitted) await runStartTurn();
-    const abort = new AbortController();
-    // With resumable streams a disconnect only detaches the reader; the run stops on DELETE.
-    if (!resumable) arrival.signal?.addEventListener('abort', () => abort.abort(), { once: true });
-    let tools: readonly AnyTool[];
-    let appTools: readonly AnyTool[];
-    let user: string | undefined;
-    try {
-      tools = typeof toolsOption === 'function' ? await toolsOption(arrival.request()) : (toolsOption ?? []);
-      appTools = typeof appToolsOption === 'function' ? await appToolsOption(arrival.request()) : (appToolsOption ?? []);
-      user = userOf ? await userOf(arrival.request()) : undefined;
-    } catch (error) {
-      slot();
-      const ref = reportError(options.onError, { kind: 'run', error, threadId: input.threadId, runId: input.runId });
-      return fail(500, `The server's tools or the request's user could not be read (ref ${ref}).`, 'internal-error');
-    }
-    // With a thread store, the thread decides the history: the stored branch the request continues.
-    const owner = typeof user === 'string' && user !== '' ? user : NO_OWNER;
-    let turn: PlacedTurn | undefined;
-    if (threads) {
-      try {
-        const placed = await placeTurn(threads, owner, input.threadId, input.messages);
-        if (!placed.ok) {
-          slot();
-          return fail(placed.status, placed.error, placed.code);
-        }
-        turn = placed;
-      } catch (error) {
-        slot();
-        const ref = reportError(options.onError, { kind: 'run', error, threadId: input.threadId, runId: input.runId });
-        return fail(503, `The thread store is unavailable; nothing was saved. Try again shortly (ref ${ref}).`, 'threads-unavailable');
-      }
-    }
-    const opened = resumable ? await resumable.open(input, arrival.headers) : undefined;
-    if (opened instanceof Response) {
-      slot();
-      return cors(opened);
-    }
-    const chatOptions: ChatOptions = {
-      ...chatDefaults,
-      tools,
-      ...(appTools.length > 0 ? { appTools } : {}),
-      ...(appCall.appCall ? { appCall: appCall.appCall } : {}),
-      ...(input.context.length > 0 ? { context: input.context } : {}),
-      messages: turn ? turn.messages : input.messages,
-      frontendTools: (input.tools ?? []) as WireTool[],
-      threadId: input.threadId,
-      runId: input.runId,
-      ...(input.parentRunId === undefined ? {} : { parentRunId: input.parentRunId }),
-      ...(input.resume ? { resume: input.resume } : {}),
-      signal: abort.signal,
-      // Built only when something reads it (an approval policy, telemetry's trace context).
-      get request() {
-        return arrival.request();
-      },
-      ...(typeof user === 'string' && user !== '' ? { user } : {}),
-    };
-    let review: ReviewedRequest;
-    try {
-      review = await reviewChatRequest(chatOptions, true, signer);
-    } catch (error) {
-      if (opened) await resumable?.discard(opened);
-      slot();
-      if (error instanceof ChatRequestError) return fail(error.status, error.message, error.code);
-      const ref = reportError(options.onError, { kind: 'run', error, threadId: input.threadId, runId: input.runId });
-      return fail(500, `The request could not be checked (ref ${ref}).`, 'internal-error');
-    }
-    if (threads && turn) {
-      let refusal: Awaited<ReturnType<typeof commitTurn>>;
-      try {
-        refusal = await commitTurn(threads, owner, input.threadId, turn);
-      } catch (error) {
-        if (opened) await resumable?.discard(opened);
-        slot();
-        const ref = reportError(options.onError, { kind: 'run', error, threadId: input.threadId, runId: input.runId });
-        return fail(503, `The thread store is unavailable; nothing was saved. Try again shortly (ref ${ref}).`, 'threads-unavailable');
-      }
-      if (refusal) {
-        if (opened) await resumable?.discard(opened);
-        slot();
-        return fail(refusal.status, refusal.error, refusal.code);
-      }
-    }
-    const run = runChat(chatOptions, review, signer);
-    // The run's messages are stored (under the request's last new message) before its last event goes out.
-    const stored =
-      threads && turn
-        ? persistRun(run, {
-            store: threads,
-            owner,
-            threadId: input.threadId,
-            runId: input.runId,
-            parentId: turn.runParentId,
-            onError: options.onError,
-          })
-        : run;
-    const events = releasing(stored, slot);
-    if (resumable && opened) return cors(resumable.start(opened, events, abort, arrival.signal));
-    return { events, abort, headers: corsHeaders(corsOrigin) };
-  };
+  const serve = (arrival: ChatArrival) => serveChat(setup, arrival);
   const handle = async (request: Request): Promise<Response> => {
     const answer = await serve(fetchArrival(request, wasAdmitted(request)));
     return answer instanceof Response ? answer : toServerSentEventsResponse(answer.events, answer);

@@ -2,7 +2,9 @@ import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { closeWithServer } from '../http/serverResources.js';
 import { FOLDER_LOCK_FILE, lockFolder, type FolderHolder, type FolderLock } from './folderLock.js';
-import { createSqlThreadStore, type SqlDatabase, type SqlSession } from './sqlThreadStore.js';
+import type { SqlDatabase, SqlSession } from './sqlDatabase.js';
+import { createSqlThreadStore } from './sqlThreadStore.js';
+import { hasPgliteProtocol, preparedPgliteDatabase, type PgliteModuleLike } from './preparedPgliteDatabase.js';
 import { ThreadStoreError, type ThreadStore } from './threadStore.js';
 
 /** The part of a PGlite instance the store uses (`@electric-sql/pglite`'s `PGlite`). */
@@ -139,9 +141,22 @@ export function createPgliteThreadStore(options: PgliteThreadStoreOptions): Thre
     return attempt;
   };
   const instance = async (): Promise<PgliteLike> => given ?? (await (opened ??= open())).db;
+  // A PGlite instance (not a wrapper of one) runs the store's statements prepared (preparedPgliteDatabase.ts).
+  const sessions = new WeakMap<PgliteLike, Omit<SqlDatabase, 'close'>>();
+  const session = async () => {
+    const pg = await instance();
+    let found = sessions.get(pg);
+    if (!found) {
+      found = hasPgliteProtocol(pg)
+        ? preparedPgliteDatabase(pg, (await import('@electric-sql/pglite')) as unknown as PgliteModuleLike)
+        : pg;
+      sessions.set(pg, found);
+    }
+    return found;
+  };
   const db: SqlDatabase = {
-    query: async (text, params) => (await instance()).query(text, params),
-    transaction: async (work) => (await instance()).transaction(work),
+    query: async (text, params) => (await session()).query(text, params),
+    transaction: async (work) => (await session()).transaction(work),
     close: async () => {
       if (given || !opened) return;
       // A later use opens the folder again.

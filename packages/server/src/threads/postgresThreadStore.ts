@@ -1,4 +1,5 @@
-import { createSqlThreadStore, type SqlDatabase, type SqlSession } from './sqlThreadStore.js';
+import type { SqlDatabase, SqlSession } from './sqlDatabase.js';
+import { createSqlThreadStore } from './sqlThreadStore.js';
 import type { ThreadStore } from './threadStore.js';
 
 /** The part of a `pg` pool client the store uses. */

@@ -1,5 +1,5 @@
 import type { CredentialStore } from '../store/credentialStore.js';
-import type { SqlDatabase } from './sqlThreadStore.js';
+import type { SqlDatabase } from './sqlDatabase.js';
 
 /** How often (in the store's own time) expired rows of every owner are deleted. */
 const SWEEP_INTERVAL_MS = 60_000;

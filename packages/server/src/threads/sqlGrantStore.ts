@@ -1,5 +1,5 @@
 import type { GrantStore, StoredGrant } from '../store/serverStore.js';
-import type { SqlDatabase } from './sqlThreadStore.js';
+import type { SqlDatabase } from './sqlDatabase.js';
 import { GRANTS_LOCK } from './threadSchema.js';
 import { NO_OWNER } from './threadStore.js';
 
