@@ -2,14 +2,14 @@ import type { SqlDatabase } from './sqlDatabase.js';
 import type { ActiveThreadRow } from './sqlRows.js';
 import { ownedThread, readThreadTree, viewOfTree } from './readThreadTree.js';
 import { NEXT_ACTIVITY } from './threadActivity.js';
-import { ThreadStoreError, type ThreadView } from './threadStore.js';
+import { ThreadStoreError, type ThreadDetail } from './threadStore.js';
 import { newestLeaf } from './threadTree.js';
 
 /**
  * Makes the branch through `messageId` active (its newest leaf) and opens the thread, in one
  * transaction (see `ThreadStore.activate`): `undefined` when the thread is missing or another owner's.
  */
-export function activateBranch(db: SqlDatabase, owner: string, threadId: string, messageId: string): Promise<ThreadView | undefined> {
+export function activateBranch(db: SqlDatabase, owner: string, threadId: string, messageId: string): Promise<ThreadDetail | undefined> {
   return db.transaction(async (tx) => {
     if (!(await ownedThread(tx, owner, threadId))) return undefined;
     const tree = await readThreadTree(tx, threadId);

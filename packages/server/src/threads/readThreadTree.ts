@@ -1,6 +1,6 @@
 import type { SqlSession } from './sqlDatabase.js';
 import { storedOf, summaryOf, type ActiveThreadRow, type MessageRow } from './sqlRows.js';
-import type { StoredMessage, ThreadView } from './threadStore.js';
+import type { StoredMessage, ThreadDetail } from './threadStore.js';
 import { branchPointsOf, pathTo } from './threadTree.js';
 
 /** A thread's tree as {@link readThreadTree} reads it: its messages by id, and each message's children in creation order. */
@@ -40,7 +40,7 @@ export async function readThreadTree(session: SqlSession, threadId: string): Pro
 }
 
 /** The thread of `row` opened on `tree`: its active branch, root to leaf, and the branch points on it. */
-export function viewOfTree(row: ActiveThreadRow, tree: ThreadTreeRows): ThreadView {
+export function viewOfTree(row: ActiveThreadRow, tree: ThreadTreeRows): ThreadDetail {
   const path = pathTo(row.active_leaf, (id) => tree.messages.get(id));
   return {
     thread: summaryOf(row),
