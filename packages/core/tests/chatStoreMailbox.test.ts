@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createToolCallPart, type ToolCallPart } from '@chatwire/core/shared';
+import { createToolCallPart } from '@chatwire/core/shared';
+import type { ToolCallPart } from '../src/lifecycle/toolCallLifecycle.js';
 import { ChatStore } from '../src/runtime/chatStore.js';
 import { initialChatState } from '../src/model/chatState.js';
 import type { ToolCallChange } from '../src/reduce/chatReducer.js';
