@@ -82,7 +82,7 @@ function mimeTypeOfUrl(url: string): string {
  * Throws only `ChatwireError`s (`invalid-file`, `file-too-large`, `upload-failed`, and `cancelled`
  * once `signal` aborts), before anything is sent: nothing is changed then.
  */
-export async function readAttachments(
+async function readAttachments(
   inputs: ArrayLike<FileInput>,
   options: AttachmentOptions = {},
   signal: AbortSignal = new AbortController().signal,
