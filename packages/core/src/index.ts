@@ -13,14 +13,8 @@
  * ```
  */
 export { ChatClient } from './runtime/chatClient.js';
-export type {
-  ApprovalResponseInput,
-  ChatClientOptions,
-  SendMessageInput,
-  SendOptions,
-  SendResult,
-  ToolResultInput,
-} from './runtime/chatClient.js';
+export type { ChatClientOptions } from './runtime/chatClientOptions.js';
+export type { ApprovalResponseInput, SendMessageInput, SendOptions, SendResult, ToolResultInput } from './runtime/commandInputs.js';
 export type { HistoryMode, ReconnectOptions } from './runtime/runRequest.js';
 export type { AppToolCallInput, AppToolCallResult } from './runtime/appToolCall.js';
 export type { AttachmentOptions } from './runtime/attachments.js';

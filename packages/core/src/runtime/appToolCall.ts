@@ -5,7 +5,8 @@ import type { nextStep } from '../model/continuation.js';
 import { APP_CALL_ID_PREFIX } from '../protocol/chatwireProtocol.js';
 import type { McpAppCallRequest } from '../protocol/mcpApps.js';
 import type { findToolCall } from '../reduce/chatReducer.js';
-import type { ChatClient, SendOptions, SendResult } from './chatClient.js';
+import type { ChatClient } from './chatClient.js';
+import type { SendOptions, SendResult } from './commandInputs.js';
 
 /**
  * A tool call an MCP App asks for (`ChatClient.callAppTool`): one run whose input names the call

@@ -2,6 +2,7 @@ import { ChatwireError, describeError } from '../base/errors.js';
 import { checkFileUrl } from '../model/fileUrl.js';
 import { neutralizeBidi } from '../base/bidiControls.js';
 import type { FileInput, FilePart } from '../model/messages.js';
+import type { Turn } from './turn.js';
 
 /**
  * Reading, checking and uploading the files of `sendMessage({ files })`. `ChatClient` imports this
@@ -81,7 +82,7 @@ function mimeTypeOfUrl(url: string): string {
  * Throws only `ChatwireError`s (`invalid-file`, `file-too-large`, `upload-failed`, and `cancelled`
  * once `signal` aborts), before anything is sent: nothing is changed then.
  */
-export async function readAttachments(
+async function readAttachments(
   inputs: ArrayLike<FileInput>,
   options: AttachmentOptions = {},
   signal: AbortSignal = new AbortController().signal,
@@ -185,4 +186,29 @@ async function toBase64(blob: Blob): Promise<string> {
   let binary = '';
   for (let index = 0; index < bytes.length; index += 0x8000) binary += String.fromCharCode(...bytes.subarray(index, index + 0x8000));
   return btoa(binary);
+}
+
+/**
+ * Reads the files of the user's next message for `turn` (`ChatClient.sendMessage({ files })`): the
+ * turn is preparing meanwhile (busy; `stop()` aborts the reading, and nothing is sent). Resolves
+ * the file parts, or why the message cannot be sent: a refused file, a stop (`cancelled`), or
+ * (`busy()`) a continuation an answer started meanwhile.
+ */
+export async function prepareAttachments(
+  turn: Turn,
+  signal: AbortSignal,
+  files: ArrayLike<FileInput>,
+  options: AttachmentOptions | undefined,
+  busy: () => ChatwireError | undefined,
+): Promise<FilePart[] | ChatwireError> {
+  let parts: FilePart[];
+  try {
+    parts = await readAttachments(files, options, signal);
+  } catch (error) {
+    return error as ChatwireError;
+  } finally {
+    turn.prepared();
+  }
+  if (!turn.current) return new ChatwireError('cancelled', 'The message was stopped before it was sent.');
+  return busy() ?? parts;
 }

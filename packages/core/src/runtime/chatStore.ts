@@ -14,14 +14,26 @@ export interface ChatStoreHooks {
 
 /**
  * The one door every state change goes through: reduce, return early when nothing changed, swap
- * the snapshot, report to inspectors, notify listeners, then hand the transitions' effects to the
- * owner. Holds no other state.
+ * the snapshot, report to inspectors, notify listeners. Holds no other state.
+ *
+ * A mailbox keeps dispatches apart: an action dispatched while another is being applied (by a
+ * listener or an inspector) waits until that one is done, and the effects of the transitions an
+ * action made are handed to the owner only after it was applied and every listener saw it, one
+ * batch at a time: an effect that dispatches starts a dispatch of its own (applied at once, so the
+ * effect reads its outcome), whose effects wait their turn. So no dispatch runs inside another, and
+ * every listener sees the snapshots in the order they were made.
  */
 export class ChatStore {
   readonly inspector = new Inspector();
   #snapshot: ChatSnapshot;
   readonly #listeners = new Set<() => void>();
   readonly #hooks: ChatStoreHooks;
+  /** What waits for the current dispatch (or effect) to be done: actions, and effects to perform. */
+  readonly #mailbox: (ChatAction | readonly ToolCallChange[])[] = [];
+  /** An action is being applied (reduced, reported, notified). */
+  #applying = false;
+  /** The mailbox is being emptied (by the dispatch that found it idle). */
+  #draining = false;
 
   constructor(id: string, initial: ChatState, hooks: ChatStoreHooks) {
     this.#snapshot = { ...initial, id };
@@ -39,8 +51,41 @@ export class ChatStore {
   /** The current snapshot. The same object until something changes. */
   getSnapshot = (): ChatSnapshot => this.#snapshot;
 
-  /** Applies one action. */
-  dispatch(action: ChatAction): Reduction {
+  /**
+   * Applies one action, at once unless another is being applied (then right after it); then
+   * performs the effects of what was applied, unless an outer dispatch is doing that already.
+   */
+  dispatch(action: ChatAction): void {
+    if (this.#applying) {
+      this.#mailbox.push(action);
+      return;
+    }
+    this.#apply(action);
+    if (this.#draining) return;
+    this.#draining = true;
+    try {
+      for (let next = this.#mailbox.shift(); next !== undefined; next = this.#mailbox.shift()) {
+        if (Array.isArray(next)) this.#hooks.perform(next as readonly ToolCallChange[]);
+        else this.#apply(next as ChatAction);
+      }
+    } finally {
+      this.#draining = false;
+    }
+  }
+
+  /** Reduces, swaps, reports and notifies; the effects of the changes go to the mailbox. */
+  #apply(action: ChatAction): void {
+    this.#applying = true;
+    let reduction: Reduction;
+    try {
+      reduction = this.#reduce(action);
+    } finally {
+      this.#applying = false;
+    }
+    if (reduction.changes.some((change) => change.effects.length > 0)) this.#mailbox.push(reduction.changes);
+  }
+
+  #reduce(action: ChatAction): Reduction {
     const previous = this.#snapshot;
     const inspecting = this.inspector.active;
     // The action first: an inspector that replays the actions it saw over the snapshot before them gets this chat's snapshots.
@@ -69,7 +114,6 @@ export class ChatStore {
       }
     }
     if (reduction.warning) this.#hooks.warn(reduction.warning);
-    if (reduction.changes.some((change) => change.effects.length > 0)) this.#hooks.perform(reduction.changes);
     return reduction;
   }
 

@@ -1,6 +1,6 @@
 import { ChatwireError } from '../base/errors.js';
 import type { ChatStore } from './chatStore.js';
-import type { SendMessageInput, SendOptions, SendResult } from './chatClient.js';
+import type { SendMessageInput, SendOptions, SendResult } from './commandInputs.js';
 
 /**
  * The send queue of `ChatClient({ queue: true })`: messages sent while a response is in progress
