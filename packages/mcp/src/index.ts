@@ -13,8 +13,8 @@ export type {
   McpServersConfig,
   McpStdioServerConfig,
 } from './config/mcpConfig.js';
-export { McpServerError } from './connection/mcpConnection.js';
-export type { ConnectionAuth, ConnectionOptions, McpConnectionState, RequestInput } from './connection/mcpConnection.js';
+export { McpServerError } from './connection/mcpServerError.js';
+export type { ConnectionAuth, ConnectionOptions, McpConnectionState, RequestInput } from './connection/connectionOptions.js';
 export { fingerprintTool } from './connection/toolList.js';
 export type { McpToolInfo, McpToolUi, SkippedTool } from './connection/toolList.js';
 export { DEFAULT_MAX_APP_BYTES, MCP_APPS_EXTENSION, MCP_APP_MIME_TYPE } from './apps/appResources.js';

@@ -23,13 +23,9 @@ import {
   type McpServersConfig,
 } from './config/mcpConfig.js';
 import { instructionsLine } from './connection/instructionsLine.js';
-import {
-  McpConnection,
-  McpServerError,
-  type ConnectionOptions,
-  type McpConnectionState,
-  type RequestInput,
-} from './connection/mcpConnection.js';
+import type { ConnectionOptions, McpConnectionState, RequestInput } from './connection/connectionOptions.js';
+import { McpConnection } from './connection/mcpConnection.js';
+import { McpServerError } from './connection/mcpServerError.js';
 import type { McpToolInfo, SkippedTool } from './connection/toolList.js';
 import { DEFAULT_RESOURCE_LIMITS, listPrompts, listResources } from './resources/resourceReads.js';
 import { decideApproval, type McpApprovalPolicy } from './tools/approvalRule.js';
