@@ -13,13 +13,17 @@ export type {
   McpServersConfig,
   McpStdioServerConfig,
 } from './config/mcpConfig.js';
-export { McpServerError } from './connection/mcpConnection.js';
-export type { ConnectionAuth, ConnectionOptions, McpConnectionState, RequestInput } from './connection/mcpConnection.js';
+export { McpServerError } from './connection/mcpServerError.js';
+export type { ConnectionAuth, ConnectionOptions, McpConnectionState, RequestInput } from './connection/connectionOptions.js';
 export { fingerprintTool } from './connection/toolList.js';
 export type { McpToolInfo, McpToolUi, SkippedTool } from './connection/toolList.js';
 export { DEFAULT_MAX_APP_BYTES, MCP_APPS_EXTENSION, MCP_APP_MIME_TYPE } from './apps/appResources.js';
-export { MCP_PROGRESS_EVENT, McpServers, connectMcpServers, isAllowedHost, mcpServers } from './mcpServers.js';
-export type { McpProgressValue, McpServerStatus, McpServersEvent, McpServersOptions, McpToolGroup } from './mcpServers.js';
+export { isAllowedHost } from './config/allowedHosts.js';
+export { McpServers, connectMcpServers, mcpServers } from './mcpServers.js';
+export type { McpServersEvent, McpServersOptions, McpToolGroup } from './mcpServersOptions.js';
+export type { McpServerStatus } from './status/catalogStatus.js';
+export { MCP_PROGRESS_EVENT } from './tools/mcpServerTool.js';
+export type { McpProgressValue } from './tools/mcpServerTool.js';
 export { approvalFromAnnotations, decideApproval } from './tools/approvalRule.js';
 export type { McpApprovalPolicy, McpApprovalQuestion, McpToolAnnotations } from './tools/approvalRule.js';
 export { checkJsonSchema } from './tools/checkJsonSchema.js';

@@ -1,18 +1,10 @@
-import {
-  TOOL_PROGRESS_EVENT,
-  jsonSchema,
-  toolDefinition,
-  type AnyTool,
-  type JsonSchema,
-  type ServerTool,
-  type ToolContext,
-  type ToolProgress,
-} from '@chatwire/core';
-import { validateWithSchema, withoutDialect, type ToolServerEvent, type ToolServerStatus } from '@chatwire/core/shared';
+import type { AnyTool } from '@chatwire/core';
+import { withoutDialect, type ToolServerStatus } from '@chatwire/core/shared';
 import { closeWithServer, type ToolTokenCounter } from '@chatwire/server';
-import { extendTools, redactSecrets, toolTokensFor, type ToolApp } from '@chatwire/server/extension';
-import { McpAuth, type McpAuthOptions } from './auth/mcpAuth.js';
-import { UserServers, type UserServerStatus } from './auth/userServers.js';
+import { extendTools, toolTokensFor, type ToolApp } from '@chatwire/server/extension';
+import { McpAuth } from './auth/mcpAuth.js';
+import { UserServers } from './auth/userServers.js';
+import { LOOPBACK, checkRedirectUrl, isAllowedHost } from './config/allowedHosts.js';
 import {
   McpConfigError,
   parseMcpConfig,
@@ -23,129 +15,25 @@ import {
   type McpServerConfig,
   type McpServersConfig,
 } from './config/mcpConfig.js';
+import type { ConnectionOptions } from './connection/connectionOptions.js';
 import { instructionsLine } from './connection/instructionsLine.js';
+import { McpConnection } from './connection/mcpConnection.js';
+import type { McpToolInfo } from './connection/toolList.js';
+import type { McpServersOptions, McpToolGroup } from './mcpServersOptions.js';
 import {
-  McpConnection,
-  McpServerError,
-  type ConnectionOptions,
-  type McpConnectionState,
-  type RequestInput,
-} from './connection/mcpConnection.js';
-import type { McpToolInfo, SkippedTool } from './connection/toolList.js';
-import { DEFAULT_RESOURCE_LIMITS, listPrompts, listResources } from './resources/resourceReads.js';
-import { decideApproval, type McpApprovalPolicy } from './tools/approvalRule.js';
-import { withoutRegexKeywords } from './tools/checkJsonSchema.js';
-import { decideLazy, type LazyDecision, type LazyRule } from './tools/lazyRule.js';
-import { errorTextOf, toToolOutput, type McpToolOutput } from './tools/mcpResult.js';
+  DRIFT_FINGERPRINT_CHARS,
+  EVENT_NAMES,
+  catalogStatusOf,
+  plainError,
+  signInStatus,
+  type McpServerStatus,
+} from './status/catalogStatus.js';
+import { ServerEvents } from './status/serverEvents.js';
+import { ServerListings } from './status/serverListings.js';
+import { decideLazy, type LazyDecision } from './tools/lazyRule.js';
+import { mcpServerTool } from './tools/mcpServerTool.js';
 import { assignToolNames } from './tools/toolNames.js';
 import { toolApp } from './apps/toolApp.js';
-
-/**
- * The CUSTOM event an MCP tool emits for each progress notification of its call (core's
- * `TOOL_PROGRESS_EVENT`): the client keeps it as a data part and `@chatwire/ui`'s card shows it.
- */
-export const MCP_PROGRESS_EVENT = TOOL_PROGRESS_EVENT;
-
-/**
- * The value of {@link MCP_PROGRESS_EVENT}: a data part envelope, one part per call (`id` is the
- * tool call's id, so each report replaces the last).
- */
-export interface McpProgressValue {
-  readonly id: string;
-  readonly data: ToolProgress & { readonly server: string };
-}
-
-/** Options of {@link mcpServers} and {@link connectMcpServers}. */
-export interface McpServersOptions {
-  /** The rule `lazy: 'auto'` applies. Defaults to {@link DEFAULT_LAZY_RULE}. */
-  readonly lazyRule?: LazyRule;
-  /** Decides approvals instead of the annotation rule where it returns a boolean. Defaults to the annotation rule alone. */
-  readonly approval?: McpApprovalPolicy;
-  /**
-   * Hosts HTTP servers may be at: exact host names, or `*.example.com` for its subdomains. Defaults to
-   * loopback only (`localhost`, `127.0.0.1`, `[::1]`); a configuration naming another host is refused.
-   */
-  readonly allowedHosts?: readonly string[];
-  /** Counts tool-definition tokens for the lazy rule and the status, as the model adapter does (`model.toolTokens`). Defaults to the o200k tokenizer on the JSON. */
-  readonly counter?: ToolTokenCounter;
-  /** Longest tool result the model reads, in characters of JSON; longer ones are cut and say so. Defaults to 100,000. */
-  readonly maxResultChars?: number;
-  /** Told about connection states, tool-list changes and skipped tools. Defaults to none. */
-  readonly onEvent?: (event: McpServersEvent) => void;
-  /** Names the model may not get (your own tools' names): an MCP tool that would take one is renamed. Defaults to none. */
-  readonly reservedNames?: readonly string[];
-  /** MCP Apps: the largest app HTML read from a server, in bytes; a larger one is refused and its card says so. Defaults to 5 MiB (5,242,880). */
-  readonly maxAppBytes?: number;
-  /**
-   * Signing users in to the servers with `oauth` (see {@link McpAuthOptions}): where the callback
-   * is, whose request it is (`userOf`), where tokens live. Required when a server has `oauth`.
-   */
-  readonly auth?: McpAuthOptions;
-}
-
-/** What {@link McpServersOptions.onEvent} receives. */
-export type McpServersEvent =
-  | { readonly type: 'state'; readonly server: string; readonly state: McpConnectionState; readonly error?: string }
-  | {
-      readonly type: 'tools';
-      readonly server: string;
-      readonly count: number;
-      readonly changed: readonly string[];
-      readonly skipped: readonly SkippedTool[];
-    }
-  | { readonly type: 'app'; readonly server: string; readonly resourceUri: string; readonly error: string };
-
-/** One server's state, for status pages and devtools. */
-export interface McpServerStatus {
-  readonly name: string;
-  readonly transport: 'stdio' | 'streamable-http' | 'sse';
-  readonly state: McpConnectionState;
-  readonly lastError?: string;
-  /** One line for catalogs: the configured description, the server's instructions (first line), or its name and version. */
-  readonly description: string;
-  readonly serverInfo?: { readonly name: string; readonly version: string };
-  /** The protocol revision the connection speaks (`2025-11-25`, `2026-07-28`...), once connected. */
-  readonly protocolVersion?: string;
-  readonly trusted: boolean;
-  /** Tools exposed to the model. */
-  readonly toolCount: number;
-  /** MCP Apps: tools only the server's apps may call (never the model's). */
-  readonly appToolCount: number;
-  /** Tools the server listed that cannot be used, with the reason. */
-  readonly skipped: readonly SkippedTool[];
-  /** Whether the tools are deferred and why. */
-  readonly lazy: LazyDecision;
-  /** Exposed name -> fingerprint (SHA-256 of the definition) of each tool. */
-  readonly fingerprints: Readonly<Record<string, string>>;
-}
-
-/** A group of tools for catalogs: an MCP server and its one-line description. */
-export interface McpToolGroup {
-  readonly name: string;
-  readonly description: string;
-}
-
-const LOOPBACK = ['localhost', '127.0.0.1', '[::1]'];
-/** Events each server keeps for {@link McpServers.catalogStatus} (the oldest go first). */
-const KEPT_EVENTS = 50;
-/** Tool names one event lists at most (a 600-tool server's first listing is a count). */
-const EVENT_NAMES = 50;
-/** Resources and prompts a server's catalog status lists. */
-const LISTED = 50;
-/** Characters of error text the catalog carries. */
-const ERROR_CHARS = 500;
-const plainError = (text: string) => redactSecrets(text).slice(0, ERROR_CHARS);
-/** Hex characters of the fingerprint discovery records (64 bits: no server can find a changed definition with the same one). */
-const DRIFT_FINGERPRINT_CHARS = 16;
-
-/** Whether `host` is one of `allowed` (exact, or `*.domain` for subdomains). Plain string comparison, no patterns. */
-export function isAllowedHost(host: string, allowed: readonly string[]): boolean {
-  const name = host.toLowerCase();
-  return allowed.some((entry) => {
-    const rule = entry.toLowerCase();
-    return rule.startsWith('*.') ? name.endsWith(rule.slice(1)) && name.length > rule.length - 1 : name === rule;
-  });
-}
 
 /**
  * MCP servers as Chatwire server tools. Every server has one connection shared by all requests,
@@ -167,9 +55,8 @@ export class McpServers {
   #decisions = new Map<string, LazyDecision>();
   #names = new Map<string, string>();
   readonly #previous = new Map<string, Map<string, string>>();
-  /** Each connected server's resources and prompts (the first 50), for its catalog status. */
-  readonly #listings = new Map<string, Pick<ToolServerStatus, 'resources' | 'prompts'>>();
-  readonly #events = new Map<string, ToolServerEvent[]>();
+  readonly #listings = new ServerListings();
+  readonly #events = new ServerEvents();
   /** The first attempt of every connection, once started; `undefined` before the first use and after `close()`. */
   #started: Promise<void> | undefined;
   /** Whether the connections in `#connections` were closed (the next use opens new ones). */
@@ -359,35 +246,13 @@ export class McpServers {
    * 50 resources and prompts it lists (read once it connects).
    */
   catalogStatus(): ToolServerStatus[] {
-    return this.status().map((status) => ({
-      name: status.name,
-      transport: status.transport,
-      state: status.state,
-      ...(status.lastError ? { lastError: plainError(status.lastError) } : {}),
-      description: status.description,
-      ...(status.protocolVersion ? { protocolVersion: status.protocolVersion } : {}),
-      trusted: status.trusted,
-      toolCount: status.toolCount,
-      tokens: status.lazy.tokens,
-      lazy: status.lazy.lazy,
-      lazyReason: status.lazy.reason,
-      skipped: status.skipped.slice(0, EVENT_NAMES).map((item) => ({ name: item.name.slice(0, 200), reason: plainError(item.reason) })),
-      versions: Object.fromEntries(
-        Object.entries(status.fingerprints).map(([name, print]) => [name, print.slice(0, DRIFT_FINGERPRINT_CHARS)]),
+    return this.status().map((status) =>
+      catalogStatusOf(
+        status,
+        this.#events.of(status.name),
+        this.#listings.of(status.name, this.#connections.get(status.name)?.state === 'connected'),
       ),
-      events: [...(this.#events.get(status.name) ?? [])],
-      ...this.#listed(status.name),
-    }));
-  }
-
-  /** A server's listed resources and prompts, those it has (none while it is not connected). */
-  #listed(name: string): Pick<ToolServerStatus, 'resources' | 'prompts'> {
-    const listing = this.#listings.get(name);
-    if (!listing || this.#connections.get(name)?.state !== 'connected') return {};
-    return {
-      ...(listing.resources?.length ? { resources: listing.resources } : {}),
-      ...(listing.prompts?.length ? { prompts: listing.prompts } : {}),
-    };
+    );
   }
 
   /**
@@ -405,43 +270,13 @@ export class McpServers {
     await Promise.all([...connections.map((connection) => connection.close()), this.#users?.close()]);
   }
 
-  #record(server: string, event: ToolServerEvent): void {
-    const list = this.#events.get(server) ?? [];
-    list.push(event);
-    if (list.length > KEPT_EVENTS) list.splice(0, list.length - KEPT_EVENTS);
-    this.#events.set(server, list);
-  }
-
-  /**
-   * Reads a connected server's resources and prompts (the first 50 of each) for its catalog status;
-   * a server that lists none, or fails to, shows none.
-   */
-  #readListings(connection: McpConnection): void {
-    void connection
-      .useClient(async (client, timeoutMs) => {
-        const limits = { ...DEFAULT_RESOURCE_LIMITS, maxResources: LISTED, maxPrompts: LISTED, timeoutMs };
-        const [resources, prompts] = await Promise.all([
-          listResources(client, limits).catch(() => undefined),
-          listPrompts(client, limits).catch(() => undefined),
-        ]);
-        return {
-          resources: (resources?.resources ?? []).map(({ uri, name, mimeType }) => ({ uri, name, ...(mimeType ? { mimeType } : {}) })),
-          prompts: (prompts?.prompts ?? []).map((prompt) => ({ name: prompt.name, arguments: prompt.arguments.map((item) => item.name) })),
-        };
-      })
-      .then((listing) => {
-        if (connection.state === 'connected') this.#listings.set(connection.name, listing);
-      })
-      .catch(() => {});
-  }
-
   #onState(connection: McpConnection): void {
-    if (connection.state === 'connected') this.#readListings(connection);
+    if (connection.state === 'connected') this.#listings.read(connection);
     // A state is recorded when it (or its error) differs from the last one recorded.
-    const last = this.#events.get(connection.name)?.findLast((event) => event.type === 'state');
+    const last = this.#events.of(connection.name).findLast((event) => event.type === 'state');
     const error = connection.lastError ? plainError(connection.lastError) : undefined;
     if (last?.state !== connection.state || last.error !== error) {
-      this.#record(connection.name, { at: Date.now(), type: 'state', state: connection.state, ...(error ? { error } : {}) });
+      this.#events.record(connection.name, { at: Date.now(), type: 'state', state: connection.state, ...(error ? { error } : {}) });
     }
     this.#options.onEvent?.({
       type: 'state',
@@ -460,13 +295,13 @@ export class McpServers {
     const namesBefore = this.#names;
     this.#rebuild();
     if (!before) {
-      this.#record(connection.name, { at: Date.now(), type: 'tools', count: this.#exposedCount(connection) });
+      this.#events.record(connection.name, { at: Date.now(), type: 'tools', count: this.#exposedCount(connection) });
     } else if (changed.length > 0) {
       const exposed = (names: Map<string, string>) => (name: string) => names.get(`${connection.name}\u0000${name}`) ?? name;
       const added = changed.filter((name) => now.has(name) && !before.has(name)).map(exposed(this.#names));
       const removed = changed.filter((name) => !now.has(name)).map(exposed(namesBefore));
       const drifted = changed.filter((name) => now.has(name) && before.has(name)).map(exposed(this.#names));
-      this.#record(connection.name, {
+      this.#events.record(connection.name, {
         at: Date.now(),
         type: 'tools',
         count: this.#exposedCount(connection),
@@ -525,7 +360,7 @@ export class McpServers {
         const made: AnyTool[] = [];
         for (const { tool, name } of entries) {
           try {
-            made.push(this.#toServerTool(connection, tool, name, lazy));
+            made.push(mcpServerTool(connection, tool, name, lazy, this.#options));
             versions.set(name, tool.fingerprint.slice(0, DRIFT_FINGERPRINT_CHARS));
             facts.set(name, { server: connection.name, annotations: { ...tool.annotations } });
             const app = toolApp(connection, tool, (resourceUri, error) =>
@@ -568,68 +403,6 @@ export class McpServers {
   #kept(connection: McpConnection): readonly McpToolInfo[] {
     const { include, exclude } = connection.config;
     return connection.tools.filter((tool) => (!include || include.includes(tool.name)) && !exclude?.includes(tool.name));
-  }
-
-  #toServerTool(
-    connection: McpConnection,
-    tool: McpToolInfo,
-    exposedName: string,
-    lazy: boolean,
-  ): ServerTool<string, unknown, McpToolOutput> {
-    const server = connection.name;
-    const trusted = connection.config.trusted === true;
-    const needsApproval = decideApproval(
-      { server, trusted, tool: tool.name, exposedName, annotations: tool.annotations },
-      this.#options.approval,
-    );
-    const timeoutMs = connection.config.toolTimeoutMs ?? 60_000;
-    const maxChars = this.#options.maxResultChars ?? 100_000;
-    const output = tool.outputSchema ? jsonSchema(withoutRegexKeywords(tool.outputSchema) as JsonSchema) : undefined;
-    const definition = toolDefinition({
-      name: exposedName,
-      description: tool.description,
-      inputSchema: jsonSchema(withoutRegexKeywords(tool.inputSchema) as JsonSchema),
-      parameters: tool.inputSchema,
-      needsApproval,
-      lazy,
-      timeoutMs,
-      group: server,
-    });
-    return definition.server(async (input, context: ToolContext & { readonly requestInput?: RequestInput }) => {
-      const result = await connection.callTool(tool, (input ?? {}) as Record<string, unknown>, {
-        signal: context.signal,
-        requestInput: context.requestInput,
-        onProgress: (progress) => {
-          const value: McpProgressValue = {
-            id: context.toolCallId,
-            data: {
-              toolCallId: context.toolCallId,
-              server,
-              progress: progress.progress,
-              ...(progress.total === undefined ? {} : { total: progress.total }),
-              ...(typeof progress.message === 'string' ? { message: progress.message.slice(0, 500) } : {}),
-            },
-          };
-          context.emit?.(MCP_PROGRESS_EVENT, value);
-        },
-      });
-      if (result.isError)
-        throw new McpServerError(server, `MCP tool '${tool.name}' on server '${server}' reported an error: ${errorTextOf(result)}`);
-      if (output) {
-        if (!result.structuredContent)
-          throw new McpServerError(
-            server,
-            `MCP tool '${tool.name}' on server '${server}' declares an outputSchema but returned no structuredContent.`,
-          );
-        const checked = await validateWithSchema(output, result.structuredContent);
-        if (!checked.ok)
-          throw new McpServerError(
-            server,
-            `MCP tool '${tool.name}' on server '${server}' returned structuredContent that does not match its outputSchema: ${checked.error.slice(0, 500)}`,
-          );
-      }
-      return toToolOutput(result, maxChars);
-    }) as ServerTool<string, unknown, McpToolOutput>;
   }
 }
 
@@ -685,34 +458,6 @@ export function mcpServers(config: McpServersConfig | string, options: McpServer
       new McpServers({ [name]: entry }, { ...rest, reservedNames: reserved }, { connection: { auth: connectionAuth } }),
   );
   return new McpServers(shared, options, { users });
-}
-
-/** A callback URL authorization servers accept: `https:`, or `http:` on loopback (RFC 8252). */
-function checkRedirectUrl(value: string): void {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new McpConfigError(`auth.redirectUrl ${JSON.stringify(String(value).slice(0, 200))} is not a URL.`);
-  }
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK.includes(url.hostname)))
-    throw new McpConfigError(`auth.redirectUrl must be https: (or http: on localhost, 127.0.0.1 or [::1]); got ${url.origin}.`);
-}
-
-/** A server users sign in to, as the catalog shows it to one user. */
-function signInStatus(entry: UserServerStatus, rule: LazyRule | undefined): ToolServerStatus {
-  if (entry.status) return { ...entry.status, signIn: entry.signIn };
-  const decision = decideLazy('auto', 0, 0, rule);
-  return {
-    name: entry.name,
-    transport: 'streamable-http',
-    state: entry.signIn === 'needs-sign-in' ? 'unauthorized' : 'idle',
-    toolCount: 0,
-    tokens: 0,
-    lazy: decision.lazy,
-    lazyReason: decision.reason,
-    signIn: entry.signIn,
-  };
 }
 
 /**

@@ -4,6 +4,7 @@ import { createChatHandler, createScriptedModel } from '@chatwire/server';
 import { knownMessageStats, parseRunInputText, rememberCheckedMessages } from '../src/http/knownMessages.js';
 import { readRunInput } from '../src/http/readRunInput.js';
 import { readEvents, runInput, user } from './fixtures.js';
+import { pick, seededRandom } from './seededRandom.js';
 
 const post = (handler: (request: Request) => Promise<Response>, messages: unknown[], text?: string) =>
   handler(
@@ -136,5 +137,54 @@ describe('a request parses and checks only the messages the server has not seen'
     expect(() => {
       (body.messages[0] as { content: string }).content = 'changed';
     }).toThrow(TypeError);
+  });
+});
+
+describe('parseRunInputText and its plain version (JSON.parse) agree', () => {
+  /** Characters that make a JSON scan work: quotes, backslashes, brackets, separators, multi-unit characters. */
+  const CHARACTERS = ['a', ' ', '"', '\\', '{', '}', '[', ']', ',', ':', '\n', '\u2028', 'é', '😀', '"messages":[', '\\u0041'];
+  const text = (next: (below: number) => number, most: number) => {
+    let value = '';
+    for (let length = next(most); length > 0; length--) value += pick(next, CHARACTERS);
+    return value;
+  };
+  const randomMessage = (next: (below: number) => number, index: number): Record<string, unknown> => ({
+    id: `r${index}_${next(1_000_000)}`,
+    role: pick(next, ['user', 'assistant', 'developer']),
+    content: text(next, 120),
+    ...(next(3) === 0 ? { metadata: { note: text(next, 20), n: [next(9), [null, true], { k: text(next, 8) }] } } : {}),
+  });
+
+  it('on 150 seeded random bodies, cold and warm, with one message edited between the two', () => {
+    const next = seededRandom(4302);
+    const before = { ...knownMessageStats };
+    let warm = 0;
+    for (let index = 0; index < 150; index++) {
+      const messages = Array.from({ length: 2 + next(30) }, (_, at) => randomMessage(next, at));
+      const input = runInput(messages) as Record<string, unknown>;
+      // Keys in another order, a fake `messages` inside another value, padding: the scan must find the real list.
+      const body = pick(next, [
+        input,
+        { state: { messages: [{ fake: text(next, 10) }] }, ...input },
+        { messages: input['messages'], threadId: 't', runId: 'r', forwardedProps: { note: '"messages":[' } },
+        { ...input, pad: 'x'.repeat(1_024) },
+      ]);
+      const json = next(4) === 0 ? JSON.stringify(body, null, 2) : JSON.stringify(body);
+      expect(parseRunInputText(json), `case ${index}, cold`).toEqual(JSON.parse(json));
+      // Warm: each message remembered as the checks leave it, then the same text again, and the text with one message edited.
+      const first = parseRunInputText(json);
+      const read = readRunInput(first);
+      if (!read.ok) continue;
+      rememberCheckedMessages(first, read.input.messages);
+      const again = parseRunInputText(json) as Record<string, unknown>;
+      expect({ ...again, messages: undefined }, `case ${index}, warm`).toEqual({ ...(JSON.parse(json) as object), messages: undefined });
+      expect(again['messages'], `case ${index}, warm messages`).toEqual(read.input.messages);
+      const edited = json.replace(`"id":"${messages[0]?.['id'] as string}"`, `"id":"${messages[0]?.['id'] as string}x"`);
+      expect(parseRunInputText(edited), `case ${index}, edited`).toEqual(JSON.parse(edited));
+      warm++;
+    }
+    // Most bodies went the warm way, and their messages came from what was remembered.
+    expect(warm).toBeGreaterThan(120);
+    expect(knownMessageStats.remembered - before.remembered).toBeGreaterThan(1_000);
   });
 });

@@ -1,5 +1,6 @@
 import { toolDefinition, type AnyTool, type ToolContext } from '@chatwire/core';
-import { McpServerError, type RequestInput } from '../connection/mcpConnection.js';
+import type { RequestInput } from '../connection/connectionOptions.js';
+import { McpServerError } from '../connection/mcpServerError.js';
 import { exposedToolName } from '../tools/toolNames.js';
 import type { McpAuth } from './mcpAuth.js';
 

@@ -1,7 +1,8 @@
 import type { AnyTool } from '@chatwire/core';
 import type { ToolServerStatus } from '@chatwire/core/shared';
 import type { McpHttpServerConfig } from '../config/mcpConfig.js';
-import type { ConnectionAuth, McpConnection, McpConnectionState } from '../connection/mcpConnection.js';
+import type { ConnectionAuth, McpConnectionState } from '../connection/connectionOptions.js';
+import type { McpConnection } from '../connection/mcpConnection.js';
 import { refuseNobody, type McpAuth, type SignInState } from './mcpAuth.js';
 import { signInTool } from './signInTool.js';
 

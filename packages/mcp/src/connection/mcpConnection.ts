@@ -1,66 +1,17 @@
-import {
-  Client,
-  ProtocolError,
-  UnauthorizedError,
-  SdkError,
-  SdkErrorCode,
-  SSEClientTransport,
-  StreamableHTTPClientTransport,
-  type CallToolResult,
-  type ElicitResult,
-  type FetchLike,
-  type Transport,
-} from '@modelcontextprotocol/client';
-import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
+import { Client, type CallToolResult, type Transport } from '@modelcontextprotocol/client';
 import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/client/validators/cf-worker';
-import type { ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { isStdioConfig, type McpServerConfig } from '../config/mcpConfig.js';
 import { AppResources, DEFAULT_MAX_APP_BYTES, MCP_APPS_EXTENSION, MCP_APP_MIME_TYPE } from '../apps/appResources.js';
-import { randomBytes } from 'node:crypto';
-import { answerElicitation, type ElicitationFailure, type ElicitationParams } from '../elicitation/answerElicitation.js';
-import { CALL_META_KEY, CallRelations } from '../elicitation/callRelations.js';
+import type { ElicitationParams } from '../elicitation/answerElicitation.js';
+import { CALL_META_KEY } from '../elicitation/callRelations.js';
+import { CallsInFlight, type InFlight } from './callsInFlight.js';
+import type { CallOptions, ConnectionAuth, ConnectionOptions, McpConnectionState } from './connectionOptions.js';
+import { connectionTransports } from './connectionTransports.js';
+import { McpServerError, errorMessage as message, isAuthFailure, isServerAnswer } from './mcpServerError.js';
+import { childPid, forgetChild, holdProcess, stopChild, trackChild } from './stdioChildren.js';
 import { readToolList, type McpToolInfo, type SkippedTool } from './toolList.js';
-
-/**
- * The connection state of one server. `idle`: not used yet (it connects on first use); `failed`: never
- * connected so far (retrying with backoff); `reconnecting`: was connected, dropped, retrying;
- * `unauthorized`: the server wants a sign-in this connection's user has not made (no retry).
- */
-export type McpConnectionState = 'idle' | 'connecting' | 'connected' | 'reconnecting' | 'failed' | 'unauthorized' | 'closed';
-
-/**
- * What a tool call may ask the user through (the `ToolContext.requestInput` of `@chatwire/server`):
- * a form (`schema`), or a link to open (`url`; with `connect`, a sign-in to that server).
- */
-export type RequestInput = (request: {
-  message: string;
-  schema: Record<string, unknown>;
-  timeoutMs?: number;
-  url?: string;
-  connect?: string;
-}) => Promise<{
-  action: 'accept' | 'decline' | 'cancel';
-  content?: Record<string, unknown>;
-}>;
-
-/** Options of one call. */
-export interface CallOptions {
-  readonly signal: AbortSignal;
-  readonly requestInput?: RequestInput | undefined;
-  readonly onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
-}
-
-/** An error that names its server; its message is safe to show once redacted (`expose`). */
-export class McpServerError extends Error {
-  readonly expose = true;
-  readonly server: string;
-  constructor(server: string, message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'McpServerError';
-    this.server = server;
-  }
-}
 
 const CLIENT_INFO = { name: 'chatwire', version: '0.1.0' };
 const DEFAULTS = { connectTimeoutMs: 10_000, toolTimeoutMs: 60_000, elicitationTimeoutMs: 50_000, maxTools: 1_000 };
@@ -70,98 +21,9 @@ const DEFAULTS = { connectTimeoutMs: 10_000, toolTimeoutMs: 60_000, elicitationT
  * `initialize` after this.
  */
 const PROBE_TIMEOUT_MS = 3_000;
-
-/**
- * The SDK's stdio transport, subclassed only so that the version probe runs on this child itself:
- * the SDK probes a plain `StdioClientTransport` on a second, short-lived child of the same command
- * (one more process start per connection), a subclass in place.
- */
-class ChildTransport extends StdioClientTransport {}
 const BACKOFF_MS = { first: 500, max: 30_000 };
+/** The last characters of a stdio child's stderr kept for error messages. */
 const STDERR_TAIL = 2_000;
-
-const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
-
-/** Children still running, killed when this process exits (no orphans even without `close()`). */
-const children = new Set<number>();
-let exitHookInstalled = false;
-function trackChild(pid: number | null): void {
-  if (pid === null) return;
-  children.add(pid);
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.once('exit', () => {
-    for (const child of children) {
-      try {
-        process.kill(child, 'SIGKILL');
-      } catch {
-        // already gone
-      }
-    }
-  });
-}
-
-/** Stops a stdio child at once (SIGTERM): for a server that never finished starting, or one being abandoned. */
-function stopChild(transport: Transport | undefined): void {
-  const pid = transport instanceof StdioClientTransport ? transport.pid : null;
-  if (pid === null) return;
-  try {
-    process.kill(pid, 'SIGTERM');
-  } catch {
-    // already gone
-  }
-}
-
-/**
- * Whether a stdio child may keep this process alive. The SDK keeps the child private; while the
- * connection is idle its process and pipes are unref'd, so a server file that connected and then
- * sat unused (a finished `vite build`, a script that returned) lets the process exit, and the exit
- * hook above stops the child. While a call or a listing is under way they hold the process as usual.
- */
-function holdProcess(transport: Transport | undefined, held: boolean): void {
-  if (!(transport instanceof StdioClientTransport)) return;
-  const child = (transport as unknown as { _process?: ChildProcess })._process;
-  if (!child) return;
-  for (const handle of [child, child.stdin, child.stdout, child.stderr]) {
-    const refable = handle as { ref?: () => void; unref?: () => void } | null;
-    if (held) refable?.ref?.();
-    else refable?.unref?.();
-  }
-}
-
-/** A call in flight, for routing the server's elicitations to the user who made it. */
-interface InFlight {
-  /** The key its `tools/call` carries in `_meta` (see `CallRelations`). */
-  readonly key: string;
-  readonly requestInput: RequestInput | undefined;
-  readonly fail: (error: Error) => void;
-}
-
-/**
- * A connection that signs its user in (OAuth servers have one connection per user): the SDK's
- * provider for that user, and how to start a sign-in when the server refuses the tokens it has.
- */
-export interface ConnectionAuth {
-  /** The SDK's OAuth provider for this user and server (its authorization URL once a refresh failed). */
-  readonly provider: import('@modelcontextprotocol/client').OAuthClientProvider & {
-    authorizationUrl: URL | undefined;
-    forget(): void;
-  };
-  /** Starts a sign-in: the authorization URL, or `undefined` when a refresh worked. */
-  readonly begin: () => Promise<URL | undefined>;
-  /** `fetch` for requests to the authorization server (time-bounded). */
-  readonly fetch: FetchLike;
-  /** How long the user may take to sign in. */
-  readonly signInTimeoutMs: number;
-}
-
-/** Options of one connection. */
-export interface ConnectionOptions {
-  /** For a server that signs users in: the user's provider. Defaults to none (static headers). */
-  readonly auth?: ConnectionAuth;
-  /** MCP Apps: the largest app HTML read from the server, in bytes (defaults to 5 MiB). */
-  readonly maxAppBytes?: number;
-}
 
 /** The rounds of a 2026-07-28 `input_required` call answered before the call fails. */
 const MAX_INPUT_ROUNDS = 10;
@@ -198,7 +60,6 @@ export class McpConnection {
   #starting: Transport | undefined;
   /** The stdio child of the current connection, tracked for the exit hook. */
   #pid: number | null = null;
-  readonly #inFlight = new Set<InFlight>();
   /** Calls, listings and reads under way: while there are any, a stdio child holds the process (see {@link holdProcess}). */
   #busy = 0;
   readonly #listener: ConnectionListener;
@@ -206,8 +67,8 @@ export class McpConnection {
   /** MCP Apps: this server's app resources, read from it alone. */
   readonly apps: AppResources;
   readonly #auth: ConnectionAuth | undefined;
-  /** Which call each 2025-era server request on a call's stream belongs to. */
-  readonly #relations = new CallRelations();
+  /** The calls in flight, and the questions the server asks their users. */
+  readonly #calls: CallsInFlight;
 
   constructor(name: string, config: McpServerConfig, listener: ConnectionListener, options: ConnectionOptions = {}) {
     this.name = name;
@@ -216,6 +77,7 @@ export class McpConnection {
     this.#auth = options.auth;
     this.transportKind = isStdioConfig(config) ? 'stdio' : config.transport === 'sse' ? 'sse' : 'streamable-http';
     this.apps = new AppResources((uri) => this.readResource(uri), options.maxAppBytes ?? DEFAULT_MAX_APP_BYTES);
+    this.#calls = new CallsInFlight(name, () => this.#timeouts.elicitationTimeoutMs);
   }
 
   get state(): McpConnectionState {
@@ -265,54 +127,16 @@ export class McpConnection {
   }
 
   #transports(): (() => Transport)[] {
-    const config = this.config;
-    if (isStdioConfig(config)) {
-      return [
-        () => {
-          // Only PATH, HOME and the like (the SDK's safe list), plus what the configuration names.
-          const transport = new ChildTransport({
-            command: config.command,
-            args: [...(config.args ?? [])],
-            env: { ...getDefaultEnvironment(), ...(config.env ?? {}) },
-            stderr: 'pipe',
-            ...(config.cwd ? { cwd: config.cwd } : {}),
-          });
-          transport.stderr?.on('data', (chunk: Buffer) => {
-            this.#stderr = (this.#stderr + chunk.toString('utf8')).slice(-STDERR_TAIL);
-          });
-          return transport;
-        },
-      ];
-    }
-    const url = new URL(config.url);
-    const requestInit = config.headers ? { headers: { ...config.headers } } : undefined;
-    const auth = this.#auth;
-    // Requests to the MCP endpoint go as they are (their streams read for call relations); the rest
-    // (discovery, the authorization server) through the sign-in's time-bounded fetch.
-    const base: FetchLike = auth
-      ? (target, init) => (new URL(String(target)).href === url.href ? fetch(target, init) : auth.fetch(target, init))
-      : fetch;
-    const access = { fetch: this.#relations.wrap(base, url.href), ...(auth ? { authProvider: auth.provider } : {}) };
-    const streamable = () => {
-      this.#httpKind = 'streamable-http';
-      return new StreamableHTTPClientTransport(url, {
-        ...access,
-        ...(requestInit ? { requestInit } : {}),
-        reconnectionOptions: {
-          maxReconnectionDelay: 30_000,
-          initialReconnectionDelay: 1_000,
-          reconnectionDelayGrowFactor: 2,
-          maxRetries: 2,
-        },
-      });
-    };
-    const sse = () => {
-      this.#httpKind = 'sse';
-      return new SSEClientTransport(url, { ...access, ...(requestInit ? { requestInit } : {}) });
-    };
-    if (config.transport === 'sse') return [sse];
-    if (config.transport === 'streamable-http') return [streamable];
-    return [streamable, sse];
+    return connectionTransports(this.config, {
+      auth: this.#auth,
+      relations: this.#calls.relations,
+      onStderr: (chunk) => {
+        this.#stderr = (this.#stderr + chunk).slice(-STDERR_TAIL);
+      },
+      onHttpKind: (kind) => {
+        this.#httpKind = kind;
+      },
+    });
   }
 
   #newClient(): Client {
@@ -328,7 +152,9 @@ export class McpConnection {
       versionNegotiation:
         this.config.versionNegotiation === 'legacy' ? { mode: 'legacy' } : { mode: 'auto', probe: { timeoutMs: PROBE_TIMEOUT_MS } },
     });
-    client.setRequestHandler('elicitation/create', (request, ctx) => this.#elicit(request.params as ElicitationParams, ctx.mcpReq.id));
+    client.setRequestHandler('elicitation/create', (request, ctx) =>
+      this.#calls.elicit(request.params as ElicitationParams, ctx.mcpReq.id),
+    );
     client.setNotificationHandler('notifications/tools/list_changed', () => {
       void this.refresh();
     });
@@ -359,10 +185,8 @@ export class McpConnection {
         ]);
         clearTimeout(timer);
         this.#starting = undefined;
-        if (transport instanceof StdioClientTransport) {
-          this.#pid = transport.pid;
-          trackChild(transport.pid);
-        }
+        this.#pid = childPid(transport);
+        trackChild(this.#pid);
         if (this.#closing) {
           await client.close().catch(() => {});
           return;
@@ -406,9 +230,9 @@ export class McpConnection {
   #dropped(client: Client, why: string): void {
     if (this.#client !== client) return;
     this.#client = undefined;
-    if (this.#pid !== null) children.delete(this.#pid);
+    forgetChild(this.#pid);
     this.#pid = null;
-    for (const call of this.#inFlight) call.fail(new McpServerError(this.name, `MCP server '${this.name}': ${why} during the call.`));
+    this.#calls.failAll(`MCP server '${this.name}': ${why} during the call.`);
     if (this.#closing) return;
     const stderr = this.#stderr.trim().split('\n').slice(-2).join(' | ');
     this.#scheduleRetry(`${why}${stderr ? ` (stderr: ${stderr.slice(-300)})` : ''}`);
@@ -560,7 +384,7 @@ export class McpConnection {
         abort.abort(error);
       },
     };
-    this.#inFlight.add(call);
+    this.#calls.add(call);
     this.#busy++;
     holdProcess(client.transport, true);
     try {
@@ -582,7 +406,7 @@ export class McpConnection {
             this.name,
             `MCP server '${this.name}' still asked for input after ${MAX_INPUT_ROUNDS} rounds of '${tool.name}'.`,
           );
-        const responses = await this.#answerInputRequests(call, result.inputRequests ?? {});
+        const responses = await this.#calls.answerInputRequests(call, result.inputRequests ?? {});
         params = {
           ...params,
           inputResponses: responses,
@@ -592,7 +416,7 @@ export class McpConnection {
     } catch (error) {
       if (error instanceof McpServerError) throw error;
       // An HTTP server that went away (refused, unknown session) never closes the transport: reconnect here.
-      if (this.transport !== 'stdio' && !abort.signal.aborted && !answered(error) && !isAuthFailure(error)) {
+      if (this.transport !== 'stdio' && !abort.signal.aborted && !isServerAnswer(error) && !isAuthFailure(error)) {
         this.#dropped(client, `the connection failed (${message(error).slice(0, 200)})`);
         void client.close().catch(() => {});
       }
@@ -600,65 +424,11 @@ export class McpConnection {
         cause: error,
       });
     } finally {
-      this.#inFlight.delete(call);
+      this.#calls.delete(call);
       options.signal.removeEventListener('abort', onAbort);
       this.#busy--;
       this.#settle();
     }
-  }
-
-  /**
-   * Answers a 2026-07-28 `input_required` result's requests, one after the other, all by the user
-   * of `call` (exact: the result is this call's own): elicitations through its `requestInput`,
-   * `roots/list` with no roots; anything else (sampling, which this client does not offer) fails it.
-   */
-  async #answerInputRequests(call: InFlight, requests: Record<string, unknown>): Promise<Record<string, unknown>> {
-    const responses: Record<string, unknown> = {};
-    for (const [key, entry] of Object.entries(requests)) {
-      const request = (entry ?? {}) as { method?: unknown; params?: unknown };
-      if (request.method === 'elicitation/create') {
-        responses[key] = await this.#answer(call, (request.params ?? {}) as ElicitationParams);
-      } else if (request.method === 'roots/list') {
-        responses[key] = { roots: [] };
-      } else {
-        throw new McpServerError(
-          this.name,
-          `MCP server '${this.name}' asked for ${JSON.stringify(String(request.method).slice(0, 60))}, which this client does not answer.`,
-        );
-      }
-    }
-    return responses;
-  }
-
-  /** One elicitation answered by the user of `call`; no answer in time (or a failed request) fails that call. */
-  #answer(call: InFlight, params: ElicitationParams): Promise<ElicitResult> {
-    const { elicitationTimeoutMs } = this.#timeouts;
-    return answerElicitation(params, call.requestInput, elicitationTimeoutMs, (failure: ElicitationFailure) =>
-      call.fail(
-        new McpServerError(
-          this.name,
-          failure.kind === 'timeout'
-            ? `MCP server '${this.name}' asked the user for input and nobody answered within ${elicitationTimeoutMs} ms.`
-            : `MCP server '${this.name}' asked the user for input and the request failed: ${message(failure.error)}`,
-        ),
-      ),
-    );
-  }
-
-  /**
-   * A 2025-era server asks the user something during a call (`elicitation/create`). Over Streamable
-   * HTTP it comes on that call's own response stream, which names the call, so it reaches exactly
-   * that call's user whatever else is in flight. Where nothing names the call (stdio, the older SSE
-   * transport, the standalone GET stream) it reaches a user only when exactly one call of this
-   * server is in flight; with several it is declined rather than risk showing one user's question to
-   * another.
-   */
-  async #elicit(params: ElicitationParams, requestId: string | number): Promise<ElicitResult> {
-    const key = this.#relations.callOf(requestId);
-    const calls = [...this.#inFlight];
-    const call = key !== undefined ? calls.find((candidate) => candidate.key === key) : calls.length === 1 ? calls[0] : undefined;
-    if (!call) return { action: 'decline' };
-    return this.#answer(call, params);
   }
 
   /** Closes the connection and stops a stdio child (SIGTERM, then SIGKILL). */
@@ -671,27 +441,17 @@ export class McpConnection {
     }
     const client = this.#client;
     this.#client = undefined;
-    for (const call of this.#inFlight) call.fail(new McpServerError(this.name, `MCP server '${this.name}' was shut down during the call.`));
+    this.#calls.failAll(`MCP server '${this.name}' was shut down during the call.`);
     if (client) {
       const transport = client.transport;
-      const pid = transport instanceof StdioClientTransport ? transport.pid : null;
+      const pid = childPid(transport);
       // Closing waits for the child to stop: held meanwhile, or a script awaiting close() runs out of work.
       holdProcess(transport, true);
       await client.close().catch(() => {});
-      if (pid !== null) children.delete(pid);
+      forgetChild(pid);
     }
     this.#setState('closed');
   }
-}
-
-/** Whether an error says the server answered (a JSON-RPC error, or no answer in time), rather than that the connection failed. */
-function answered(error: unknown): boolean {
-  return error instanceof ProtocolError || (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout);
-}
-
-/** Whether an error says the server refused this user's tokens (a sign-in is needed). */
-function isAuthFailure(error: unknown): boolean {
-  return error instanceof UnauthorizedError || (error instanceof SdkError && error.code === SdkErrorCode.ClientHttpAuthentication);
 }
 
 /** What a 2026-07-28 `input_required` result carries (the SDK hands it back with `allowInputRequired`). */

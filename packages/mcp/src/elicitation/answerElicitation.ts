@@ -1,5 +1,5 @@
 import type { ElicitResult } from '@modelcontextprotocol/client';
-import type { RequestInput } from '../connection/mcpConnection.js';
+import type { RequestInput } from '../connection/connectionOptions.js';
 
 /** What an `elicitation/create` carries (push style, 2025) or an `input_required` entry embeds (2026-07-28). */
 export interface ElicitationParams {

@@ -1,5 +1,5 @@
 import { jsonError } from '@chatwire/server/extension';
-import { McpServerError } from '../connection/mcpConnection.js';
+import { McpServerError } from '../connection/mcpServerError.js';
 import { readJsonObject } from '../http/readJsonObject.js';
 import type { McpResources } from './mcpResources.js';
 import { McpResourceError } from './resourceReads.js';

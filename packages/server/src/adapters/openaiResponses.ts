@@ -1,25 +1,34 @@
-import { contentToText, type Message, type TokenUsage } from '@ag-ui/core';
+import type { TokenUsage } from '@ag-ui/core';
 import { DISCOVERY_TOOL_NAME } from '@chatwire/core';
 import { createId } from '@chatwire/core/shared';
 import type { ChatModel, ModelChunk, ModelRequest, ModelTool } from '../model/chatModel.js';
-import { IMAGE_TYPES, dataUrl, imageDetail, openAIToolTokens } from './openaiCompatible.js';
+import { openAIToolTokens } from './openaiCompatible.js';
+import { encodeReasoningItem } from './openaiReasoningItem.js';
+import { searchResult, usageOf, type ResponsesEvent } from './openaiResponsesEvents.js';
+import { toResponsesInput, toResponsesTools } from './openaiResponsesInput.js';
 import { ProviderError, parseEvent, streamEndedEarly } from '../errors/providerErrors.js';
 import { postForEvents, providerLabel, untilAborted } from './providerStream.js';
-import { attachmentNotSent, isMediaPart, readAttachment, type Attachment } from '../attachments/readAttachment.js';
-import { providerSearchExchanges, type ProviderSearchExchange } from '../discovery/providerToolSearch.js';
 import {
   CLIENT_TOOL_SEARCH,
   HOSTED_TOOL_SEARCH,
-  clientSearchItems,
   clientSearchTool,
   deferredToolList,
   loadedByClientSearches,
   namespaceOf,
   openAIToolSearch,
-  toolSearchItems,
   type OpenAIClientSearchContext,
   type OpenAIToolSearchContext,
 } from './openaiToolSearch.js';
+
+// The request's input and tools, and the stream's events, have modules of their own; the app entry reaches them here.
+export { toResponsesInput, toResponsesTools } from './openaiResponsesInput.js';
+export type {
+  OpenAIResponsesFunctionTool,
+  OpenAIResponsesInputItem,
+  OpenAIResponsesInputPart,
+  OpenAIResponsesNamespaceTool,
+} from './openaiResponsesInput.js';
+export type { OpenAIResponsesReasoningItem } from './openaiReasoningItem.js';
 
 /*
  * OpenAI's Responses API (`POST /v1/responses`, streamed). Formats from OpenAI's API reference for
@@ -76,279 +85,10 @@ export interface OpenAIResponsesOptions {
   readonly namespaces?: true | Readonly<Record<string, { readonly description?: string }>>;
 }
 
-/** A namespace tool as the Responses API receives it: functions grouped under a name, here all deferred. */
-export interface OpenAIResponsesNamespaceTool {
-  readonly type: 'namespace';
-  readonly name: string;
-  readonly description: string;
-  readonly tools: readonly OpenAIResponsesFunctionTool[];
-}
-
-/** A function tool as the Responses API receives it. */
-export interface OpenAIResponsesFunctionTool {
-  readonly type: 'function';
-  readonly name: string;
-  readonly description: string;
-  readonly parameters: ModelTool['parameters'];
-  /** `false`: arguments are not forced to the schema (Chatwire validates them itself). */
-  readonly strict: false;
-  /** Provider-native deferred loading: kept out of the prompt until OpenAI's tool search loads it. */
-  readonly defer_loading?: true;
-}
-
-/** One content part of a user message, as this adapter sends it. */
-export type OpenAIResponsesInputPart =
-  | { readonly type: 'input_text'; readonly text: string }
-  | { readonly type: 'input_image'; readonly image_url?: string; readonly file_id?: string; readonly detail: 'auto' | 'low' | 'high' }
-  | { readonly type: 'input_file'; readonly filename?: string; readonly file_data?: string; readonly file_id?: string };
-
-/** One item of a request's `input`, as this adapter sends it. */
-export type OpenAIResponsesInputItem =
-  | { readonly role: 'developer'; readonly content: string }
-  | { readonly role: 'user'; readonly content: string | readonly OpenAIResponsesInputPart[] }
-  | { readonly role: 'assistant'; readonly content: string }
-  | {
-      readonly type: 'function_call';
-      readonly call_id: string;
-      readonly name: string;
-      readonly arguments: string;
-      readonly namespace?: string;
-    }
-  | { readonly type: 'function_call_output'; readonly call_id: string; readonly output: string }
-  | OpenAIResponsesReasoningItem
-  | {
-      readonly type: 'tool_search_call';
-      readonly call_id: string;
-      readonly execution: 'server' | 'client';
-      readonly arguments: unknown;
-      readonly status: 'completed';
-    }
-  | {
-      readonly type: 'tool_search_output';
-      readonly call_id: string;
-      readonly execution: 'server' | 'client';
-      readonly status: 'completed' | 'incomplete';
-      readonly tools: readonly (OpenAIResponsesFunctionTool | OpenAIResponsesNamespaceTool)[];
-    };
-
-/**
- * A reasoning item as this adapter sends it back: the item OpenAI streamed, with its encrypted content
- * (stateless requests carry the reasoning this way) and its summary.
- */
-export interface OpenAIResponsesReasoningItem {
-  readonly type: 'reasoning';
-  readonly id?: string;
-  readonly encrypted_content: string;
-  readonly summary: readonly { readonly type: 'summary_text'; readonly text: string }[];
-}
-
 const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 
 /** OpenAI's reasoning model families (a fixed pattern): `o1`, `o3`, `o4-mini`..., `gpt-5*` but not `gpt-5*-chat*`, `codex-*`. */
 const REASONING_MODEL = /^(?:o\d|codex-|gpt-5(?![\w.-]*-chat))/;
-
-/**
- * A reasoning item of the stream as it goes in the history (a reasoning message's `encryptedValue`): the
- * item's JSON, with only the fields sent back. `undefined` when it carries no encrypted content.
- */
-function encodeReasoningItem(item: ResponsesItem): string | undefined {
-  if (typeof item.encrypted_content !== 'string' || !item.encrypted_content) return undefined;
-  const sent: OpenAIResponsesReasoningItem = {
-    type: 'reasoning',
-    ...(typeof item.id === 'string' ? { id: item.id } : {}),
-    encrypted_content: item.encrypted_content,
-    summary: summaryOf(item.summary),
-  };
-  return JSON.stringify(sent);
-}
-
-const summaryOf = (summary: unknown): OpenAIResponsesReasoningItem['summary'] =>
-  Array.isArray(summary)
-    ? summary.flatMap((part: unknown) =>
-        part && typeof part === 'object' && typeof (part as { text?: unknown }).text === 'string'
-          ? [{ type: 'summary_text' as const, text: (part as { text: string }).text }]
-          : [],
-      )
-    : [];
-
-/**
- * The reasoning item a reasoning message's `encryptedValue` holds, when this adapter wrote it; anything else
- * (another adapter's artefact, a value that is not one) is `undefined`, and the message is not sent.
- */
-function decodeReasoningItem(value: string | undefined): OpenAIResponsesReasoningItem | undefined {
-  if (!value || !value.startsWith('{')) return undefined;
-  let item: unknown;
-  try {
-    item = JSON.parse(value);
-  } catch {
-    return undefined;
-  }
-  if (!item || typeof item !== 'object') return undefined;
-  const { type, id, encrypted_content: content, summary } = item as Record<string, unknown>;
-  if (type !== 'reasoning' || typeof content !== 'string' || !content) return undefined;
-  return { type: 'reasoning', ...(typeof id === 'string' ? { id } : {}), encrypted_content: content, summary: summaryOf(summary) };
-}
-
-/** The tools of a request as Responses function tools, in the order received. */
-export function toResponsesTools(tools: readonly ModelTool[]): OpenAIResponsesFunctionTool[] {
-  return tools.map((tool) => ({
-    type: 'function',
-    name: tool.name,
-    description: tool.description,
-    parameters: tool.parameters,
-    strict: false,
-  }));
-}
-
-/**
- * One attachment as a Responses input part: images as `input_image` (inline data as a `data:` URL,
- * a URL, or an OpenAI `file_id`), PDFs as `input_file` (inline or a `file_id`). What the API cannot
- * take (audio, video, other formats, other providers' file ids) becomes a text note.
- */
-function toResponsesPart(attachment: Attachment): OpenAIResponsesInputPart {
-  const note = (reason: string): OpenAIResponsesInputPart => ({ type: 'input_text', text: attachmentNotSent(attachment, reason) });
-  const { kind, mimeType, base64, url, fileId, provider } = attachment;
-  if (fileId !== undefined && provider !== undefined && provider !== 'openai')
-    return note(`Its file id was issued by ${provider}, not OpenAI.`);
-  if (kind === 'image') {
-    if (mimeType !== undefined && !IMAGE_TYPES.has(mimeType)) return note('The Responses API takes PNG, JPEG, WEBP and GIF images.');
-    const detail = imageDetail(attachment) ?? 'auto';
-    if (fileId !== undefined) return { type: 'input_image', file_id: fileId, detail };
-    return { type: 'input_image', image_url: base64 !== undefined ? dataUrl(attachment) : (url as string), detail };
-  }
-  if (kind === 'document') {
-    if (fileId !== undefined) return { type: 'input_file', file_id: fileId };
-    if (base64 === undefined) return note('This adapter sends documents inline or as an OpenAI file id, not as URLs.');
-    if (mimeType !== 'application/pdf') return note('The Responses API takes PDF documents.');
-    return { type: 'input_file', filename: attachment.name ?? 'document.pdf', file_data: dataUrl(attachment) };
-  }
-  return note(`This adapter does not send ${kind} to the Responses API.`);
-}
-
-/**
- * AG-UI messages as Responses `input` items (the system prompt goes in `instructions`): system and
- * developer messages as `developer` messages; user text, with attachments as input parts; assistant
- * text as an `assistant` message and each tool call as a `function_call` item; tool results as
- * `function_call_output` items. With `toolSearch`, the provider's own searches, kept in the history
- * as discovery calls and results, go back as `tool_search_call` and `tool_search_output` items.
- * A reasoning message whose `encryptedValue` is a reasoning item this adapter streamed goes back as
- * that item, in its place (unless `reasoningItems` is `false`); other reasoning messages and activity
- * messages are not sent.
- */
-export function toResponsesInput(
-  messages: readonly Message[],
-  toolSearch?: OpenAIToolSearchContext,
-  clientSearch?: OpenAIClientSearchContext,
-  reasoningItems = true,
-): OpenAIResponsesInputItem[] {
-  const searches = toolSearch ? providerSearchExchanges(messages, 'openai') : new Map<string, ProviderSearchExchange>();
-  const clientCalls = new Set<string>();
-  const out: OpenAIResponsesInputItem[] = [];
-  // A call of a namespaced function goes back with its namespace.
-  const context = toolSearch ?? clientSearch;
-  const spaceOf = (name: string) => {
-    const tool = context?.deferred.get(name);
-    return tool && context?.namespaces ? context.namespaces(tool)?.name : undefined;
-  };
-  for (const message of messages) {
-    switch (message.role) {
-      case 'system':
-      case 'developer':
-        if (message.content) out.push({ role: 'developer', content: message.content });
-        break;
-      case 'user': {
-        const { content } = message;
-        if (typeof content !== 'string' && content.some(isMediaPart)) {
-          out.push({
-            role: 'user',
-            content: content.map((part) =>
-              isMediaPart(part) ? toResponsesPart(readAttachment(part)) : { type: 'input_text' as const, text: part.text },
-            ),
-          });
-        } else {
-          out.push({ role: 'user', content: contentToText(content) });
-        }
-        break;
-      }
-      case 'assistant':
-        if (message.content) out.push({ role: 'assistant', content: message.content });
-        for (const call of message.toolCalls ?? []) {
-          const search = searches.get(call.id);
-          if (search && toolSearch) out.push(...toolSearchItems(search, toolSearch));
-          else if (clientSearch && call.function.name === DISCOVERY_TOOL_NAME) {
-            clientCalls.add(call.id);
-            out.push(clientSearchItems.call(call));
-          }
-          // The API rejects empty arguments; a call without arguments sent none.
-          else {
-            const namespace = spaceOf(call.function.name);
-            out.push({
-              type: 'function_call',
-              call_id: call.id,
-              name: call.function.name,
-              arguments: call.function.arguments.trim() === '' ? '{}' : call.function.arguments,
-              ...(namespace ? { namespace } : {}),
-            });
-          }
-        }
-        break;
-      case 'tool':
-        if (searches.has(message.toolCallId)) break; // its output is the tool_search_output item
-        if (clientSearch && clientCalls.has(message.toolCallId)) {
-          out.push(clientSearchItems.output(message, clientSearch));
-          break;
-        }
-        out.push({ type: 'function_call_output', call_id: message.toolCallId, output: contentToText(message.content) });
-        break;
-      case 'reasoning': {
-        const item = reasoningItems ? decodeReasoningItem(message.encryptedValue) : undefined;
-        if (item) out.push(item);
-        break;
-      }
-      default:
-        break; // activity: not part of the model's conversation
-    }
-  }
-  return out;
-}
-
-interface ResponsesUsage {
-  input_tokens?: number;
-  output_tokens?: number;
-  total_tokens?: number;
-  input_tokens_details?: { cached_tokens?: number; cache_write_tokens?: number } | null;
-  output_tokens_details?: { reasoning_tokens?: number } | null;
-}
-
-interface ResponsesItem {
-  id?: string;
-  encrypted_content?: string | null;
-  summary?: unknown;
-  type?: string;
-  call_id?: string | null;
-  name?: string;
-  arguments?: unknown;
-  execution?: string;
-  tools?: unknown;
-  status?: string;
-}
-
-interface ResponsesEvent {
-  type?: string;
-  item?: ResponsesItem;
-  item_id?: string;
-  output_index?: number;
-  summary_index?: number;
-  delta?: string;
-  message?: string;
-  code?: string | null;
-  response?: {
-    status?: string;
-    usage?: ResponsesUsage | null;
-    error?: { code?: string; message?: string } | null;
-    incomplete_details?: { reason?: string } | null;
-  };
-}
 
 /**
  * A model on OpenAI's Responses API, streamed and stateless (`store: false`: the whole conversation
@@ -563,47 +303,4 @@ export function openaiResponses(options: OpenAIResponsesOptions): ChatModel {
     }
     yield { type: 'finish', reason: outcome.reason, ...(outcome.usage ? { usage: outcome.usage } : {}) };
   }
-}
-
-/** A `tool_search_output` item as a chunk: the loaded function names (namespaced ones included). */
-function searchResult(id: string, item: ResponsesItem): ModelChunk {
-  if (item.status === 'incomplete' || !Array.isArray(item.tools)) {
-    return {
-      type: 'tool-search-result',
-      id,
-      toolNames: [],
-      error: { code: 'incomplete', message: "The provider's tool search did not complete." },
-    };
-  }
-  const names = item.tools.flatMap((tool: unknown): string[] => {
-    if (!tool || typeof tool !== 'object') return [];
-    const { type, name, tools } = tool as { type?: unknown; name?: unknown; tools?: unknown };
-    if (type === 'function' && typeof name === 'string') return [name];
-    if (type === 'namespace' && Array.isArray(tools))
-      return tools.flatMap((inner: unknown) =>
-        inner && typeof (inner as { name?: unknown }).name === 'string' ? [(inner as { name: string }).name] : [],
-      );
-    return [];
-  });
-  return { type: 'tool-search-result', id, toolNames: names };
-}
-
-/** Responses usage as AG-UI usage: `input_tokens` already includes the cached tokens, as AG-UI's `inputTokens` does. */
-function usageOf(model: string, usage: ResponsesUsage): TokenUsage {
-  const input = usage.input_tokens;
-  const output = usage.output_tokens;
-  const cached = usage.input_tokens_details?.cached_tokens;
-  const written = usage.input_tokens_details?.cache_write_tokens;
-  const reasoning = usage.output_tokens_details?.reasoning_tokens;
-  const total = usage.total_tokens ?? (input !== undefined && output !== undefined ? input + output : undefined);
-  return {
-    provider: 'openai',
-    model,
-    ...(input === undefined ? {} : { inputTokens: input }),
-    ...(output === undefined ? {} : { outputTokens: output }),
-    ...(total === undefined ? {} : { totalTokens: total }),
-    ...(cached === undefined ? {} : { cachedInputTokens: cached }),
-    ...(written ? { cacheWriteInputTokens: written } : {}),
-    ...(reasoning ? { reasoningTokens: reasoning } : {}),
-  };
 }

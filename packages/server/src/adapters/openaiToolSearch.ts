@@ -3,7 +3,7 @@ import { DISCOVERY_TOOL_NAME } from '@chatwire/core';
 import { readDiscoveredNames } from '@chatwire/core/shared';
 import type { ModelTool, ProviderToolChanges, ProviderToolSearch } from '../model/chatModel.js';
 import { providerSearchExchanges, type ProviderSearchExchange } from '../discovery/providerToolSearch.js';
-import type { OpenAIResponsesFunctionTool, OpenAIResponsesInputItem, OpenAIResponsesNamespaceTool } from './openaiResponses.js';
+import type { OpenAIResponsesFunctionTool, OpenAIResponsesInputItem, OpenAIResponsesNamespaceTool } from './openaiResponsesInput.js';
 import { toolInputOf } from './toolInputOf.js';
 
 /*

@@ -109,7 +109,10 @@ function knownAt(messages: readonly Message[], index: number): BranchSummary | u
   return summary && summary.length === index + 1 && startsWith(messages, branch) ? summary : undefined;
 }
 
-/** `base` (the summary of `branch[0..base.length)`, or nothing) carried on over the rest of `branch`. */
+/**
+ * `base` (the summary of `branch[0..base.length)`, or nothing) carried on over the rest of `branch`.
+ * Pure: with no base it is the plain version, {@link summarizeBranchPlain}.
+ */
 function extend(base: BranchSummary | undefined, branch: readonly Message[]): BranchSummary {
   const open = new Map(base?.openCalls);
   const calls = new Map(base?.calls);
@@ -140,7 +143,6 @@ function extend(base: BranchSummary | undefined, branch: readonly Message[]): Br
       if (chatwire !== undefined && readResultMetadata(message.metadata).editedArguments !== undefined) editedResults = true;
     }
   }
-  branchSummaryStats.messagesRead += branch.length - (base?.length ?? 0);
   // Continued from the first summary back that has carried over (or that nothing was made from): a
   // summary holds at most one other, so a run of turns nothing counted (refused requests) is not a chain of copies.
   let from = base;
@@ -170,12 +172,16 @@ function extend(base: BranchSummary | undefined, branch: readonly Message[]): Br
 export function summarizeBranch(branch: readonly Message[], options: { readonly hold?: boolean } = {}): BranchSummary {
   const last = branch.length - 1;
   const leaf = branch[last];
-  if (leaf === undefined || !isShared(leaf)) return extend(undefined, branch);
+  if (leaf === undefined || !isShared(leaf)) {
+    branchSummaryStats.messagesRead += branch.length;
+    return extend(undefined, branch);
+  }
   const known = knownAt(branch, last);
   if (known) return known;
   let base: BranchSummary | undefined;
   for (let i = last - 1; i >= Math.max(0, last - LOOK_BACK) && !base; i--) base = knownAt(branch, i);
   const summary = extend(base, branch);
+  branchSummaryStats.messagesRead += branch.length - (base?.length ?? 0);
   // Only shared messages are kept summarised (the base's were shared when it was made).
   for (let i = base?.length ?? 0; i < last; i++) if (!isShared(branch[i])) return summary;
   if (base) branchSummaryStats.extended++;
@@ -187,6 +193,13 @@ export function summarizeBranch(branch: readonly Message[], options: { readonly 
   if (recent.length > RECENT_BRANCHES) recent.shift();
   return summary;
 }
+
+/**
+ * The plain version of {@link summarizeBranch}: one walk over the whole branch, nothing looked up,
+ * kept or counted. The reference the summaries continued from a known branch are tested against
+ * (`tests/threads/branchSummaryPlain.test.ts`: they must say the same of every branch).
+ */
+export const summarizeBranchPlain = (branch: readonly Message[]): BranchSummary => extend(undefined, branch);
 
 /**
  * The summary of the longest known branch `messages` starts with that `accept` takes (see the file's

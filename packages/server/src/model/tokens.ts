@@ -124,6 +124,16 @@ export function countRequestTokens(request: Pick<ModelRequest, 'system' | 'messa
 }
 
 /**
+ * The plain version of {@link countRequestTokens}: the request's JSON counted in one piece, nothing
+ * remembered. The reference the pieced-together count is tested against (`tests/requestTokensPlain.test.ts`).
+ */
+export function countRequestTokensPlain(request: Pick<ModelRequest, 'system' | 'messages' | 'tools'>): number {
+  return countTextTokens(
+    JSON.stringify({ system: request.system ?? '', messages: request.messages.map(countableMessage), tools: request.tools }),
+  );
+}
+
+/**
  * The pieces of a stored branch joined into one (see {@link joinedTokens}), kept with its summary:
  * `null` when one of its messages does not join (its request is then counted message by message).
  */

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createChatHandler, createScriptedModel } from '@chatwire/server';
-import { checkRunInputIds } from '../../src/http/checkIds.js';
+import { MAX_ID_LENGTH, checkRunInputIds } from '../../src/http/checkIds.js';
 import { IdFieldScan } from '../../src/http/idFieldScan.js';
+import { pick, seededRandom } from '../seededRandom.js';
 
 const encoder = new TextEncoder();
 
@@ -160,5 +161,78 @@ describe('oversized ids are refused while the body arrives', () => {
     // The scan starts once the body reaches SCAN_FROM_BYTES (256 KiB: 4 chunks here) and refuses at once; the
     // stream may have been asked for one more ahead, never for the 61 chunks.
     expect(pulled).toBeLessThanOrEqual(6);
+  });
+});
+
+describe('the scan and its plain version (JSON.parse, then checkRunInputIds) agree', () => {
+  /** Printable characters of 1 and 2 UTF-16 units, and the two JSON.stringify escapes. */
+  const CHARACTERS = ['a', 'Z', '7', '-', ' ', '"', '\\', '/', 'é', '日', '😀', '\u00a0', '{', ']', ':', ','];
+
+  /** An id of `length` UTF-16 units or one more (an astral character at the end). */
+  const idOf = (next: (below: number) => number, length: number) => {
+    let id = '';
+    while (id.length < length) id += pick(next, CHARACTERS);
+    return id;
+  };
+  /** Mostly short ids; a few about the limit, on either side of it. */
+  const randomId = (next: (below: number) => number) =>
+    idOf(next, next(8) === 0 ? MAX_ID_LENGTH - 3 + next(7) : 1 + next(next(2) === 0 ? 12 : 80));
+  /** A string that is not an id, sometimes far longer than one. */
+  const filler = (next: (below: number) => number) => idOf(next, next(5) === 0 ? 300 + next(3_000) : next(40));
+
+  /** A run input whose keys are in the order the door checks them (so the first oversized id is the same for both). */
+  function randomInput(next: (below: number) => number): Record<string, unknown> {
+    const messages = Array.from({ length: next(6) }, () => {
+      const role = pick(next, ['user', 'assistant', 'tool', 'system'] as const);
+      const id = randomId(next);
+      if (role === 'assistant')
+        return {
+          id,
+          role,
+          content: filler(next),
+          ...(next(2) === 0
+            ? {
+                toolCalls: Array.from({ length: 1 + next(3) }, () => ({
+                  id: randomId(next),
+                  type: 'function',
+                  function: { name: 'lookup', arguments: JSON.stringify({ id: filler(next) }) },
+                })),
+              }
+            : {}),
+        };
+      if (role === 'tool') return { id, role, toolCallId: randomId(next), content: filler(next) };
+      return { id, role, content: filler(next), ...(next(3) === 0 ? { metadata: { id: filler(next), runId: filler(next) } } : {}) };
+    });
+    return {
+      threadId: randomId(next),
+      runId: randomId(next),
+      ...(next(2) === 0 ? { parentRunId: randomId(next) } : {}),
+      ...(next(3) === 0 ? { state: { threadId: filler(next), messages: [{ id: filler(next) }] } } : {}),
+      messages,
+      tools: next(2) === 0 ? [] : [{ name: 'lookup', description: filler(next), parameters: { properties: { id: { type: 'string' } } } }],
+      context: [],
+      ...(next(3) === 0
+        ? { resume: Array.from({ length: 1 + next(2) }, () => ({ interruptId: randomId(next), status: 'resolved' })) }
+        : {}),
+      ...(next(3) === 0 ? { forwardedProps: { runId: filler(next), resume: [{ interruptId: filler(next) }] } } : {}),
+    };
+  }
+
+  it('on 400 seeded random run inputs, whole and in pieces of 1 to 97 bytes, with and without \\u escapes', () => {
+    const next = seededRandom(43);
+    let refused = 0;
+    for (let index = 0; index < 400; index++) {
+      let text = JSON.stringify(randomInput(next));
+      // The same value spelled with \u escapes (a and Z have no other meaning in these inputs).
+      if (next(3) === 0) text = text.replaceAll('a', '\\u0061').replaceAll('Z', '\\u005A');
+      const plain = checkRunInputIds(JSON.parse(text))?.field;
+      if (plain !== undefined) refused++;
+      expect(scan(text), `case ${index}, whole`).toBe(plain);
+      const size = 1 + next(97);
+      expect(scan(text, size), `case ${index}, pieces of ${size}`).toBe(plain);
+    }
+    // Both outcomes were exercised.
+    expect(refused).toBeGreaterThan(50);
+    expect(refused).toBeLessThan(350);
   });
 });
