@@ -30,11 +30,19 @@ function fastCountingModel(): ChatModel & { readonly produced: () => number } {
   };
 }
 
-describe("a resumable run's first byte", () => {
+describe("a resumable run's first byte and writes", () => {
   it('reaches the client through the node adapter long before a model that never pauses has produced its run', async () => {
     const model = fastCountingModel();
     const handler = toNodeListener(createChatHandler({ model, secret: 'first-byte-secret', store: createMemoryStore(), resumable: true }));
-    const server = createServer(handler);
+    let writes = 0;
+    const server = createServer((req, res) => {
+      const write = res.write.bind(res) as (chunk: unknown, ...rest: unknown[]) => boolean;
+      res.write = ((chunk: unknown, ...rest: unknown[]) => {
+        writes++;
+        return write(chunk, ...rest);
+      }) as typeof res.write;
+      handler(req, res);
+    });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
     try {
@@ -71,6 +79,8 @@ describe("a resumable run's first byte", () => {
       expect(idsOf(frames)).toEqual(Array.from({ length: frames.length }, (_, i) => i + 1));
       expect(frames.filter((frame) => frame.event.type === 'TEXT_MESSAGE_CONTENT')).toHaveLength(DELTAS);
       expect(frames.at(-1)?.event.type).toBe('RUN_FINISHED');
+      // The appends of one turn go out as one write (one page per append before they were coalesced).
+      expect(writes).toBeLessThanOrEqual(DELTAS / 100);
     } finally {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
