@@ -77,6 +77,46 @@ async function chunkTurn(): Promise<void> {
 }
 
 /**
+ * Paces a loop that pulls events from a source that may never pause (a resumable run's recorder,
+ * which reads its run independently of any response) by the same budgets as the response chunks: a
+ * slice of work takes at most {@link CHUNK_BUDGET_MS}, counts against the process's budget per turn,
+ * and the next slice waits for a turn with budget left. Without it such a loop holds the event loop
+ * until its source ends, and nothing written meanwhile (its own readers' first bytes) leaves the process.
+ */
+export class TurnPacer {
+  #started = performance.now();
+  #turnOver = false;
+
+  constructor() {
+    this.#watchTurn();
+  }
+
+  #watchTurn(): void {
+    this.#turnOver = false;
+    void nextTurn().then(() => (this.#turnOver = true));
+  }
+
+  /** Whether the current slice used up its time (call after each piece of work; then await {@link TurnPacer.nextSlice}). */
+  due(): boolean {
+    if (this.#turnOver) {
+      // The loop was not held: a turn passed since the slice started (the source paused), so a new slice starts here.
+      this.#started = performance.now();
+      this.#watchTurn();
+      return false;
+    }
+    return performance.now() - this.#started >= CHUNK_BUDGET_MS;
+  }
+
+  /** Counts the slice's time against this turn's budget and resolves when the next slice may start. */
+  async nextSlice(): Promise<void> {
+    spend(performance.now() - this.#started);
+    await chunkTurn();
+    this.#started = performance.now();
+    if (this.#turnOver) this.#watchTurn();
+  }
+}
+
+/**
  * Counts of what SSE responses did since the process started (chunks written, events in them):
  * tests count writes with it, not time.
  */

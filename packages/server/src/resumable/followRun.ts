@@ -8,7 +8,8 @@ const PAGE = 256;
 
 /**
  * Reads a run's events with an id above `after`, in order, each exactly once, page by page: what
- * the store holds first, then new events as the producer appends them, until the run ends. Never
+ * the store holds first, then new events as the producer appends them (after the first page, the
+ * appends of one event-loop turn together), until the run ends. Never
  * skips: if events it still needs were dropped from the buffer (a reader slower than the limits
  * allow) it stops with `gap`, so the reader's stream ends without a terminal event and a resume
  * from its last id is refused with a clear error. `signal` stops it, also while it waits.
@@ -43,7 +44,12 @@ export async function* followRun(
         continue;
       }
       if (record.state === 'ended' && cursor >= record.lastId) return 'ended';
-      if (pokes === seen) await new Promise<void>((resolve) => (wake = resolve));
+      if (pokes === seen) {
+        await new Promise<void>((resolve) => (wake = resolve));
+        // After the first page, what the producer appends within this turn goes out as one page (one
+        // write), not one page per append: the read waits for the turn's end.
+        if (cursor > after && !signal.aborted) await new Promise<void>((resolve) => setImmediate(resolve));
+      }
       wake = undefined;
     }
   } finally {

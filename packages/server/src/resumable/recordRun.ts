@@ -1,5 +1,6 @@
 import { EventType, type Event } from '@ag-ui/core';
 import { idBytes, type OwnedRun, type RunStreamStore, type StoredEvent } from '../store/runStreamStore.js';
+import { TurnPacer } from '../sse.js';
 import type { RunAccount } from './runBudget.js';
 
 /** The bounds and lifetimes {@link recordRun} applies to one run's buffer. */
@@ -19,7 +20,9 @@ const MAX_PENDING = 1_000;
 
 /**
  * Runs a run to its end independently of any reader: numbers its events from 1, appends them to the
- * store (batching what piles up while an append is in flight), keeps the buffer within the limits,
+ * store (batching what piles up while an append is in flight), reads them paced by the responses'
+ * budgets per event-loop turn (`TurnPacer`: a model that never pauses does not hold the loop, so its
+ * readers' writes leave as they are made), keeps the buffer within the limits,
  * refreshes the run's life while it goes on, and aborts `abort` when someone asks the run to stop
  * (through the store, so from any instance) or when the store fails (nobody could read it then).
  * Never rejects: failures go to `onFailure`.
@@ -125,10 +128,17 @@ export async function recordRun(
     fail(error);
   }
 
+  // Paced as the responses are: a model that never pauses would otherwise be drained in one turn,
+  // and its readers' writes (the run's first byte among them) would leave only with its last.
+  const pacer = new TurnPacer();
+  const iterator = events[Symbol.asyncIterator]();
   try {
-    for await (const event of events) {
-      push(event);
+    for (;;) {
+      const next = await iterator.next();
+      if (next.done) break;
+      push(next.value);
       if (pending.length >= MAX_PENDING) await idle();
+      if (pacer.due()) await pacer.nextSlice();
     }
   } catch (error) {
     // chat() turns failures into RUN_ERROR itself; an events iterable that throws still ends its readers' stream properly.
