@@ -1,6 +1,6 @@
 import { EventType, type Event } from '@ag-ui/core';
 import { idBytes, type OwnedRun, type RunStreamStore, type StoredEvent } from '../store/runStreamStore.js';
-import { TurnPacer } from '../sse.js';
+import { TurnPacer } from '../http/sse.js';
 import type { RunAccount } from './runBudget.js';
 
 /** The bounds and lifetimes {@link recordRun} applies to one run's buffer. */
