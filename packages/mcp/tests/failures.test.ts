@@ -164,7 +164,8 @@ describe('cancellation, environment and shutdown', () => {
     const mcp = await connect({ mcpServers: { odd: stdio(FAULTY, [], { env: { MARKER: marker } }) } });
     const abort = new AbortController();
     const call = run(byName(mcp.tools(), 'odd__slow'), {}, { signal: abort.signal });
-    setTimeout(() => abort.abort(new Error('stopped by the user')), 200);
+    await until(() => existsSync(`${marker}.started`));
+    abort.abort(new Error('stopped by the user'));
     await expect(call).rejects.toThrow(/'odd__slow' failed: stopped by the user/);
     await until(() => existsSync(marker));
   });
