@@ -13,6 +13,10 @@ import type { SendMessageInput, SendOptions, SendResult } from './commandInputs.
 import type { SendQueue } from './sendQueue.js';
 import type { AppToolCallHost } from './appToolCall.js';
 import { findToolCall } from '../reduce/chatReducer.js';
+import { discoveredToolsInChat } from '../discovery/discoveredTools.js';
+import { mayRunLazyCall } from '../discovery/mayRunLazyCall.js';
+import { executeTool } from '../tools/toolExecution.js';
+import { resolveNeedsApproval, validateToolInput } from '../tools/toolDefinition.js';
 import { isTerminalToolCallState } from '../lifecycle/toolCallLifecycle.js';
 import { Turn } from './turn.js';
 import { WireToolList, readRun } from './runRequest.js';
@@ -57,6 +61,7 @@ export class TurnRunner {
       turn: () => this.#turn,
       settled: (turn) => this.continue(turn),
       warn: this.warn,
+      helpers: { findToolCall, discoveredToolsInChat, mayRunLazyCall, executeTool, validateToolInput, resolveNeedsApproval },
     });
   }
 
