@@ -2,6 +2,7 @@ import type { ToolCallChange } from '../reduce/chatReducer.js';
 import { describeError } from '../base/errors.js';
 import type { ToolCallPart } from '../lifecycle/toolCallLifecycle.js';
 import type { BrowserToolHost, BrowserToolRuntime } from './browserToolRuntime.js';
+import type { Turn } from './turn.js';
 
 /**
  * Hands tool-call effects to the browser tool runtime (`BrowserToolRuntime`: it tells `onToolCall`,
@@ -17,8 +18,8 @@ export class BrowserTools {
   readonly #host: BrowserToolHost;
   #runtime: BrowserToolRuntime | undefined;
   #loading: Promise<void> | undefined;
-  /** What waits for the runtime, in the order it came. */
-  readonly #waiting: ((runtime: BrowserToolRuntime) => unknown)[] = [];
+  /** What waits for the runtime, in the order it came, with the turn it came in. */
+  readonly #waiting: { readonly turn: Turn; readonly job: (runtime: BrowserToolRuntime) => unknown }[] = [];
 
   constructor(host: BrowserToolHost) {
     this.#host = host;
@@ -67,7 +68,7 @@ export class BrowserTools {
       job(this.#runtime);
       return;
     }
-    this.#waiting.push(job);
+    this.#waiting.push({ turn: this.#host.turn(), job });
     void this.#load();
   }
 
@@ -76,17 +77,23 @@ export class BrowserTools {
     return (this.#loading ??= import('./browserToolRuntime.js').then(
       ({ BrowserToolRuntime }) => {
         const runtime = (this.#runtime = new BrowserToolRuntime(this.#host));
-        if (!this.waiting) return;
         // A job's dispatches may add effects: they wait behind the older ones, as in the store's mailbox.
-        for (let job = this.#waiting.shift(); job; job = this.#waiting.shift()) job(runtime);
-        this.#host.settled(this.#host.turn());
+        // What came during a turn that has ended since (stopped, replaced) is dropped, as its work would be.
+        let last: Turn | undefined;
+        for (let next = this.#waiting.shift(); next; next = this.#waiting.shift()) {
+          if (!next.turn.current) continue;
+          next.job(runtime);
+          last = next.turn;
+        }
+        if (last) this.#host.settled(last);
       },
       (error: unknown) => {
         // Nothing that waited could run; the next effect tries again.
         this.#loading = undefined;
+        const last = this.#waiting.at(-1)?.turn;
         this.#waiting.length = 0;
         this.#host.warn(`The browser tool runtime did not load: ${describeError(error)}`);
-        this.#host.settled(this.#host.turn());
+        if (last) this.#host.settled(last);
       },
     ));
   }
