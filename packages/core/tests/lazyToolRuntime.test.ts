@@ -78,7 +78,11 @@ describe('the browser tool runtime, a lazy chunk', () => {
       ),
     );
     const responded = (client: ChatClient) =>
-      calls(client).length === 2 && client.getSnapshot().messages.at(-1)?.parts.some((part) => part.type === 'text' && part.state === 'done');
+      calls(client).length === 2 &&
+      client
+        .getSnapshot()
+        .messages.at(-1)
+        ?.parts.some((part) => part.type === 'text' && part.state === 'done');
     const stopped = server.client({ tools });
     const running = server.client({ tools });
     const stoppedSent = stopped.sendMessage('stop me');

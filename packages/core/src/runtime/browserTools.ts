@@ -51,7 +51,8 @@ export class BrowserTools {
     const count = calls.filter(
       (call) =>
         call.owner === 'client' &&
-        (call.state === 'executing' || (call.state === 'input-complete' && tools.some((tool) => tool.kind === 'client' && tool.name === call.toolName))),
+        (call.state === 'executing' ||
+          (call.state === 'input-complete' && tools.some((tool) => tool.kind === 'client' && tool.name === call.toolName))),
     ).length;
     if (count) this.#run((runtime) => runtime.runPending(calls));
     return count;
