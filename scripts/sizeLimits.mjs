@@ -50,9 +50,10 @@ const OPTIONAL = {
 const entries = [
   {
     name: 'ChatClient (@chatwire/core)',
-    // 12.0 until issue 41 (2026-12-08); issue 45 brings it back to 12 kB once ChatClient is split (13.97 kB with Vite).
+    // 12.0 until issue 41 (2026-12-08); issue 45 brings it back to 12 kB once ChatClient is split (13.88 kB with Vite,
+    // 13.64 with esbuild on 2026-12-08, the browser tool runtime a lazy chunk).
     limit: 16_000,
-    oneMessage: 28_500,
+    oneMessage: 28_200,
     allIn: 33_000,
     /** Sends one message with the Vite build in Node (see checkFirstRequest). */
     run: true,
@@ -64,7 +65,7 @@ export const client = new ChatClient({ connection: fetchServerSentEvents('/api/c
     limit: 20_000,
     // Issue 45's goals: a one-message chat <= 22 kB with Vite (31.82 kB on 2026-12-08), all-in <= 28 kB (43.51 kB: the
     // JSON Schema validator that checks input requests' answers is 6.7 kB of it, JSON Patch 3.1 kB).
-    oneMessage: 32_800,
+    oneMessage: 32_500,
     allIn: 44_000,
     // Whatever the hook imports (React Query included, if it does) is bundled and counted.
     code: `import { createElement } from 'react';
@@ -89,7 +90,7 @@ export function Chat(props) {
   {
     name: 'useChat, a chat that sends a message and renders a tool call (@chatwire/react)',
     limit: 20_000,
-    oneMessage: 32_800,
+    oneMessage: 32_500,
     code: `import { createElement as h } from 'react';
 import { useChat } from '@chatwire/react';
 const part = (p, i) =>

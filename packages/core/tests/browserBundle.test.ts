@@ -160,6 +160,40 @@ export const send = (files) => client.sendMessage({ text: 'x', files });`,
     }
   }, 60_000);
 
+  it("keeps the browser tool runtime off ChatClient's initial load: a lazy chunk of its own", async () => {
+    const file = join(dir, 'toolRuntime.js');
+    writeFileSync(
+      file,
+      `import { ChatClient, fetchServerSentEvents } from '@chatwire/core';
+export const client = new ChatClient({ connection: fetchServerSentEvents('/api/chat') });`,
+    );
+    const result = (await build({
+      configFile: false,
+      root,
+      logLevel: 'silent',
+      mode: 'production',
+      resolve: { conditions: ['@chatwire/source', ...defaultClientConditions] },
+      build: { write: false, minify: false, rollupOptions: { input: file, preserveEntrySignatures: 'strict' } },
+    })) as Rollup.RollupOutput;
+    const chunks = result.output.filter((output): output is Rollup.OutputChunk => output.type === 'chunk');
+    const byName = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
+    const initial = new Set<string>();
+    const visit = (name: string) => {
+      if (initial.has(name) || !byName.has(name)) return;
+      initial.add(name);
+      for (const imported of byName.get(name)!.imports) visit(imported);
+    };
+    for (const chunk of chunks) if (chunk.isEntry) visit(chunk.fileName);
+    const holding = chunks.filter((chunk) => Object.keys(chunk.modules).some((id) => id.endsWith('/runtime/browserToolRuntime.ts')));
+    expect(holding).toHaveLength(1);
+    expect(holding[0]!.isDynamicEntry).toBe(true);
+    expect(initial.has(holding[0]!.fileName)).toBe(false);
+    // The light front that loads it is in the initial load.
+    expect([...initial].some((name) => Object.keys(byName.get(name)!.modules).some((id) => id.endsWith('/runtime/browserTools.ts')))).toBe(
+      true,
+    );
+  }, 60_000);
+
   it('loads the JSON Schema validator lazily, for plain JSON Schema tools only', async () => {
     const file = join(dir, 'plain.js');
     writeFileSync(

@@ -1,15 +1,31 @@
-import { findToolCall, type ToolCallChange } from '../reduce/chatReducer.js';
+import type { findToolCall, ToolCallChange } from '../reduce/chatReducer.js';
 import type { ChatStore } from './chatStore.js';
 import type { Turn } from './turn.js';
 import type { ClientDiscovery } from '../discovery/clientManaged.js';
-import { discoveredToolsInChat } from '../discovery/discoveredTools.js';
-import { mayRunLazyCall } from '../discovery/mayRunLazyCall.js';
+import type { discoveredToolsInChat } from '../discovery/discoveredTools.js';
+import type { mayRunLazyCall } from '../discovery/mayRunLazyCall.js';
 import { describeError } from '../base/errors.js';
 import { createId } from '../base/ids.js';
 import { DISCOVERY_TOOL_NAME } from '../protocol/chatwireProtocol.js';
-import { executeTool } from '../tools/toolExecution.js';
+import type { executeTool } from '../tools/toolExecution.js';
 import type { ToolCallEvent, ToolCallPart } from '../lifecycle/toolCallLifecycle.js';
-import { resolveNeedsApproval, validateToolInput, type AnyTool, type ClientTool } from '../tools/toolDefinition.js';
+import type { AnyTool, ClientTool, resolveNeedsApproval, validateToolInput } from '../tools/toolDefinition.js';
+
+/**
+ * The tool helpers the runtime uses, handed in by its host rather than imported: the runtime is a
+ * lazy chunk, and esbuild places code that a lazy chunk shares with a package's public entries (these
+ * are on `@chatwire/core/shared`, which `@chatwire/react` and `@chatwire/ui` import) in a chunk every
+ * such entry loads at once, even an app that never runs a tool. Passed in, they are code only a
+ * `ChatClient` keeps.
+ */
+export interface BrowserToolHelpers {
+  readonly findToolCall: typeof findToolCall;
+  readonly discoveredToolsInChat: typeof discoveredToolsInChat;
+  readonly mayRunLazyCall: typeof mayRunLazyCall;
+  readonly executeTool: typeof executeTool;
+  readonly validateToolInput: typeof validateToolInput;
+  readonly resolveNeedsApproval: typeof resolveNeedsApproval;
+}
 
 /** What the runtime needs from the client it works for. */
 export interface BrowserToolHost {
@@ -25,6 +41,8 @@ export interface BrowserToolHost {
   /** A call settled, a server's approval was answered, or an execution ended during `turn`: the client decides what follows. */
   settled(turn: Turn): void;
   warn(message: string): void;
+  /** The tool helpers (see `BrowserToolHelpers`). */
+  readonly helpers: BrowserToolHelpers;
 }
 
 /**
@@ -116,7 +134,7 @@ export class BrowserToolRuntime {
   }
 
   #onInputReady(toolCallId: string, first: boolean): void {
-    const call = findToolCall(this.#host.store.getSnapshot().messages, (part) => part.toolCallId === toolCallId)?.call;
+    const call = this.#host.helpers.findToolCall(this.#host.store.getSnapshot().messages, (part) => part.toolCallId === toolCallId)?.call;
     if (!call) return;
     if (first) {
       try {
@@ -135,7 +153,7 @@ export class BrowserToolRuntime {
     // A lazy tool runs only once a discovery of it is in the conversation. One loaded later in the
     // same response may still arrive, so while the stream is open the call is held; the reducer
     // decides held calls when the run finishes.
-    if (!mayRunLazyCall(tool, () => discoveredToolsInChat(this.#host.store.getSnapshot().messages))) {
+    if (!this.#host.helpers.mayRunLazyCall(tool, () => this.#host.helpers.discoveredToolsInChat(this.#host.store.getSnapshot().messages))) {
       if (this.#host.turn().streaming) {
         this.#host.store.dispatch({
           type: 'toolCall',
@@ -163,14 +181,14 @@ export class BrowserToolRuntime {
     const turn = this.#host.turn();
     const controller = new AbortController();
     const promise = (async () => {
-      const input = await validateToolInput(tool, call.input);
+      const input = await this.#host.helpers.validateToolInput(tool, call.input);
       if (!turn.current || controller.signal.aborted) return;
       if (!input.ok) {
         this.#answer(toolCallId, { type: 'fail', error: input.error });
         return;
       }
       // When the policy itself fails, ask rather than run.
-      const needsApproval = await resolveNeedsApproval(tool, input.value, (error) =>
+      const needsApproval = await this.#host.helpers.resolveNeedsApproval(tool, input.value, (error) =>
         this.#host.warn(`needsApproval of '${tool.name}' threw (${describeError(error)}); asking the user.`),
       );
       if (!turn.current || controller.signal.aborted) return;
@@ -188,7 +206,7 @@ export class BrowserToolRuntime {
 
   /** Client-managed discovery: the catalog is this browser's tools; the answer is the shared one. */
   #answerDiscovery(managed: ClientDiscovery, toolCallId: string, input: unknown): void {
-    const already = new Set(discoveredToolsInChat(this.#host.store.getSnapshot().messages));
+    const already = new Set(this.#host.helpers.discoveredToolsInChat(this.#host.store.getSnapshot().messages));
     this.#deciding(toolCallId);
     const controller = new AbortController();
     const promise = managed.answer(input, this.#host.tools(), already).then((answer) => {
@@ -219,7 +237,7 @@ export class BrowserToolRuntime {
       this.#answer(toolCallId, { type: 'cancel', reason: 'denied' });
       return;
     }
-    const call = findToolCall(this.#host.store.getSnapshot().messages, (part) => part.toolCallId === toolCallId)?.call;
+    const call = this.#host.helpers.findToolCall(this.#host.store.getSnapshot().messages, (part) => part.toolCallId === toolCallId)?.call;
     const tool = call && this.#clientTool(call.toolName);
     if (!call || !tool) {
       this.#answer(toolCallId, { type: 'fail', error: `No browser implementation of '${call?.toolName ?? toolCallId}' is registered.` });
@@ -247,7 +265,7 @@ export class BrowserToolRuntime {
     controller: AbortController,
   ): Promise<void> {
     this.#host.store.dispatch({ type: 'toolCall', toolCallId, event: { type: 'execute' }, now: Date.now(), owner: 'client' });
-    const outcome = await executeTool(tool, input, { toolCallId, signal: controller.signal });
+    const outcome = await this.#host.helpers.executeTool(tool, input, { toolCallId, signal: controller.signal });
     if (controller.signal.aborted) return;
     this.#answer(
       toolCallId,

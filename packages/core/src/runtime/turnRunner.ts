@@ -5,7 +5,7 @@ import { ChatwireError, describeError } from '../base/errors.js';
 import { createId } from '../base/ids.js';
 import { isProductionBuild, type InspectionEvent } from '../inspection/inspection.js';
 import type { MessagePart } from '../model/messages.js';
-import { BrowserToolRuntime } from './browserToolRuntime.js';
+import { BrowserTools } from './browserTools.js';
 import type { ChatStore } from './chatStore.js';
 import type { ChatClient } from './chatClient.js';
 import type { ChatClientOptions } from './chatClientOptions.js';
@@ -13,6 +13,10 @@ import type { SendMessageInput, SendOptions, SendResult } from './commandInputs.
 import type { SendQueue } from './sendQueue.js';
 import type { AppToolCallHost } from './appToolCall.js';
 import { findToolCall } from '../reduce/chatReducer.js';
+import { discoveredToolsInChat } from '../discovery/discoveredTools.js';
+import { mayRunLazyCall } from '../discovery/mayRunLazyCall.js';
+import { executeTool } from '../tools/toolExecution.js';
+import { resolveNeedsApproval, validateToolInput } from '../tools/toolDefinition.js';
 import { isTerminalToolCallState } from '../lifecycle/toolCallLifecycle.js';
 import { Turn } from './turn.js';
 import { WireToolList, readRun } from './runRequest.js';
@@ -23,12 +27,12 @@ const TOKEN_WAIT_MS = 10_000;
 
 /**
  * Runs a chat's turns for its `ChatClient`: owns the current turn, starts its requests, reads their
- * runs, performs tool-call effects through the browser tool runtime, and decides from the snapshot
+ * runs, performs tool-call effects through the browser tools (their runtime a lazy chunk), and decides from the snapshot
  * what follows a run (`nextStep`): wait, continue within the step budget, or finish. The client's
  * commands check their arguments and hand the rest to it.
  */
 export class TurnRunner {
-  readonly tools: BrowserToolRuntime;
+  readonly tools: BrowserTools;
   readonly store: ChatStore;
   /** The frontend tools of the chat's requests (see `WireToolList`). */
   readonly wireTools = new WireToolList();
@@ -49,7 +53,7 @@ export class TurnRunner {
     this.store = store;
     this.#appContexts = appContexts;
     this.#turn = this.newTurn(undefined);
-    this.tools = new BrowserToolRuntime({
+    this.tools = new BrowserTools({
       store,
       tools: () => this.options.tools ?? [],
       manageDiscovery: () => this.options.manageDiscovery,
@@ -57,6 +61,7 @@ export class TurnRunner {
       turn: () => this.#turn,
       settled: (turn) => this.continue(turn),
       warn: this.warn,
+      helpers: { findToolCall, discoveredToolsInChat, mayRunLazyCall, executeTool, validateToolInput, resolveNeedsApproval },
     });
   }
 
@@ -236,8 +241,9 @@ export class TurnRunner {
    */
   continue(of: Turn<unknown>): void {
     const turn = this.#turn;
-    // What the browser still decides or runs shows in the snapshot (`nextStep` says `running`).
-    if (of !== turn || !turn.current || turn.streaming) return;
+    // What the browser still decides or runs shows in the snapshot (`nextStep` says `running`); effects
+    // that wait for the tool runtime's chunk do not yet, so the turn waits for them (the chunk's arrival decides again).
+    if (of !== turn || !turn.current || turn.streaming || this.tools.waiting) return;
     const { store } = this;
     const snapshot = store.getSnapshot();
     if (snapshot.status === 'error') return;
