@@ -14,9 +14,9 @@ describe('pendingApprovals', () => {
   it('lists the calls the lifecycle table lets take an approval response, in conversation order', () => {
     const plain = transitionToolCall(createToolCallPart('call_plain', 'getWeather', 'assistant_1'), { type: 'inputEnd', input: {} }).call;
     const messages: ChatMessage[] = [
-      { id: 'assistant_1', role: 'assistant', parts: [call('call_a', false), plain, call('call_b', true)] },
-      { id: 'user_2', role: 'user', parts: [{ type: 'text', text: 'and this one' }] },
-      { id: 'assistant_3', role: 'assistant', parts: [call('call_c', false)] },
+      { id: 'assistant_1', role: 'assistant', createdAt: 1, parts: [call('call_a', false), plain, call('call_b', true)] },
+      { id: 'user_2', role: 'user', createdAt: 2, parts: [{ type: 'text', text: 'and this one', state: 'done' }] },
+      { id: 'assistant_3', role: 'assistant', createdAt: 3, parts: [call('call_c', false)] },
     ];
     expect(pendingApprovals(messages).map((part) => part.toolCallId)).toEqual(['call_a', 'call_c']);
   });
