@@ -64,6 +64,8 @@ export {
 } from './discovery/discoveredTools.js';
 export type { DiscoverySource, WireDiscoveryOptions } from './discovery/discoveredTools.js';
 export { mayRunLazyCall } from './discovery/mayRunLazyCall.js';
+export { pendingApprovals } from './model/pendingApprovals.js';
+export { answerAllApprovals } from './runtime/answerAllApprovals.js';
 export type { GatedTool } from './discovery/mayRunLazyCall.js';
 export { discoveryExchange, isDiscoveryStep } from './discovery/discoveryExchange.js';
 export type { DiscoveryExchange } from './discovery/discoveryExchange.js';

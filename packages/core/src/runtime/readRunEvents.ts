@@ -27,6 +27,29 @@ type DeltaEvent = TextMessageContentEvent | ToolCallArgsEvent;
 /** The defaults of `ReconnectOptions`. */
 export const DEFAULT_RECONNECT = { attempts: 5, delayMs: 500, maxDelayMs: 5_000 } as const;
 
+/**
+ * Deltas waiting to be applied as one: consecutive `TEXT_MESSAGE_CONTENT` events of one network
+ * read for the same message, or `TOOL_CALL_ARGS` events for the same call. The events of a read
+ * are applied in one go, without waiting, so no render, timer or awaited code can see the state
+ * between two of them: one change with their deltas joined replaces a reduction, a snapshot and a
+ * notification per delta. Every delta is still checked (and shown to inspectors) on its own, in order.
+ */
+interface WaitingDeltas {
+  readonly first: DeltaEvent;
+  readonly key: string;
+  readonly deltas: string[];
+  id: number | undefined;
+}
+
+/**
+ * What reading one item leaves: `undefined`, stop reading; `true`, go on after calling code that
+ * may have made the reading stale (reducers' listeners and effects, inspectors); `false`, go on.
+ */
+type ItemResult = boolean | undefined;
+
+/** A connection's first batch of events, when the request already read it. */
+type FirstBatch = Promise<IteratorResult<readonly unknown[], unknown>> | undefined;
+
 /** Whether a connection's item is an event with its stream's id rather than a bare event. */
 const isIdentified = (item: unknown): item is IdentifiedEvent =>
   item !== null && typeof item === 'object' && !('type' in item) && 'event' in item && typeof (item as IdentifiedEvent).id === 'string';
@@ -69,30 +92,212 @@ const wait = (ms: number, signal: AbortSignal) =>
 
 /**
  * Reads a run's events into the store: from `events` (a request already started, its first item
- * `first`), or, without them, the snapshot's active run read again. See `readRun`.
+ * `first`), or, without them, the snapshot's active run read again. See `readRun`. The steps:
+ * connect (when there is no request), read the stream to its end (`readToEnd`: each item read,
+ * deltas held and joined, events applied through the lifecycle and routed), and on a dropped
+ * connection reconnect (`reopen`) and read on; a reading that stops early releases its
+ * stream. The steps are the functions below the flow, sharing the reading's state.
  */
 export async function readRunEvents(
   options: RunReading,
   events: AsyncIterator<unknown> | undefined,
-  first: Promise<IteratorResult<readonly unknown[], unknown>> | undefined,
+  first: FirstBatch,
 ): Promise<RunEnding | undefined> {
-  const { store, signal, client } = options;
-  const stale = () => !options.isCurrent() || signal.aborted;
+  const { store, signal, client, warn } = options;
   const expand = createChunkExpander();
   // A run read again from a later event has started already.
   let phase: Phase = events === undefined && (store.getSnapshot().activeRun?.lastEventId ?? 0) > 0 ? 'running' : 'before';
   let runId = options.input.runId;
   // Reconnection tries made since the last event that arrived.
   let tries = 0;
+  let text: WaitingDeltas | undefined;
+  // The one-event list the waiting deltas are applied as (reused).
+  const single: WireEvent[] = [];
+  // Whether `onStale` took the stream (then it closes it, not this reader).
+  let handedOff = false;
+
+  if (!events) {
+    events = await reopen(undefined);
+    if (isStale()) return undefined;
+    if (!events) {
+      // Nothing to read again (no run, or the server no longer has it): what was saved of the run is all there is.
+      store.dispatch({ type: 'stopped', now: Date.now() });
+      return 'gone';
+    }
+  }
+  try {
+    for (let next = first; ; next = undefined) {
+      try {
+        return await readToEnd(events, next);
+      } catch (error) {
+        if (isStale()) return undefined;
+        // A dropped connection (not an HTTP error answering the request) of a resumable run is read again.
+        if (!isRetryable(error) || error.code === 'http') throw error;
+        const reopened = await reopen(error);
+        if (isStale()) return undefined;
+        if (!reopened) throw error;
+        events = reopened;
+      }
+    }
+  } finally {
+    // A reading that stops early releases its stream (the SSE reader's lock and abort listener).
+    if (!handedOff) void events.return?.(undefined)?.catch(() => {});
+  }
+
+  // The steps, each with the state above.
+
+  /** Whether this reading no longer counts: another one replaced it, or it was stopped. */
+  function isStale(): boolean {
+    return !options.isCurrent() || signal.aborted;
+  }
+
+  /** Gives the stream to `onStale` (when it takes it) once the reading is stale. */
+  function handOff(raw: unknown, stream: AsyncIterator<unknown>): undefined {
+    handedOff = options.onStale?.(tokenOfStart(raw), stream) ?? false;
+    return undefined;
+  }
+
+  /**
+   * Reads one connection's stream to its end, a batch at a time (one network read's events), each
+   * applied without waiting when nothing has to load: how the run ended, `undefined` once the
+   * reading is stale. Throws when the stream fails or ends before the run does.
+   */
+  async function readToEnd(stream: AsyncIterator<unknown>, next: FirstBatch): Promise<RunEnding | undefined> {
+    const read = batchReader(stream);
+    for (let batch = await (next ?? read()); !batch.done; batch = await read()) {
+      // Only code this loop calls (reducers' listeners and effects, inspectors) can make the reading
+      // stale between two items of a batch: checked at its start and after each call out.
+      let mayBeStale = true;
+      for (const item of batch.value) {
+        const identified = isIdentified(item);
+        const raw = identified ? item.event : item;
+        if (mayBeStale && isStale()) return handOff(raw, stream);
+        let result = readItem(raw, identified ? eventNumber(item.id) : undefined, stream);
+        if (result instanceof Promise) result = await result;
+        if (result === undefined) return undefined;
+        mayBeStale = result;
+      }
+      if (!flushDeltas()) return undefined;
+      tries = 0;
+    }
+    if (isStale()) return undefined;
+    const ended = phase as Phase; // set by applyEvents()
+    if (ended === 'finished') return 'finished';
+    if (ended === 'failed') return 'error';
+    throw new ChatwireError('stream-truncated', 'The response ended before the run finished, so the answer may be incomplete. Try again.');
+  }
+
+  /**
+   * Reads one item of a stream: skips what was already applied, holds a delta to join it to the
+   * next ones, checks anything else and applies what it expands into.
+   */
+  function readItem(raw: unknown, id: number | undefined, stream: AsyncIterator<unknown>): ItemResult | Promise<ItemResult> {
+    // Already applied, or waiting to be (a server that repeats itself): nothing to do, not even the lifecycle check.
+    const snapshot = store.getSnapshot();
+    if (isApplied(snapshot, id) || (snapshot.activeRun && id !== undefined && text?.id !== undefined && id <= text.id)) return false;
+    // Deltas, most of a stream, are checked without the general parse.
+    let event = checkedDelta(raw);
+    const expanded = event && expand(event);
+    // A delta while no chunk is open expands to itself: it waits, to be joined to the next ones (see `WaitingDeltas`).
+    if (expanded?.length === 1) return holdDelta(event as DeltaEvent, raw, id, stream);
+    if (!flushDeltas()) return undefined;
+    if (!event) {
+      const parsed = parseWireEvent(raw);
+      if (!parsed.known) {
+        ignoreUnknown(store, parsed.type, warn);
+        return true;
+      }
+      event = parsed.event;
+    }
+    inspect(event);
+    const applied = applyEvents(expanded ?? expand(event), id);
+    return typeof applied === 'boolean' ? appliedItem(applied) : applied.then(appliedItem);
+  }
+
+  /** What applying an item's events leaves: an event arrived, so reconnection tries start again. */
+  function appliedItem(applied: boolean): ItemResult {
+    if (!applied) return undefined;
+    tries = 0;
+    return true;
+  }
+
+  /** Shows an event to the store's inspectors, when there are any; whether it did. */
+  function inspect(event: WireEvent): boolean {
+    if (!store.inspector.active) return false;
+    store.inspector.emit({ type: 'event', at: Date.now(), runId, event });
+    return true;
+  }
+
+  /** Holds a delta with the waiting ones of its message or call, applying those first when it belongs to another. */
+  function holdDelta(delta: DeltaEvent, raw: unknown, id: number | undefined, stream: AsyncIterator<unknown>): ItemResult {
+    const key = delta.type === ('TEXT_MESSAGE_CONTENT' as EventType.TEXT_MESSAGE_CONTENT) ? delta.messageId : delta.toolCallId;
+    const joins =
+      text !== undefined && text.first.type === delta.type && text.key === key && text.first.subagentRunId === delta.subagentRunId;
+    // Another message's text: the waiting deltas go first, then this one waits (unless they made the reading stale).
+    if (!joins) {
+      if (!flushDeltas()) return undefined;
+      if (isStale()) {
+        handOff(raw, stream);
+        return undefined;
+      }
+    }
+    const result = inspect(delta) ? true : false;
+    if (joins && text) {
+      text.deltas.push(delta.delta);
+      if (id !== undefined) text.id = id;
+    } else text = { first: delta, key, deltas: [delta.delta], id };
+    return result;
+  }
+
+  /** Applies the waiting deltas as one event (see `WaitingDeltas`); false once the reading is stale. */
+  function flushDeltas(): boolean {
+    const pending = text;
+    if (!pending) return true;
+    text = undefined;
+    const { first, deltas } = pending;
+    if (deltas.length === 1) single[0] = first;
+    else {
+      // Joined into one flat string: a message's text then holds one piece per read, not one per delta.
+      const delta = deltas.join('');
+      const { type, subagentRunId } = first;
+      const joined =
+        type === ('TEXT_MESSAGE_CONTENT' as EventType.TEXT_MESSAGE_CONTENT)
+          ? { type, messageId: first.messageId, delta }
+          : { type, toolCallId: first.toolCallId, delta };
+      single[0] = (subagentRunId === undefined ? joined : { ...joined, subagentRunId }) as WireEvent;
+    }
+    return applyEvents(single, pending.id) as boolean;
+  }
+
+  /**
+   * Applies the events one item expanded into, each after the lifecycle check, with its route:
+   * without waiting, unless a route must load or check something first. False once the reading is stale.
+   */
+  function applyEvents(wireEvents: readonly WireEvent[], id: number | undefined, from = 0): boolean | Promise<boolean> {
+    for (let index = from; index < wireEvents.length; index++) {
+      const event = wireEvents[index] as WireEvent;
+      phase = nextPhase(phase, event.type);
+      if (event.type === ('RUN_STARTED' as EventType.RUN_STARTED)) {
+        runId = event.runId;
+        options.onRunStarted?.();
+      }
+      const route = routeEvent(event, client, warn);
+      const last = index === wireEvents.length - 1;
+      if (route instanceof Promise)
+        return route.then((resolved) => dispatchEvent(event, resolved, id, last) && applyEvents(wireEvents, id, index + 1));
+      if (!dispatchEvent(event, route, id, last)) return false;
+    }
+    return true;
+  }
 
   /** Dispatches one event with its route; false once the reading is stale. */
-  const dispatch = (
+  function dispatchEvent(
     event: WireEvent,
     route: Exclude<ReturnType<typeof routeEvent>, Promise<unknown>>,
     id: number | undefined,
     last: boolean,
-  ) => {
-    if (stale()) return false;
+  ): boolean {
+    if (isStale()) return false;
     // Written out rather than spread: this object is made for every event.
     const { reducer, dataPart } = route;
     store.dispatch(
@@ -106,32 +311,14 @@ export async function readRunEvents(
     );
     if (event.type === ('CUSTOM' as EventType.CUSTOM)) options.onCustomEvent({ name: event.name, value: event.value as unknown, runId });
     return true;
-  };
-
-  /** Applies the events one item expanded into: without waiting, unless a route must load or check something first. */
-  const apply = (wireEvents: readonly WireEvent[], id: number | undefined, from = 0): boolean | Promise<boolean> => {
-    for (let index = from; index < wireEvents.length; index++) {
-      const event = wireEvents[index] as WireEvent;
-      phase = nextPhase(phase, event.type);
-      if (event.type === ('RUN_STARTED' as EventType.RUN_STARTED)) {
-        runId = event.runId;
-        options.onRunStarted?.();
-      }
-      const route = routeEvent(event, client, options.warn);
-      const last = index === wireEvents.length - 1;
-      if (route instanceof Promise)
-        return route.then((resolved) => dispatch(event, resolved, id, last) && apply(wireEvents, id, index + 1));
-      if (!dispatch(event, route, id, last)) return false;
-    }
-    return true;
-  };
+  }
 
   /**
    * A new connection to the active run, after its last applied event: with backoff, within the
    * `reconnect` budget, while failures are retryable. `undefined` when the server has no such run.
    * Throws `failure` (what ended the previous connection) when there is nothing to reconnect to.
    */
-  const reopen = async (failure: ChatwireError | undefined): Promise<AsyncIterator<unknown> | undefined> => {
+  async function reopen(failure: ChatwireError | undefined): Promise<AsyncIterator<unknown> | undefined> {
     const { connection, reconnect } = client;
     const { activeRun: run, resumeToken: token } = store.getSnapshot();
     // Only a run that announced itself as resumable (its RUN_STARTED carried a token) is read again after a drop.
@@ -149,7 +336,7 @@ export async function readRunEvents(
         }
         await wait(Math.min(maxDelayMs, delayMs * 2 ** tries), signal);
         tries++;
-        if (stale()) return undefined;
+        if (isStale()) return undefined;
       }
       try {
         const resumed = await connection.resume(
@@ -169,145 +356,5 @@ export async function readRunEvents(
         last = error;
       }
     }
-  };
-
-  if (!events) {
-    events = await reopen(undefined);
-    if (stale()) return undefined;
-    if (!events) {
-      // Nothing to read again (no run, or the server no longer has it): what was saved of the run is all there is.
-      store.dispatch({ type: 'stopped', now: Date.now() });
-      return 'gone';
-    }
-  }
-  /**
-   * Deltas waiting to be applied as one: consecutive `TEXT_MESSAGE_CONTENT` events of one network
-   * read for the same message, or `TOOL_CALL_ARGS` events for the same call. The events of a read
-   * are applied in one go, without waiting, so no render, timer or awaited code can see the state
-   * between two of them: one change with their deltas joined replaces a reduction, a snapshot and a
-   * notification per delta. Every delta is still checked (and shown to inspectors) on its own, in order.
-   */
-  let text: { readonly first: DeltaEvent; readonly key: string; readonly deltas: string[]; id: number | undefined } | undefined;
-  /** Applies the waiting deltas (see `text`); false once the reading is stale. */
-  const flushText = (): boolean => {
-    const pending = text;
-    if (!pending) return true;
-    text = undefined;
-    const { first, deltas } = pending;
-    if (deltas.length === 1) single[0] = first;
-    else {
-      // Joined into one flat string: a message's text then holds one piece per read, not one per delta.
-      const delta = deltas.join('');
-      const { type, subagentRunId } = first;
-      const joined =
-        type === ('TEXT_MESSAGE_CONTENT' as EventType.TEXT_MESSAGE_CONTENT)
-          ? { type, messageId: first.messageId, delta }
-          : { type, toolCallId: first.toolCallId, delta };
-      single[0] = (subagentRunId === undefined ? joined : { ...joined, subagentRunId }) as WireEvent;
-    }
-    return apply(single, pending.id) as boolean;
-  };
-  const single: WireEvent[] = [];
-  let current: AsyncIterator<unknown> = events;
-  let read = batchReader(current);
-  let next = first;
-  // Whether `onStale` took the stream (then it closes it, not this reader).
-  let handedOff = false;
-  try {
-    for (;;) {
-      try {
-        // A batch at a time (one network read's events), each applied without waiting when nothing has to load.
-        for (let batch = await (next ?? read()); !batch.done; batch = await read()) {
-          next = undefined;
-          // Only code this loop calls (reducers' listeners and effects, inspectors) can make the reading
-          // stale between two items of a batch: checked at its start and after each call out.
-          let mayBeStale = true;
-          for (const item of batch.value) {
-            const identified = isIdentified(item);
-            const raw = identified ? item.event : item;
-            if (mayBeStale && stale()) {
-              handedOff = options.onStale?.(tokenOfStart(raw), current) ?? false;
-              return undefined;
-            }
-            mayBeStale = false;
-            const id = identified ? eventNumber(item.id) : undefined;
-            // Already applied, or waiting to be (a server that repeats itself): nothing to do, not even the lifecycle check.
-            const snapshot = store.getSnapshot();
-            if (isApplied(snapshot, id) || (snapshot.activeRun && id !== undefined && text?.id !== undefined && id <= text.id)) continue;
-            // Deltas, most of a stream, are checked without the general parse.
-            let event = checkedDelta(raw);
-            let expanded: readonly WireEvent[] | undefined;
-            if (event) {
-              expanded = expand(event);
-              // A delta while no chunk is open expands to itself: it waits, to be joined to the next ones (see `text`).
-              if (expanded.length === 1) {
-                const delta = event as DeltaEvent;
-                const key = delta.type === ('TEXT_MESSAGE_CONTENT' as EventType.TEXT_MESSAGE_CONTENT) ? delta.messageId : delta.toolCallId;
-                const joins =
-                  text !== undefined &&
-                  text.first.type === delta.type &&
-                  text.key === key &&
-                  text.first.subagentRunId === delta.subagentRunId;
-                if (!joins) {
-                  // Another message's text: the waiting deltas go first, then this one waits (unless they made the reading stale).
-                  if (!flushText()) return undefined;
-                  if (stale()) {
-                    handedOff = options.onStale?.(tokenOfStart(raw), current) ?? false;
-                    return undefined;
-                  }
-                }
-                if (store.inspector.active) {
-                  store.inspector.emit({ type: 'event', at: Date.now(), runId, event });
-                  mayBeStale = true;
-                }
-                if (joins && text) {
-                  text.deltas.push(delta.delta);
-                  if (id !== undefined) text.id = id;
-                } else text = { first: delta, key, deltas: [delta.delta], id };
-                continue;
-              }
-            }
-            if (!flushText()) return undefined;
-            mayBeStale = true;
-            if (!event) {
-              const parsed = parseWireEvent(raw);
-              if (!parsed.known) {
-                ignoreUnknown(store, parsed.type, options.warn);
-                continue;
-              }
-              event = parsed.event;
-            }
-            if (store.inspector.active) store.inspector.emit({ type: 'event', at: Date.now(), runId, event });
-            let applied = apply(expanded ?? expand(event), id);
-            if (typeof applied !== 'boolean') applied = await applied;
-            if (!applied) return undefined;
-            tries = 0;
-          }
-          if (!flushText()) return undefined;
-          tries = 0;
-        }
-        if (stale()) return undefined;
-        const ended = phase as Phase; // set by apply()
-        if (ended === 'finished') return 'finished';
-        if (ended === 'failed') return 'error';
-        throw new ChatwireError(
-          'stream-truncated',
-          'The response ended before the run finished, so the answer may be incomplete. Try again.',
-        );
-      } catch (error) {
-        next = undefined;
-        if (stale()) return undefined;
-        // A dropped connection (not an HTTP error answering the request) of a resumable run is read again.
-        if (!isRetryable(error) || error.code === 'http') throw error;
-        const reopened = await reopen(error);
-        if (stale()) return undefined;
-        if (!reopened) throw error;
-        current = reopened;
-        read = batchReader(current);
-      }
-    }
-  } finally {
-    // A reading that stops early releases its stream (the SSE reader's lock and abort listener).
-    if (!handedOff) void current.return?.(undefined)?.catch(() => {});
   }
 }
