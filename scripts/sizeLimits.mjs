@@ -54,7 +54,9 @@ const entries = [
     // 13.64 with esbuild on 2026-12-08, the browser tool runtime a lazy chunk).
     limit: 16_000,
     oneMessage: 28_200,
-    allIn: 33_000,
+    // All-in is new this round: 32.58 kB when it was set, 33.59 once the browser tool runtime and the store's mailbox
+    // became chunks of their own (each lazy chunk adds its loading glue to a bundle that has no splitting).
+    allIn: 33_700,
     /** Sends one message with the Vite build in Node (see checkFirstRequest). */
     run: true,
     code: `import { ChatClient, fetchServerSentEvents } from '@chatwire/core';
@@ -66,7 +68,8 @@ export const client = new ChatClient({ connection: fetchServerSentEvents('/api/c
     // Issue 45's goals: a one-message chat <= 22 kB with Vite (31.82 kB on 2026-12-08), all-in <= 28 kB (43.51 kB: the
     // JSON Schema validator that checks input requests' answers is 6.7 kB of it, JSON Patch 3.1 kB).
     oneMessage: 32_500,
-    allIn: 44_000,
+    // 43.51 kB when set, 44.57 after the same splits as ChatClient's (see there).
+    allIn: 44_700,
     // Whatever the hook imports (React Query included, if it does) is bundled and counted.
     code: `import { createElement } from 'react';
 import { useChat } from '@chatwire/react';
