@@ -28,7 +28,7 @@ export class BrowserTools {
 
   /** Effects wait for the runtime's chunk (the snapshot does not show them yet). */
   get waiting(): boolean {
-    return this.#waiting.length > 0;
+    return this.#waiting.some((entry) => entry.turn.current);
   }
 
   /** Whether effects wait for the runtime, or a browser tool is deciding or executing (what `stop()` aborts). */
@@ -69,7 +69,11 @@ export class BrowserTools {
       job(this.#runtime);
       return;
     }
-    this.#waiting.push({ turn: this.#host.turn(), job });
+    const turn = this.#host.turn();
+    // An ended turn's effects (a stop's cancellations) would be dropped once the chunk loaded: they
+    // neither wait nor keep the next turn busy.
+    if (!turn.current) return;
+    this.#waiting.push({ turn, job });
     void this.#load();
   }
 
@@ -83,7 +87,12 @@ export class BrowserTools {
         let last: Turn | undefined;
         for (let next = this.#waiting.shift(); next; next = this.#waiting.shift()) {
           if (!next.turn.current) continue;
-          next.job(runtime);
+          try {
+            next.job(runtime);
+          } catch (error) {
+            // One job that throws (an app callback) neither leaves the rest waiting nor the chat busy.
+            this.#host.warn(`A browser tool effect failed: ${describeError(error)}`);
+          }
           last = next.turn;
         }
         if (last) this.#host.settled(last);

@@ -132,10 +132,14 @@ export async function recordRun(
   // and its readers' writes (the run's first byte among them) would leave only with its last.
   const pacer = new TurnPacer();
   const iterator = events[Symbol.asyncIterator]();
+  let drained = false;
   try {
     for (;;) {
       const next = await iterator.next();
-      if (next.done) break;
+      if (next.done) {
+        drained = true;
+        break;
+      }
       push(next.value);
       if (pending.length >= MAX_PENDING) await idle();
       if (pacer.due()) await pacer.nextSlice();
@@ -145,6 +149,9 @@ export async function recordRun(
     onFailure(error);
     push({ type: EventType.RUN_ERROR, message: 'The run failed on the server.', code: 'agent-error' });
   } finally {
+    // Left early (an event that cannot be recorded): the run is closed as `for await` would close it,
+    // so its own cleanup runs (the owner's slot, the thread's record, the model call stopped).
+    if (!drained) await Promise.resolve(iterator.return?.()).catch(() => {});
     clearInterval(heartbeat);
     unwatch();
     flush();

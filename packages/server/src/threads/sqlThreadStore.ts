@@ -50,6 +50,8 @@ export function createSqlThreadStore(db: SqlDatabase): ThreadStore & Pick<Requir
           threadId,
           owner,
         ]);
+        // Again once deleted: a lookup that was in flight meanwhile may have kept the leaf of a thread gone now.
+        lookedUp.forget(threadId);
         return rows.length > 0;
       }),
     activate: (owner, threadId, messageId) => run(() => activateBranch(db, owner, threadId, messageId)),
