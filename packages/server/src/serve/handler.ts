@@ -1,6 +1,5 @@
 import { type AnyTool, type DiscoveryCatalogOptions } from '@chatwire/core';
 import { type ToolCatalog, type ToolCatalogEntry, type ToolServerStatus } from '@chatwire/core/shared';
-import type { ChatOptions } from '../loop/chat.js';
 import { withDefaultMount } from '../http/defaultMount.js';
 import type { OriginPolicyOptions } from '../http/originPolicy.js';
 import type { HostPolicyOptions } from '../http/hostPolicy.js';
@@ -18,7 +17,7 @@ import { ResumableStreams, type ResumableStreamOptions } from '../resumable/resu
 import { createMemoryRunStore } from '../store/memoryRunStore.js';
 import type { RunStreamStore } from '../store/runStreamStore.js';
 import type { ThreadStore } from '../threads/threadStore.js';
-import { jsonError, serveChat, type ChatServeSetup } from './serveChat.js';
+import { jsonError, serveChat, type ChatRunDefaults, type ChatServeSetup } from './serveChat.js';
 
 /** Limits on what one request may carry; each refusal names the limit. */
 export interface RequestLimits {
@@ -53,26 +52,7 @@ export const DEFAULT_LIMITS = DEFAULT_REQUEST_LIMITS;
 export { TOOL_NAME_PATTERN, jsonError } from './serveChat.js';
 
 /** Options of {@link createChatHandler}: everything `chat()` takes except the per-request parts. */
-export interface ChatHandlerOptions
-  extends
-    Omit<
-      ChatOptions,
-      | 'messages'
-      | 'frontendTools'
-      | 'threadId'
-      | 'runId'
-      | 'parentRunId'
-      | 'resume'
-      | 'signal'
-      | 'tools'
-      | 'user'
-      | 'request'
-      | 'appTools'
-      | 'appCall'
-      | 'context'
-    >,
-    OriginPolicyOptions,
-    HostPolicyOptions {
+export interface ChatHandlerOptions extends ChatRunDefaults, OriginPolicyOptions, HostPolicyOptions {
   /**
    * Server tools and browser tools the server knows: a list, or a function called once per request
    * for the list that request uses (tools that come and go, such as an MCP server's). Defaults to none.
